@@ -1,0 +1,100 @@
+/**
+ * Permission strings have the form `{prefix}.{Area}:{verb}` (spec 000 §6); the prefix is
+ * configurable on the server (default `CFS`). The special `{prefix}.WorkUnits:view:mine`
+ * lets end users see only their own work units.
+ *
+ * Clients never need to know the prefix: `PermissionSet` recognises an area by name.
+ *
+ * @example
+ *   const perms = new PermissionSet(['CFS.Tenants:view', 'CFS.Tenants:edit']);
+ *   perms.has('Tenants', 'edit'); // true
+ */
+export const AREAS = [
+  'ActionDefinitions',
+  'Blocks',
+  'Compliance',
+  'CurrentUser',
+  'Devices',
+  'Home',
+  'Locations',
+  'Packages',
+  'Packets',
+  'PendingDevices',
+  'People',
+  'Resources',
+  'Rules',
+  'Settings',
+  'Subscriptions',
+  'Tenants',
+  'Tokens',
+  'WorkUnits',
+  'WorkUnits.Categories',
+  'WorkUnits.Protocols',
+  'WorkUnits.Subcategories',
+  'WorkUnits.Types',
+  'WorkUnitCommunications',
+  'Visualizations',
+] as const;
+export type Area = (typeof AREAS)[number];
+
+export const VERBS = ['create', 'edit', 'view', 'delete'] as const;
+export type Verb = (typeof VERBS)[number];
+
+/** A permission a route or a screen needs: an area and a verb, or the special "view mine". */
+export type Permission = { area: Area; verb: Verb } | { area: 'WorkUnits'; verb: 'view:mine' };
+
+export const DEFAULT_PERMISSION_PREFIX = 'CFS';
+
+export function permissionString(prefix: string, permission: Permission): string {
+  return `${prefix}.${permission.area}:${permission.verb}`;
+}
+
+/** Every permission string for a prefix: each area with each verb, plus view-mine. */
+export function allPermissionStrings(prefix: string): string[] {
+  const all = AREAS.flatMap((area) => VERBS.map((verb) => permissionString(prefix, { area, verb })));
+  all.push(permissionString(prefix, { area: 'WorkUnits', verb: 'view:mine' }));
+  return all;
+}
+
+// Longest names first so that "WorkUnits.Categories" is not read as "WorkUnits".
+const AREAS_BY_LENGTH = [...AREAS].sort((a, b) => b.length - a.length);
+
+/** Reads `{prefix}.{Area}:{verb}` into its parts, or undefined when it names no known area. */
+export function parsePermission(text: string): Permission | undefined {
+  for (const area of AREAS_BY_LENGTH) {
+    const marker = `.${area}:`;
+    const at = text.lastIndexOf(marker);
+    if (at <= 0) continue;
+    const verb = text.slice(at + marker.length);
+    if (area === 'WorkUnits' && verb === 'view:mine') return { area, verb };
+    if ((VERBS as readonly string[]).includes(verb)) return { area, verb: verb as Verb };
+  }
+  return undefined;
+}
+
+export class PermissionSet {
+  private readonly held = new Set<string>();
+
+  constructor(readonly strings: readonly string[]) {
+    for (const text of strings) {
+      const parsed = parsePermission(text);
+      if (parsed) this.held.add(`${parsed.area}:${parsed.verb}`);
+    }
+  }
+
+  has(area: Area, verb: Verb): boolean {
+    return this.held.has(`${area}:${verb}`);
+  }
+
+  hasViewMine(): boolean {
+    return this.held.has('WorkUnits:view:mine');
+  }
+
+  allows(permission: Permission): boolean {
+    return this.held.has(`${permission.area}:${permission.verb}`);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+}
