@@ -1,0 +1,10 @@
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { TokenVerifier } from './auth/verify.js';
+
+/** What the areas' route plugins are built with. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  verifier: TokenVerifier;
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.js';
+import { currentUserRoutes } from './areas/currentuser/routes.js';
+import { featureRoutes } from './areas/features/routes.js';
+import { healthRoutes } from './areas/health/routes.js';
+import { lookupRoutes } from './areas/lookups/routes.js';
+import { auditRoutes } from './areas/audit/routes.js';
+import { registerAuthGate } from './auth/gate.js';
+import type Provider from 'oidc-provider';
+import { mountEmbeddedProvider } from './auth/embedded/provider.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { rewriteODataUrl } from './odata/url-rewrite.js';
+
+/** Paths the server answers itself; anything else under GET is the single-page app. */
+const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz'];
+
+export interface BuildAppOptions extends AppDeps {
+  /** The embedded identity provider, when the portal runs its own. */
+  provider?: Provider;
+  logger?: FastifyServerOptions['logger'];
+  /** Sees every route as it is registered (the route-permission test walks them). */
+  routeObserver?: (route: RouteOptions) => void;
+}
+
+/**
+ * Builds the HTTP application: external plugins first (security headers, rate limits, API
+ * documentation, authentication), then the areas, then the web app's files.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { db, config, verifier, provider } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    // The spec spells some paths both ways (generalLookup / generallookup, deviceOperations).
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    rewriteUrl: (request) => rewriteODataUrl(request.url ?? '/'),
+    trustProxy: true,
+    bodyLimit: 5 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  // First, so that it sees every route, the libraries' included.
+  registerAuthGate(app, { db, config, verifier });
+  if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
+
+  // External plugins.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) injects style elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", ...(config.oidc.embedded ? [] : [new URL(config.oidc.authority).origin])],
+        formAction: ["'self'", ...config.devOrigins],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.environment.name} API`, version: config.version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, () => app.swagger());
+  if (provider) await mountEmbeddedProvider(app, db, config, provider);
+
+  // The areas.
+  for (const routes of [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes]) {
+    await app.register(routes({ db, config, verifier }));
+  }
+
+  await serveWebApp(app, config.webDist);
+  return app;
+}
+
+async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const indexFile = path.join(webDist, 'index.html');
+  const hasWebApp = fs.existsSync(indexFile);
+  if (hasWebApp) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.toLowerCase();
+    const isServerPath = SERVER_PREFIXES.some((prefix) => url.startsWith(prefix));
+    if (request.method !== 'GET' || isServerPath || !hasWebApp) {
+      return reply.code(404).send({ message: 'Not found.' });
+    }
+    // Client-side routes (/tenants, /{tenantId}/devices, unknown paths → the app's 404 page).
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webDist);
+  });
+}

@@ -1,0 +1,46 @@
+import type { Area } from '@cfs/contracts/permissions';
+import type { Principal } from '../../auth/principal.js';
+import { tenantFilter } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import { HttpError } from '../../http/errors.js';
+
+/**
+ * Which area's view permission reads which entity's history. An entity type missing here has
+ * no readable history; each area adds its own entity types as it records them.
+ */
+export const AUDITED_ENTITIES: Record<string, Area> = {
+  tenant: 'Tenants',
+  subscription: 'Subscriptions',
+  tenantSecret: 'Tenants',
+  tokenGrant: 'Tokens',
+  workUnitCategory: 'WorkUnits.Categories',
+  workUnitSubcategory: 'WorkUnits.Subcategories',
+  workUnitType: 'WorkUnits.Types',
+  workUnit: 'WorkUnits',
+};
+
+export async function findAuditEvents(db: Db, user: Principal, entityType: string, entityId: string, top: number) {
+  const area = AUDITED_ENTITIES[entityType];
+  if (!area) throw new HttpError(400, `Unknown entity type '${entityType}'.`);
+  if (!user.permissions.has(area, 'view')) throw new HttpError(403, 'You do not have access to one or more requested resources');
+  const rows = await db
+    .selectFrom('audit_event')
+    .select(['audit_event_id', 'occurred_at', 'actor_name', 'entity_type', 'entity_id', 'action', 'changes'])
+    .where('entity_type', '=', entityType)
+    .where('entity_id', '=', entityId)
+    // Events of tenantless entities are readable by those who may read the entity type.
+    .where((eb) => eb.or([eb('tenant_id', 'is', null), tenantFilter(eb, 'audit_event.tenant_id', user.tenantScope)]))
+    .orderBy('occurred_at', 'desc')
+    .orderBy('audit_event_id', 'desc')
+    .limit(top)
+    .execute();
+  return rows.map((row) => ({
+    auditEventId: Number(row.audit_event_id),
+    occurredAt: row.occurred_at,
+    actorName: row.actor_name,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    action: row.action,
+    changes: row.changes,
+  }));
+}

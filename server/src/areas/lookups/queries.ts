@@ -1,0 +1,34 @@
+import type { SubscriptionLookup, TenantLookup, WorkUnitTypeLookup } from '@cfs/contracts/shell';
+import { tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+
+export async function findTenantLookups(db: Db, scope: TenantScope): Promise<TenantLookup[]> {
+  return db
+    .selectFrom('tenant')
+    .select(['tenant_id as tenantId', 'name'])
+    .where((eb) => tenantFilter(eb, 'tenant.tenant_id', scope))
+    .where('enabled', '=', true)
+    .orderBy('name')
+    .execute();
+}
+
+export async function findSubscriptionLookups(db: Db, scope: TenantScope): Promise<SubscriptionLookup[]> {
+  return db
+    .selectFrom('subscription')
+    .select(['subscription_id as subscriptionId', 'name', 'tenant_id as tenantId'])
+    .where((eb) => tenantFilter(eb, 'subscription.tenant_id', scope))
+    .orderBy('name')
+    .execute();
+}
+
+/** "Legacy" is hidden and "Request" is shown as "User Request" (spec 000 §3). */
+export async function findWorkUnitTypeLookups(db: Db): Promise<WorkUnitTypeLookup[]> {
+  const rows = await db
+    .selectFrom('work_unit_type')
+    .select(['work_unit_type_id as workUnitTypeId', 'name'])
+    .where('enabled', '=', true)
+    .where('name', '<>', 'Legacy')
+    .orderBy('work_unit_type_id')
+    .execute();
+  return rows.map((row) => (row.name === 'Request' ? { ...row, name: 'User Request' } : row));
+}

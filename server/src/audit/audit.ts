@@ -1,0 +1,47 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Principal } from '../auth/principal.js';
+import type { Database } from '../db/schema.js';
+
+export type AuditAction = 'create' | 'update' | 'delete' | 'read-secret' | string;
+
+export interface AuditEntry {
+  entityType: string;
+  entityId: string;
+  tenantId: string | null;
+  action: AuditAction;
+  /** `{ field: { from, to } }` for updates, the created values for creates. */
+  changes?: Record<string, unknown>;
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The one way a write is recorded (DESIGN: every change is recorded, who, when, what). Call it
+ * inside the same transaction as the write, so a change and its record land together.
+ */
+export async function recordAudit(db: Executor, actor: Pick<Principal, 'userId' | 'userName'> | 'system', entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_event')
+    .values({
+      actor_user_id: actor === 'system' ? null : actor.userId,
+      actor_name: actor === 'system' ? 'system' : actor.userName,
+      tenant_id: entry.tenantId,
+      entity_type: entry.entityType,
+      entity_id: entry.entityId,
+      action: entry.action,
+      changes: JSON.stringify(entry.changes ?? {}),
+    })
+    .execute();
+}
+
+/** The fields whose values differ, as `{ field: { from, to } }`; secrets are named, not shown. */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>, hidden: readonly string[] = []): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, to] of Object.entries(after)) {
+    if (to === undefined) continue;
+    const from = before[field];
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    changes[field] = hidden.includes(field) ? { from: '(hidden)', to: '(hidden)' } : { from, to };
+  }
+  return changes;
+}

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { verifyPassword } from '../passwords.js';
+import { createAdapterFactory } from './adapter.js';
+import type { ProviderKeys } from './keys.js';
+import { loginPage, logoutPage, messagePage } from './pages.js';
+
+export const EMBEDDED_PREFIX = '/oidc';
+
+/** The demo users named on the sign-in page while the demo seed is on. */
+const DEMO_USER_NAMES = ['admin', 'operator', 'enduser', 'operator2'] as const;
+
+interface Account {
+  user_id: string;
+  user_name: string;
+  display_name: string;
+  email: string | null;
+  tenant_id: string | null;
+}
+
+async function findAccount(db: Db, id: string): Promise<Account | undefined> {
+  return db
+    .selectFrom('app_user')
+    .select(['user_id', 'user_name', 'display_name', 'email', 'tenant_id'])
+    .where('user_id', '=', id)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+}
+
+/**
+ * The embedded OpenID provider (oidc-provider): authorization code + PKCE for the portal's
+ * public browser client, JWT access tokens for the API audience, refresh tokens for silent
+ * renewal. First-party: the grant is given without a consent screen.
+ */
+export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKeys): Provider {
+  const { authority, clientId, audience } = config.oidc;
+  const origins = [config.publicUrl, ...config.devOrigins];
+  const accessTokenTtl = config.accessTokenTtlSeconds;
+
+  const configuration: Configuration = {
+    adapter: createAdapterFactory(db),
+    clients: [
+      {
+        client_id: clientId,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: origins.map((origin) => `${origin}/user/callback`),
+        post_logout_redirect_uris: origins.map((origin) => `${origin}/user/login`),
+      },
+    ],
+    jwks: { keys: [keys.signing] },
+    cookies: { keys: keys.cookieKeys, long: { signed: true, sameSite: 'lax' }, short: { signed: true, sameSite: 'lax' } },
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'tenant_id'], email: ['email'] },
+    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource(ctx, form) {
+          const nonce = randomBytes(16).toString('base64url');
+          ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'`);
+          ctx.body = logoutPage(config.environment.name, form, nonce);
+        },
+        postLogoutSuccessSource(ctx) {
+          ctx.body = messagePage(config.environment.name, 'Signed out', 'You have been signed out.');
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({ scope: 'api', audience, accessTokenFormat: 'jwt', accessTokenTTL: accessTokenTtl, jwt: { sign: { alg: 'RS256' } } }),
+      },
+    },
+    ttl: {
+      // A function: a plain number would override the resource server's own TTL.
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      Grant: config.sessionLifetimeSeconds,
+      Session: config.sessionLifetimeSeconds,
+      RefreshToken: config.sessionLifetimeSeconds,
+    },
+    issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
+    async loadExistingGrant(ctx) {
+      const session = ctx.oidc.session;
+      const client = ctx.oidc.client;
+      if (!session?.accountId || !client) return undefined;
+      const existing = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (existing) {
+        const grant = await ctx.oidc.provider.Grant.find(existing);
+        if (grant) return grant;
+      }
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid profile email offline_access');
+      grant.addOIDCClaims(['name', 'preferred_username', 'email', 'tenant_id']);
+      grant.addResourceScope(audience, 'api');
+      await grant.save();
+      return grant;
+    },
+    async extraTokenClaims(_ctx, token) {
+      if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
+      const account = await findAccount(db, token.accountId);
+      return account ? { tenant_id: account.tenant_id, preferred_username: account.user_name } : undefined;
+    },
+    async findAccount(_ctx, sub) {
+      const account = await findAccount(db, sub);
+      if (!account) return undefined;
+      return {
+        accountId: account.user_id,
+        claims: () => ({
+          sub: account.user_id,
+          name: account.display_name,
+          preferred_username: account.user_name,
+          email: account.email,
+          tenant_id: account.tenant_id,
+        }),
+      };
+    },
+    interactions: { url: (_ctx, interaction) => `${EMBEDDED_PREFIX}/interaction/${interaction.uid}` },
+    renderError(ctx: KoaContextWithOIDC, out) {
+      ctx.type = 'html';
+      const message = typeof out.error_description === 'string' ? out.error_description : String(out.error);
+      ctx.body = messagePage(config.environment.name, 'Sign-in problem', message);
+    },
+  };
+  const provider = new Provider(authority, configuration);
+  // Behind a TLS-terminating proxy the provider must trust X-Forwarded-Proto to build https URLs.
+  provider.proxy = true;
+  return provider;
+}
+
+function parseForm(body: unknown): Record<string, string> {
+  return typeof body === 'object' && body !== null ? (body as Record<string, string>) : {};
+}
+
+/**
+ * Mounts the provider on the portal's origin under /oidc. The provider reads request bodies
+ * itself, so its scope has no body parsing; the sign-in form has its own small scope.
+ */
+export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config: Config, provider: Provider): Promise<void> {
+  const demoUsers = config.demoSeed ? DEMO_USER_NAMES : undefined;
+  const productName = config.environment.name;
+  const callback = provider.callback();
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+
+    scope.get('/oidc/interaction/:uid', { config: { permission: 'public' } }, async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const uid = (request.params as { uid: string }).uid;
+      if (details.prompt.name !== 'login') {
+        // First-party grants are given automatically; nothing else to ask.
+        const result = { consent: {} };
+        await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
+        return reply.hijack();
+      }
+      return reply.type('text/html').send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, demoUsers }));
+    });
+
+    scope.post(
+      '/oidc/interaction/:uid/login',
+      { config: { permission: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
+      async (request: FastifyRequest, reply) => {
+        const uid = (request.params as { uid: string }).uid;
+        await provider.interactionDetails(request.raw, reply.raw);
+        const form = parseForm(request.body);
+        const userName = (form.username ?? '').trim();
+        const user = userName
+          ? await db.selectFrom('app_user').select(['user_id', 'password_hash', 'enabled']).where('user_name', '=', userName).executeTakeFirst()
+          : undefined;
+        const valid = !!user?.enabled && !!user.password_hash && (await verifyPassword(form.password ?? '', user.password_hash));
+        if (!user || !valid) {
+          return reply
+            .code(401)
+            .type('text/html')
+            .send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, userName, error: 'The user name or password is not correct.', demoUsers }));
+        }
+        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.user_id } }, { mergeWithLastSubmission: false });
+        return reply.hijack();
+      },
+    );
+  });
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    scope.all('/oidc/*', { config: { permission: 'public' } }, (request, reply) => {
+      reply.hijack();
+      const raw = request.raw as typeof request.raw & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = (raw.url ?? '/').slice(EMBEDDED_PREFIX.length) || '/';
+      callback(raw, reply.raw);
+    });
+  });
+}

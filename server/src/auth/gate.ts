@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { HttpError } from '../http/errors.js';
+import type { RoutePermission } from '../http/route-permission.js';
+import { loadPrincipal } from './principals.js';
+import type { TokenVerifier } from './verify.js';
+
+/**
+ * Routes that answer without a caller. Anything else marked 'public' fails the route test and
+ * start-up: the list is the whole truth about what the portal serves anonymously.
+ */
+export const PUBLIC_ROUTES: readonly { method: string; url: string; prefix?: true }[] = [
+  { method: 'GET', url: '/healthz' },
+  { method: 'GET', url: '/api/generalLookup/oidcclientconfig' },
+  // The login page asks whether the access-request form is on before anyone signs in.
+  { method: 'GET', url: '/v1/features/:name/enabled' },
+  { method: 'GET', url: '/oidc/interaction/:uid' },
+  { method: 'POST', url: '/oidc/interaction/:uid/login' },
+  { method: '*', url: '/oidc/*' },
+  { method: 'GET', url: '/openapi.json' },
+  // The API documentation page and its assets.
+  { method: 'GET', url: '/docs', prefix: true },
+  { method: 'GET', url: '/*' },
+];
+
+/** Routes registered by libraries (API docs, static files) that cannot carry our config. */
+const LIBRARY_PREFIXES = ['/docs', '/openapi.json', '/*'];
+
+function methodsOf(route: RouteOptions): string[] {
+  return (Array.isArray(route.method) ? route.method : [route.method]).map((method) => method.toUpperCase());
+}
+
+export function isListedPublic(method: string, url: string): boolean {
+  const path = url.toLowerCase();
+  return PUBLIC_ROUTES.some((entry) => {
+    const listed = entry.url.toLowerCase();
+    const matches = path === listed || (entry.prefix === true && path.startsWith(`${listed}/`));
+    return matches && (entry.method === '*' || entry.method === method || method === 'HEAD');
+  });
+}
+
+/** Every route must say what it needs; registering one that doesn't stops the server. */
+function checkDeclaration(route: RouteOptions): void {
+  const config = (route.config ?? {}) as { permission?: RoutePermission };
+  if (!config.permission && LIBRARY_PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`))) {
+    route.config = { ...route.config, permission: 'public' };
+    return;
+  }
+  if (!config.permission) throw new Error(`Route ${methodsOf(route).join(',')} ${route.url} declares no permission`);
+  if (config.permission === 'public' && !methodsOf(route).every((method) => isListedPublic(method, route.url))) {
+    throw new Error(`Route ${methodsOf(route).join(',')} ${route.url} is public but not in the list of public routes`);
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+/**
+ * The gate every request passes: verifies the bearer token, loads the caller, checks the
+ * route's permission. 401 for no or an invalid token, 403 for a missing permission.
+ */
+export function registerAuthGate(app: FastifyInstance, deps: { db: Db; config: Config; verifier: TokenVerifier }): void {
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRoute', checkDeclaration);
+  app.addHook('onRequest', async (request) => {
+    const permission = request.routeOptions.config.permission;
+    if (!permission || permission === 'public') return;
+    const token = bearerToken(request);
+    if (!token) throw new HttpError(401, 'Authentication is required.');
+    let claims;
+    try {
+      claims = await deps.verifier.verify(token);
+    } catch {
+      throw new HttpError(401, 'The access token is not valid.');
+    }
+    const principal = await loadPrincipal(deps.db, deps.config, claims);
+    if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
+    request.principal = principal;
+    if (permission !== 'authenticated' && !principal.permissions.allows(permission)) {
+      throw new HttpError(403, 'You do not have access to one or more requested resources');
+    }
+  });
+}

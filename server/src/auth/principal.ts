@@ -1,0 +1,17 @@
+import type { PermissionSet } from '@cfs/contracts/permissions';
+import type { TenantScope } from './tenant-scope.js';
+
+/** The signed-in caller as every route sees it. */
+export interface Principal {
+  userId: string;
+  userName: string;
+  displayName: string;
+  email: string | null;
+  permissions: PermissionSet;
+  /** The caller's permissions as prefixed strings, as `GET /v1/permissions` answers. */
+  permissionStrings: string[];
+  tenantScope: TenantScope;
+  /** The tenant and subscription the user works in (the header picker's context). */
+  tenantId: string | null;
+  subscriptionId: string | null;
+}

@@ -1,0 +1,114 @@
+import type { JWTPayload } from 'jose';
+import { sql } from 'kysely';
+import { PermissionSet } from '@cfs/contracts/permissions';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { Principal } from './principal.js';
+import { ALL_TENANTS, type TenantScope } from './tenant-scope.js';
+
+interface UserRow {
+  user_id: string;
+  user_name: string;
+  display_name: string;
+  email: string | null;
+  all_tenants: boolean;
+  enabled: boolean;
+  tenant_id: string | null;
+  subscription_id: string | null;
+  permissions: string[] | null;
+  tenant_ids: string[] | null;
+}
+
+/** One query: the user with the permissions of their roles and their tenants. */
+async function findUser(db: Db, where: { userId: string } | { externalSubject: string }): Promise<UserRow | undefined> {
+  const condition = 'userId' in where ? sql`u.user_id = ${where.userId}::uuid` : sql`u.external_subject = ${where.externalSubject}`;
+  const result = await sql<UserRow>`
+    SELECT u.user_id, u.user_name, u.display_name, u.email, u.all_tenants, u.enabled, u.tenant_id, u.subscription_id,
+      ARRAY(SELECT DISTINCT rp.permission FROM user_role ur JOIN role_permission rp ON rp.role_id = ur.role_id
+            WHERE ur.user_id = u.user_id) AS permissions,
+      ARRAY(SELECT ut.tenant_id::text FROM user_tenant ut WHERE ut.user_id = u.user_id) AS tenant_ids
+    FROM app_user u WHERE ${condition}`.execute(db);
+  return result.rows[0];
+}
+
+function toPrincipal(config: Config, row: UserRow, permissions: string[], scope: TenantScope): Principal {
+  const prefixed = permissions.map((permission) => `${config.permissionPrefix}.${permission}`).sort();
+  return {
+    userId: row.user_id,
+    userName: row.user_name,
+    displayName: row.display_name,
+    email: row.email,
+    permissions: new PermissionSet(prefixed),
+    permissionStrings: prefixed,
+    tenantScope: scope,
+    tenantId: row.tenant_id,
+    subscriptionId: row.subscription_id,
+  };
+}
+
+function claimList(claims: JWTPayload, name: string): string[] {
+  const value = claims[name];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
+  return [];
+}
+
+/**
+ * Turns verified access-token claims into a principal, or undefined for an unknown or
+ * disabled user.
+ *
+ * Embedded provider: `sub` is the user id; roles and tenants come from the database.
+ * External provider: the user is found by `{iss}|{sub}` (created on first sight); roles are the
+ * names in the roles claim (OIDC_ROLES_CLAIM) matched to the portal's roles, tenants are the
+ * ids or names in the tenants claim (OIDC_TENANTS_CLAIM), `*` meaning every tenant.
+ */
+export async function loadPrincipal(db: Db, config: Config, claims: JWTPayload): Promise<Principal | undefined> {
+  if (!claims.sub) return undefined;
+  if (config.oidc.embedded) {
+    const row = await findUser(db, { userId: claims.sub });
+    if (!row?.enabled) return undefined;
+    const scope: TenantScope = row.all_tenants ? ALL_TENANTS : { kind: 'some', tenantIds: (row.tenant_ids ?? []).map((id) => id.toLowerCase()) };
+    return toPrincipal(config, row, row.permissions ?? [], scope);
+  }
+  return loadExternalPrincipal(db, config, claims, claims.sub);
+}
+
+async function loadExternalPrincipal(db: Db, config: Config, claims: JWTPayload, sub: string): Promise<Principal | undefined> {
+  const externalSubject = `${claims.iss ?? ''}|${sub}`;
+  const roleNames = claimList(claims, config.oidc.rolesClaim);
+  const tenantClaims = claimList(claims, config.oidc.tenantsClaim);
+  const allTenants = tenantClaims.includes('*');
+  const tenants = allTenants
+    ? []
+    : await db
+        .selectFrom('tenant')
+        .select('tenant_id')
+        .where((eb) => eb.or([eb('name', 'in', tenantClaims.length ? tenantClaims : ['']), sql<boolean>`tenant_id::text = ANY(${sql.val(tenantClaims)})`]))
+        .execute();
+  const tenantIds = tenants.map((tenant) => tenant.tenant_id.toLowerCase());
+  let row = await findUser(db, { externalSubject });
+  if (!row) {
+    const userNameClaim = claims[config.oidc.userNameClaim];
+    const userName = typeof userNameClaim === 'string' ? userNameClaim : externalSubject;
+    const name = typeof claims.name === 'string' ? claims.name : userName;
+    const email = typeof claims.email === 'string' ? claims.email : null;
+    await db
+      .insertInto('app_user')
+      .values({ user_name: userName, display_name: name, email, external_subject: externalSubject, tenant_id: tenantIds[0] ?? null })
+      .onConflict((oc) => oc.column('external_subject').doNothing())
+      .execute();
+    row = await findUser(db, { externalSubject });
+  }
+  if (!row?.enabled) return undefined;
+  const permissions = roleNames.length
+    ? await db
+        .selectFrom('role_permission')
+        .innerJoin('app_role', 'app_role.role_id', 'role_permission.role_id')
+        .select('role_permission.permission')
+        .distinct()
+        .where('app_role.name', 'in', roleNames)
+        .execute()
+    : [];
+  const scope: TenantScope = allTenants ? ALL_TENANTS : { kind: 'some', tenantIds };
+  return toPrincipal(config, row, permissions.map((p) => p.permission), scope);
+}

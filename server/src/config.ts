@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_ENVIRONMENT_NAME } from '@cfs/contracts/constants';
+import { DEFAULT_PERMISSION_PREFIX } from '@cfs/contracts/permissions';
+
+/**
+ * Environment → typed configuration. Every variable has an embedded default so that
+ * `npm start` runs with none set; the README lists them all.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  PUBLIC_URL: z.string().optional(),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  OIDC_AUTHORITY: z.string().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_AUDIENCE: z.string().optional(),
+  OIDC_SCOPE: z.string().optional(),
+  OIDC_ROLES_CLAIM: z.string().default('roles'),
+  OIDC_TENANTS_CLAIM: z.string().default('tenants'),
+  OIDC_USERNAME_CLAIM: z.string().default('preferred_username'),
+  SESSION_LIFETIME_SECONDS: z.coerce.number().int().positive().default(8 * 3600),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
+  PERMISSION_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/).default(DEFAULT_PERMISSION_PREFIX),
+  ENVIRONMENT_NAME: z.string().default(DEFAULT_ENVIRONMENT_NAME),
+  ENVIRONMENT_COLOR: z.string().default('#1565c0'),
+  LICENSE_EXPIRATION: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+  DEMO_SEED: z.enum(['true', 'false']).default('true'),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEV_ORIGINS: z.string().default(''),
+  FEATURES: z.string().default(''),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  role: 'all' | 'api' | 'worker';
+  /** Unset OIDC_AUTHORITY means the embedded identity provider at {publicUrl}/oidc. */
+  oidc: {
+    embedded: boolean;
+    authority: string;
+    clientId: string;
+    audience: string;
+    scope: string;
+    rolesClaim: string;
+    tenantsClaim: string;
+    userNameClaim: string;
+  };
+  sessionLifetimeSeconds: number;
+  accessTokenTtlSeconds: number;
+  permissionPrefix: string;
+  environment: { name: string; color: string; licenseExpiration: string };
+  version: string;
+  demoSeed: boolean;
+  webDist: string;
+  logLevel: string;
+  /** Extra browser origins allowed as OIDC redirect targets (the Vite dev server). */
+  devOrigins: string[];
+  /** Feature flags that are on, lower-cased (FEATURES=I3ERequestForm,...). */
+  features: string[];
+}
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.0'): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const embedded = !e.OIDC_AUTHORITY;
+  // A license that nobody configured runs for a year from today's date, so the dialog has something to show.
+  const licenseExpiration = e.LICENSE_EXPIRATION ?? new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    publicUrl,
+    role: e.ROLE,
+    oidc: {
+      embedded,
+      authority: e.OIDC_AUTHORITY?.replace(/\/+$/, '') ?? `${publicUrl}/oidc`,
+      clientId: e.OIDC_CLIENT_ID ?? 'cfs-portal',
+      audience: e.OIDC_AUDIENCE ?? `${publicUrl}/api`,
+      scope: e.OIDC_SCOPE ?? (embedded ? 'openid profile email offline_access' : 'openid profile email'),
+      rolesClaim: e.OIDC_ROLES_CLAIM,
+      tenantsClaim: e.OIDC_TENANTS_CLAIM,
+      userNameClaim: e.OIDC_USERNAME_CLAIM,
+    },
+    sessionLifetimeSeconds: e.SESSION_LIFETIME_SECONDS,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    permissionPrefix: e.PERMISSION_PREFIX,
+    environment: { name: e.ENVIRONMENT_NAME, color: e.ENVIRONMENT_COLOR, licenseExpiration },
+    version,
+    demoSeed: e.DEMO_SEED === 'true',
+    webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '..', 'web', 'dist')),
+    logLevel: e.LOG_LEVEL,
+    devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+  };
+}

@@ -1,0 +1,34 @@
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Db } from './database.js';
+import * as foundation from './migrations/0001-foundation.js';
+
+/** Migrations in order; a new one is appended here and never edited once released. */
+const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+/**
+ * Runs the statements of a migration one by one: PGlite's driver uses the extended query
+ * protocol, which takes a single statement per call.
+ */
+export async function runStatements(db: Kysely<unknown>, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+/**
+ * Brings the schema up to date. Several instances may start at once against one PostgreSQL
+ * server: Kysely's migrator takes an advisory lock, so only one of them migrates.
+ */
+export async function migrateToLatest(db: Db, schema = 'public'): Promise<void> {
+  // The schema is named: the migrator's table lookup would otherwise see other schemas' tables.
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? '');
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,108 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/** Typed tables. Column names are snake_case; the API speaks camelCase through presenters. */
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type ModifiedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface TenantTable {
+  tenant_id: Generated<string>;
+  name: string;
+  internal_notification_email_address: string | null;
+  enabled: Generated<boolean>;
+  assignment_groups: Generated<string>;
+  created: CreatedAt;
+  created_by: string | null;
+  modified: ModifiedAt;
+  modified_by: string | null;
+}
+
+export interface SubscriptionTable {
+  subscription_id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  created: CreatedAt;
+  created_by: string | null;
+  modified: ModifiedAt;
+  modified_by: string | null;
+}
+
+export interface AppRoleTable {
+  role_id: Generated<number>;
+  name: string;
+  description: string | null;
+}
+
+export interface RolePermissionTable {
+  role_id: number;
+  /** `{Area}:{verb}` without the configurable prefix, e.g. `Tenants:view`, `WorkUnits:view:mine`. */
+  permission: string;
+}
+
+export interface AppUserTable {
+  user_id: Generated<string>;
+  user_name: string;
+  display_name: string;
+  email: string | null;
+  /** scrypt hash for the embedded identity provider; null for users of an external provider. */
+  password_hash: string | null;
+  /** `{issuer}|{sub}` of an external identity provider. */
+  external_subject: string | null;
+  all_tenants: Generated<boolean>;
+  tenant_id: string | null;
+  subscription_id: string | null;
+  enabled: Generated<boolean>;
+  created: CreatedAt;
+  modified: ModifiedAt;
+}
+
+export interface UserRoleTable {
+  user_id: string;
+  role_id: number;
+}
+
+export interface UserTenantTable {
+  user_id: string;
+  tenant_id: string;
+}
+
+export interface AuditEventTable {
+  audit_event_id: Generated<string>;
+  occurred_at: CreatedAt;
+  actor_user_id: string | null;
+  actor_name: string;
+  tenant_id: string | null;
+  entity_type: string;
+  entity_id: string;
+  action: string;
+  changes: JSONColumnType<Record<string, unknown>>;
+}
+
+export interface OidcPayloadTable {
+  id: string;
+  type: string;
+  payload: JSONColumnType<Record<string, unknown>>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+}
+
+export interface WorkUnitTypeTable {
+  work_unit_type_id: number;
+  name: string;
+  enabled: Generated<boolean>;
+}
+
+export interface Database {
+  tenant: TenantTable;
+  subscription: SubscriptionTable;
+  app_role: AppRoleTable;
+  role_permission: RolePermissionTable;
+  app_user: AppUserTable;
+  user_role: UserRoleTable;
+  user_tenant: UserTenantTable;
+  audit_event: AuditEventTable;
+  oidc_payload: OidcPayloadTable;
+  work_unit_type: WorkUnitTypeTable;
+}

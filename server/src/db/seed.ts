@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import { AREAS, VERBS, type Area } from '@cfs/contracts/permissions';
+import { hashPassword } from '../auth/passwords.js';
+import type { Db } from './database.js';
+
+/** The roles every installation has. Permissions are stored without the configurable prefix. */
+const STAFF_AREAS: readonly Area[] = AREAS.filter(
+  (area) => !['Tenants', 'Subscriptions', 'Settings', 'WorkUnits.Types'].includes(area),
+);
+export const BASE_ROLES: Record<string, { description: string; permissions: string[] }> = {
+  Administrator: {
+    description: 'Every permission.',
+    permissions: [...AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)), 'WorkUnits:view:mine'],
+  },
+  Operator: {
+    description: 'Staff: view, create, edit and delete in the operational areas of their tenants.',
+    permissions: STAFF_AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)),
+  },
+  EndUser: {
+    description: 'Resolution Center only: their own requests.',
+    permissions: ['WorkUnits:view:mine'],
+  },
+};
+
+/** Fixed ids so that demo links and scripts stay valid across fresh installs. */
+export const DEMO = {
+  contoso: '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b',
+  contosoProduction: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d',
+  contosoStaging: '1d2c3b4a-5f6e-4d7c-9b8a-0f1e2d3c4b5a',
+  fabrikam: '8e7d6c5b-4a3f-4e2d-8c1b-0a9f8e7d6c5b',
+  fabrikamProduction: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+  fabrikamLab: '3b4c5d6e-7f8a-4b9c-8d0e-2f3a4b5c6d7e',
+} as const;
+
+const DEMO_USERS = [
+  { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true },
+  { userName: 'operator', displayName: 'Oscar Operator', role: 'Operator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false },
+  { userName: 'enduser', displayName: 'Erin Enduser', role: 'EndUser', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false },
+  { userName: 'operator2', displayName: 'Olivia Operator', role: 'Operator', tenant: DEMO.fabrikam, subscription: DEMO.fabrikamProduction, allTenants: false },
+] as const;
+
+/**
+ * Base roles on every start (their permission lists follow the code), demo tenants and users
+ * on the first start of a database that has no users. Several instances may start at once:
+ * an advisory lock lets one of them seed.
+ */
+export async function seed(db: Db, options: { demo: boolean }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
+    for (const [name, role] of Object.entries(BASE_ROLES)) {
+      const { role_id } = await trx
+        .insertInto('app_role')
+        .values({ name, description: role.description })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ description: role.description }))
+        .returning('role_id')
+        .executeTakeFirstOrThrow();
+      await trx.deleteFrom('role_permission').where('role_id', '=', role_id).execute();
+      await trx
+        .insertInto('role_permission')
+        .values(role.permissions.map((permission) => ({ role_id, permission })))
+        .execute();
+    }
+
+    const { count } = await trx.selectFrom('app_user').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    if (!options.demo || count > 0) return;
+
+    await trx
+      .insertInto('tenant')
+      .values([
+        { tenant_id: DEMO.contoso, name: 'Contoso', internal_notification_email_address: 'noc@contoso.example', assignment_groups: 'Service Desk,Network,Database', created_by: 'seed', modified_by: 'seed' },
+        { tenant_id: DEMO.fabrikam, name: 'Fabrikam', internal_notification_email_address: 'ops@fabrikam.example', assignment_groups: 'Operations,Security', created_by: 'seed', modified_by: 'seed' },
+      ])
+      .execute();
+    await trx
+      .insertInto('subscription')
+      .values([
+        { subscription_id: DEMO.contosoProduction, tenant_id: DEMO.contoso, name: 'Contoso Production', created_by: 'seed', modified_by: 'seed' },
+        { subscription_id: DEMO.contosoStaging, tenant_id: DEMO.contoso, name: 'Contoso Staging', created_by: 'seed', modified_by: 'seed' },
+        { subscription_id: DEMO.fabrikamProduction, tenant_id: DEMO.fabrikam, name: 'Fabrikam Production', created_by: 'seed', modified_by: 'seed' },
+        { subscription_id: DEMO.fabrikamLab, tenant_id: DEMO.fabrikam, name: 'Fabrikam Lab', created_by: 'seed', modified_by: 'seed' },
+      ])
+      .execute();
+
+    const roles = await trx.selectFrom('app_role').select(['role_id', 'name']).execute();
+    for (const user of DEMO_USERS) {
+      const { user_id } = await trx
+        .insertInto('app_user')
+        .values({
+          user_name: user.userName,
+          display_name: user.displayName,
+          email: `${user.userName}@cfs.example`,
+          // Demo passwords equal the user names; the embedded sign-in page says so in demo mode.
+          password_hash: await hashPassword(user.userName),
+          all_tenants: user.allTenants,
+          tenant_id: user.tenant,
+          subscription_id: user.subscription,
+        })
+        .returning('user_id')
+        .executeTakeFirstOrThrow();
+      const role = roles.find((r) => r.name === user.role);
+      if (!role) throw new Error(`Seed role ${user.role} is missing`);
+      await trx.insertInto('user_role').values({ user_id, role_id: role.role_id }).execute();
+      if (!user.allTenants) await trx.insertInto('user_tenant').values({ user_id, tenant_id: user.tenant }).execute();
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ListQueryError } from '../odata/list-query-error.js';
+import { HttpError } from './errors.js';
+
+export const VALIDATION_MESSAGE = 'One or more validation errors occurred.';
+
+/**
+ * One shape for every 4xx: `{ message, errors? }` (DESIGN: validation errors). Bad input never
+ * becomes a 500: schema failures, list-query failures and malformed bodies are all 400s.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(error.validationContext ?? 'request');
+        (errors[field] ??= []).push(issue.message ?? 'Invalid value.');
+      }
+      return reply.code(400).send({ message: VALIDATION_MESSAGE, errors });
+    }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+    }
+    if (error instanceof ListQueryError) return reply.code(400).send({ message: error.message });
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.code(500).send({ message: 'The server could not answer this request.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Framework-level client errors: malformed JSON, unsupported media type, body too large, rate limit.
+      return reply.code(status).send({ message: error.message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: 'The server could not answer this request.' });
+  });
+}

@@ -1,0 +1,31 @@
+import type { Permission } from '@cfs/contracts/permissions';
+import type { Principal } from '../auth/principal.js';
+import { HttpError } from './errors.js';
+
+/**
+ * What a route needs, declared in its `config.permission`:
+ * - a Permission (`{ area: 'Tenants', verb: 'view' }`): a signed-in caller holding it;
+ * - 'authenticated': any signed-in caller (their own profile, their own permissions);
+ * - 'public': no caller at all — only health, the sign-in configuration and the identity
+ *   provider's own endpoints (a test holds that list).
+ */
+export type RoutePermission = Permission | 'authenticated' | 'public';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    permission?: RoutePermission;
+  }
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+export function perm(area: Permission['area'], verb: 'create' | 'edit' | 'view' | 'delete'): Permission {
+  return { area, verb };
+}
+
+/** The caller of a route that declared a permission; the gate has already checked it. */
+export function principalOf(request: { principal: Principal | undefined }): Principal {
+  if (!request.principal) throw new HttpError(401, 'Authentication is required.');
+  return request.principal;
+}

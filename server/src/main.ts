@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openRuntime } from './runtime.js';
+import { startWorker } from './engines/worker.js';
+
+const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+
+/** The server process: `ROLE=api` serves HTTP, `ROLE=worker` runs the engines, `all` (default) both. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, packageJson.version);
+  const runtime = await openRuntime(config);
+  const stops: (() => Promise<void>)[] = [];
+
+  if (config.role !== 'api') stops.push(startWorker(runtime));
+  if (config.role !== 'worker') {
+    const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}) });
+    await app.listen({ port: config.port, host: config.host });
+    app.log.info(`${config.environment.name} serves ${config.publicUrl}`);
+    stops.push(() => app.close());
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    for (const close of stops) await close();
+    await runtime.db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import type Provider from 'oidc-provider';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { seed } from './db/seed.js';
+import { loadOrCreateKeys, publicKeySet, type ProviderKeys } from './auth/embedded/keys.js';
+import { createEmbeddedProvider } from './auth/embedded/provider.js';
+import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
+
+export interface Runtime {
+  config: Config;
+  db: Db;
+  verifier: TokenVerifier;
+  /** Present when the portal runs its embedded identity provider. */
+  keys?: ProviderKeys;
+  provider?: Provider;
+}
+
+/**
+ * Opens the database (migrated and seeded), the identity provider's keys and the token
+ * verifier: everything a server, a worker, a CLI or a test needs before it can serve.
+ */
+export async function openRuntime(config: Config, options: { schema?: string; pgliteDir?: string } = {}): Promise<Runtime> {
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: options.pgliteDir ?? path.join(config.dataDir, 'pglite'),
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
+  await migrateToLatest(db, options.schema);
+  await seed(db, { demo: config.demoSeed });
+  if (!config.oidc.embedded) return { config, db, verifier: createTokenVerifier(config) };
+  const keys = await loadOrCreateKeys(config.dataDir);
+  return {
+    config,
+    db,
+    keys,
+    verifier: createTokenVerifier(config, publicKeySet(keys)),
+    provider: createEmbeddedProvider(db, config, keys),
+  };
+}

@@ -1,0 +1,238 @@
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/db/seed.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await createTestPortal();
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+describe('health and sign-in configuration', () => {
+  it('answers /healthz with 200 once ready', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('gives the browser its OIDC client configuration without a token', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/api/generalLookup/oidcclientconfig' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      authority: 'http://portal.test/oidc',
+      clientId: 'cfs-portal',
+      lifetime: portal.config.sessionLifetimeSeconds,
+      scope: 'openid profile email offline_access',
+    });
+  });
+
+  it('matches the spec paths case-insensitively (generalLookup and generallookup)', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/api/generallookup/OIDCClientConfig' });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 without a token', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Authentication is required.' });
+  });
+
+  it('answers 401 for a malformed token', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: 'Bearer not-a-jwt' } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('answers 401 for a token signed by a key that is not the provider’s', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const jwk = await exportJWK(privateKey);
+    const forged = await new SignJWT({ client_id: 'cfs-portal' })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'forged' })
+      .setIssuer(portal.config.oidc.authority)
+      .setAudience(portal.config.oidc.audience)
+      .setSubject('00000000-0000-4000-8000-000000000000')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    expect(jwk.kty).toBe('RSA');
+    const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: `Bearer ${forged}` } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('answers 401 for a user who has been disabled since the token was issued', async () => {
+    const token = await portal.token('operator2');
+    await portal.db.updateTable('app_user').set({ enabled: false }).where('user_name', '=', 'operator2').execute();
+    try {
+      const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: `Bearer ${token}` } });
+      expect(response.statusCode).toBe(401);
+    } finally {
+      await portal.db.updateTable('app_user').set({ enabled: true }).where('user_name', '=', 'operator2').execute();
+    }
+  });
+});
+
+describe('current user and permissions', () => {
+  it('describes the signed-in user with their tenant and subscription', async () => {
+    const response = await portal.as('operator', { method: 'GET', url: '/v1/currentUser' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      name: 'Oscar Operator',
+      userName: 'operator',
+      email: 'operator@cfs.example',
+      tenantId: DEMO.contoso,
+      subscriptionId: DEMO.contosoProduction,
+    });
+  });
+
+  it('gives the end user only WorkUnits:view:mine', async () => {
+    const response = await portal.as('enduser', { method: 'GET', url: '/v1/permissions' });
+    expect(response.json()).toEqual(['CFS.WorkUnits:view:mine']);
+  });
+
+  it('gives the admin every permission of every area', async () => {
+    const permissions = (await portal.as('admin', { method: 'GET', url: '/v1/permissions' })).json<string[]>();
+    expect(permissions).toContain('CFS.Tenants:edit');
+    expect(permissions).toContain('CFS.WorkUnits.Categories:delete');
+    expect(permissions).toHaveLength(24 * 4 + 1);
+  });
+
+  it('gives the operator staff permissions but no tenant administration', async () => {
+    const permissions = (await portal.as('operator', { method: 'GET', url: '/v1/permissions' })).json<string[]>();
+    expect(permissions).toContain('CFS.Devices:edit');
+    expect(permissions).toContain('CFS.Tokens:edit');
+    expect(permissions).not.toContain('CFS.Tenants:view');
+  });
+
+  it('serves a generated avatar with the user’s initials', async () => {
+    const response = await portal.as('admin', { method: 'GET', url: '/api/auth/currentUserPhoto' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('image/svg+xml');
+    expect(response.body).toContain('>AA</text>');
+  });
+
+  it('uses a configured permission prefix', async () => {
+    const other = await createTestPortal({ PERMISSION_PREFIX: 'Acme.CFS' });
+    try {
+      const response = await other.as('enduser', { method: 'GET', url: '/v1/permissions' });
+      expect(response.json()).toEqual(['Acme.CFS.WorkUnits:view:mine']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('lookups', () => {
+  it('lists only the tenants the caller may touch', async () => {
+    const operator2 = (await portal.as('operator2', { method: 'GET', url: '/api/generallookup/tenants' })).json();
+    expect(operator2).toEqual([{ tenantId: DEMO.fabrikam, name: 'Fabrikam' }]);
+    const admin = (await portal.as('admin', { method: 'GET', url: '/api/generallookup/tenants' })).json<{ name: string }[]>();
+    expect(admin.map((tenant) => tenant.name)).toEqual(['Contoso', 'Fabrikam']);
+  });
+
+  it('lists only the subscriptions of the caller’s tenants', async () => {
+    const rows = (await portal.as('operator', { method: 'GET', url: '/api/generallookup/subscriptions' })).json<{ tenantId: string }[]>();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((row) => row.tenantId === DEMO.contoso)).toBe(true);
+  });
+
+  it('hides the Legacy type and shows Request as User Request', async () => {
+    const rows = (await portal.as('operator', { method: 'GET', url: '/api/generallookup/workunittypes' })).json<{ name: string }[]>();
+    expect(rows.map((row) => row.name)).toEqual(['Incident', 'Change Request', 'Intake', 'User Request']);
+  });
+
+  it('answers the environment from the server configuration', async () => {
+    const response = await portal.as('enduser', { method: 'GET', url: '/api/generalLookup/environment' });
+    expect(response.json()).toMatchObject({ environmentName: 'CFS Portal', environmentColor: '#1565c0' });
+    const version = await portal.as('enduser', { method: 'GET', url: '/api/generalLookup/version' });
+    expect(version.json()).toEqual({ version: '0.1.0' });
+  });
+
+  it('lists IANA time zones, rule types, operators and occurrence options', async () => {
+    const zones = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/timezones' })).json<string[]>();
+    expect(zones).toContain('America/New_York');
+    const ruleTypes = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/ruletypes' })).json<{ name: string }[]>();
+    expect(ruleTypes.map((r) => r.name)).toEqual(['Ingestion', 'Correlation', 'History', 'WorkUnit', 'Maintenance', 'Aggregation']);
+    const operators = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/operators' })).json<unknown[]>();
+    expect(operators).toHaveLength(14);
+    const occurrences = await portal.as('operator', { method: 'GET', url: '/api/generalLookup/occuranceoptions' });
+    expect(occurrences.statusCode).toBe(200);
+  });
+});
+
+describe('tenant and subscription context', () => {
+  it('stores the chosen tenant and subscription', async () => {
+    const response = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/tenantSubscriptionContext/${DEMO.fabrikam}`,
+      payload: { tenant: DEMO.fabrikam, subscriptionId: DEMO.fabrikamLab },
+    });
+    expect(response.statusCode).toBe(200);
+    const me = (await portal.as('admin', { method: 'GET', url: '/v1/currentUser' })).json();
+    expect(me).toMatchObject({ tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamLab });
+  });
+
+  it('rejects a subscription of another tenant with 400', async () => {
+    const response = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/tenantSubscriptionContext/${DEMO.fabrikam}`,
+      payload: { tenant: DEMO.fabrikam, subscriptionId: DEMO.contosoProduction },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.subscriptionId).toEqual(['The subscription does not belong to the tenant.']);
+  });
+
+  it('answers 404 for a tenant the caller may not touch', async () => {
+    const response = await portal.as('operator2', {
+      method: 'POST',
+      url: `/v1/tenantSubscriptionContext/${DEMO.contoso}`,
+      payload: { tenant: DEMO.contoso, subscriptionId: DEMO.contosoProduction },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('answers 400 with the picker’s messages when nothing is chosen', async () => {
+    const response = await portal.as('operator', { method: 'POST', url: `/v1/tenantSubscriptionContext/${DEMO.contoso}`, payload: {} });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual({ tenant: ['Please choose a tenant.'], subscriptionId: ['Please choose a subscription.'] });
+  });
+
+  it('answers 400 for a malformed JSON body, never 500', async () => {
+    const response = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/tenantSubscriptionContext/${DEMO.contoso}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"tenant":',
+    });
+    expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('feature flags', () => {
+  it('reports a feature off unless configured', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/v1/features/I3ERequestForm/enabled' });
+    expect(response.json()).toBe(false);
+  });
+
+  it('reports a configured feature on', async () => {
+    const other = await createTestPortal({ FEATURES: 'I3ERequestForm' });
+    try {
+      const response = await other.app.inject({ method: 'GET', url: '/v1/features/I3ERequestForm/enabled' });
+      expect(response.json()).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('API documentation', () => {
+  it('serves the OpenAPI document generated from the contract schemas', async () => {
+    const response = await portal.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toContain('/v1/tenantSubscriptionContext/{tenant}');
+  });
+});

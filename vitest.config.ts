@@ -1,0 +1,33 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
+
+/**
+ * One runner for every suite. `npm test` (scripts/test.mjs) picks the projects: the server
+ * suite runs on PGlite and, when a PostgreSQL server is reachable, again on it.
+ */
+export default defineConfig({
+  // Workspace packages are read from their TypeScript sources (the `source` export condition).
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'contracts', include: ['contracts/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'server', include: serverTests, env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['web/e2e/**/*.test.ts'],
+          globalSetup: ['web/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
