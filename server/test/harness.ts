@@ -54,7 +54,7 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
     const cached = tokens.get(userName);
     if (cached) return cached;
     if (!runtime.keys) throw new Error('No embedded identity provider in this portal');
-    const minted = await mintAccessToken(runtime.db, config, runtime.keys, userName);
+    const minted = await mintAccessToken(config, runtime.keys, userName);
     tokens.set(userName, minted);
     return minted;
   };

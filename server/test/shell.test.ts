@@ -53,7 +53,7 @@ describe('authentication', () => {
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'forged' })
       .setIssuer(portal.config.oidc.authority)
       .setAudience(portal.config.oidc.audience)
-      .setSubject('00000000-0000-4000-8000-000000000000')
+      .setSubject('admin')
       .setIssuedAt()
       .setExpirationTime('5m')
       .sign(privateKey);
@@ -71,6 +71,13 @@ describe('authentication', () => {
     } finally {
       await portal.db.updateTable('app_user').set({ enabled: true }).where('user_name', '=', 'operator2').execute();
     }
+  });
+});
+
+describe('tokens for unknown users', () => {
+  it('answers 401 for a validly signed token of a user the portal does not know', async () => {
+    const response = await portal.as('nobody-here', { method: 'GET', url: '/v1/currentUser' });
+    expect(response.statusCode).toBe(401);
   });
 });
 

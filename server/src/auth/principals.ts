@@ -20,8 +20,8 @@ interface UserRow {
 }
 
 /** One query: the user with the permissions of their roles and their tenants. */
-async function findUser(db: Db, where: { userId: string } | { externalSubject: string }): Promise<UserRow | undefined> {
-  const condition = 'userId' in where ? sql`u.user_id = ${where.userId}::uuid` : sql`u.external_subject = ${where.externalSubject}`;
+async function findUser(db: Db, where: { userName: string } | { externalSubject: string }): Promise<UserRow | undefined> {
+  const condition = 'userName' in where ? sql`u.user_name = ${where.userName}` : sql`u.external_subject = ${where.externalSubject}`;
   const result = await sql<UserRow>`
     SELECT u.user_id, u.user_name, u.display_name, u.email, u.all_tenants, u.enabled, u.tenant_id, u.subscription_id,
       ARRAY(SELECT DISTINCT rp.permission FROM user_role ur JOIN role_permission rp ON rp.role_id = ur.role_id
@@ -57,7 +57,7 @@ function claimList(claims: JWTPayload, name: string): string[] {
  * Turns verified access-token claims into a principal, or undefined for an unknown or
  * disabled user.
  *
- * Embedded provider: `sub` is the user id; roles and tenants come from the database.
+ * Embedded provider: `sub` is the user name; roles and tenants come from the database.
  * External provider: the user is found by `{iss}|{sub}` (created on first sight); roles are the
  * names in the roles claim (OIDC_ROLES_CLAIM) matched to the portal's roles, tenants are the
  * ids or names in the tenants claim (OIDC_TENANTS_CLAIM), `*` meaning every tenant.
@@ -65,7 +65,7 @@ function claimList(claims: JWTPayload, name: string): string[] {
 export async function loadPrincipal(db: Db, config: Config, claims: JWTPayload): Promise<Principal | undefined> {
   if (!claims.sub) return undefined;
   if (config.oidc.embedded) {
-    const row = await findUser(db, { userId: claims.sub });
+    const row = await findUser(db, { userName: claims.sub });
     if (!row?.enabled) return undefined;
     const scope: TenantScope = row.all_tenants ? ALL_TENANTS : { kind: 'some', tenantIds: (row.tenant_ids ?? []).map((id) => id.toLowerCase()) };
     return toPrincipal(config, row, row.permissions ?? [], scope);

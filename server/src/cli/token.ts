@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
+import { loadOrCreateKeys } from '../auth/embedded/keys.js';
 import { mintAccessToken } from '../auth/embedded/mint.js';
-import { openRuntime } from '../runtime.js';
 
 /**
  * `npm run --silent token -- <user>`: prints an access token for a user of the embedded identity
- * provider, read from the same DATA_DIR / DATABASE_URL the server uses. For scripts and tests.
+ * provider, signed with the key under the same DATA_DIR the server uses. For scripts and tests.
  */
 async function main(): Promise<void> {
   const userName = process.argv[2];
@@ -15,14 +15,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' }, packageJson.version);
-  const runtime = await openRuntime(config);
-  try {
-    if (!runtime.keys) throw new Error('An external identity provider is configured (OIDC_AUTHORITY); ask it for a token.');
-    process.stdout.write(`${await mintAccessToken(runtime.db, config, runtime.keys, userName)}\n`);
-  } finally {
-    await runtime.db.destroy();
-  }
+  const config = loadConfig(process.env, packageJson.version);
+  if (!config.oidc.embedded) throw new Error('An external identity provider is configured (OIDC_AUTHORITY); ask it for a token.');
+  const keys = await loadOrCreateKeys(config.dataDir);
+  process.stdout.write(`${await mintAccessToken(config, keys, userName)}\n`);
 }
 
 main().catch((error: unknown) => {

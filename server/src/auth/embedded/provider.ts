@@ -21,11 +21,12 @@ interface Account {
   tenant_id: string | null;
 }
 
-async function findAccount(db: Db, id: string): Promise<Account | undefined> {
+/** The provider's account id (the token's `sub`) is the user name: unique, stable, and known to scripts. */
+async function findAccount(db: Db, userName: string): Promise<Account | undefined> {
   return db
     .selectFrom('app_user')
     .select(['user_id', 'user_name', 'display_name', 'email', 'tenant_id'])
-    .where('user_id', '=', id)
+    .where('user_name', '=', userName)
     .where('enabled', '=', true)
     .executeTakeFirst();
 }
@@ -114,9 +115,9 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       const account = await findAccount(db, sub);
       if (!account) return undefined;
       return {
-        accountId: account.user_id,
+        accountId: account.user_name,
         claims: () => ({
-          sub: account.user_id,
+          sub: account.user_name,
           name: account.display_name,
           preferred_username: account.user_name,
           email: account.email,
@@ -176,7 +177,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
         const form = parseForm(request.body);
         const userName = (form.username ?? '').trim();
         const user = userName
-          ? await db.selectFrom('app_user').select(['user_id', 'password_hash', 'enabled']).where('user_name', '=', userName).executeTakeFirst()
+          ? await db.selectFrom('app_user').select(['user_name', 'password_hash', 'enabled']).where('user_name', '=', userName).executeTakeFirst()
           : undefined;
         const valid = !!user?.enabled && !!user.password_hash && (await verifyPassword(form.password ?? '', user.password_hash));
         if (!user || !valid) {
@@ -185,7 +186,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
             .type('text/html')
             .send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, userName, error: 'The user name or password is not correct.', demoUsers }));
         }
-        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.user_id } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.user_name } }, { mergeWithLastSubmission: false });
         return reply.hijack();
       },
     );

@@ -1,0 +1,173 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The embedded identity provider, spoken to as a browser would: authorization code with PKCE,
+ * the portal's sign-in page, the token endpoint, silent renewal with the refresh token.
+ */
+let portal: TestPortal;
+let server: FastifyInstance;
+let origin: string;
+
+class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  async go(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(new URL(url, origin), { ...init, headers, redirect: 'manual' });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      if (name) this.cookies.set(name.trim(), rest.join('='));
+    }
+    return response;
+  }
+
+  /** Follows redirects until one leaves for the portal's callback, and returns that address. */
+  async follow(response: Response): Promise<string> {
+    let current = response;
+    for (let hops = 0; hops < 10; hops++) {
+      const location = current.headers.get('location');
+      if (!location) throw new Error(`Expected a redirect, got ${current.status}: ${await current.text()}`);
+      const next = new URL(location, origin);
+      if (next.pathname === '/user/callback') return next.toString();
+      current = await this.go(next.toString());
+      if (current.status === 200) return next.toString();
+    }
+    throw new Error('Too many redirects');
+  }
+}
+
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  // The issuer is the address the browser uses, so the port is chosen before the portal is built.
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  portal = await createTestPortal({ PUBLIC_URL: origin });
+  const { runtime } = portal;
+  server = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+  await server.listen({ port, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await portal?.close();
+});
+
+async function signIn(browser: Browser, userName: string, password: string) {
+  const { verifier, challenge } = pkce();
+  const state = randomBytes(8).toString('hex');
+  const authorize = new URL('/oidc/auth', origin);
+  authorize.search = new URLSearchParams({
+    client_id: 'cfs-portal',
+    response_type: 'code',
+    redirect_uri: `${origin}/user/callback`,
+    scope: 'openid profile email offline_access',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+  }).toString();
+  const loginPageUrl = await browser.follow(await browser.go(authorize.toString()));
+  const loginPage = await (await browser.go(loginPageUrl)).text();
+  const action = /action="([^"]+)"/.exec(loginPage)?.[1];
+  if (!action) throw new Error('No sign-in form');
+  const submitted = await browser.go(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: userName, password }).toString(),
+  });
+  return { submitted, verifier, state, loginPage };
+}
+
+describe('embedded identity provider', () => {
+  it('publishes its discovery document with the endpoints under /oidc', async () => {
+    const response = await fetch(`${origin}/oidc/.well-known/openid-configuration`);
+    const discovery = (await response.json()) as Record<string, unknown>;
+    expect(discovery.issuer).toBe(`${origin}/oidc`);
+    expect(discovery.token_endpoint).toBe(`${origin}/oidc/token`);
+    expect(discovery.code_challenge_methods_supported).toContain('S256');
+  });
+
+  it('shows its own sign-in page, loading nothing from the internet, with the demo notice', async () => {
+    const { loginPage } = await signIn(new Browser(), 'nobody', 'x');
+    expect(loginPage).toContain('Sign in');
+    expect(loginPage).toContain('each password equals the user name');
+    expect(loginPage).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+
+  it('rejects a wrong password on the sign-in page', async () => {
+    const { submitted } = await signIn(new Browser(), 'operator', 'wrong');
+    expect(submitted.status).toBe(401);
+    expect(await submitted.text()).toContain('The user name or password is not correct.');
+  });
+
+  it('signs in with code + PKCE, issues a JWT access token the API accepts, and renews it with the refresh token', async () => {
+    const browser = new Browser();
+    const { submitted, verifier, state } = await signIn(browser, 'operator', 'operator');
+    const callback = new URL(await browser.follow(submitted));
+    expect(callback.searchParams.get('state')).toBe(state);
+    const code = callback.searchParams.get('code');
+    expect(code).toBeTruthy();
+
+    const tokenResponse = await fetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code: code ?? '', redirect_uri: `${origin}/user/callback`, code_verifier: verifier }).toString(),
+    });
+    const tokens = (await tokenResponse.json()) as { access_token: string; refresh_token?: string; id_token?: string };
+    expect(tokenResponse.status).toBe(200);
+    expect(tokens.access_token.split('.')).toHaveLength(3);
+    expect(tokens.refresh_token).toBeTruthy();
+    expect(tokens.id_token).toBeTruthy();
+
+    const me = await fetch(`${origin}/v1/currentUser`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { userName: string }).userName).toBe('operator');
+
+    const renewed = await fetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'cfs-portal', refresh_token: tokens.refresh_token ?? '' }).toString(),
+    });
+    expect(renewed.status).toBe(200);
+    const renewedTokens = (await renewed.json()) as { access_token: string };
+    const again = await fetch(`${origin}/v1/permissions`, { headers: { authorization: `Bearer ${renewedTokens.access_token}` } });
+    expect(again.status).toBe(200);
+  });
+
+  it('refuses a code exchange without the PKCE verifier', async () => {
+    const browser = new Browser();
+    const { submitted } = await signIn(browser, 'admin', 'admin');
+    const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
+    const response = await fetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code, redirect_uri: `${origin}/user/callback` }).toString(),
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it('keeps its sessions in the database', async () => {
+    const rows = await portal.db.selectFrom('oidc_payload').select(['type']).distinct().execute();
+    expect(rows.map((row) => row.type)).toEqual(expect.arrayContaining(['Session', 'Grant', 'RefreshToken']));
+  });
+});
