@@ -1,0 +1,255 @@
+import type { ListResponse } from '@cfs/contracts/api';
+import type { Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import type {
+  Expansion,
+  FieldRef,
+  ListQueryInput,
+  OrderKey,
+  ParsedListQuery,
+  Predicate,
+  QueryShape,
+  SelectedField,
+  Value,
+  ValueExpr,
+} from './list-query.js';
+import { parseListQuery } from './list-query.js';
+import type { Resource } from './resource.js';
+import { fieldSql } from './resource.js';
+
+/** A row of a list answer: API field names, expanded relations as nested objects or arrays. */
+export type ListRow = Record<string, unknown>;
+
+/**
+ * Answers a list request: applies $filter, $orderby, $top, $skip, $count, $expand and $select to a
+ * base query that already holds the caller's tenant scope and selects the resource table's columns.
+ *
+ * @example
+ *   const base = db.selectFrom('tenant').selectAll().where((eb) => tenantFilter(eb, 'tenant.tenant_id', scope));
+ *   return runListQuery(db, tenantsResource, base, request.query); // { '@odata.count'?: n, value: [...] }
+ */
+export async function runListQuery<DB, TB extends keyof DB, O>(
+  db: Kysely<DB>,
+  resource: Resource,
+  base: SelectQueryBuilder<DB, TB, O>,
+  query: ListQueryInput,
+): Promise<ListResponse<ListRow>> {
+  const parsed = parseListQuery(resource, query);
+  const statements = buildListSql(base, parsed);
+  const [page, total] = await Promise.all([statements.rows.execute(db), parsed.count ? statements.count.execute(db) : undefined]);
+  const value = page.rows.map((result) => result.row);
+  return total ? { '@odata.count': Number(total.rows[0]?.count ?? 0), value } : { value };
+}
+
+/**
+ * The two statements of a list request. `rows` yields one JSON object per row, already in API
+ * shape; `paged: false` drops $top/$skip (CSV export of everything the filter matches). `count`
+ * counts the filtered rows only: no ordering, no expansions, no joins that only sorting needs.
+ */
+export function buildListSql<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  parsed: ParsedListQuery,
+  options: { readonly paged: boolean } = { paged: true },
+): { rows: RawBuilder<{ row: ListRow }>; count: RawBuilder<{ count: number | string | bigint }> } {
+  const root = new Scope(parsed.resource, 't0', new Aliases());
+  const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
+  const filterJoins = root.joinSql();
+  const order = sql`ORDER BY ${orderSql(parsed.orderBy, root)}`;
+  const row = rowJson(parsed, root);
+  const paging = options.paged && sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`;
+  const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
+  return {
+    rows: clauses(sql`SELECT ${row} AS "row"`, from, root.joinSql(), where, order, paging),
+    count: clauses(sql`SELECT count(*) AS "count"`, from, filterJoins, where),
+  };
+}
+
+/**
+ * Joins the clauses that are present with single spaces. `T`, the row type of the statement, is
+ * declared rather than checked: the one unchecked type in this layer (rows are built by rowJson).
+ */
+function clauses<T>(...parts: (RawBuilder<unknown> | false | undefined)[]): RawBuilder<T> {
+  return sql.join(
+    parts.filter((part) => part !== false && part !== undefined),
+    sql` `,
+  );
+}
+
+class Aliases {
+  private count = 0;
+  next(prefix: string): string {
+    return `${prefix}${++this.count}`;
+  }
+}
+
+/** One FROM item and the to-one joins its field paths needed, each joined once. */
+class Scope {
+  private readonly joins = new Map<string, { alias: string; sql: RawBuilder<unknown> }>();
+
+  constructor(
+    readonly resource: Resource,
+    readonly alias: string,
+    readonly aliases: Aliases,
+  ) {}
+
+  field(ref: FieldRef): RawBuilder<unknown> {
+    let alias = this.alias;
+    let resource = this.resource;
+    for (const [index, name] of ref.relations.entries()) {
+      const relation = Object.hasOwn(resource.relations, name) ? resource.relations[name] : undefined;
+      if (!relation) throw new Error(`'${resource.table}' has no relation '${name}'`);
+      const target = relation.resource();
+      const path = ref.relations.slice(0, index + 1).join('/');
+      let join = this.joins.get(path);
+      if (!join) {
+        const joinAlias = this.aliases.next('j');
+        const on = sql`${sql.id(joinAlias, relation.relatedColumn ?? relation.column)} = ${sql.id(alias, relation.column)}`;
+        join = { alias: joinAlias, sql: sql`LEFT JOIN ${sql.table(target.table)} AS ${sql.id(joinAlias)} ON ${on}` };
+        this.joins.set(path, join);
+      }
+      alias = join.alias;
+      resource = target;
+    }
+    return fieldSql(ref.name, ref.field, alias);
+  }
+
+  joinSql(): RawBuilder<unknown> | undefined {
+    return this.joins.size === 0 ? undefined : clauses(...[...this.joins.values()].map((join) => join.sql));
+  }
+}
+
+const operators = { eq: '=', ne: 'IS DISTINCT FROM', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
+
+function predicateSql(predicate: Predicate, scope: Scope): RawBuilder<unknown> {
+  switch (predicate.kind) {
+    case 'and':
+    case 'or': {
+      const parts = predicate.operands.map((operand) => predicateSql(operand, scope));
+      return sql`(${sql.join(parts, predicate.kind === 'and' ? sql` AND ` : sql` OR `)})`;
+    }
+    case 'not':
+      // A comparison with NULL is NULL in SQL; OData's `not` of it is true.
+      return sql`(${predicateSql(predicate.operand, scope)}) IS NOT TRUE`;
+    case 'compare': {
+      const left = valueSql(predicate.left, scope);
+      if (predicate.right.kind === 'value') return sql`${left} ${sql.raw(operators[predicate.op])} ${bind(predicate.right)}`;
+      // Two fields: OData's eq is true when both are null.
+      const op = predicate.op === 'eq' ? 'IS NOT DISTINCT FROM' : operators[predicate.op];
+      return sql`${left} ${sql.raw(op)} ${valueSql(predicate.right, scope)}`;
+    }
+    case 'isNull':
+      return sql`${valueSql(predicate.operand, scope)} ${sql.raw(predicate.negated ? 'IS NOT NULL' : 'IS NULL')}`;
+    case 'in': {
+      const operand = valueSql(predicate.operand, scope);
+      const isNull = sql`${operand} IS NULL`;
+      if (predicate.values.length === 0) return isNull;
+      const list = sql`${operand} IN (${sql.join(predicate.values.map(bind))})`;
+      return predicate.orNull ? sql`(${list} OR ${isNull})` : list;
+    }
+    case 'match': {
+      const escaped = predicate.value.replace(/[\\%_]/g, '\\$&');
+      const pattern = predicate.fn === 'contains' ? `%${escaped}%` : predicate.fn === 'startswith' ? `${escaped}%` : `%${escaped}`;
+      return sql`${valueSql(predicate.operand, scope)} ILIKE ${pattern}`;
+    }
+    case 'isTrue':
+      return valueSql(predicate.operand, scope);
+    case 'constant':
+      return predicate.value ? sql`true` : sql`false`;
+  }
+}
+
+function valueSql(expr: ValueExpr, scope: Scope): RawBuilder<unknown> {
+  switch (expr.kind) {
+    case 'field':
+      return scope.field(expr.ref);
+    case 'tolower':
+      return sql`lower(${valueSql(expr.arg, scope)})`;
+    case 'toupper':
+      return sql`upper(${valueSql(expr.arg, scope)})`;
+  }
+}
+
+/** Values are always parameters. Strings, GUIDs and booleans take the type of the column they meet. */
+function bind(value: Value): RawBuilder<unknown> {
+  switch (value.type) {
+    case 'integer':
+      // int8 keeps int4 and int8 indexes usable and cannot overflow an int4 column's parameter.
+      return sql`${value.value}::int8`;
+    case 'number':
+      return sql`${value.value}::numeric`;
+    case 'datetime':
+      return sql`${value.value}::timestamptz`;
+    case 'date':
+      return sql`${value.value}::date`;
+    default:
+      return sql`${value.value}`;
+  }
+}
+
+function orderSql(keys: readonly OrderKey[], scope: Scope): RawBuilder<unknown> {
+  return sql.join(keys.map((key) => sql`${scope.field(key.ref)} ${sql.raw(key.descending ? 'DESC' : 'ASC')}`));
+}
+
+/** One row as a JSON object: the same code shapes the top level and every expansion. */
+function rowJson(shape: Pick<QueryShape, 'fields' | 'expand'>, scope: Scope): RawBuilder<unknown> {
+  const pairs = [
+    ...shape.fields.map((field) => sql`${sql.lit(field.name)}, ${outputSql(field, scope.alias)}`),
+    ...shape.expand.map((expansion) => sql`${sql.lit(expansion.name)}, ${expansionSql(expansion, scope)}`),
+  ];
+  // json_build_object takes at most 100 arguments; wider rows are merged from chunks.
+  const chunks: RawBuilder<unknown>[] = [];
+  for (let start = 0; start < pairs.length || start === 0; start += 50) {
+    chunks.push(sql`json_build_object(${sql.join(pairs.slice(start, start + 50))})`);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  return sql`(${sql.join(
+    chunks.map((chunk) => sql`${chunk}::jsonb`),
+    sql` || `,
+  )})::json`;
+}
+
+function outputSql({ name, field }: SelectedField, alias: string): RawBuilder<unknown> {
+  const value = fieldSql(name, field, alias);
+  // The same text on every driver and session time zone (datetime fields are timestamptz).
+  if (field.type === 'datetime') return sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return value;
+}
+
+/** A correlated subquery per expanded relation, evaluated only for the rows of the page. */
+function expansionSql(expansion: Expansion, parent: Scope): RawBuilder<unknown> {
+  const { relation } = expansion;
+  const inner = new Scope(expansion.resource, parent.aliases.next('e'), parent.aliases);
+  const table = sql`${sql.table(expansion.resource.table)} AS ${sql.id(inner.alias)}`;
+  const relatedColumn = sql.id(inner.alias, relation.relatedColumn ?? relation.column);
+  const parentColumn = sql.id(parent.alias, relation.column);
+  if (relation.kind === 'one') {
+    return sql`(SELECT ${rowJson(expansion, inner)} FROM ${table} WHERE ${relatedColumn} = ${parentColumn} LIMIT 1)`;
+  }
+  let link: RawBuilder<unknown> | undefined;
+  let linked = sql`${relatedColumn} = ${parentColumn}`;
+  if (relation.through) {
+    const linkAlias = parent.aliases.next('l');
+    const { table: linkTable, column, relatedColumn: linkColumn } = relation.through;
+    link = sql`JOIN ${sql.table(linkTable)} AS ${sql.id(linkAlias)} ON ${sql.id(linkAlias, linkColumn)} = ${relatedColumn}`;
+    linked = sql`${sql.id(linkAlias, column)} = ${parentColumn}`;
+  }
+  const filter = expansion.filter && sql`AND ${predicateSql(expansion.filter, inner)}`;
+  const order = orderSql(expansion.orderBy, inner);
+  const row = rowJson(expansion, inner);
+  const limit = expansion.top !== undefined && sql`LIMIT ${expansion.top}`;
+  const offset = expansion.skip > 0 && sql`OFFSET ${expansion.skip}`;
+  const rows = parent.aliases.next('s');
+  const select = clauses(
+    sql`SELECT ${row} AS "row", row_number() OVER (ORDER BY ${order}) AS "ord" FROM ${table}`,
+    link,
+    inner.joinSql(),
+    sql`WHERE ${linked}`,
+    filter,
+    sql`ORDER BY ${order}`,
+    limit,
+    offset,
+  );
+  // json_agg keeps the order only when told: row_number() carries it out of the subquery.
+  const aggregate = sql`coalesce(json_agg(${sql.id(rows, 'row')} ORDER BY ${sql.id(rows, 'ord')}), '[]'::json)`;
+  return sql`(SELECT ${aggregate} FROM (${select}) AS ${sql.id(rows)})`;
+}
