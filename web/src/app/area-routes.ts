@@ -1,0 +1,57 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+import type { AreaRouteHandle } from '../features/placeholders/area-placeholder-page';
+
+export interface PageModule {
+  default: ComponentType;
+}
+
+/** A route `lazy` loader for a module whose default export is the page: each page is its own chunk. */
+export function lazyPage(load: () => Promise<PageModule>): NonNullable<RouteObject['lazy']> {
+  return async () => ({ Component: (await load()).default });
+}
+
+const placeholder = () => import('../features/placeholders/area-placeholder-page');
+
+export interface AreaRoute {
+  /** Path under /{tenantId} (spec 000 §2). */
+  path: string;
+  /** The page header; the placeholder shows it, a real page renders its own <PageHeader>. */
+  header: string;
+  load: () => Promise<PageModule>;
+}
+
+/** Work Units also answers without a tenant, at /workunitsv2 (spec 000 §2). */
+export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work Units', load: placeholder };
+
+/**
+ * Every area page of spec 000 §2. An area that is built replaces its `load` with its page
+ * module, e.g. `load: () => import('../features/tenants/tenants-page')`.
+ */
+export const AREA_ROUTES: readonly AreaRoute[] = [
+  WORK_UNITS_ROUTE,
+  { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
+  { path: 'devices', header: 'Devices', load: placeholder },
+  { path: 'blocks', header: 'Blocks', load: placeholder },
+  { path: 'rules', header: 'Rules', load: placeholder },
+  { path: 'compliance', header: 'Compliance', load: placeholder },
+  { path: 'tenants', header: 'Tenants', load: placeholder },
+  { path: 'locations', header: 'Locations', load: placeholder },
+  { path: 'packages', header: 'Package Catalog', load: placeholder },
+  { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
+  { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
+  { path: 'pendingdevices', header: 'Pending Devices', load: placeholder },
+  { path: 'tokens', header: 'Tenant Tokens', load: placeholder },
+  { path: 'workunitsettings', header: 'Work Unit Settings', load: placeholder },
+  { path: 'versionreport', header: 'Version Report', load: placeholder },
+  { path: 'packets/:id', header: 'Packet', load: placeholder },
+  { path: 'workunits/index', header: 'Work Units (old experience)', load: placeholder },
+];
+
+/** The Resolution Center's page, inside its own layout (spec 000 §2). */
+export const RESOLUTION_CENTER_ROUTE: AreaRoute = { path: 'resolutioncenter', header: 'Resolution Center', load: placeholder };
+
+export function areaRouteObject(area: AreaRoute, options: { index?: boolean; headerInLayout?: boolean } = {}): RouteObject {
+  const handle: AreaRouteHandle = { header: area.header, ...(options.headerInLayout ? { headerInLayout: true } : {}) };
+  return options.index ? { index: true, handle, lazy: lazyPage(area.load) } : { path: area.path, handle, lazy: lazyPage(area.load) };
+}

@@ -1,0 +1,34 @@
+import { Suspense, useState } from 'react';
+import { Outlet, useNavigation } from 'react-router';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Toolbar from '@mui/material/Toolbar';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { SIDEBAR_WIDTH_PX } from '@cfs/contracts/constants';
+import { AppHeader } from './app-header';
+import { Sidebar } from './sidebar';
+
+/** The portal layout: header, sidebar and the page. */
+export default function ShellLayout() {
+  const theme = useTheme();
+  const permanent = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const navigation = useNavigation();
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppHeader sidebarPermanent={permanent} onOpenSidebar={() => setMobileOpen(true)} />
+      <Sidebar permanent={permanent} open={mobileOpen} onClose={() => setMobileOpen(false)} />
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, width: permanent ? `calc(100% - ${SIDEBAR_WIDTH_PX}px)` : '100%' }}>
+        <Toolbar />
+        {/* A page's code is loaded on first visit; the bar shows while it arrives. */}
+        <Box sx={{ height: 4 }}>{navigation.state === 'loading' ? <LinearProgress /> : null}</Box>
+        <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3 }}>
+          <Suspense fallback={<LinearProgress />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+      </Box>
+    </Box>
+  );
+}

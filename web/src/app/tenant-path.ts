@@ -1,0 +1,51 @@
+import { isGuid } from './menu';
+
+/**
+ * The areas that live under /{tenantId} and are also reached by their bare name, e.g. /tenants
+ * (spec 000 §2 lists several without the tenant); the bare form redirects to the tenant form.
+ */
+const TENANT_AREA_SEGMENTS = new Set([
+  'workunitcommunications',
+  'devices',
+  'blocks',
+  'rules',
+  'compliance',
+  'tenants',
+  'locations',
+  'packages',
+  'protocols',
+  'actioncatalog',
+  'pendingdevices',
+  'tokens',
+  'workunitsettings',
+  'versionreport',
+  'packets',
+  'workunits',
+]);
+
+/** True when the path's first segment is an area name (and so no tenant id). */
+export function namesTenantArea(pathname: string): boolean {
+  const first = pathname.split('/').find(Boolean) ?? '';
+  return TENANT_AREA_SEGMENTS.has(first.toLowerCase());
+}
+
+/**
+ * Where a path whose first segment is an area name goes: the same path under the user's
+ * tenant, query and hash kept. Undefined when the first segment names no area.
+ */
+export function tenantAreaRedirect(pathname: string, search: string, hash: string, tenantId: string): string | undefined {
+  if (!namesTenantArea(pathname)) return undefined;
+  const [first = '', ...rest] = pathname.split('/').filter(Boolean);
+  return `/${tenantId}/${[first.toLowerCase(), ...rest].join('/')}${search}${hash}`;
+}
+
+/**
+ * The current address with the tenant id in the path replaced by another tenant, for the
+ * reload after the tenant/subscription context changes (spec 000 §4). A path without a
+ * tenant segment (/workunitsv2) is kept as it is.
+ */
+export function replaceTenantInPath(pathname: string, search: string, hash: string, tenantId: string): string {
+  const segments = pathname.split('/');
+  if (isGuid(segments[1])) segments[1] = tenantId;
+  return `${segments.join('/')}${search}${hash}`;
+}

@@ -1,0 +1,249 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import Autocomplete from '@mui/material/Autocomplete';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import { useController, useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
+
+/**
+ * react-hook-form fields in MUI dress. Each takes the form's `control` and a typed `name`, shows
+ * the zod message of its field (the contracts' texts) and nothing else: labels, layout and which
+ * fields a form has stay explicit in the area's form.
+ *
+ * @example
+ *   const form = useForm({ resolver: zodResolver(locationInputSchema), defaultValues });
+ *   <FormTextField control={form.control} name="name" label="Name" required />
+ *   <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenantOptions} />
+ */
+
+export interface FieldOption {
+  value: string | number;
+  label: string;
+}
+
+interface FieldBaseProps<T extends FieldValues, TOut> {
+  control: Control<T, unknown, TOut>;
+  name: Path<T>;
+}
+
+export type FormTextFieldProps<T extends FieldValues, TOut = T> = FieldBaseProps<T, TOut> &
+  Omit<TextFieldProps, 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'error' | 'select' | 'children'>;
+
+/** A text box; with `type="number"` the value is a number, or null when empty. */
+export function FormTextField<T extends FieldValues, TOut = T>({ control, name, helperText, type, ...rest }: FormTextFieldProps<T, TOut>) {
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <TextField
+      fullWidth
+      margin="normal"
+      {...rest}
+      type={type}
+      name={field.name}
+      inputRef={field.ref}
+      value={field.value ?? ''}
+      disabled={field.disabled || rest.disabled}
+      onBlur={field.onBlur}
+      onChange={(event) => {
+        const text = event.target.value;
+        field.onChange(type === 'number' ? (text === '' ? null : Number(text)) : text);
+      }}
+      error={fieldState.error !== undefined}
+      helperText={fieldState.error?.message ?? helperText}
+    />
+  );
+}
+
+export type FormSelectFieldProps<T extends FieldValues, TOut = T> = FormTextFieldProps<T, TOut> & {
+  options: readonly FieldOption[];
+  /** Adds an empty choice with this label; choosing it sets null. */
+  emptyLabel?: string;
+};
+
+/** A drop-down over fixed options; the value keeps the option's type (number or text). */
+export function FormSelectField<T extends FieldValues, TOut = T>({ control, name, options, emptyLabel, helperText, ...rest }: FormSelectFieldProps<T, TOut>) {
+  const { field, fieldState } = useController({ control, name });
+  const selected = options.find((option) => option.value === field.value);
+  return (
+    <TextField
+      fullWidth
+      margin="normal"
+      {...rest}
+      select
+      name={field.name}
+      inputRef={field.ref}
+      // MUI matches the value against the options; keep the option's own value, '' for none.
+      value={selected ? String(selected.value) : ''}
+      onBlur={field.onBlur}
+      onChange={(event) => {
+        const option = options.find((candidate) => String(candidate.value) === event.target.value);
+        field.onChange(option ? option.value : null);
+      }}
+      error={fieldState.error !== undefined}
+      helperText={fieldState.error?.message ?? helperText}
+    >
+      {emptyLabel !== undefined && (
+        <MenuItem value="">
+          <em>{emptyLabel}</em>
+        </MenuItem>
+      )}
+      {options.map((option) => (
+        <MenuItem key={String(option.value)} value={String(option.value)}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+export interface FormCheckboxFieldProps<T extends FieldValues, TOut = T> extends FieldBaseProps<T, TOut> {
+  label: ReactNode;
+  disabled?: boolean;
+  helperText?: ReactNode;
+}
+
+export function FormCheckboxField<T extends FieldValues, TOut = T>({ control, name, label, disabled, helperText }: FormCheckboxFieldProps<T, TOut>) {
+  const { field, fieldState } = useController({ control, name });
+  const message = fieldState.error?.message ?? helperText;
+  return (
+    <FormControl error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin="dense">
+      <FormControlLabel
+        label={label}
+        control={
+          <Checkbox
+            name={field.name}
+            slotProps={{ input: { ref: field.ref } }}
+            checked={field.value === true}
+            onBlur={field.onBlur}
+            onChange={(event) => field.onChange(event.target.checked)}
+          />
+        }
+      />
+      {message && <FormHelperText>{message}</FormHelperText>}
+    </FormControl>
+  );
+}
+
+export interface CheckboxGroupFieldProps<T extends FieldValues, TOut = T> extends FieldBaseProps<T, TOut> {
+  label: ReactNode;
+  options: readonly FieldOption[];
+  /**
+   * The field this group depends on: when its chosen value changes, the group's selection is
+   * cleared (spec 000 §5), e.g. subcategories that belong to the chosen category.
+   */
+  dependsOn?: Path<T>;
+  disabled?: boolean;
+  row?: boolean;
+}
+
+/** Several checkboxes holding one array of the chosen option values. */
+export function CheckboxGroupField<T extends FieldValues, TOut = T>({ control, name, label, options, dependsOn, disabled, row }: CheckboxGroupFieldProps<T, TOut>) {
+  const { field, fieldState } = useController({ control, name });
+  const chosen: readonly unknown[] = Array.isArray(field.value) ? field.value : [];
+  // Watching the group itself when there is no dependency keeps the hook call unconditional.
+  const dependency: unknown = useWatch({ control, name: dependsOn ?? name });
+  const seenDependency = useRef(JSON.stringify(dependency));
+  const { onChange } = field;
+
+  useEffect(() => {
+    if (!dependsOn) return;
+    const current = JSON.stringify(dependency);
+    if (current === seenDependency.current) return;
+    seenDependency.current = current;
+    onChange([]);
+  }, [dependsOn, dependency, onChange]);
+
+  const toggle = (value: string | number, checked: boolean) => {
+    const rest = chosen.filter((item) => item !== value);
+    field.onChange(checked ? [...rest, value] : rest);
+  };
+
+  return (
+    <FormControl component="fieldset" error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin="normal">
+      <FormLabel component="legend">{label}</FormLabel>
+      <FormGroup row={row}>
+        {options.map((option) => (
+          <FormControlLabel
+            key={String(option.value)}
+            label={option.label}
+            control={
+              <Checkbox
+                checked={chosen.includes(option.value)}
+                onBlur={field.onBlur}
+                onChange={(event) => toggle(option.value, event.target.checked)}
+              />
+            }
+          />
+        ))}
+      </FormGroup>
+      {fieldState.error?.message && <FormHelperText>{fieldState.error.message}</FormHelperText>}
+    </FormControl>
+  );
+}
+
+export interface FormChipsFieldProps<T extends FieldValues, TOut = T> extends FieldBaseProps<T, TOut> {
+  label: ReactNode;
+  helperText?: ReactNode;
+  placeholder?: string;
+  /** Suggestions; any other text may be entered too. */
+  options?: readonly string[];
+  disabled?: boolean;
+}
+
+/**
+ * Several short texts as chips, holding a `string[]`: Enter, a comma or leaving the box adds the
+ * typed text; duplicates and blanks are dropped. For the spec's comma-separated lists (tenant
+ * assignment groups): map the array to and from the comma text in the area's form.
+ *
+ * @example
+ *   <FormChipsField control={form.control} name="assignmentGroups" label="Assignment Groups" />
+ */
+export function FormChipsField<T extends FieldValues, TOut = T>({ control, name, label, helperText, placeholder, options = [], disabled }: FormChipsFieldProps<T, TOut>) {
+  const { field, fieldState } = useController({ control, name });
+  const [input, setInput] = useState('');
+  const value: string[] = Array.isArray(field.value) ? field.value.filter((item: unknown): item is string => typeof item === 'string') : [];
+  const commit = (texts: readonly string[]) => field.onChange(uniqueTexts([...value, ...texts]));
+  return (
+    <Autocomplete<string, true, false, true>
+      multiple
+      freeSolo
+      options={options}
+      value={value}
+      disabled={disabled || field.disabled}
+      inputValue={input}
+      onInputChange={(_event, text, reason) => {
+        if (reason === 'input' && text.includes(',')) {
+          commit(text.split(','));
+          setInput('');
+        } else setInput(text);
+      }}
+      onChange={(_event, next) => field.onChange(uniqueTexts(next))}
+      onBlur={() => {
+        if (input.trim()) commit([input]);
+        setInput('');
+        field.onBlur();
+      }}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          fullWidth
+          margin="normal"
+          label={label}
+          name={field.name}
+          inputRef={field.ref}
+          placeholder={value.length === 0 ? placeholder : undefined}
+          error={fieldState.error !== undefined}
+          helperText={fieldState.error?.message ?? helperText}
+        />
+      )}
+    />
+  );
+}
+
+function uniqueTexts(texts: readonly string[]): string[] {
+  return [...new Set(texts.map((text) => text.trim()).filter(Boolean))];
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { GridColDef } from '@mui/x-data-grid';
+import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { guidFilterOperators } from './guid-filter';
+
+interface Row {
+  id: number;
+}
+
+describe('grid models and the list state', () => {
+  it('reads each column\'s kind from its type, GUID columns from their operators, paths from the area', () => {
+    const columns: GridColDef<Row>[] = [
+      { field: 'name' },
+      { field: 'effort', type: 'number' },
+      { field: 'created', type: 'dateTime' },
+      { field: 'expiresOn', type: 'date' },
+      { field: 'isEnabled', type: 'boolean' },
+      { field: 'stateId', type: 'singleSelect' },
+      { field: 'deviceId', filterOperators: guidFilterOperators },
+      { field: 'tenant' },
+    ];
+    expect(fieldsFromColumns(columns, { tenant: { path: 'tenant/name' }, extra: { kind: 'number' } })).toEqual({
+      name: { kind: 'string' },
+      effort: { kind: 'number' },
+      created: { kind: 'dateTime' },
+      expiresOn: { kind: 'date' },
+      isEnabled: { kind: 'boolean' },
+      stateId: { kind: 'enum' },
+      deviceId: { kind: 'guid' },
+      tenant: { kind: 'string', path: 'tenant/name' },
+      extra: { kind: 'number' },
+    });
+  });
+
+  it('shows the community grid the first sort item and reads its model back', () => {
+    expect(
+      toGridSortModel([
+        { field: 'severityId', direction: 'asc' },
+        { field: 'created', direction: 'desc' },
+      ]),
+    ).toEqual([{ field: 'severityId', sort: 'asc' }]);
+    expect(fromGridSortModel([{ field: 'name', sort: 'desc' }, { field: 'x', sort: null }])).toEqual([{ field: 'name', direction: 'desc' }]);
+  });
+
+  it('shows the grid the first filter item with an id and stores dates as ISO text', () => {
+    expect(toGridFilterModel([{ field: 'a', operator: 'contains', value: 'x' }, { field: 'b', operator: 'isEmpty' }])).toEqual({
+      items: [{ field: 'a', operator: 'contains', value: 'x', id: 0 }],
+    });
+    expect(
+      fromGridFilterModel({ items: [{ id: 7, field: 'created', operator: 'after', value: new Date('2024-01-01T10:00:00.000Z') }, { field: 'a', operator: 'isEmpty' }] }),
+    ).toEqual([
+      { id: 7, field: 'created', operator: 'after', value: '2024-01-01T10:00:00.000Z' },
+      { field: 'a', operator: 'isEmpty' },
+    ]);
+  });
+});

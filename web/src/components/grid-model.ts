@@ -1,0 +1,60 @@
+import type { GridColDef, GridFilterModel, GridSortModel, GridValidRowModel } from '@mui/x-data-grid';
+import type { FieldKind, FieldSpec, FilterItem, SortItem } from '../lib/list-query';
+import { guidFilterOperators } from './guid-filter';
+
+/**
+ * Translation between the MUI Data Grid's models and the list state. The community grid holds
+ * one sort item and one filter item; the list state may hold more (a default sort on two
+ * fields, an area's own filter bar), so the grid is shown the first and the query uses all.
+ */
+
+/** The kind of a column's values, from its `type` (a GUID column uses `guidFilterOperators`). */
+export function fieldKindOfColumn<R extends GridValidRowModel>(column: GridColDef<R>): FieldKind {
+  if (column.filterOperators === guidFilterOperators) return 'guid';
+  switch (column.type) {
+    case 'number':
+      return 'number';
+    case 'date':
+      return 'date';
+    case 'dateTime':
+      return 'dateTime';
+    case 'boolean':
+      return 'boolean';
+    case 'singleSelect':
+      return 'enum';
+    default:
+      return 'string';
+  }
+}
+
+/** Field specs for the query: each column's kind, then the area's own specs (paths) over them. */
+export function fieldsFromColumns<R extends GridValidRowModel>(
+  columns: readonly GridColDef<R>[],
+  overrides: Readonly<Record<string, FieldSpec>> = {},
+): Record<string, FieldSpec> {
+  const fields: Record<string, FieldSpec> = {};
+  for (const column of columns) fields[column.field] = { kind: fieldKindOfColumn(column) };
+  for (const [field, spec] of Object.entries(overrides)) fields[field] = { ...fields[field], ...spec };
+  return fields;
+}
+
+export function toGridSortModel(sort: readonly SortItem[]): GridSortModel {
+  return sort.slice(0, 1).map((item) => ({ field: item.field, sort: item.direction }));
+}
+
+export function fromGridSortModel(model: GridSortModel): SortItem[] {
+  return model.flatMap((item) => (item.sort ? [{ field: item.field, direction: item.sort }] : []));
+}
+
+export function toGridFilterModel(filters: readonly FilterItem[]): GridFilterModel {
+  return { items: filters.slice(0, 1).map((item, index) => ({ ...item, id: item.id ?? index })) };
+}
+
+export function fromGridFilterModel(model: GridFilterModel): FilterItem[] {
+  return model.items.map((item) => {
+    const copy: FilterItem = { field: item.field, operator: item.operator };
+    if (item.id !== undefined) copy.id = item.id;
+    if (item.value !== undefined) copy.value = item.value instanceof Date ? item.value.toISOString() : item.value;
+    return copy;
+  });
+}

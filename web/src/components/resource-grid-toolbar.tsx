@@ -1,0 +1,147 @@
+import { createContext, useContext, useState, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import ViewColumnIcon from '@mui/icons-material/ViewColumn';
+import { ColumnsPanelTrigger, FilterPanelTrigger } from '@mui/x-data-grid';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import type { ListStateApi } from '../lib/url-state';
+import { SearchBox } from './search-box';
+
+export interface ToolbarMenuItem {
+  label: string;
+  icon?: ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+}
+
+export interface ToolbarMenu {
+  label: string;
+  icon?: ReactNode;
+  items: readonly ToolbarMenuItem[];
+}
+
+export type ExportScope = 'page' | 'all';
+
+/** What the toolbar shows; `ResourceGrid` provides it, the grid's toolbar slot reads it. */
+export interface ResourceGridToolbarConfig {
+  list: ListStateApi;
+  onCreate?: () => void;
+  createLabel: string;
+  menu?: ToolbarMenu;
+  extra?: ReactNode;
+  /** Present when the grid exports; runs one export and settles when it is done. */
+  runExport?: (scope: ExportScope) => Promise<void>;
+  columnsToggle: boolean;
+  filterPanel: boolean;
+  search?: { offerExactMatch: boolean; live: boolean; placeholder?: string };
+}
+
+// The toolbar is a grid slot; a context carries its configuration without widening the grid's slot props types.
+export const ResourceGridToolbarContext = createContext<ResourceGridToolbarConfig | null>(null);
+
+/**
+ * Create, a menu button, the area's extra buttons, Export Page and Export All (each shows
+ * "Exporting..." and is disabled while running), column and filter panels, and the search box
+ * (spec 000 §2 "Data grid toolbar").
+ */
+export function ResourceGridToolbar() {
+  const config = useContext(ResourceGridToolbarContext);
+  const [exporting, setExporting] = useState<ExportScope | null>(null);
+  if (!config) return null;
+  const { list, runExport } = config;
+  const filterCount = activeFilterCount(list.state.filters);
+
+  const exportButton = (scope: ExportScope, label: string) =>
+    runExport && (
+      <Button
+        size="small"
+        startIcon={<FileDownloadIcon />}
+        disabled={exporting !== null}
+        onClick={() => {
+          setExporting(scope);
+          void runExport(scope).finally(() => setExporting(null));
+        }}
+      >
+        {exporting === scope ? SHELL_MESSAGES.exporting : label}
+      </Button>
+    );
+
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 1 }}>
+      {config.onCreate && (
+        <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={config.onCreate}>
+          {config.createLabel}
+        </Button>
+      )}
+      {config.menu && <ToolbarMenuButton menu={config.menu} />}
+      {config.extra}
+      {exportButton('page', 'Export Page')}
+      {exportButton('all', 'Export All')}
+      {config.columnsToggle && (
+        <ColumnsPanelTrigger size="small" startIcon={<ViewColumnIcon />}>
+          Columns
+        </ColumnsPanelTrigger>
+      )}
+      {config.filterPanel && (
+        // The count keeps a screen's default filter (categories: isEnabled true) in sight.
+        <FilterPanelTrigger size="small" startIcon={<FilterListIcon />}>
+          {filterCount > 0 ? `Filters (${filterCount})` : 'Filters'}
+        </FilterPanelTrigger>
+      )}
+      <Box sx={{ flex: 1 }} />
+      {config.search && (
+        <SearchBox
+          search={list.state.search}
+          exactMatch={list.state.exactMatch}
+          onApply={list.setSearch}
+          offerExactMatch={config.search.offerExactMatch}
+          live={config.search.live}
+          placeholder={config.search.placeholder}
+        />
+      )}
+    </Box>
+  );
+}
+
+/** Filter items that narrow the list: with a value, or an operator that needs none. */
+export function activeFilterCount(filters: ListStateApi['state']['filters']): number {
+  return filters.filter((item) => {
+    if (item.operator === 'isEmpty' || item.operator === 'isNotEmpty') return true;
+    const { value } = item;
+    if (Array.isArray(value)) return value.length > 0;
+    return value !== undefined && value !== null && value !== '';
+  }).length;
+}
+
+function ToolbarMenuButton({ menu }: { menu: ToolbarMenu }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Button size="small" variant="outlined" startIcon={menu.icon} endIcon={<ArrowDropDownIcon />} onClick={(event) => setAnchor(event.currentTarget)}>
+        {menu.label}
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {menu.items.map((item) => (
+          <MenuItem
+            key={item.label}
+            disabled={item.disabled}
+            onClick={() => {
+              setAnchor(null);
+              item.onClick();
+            }}
+          >
+            {item.icon && <ListItemIcon>{item.icon}</ListItemIcon>}
+            {item.label}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,205 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridValidRowModel } from '@mui/x-data-grid';
+import { useSnackbar } from 'notistack';
+import { apiDownload, ApiError } from '../lib/api-client';
+import { fetchList, listQueryKey } from '../lib/list-api';
+import { buildFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
+import type { ListStateApi } from '../lib/url-state';
+import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu } from './resource-grid-toolbar';
+
+/** Props the grid controls itself; everything else of the Data Grid passes through `gridProps`. */
+type ControlledGridProps =
+  | 'rows'
+  | 'columns'
+  | 'getRowId'
+  | 'rowCount'
+  | 'loading'
+  | 'paginationMode'
+  | 'sortingMode'
+  | 'filterMode'
+  | 'paginationModel'
+  | 'onPaginationModelChange'
+  | 'sortModel'
+  | 'onSortModelChange'
+  | 'filterModel'
+  | 'onFilterModelChange'
+  | 'columnVisibilityModel'
+  | 'onColumnVisibilityModelChange'
+  | 'pageSizeOptions'
+  | 'onRowClick'
+  | 'showToolbar'
+  | 'slots';
+
+export interface ResourceGridProps<R extends GridValidRowModel> {
+  /** The list state, from `useListState` (address or memory). */
+  list: ListStateApi;
+  /** The list endpoint, e.g. `/v1/locations`; exports go to `{path}/Export()`. */
+  path: string;
+  /** Explicit per area. `type` tells the query how to compare; a GUID column uses `guidFilterOperators`. */
+  columns: readonly GridColDef<R>[];
+  getRowId: (row: R) => GridRowId;
+  /** `$expand`, e.g. `tenant`. */
+  expand?: string;
+  /** Server paths (and kinds) where a column's field is not the server's, e.g. `{ tenant: { path: 'tenant/name' } }`. */
+  fields?: Readonly<Record<string, FieldSpec>>;
+  /** Always AND-ed: tenant scope, `isEnabled eq true`… */
+  fixedFilter?: string;
+  /** Shows the search box, searching these fields. */
+  searchFields?: readonly SearchField[];
+  searchPlaceholder?: string;
+  /** Offers the "Exact Match" checkbox. */
+  exactMatch?: boolean;
+  /** Applies the search while typing (250 ms debounce). */
+  liveSearch?: boolean;
+  /** Shows Export Page and Export All, downloading this file name (e.g. `workunits.csv`). */
+  exportFileName?: string;
+  /** Rows of "Export All" (default 1000, spec 002 §9); null sends no `$top`. */
+  exportAllRows?: number | null;
+  onCreate?: () => void;
+  createLabel?: string;
+  menu?: ToolbarMenu;
+  /** More toolbar buttons (e.g. Clone Operations). */
+  toolbarActions?: ReactNode;
+  /** Shows the column visibility panel button; the choice is kept in the list state. */
+  columnsToggle?: boolean;
+  /** Hides the grid's filter panel (an area with its own filter bar sets `list` filters itself). */
+  disableColumnFilter?: boolean;
+  onRowClick?: (row: R) => void;
+  /** Polling interval in ms (spec: work units 60 s when no panel is open). */
+  refetchInterval?: number | false;
+  /** False holds the query (e.g. until the tenant is known). */
+  enabled?: boolean;
+  /** Toast text when the list cannot be loaded; defaults to the server's message. */
+  errorMessage?: string;
+  /** Fixed height; without it the grid is as tall as its rows. */
+  height?: number | string;
+  gridProps?: Partial<Omit<DataGridProps<R>, ControlledGridProps>>;
+}
+
+/**
+ * A server-paged, -sorted and -filtered MUI Data Grid over one list endpoint: the plumbing every
+ * area's grid shares (spec 000 §2). Columns stay explicit in the area; see components/README.md.
+ *
+ * @example
+ *   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+ *   <ResourceGrid list={list} path="/v1/locations" columns={columns} getRowId={(row) => row.locationId}
+ *     searchFields={['name', 'city', 'state']} exportFileName="locations.csv" onCreate={() => drawer.open('new')} />
+ */
+export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridProps<R>) {
+  const { list, path, columns, getRowId, onRowClick, refetchInterval = false, enabled = true, height, gridProps } = props;
+  const { state } = list;
+
+  const resource: ListResource = {
+    searchFields: props.searchFields,
+    fields: fieldsFromColumns(columns, props.fields),
+    fixedFilter: props.fixedFilter,
+    expand: props.expand,
+  };
+  // With the sort cleared in the grid, the screen's default order still keeps paging stable.
+  const params: ListParams = state.sort.length > 0 ? state : { ...state, sort: list.defaults.sort };
+  const query = toODataParams(params, resource);
+  // The grid takes a new model object for a change of model (and goes back to page 0): hand it
+  // the same objects while their content is the same.
+  const sortModel = useSameWhileEqual(toGridSortModel(state.sort));
+  const filterModel = useSameWhileEqual(toGridFilterModel(state.filters));
+  const columnVisibilityModel = useSameWhileEqual({ ...state.columns });
+
+  const result = useQuery({
+    queryKey: listQueryKey(path, query),
+    queryFn: ({ signal }) => fetchList<R>(path, query, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval,
+    enabled,
+  });
+  useErrorToast(result.error, result.errorUpdatedAt, props.errorMessage);
+
+  const toolbar: ResourceGridToolbarConfig = {
+    list,
+    onCreate: props.onCreate,
+    createLabel: props.createLabel ?? 'Create',
+    menu: props.menu,
+    extra: props.toolbarActions,
+    runExport: props.exportFileName
+      ? (scope) => runExport(`${path}/Export()`, toExportParams(params, resource, scope, props.exportAllRows), props.exportFileName ?? '')
+      : undefined,
+    columnsToggle: props.columnsToggle ?? false,
+    filterPanel: !props.disableColumnFilter,
+    search: props.searchFields ? { offerExactMatch: props.exactMatch ?? false, live: props.liveSearch ?? false, placeholder: props.searchPlaceholder } : undefined,
+  };
+
+  return (
+    <ResourceGridToolbarContext.Provider value={toolbar}>
+      <Box sx={height === undefined ? undefined : { height, display: 'flex', flexDirection: 'column' }}>
+        <DataGrid<R>
+          disableRowSelectionOnClick
+          autoHeight={height === undefined}
+          {...gridProps}
+          rows={result.data?.rows ?? []}
+          columns={columns}
+          getRowId={getRowId}
+          // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
+          rowCount={result.data?.total ?? -1}
+          loading={result.isFetching && (result.isPending || result.isPlaceholderData)}
+          paginationMode="server"
+          sortingMode="server"
+          filterMode="server"
+          pageSizeOptions={list.pageSizeOptions}
+          paginationModel={{ page: state.page, pageSize: state.pageSize }}
+          onPaginationModelChange={(model) => {
+            if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
+            else if (model.page !== state.page) list.setPage(model.page);
+          }}
+          sortModel={sortModel}
+          onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
+          disableColumnFilter={props.disableColumnFilter}
+          filterModel={props.disableColumnFilter ? undefined : filterModel}
+          onFilterModelChange={(model) => {
+            const filters = fromGridFilterModel(model);
+            // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
+            const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
+            list.change({ type: 'filters', filters, keepPage });
+          }}
+          disableColumnSelector={!props.columnsToggle}
+          columnVisibilityModel={columnVisibilityModel}
+          onColumnVisibilityModelChange={(model) => list.setColumns(model)}
+          onRowClick={onRowClick ? (rowParams) => onRowClick(rowParams.row) : undefined}
+          showToolbar
+          slots={{ toolbar: ResourceGridToolbar }}
+          sx={[onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
+        />
+      </Box>
+    </ResourceGridToolbarContext.Provider>
+  );
+}
+
+function useSameWhileEqual<T>(value: T): T {
+  const key = JSON.stringify(value);
+  const [held, setHeld] = useState({ key, value });
+  if (held.key !== key) {
+    setHeld({ key, value });
+    return value;
+  }
+  return held.value;
+}
+
+/** A failed CSV export is only logged (spec 001 §8, 002 §7). */
+async function runExport(path: string, query: ReturnType<typeof toExportParams>, fileName: string): Promise<void> {
+  try {
+    await apiDownload(path, query, fileName);
+  } catch (error) {
+    console.error(`CSV export of ${path} failed`, error);
+  }
+}
+
+/** One error toast per failed load; 401 and 403 are already handled by the API client. */
+function useErrorToast(error: Error | null, errorUpdatedAt: number, message: string | undefined): void {
+  const { enqueueSnackbar } = useSnackbar();
+  useEffect(() => {
+    if (!error) return;
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return;
+    enqueueSnackbar(message ?? error.message, { variant: 'error' });
+  }, [error, errorUpdatedAt, message, enqueueSnackbar]);
+}

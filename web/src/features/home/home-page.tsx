@@ -1,0 +1,42 @@
+import { Link as RouterLink } from 'react-router';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import { usePermissions } from '../../auth/session-data';
+import { menuItemHref, visibleMenu } from '../../app/menu';
+import { MENU_ICONS } from '../../app/menu-icons';
+import { useTenantId } from '../../app/use-tenant-id';
+import { PageHeader } from '../../lib/page-header';
+
+/** /{tenantId}: a card for every area this user may open, by the same rules as the menu (spec 000 §6). */
+export default function HomePage() {
+  const groups = visibleMenu(usePermissions());
+  const tenantId = useTenantId();
+  return (
+    <>
+      <PageHeader title="Home" />
+      {groups.length === 0 ? <Typography color="text.secondary">No areas are available to you.</Typography> : null}
+      {groups.map((group) => (
+        <Box key={group.key} component="section" aria-label={group.label} sx={{ mb: 3 }}>
+          <Typography variant="overline" component="h2" color="text.secondary">
+            {group.label}
+          </Typography>
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
+            {group.items.map((item) => (
+              <Card key={item.path} variant="outlined">
+                <CardActionArea component={RouterLink} to={menuItemHref(item, tenantId)} sx={{ height: '100%' }}>
+                  <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+                    <Box sx={{ color: 'primary.main', display: 'flex' }}>{MENU_ICONS[item.path]}</Box>
+                    <Typography sx={{ fontWeight: 500 }}>{item.label}</Typography>
+                  </CardContent>
+                </CardActionArea>
+              </Card>
+            ))}
+          </Box>
+        </Box>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import type { ErrorResponse } from '@cfs/contracts/api';
+
+/**
+ * The one way the web talks to the server. Every call carries the signed-in user's bearer
+ * token; a 401 sends the browser to the login page with `requestUrl`, a 403 raises the
+ * 8-second toast (spec 000 §8) unless the caller handles it (`allowForbidden`).
+ *
+ * @example
+ *   const tenants = await apiGet<ListResponse<Tenant>>('/v1/tenants', { $top: '10', $count: 'true' });
+ *   await apiSend('POST', `/v1/tenants/${id}`, tenant);
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorResponse | undefined,
+  ) {
+    super(body?.message ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * Whether the client has already answered this failure for the user: 401 (sent to the login
+ * page) and 403 (the access toast). A mutation's own failure toast skips these.
+ *
+ * @example
+ *   onError: (error) => { if (!isReportedByClient(error)) toast.error(MESSAGES.saveFailed); }
+ */
+export function isReportedByClient(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+}
+
+export type QueryParams = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  /** Do not toast on 403: the caller shows its own screen (the start-up permission call). */
+  allowForbidden?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiHooks {
+  accessToken: () => string | undefined;
+  onUnauthorized: () => void;
+  onForbidden: () => void;
+}
+
+let hooks: ApiHooks = {
+  accessToken: () => undefined,
+  onUnauthorized: () => undefined,
+  onForbidden: () => undefined,
+};
+
+/** Wired once by the auth provider. */
+export function configureApiClient(next: ApiHooks): void {
+  hooks = next;
+}
+
+export function buildUrl(path: string, params?: QueryParams): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+async function request(method: string, url: string, body: unknown, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = hooks.accessToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  if (options.signal) init.signal = options.signal;
+  const response = await fetch(url, init);
+  if (response.ok) return response;
+  const errorBody = await readErrorBody(response);
+  if (response.status === 401) hooks.onUnauthorized();
+  if (response.status === 403 && !options.allowForbidden) hooks.onForbidden();
+  throw new ApiError(response.status, errorBody);
+}
+
+async function readErrorBody(response: Response): Promise<ErrorResponse | undefined> {
+  try {
+    const parsed: unknown = await response.json();
+    if (parsed && typeof parsed === 'object' && 'message' in parsed) return parsed as ErrorResponse;
+  } catch {
+    // A non-JSON error body carries nothing the screens can show.
+  }
+  return undefined;
+}
+
+async function readJson<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function apiGet<T>(path: string, params?: QueryParams, options: RequestOptions = {}): Promise<T> {
+  return readJson<T>(await request('GET', buildUrl(path, params), undefined, options));
+}
+
+export async function apiSend<T>(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  return readJson<T>(await request(method, path, body, options));
+}
+
+/** Fetches a binary answer (an image) with the bearer token, e.g. the current user's photo. */
+export async function apiGetBlob(path: string, params?: QueryParams, options: RequestOptions = {}): Promise<Blob> {
+  const response = await request('GET', buildUrl(path, params), undefined, options);
+  return response.blob();
+}
+
+/** Fetches a file (CSV export) with the bearer token and hands it to the browser as a download. */
+export async function apiDownload(path: string, params: QueryParams, fileName: string, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<void> {
+  const response = await request(method, buildUrl(path, params), body, {});
+  const blob = await response.blob();
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(href);
+}

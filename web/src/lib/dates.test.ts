@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { daysUntil, formatDate, formatDateTime, formatShortDateTime, formatTime } from './dates';
+
+const instant = '2026-03-05T19:07:09Z';
+
+describe('dates', () => {
+  it('formats a date as "D/MMM/YYYY HH:mm z" in the given zone', () => {
+    expect(formatDateTime(instant, 'America/New_York')).toBe('5/Mar/2026 14:07 EST');
+    expect(formatDateTime(instant, 'UTC')).toBe('5/Mar/2026 19:07 UTC');
+  });
+
+  it('formats a date as "h:mma, ddd, M/D/YYYY"', () => {
+    expect(formatShortDateTime(instant, 'America/New_York')).toBe('2:07pm, Thu, 3/5/2026');
+  });
+
+  it('formats a time as HH:mm:ss', () => {
+    expect(formatTime(instant, 'America/New_York')).toBe('14:07:09');
+    expect(formatTime('2026-07-01T08:00:01Z', 'America/New_York')).toBe('04:00:01');
+  });
+
+  it('formats the calendar date in the zone, crossing midnight', () => {
+    expect(formatDate('2026-03-06T02:00:00Z', 'America/New_York')).toBe('5/Mar/2026');
+  });
+
+  it('uses the local zone by default and returns an empty string for no date', () => {
+    expect(formatDateTime(instant)).toMatch(/^\d{1,2}\/Mar\/2026 \d{2}:\d{2} \S+/);
+    expect(formatDateTime(null)).toBe('');
+    expect(formatTime(undefined)).toBe('');
+    expect(formatShortDateTime('not a date')).toBe('');
+  });
+
+  it('counts whole days left, truncating partial days', () => {
+    const now = '2026-03-05T12:00:00Z';
+    expect(daysUntil('2026-03-15T12:00:00Z', now)).toBe(10);
+    expect(daysUntil('2026-03-15T11:59:59Z', now)).toBe(9);
+    expect(daysUntil('2026-03-05T18:00:00Z', now)).toBe(0);
+    expect(daysUntil('2026-03-03T12:00:00Z', now)).toBe(-2);
+    expect(daysUntil(null, now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,37 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { ListResponse } from '@cfs/contracts/api';
+import { apiGet } from './api-client';
+import { toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
+
+/**
+ * Fetching lists through TanStack Query. Every list of a resource is cached under
+ * `['list', path, query]`, so one prefix invalidates all its pages, searches and sorts:
+ *
+ * @example
+ *   // features/locations/api.ts
+ *   const LOCATIONS_PATH = '/v1/locations';
+ *   export function useSaveLocation() {
+ *     const queryClient = useQueryClient();
+ *     return useMutation({
+ *       mutationFn: (location: LocationInput) => apiSend('PUT', LOCATIONS_PATH, location),
+ *       onSuccess: () => queryClient.invalidateQueries({ queryKey: listQueryKey(LOCATIONS_PATH) }),
+ *     });
+ *   }
+ */
+export function listQueryKey(path: string, query?: ODataParams): readonly unknown[] {
+  return query ? ['list', path, query] : ['list', path];
+}
+
+export async function fetchList<R>(path: string, query: ODataParams, signal?: AbortSignal): Promise<ListResult<R>> {
+  const response = await apiGet<ListResponse<R>>(path, query, signal ? { signal } : {});
+  return { total: response['@odata.count'] ?? response.value.length, rows: response.value };
+}
+
+/** Query options for one page of a list, for screens that list without a grid (tiles, pickers). */
+export function listQueryOptions<R>(path: string, params: ListParams, resource: ListResource = {}) {
+  const query = toODataParams(params, resource);
+  return queryOptions({
+    queryKey: listQueryKey(path, query),
+    queryFn: ({ signal }) => fetchList<R>(path, query, signal),
+  });
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { applyListChange, listDefaults, parseListState, serializeListState, type ListState } from './list-state';
+
+const defaults = listDefaults({ sort: [{ field: 'created', direction: 'desc' }] });
+const onPage3: ListState = { ...defaults, page: 3 };
+
+describe('the list state in the address', () => {
+  it('uses the defaults when the parameter is absent, empty or not JSON', () => {
+    expect(parseListState(null, defaults)).toBe(defaults);
+    expect(parseListState('', defaults)).toBe(defaults);
+    expect(parseListState('{not json', defaults)).toBe(defaults);
+    expect(parseListState('[1,2]', defaults)).toBe(defaults);
+  });
+
+  it('round-trips a full state so that a link reproduces the screen', () => {
+    const state: ListState = {
+      page: 2,
+      pageSize: 25,
+      sort: [
+        { field: 'severityId', direction: 'asc' },
+        { field: 'created', direction: 'desc' },
+      ],
+      filters: [
+        { id: 1, field: 'stateId', operator: 'is', value: 1 },
+        { field: 'title', operator: 'isEmpty' },
+      ],
+      search: "O'Neil & co",
+      exactMatch: true,
+      columns: { phone: false },
+    };
+    const text = serializeListState(state, defaults);
+    expect(text).not.toBeNull();
+    expect(parseListState(text, defaults)).toEqual(state);
+    // and through the address bar's encoding
+    const params = new URLSearchParams({ search: text ?? '' });
+    expect(parseListState(new URLSearchParams(params.toString()).get('search'), defaults)).toEqual(state);
+  });
+
+  it('writes no parameter while the state is the defaults', () => {
+    expect(serializeListState(defaults, defaults)).toBeNull();
+    expect(serializeListState(onPage3, defaults)).toBe(JSON.stringify(onPage3));
+  });
+
+  it('falls back per part: a bad page keeps the good sort', () => {
+    const parsed = parseListState(JSON.stringify({ page: -1, sort: [{ field: 'name', direction: 'asc' }] }), defaults);
+    expect(parsed.page).toBe(0);
+    expect(parsed.sort).toEqual([{ field: 'name', direction: 'asc' }]);
+    expect(parsed.filters).toEqual([]);
+  });
+
+  it('rejects a page size the grid does not offer, but keeps the screen default', () => {
+    expect(parseListState('{"pageSize":7}', defaults).pageSize).toBe(10);
+    expect(parseListState('{"pageSize":100000}', defaults).pageSize).toBe(10);
+    expect(parseListState('{"pageSize":50}', defaults).pageSize).toBe(50);
+    expect(parseListState('{"pageSize":25}', listDefaults({ pageSize: 25 }), [50, 100]).pageSize).toBe(25);
+  });
+
+  it('rejects malformed sort and filter items', () => {
+    expect(parseListState('{"sort":[{"field":"a","direction":"sideways"}]}', defaults).sort).toEqual(defaults.sort);
+    expect(parseListState('{"filters":[{"field":"a"}]}', defaults).filters).toEqual([]);
+    expect(parseListState('{"exactMatch":"yes","search":5}', defaults)).toEqual(defaults);
+  });
+});
+
+describe('changes to the list', () => {
+  it('goes back to page 0 on a new search, sort, filter or page size', () => {
+    expect(applyListChange(onPage3, { type: 'search', search: 'disk', exactMatch: false }, defaults)).toMatchObject({ page: 0, search: 'disk' });
+    expect(applyListChange(onPage3, { type: 'sort', sort: [] }, defaults).page).toBe(0);
+    expect(applyListChange(onPage3, { type: 'filters', filters: [{ field: 'a', operator: 'contains', value: 'x' }] }, defaults).page).toBe(0);
+    expect(applyListChange(onPage3, { type: 'pageSize', pageSize: 50 }, defaults)).toMatchObject({ page: 0, pageSize: 50 });
+  });
+
+  it('keeps the page for a filter edit that does not change the query', () => {
+    const change = { type: 'filters', filters: [{ field: 'a', operator: 'contains' }], keepPage: true } as const;
+    expect(applyListChange(onPage3, change, defaults)).toMatchObject({ page: 3, filters: [{ field: 'a', operator: 'contains' }] });
+  });
+
+  it('keeps the page when only the columns shown change', () => {
+    expect(applyListChange(onPage3, { type: 'columns', columns: { city: false } }, defaults)).toMatchObject({ page: 3, columns: { city: false } });
+  });
+
+  it('moves to a page and resets to the defaults', () => {
+    expect(applyListChange(defaults, { type: 'page', page: 4 }, defaults).page).toBe(4);
+    expect(applyListChange(onPage3, { type: 'reset' }, defaults)).toBe(defaults);
+  });
+});

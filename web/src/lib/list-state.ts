@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
+import type { FilterItem, ListParams, SortItem } from './list-query';
+
+/**
+ * The state of one list screen as held in the address (STYLE "List state lives in the URL"):
+ * the list contract's params plus which columns are hidden. Kept as one JSON text in one query
+ * parameter (spec 001 §2, work units: `search` is "a JSON text holding page size, page number,
+ * sort and filters"), so a link reproduces the screen. These functions are pure; the hook that
+ * binds them to the router is `use-list-state.ts`.
+ */
+export interface ListState extends ListParams {
+  /** Column visibility: `{ field: false }` hides a column; fields not named are visible. */
+  columns: Readonly<Record<string, boolean>>;
+}
+
+export type ListChange =
+  | { type: 'page'; page: number }
+  | { type: 'pageSize'; pageSize: number }
+  | { type: 'sort'; sort: readonly SortItem[] }
+  /** `keepPage`: the change does not alter the query (an item still without a value). */
+  | { type: 'filters'; filters: readonly FilterItem[]; keepPage?: boolean }
+  | { type: 'search'; search: string; exactMatch: boolean }
+  | { type: 'columns'; columns: Readonly<Record<string, boolean>> }
+  | { type: 'reset' };
+
+export const BASE_LIST_STATE: ListState = {
+  page: 0,
+  pageSize: DEFAULT_PAGE_SIZE,
+  sort: [],
+  filters: [],
+  search: '',
+  exactMatch: false,
+  columns: {},
+};
+
+const sortItemSchema = z.object({ field: z.string().min(1), direction: z.enum(['asc', 'desc']) });
+const filterItemSchema = z.object({
+  id: z.union([z.string(), z.number()]).optional(),
+  field: z.string().min(1),
+  operator: z.string().min(1),
+  value: z.unknown().optional(),
+});
+
+/** Each part on its own: a malformed part is read as absent and falls back to its default. */
+const storedStateSchema = z.object({
+  page: z.number().int().min(0).optional().catch(undefined),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().catch(undefined),
+  sort: z.array(sortItemSchema).optional().catch(undefined),
+  filters: z.array(filterItemSchema).optional().catch(undefined),
+  search: z.string().optional().catch(undefined),
+  exactMatch: z.boolean().optional().catch(undefined),
+  columns: z.record(z.string(), z.boolean()).optional().catch(undefined),
+});
+
+/** A screen's defaults: the base state with the screen's own choices (sort, page size…). */
+export function listDefaults(overrides: Partial<ListState> = {}): ListState {
+  return { ...BASE_LIST_STATE, ...overrides };
+}
+
+/**
+ * Reads the JSON text from the address. Anything missing, malformed or out of range falls back
+ * to the default for that part alone, so an old or hand-edited link still opens the screen.
+ */
+export function parseListState(
+  text: string | null | undefined,
+  defaults: ListState,
+  pageSizeOptions: readonly number[] = PAGE_SIZE_OPTIONS,
+): ListState {
+  if (!text) return defaults;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return defaults;
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return defaults;
+  const stored = storedStateSchema.safeParse(raw);
+  if (!stored.success) return defaults;
+  const { page, pageSize, sort, filters, search, exactMatch, columns } = stored.data;
+  return {
+    page: page ?? defaults.page,
+    pageSize: pageSize !== undefined && (pageSizeOptions.includes(pageSize) || pageSize === defaults.pageSize) ? pageSize : defaults.pageSize,
+    sort: sort ?? defaults.sort,
+    // Keep the grid's shape: an item without a value has no `value` key at all.
+    filters: filters ? filters.map(withoutUndefinedValue) : defaults.filters,
+    search: search ?? defaults.search,
+    exactMatch: exactMatch ?? defaults.exactMatch,
+    columns: columns ?? defaults.columns,
+  };
+}
+
+function withoutUndefinedValue(item: FilterItem): FilterItem {
+  const copy: FilterItem = { field: item.field, operator: item.operator };
+  if (item.id !== undefined) copy.id = item.id;
+  if (item.value !== undefined) copy.value = item.value;
+  return copy;
+}
+
+/** The JSON text for the address, or null when the state is the defaults (a clean address). */
+export function serializeListState(state: ListState, defaults: ListState): string | null {
+  if (sameState(state, defaults)) return null;
+  return JSON.stringify(state);
+}
+
+export function sameState(a: ListState, b: ListState): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * One change to the list. Whatever changes which rows are listed — sort, filters, search, page
+ * size — goes back to the first page (spec 000 §2 "Search … resets to page 0"; spec 002 §4
+ * "query changes (sort, filter) reset the page to 0").
+ */
+export function applyListChange(state: ListState, change: ListChange, defaults: ListState): ListState {
+  switch (change.type) {
+    case 'page':
+      return { ...state, page: Math.max(0, Math.trunc(change.page)) };
+    case 'pageSize':
+      return { ...state, pageSize: change.pageSize, page: 0 };
+    case 'sort':
+      return { ...state, sort: change.sort, page: 0 };
+    case 'filters':
+      return { ...state, filters: change.filters, page: change.keepPage ? state.page : 0 };
+    case 'search':
+      return { ...state, search: change.search, exactMatch: change.exactMatch, page: 0 };
+    case 'columns':
+      return { ...state, columns: change.columns };
+    case 'reset':
+      return defaults;
+  }
+}

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import HelpOutlineOutlinedIcon from '@mui/icons-material/HelpOutlineOutlined';
+import Box from '@mui/material/Box';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useDocumentTitle } from './document-title';
+
+export interface PageHeaderProps {
+  title: string;
+  /** Shown in a tooltip on a help icon beside the title. */
+  help?: ReactNode;
+  /** Buttons or other controls at the right of the header. */
+  actions?: ReactNode;
+}
+
+/**
+ * The title of a page, with an optional help tooltip; also sets the document title
+ * to "{title} - {company}" (spec 000 §2).
+ *
+ * @example
+ *   <PageHeader title="Tenants" help="Tenants and their subscriptions." />
+ */
+export function PageHeader({ title, help, actions }: PageHeaderProps) {
+  useDocumentTitle(title);
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2, minHeight: 40 }}>
+      <Typography variant="h5" component="h1">
+        {title}
+      </Typography>
+      {help ? (
+        <Tooltip title={help}>
+          <HelpOutlineOutlinedIcon fontSize="small" color="action" aria-label={`About ${title}`} tabIndex={0} />
+        </Tooltip>
+      ) : null}
+      {actions ? <Box sx={{ ml: 'auto', display: 'flex', gap: 1 }}>{actions}</Box> : null}
+    </Box>
+  );
+}

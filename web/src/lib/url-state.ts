@@ -1,0 +1,183 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
+import type { FilterItem, SortItem } from './list-query';
+import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type ListChange, type ListState } from './list-state';
+
+/**
+ * Screen state that lives in the address (STYLE "List state lives in the URL"): the list state
+ * of a grid, the open drawer item and a tab. Every setter keeps the other query parameters.
+ */
+
+export interface UseListStateOptions {
+  /** Query parameter holding the JSON text; `search` as the work units spec names it. */
+  key?: string;
+  /** The screen's defaults (sort, filters, page size…), merged over page 0 / size 10. */
+  defaults?: Partial<ListState>;
+  /** `memory` for a grid inside a drawer: its state must not take over the page's address. */
+  storage?: 'url' | 'memory';
+  pageSizeOptions?: readonly number[];
+}
+
+export interface ListStateApi {
+  state: ListState;
+  defaults: ListState;
+  pageSizeOptions: readonly number[];
+  change: (change: ListChange) => void;
+  setPage: (page: number) => void;
+  setPageSize: (pageSize: number) => void;
+  setSort: (sort: readonly SortItem[]) => void;
+  setFilters: (filters: readonly FilterItem[]) => void;
+  setSearch: (search: string, exactMatch: boolean) => void;
+  setColumns: (columns: Readonly<Record<string, boolean>>) => void;
+  reset: () => void;
+}
+
+/**
+ * The list state of one grid, held in `?{key}=<json>` (or in memory) and written back with
+ * `replace`, so paging through a list does not fill the browser history.
+ *
+ * @example
+ *   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+ *   <ResourceGrid list={list} … />
+ *   // a drawer's grid:
+ *   const activities = useListState({ storage: 'memory', defaults: { pageSize: 100 } });
+ */
+export function useListState(options: UseListStateOptions = {}): ListStateApi {
+  const key = options.key ?? 'search';
+  const storage = options.storage ?? 'url';
+  // Callers pass literals; key the memo on their content so identities stay stable.
+  const sizesKey = (options.pageSizeOptions ?? PAGE_SIZE_OPTIONS).join(',');
+  const pageSizeOptions = useMemo(() => sizesKey.split(',').map(Number), [sizesKey]);
+  const defaultsKey = JSON.stringify(options.defaults ?? {});
+  const defaults = useMemo(() => parseListState(defaultsKey, BASE_LIST_STATE, pageSizeOptions), [defaultsKey, pageSizeOptions]);
+
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [memoryState, setMemoryState] = useState<ListState>(defaults);
+  const urlText = searchParams.get(key);
+  const urlState = useMemo(() => parseListState(urlText, defaults, pageSizeOptions), [urlText, defaults, pageSizeOptions]);
+  const state = storage === 'url' ? urlState : memoryState;
+
+  // react-router hands a functional update the parameters of the last render, not those of a
+  // navigation still in flight; the grid fires two changes in one go (sort, then page 0), so the
+  // text written last is the base until the address shows it.
+  const written = useRef<{ text: string | null } | null>(null);
+  useEffect(() => {
+    written.current = null;
+  }, [urlText]);
+
+  const change = useCallback(
+    (next: ListChange) => {
+      if (storage === 'memory') {
+        setMemoryState((previous) => applyListChange(previous, next, defaults));
+        return;
+      }
+      setSearchParams(
+        (previous) => {
+          const params = new URLSearchParams(previous);
+          const baseText = written.current ? written.current.text : previous.get(key);
+          const current = parseListState(baseText, defaults, pageSizeOptions);
+          const text = serializeListState(applyListChange(current, next, defaults), defaults);
+          written.current = { text };
+          if (text === null) params.delete(key);
+          else params.set(key, text);
+          return params;
+        },
+        { replace: true },
+      );
+    },
+    [storage, setSearchParams, key, defaults, pageSizeOptions],
+  );
+
+  return useMemo(
+    () => ({
+      state,
+      defaults,
+      pageSizeOptions,
+      change,
+      setPage: (page) => change({ type: 'page', page }),
+      setPageSize: (pageSize) => change({ type: 'pageSize', pageSize }),
+      setSort: (sort) => change({ type: 'sort', sort }),
+      setFilters: (filters) => change({ type: 'filters', filters }),
+      setSearch: (search, exactMatch) => change({ type: 'search', search, exactMatch }),
+      setColumns: (columns) => change({ type: 'columns', columns }),
+      reset: () => change({ type: 'reset' }),
+    }),
+    [state, defaults, pageSizeOptions, change],
+  );
+}
+
+export interface DrawerParam {
+  /** The item named in the address, or null when the drawer is closed. */
+  openId: string | null;
+  /**
+   * Opens an item. `replace` swaps the address without a new history entry: after a create,
+   * `open(saved.id, { replace: true })` turns `?tenantId=new` into the saved item, so a second
+   * Save updates it instead of creating another.
+   */
+  open: (id: string | number, options?: { replace?: boolean }) => void;
+  close: () => void;
+}
+
+/**
+ * The drawer that shows one item, addressed by a query parameter (spec: `?workUnitId=`,
+ * `?publicWuCommId=`, `?blockId=&tab=`). Opening and closing keep the other parameters (the
+ * grid's `search`); `clear` names parameters that belong to the drawer and go with it.
+ *
+ * @example
+ *   const drawer = useDrawerParam('blockId', { clear: ['tab'] });
+ *   <SideDrawer open={drawer.openId !== null} onClose={drawer.close} …>
+ */
+export function useDrawerParam(name: string, options: { clear?: readonly string[] } = {}): DrawerParam {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const clearKey = (options.clear ?? []).join(',');
+  const openId = searchParams.get(name);
+
+  const open = useCallback(
+    (id: string | number, openOptions: { replace?: boolean } = {}) =>
+      setSearchParams(
+        (previous) => {
+          const params = new URLSearchParams(previous);
+          params.set(name, String(id));
+          return params;
+        },
+        { replace: openOptions.replace ?? false },
+      ),
+    [name, setSearchParams],
+  );
+
+  const close = useCallback(
+    () =>
+      setSearchParams((previous) => {
+        const params = new URLSearchParams(previous);
+        params.delete(name);
+        for (const other of clearKey ? clearKey.split(',') : []) params.delete(other);
+        return params;
+      }),
+    [name, clearKey, setSearchParams],
+  );
+
+  return useMemo(() => ({ openId: openId === '' ? null : openId, open, close }), [openId, open, close]);
+}
+
+/**
+ * One plain query parameter, e.g. the drawer's active tab: `const [tab, setTab] = useQueryParam('tab')`.
+ * Setting null removes it; writes replace the history entry.
+ */
+export function useQueryParam(name: string): [string | null, (value: string | null) => void] {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const set = useCallback(
+    (value: string | null) =>
+      setSearchParams(
+        (previous) => {
+          const params = new URLSearchParams(previous);
+          if (value === null || value === '') params.delete(name);
+          else params.set(name, value);
+          return params;
+        },
+        { replace: true },
+      ),
+    [name, setSearchParams],
+  );
+  return [searchParams.get(name), set];
+}
