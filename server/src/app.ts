@@ -35,7 +35,7 @@ export interface BuildAppOptions extends AppDeps {
  * documentation, authentication), then the areas, then the web app's files.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { db, config, verifier, provider } = options;
+  const { db, config, verifier, secretBox, provider } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     // The spec spells some paths both ways (generalLookup / generallookup, deviceOperations).
@@ -82,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The areas.
   for (const routes of [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes]) {
-    await app.register(routes({ db, config, verifier }));
+    await app.register(routes({ db, config, verifier, secretBox }));
   }
 
   await serveWebApp(app, config.webDist);
@@ -93,7 +93,15 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
   const indexFile = path.join(webDist, 'index.html');
   const hasWebApp = fs.existsSync(indexFile);
   if (hasWebApp) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: true,
+      index: ['index.html'],
+      // Hashed assets never change; the page itself must be revalidated so a new build is picked up.
+      setHeaders: (response, filePath) => {
+        response.header('Cache-Control', filePath.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.toLowerCase();

@@ -90,6 +90,10 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       RefreshToken: config.sessionLifetimeSeconds,
     },
     issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
+    // The browser's tabs share one stored sign-in and renew on their own timers: a rotated refresh
+    // token reused by a second tab would revoke the whole grant. The refresh token instead lives no
+    // longer than the session (ttl.RefreshToken) and is bound to it.
+    rotateRefreshToken: false,
     async loadExistingGrant(ctx) {
       const session = ctx.oidc.session;
       const client = ctx.oidc.client;
