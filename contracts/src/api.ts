@@ -16,14 +16,17 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
-/** The query parameters every list endpoint understands. */
-export const listQuerySchema = z.object({
-  $filter: z.string().optional(),
-  $orderby: z.string().optional(),
-  $top: z.coerce.number().int().min(0).optional(),
-  $skip: z.coerce.number().int().min(0).optional(),
-  $count: z.enum(['true', 'false']).optional(),
-  $expand: z.string().optional(),
-  $select: z.string().optional(),
+/**
+ * The query options every list endpoint understands, for the API document. They are checked by
+ * the server's list-query layer, whose messages name the problem; other parameters pass through.
+ */
+export const listQuerySchema = z.looseObject({
+  $filter: z.string().optional().describe("e.g. contains(name,'con') and enabled eq true"),
+  $orderby: z.string().optional().describe('e.g. name desc, created'),
+  $top: z.string().optional().describe('page size'),
+  $skip: z.string().optional().describe('rows to skip'),
+  $count: z.string().optional().describe('true: include @odata.count'),
+  $expand: z.string().optional().describe('declared relations, e.g. tenant'),
+  $select: z.string().optional().describe('fields to include'),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;

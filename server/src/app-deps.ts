@@ -1,10 +1,12 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { TokenVerifier } from './auth/verify.js';
+import type { SecretBox } from './crypto/secret-box.js';
 
 /** What the areas' route plugins are built with. */
 export interface AppDeps {
   db: Db;
   config: Config;
   verifier: TokenVerifier;
+  secretBox: SecretBox;
 }

@@ -13,6 +13,10 @@ import { featureRoutes } from './areas/features/routes.js';
 import { healthRoutes } from './areas/health/routes.js';
 import { lookupRoutes } from './areas/lookups/routes.js';
 import { auditRoutes } from './areas/audit/routes.js';
+import { subscriptionRoutes } from './areas/subscriptions/routes.js';
+import { tenantRoutes } from './areas/tenants/routes.js';
+import { tokenRoutes } from './areas/tokens/routes.js';
+import { workUnitCategoryRoutes } from './areas/workunitcategories/routes.js';
 import { registerAuthGate } from './auth/gate.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
@@ -81,7 +85,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (provider) await mountEmbeddedProvider(app, db, config, provider);
 
   // The areas.
-  for (const routes of [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes]) {
+  const areas = [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes, tenantRoutes, subscriptionRoutes, tokenRoutes, workUnitCategoryRoutes];
+  for (const routes of areas) {
     await app.register(routes({ db, config, verifier, secretBox }));
   }
 

@@ -32,6 +32,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_PREVIOUS_KEYS: z.string().optional(),
 });
 
 export interface Config {
@@ -64,6 +66,8 @@ export interface Config {
   devOrigins: string[];
   /** Feature flags that are on, lower-cased (FEATURES=I3ERequestForm,...). */
   features: string[];
+  /** Encryption of secrets at rest; unset key = one generated under DATA_DIR/keys. */
+  secrets: { key: string | undefined; previousKeys: string | undefined };
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -105,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '..', 'web', 'dist')),
     logLevel: e.LOG_LEVEL,
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
   };
 }

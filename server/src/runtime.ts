@@ -7,11 +7,13 @@ import { seed } from './db/seed.js';
 import { loadOrCreateKeys, publicKeySet, type ProviderKeys } from './auth/embedded/keys.js';
 import { createEmbeddedProvider } from './auth/embedded/provider.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
+import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 
 export interface Runtime {
   config: Config;
   db: Db;
   verifier: TokenVerifier;
+  secretBox: SecretBox;
   /** Present when the portal runs its embedded identity provider. */
   keys?: ProviderKeys;
   provider?: Provider;
@@ -29,11 +31,13 @@ export async function openRuntime(config: Config, options: { schema?: string; pg
   });
   await migrateToLatest(db, options.schema);
   await seed(db, { demo: config.demoSeed });
-  if (!config.oidc.embedded) return { config, db, verifier: createTokenVerifier(config) };
+  const secretBox = await loadSecretBox(config.dataDir, config.secrets);
+  if (!config.oidc.embedded) return { config, db, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,
     db,
+    secretBox,
     keys,
     verifier: createTokenVerifier(config, publicKeySet(keys)),
     provider: createEmbeddedProvider(db, config, keys),

@@ -2,10 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
+import * as administration from './migrations/0002-administration.js';
 
 /** Migrations in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-administration': administration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -4,8 +4,9 @@ import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type ModifiedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 
-export interface TenantTable {
+export interface TenantTable extends CustomFieldColumns {
   tenant_id: Generated<string>;
+  intake_wizard_schema: string | null;
   name: string;
   internal_notification_email_address: string | null;
   enabled: Generated<boolean>;
@@ -15,6 +16,8 @@ export interface TenantTable {
   modified: ModifiedAt;
   modified_by: string | null;
 }
+
+type CustomFieldColumns = { [N in 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 as `work_unit_field_${N}`]: string | null };
 
 export interface SubscriptionTable {
   subscription_id: Generated<string>;
@@ -94,6 +97,70 @@ export interface WorkUnitTypeTable {
   enabled: Generated<boolean>;
 }
 
+export interface TenantSecretTable {
+  secret_id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  latest_version: Generated<number>;
+  created: CreatedAt;
+  modified: ModifiedAt;
+  modified_by: string | null;
+}
+
+export interface TenantSecretVersionTable {
+  secret_id: string;
+  version: number;
+  /** Which key encrypted it, so that a rotated key can still be found. */
+  key_id: string;
+  /** `iv.tag.ciphertext`, base64url (AES-256-GCM). */
+  ciphertext: string;
+  created: CreatedAt;
+  created_by: string | null;
+}
+
+export interface TokenGrantTable {
+  token_grant_id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  lifetime_years: number;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  token_prefix: string;
+  created: CreatedAt;
+  created_by: string | null;
+  modified: ModifiedAt;
+  modified_by: string | null;
+  expires_on: Date | null;
+  revoked_on: Date | null;
+  revoked_by: string | null;
+  last_used: Date | null;
+}
+
+export interface WorkUnitCategoryTable {
+  work_unit_category_id: Generated<number>;
+  tenant_id: string;
+  work_unit_type_id: number;
+  name: string;
+  is_enabled: Generated<boolean>;
+  is_visible_in_resolution_center: Generated<boolean>;
+  created: CreatedAt;
+  created_by: string | null;
+  modified: ModifiedAt;
+  modified_by: string | null;
+}
+
+export interface WorkUnitSubcategoryTable {
+  work_unit_subcategory_id: Generated<number>;
+  work_unit_category_id: number;
+  name: string;
+  is_enabled: Generated<boolean>;
+  created: CreatedAt;
+  created_by: string | null;
+  modified: ModifiedAt;
+  modified_by: string | null;
+}
+
 export interface Database {
   tenant: TenantTable;
   subscription: SubscriptionTable;
@@ -105,4 +172,9 @@ export interface Database {
   audit_event: AuditEventTable;
   oidc_payload: OidcPayloadTable;
   work_unit_type: WorkUnitTypeTable;
+  tenant_secret: TenantSecretTable;
+  tenant_secret_version: TenantSecretVersionTable;
+  token_grant: TokenGrantTable;
+  work_unit_category: WorkUnitCategoryTable;
+  work_unit_subcategory: WorkUnitSubcategoryTable;
 }

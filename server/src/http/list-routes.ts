@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { listQuerySchema } from '@cfs/contracts/api';
 import type { FastifyInstance } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
@@ -52,7 +53,7 @@ export function registerListRoutes<DB, TB extends keyof DB, O>(app: FastifyInsta
   const { path, resource, permission, base, exportFileName, tags } = options;
   const kysely = db as unknown as Parameters<typeof runListQuery<DB, TB, O>>[0];
   const config = { permission };
-  const schema = { tags, querystring: { type: 'object', additionalProperties: true } };
+  const schema = { tags, querystring: listQuerySchema };
 
   app.get(path, { config, schema: { ...schema, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request) =>
     runListQuery(kysely, resource, base(principalOf(request)), request.query as ListQueryInput),

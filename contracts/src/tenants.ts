@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** Tenants, their subscriptions and secrets (spec 001 §3 Tenant, Subscription; §5; §7; §8). */
+export const TENANT_MESSAGES = {
+  saveFailed: 'Unable to save tenant, please try again.',
+  subscriptionSaveFailed: 'A problem occured saving the tenant subscription. Please try again.',
+  nameRequired: 'Please enter a name.',
+  duplicateCustomFields: 'Can not have duplicate custom fields.',
+  customFieldColumnRequired: 'Please choose a column.',
+  customFieldNameRequired: 'Please enter a field name.',
+  customFieldOptionsRequired: 'Please enter the options of the dropdown, separated by commas.',
+  intakeSchemaNotJson: 'The intake wizard form must be JSON.',
+  invalidEmail: 'Please enter a valid email address.',
+} as const;
+
+export const CUSTOM_FIELD_COUNT = 15;
+export const CUSTOM_FIELD_TYPES = { Textbox: 1, Dropdown: 2 } as const;
+export const customFieldColumns = [
+  'workUnitField1', 'workUnitField2', 'workUnitField3', 'workUnitField4', 'workUnitField5',
+  'workUnitField6', 'workUnitField7', 'workUnitField8', 'workUnitField9', 'workUnitField10',
+  'workUnitField11', 'workUnitField12', 'workUnitField13', 'workUnitField14', 'workUnitField15',
+] as const;
+export type CustomFieldColumn = (typeof customFieldColumns)[number];
+
+/** One custom work unit field definition, stored as JSON in workUnitFieldN (spec 001 §3). */
+export const customFieldSchema = z
+  .object({
+    Name: z.string().trim().min(1, TENANT_MESSAGES.customFieldNameRequired).max(100),
+    Type: z.union([z.literal(1), z.literal(2)]),
+    Options: z.string().max(4000).optional().default(''),
+  })
+  .refine((field) => field.Type !== 2 || field.Options.split(',').some((option) => option.trim()), {
+    message: TENANT_MESSAGES.customFieldOptionsRequired,
+    path: ['Options'],
+  });
+export type CustomField = z.infer<typeof customFieldSchema>;
+
+/** The options of a dropdown custom field, trimmed and without blanks. */
+export function customFieldOptions(field: Pick<CustomField, 'Options'>): string[] {
+  return (field.Options ?? '').split(',').map((option) => option.trim()).filter(Boolean);
+}
+
+const customFieldText = z.string().max(5000).nullable().optional();
+/** `{ workUnitField1: schema, …, workUnitField15: schema }` with each key typed. */
+function perCustomField<S extends z.ZodType>(schema: S): Record<CustomFieldColumn, S> {
+  return Object.fromEntries(customFieldColumns.map((column) => [column, schema])) as Record<CustomFieldColumn, S>;
+}
+
+export const tenantSchema = z.object({
+  tenantId: z.uuid(),
+  name: z.string(),
+  internalNotificationEmailAddress: z.string().nullable(),
+  enabled: z.boolean(),
+  assignmentGroups: z.string(),
+  intakeWizardSchema: z.string().nullable(),
+  created: z.date(),
+  createdBy: z.string().nullable(),
+  modified: z.date(),
+  modifiedBy: z.string().nullable(),
+  ...perCustomField(z.string().nullable()),
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+
+/** Create (PUT v1/tenants) and update (POST v1/tenants/{id}) bodies. */
+export const tenantInputSchema = z.object({
+  name: z.string({ error: TENANT_MESSAGES.nameRequired }).trim().min(1, TENANT_MESSAGES.nameRequired).max(200),
+  internalNotificationEmailAddress: z.union([z.email(TENANT_MESSAGES.invalidEmail), z.literal('')]).nullable().optional(),
+  enabled: z.boolean().optional(),
+  assignmentGroups: z.string().max(4000).optional(),
+  intakeWizardSchema: z.string().max(500_000).nullable().optional(),
+  ...perCustomField(customFieldText),
+});
+export type TenantInput = z.infer<typeof tenantInputSchema>;
+
+export const subscriptionSchema = z.object({
+  subscriptionId: z.uuid(),
+  tenantId: z.uuid(),
+  name: z.string(),
+  created: z.date(),
+  modified: z.date(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionInputSchema = z.object({
+  tenantId: z.uuid({ error: 'Please choose a tenant.' }),
+  name: z.string({ error: TENANT_MESSAGES.nameRequired }).trim().min(1, TENANT_MESSAGES.nameRequired).max(200),
+});
+export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
+
+/** A named secret of a tenant; values never appear in lists. */
+export const tenantSecretSchema = z.object({
+  secretId: z.uuid(),
+  tenantId: z.uuid(),
+  name: z.string(),
+  latestVersion: z.number().int(),
+  created: z.date(),
+  modified: z.date(),
+  modifiedBy: z.string().nullable(),
+});
+export type TenantSecret = z.infer<typeof tenantSecretSchema>;
+
+export const tenantSecretValueSchema = z.object({
+  secretId: z.uuid(),
+  name: z.string(),
+  version: z.number().int(),
+  value: z.string(),
+  created: z.date(),
+});
+export type TenantSecretValue = z.infer<typeof tenantSecretValueSchema>;
+
+export const SECRET_NAME_MESSAGE = 'Please enter a secret name (letters, digits, dots, dashes and underscores).';
+export const SECRET_VALUE_MESSAGE = 'Please enter the secret value.';
+
+export const tenantSecretInputSchema = z.object({
+  name: z.string({ error: SECRET_NAME_MESSAGE }).trim().regex(/^[A-Za-z0-9._-]{1,100}$/, SECRET_NAME_MESSAGE),
+  value: z.string({ error: SECRET_VALUE_MESSAGE }).min(1, SECRET_VALUE_MESSAGE).max(16_000),
+});
+export const tenantSecretVersionInputSchema = tenantSecretInputSchema.pick({ value: true });

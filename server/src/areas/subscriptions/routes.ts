@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { subscriptionInputSchema, subscriptionSchema } from '@cfs/contracts/tenants';
+import type { AppDeps } from '../../app-deps.js';
+import { tenantFilter } from '../../auth/tenant-scope.js';
+import { registerListRoutes } from '../../http/list-routes.js';
+import { perm, principalOf } from '../../http/route-permission.js';
+import { createSubscription, updateSubscription } from './commands.js';
+import { subscriptionsResource } from './resource.js';
+
+const tags = ['Subscriptions'];
+
+export const subscriptionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+  registerListRoutes(app, db, {
+    path: '/v1/subscriptions',
+    resource: subscriptionsResource,
+    permission: perm('Subscriptions', 'view'),
+    base: (user) => db.selectFrom('subscription').selectAll().where((eb) => tenantFilter(eb, 'subscription.tenant_id', user.tenantScope)),
+    exportFileName: 'subscriptions.csv',
+    tags,
+  });
+
+  app.put('/v1/subscriptions', { config: { permission: perm('Subscriptions', 'create') }, schema: { tags, body: subscriptionInputSchema, response: { 200: subscriptionSchema } } }, async (request) =>
+    createSubscription(db, principalOf(request), request.body),
+  );
+
+  app.post(
+    '/v1/subscriptions/:id',
+    { config: { permission: perm('Subscriptions', 'edit') }, schema: { tags, params: z.object({ id: z.uuid() }), body: subscriptionInputSchema, response: { 200: subscriptionSchema } } },
+    async (request) => updateSubscription(db, principalOf(request), request.params.id, request.body),
+  );
+};

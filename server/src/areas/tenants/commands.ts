@@ -1,0 +1,77 @@
+import type { Updateable } from 'kysely';
+import { TENANT_MESSAGES, customFieldColumns, type Tenant, type TenantInput } from '@cfs/contracts/tenants';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Db } from '../../db/database.js';
+import type { TenantTable } from '../../db/schema.js';
+import { BadRequestError } from '../../http/errors.js';
+import { customFieldColumnName, findTenantRow, presentTenant } from './queries.js';
+import { normalizeCustomFields, normalizeIntakeSchema } from './validation.js';
+
+function toColumns(input: TenantInput): Updateable<TenantTable> {
+  const errors: Record<string, string[]> = {};
+  const custom = normalizeCustomFields(input, errors);
+  const intake = normalizeIntakeSchema(input.intakeWizardSchema, errors);
+  if (Object.keys(errors).length) throw new BadRequestError(TENANT_MESSAGES.saveFailed, errors);
+  const values: Updateable<TenantTable> = { name: input.name };
+  if (input.internalNotificationEmailAddress !== undefined) values.internal_notification_email_address = input.internalNotificationEmailAddress || null;
+  if (input.enabled !== undefined) values.enabled = input.enabled;
+  if (input.assignmentGroups !== undefined) {
+    values.assignment_groups = input.assignmentGroups.split(',').map((group) => group.trim()).filter(Boolean).join(',');
+  }
+  if (intake !== undefined) values.intake_wizard_schema = intake;
+  for (const field of customFieldColumns) {
+    const value = custom[field];
+    if (value !== undefined) values[customFieldColumnName(field)] = value;
+  }
+  return values;
+}
+
+/** PUT v1/tenants. A creator limited to some tenants is given the new one. */
+export async function createTenant(db: Db, user: Principal, input: TenantInput): Promise<Tenant> {
+  const values = toColumns(input);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('tenant')
+      .values({ ...values, name: input.name, created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (user.tenantScope.kind === 'some') await trx.insertInto('user_tenant').values({ user_id: user.userId, tenant_id: row.tenant_id }).execute();
+    const tenant = presentTenant(row);
+    await recordAudit(trx, user, { entityType: 'tenant', entityId: row.tenant_id, tenantId: row.tenant_id, action: 'create', changes: { name: tenant.name } });
+    return tenant;
+  });
+}
+
+/** POST v1/tenants/{id}. */
+export async function updateTenant(db: Db, user: Principal, tenantId: string, input: TenantInput): Promise<Tenant> {
+  const values = toColumns(input);
+  return db.transaction().execute(async (trx) => {
+    const before = presentTenant(await findTenantRow(trx, user.tenantScope, tenantId));
+    const row = await trx
+      .updateTable('tenant')
+      .set({ ...values, modified: new Date(), modified_by: user.userName })
+      .where('tenant_id', '=', tenantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const after = presentTenant(row);
+    const { modified: _m, modifiedBy: _mb, ...comparable } = after;
+    await recordAudit(trx, user, { entityType: 'tenant', entityId: tenantId, tenantId, action: 'update', changes: changedFields(before, comparable) });
+    return after;
+  });
+}
+
+/** POST v1/tenants/toggledisabled/{id}: enabled ↔ disabled. */
+export async function toggleTenant(db: Db, user: Principal, tenantId: string): Promise<Tenant> {
+  return db.transaction().execute(async (trx) => {
+    const before = await findTenantRow(trx, user.tenantScope, tenantId);
+    const row = await trx
+      .updateTable('tenant')
+      .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })
+      .where('tenant_id', '=', tenantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'tenant', entityId: tenantId, tenantId, action: 'update', changes: { enabled: { from: before.enabled, to: row.enabled } } });
+    return presentTenant(row);
+  });
+}

@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely';
+import { customFieldColumns, type CustomFieldColumn, type Tenant } from '@cfs/contracts/tenants';
+import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import type { TenantTable } from '../../db/schema.js';
+import { NotFoundError } from '../../http/errors.js';
+
+export type TenantRow = Selectable<TenantTable>;
+
+const columnOf = (field: CustomFieldColumn) => field.replace('workUnitField', 'work_unit_field_') as `work_unit_field_${number}` & keyof TenantRow;
+
+/** The tenant as the API shows it. */
+export function presentTenant(row: TenantRow): Tenant {
+  const custom = Object.fromEntries(customFieldColumns.map((field) => [field, row[columnOf(field)] as string | null])) as Record<CustomFieldColumn, string | null>;
+  return {
+    tenantId: row.tenant_id,
+    name: row.name,
+    internalNotificationEmailAddress: row.internal_notification_email_address,
+    enabled: row.enabled,
+    assignmentGroups: row.assignment_groups,
+    intakeWizardSchema: row.intake_wizard_schema,
+    created: row.created,
+    createdBy: row.created_by,
+    modified: row.modified,
+    modifiedBy: row.modified_by,
+    ...custom,
+  };
+}
+
+export { columnOf as customFieldColumnName };
+
+/** A tenant the caller may touch, or 404 (another tenant's object answers as if it did not exist). */
+export async function findTenantRow(db: Db, scope: TenantScope, tenantId: string): Promise<TenantRow> {
+  if (!canAccessTenant(scope, tenantId)) throw new NotFoundError('The tenant');
+  const row = await db.selectFrom('tenant').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+  if (!row) throw new NotFoundError('The tenant');
+  return row;
+}
+
+export async function findAssignmentGroups(db: Db, scope: TenantScope, tenantId: string): Promise<string[]> {
+  const row = await findTenantRow(db, scope, tenantId);
+  return row.assignment_groups.split(',').map((group) => group.trim()).filter(Boolean);
+}

@@ -1,0 +1,96 @@
+import type { Selectable } from 'kysely';
+import type { GeneratedToken, TokenCreate, TokenGrant, TokenUpdate } from '@cfs/contracts/tokens';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import { generateApiToken } from '../../auth/api-tokens.js';
+import type { Principal } from '../../auth/principal.js';
+import { canAccessTenant } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import type { TokenGrantTable } from '../../db/schema.js';
+import { NotFoundError } from '../../http/errors.js';
+
+const present = (row: Selectable<TokenGrantTable>): TokenGrant => ({
+  tokenGrantId: row.token_grant_id,
+  tenantId: row.tenant_id,
+  name: row.name,
+  description: row.description,
+  lifetimeYears: row.lifetime_years,
+  created: row.created,
+  createdBy: row.created_by,
+  expiresOn: row.expires_on,
+  revokedOn: row.revoked_on,
+  tokenPrefix: row.token_prefix,
+});
+
+/** Expiry N years after creation; lifetime 0 is Forever (spec 001 §9). */
+export function expiryFor(created: Date, lifetimeYears: number): Date | null {
+  if (lifetimeYears === 0) return null;
+  const expires = new Date(created);
+  expires.setUTCFullYear(expires.getUTCFullYear() + lifetimeYears);
+  return expires;
+}
+
+/** PUT v1/tokens: the grant and, this once, the token itself. */
+export async function createToken(db: Db, user: Principal, input: TokenCreate): Promise<GeneratedToken> {
+  const tenant = canAccessTenant(user.tenantScope, input.tenantId) && (await db.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', input.tenantId).executeTakeFirst());
+  if (!tenant) throw new NotFoundError('The tenant');
+  const { token, hash, prefix } = generateApiToken();
+  const created = new Date();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('token_grant')
+      .values({
+        tenant_id: input.tenantId,
+        name: input.name,
+        description: input.description ?? null,
+        lifetime_years: input.lifetimeYears,
+        token_hash: hash,
+        token_prefix: prefix,
+        created,
+        created_by: user.userName,
+        modified_by: user.userName,
+        expires_on: expiryFor(created, input.lifetimeYears),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'tokenGrant', entityId: row.token_grant_id, tenantId: row.tenant_id, action: 'create', changes: { name: row.name, lifetimeYears: row.lifetime_years } });
+    return { ...present(row), generatedToken: token };
+  });
+}
+
+async function lockGrant(db: Db, user: Principal, tokenGrantId: string) {
+  const row = await db.selectFrom('token_grant').selectAll().where('token_grant_id', '=', tokenGrantId).forUpdate().executeTakeFirst();
+  if (!row || !canAccessTenant(user.tenantScope, row.tenant_id)) throw new NotFoundError('The token');
+  return row;
+}
+
+/** POST v1/tokens/{id}: name and description; the token and its lifetime stay as they are. */
+export async function updateToken(db: Db, user: Principal, tokenGrantId: string, input: TokenUpdate): Promise<TokenGrant> {
+  return db.transaction().execute(async (trx) => {
+    const before = await lockGrant(trx, user, tokenGrantId);
+    const row = await trx
+      .updateTable('token_grant')
+      .set({ name: input.name, description: input.description ?? null, modified: new Date(), modified_by: user.userName })
+      .where('token_grant_id', '=', tokenGrantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const changes = changedFields({ name: before.name, description: before.description }, { name: row.name, description: row.description });
+    await recordAudit(trx, user, { entityType: 'tokenGrant', entityId: tokenGrantId, tenantId: row.tenant_id, action: 'update', changes });
+    return present(row);
+  });
+}
+
+/** PUT v1/tokens/{id}/revoke: refused from now on; revoking twice keeps the first date. */
+export async function revokeToken(db: Db, user: Principal, tokenGrantId: string): Promise<TokenGrant> {
+  return db.transaction().execute(async (trx) => {
+    const before = await lockGrant(trx, user, tokenGrantId);
+    if (before.revoked_on) return present(before);
+    const row = await trx
+      .updateTable('token_grant')
+      .set({ revoked_on: new Date(), revoked_by: user.userName, modified: new Date(), modified_by: user.userName })
+      .where('token_grant_id', '=', tokenGrantId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'tokenGrant', entityId: tokenGrantId, tenantId: row.tenant_id, action: 'revoke', changes: { revokedOn: row.revoked_on } });
+    return present(row);
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { generatedTokenSchema, tokenCreateSchema, tokenGrantSchema, tokenUpdateSchema } from '@cfs/contracts/tokens';
+import type { AppDeps } from '../../app-deps.js';
+import { tenantFilter } from '../../auth/tenant-scope.js';
+import { registerListRoutes } from '../../http/list-routes.js';
+import { perm, principalOf } from '../../http/route-permission.js';
+import { createToken, revokeToken, updateToken } from './commands.js';
+import { tokensResource } from './resource.js';
+
+const tags = ['Tokens'];
+const params = z.object({ id: z.uuid() });
+
+/** Tenant API tokens (spec 001 §7 Tokens). */
+export const tokenRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+  registerListRoutes(app, db, {
+    path: '/v1/tokens',
+    resource: tokensResource,
+    permission: perm('Tokens', 'view'),
+    base: (user) => db.selectFrom('token_grant').selectAll().where((eb) => tenantFilter(eb, 'token_grant.tenant_id', user.tenantScope)),
+    exportFileName: 'tokens.csv',
+    tags,
+  });
+
+  app.put('/v1/tokens', { config: { permission: perm('Tokens', 'create') }, schema: { tags, body: tokenCreateSchema, response: { 200: generatedTokenSchema } } }, async (request, reply) =>
+    reply.header('Cache-Control', 'no-store').send(await createToken(db, principalOf(request), request.body)),
+  );
+
+  app.post('/v1/tokens/:id', { config: { permission: perm('Tokens', 'edit') }, schema: { tags, params, body: tokenUpdateSchema, response: { 200: tokenGrantSchema } } }, async (request) =>
+    updateToken(db, principalOf(request), request.params.id, request.body),
+  );
+
+  app.put('/v1/tokens/:id/revoke', { config: { permission: perm('Tokens', 'edit') }, schema: { tags, params, response: { 200: tokenGrantSchema } } }, async (request) =>
+    revokeToken(db, principalOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,176 @@
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import {
+  CATEGORY_MESSAGES,
+  type WorkUnitCategory,
+  type WorkUnitCategoryInput,
+  type WorkUnitSubcategory,
+  type WorkUnitSubcategoryInput,
+  type WorkUnitType,
+} from '@cfs/contracts/work-unit-settings';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import { canAccessTenant, tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import type { WorkUnitCategoryTable, WorkUnitSubcategoryTable } from '../../db/schema.js';
+import { BadRequestError, NotFoundError } from '../../http/errors.js';
+
+const presentCategory = (row: Selectable<WorkUnitCategoryTable>): WorkUnitCategory => ({
+  workUnitCategoryId: row.work_unit_category_id,
+  name: row.name,
+  tenantId: row.tenant_id,
+  workUnitTypeId: row.work_unit_type_id,
+  isEnabled: row.is_enabled,
+  isVisibleInResolutionCenter: row.is_visible_in_resolution_center,
+});
+
+const presentSubcategory = (row: Selectable<WorkUnitSubcategoryTable>): WorkUnitSubcategory => ({
+  workUnitSubcategoryId: row.work_unit_subcategory_id,
+  workUnitCategoryId: row.work_unit_category_id,
+  name: row.name,
+  isEnabled: row.is_enabled,
+});
+
+async function assertReferences(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<void> {
+  const tenant = canAccessTenant(user.tenantScope, input.tenantId) && (await db.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', input.tenantId).executeTakeFirst());
+  if (!tenant) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
+  const type = await db.selectFrom('work_unit_type').select('work_unit_type_id').where('work_unit_type_id', '=', input.workUnitTypeId).executeTakeFirst();
+  if (!type) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { workUnitTypeId: [CATEGORY_MESSAGES.typeRequired] });
+}
+
+async function lockCategory(db: Db, scope: TenantScope, id: number) {
+  const row = await db.selectFrom('work_unit_category').selectAll().where('work_unit_category_id', '=', id).forUpdate().executeTakeFirst();
+  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The category');
+  return row;
+}
+
+const categoryColumns = (input: WorkUnitCategoryInput) => ({
+  name: input.name,
+  tenant_id: input.tenantId,
+  work_unit_type_id: input.workUnitTypeId,
+  is_enabled: input.isEnabled,
+  is_visible_in_resolution_center: input.isVisibleInResolutionCenter,
+});
+
+export async function createCategory(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<WorkUnitCategory> {
+  await assertReferences(db, user, input);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('work_unit_category')
+      .values({ ...categoryColumns(input), created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'workUnitCategory', entityId: String(row.work_unit_category_id), tenantId: row.tenant_id, action: 'create', changes: { name: row.name } });
+    return presentCategory(row);
+  });
+}
+
+export async function updateCategory(db: Db, user: Principal, id: number, input: WorkUnitCategoryInput): Promise<WorkUnitCategory> {
+  await assertReferences(db, user, input);
+  return db.transaction().execute(async (trx) => {
+    const before = presentCategory(await lockCategory(trx, user.tenantScope, id));
+    const row = await trx
+      .updateTable('work_unit_category')
+      .set({ ...categoryColumns(input), modified: new Date(), modified_by: user.userName })
+      .where('work_unit_category_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const after = presentCategory(row);
+    await recordAudit(trx, user, { entityType: 'workUnitCategory', entityId: String(id), tenantId: row.tenant_id, action: 'update', changes: changedFields(before, after) });
+    return after;
+  });
+}
+
+export async function createSubcategory(db: Db, user: Principal, input: WorkUnitSubcategoryInput): Promise<WorkUnitSubcategory> {
+  return db.transaction().execute(async (trx) => {
+    const category = await lockCategory(trx, user.tenantScope, input.workUnitCategoryId);
+    const row = await trx
+      .insertInto('work_unit_subcategory')
+      .values({ work_unit_category_id: input.workUnitCategoryId, name: input.name, is_enabled: input.isEnabled, created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'workUnitSubcategory', entityId: String(row.work_unit_subcategory_id), tenantId: category.tenant_id, action: 'create', changes: { name: row.name } });
+    return presentSubcategory(row);
+  });
+}
+
+export async function updateSubcategory(db: Db, user: Principal, id: number, input: WorkUnitSubcategoryInput): Promise<WorkUnitSubcategory> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('work_unit_subcategory').selectAll().where('work_unit_subcategory_id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) throw new NotFoundError('The subcategory');
+    const category = await lockCategory(trx, user.tenantScope, before.work_unit_category_id);
+    // A subcategory may move to another category of a tenant the caller may touch.
+    if (input.workUnitCategoryId !== before.work_unit_category_id) await lockCategory(trx, user.tenantScope, input.workUnitCategoryId);
+    const row = await trx
+      .updateTable('work_unit_subcategory')
+      .set({ work_unit_category_id: input.workUnitCategoryId, name: input.name, is_enabled: input.isEnabled, modified: new Date(), modified_by: user.userName })
+      .where('work_unit_subcategory_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const changes = changedFields(presentSubcategory(before), presentSubcategory(row));
+    await recordAudit(trx, user, { entityType: 'workUnitSubcategory', entityId: String(id), tenantId: category.tenant_id, action: 'update', changes });
+    return presentSubcategory(row);
+  });
+}
+
+/** Work unit types are shared by every tenant; ids are small numbers chosen in order. */
+export async function createType(db: Db, user: Principal, input: { name: string; enabled: boolean }): Promise<WorkUnitType> {
+  return db.transaction().execute(async (trx) => {
+    await sql`LOCK TABLE work_unit_type IN EXCLUSIVE MODE`.execute(trx);
+    const duplicate = await trx.selectFrom('work_unit_type').select('work_unit_type_id').where(sql<boolean>`lower(name) = lower(${input.name})`).executeTakeFirst();
+    if (duplicate) throw new BadRequestError(CATEGORY_MESSAGES.typeSaveFailed, { name: ['A work unit type of that name exists.'] });
+    const { next } = await trx.selectFrom('work_unit_type').select(sql<number>`coalesce(max(work_unit_type_id), 0) + 1`.as('next')).executeTakeFirstOrThrow();
+    const row = await trx.insertInto('work_unit_type').values({ work_unit_type_id: next, name: input.name, enabled: input.enabled }).returningAll().executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'workUnitType', entityId: String(row.work_unit_type_id), tenantId: null, action: 'create', changes: { name: row.name } });
+    return { workUnitTypeId: row.work_unit_type_id, name: row.name, enabled: row.enabled };
+  });
+}
+
+export async function updateType(db: Db, user: Principal, id: number, input: { name: string; enabled: boolean }): Promise<WorkUnitType> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('work_unit_type').selectAll().where('work_unit_type_id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) throw new NotFoundError('The work unit type');
+    const duplicate = await trx
+      .selectFrom('work_unit_type')
+      .select('work_unit_type_id')
+      .where(sql<boolean>`lower(name) = lower(${input.name})`)
+      .where('work_unit_type_id', '<>', id)
+      .executeTakeFirst();
+    if (duplicate) throw new BadRequestError(CATEGORY_MESSAGES.typeSaveFailed, { name: ['A work unit type of that name exists.'] });
+    const row = await trx.updateTable('work_unit_type').set({ name: input.name, enabled: input.enabled }).where('work_unit_type_id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const changes = changedFields({ name: before.name, enabled: before.enabled }, { name: row.name, enabled: row.enabled });
+    await recordAudit(trx, user, { entityType: 'workUnitType', entityId: String(id), tenantId: null, action: 'update', changes });
+    return { workUnitTypeId: row.work_unit_type_id, name: row.name, enabled: row.enabled };
+  });
+}
+
+/** Lookups for the work unit and Resolution Center forms: enabled categories of the caller's tenants. */
+export async function findCategoryLookups(db: Db, scope: TenantScope) {
+  const rows = await db
+    .selectFrom('work_unit_category')
+    .selectAll()
+    .where('is_enabled', '=', true)
+    .where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', scope))
+    .orderBy('name')
+    .execute();
+  return rows.map(({ work_unit_category_id, name, tenant_id, work_unit_type_id, is_visible_in_resolution_center }) => ({
+    workUnitCategoryId: work_unit_category_id,
+    name,
+    tenantId: tenant_id,
+    workUnitTypeId: work_unit_type_id,
+    isVisibleInResolutionCenter: is_visible_in_resolution_center,
+  }));
+}
+
+export async function findSubcategoryLookups(db: Db, scope: TenantScope) {
+  const rows = await db
+    .selectFrom('work_unit_subcategory as s')
+    .innerJoin('work_unit_category as c', 'c.work_unit_category_id', 's.work_unit_category_id')
+    .select(['s.work_unit_subcategory_id', 's.work_unit_category_id', 's.name'])
+    .where('s.is_enabled', '=', true)
+    .where('c.is_enabled', '=', true)
+    .where((eb) => tenantFilter(eb, 'c.tenant_id', scope))
+    .orderBy('s.name')
+    .execute();
+  return rows.map((row) => ({ workUnitSubcategoryId: row.work_unit_subcategory_id, workUnitCategoryId: row.work_unit_category_id, name: row.name }));
+}

@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  categoryLookupSchema,
+  subcategoryLookupSchema,
+  workUnitCategoryInputSchema,
+  workUnitCategorySchema,
+  workUnitSubcategoryInputSchema,
+  workUnitSubcategorySchema,
+  workUnitTypeInputSchema,
+  workUnitTypeSchema,
+} from '@cfs/contracts/work-unit-settings';
+import type { AppDeps } from '../../app-deps.js';
+import { tenantFilter } from '../../auth/tenant-scope.js';
+import { registerListRoutes } from '../../http/list-routes.js';
+import { perm, principalOf } from '../../http/route-permission.js';
+import {
+  createCategory,
+  createSubcategory,
+  createType,
+  findCategoryLookups,
+  findSubcategoryLookups,
+  updateCategory,
+  updateSubcategory,
+  updateType,
+} from './commands.js';
+import { categoriesResource, subcategoriesResource, typesResource } from './resources.js';
+
+const tags = ['Work unit settings'];
+const numericId = z.object({ id: z.coerce.number().int().positive() });
+
+/** Work unit categories, subcategories and types (spec 001 §7 Categories). */
+export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+  registerListRoutes(app, db, {
+    path: '/v1/workunitcategories',
+    resource: categoriesResource,
+    permission: perm('WorkUnits.Categories', 'view'),
+    base: (user) => db.selectFrom('work_unit_category').selectAll().where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', user.tenantScope)),
+    exportFileName: 'workunitcategories.csv',
+    tags,
+  });
+  app.put('/v1/workunitcategories', { config: { permission: perm('WorkUnits.Categories', 'create') }, schema: { tags, body: workUnitCategoryInputSchema, response: { 200: workUnitCategorySchema } } }, async (request) =>
+    createCategory(db, principalOf(request), request.body),
+  );
+  app.post(
+    '/v1/workunitcategories/:id',
+    { config: { permission: perm('WorkUnits.Categories', 'edit') }, schema: { tags, params: numericId, body: workUnitCategoryInputSchema, response: { 200: workUnitCategorySchema } } },
+    async (request) => updateCategory(db, principalOf(request), request.params.id, request.body),
+  );
+
+  registerListRoutes(app, db, {
+    path: '/v1/workunitsubcategories',
+    resource: subcategoriesResource,
+    permission: perm('WorkUnits.Subcategories', 'view'),
+    base: (user) =>
+      db
+        .selectFrom('work_unit_subcategory')
+        .selectAll()
+        .where('work_unit_category_id', 'in', db.selectFrom('work_unit_category').select('work_unit_category_id').where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', user.tenantScope))),
+    exportFileName: 'workunitsubcategories.csv',
+    tags,
+  });
+  app.put(
+    '/v1/workunitsubcategories',
+    { config: { permission: perm('WorkUnits.Subcategories', 'create') }, schema: { tags, body: workUnitSubcategoryInputSchema, response: { 200: workUnitSubcategorySchema } } },
+    async (request) => createSubcategory(db, principalOf(request), request.body),
+  );
+  app.post(
+    '/v1/workunitsubcategories/:id',
+    { config: { permission: perm('WorkUnits.Subcategories', 'edit') }, schema: { tags, params: numericId, body: workUnitSubcategoryInputSchema, response: { 200: workUnitSubcategorySchema } } },
+    async (request) => updateSubcategory(db, principalOf(request), request.params.id, request.body),
+  );
+
+  registerListRoutes(app, db, {
+    path: '/v1/workunittypes',
+    resource: typesResource,
+    permission: perm('WorkUnits.Types', 'view'),
+    base: () => db.selectFrom('work_unit_type').selectAll(),
+    exportFileName: 'workunittypes.csv',
+    tags,
+  });
+  app.put('/v1/workunittypes', { config: { permission: perm('WorkUnits.Types', 'create') }, schema: { tags, body: workUnitTypeInputSchema, response: { 200: workUnitTypeSchema } } }, async (request) =>
+    createType(db, principalOf(request), request.body),
+  );
+  app.post(
+    '/v1/workunittypes/:id',
+    { config: { permission: perm('WorkUnits.Types', 'edit') }, schema: { tags, params: numericId, body: workUnitTypeInputSchema, response: { 200: workUnitTypeSchema } } },
+    async (request) => updateType(db, principalOf(request), request.params.id, request.body),
+  );
+
+  // Spelled so in the spec (001 §7).
+  app.get('/api/generallookup/workunitcatgories', { config: { permission: 'authenticated' }, schema: { tags: ['Lookups'], response: { 200: z.array(categoryLookupSchema) } } }, async (request) =>
+    findCategoryLookups(db, principalOf(request).tenantScope),
+  );
+  app.get('/api/generallookup/workunitsubcatgories', { config: { permission: 'authenticated' }, schema: { tags: ['Lookups'], response: { 200: z.array(subcategoryLookupSchema) } } }, async (request) =>
+    findSubcategoryLookups(db, principalOf(request).tenantScope),
+  );
+};
