@@ -17,6 +17,8 @@ import { subscriptionRoutes } from './areas/subscriptions/routes.js';
 import { tenantRoutes } from './areas/tenants/routes.js';
 import { tokenRoutes } from './areas/tokens/routes.js';
 import { workUnitCategoryRoutes } from './areas/workunitcategories/routes.js';
+import { workUnitRoutes } from './areas/workunits/routes.js';
+import { peopleRoutes } from './areas/people/routes.js';
 import { registerAuthGate } from './auth/gate.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
@@ -51,6 +53,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // PATCH bodies are JSON Patch documents (RFC 6902).
+  app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   // First, so that it sees every route, the libraries' included.
   registerAuthGate(app, { db, config, verifier });
   if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
@@ -85,7 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (provider) await mountEmbeddedProvider(app, db, config, provider);
 
   // The areas.
-  const areas = [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes, tenantRoutes, subscriptionRoutes, tokenRoutes, workUnitCategoryRoutes];
+  const areas = [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes, tenantRoutes, subscriptionRoutes, tokenRoutes, workUnitCategoryRoutes, workUnitRoutes, peopleRoutes];
   for (const routes of areas) {
     await app.register(routes({ db, config, verifier, secretBox }));
   }

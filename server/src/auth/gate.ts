@@ -81,7 +81,8 @@ export function registerAuthGate(app: FastifyInstance, deps: { db: Db; config: C
     const principal = await loadPrincipal(deps.db, deps.config, claims);
     if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
     request.principal = principal;
-    if (permission !== 'authenticated' && !principal.permissions.allows(permission)) {
+    const required = permission === 'authenticated' ? [] : Array.isArray(permission) ? permission : [permission];
+    if (required.length > 0 && !required.some((needed) => principal.permissions.allows(needed))) {
       throw new HttpError(403, 'You do not have access to one or more requested resources');
     }
   });

@@ -3,11 +3,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Db } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as administration from './migrations/0002-administration.js';
+import * as workUnits from './migrations/0003-work-units.js';
 
 /** Migrations in order; a new one is appended here and never edited once released. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-administration': administration,
+  '0003-work-units': workUnits,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

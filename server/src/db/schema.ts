@@ -161,6 +161,100 @@ export interface WorkUnitSubcategoryTable {
   modified_by: string | null;
 }
 
+type CustomValueColumns = { [N in 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 as `custom_value_${N}`]: string | null };
+
+export interface WorkUnitTable extends CustomValueColumns {
+  work_unit_id: Generated<number>;
+  public_work_unit_id: Generated<string>;
+  internal_work_unit_id: string | null;
+  tenant_id: string;
+  work_unit_type_id: number;
+  work_unit_category_id: number | null;
+  work_unit_subcategory_id: number | null;
+  protocol_id: number | null;
+  title: string;
+  description: string | null;
+  resolution: string | null;
+  severity_id: number;
+  effort: number | null;
+  state_id: number;
+  assigned_to: string | null;
+  assignment_group: string | null;
+  source: string | null;
+  reference_id: string | null;
+  reference_url: string | null;
+  stakeholder_full_name: string | null;
+  stakeholder_phone_number: string | null;
+  stakeholder_email_address: string | null;
+  stakeholder_experience_score: string | null;
+  properties: string | null;
+  planned_start_time: Date | null;
+  planned_finish_time: Date | null;
+  requested_change_window: string | null;
+  planned_outage: boolean | null;
+  implementer: string | null;
+  approver1: string | null;
+  approver2: string | null;
+  is_approver_required: boolean | null;
+  approved1_by: string | null;
+  approved2_by: string | null;
+  declined1_by: string | null;
+  declined2_by: string | null;
+  decision1_notes: string | null;
+  decision2_notes: string | null;
+  implementation_plan: string | null;
+  rollback_plan: string | null;
+  affected_resources: string | null;
+  security_considerations: string | null;
+  user_impact: string | null;
+  cost_impact: string | null;
+  environment: string | null;
+  expected_cfs_alerts: string | null;
+  created: CreatedAt;
+  created_by: string | null;
+  modified: ModifiedAt;
+  modified_by: string | null;
+  resolved: Date | null;
+}
+
+export interface WorkUnitRelationTable {
+  work_unit_id: number;
+  reference_type: string;
+  reference_id: string;
+}
+
+export interface WorkUnitNoteTable {
+  work_unit_note_id: Generated<number>;
+  work_unit_id: number;
+  tenant_id: string;
+  detail: string;
+  /** null for a person's note; a HISTORY_TYPES value for a system record. */
+  history_type: number | null;
+  is_external_note: Generated<boolean>;
+  history_url: string | null;
+  created: CreatedAt;
+  created_by: string | null;
+}
+
+export interface WorkUnitEventTable {
+  work_unit_event_id: Generated<number>;
+  work_unit_id: number;
+  tenant_id: string;
+  event_type_id: number;
+  from_state_id: number | null;
+  to_state_id: number | null;
+  created: CreatedAt;
+  created_by: string | null;
+  processed_at: Date | null;
+}
+
+export interface DirectoryGroupTable {
+  group_id: Generated<string>;
+  display_name: string;
+  mail: string;
+  tenant_id: string | null;
+}
+
 export interface Database {
   tenant: TenantTable;
   subscription: SubscriptionTable;
@@ -177,4 +271,9 @@ export interface Database {
   token_grant: TokenGrantTable;
   work_unit_category: WorkUnitCategoryTable;
   work_unit_subcategory: WorkUnitSubcategoryTable;
+  work_unit: WorkUnitTable;
+  work_unit_relation: WorkUnitRelationTable;
+  work_unit_note: WorkUnitNoteTable;
+  work_unit_event: WorkUnitEventTable;
+  directory_group: DirectoryGroupTable;
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { AREAS, VERBS, type Area } from '@cfs/contracts/permissions';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
+import { seedDemoWorkUnits } from './demo-work-units.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
@@ -102,5 +103,18 @@ export async function seed(db: Db, options: { demo: boolean }): Promise<void> {
       await trx.insertInto('user_role').values({ user_id, role_id: role.role_id }).execute();
       if (!user.allTenants) await trx.insertInto('user_tenant').values({ user_id, tenant_id: user.tenant }).execute();
     }
+
+    await trx
+      .insertInto('directory_group')
+      .values([
+        { display_name: 'Contoso Service Desk', mail: 'servicedesk@contoso.example', tenant_id: DEMO.contoso },
+        { display_name: 'Contoso Network Team', mail: 'network@contoso.example', tenant_id: DEMO.contoso },
+        { display_name: 'Fabrikam Operations', mail: 'operations@fabrikam.example', tenant_id: DEMO.fabrikam },
+      ])
+      .execute();
+    await seedDemoWorkUnits(trx, [
+      { tenantId: DEMO.contoso, groups: ['Service Desk', 'Network', 'Database'], staff: 'operator@cfs.example' },
+      { tenantId: DEMO.fabrikam, groups: ['Operations', 'Security'], staff: 'operator2@cfs.example' },
+    ]);
   });
 }

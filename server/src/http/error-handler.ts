@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
 import { ListQueryError } from '../odata/list-query-error.js';
 import { HttpError } from './errors.js';
 
@@ -17,6 +18,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(error.validationContext ?? 'request');
         (errors[field] ??= []).push(issue.message ?? 'Invalid value.');
       }
+      return reply.code(400).send({ message: VALIDATION_MESSAGE, errors });
+    }
+    if ((error as unknown) instanceof ZodError) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of (error as unknown as ZodError).issues) (errors[issue.path.join('.') || 'request'] ??= []).push(issue.message);
       return reply.code(400).send({ message: VALIDATION_MESSAGE, errors });
     }
     if (error instanceof HttpError) {

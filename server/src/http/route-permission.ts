@@ -5,11 +5,12 @@ import { HttpError } from './errors.js';
 /**
  * What a route needs, declared in its `config.permission`:
  * - a Permission (`{ area: 'Tenants', verb: 'view' }`): a signed-in caller holding it;
+ * - a list of Permissions: a signed-in caller holding any of them;
  * - 'authenticated': any signed-in caller (their own profile, their own permissions);
  * - 'public': no caller at all — only health, the sign-in configuration and the identity
  *   provider's own endpoints (a test holds that list).
  */
-export type RoutePermission = Permission | 'authenticated' | 'public';
+export type RoutePermission = Permission | readonly Permission[] | 'authenticated' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

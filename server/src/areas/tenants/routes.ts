@@ -33,7 +33,8 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, sec
   });
 
   // GET v1/tenants({id}) arrives here after the OData path rewrite.
-  app.get('/v1/tenants/:id', { config: { permission: perm('Tenants', 'view') }, schema: { tags, params: tenantParams, response: { 200: tenantSchema } } }, async (request) =>
+  // The work unit form reads a tenant's custom fields and assignment groups too (spec 001 §7).
+  app.get('/v1/tenants/:id', { config: { permission: [perm('Tenants', 'view'), perm('WorkUnits', 'view')] }, schema: { tags, params: tenantParams, response: { 200: tenantSchema } } }, async (request) =>
     presentTenant(await findTenantRow(db, principalOf(request).tenantScope, request.params.id)),
   );
 
@@ -55,7 +56,7 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, sec
 
   app.get(
     '/v1/tenants/:id/assignmentGroups',
-    { config: { permission: perm('Tenants', 'view') }, schema: { tags, params: tenantParams, response: { 200: z.array(z.string()) } } },
+    { config: { permission: [perm('Tenants', 'view'), perm('WorkUnits', 'view')] }, schema: { tags, params: tenantParams, response: { 200: z.array(z.string()) } } },
     async (request) => findAssignmentGroups(db, principalOf(request).tenantScope, request.params.id),
   );
 

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+
+/** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
+export const WORK_UNIT_STATES = { New: 1, Acknowledged: 2, InProgress: 3, OnHold: 4, Mitigated: 5, Resolved: 6, Closed: 7, Canceled: 8 } as const;
+export type WorkUnitStateId = (typeof WORK_UNIT_STATES)[keyof typeof WORK_UNIT_STATES];
+export const STATE_LABELS: Record<number, string> = {
+  1: 'New',
+  2: 'Acknowledged',
+  3: 'In Progress',
+  4: 'On Hold',
+  5: 'Mitigated',
+  6: 'Resolved',
+  7: 'Closed',
+  8: 'Canceled',
+};
+/** The default list hides these (spec 001 §2). */
+export const FINISHED_STATES: readonly number[] = [WORK_UNIT_STATES.Resolved, WORK_UNIT_STATES.Closed, WORK_UNIT_STATES.Canceled];
+
+export const SEVERITIES = { Sev0: 0, Sev1: 1, Sev2: 2, Sev3: 3, Sev4: 4 } as const;
+export const SEVERITY_LABELS: Record<number, string> = { 0: 'Sev0', 1: 'Sev1', 2: 'Sev2', 3: 'Sev3', 4: 'Sev4' };
+
+export const WORK_UNIT_TYPES = { Incident: 1, ChangeRequest: 2, Intake: 3, Request: 4, Legacy: 5 } as const;
+
+export const EFFORT_OPTIONS = [1, 2, 3, 5, 8, 13] as const;
+export const EXPERIENCE_SCORES = ['Great', 'Average', 'Poor'] as const;
+
+/** Work unit event types in spec order (spec 001 §3), consumed by the protocol engine. */
+export const WORK_UNIT_EVENT_TYPES = {
+  OnNew: 1,
+  OnAcknowledged: 2,
+  OnHold: 3,
+  OnResolved: 4,
+  OnClosed: 5,
+  OnCanceled: 6,
+  OnTimer: 7,
+  OnChange: 8,
+  OnInProgress: 9,
+  OnMitigated: 10,
+} as const;
+
+/** The event a state change raises (spec 001 §3 event types). New raises OnNew only on creation. */
+export const EVENT_FOR_STATE: Record<number, number> = {
+  1: WORK_UNIT_EVENT_TYPES.OnNew,
+  2: WORK_UNIT_EVENT_TYPES.OnAcknowledged,
+  3: WORK_UNIT_EVENT_TYPES.OnInProgress,
+  4: WORK_UNIT_EVENT_TYPES.OnHold,
+  5: WORK_UNIT_EVENT_TYPES.OnMitigated,
+  6: WORK_UNIT_EVENT_TYPES.OnResolved,
+  7: WORK_UNIT_EVENT_TYPES.OnClosed,
+  8: WORK_UNIT_EVENT_TYPES.OnCanceled,
+};
+
+export const HISTORY_TYPES = {
+  General: 1,
+  FieldChange: 2,
+  ProtocolActionActivity: 3,
+  ProtocolActionFailure: 4,
+  WorkUnitEvent: 5,
+  WorkUnitStateChange: 6,
+} as const;
+export const HISTORY_TYPE_LABELS: Record<number, string> = {
+  1: 'General',
+  2: 'FieldChange',
+  3: 'ProtocolActionActivity',
+  4: 'ProtocolActionFailure',
+  5: 'WorkUnitEvent',
+  6: 'WorkUnitStateChange',
+};
+
+/** The states a user may choose (spec 001 §4): a new unit only New; from New only New, Acknowledged or Canceled. */
+export function allowedNextStates(current: number | null): number[] {
+  if (current === null) return [WORK_UNIT_STATES.New];
+  if (current === WORK_UNIT_STATES.New) return [WORK_UNIT_STATES.New, WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.Canceled];
+  return Object.values(WORK_UNIT_STATES);
+}
+
+export const WORK_UNIT_MESSAGES = {
+  titleRequired: 'Please enter the title',
+  severityRequired: 'Please choose a severity.',
+  typeRequired: 'Please choose a work unit type.',
+  tenantRequired: 'Please choose a tenant.',
+  resolutionRequired: 'Please enter the resolution.',
+  implementationPlanRequired: 'Please enter the implementation plan.',
+  rollbackPlanRequired: 'Please enter the rollback plan.',
+  affectedResourcesRequired: 'Please enter the affected resources.',
+  environmentRequired: 'Please enter the environment.',
+  expectedAlertsRequired: 'Please enter the expected CFS alerts.',
+  approver1Required: 'Please choose approver 1.',
+  plannedStartRequired: 'Please enter a valid planned start time.',
+  plannedFinishRequired: 'Please enter a valid planned finish time.',
+  plannedOrder: 'Planned Finish Time must be equal to or greater than Planned Start Time.',
+  maxLength4000: 'Must be 4000 characters or fewer.',
+  stakeholderNameRequired: 'Please enter the stakeholder name.',
+  stakeholderEmailRequired: 'Please enter the stakeholder email.',
+  stakeholderPhoneRequired: 'Please enter the stakeholder phone number.',
+  stateNotAllowed: 'That state cannot be chosen from the current state.',
+  customValueNotAnOption: 'Please choose one of the options of this field.',
+  effortNotAnOption: 'Please choose an effort of 1, 2, 3, 5, 8 or 13.',
+  modifiedByAnother: 'This Work Unit was modified by another user. Please discard your changes without saving and refresh it.',
+  refreshAndRetry: 'Please refresh the Work Unit and try again.',
+  invalidInput: 'Invalid user input was sent to the API. Please verify your input and try again.',
+  serverError: 'A server error prevented saving this Work Unit. These errors are often temporary. Please retry saving in just a moment.',
+  unknownError: 'An unknown error has occurred. Please retry saving in just a moment.',
+  acknowledged: (id: number) => `Work unit #${id} acknowledged.`,
+  approveFailed: 'Change Request approval action failed.',
+  declineFailed: 'Change Request decline action failed.',
+  approverMismatch: (approver: string) => `Authenticated user does not match ${approver}`,
+  alreadyChangeRequest: 'This work unit already is a Change Request.',
+  noteSaveFailed: 'Unable to save note.',
+  noteAdded: 'Note added successfully!',
+  noNotes: 'No notes for this incident.',
+  callMeSuccess: 'Your call back request has been received. You should receive a call within the next 15 minutes.',
+  callMeFailed: 'A problem occured making your call back request.',
+  noProperties: 'No properties found.',
+  noAdditionalProperties: 'This work unit does not have any additional properties.',
+  pleaseMakeSelection: 'Please make a selection',
+  noteRequired: 'Please enter a note.',
+  /** The server's conflict text; the panel looks for this phrase (spec 001 §8). */
+  testValueConflict: 'is not equal to the test value',
+} as const;
+
+export const TEXT_MAX = 4000;
+export const CUSTOM_VALUE_COUNT = 15;
+export const customValueFields = [
+  'customValue1', 'customValue2', 'customValue3', 'customValue4', 'customValue5',
+  'customValue6', 'customValue7', 'customValue8', 'customValue9', 'customValue10',
+  'customValue11', 'customValue12', 'customValue13', 'customValue14', 'customValue15',
+] as const;
+export type CustomValueField = (typeof customValueFields)[number];
+
+const text = (max = TEXT_MAX) => z.string().max(max, WORK_UNIT_MESSAGES.maxLength4000).nullable().optional();
+const isoDate = z.iso.datetime({ offset: true }).nullable().optional();
+
+export const relationSchema = z.object({ referenceId: z.string().min(1).max(200), referenceType: z.string().min(1).max(50) });
+export type WorkUnitRelation = z.infer<typeof relationSchema>;
+
+/**
+ * The editable fields of a work unit: the create body (with workUnitId -1) and the document a
+ * PATCH applies to. Cross-field rules (change requests, planned times) are in `workUnitRules`.
+ */
+export const workUnitFieldsSchema = z.object({
+  title: z.string({ error: WORK_UNIT_MESSAGES.titleRequired }).trim().min(1, WORK_UNIT_MESSAGES.titleRequired).min(3, WORK_UNIT_MESSAGES.titleRequired).max(400),
+  description: text(),
+  resolution: text(),
+  severityId: z.number({ error: WORK_UNIT_MESSAGES.severityRequired }).int().min(0, WORK_UNIT_MESSAGES.severityRequired).max(4, WORK_UNIT_MESSAGES.severityRequired),
+  effort: z
+    .number()
+    .int()
+    .refine((value) => (EFFORT_OPTIONS as readonly number[]).includes(value), WORK_UNIT_MESSAGES.effortNotAnOption)
+    .nullable()
+    .optional(),
+  stateId: z.number().int().min(1).max(8),
+  assignedTo: z.string().max(320).nullable().optional(),
+  assignmentGroup: z.string().max(200).nullable().optional(),
+  source: z.string().max(200).nullable().optional(),
+  tenantId: z.uuid({ error: WORK_UNIT_MESSAGES.tenantRequired }),
+  workUnitTypeId: z.number({ error: WORK_UNIT_MESSAGES.typeRequired }).int().positive(WORK_UNIT_MESSAGES.typeRequired),
+  workUnitCategoryId: z.number().int().nullable().optional(),
+  workUnitSubcategoryId: z.number().int().nullable().optional(),
+  referenceId: z.string().max(200).nullable().optional(),
+  referenceUrl: z.string().max(2000).nullable().optional(),
+  stakeHolderFullName: z.string().max(200).nullable().optional(),
+  stakeHolderPhoneNumber: z.string().max(50).nullable().optional(),
+  stakeHolderEmailAddress: z.string().max(320).nullable().optional(),
+  stakeHolderExperienceScore: z.enum(EXPERIENCE_SCORES).nullable().optional(),
+  properties: z.string().max(20_000).nullable().optional(),
+  plannedStartTime: isoDate,
+  plannedFinishTime: isoDate,
+  requestedChangeWindow: z.string().max(200).nullable().optional(),
+  plannedOutage: z.boolean().nullable().optional(),
+  implementer: z.string().max(320).nullable().optional(),
+  approver1: z.string().max(320).nullable().optional(),
+  approver2: z.string().max(320).nullable().optional(),
+  isApproverRequired: z.boolean().nullable().optional(),
+  approved1By: z.string().max(320).nullable().optional(),
+  approved2By: z.string().max(320).nullable().optional(),
+  declined1By: z.string().max(320).nullable().optional(),
+  declined2By: z.string().max(320).nullable().optional(),
+  decision1Notes: text(),
+  decision2Notes: text(),
+  implementationPlan: text(),
+  rollbackPlan: text(),
+  affectedResources: text(),
+  securityConsiderations: text(),
+  userImpact: text(),
+  costImpact: text(),
+  environment: z.string().max(200).nullable().optional(),
+  expectedCFSAlerts: text(),
+  relations: z.array(relationSchema).max(500).optional(),
+  ...(Object.fromEntries(customValueFields.map((field) => [field, z.string().max(4000).nullable().optional()])) as Record<
+    CustomValueField,
+    z.ZodOptional<z.ZodNullable<z.ZodString>>
+  >),
+});
+export type WorkUnitFields = z.infer<typeof workUnitFieldsSchema>;
+
+const blank = (value: string | null | undefined) => !value || !value.trim();
+
+/** Cross-field rules of spec 001 §5, shared by the panel's form and the server. */
+export function workUnitRules(unit: WorkUnitFields, context: z.RefinementCtx): void {
+  const require = (ok: boolean, path: string, message: string) => {
+    if (!ok) context.addIssue({ code: 'custom', path: [path], message });
+  };
+  if (unit.workUnitTypeId === WORK_UNIT_TYPES.ChangeRequest) {
+    require(!blank(unit.resolution), 'resolution', WORK_UNIT_MESSAGES.resolutionRequired);
+    require(!blank(unit.implementationPlan), 'implementationPlan', WORK_UNIT_MESSAGES.implementationPlanRequired);
+    require(!blank(unit.rollbackPlan), 'rollbackPlan', WORK_UNIT_MESSAGES.rollbackPlanRequired);
+    require(!blank(unit.affectedResources), 'affectedResources', WORK_UNIT_MESSAGES.affectedResourcesRequired);
+    require(!blank(unit.environment), 'environment', WORK_UNIT_MESSAGES.environmentRequired);
+    require(!blank(unit.expectedCFSAlerts), 'expectedCFSAlerts', WORK_UNIT_MESSAGES.expectedAlertsRequired);
+    require(!blank(unit.approver1), 'approver1', WORK_UNIT_MESSAGES.approver1Required);
+    require(!!unit.plannedStartTime, 'plannedStartTime', WORK_UNIT_MESSAGES.plannedStartRequired);
+    require(!!unit.plannedFinishTime, 'plannedFinishTime', WORK_UNIT_MESSAGES.plannedFinishRequired);
+  }
+  if (unit.plannedStartTime && unit.plannedFinishTime && Date.parse(unit.plannedFinishTime) < Date.parse(unit.plannedStartTime)) {
+    require(false, 'plannedFinishTime', WORK_UNIT_MESSAGES.plannedOrder);
+  }
+}
+
+export const workUnitInputSchema = workUnitFieldsSchema.superRefine(workUnitRules);
+
+/** PUT /api/v1/workunits: a new unit is sent with workUnitId -1 (spec 001 §5). */
+export const workUnitCreateSchema = workUnitFieldsSchema.extend({ workUnitId: z.literal(-1) }).superRefine(workUnitRules);
+
+/** The stakeholder form (spec 001 §5): tenant, name, email, phone required. */
+export const stakeholderSchema = z.object({
+  tenantId: z.uuid({ error: WORK_UNIT_MESSAGES.tenantRequired }),
+  stakeHolderFullName: z.string({ error: WORK_UNIT_MESSAGES.stakeholderNameRequired }).trim().min(1, WORK_UNIT_MESSAGES.stakeholderNameRequired),
+  stakeHolderEmailAddress: z.email(WORK_UNIT_MESSAGES.stakeholderEmailRequired),
+  stakeHolderPhoneNumber: z.string({ error: WORK_UNIT_MESSAGES.stakeholderPhoneRequired }).trim().min(1, WORK_UNIT_MESSAGES.stakeholderPhoneRequired),
+});
+
+/** A JSON Patch operation (RFC 6902) as PATCH /v1/workunits/{id} accepts it. */
+export const jsonPatchOperationSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('test'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('remove'), path: z.string() }),
+  z.object({ op: z.literal('move'), path: z.string(), from: z.string() }),
+  z.object({ op: z.literal('copy'), path: z.string(), from: z.string() }),
+]);
+export const jsonPatchSchema = z.array(jsonPatchOperationSchema).max(500);
+
+/** A work unit as the API answers it (list rows carry the expanded relations asked for). */
+export interface WorkUnit extends WorkUnitFields {
+  workUnitId: number;
+  publicWorkUnitId: string;
+  internalWorkUnitId: string | null;
+  protocolId: number | null;
+  created: string;
+  createdBy: string | null;
+  modified: string;
+  modifiedBy: string | null;
+  resolved: string | null;
+  relations: WorkUnitRelation[];
+  tenant?: { tenantId: string; name: string; internalNotificationEmailAddress: string | null } | null;
+  workUnitType?: { workUnitTypeId: number; name: string } | null;
+  category?: { workUnitCategoryId: number; name: string } | null;
+  subcategory?: { workUnitSubcategoryId: number; name: string } | null;
+  protocol?: { protocolId: number; name: string; manualActions: string | null } | null;
+}
+
+export const workUnitNoteInputSchema = z.object({
+  workUnitId: z.number().int().positive(),
+  detail: z.string({ error: WORK_UNIT_MESSAGES.noteRequired }).trim().min(1, WORK_UNIT_MESSAGES.noteRequired).max(TEXT_MAX, WORK_UNIT_MESSAGES.maxLength4000),
+  isExternalNote: z.boolean().default(false),
+});
+
+export const historyRecordSchema = z.object({
+  id: z.number().int(),
+  workUnitNoteId: z.number().int(),
+  detail: z.string(),
+  created: z.date(),
+  createdBy: z.string().nullable(),
+  historyType: z.number().int().nullable(),
+  isExternalNote: z.boolean(),
+  historyUrl: z.string().nullable(),
+});
+export type HistoryRecord = z.infer<typeof historyRecordSchema>;
+
+export const approvalCheckSchema = z.object({ approverId: z.string(), isCurrentUser: z.boolean(), displayName: z.string().nullable() });

@@ -1,0 +1,93 @@
+import fastJsonPatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { WORK_UNIT_STATES, FINISHED_STATES, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Db } from '../../db/database.js';
+import { BadRequestError, ConflictError } from '../../http/errors.js';
+import { EDITABLE_FIELDS, toColumns, toDocument } from './document.js';
+import { recordChange } from './history.js';
+import { findWorkUnit, lockWorkUnit } from './queries.js';
+import { checkWorkUnit, parseDocument } from './rules.js';
+
+const { applyPatch, JsonPatchError } = fastJsonPatch;
+type Executor = Parameters<typeof recordChange>[0];
+
+const PATCHABLE = new Set<string>([...EDITABLE_FIELDS, 'relations']);
+
+/** `resolved` is stamped when a unit reaches Resolved and cleared when it is reopened. */
+function resolvedFor(stateId: number, previous: Date | null): Date | null {
+  if (stateId === WORK_UNIT_STATES.Resolved) return previous ?? new Date();
+  return FINISHED_STATES.includes(stateId) ? previous : null;
+}
+
+async function writeRelations(trx: Executor, workUnitId: number, relations: WorkUnitRelation[] | undefined): Promise<void> {
+  if (relations === undefined) return;
+  await trx.deleteFrom('work_unit_relation').where('work_unit_id', '=', workUnitId).execute();
+  const unique = [...new Map(relations.map((r) => [`${r.referenceType}:${r.referenceId}`, r])).values()];
+  if (unique.length) {
+    await trx
+      .insertInto('work_unit_relation')
+      .values(unique.map((r) => ({ work_unit_id: workUnitId, reference_type: r.referenceType, reference_id: r.referenceId })))
+      .execute();
+  }
+}
+
+/** PUT /api/v1/workunits: a new unit (sent with workUnitId -1) starts New (spec 001 §4). */
+export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFields): Promise<WorkUnit> {
+  const document = await checkWorkUnit(db, user, parseDocument(input), null);
+  const id = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('work_unit')
+      .values({ ...toColumns(document), tenant_id: document.tenantId, title: document.title, severity_id: document.severityId, state_id: document.stateId, work_unit_type_id: document.workUnitTypeId, created_by: user.userName, modified_by: user.userName, resolved: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeRelations(trx, row.work_unit_id, document.relations);
+    await recordChange(trx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id }, user.userName, null, document);
+    await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(row.work_unit_id), tenantId: row.tenant_id, action: 'create', changes: { title: row.title } });
+    return row.work_unit_id;
+  });
+  return findWorkUnit(db, user.tenantScope, id);
+}
+
+function conflictPath(error: unknown, operations: readonly Operation[]): string | undefined {
+  if (!(error instanceof JsonPatchError) || error.name !== 'TEST_OPERATION_FAILED') return undefined;
+  return error.operation?.path ?? operations[error.index ?? 0]?.path ?? '/';
+}
+
+/**
+ * PATCH /v1/workunits/{id}: applies a JSON Patch (RFC 6902) to the unit's editable state inside
+ * one transaction that holds the row, so two editors are served one after the other: the second
+ * one's `test` operations no longer hold and nothing of it is written (spec 001 §8).
+ */
+export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number, operations: Operation[]): Promise<WorkUnit> {
+  for (const operation of operations) {
+    const field = operation.path.split('/')[1] ?? '';
+    if (!PATCHABLE.has(field)) throw new BadRequestError(`'${operation.path}' cannot be changed.`, { [field || 'path']: [`'${operation.path}' cannot be changed.`] });
+  }
+  await db.transaction().execute(async (trx) => {
+    const { row, relations } = await lockWorkUnit(trx, user.tenantScope, workUnitId);
+    const before = toDocument(row, relations);
+    let patched: unknown;
+    try {
+      patched = applyPatch(structuredClone(before), operations, true, false).newDocument;
+    } catch (error) {
+      const path = conflictPath(error, operations);
+      if (path !== undefined) throw new ConflictError(`The value at "${path}" is not equal to the test value`);
+      throw new BadRequestError(`The patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
+    }
+    const after = await checkWorkUnit(trx, user, parseDocument(patched), before);
+    await trx
+      .updateTable('work_unit')
+      .set({ ...toColumns(after), resolved: resolvedFor(after.stateId, row.resolved), modified: new Date(), modified_by: user.userName })
+      .where('work_unit_id', '=', workUnitId)
+      .execute();
+    await writeRelations(trx, workUnitId, after.relations);
+    await recordChange(trx, { workUnitId, tenantId: after.tenantId }, user.userName, before, after);
+    const { relations: _r, ...comparableBefore } = before;
+    const { relations: _a, ...comparableAfter } = after;
+    await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(workUnitId), tenantId: after.tenantId, action: 'update', changes: changedFields(comparableBefore, comparableAfter) });
+  });
+  return findWorkUnit(db, user.tenantScope, workUnitId);
+}
+

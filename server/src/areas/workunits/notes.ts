@@ -1,0 +1,61 @@
+import type { Selectable } from 'kysely';
+import { HISTORY_TYPES, type HistoryRecord } from '@cfs/contracts/work-units';
+import type { Principal } from '../../auth/principal.js';
+import type { Db } from '../../db/database.js';
+import type { WorkUnitNoteTable } from '../../db/schema.js';
+import { lockWorkUnit } from './queries.js';
+
+const present = (row: Selectable<WorkUnitNoteTable>): HistoryRecord => ({
+  id: row.work_unit_note_id,
+  workUnitNoteId: row.work_unit_note_id,
+  detail: row.detail,
+  created: row.created,
+  createdBy: row.created_by,
+  historyType: row.history_type,
+  isExternalNote: row.is_external_note,
+  historyUrl: row.history_url,
+});
+
+/** GetWorkUnitHistoryRecords: notes and system records, newest first. */
+export async function findHistory(db: Db, user: Principal, workUnitId: number, externalOnly = false): Promise<HistoryRecord[]> {
+  await lockWorkUnit(db, user.tenantScope, workUnitId);
+  let query = db.selectFrom('work_unit_note').selectAll().where('work_unit_id', '=', workUnitId);
+  if (externalOnly) query = query.where('is_external_note', '=', true);
+  const rows = await query.orderBy('created', 'desc').orderBy('work_unit_note_id', 'desc').limit(1000).execute();
+  return rows.map(present);
+}
+
+/** PUT /v1/workunitnotes: a person's note (historyType null), internal or external. */
+export async function addNote(db: Db, user: Principal, input: { workUnitId: number; detail: string; isExternalNote: boolean }): Promise<HistoryRecord> {
+  return db.transaction().execute(async (trx) => {
+    const { row } = await lockWorkUnit(trx, user.tenantScope, input.workUnitId);
+    const note = await trx
+      .insertInto('work_unit_note')
+      .values({ work_unit_id: input.workUnitId, tenant_id: row.tenant_id, detail: input.detail, is_external_note: input.isExternalNote, history_type: null, created_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', input.workUnitId).execute();
+    return present(note);
+  });
+}
+
+/** POST /v1/workunitnotes/callme/{id}: the request is recorded on the unit for the service desk. */
+export async function requestCallBack(db: Db, user: Principal, workUnitId: number): Promise<HistoryRecord> {
+  return db.transaction().execute(async (trx) => {
+    const { row } = await lockWorkUnit(trx, user.tenantScope, workUnitId);
+    const phone = row.stakeholder_phone_number ? ` at ${row.stakeholder_phone_number}` : '';
+    const note = await trx
+      .insertInto('work_unit_note')
+      .values({
+        work_unit_id: workUnitId,
+        tenant_id: row.tenant_id,
+        detail: `${user.displayName} asked to be called back${phone}.`,
+        history_type: HISTORY_TYPES.General,
+        is_external_note: true,
+        created_by: user.userName,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return present(note);
+  });
+}

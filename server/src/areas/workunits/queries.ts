@@ -1,0 +1,50 @@
+import type { WorkUnit, WorkUnitRelation } from '@cfs/contracts/work-units';
+import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import { NotFoundError } from '../../http/errors.js';
+import { presentWorkUnit, type WorkUnitRow } from './document.js';
+
+async function relationsOf(db: Db, workUnitId: number): Promise<WorkUnitRelation[]> {
+  const rows = await db
+    .selectFrom('work_unit_relation')
+    .select(['reference_type', 'reference_id'])
+    .where('work_unit_id', '=', workUnitId)
+    .orderBy('reference_type')
+    .orderBy('reference_id')
+    .execute();
+  return rows.map((row) => ({ referenceType: row.reference_type, referenceId: row.reference_id }));
+}
+
+/** A work unit of a tenant the caller may touch, row locked for the transaction; else 404. */
+export async function lockWorkUnit(db: Db, scope: TenantScope, workUnitId: number): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
+  const row = await db.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).forUpdate().executeTakeFirst();
+  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The work unit');
+  return { row, relations: await relationsOf(db, workUnitId) };
+}
+
+/** GET v1/workunits({id}): the unit with its tenant, type, category and subcategory. */
+export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: number): Promise<WorkUnit> {
+  const row = await db.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).executeTakeFirst();
+  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The work unit');
+  const [relations, tenant, type, category, subcategory] = await Promise.all([
+    relationsOf(db, workUnitId),
+    db.selectFrom('tenant').select(['tenant_id', 'name', 'internal_notification_email_address']).where('tenant_id', '=', row.tenant_id).executeTakeFirst(),
+    db.selectFrom('work_unit_type').select(['work_unit_type_id', 'name']).where('work_unit_type_id', '=', row.work_unit_type_id).executeTakeFirst(),
+    row.work_unit_category_id == null ? undefined : db.selectFrom('work_unit_category').select(['work_unit_category_id', 'name']).where('work_unit_category_id', '=', row.work_unit_category_id).executeTakeFirst(),
+    row.work_unit_subcategory_id == null ? undefined : db.selectFrom('work_unit_subcategory').select(['work_unit_subcategory_id', 'name']).where('work_unit_subcategory_id', '=', row.work_unit_subcategory_id).executeTakeFirst(),
+  ]);
+  return presentWorkUnit(row, relations, {
+    tenant: tenant ? { tenantId: tenant.tenant_id, name: tenant.name, internalNotificationEmailAddress: tenant.internal_notification_email_address } : null,
+    workUnitType: type ? { workUnitTypeId: type.work_unit_type_id, name: type.name } : null,
+    category: category ? { workUnitCategoryId: category.work_unit_category_id, name: category.name } : null,
+    subcategory: subcategory ? { workUnitSubcategoryId: subcategory.work_unit_subcategory_id, name: subcategory.name } : null,
+    protocol: null,
+  });
+}
+
+/** GET v1/workunits({publicWorkUnitId}) accepts the public GUID too. */
+export async function findWorkUnitIdByPublicId(db: Db, scope: TenantScope, publicId: string): Promise<number> {
+  const row = await db.selectFrom('work_unit').select(['work_unit_id', 'tenant_id']).where('public_work_unit_id', '=', publicId).executeTakeFirst();
+  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The work unit');
+  return row.work_unit_id;
+}

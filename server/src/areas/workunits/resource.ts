@@ -1,0 +1,57 @@
+import { defineResource, type FieldDef } from '../../odata/resource.js';
+import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
+import { FIELD_COLUMNS } from './document.js';
+
+const TYPES: Partial<Record<string, FieldDef['type']>> = {
+  severityId: 'integer',
+  effort: 'integer',
+  stateId: 'integer',
+  tenantId: 'guid',
+  workUnitTypeId: 'integer',
+  workUnitCategoryId: 'integer',
+  workUnitSubcategoryId: 'integer',
+  plannedStartTime: 'datetime',
+  plannedFinishTime: 'datetime',
+  plannedOutage: 'boolean',
+  isApproverRequired: 'boolean',
+};
+
+const editable = Object.fromEntries(
+  Object.entries(FIELD_COLUMNS).map(([field, column]) => [field, { type: TYPES[field] ?? 'string', column } satisfies FieldDef]),
+);
+
+const categoryReference = defineResource({
+  table: 'work_unit_category',
+  key: 'workUnitCategoryId',
+  fields: { workUnitCategoryId: { type: 'integer' }, name: { type: 'string' } },
+});
+const subcategoryReference = defineResource({
+  table: 'work_unit_subcategory',
+  key: 'workUnitSubcategoryId',
+  fields: { workUnitSubcategoryId: { type: 'integer' }, name: { type: 'string' } },
+});
+
+/** GET v1/workunits: the grid's fields, search fields and expansions (spec 001 §2, §7). */
+export const workUnitsResource = defineResource({
+  table: 'work_unit',
+  key: 'workUnitId',
+  fields: {
+    workUnitId: { type: 'integer' },
+    publicWorkUnitId: { type: 'guid' },
+    internalWorkUnitId: { type: 'string' },
+    protocolId: { type: 'integer' },
+    ...editable,
+    created: { type: 'datetime' },
+    createdBy: { type: 'string' },
+    modified: { type: 'datetime' },
+    modifiedBy: { type: 'string' },
+    resolved: { type: 'datetime' },
+  },
+  relations: {
+    tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id' },
+    workUnitType: { kind: 'one', resource: () => workUnitTypeReference, column: 'work_unit_type_id', fields: ['workUnitTypeId', 'name'] },
+    category: { kind: 'one', resource: () => categoryReference, column: 'work_unit_category_id', relatedColumn: 'work_unit_category_id' },
+    subcategory: { kind: 'one', resource: () => subcategoryReference, column: 'work_unit_subcategory_id', relatedColumn: 'work_unit_subcategory_id' },
+  },
+  defaultOrderBy: 'severityId asc, created desc',
+});

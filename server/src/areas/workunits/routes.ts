@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Operation } from 'fast-json-patch';
+import { z } from 'zod';
+import { historyRecordSchema, jsonPatchSchema, workUnitCreateSchema, workUnitNoteInputSchema } from '@cfs/contracts/work-units';
+import type { AppDeps } from '../../app-deps.js';
+import { tenantFilter } from '../../auth/tenant-scope.js';
+import { registerListRoutes } from '../../http/list-routes.js';
+import { perm, principalOf } from '../../http/route-permission.js';
+import { createWorkUnit, patchWorkUnit } from './commands.js';
+import { addNote, findHistory, requestCallBack } from './notes.js';
+import { findWorkUnit, findWorkUnitIdByPublicId } from './queries.js';
+import { workUnitsResource } from './resource.js';
+
+const tags = ['Work units'];
+const numericId = z.object({ id: z.coerce.number().int().positive() });
+const history = { 200: z.object({ value: z.array(historyRecordSchema) }) };
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Work units (spec 001 §7 Work units). */
+export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+  registerListRoutes(app, db, {
+    path: '/v1/workunits',
+    resource: workUnitsResource,
+    permission: perm('WorkUnits', 'view'),
+    base: (user) => db.selectFrom('work_unit').selectAll().where((eb) => tenantFilter(eb, 'work_unit.tenant_id', user.tenantScope)),
+    exportFileName: 'workunits.csv',
+    tags,
+  });
+
+  // GET v1/workunits({id}) by number, or by the public GUID.
+  app.get('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ id: z.string().max(40) }) } }, async (request) => {
+    const user = principalOf(request);
+    const { id } = request.params;
+    const workUnitId = GUID.test(id) ? await findWorkUnitIdByPublicId(db, user.tenantScope, id) : z.coerce.number().int().positive().parse(id);
+    return findWorkUnit(db, user.tenantScope, workUnitId);
+  });
+
+  app.put('/api/v1/workunits', { config: { permission: perm('WorkUnits', 'create') }, schema: { tags, body: workUnitCreateSchema } }, async (request) => {
+    const { workUnitId: _new, ...fields } = request.body;
+    return createWorkUnit(db, principalOf(request), fields);
+  });
+
+  app.patch('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, params: numericId, body: jsonPatchSchema } }, async (request) =>
+    patchWorkUnit(db, principalOf(request), request.params.id, request.body as Operation[]),
+  );
+
+  app.get(
+    '/v1/workunits/GetWorkUnitHistoryRecords',
+    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, querystring: z.object({ workUnitId: z.coerce.number().int().positive() }), response: history } },
+    async (request) => ({ value: await findHistory(db, principalOf(request), request.query.workUnitId) }),
+  );
+
+  app.get('/v1/workunits/:id/externalNotes', { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: numericId, response: history } }, async (request) => ({
+    value: await findHistory(db, principalOf(request), request.params.id, true),
+  }));
+
+  app.put('/v1/workunitnotes', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, body: workUnitNoteInputSchema, response: { 200: historyRecordSchema } } }, async (request) =>
+    addNote(db, principalOf(request), request.body),
+  );
+
+  app.post(
+    '/v1/workunitnotes/callme/:workUnitId',
+    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ workUnitId: z.coerce.number().int().positive() }), response: { 200: historyRecordSchema } } },
+    async (request) => requestCallBack(db, principalOf(request), request.params.workUnitId),
+  );
+};

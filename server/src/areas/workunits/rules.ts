@@ -1,0 +1,96 @@
+import { customFieldOptions, customFieldSchema } from '@cfs/contracts/tenants';
+import {
+  WORK_UNIT_MESSAGES,
+  WORK_UNIT_STATES,
+  allowedNextStates,
+  customValueFields,
+  workUnitInputSchema,
+  type WorkUnitFields,
+} from '@cfs/contracts/work-units';
+import type { Principal } from '../../auth/principal.js';
+import { canAccessTenant } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import { BadRequestError, HttpError } from '../../http/errors.js';
+import { VALIDATION_MESSAGE } from '../../http/error-handler.js';
+
+type Errors = Record<string, string[]>;
+const add = (errors: Errors, field: string, message: string) => void (errors[field] ??= []).push(message);
+
+/** The document after a create or a patch, checked by the contract's schema (spec 001 §5). */
+export function parseDocument(document: unknown): WorkUnitFields {
+  const parsed = workUnitInputSchema.safeParse(document);
+  if (parsed.success) return parsed.data;
+  const errors: Errors = {};
+  for (const issue of parsed.error.issues) add(errors, issue.path.join('.') || 'workUnit', issue.message);
+  throw new BadRequestError(VALIDATION_MESSAGE, errors);
+}
+
+const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+
+/**
+ * What the database must confirm: the tenant, type, category and subcategory exist and fit
+ * together, custom values match the tenant's field definitions, the state may follow the
+ * previous one, and only the named approver decides (spec 001 §4, §5, §6).
+ */
+export async function checkWorkUnit(db: Db, user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): Promise<WorkUnitFields> {
+  const errors: Errors = {};
+  if (!canAccessTenant(user.tenantScope, next.tenantId)) add(errors, 'tenantId', WORK_UNIT_MESSAGES.tenantRequired);
+  const tenant = await db.selectFrom('tenant').selectAll().where('tenant_id', '=', next.tenantId).executeTakeFirst();
+  if (!tenant) add(errors, 'tenantId', WORK_UNIT_MESSAGES.tenantRequired);
+
+  const type = await db.selectFrom('work_unit_type').select(['work_unit_type_id', 'enabled']).where('work_unit_type_id', '=', next.workUnitTypeId).executeTakeFirst();
+  if (!type || (!type.enabled && previous?.workUnitTypeId !== next.workUnitTypeId)) add(errors, 'workUnitTypeId', WORK_UNIT_MESSAGES.typeRequired);
+
+  if (next.workUnitCategoryId != null) {
+    const category = await db.selectFrom('work_unit_category').select(['tenant_id']).where('work_unit_category_id', '=', next.workUnitCategoryId).executeTakeFirst();
+    if (!category || category.tenant_id !== next.tenantId) add(errors, 'workUnitCategoryId', 'Please choose a category of the work unit’s tenant.');
+  }
+  if (next.workUnitSubcategoryId != null) {
+    const subcategory = await db.selectFrom('work_unit_subcategory').select(['work_unit_category_id']).where('work_unit_subcategory_id', '=', next.workUnitSubcategoryId).executeTakeFirst();
+    if (!subcategory || subcategory.work_unit_category_id !== next.workUnitCategoryId) add(errors, 'workUnitSubcategoryId', 'Please choose a subcategory of the chosen category.');
+  }
+
+  if (!allowedNextStates(previous ? previous.stateId : null).includes(next.stateId)) add(errors, 'stateId', WORK_UNIT_MESSAGES.stateNotAllowed);
+
+  if (tenant) {
+    customValueFields.forEach((field, index) => {
+      const value = next[field];
+      if (value == null || value === '' || value === previous?.[field]) return;
+      const definition = tenant[`work_unit_field_${index + 1}` as `work_unit_field_1`];
+      const parsed = definition ? customFieldSchema.safeParse(JSON.parse(definition)) : undefined;
+      if (!parsed?.success) add(errors, field, 'This custom field is not defined for the tenant.');
+      else if (parsed.data.Type === 2 && !customFieldOptions(parsed.data).includes(value)) add(errors, field, WORK_UNIT_MESSAGES.customValueNotAnOption);
+    });
+  }
+  if (next.properties) {
+    try {
+      const properties: unknown = JSON.parse(next.properties);
+      if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) add(errors, 'properties', 'Properties must be a JSON object.');
+    } catch {
+      add(errors, 'properties', 'Properties must be a JSON object.');
+    }
+  }
+  if (Object.keys(errors).length) throw new BadRequestError(VALIDATION_MESSAGE, errors);
+  return checkApprovals(user, next, previous);
+}
+
+/**
+ * Approve sets approvedNBy to the current user; decline sets declinedNBy, decisionNNotes and
+ * the state Canceled (spec 001 §4). Only approver N may do either, and only as themselves.
+ */
+function checkApprovals(user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): WorkUnitFields {
+  let result = next;
+  for (const n of [1, 2] as const) {
+    const approver = next[`approver${n}`];
+    const decisionFields = [`approved${n}By`, `declined${n}By`, `decision${n}Notes`] as const;
+    const changed = decisionFields.filter((field) => (next[field] ?? null) !== (previous?.[field] ?? null));
+    if (changed.length === 0) continue;
+    if (!approver || !same(user.email, approver)) throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver ?? `approver ${n}`));
+    for (const field of [`approved${n}By`, `declined${n}By`] as const) {
+      const value = next[field];
+      if (changed.includes(field) && value && !same(value, user.email)) throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver));
+    }
+    if (next[`declined${n}By`] && !previous?.[`declined${n}By`]) result = { ...result, stateId: WORK_UNIT_STATES.Canceled };
+  }
+  return result;
+}

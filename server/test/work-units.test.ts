@@ -1,0 +1,327 @@
+import fastJsonPatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
+import { DEMO } from '../src/db/seed.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await createTestPortal();
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+const incident = (overrides: Record<string, unknown> = {}) => ({
+  workUnitId: -1,
+  title: 'Router down in branch office',
+  severityId: 2,
+  stateId: WORK_UNIT_STATES.New,
+  tenantId: DEMO.contoso,
+  workUnitTypeId: WORK_UNIT_TYPES.Incident,
+  ...overrides,
+});
+
+const changeRequest = (overrides: Record<string, unknown> = {}) =>
+  incident({
+    title: 'Upgrade the edge firewall',
+    workUnitTypeId: WORK_UNIT_TYPES.ChangeRequest,
+    resolution: 'Planned',
+    implementationPlan: 'Apply firmware 9.2',
+    rollbackPlan: 'Reflash 9.1',
+    affectedResources: 'Edge firewall',
+    environment: 'Production',
+    expectedCFSAlerts: 'Heartbeat gap',
+    approver1: 'operator@cfs.example',
+    approver2: 'admin@cfs.example',
+    plannedStartTime: '2026-12-01T10:00:00.000Z',
+    plannedFinishTime: '2026-12-01T12:00:00.000Z',
+    ...overrides,
+  });
+
+async function create(user: string, body: Record<string, unknown>): Promise<WorkUnit> {
+  const response = await portal.as(user, { method: 'PUT', url: '/api/v1/workunits', payload: body });
+  if (response.statusCode !== 200) throw new Error(`create: ${response.statusCode} ${response.body}`);
+  return response.json<WorkUnit>();
+}
+
+const editable = (unit: WorkUnit) => {
+  const { workUnitId: _1, publicWorkUnitId: _2, internalWorkUnitId: _3, protocolId: _4, created: _5, createdBy: _6, modified: _7, modifiedBy: _8, resolved: _9, tenant: _10, workUnitType: _11, category: _12, subcategory: _13, protocol: _14, ...fields } = unit;
+  return fields;
+};
+
+/** The panel's patch: the difference between the previous and new state, each change guarded by a test. */
+function patchFrom(previous: WorkUnit, changes: Partial<WorkUnit>): Operation[] {
+  const before = editable(previous);
+  const after = { ...before, ...changes };
+  return fastJsonPatch.compare(before, after).flatMap((op) => {
+    const old = fastJsonPatch.getValueByPointer(before, op.path) as unknown;
+    return op.op === 'add' ? [op] : [{ op: 'test', path: op.path, value: old } as Operation, op];
+  });
+}
+
+const patch = (user: string, unit: WorkUnit, changes: Partial<WorkUnit>) =>
+  portal.as(user, { method: 'PATCH', url: `/v1/workunits/${unit.workUnitId}`, headers: { 'content-type': 'application/json-patch+json' }, payload: JSON.stringify(patchFrom(unit, changes)) });
+
+describe('creating work units', () => {
+  it('creates an incident sent with workUnitId -1 and reads it back with its expansions', async () => {
+    const unit = await create('operator', incident({ assignmentGroup: 'Network' }));
+    expect(unit.workUnitId).toBeGreaterThan(0);
+    expect(unit).toMatchObject({ title: 'Router down in branch office', stateId: 1, severityId: 2, createdBy: 'operator', resolved: null });
+    const read = await portal.as('operator', { method: 'GET', url: `/v1/workunits(${unit.workUnitId})` });
+    expect(read.json()).toMatchObject({ tenant: { name: 'Contoso' }, workUnitType: { name: 'Incident' } });
+    const byPublicId = await portal.as('operator', { method: 'GET', url: `/v1/workunits(${unit.publicWorkUnitId})` });
+    expect(byPublicId.json().workUnitId).toBe(unit.workUnitId);
+  });
+
+  it.each([
+    ['no title', { title: undefined }, 'title', 'Please enter the title'],
+    ['a title shorter than 3 characters', { title: 'ab' }, 'title', 'Please enter the title'],
+    ['no severity', { severityId: undefined }, 'severityId', 'Please choose a severity.'],
+    ['no work unit type', { workUnitTypeId: undefined }, 'workUnitTypeId', 'Please choose a work unit type.'],
+    ['a description over 4000 characters', { description: 'x'.repeat(4001) }, 'description', 'Must be 4000 characters or fewer.'],
+    ['an effort outside 1, 2, 3, 5, 8, 13', { effort: 4 }, 'effort', 'Please choose an effort of 1, 2, 3, 5, 8 or 13.'],
+  ])('rejects %s', async (_name, overrides, field, message) => {
+    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident(overrides) });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[field]).toEqual([message]);
+  });
+
+  it('requires the change request fields for a Change Request', async () => {
+    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident({ workUnitTypeId: WORK_UNIT_TYPES.ChangeRequest }) });
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json().errors).sort()).toEqual(
+      ['affectedResources', 'approver1', 'environment', 'expectedCFSAlerts', 'implementationPlan', 'plannedFinishTime', 'plannedStartTime', 'resolution', 'rollbackPlan'].sort(),
+    );
+  });
+
+  it('rejects a planned finish before the planned start', async () => {
+    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ plannedFinishTime: '2026-12-01T09:00:00.000Z' }) });
+    expect(response.json().errors.plannedFinishTime).toEqual(['Planned Finish Time must be equal to or greater than Planned Start Time.']);
+  });
+
+  it('only lets a new unit be New', async () => {
+    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident({ stateId: WORK_UNIT_STATES.InProgress }) });
+    expect(response.json().errors.stateId).toEqual(['That state cannot be chosen from the current state.']);
+  });
+
+  it('limits a dropdown custom value to the options of the tenant’s field', async () => {
+    await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/tenants/${DEMO.contoso}`,
+      payload: { name: 'Contoso', workUnitField2: JSON.stringify({ Name: 'Region', Type: 2, Options: 'East,West' }) },
+    });
+    const bad = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident({ customValue2: 'North' }) });
+    expect(bad.json().errors.customValue2).toEqual(['Please choose one of the options of this field.']);
+    const undefinedField = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident({ customValue9: 'x' }) });
+    expect(undefinedField.json().errors.customValue9).toEqual(['This custom field is not defined for the tenant.']);
+    const good = await create('operator', incident({ customValue2: 'West' }));
+    expect(good.customValue2).toBe('West');
+  });
+
+  it('writes nothing when a create is refused', async () => {
+    const before = (await portal.as('admin', { method: 'GET', url: '/v1/workunits?$count=true&$top=0' })).json()['@odata.count'];
+    await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident({ title: 'x' }) });
+    const after = (await portal.as('admin', { method: 'GET', url: '/v1/workunits?$count=true&$top=0' })).json()['@odata.count'];
+    expect(after).toBe(before);
+  });
+});
+
+describe('editing with JSON Patch', () => {
+  it('moves New only to New, Acknowledged or Canceled; any state after that', async () => {
+    const unit = await create('operator', incident());
+    expect((await patch('operator', unit, { stateId: WORK_UNIT_STATES.InProgress })).statusCode).toBe(400);
+    const acked = await patch('operator', unit, { stateId: WORK_UNIT_STATES.Acknowledged, assignedTo: 'operator@cfs.example' });
+    expect(acked.statusCode).toBe(200);
+    const next = acked.json<WorkUnit>();
+    const resolved = await patch('operator', next, { stateId: WORK_UNIT_STATES.Resolved });
+    expect(resolved.json().resolved).not.toBeNull();
+    const reopened = await patch('operator', resolved.json<WorkUnit>(), { stateId: WORK_UNIT_STATES.New });
+    expect(reopened.json()).toMatchObject({ stateId: 1, resolved: null });
+  });
+
+  it('lets one of two concurrent editors win; the other gets the test-value conflict and loses nothing of the first', async () => {
+    const unit = await create('operator', incident({ title: 'Original title' }));
+    const [first, second] = await Promise.all([patch('operator', unit, { title: 'Edited by the first' }), patch('admin', unit, { title: 'Edited by the second', severityId: 0 })]);
+    const statuses = [first.statusCode, second.statusCode].sort();
+    expect(statuses).toEqual([200, 409]);
+    const loser = first.statusCode === 409 ? first : second;
+    expect(loser.json().message).toBe('The value at "/title" is not equal to the test value');
+    const winner = first.statusCode === 200 ? first : second;
+    const stored = (await portal.as('operator', { method: 'GET', url: `/v1/workunits(${unit.workUnitId})` })).json<WorkUnit>();
+    expect(stored.title).toBe(winner.json<WorkUnit>().title);
+    expect(stored.severityId).toBe(winner === second ? 0 : 2);
+  });
+
+  it('refuses to change fields that are not editable', async () => {
+    const unit = await create('operator', incident());
+    const response = await portal.as('operator', { method: 'PATCH', url: `/v1/workunits/${unit.workUnitId}`, payload: [{ op: 'replace', path: '/createdBy', value: 'someone' }] });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 400, not 500, to a malformed patch document', async () => {
+    const unit = await create('operator', incident());
+    const response = await portal.as('operator', { method: 'PATCH', url: `/v1/workunits/${unit.workUnitId}`, payload: [{ op: 'replace', path: '/title/deeper/still', value: 1 }] });
+    expect(response.statusCode).toBe(400);
+    const notArray = await portal.as('operator', { method: 'PATCH', url: `/v1/workunits/${unit.workUnitId}`, payload: { title: 'x' } });
+    expect(notArray.statusCode).toBe(400);
+  });
+
+  it('writes history records for field and state changes and events for the protocol engine', async () => {
+    const unit = await create('operator', incident({ title: 'History check' }));
+    const acked = (await patch('operator', unit, { stateId: WORK_UNIT_STATES.Acknowledged, title: 'History check renamed' })).json<WorkUnit>();
+    expect(acked.stateId).toBe(2);
+    const history = await portal.as('operator', { method: 'GET', url: `/v1/workunits/GetWorkUnitHistoryRecords(workUnitId=${unit.workUnitId})` });
+    const details = history.json<{ value: { detail: string; historyType: number | null }[] }>().value.map((r) => [r.historyType, r.detail]);
+    expect(details).toEqual(
+      expect.arrayContaining([
+        [6, 'State changed from New to Acknowledged.'],
+        [2, "Title changed from 'History check' to 'History check renamed'."],
+        [5, 'Work unit created as New.'],
+      ]),
+    );
+    const events = await portal.db.selectFrom('work_unit_event').select(['event_type_id']).where('work_unit_id', '=', unit.workUnitId).orderBy('work_unit_event_id').execute();
+    expect(events.map((e) => e.event_type_id)).toEqual([WORK_UNIT_EVENT_TYPES.OnNew, WORK_UNIT_EVENT_TYPES.OnAcknowledged, WORK_UNIT_EVENT_TYPES.OnChange]);
+  });
+
+  it('keeps relations to other work units', async () => {
+    const a = await create('operator', incident({ title: 'Related A' }));
+    const b = await create('operator', incident({ title: 'Related B' }));
+    const related = await patch('operator', a, { relations: [{ referenceType: 'WorkUnit', referenceId: String(b.workUnitId) }] });
+    expect(related.json().relations).toEqual([{ referenceType: 'WorkUnit', referenceId: String(b.workUnitId) }]);
+  });
+});
+
+describe('change request approval', () => {
+  it('lets approver 1 approve and approver 2 decline, which cancels the change', async () => {
+    const cr = await create('operator', changeRequest());
+    const approved = await patch('operator', cr, { approved1By: 'operator@cfs.example' });
+    expect(approved.statusCode).toBe(200);
+    const declined = await patch('admin', approved.json<WorkUnit>(), { declined2By: 'admin@cfs.example', decision2Notes: 'Not during the freeze' });
+    expect(declined.json()).toMatchObject({ approved1By: 'operator@cfs.example', declined2By: 'admin@cfs.example', decision2Notes: 'Not during the freeze', stateId: WORK_UNIT_STATES.Canceled });
+  });
+
+  it('refuses a decision by anyone but the named approver with "Authenticated user does not match {approver}"', async () => {
+    const cr = await create('operator', changeRequest());
+    const response = await patch('admin', cr, { approved1By: 'admin@cfs.example' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Authenticated user does not match operator@cfs.example');
+    const forged = await patch('operator', cr, { approved1By: 'admin@cfs.example' });
+    expect(forged.json().message).toBe('Authenticated user does not match operator@cfs.example');
+  });
+
+  it('answers the approver check for the signed-in user', async () => {
+    const mine = await portal.as('operator', { method: 'GET', url: '/api/generallookup/approval?approverId=OPERATOR@cfs.example' });
+    expect(mine.json()).toEqual({ approverId: 'OPERATOR@cfs.example', isCurrentUser: true, displayName: 'Oscar Operator' });
+    const theirs = await portal.as('operator', { method: 'GET', url: '/api/generallookup/approval?approverId=admin@cfs.example' });
+    expect(theirs.json().isCurrentUser).toBe(false);
+  });
+});
+
+describe('notes', () => {
+  it('adds internal and external notes; externalNotes lists only the external ones', async () => {
+    const unit = await create('operator', incident());
+    const internal = await portal.as('operator', { method: 'PUT', url: '/v1/workunitnotes', payload: { workUnitId: unit.workUnitId, detail: 'Checked the logs', isExternalNote: false } });
+    expect(internal.json()).toMatchObject({ detail: 'Checked the logs', historyType: null, isExternalNote: false, createdBy: 'operator' });
+    await portal.as('operator', { method: 'PUT', url: '/v1/workunitnotes', payload: { workUnitId: unit.workUnitId, detail: 'We are on it', isExternalNote: true } });
+    const external = await portal.as('operator', { method: 'GET', url: `/v1/workunits/${unit.workUnitId}/externalNotes` });
+    expect(external.json().value.map((n: { detail: string }) => n.detail)).toEqual(['We are on it']);
+  });
+
+  it('refuses an empty note and one over 4000 characters', async () => {
+    const unit = await create('operator', incident());
+    const empty = await portal.as('operator', { method: 'PUT', url: '/v1/workunitnotes', payload: { workUnitId: unit.workUnitId, detail: ' ' } });
+    expect(empty.json().errors.detail).toEqual(['Please enter a note.']);
+    const long = await portal.as('operator', { method: 'PUT', url: '/v1/workunitnotes', payload: { workUnitId: unit.workUnitId, detail: 'x'.repeat(4001) } });
+    expect(long.json().errors.detail).toEqual(['Must be 4000 characters or fewer.']);
+  });
+
+  it('records a call back request', async () => {
+    const unit = await create('operator', incident({ stakeHolderPhoneNumber: '+1 555 0100' }));
+    const response = await portal.as('operator', { method: 'POST', url: `/v1/workunitnotes/callme/${unit.workUnitId}` });
+    expect(response.json().detail).toBe('Oscar Operator asked to be called back at +1 555 0100.');
+  });
+});
+
+describe('the list', () => {
+  it('answers the default query: New incidents, severity ascending then newest first', async () => {
+    const response = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/workunits?$count=true&$top=50&$orderby=severityId asc,created desc&$filter=stateId in (1) and workUnitTypeId eq 1&$expand=tenant,workUnitType`,
+    });
+    const rows = response.json<{ '@odata.count': number; value: WorkUnit[] }>().value;
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.every((row) => row.stateId === 1 && row.workUnitTypeId === 1)).toBe(true);
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1]!, rows[i]!];
+      expect(a.severityId < b.severityId || (a.severityId === b.severityId && a.created >= b.created)).toBe(true);
+    }
+    expect(rows[0]?.tenant?.name).toBeDefined();
+  });
+
+  it('searches by id and sorts by tenant name', async () => {
+    const unit = await create('operator', incident({ title: 'Find me by number' }));
+    const byId = await portal.as('operator', { method: 'GET', url: `/v1/workunits?$filter=workUnitId eq ${unit.workUnitId} or contains(title,'${unit.workUnitId}')` });
+    expect(byId.json().value.map((r: WorkUnit) => r.title)).toEqual(['Find me by number']);
+    const sorted = await portal.as('admin', { method: 'GET', url: '/v1/workunits?$orderby=tenant/name desc&$top=1&$expand=tenant' });
+    expect(sorted.json().value[0].tenant.name).toBe('Fabrikam');
+  });
+
+  it('exports the page as workunits.csv', async () => {
+    const response = await portal.as('operator', { method: 'GET', url: "/v1/workunits/Export()?$top=5&$orderby=workUnitId asc&$expand=tenant&$select=workUnitId,title,stateId" });
+    expect(response.headers['content-disposition']).toBe('attachment; filename="workunits.csv"');
+    const [header, ...rows] = response.body.trim().split('\n');
+    expect(header).toBe('workUnitId,title,stateId,tenant/tenantId,tenant/name,tenant/internalNotificationEmailAddress');
+    expect(rows).toHaveLength(5);
+    expect(rows.every((row) => row.includes('Contoso'))).toBe(true);
+  });
+});
+
+describe('tenant isolation', () => {
+  it('answers 404 to operator2 for every call on a Contoso work unit, and lists none of them', async () => {
+    const unit = await create('operator', incident({ title: 'Contoso confidential' }));
+    const probes: [string, string, unknown?][] = [
+      ['GET', `/v1/workunits(${unit.workUnitId})`],
+      ['GET', `/v1/workunits(${unit.publicWorkUnitId})`],
+      ['PATCH', `/v1/workunits/${unit.workUnitId}`, [{ op: 'replace', path: '/title', value: 'hijacked' }]],
+      ['GET', `/v1/workunits/GetWorkUnitHistoryRecords(workUnitId=${unit.workUnitId})`],
+      ['GET', `/v1/workunits/${unit.workUnitId}/externalNotes`],
+      ['PUT', '/v1/workunitnotes', { workUnitId: unit.workUnitId, detail: 'planted' }],
+      ['POST', `/v1/workunitnotes/callme/${unit.workUnitId}`],
+    ];
+    for (const [method, url, payload] of probes) {
+      const response = await portal.as('operator2', { method: method as 'GET', url, ...(payload ? { payload: payload as object } : {}) });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+    const created = await portal.as('operator2', { method: 'PUT', url: '/api/v1/workunits', payload: incident({ title: 'Planted in Contoso' }) });
+    expect(created.statusCode).toBe(400);
+    const list = await portal.as('operator2', { method: 'GET', url: `/v1/workunits?$filter=tenantId eq ${DEMO.contoso}&$count=true` });
+    expect(list.json()).toEqual({ '@odata.count': 0, value: [] });
+    const exported = await portal.as('operator2', { method: 'GET', url: "/v1/workunits/Export()?$filter=contains(title,'Contoso confidential')" });
+    expect(exported.body.trim()).toBe('');
+  });
+
+  it('does not let an edit move a unit into a tenant the editor may not touch', async () => {
+    const unit = await create('operator', incident());
+    const response = await patch('operator', unit, { tenantId: DEMO.fabrikam });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 403 to the end user on the staff list', async () => {
+    expect((await portal.as('enduser', { method: 'GET', url: '/v1/workunits' })).statusCode).toBe(403);
+  });
+});
+
+describe('people', () => {
+  it('finds people who share a tenant, shown by name and mail, and groups', async () => {
+    const people = await portal.as('operator', { method: 'GET', url: '/api/people?searchTerm=o' });
+    const mails = people.json<{ mail: string }[]>().map((p) => p.mail);
+    expect(mails).toContain('operator@cfs.example');
+    expect(mails).not.toContain('operator2@cfs.example');
+    const groups = await portal.as('operator', { method: 'GET', url: '/api/peopleandgroups?searchTerm=service' });
+    expect(groups.json()).toContainEqual({ displayName: 'Contoso Service Desk', mail: 'servicedesk@contoso.example' });
+    const other = await portal.as('operator2', { method: 'GET', url: '/api/peopleandgroups?searchTerm=service' });
+    expect(other.json()).toEqual([]);
+  });
+});
