@@ -36,10 +36,10 @@ export function AppHeader({ sidebarPermanent, onOpenSidebar }: AppHeaderProps) {
         width: sidebarPermanent ? `calc(100% - ${SIDEBAR_WIDTH_PX}px)` : '100%',
         ml: sidebarPermanent ? `${SIDEBAR_WIDTH_PX}px` : 0,
         bgcolor: 'background.paper',
-        borderBottom: 1,
-        borderColor: 'divider',
+        // Lines drawn inside the bar, not borders: the bar must stay as tall as the <Toolbar />
+        // spacer under it, or it hides the page's loading bar and top edge.
         // The environment colour marks which environment this is at a glance.
-        borderTop: accent ? `4px solid ${accent}` : undefined,
+        boxShadow: (theme) => [accent ? `inset 0 4px 0 ${accent}` : '', `inset 0 -1px 0 ${theme.palette.divider}`].filter(Boolean).join(', '),
       }}
     >
       <Toolbar sx={{ gap: 1 }}>
