@@ -4,6 +4,8 @@ import {
   MENU_ITEMS,
   activeMenuItem,
   belongsInResolutionCenter,
+  canOpen,
+  requirementsForPath,
   showsAdministrationGroup,
   showsMenuGroup,
   showsTenantPicker,
@@ -121,6 +123,21 @@ describe('group Administration', () => {
       'Work Unit Settings',
       'Version Report',
     ]);
+  });
+});
+
+describe('pages opened by address', () => {
+  it('holds a typed address to the menu item’s rule', () => {
+    expect(requirementsForPath('tenants')).toEqual([
+      { area: 'Tenants', verb: 'edit' },
+      { area: 'Tenants', verb: 'view' },
+    ]);
+    expect(canOpen({ requires: requirementsForPath('tenants') }, new PermissionSet(['CFS.Tenants:view']))).toBe(false);
+  });
+
+  it('asks Packets view for a packet and WorkUnits view for the old work units page', () => {
+    expect(requirementsForPath('packets/:id')).toEqual([{ area: 'Packets', verb: 'view' }]);
+    expect(requirementsForPath('workunits/index')).toEqual([{ area: 'WorkUnits', verb: 'view' }]);
   });
 });
 

@@ -73,8 +73,19 @@ const ADMINISTRATION_EDIT_AREAS: readonly Area[] = [
 
 const GROUP_LABELS: Record<MenuGroupKey, string> = { menu: 'Menu', administration: 'Administration' };
 
-export function canOpen(item: MenuItem, permissions: PermissionSet): boolean {
+export function canOpen(item: Pick<MenuItem, 'requires'>, permissions: PermissionSet): boolean {
   return item.requires.every(({ area, verb }) => permissions.has(area, verb));
+}
+
+/** Pages outside the menu and what opening them takes. */
+const PAGES_OUTSIDE_MENU: Readonly<Record<string, readonly Requirement[]>> = {
+  'packets/:id': view('Packets'),
+  'workunits/index': view('WorkUnits'),
+};
+
+/** What opening an area's page takes: its menu item's rule, so a typed address is held to it too. */
+export function requirementsForPath(path: string): readonly Requirement[] {
+  return MENU_ITEMS.find((item) => item.path === path)?.requires ?? PAGES_OUTSIDE_MENU[path] ?? [];
 }
 
 export function showsMenuGroup(permissions: PermissionSet): boolean {

@@ -3,7 +3,9 @@ import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { useCurrentUser, usePermissions } from '../auth/session-data';
 import { ACCESS_DENIED_PATH } from '../auth/sign-in-paths';
-import { belongsInResolutionCenter, isGuid } from './menu';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import Alert from '@mui/material/Alert';
+import { belongsInResolutionCenter, canOpen, isGuid, requirementsForPath } from './menu';
 import { namesTenantArea, tenantAreaRedirect } from './tenant-path';
 
 const NotFoundPage = lazy(() => import('./not-found-page'));
@@ -24,6 +26,23 @@ export function RootRedirect() {
 export function UnlessResolutionCenterUser() {
   const permissions = usePermissions();
   return belongsInResolutionCenter(permissions) ? <Navigate to="/resolutioncenter" replace /> : <Outlet />;
+}
+
+/**
+ * An area's page for those its menu rule lets in (spec 000 §6). A Resolution Center user goes
+ * there; anyone else without the permission reads the access notice instead of a broken page.
+ */
+export function RequireArea({ path }: { path: string }) {
+  const permissions = usePermissions();
+  if (belongsInResolutionCenter(permissions)) return <Navigate to="/resolutioncenter" replace />;
+  if (!canOpen({ requires: requirementsForPath(path) }, permissions)) {
+    return (
+      <Alert severity="warning" sx={{ m: 3 }} data-testid="area-access-denied">
+        {SHELL_MESSAGES.accessDenied}
+      </Alert>
+    );
+  }
+  return <Outlet />;
 }
 
 /**

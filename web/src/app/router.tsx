@@ -3,7 +3,7 @@ import { RequireSignIn } from '../auth/require-sign-in';
 import { ACCESS_DENIED_PATH, CALLBACK_PATH, LOGIN_PATH } from '../auth/sign-in-paths';
 import { FullPageStatus } from '../lib/full-page-status';
 import { AREA_ROUTES, RESOLUTION_CENTER_ROUTE, WORK_UNITS_ROUTE, areaRouteObject, lazyPage } from './area-routes';
-import { RootRedirect, TenantScope, UnlessResolutionCenterUser } from './route-guards';
+import { RequireArea, RootRedirect, TenantScope, UnlessResolutionCenterUser } from './route-guards';
 import { RouteError } from './route-error';
 
 const shellLayout = lazyPage(() => import('./shell-layout'));
@@ -34,7 +34,11 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <RootRedirect /> },
           resolutionCenter('/resolutioncenter'),
-          { path: `/${WORK_UNITS_ROUTE.path}`, lazy: shellLayout, children: [areaRouteObject(WORK_UNITS_ROUTE, { index: true })] },
+          {
+            path: `/${WORK_UNITS_ROUTE.path}`,
+            lazy: shellLayout,
+            children: [{ element: <RequireArea path={WORK_UNITS_ROUTE.path} />, children: [areaRouteObject(WORK_UNITS_ROUTE, { index: true })] }],
+          },
         ],
       },
       {
@@ -46,7 +50,7 @@ export const routes: RouteObject[] = [
             lazy: shellLayout,
             children: [
               { element: <UnlessResolutionCenterUser />, children: [{ index: true, lazy: lazyPage(() => import('../features/home/home-page')) }] },
-              ...AREA_ROUTES.map((area) => areaRouteObject(area)),
+              ...AREA_ROUTES.map((area): RouteObject => ({ element: <RequireArea path={area.path} />, children: [areaRouteObject(area)] })),
             ],
           },
           { path: '*', lazy: notFoundPage },

@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useFormState, type FieldValues, type UseFormReturn } from 'react-hook-form';
@@ -21,6 +23,8 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
   serverErrorPath?: ServerErrorPath<T>;
   /** The submit label, "Save" unless the area names it (e.g. "Create" when a form creates once). */
   saveLabel?: string;
+  /** Shown at the left of the buttons, e.g. a footer menu (spec 001 §2 "Change type to Change Request"). */
+  leading?: ReactNode;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
  * @example
  *   <FormActions form={form} onSave={(values) => save.mutateAsync(values)} onClose={drawer.close} loading={save.isPending} />
  */
-export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose, loading = false, serverErrorPath, saveLabel = 'Save' }: FormActionsProps<T, TOut>) {
+export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose, loading = false, serverErrorPath, saveLabel = 'Save', leading }: FormActionsProps<T, TOut>) {
   const { isDirty, touchedFields, isSubmitting, errors } = useFormState({ control: form.control });
   useReportUnsavedChanges(isDirty);
   const disabled = formActionsDisabled({ isDirty, isTouched: Object.keys(touchedFields).length > 0, loading: loading || isSubmitting });
@@ -56,6 +60,9 @@ export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose
   const serverMessage = errors.root?.server?.message;
   return (
     <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', alignItems: 'center', pt: 2 }}>
+      {leading}
+      {/* The message, or a spacer, keeps the buttons at the right. */}
+      {leading && !serverMessage && <Box sx={{ flex: 1 }} />}
       {serverMessage && (
         <Alert severity="error" sx={{ flex: 1 }}>
           {serverMessage}

@@ -62,10 +62,15 @@ export type FormSelectFieldProps<T extends FieldValues, TOut = T> = FormTextFiel
   options: readonly FieldOption[];
   /** Adds an empty choice with this label; choosing it sets null. */
   emptyLabel?: string;
+  /**
+   * Called after the user picks a different value (not on `reset`/`setValue`): for what a choice
+   * sets off, e.g. clearing a dependent field or asking a question (spec 001 §4 assignment group).
+   */
+  onValueChange?: (value: string | number | null, previous: unknown) => void;
 };
 
 /** A drop-down over fixed options; the value keeps the option's type (number or text). */
-export function FormSelectField<T extends FieldValues, TOut = T>({ control, name, options, emptyLabel, helperText, ...rest }: FormSelectFieldProps<T, TOut>) {
+export function FormSelectField<T extends FieldValues, TOut = T>({ control, name, options, emptyLabel, helperText, onValueChange, ...rest }: FormSelectFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const selected = options.find((option) => option.value === field.value);
   return (
@@ -81,7 +86,10 @@ export function FormSelectField<T extends FieldValues, TOut = T>({ control, name
       onBlur={field.onBlur}
       onChange={(event) => {
         const option = options.find((candidate) => String(candidate.value) === event.target.value);
-        field.onChange(option ? option.value : null);
+        const value = option ? option.value : null;
+        const previous: unknown = field.value;
+        field.onChange(value);
+        if (onValueChange && value !== previous) onValueChange(value, previous);
       }}
       error={fieldState.error !== undefined}
       helperText={fieldState.error?.message ?? helperText}

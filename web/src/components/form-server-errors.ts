@@ -27,13 +27,28 @@ export const SERVER_ROOT_ERROR = 'root.server' as const;
  */
 export function applyServerErrors<T extends FieldValues, TOut>(form: UseFormReturn<T, unknown, TOut>, error: unknown, path?: ServerErrorPath<T>): boolean {
   const entries = serverFieldErrors(error);
-  const values: Record<string, unknown> = form.getValues();
+  const placed = placeServerErrors(entries, path ?? sameNameIn<T>(form.getValues()));
+  for (const { path: target, message } of placed.fields) form.setError(target, { type: 'server', message });
+  if (placed.root) form.setError(SERVER_ROOT_ERROR, { type: 'server', message: placed.root });
+  return entries.length > 0;
+}
+
+/** The default placement: the form field of the same name, when the form has one. */
+function sameNameIn<T extends FieldValues>(values: Record<string, unknown>): ServerErrorPath<T> {
+  return (field) => (Object.hasOwn(values, field) ? (field as Path<T>) : undefined);
+}
+
+/** Which text goes on which field, and the texts left for the form as a whole (joined). */
+export function placeServerErrors<T extends FieldValues>(
+  entries: readonly { field: string; message: string }[],
+  path: ServerErrorPath<T>,
+): { fields: { path: Path<T>; message: string }[]; root?: string } {
+  const fields: { path: Path<T>; message: string }[] = [];
   const unplaced: string[] = [];
   for (const { field, message } of entries) {
-    const target = path ? path(field) : field in values ? (field as Path<T>) : undefined;
-    if (target) form.setError(target, { type: 'server', message });
+    const target = path(field);
+    if (target) fields.push({ path: target, message });
     else unplaced.push(message);
   }
-  if (unplaced.length > 0) form.setError(SERVER_ROOT_ERROR, { type: 'server', message: unplaced.join(' ') });
-  return entries.length > 0;
+  return unplaced.length > 0 ? { fields, root: unplaced.join(' ') } : { fields };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GridColDef } from '@mui/x-data-grid';
-import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { activeFilterCount, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
 import { guidFilterOperators } from './guid-filter';
 
 interface Row {
@@ -52,5 +52,21 @@ describe('grid models and the list state', () => {
       { id: 7, field: 'created', operator: 'after', value: '2024-01-01T10:00:00.000Z' },
       { field: 'a', operator: 'isEmpty' },
     ]);
+  });
+});
+
+describe('activeFilterCount', () => {
+  it('counts the items that narrow the list: with a value, or an operator that needs none', () => {
+    expect(
+      activeFilterCount([
+        { field: 'isEnabled', operator: 'is', value: true },
+        { field: 'isEnabled', operator: 'is', value: false },
+        { field: 'name', operator: 'contains' },
+        { field: 'name', operator: 'contains', value: '' },
+        { field: 'name', operator: 'isEmpty' },
+        { field: 'tenantId', operator: 'isAnyOf', value: [] },
+        { field: 'tenantId', operator: 'isAnyOf', value: ['a'] },
+      ]),
+    ).toBe(4);
   });
 });

@@ -58,3 +58,13 @@ export function fromGridFilterModel(model: GridFilterModel): FilterItem[] {
     return copy;
   });
 }
+
+/** Filter items that narrow the list: with a value, or an operator that needs none. */
+export function activeFilterCount(filters: readonly FilterItem[]): number {
+  return filters.filter((item) => {
+    if (item.operator === 'isEmpty' || item.operator === 'isNotEmpty') return true;
+    const { value } = item;
+    if (Array.isArray(value)) return value.length > 0;
+    return value !== undefined && value !== null && value !== '';
+  }).length;
+}

@@ -12,6 +12,7 @@ import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import { ColumnsPanelTrigger, FilterPanelTrigger } from '@mui/x-data-grid';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import type { ListStateApi } from '../lib/url-state';
+import { activeFilterCount } from './grid-model';
 import { SearchBox } from './search-box';
 
 export interface ToolbarMenuItem {
@@ -108,16 +109,6 @@ export function ResourceGridToolbar() {
       )}
     </Box>
   );
-}
-
-/** Filter items that narrow the list: with a value, or an operator that needs none. */
-export function activeFilterCount(filters: ListStateApi['state']['filters']): number {
-  return filters.filter((item) => {
-    if (item.operator === 'isEmpty' || item.operator === 'isNotEmpty') return true;
-    const { value } = item;
-    if (Array.isArray(value)) return value.length > 0;
-    return value !== undefined && value !== null && value !== '';
-  }).length;
 }
 
 function ToolbarMenuButton({ menu }: { menu: ToolbarMenu }) {

@@ -35,3 +35,20 @@ export function listQueryOptions<R>(path: string, params: ListParams, resource: 
     queryFn: ({ signal }) => fetchList<R>(path, query, signal),
   });
 }
+
+/**
+ * One row of a list, found by a filter, for resources whose API has no single-item call
+ * (tokens, categories, work unit types): `null` when no row matches. Cached under the list's
+ * key, so a save that invalidates the list refreshes the open item too.
+ *
+ * @example
+ *   useQuery({ ...listItemQueryOptions<TokenGrant>('/v1/tokens', `tokenGrantId eq ${guidLiteral(id)}`), enabled: isGuid(id) })
+ */
+export function listItemQueryOptions<R>(path: string, filter: string, options: { expand?: string } = {}) {
+  const query: ODataParams = { $filter: filter, $top: '1' };
+  if (options.expand) query.$expand = options.expand;
+  return queryOptions({
+    queryKey: listQueryKey(path, query),
+    queryFn: async ({ signal }): Promise<R | null> => (await fetchList<R>(path, query, signal)).rows[0] ?? null,
+  });
+}

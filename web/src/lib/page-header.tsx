@@ -11,6 +11,8 @@ export interface PageHeaderProps {
   help?: ReactNode;
   /** Buttons or other controls at the right of the header. */
   actions?: ReactNode;
+  /** The document title when it differs from the header, e.g. "WU #42" while a work unit is open (spec 001 §2). */
+  documentTitle?: string;
 }
 
 /**
@@ -20,8 +22,8 @@ export interface PageHeaderProps {
  * @example
  *   <PageHeader title="Tenants" help="Tenants and their subscriptions." />
  */
-export function PageHeader({ title, help, actions }: PageHeaderProps) {
-  useDocumentTitle(title);
+export function PageHeader({ title, help, actions, documentTitle }: PageHeaderProps) {
+  useDocumentTitle(documentTitle ?? title);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2, minHeight: 40 }}>
       <Typography variant="h5" component="h1">

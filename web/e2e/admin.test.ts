@@ -1,0 +1,390 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { portalUrl, launchBrowser, newContext, screenshot, signIn, storedAccessToken } from './support';
+
+/**
+ * Administration in the browser (spec 001 §2 Tenants, Tokens, Work unit settings; issue 3):
+ * tenants with custom fields, intake schema, secrets and subscriptions; tenant tokens shown once
+ * and revoked; work unit categories and subcategories; every validation message for bad input.
+ * admin signs in once; the tests share that page, in order.
+ */
+
+const SUFFIX = Date.now().toString(36);
+const TENANT_NAME = `Northwind ${SUFFIX}`;
+const SUBSCRIPTION_NAME = `Northwind Production ${SUFFIX}`;
+const TOKEN_NAME = `agent-${SUFFIX}`;
+const CATEGORY_NAME = `Hardware ${SUFFIX}`;
+const SUBCATEGORY_NAME = `Keyboard ${SUFFIX}`;
+const INTAKE_SCHEMA = JSON.stringify({ title: 'Intake', type: 'object', required: ['summary'], properties: { summary: { type: 'string', title: 'Summary' } } });
+
+interface CurrentUser {
+  tenantId: string | null;
+}
+interface TenantLookup {
+  tenantId: string;
+  name: string;
+}
+type Tenant = TenantLookup & Record<`workUnitField${number}`, string | null> & { assignmentGroups: string; intakeWizardSchema: string | null; enabled: boolean };
+interface ListResponse<T> {
+  '@odata.count'?: number;
+  value: T[];
+}
+
+async function serverCall<T>(page: Page, path: string): Promise<T> {
+  const response = await fetch(`${portalUrl()}${path}`, { headers: { Authorization: `Bearer ${await storedAccessToken(page)}` } });
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+function drawer(page: Page): Locator {
+  return page.locator('.MuiDrawer-paper').filter({ has: page.getByRole('button', { name: 'Close', exact: true }) });
+}
+
+function gridRow(page: Page, text: string): Locator {
+  return page.getByRole('row').filter({ hasText: text });
+}
+
+/** Chooses an option of an MUI select by its label. */
+async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('administration (admin)', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let contosoId: string;
+  let tenantId: string;
+  let generatedToken: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portalUrl() });
+    page = await context.newPage();
+    await signIn(page, 'admin');
+    const user = await serverCall<CurrentUser>(page, '/v1/currentUser');
+    if (!user.tenantId) throw new Error('admin has no tenant');
+    contosoId = user.tenantId;
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  test('Tenants lists the tenants with their columns, search and exports', async () => {
+    await page.goto(`/${contosoId}/tenants`);
+    await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+    for (const header of ['Name', 'Internal Notification Email', 'Enabled', 'Assignment Groups', 'Modified']) {
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
+    }
+    await gridRow(page, 'Contoso').first().waitFor();
+    await gridRow(page, 'Fabrikam').first().waitFor();
+    await page.getByRole('button', { name: 'Export Page' }).waitFor();
+    await page.getByRole('button', { name: 'Export All' }).waitFor();
+    await screenshot(page, 'admin-tenants');
+  });
+
+  test('a new tenant without a name shows "Please enter a name."', async () => {
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('editTenantId') === 'new');
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Tenant' }).waitFor();
+    // Pristine: both buttons disabled (spec 000 §5); touching the name enables Save & Close.
+    expect(await panel.getByRole('button', { name: 'Save & Close' }).isDisabled()).toBe(true);
+    await panel.getByRole('textbox', { name: 'Name' }).focus();
+    await panel.getByRole('textbox', { name: 'Internal Notification Email' }).focus();
+    await panel.getByRole('button', { name: 'Save & Close' }).click();
+    await panel.getByText('Please enter a name.').waitFor();
+    await screenshot(page, 'admin-tenant-name-required');
+  });
+
+  test('Additional Fields: a duplicate column shows "Can not have duplicate custom fields."; empty names and dropdown options are asked for', async () => {
+    const panel = drawer(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(TENANT_NAME);
+    await panel.getByRole('tab', { name: 'Additional Fields' }).click();
+    await panel.getByRole('button', { name: 'Add Field' }).click();
+    await panel.getByRole('button', { name: 'Add Field' }).click();
+    const first = panel.getByRole('group', { name: 'Additional field 1' });
+    const second = panel.getByRole('group', { name: 'Additional field 2' });
+    expect(await first.getByRole('combobox', { name: 'Column' }).textContent()).toBe('workUnitField1');
+    expect(await second.getByRole('combobox', { name: 'Column' }).textContent()).toBe('workUnitField2');
+    await choose(second, page, 'Column', 'workUnitField1');
+    await choose(second, page, 'Type', 'Dropdown');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    expect(await panel.getByText('Can not have duplicate custom fields.').count()).toBe(2);
+    expect(await panel.getByText('Please enter a field name.').count()).toBe(2);
+    await panel.getByText('Please enter the options of the dropdown, separated by commas.').waitFor();
+    await screenshot(page, 'admin-tenant-duplicate-fields');
+
+    await first.getByRole('textbox', { name: 'Name' }).fill('Region');
+    await choose(second, page, 'Column', 'workUnitField2');
+    await second.getByRole('textbox', { name: 'Name' }).fill('Priority');
+    await second.getByRole('textbox', { name: 'Options' }).fill('Low, High');
+    await expect.poll(() => panel.getByText('Can not have duplicate custom fields.').count()).toBe(0);
+  });
+
+  test('Intake Wizard Form: text that is not JSON shows "The intake wizard form must be JSON."; an uploaded .json file replaces it', async () => {
+    const panel = drawer(page);
+    await panel.getByRole('tab', { name: 'Intake Wizard Form' }).click();
+    const editor = panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' });
+    await editor.fill('{ "title": "Intake", ');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('The intake wizard form must be JSON.').waitFor();
+    await screenshot(page, 'admin-tenant-intake-not-json');
+
+    await panel.locator('input[type="file"]').setInputFiles({ name: 'intake.json', mimeType: 'application/json', buffer: Buffer.from(INTAKE_SCHEMA) });
+    await expect.poll(() => editor.inputValue()).toBe(INTAKE_SCHEMA);
+    await expect.poll(() => panel.getByText('The intake wizard form must be JSON.').count()).toBe(0);
+  });
+
+  test('a JSON text that is no JSON Schema is refused by the server: "Unable to save tenant, please try again." and its text on the field', async () => {
+    const panel = drawer(page);
+    const editor = panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' });
+    await editor.fill('{ "type": 12 }');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Unable to save tenant, please try again.').waitFor();
+    await panel.getByText(/The intake wizard form is not a valid JSON Schema/).waitFor();
+    await screenshot(page, 'admin-tenant-server-error');
+    // Still a new tenant: nothing was created.
+    expect(new URL(page.url()).searchParams.get('editTenantId')).toBe('new');
+  });
+
+  test('saving the tenant with details, two custom fields and the intake schema keeps the drawer open on the created tenant', async () => {
+    const panel = drawer(page);
+    await panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' }).fill(INTAKE_SCHEMA);
+    await panel.getByRole('tab', { name: 'Details' }).click();
+    await panel.getByRole('textbox', { name: 'Internal Notification Email' }).fill('noc@northwind.example');
+    const groups = panel.getByRole('combobox', { name: 'Assignment Groups' });
+    await groups.fill('Tier 1');
+    await groups.press('Enter');
+    await groups.fill('Tier 2,');
+    await panel.getByRole('button', { name: 'Tier 2' }).waitFor();
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('editTenantId') ?? ''));
+    tenantId = new URL(page.url()).searchParams.get('editTenantId') ?? '';
+    await panel.getByRole('heading', { name: `Edit Tenant: ${TENANT_NAME}` }).waitFor();
+    await panel.getByRole('tab', { name: 'Secrets' }).waitFor();
+
+    const tenant = await serverCall<Tenant>(page, `/v1/tenants(${tenantId})`);
+    expect(tenant.name).toBe(TENANT_NAME);
+    expect(tenant.assignmentGroups).toBe('Tier 1,Tier 2');
+    expect(JSON.parse(tenant.workUnitField1 ?? 'null')).toEqual({ Name: 'Region', Type: 1, Options: '' });
+    expect(JSON.parse(tenant.workUnitField2 ?? 'null')).toEqual({ Name: 'Priority', Type: 2, Options: 'Low,High' });
+    expect(tenant.workUnitField3).toBeNull();
+    expect(JSON.parse(tenant.intakeWizardSchema ?? 'null')).toEqual(JSON.parse(INTAKE_SCHEMA));
+
+    await panel.getByRole('tab', { name: 'Additional Fields' }).click();
+    await panel.getByRole('group', { name: 'Additional field 2' }).getByRole('textbox', { name: 'Options' }).waitFor();
+    await screenshot(page, 'admin-tenant-custom-fields');
+  });
+
+  test('Secrets: a secret is added, listed masked, revealed and copied, given a new version, and deleted after a question', async () => {
+    const panel = drawer(page);
+    await panel.getByRole('tab', { name: 'Secrets' }).click();
+    await panel.getByText('This tenant has no secrets.').waitFor();
+    const add = panel.getByRole('form', { name: 'Add secret' });
+    await add.getByRole('textbox', { name: 'Name' }).fill('bad name!');
+    await add.getByLabel(/^Value/).fill('x');
+    await add.getByRole('button', { name: 'Add' }).click();
+    await add.getByText('Please enter a secret name (letters, digits, dots, dashes and underscores).').waitFor();
+    await add.getByRole('textbox', { name: 'Name' }).fill('smtp-password');
+    await add.getByLabel(/^Value/).fill('s3cr3t-one');
+    await add.getByRole('button', { name: 'Add' }).click();
+
+    const row = panel.getByRole('row').filter({ hasText: 'smtp-password' });
+    await row.getByLabel('Hidden value').waitFor();
+    expect(await row.textContent()).not.toContain('s3cr3t-one');
+    await row.getByRole('button', { name: 'Reveal smtp-password' }).click();
+    await row.getByText('s3cr3t-one').waitFor();
+    await row.getByRole('button', { name: 'Copy smtp-password' }).click();
+    await page.getByRole('tooltip', { name: 'Copied to clipboard' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('s3cr3t-one');
+    await screenshot(page, 'admin-tenant-secret-revealed');
+
+    await row.getByRole('button', { name: 'Set new value of smtp-password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set New Value: smtp-password' });
+    await dialog.getByLabel(/^Value/).fill('s3cr3t-two');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByRole('cell', { name: '2', exact: true }).waitFor();
+    await row.getByLabel('Hidden value').waitFor();
+    await row.getByRole('button', { name: 'Reveal smtp-password' }).click();
+    await row.getByText('s3cr3t-two').waitFor();
+
+    await add.getByRole('textbox', { name: 'Name' }).fill('old-key');
+    await add.getByLabel(/^Value/).fill('to-be-deleted');
+    await add.getByRole('button', { name: 'Add' }).click();
+    const old = panel.getByRole('row').filter({ hasText: 'old-key' });
+    await old.getByRole('button', { name: 'Delete old-key' }).click();
+    const question = page.getByRole('dialog', { name: 'Delete Secret' });
+    await question.getByRole('button', { name: 'Yes' }).click();
+    await old.waitFor({ state: 'detached' });
+    await row.waitFor();
+  });
+
+  test('closing the drawer returns to the grid, which lists the new tenant', async () => {
+    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
+    await gridRow(page, TENANT_NAME).waitFor();
+  });
+
+  test('Subscriptions: a subscription without a name shows "Please enter a name."; a saved one is listed and offered by the header picker', async () => {
+    await gridRow(page, TENANT_NAME).getByRole('button', { name: 'Subscriptions' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Subscriptions: ${TENANT_NAME}` }).waitFor();
+    await panel.getByRole('button', { name: 'Create', exact: true }).click();
+    const form = panel.getByRole('form', { name: 'Subscription' });
+    await form.getByRole('textbox', { name: 'Name' }).focus();
+    await form.getByRole('textbox', { name: 'Name' }).blur();
+    await form.getByRole('button', { name: 'Save & Close' }).click();
+    await form.getByText('Please enter a name.').waitFor();
+    await form.getByRole('textbox', { name: 'Name' }).fill(SUBSCRIPTION_NAME);
+    await form.getByRole('button', { name: 'Save & Close' }).click();
+    await form.waitFor({ state: 'detached' });
+    await panel.getByRole('row').filter({ hasText: SUBSCRIPTION_NAME }).waitFor();
+    await screenshot(page, 'admin-subscriptions');
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.waitForURL((url) => !url.searchParams.has('subscriptionsTenantId'));
+
+    await page.getByRole('button', { name: /^Tenant and subscription:/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Tenant > Subscription' });
+    await choose(picker, page, 'Tenant', TENANT_NAME);
+    await picker.getByRole('combobox', { name: 'Subscription' }).click();
+    await page.getByRole('listbox').getByRole('option', { name: SUBSCRIPTION_NAME }).waitFor();
+    await screenshot(page, 'admin-picker-subscription');
+    await page.keyboard.press('Escape');
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+    await picker.waitFor({ state: 'detached' });
+  });
+
+  test('Disable asks first, then the tenant shows as disabled; Enable turns it back on', async () => {
+    const row = gridRow(page, TENANT_NAME);
+    await row.getByRole('button', { name: 'Disable' }).click();
+    const question = page.getByRole('dialog', { name: 'Disable Tenant' });
+    await question.getByText(`Are you sure you want to disable the tenant "${TENANT_NAME}"?`).waitFor();
+    await question.getByRole('button', { name: 'Yes' }).click();
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+    expect((await serverCall<Tenant>(page, `/v1/tenants(${tenantId})`)).enabled).toBe(false);
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('dialog', { name: 'Enable Tenant' }).getByRole('button', { name: 'Yes' }).click();
+    await row.getByRole('button', { name: 'Disable' }).waitFor();
+  });
+
+  test('Tenant Tokens: a token without a name or a lifetime shows "Please enter a name." and "Please choose a lifetime."', async () => {
+    await page.goto(`/${contosoId}/tokens`);
+    await page.getByRole('heading', { level: 1, name: 'Tenant Tokens' }).waitFor();
+    for (const header of ['Name', 'Description', 'Created', 'Expires On', 'Status', 'Token']) {
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
+    }
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Token' }).waitFor();
+    await panel.getByRole('textbox', { name: 'Description' }).fill('Device agent of the lab');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Please enter a name.').waitFor();
+    await panel.getByText('Please choose a lifetime.').waitFor();
+    await screenshot(page, 'admin-token-validation');
+  });
+
+  test('creating a token shows it once with a copy button ("Copied to clipboard" for 1 s) and the warning', async () => {
+    const panel = drawer(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(TOKEN_NAME);
+    await choose(panel, page, 'Lifetime', '1 year');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Copy this token now. It cannot be viewed again after you leave this page.').waitFor();
+    generatedToken = (await panel.getByLabel('Generated token').textContent()) ?? '';
+    expect(generatedToken).toMatch(/^cfs_[0-9A-Za-z]{46}$/);
+    await panel.getByRole('button', { name: 'Copy token' }).click();
+    const tooltip = page.getByRole('tooltip', { name: 'Copied to clipboard' });
+    await tooltip.waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(generatedToken);
+    await screenshot(page, 'admin-token-generated');
+    await tooltip.waitFor({ state: 'hidden', timeout: 2500 });
+
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    const row = gridRow(page, TOKEN_NAME);
+    await row.getByText('Active').waitFor();
+    const prefix = (await row.getByRole('gridcell').filter({ hasText: '…' }).textContent())?.replace('…', '') ?? '';
+    expect(prefix.length).toBeGreaterThan(4);
+    expect(generatedToken.startsWith(prefix)).toBe(true);
+    // Opened again, the grant no longer shows its token.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await drawer(page).getByRole('heading', { name: `Edit Token: ${TOKEN_NAME}` }).waitFor();
+    expect(await page.getByText(generatedToken).count()).toBe(0);
+    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await screenshot(page, 'admin-tokens');
+  });
+
+  test('Revoke asks first, then the token shows as Revoked and cannot be revoked again', async () => {
+    const row = gridRow(page, TOKEN_NAME);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const question = page.getByRole('dialog', { name: `Revoke Token: ${TOKEN_NAME}` });
+    await question.getByText('Are you sure you want to revoke this token? Machines using it will be refused at once.').waitFor();
+    await question.getByRole('button', { name: 'Yes' }).click();
+    await row.getByText('Revoked').waitFor();
+    expect(await row.getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
+    const grants = await serverCall<ListResponse<{ name: string; revokedOn: string | null }>>(page, `/v1/tokens?$filter=tenantId eq ${contosoId}`);
+    expect(grants.value.find((grant) => grant.name === TOKEN_NAME)?.revokedOn).toEqual(expect.any(String));
+    await screenshot(page, 'admin-token-revoked');
+  });
+
+  test('Work Unit Settings lists enabled categories by default, with the filter shown; a category without name or type shows both messages', async () => {
+    await page.goto(`/${contosoId}/workunitsettings`);
+    await page.getByRole('heading', { level: 1, name: 'Work Unit Settings' }).waitFor();
+    for (const header of ['ID', 'Name', 'Tenant', 'Work Unit Type', 'Enabled', 'Visible in Resolution Center']) {
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
+    }
+    await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+    await page.getByRole('button', { name: 'Create', exact: true }).first().click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Category' }).waitFor();
+    expect(await panel.getByRole('combobox', { name: 'Tenant' }).textContent()).toBe('Contoso');
+    await panel.getByRole('textbox', { name: 'Name' }).focus();
+    await panel.getByRole('textbox', { name: 'Name' }).blur();
+    await panel.getByRole('button', { name: 'Save & Close' }).click();
+    await panel.getByText('Please enter a name.').waitFor();
+    await panel.getByText('Please choose a work unit type.').waitFor();
+    await screenshot(page, 'admin-category-validation');
+  });
+
+  test('a saved category is listed with its tenant and type; its subcategory drawer creates a subcategory', async () => {
+    const panel = drawer(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(CATEGORY_NAME);
+    await choose(panel, page, 'Work Unit Type', 'Incident');
+    await panel.getByRole('button', { name: 'Save & Close' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('workUnitCategoryId'));
+    const row = gridRow(page, CATEGORY_NAME);
+    await row.getByText('Contoso').waitFor();
+    await row.getByText('Incident').waitFor();
+
+    await row.getByRole('button', { name: 'Subcategories' }).click();
+    const subcategories = drawer(page);
+    await subcategories.getByRole('heading', { name: `Subcategories: ${CATEGORY_NAME}` }).waitFor();
+    await subcategories.getByRole('button', { name: 'Create', exact: true }).click();
+    const form = subcategories.getByRole('form', { name: 'Subcategory' });
+    await form.getByRole('textbox', { name: 'Name' }).focus();
+    await form.getByRole('textbox', { name: 'Name' }).blur();
+    await form.getByRole('button', { name: 'Save & Close' }).click();
+    await form.getByText('Please enter a name.').waitFor();
+    await form.getByRole('textbox', { name: 'Name' }).fill(SUBCATEGORY_NAME);
+    await form.getByRole('button', { name: 'Save & Close' }).click();
+    await form.waitFor({ state: 'detached' });
+    await subcategories.getByRole('row').filter({ hasText: SUBCATEGORY_NAME }).waitFor();
+    await screenshot(page, 'admin-subcategories');
+    await subcategories.getByRole('button', { name: 'Close', exact: true }).click();
+
+    const categoryId = Number(await row.getByRole('gridcell').first().textContent());
+    const listed = await serverCall<ListResponse<{ name: string; isEnabled: boolean }>>(page, `/v1/workunitsubcategories?$filter=workUnitCategoryId eq ${categoryId}`);
+    expect(listed.value).toEqual([expect.objectContaining({ name: SUBCATEGORY_NAME, isEnabled: true })]);
+  });
+
+  test('the Work Unit Types section shows for a user with WorkUnits.Types edit', async () => {
+    const section = page.getByRole('region', { name: 'Work Unit Types' });
+    await section.getByRole('heading', { name: 'Work Unit Types' }).waitFor();
+    await section.getByRole('row').filter({ hasText: 'Change Request' }).waitFor();
+    await screenshot(page, 'admin-work-unit-settings');
+  });
+});

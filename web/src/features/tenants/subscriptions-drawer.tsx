@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import { subscriptionInputSchema, type SubscriptionInput } from '@cfs/contracts/tenants';
+import { CellLink } from '../../components/cell-link';
+import { FormActions } from '../../components/form-actions';
+import { FormTextField } from '../../components/form-fields';
+import { schemaResolver } from '../../components/form-resolver';
+import { dateTimeColumn } from '../../components/grid-columns';
+import { ResourceGrid } from '../../components/resource-grid';
+import { SideDrawer } from '../../components/side-drawer';
+import { guidLiteral } from '../../lib/list-query';
+import { useListState } from '../../lib/url-state';
+import { SUBSCRIPTIONS_PATH, useSaveSubscription, useTenant, type Subscription } from './api';
+
+/** The Subscriptions drawer of one tenant (spec 001 §2 Tenants): list, create, edit. `?subscriptionsTenantId=`. */
+export function SubscriptionsDrawer({ tenantId, onClose }: { tenantId: string | null; onClose: () => void }) {
+  const tenant = useTenant(tenantId);
+  return (
+    <SideDrawer open={tenantId !== null} onClose={onClose} title={`Subscriptions${tenant.data ? `: ${tenant.data.name}` : ''}`}>
+      {tenantId !== null && <TenantSubscriptions key={tenantId} tenantId={tenantId} />}
+    </SideDrawer>
+  );
+}
+
+function TenantSubscriptions({ tenantId }: { tenantId: string }) {
+  // A grid in a drawer keeps its state in memory: the page's own list owns the address.
+  const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+  const [editing, setEditing] = useState<Subscription | 'new' | null>(null);
+  const columns: GridColDef<Subscription>[] = [
+    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => setEditing(row)}>{row.name}</CellLink> },
+    dateTimeColumn<Subscription>({ field: 'modified', headerName: 'Modified' }),
+  ];
+  return (
+    <>
+      {editing !== null && (
+        <SubscriptionForm
+          key={editing === 'new' ? 'new' : editing.subscriptionId}
+          tenantId={tenantId}
+          subscription={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      <ResourceGrid
+        list={list}
+        path={SUBSCRIPTIONS_PATH}
+        fixedFilter={`tenantId eq ${guidLiteral(tenantId)}`}
+        columns={columns}
+        getRowId={(row) => row.subscriptionId}
+        searchFields={['name']}
+        onCreate={() => setEditing('new')}
+        onRowClick={(row) => setEditing(row)}
+      />
+    </>
+  );
+}
+
+function SubscriptionForm({ tenantId, subscription, onClose }: { tenantId: string; subscription?: Subscription; onClose: () => void }) {
+  const form = useForm<SubscriptionInput>({
+    resolver: schemaResolver(subscriptionInputSchema),
+    defaultValues: { tenantId, name: subscription?.name ?? '' },
+  });
+  const [id, setId] = useState(subscription?.subscriptionId ?? 'new');
+  const save = useSaveSubscription(id);
+  return (
+    <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ p: 2, mb: 2 }} aria-label="Subscription">
+      <Box sx={{ display: 'flex', alignItems: 'center' }}>
+        <Typography variant="subtitle1" sx={{ flex: 1 }}>
+          {id === 'new' ? 'Create Subscription' : 'Edit Subscription'}
+        </Typography>
+        <Button size="small" onClick={onClose}>
+          Cancel
+        </Button>
+      </Box>
+      <FormTextField control={form.control} name="name" label="Name" required autoFocus />
+      <FormActions
+        form={form}
+        onSave={async (input) => {
+          const saved = await save.mutateAsync(input);
+          // A second Save of a new subscription updates it rather than creating another.
+          setId(saved.subscriptionId);
+        }}
+        onClose={onClose}
+        loading={save.isPending}
+      />
+    </Paper>
+  );
+}

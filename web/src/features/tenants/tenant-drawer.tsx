@@ -1,0 +1,17 @@
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { SideDrawer } from '../../components/side-drawer';
+import { useTenant } from './api';
+import { TenantForm } from './tenant-form';
+
+export function TenantDrawer({ id, onClose, onCreated }: { id: string | null; onClose: () => void; onCreated: (tenantId: string) => void }) {
+  const tenant = useTenant(id);
+  const creating = id === 'new';
+  return (
+    <SideDrawer open={id !== null} onClose={onClose} title={creating ? 'Create Tenant' : `Edit Tenant${tenant.data ? `: ${tenant.data.name}` : ''}`}>
+      {id !== null && !creating && tenant.isPending && <LinearProgress />}
+      {id !== null && !creating && tenant.isError && <Typography color="text.secondary">This tenant could not be loaded.</Typography>}
+      {id !== null && (creating || tenant.data) && <TenantForm key={id} id={id} tenant={tenant.data} onClose={onClose} onCreated={onCreated} />}
+    </SideDrawer>
+  );
+}

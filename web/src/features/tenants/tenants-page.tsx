@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import type { GridColDef } from '@mui/x-data-grid';
+import EditIcon from '@mui/icons-material/Edit';
+import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
+import SubscriptionsIcon from '@mui/icons-material/Subscriptions';
+import { CellLink } from '../../components/cell-link';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ResourceGrid } from '../../components/resource-grid';
+import { PageHeader } from '../../lib/page-header';
+import { useDrawerParam, useListState } from '../../lib/url-state';
+import { TENANTS_PATH, useToggleTenant, type Tenant } from './api';
+import { SubscriptionsDrawer } from './subscriptions-drawer';
+import { TenantDrawer } from './tenant-drawer';
+import { splitAssignmentGroups } from './tenant-form-values';
+
+/** Tenants (spec 001 §2): grid, create/edit drawer (`?editTenantId=`), subscriptions drawer, enable/disable. */
+export default function TenantsPage() {
+  const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+  // The route already has a :tenantId segment; the drawer's parameter must not read like it.
+  const drawer = useDrawerParam('editTenantId', { clear: ['tab'] });
+  const subscriptions = useDrawerParam('subscriptionsTenantId');
+  const [toggling, setToggling] = useState<Tenant | null>(null);
+  const toggle = useToggleTenant();
+
+  const columns: GridColDef<Tenant>[] = [
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 180,
+      renderCell: ({ row }) => <CellLink onClick={() => drawer.open(row.tenantId)}>{row.name}</CellLink>,
+    },
+    { field: 'internalNotificationEmailAddress', headerName: 'Internal Notification Email', flex: 1, minWidth: 220 },
+    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
+    {
+      field: 'assignmentGroups',
+      headerName: 'Assignment Groups',
+      flex: 1.5,
+      minWidth: 220,
+      renderCell: ({ row }) => (
+        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', height: '100%', overflow: 'hidden' }}>
+          {splitAssignmentGroups(row.assignmentGroups).map((group) => (
+            <Chip key={group} label={group} size="small" />
+          ))}
+        </Box>
+      ),
+    },
+    dateTimeColumn<Tenant>({ field: 'modified', headerName: 'Modified' }),
+    actionsColumn<Tenant>(
+      (row) => [
+        { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.tenantId) },
+        { label: 'Subscriptions', icon: <SubscriptionsIcon fontSize="small" />, onClick: () => subscriptions.open(row.tenantId) },
+        {
+          label: row.enabled ? 'Disable' : 'Enable',
+          icon: <PowerSettingsNewIcon fontSize="small" />,
+          color: row.enabled ? 'error' : 'primary',
+          onClick: () => setToggling(row),
+        },
+      ],
+      { width: 130 },
+    ),
+  ];
+
+  return (
+    <>
+      <PageHeader title="Tenants" />
+      <ResourceGrid
+        list={list}
+        path={TENANTS_PATH}
+        columns={columns}
+        getRowId={(row) => row.tenantId}
+        searchFields={['name', 'internalNotificationEmailAddress', 'assignmentGroups']}
+        exportFileName="tenants.csv"
+        onCreate={() => drawer.open('new')}
+      />
+      <TenantDrawer id={drawer.openId} onClose={drawer.close} onCreated={(tenantId) => drawer.open(tenantId, { replace: true })} />
+      <SubscriptionsDrawer tenantId={subscriptions.openId} onClose={subscriptions.close} />
+      <ConfirmDialog
+        open={toggling !== null}
+        title={toggling?.enabled ? 'Disable Tenant' : 'Enable Tenant'}
+        text={`Are you sure you want to ${toggling?.enabled ? 'disable' : 'enable'} the tenant "${toggling?.name ?? ''}"?`}
+        onConfirm={() => (toggling ? toggle.mutateAsync(toggling.tenantId).then(() => setToggling(null)) : undefined)}
+        onCancel={() => setToggling(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import BlockIcon from '@mui/icons-material/Block';
+import { TOKEN_LIFETIMES, TOKEN_MESSAGES, tokenCreateSchema, tokenUpdateSchema } from '@cfs/contracts/tokens';
+import { CopyButton } from '../../components/copy-button';
+import { FormActions } from '../../components/form-actions';
+import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { schemaResolver } from '../../components/form-resolver';
+import { SideDrawer } from '../../components/side-drawer';
+import { formatDateTime } from '../../lib/dates';
+import { useCreateToken, useTokenGrant, useUpdateToken, type GeneratedToken, type TokenGrant } from './api';
+import { TokenStatusChip } from './token-status-chip';
+
+const LIFETIME_OPTIONS: FieldOption[] = TOKEN_LIFETIMES.map((lifetime) => ({ value: lifetime.value, label: lifetime.label }));
+const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', wordBreak: 'break-all' } as const;
+
+export interface TokenDrawerProps {
+  id: string | null;
+  tenantId: string;
+  /** The token just created, shown once above its grant (spec 001 §2 Tokens). */
+  generated: GeneratedToken | null;
+  onCreated: (token: GeneratedToken) => void;
+  onRevoke: (grant: TokenGrant) => void;
+  onClose: () => void;
+}
+
+export function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onClose }: TokenDrawerProps) {
+  const grant = useTokenGrant(id);
+  const creating = id === 'new';
+  return (
+    <SideDrawer open={id !== null} onClose={onClose} title={creating ? 'Create Token' : `Edit Token${grant.data ? `: ${grant.data.name}` : ''}`}>
+      {generated && generated.tokenGrantId === id && <GeneratedTokenPanel token={generated.generatedToken} />}
+      {creating && <TokenCreateForm tenantId={tenantId} onCreated={onCreated} />}
+      {!creating && grant.isPending && <LinearProgress />}
+      {!creating && grant.data && <TokenEditForm key={grant.data.tokenGrantId} grant={grant.data} onRevoke={onRevoke} onClose={onClose} />}
+      {!creating && grant.isSuccess && grant.data === null && <Typography color="text.secondary">This token does not exist.</Typography>}
+    </SideDrawer>
+  );
+}
+
+function GeneratedTokenPanel({ token }: { token: string }) {
+  return (
+    <Alert severity="warning" sx={{ mb: 2, '& .MuiAlert-message': { flex: 1, minWidth: 0 } }} role="status">
+      <AlertTitle>{TOKEN_MESSAGES.shownOnce}</AlertTitle>
+      <Paper variant="outlined" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1.5, py: 1, mt: 1 }}>
+        <Box component="code" sx={{ ...monospace, flex: 1 }} aria-label="Generated token">
+          {token}
+        </Box>
+        <CopyButton text={token} label="Copy token" size="medium" />
+      </Paper>
+    </Alert>
+  );
+}
+
+type TokenCreateValues = z.input<typeof tokenCreateSchema>;
+
+function TokenCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated: (token: GeneratedToken) => void }) {
+  const form = useForm<TokenCreateValues, unknown, z.output<typeof tokenCreateSchema>>({
+    resolver: schemaResolver(tokenCreateSchema),
+    // No lifetime chosen yet: the choice is required on create (spec 001 §5).
+    defaultValues: { tenantId, name: '', description: '', lifetimeYears: undefined },
+  });
+  const create = useCreateToken();
+  return (
+    <form noValidate onSubmit={(event) => event.preventDefault()}>
+      <FormTextField control={form.control} name="name" label="Name" required autoFocus />
+      <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
+      <FormSelectField control={form.control} name="lifetimeYears" label="Lifetime" options={LIFETIME_OPTIONS} required />
+      {/* Save only: the drawer stays open on the new grant, where the token is shown once. */}
+      <FormActions form={form} onSave={async (input) => onCreated(await create.mutateAsync(input))} loading={create.isPending} />
+    </form>
+  );
+}
+
+type TokenUpdateValues = z.input<typeof tokenUpdateSchema>;
+
+function TokenEditForm({ grant, onRevoke, onClose }: { grant: TokenGrant; onRevoke: (grant: TokenGrant) => void; onClose: () => void }) {
+  const form = useForm<TokenUpdateValues, unknown, z.output<typeof tokenUpdateSchema>>({
+    resolver: schemaResolver(tokenUpdateSchema),
+    defaultValues: { name: grant.name, description: grant.description ?? '' },
+  });
+  const update = useUpdateToken(grant.tokenGrantId);
+  const lifetime = TOKEN_LIFETIMES.find((option) => option.value === grant.lifetimeYears)?.label ?? `${grant.lifetimeYears} years`;
+  return (
+    <form noValidate onSubmit={(event) => event.preventDefault()}>
+      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, '& dt': { color: 'text.secondary' }, '& dd': { m: 0 } }}>
+        <dt>Status</dt>
+        <dd>
+          <TokenStatusChip grant={grant} />
+          {grant.revokedOn && ` ${formatDateTime(grant.revokedOn)}`}
+        </dd>
+        <dt>Token</dt>
+        <Box component="dd" sx={monospace}>
+          {grant.tokenPrefix}…
+        </Box>
+        <dt>Lifetime</dt>
+        <dd>{lifetime}</dd>
+        <dt>Created</dt>
+        <dd>
+          {formatDateTime(grant.created)}
+          {grant.createdBy && ` by ${grant.createdBy}`}
+        </dd>
+        <dt>Expires On</dt>
+        <dd>{grant.expiresOn ? formatDateTime(grant.expiresOn) : 'Forever'}</dd>
+      </Box>
+      <FormTextField control={form.control} name="name" label="Name" required />
+      <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
+      <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
+        {grant.revokedOn === null && (
+          <Button color="error" variant="outlined" startIcon={<BlockIcon />} onClick={() => onRevoke(grant)} sx={{ mb: 0 }}>
+            Revoke
+          </Button>
+        )}
+        <Box sx={{ flex: 1 }}>
+          <FormActions form={form} onSave={(input) => update.mutateAsync(input)} onClose={onClose} loading={update.isPending} />
+        </Box>
+      </Box>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import type { GridColDef } from '@mui/x-data-grid';
+import BlockIcon from '@mui/icons-material/Block';
+import EditIcon from '@mui/icons-material/Edit';
+import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
+import { useTenantId } from '../../app/use-tenant-id';
+import { CellLink } from '../../components/cell-link';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ResourceGrid } from '../../components/resource-grid';
+import { guidLiteral, isGuid } from '../../lib/list-query';
+import { PageHeader } from '../../lib/page-header';
+import { useDrawerParam, useListState } from '../../lib/url-state';
+import { TOKENS_PATH, useRevokeToken, type GeneratedToken, type TokenGrant } from './api';
+import { TokenDrawer } from './token-drawer';
+import { grantStatus, TokenStatusChip } from './token-status-chip';
+
+/** Tenant Tokens (spec 001 §2): the route's tenant's API tokens, newest first; `?tokenGrantId=`. */
+export default function TokensPage() {
+  const tenantId = useTenantId();
+  const list = useListState({ defaults: { sort: [{ field: 'created', direction: 'desc' }] } });
+  const drawer = useDrawerParam('tokenGrantId');
+  // The generated token lives here only: gone when the drawer closes or the page is left (spec 001 §2).
+  const [generated, setGenerated] = useState<GeneratedToken | null>(null);
+  const [revoking, setRevoking] = useState<TokenGrant | null>(null);
+  const revoke = useRevokeToken();
+
+  const columns: GridColDef<TokenGrant>[] = [
+    { field: 'name', headerName: 'Name', flex: 1, minWidth: 160, renderCell: ({ row }) => <CellLink onClick={() => drawer.open(row.tokenGrantId)}>{row.name}</CellLink> },
+    { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 200 },
+    dateTimeColumn<TokenGrant>({ field: 'created', headerName: 'Created' }),
+    dateTimeColumn<TokenGrant>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' }),
+    {
+      field: 'status',
+      headerName: 'Status',
+      width: 110,
+      sortable: false,
+      filterable: false,
+      valueGetter: (_value, row) => grantStatus(row),
+      renderCell: ({ row }) => <TokenStatusChip grant={row} />,
+    },
+    {
+      field: 'tokenPrefix',
+      headerName: 'Token',
+      width: 170,
+      renderCell: ({ row }) => (
+        <Box component="span" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}>
+          {row.tokenPrefix}…
+        </Box>
+      ),
+    },
+    actionsColumn<TokenGrant>((row) => [
+      { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.tokenGrantId) },
+      { label: 'Revoke', icon: <BlockIcon fontSize="small" />, color: 'error', disabled: row.revokedOn !== null, onClick: () => setRevoking(row) },
+    ]),
+  ];
+
+  const close = () => {
+    setGenerated(null);
+    drawer.close();
+  };
+
+  return (
+    <>
+      <PageHeader title="Tenant Tokens" />
+      <ResourceGrid
+        list={list}
+        path={TOKENS_PATH}
+        fixedFilter={isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)}` : undefined}
+        enabled={isGuid(tenantId)}
+        columns={columns}
+        getRowId={(row) => row.tokenGrantId}
+        searchFields={['name', 'description']}
+        exportFileName="tokens.csv"
+        onCreate={() => drawer.open('new')}
+      />
+      <TokenDrawer
+        id={drawer.openId}
+        tenantId={tenantId}
+        generated={generated}
+        onCreated={(token) => {
+          setGenerated(token);
+          drawer.open(token.tokenGrantId, { replace: true });
+        }}
+        onRevoke={setRevoking}
+        onClose={close}
+      />
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke Token${revoking ? `: ${revoking.name}` : ''}`}
+        text={TOKEN_MESSAGES.revokeConfirm}
+        onConfirm={() => (revoking ? revoke.mutateAsync(revoking.tokenGrantId).then(() => setRevoking(null)) : undefined)}
+        onCancel={() => setRevoking(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import EditIcon from '@mui/icons-material/Edit';
+import { usePermissions } from '../../auth/session-data';
+import { useTenantId } from '../../app/use-tenant-id';
+import { CellLink } from '../../components/cell-link';
+import { actionsColumn } from '../../components/grid-columns';
+import { ResourceGrid } from '../../components/resource-grid';
+import { PageHeader } from '../../lib/page-header';
+import { useDrawerParam, useListState } from '../../lib/url-state';
+import { CATEGORIES_PATH, CATEGORY_EXPAND, drawerNumericId, type WorkUnitCategory } from './api';
+import { CategoryDrawer } from './category-drawer';
+import { SubcategoriesDrawer } from './subcategories-drawer';
+import { WorkUnitTypesSection } from './work-unit-types-section';
+
+/**
+ * Work Unit Settings (spec 001 §2): the categories grid — enabled ones by default, a filter the
+ * user sees and may remove — with a category drawer (`?workUnitCategoryId=`) and a subcategory
+ * drawer per category (`?subcategoriesCategoryId=`). The extra section the spec leaves unnamed is
+ * the management of work unit types, for users with WorkUnits.Types edit.
+ */
+export default function WorkUnitSettingsPage() {
+  const tenantId = useTenantId();
+  const canEditTypes = usePermissions().has('WorkUnits.Types', 'edit');
+  const list = useListState({
+    defaults: {
+      sort: [{ field: 'workUnitCategoryId', direction: 'asc' }],
+      filters: [{ id: 'enabled', field: 'isEnabled', operator: 'is', value: true }],
+    },
+  });
+  const drawer = useDrawerParam('workUnitCategoryId');
+  const subcategories = useDrawerParam('subcategoriesCategoryId');
+
+  const columns: GridColDef<WorkUnitCategory>[] = [
+    { field: 'workUnitCategoryId', headerName: 'ID', type: 'number', width: 90, align: 'left', headerAlign: 'left' },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 180,
+      renderCell: ({ row }) => <CellLink onClick={() => drawer.open(row.workUnitCategoryId)}>{row.name}</CellLink>,
+    },
+    { field: 'tenant', headerName: 'Tenant', flex: 1, minWidth: 150, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    { field: 'workUnitType', headerName: 'Work Unit Type', flex: 1, minWidth: 150, valueGetter: (_value, row) => row.workUnitType?.name ?? '' },
+    { field: 'isEnabled', headerName: 'Enabled', type: 'boolean', width: 120 },
+    { field: 'isVisibleInResolutionCenter', headerName: 'Visible in Resolution Center', type: 'boolean', width: 210 },
+    actionsColumn<WorkUnitCategory>((row) => [
+      { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.workUnitCategoryId) },
+      { label: 'Subcategories', icon: <AccountTreeIcon fontSize="small" />, onClick: () => subcategories.open(row.workUnitCategoryId) },
+    ]),
+  ];
+
+  return (
+    <>
+      <PageHeader title="Work Unit Settings" />
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        Categories
+      </Typography>
+      <ResourceGrid
+        list={list}
+        path={CATEGORIES_PATH}
+        expand={CATEGORY_EXPAND}
+        fields={{ tenant: { path: 'tenant/name' }, workUnitType: { path: 'workUnitType/name' } }}
+        columns={columns}
+        getRowId={(row) => row.workUnitCategoryId}
+        searchFields={['name']}
+        exportFileName="workunitcategories.csv"
+        onCreate={() => drawer.open('new')}
+      />
+      <CategoryDrawer id={drawerNumericId(drawer.openId)} routeTenantId={tenantId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
+      <SubcategoriesDrawer categoryId={numberOrNull(drawerNumericId(subcategories.openId))} onClose={subcategories.close} />
+      {canEditTypes && <WorkUnitTypesSection />}
+    </>
+  );
+}
+
+function numberOrNull(id: number | 'new' | null): number | null {
+  return typeof id === 'number' ? id : null;
+}
