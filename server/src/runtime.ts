@@ -30,7 +30,7 @@ export async function openRuntime(config: Config, options: { schema?: string; pg
     ...(options.schema ? { schema: options.schema } : {}),
   });
   await migrateToLatest(db, options.schema);
-  await seed(db, { demo: config.demoSeed });
+  await seed(db, { demo: config.demoSeed, localUsers: config.oidc.embedded });
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   if (!config.oidc.embedded) return { config, db, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);

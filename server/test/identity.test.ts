@@ -166,6 +166,36 @@ describe('embedded identity provider', () => {
     expect(response.status).toBe(400);
   });
 
+  it('serves as the external identity provider of another portal (discovery, keys, roles and tenants claims)', async () => {
+    const browser = new Browser();
+    const { submitted, verifier } = await signIn(browser, 'operator', 'operator');
+    const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
+    const tokenResponse = await fetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code, redirect_uri: `${origin}/user/callback`, code_verifier: verifier }).toString(),
+    });
+    const { access_token } = (await tokenResponse.json()) as { access_token: string };
+    const other = await createTestPortal({ OIDC_AUTHORITY: `${origin}/oidc`, OIDC_CLIENT_ID: 'cfs-portal', OIDC_AUDIENCE: portal.config.oidc.audience });
+    try {
+      const call = (url: string) => other.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${access_token}` } });
+      const me = await call('/v1/currentUser');
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ userName: 'operator', name: 'Oscar Operator' });
+      const permissions = (await call('/v1/permissions')).json<string[]>();
+      expect(permissions).toContain('CFS.Devices:edit');
+      expect(permissions).not.toContain('CFS.Tenants:view');
+      const tenants = (await call('/api/generallookup/tenants')).json<{ name: string }[]>();
+      expect(tenants.map((tenant) => tenant.name)).toEqual(['Contoso']);
+      const config = (await other.app.inject({ method: 'GET', url: '/api/generalLookup/oidcclientconfig' })).json();
+      expect(config).toMatchObject({ authority: `${origin}/oidc`, clientId: 'cfs-portal' });
+      const forged = await other.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: `Bearer ${await portal.token('admin')}x` } });
+      expect(forged.statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('keeps its sessions in the database', async () => {
     const rows = await portal.db.selectFrom('oidc_payload').select(['type']).distinct().execute();
     expect(rows.map((row) => row.type)).toEqual(expect.arrayContaining(['Session', 'Grant', 'RefreshToken']));

@@ -89,13 +89,16 @@ async function loadExternalPrincipal(db: Db, config: Config, claims: JWTPayload,
   let row = await findUser(db, { externalSubject });
   if (!row) {
     const userNameClaim = claims[config.oidc.userNameClaim];
-    const userName = typeof userNameClaim === 'string' ? userNameClaim : externalSubject;
-    const name = typeof claims.name === 'string' ? claims.name : userName;
+    const preferred = typeof userNameClaim === 'string' ? userNameClaim : externalSubject;
+    // A name already taken (a local account) is never linked to: the newcomer's name is qualified by its issuer.
+    const taken = await db.selectFrom('app_user').select('user_id').where('user_name', '=', preferred).executeTakeFirst();
+    const userName = taken ? `${preferred}@${claims.iss ? new URL(claims.iss).host : 'external'}` : preferred;
+    const name = typeof claims.name === 'string' ? claims.name : preferred;
     const email = typeof claims.email === 'string' ? claims.email : null;
     await db
       .insertInto('app_user')
       .values({ user_name: userName, display_name: name, email, external_subject: externalSubject, tenant_id: tenantIds[0] ?? null })
-      .onConflict((oc) => oc.column('external_subject').doNothing())
+      .onConflict((oc) => oc.doNothing())
       .execute();
     row = await findUser(db, { externalSubject });
   }

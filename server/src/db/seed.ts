@@ -41,11 +41,11 @@ const DEMO_USERS = [
 ] as const;
 
 /**
- * Base roles on every start (their permission lists follow the code), demo tenants and users
- * on the first start of a database that has no users. Several instances may start at once:
+ * Base roles on every start (their permission lists follow the code); demo tenants, users and
+ * work units on the first start of a database that has no tenants. Several instances may start at once:
  * an advisory lock lets one of them seed.
  */
-export async function seed(db: Db, options: { demo: boolean }): Promise<void> {
+export async function seed(db: Db, options: { demo: boolean; localUsers: boolean }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
     for (const [name, role] of Object.entries(BASE_ROLES)) {
@@ -62,7 +62,7 @@ export async function seed(db: Db, options: { demo: boolean }): Promise<void> {
         .execute();
     }
 
-    const { count } = await trx.selectFrom('app_user').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await trx.selectFrom('tenant').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     if (!options.demo || count > 0) return;
 
     await trx
@@ -83,7 +83,8 @@ export async function seed(db: Db, options: { demo: boolean }): Promise<void> {
       .execute();
 
     const roles = await trx.selectFrom('app_role').select(['role_id', 'name']).execute();
-    for (const user of DEMO_USERS) {
+    // With an external identity provider, people arrive from it; local demo accounts could never sign in.
+    for (const user of options.localUsers ? DEMO_USERS : []) {
       const { user_id } = await trx
         .insertInto('app_user')
         .values({

@@ -15,6 +15,7 @@ const DEMO_USER_NAMES = ['admin', 'operator', 'enduser', 'operator2'] as const;
 
 interface Account {
   user_id: string;
+  all_tenants: boolean;
   user_name: string;
   display_name: string;
   email: string | null;
@@ -25,7 +26,7 @@ interface Account {
 async function findAccount(db: Db, userName: string): Promise<Account | undefined> {
   return db
     .selectFrom('app_user')
-    .select(['user_id', 'user_name', 'display_name', 'email', 'tenant_id'])
+    .select(['user_id', 'user_name', 'display_name', 'email', 'tenant_id', 'all_tenants'])
     .where('user_name', '=', userName)
     .where('enabled', '=', true)
     .executeTakeFirst();
@@ -110,10 +111,24 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       await grant.save();
       return grant;
     },
+    // Roles and tenants travel in the token as an external provider's would (OIDC_ROLES_CLAIM,
+    // OIDC_TENANTS_CLAIM), so another portal can use this one as its identity provider.
     async extraTokenClaims(_ctx, token) {
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
       const account = await findAccount(db, token.accountId);
-      return account ? { tenant_id: account.tenant_id, preferred_username: account.user_name } : undefined;
+      if (!account) return undefined;
+      const [roles, tenants] = await Promise.all([
+        db.selectFrom('user_role').innerJoin('app_role', 'app_role.role_id', 'user_role.role_id').select('app_role.name').where('user_role.user_id', '=', account.user_id).execute(),
+        db.selectFrom('user_tenant').select('tenant_id').where('user_id', '=', account.user_id).execute(),
+      ]);
+      return {
+        tenant_id: account.tenant_id,
+        preferred_username: account.user_name,
+        name: account.display_name,
+        email: account.email,
+        [config.oidc.rolesClaim]: roles.map((role) => role.name),
+        [config.oidc.tenantsClaim]: account.all_tenants ? ['*'] : tenants.map((tenant) => tenant.tenant_id),
+      };
     },
     async findAccount(_ctx, sub) {
       const account = await findAccount(db, sub);
