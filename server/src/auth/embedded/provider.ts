@@ -175,7 +175,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    scope.get('/oidc/interaction/:uid', { config: { permission: 'public' } }, async (request, reply) => {
+    scope.get('/oidc/interaction/:uid', { config: { permission: 'public' }, schema: { hide: true } }, async (request, reply) => {
       const details = await provider.interactionDetails(request.raw, reply.raw);
       const uid = (request.params as { uid: string }).uid;
       if (details.prompt.name !== 'login') {
@@ -189,7 +189,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
 
     scope.post(
       '/oidc/interaction/:uid/login',
-      { config: { permission: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
+      { config: { permission: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { hide: true } },
       async (request: FastifyRequest, reply) => {
         const uid = (request.params as { uid: string }).uid;
         await provider.interactionDetails(request.raw, reply.raw);
@@ -214,7 +214,8 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all('/oidc/*', { config: { permission: 'public' } }, (request, reply) => {
+    // The provider's own endpoints are described by its discovery document, not the API's.
+    scope.all('/oidc/*', { config: { permission: 'public' }, schema: { hide: true } }, (request, reply) => {
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
