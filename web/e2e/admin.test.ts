@@ -273,6 +273,22 @@ describe('administration (admin)', () => {
     await row.getByRole('button', { name: 'Disable' }).waitFor();
   });
 
+  test('the tenant drawer’s History lists who changed the tenant and what, newest first', async () => {
+    await gridRow(page, TENANT_NAME).getByRole('button', { name: TENANT_NAME, exact: true }).click();
+    const panel = drawer(page);
+    await panel.getByRole('button', { name: 'History' }).click();
+    const history = page.getByRole('dialog', { name: 'Change history' });
+    const entries = history.getByRole('listitem');
+    await entries.first().waitFor();
+    await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(3);
+    await history.getByText('enabled: false → true').waitFor();
+    expect(await entries.first().textContent()).toContain('admin · update');
+    expect(await entries.last().textContent()).toContain('admin · create');
+    await screenshot(page, 'admin-tenant-history');
+    await history.getByRole('button', { name: 'Close' }).click();
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+  });
+
   test('Tenant Tokens: a token without a name or a lifetime shows "Please enter a name." and "Please choose a lifetime."', async () => {
     await page.goto(`/${contosoId}/tokens`);
     await page.getByRole('heading', { level: 1, name: 'Tenant Tokens' }).waitFor();

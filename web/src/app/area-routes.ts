@@ -22,7 +22,7 @@ export interface AreaRoute {
 }
 
 /** Work Units also answers without a tenant, at /workunitsv2 (spec 000 §2). */
-export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work Units', load: placeholder };
+export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work Units', load: () => import('../features/workunits/work-units-page') };
 
 /**
  * Every area page of spec 000 §2. An area that is built replaces its `load` with its page
@@ -45,7 +45,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },
   { path: 'versionreport', header: 'Version Report', load: placeholder },
   { path: 'packets/:id', header: 'Packet', load: placeholder },
-  { path: 'workunits/index', header: 'Work Units (old experience)', load: placeholder },
+  { path: 'workunits/index', header: 'Work Units (old experience)', load: () => import('../features/workunits/classic-work-units-page') },
 ];
 
 /** The Resolution Center's page, inside its own layout (spec 000 §2). */

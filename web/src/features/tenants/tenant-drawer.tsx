@@ -1,5 +1,6 @@
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
+import { AuditHistoryButton } from '../../components/audit-history';
 import { SideDrawer } from '../../components/side-drawer';
 import { useTenant } from './api';
 import { TenantForm } from './tenant-form';
@@ -8,7 +9,12 @@ export function TenantDrawer({ id, onClose, onCreated }: { id: string | null; on
   const tenant = useTenant(id);
   const creating = id === 'new';
   return (
-    <SideDrawer open={id !== null} onClose={onClose} title={creating ? 'Create Tenant' : `Edit Tenant${tenant.data ? `: ${tenant.data.name}` : ''}`}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      title={creating ? 'Create Tenant' : `Edit Tenant${tenant.data ? `: ${tenant.data.name}` : ''}`}
+      headerActions={tenant.data && <AuditHistoryButton entityType="tenant" entityId={tenant.data.tenantId} />}
+    >
       {id !== null && !creating && tenant.isPending && <LinearProgress />}
       {id !== null && !creating && tenant.isError && <Typography color="text.secondary">This tenant could not be loaded.</Typography>}
       {id !== null && (creating || tenant.data) && <TenantForm key={id} id={id} tenant={tenant.data} onClose={onClose} onCreated={onCreated} />}

@@ -13,6 +13,7 @@ import { CopyButton } from '../../components/copy-button';
 import { FormActions } from '../../components/form-actions';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
+import { AuditHistoryButton } from '../../components/audit-history';
 import { SideDrawer } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
 import { useCreateToken, useTokenGrant, useUpdateToken, type GeneratedToken, type TokenGrant } from './api';
@@ -35,7 +36,12 @@ export function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onCl
   const grant = useTokenGrant(id);
   const creating = id === 'new';
   return (
-    <SideDrawer open={id !== null} onClose={onClose} title={creating ? 'Create Token' : `Edit Token${grant.data ? `: ${grant.data.name}` : ''}`}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      title={creating ? 'Create Token' : `Edit Token${grant.data ? `: ${grant.data.name}` : ''}`}
+      headerActions={grant.data && <AuditHistoryButton entityType="tokenGrant" entityId={grant.data.tokenGrantId} />}
+    >
       {generated && generated.tokenGrantId === id && <GeneratedTokenPanel token={generated.generatedToken} />}
       {creating && <TokenCreateForm tenantId={tenantId} onCreated={onCreated} />}
       {!creating && grant.isPending && <LinearProgress />}

@@ -8,6 +8,7 @@ import { useTenantsLookup } from '../../app/lookups';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
+import { AuditHistoryButton } from '../../components/audit-history';
 import { SideDrawer } from '../../components/side-drawer';
 import { useCategory, useSaveCategory, useWorkUnitTypesLookup, type WorkUnitCategory } from './api';
 
@@ -23,7 +24,12 @@ export function CategoryDrawer({ id, routeTenantId, onClose, onCreated }: Catego
   const category = useCategory(typeof id === 'number' ? id : null);
   const creating = id === 'new';
   return (
-    <SideDrawer open={id !== null} onClose={onClose} title={creating ? 'Create Category' : `Edit Category${category.data ? ` #${category.data.workUnitCategoryId}: ${category.data.name}` : ''}`}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      title={creating ? 'Create Category' : `Edit Category${category.data ? ` #${category.data.workUnitCategoryId}: ${category.data.name}` : ''}`}
+      headerActions={category.data && <AuditHistoryButton entityType="workUnitCategory" entityId={String(category.data.workUnitCategoryId)} />}
+    >
       {typeof id === 'number' && category.isPending && <LinearProgress />}
       {typeof id === 'number' && category.isSuccess && category.data === null && <Typography color="text.secondary">This category does not exist.</Typography>}
       {id !== null && (creating || category.data) && (

@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import { STATE_LABELS, type WorkUnit } from '@cfs/contracts/work-units';
+import type { WorkUnitSummary } from './api';
+import { useRelatedTab } from './use-related-tab';
+import { noRelatedText, relationTypeLabel, WORK_UNIT_RELATION } from './work-unit-display';
+
+export interface RelatedTabProps {
+  unit: WorkUnit;
+  onUpdated: (unit: WorkUnit) => void;
+  /** Opens a related work unit in the panel. */
+  onOpenWorkUnit: (workUnitId: number) => void;
+}
+
+/** The Related tab (spec 001 §2): relations per type, 10 rows a page, at most 100 per type. */
+export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps) {
+  const related = useRelatedTab(unit, onUpdated);
+  return (
+    <Box>
+      <Autocomplete<WorkUnitSummary, false, false, false>
+        options={related.candidates}
+        value={null}
+        inputValue={related.searchText}
+        onInputChange={(_event, text, reason) => {
+          if (reason !== 'reset') related.setSearchText(text);
+        }}
+        onChange={(_event, chosen) => {
+          if (chosen) related.addWorkUnit(chosen);
+          related.setSearchText('');
+        }}
+        filterOptions={(options) => options}
+        getOptionLabel={(option) => `#${option.workUnitId} ${option.title}`}
+        getOptionKey={(option) => option.workUnitId}
+        loading={related.searching}
+        disabled={related.busy}
+        noOptionsText={related.searchText.trim() ? 'No work units found' : 'Type a title or an ID'}
+        renderInput={(params) => <TextField {...params} label="Relate a work unit" placeholder="Search by title or ID" margin="normal" />}
+      />
+      {related.groups.map((group) => (
+        <Box key={group.type} component="section" aria-label={`Related ${relationTypeLabel(group.type)}s`} sx={{ mt: 2 }}>
+          <Typography variant="subtitle1" component="h3">
+            {relationTypeLabel(group.type)}s ({group.total})
+          </Typography>
+          {group.referenceIds.length === 0 ? (
+            <Typography color="text.secondary">{noRelatedText(group.type)}</Typography>
+          ) : (
+            <RelationTable
+              type={group.type}
+              referenceIds={group.referenceIds}
+              summaryOf={related.summaryOf}
+              busy={related.busy}
+              onOpen={onOpenWorkUnit}
+              onRemove={(referenceId) => related.remove({ referenceId, referenceType: group.type })}
+            />
+          )}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+interface RelationTableProps {
+  type: string;
+  referenceIds: string[];
+  summaryOf: (referenceId: string) => WorkUnitSummary | undefined;
+  busy: boolean;
+  onOpen: (workUnitId: number) => void;
+  onRemove: (referenceId: string) => void;
+}
+
+function RelationTable({ type, referenceIds, summaryOf, busy, onOpen, onRemove }: RelationTableProps) {
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const isWorkUnit = type === WORK_UNIT_RELATION;
+  const shown = referenceIds.slice(page * pageSize, (page + 1) * pageSize);
+  return (
+    <>
+      <Table size="small" aria-label={`Related ${relationTypeLabel(type)}s`}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{isWorkUnit ? 'ID' : 'Reference'}</TableCell>
+            {isWorkUnit && <TableCell>Title</TableCell>}
+            {isWorkUnit && <TableCell>State</TableCell>}
+            <TableCell align="right" />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {shown.map((referenceId) => {
+            const summary = isWorkUnit ? summaryOf(referenceId) : undefined;
+            return (
+              <TableRow key={referenceId}>
+                <TableCell>{referenceId}</TableCell>
+                {isWorkUnit && (
+                  <TableCell>
+                    {summary ? (
+                      <Link component="button" type="button" variant="body2" onClick={() => onOpen(summary.workUnitId)}>
+                        {summary.title}
+                      </Link>
+                    ) : (
+                      ''
+                    )}
+                  </TableCell>
+                )}
+                {isWorkUnit && <TableCell>{summary ? (STATE_LABELS[summary.stateId] ?? SHELL_MESSAGES.unknownEnum) : ''}</TableCell>}
+                <TableCell align="right">
+                  <IconButton size="small" aria-label={`Remove relation ${referenceId}`} disabled={busy} onClick={() => onRemove(referenceId)}>
+                    <LinkOffIcon fontSize="small" />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+      {referenceIds.length > DEFAULT_PAGE_SIZE && (
+        <TablePagination
+          component="div"
+          count={referenceIds.length}
+          page={page}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={[...PAGE_SIZE_OPTIONS]}
+          onPageChange={(_event, next) => setPage(next)}
+          onRowsPerPageChange={(event) => {
+            setPageSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      )}
+    </>
+  );
+}

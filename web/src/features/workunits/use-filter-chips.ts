@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { SEVERITIES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { enumOptions } from '../../components/enum-label';
+import type { FieldOption } from '../../components/form-fields';
+import type { FilterItem } from '../../lib/list-query';
+import { useTenants, useWorkUnitTypes } from './api';
+import { STATE_NAME_LABELS } from './work-unit-display';
+import { addChipValues, chipsOf, chipValues, CHIP_FIELDS, DEFAULT_FILTERS, setChip, type ChipField, type ChipValue } from './work-unit-filters';
+
+interface ChipDraft {
+  field: ChipField;
+  values: ChipValue[];
+  /** A new chip (its field may be chosen) or a change to an existing one. */
+  adding: boolean;
+}
+
+/**
+ * The filter-chip bar of the work units list (spec 001 §2): chips of state, severity, type and
+ * tenant values; adding or changing one needs a value ("Please make a selection", spec 001 §5).
+ */
+export function useFilterChips(filters: readonly FilterItem[], onChange: (filters: FilterItem[]) => void) {
+  const types = useWorkUnitTypes();
+  const tenants = useTenants();
+  const [draft, setDraft] = useState<ChipDraft | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const options: Record<ChipField, FieldOption[]> = {
+    stateId: enumOptions(WORK_UNIT_STATES, STATE_NAME_LABELS),
+    severityId: enumOptions(SEVERITIES),
+    workUnitTypeId: (types.data ?? []).map((type) => ({ value: type.workUnitTypeId, label: type.name })),
+    tenantId: (tenants.data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name })),
+  };
+  const labelOf = (field: ChipField, value: ChipValue) => options[field].find((option) => option.value === value)?.label ?? String(value);
+  const fieldLabel = (field: ChipField) => CHIP_FIELDS.find((chip) => chip.field === field)?.label ?? field;
+
+  const open = (next: ChipDraft) => {
+    setError(null);
+    setDraft(next);
+  };
+
+  return {
+    chips: chipsOf(filters).map((chip) => ({ field: chip.field, label: `${fieldLabel(chip.field)}: ${chip.values.map((value) => labelOf(chip.field, value)).join(', ')}` })),
+    isDefault: JSON.stringify(chipsOf(filters)) === JSON.stringify(chipsOf(DEFAULT_FILTERS)),
+    hidesFinished: chipValues(filters.find((item) => item.field === 'stateId')).length === 0,
+    remove: (field: ChipField) => onChange(setChip(filters, field, [])),
+    reset: () => onChange([...DEFAULT_FILTERS]),
+    draft,
+    error,
+    fieldOptions: CHIP_FIELDS.map((chip) => ({ value: chip.field, label: chip.label })),
+    valueOptions: draft ? options[draft.field] : [],
+    add: () => open({ field: CHIP_FIELDS.find((chip) => !filters.some((item) => item.field === chip.field))?.field ?? 'stateId', values: [], adding: true }),
+    edit: (field: ChipField) => open({ field, values: chipValues(filters.find((item) => item.field === field)), adding: false }),
+    setField: (field: ChipField) => draft && open({ ...draft, field, values: [] }),
+    setValues: (values: ChipValue[]) => {
+      if (!draft) return;
+      setError(null);
+      setDraft({ ...draft, values });
+    },
+    cancel: () => setDraft(null),
+    apply: () => {
+      if (!draft) return;
+      if (draft.values.length === 0) {
+        setError(WORK_UNIT_MESSAGES.pleaseMakeSelection);
+        return;
+      }
+      onChange(draft.adding ? addChipValues(filters, draft.field, draft.values) : setChip(filters, draft.field, draft.values));
+      setDraft(null);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { toODataParams } from '../../lib/list-query';
+import { listDefaults } from '../../lib/list-state';
+import { addChipValues, chipsOf, DEFAULT_FILTERS, idParam, LIST_DEFAULTS, setChip, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS, workUnitsFixedFilter } from './work-unit-filters';
+
+const TENANT = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
+const defaults = listDefaults(LIST_DEFAULTS);
+const resource = (filters = defaults.filters) => ({
+  fields: WORK_UNIT_FIELDS,
+  searchFields: WORK_UNIT_SEARCH_FIELDS,
+  fixedFilter: workUnitsFixedFilter(filters),
+  expand: 'tenant,workUnitType',
+});
+
+describe('the work units list query', () => {
+  it('by default lists New incidents, severity ascending then created descending', () => {
+    const query = toODataParams(defaults, resource());
+    expect(query.$filter).toBe('stateId in (1) and workUnitTypeId in (1)');
+    expect(query.$orderby).toBe('severityId asc, created desc');
+  });
+
+  it('hides Resolved, Closed and Canceled while no State chip is set', () => {
+    const filters = setChip(defaults.filters, 'stateId', []);
+    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe('not (stateId in (6,7,8)) and workUnitTypeId in (1)');
+    expect(workUnitsFixedFilter([])).toBe('not (stateId in (6,7,8))');
+  });
+
+  it('shows finished units when a State chip asks for them', () => {
+    const filters = setChip(defaults.filters, 'stateId', [6, 8]);
+    expect(workUnitsFixedFilter(filters)).toBeUndefined();
+    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe('stateId in (6,8) and workUnitTypeId in (1)');
+  });
+
+  it('narrows to a protocol given in the address', () => {
+    expect(workUnitsFixedFilter(DEFAULT_FILTERS, 7)).toBe('protocolId eq 7');
+  });
+
+  it('sorts the Tenant column by tenant name', () => {
+    expect(toODataParams({ ...defaults, sort: [{ field: 'tenant', direction: 'desc' }] }, resource()).$orderby).toBe('tenant/name desc');
+  });
+
+  it('searches the spec fields with contains, the id only for a number, and exactly with Exact Match', () => {
+    const text = toODataParams({ ...defaults, filters: [], search: 'disk' }, resource([])).$filter ?? '';
+    expect(text).toContain("contains(tolower(title),'disk')");
+    expect(text).toContain("contains(tolower(tenant/name),'disk')");
+    expect(text).toContain("contains(tolower(stakeHolderEmailAddress),'disk')");
+    expect(text).not.toContain('workUnitId');
+    expect(toODataParams({ ...defaults, filters: [], search: '42' }, resource([])).$filter).toContain('workUnitId eq 42');
+    expect(toODataParams({ ...defaults, filters: [], search: 'Disk', exactMatch: true }, resource([])).$filter).toContain("title eq 'Disk'");
+  });
+
+  it('filters a tenant chip by GUID', () => {
+    const filters = addChipValues([], 'tenantId', [TENANT]);
+    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toContain(`tenantId in (${TENANT})`);
+  });
+});
+
+describe('the filter chips', () => {
+  it('adds values to an existing chip without repeating them, in its place', () => {
+    const filters = addChipValues(DEFAULT_FILTERS, 'stateId', [2, 1]);
+    expect(chipsOf(filters)).toEqual([
+      { field: 'stateId', values: [1, 2] },
+      { field: 'workUnitTypeId', values: [1] },
+    ]);
+  });
+
+  it('adds a chip for a new field at the end and removes one without values', () => {
+    const added = addChipValues(DEFAULT_FILTERS, 'severityId', [0]);
+    expect(chipsOf(added).map((chip) => chip.field)).toEqual(['stateId', 'workUnitTypeId', 'severityId']);
+    expect(chipsOf(setChip(added, 'stateId', [])).map((chip) => chip.field)).toEqual(['workUnitTypeId', 'severityId']);
+  });
+
+  it('reads an id from the address only when it is a positive number', () => {
+    expect(idParam('12')).toBe(12);
+    expect(idParam('new')).toBeNull();
+    expect(idParam('0')).toBeNull();
+    expect(idParam(null)).toBeNull();
+  });
+});

@@ -1,0 +1,107 @@
+import { FINISHED_STATES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import type { FieldSpec, FilterItem, SortItem } from '../../lib/list-query';
+import type { ListState } from '../../lib/list-state';
+
+/**
+ * The work units list's query rules (spec 001 §2 "Work units list", §9): default sort, the
+ * filter chips, the hidden finished states. Pure, so the rules are unit-tested.
+ */
+
+export const DEFAULT_SORT: readonly SortItem[] = [
+  { field: 'severityId', direction: 'asc' },
+  { field: 'created', direction: 'desc' },
+];
+
+/** A field the chip bar filters on; each chip holds the chosen values of one field (OR-ed). */
+export type ChipField = 'stateId' | 'severityId' | 'workUnitTypeId' | 'tenantId';
+export const CHIP_FIELDS: readonly { field: ChipField; label: string }[] = [
+  { field: 'stateId', label: 'State' },
+  { field: 'severityId', label: 'Severity' },
+  { field: 'workUnitTypeId', label: 'Type' },
+  { field: 'tenantId', label: 'Tenant' },
+];
+export type ChipValue = string | number;
+
+/** Default filter: state New plus the Incident type (spec 001 §2, §9). */
+export const DEFAULT_FILTERS: readonly FilterItem[] = [
+  { id: 'stateId', field: 'stateId', operator: 'isAnyOf', value: [WORK_UNIT_STATES.New] },
+  { id: 'workUnitTypeId', field: 'workUnitTypeId', operator: 'isAnyOf', value: [WORK_UNIT_TYPES.Incident] },
+];
+
+export const LIST_DEFAULTS: Partial<ListState> = { sort: [...DEFAULT_SORT], filters: [...DEFAULT_FILTERS] };
+
+/** Kinds and server paths of the grid's columns and chip fields. */
+export const WORK_UNIT_FIELDS: Readonly<Record<string, FieldSpec>> = {
+  stateId: { kind: 'enum' },
+  severityId: { kind: 'enum' },
+  workUnitTypeId: { kind: 'enum' },
+  tenantId: { kind: 'guid' },
+  // Sorting on the Tenant column is sent as the tenant's name (spec 001 §2).
+  tenant: { path: 'tenant/name' },
+  workUnitType: { path: 'workUnitType/name' },
+};
+
+/** The spec's searched fields; the id only when the text is a number. */
+export const WORK_UNIT_SEARCH_FIELDS = [
+  'title',
+  'referenceId',
+  'description',
+  'tenant/name',
+  'assignedTo',
+  { path: 'workUnitId', kind: 'number' },
+  'stakeHolderFullName',
+  'stakeHolderPhoneNumber',
+  'stakeHolderEmailAddress',
+] as const;
+
+/** The values a chip holds (numbers or GUID texts). */
+export function chipValues(item: FilterItem | undefined): ChipValue[] {
+  if (!item || !Array.isArray(item.value)) return [];
+  return item.value.filter((value: unknown): value is ChipValue => typeof value === 'number' || typeof value === 'string');
+}
+
+function isChipField(field: string): field is ChipField {
+  return CHIP_FIELDS.some((chip) => chip.field === field);
+}
+
+/** The chips of the bar: the filter items of chip fields that hold values. */
+export function chipsOf(filters: readonly FilterItem[]): { field: ChipField; values: ChipValue[] }[] {
+  return filters.flatMap((item) => {
+    const values = chipValues(item);
+    return isChipField(item.field) && values.length > 0 ? [{ field: item.field, values }] : [];
+  });
+}
+
+/** Sets the values of one chip, in its place; no values removes the chip. */
+export function setChip(filters: readonly FilterItem[], field: ChipField, values: readonly ChipValue[]): FilterItem[] {
+  const unique = [...new Set(values)];
+  const item: FilterItem = { id: field, field, operator: 'isAnyOf', value: unique };
+  const at = filters.findIndex((existing) => existing.field === field);
+  const others = filters.filter((existing) => existing.field !== field);
+  if (unique.length === 0) return others;
+  if (at < 0) return [...others, item];
+  return [...others.slice(0, at), item, ...others.slice(at)];
+}
+
+/** Adds values to a chip, creating it when the field has none yet. */
+export function addChipValues(filters: readonly FilterItem[], field: ChipField, values: readonly ChipValue[]): FilterItem[] {
+  const current = chipValues(filters.find((item) => item.field === field));
+  return setChip(filters, field, [...current, ...values]);
+}
+
+/**
+ * What the list always adds: without a State chip, Resolved, Closed and Canceled are hidden
+ * (spec 001 §2 "The default list hides Resolved, Closed and Canceled units"); a protocolId in
+ * the address narrows the list to that protocol's units.
+ */
+export function workUnitsFixedFilter(filters: readonly FilterItem[], protocolId: number | null = null): string | undefined {
+  const parts: string[] = [];
+  if (chipValues(filters.find((item) => item.field === 'stateId')).length === 0) parts.push(`not (stateId in (${FINISHED_STATES.join(',')}))`);
+  if (protocolId !== null) parts.push(`protocolId eq ${protocolId}`);
+  return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+
+/** A positive whole number from the address, or null. */
+export function idParam(text: string | null): number | null {
+  return text !== null && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null;
+}

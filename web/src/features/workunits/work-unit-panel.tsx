@@ -1,0 +1,94 @@
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import type { WorkUnit } from '@cfs/contracts/work-units';
+import { SideDrawer } from '../../components/side-drawer';
+import { ApiError, isReportedByClient } from '../../lib/api-client';
+import { useQueryParam } from '../../lib/url-state';
+import { useWorkUnit } from './api';
+import { PropertiesTab } from './properties-tab';
+import { RelatedTab } from './related-tab';
+import { useWorkUnitForm } from './use-work-unit-form';
+import { blankWorkUnit } from './work-unit-form-values';
+import { WorkUnitForm } from './work-unit-form';
+import { WorkUnitNotes } from './work-unit-notes';
+
+export interface WorkUnitPanelProps {
+  /** The address's workUnitId: a number, 'new', or null when closed. */
+  openId: string | null;
+  workUnitId: number | null;
+  /** For a new unit: its type and the route's tenant. */
+  newTypeId: number;
+  tenantId: string;
+  onClose: () => void;
+  onCreated: (unit: WorkUnit) => void;
+  onOpenWorkUnit: (workUnitId: number) => void;
+}
+
+/** The work unit panel (spec 001 §2): create or edit, with Properties and Related tabs when editing. */
+export function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
+  const unit = useWorkUnit(workUnitId);
+  const creating = openId === 'new';
+  const title = creating ? 'Create Work Unit' : `Edit Work Unit #${workUnitId ?? ''}${unit.data ? `: ${unit.data.title}` : ''}`;
+  const missing = (!creating && openId !== null && workUnitId === null) || (unit.error instanceof ApiError && unit.error.status === 404);
+  // 401/403 are answered by the API client; another failure says what the server said.
+  const failed = !missing && unit.isError && !isReportedByClient(unit.error);
+  return (
+    <SideDrawer open={openId !== null} onClose={onClose} title={title} width="50%">
+      {creating && <WorkUnitEditor key={`new-${newTypeId}`} blank={blankWorkUnit(tenantId, newTypeId)} onClose={onClose} onCreated={onCreated} onOpenWorkUnit={onOpenWorkUnit} />}
+      {workUnitId !== null && unit.isPending && <LinearProgress />}
+      {missing && <Typography color="text.secondary">This work unit does not exist.</Typography>}
+      {failed && <Typography color="error">{unit.error.message}</Typography>}
+      {!creating && unit.data && <WorkUnitEditor key={unit.data.workUnitId} unit={unit.data} onClose={onClose} onCreated={onCreated} onOpenWorkUnit={onOpenWorkUnit} />}
+    </SideDrawer>
+  );
+}
+
+const TABS = ['workunit', 'properties', 'related'] as const;
+type PanelTab = (typeof TABS)[number];
+
+interface WorkUnitEditorProps {
+  unit?: WorkUnit;
+  blank?: ReturnType<typeof blankWorkUnit>;
+  onClose: () => void;
+  onCreated: (unit: WorkUnit) => void;
+  onOpenWorkUnit: (workUnitId: number) => void;
+}
+
+function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: WorkUnitEditorProps) {
+  const editor = useWorkUnitForm({ unit, blank, onCreated });
+  const [tabParam, setTab] = useQueryParam('tab');
+  const saved = editor.base;
+  if (!saved) return <WorkUnitForm editor={editor} onClose={onClose} />;
+  const tab: PanelTab = TABS.find((candidate) => candidate === tabParam) ?? 'workunit';
+  // The tabs stay mounted, so switching keeps the form's edits.
+  return (
+    <>
+      <Tabs value={tab} onChange={(_event, next: PanelTab) => setTab(next === 'workunit' ? null : next)} sx={{ mb: 1 }}>
+        <Tab value="workunit" label="Work Unit" />
+        <Tab value="properties" label="Properties" />
+        <Tab
+          value="related"
+          label={
+            <Badge badgeContent={saved.relations.length} color="primary" sx={{ pr: saved.relations.length > 0 ? 1.5 : 0 }}>
+              Related
+            </Badge>
+          }
+        />
+      </Tabs>
+      <Box hidden={tab !== 'workunit'}>
+        <WorkUnitForm editor={editor} onClose={onClose} />
+        <WorkUnitNotes workUnitId={saved.workUnitId} />
+      </Box>
+      <Box hidden={tab !== 'properties'}>
+        <PropertiesTab properties={saved.properties} />
+      </Box>
+      <Box hidden={tab !== 'related'}>
+        <RelatedTab unit={saved} onUpdated={editor.rebase} onOpenWorkUnit={onOpenWorkUnit} />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Switch from '@mui/material/Switch';
+import type { GridColDef } from '@mui/x-data-grid';
+import AddIcon from '@mui/icons-material/Add';
+import { Link as RouterLink } from 'react-router';
+import { SEVERITIES, WORK_UNIT_STATES, type WorkUnit } from '@cfs/contracts/work-units';
+import { CellLink } from '../../components/cell-link';
+import { enumOptions } from '../../components/enum-label';
+import { EnumDisplay } from '../../components/enum-display';
+import { dateTimeColumn } from '../../components/grid-columns';
+import { ResourceGrid } from '../../components/resource-grid';
+import { PageHeader } from '../../lib/page-header';
+import { useWorkUnitTypes, WORK_UNITS_EXPAND, WORK_UNITS_PATH } from './api';
+import { IntakeDrawer } from './intake-drawer';
+import { useWorkUnitsPage } from './use-work-units-page';
+import { severityCellClass, severityCellStyles, StateCell, WorkUnitTypeIcon } from './work-unit-cells';
+import { WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS } from './work-unit-filters';
+import { WorkUnitFilterBar } from './work-unit-filter-bar';
+import { STATE_NAME_LABELS } from './work-unit-display';
+import { WorkUnitPanel } from './work-unit-panel';
+
+/** Work Units (spec 001 §2 "Work units list"), at /{tenantId}/workunitsv2 and /workunitsv2. */
+export default function WorkUnitsPage() {
+  const page = useWorkUnitsPage();
+  const types = useWorkUnitTypes();
+  const columns: GridColDef<WorkUnit>[] = [
+    { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
+    { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    { field: 'title', headerName: 'Title', flex: 1, minWidth: 240, renderCell: ({ row }) => <CellLink onClick={() => page.panel.open(row.workUnitId)}>{row.title}</CellLink> },
+    {
+      field: 'severityId',
+      headerName: 'Severity',
+      type: 'singleSelect',
+      valueOptions: enumOptions(SEVERITIES),
+      width: 110,
+      cellClassName: ({ row }) => severityCellClass(row.severityId),
+      renderCell: ({ row }) => <EnumDisplay enumType={SEVERITIES} value={row.severityId} />,
+    },
+    {
+      field: 'stateId',
+      headerName: 'State',
+      type: 'singleSelect',
+      valueOptions: enumOptions(WORK_UNIT_STATES, STATE_NAME_LABELS),
+      width: 150,
+      renderCell: ({ row }) => <StateCell stateId={row.stateId} busy={page.acknowledging === row.workUnitId} onAcknowledge={page.canEdit ? () => page.acknowledge(row) : undefined} />,
+    },
+    { field: 'assignedTo', headerName: 'Assigned To', width: 190 },
+    { field: 'stakeHolderFullName', headerName: 'Stakeholder Name', width: 160 },
+    { field: 'stakeHolderPhoneNumber', headerName: 'Stakeholder Phone', width: 150 },
+    { field: 'stakeHolderEmailAddress', headerName: 'Stakeholder Email', width: 200 },
+    dateTimeColumn<WorkUnit>({ field: 'modified', headerName: 'Last Updated' }),
+    dateTimeColumn<WorkUnit>({ field: 'created', headerName: 'Created' }),
+    { field: 'workUnitType', headerName: 'Work Unit Type', width: 140, valueGetter: (_value, row) => row.workUnitType?.name ?? '' },
+    { field: 'assignmentGroup', headerName: 'Assignment Group', width: 160 },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Work Units"
+        documentTitle={page.documentTitle}
+        actions={
+          <Link component={RouterLink} to={`/${page.tenantId}/workunits/index`} variant="body2" sx={{ alignSelf: 'center' }}>
+            Return to the old experience
+          </Link>
+        }
+      />
+      <WorkUnitFilterBar filters={page.list.state.filters} onChange={page.list.setFilters} protocolId={page.protocolId} onClearProtocol={page.clearProtocol} />
+      <ResourceGrid
+        list={page.list}
+        path={WORK_UNITS_PATH}
+        expand={WORK_UNITS_EXPAND}
+        columns={columns}
+        getRowId={(row) => row.workUnitId}
+        fields={WORK_UNIT_FIELDS}
+        fixedFilter={page.fixedFilter}
+        searchFields={WORK_UNIT_SEARCH_FIELDS}
+        exactMatch
+        exportFileName="workunits.csv"
+        columnsToggle
+        disableColumnFilter
+        refetchInterval={page.refetchInterval}
+        menu={
+          page.canCreate
+            ? {
+                label: 'Create',
+                icon: <AddIcon />,
+                items: (types.data ?? []).map((type) => ({ label: type.name, icon: <WorkUnitTypeIcon workUnitTypeId={type.workUnitTypeId} />, onClick: () => page.create(type.workUnitTypeId) })),
+              }
+            : undefined
+        }
+        toolbarActions={<FormControlLabel control={<Switch size="small" checked={page.autoRefresh} onChange={(event) => page.setAutoRefresh(event.target.checked)} />} label="Auto Refresh" />}
+        gridProps={{ sx: severityCellStyles }}
+      />
+      <WorkUnitPanel
+        openId={page.panel.openId}
+        workUnitId={page.panel.workUnitId}
+        newTypeId={page.panel.newTypeId}
+        tenantId={page.tenantId}
+        onClose={page.panel.close}
+        onCreated={page.created}
+        onOpenWorkUnit={(workUnitId) => page.panel.open(workUnitId)}
+      />
+      <IntakeDrawer open={page.intake.openId !== null} onClose={page.intake.close} />
+    </>
+  );
+}
