@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { portalUrl, launchBrowser, newContext, screenshot, signIn, storedAccessToken } from './support';
+import { choose, drawer, gridRow, launchBrowser, newContext, portalUrl, screenshot, serverCall, signIn } from './support';
 
 /**
  * Administration in the browser (spec 001 §2 Tenants, Tokens, Work unit settings; issue 3):
@@ -28,26 +28,6 @@ type Tenant = TenantLookup & Record<`workUnitField${number}`, string | null> & {
 interface ListResponse<T> {
   '@odata.count'?: number;
   value: T[];
-}
-
-async function serverCall<T>(page: Page, path: string): Promise<T> {
-  const response = await fetch(`${portalUrl()}${path}`, { headers: { Authorization: `Bearer ${await storedAccessToken(page)}` } });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-  return (await response.json()) as T;
-}
-
-function drawer(page: Page): Locator {
-  return page.locator('.MuiDrawer-paper').filter({ has: page.getByRole('button', { name: 'Close', exact: true }) });
-}
-
-function gridRow(page: Page, text: string): Locator {
-  return page.getByRole('row').filter({ hasText: text });
-}
-
-/** Chooses an option of an MUI select by its label. */
-async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
 }
 
 describe('administration (admin)', () => {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
-import { launchBrowser, newContext, portalUrl, screenshot, signIn, storedAccessToken } from './support';
+import { launchBrowser, newContext, portalUrl, screenshot, serverCall, signIn } from './support';
 
 /**
  * The portal shell in the browser (spec 000): sign-in, the menu per permission set, tenant
@@ -53,18 +53,6 @@ interface EnvironmentInfo {
   environmentName: string;
   environmentColor: string;
   licenseExpiration: string | null;
-}
-
-/** A call to the portal's API with the page's stored bearer token, as a test's own check of what the server says. */
-async function serverCall<T>(page: Page, path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
-  const token = await storedAccessToken(page);
-  const response = await fetch(`${portalUrl()}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}`);
-  return (await response.json()) as T;
 }
 
 async function tenantNamed(page: Page, name: string): Promise<TenantLookup> {
@@ -445,6 +433,13 @@ describe('as operator', () => {
     await screenshot(page, 'shell-operator-home');
   });
 
+  test('Tenants typed into the address shows operator the access notice instead of the page', async () => {
+    await page.goto(`/${operator.tenantId}/tenants`);
+    await page.getByTestId('area-access-denied').getByText('You do not have access. Please contact your system administrator for access.').waitFor();
+    expect(await page.getByRole('grid').count()).toBe(0);
+    await page.goto(`/${operator.tenantId}`);
+  });
+
   test('a 403 answer to one of the shell\'s calls shows "You do not have access to one or more requested resources" for 8 s', async () => {
     // The sidebar's version call is sent on to an endpoint the operator may not read
     // (audit events of a tenant need Tenants view), so the server itself answers 403.
@@ -558,9 +553,9 @@ describe('as enduser', () => {
     await expectResolutionCenter();
   });
 
-  test('the tenant picker is not shown to enduser, even in the portal layout', async () => {
+  test('a staff page typed into the address sends enduser to the Resolution Center, with no tenant picker', async () => {
     await page.goto(`/${enduser.tenantId}/devices`);
-    await page.getByRole('button', { name: 'Switch to dark mode' }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/resolutioncenter');
     await page.getByRole('button', { name: 'Profile' }).waitFor();
     expect(await tenantPickerButton(page).count()).toBe(0);
   });

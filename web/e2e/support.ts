@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const portalUrl = (): string => inject('portalUrl');
@@ -45,4 +45,32 @@ export async function storedAccessToken(page: Page): Promise<string> {
   });
   if (!token) throw new Error('No stored sign-in');
   return token;
+}
+
+/** A call to the portal's API with the page's stored bearer token: a test's own check of what the server says. */
+export async function serverCall<T>(page: Page, path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
+  const token = await storedAccessToken(page);
+  const response = await fetch(`${portalUrl()}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** The open side drawer (the one with a Close button). */
+export function drawer(page: Page): Locator {
+  return page.locator('.MuiDrawer-paper').filter({ has: page.getByRole('button', { name: 'Close', exact: true }) });
+}
+
+/** A grid row by a text it shows. */
+export function gridRow(page: Page, text: string): Locator {
+  return page.getByRole('row').filter({ hasText: text });
+}
+
+/** Chooses an option of an MUI select by its label. */
+export async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, newContext, portalUrl, screenshot, signIn, storedAccessToken } from './support';
+import { choose, drawer, gridRow, launchBrowser, newContext, screenshot, serverCall, signIn } from './support';
 
 /**
  * Work units in the browser (spec 001 §2 "Work units list", "Work unit panel", §4, §5, §8; issue 4):
@@ -35,27 +35,7 @@ interface CurrentUser {
   tenantId: string | null;
 }
 
-async function serverCall<T>(page: Page, path: string): Promise<T> {
-  const response = await fetch(`${portalUrl()}${path}`, { headers: { Authorization: `Bearer ${await storedAccessToken(page)}` } });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-  return (await response.json()) as T;
-}
-
 const workUnit = (page: Page, id: number) => serverCall<WorkUnit>(page, `/v1/workunits(${id})`);
-
-function drawer(page: Page): Locator {
-  return page.locator('.MuiDrawer-paper').filter({ has: page.getByRole('button', { name: 'Close', exact: true }) });
-}
-
-function gridRow(page: Page, text: string): Locator {
-  return page.getByRole('row').filter({ hasText: text });
-}
-
-/** Chooses an option of an MUI select by its label. */
-async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
-}
 
 /** Searches the directory in a people field and picks the person. */
 async function pickPerson(scope: Locator, page: Page, label: string, search: string, option: string): Promise<void> {
