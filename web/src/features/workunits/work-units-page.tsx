@@ -90,7 +90,7 @@ export default function WorkUnitsPage() {
               }
             : undefined
         }
-        toolbarActions={<FormControlLabel control={<Switch size="small" checked={page.autoRefresh} onChange={(event) => page.setAutoRefresh(event.target.checked)} />} label="Auto Refresh" />}
+        toolbarActions={<FormControlLabel sx={{ ml: 0.5 }} control={<Switch size="small" checked={page.autoRefresh} onChange={(event) => page.setAutoRefresh(event.target.checked)} />} label="Auto Refresh" />}
         gridProps={{ sx: severityCellStyles }}
       />
       <WorkUnitPanel
