@@ -170,7 +170,7 @@ describe('editing with JSON Patch', () => {
 
   it('writes history records for field and state changes and events for the protocol engine', async () => {
     const unit = await create('operator', incident({ title: 'History check' }));
-    const acked = (await patch('operator', unit, { stateId: WORK_UNIT_STATES.Acknowledged, title: 'History check renamed' })).json<WorkUnit>();
+    const acked = (await patch('operator', unit, { stateId: WORK_UNIT_STATES.Acknowledged, title: 'History check renamed', severityId: 0 })).json<WorkUnit>();
     expect(acked.stateId).toBe(2);
     const history = await portal.as('operator', { method: 'GET', url: `/v1/workunits/GetWorkUnitHistoryRecords(workUnitId=${unit.workUnitId})` });
     const details = history.json<{ value: { detail: string; historyType: number | null }[] }>().value.map((r) => [r.historyType, r.detail]);
@@ -178,6 +178,7 @@ describe('editing with JSON Patch', () => {
       expect.arrayContaining([
         [6, 'State changed from New to Acknowledged.'],
         [2, "Title changed from 'History check' to 'History check renamed'."],
+        [2, 'Severity changed from Sev2 to Sev0.'],
         [5, 'Work unit created as New.'],
       ]),
     );

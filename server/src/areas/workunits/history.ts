@@ -12,7 +12,17 @@ import type { Database } from '../../db/schema.js';
 type Trx = Transaction<Database>;
 
 const LONG_TEXT = new Set(['description', 'resolution', 'implementationPlan', 'rollbackPlan', 'affectedResources', 'securityConsiderations', 'userImpact', 'costImpact', 'expectedCFSAlerts', 'properties', 'decision1Notes', 'decision2Notes']);
-const label = (field: string) => field.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).replace('C F S', 'CFS').trim();
+const LABELS: Record<string, string> = {
+  severityId: 'Severity',
+  workUnitTypeId: 'Work Unit Type',
+  workUnitCategoryId: 'Category',
+  workUnitSubcategoryId: 'Subcategory',
+  tenantId: 'Tenant',
+  expectedCFSAlerts: 'Expected CFS Alerts',
+  referenceUrl: 'Reference URL',
+  referenceId: 'Reference ID',
+};
+const label = (field: string) => LABELS[field] ?? field.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).trim();
 
 function show(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '(empty)';
