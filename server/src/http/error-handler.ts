@@ -20,9 +20,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }
       return reply.code(400).send({ message: VALIDATION_MESSAGE, errors });
     }
-    if ((error as unknown) instanceof ZodError) {
+    // A schema a handler applies itself (beyond the route's declared ones) fails the same way.
+    const thrown: unknown = error;
+    if (thrown instanceof ZodError) {
       const errors: Record<string, string[]> = {};
-      for (const issue of (error as unknown as ZodError).issues) (errors[issue.path.join('.') || 'request'] ??= []).push(issue.message);
+      for (const issue of thrown.issues) (errors[issue.path.join('.') || 'request'] ??= []).push(issue.message);
       return reply.code(400).send({ message: VALIDATION_MESSAGE, errors });
     }
     if (error instanceof HttpError) {

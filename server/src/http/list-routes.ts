@@ -4,18 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { parseListQuery, type ListQueryInput } from '../odata/list-query.js';
 import { buildListSql, runListQuery, type ListRow } from '../odata/list-query-sql.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
-export interface ListRouteOptions<DB, TB extends keyof DB, O> {
+export interface ListRouteOptions<TB extends keyof Database, O> {
   /** The list path, e.g. `/v1/tenants`; the CSV export answers `{path}/Export()`. */
   path: string;
   resource: Resource;
   permission: RoutePermission;
   /** The caller's rows: the resource table limited to the caller's tenants. */
-  base: (principal: Principal) => SelectQueryBuilder<DB, TB, O>;
+  base: (principal: Principal) => SelectQueryBuilder<Database, TB, O>;
   /** The download's file name, e.g. `tenants.csv`. */
   exportFileName: string;
   tags: string[];
@@ -49,21 +50,20 @@ export function toCsv(rows: ListRow[]): string {
  *     exportFileName: 'tenants.csv', tags: ['Tenants'],
  *   });
  */
-export function registerListRoutes<DB, TB extends keyof DB, O>(app: FastifyInstance, db: Db, options: ListRouteOptions<DB, TB, O>): void {
+export function registerListRoutes<TB extends keyof Database, O>(app: FastifyInstance, db: Db, options: ListRouteOptions<TB, O>): void {
   const { path, resource, permission, base, exportFileName, tags } = options;
-  const kysely = db as unknown as Parameters<typeof runListQuery<DB, TB, O>>[0];
   const config = { permission };
   const schema = { tags, querystring: listQuerySchema };
 
   app.get(path, { config, schema: { ...schema, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request) =>
-    runListQuery(kysely, resource, base(principalOf(request)), request.query as ListQueryInput),
+    runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput),
   );
 
   app.get(`${path}/Export`, { config, schema: { ...schema, summary: 'CSV export (also as Export())' } }, async (request, reply) => {
     const query = { ...(request.query as ListQueryInput) };
     if (query.$top === undefined) query.$top = String(resource.maxTop);
     const parsed = parseListQuery(resource, { ...query, $count: 'false' });
-    const result = await buildListSql(base(principalOf(request)), parsed).rows.execute(kysely);
+    const result = await buildListSql(base(principalOf(request)), parsed).rows.execute(db);
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)
