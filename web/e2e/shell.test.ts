@@ -559,4 +559,17 @@ describe('as enduser', () => {
     await page.getByRole('button', { name: 'Profile' }).waitFor();
     expect(await tenantPickerButton(page).count()).toBe(0);
   });
+
+  test('removing the stored sign-in in another tab sends this tab to the login page', async () => {
+    const otherTab = await context.newPage();
+    // Any page of the portal's origin shares its local storage; a static file runs none of the app.
+    await otherTab.goto('/favicon.svg');
+    expect(await storedSignInKeys(otherTab)).toHaveLength(1);
+    await otherTab.evaluate(() => {
+      for (const key of Object.keys(localStorage)) if (key.startsWith('cfs-portal.user:')) localStorage.removeItem(key);
+    });
+    await page.waitForURL((url) => url.pathname === '/user/login');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    await otherTab.close();
+  });
 });
