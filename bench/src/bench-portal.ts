@@ -25,7 +25,7 @@ export interface BenchPortal {
 export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>): Promise<BenchPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-bench-'));
   const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SEED: 'true', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   const schema = databaseUrl ? `bench_${process.pid}` : undefined;
   if (schema && databaseUrl) {
     const { default: pg } = await import('pg');

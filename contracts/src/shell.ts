@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guid } from './fields.js';
 
 /** Shapes of the shell's calls (spec 000 §3 and §7). */
 export const oidcClientConfigSchema = z.object({
@@ -45,10 +46,12 @@ export type EnvironmentInfo = z.infer<typeof environmentSchema>;
 export const versionSchema = z.object({ version: z.string() });
 
 export const tenantSubscriptionContextSchema = z.object({
-  tenant: z.uuid({ error: 'Please choose a tenant.' }),
-  subscriptionId: z.uuid({ error: 'Please choose a subscription.' }),
+  tenant: guid('Please choose a tenant.'),
+  subscriptionId: guid('Please choose a subscription.'),
 });
 export type TenantSubscriptionContext = z.infer<typeof tenantSubscriptionContextSchema>;
+/** The answer: the stored context (input schemas transform, so answers get plain ones). */
+export const tenantSubscriptionContextResultSchema = z.object({ tenant: z.uuid(), subscriptionId: z.uuid() });
 
 export const personSchema = z.object({ displayName: z.string(), mail: z.string() });
 export type Person = z.infer<typeof personSchema>;

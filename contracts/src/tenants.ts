@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guid } from './fields.js';
 
 /** Tenants, their subscriptions and secrets (spec 001 §3 Tenant, Subscription; §5; §7; §8). */
 export const TENANT_MESSAGES = {
@@ -82,7 +83,7 @@ export const subscriptionSchema = z.object({
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionInputSchema = z.object({
-  tenantId: z.uuid({ error: 'Please choose a tenant.' }),
+  tenantId: guid('Please choose a tenant.'),
   name: z.string({ error: TENANT_MESSAGES.nameRequired }).trim().min(1, TENANT_MESSAGES.nameRequired).max(200),
 });
 export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;

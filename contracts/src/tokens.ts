@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guid } from './fields.js';
 
 /** API tokens of a tenant (spec 001 §3 Token grant; §4 Token; §5; §7 Tokens; §8). */
 export const TOKEN_MESSAGES = {
@@ -27,7 +28,7 @@ export const tokenGrantSchema = z.object({
   createdBy: z.string().nullable(),
   expiresOn: z.date().nullable(),
   revokedOn: z.date().nullable(),
-  /** The token's recognisable start, e.g. `cfs_pat_3kT9`, to tell tokens apart; never the token. */
+  /** The token's recognisable start, e.g. `cfs_3kT9ab`, to tell tokens apart; never the token. */
   tokenPrefix: z.string(),
 });
 export type TokenGrant = z.infer<typeof tokenGrantSchema>;
@@ -35,7 +36,7 @@ export type TokenGrant = z.infer<typeof tokenGrantSchema>;
 export const tokenStatus = (grant: Pick<TokenGrant, 'revokedOn'>): 'Active' | 'Revoked' => (grant.revokedOn ? 'Revoked' : 'Active');
 
 export const tokenCreateSchema = z.object({
-  tenantId: z.uuid({ error: 'Please choose a tenant.' }),
+  tenantId: guid('Please choose a tenant.'),
   name: z.string({ error: TOKEN_MESSAGES.nameRequired }).trim().min(1, TOKEN_MESSAGES.nameRequired).max(200),
   description: z.string().max(2000).nullable().optional(),
   lifetimeYears: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: TOKEN_MESSAGES.lifetimeRequired }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbId, guid } from './fields.js';
 
 /** Work unit categories, subcategories and types (spec 001 §3, §5, §7 Categories, §8). */
 export const CATEGORY_MESSAGES = {
@@ -24,8 +25,8 @@ export type WorkUnitCategory = z.infer<typeof workUnitCategorySchema>;
 
 export const workUnitCategoryInputSchema = z.object({
   name: named,
-  tenantId: z.uuid({ error: CATEGORY_MESSAGES.tenantRequired }),
-  workUnitTypeId: z.number({ error: CATEGORY_MESSAGES.typeRequired }).int().positive(CATEGORY_MESSAGES.typeRequired),
+  tenantId: guid(CATEGORY_MESSAGES.tenantRequired),
+  workUnitTypeId: dbId(CATEGORY_MESSAGES.typeRequired),
   isEnabled: z.boolean().default(true),
   isVisibleInResolutionCenter: z.boolean().default(false),
 });
@@ -40,7 +41,7 @@ export const workUnitSubcategorySchema = z.object({
 export type WorkUnitSubcategory = z.infer<typeof workUnitSubcategorySchema>;
 
 export const workUnitSubcategoryInputSchema = z.object({
-  workUnitCategoryId: z.number().int().positive(),
+  workUnitCategoryId: dbId(),
   name: named,
   isEnabled: z.boolean().default(true),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbId, guid } from './fields.js';
 
 /** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
 export const WORK_UNIT_STATES = { New: 1, Acknowledged: 2, InProgress: 3, OnHold: 4, Mitigated: 5, Resolved: 6, Closed: 7, Canceled: 8 } as const;
@@ -38,7 +39,7 @@ export const WORK_UNIT_EVENT_TYPES = {
   OnMitigated: 10,
 } as const;
 
-/** The event a state change raises (spec 001 §3 event types). New raises OnNew only on creation. */
+/** The event a state change raises (spec 001 §3 event types): reaching New again (a reopened unit) raises OnNew too. */
 export const EVENT_FOR_STATE: Record<number, number> = {
   1: WORK_UNIT_EVENT_TYPES.OnNew,
   2: WORK_UNIT_EVENT_TYPES.OnAcknowledged,
@@ -120,7 +121,6 @@ export const WORK_UNIT_MESSAGES = {
 } as const;
 
 export const TEXT_MAX = 4000;
-export const CUSTOM_VALUE_COUNT = 15;
 export const customValueFields = [
   'customValue1', 'customValue2', 'customValue3', 'customValue4', 'customValue5',
   'customValue6', 'customValue7', 'customValue8', 'customValue9', 'customValue10',
@@ -139,7 +139,8 @@ export type WorkUnitRelation = z.infer<typeof relationSchema>;
  * PATCH applies to. Cross-field rules (change requests, planned times) are in `workUnitRules`.
  */
 export const workUnitFieldsSchema = z.object({
-  title: z.string({ error: WORK_UNIT_MESSAGES.titleRequired }).trim().min(1, WORK_UNIT_MESSAGES.titleRequired).min(3, WORK_UNIT_MESSAGES.titleRequired).max(400),
+  // One message whether the title is missing, blank or too short (spec 001 §5).
+  title: z.string({ error: WORK_UNIT_MESSAGES.titleRequired }).trim().min(3, WORK_UNIT_MESSAGES.titleRequired).max(400),
   description: text(),
   resolution: text(),
   severityId: z.number({ error: WORK_UNIT_MESSAGES.severityRequired }).int().min(0, WORK_UNIT_MESSAGES.severityRequired).max(4, WORK_UNIT_MESSAGES.severityRequired),
@@ -153,10 +154,10 @@ export const workUnitFieldsSchema = z.object({
   assignedTo: z.string().max(320).nullable().optional(),
   assignmentGroup: z.string().max(200).nullable().optional(),
   source: z.string().max(200).nullable().optional(),
-  tenantId: z.uuid({ error: WORK_UNIT_MESSAGES.tenantRequired }),
-  workUnitTypeId: z.number({ error: WORK_UNIT_MESSAGES.typeRequired }).int().positive(WORK_UNIT_MESSAGES.typeRequired),
-  workUnitCategoryId: z.number().int().nullable().optional(),
-  workUnitSubcategoryId: z.number().int().nullable().optional(),
+  tenantId: guid(WORK_UNIT_MESSAGES.tenantRequired),
+  workUnitTypeId: dbId(WORK_UNIT_MESSAGES.typeRequired),
+  workUnitCategoryId: dbId().nullable().optional(),
+  workUnitSubcategoryId: dbId().nullable().optional(),
   referenceId: z.string().max(200).nullable().optional(),
   referenceUrl: z.string().max(2000).nullable().optional(),
   stakeHolderFullName: z.string().max(200).nullable().optional(),
@@ -222,14 +223,6 @@ export const workUnitInputSchema = workUnitFieldsSchema.superRefine(workUnitRule
 /** PUT /api/v1/workunits: a new unit is sent with workUnitId -1 (spec 001 §5). */
 export const workUnitCreateSchema = workUnitFieldsSchema.extend({ workUnitId: z.literal(-1) }).superRefine(workUnitRules);
 
-/** The stakeholder form (spec 001 §5): tenant, name, email, phone required. */
-export const stakeholderSchema = z.object({
-  tenantId: z.uuid({ error: WORK_UNIT_MESSAGES.tenantRequired }),
-  stakeHolderFullName: z.string({ error: WORK_UNIT_MESSAGES.stakeholderNameRequired }).trim().min(1, WORK_UNIT_MESSAGES.stakeholderNameRequired),
-  stakeHolderEmailAddress: z.email(WORK_UNIT_MESSAGES.stakeholderEmailRequired),
-  stakeHolderPhoneNumber: z.string({ error: WORK_UNIT_MESSAGES.stakeholderPhoneRequired }).trim().min(1, WORK_UNIT_MESSAGES.stakeholderPhoneRequired),
-});
-
 /** A JSON Patch operation (RFC 6902) as PATCH /v1/workunits/{id} accepts it. */
 export const jsonPatchOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
@@ -261,7 +254,7 @@ export interface WorkUnit extends WorkUnitFields {
 }
 
 export const workUnitNoteInputSchema = z.object({
-  workUnitId: z.number().int().positive(),
+  workUnitId: dbId(),
   detail: z.string({ error: WORK_UNIT_MESSAGES.noteRequired }).trim().min(1, WORK_UNIT_MESSAGES.noteRequired).max(TEXT_MAX, WORK_UNIT_MESSAGES.maxLength4000),
   isExternalNote: z.boolean().default(false),
 });

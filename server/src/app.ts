@@ -47,7 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The spec spells some paths both ways (generalLookup / generallookup, deviceOperations).
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     rewriteUrl: (request) => rewriteODataUrl(request.url ?? '/'),
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -27,7 +27,8 @@ const envSchema = z.object({
   ENVIRONMENT_NAME: z.string().default(DEFAULT_ENVIRONMENT_NAME),
   ENVIRONMENT_COLOR: z.string().default('#1565c0'),
   LICENSE_EXPIRATION: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
-  DEMO_SEED: z.enum(['true', 'false']).default('true'),
+  DEMO_SEED: z.enum(['true', 'false']).optional(),
+  TRUST_PROXY: z.string().default('false'),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
@@ -60,6 +61,11 @@ export interface Config {
   environment: { name: string; color: string; licenseExpiration: string };
   version: string;
   demoSeed: boolean;
+  /**
+   * Whether X-Forwarded-* headers are believed: `false` (default), `true`, or the proxies'
+   * addresses/CIDRs. Believing them without a proxy would let any client pick its own address.
+   */
+  trustProxy: boolean | string[];
   webDist: string;
   logLevel: string;
   /** Extra browser origins allowed as OIDC redirect targets (the Vite dev server). */
@@ -71,6 +77,11 @@ export interface Config {
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
+
+function parseTrustProxy(value: string): boolean | string[] {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value.split(',').map((item) => item.trim()).filter(Boolean);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.0'): Config {
   const parsed = envSchema.safeParse(env);
@@ -105,7 +116,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     permissionPrefix: e.PERMISSION_PREFIX,
     environment: { name: e.ENVIRONMENT_NAME, color: e.ENVIRONMENT_COLOR, licenseExpiration },
     version,
-    demoSeed: e.DEMO_SEED === 'true',
+    // Demo accounts (admin/admin…) only where nobody set a real database, unless asked for.
+    demoSeed: e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '..', 'web', 'dist')),
     logLevel: e.LOG_LEVEL,
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),

@@ -390,3 +390,38 @@ describe('nothing secret is stored in plain text', () => {
     }
   });
 });
+
+describe('review fixes: concurrency, partial updates, audit scope', () => {
+  it('serves two concurrent toggles one after the other, ending where it started', async () => {
+    const tenant = await createTenantAs(portal, 'admin', { name: 'Toggled twice' });
+    const [a, b] = await Promise.all([
+      portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${tenant.tenantId}` }),
+      portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${tenant.tenantId}` }),
+    ]);
+    expect([a.json().enabled, b.json().enabled].sort()).toEqual([false, true]);
+    const final = await portal.as('admin', { method: 'GET', url: `/v1/tenants(${tenant.tenantId})` });
+    expect(final.json().enabled).toBe(true);
+  });
+
+  it('refuses a custom field named like a stored one when only the new field is sent', async () => {
+    const tenant = await createTenantAs(portal, 'admin', { name: 'Partial fields', workUnitField1: field('Region', 1) });
+    const response = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenant.tenantId}`, payload: { name: 'Partial fields', workUnitField2: field('Region', 1) } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.workUnitField2).toEqual(['Can not have duplicate custom fields.']);
+  });
+
+  it('shows another tenant’s change history to nobody who may not touch that tenant', async () => {
+    const grant = await createTokenAs(portal, 'operator', DEMO.contoso, { name: 'History probe' });
+    const own = await portal.as('operator', { method: 'GET', url: `/v1/auditEvents?entityType=tokenGrant&entityId=${grant.tokenGrantId}` });
+    expect(own.json().value).toHaveLength(1);
+    const probe = await portal.as('operator2', { method: 'GET', url: `/v1/auditEvents?entityType=tokenGrant&entityId=${grant.tokenGrantId}` });
+    expect(probe.json().value).toEqual([]);
+  });
+
+  it('hides the Legacy type and relabels Request by id, whatever they are named', async () => {
+    await portal.as('admin', { method: 'POST', url: '/v1/workunittypes/4', payload: { name: 'Service Request', enabled: true } });
+    const types = (await portal.as('operator', { method: 'GET', url: '/api/generallookup/workunittypes' })).json<{ workUnitTypeId: number; name: string }[]>();
+    expect(types.find((t) => t.workUnitTypeId === 4)?.name).toBe('User Request');
+    expect(types.some((t) => t.workUnitTypeId === 5)).toBe(false);
+  });
+});

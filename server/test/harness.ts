@@ -43,6 +43,7 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://portal.test',
     LOG_LEVEL: 'silent',
+    DEMO_SEED: 'true',
     ...(schema ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     ...env,
   });

@@ -326,3 +326,78 @@ describe('people', () => {
     expect(other.json()).toEqual([]);
   });
 });
+
+describe('review fixes: approvals, bad input, scope', () => {
+  it('refuses naming oneself approver and approving in one edit, and a decision sent with a new unit', async () => {
+    const cr = await create('operator', changeRequest({ approver1: 'admin@cfs.example' }));
+    const selfApproval = await patch('operator', cr, { approver1: 'operator@cfs.example', approved1By: 'operator@cfs.example' });
+    expect(selfApproval.statusCode).toBe(400);
+    expect(selfApproval.json().message).toBe('Authenticated user does not match admin@cfs.example');
+    const onCreate = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ approved1By: 'operator@cfs.example' }) });
+    expect(onCreate.statusCode).toBe(400);
+  });
+
+  it('starts a new approver undecided when the approver changes', async () => {
+    const cr = await create('operator', changeRequest());
+    const approved = (await patch('operator', cr, { approved1By: 'operator@cfs.example' })).json<WorkUnit>();
+    const reassigned = await patch('operator', approved, { approver1: 'admin@cfs.example' });
+    expect(reassigned.json()).toMatchObject({ approver1: 'admin@cfs.example', approved1By: null });
+  });
+
+  it.each([
+    ['an id beyond the integer range', { workUnitCategoryId: 99_999_999_999 }],
+    ['a NUL character in the title', { title: 'Broken \u0000 title' }],
+  ])('answers 400, not 500, to %s', async (_name, overrides) => {
+    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: incident(overrides) });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 400 to ids beyond the integer range in paths', async () => {
+    expect((await portal.as('operator', { method: 'GET', url: '/v1/workunits(99999999999)' })).statusCode).toBe(400);
+    expect((await portal.as('admin', { method: 'POST', url: '/v1/workunittypes/99999999999', payload: { name: 'x' } })).statusCode).toBe(400);
+  });
+
+  it('accepts GUIDs in upper case', async () => {
+    const unit = await create('operator', incident({ tenantId: DEMO.contoso.toUpperCase() }));
+    expect(unit.tenantId).toBe(DEMO.contoso);
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/workunits(${unit.publicWorkUnitId.toUpperCase()})` })).statusCode).toBe(200);
+  });
+
+  it('writes nothing of a refused edit: no history record, no modified stamp', async () => {
+    const unit = await create('operator', incident());
+    const other = await portal.as('admin', { method: 'PUT', url: '/v1/workunitcategories', payload: { tenantId: DEMO.fabrikam, name: 'Fabrikam only', workUnitTypeId: 1 } });
+    const refused = await patch('operator', unit, { title: 'Renamed', workUnitCategoryId: other.json<{ workUnitCategoryId: number }>().workUnitCategoryId });
+    expect(refused.statusCode).toBe(400);
+    const stored = (await portal.as('operator', { method: 'GET', url: `/v1/workunits(${unit.workUnitId})` })).json<WorkUnit>();
+    expect(stored).toMatchObject({ title: unit.title, modified: unit.modified });
+    const history = await portal.as('operator', { method: 'GET', url: `/v1/workunits/GetWorkUnitHistoryRecords(workUnitId=${unit.workUnitId})` });
+    expect(history.json().value).toHaveLength(1);
+  });
+
+  it('writes nothing for a patch that changes nothing', async () => {
+    const unit = await create('operator', incident());
+    const response = await portal.as('operator', { method: 'PATCH', url: `/v1/workunits/${unit.workUnitId}`, payload: [{ op: 'test', path: '/title', value: unit.title }] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().modified).toBe(unit.modified);
+    const events = await portal.db.selectFrom('work_unit_event').select('event_type_id').where('work_unit_id', '=', unit.workUnitId).execute();
+    expect(events).toHaveLength(1);
+  });
+
+  it('does not name people of other tenants to the approver check', async () => {
+    const probe = await portal.as('operator2', { method: 'GET', url: '/api/generallookup/approval?approverId=operator@cfs.example' });
+    expect(probe.json()).toEqual({ approverId: 'operator@cfs.example', isCurrentUser: false, displayName: null });
+  });
+
+  it('lets an end user ask for a call back on their own request only', async () => {
+    const theirs = await create('operator', incident({ stakeHolderEmailAddress: 'enduser@cfs.example' }));
+    const someoneElses = await create('operator', incident());
+    expect((await portal.as('enduser', { method: 'POST', url: `/v1/workunitnotes/callme/${theirs.workUnitId}` })).statusCode).toBe(200);
+    expect((await portal.as('enduser', { method: 'POST', url: `/v1/workunitnotes/callme/${someoneElses.workUnitId}` })).statusCode).toBe(404);
+  });
+
+  it('escapes exported cells a spreadsheet would run as formulas', async () => {
+    const unit = await create('operator', incident({ title: '=HYPERLINK("http://x")' }));
+    const csv = await portal.as('operator', { method: 'GET', url: `/v1/workunits/Export()?$filter=workUnitId eq ${unit.workUnitId}&$select=workUnitId,title` });
+    expect(csv.body).toContain(`${unit.workUnitId},"'=HYPERLINK(""http://x"")"`);
+  });
+});

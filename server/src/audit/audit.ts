@@ -34,14 +34,14 @@ export async function recordAudit(db: Executor, actor: Pick<Principal, 'userId' 
     .execute();
 }
 
-/** The fields whose values differ, as `{ field: { from, to } }`; secrets are named, not shown. */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>, hidden: readonly string[] = []): Record<string, { from: unknown; to: unknown }> {
+/** The fields whose values differ, as `{ field: { from, to } }` (secrets never pass through here). */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): Record<string, { from: unknown; to: unknown }> {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const [field, to] of Object.entries(after)) {
     if (to === undefined) continue;
     const from = before[field];
     if (JSON.stringify(from) === JSON.stringify(to)) continue;
-    changes[field] = hidden.includes(field) ? { from: '(hidden)', to: '(hidden)' } : { from, to };
+    changes[field] = { from, to };
   }
   return changes;
 }

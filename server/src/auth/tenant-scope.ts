@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import type { ExpressionBuilder, Expression, Kysely, SqlBool } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { sql } from 'kysely';
 
 /**
@@ -28,4 +29,17 @@ export function tenantFilter<DB, TB extends keyof DB>(
   if (scope.kind === 'all') return sql<SqlBool>`true`;
   if (scope.tenantIds.length === 0) return sql<SqlBool>`false`;
   return sql<SqlBool>`${sql.ref(column)} = ANY(${sql.val(scope.tenantIds)}::uuid[])`;
+}
+
+/**
+ * Whether a tenant exists and the caller may touch it: the one check before writing a row that
+ * names a tenant. `executor` is the database or the open transaction.
+ *
+ * @example
+ *   if (!(await tenantInScope(trx, user.tenantScope, input.tenantId))) throw new NotFoundError('The tenant');
+ */
+export async function tenantInScope(executor: Kysely<Database>, scope: TenantScope, tenantId: string): Promise<boolean> {
+  if (!canAccessTenant(scope, tenantId)) return false;
+  const row = await executor.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst();
+  return row !== undefined;
 }

@@ -134,7 +134,6 @@ export interface TokenGrantTable {
   expires_on: Date | null;
   revoked_on: Date | null;
   revoked_by: string | null;
-  last_used: Date | null;
 }
 
 export interface WorkUnitCategoryTable {

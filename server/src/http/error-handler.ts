@@ -6,6 +6,13 @@ import { HttpError } from './errors.js';
 
 export const VALIDATION_MESSAGE = 'One or more validation errors occurred.';
 
+/** The SQLSTATE of an error from PostgreSQL (pg and PGlite both expose it as `code`). */
+function databaseErrorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error) || !('severity' in error)) return undefined;
+  const { code } = error as { code: unknown };
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
 /**
  * One shape for every 4xx: `{ message, errors? }` (DESIGN: validation errors). Bad input never
  * becomes a 500: schema failures, list-query failures and malformed bodies are all 400s.
@@ -35,6 +42,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.code(500).send({ message: 'The server could not answer this request.' });
     }
+    // A value the database refuses (out of range, a NUL in text, a duplicate key) is the caller's
+    // input, not the server's fault; the transaction has rolled back, so nothing was written.
+    const sqlState = databaseErrorCode(thrown);
+    if (sqlState?.startsWith('22')) return reply.code(400).send({ message: 'A value is out of range or not allowed.' });
+    if (sqlState === '23505') return reply.code(409).send({ message: 'An item with the same key already exists.' });
+    if (sqlState === '23503') return reply.code(400).send({ message: 'A referenced item does not exist.' });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Framework-level client errors: malformed JSON, unsupported media type, body too large, rate limit.

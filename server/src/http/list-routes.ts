@@ -32,10 +32,24 @@ function flatten(row: ListRow, prefix = '', into: Record<string, unknown> = {}):
   return into;
 }
 
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return at the start) gets
+ * a leading apostrophe, so an exported title cannot become a command in the user's spreadsheet.
+ */
+function spreadsheetSafe(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 export function toCsv(rows: ListRow[]): string {
   const flat = rows.map((row) => flatten(row));
-  const columns = [...new Set(flat.flatMap((row) => Object.keys(row)))];
-  return stringify(flat, { header: true, columns, cast: { boolean: (value) => (value ? 'true' : 'false'), date: (value) => value.toISOString() } });
+  const names = [...new Set(flat.flatMap((row) => Object.keys(row)))];
+  // A relation that is null in some rows shows up as its own name; its fields are the columns.
+  const columns = names.filter((name) => !names.some((other) => other.startsWith(`${name}/`)));
+  return stringify(flat, {
+    header: true,
+    columns,
+    cast: { boolean: (value) => (value ? 'true' : 'false'), date: (value) => value.toISOString(), string: (value) => spreadsheetSafe(value) },
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SubscriptionLookup, TenantLookup, WorkUnitTypeLookup } from '@cfs/contracts/shell';
+import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 
@@ -21,14 +22,17 @@ export async function findSubscriptionLookups(db: Db, scope: TenantScope): Promi
     .execute();
 }
 
-/** "Legacy" is hidden and "Request" is shown as "User Request" (spec 000 §3). */
+/**
+ * "Legacy" is hidden and "Request" is shown as "User Request" (spec 000 §3). By id: the types'
+ * names can be edited, their meaning cannot.
+ */
 export async function findWorkUnitTypeLookups(db: Db): Promise<WorkUnitTypeLookup[]> {
   const rows = await db
     .selectFrom('work_unit_type')
     .select(['work_unit_type_id as workUnitTypeId', 'name'])
     .where('enabled', '=', true)
-    .where('name', '<>', 'Legacy')
+    .where('work_unit_type_id', '<>', WORK_UNIT_TYPES.Legacy)
     .orderBy('work_unit_type_id')
     .execute();
-  return rows.map((row) => (row.name === 'Request' ? { ...row, name: 'User Request' } : row));
+  return rows.map((row) => (row.workUnitTypeId === WORK_UNIT_TYPES.Request ? { ...row, name: 'User Request' } : row));
 }

@@ -7,15 +7,13 @@ import type { Db } from '../../db/database.js';
 const LIMIT = 20;
 const pattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** People the caller may pick (assignee, approver): users who share a tenant with them. */
-export async function searchPeople(db: Db, user: Principal, term: string): Promise<Person[]> {
-  const like = pattern(term.trim());
-  const rows = await db
+/** Users the caller may see and pick (assignee, approver): those who share a tenant with them. */
+function visiblePeople(db: Db, user: Principal) {
+  return db
     .selectFrom('app_user as u')
     .select(['u.display_name', 'u.email'])
     .where('u.enabled', '=', true)
     .where('u.email', 'is not', null)
-    .where((eb) => eb.or([eb('u.display_name', 'ilike', like), eb('u.email', 'ilike', like), eb('u.user_name', 'ilike', like)]))
     .where((eb) =>
       user.tenantScope.kind === 'all'
         ? sql<boolean>`true`
@@ -23,7 +21,13 @@ export async function searchPeople(db: Db, user: Principal, term: string): Promi
             eb('u.all_tenants', '=', true),
             eb.exists(eb.selectFrom('user_tenant as ut').select('ut.user_id').whereRef('ut.user_id', '=', 'u.user_id').where((inner) => tenantFilter(inner, 'ut.tenant_id', user.tenantScope))),
           ]),
-    )
+    );
+}
+
+export async function searchPeople(db: Db, user: Principal, term: string): Promise<Person[]> {
+  const like = pattern(term.trim());
+  const rows = await visiblePeople(db, user)
+    .where((eb) => eb.or([eb('u.display_name', 'ilike', like), eb('u.email', 'ilike', like), eb('u.user_name', 'ilike', like)]))
     .orderBy('u.display_name')
     .limit(LIMIT)
     .execute();
@@ -49,8 +53,8 @@ export async function searchPeopleAndGroups(db: Db, user: Principal, term: strin
     .slice(0, LIMIT);
 }
 
-/** The approver check: is this address the signed-in user, and whose is it. */
+/** The approver check: is this address the signed-in user, and whose is it (among people the caller may see). */
 export async function checkApprover(db: Db, user: Principal, approverId: string) {
-  const person = await db.selectFrom('app_user').select('display_name').where(sql<boolean>`lower(email) = lower(${approverId})`).executeTakeFirst();
+  const person = await visiblePeople(db, user).where(sql<boolean>`lower(u.email) = lower(${approverId.trim()})`).executeTakeFirst();
   return { approverId, isCurrentUser: !!user.email && user.email.toLowerCase() === approverId.trim().toLowerCase(), displayName: person?.display_name ?? null };
 }

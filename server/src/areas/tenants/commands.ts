@@ -5,12 +5,13 @@ import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import type { TenantTable } from '../../db/schema.js';
 import { BadRequestError } from '../../http/errors.js';
-import { customFieldColumnName, findTenantRow, presentTenant } from './queries.js';
+import { customFieldColumnName, findTenantRow, presentTenant, type TenantRow } from './queries.js';
 import { normalizeCustomFields, normalizeIntakeSchema } from './validation.js';
 
-function toColumns(input: TenantInput): Updateable<TenantTable> {
+function toColumns(input: TenantInput, stored?: TenantRow): Updateable<TenantTable> {
   const errors: Record<string, string[]> = {};
-  const custom = normalizeCustomFields(input, errors);
+  const storedFields = stored ? Object.fromEntries(customFieldColumns.map((field) => [field, stored[customFieldColumnName(field)] as string | null])) : {};
+  const custom = normalizeCustomFields(input, errors, storedFields);
   const intake = normalizeIntakeSchema(input.intakeWizardSchema, errors);
   if (Object.keys(errors).length) throw new BadRequestError(TENANT_MESSAGES.saveFailed, errors);
   const values: Updateable<TenantTable> = { name: input.name };
@@ -45,9 +46,10 @@ export async function createTenant(db: Db, user: Principal, input: TenantInput):
 
 /** POST v1/tenants/{id}. */
 export async function updateTenant(db: Db, user: Principal, tenantId: string, input: TenantInput): Promise<Tenant> {
-  const values = toColumns(input);
   return db.transaction().execute(async (trx) => {
-    const before = presentTenant(await findTenantRow(trx, user.tenantScope, tenantId));
+    const beforeRow = await findTenantRow(trx, user.tenantScope, tenantId, { lock: true });
+    const values = toColumns(input, beforeRow);
+    const before = presentTenant(beforeRow);
     const row = await trx
       .updateTable('tenant')
       .set({ ...values, modified: new Date(), modified_by: user.userName })
@@ -64,7 +66,7 @@ export async function updateTenant(db: Db, user: Principal, tenantId: string, in
 /** POST v1/tenants/toggledisabled/{id}: enabled ↔ disabled. */
 export async function toggleTenant(db: Db, user: Principal, tenantId: string): Promise<Tenant> {
   return db.transaction().execute(async (trx) => {
-    const before = await findTenantRow(trx, user.tenantScope, tenantId);
+    const before = await findTenantRow(trx, user.tenantScope, tenantId, { lock: true });
     const row = await trx
       .updateTable('tenant')
       .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })

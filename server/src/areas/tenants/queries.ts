@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { customFieldColumns, type CustomFieldColumn, type Tenant } from '@cfs/contracts/tenants';
-import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
+import { tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import type { TenantTable } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -29,10 +29,14 @@ export function presentTenant(row: TenantRow): Tenant {
 
 export { columnOf as customFieldColumnName };
 
-/** A tenant the caller may touch, or 404 (another tenant's object answers as if it did not exist). */
-export async function findTenantRow(db: Db, scope: TenantScope, tenantId: string): Promise<TenantRow> {
-  if (!canAccessTenant(scope, tenantId)) throw new NotFoundError('The tenant');
-  const row = await db.selectFrom('tenant').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+/**
+ * A tenant the caller may touch, or 404 (another tenant's object answers as if it did not exist);
+ * `lock` holds the row for the open transaction.
+ */
+export async function findTenantRow(db: Db, scope: TenantScope, tenantId: string, options: { lock?: boolean } = {}): Promise<TenantRow> {
+  let query = db.selectFrom('tenant').selectAll().where('tenant_id', '=', tenantId).where((eb) => tenantFilter(eb, 'tenant.tenant_id', scope));
+  if (options.lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
   if (!row) throw new NotFoundError('The tenant');
   return row;
 }

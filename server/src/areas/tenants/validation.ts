@@ -8,14 +8,20 @@ type FieldErrors = Record<string, string[]>;
  * a dropdown needs options; two fields may not share a name ("Can not have duplicate custom
  * fields."). Blank slots are stored as null.
  */
-export function normalizeCustomFields(input: TenantInput, errors: FieldErrors): Partial<Record<CustomFieldColumn, string | null>> {
+export function normalizeCustomFields(
+  input: TenantInput,
+  errors: FieldErrors,
+  stored: Partial<Record<CustomFieldColumn, string | null>> = {},
+): Partial<Record<CustomFieldColumn, string | null>> {
   const normalized: Partial<Record<CustomFieldColumn, string | null>> = {};
   const seen = new Map<string, CustomFieldColumn>();
   for (const column of customFieldColumns) {
-    const text = input[column];
+    // A field the request leaves out keeps its stored definition, and still counts for duplicates.
+    const sent = input[column];
+    const text = sent === undefined ? stored[column] : sent;
     if (text === undefined) continue;
     if (text === null || text.trim() === '') {
-      normalized[column] = null;
+      if (sent !== undefined) normalized[column] = null;
       continue;
     }
     let parsed: unknown;
@@ -33,7 +39,7 @@ export function normalizeCustomFields(input: TenantInput, errors: FieldErrors): 
     const key = field.data.Name.trim().toLowerCase();
     if (seen.has(key)) (errors[column] ??= []).push(TENANT_MESSAGES.duplicateCustomFields);
     seen.set(key, column);
-    normalized[column] = JSON.stringify({ Name: field.data.Name.trim(), Type: field.data.Type, Options: field.data.Type === 2 ? field.data.Options : '' });
+    if (sent !== undefined) normalized[column] = JSON.stringify({ Name: field.data.Name.trim(), Type: field.data.Type, Options: field.data.Type === 2 ? field.data.Options : '' });
   }
   return normalized;
 }

@@ -3,7 +3,7 @@ import type { GeneratedToken, TokenCreate, TokenGrant, TokenUpdate } from '@cfs/
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import { generateApiToken } from '../../auth/api-tokens.js';
 import type { Principal } from '../../auth/principal.js';
-import { canAccessTenant } from '../../auth/tenant-scope.js';
+import { tenantFilter, tenantInScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import type { TokenGrantTable } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -31,8 +31,7 @@ export function expiryFor(created: Date, lifetimeYears: number): Date | null {
 
 /** PUT v1/tokens: the grant and, this once, the token itself. */
 export async function createToken(db: Db, user: Principal, input: TokenCreate): Promise<GeneratedToken> {
-  const tenant = canAccessTenant(user.tenantScope, input.tenantId) && (await db.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', input.tenantId).executeTakeFirst());
-  if (!tenant) throw new NotFoundError('The tenant');
+  if (!(await tenantInScope(db, user.tenantScope, input.tenantId))) throw new NotFoundError('The tenant');
   const { token, hash, prefix } = generateApiToken();
   const created = new Date();
   return db.transaction().execute(async (trx) => {
@@ -58,8 +57,14 @@ export async function createToken(db: Db, user: Principal, input: TokenCreate): 
 }
 
 async function lockGrant(db: Db, user: Principal, tokenGrantId: string) {
-  const row = await db.selectFrom('token_grant').selectAll().where('token_grant_id', '=', tokenGrantId).forUpdate().executeTakeFirst();
-  if (!row || !canAccessTenant(user.tenantScope, row.tenant_id)) throw new NotFoundError('The token');
+  const row = await db
+    .selectFrom('token_grant')
+    .selectAll()
+    .where('token_grant_id', '=', tokenGrantId)
+    .where((eb) => tenantFilter(eb, 'token_grant.tenant_id', user.tenantScope))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('The token');
   return row;
 }
 

@@ -10,7 +10,7 @@ import {
 } from '@cfs/contracts/work-unit-settings';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
-import { canAccessTenant, tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
+import { tenantFilter, tenantInScope, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import type { WorkUnitCategoryTable, WorkUnitSubcategoryTable } from '../../db/schema.js';
 import { BadRequestError, NotFoundError } from '../../http/errors.js';
@@ -32,15 +32,20 @@ const presentSubcategory = (row: Selectable<WorkUnitSubcategoryTable>): WorkUnit
 });
 
 async function assertReferences(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<void> {
-  const tenant = canAccessTenant(user.tenantScope, input.tenantId) && (await db.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', input.tenantId).executeTakeFirst());
-  if (!tenant) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
+  if (!(await tenantInScope(db, user.tenantScope, input.tenantId))) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
   const type = await db.selectFrom('work_unit_type').select('work_unit_type_id').where('work_unit_type_id', '=', input.workUnitTypeId).executeTakeFirst();
   if (!type) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { workUnitTypeId: [CATEGORY_MESSAGES.typeRequired] });
 }
 
 async function lockCategory(db: Db, scope: TenantScope, id: number) {
-  const row = await db.selectFrom('work_unit_category').selectAll().where('work_unit_category_id', '=', id).forUpdate().executeTakeFirst();
-  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The category');
+  const row = await db
+    .selectFrom('work_unit_category')
+    .selectAll()
+    .where('work_unit_category_id', '=', id)
+    .where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', scope))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('The category');
   return row;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { dbIdParam } from '@cfs/contracts/fields';
 import {
   categoryLookupSchema,
   subcategoryLookupSchema,
@@ -27,7 +28,7 @@ import {
 import { categoriesResource, subcategoriesResource, typesResource } from './resources.js';
 
 const tags = ['Work unit settings'];
-const numericId = z.object({ id: z.coerce.number().int().positive() });
+const numericId = z.object({ id: dbIdParam });
 
 /** Work unit categories, subcategories and types (spec 001 §7 Categories). */
 export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {

@@ -1,6 +1,6 @@
 import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { WORK_UNIT_STATES, FINISHED_STATES, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES, FINISHED_STATES, workUnitInputSchema, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
@@ -66,7 +66,7 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
     if (!PATCHABLE.has(field)) throw new BadRequestError(`'${operation.path}' cannot be changed.`, { [field || 'path']: [`'${operation.path}' cannot be changed.`] });
   }
   await db.transaction().execute(async (trx) => {
-    const { row, relations } = await lockWorkUnit(trx, user.tenantScope, workUnitId);
+    const { row, relations } = await lockWorkUnit(trx, { scope: user.tenantScope }, workUnitId);
     const before = toDocument(row, relations);
     let patched: unknown;
     try {
@@ -77,6 +77,13 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
       throw new BadRequestError(`The patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
     }
     const after = await checkWorkUnit(trx, user, parseDocument(patched), before);
+    // A patch that changes nothing writes nothing: no modified stamp, no history, no event.
+    const unchanged = workUnitInputSchema.safeParse(before);
+    if (unchanged.success && JSON.stringify(after) === JSON.stringify(unchanged.data)) return;
+    if (after.tenantId !== before.tenantId) {
+      await trx.updateTable('work_unit_note').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
+      await trx.updateTable('work_unit_event').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
+    }
     await trx
       .updateTable('work_unit')
       .set({ ...toColumns(after), resolved: resolvedFor(after.stateId, row.resolved), modified: new Date(), modified_by: user.userName })

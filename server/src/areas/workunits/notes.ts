@@ -3,7 +3,7 @@ import { HISTORY_TYPES, type HistoryRecord } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import type { WorkUnitNoteTable } from '../../db/schema.js';
-import { lockWorkUnit } from './queries.js';
+import { assertWorkUnitAccess, lockWorkUnit, type WorkUnitAccess } from './queries.js';
 
 const present = (row: Selectable<WorkUnitNoteTable>): HistoryRecord => ({
   id: row.work_unit_note_id,
@@ -18,7 +18,7 @@ const present = (row: Selectable<WorkUnitNoteTable>): HistoryRecord => ({
 
 /** GetWorkUnitHistoryRecords: notes and system records, newest first. */
 export async function findHistory(db: Db, user: Principal, workUnitId: number, externalOnly = false): Promise<HistoryRecord[]> {
-  await lockWorkUnit(db, user.tenantScope, workUnitId);
+  await assertWorkUnitAccess(db, { scope: user.tenantScope }, workUnitId);
   let query = db.selectFrom('work_unit_note').selectAll().where('work_unit_id', '=', workUnitId);
   if (externalOnly) query = query.where('is_external_note', '=', true);
   const rows = await query.orderBy('created', 'desc').orderBy('work_unit_note_id', 'desc').limit(1000).execute();
@@ -28,7 +28,7 @@ export async function findHistory(db: Db, user: Principal, workUnitId: number, e
 /** PUT /v1/workunitnotes: a person's note (historyType null), internal or external. */
 export async function addNote(db: Db, user: Principal, input: { workUnitId: number; detail: string; isExternalNote: boolean }): Promise<HistoryRecord> {
   return db.transaction().execute(async (trx) => {
-    const { row } = await lockWorkUnit(trx, user.tenantScope, input.workUnitId);
+    const { row } = await lockWorkUnit(trx, { scope: user.tenantScope }, input.workUnitId);
     const note = await trx
       .insertInto('work_unit_note')
       .values({ work_unit_id: input.workUnitId, tenant_id: row.tenant_id, detail: input.detail, is_external_note: input.isExternalNote, history_type: null, created_by: user.userName })
@@ -39,10 +39,16 @@ export async function addNote(db: Db, user: Principal, input: { workUnitId: numb
   });
 }
 
-/** POST /v1/workunitnotes/callme/{id}: the request is recorded on the unit for the service desk. */
+/**
+ * POST /v1/workunitnotes/callme/{id}: the request is recorded on the unit for the service desk.
+ * End users (view:mine) ask about their own units only.
+ */
 export async function requestCallBack(db: Db, user: Principal, workUnitId: number): Promise<HistoryRecord> {
+  const access: WorkUnitAccess = user.permissions.has('WorkUnits', 'view')
+    ? { scope: user.tenantScope }
+    : { scope: user.tenantScope, mine: { userName: user.userName, email: user.email } };
   return db.transaction().execute(async (trx) => {
-    const { row } = await lockWorkUnit(trx, user.tenantScope, workUnitId);
+    const { row } = await lockWorkUnit(trx, access, workUnitId);
     const phone = row.stakeholder_phone_number ? ` at ${row.stakeholder_phone_number}` : '';
     const note = await trx
       .insertInto('work_unit_note')
@@ -56,6 +62,7 @@ export async function requestCallBack(db: Db, user: Principal, workUnitId: numbe
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await trx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', workUnitId).execute();
     return present(note);
   });
 }

@@ -1,5 +1,6 @@
 import type { WorkUnit, WorkUnitRelation } from '@cfs/contracts/work-units';
-import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
+import { sql } from 'kysely';
+import { canAccessTenant, tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { NotFoundError } from '../../http/errors.js';
 import { presentWorkUnit, type WorkUnitRow } from './document.js';
@@ -15,11 +16,30 @@ async function relationsOf(db: Db, workUnitId: number): Promise<WorkUnitRelation
   return rows.map((row) => ({ referenceType: row.reference_type, referenceId: row.reference_id }));
 }
 
-/** A work unit of a tenant the caller may touch, row locked for the transaction; else 404. */
-export async function lockWorkUnit(db: Db, scope: TenantScope, workUnitId: number): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
-  const row = await db.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).forUpdate().executeTakeFirst();
-  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The work unit');
+/** Which work units a caller may touch: their tenants', or for an end user only their own (view:mine). */
+export type WorkUnitAccess = { scope: TenantScope; mine?: { userName: string; email: string | null } };
+
+function scopedUnit(db: Db, access: WorkUnitAccess, workUnitId: number) {
+  let query = db.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).where((eb) => tenantFilter(eb, 'work_unit.tenant_id', access.scope));
+  const mine = access.mine;
+  if (mine) {
+    query = query.where((eb) =>
+      eb.or([eb('created_by', '=', mine.userName), ...(mine.email ? [eb(sql<string>`lower(stakeholder_email_address)`, '=', mine.email.toLowerCase())] : [])]),
+    );
+  }
+  return query;
+}
+
+/** A work unit the caller may touch, row locked for the open transaction; else 404. */
+export async function lockWorkUnit(db: Db, access: WorkUnitAccess, workUnitId: number): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
+  const row = await scopedUnit(db, access, workUnitId).forUpdate().executeTakeFirst();
+  if (!row) throw new NotFoundError('The work unit');
   return { row, relations: await relationsOf(db, workUnitId) };
+}
+
+/** 404 unless the caller may touch the work unit; reads take no lock. */
+export async function assertWorkUnitAccess(db: Db, access: WorkUnitAccess, workUnitId: number): Promise<void> {
+  if (!(await scopedUnit(db, access, workUnitId).executeTakeFirst())) throw new NotFoundError('The work unit');
 }
 
 /** GET v1/workunits({id}): the unit with its tenant, type, category and subcategory. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
+import { dbIdParam } from '@cfs/contracts/fields';
 import { historyRecordSchema, jsonPatchSchema, workUnitCreateSchema, workUnitNoteInputSchema } from '@cfs/contracts/work-units';
 import type { AppDeps } from '../../app-deps.js';
 import { tenantFilter } from '../../auth/tenant-scope.js';
@@ -12,7 +13,7 @@ import { findWorkUnit, findWorkUnitIdByPublicId } from './queries.js';
 import { workUnitsResource } from './resource.js';
 
 const tags = ['Work units'];
-const numericId = z.object({ id: z.coerce.number().int().positive() });
+const numericId = z.object({ id: dbIdParam });
 const history = { 200: z.object({ value: z.array(historyRecordSchema) }) };
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,7 +32,7 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
   app.get('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ id: z.string().max(40) }) } }, async (request) => {
     const user = principalOf(request);
     const { id } = request.params;
-    const workUnitId = GUID.test(id) ? await findWorkUnitIdByPublicId(db, user.tenantScope, id) : z.coerce.number().int().positive().parse(id);
+    const workUnitId = GUID.test(id) ? await findWorkUnitIdByPublicId(db, user.tenantScope, id.toLowerCase()) : dbIdParam.parse(id);
     return findWorkUnit(db, user.tenantScope, workUnitId);
   });
 
@@ -46,7 +47,7 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
 
   app.get(
     '/v1/workunits/GetWorkUnitHistoryRecords',
-    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, querystring: z.object({ workUnitId: z.coerce.number().int().positive() }), response: history } },
+    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, querystring: z.object({ workUnitId: dbIdParam }), response: history } },
     async (request) => ({ value: await findHistory(db, principalOf(request), request.query.workUnitId) }),
   );
 
@@ -60,7 +61,7 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
 
   app.post(
     '/v1/workunitnotes/callme/:workUnitId',
-    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ workUnitId: z.coerce.number().int().positive() }), response: { 200: historyRecordSchema } } },
+    { config: { permission: [perm('WorkUnits', 'view'), { area: 'WorkUnits', verb: 'view:mine' }] }, schema: { tags, params: z.object({ workUnitId: dbIdParam }), response: { 200: historyRecordSchema } } },
     async (request) => requestCallBack(db, principalOf(request), request.params.workUnitId),
   );
 };

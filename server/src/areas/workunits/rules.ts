@@ -76,15 +76,24 @@ export async function checkWorkUnit(db: Db, user: Principal, next: WorkUnitField
 
 /**
  * Approve sets approvedNBy to the current user; decline sets declinedNBy, decisionNNotes and
- * the state Canceled (spec 001 §4). Only approver N may do either, and only as themselves.
+ * the state Canceled (spec 001 §4). Only the unit's existing approver N may do either, and only
+ * as themselves: naming oneself approver and approving in one edit does not count, and a new
+ * approver starts undecided.
  */
 function checkApprovals(user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): WorkUnitFields {
   let result = next;
   for (const n of [1, 2] as const) {
-    const approver = next[`approver${n}`];
     const decisionFields = [`approved${n}By`, `declined${n}By`, `decision${n}Notes`] as const;
+    if (!same(previous?.[`approver${n}`], next[`approver${n}`])) {
+      if (decisionFields.some((field) => next[field] && next[field] !== previous?.[field])) {
+        throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(previous?.[`approver${n}`] ?? `approver ${n}`));
+      }
+      result = { ...result, [`approved${n}By`]: null, [`declined${n}By`]: null, [`decision${n}Notes`]: null };
+      continue;
+    }
     const changed = decisionFields.filter((field) => (next[field] ?? null) !== (previous?.[field] ?? null));
     if (changed.length === 0) continue;
+    const approver = previous?.[`approver${n}`];
     if (!approver || !same(user.email, approver)) throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver ?? `approver ${n}`));
     for (const field of [`approved${n}By`, `declined${n}By`] as const) {
       const value = next[field];

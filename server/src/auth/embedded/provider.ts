@@ -152,8 +152,8 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
     },
   };
   const provider = new Provider(authority, configuration);
-  // Behind a TLS-terminating proxy the provider must trust X-Forwarded-Proto to build https URLs.
-  provider.proxy = true;
+  // Behind a TLS-terminating proxy (TRUST_PROXY) the provider trusts X-Forwarded-Proto to build https URLs.
+  provider.proxy = config.trustProxy !== false;
   return provider;
 }
 

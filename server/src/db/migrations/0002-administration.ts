@@ -40,8 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         modified_by text,
         expires_on timestamptz,
         revoked_on timestamptz,
-        revoked_by text,
-        last_used timestamptz
+        revoked_by text
     )`,
     `CREATE INDEX token_grant_tenant_created_idx ON token_grant (tenant_id, created DESC)`,
     `CREATE TABLE work_unit_category (
