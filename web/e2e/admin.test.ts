@@ -1,4 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import fs from 'node:fs/promises';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { choose, drawer, gridRow, launchBrowser, newContext, portalUrl, screenshot, serverCall, signIn } from './support';
 
@@ -54,7 +55,7 @@ describe('administration (admin)', () => {
     await browser?.close();
   });
 
-  test('Tenants lists the tenants with their columns, search and exports', async () => {
+  test('Tenants lists the tenants with their columns; a search on Enter narrows the list, and both exports download it as tenants.csv', async () => {
     await page.goto(`/${contosoId}/tenants`);
     await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
     for (const header of ['Name', 'Internal Notification Email', 'Enabled', 'Assignment Groups', 'Modified']) {
@@ -62,9 +63,44 @@ describe('administration (admin)', () => {
     }
     await gridRow(page, 'Contoso').first().waitFor();
     await gridRow(page, 'Fabrikam').first().waitFor();
-    await page.getByRole('button', { name: 'Export Page' }).waitFor();
-    await page.getByRole('button', { name: 'Export All' }).waitFor();
     await screenshot(page, 'admin-tenants');
+
+    const searchBox = page.getByRole('textbox', { name: 'Search' });
+    await searchBox.fill('Fabrikam');
+    await searchBox.press('Enter');
+    await expect.poll(() => gridRow(page, 'Contoso').count()).toBe(0);
+    const rows = page.locator('.MuiDataGrid-row');
+    await rows.first().waitFor();
+    for (const text of await rows.allTextContents()) expect(text).toContain('Fabrikam');
+
+    for (const button of ['Export Page', 'Export All']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      expect(download.suggestedFilename()).toBe('tenants.csv');
+      const [header = '', ...lines] = (await fs.readFile(await download.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
+      for (const column of ['tenantId', 'name', 'internalNotificationEmailAddress', 'enabled', 'assignmentGroups']) expect(header.split(',')).toContain(column);
+      // The export follows the search: the Fabrikam row only.
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toContain('Fabrikam');
+    }
+
+    await searchBox.fill('');
+    await searchBox.press('Enter');
+    await gridRow(page, 'Contoso').first().waitFor();
+  });
+
+  test('an editTenantId that is no GUID shows "This tenant does not exist." and is never put into a request', async () => {
+    const sent: string[] = [];
+    const onRequest = (request: Request) => {
+      sent.push(decodeURIComponent(new URL(request.url()).pathname));
+    };
+    page.on('request', onRequest);
+    await page.goto(`/${contosoId}/tenants?editTenantId=${encodeURIComponent('x)/../../tokens(')}`);
+    const panel = drawer(page);
+    await panel.getByText('This tenant does not exist.').waitFor();
+    page.off('request', onRequest);
+    expect(sent.filter((path) => path.includes('/tenants(') || path.includes('tokens'))).toEqual([]);
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
   });
 
   test('a new tenant without a name shows "Please enter a name."', async () => {
@@ -299,6 +335,14 @@ describe('administration (admin)', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(generatedToken);
     await screenshot(page, 'admin-token-generated');
     await tooltip.waitFor({ state: 'hidden', timeout: 2500 });
+
+    // Back closes the drawer; Forward opens the grant again, without its token.
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('tokenGrantId'));
+    await page.goForward();
+    await page.waitForURL((url) => url.searchParams.has('tokenGrantId'));
+    await panel.getByRole('heading', { name: `Edit Token: ${TOKEN_NAME}` }).waitFor();
+    expect(await page.getByText(generatedToken).count()).toBe(0);
 
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
     const row = gridRow(page, TOKEN_NAME);

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { choose, drawer, gridRow, launchBrowser, newContext, screenshot, serverCall, signIn } from './support';
 
@@ -116,6 +116,8 @@ describe('work units (operator, and admin in a second browser)', () => {
     const severities = page.locator('[role="row"] [data-field="severityId"][role="gridcell"]');
     const cells = await severities.evaluateAll((nodes) => nodes.map((node) => ({ text: node.textContent, background: getComputedStyle(node).backgroundColor })));
     expect(cells.length).toBeGreaterThan(1);
+    // The order check means something only over rows of more than one severity.
+    expect(new Set(cells.map((cell) => cell.text)).size).toBeGreaterThan(1);
     expect(cells.map((cell) => cell.text)).toEqual([...cells.map((cell) => cell.text)].sort());
     for (const cell of cells) expect(cell.background === 'rgba(0, 0, 0, 0)').toBe(cell.text === 'Sev4');
     await screenshot(page, 'work-units-list');
@@ -322,12 +324,25 @@ describe('work units (operator, and admin in a second browser)', () => {
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
   });
 
-  test('relates a work unit from the Related tab (500 ms search) and removes it again', async () => {
+  test('relates a work unit from the Related tab (the search is sent once, 500 ms after typing) and removes it again', async () => {
     await page.goto(`/workunitsv2?workUnitId=${incidentId}&tab=related`);
     const panel = drawer(page);
     await panel.getByText('No related Work Units found.').waitFor();
+    const searches: number[] = [];
+    const onRequest = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/workunits') && (url.searchParams.get('$filter') ?? '').includes('contains(tolower(title)')) searches.push(Date.now());
+    };
+    page.on('request', onRequest);
+    const typedAt = Date.now();
     await panel.getByRole('combobox', { name: 'Relate a work unit' }).fill(String(changeId));
-    await page.getByRole('option', { name: `#${changeId} ${CHANGE}` }).click();
+    const option = page.getByRole('option', { name: `#${changeId} ${CHANGE}` });
+    await option.waitFor();
+    page.off('request', onRequest);
+    expect(searches).toHaveLength(1);
+    // Timer granularity aside, nothing is sent before the 500 ms have passed.
+    expect((searches[0] ?? 0) - typedAt).toBeGreaterThanOrEqual(490);
+    await option.click();
     const table = panel.getByRole('table', { name: 'Related Work Units' });
     await table.getByRole('button', { name: CHANGE }).waitFor();
     await table.getByText('Canceled').waitFor();
@@ -345,9 +360,17 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.waitForURL((url) => url.searchParams.get('workUnitId') === String(incidentId) && !url.searchParams.has('publicWorkUnitId'));
     await drawer(page).getByRole('heading', { name: `Edit Work Unit #${incidentId}: ${INCIDENT} (operator)` }).waitFor();
 
+    // The list asks for that protocol's units only.
+    const protocolList = page.waitForResponse((response) => {
+      const url = new URL(response.request().url());
+      return url.pathname.endsWith('/workunits') && (url.searchParams.get('$filter') ?? '').includes('protocolId eq 5');
+    });
     await page.goto(`/workunitsv2?workUnitId=${incidentId}&protocolId=5`);
+    expect((await protocolList).ok()).toBe(true);
     await page.getByRole('button', { name: 'Protocol #5' }).waitFor();
     await page.waitForURL((url) => !url.searchParams.has('workUnitId'));
+    // The grid has answered (a row or its empty overlay) before the drawers are counted.
+    await page.locator('.MuiDataGrid-row, .MuiDataGrid-overlay').first().waitFor();
     expect(await drawer(page).count()).toBe(0);
   });
 

@@ -10,7 +10,7 @@ import { PRODUCT_SHORT_NAME } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { useLogin, useRequestAccessEnabled } from '../auth/use-login';
 import { useDocumentTitle } from '../lib/document-title';
-import { isGuid } from './menu';
+import { isGuid } from '../lib/ids';
 
 // The access request area replaces this placeholder (spec 001 §2: "opens an account request drawer").
 const AccessRequestDrawer = lazy(() => import('../features/placeholders/access-request-drawer'));

@@ -1,3 +1,4 @@
+import { isGuid } from '../lib/ids';
 import type { Area, PermissionSet, Verb } from '@cfs/contracts/permissions';
 
 /**
@@ -125,12 +126,6 @@ export function belongsInResolutionCenter(permissions: PermissionSet): boolean {
 
 export function menuItemHref(item: MenuItem, tenantId: string): string {
   return `/${tenantId}/${item.path}`;
-}
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isGuid(value: string | undefined): boolean {
-  return value !== undefined && GUID.test(value);
 }
 
 /** The menu item the current path belongs to, highlighted in the sidebar (spec 000 §2). */

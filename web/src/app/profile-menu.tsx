@@ -12,7 +12,7 @@ import { PROFILE_POPUP_WIDTH_PX } from '@cfs/contracts/constants';
 import { useCurrentUser, useSessionSubject } from '../auth/session-data';
 import { useLogout } from '../auth/use-logout';
 import { initials } from './initials';
-import { useCurrentUserPhoto } from './lookups';
+import { useCurrentUserPhoto } from './shell-api';
 
 /** Avatar (photo, else the first two initials) opening a 290 px popup with the user and Log out (spec 000 §1). */
 export function ProfileMenu() {

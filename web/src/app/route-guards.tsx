@@ -5,7 +5,8 @@ import { useCurrentUser, usePermissions } from '../auth/session-data';
 import { ACCESS_DENIED_PATH } from '../auth/sign-in-paths';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import Alert from '@mui/material/Alert';
-import { belongsInResolutionCenter, canOpen, isGuid, requirementsForPath } from './menu';
+import { isGuid } from '../lib/ids';
+import { belongsInResolutionCenter, canOpen, requirementsForPath } from './menu';
 import { namesTenantArea, tenantAreaRedirect } from './tenant-path';
 
 const NotFoundPage = lazy(() => import('./not-found-page'));

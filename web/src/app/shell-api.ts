@@ -1,42 +1,13 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { SubscriptionLookup, TenantLookup, TenantSubscriptionContext } from '@cfs/contracts/shell';
-import { apiGet, apiGetBlob, apiSend } from '../lib/api-client';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { TenantSubscriptionContext } from '@cfs/contracts/shell';
+import { apiGetBlob, apiSend } from '../lib/api-client';
+import { pathId } from '../lib/ids';
 
-/** The shell's lookup calls (spec 000 §7). */
-export const versionQuery = queryOptions({
-  queryKey: ['generalLookup', 'version'],
-  queryFn: ({ signal }) => apiGet<{ version: string }>('/api/generalLookup/version', undefined, { signal }),
-  staleTime: Infinity,
-});
-
-export const tenantsLookupQuery = queryOptions({
-  queryKey: ['generallookup', 'tenants'],
-  queryFn: ({ signal }) => apiGet<TenantLookup[]>('/api/generallookup/tenants', undefined, { signal }),
-  staleTime: 5 * 60_000,
-});
-
-export const subscriptionsLookupQuery = queryOptions({
-  queryKey: ['generallookup', 'subscriptions'],
-  queryFn: ({ signal }) => apiGet<SubscriptionLookup[]>('/api/generallookup/subscriptions', undefined, { signal }),
-  staleTime: 5 * 60_000,
-});
-
-export function useVersion() {
-  return useQuery(versionQuery).data?.version;
-}
-
-export function useTenantsLookup() {
-  return useQuery(tenantsLookupQuery);
-}
-
-/** Subscriptions are fetched again whenever a screen that uses them mounts (spec 000 §7). */
-export function useSubscriptionsLookup() {
-  return useQuery({ ...subscriptionsLookupQuery, refetchOnMount: 'always' });
-}
+/** The shell's own calls (spec 000 §4, §7); the lookups it shares with the areas are in `lib/lookups.ts`. */
 
 export function useSaveTenantContext() {
   return useMutation({
-    mutationFn: (context: TenantSubscriptionContext) => apiSend<unknown>('POST', `/v1/tenantSubscriptionContext/${context.tenant}`, context),
+    mutationFn: (context: TenantSubscriptionContext) => apiSend<unknown>('POST', `/v1/tenantSubscriptionContext/${pathId(context.tenant)}`, context),
   });
 }
 

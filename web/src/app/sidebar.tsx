@@ -13,10 +13,10 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { PRODUCT_SHORT_NAME, SIDEBAR_WIDTH_PX } from '@cfs/contracts/constants';
 import { usePermissions } from '../auth/session-data';
-import { useVersion } from './lookups';
+import { useVersion } from '../lib/lookups';
 import { activeMenuItem, menuItemHref, visibleMenu } from './menu';
 import { MENU_ICONS } from './menu-icons';
-import { useTenantId } from './use-tenant-id';
+import { useTenantId } from '../lib/use-tenant-id';
 
 // The dialog, its dates and the EULA text load when the dialog is first opened.
 const LicenseDialog = lazy(() => import('./license-dialog'));

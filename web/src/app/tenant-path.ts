@@ -1,4 +1,4 @@
-import { isGuid } from './menu';
+import { isGuid } from '../lib/ids';
 
 /**
  * The areas that live under /{tenantId} and are also reached by their bare name, e.g. /tenants

@@ -1,5 +1,5 @@
 import { useCurrentUser } from '../auth/session-data';
-import { useSubscriptionsLookup, useTenantsLookup } from './lookups';
+import { useSubscriptionsLookup, useTenantsLookup } from '../lib/lookups';
 
 /** The button text: the current tenant and subscription names once the lookups answer. */
 export function useTenantContextLabel(): string {

@@ -1,11 +1,12 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { tenantSubscriptionContextSchema, type TenantSubscriptionContext } from '@cfs/contracts/shell';
 import { useCurrentUser } from '../auth/session-data';
-import { ApiError } from '../lib/api-client';
+import { schemaResolver } from '../components/form-resolver';
+import { isReportedByClient } from '../lib/api-client';
+import { useSubscriptionsLookup, useTenantsLookup } from '../lib/lookups';
 import { useToast } from '../lib/toast';
-import { useSaveTenantContext, useSubscriptionsLookup, useTenantsLookup } from './lookups';
+import { useSaveTenantContext } from './shell-api';
 import { replaceTenantInPath } from './tenant-path';
 
 /**
@@ -19,8 +20,11 @@ export function useTenantPickerForm() {
   const subscriptions = useSubscriptionsLookup();
   const save = useSaveTenantContext();
   const toast = useToast();
+  // Set only once the context is saved: the page is reloading, so Save stays disabled. A failed
+  // save leaves it false (react-hook-form still counts that submit as successful: it was caught).
+  const [navigating, setNavigating] = useState(false);
   const form = useForm<TenantSubscriptionContext>({
-    resolver: zodResolver(tenantSubscriptionContextSchema),
+    resolver: schemaResolver(tenantSubscriptionContextSchema),
     defaultValues: { tenant: user.tenantId ?? '', subscriptionId: user.subscriptionId ?? '' },
     mode: 'onTouched',
   });
@@ -39,12 +43,10 @@ export function useTenantPickerForm() {
     try {
       await save.mutateAsync(context);
     } catch (error) {
-      // 401 and 403 are answered by the API client (login, access toast).
-      if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) {
-        toast.error(error instanceof Error ? error.message : 'The tenant could not be changed.');
-      }
+      if (!isReportedByClient(error)) toast.error(error instanceof Error ? error.message : 'The tenant could not be changed.');
       return;
     }
+    setNavigating(true);
     const { pathname, search, hash } = window.location;
     window.location.assign(replaceTenantInPath(pathname, search, hash, context.tenant));
   });
@@ -54,7 +56,7 @@ export function useTenantPickerForm() {
     tenants: tenants.data ?? [],
     subscriptions: tenantSubscriptions,
     loading: tenants.isPending || subscriptions.isPending,
-    saving: save.isPending || form.formState.isSubmitSuccessful,
+    saving: save.isPending || navigating,
     changeTenant,
     submit,
   };

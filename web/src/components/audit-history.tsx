@@ -48,6 +48,8 @@ export function AuditHistoryButton({ entityType, entityId }: { entityType: strin
     queryKey: ['auditEvents', entityType, entityId],
     queryFn: ({ signal }) => apiGet<{ value: AuditEvent[] }>('/v1/auditEvents', { entityType, entityId }, { signal }),
     enabled: open,
+    // Stale at once, so every opening reads it again: the drawer's saves happen while it is closed.
+    staleTime: 0,
   });
   return (
     <>
@@ -57,7 +59,7 @@ export function AuditHistoryButton({ entityType, entityId }: { entityType: strin
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="sm" aria-labelledby="audit-history-title">
         <DialogTitle id="audit-history-title">Change history</DialogTitle>
         <DialogContent dividers>
-          {events.isPending && <LinearProgress />}
+          {events.isFetching && <LinearProgress />}
           {events.isError && <Typography color="error">The history could not be loaded.</Typography>}
           {events.data?.value.length === 0 && <Typography color="text.secondary">No changes recorded.</Typography>}
           <List dense disablePadding>

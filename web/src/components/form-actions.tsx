@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,13 +7,17 @@ import Stack from '@mui/material/Stack';
 import { useFormState, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { applyServerErrors, type ServerErrorPath } from './form-server-errors';
 import { formActionsDisabled } from './form-rules';
-import { useReportUnsavedChanges } from './side-drawer';
+import { useReportUnsavedChanges, useUnsavedChangesGuard } from './side-drawer';
 
 export interface FormActionsProps<T extends FieldValues, TOut> {
   form: UseFormReturn<T, unknown, TOut>;
   /** Saves the validated values; a rejected promise (the area toasts it) keeps the form as it is. */
   onSave: (values: TOut) => Promise<unknown> | void;
-  /** Given: a Save & Close button, which calls this after a successful save. */
+  /**
+   * Given: a Save & Close button. After a successful save it closes through the drawer's
+   * unsaved-changes guard, which asks only when something else in the drawer is still unsaved
+   * (a note being written beside the form).
+   */
   onClose?: () => void;
   /** A save or a load in progress outside the form (mutation pending, item loading). */
   loading?: boolean;
@@ -32,7 +37,8 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
  * is pristine or loading, Save & Close while it is pristine and untouched, or loading; both run
  * only when the form is valid (zod). After a save the saved values become the form's pristine
  * state. A rejected save's 400 field texts are put on the fields (`serverErrorPath`). Also
- * reports the form's unsaved changes to the enclosing `SideDrawer`.
+ * reports the form's unsaved changes to the enclosing `SideDrawer`, and closes through its
+ * guard (`useUnsavedChangesGuard`).
  *
  * @example
  *   <FormActions form={form} onSave={(values) => save.mutateAsync(values)} onClose={drawer.close} loading={save.isPending} />
@@ -40,6 +46,7 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
 export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose, loading = false, serverErrorPath, saveLabel = 'Save', leading }: FormActionsProps<T, TOut>) {
   const { isDirty, touchedFields, isSubmitting, errors } = useFormState({ control: form.control });
   useReportUnsavedChanges(isDirty);
+  const guard = useUnsavedChangesGuard();
   const disabled = formActionsDisabled({ isDirty, isTouched: Object.keys(touchedFields).length > 0, loading: loading || isSubmitting });
 
   const submit = (close: boolean) =>
@@ -51,8 +58,11 @@ export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose
           applyServerErrors(form, error, serverErrorPath);
           throw error;
         }
-        form.reset(form.getValues());
-        if (close) onClose?.();
+        // The saved values become the pristine state. flushSync renders that at once, and with it
+        // the effects that report the form clean to the drawer, so the close below asks only
+        // about what else in the drawer is unsaved (a note being written; spec 000 §2).
+        flushSync(() => form.reset(form.getValues()));
+        if (close && onClose) guard.confirmThen(onClose);
       })()
       // handleSubmit rethrows what onSave throws; the area's mutation has already reported it.
       .catch(() => undefined);

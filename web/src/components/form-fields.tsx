@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
@@ -8,7 +8,8 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import MenuItem from '@mui/material/MenuItem';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
-import { useController, useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { subscribeToUserChange } from './form-dependency';
 
 /**
  * react-hook-form fields in MUI dress. Each takes the form's `control` and a typed `name`, shows
@@ -16,7 +17,7 @@ import { useController, useWatch, type Control, type FieldValues, type Path } fr
  * fields a form has stay explicit in the area's form.
  *
  * @example
- *   const form = useForm({ resolver: zodResolver(locationInputSchema), defaultValues });
+ *   const form = useForm({ resolver: schemaResolver(locationInputSchema), defaultValues });
  *   <FormTextField control={form.control} name="name" label="Name" required />
  *   <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenantOptions} />
  */
@@ -140,8 +141,9 @@ export interface CheckboxGroupFieldProps<T extends FieldValues, TOut = T> extend
   label: ReactNode;
   options: readonly FieldOption[];
   /**
-   * The field this group depends on: when its chosen value changes, the group's selection is
-   * cleared (spec 000 §5), e.g. subcategories that belong to the chosen category.
+   * The field this group depends on: when the user changes its chosen value, the group's
+   * selection is cleared (spec 000 §5), e.g. subcategories that belong to the chosen category.
+   * `reset` and `setValue` leave the selection as they set it.
    */
   dependsOn?: Path<T>;
   disabled?: boolean;
@@ -152,18 +154,11 @@ export interface CheckboxGroupFieldProps<T extends FieldValues, TOut = T> extend
 export function CheckboxGroupField<T extends FieldValues, TOut = T>({ control, name, label, options, dependsOn, disabled, row }: CheckboxGroupFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const chosen: readonly unknown[] = Array.isArray(field.value) ? field.value : [];
-  // Watching the group itself when there is no dependency keeps the hook call unconditional.
-  const dependency: unknown = useWatch({ control, name: dependsOn ?? name });
-  const seenDependency = useRef(JSON.stringify(dependency));
   const { onChange } = field;
 
-  useEffect(() => {
-    if (!dependsOn) return;
-    const current = JSON.stringify(dependency);
-    if (current === seenDependency.current) return;
-    seenDependency.current = current;
-    onChange([]);
-  }, [dependsOn, dependency, onChange]);
+  // Only the user's change of the dependency clears: a `reset` that loads a saved record brings
+  // its own selection along.
+  useEffect(() => (dependsOn ? subscribeToUserChange(control, dependsOn, () => onChange([])) : undefined), [control, dependsOn, onChange]);
 
   const toggle = (value: string | number, checked: boolean) => {
     const rest = chosen.filter((item) => item !== value);

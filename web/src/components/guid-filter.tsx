@@ -2,7 +2,7 @@ import { useState } from 'react';
 import TextField from '@mui/material/TextField';
 import type { GridFilterInputValueProps, GridFilterOperator } from '@mui/x-data-grid';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { isGuid } from '../lib/list-query';
+import { isGuid } from '../lib/ids';
 
 /**
  * Filter input for a GUID column: what the user types is kept (and written to the address)
@@ -11,7 +11,7 @@ import { isGuid } from '../lib/list-query';
  */
 export function GuidFilterInput({ item, applyValue, focusElementRef, disabled }: GridFilterInputValueProps) {
   const [text, setText] = useState(typeof item.value === 'string' ? item.value : '');
-  const invalid = text.trim() !== '' && !isGuid(text);
+  const invalid = text.trim() !== '' && !isGuid(text.trim());
   return (
     <TextField
       label="Value"

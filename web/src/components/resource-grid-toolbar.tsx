@@ -34,14 +34,13 @@ export type ExportScope = 'page' | 'all';
 export interface ResourceGridToolbarConfig {
   list: ListStateApi;
   onCreate?: () => void;
-  createLabel: string;
   menu?: ToolbarMenu;
   extra?: ReactNode;
   /** Present when the grid exports; runs one export and settles when it is done. */
   runExport?: (scope: ExportScope) => Promise<void>;
   columnsToggle: boolean;
   filterPanel: boolean;
-  search?: { offerExactMatch: boolean; live: boolean; placeholder?: string };
+  search?: { offerExactMatch: boolean; live: boolean };
 }
 
 // The toolbar is a grid slot; a context carries its configuration without widening the grid's slot props types.
@@ -78,7 +77,7 @@ export function ResourceGridToolbar() {
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 1 }}>
       {config.onCreate && (
         <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={config.onCreate}>
-          {config.createLabel}
+          Create
         </Button>
       )}
       {config.menu && <ToolbarMenuButton menu={config.menu} />}
@@ -104,7 +103,6 @@ export function ResourceGridToolbar() {
           onApply={list.setSearch}
           offerExactMatch={config.search.offerExactMatch}
           live={config.search.live}
-          placeholder={config.search.placeholder}
         />
       )}
     </Box>

@@ -1,11 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import Box from '@mui/material/Box';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridValidRowModel } from '@mui/x-data-grid';
-import { useSnackbar } from 'notistack';
-import { apiDownload, ApiError } from '../lib/api-client';
+import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
 import { buildFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
+import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
 import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
 import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu } from './resource-grid-toolbar';
@@ -49,17 +48,13 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   fixedFilter?: string;
   /** Shows the search box, searching these fields. */
   searchFields?: readonly SearchField[];
-  searchPlaceholder?: string;
   /** Offers the "Exact Match" checkbox. */
   exactMatch?: boolean;
   /** Applies the search while typing (250 ms debounce). */
   liveSearch?: boolean;
   /** Shows Export Page and Export All, downloading this file name (e.g. `workunits.csv`). */
   exportFileName?: string;
-  /** Rows of "Export All" (default 1000, spec 002 §9); null sends no `$top`. */
-  exportAllRows?: number | null;
   onCreate?: () => void;
-  createLabel?: string;
   menu?: ToolbarMenu;
   /** More toolbar buttons (e.g. Clone Operations). */
   toolbarActions?: ReactNode;
@@ -72,10 +67,6 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   refetchInterval?: number | false;
   /** False holds the query (e.g. until the tenant is known). */
   enabled?: boolean;
-  /** Toast text when the list cannot be loaded; defaults to the server's message. */
-  errorMessage?: string;
-  /** Fixed height; without it the grid is as tall as its rows. */
-  height?: number | string;
   gridProps?: Partial<Omit<DataGridProps<R>, ControlledGridProps>>;
 }
 
@@ -89,7 +80,7 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
  *     searchFields={['name', 'city', 'state']} exportFileName="locations.csv" onCreate={() => drawer.open('new')} />
  */
 export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridProps<R>) {
-  const { list, path, columns, getRowId, onRowClick, refetchInterval = false, enabled = true, height, gridProps } = props;
+  const { list, path, columns, getRowId, onRowClick, refetchInterval = false, enabled = true, gridProps } = props;
   const { state } = list;
 
   const resource: ListResource = {
@@ -114,63 +105,60 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     refetchInterval,
     enabled,
   });
-  useErrorToast(result.error, result.errorUpdatedAt, props.errorMessage);
+  useErrorToast(result.error, result.errorUpdatedAt);
 
   const toolbar: ResourceGridToolbarConfig = {
     list,
     onCreate: props.onCreate,
-    createLabel: props.createLabel ?? 'Create',
     menu: props.menu,
     extra: props.toolbarActions,
     runExport: props.exportFileName
-      ? (scope) => runExport(`${path}/Export()`, toExportParams(params, resource, scope, props.exportAllRows), props.exportFileName ?? '')
+      ? (scope) => runExport(`${path}/Export()`, toExportParams(params, resource, scope), props.exportFileName ?? '')
       : undefined,
     columnsToggle: props.columnsToggle ?? false,
     filterPanel: !props.disableColumnFilter,
-    search: props.searchFields ? { offerExactMatch: props.exactMatch ?? false, live: props.liveSearch ?? false, placeholder: props.searchPlaceholder } : undefined,
+    search: props.searchFields ? { offerExactMatch: props.exactMatch ?? false, live: props.liveSearch ?? false } : undefined,
   };
 
   return (
     <ResourceGridToolbarContext.Provider value={toolbar}>
-      <Box sx={height === undefined ? undefined : { height, display: 'flex', flexDirection: 'column' }}>
-        <DataGrid<R>
-          disableRowSelectionOnClick
-          autoHeight={height === undefined}
-          {...gridProps}
-          rows={result.data?.rows ?? []}
-          columns={columns}
-          getRowId={getRowId}
-          // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
-          rowCount={result.data?.total ?? -1}
-          loading={result.isFetching && (result.isPending || result.isPlaceholderData)}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          pageSizeOptions={list.pageSizeOptions}
-          paginationModel={{ page: state.page, pageSize: state.pageSize }}
-          onPaginationModelChange={(model) => {
-            if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
-            else if (model.page !== state.page) list.setPage(model.page);
-          }}
-          sortModel={sortModel}
-          onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
-          disableColumnFilter={props.disableColumnFilter}
-          filterModel={props.disableColumnFilter ? undefined : filterModel}
-          onFilterModelChange={(model) => {
-            const filters = fromGridFilterModel(model);
-            // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
-            const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
-            list.change({ type: 'filters', filters, keepPage });
-          }}
-          disableColumnSelector={!props.columnsToggle}
-          columnVisibilityModel={columnVisibilityModel}
-          onColumnVisibilityModelChange={(model) => list.setColumns(model)}
-          onRowClick={onRowClick ? (rowParams) => onRowClick(rowParams.row) : undefined}
-          showToolbar
-          slots={{ toolbar: ResourceGridToolbar }}
-          sx={[onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
-        />
-      </Box>
+      <DataGrid<R>
+        disableRowSelectionOnClick
+        autoHeight
+        {...gridProps}
+        rows={result.data?.rows ?? []}
+        columns={columns}
+        getRowId={getRowId}
+        // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
+        rowCount={result.data?.total ?? -1}
+        loading={result.isFetching && (result.isPending || result.isPlaceholderData)}
+        paginationMode="server"
+        sortingMode="server"
+        filterMode="server"
+        pageSizeOptions={list.pageSizeOptions}
+        paginationModel={{ page: state.page, pageSize: state.pageSize }}
+        onPaginationModelChange={(model) => {
+          if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
+          else if (model.page !== state.page) list.setPage(model.page);
+        }}
+        sortModel={sortModel}
+        onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
+        disableColumnFilter={props.disableColumnFilter}
+        filterModel={props.disableColumnFilter ? undefined : filterModel}
+        onFilterModelChange={(model) => {
+          const filters = fromGridFilterModel(model);
+          // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
+          const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
+          list.change({ type: 'filters', filters, keepPage });
+        }}
+        disableColumnSelector={!props.columnsToggle}
+        columnVisibilityModel={columnVisibilityModel}
+        onColumnVisibilityModelChange={(model) => list.setColumns(model)}
+        onRowClick={onRowClick ? (rowParams) => onRowClick(rowParams.row) : undefined}
+        showToolbar
+        slots={{ toolbar: ResourceGridToolbar }}
+        sx={[onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
+      />
     </ResourceGridToolbarContext.Provider>
   );
 }
@@ -194,12 +182,11 @@ async function runExport(path: string, query: ReturnType<typeof toExportParams>,
   }
 }
 
-/** One error toast per failed load; 401 and 403 are already handled by the API client. */
-function useErrorToast(error: Error | null, errorUpdatedAt: number, message: string | undefined): void {
-  const { enqueueSnackbar } = useSnackbar();
+/** One error toast per failed load, with the server's message; 401 and 403 are already handled by the API client. */
+function useErrorToast(error: Error | null, errorUpdatedAt: number): void {
+  const toast = useToast();
   useEffect(() => {
-    if (!error) return;
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return;
-    enqueueSnackbar(message ?? error.message, { variant: 'error' });
-  }, [error, errorUpdatedAt, message, enqueueSnackbar]);
+    if (!error || isReportedByClient(error)) return;
+    toast.error(error.message);
+  }, [error, errorUpdatedAt, toast]);
 }

@@ -1,34 +1,52 @@
-import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
+import { useBlocker } from 'react-router';
 import { BREAKPOINTS, DRAWER_DEFAULT_WIDTH } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { ConfirmDialog } from './confirm-dialog';
+import { createUnsavedChanges, type NavigationStep, type UnsavedChanges, type UnsavedChangesGuard } from './unsaved-changes';
 
-/** Forms inside a drawer report whether they hold unsaved changes; the drawer asks before closing. */
-interface UnsavedChangesRegistry {
-  report: (reporter: string, dirty: boolean) => void;
-}
+export type { UnsavedChangesGuard } from './unsaved-changes';
 
-const UnsavedChangesContext = createContext<UnsavedChangesRegistry | null>(null);
+const UnsavedChangesContext = createContext<UnsavedChanges | null>(null);
+
+/** Outside a drawer there is nothing to lose: actions run at once. */
+const NO_DRAWER: UnsavedChangesGuard = { confirmThen: (action) => action() };
 
 /**
  * Tells the enclosing `SideDrawer` that this part of its content has unsaved changes. Several
  * forms (tabs) may report; the drawer asks when any of them is dirty. Outside a drawer it does
  * nothing. `FormActions` calls it for its form.
+ *
+ * @example
+ *   useReportUnsavedChanges(detail.trim() !== ''); // a note being written
  */
 export function useReportUnsavedChanges(dirty: boolean): void {
-  const registry = useContext(UnsavedChangesContext);
-  const reporter = useId();
+  const unsaved = useContext(UnsavedChangesContext);
+  const part = useId();
   useEffect(() => {
-    if (!registry) return;
-    registry.report(reporter, dirty);
-    return () => registry.report(reporter, false);
-  }, [registry, reporter, dirty]);
+    if (!unsaved) return;
+    unsaved.report(part, dirty);
+    return () => unsaved.report(part, false);
+  }, [unsaved, part, dirty]);
+}
+
+/**
+ * The enclosing `SideDrawer`'s guard, for content that drops what the drawer shows; outside a
+ * drawer `confirmThen` runs the action at once.
+ *
+ * @example
+ *   const guard = useUnsavedChangesGuard();
+ *   <CellLink onClick={() => guard.confirmThen(() => setEditing(row))}>{row.name}</CellLink>
+ *   <RelatedTab onOpenWorkUnit={(id) => guard.confirmThen(() => openWorkUnit(id))} />
+ */
+export function useUnsavedChangesGuard(): UnsavedChangesGuard {
+  return useContext(UnsavedChangesContext) ?? NO_DRAWER;
 }
 
 export interface SideDrawerProps {
@@ -49,8 +67,11 @@ const narrowScreen = `@media (max-width: ${BREAKPOINTS.sm - 0.05}px)`;
 
 /**
  * The details panel of every area (spec 000 §2): right-anchored, closes on Escape or its close
- * button, and asks "There are unsaved changes. Are you sure you want to close?" first when the
- * content has unsaved changes.
+ * button. While its content has unsaved changes (reported with `useReportUnsavedChanges`, or the
+ * `dirty` prop) it asks "There are unsaved changes. Are you sure you want to close?" (Yes / No)
+ * before closing, before anything its content routes through `useUnsavedChangesGuard()`, and
+ * before a navigation that leaves it: the browser's Back, a menu link, the logo (the drawer's
+ * open state lives in the address, so these would close it).
  *
  * @example
  *   const drawer = useDrawerParam('locationId');
@@ -59,23 +80,15 @@ const narrowScreen = `@media (max-width: ${BREAKPOINTS.sm - 0.05}px)`;
  *   </SideDrawer>
  */
 export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH, dirty = false, headerActions, children }: SideDrawerProps) {
-  const dirtyReporters = useRef(new Set<string>());
-  const [asking, setAsking] = useState(false);
+  const [question, setQuestion] = useState<{ proceed: () => void } | null>(null);
+  const [hasUnsavedChanges, setHasUnsavedChanges] = useState(false);
+  const [unsaved] = useState(() => createUnsavedChanges({ ask: (proceed) => setQuestion({ proceed }), onDirtyChange: setHasUnsavedChanges }));
+  const ownPart = useId();
+  useEffect(() => {
+    unsaved.report(ownPart, dirty);
+  }, [unsaved, ownPart, dirty]);
 
-  const registry = useMemo<UnsavedChangesRegistry>(
-    () => ({
-      report: (reporter, reporterDirty) => {
-        if (reporterDirty) dirtyReporters.current.add(reporter);
-        else dirtyReporters.current.delete(reporter);
-      },
-    }),
-    [],
-  );
-
-  const requestClose = useCallback(() => {
-    if (dirty || dirtyReporters.current.size > 0) setAsking(true);
-    else onClose();
-  }, [dirty, onClose]);
+  const requestClose = () => unsaved.confirmThen(onClose);
 
   return (
     <Drawer
@@ -98,19 +111,39 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
       </Box>
       <Divider />
       <Box sx={{ flex: 1, overflow: 'auto', p: 2 }}>
-        <UnsavedChangesContext.Provider value={registry}>{children}</UnsavedChangesContext.Provider>
+        <UnsavedChangesContext.Provider value={unsaved}>{children}</UnsavedChangesContext.Provider>
       </Box>
-      <ConfirmDialog
-        open={asking}
-        title="Unsaved changes"
-        text={SHELL_MESSAGES.unsavedChanges}
-        onConfirm={() => {
-          setAsking(false);
-          dirtyReporters.current.clear();
-          onClose();
+      <UnsavedChangesQuestion
+        open={question !== null}
+        onYes={() => {
+          setQuestion(null);
+          question?.proceed();
         }}
-        onCancel={() => setAsking(false)}
+        onNo={() => setQuestion(null)}
       />
+      {/* Mounted only while it can matter: a router consults one blocker at a time, and a page
+          holds several drawers (tenants: the tenant and its subscriptions). */}
+      {open && hasUnsavedChanges && <LeaveBlocker shouldBlock={unsaved.shouldBlock} />}
     </Drawer>
   );
+}
+
+/** Asks before a navigation leaves the drawer; Yes lets it go on, No stays (Back is undone). */
+function LeaveBlocker({ shouldBlock }: { shouldBlock: (step: NavigationStep) => boolean }) {
+  const blocker = useBlocker(shouldBlock);
+  return (
+    <UnsavedChangesQuestion
+      open={blocker.state === 'blocked'}
+      onYes={() => {
+        if (blocker.state === 'blocked') blocker.proceed();
+      }}
+      onNo={() => {
+        if (blocker.state === 'blocked') blocker.reset();
+      }}
+    />
+  );
+}
+
+function UnsavedChangesQuestion({ open, onYes, onNo }: { open: boolean; onYes: () => void; onNo: () => void }) {
+  return <ConfirmDialog open={open} title="Unsaved changes" text={SHELL_MESSAGES.unsavedChanges} onConfirm={onYes} onCancel={onNo} />;
 }

@@ -7,7 +7,7 @@ import type { ErrorResponse } from '@cfs/contracts/api';
  *
  * @example
  *   const tenants = await apiGet<ListResponse<Tenant>>('/v1/tenants', { $top: '10', $count: 'true' });
- *   await apiSend('POST', `/v1/tenants/${id}`, tenant);
+ *   await apiSend('POST', `/v1/tenants/${pathId(id)}`, tenant); // every id in a path through `pathId` (lib/ids.ts)
  */
 export class ApiError extends Error {
   constructor(

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
 import { apiGet } from './api-client';
 import { toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
+import { BASE_LIST_STATE } from './list-state';
 
 /**
  * Fetching lists through TanStack Query. Every list of a resource is cached under
@@ -27,9 +28,16 @@ export async function fetchList<R>(path: string, query: ODataParams, signal?: Ab
   return { total: response['@odata.count'] ?? response.value.length, rows: response.value };
 }
 
-/** Query options for one page of a list, for screens that list without a grid (tiles, pickers). */
-export function listQueryOptions<R>(path: string, params: ListParams, resource: ListResource = {}) {
-  const query = toODataParams(params, resource);
+/**
+ * Query options for one page of a list, for screens that list without a grid (tables, pickers):
+ * the grid's key and fetch, from the same list contract. Parts of `params` not given are the
+ * first page of 10, unsorted, unfiltered.
+ *
+ * @example
+ *   useQuery({ ...listQueryOptions<WorkUnit>('/v1/workunits', { pageSize: 50, sort: [{ field: 'created', direction: 'desc' }] }, { expand: 'tenant' }) })
+ */
+export function listQueryOptions<R>(path: string, params: Partial<ListParams>, resource: ListResource = {}) {
+  const query = toODataParams({ ...BASE_LIST_STATE, ...params }, resource);
   return queryOptions({
     queryKey: listQueryKey(path, query),
     queryFn: ({ signal }) => fetchList<R>(path, query, signal),

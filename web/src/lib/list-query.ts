@@ -1,4 +1,5 @@
 import { EXPORT_ALL_ROWS } from '@cfs/contracts/constants';
+import { isGuid } from './ids';
 
 /**
  * One list contract for every resource (STYLE "One list contract"): a screen holds
@@ -76,6 +77,8 @@ export interface ListResource {
   fixedFilter?: string;
   /** `$expand`, e.g. `tenant` or `tenant,workUnitType`. */
   expand?: string;
+  /** `$select`: only these fields, e.g. `workUnitId,title,stateId` for a short list. */
+  select?: string;
 }
 
 export type ODataParams = {
@@ -85,22 +88,18 @@ export type ODataParams = {
   $skip?: string;
   $count?: 'true';
   $expand?: string;
+  $select?: string;
 };
 
 // ---------------------------------------------------------------------------------------------
 // Literals
 
-const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER_PATTERN = /^-?\d+(\.\d+)?$/;
 /** Property paths (navigation with `/`). List state comes from the URL, so a field name is
  * checked before it is written into a query: nothing but a path can reach `$filter`/`$orderby`. */
 const PATH_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*(\/[A-Za-z_][A-Za-z0-9_]*)*$/;
 /** 59.999 s: a minute-precision date-time filter covers its whole minute (spec 002 §5, 'after'). */
 export const MINUTE_REMAINDER_MS = 59_999;
-
-export function isGuid(text: string): boolean {
-  return GUID_PATTERN.test(text.trim());
-}
 
 export function isNumberText(text: string): boolean {
   return NUMBER_PATTERN.test(text.trim());
@@ -118,7 +117,7 @@ export function quote(text: string): string {
 /** A bare GUID literal; throws on anything else so that a caller never sends text unquoted. */
 export function guidLiteral(text: string): string {
   const trimmed = text.trim();
-  if (!GUID_PATTERN.test(trimmed)) throw new Error(`Not a GUID: ${text}`);
+  if (!isGuid(trimmed)) throw new Error(`Not a GUID: ${text}`);
   return trimmed.toLowerCase();
 }
 
@@ -155,7 +154,7 @@ function readNumber(value: unknown): number | undefined {
 }
 
 function readGuid(value: unknown): string | undefined {
-  return typeof value === 'string' && isGuid(value) ? guidLiteral(value) : undefined;
+  return typeof value === 'string' && isGuid(value.trim()) ? guidLiteral(value) : undefined;
 }
 
 function readBoolean(value: unknown): boolean | undefined {
@@ -449,6 +448,7 @@ export function toODataParams(params: ListParams, resource: ListResource): OData
   const orderBy = buildOrderBy(params.sort, resource);
   if (orderBy) query.$orderby = orderBy;
   if (resource.expand) query.$expand = resource.expand;
+  if (resource.select) query.$select = resource.select;
   return query;
 }
 

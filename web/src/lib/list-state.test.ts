@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyListChange, listDefaults, parseListState, serializeListState, type ListState } from './list-state';
+import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type ListState } from './list-state';
 
-const defaults = listDefaults({ sort: [{ field: 'created', direction: 'desc' }] });
+const defaults: ListState = { ...BASE_LIST_STATE, sort: [{ field: 'created', direction: 'desc' }] };
 const onPage3: ListState = { ...defaults, page: 3 };
 
 describe('the list state in the address', () => {
@@ -52,7 +52,7 @@ describe('the list state in the address', () => {
     expect(parseListState('{"pageSize":7}', defaults).pageSize).toBe(10);
     expect(parseListState('{"pageSize":100000}', defaults).pageSize).toBe(10);
     expect(parseListState('{"pageSize":50}', defaults).pageSize).toBe(50);
-    expect(parseListState('{"pageSize":25}', listDefaults({ pageSize: 25 }), [50, 100]).pageSize).toBe(25);
+    expect(parseListState('{"pageSize":25}', { ...BASE_LIST_STATE, pageSize: 25 }, [50, 100]).pageSize).toBe(25);
   });
 
   it('rejects malformed sort and filter items', () => {

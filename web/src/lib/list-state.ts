@@ -7,7 +7,7 @@ import type { FilterItem, ListParams, SortItem } from './list-query';
  * the list contract's params plus which columns are hidden. Kept as one JSON text in one query
  * parameter (spec 001 §2, work units: `search` is "a JSON text holding page size, page number,
  * sort and filters"), so a link reproduces the screen. These functions are pure; the hook that
- * binds them to the router is `use-list-state.ts`.
+ * binds them to the router is `useListState` in `url-state.ts`.
  */
 export interface ListState extends ListParams {
   /** Column visibility: `{ field: false }` hides a column; fields not named are visible. */
@@ -52,11 +52,6 @@ const storedStateSchema = z.object({
   exactMatch: z.boolean().optional().catch(undefined),
   columns: z.record(z.string(), z.boolean()).optional().catch(undefined),
 });
-
-/** A screen's defaults: the base state with the screen's own choices (sort, page size…). */
-export function listDefaults(overrides: Partial<ListState> = {}): ListState {
-  return { ...BASE_LIST_STATE, ...overrides };
-}
 
 /**
  * Reads the JSON text from the address. Anything missing, malformed or out of range falls back

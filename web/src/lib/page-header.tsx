@@ -31,7 +31,7 @@ export function PageHeader({ title, help, actions, documentTitle }: PageHeaderPr
       </Typography>
       {help ? (
         <Tooltip title={help}>
-          <HelpOutlineOutlinedIcon fontSize="small" color="action" aria-label={`About ${title}`} tabIndex={0} />
+          <HelpOutlineOutlinedIcon fontSize="small" color="action" titleAccess={`About ${title}`} tabIndex={0} />
         </Tooltip>
       ) : null}
       {actions ? <Box sx={{ ml: 'auto', display: 'flex', gap: 1 }}>{actions}</Box> : null}

@@ -113,9 +113,12 @@ export interface DrawerParam {
   /**
    * Opens an item. `replace` swaps the address without a new history entry: after a create,
    * `open(saved.id, { replace: true })` turns `?tenantId=new` into the saved item, so a second
-   * Save updates it instead of creating another.
+   * Save updates it instead of creating another. From inside the open drawer another item
+   * replaces what it shows: go through its guard, `guard.confirmThen(() => drawer.open(id))`
+   * (`useUnsavedChangesGuard`); a new entry is otherwise blocked as leaving the drawer.
    */
   open: (id: string | number, options?: { replace?: boolean }) => void;
+  /** Closes without asking: hand it to `SideDrawer`'s `onClose`, which asks first when needed. */
   close: () => void;
 }
 

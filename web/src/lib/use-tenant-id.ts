@@ -1,10 +1,10 @@
 import { useParams } from 'react-router';
 import { useCurrentUser } from '../auth/session-data';
-import { isGuid } from './menu';
+import { isGuid } from './ids';
 
 /** The tenant of the current page: the route's tenant id, else the user's own (pages such as /workunitsv2 carry none). */
 export function useTenantId(): string {
   const { tenantId } = useParams();
   const currentUser = useCurrentUser();
-  return isGuid(tenantId) && tenantId ? tenantId : (currentUser.tenantId ?? '');
+  return isGuid(tenantId) ? tenantId : (currentUser.tenantId ?? '');
 }

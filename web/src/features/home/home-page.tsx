@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { usePermissions } from '../../auth/session-data';
 import { menuItemHref, visibleMenu } from '../../app/menu';
 import { MENU_ICONS } from '../../app/menu-icons';
-import { useTenantId } from '../../app/use-tenant-id';
+import { useTenantId } from '../../lib/use-tenant-id';
 import { PageHeader } from '../../lib/page-header';
 
 /** /{tenantId}: a card for every area this user may open, by the same rules as the menu (spec 000 §6). */

@@ -12,17 +12,25 @@ import { FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
-import { SideDrawer } from '../../components/side-drawer';
+import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
+import { ApiError } from '../../lib/api-client';
+import { isGuid } from '../../lib/ids';
 import { guidLiteral } from '../../lib/list-query';
 import { useListState } from '../../lib/url-state';
 import { SUBSCRIPTIONS_PATH, useSaveSubscription, useTenant, type Subscription } from './api';
 
-/** The Subscriptions drawer of one tenant (spec 001 §2 Tenants): list, create, edit. `?subscriptionsTenantId=`. */
+/**
+ * The Subscriptions drawer of one tenant (spec 001 §2 Tenants): list, create, edit.
+ * `?subscriptionsTenantId=`; an id from the address that is no GUID names no tenant.
+ */
 export function SubscriptionsDrawer({ tenantId, onClose }: { tenantId: string | null; onClose: () => void }) {
-  const tenant = useTenant(tenantId);
+  const validId = isGuid(tenantId) ? tenantId : null;
+  const tenant = useTenant(validId);
+  const missing = (tenantId !== null && validId === null) || (tenant.error instanceof ApiError && tenant.error.status === 404);
   return (
     <SideDrawer open={tenantId !== null} onClose={onClose} title={`Subscriptions${tenant.data ? `: ${tenant.data.name}` : ''}`}>
-      {tenantId !== null && <TenantSubscriptions key={tenantId} tenantId={tenantId} />}
+      {missing && <Typography color="text.secondary">This tenant does not exist.</Typography>}
+      {validId !== null && !missing && <TenantSubscriptions key={validId} tenantId={validId} />}
     </SideDrawer>
   );
 }
@@ -31,15 +39,20 @@ function TenantSubscriptions({ tenantId }: { tenantId: string }) {
   // A grid in a drawer keeps its state in memory: the page's own list owns the address.
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   const [editing, setEditing] = useState<Subscription | 'new' | null>(null);
+  const guard = useUnsavedChangesGuard();
+  // Another row (or Create) replaces the inline form: ask first when it holds unsaved changes.
+  const edit = (next: Subscription | 'new') => {
+    if (editing === null || formKey(editing) !== formKey(next)) guard.confirmThen(() => setEditing(next));
+  };
   const columns: GridColDef<Subscription>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => setEditing(row)}>{row.name}</CellLink> },
+    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => edit(row)}>{row.name}</CellLink> },
     dateTimeColumn<Subscription>({ field: 'modified', headerName: 'Modified' }),
   ];
   return (
     <>
       {editing !== null && (
         <SubscriptionForm
-          key={editing === 'new' ? 'new' : editing.subscriptionId}
+          key={formKey(editing)}
           tenantId={tenantId}
           subscription={editing === 'new' ? undefined : editing}
           onClose={() => setEditing(null)}
@@ -52,12 +65,14 @@ function TenantSubscriptions({ tenantId }: { tenantId: string }) {
         columns={columns}
         getRowId={(row) => row.subscriptionId}
         searchFields={['name']}
-        onCreate={() => setEditing('new')}
-        onRowClick={(row) => setEditing(row)}
+        onCreate={() => edit('new')}
+        onRowClick={(row) => edit(row)}
       />
     </>
   );
 }
+
+const formKey = (item: Subscription | 'new') => (item === 'new' ? 'new' : item.subscriptionId);
 
 function SubscriptionForm({ tenantId, subscription, onClose }: { tenantId: string; subscription?: Subscription; onClose: () => void }) {
   const form = useForm<SubscriptionInput>({
@@ -66,13 +81,14 @@ function SubscriptionForm({ tenantId, subscription, onClose }: { tenantId: strin
   });
   const [id, setId] = useState(subscription?.subscriptionId ?? 'new');
   const save = useSaveSubscription(id);
+  const guard = useUnsavedChangesGuard();
   return (
     <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ p: 2, mb: 2 }} aria-label="Subscription">
       <Box sx={{ display: 'flex', alignItems: 'center' }}>
         <Typography variant="subtitle1" sx={{ flex: 1 }}>
           {id === 'new' ? 'Create Subscription' : 'Edit Subscription'}
         </Typography>
-        <Button size="small" onClick={onClose}>
+        <Button size="small" onClick={() => guard.confirmThen(onClose)}>
           Cancel
         </Button>
       </Box>

@@ -71,7 +71,7 @@ export function TenantForm({ id, tenant, onClose, onCreated }: { id: string; ten
                 key={value}
                 value={value}
                 label={TAB_LABELS[value]}
-                icon={hasError ? <ErrorOutlineIcon fontSize="small" aria-label="has errors" /> : undefined}
+                icon={hasError ? <ErrorOutlineIcon fontSize="small" titleAccess="has errors" /> : undefined}
                 iconPosition="end"
                 sx={hasError ? { color: 'error.main', minHeight: 48 } : { minHeight: 48 }}
               />

@@ -30,32 +30,30 @@ import { schemaResolver } from '../../components/form-resolver';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
 import { useAddSecret, useDeleteSecret, useRevealSecret, useSetSecretValue, useTenantSecrets, type TenantSecret } from './api';
+import { useRevealedValues } from './use-revealed-values';
 
 const MASK = '••••••••••••';
 const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', wordBreak: 'break-all' } as const;
 
 /**
  * Secrets (spec 001 §2 Tenants; issue: named, versioned, encrypted at rest). The list carries no
- * values; the latest value is read only when the user reveals it, and is held here alone.
+ * values; the latest value is read only when the user reveals it, is held here alone, and is
+ * masked again on Hide or after 60 s.
  */
 export function TenantSecrets({ tenantId }: { tenantId: string }) {
   const secrets = useTenantSecrets(tenantId);
   const reveal = useRevealSecret(tenantId);
   const remove = useDeleteSecret(tenantId);
-  const [revealed, setRevealed] = useState<Readonly<Record<string, string>>>({});
+  const revealed = useRevealedValues();
   const [settingValue, setSettingValue] = useState<TenantSecret | null>(null);
   const [deleting, setDeleting] = useState<TenantSecret | null>(null);
-
-  const hide = (secretId: string) =>
-    setRevealed((previous) => {
-      const next = { ...previous };
-      delete next[secretId];
-      return next;
-    });
+  const { hide } = revealed;
 
   const show = async (secretId: string) => {
     const latest = await reveal.mutateAsync(secretId);
-    setRevealed((previous) => ({ ...previous, [secretId]: latest.value }));
+    // The value is held by `revealed` alone (and masked again after 60 s), not by the mutation.
+    reveal.reset();
+    revealed.show(secretId, latest.value);
   };
 
   return (
@@ -77,7 +75,7 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
             </TableHead>
             <TableBody>
               {secrets.data.map((secret) => {
-                const value = revealed[secret.secretId];
+                const value = revealed.values[secret.secretId];
                 return (
                   <TableRow key={secret.secretId}>
                     <TableCell sx={{ ...monospace, wordBreak: 'normal', whiteSpace: 'nowrap' }}>{secret.name}</TableCell>

@@ -9,6 +9,7 @@ import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
+import { isGuid } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { TENANTS_PATH, useToggleTenant, type Tenant } from './api';
@@ -77,7 +78,8 @@ export default function TenantsPage() {
         onCreate={() => drawer.open('new')}
       />
       <TenantDrawer id={drawer.openId} onClose={drawer.close} onCreated={(tenantId) => drawer.open(tenantId, { replace: true })} />
-      <SubscriptionsDrawer tenantId={subscriptions.openId} onClose={subscriptions.close} />
+      {/* The drawer writes the id into its list filter: only a GUID from the address reaches it. */}
+      <SubscriptionsDrawer tenantId={isGuid(subscriptions.openId) ? subscriptions.openId : null} onClose={subscriptions.close} />
       <ConfirmDialog
         open={toggling !== null}
         title={toggling?.enabled ? 'Disable Tenant' : 'Enable Tenant'}

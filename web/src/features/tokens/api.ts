@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   TOKEN_MESSAGES,
   type GeneratedToken as GeneratedTokenEntity,
@@ -6,11 +6,12 @@ import {
   type TokenGrant as TokenGrantEntity,
   type TokenUpdate,
 } from '@cfs/contracts/tokens';
-import { apiSend, isReportedByClient } from '../../lib/api-client';
+import { apiSend } from '../../lib/api-client';
+import { isGuid, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey } from '../../lib/list-api';
-import { guidLiteral, isGuid } from '../../lib/list-query';
-import { useToast } from '../../lib/toast';
+import { guidLiteral } from '../../lib/list-query';
+import { useApiMutation } from '../../lib/mutations';
 
 /** API tokens of a tenant (spec 001 §7 Tokens). */
 export const TOKENS_PATH = '/v1/tokens';
@@ -18,38 +19,48 @@ export const TOKENS_PATH = '/v1/tokens';
 export type TokenGrant = JsonOf<TokenGrantEntity>;
 export type GeneratedToken = JsonOf<GeneratedTokenEntity>;
 
-/** One grant, read through the list (there is no single-grant call); cached under the list's key so saves refresh it. */
+/**
+ * One grant, read through the list (there is no single-grant call); cached under the list's key
+ * so saves refresh it. An id that is no GUID finds nothing, without a request.
+ */
 export function useTokenGrant(id: string | null) {
-  const valid = id !== null && isGuid(id);
-  return useQuery({
+  const valid = isGuid(id);
+  const query = useQuery({
     ...listItemQueryOptions<TokenGrant>(TOKENS_PATH, valid ? `tokenGrantId eq ${guidLiteral(id)}` : 'false'),
     enabled: valid,
   });
+  return { ...query, notFound: (id !== null && id !== 'new' && !valid) || (query.isSuccess && query.data === null) };
 }
 
-function useTokenMutation<TVariables, TResult>(send: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  return useMutation({
-    mutationFn: send,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: listQueryKey(TOKENS_PATH) }),
-    onError: (error) => {
-      if (!isReportedByClient(error)) toast.error(TOKEN_MESSAGES.saveFailed);
-    },
-  });
-}
+const invalidate = [listQueryKey(TOKENS_PATH)];
 
-/** `PUT v1/tokens`: the answer carries `generatedToken`, the only time the token is seen. */
+/**
+ * `PUT v1/tokens`: the answer carries `generatedToken`, the only time the token is seen. Not kept
+ * in the mutation cache (`gcTime: 0`); the form resets the mutation once the page holds it.
+ */
 export function useCreateToken() {
-  return useTokenMutation((input: TokenCreate) => apiSend<GeneratedToken>('PUT', TOKENS_PATH, input));
+  return useApiMutation({
+    mutationFn: (input: TokenCreate) => apiSend<GeneratedToken>('PUT', TOKENS_PATH, input),
+    invalidate,
+    errorMessage: TOKEN_MESSAGES.saveFailed,
+    gcTime: 0,
+  });
 }
 
 /** `POST v1/tokens/{tokenGrantId}`: name and description only. */
 export function useUpdateToken(tokenGrantId: string) {
-  return useTokenMutation((input: TokenUpdate) => apiSend<TokenGrant>('POST', `${TOKENS_PATH}/${tokenGrantId}`, input));
+  return useApiMutation({
+    mutationFn: (input: TokenUpdate) => apiSend<TokenGrant>('POST', `${TOKENS_PATH}/${pathId(tokenGrantId)}`, input),
+    invalidate,
+    errorMessage: TOKEN_MESSAGES.saveFailed,
+  });
 }
 
 /** `PUT v1/tokens/{id}/revoke`. */
 export function useRevokeToken() {
-  return useTokenMutation((tokenGrantId: string) => apiSend<TokenGrant>('PUT', `${TOKENS_PATH}/${tokenGrantId}/revoke`));
+  return useApiMutation({
+    mutationFn: (tokenGrantId: string) => apiSend<TokenGrant>('PUT', `${TOKENS_PATH}/${pathId(tokenGrantId)}/revoke`),
+    invalidate,
+    errorMessage: TOKEN_MESSAGES.saveFailed,
+  });
 }

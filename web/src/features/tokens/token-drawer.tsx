@@ -44,9 +44,9 @@ export function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onCl
     >
       {generated && generated.tokenGrantId === id && <GeneratedTokenPanel token={generated.generatedToken} />}
       {creating && <TokenCreateForm tenantId={tenantId} onCreated={onCreated} />}
-      {!creating && grant.isPending && <LinearProgress />}
+      {!creating && !grant.notFound && grant.isPending && <LinearProgress />}
       {!creating && grant.data && <TokenEditForm key={grant.data.tokenGrantId} grant={grant.data} onRevoke={onRevoke} onClose={onClose} />}
-      {!creating && grant.isSuccess && grant.data === null && <Typography color="text.secondary">This token does not exist.</Typography>}
+      {grant.notFound && <Typography color="text.secondary">This token does not exist.</Typography>}
     </SideDrawer>
   );
 }
@@ -80,7 +80,16 @@ function TokenCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated:
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <FormSelectField control={form.control} name="lifetimeYears" label="Lifetime" options={LIFETIME_OPTIONS} required />
       {/* Save only: the drawer stays open on the new grant, where the token is shown once. */}
-      <FormActions form={form} onSave={async (input) => onCreated(await create.mutateAsync(input))} loading={create.isPending} />
+      <FormActions
+        form={form}
+        onSave={async (input) => {
+          const token = await create.mutateAsync(input);
+          // The page holds the token from here on; the mutation lets go of it.
+          create.reset();
+          onCreated(token);
+        }}
+        loading={create.isPending}
+      />
     </form>
   );
 }

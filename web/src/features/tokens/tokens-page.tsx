@@ -4,13 +4,14 @@ import type { GridColDef } from '@mui/x-data-grid';
 import BlockIcon from '@mui/icons-material/Block';
 import EditIcon from '@mui/icons-material/Edit';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
-import { useTenantId } from '../../app/use-tenant-id';
 import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
-import { guidLiteral, isGuid } from '../../lib/list-query';
+import { isGuid } from '../../lib/ids';
+import { guidLiteral } from '../../lib/list-query';
 import { PageHeader } from '../../lib/page-header';
+import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { TOKENS_PATH, useRevokeToken, type GeneratedToken, type TokenGrant } from './api';
 import { TokenDrawer } from './token-drawer';
@@ -21,8 +22,14 @@ export default function TokensPage() {
   const tenantId = useTenantId();
   const list = useListState({ defaults: { sort: [{ field: 'created', direction: 'desc' }] } });
   const drawer = useDrawerParam('tokenGrantId');
-  // The generated token lives here only: gone when the drawer closes or the page is left (spec 001 §2).
+  // The generated token lives here only, for its own grant's drawer: gone when the drawer closes,
+  // shows another item (Back, Forward, a link) or the page is left (spec 001 §2).
   const [generated, setGenerated] = useState<GeneratedToken | null>(null);
+  const [shownId, setShownId] = useState(drawer.openId);
+  if (drawer.openId !== shownId) {
+    setShownId(drawer.openId);
+    if (generated && drawer.openId !== generated.tokenGrantId) setGenerated(null);
+  }
   const [revoking, setRevoking] = useState<TokenGrant | null>(null);
   const revoke = useRevokeToken();
 
@@ -56,11 +63,6 @@ export default function TokensPage() {
     ]),
   ];
 
-  const close = () => {
-    setGenerated(null);
-    drawer.close();
-  };
-
   return (
     <>
       <PageHeader title="Tenant Tokens" />
@@ -84,7 +86,7 @@ export default function TokensPage() {
           drawer.open(token.tokenGrantId, { replace: true });
         }}
         onRevoke={setRevoking}
-        onClose={close}
+        onClose={drawer.close}
       />
       <ConfirmDialog
         open={revoking !== null}

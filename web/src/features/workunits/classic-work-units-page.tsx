@@ -13,12 +13,12 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { useTenantId } from '../../app/use-tenant-id';
 import { formatDateTime } from '../../lib/dates';
+import { positiveIntId } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
+import { useTenantId } from '../../lib/use-tenant-id';
 import { useQueryParam } from '../../lib/url-state';
 import { useClassicWorkUnits } from './api';
-import { idParam } from './work-unit-filters';
 
 /** The old experience pages by 50, without a size choice. */
 const CLASSIC_PAGE_SIZE = 50;
@@ -30,7 +30,7 @@ const CLASSIC_PAGE_SIZE = 50;
 export default function ClassicWorkUnitsPage() {
   const tenantId = useTenantId();
   const [pageParam, setPageParam] = useQueryParam('page');
-  const page = (idParam(pageParam) ?? 1) - 1;
+  const page = (positiveIntId(pageParam) ?? 1) - 1;
   const result = useClassicWorkUnits(page, CLASSIC_PAGE_SIZE);
   const total = result.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / CLASSIC_PAGE_SIZE));

@@ -5,7 +5,7 @@ import { useController, type Control, type FieldValues, type Path } from 'react-
 import { PEOPLE_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/constants';
 import type { Person } from '@cfs/contracts/shell';
 import { usePeopleSearch, type PeopleDirectory } from './api';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
 
 export interface PeopleFieldProps<T extends FieldValues, TOut> {
   control: Control<T, unknown, TOut>;

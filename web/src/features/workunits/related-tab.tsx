@@ -22,7 +22,7 @@ import { noRelatedText, relationTypeLabel, WORK_UNIT_RELATION } from './work-uni
 export interface RelatedTabProps {
   unit: WorkUnit;
   onUpdated: (unit: WorkUnit) => void;
-  /** Opens a related work unit in the panel. */
+  /** Opens a related work unit in the panel, in place of this one (the panel asks about unsaved changes first). */
   onOpenWorkUnit: (workUnitId: number) => void;
 }
 

@@ -3,7 +3,7 @@ import { SEVERITIES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts
 import { enumOptions } from '../../components/enum-label';
 import type { FieldOption } from '../../components/form-fields';
 import type { FilterItem } from '../../lib/list-query';
-import { useTenants, useWorkUnitTypes } from './api';
+import { useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
 import { STATE_NAME_LABELS } from './work-unit-display';
 import { addChipValues, chipsOf, chipValues, CHIP_FIELDS, DEFAULT_FILTERS, setChip, type ChipField, type ChipValue } from './work-unit-filters';
 
@@ -19,8 +19,8 @@ interface ChipDraft {
  * tenant values; adding or changing one needs a value ("Please make a selection", spec 001 §5).
  */
 export function useFilterChips(filters: readonly FilterItem[], onChange: (filters: FilterItem[]) => void) {
-  const types = useWorkUnitTypes();
-  const tenants = useTenants();
+  const types = useWorkUnitTypesLookup();
+  const tenants = useTenantsLookup();
   const [draft, setDraft] = useState<ChipDraft | null>(null);
   const [error, setError] = useState<string | null>(null);
 

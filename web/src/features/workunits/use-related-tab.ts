@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { RELATED_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/constants';
 import type { WorkUnit, WorkUnitRelation } from '@cfs/contracts/work-units';
+import { isReportedByClient } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { usePatchWorkUnit, useWorkUnitSearch, useWorkUnitSummaries, type WorkUnitSummary } from './api';
 import { saveFailure } from './save-error';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { relationGroups, WORK_UNIT_RELATION } from './work-unit-display';
 import { relationsPatch } from './work-unit-patch';
 
@@ -26,7 +27,13 @@ export function useRelatedTab(unit: WorkUnit, onUpdated: (unit: WorkUnit) => voi
   const change = (relations: WorkUnitRelation[]) =>
     patch.mutate(
       { workUnitId: unit.workUnitId, patch: relationsPatch(unit, relations) },
-      { onSuccess: onUpdated, onError: (error) => toast.error(saveFailure(error).lines.join(' ')) },
+      {
+        onSuccess: onUpdated,
+        // 401 and 403 are answered by the API client (login, access toast).
+        onError: (error) => {
+          if (!isReportedByClient(error)) toast.error(saveFailure(error).lines.join(' '));
+        },
+      },
     );
 
   const candidates = (search.data?.rows ?? []).filter((row) => row.workUnitId !== unit.workUnitId && !relatedIds.includes(row.workUnitId));

@@ -1,6 +1,7 @@
 import { useWatch, type Control } from 'react-hook-form';
 import type { FieldOption } from '../../components/form-fields';
-import { useAssignmentGroups, useCategoryLookups, useSubcategoryLookups, useTenantDetails, useTenants, useWorkUnitTypes, type WorkUnit } from './api';
+import { useAssignmentGroups, useCategoriesLookup, useSubcategoriesLookup, useTenant, useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
+import type { WorkUnit } from './api';
 import { categoriesFor, customFieldDefinitions, subcategoriesFor } from './work-unit-form-values';
 import type { WorkUnitFormInput, WorkUnitFormOutput } from './use-work-unit-form';
 
@@ -20,11 +21,11 @@ export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unkno
     control,
     name: ['tenantId', 'workUnitTypeId', 'workUnitCategoryId', 'workUnitSubcategoryId', 'assignmentGroup'],
   });
-  const tenants = useTenants();
-  const types = useWorkUnitTypes();
-  const categories = useCategoryLookups();
-  const subcategories = useSubcategoryLookups();
-  const tenant = useTenantDetails(tenantId);
+  const tenants = useTenantsLookup();
+  const types = useWorkUnitTypesLookup();
+  const categories = useCategoriesLookup();
+  const subcategories = useSubcategoriesLookup();
+  const tenant = useTenant(tenantId);
   const groups = useAssignmentGroups(tenantId);
 
   const tenantOptions = withCurrent(

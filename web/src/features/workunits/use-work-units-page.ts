@@ -2,12 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import { WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
-import { useTenantId } from '../../app/use-tenant-id';
 import { useCurrentUser, usePermissions } from '../../auth/session-data';
+import { positiveIntId } from '../../lib/ids';
 import { useToast } from '../../lib/toast';
+import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { useAcknowledge, useWorkUnitByPublicId } from './api';
-import { idParam, LIST_DEFAULTS, workUnitsFixedFilter } from './work-unit-filters';
+import { LIST_DEFAULTS, workUnitsFixedFilter } from './work-unit-filters';
 
 /** Parameters that belong to the open panel and go with it. */
 const PANEL_PARAMS = ['tab', 'workUnitTypeId'];
@@ -28,7 +29,7 @@ export function useWorkUnitsPage() {
   const panel = useDrawerParam('workUnitId', { clear: PANEL_PARAMS });
   const intake = useDrawerParam('intake');
   const [autoRefresh, setAutoRefresh] = useState(true);
-  const protocolId = idParam(searchParams.get('protocolId'));
+  const protocolId = positiveIntId(searchParams.get('protocolId'));
   const publicId = searchParams.get('publicWorkUnitId');
 
   // A link with a protocolId opens no unit (spec 001 §2): drop the unit from the address once.
@@ -63,7 +64,7 @@ export function useWorkUnitsPage() {
   }, [byPublicId.data, byPublicId.error, setSearchParams, toast]);
 
   const openId = protocolId === null ? panel.openId : null;
-  const workUnitId = idParam(openId);
+  const workUnitId = positiveIntId(openId);
   const panelOpen = openId !== null || intake.openId !== null;
   // Spec 001 §2: every 60 s while the setting is on and no panel is open.
   const refetchInterval: number | false = autoRefresh && !panelOpen ? WORK_UNITS_POLL_MS : false;
@@ -113,7 +114,7 @@ export function useWorkUnitsPage() {
     setAutoRefresh,
     refetchInterval,
     documentTitle: workUnitId !== null ? `WU #${workUnitId}` : 'Work Units',
-    panel: { openId, workUnitId, newTypeId: idParam(searchParams.get('workUnitTypeId')) ?? WORK_UNIT_TYPES.Incident, open: panel.open, close: panel.close },
+    panel: { openId, workUnitId, newTypeId: positiveIntId(searchParams.get('workUnitTypeId')) ?? WORK_UNIT_TYPES.Incident, open: panel.open, close: panel.close },
     intake,
     create,
     created,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { toODataParams } from '../../lib/list-query';
-import { listDefaults } from '../../lib/list-state';
-import { addChipValues, chipsOf, DEFAULT_FILTERS, idParam, LIST_DEFAULTS, setChip, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS, workUnitsFixedFilter } from './work-unit-filters';
+import { BASE_LIST_STATE, type ListState } from '../../lib/list-state';
+import { addChipValues, chipsOf, DEFAULT_FILTERS, LIST_DEFAULTS, setChip, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS, workUnitsFixedFilter } from './work-unit-filters';
 
 const TENANT = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
-const defaults = listDefaults(LIST_DEFAULTS);
+const defaults: ListState = { ...BASE_LIST_STATE, ...LIST_DEFAULTS };
 const resource = (filters = defaults.filters) => ({
   fields: WORK_UNIT_FIELDS,
   searchFields: WORK_UNIT_SEARCH_FIELDS,
@@ -68,12 +68,5 @@ describe('the filter chips', () => {
     const added = addChipValues(DEFAULT_FILTERS, 'severityId', [0]);
     expect(chipsOf(added).map((chip) => chip.field)).toEqual(['stateId', 'workUnitTypeId', 'severityId']);
     expect(chipsOf(setChip(added, 'stateId', [])).map((chip) => chip.field)).toEqual(['workUnitTypeId', 'severityId']);
-  });
-
-  it('reads an id from the address only when it is a positive number', () => {
-    expect(idParam('12')).toBe(12);
-    expect(idParam('new')).toBeNull();
-    expect(idParam('0')).toBeNull();
-    expect(idParam(null)).toBeNull();
   });
 });

@@ -100,8 +100,3 @@ export function workUnitsFixedFilter(filters: readonly FilterItem[], protocolId:
   if (protocolId !== null) parts.push(`protocolId eq ${protocolId}`);
   return parts.length > 0 ? parts.join(' and ') : undefined;
 }
-
-/** A positive whole number from the address, or null. */
-export function idParam(text: string | null): number | null {
-  return text !== null && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null;
-}

@@ -5,7 +5,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { WorkUnit } from '@cfs/contracts/work-units';
-import { SideDrawer } from '../../components/side-drawer';
+import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { ApiError, isReportedByClient } from '../../lib/api-client';
 import { useQueryParam } from '../../lib/url-state';
 import { useWorkUnit } from './api';
@@ -25,6 +25,7 @@ export interface WorkUnitPanelProps {
   tenantId: string;
   onClose: () => void;
   onCreated: (unit: WorkUnit) => void;
+  /** Shows another unit in the panel (a related one); called once the unsaved-changes question, if any, is answered Yes. */
   onOpenWorkUnit: (workUnitId: number) => void;
 }
 
@@ -60,6 +61,7 @@ interface WorkUnitEditorProps {
 
 function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: WorkUnitEditorProps) {
   const editor = useWorkUnitForm({ unit, blank, onCreated });
+  const guard = useUnsavedChangesGuard();
   const [tabParam, setTab] = useQueryParam('tab');
   const saved = editor.base;
   if (!saved) return <WorkUnitForm editor={editor} onClose={onClose} />;
@@ -87,7 +89,8 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
         <PropertiesTab properties={saved.properties} />
       </Box>
       <Box hidden={tab !== 'related'}>
-        <RelatedTab unit={saved} onUpdated={editor.rebase} onOpenWorkUnit={onOpenWorkUnit} />
+        {/* Another unit replaces this editor, its edits and the note being written: ask first. */}
+        <RelatedTab unit={saved} onUpdated={editor.rebase} onOpenWorkUnit={(workUnitId) => guard.confirmThen(() => onOpenWorkUnit(workUnitId))} />
       </Box>
     </>
   );

@@ -10,8 +10,9 @@ import { enumOptions } from '../../components/enum-label';
 import { EnumDisplay } from '../../components/enum-display';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
+import { useWorkUnitTypesLookup } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
-import { useWorkUnitTypes, WORK_UNITS_EXPAND, WORK_UNITS_PATH } from './api';
+import { WORK_UNITS_EXPAND, WORK_UNITS_PATH } from './api';
 import { IntakeDrawer } from './intake-drawer';
 import { useWorkUnitsPage } from './use-work-units-page';
 import { severityCellClass, severityCellStyles, StateCell, WorkUnitTypeIcon } from './work-unit-cells';
@@ -23,7 +24,7 @@ import { WorkUnitPanel } from './work-unit-panel';
 /** Work Units (spec 001 §2 "Work units list"), at /{tenantId}/workunitsv2 and /workunitsv2. */
 export default function WorkUnitsPage() {
   const page = useWorkUnitsPage();
-  const types = useWorkUnitTypes();
+  const types = useWorkUnitTypesLookup();
   const columns: GridColDef<WorkUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
     { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },

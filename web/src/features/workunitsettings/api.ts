@@ -1,5 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WorkUnitTypeLookup } from '@cfs/contracts/shell';
+import { useQuery } from '@tanstack/react-query';
 import {
   CATEGORY_MESSAGES,
   type WorkUnitCategory as WorkUnitCategoryEntity,
@@ -8,11 +7,13 @@ import {
   type WorkUnitSubcategoryInput,
   type WorkUnitType as WorkUnitTypeEntity,
 } from '@cfs/contracts/work-unit-settings';
-import { apiGet, apiSend, isReportedByClient } from '../../lib/api-client';
+import { apiSend } from '../../lib/api-client';
+import { pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey } from '../../lib/list-api';
 import { literal } from '../../lib/list-query';
-import { useToast } from '../../lib/toast';
+import { lookupKeys } from '../../lib/lookups';
+import { useApiMutation } from '../../lib/mutations';
 
 /** Work unit categories, subcategories and types (spec 001 §7 Categories, Subcategories). */
 export const CATEGORIES_PATH = '/v1/workunitcategories';
@@ -27,17 +28,6 @@ export type WorkUnitCategory = JsonOf<WorkUnitCategoryEntity> & {
 export type WorkUnitSubcategory = JsonOf<WorkUnitSubcategoryEntity>;
 export type WorkUnitType = JsonOf<WorkUnitTypeEntity>;
 
-/** `/api/generallookup/workunittypes`: the form's choices ("Legacy" hidden, "Request" shown as "User Request" by the server). */
-export const workUnitTypesLookupQuery = queryOptions({
-  queryKey: ['generallookup', 'workunittypes'],
-  queryFn: ({ signal }) => apiGet<WorkUnitTypeLookup[]>('/api/generallookup/workunittypes', undefined, { signal }),
-  staleTime: 5 * 60_000,
-});
-
-export function useWorkUnitTypesLookup() {
-  return useQuery(workUnitTypesLookupQuery);
-}
-
 /** One category with its tenant and type, read through the list (no single-category call in spec 001 §7). */
 export function useCategory(id: number | null) {
   return useQuery({
@@ -51,52 +41,32 @@ export function useWorkUnitType(id: number | null) {
   return useQuery({ ...listItemQueryOptions<WorkUnitType>(WORK_UNIT_TYPES_PATH, `workUnitTypeId eq ${literal(id)}`), enabled: id !== null });
 }
 
-/** A save that refreshes the lists it changes and toasts the spec's text when it fails. */
-function useSettingsMutation<TVariables, TResult>(send: (variables: TVariables) => Promise<TResult>, failure: string, changedLists: readonly (readonly unknown[])[]) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  return useMutation({
-    mutationFn: send,
-    onSuccess: () => Promise.all(changedLists.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
-    onError: (error) => {
-      if (!isReportedByClient(error)) toast.error(failure);
-    },
+/** `PUT v1/workunitcategories` or `POST v1/workunitcategories/{id}`; the work unit form offers categories by the lookup. */
+export function useSaveCategory(id: number | 'new') {
+  return useApiMutation({
+    mutationFn: (input: WorkUnitCategoryInput) =>
+      id === 'new' ? apiSend<WorkUnitCategory>('PUT', CATEGORIES_PATH, input) : apiSend<WorkUnitCategory>('POST', `${CATEGORIES_PATH}/${pathId(id)}`, input),
+    invalidate: [listQueryKey(CATEGORIES_PATH), lookupKeys.categories],
+    errorMessage: CATEGORY_MESSAGES.categorySaveFailed,
   });
 }
 
-/** `PUT v1/workunitcategories` or `POST v1/workunitcategories/{id}`. */
-export function useSaveCategory(id: number | 'new') {
-  return useSettingsMutation(
-    (input: WorkUnitCategoryInput) =>
-      id === 'new' ? apiSend<WorkUnitCategory>('PUT', CATEGORIES_PATH, input) : apiSend<WorkUnitCategory>('POST', `${CATEGORIES_PATH}/${id}`, input),
-    CATEGORY_MESSAGES.categorySaveFailed,
-    [listQueryKey(CATEGORIES_PATH)],
-  );
-}
-
-/** `PUT v1/workunitsubcategories` or `POST v1/workunitsubcategories/{id}`. */
+/** `PUT v1/workunitsubcategories` or `POST v1/workunitsubcategories/{id}`; the work unit form offers subcategories by the lookup. */
 export function useSaveSubcategory(id: number | 'new') {
-  return useSettingsMutation(
-    (input: WorkUnitSubcategoryInput) =>
-      id === 'new' ? apiSend<WorkUnitSubcategory>('PUT', SUBCATEGORIES_PATH, input) : apiSend<WorkUnitSubcategory>('POST', `${SUBCATEGORIES_PATH}/${id}`, input),
-    CATEGORY_MESSAGES.subcategorySaveFailed,
-    [listQueryKey(SUBCATEGORIES_PATH)],
-  );
+  return useApiMutation({
+    mutationFn: (input: WorkUnitSubcategoryInput) =>
+      id === 'new' ? apiSend<WorkUnitSubcategory>('PUT', SUBCATEGORIES_PATH, input) : apiSend<WorkUnitSubcategory>('POST', `${SUBCATEGORIES_PATH}/${pathId(id)}`, input),
+    invalidate: [listQueryKey(SUBCATEGORIES_PATH), lookupKeys.subcategories],
+    errorMessage: CATEGORY_MESSAGES.subcategorySaveFailed,
+  });
 }
 
-/** `PUT v1/workunittypes` or `POST v1/workunittypes/{id}`; categories show type names, forms the lookup. */
+/** `PUT v1/workunittypes` or `POST v1/workunittypes/{id}`; categories show type names, forms and filter chips the lookup. */
 export function useSaveWorkUnitType(id: number | 'new') {
-  return useSettingsMutation(
-    (input: { name: string; enabled: boolean }) =>
-      id === 'new' ? apiSend<WorkUnitType>('PUT', WORK_UNIT_TYPES_PATH, input) : apiSend<WorkUnitType>('POST', `${WORK_UNIT_TYPES_PATH}/${id}`, input),
-    CATEGORY_MESSAGES.typeSaveFailed,
-    [listQueryKey(WORK_UNIT_TYPES_PATH), listQueryKey(CATEGORIES_PATH), workUnitTypesLookupQuery.queryKey],
-  );
-}
-
-/** The numeric id in a drawer's query parameter, 'new', or null (closed or not a number). */
-export function drawerNumericId(openId: string | null): number | 'new' | null {
-  if (openId === 'new') return 'new';
-  if (openId === null || !/^\d+$/.test(openId)) return null;
-  return Number(openId);
+  return useApiMutation({
+    mutationFn: (input: { name: string; enabled: boolean }) =>
+      id === 'new' ? apiSend<WorkUnitType>('PUT', WORK_UNIT_TYPES_PATH, input) : apiSend<WorkUnitType>('POST', `${WORK_UNIT_TYPES_PATH}/${pathId(id)}`, input),
+    invalidate: [listQueryKey(WORK_UNIT_TYPES_PATH), listQueryKey(CATEGORIES_PATH), lookupKeys.workUnitTypes],
+    errorMessage: CATEGORY_MESSAGES.typeSaveFailed,
+  });
 }

@@ -4,34 +4,38 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { workUnitCategoryInputSchema } from '@cfs/contracts/work-unit-settings';
-import { useTenantsLookup } from '../../app/lookups';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { AuditHistoryButton } from '../../components/audit-history';
 import { SideDrawer } from '../../components/side-drawer';
-import { useCategory, useSaveCategory, useWorkUnitTypesLookup, type WorkUnitCategory } from './api';
+import { positiveIntId } from '../../lib/ids';
+import { useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
+import { useCategory, useSaveCategory, type WorkUnitCategory } from './api';
 
 export interface CategoryDrawerProps {
-  id: number | 'new' | null;
+  /** The address's `workUnitCategoryId`: a number, 'new', or null when closed; anything else is not found. */
+  openId: string | null;
   /** A new category belongs to the page's tenant unless the user picks another. */
   routeTenantId: string;
   onClose: () => void;
   onCreated: (workUnitCategoryId: number) => void;
 }
 
-export function CategoryDrawer({ id, routeTenantId, onClose, onCreated }: CategoryDrawerProps) {
+export function CategoryDrawer({ openId, routeTenantId, onClose, onCreated }: CategoryDrawerProps) {
+  const id = openId === 'new' ? 'new' : positiveIntId(openId);
   const category = useCategory(typeof id === 'number' ? id : null);
   const creating = id === 'new';
+  const notFound = (openId !== null && id === null) || (category.isSuccess && category.data === null);
   return (
     <SideDrawer
-      open={id !== null}
+      open={openId !== null}
       onClose={onClose}
       title={creating ? 'Create Category' : `Edit Category${category.data ? ` #${category.data.workUnitCategoryId}: ${category.data.name}` : ''}`}
       headerActions={category.data && <AuditHistoryButton entityType="workUnitCategory" entityId={String(category.data.workUnitCategoryId)} />}
     >
       {typeof id === 'number' && category.isPending && <LinearProgress />}
-      {typeof id === 'number' && category.isSuccess && category.data === null && <Typography color="text.secondary">This category does not exist.</Typography>}
+      {notFound && <Typography color="text.secondary">This category does not exist.</Typography>}
       {id !== null && (creating || category.data) && (
         <CategoryForm key={id} id={id} category={category.data ?? undefined} routeTenantId={routeTenantId} onClose={onClose} onCreated={onCreated} />
       )}

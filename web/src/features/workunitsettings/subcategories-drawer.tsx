@@ -12,7 +12,7 @@ import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { ResourceGrid } from '../../components/resource-grid';
-import { SideDrawer } from '../../components/side-drawer';
+import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { useListState } from '../../lib/url-state';
 import { SUBCATEGORIES_PATH, useCategory, useSaveSubcategory, type WorkUnitSubcategory } from './api';
 
@@ -29,16 +29,21 @@ export function SubcategoriesDrawer({ categoryId, onClose }: { categoryId: numbe
 function CategorySubcategories({ categoryId }: { categoryId: number }) {
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   const [editing, setEditing] = useState<WorkUnitSubcategory | 'new' | null>(null);
+  const guard = useUnsavedChangesGuard();
+  // Another row (or Create) replaces the inline form: ask first when it holds unsaved changes.
+  const edit = (next: WorkUnitSubcategory | 'new') => {
+    if (editing === null || formKey(editing) !== formKey(next)) guard.confirmThen(() => setEditing(next));
+  };
   const columns: GridColDef<WorkUnitSubcategory>[] = [
     { field: 'workUnitSubcategoryId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => setEditing(row)}>{row.name}</CellLink> },
+    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => edit(row)}>{row.name}</CellLink> },
     { field: 'isEnabled', headerName: 'Enabled', type: 'boolean', width: 100 },
   ];
   return (
     <>
       {editing !== null && (
         <SubcategoryForm
-          key={editing === 'new' ? 'new' : editing.workUnitSubcategoryId}
+          key={formKey(editing)}
           categoryId={categoryId}
           subcategory={editing === 'new' ? undefined : editing}
           onClose={() => setEditing(null)}
@@ -51,12 +56,14 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
         columns={columns}
         getRowId={(row) => row.workUnitSubcategoryId}
         searchFields={['name']}
-        onCreate={() => setEditing('new')}
-        onRowClick={(row) => setEditing(row)}
+        onCreate={() => edit('new')}
+        onRowClick={(row) => edit(row)}
       />
     </>
   );
 }
+
+const formKey = (item: WorkUnitSubcategory | 'new') => (item === 'new' ? 'new' : item.workUnitSubcategoryId);
 
 type SubcategoryValues = z.input<typeof workUnitSubcategoryInputSchema>;
 
@@ -67,13 +74,14 @@ function SubcategoryForm({ categoryId, subcategory, onClose }: { categoryId: num
   });
   const [id, setId] = useState<number | 'new'>(subcategory?.workUnitSubcategoryId ?? 'new');
   const save = useSaveSubcategory(id);
+  const guard = useUnsavedChangesGuard();
   return (
     <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ p: 2, mb: 2 }} aria-label="Subcategory">
       <Box sx={{ display: 'flex', alignItems: 'center' }}>
         <Typography variant="subtitle1" sx={{ flex: 1 }}>
           {id === 'new' ? 'Create Subcategory' : 'Edit Subcategory'}
         </Typography>
-        <Button size="small" onClick={onClose}>
+        <Button size="small" onClick={() => guard.confirmThen(onClose)}>
           Cancel
         </Button>
       </Box>

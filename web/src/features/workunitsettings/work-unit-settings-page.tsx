@@ -3,13 +3,14 @@ import type { GridColDef } from '@mui/x-data-grid';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import EditIcon from '@mui/icons-material/Edit';
 import { usePermissions } from '../../auth/session-data';
-import { useTenantId } from '../../app/use-tenant-id';
 import { CellLink } from '../../components/cell-link';
 import { actionsColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
+import { positiveIntId } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
+import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
-import { CATEGORIES_PATH, CATEGORY_EXPAND, drawerNumericId, type WorkUnitCategory } from './api';
+import { CATEGORIES_PATH, CATEGORY_EXPAND, type WorkUnitCategory } from './api';
 import { CategoryDrawer } from './category-drawer';
 import { SubcategoriesDrawer } from './subcategories-drawer';
 import { WorkUnitTypesSection } from './work-unit-types-section';
@@ -68,13 +69,9 @@ export default function WorkUnitSettingsPage() {
         exportFileName="workunitcategories.csv"
         onCreate={() => drawer.open('new')}
       />
-      <CategoryDrawer id={drawerNumericId(drawer.openId)} routeTenantId={tenantId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
-      <SubcategoriesDrawer categoryId={numberOrNull(drawerNumericId(subcategories.openId))} onClose={subcategories.close} />
+      <CategoryDrawer openId={drawer.openId} routeTenantId={tenantId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
+      <SubcategoriesDrawer categoryId={positiveIntId(subcategories.openId)} onClose={subcategories.close} />
       {canEditTypes && <WorkUnitTypesSection />}
     </>
   );
-}
-
-function numberOrNull(id: number | 'new' | null): number | null {
-  return typeof id === 'number' ? id : null;
 }

@@ -13,8 +13,9 @@ import { schemaResolver } from '../../components/form-resolver';
 import { actionsColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SideDrawer } from '../../components/side-drawer';
+import { positiveIntId } from '../../lib/ids';
 import { useDrawerParam, useListState } from '../../lib/url-state';
-import { drawerNumericId, useSaveWorkUnitType, useWorkUnitType, WORK_UNIT_TYPES_PATH, type WorkUnitType } from './api';
+import { useSaveWorkUnitType, useWorkUnitType, WORK_UNIT_TYPES_PATH, type WorkUnitType } from './api';
 
 /**
  * The extra section of Work Unit Settings (spec 001 §2 leaves it unnamed; issue 3 makes it the
@@ -51,12 +52,13 @@ export function WorkUnitTypesSection() {
 type WorkUnitTypeValues = z.input<typeof workUnitTypeInputSchema>;
 
 function WorkUnitTypeDrawer({ openId, onClose, onCreated }: { openId: string | null; onClose: () => void; onCreated: (workUnitTypeId: number) => void }) {
-  const id = drawerNumericId(openId);
+  const id = openId === 'new' ? 'new' : positiveIntId(openId);
   const type = useWorkUnitType(typeof id === 'number' ? id : null);
+  const notFound = (openId !== null && id === null) || (type.isSuccess && type.data === null);
   return (
-    <SideDrawer open={id !== null} onClose={onClose} title={id === 'new' ? 'Create Work Unit Type' : `Edit Work Unit Type${type.data ? `: ${type.data.name}` : ''}`}>
+    <SideDrawer open={openId !== null} onClose={onClose} title={id === 'new' ? 'Create Work Unit Type' : `Edit Work Unit Type${type.data ? `: ${type.data.name}` : ''}`}>
       {typeof id === 'number' && type.isPending && <LinearProgress />}
-      {typeof id === 'number' && type.isSuccess && type.data === null && <Typography color="text.secondary">This work unit type does not exist.</Typography>}
+      {notFound && <Typography color="text.secondary">This work unit type does not exist.</Typography>}
       {id !== null && (id === 'new' || type.data) && <WorkUnitTypeForm key={id} id={id} type={type.data ?? undefined} onClose={onClose} onCreated={onCreated} />}
     </SideDrawer>
   );

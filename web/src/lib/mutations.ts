@@ -1,0 +1,54 @@
+import { useMutation, useQueryClient, type QueryKey, type UseMutationResult } from '@tanstack/react-query';
+import { isReportedByClient } from './api-client';
+import { useToast } from './toast';
+
+export interface ApiMutationOptions<TVariables, TResult> {
+  mutationFn: (variables: TVariables) => Promise<TResult>;
+  /**
+   * Query keys (prefixes) refreshed after a success: the lists and lookups the change shows in.
+   * A function when they depend on the answer (the saved item's id).
+   */
+  invalidate?: readonly QueryKey[] | ((result: TResult, variables: TVariables) => readonly QueryKey[]);
+  /**
+   * The error toast (the spec's text). A function chooses by the error; no text, no toast (the
+   * caller shows the failure). 401 and 403 never toast here: the API client answered them.
+   */
+  errorMessage?: string | ((error: Error) => string | readonly string[] | undefined);
+  /** Runs first after a success: put the answer in the cache, a success toast. */
+  onSuccess?: (result: TResult, variables: TVariables) => void;
+  /** 0 for an answer that holds a secret: not kept once the screen lets go of the mutation. */
+  gcTime?: number;
+}
+
+/**
+ * A mutation with the machinery's plumbing: refresh what it changed, toast the failure.
+ * `mutateAsync` settles once the invalidated queries that are on screen have been fetched again.
+ *
+ * @example
+ *   export function useSaveLocation(id: string) {
+ *     return useApiMutation({
+ *       mutationFn: (input: LocationInput) => apiSend<Location>('POST', `${LOCATIONS_PATH}/${pathId(id)}`, input),
+ *       invalidate: [listQueryKey(LOCATIONS_PATH), lookupKeys.locations],
+ *       errorMessage: 'A problem occurred saving the location. Please try again.',
+ *     });
+ *   }
+ */
+export function useApiMutation<TVariables = void, TResult = unknown>(options: ApiMutationOptions<TVariables, TResult>): UseMutationResult<TResult, Error, TVariables> {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const { mutationFn, invalidate = [], errorMessage, onSuccess, gcTime } = options;
+  return useMutation({
+    mutationFn,
+    ...(gcTime === undefined ? {} : { gcTime }),
+    onSuccess: async (result, variables) => {
+      onSuccess?.(result, variables);
+      const keys = typeof invalidate === 'function' ? invalidate(result, variables) : invalidate;
+      await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
+    onError: (error) => {
+      if (errorMessage === undefined || isReportedByClient(error)) return;
+      const messages = typeof errorMessage === 'function' ? errorMessage(error) : errorMessage;
+      for (const message of typeof messages === 'string' ? [messages] : (messages ?? [])) toast.error(message);
+    },
+  });
+}
