@@ -12,6 +12,7 @@ import { FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
+import { useInlineEditor } from '../../components/inline-editor';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { ApiError } from '../../lib/api-client';
 import { isGuid } from '../../lib/ids';
@@ -38,24 +39,19 @@ export function SubscriptionsDrawer({ tenantId, onClose }: { tenantId: string | 
 function TenantSubscriptions({ tenantId }: { tenantId: string }) {
   // A grid in a drawer keeps its state in memory: the page's own list owns the address.
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
-  const [editing, setEditing] = useState<Subscription | 'new' | null>(null);
-  const guard = useUnsavedChangesGuard();
-  // Another row (or Create) replaces the inline form: ask first when it holds unsaved changes.
-  const edit = (next: Subscription | 'new') => {
-    if (editing === null || formKey(editing) !== formKey(next)) guard.confirmThen(() => setEditing(next));
-  };
+  const editor = useInlineEditor<Subscription>((row) => row.subscriptionId);
   const columns: GridColDef<Subscription>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => edit(row)}>{row.name}</CellLink> },
+    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => editor.open(row)}>{row.name}</CellLink> },
     dateTimeColumn<Subscription>({ field: 'modified', headerName: 'Modified' }),
   ];
   return (
     <>
-      {editing !== null && (
+      {editor.editing !== null && (
         <SubscriptionForm
-          key={formKey(editing)}
+          key={editor.key}
           tenantId={tenantId}
-          subscription={editing === 'new' ? undefined : editing}
-          onClose={() => setEditing(null)}
+          subscription={editor.item}
+          onClose={editor.close}
         />
       )}
       <ResourceGrid
@@ -65,14 +61,13 @@ function TenantSubscriptions({ tenantId }: { tenantId: string }) {
         columns={columns}
         getRowId={(row) => row.subscriptionId}
         searchFields={['name']}
-        onCreate={() => edit('new')}
-        onRowClick={(row) => edit(row)}
+        onCreate={() => editor.open('new')}
+        onRowClick={editor.open}
       />
     </>
   );
 }
 
-const formKey = (item: Subscription | 'new') => (item === 'new' ? 'new' : item.subscriptionId);
 
 function SubscriptionForm({ tenantId, subscription, onClose }: { tenantId: string; subscription?: Subscription; onClose: () => void }) {
   const form = useForm<SubscriptionInput>({

@@ -12,6 +12,7 @@ import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { ResourceGrid } from '../../components/resource-grid';
+import { useInlineEditor } from '../../components/inline-editor';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { useListState } from '../../lib/url-state';
 import { SUBCATEGORIES_PATH, useCategory, useSaveSubcategory, type WorkUnitSubcategory } from './api';
@@ -28,25 +29,20 @@ export function SubcategoriesDrawer({ categoryId, onClose }: { categoryId: numbe
 
 function CategorySubcategories({ categoryId }: { categoryId: number }) {
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
-  const [editing, setEditing] = useState<WorkUnitSubcategory | 'new' | null>(null);
-  const guard = useUnsavedChangesGuard();
-  // Another row (or Create) replaces the inline form: ask first when it holds unsaved changes.
-  const edit = (next: WorkUnitSubcategory | 'new') => {
-    if (editing === null || formKey(editing) !== formKey(next)) guard.confirmThen(() => setEditing(next));
-  };
+  const editor = useInlineEditor<WorkUnitSubcategory>((row) => row.workUnitSubcategoryId);
   const columns: GridColDef<WorkUnitSubcategory>[] = [
     { field: 'workUnitSubcategoryId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => edit(row)}>{row.name}</CellLink> },
+    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => editor.open(row)}>{row.name}</CellLink> },
     { field: 'isEnabled', headerName: 'Enabled', type: 'boolean', width: 100 },
   ];
   return (
     <>
-      {editing !== null && (
+      {editor.editing !== null && (
         <SubcategoryForm
-          key={formKey(editing)}
+          key={editor.key}
           categoryId={categoryId}
-          subcategory={editing === 'new' ? undefined : editing}
-          onClose={() => setEditing(null)}
+          subcategory={editor.item}
+          onClose={editor.close}
         />
       )}
       <ResourceGrid
@@ -56,14 +52,13 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
         columns={columns}
         getRowId={(row) => row.workUnitSubcategoryId}
         searchFields={['name']}
-        onCreate={() => edit('new')}
-        onRowClick={(row) => edit(row)}
+        onCreate={() => editor.open('new')}
+        onRowClick={editor.open}
       />
     </>
   );
 }
 
-const formKey = (item: WorkUnitSubcategory | 'new') => (item === 'new' ? 'new' : item.workUnitSubcategoryId);
 
 type SubcategoryValues = z.input<typeof workUnitSubcategoryInputSchema>;
 
