@@ -7,6 +7,8 @@ import path from 'node:path';
  * `npm ci`; resolving relative specifiers is all this needs.
  */
 const AREA_ROOTS = ['server/src/areas', 'web/src/features'];
+/** The composition roots: they may import the areas, and the areas may not import them. */
+const ROOTS = ['web/src/app', 'server/src/app.ts', 'server/src/main.ts'];
 const SHARED = ['server/src/auth', 'server/src/db', 'server/src/http', 'server/src/odata', 'server/src/audit', 'server/src/engines', 'server/src/crypto', 'web/src/components', 'web/src/lib', 'web/src/auth'];
 
 function locate(file, root) {
@@ -15,6 +17,7 @@ function locate(file, root) {
     if (relative.startsWith(`${base}/`)) return { kind: 'area', base, area: relative.slice(base.length + 1).split('/')[0] };
   }
   if (SHARED.some((dir) => relative.startsWith(`${dir}/`))) return { kind: 'shared' };
+  if (ROOTS.some((root) => relative === root || relative.startsWith(`${root}/`))) return { kind: 'root' };
   return { kind: 'other' };
 }
 
@@ -22,15 +25,21 @@ export const areaBoundaries = {
   meta: { type: 'problem', messages: {
     crossArea: "An area does not import another area ('{{from}}' imports '{{to}}'); move the shared piece to shared code or contracts.",
     sharedImportsArea: "Shared code never imports an area ('{{to}}').",
+    areaImportsRoot: "An area does not import the composition root ('{{to}}'); move what it needs to shared code.",
   } },
   create(context) {
     const root = context.cwd;
     const file = context.filename;
     const here = locate(file, root);
-    if (here.kind === 'other') return {};
+    if (here.kind === 'other' || here.kind === 'root') return {};
     const check = (node, specifier) => {
       if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
-      const target = locate(path.resolve(path.dirname(file), specifier), root);
+      const resolved = path.resolve(path.dirname(file), specifier);
+      const target = locate(resolved, root);
+      if (here.kind === 'area' && target.kind === 'root') {
+        context.report({ node, messageId: 'areaImportsRoot', data: { to: path.relative(root, resolved) } });
+        return;
+      }
       if (target.kind !== 'area') return;
       if (here.kind === 'shared') context.report({ node, messageId: 'sharedImportsArea', data: { to: `${target.base}/${target.area}` } });
       else if (here.base === target.base && here.area !== target.area) context.report({ node, messageId: 'crossArea', data: { from: here.area, to: target.area } });

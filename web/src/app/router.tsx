@@ -49,7 +49,7 @@ export const routes: RouteObject[] = [
           {
             lazy: shellLayout,
             children: [
-              { element: <UnlessResolutionCenterUser />, children: [{ index: true, lazy: lazyPage(() => import('../features/home/home-page')) }] },
+              { element: <UnlessResolutionCenterUser />, children: [{ index: true, lazy: lazyPage(() => import('./home-page')) }] },
               ...AREA_ROUTES.map((area): RouteObject => ({ element: <RequireArea path={area.path} />, children: [areaRouteObject(area)] })),
             ],
           },

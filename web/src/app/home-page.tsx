@@ -4,11 +4,11 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { usePermissions } from '../../auth/session-data';
-import { menuItemHref, visibleMenu } from '../../app/menu';
-import { MENU_ICONS } from '../../app/menu-icons';
-import { useTenantId } from '../../lib/use-tenant-id';
-import { PageHeader } from '../../lib/page-header';
+import { usePermissions } from '../auth/session-data';
+import { menuItemHref, visibleMenu } from './menu';
+import { MENU_ICONS } from './menu-icons';
+import { useTenantId } from '../lib/use-tenant-id';
+import { PageHeader } from '../lib/page-header';
 
 /** /{tenantId}: a card for every area this user may open, by the same rules as the menu (spec 000 §6). */
 export default function HomePage() {
