@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+/** The sign-in form allows 30 attempts a minute per client; which client is asked of TRUST_PROXY. */
+async function attemptsUntilRefused(portal: TestPortal): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < 31; i++) {
+    const response = await portal.app.inject({
+      method: 'POST',
+      url: '/oidc/interaction/no-such-interaction/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `203.0.113.${i}` },
+      payload: 'username=admin&password=guess',
+    });
+    statuses.push(response.statusCode);
+  }
+  return statuses;
+}
+
+describe('sign-in rate limit and proxies', () => {
+  let direct: TestPortal;
+  let proxied: TestPortal;
+  beforeAll(async () => {
+    direct = await createTestPortal();
+    proxied = await createTestPortal({ TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await proxied?.close();
+  });
+
+  it('counts attempts per connection by default, whatever X-Forwarded-For claims', async () => {
+    const statuses = await attemptsUntilRefused(direct);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('believes X-Forwarded-For only when TRUST_PROXY says a proxy is in front', async () => {
+    const statuses = await attemptsUntilRefused(proxied);
+    expect(statuses).not.toContain(429);
+  });
+});
+
+describe('configuration defaults', () => {
+  it('seeds demo accounts on the embedded database only, unless DEMO_SEED says otherwise', () => {
+    expect(loadConfig({}).demoSeed).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.internal/portal' }).demoSeed).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.internal/portal', DEMO_SEED: 'true' }).demoSeed).toBe(true);
+    expect(loadConfig({ DEMO_SEED: 'false' }).demoSeed).toBe(false);
+  });
+
+  it('trusts no proxy unless told', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.4' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.4']);
+  });
+});
