@@ -16,7 +16,13 @@ export function dbId(message?: string) {
 /** An id in a path: digits only, within range. */
 export const dbIdParam = z.coerce.number().int().positive().max(MAX_DB_INTEGER);
 
-/** A GUID, lower-cased so that comparisons and stored values never differ by case alone. */
+/**
+ * A GUID, lower-cased on the way in so that comparisons and stored values never differ by case
+ * alone. A codec, not a transform, so that the same schema also describes (encodes) answers.
+ */
 export function guid(message?: string) {
-  return (message ? z.uuid({ error: message }) : z.uuid()).transform((value) => value.toLowerCase());
+  return z.codec(message ? z.uuid({ error: message }) : z.uuid(), z.uuid(), {
+    decode: (value) => value.toLowerCase(),
+    encode: (value) => value,
+  });
 }

@@ -234,24 +234,29 @@ export const jsonPatchOperationSchema = z.discriminatedUnion('op', [
 ]);
 export const jsonPatchSchema = z.array(jsonPatchOperationSchema).max(500);
 
-/** A work unit as the API answers it (list rows carry the expanded relations asked for). */
-export interface WorkUnit extends WorkUnitFields {
-  workUnitId: number;
-  publicWorkUnitId: string;
-  internalWorkUnitId: string | null;
-  protocolId: number | null;
-  created: string;
-  createdBy: string | null;
-  modified: string;
-  modifiedBy: string | null;
-  resolved: string | null;
-  relations: WorkUnitRelation[];
-  tenant?: { tenantId: string; name: string; internalNotificationEmailAddress: string | null } | null;
-  workUnitType?: { workUnitTypeId: number; name: string } | null;
-  category?: { workUnitCategoryId: number; name: string } | null;
-  subcategory?: { workUnitSubcategoryId: number; name: string } | null;
-  protocol?: { protocolId: number; name: string; manualActions: string | null } | null;
-}
+/**
+ * A work unit as the API answers it. Its editable fields follow the same per-field rules as the
+ * input (every stored unit was written through them); `relations` is always present, and the
+ * expansions appear when asked for (a single unit carries them all).
+ */
+export const workUnitSchema = workUnitFieldsSchema.extend({
+  workUnitId: z.number().int(),
+  publicWorkUnitId: z.uuid(),
+  internalWorkUnitId: z.string().nullable(),
+  protocolId: z.number().int().nullable(),
+  created: z.iso.datetime({ offset: true }),
+  createdBy: z.string().nullable(),
+  modified: z.iso.datetime({ offset: true }),
+  modifiedBy: z.string().nullable(),
+  resolved: z.iso.datetime({ offset: true }).nullable(),
+  relations: z.array(relationSchema),
+  tenant: z.object({ tenantId: z.uuid(), name: z.string(), internalNotificationEmailAddress: z.string().nullable() }).nullable().optional(),
+  workUnitType: z.object({ workUnitTypeId: z.number().int(), name: z.string() }).nullable().optional(),
+  category: z.object({ workUnitCategoryId: z.number().int(), name: z.string() }).nullable().optional(),
+  subcategory: z.object({ workUnitSubcategoryId: z.number().int(), name: z.string() }).nullable().optional(),
+  protocol: z.object({ protocolId: z.number().int(), name: z.string(), manualActions: z.string().nullable() }).nullable().optional(),
+});
+export type WorkUnit = z.output<typeof workUnitSchema>;
 
 export const workUnitNoteInputSchema = z.object({
   workUnitId: dbId(),

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import { listQuerySchema } from '@cfs/contracts/api';
+import { listQuerySchema, listResponseSchema } from '@cfs/contracts/api';
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
@@ -69,7 +70,9 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   const config = { permission };
   const schema = { tags, querystring: listQuerySchema };
 
-  app.get(path, { config, schema: { ...schema, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request) =>
+  // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.
+  const listAnswer = { 200: listResponseSchema(z.record(z.string(), z.unknown())) };
+  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request) =>
     runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput),
   );
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
 import { dbIdParam } from '@cfs/contracts/fields';
-import { historyRecordSchema, jsonPatchSchema, workUnitCreateSchema, workUnitNoteInputSchema } from '@cfs/contracts/work-units';
+import { historyRecordSchema, jsonPatchSchema, workUnitCreateSchema, workUnitNoteInputSchema, workUnitSchema } from '@cfs/contracts/work-units';
 import type { AppDeps } from '../../app-deps.js';
 import { tenantFilter } from '../../auth/tenant-scope.js';
 import { registerListRoutes } from '../../http/list-routes.js';
@@ -15,6 +15,7 @@ import { workUnitsResource } from './resource.js';
 const tags = ['Work units'];
 const numericId = z.object({ id: dbIdParam });
 const history = { 200: z.object({ value: z.array(historyRecordSchema) }) };
+const workUnitAnswer = { 200: workUnitSchema };
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Work units (spec 001 §7 Work units). */
@@ -29,19 +30,19 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
   });
 
   // GET v1/workunits({id}) by number, or by the public GUID.
-  app.get('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ id: z.string().max(40) }) } }, async (request) => {
+  app.get('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ id: z.string().max(40) }), response: workUnitAnswer } }, async (request) => {
     const user = principalOf(request);
     const { id } = request.params;
     const workUnitId = GUID.test(id) ? await findWorkUnitIdByPublicId(db, user.tenantScope, id.toLowerCase()) : dbIdParam.parse(id);
     return findWorkUnit(db, user.tenantScope, workUnitId);
   });
 
-  app.put('/api/v1/workunits', { config: { permission: perm('WorkUnits', 'create') }, schema: { tags, body: workUnitCreateSchema } }, async (request) => {
+  app.put('/api/v1/workunits', { config: { permission: perm('WorkUnits', 'create') }, schema: { tags, body: workUnitCreateSchema, response: workUnitAnswer } }, async (request) => {
     const { workUnitId: _new, ...fields } = request.body;
     return createWorkUnit(db, principalOf(request), fields);
   });
 
-  app.patch('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, params: numericId, body: jsonPatchSchema } }, async (request) =>
+  app.patch('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, params: numericId, body: jsonPatchSchema, response: workUnitAnswer } }, async (request) =>
     patchWorkUnit(db, principalOf(request), request.params.id, request.body as Operation[]),
   );
 
