@@ -1,8 +1,4 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { subscriptionInputSchema, type SubscriptionInput } from '@cfs/contracts/tenants';
@@ -12,8 +8,8 @@ import { FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
-import { useInlineEditor } from '../../components/inline-editor';
-import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
+import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
+import { SideDrawer } from '../../components/side-drawer';
 import { ApiError } from '../../lib/api-client';
 import { isGuid } from '../../lib/ids';
 import { guidLiteral } from '../../lib/list-query';
@@ -51,6 +47,7 @@ function TenantSubscriptions({ tenantId }: { tenantId: string }) {
           key={editor.key}
           tenantId={tenantId}
           subscription={editor.item}
+          onSaved={editor.saved}
           onClose={editor.close}
         />
       )}
@@ -69,35 +66,16 @@ function TenantSubscriptions({ tenantId }: { tenantId: string }) {
 }
 
 
-function SubscriptionForm({ tenantId, subscription, onClose }: { tenantId: string; subscription?: Subscription; onClose: () => void }) {
+function SubscriptionForm({ tenantId, subscription, onSaved, onClose }: { tenantId: string; subscription?: Subscription; onSaved: (saved: Subscription) => void; onClose: () => void }) {
   const form = useForm<SubscriptionInput>({
     resolver: schemaResolver(subscriptionInputSchema),
     defaultValues: { tenantId, name: subscription?.name ?? '' },
   });
-  const [id, setId] = useState(subscription?.subscriptionId ?? 'new');
-  const save = useSaveSubscription(id);
-  const guard = useUnsavedChangesGuard();
+  const save = useSaveSubscription(subscription?.subscriptionId ?? 'new');
   return (
-    <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ p: 2, mb: 2 }} aria-label="Subscription">
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1 }}>
-          {id === 'new' ? 'Create Subscription' : 'Edit Subscription'}
-        </Typography>
-        <Button size="small" onClick={() => guard.confirmThen(onClose)}>
-          Cancel
-        </Button>
-      </Box>
+    <InlineFormCard label="Subscription" title={subscription ? 'Edit Subscription' : 'Create Subscription'} onCancel={onClose}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
-      <FormActions
-        form={form}
-        onSave={async (input) => {
-          const saved = await save.mutateAsync(input);
-          // A second Save of a new subscription updates it rather than creating another.
-          setId(saved.subscriptionId);
-        }}
-        onClose={onClose}
-        loading={save.isPending}
-      />
-    </Paper>
+      <FormActions form={form} onSave={async (input) => onSaved(await save.mutateAsync(input))} onClose={onClose} loading={save.isPending} />
+    </InlineFormCard>
   );
 }

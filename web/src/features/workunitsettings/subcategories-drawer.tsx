@@ -1,10 +1,5 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { workUnitSubcategoryInputSchema } from '@cfs/contracts/work-unit-settings';
 import { CellLink } from '../../components/cell-link';
@@ -12,8 +7,8 @@ import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { ResourceGrid } from '../../components/resource-grid';
-import { useInlineEditor } from '../../components/inline-editor';
-import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
+import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
+import { SideDrawer } from '../../components/side-drawer';
 import { useListState } from '../../lib/url-state';
 import { SUBCATEGORIES_PATH, useCategory, useSaveSubcategory, type WorkUnitSubcategory } from './api';
 
@@ -42,6 +37,7 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
           key={editor.key}
           categoryId={categoryId}
           subcategory={editor.item}
+          onSaved={editor.saved}
           onClose={editor.close}
         />
       )}
@@ -62,36 +58,27 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
 
 type SubcategoryValues = z.input<typeof workUnitSubcategoryInputSchema>;
 
-function SubcategoryForm({ categoryId, subcategory, onClose }: { categoryId: number; subcategory?: WorkUnitSubcategory; onClose: () => void }) {
+function SubcategoryForm({
+  categoryId,
+  subcategory,
+  onSaved,
+  onClose,
+}: {
+  categoryId: number;
+  subcategory?: WorkUnitSubcategory;
+  onSaved: (saved: WorkUnitSubcategory) => void;
+  onClose: () => void;
+}) {
   const form = useForm<SubcategoryValues, unknown, z.output<typeof workUnitSubcategoryInputSchema>>({
     resolver: schemaResolver(workUnitSubcategoryInputSchema),
     defaultValues: { workUnitCategoryId: categoryId, name: subcategory?.name ?? '', isEnabled: subcategory?.isEnabled ?? true },
   });
-  const [id, setId] = useState<number | 'new'>(subcategory?.workUnitSubcategoryId ?? 'new');
-  const save = useSaveSubcategory(id);
-  const guard = useUnsavedChangesGuard();
+  const save = useSaveSubcategory(subcategory?.workUnitSubcategoryId ?? 'new');
   return (
-    <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ p: 2, mb: 2 }} aria-label="Subcategory">
-      <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Typography variant="subtitle1" sx={{ flex: 1 }}>
-          {id === 'new' ? 'Create Subcategory' : 'Edit Subcategory'}
-        </Typography>
-        <Button size="small" onClick={() => guard.confirmThen(onClose)}>
-          Cancel
-        </Button>
-      </Box>
+    <InlineFormCard label="Subcategory" title={subcategory ? 'Edit Subcategory' : 'Create Subcategory'} onCancel={onClose}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormCheckboxField control={form.control} name="isEnabled" label="Enabled" />
-      <FormActions
-        form={form}
-        onSave={async (input) => {
-          const saved = await save.mutateAsync(input);
-          // A second Save of a new subcategory updates it rather than creating another.
-          setId(saved.workUnitSubcategoryId);
-        }}
-        onClose={onClose}
-        loading={save.isPending}
-      />
-    </Paper>
+      <FormActions form={form} onSave={async (input) => onSaved(await save.mutateAsync(input))} onClose={onClose} loading={save.isPending} />
+    </InlineFormCard>
   );
 }
