@@ -50,8 +50,6 @@ export const tenantSubscriptionContextSchema = z.object({
   subscriptionId: guid('Please choose a subscription.'),
 });
 export type TenantSubscriptionContext = z.infer<typeof tenantSubscriptionContextSchema>;
-/** The answer: the stored context (input schemas transform, so answers get plain ones). */
-export const tenantSubscriptionContextResultSchema = z.object({ tenant: z.uuid(), subscriptionId: z.uuid() });
 
 export const personSchema = z.object({ displayName: z.string(), mail: z.string() });
 export type Person = z.infer<typeof personSchema>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guid } from '@cfs/contracts/fields';
-import { currentUserSchema, permissionListSchema, tenantSubscriptionContextResultSchema, tenantSubscriptionContextSchema } from '@cfs/contracts/shell';
+import { currentUserSchema, permissionListSchema, tenantSubscriptionContextSchema } from '@cfs/contracts/shell';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../http/route-permission.js';
 import { avatarSvg } from './avatar.js';
@@ -29,7 +29,7 @@ export const currentUserRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db
     '/v1/tenantSubscriptionContext/:tenant',
     {
       config: { permission: 'authenticated' },
-      schema: { tags, params: z.object({ tenant: guid('Please choose a tenant.') }), body: tenantSubscriptionContextSchema, response: { 200: tenantSubscriptionContextResultSchema } },
+      schema: { tags, params: z.object({ tenant: guid('Please choose a tenant.') }), body: tenantSubscriptionContextSchema, response: { 200: tenantSubscriptionContextSchema } },
     },
     async (request) => setTenantSubscriptionContext(db, principalOf(request), request.params.tenant, request.body),
   );
