@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
 
 /**
- * One runner for every suite. `npm test` (scripts/test.mjs) picks the projects: the server
- * suite runs on PGlite and, when a PostgreSQL server is reachable, again on it.
+ * One runner for every suite. The server suite runs once, on the PostgreSQL server at
+ * TEST_DATABASE_URL when it answers, else on an embedded server its global setup starts.
  */
 export default defineConfig({
   // Workspace packages are read from their TypeScript sources (the `source` export condition).
@@ -14,8 +14,7 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'contracts', include: ['contracts/src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'server', include: serverTests, env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
-      { extends: true, test: { name: 'server-postgres', include: serverTests, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'server', include: serverTests, globalSetup: ['server/test/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
       {
         extends: true,

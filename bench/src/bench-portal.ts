@@ -2,10 +2,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../../server/src/app.js';
 import { mintAccessToken } from '../../server/src/auth/embedded/mint.js';
 import { loadConfig } from '../../server/src/config.js';
+import { withDatabaseName } from '../../server/src/db/database.js';
 import { openRuntime, type Runtime } from '../../server/src/runtime.js';
 
 export interface BenchPortal {
@@ -18,26 +19,30 @@ export interface BenchPortal {
   close(): Promise<void>;
 }
 
+async function onServer(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
- * A portal for a benchmark: its own embedded database, or its own schema on the PostgreSQL
+ * A portal for a benchmark: its own embedded PostgreSQL server, or a database of its own on the
  * server named by BENCH_DATABASE_URL, listening on a free port. `load` fills it before it listens.
  */
 export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>): Promise<BenchPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-bench-'));
-  const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SEED: 'true', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
-  const schema = databaseUrl ? `bench_${process.pid}` : undefined;
-  if (schema && databaseUrl) {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
-  }
-  const runtime = await openRuntime(config, schema ? { schema } : {});
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  const database = `cfs_bench_${process.pid}`;
+  if (serverUrl) await onServer(serverUrl, `CREATE DATABASE ${database}`);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SEED: 'true', ...(serverUrl ? { DATABASE_URL: withDatabaseName(serverUrl, database) } : {}) });
+  const runtime = await openRuntime(config);
   const close = async () => {
-    if (schema) await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(runtime.db);
-    await runtime.db.destroy();
+    await runtime.closeDatabase();
+    if (serverUrl) await onServer(serverUrl, `DROP DATABASE ${database} WITH (FORCE)`);
     await fs.rm(dataDir, { recursive: true, force: true });
   };
   try {
@@ -50,7 +55,7 @@ export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>)
       runtime,
       address,
       app,
-      label: databaseUrl ? 'PostgreSQL server' : 'PGlite',
+      label: serverUrl ? 'PostgreSQL server' : 'embedded PostgreSQL',
       token: (user) => mintAccessToken(config, keys, user),
       close: async () => {
         await app.close();

@@ -8,7 +8,7 @@ import { ms, time } from './measure.js';
 /**
  * `npm run bench`: the tenants list as the grid asks for it, over HTTP through the whole server
  * (auth gate, list-query layer, JSON), against the same SQL sent straight through the driver.
- * The ratio is the portal's overhead per list call. BENCH_DATABASE_URL runs it on PostgreSQL.
+ * The ratio is the portal's overhead per list call. It runs on an embedded PostgreSQL server, or on the one at BENCH_DATABASE_URL.
  */
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);

@@ -5,7 +5,7 @@ import { ms, time } from './measure.js';
 /**
  * The work units list at a million rows: the default list call (New incidents, severity
  * ascending, newest first, with the count) as an all-tenant admin and as a one-tenant operator,
- * plus a search and a deep page. BENCH_DATABASE_URL runs it on PostgreSQL; BENCH_WORK_UNITS sets the size.
+ * plus a search and a deep page. It runs on an embedded PostgreSQL server or on the one at BENCH_DATABASE_URL; BENCH_WORK_UNITS sets the size.
  */
 const ROWS = Number(process.env.BENCH_WORK_UNITS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);

@@ -10,7 +10,9 @@ const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname,
 /** The server process: `ROLE=api` serves HTTP, `ROLE=worker` runs the engines, `all` (default) both. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, packageJson.version);
-  const runtime = await openRuntime(config);
+  // The embedded database server's own log is shown at debug level.
+  const databaseLog = ['debug', 'trace'].includes(config.logLevel) ? (message: string) => console.log(message) : undefined;
+  const runtime = await openRuntime(config, databaseLog ? { log: databaseLog } : {});
   const stops: (() => Promise<void>)[] = [];
 
   if (config.role !== 'api') stops.push(startWorker(runtime));
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: stopping`);
     for (const close of stops) await close();
-    await runtime.db.destroy();
+    await runtime.closeDatabase();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type Provider from 'oidc-provider';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
@@ -12,6 +11,8 @@ import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 export interface Runtime {
   config: Config;
   db: Db;
+  /** Closes the database pool and stops the embedded database server, if this process started one. */
+  closeDatabase(): Promise<void>;
   verifier: TokenVerifier;
   secretBox: SecretBox;
   /** Present when the portal runs its embedded identity provider. */
@@ -23,20 +24,22 @@ export interface Runtime {
  * Opens the database (migrated and seeded), the identity provider's keys and the token
  * verifier: everything a server, a worker, a CLI or a test needs before it can serve.
  */
-export async function openRuntime(config: Config, options: { schema?: string; pgliteDir?: string } = {}): Promise<Runtime> {
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: options.pgliteDir ?? path.join(config.dataDir, 'pglite'),
-    ...(options.schema ? { schema: options.schema } : {}),
-  });
-  await migrateToLatest(db, options.schema);
-  await seed(db, { demo: config.demoSeed, localUsers: config.oidc.embedded });
+export async function openRuntime(config: Config, options: { log?: (message: string) => void } = {}): Promise<Runtime> {
+  const { db, close: closeDatabase } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
+  try {
+    await migrateToLatest(db);
+    await seed(db, { demo: config.demoSeed, localUsers: config.oidc.embedded });
+  } catch (error) {
+    await closeDatabase();
+    throw error;
+  }
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
-  if (!config.oidc.embedded) return { config, db, secretBox, verifier: createTokenVerifier(config) };
+  if (!config.oidc.embedded) return { config, db, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,
     db,
+    closeDatabase,
     secretBox,
     keys,
     verifier: createTokenVerifier(config, publicKeySet(keys)),

@@ -1,18 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { mintAccessToken } from '../src/auth/embedded/mint.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
-
-/** Which database the server suite runs on: `TEST_DB=postgres` uses TEST_DATABASE_URL. */
-export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { createTestDatabase } from './test-database.js';
 
 export interface TestPortal {
   app: FastifyInstance;
@@ -27,27 +22,22 @@ export interface TestPortal {
 }
 
 /**
- * A whole portal in-process with its own database: a fresh in-memory PGlite, or a schema of
- * its own on the PostgreSQL server, migrated and seeded with the demo data.
+ * A whole portal in-process with a database of its own, copied from the run's migrated and
+ * seeded template (the demo tenants, users and work units).
  */
 export async function createTestPortal(env: Record<string, string> = {}): Promise<TestPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-test-'));
-  const schema = TEST_DB === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  if (schema) {
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
-  }
+  // With an external identity provider the portal has no local accounts: it migrates and seeds its own database.
+  const database = await createTestDatabase({ empty: env.OIDC_AUTHORITY !== undefined });
   const config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://portal.test',
     LOG_LEVEL: 'silent',
     DEMO_SEED: 'true',
-    ...(schema ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+    DATABASE_URL: database.url,
     ...env,
   });
-  const runtime = await openRuntime(config, { ...(schema ? { schema } : { pgliteDir: 'memory://' }) });
+  const runtime = await openRuntime(config);
   const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
   await app.ready();
   const tokens = new Map<string, string>();
@@ -71,13 +61,8 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
     },
     async close() {
       await app.close();
-      await runtime.db.destroy();
-      if (schema) {
-        const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA ${schema} CASCADE`);
-        await client.end();
-      }
+      await runtime.closeDatabase();
+      await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

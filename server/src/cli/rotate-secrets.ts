@@ -1,22 +1,21 @@
 import { loadConfig } from '../config.js';
 import { loadSecretBox } from '../crypto/secret-box.js';
 import { openDatabase } from '../db/database.js';
-import path from 'node:path';
 import { reencryptSecrets } from '../areas/tenants/secrets.js';
 
 /**
  * `npm run secrets:rotate`: re-encrypts every stored secret with SECRETS_KEY, opening old values
- * with SECRETS_PREVIOUS_KEYS. Stop the portal first when it runs on the embedded database.
+ * with SECRETS_PREVIOUS_KEYS. On the embedded database it works beside a running portal too.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const box = await loadSecretBox(config.dataDir, config.secrets);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
+  const { db, close } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const count = await reencryptSecrets(db, box);
     console.log(`Re-encrypted ${count} secret version(s) with key ${box.keyId}.`);
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 

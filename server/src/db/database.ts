@@ -1,37 +1,65 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { startEmbeddedServer } from './embedded-server.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
 export interface DatabaseOptions {
-  /** A PostgreSQL connection string; unset means the embedded PGlite database. */
+  /** A PostgreSQL connection string; unset means the embedded server under `dataDir/postgres`. */
   databaseUrl: string | undefined;
-  /** Where PGlite keeps its files; `memory://` for a throw-away database. */
-  pgliteDir: string;
-  /** Postgres search_path, used by tests to isolate a run in its own schema. */
-  schema?: string;
+  dataDir: string;
+  /** Connections in this process's pool. */
+  poolSize?: number;
+  log?: (message: string) => void;
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  /** The connection string the pool uses (the embedded server's when no DATABASE_URL is set). */
+  url: string;
+  /** Closes the pool and stops the embedded server this process started. */
+  close(): Promise<void>;
 }
 
 // timestamptz → Date, int8 (bigint, count(*)) → number: counts and identities stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export async function openDatabase(options: DatabaseOptions): Promise<Db> {
+/** The same server's connection string for another database: `postgres://…/portal?x` → `postgres://…/other?x`. */
+export function withDatabaseName(url: string, database: string): string {
+  const match = /^(postgres(?:ql)?:\/\/[^/?]*)(\/[^?]*)?(\?.*)?$/.exec(url);
+  if (!match) throw new Error('Not a PostgreSQL connection string');
+  return `${match[1]}/${encodeURIComponent(database)}${match[3] ?? ''}`;
+}
+
+export function connect(url: string, poolSize = 10): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The portal's database: the server at DATABASE_URL, or the embedded PostgreSQL server that the
+ * portal starts itself (and stops on close) with its cluster under `DATA_DIR/postgres`.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = connect(options.databaseUrl, options.poolSize);
+    return { db, url: options.databaseUrl, close: () => db.destroy() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  if (!options.pgliteDir.startsWith('memory://')) await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
-  const pglite = await PGlite.create(options.pgliteDir, {
-    // PGlite parses int8 like pg above, so both dialects hand the same types to the code.
-    parsers: { 20: (value: string) => Number.parseInt(value, 10) },
+  const server = await startEmbeddedServer({
+    clusterDir: path.join(options.dataDir, 'postgres'),
+    keysDir: path.join(options.dataDir, 'keys'),
+    ...(options.log ? { log: options.log } : {}),
   });
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const url = server.url('postgres');
+  const db = connect(url, options.poolSize);
+  return {
+    db,
+    url,
+    close: async () => {
+      await db.destroy();
+      await server.stop();
+    },
+  };
 }

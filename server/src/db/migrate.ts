@@ -14,10 +14,7 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
-/**
- * Runs the statements of a migration one by one: PGlite's driver uses the extended query
- * protocol, which takes a single statement per call.
- */
+/** Runs the statements of a migration one by one (the extended query protocol takes one per call). */
 export async function runStatements(db: Kysely<unknown>, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
@@ -26,9 +23,8 @@ export async function runStatements(db: Kysely<unknown>, statements: readonly st
  * Brings the schema up to date. Several instances may start at once against one PostgreSQL
  * server: Kysely's migrator takes an advisory lock, so only one of them migrates.
  */
-export async function migrateToLatest(db: Db, schema = 'public'): Promise<void> {
-  // The schema is named: the migrator's table lookup would otherwise see other schemas' tables.
-  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

