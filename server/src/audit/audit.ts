@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { Principal } from '../auth/principal.js';
-import type { Database } from '../db/schema.js';
+import type { Tx } from '../db/database.js';
+import { scoped } from '../db/scoped.js';
+import { ALL_TENANTS } from '../auth/tenant-scope.js';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'read-secret' | string;
 
@@ -13,16 +14,15 @@ export interface AuditEntry {
   changes?: Record<string, unknown>;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
-
 /**
- * The one way a write is recorded (DESIGN: every change is recorded, who, when, what). Call it
- * inside the same transaction as the write, so a change and its record land together.
+ * The one way a write is recorded (DESIGN: every change is recorded, who, when, what), inside
+ * the same transaction as the write, so a change and its record land together. The record is the
+ * installation's own: it is written for the tenant the write touched, which the caller's scope
+ * has already allowed.
  */
-export async function recordAudit(db: Executor, actor: Pick<Principal, 'userId' | 'userName'> | 'system', entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('audit_event')
-    .values({
+export async function recordAudit(trx: Tx, actor: Pick<Principal, 'userId' | 'userName'> | 'system', entry: AuditEntry): Promise<void> {
+  await scoped(trx, ALL_TENANTS)
+    .insertInto('audit_event', {
       actor_user_id: actor === 'system' ? null : actor.userId,
       actor_name: actor === 'system' ? 'system' : actor.userName,
       tenant_id: entry.tenantId,

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
+import { scoped } from '../db/scoped.js';
+import { ALL_TENANTS } from './tenant-scope.js';
 
 /**
  * API tokens for machines (device agents, scripts): `cfs_` + 40 random base62 characters + a
@@ -71,7 +73,8 @@ export type TokenAuthentication = { ok: true; tenantId: string; tokenGrantId: st
 export async function authenticateToken(db: Db, raw: string, now = new Date()): Promise<TokenAuthentication> {
   if (!isWellFormedToken(raw)) return { ok: false, reason: 'malformed' };
   const hash = hashToken(raw);
-  const grant = await db
+  // Before a token is known there is no caller and so no scope: the token itself names its tenant.
+  const grant = await scoped(db, ALL_TENANTS)
     .selectFrom('token_grant')
     .innerJoin('tenant', 'tenant.tenant_id', 'token_grant.tenant_id')
     .select(['token_grant.token_grant_id', 'token_grant.tenant_id', 'token_grant.expires_on', 'token_grant.revoked_on', 'tenant.enabled'])

@@ -4,6 +4,7 @@ import { PermissionSet } from '@cfs/contracts/permissions';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Principal } from './principal.js';
+import { scoped } from '../db/scoped.js';
 import { ALL_TENANTS, type TenantScope } from './tenant-scope.js';
 
 interface UserRow {
@@ -80,7 +81,8 @@ async function loadExternalPrincipal(db: Db, config: Config, claims: JWTPayload,
   const allTenants = tenantClaims.includes('*');
   const tenants = allTenants
     ? []
-    : await db
+    : // The tenants claim is what gives the caller a scope, so it is resolved before one exists.
+      await scoped(db, ALL_TENANTS)
         .selectFrom('tenant')
         .select('tenant_id')
         .where((eb) => eb.or([eb('name', 'in', tenantClaims.length ? tenantClaims : ['']), sql<boolean>`tenant_id::text = ANY(${sql.val(tenantClaims)})`]))

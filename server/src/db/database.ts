@@ -1,10 +1,14 @@
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { startEmbeddedServer } from './embedded-server.js';
+import { guardTransactions } from './transaction-guard.js';
 import type { Database } from './schema.js';
 
+/** The root handle: reads, and the start of transactions. */
 export type Db = Kysely<Database>;
+/** An open transaction: what every write function takes, so that it cannot be handed the root handle. */
+export type Tx = Transaction<Database>;
 
 export interface DatabaseOptions {
   /** A PostgreSQL connection string; unset means the embedded server under `dataDir/postgres`. */
@@ -35,7 +39,9 @@ export function withDatabaseName(url: string, database: string): string {
 
 export function connect(url: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  // In tests a query through the root handle inside an open transaction throws (transaction-guard.ts).
+  return new Kysely<Database>({ dialect: process.env.NODE_ENV === 'test' ? guardTransactions(dialect) : dialect });
 }
 
 /**

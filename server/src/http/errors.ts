@@ -16,6 +16,12 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** The row, or 404 "{what} was not found.": after a scoped read, another tenant's row is simply not there. */
+export function orNotFound<T>(row: T | undefined, what: string): T {
+  if (row === undefined) throw new NotFoundError(what);
+  return row;
+}
+
 export class BadRequestError extends HttpError {
   constructor(message: string, errors?: Record<string, string[]>) {
     super(400, message, errors);

@@ -16,7 +16,7 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
   path: string;
   resource: Resource;
   permission: RoutePermission;
-  /** The caller's rows: the resource table limited to the caller's tenants. */
+  /** The caller's rows: the resource table through `scoped(db, user.tenantScope)`. */
   base: (principal: Principal) => SelectQueryBuilder<Database, TB, O>;
   /** The download's file name, e.g. `tenants.csv`. */
   exportFileName: string;
@@ -61,7 +61,7 @@ export function toCsv(rows: ListRow[]): string {
  * @example
  *   registerListRoutes(app, db, {
  *     path: '/v1/tenants', resource: tenantsResource, permission: perm('Tenants', 'view'),
- *     base: (user) => db.selectFrom('tenant').selectAll().where((eb) => tenantFilter(eb, 'tenant.tenant_id', user.tenantScope)),
+ *     base: (user) => scoped(db, user.tenantScope).selectFrom('tenant').selectAll(),
  *     exportFileName: 'tenants.csv', tags: ['Tenants'],
  *   });
  */
@@ -73,14 +73,15 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.
   const listAnswer = { 200: listResponseSchema(z.record(z.string(), z.unknown())) };
   app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request) =>
-    runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput),
+    runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput, principalOf(request).tenantScope),
   );
 
   app.get(`${path}/Export`, { config, schema: { ...schema, summary: 'CSV export (also as Export())' } }, async (request, reply) => {
     const query = { ...(request.query as ListQueryInput) };
     if (query.$top === undefined) query.$top = String(resource.maxTop);
     const parsed = parseListQuery(resource, { ...query, $count: 'false' });
-    const result = await buildListSql(base(principalOf(request)), parsed).rows.execute(db);
+    const user = principalOf(request);
+    const result = await buildListSql(base(user), parsed, user.tenantScope).rows.execute(db);
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)

@@ -14,6 +14,9 @@ import type {
   ValueExpr,
 } from './list-query.js';
 import { parseListQuery } from './list-query.js';
+import type { TenantScope } from '../auth/tenant-scope.js';
+import { tenantCondition } from '../db/scoped.js';
+import { isTenantTable } from '../db/tenant-tables.js';
 import type { Resource } from './resource.js';
 import { fieldSql } from './resource.js';
 
@@ -23,19 +26,21 @@ export type ListRow = Record<string, unknown>;
 /**
  * Answers a list request: applies $filter, $orderby, $top, $skip, $count, $expand and $select to a
  * base query that already holds the caller's tenant scope and selects the resource table's columns.
+ * `tenants` limits the related tables that field paths join and $expand reads.
  *
  * @example
- *   const base = db.selectFrom('tenant').selectAll().where((eb) => tenantFilter(eb, 'tenant.tenant_id', scope));
- *   return runListQuery(db, tenantsResource, base, request.query); // { '@odata.count'?: n, value: [...] }
+ *   const base = scoped(db, scope).selectFrom('tenant').selectAll();
+ *   return runListQuery(db, tenantsResource, base, request.query, scope); // { '@odata.count'?: n, value: [...] }
  */
 export async function runListQuery<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,
   resource: Resource,
   base: SelectQueryBuilder<DB, TB, O>,
   query: ListQueryInput,
+  tenants: TenantScope,
 ): Promise<ListResponse<ListRow>> {
   const parsed = parseListQuery(resource, query);
-  const statements = buildListSql(base, parsed);
+  const statements = buildListSql(base, parsed, tenants);
   const [page, total] = await Promise.all([statements.rows.execute(db), parsed.count ? statements.count.execute(db) : undefined]);
   const value = page.rows.map((result) => result.row);
   return total ? { '@odata.count': Number(total.rows[0]?.count ?? 0), value } : { value };
@@ -49,9 +54,10 @@ export async function runListQuery<DB, TB extends keyof DB, O>(
 export function buildListSql<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   parsed: ParsedListQuery,
+  tenants: TenantScope,
   options: { readonly paged: boolean } = { paged: true },
 ): { rows: RawBuilder<{ row: ListRow }>; count: RawBuilder<{ count: number | string | bigint }> } {
-  const root = new Scope(parsed.resource, 't0', new Aliases());
+  const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
   const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
   const filterJoins = root.joinSql();
   const order = sql`ORDER BY ${orderSql(parsed.orderBy, root)}`;
@@ -75,8 +81,16 @@ function clauses<T>(...parts: (RawBuilder<unknown> | false | undefined)[]): RawB
   );
 }
 
+/** The aliases of one statement, and the tenants its related tables are limited to. */
 class Aliases {
   private count = 0;
+  constructor(readonly tenants: TenantScope) {}
+
+  /** ` AND <tenant condition>` for a tenant-owned table read as `alias`; nothing for other tables. */
+  tenantClause(table: string, alias: string): RawBuilder<unknown> {
+    return isTenantTable(table) && this.tenants.kind !== 'all' ? sql` AND ${tenantCondition(table, alias, this.tenants)}` : sql``;
+  }
+
   next(prefix: string): string {
     return `${prefix}${++this.count}`;
   }
@@ -104,7 +118,8 @@ class Scope {
       if (!join) {
         const joinAlias = this.aliases.next('j');
         const on = sql`${sql.id(joinAlias, relation.relatedColumn ?? relation.column)} = ${sql.id(alias, relation.column)}`;
-        join = { alias: joinAlias, sql: sql`LEFT JOIN ${sql.table(target.table)} AS ${sql.id(joinAlias)} ON ${on}` };
+        // Another tenant's related row is joined as missing, like one that does not exist.
+        join = { alias: joinAlias, sql: sql`LEFT JOIN ${sql.table(target.table)} AS ${sql.id(joinAlias)} ON ${on}${this.aliases.tenantClause(target.table, joinAlias)}` };
         this.joins.set(path, join);
       }
       alias = join.alias;
@@ -223,7 +238,8 @@ function expansionSql(expansion: Expansion, parent: Scope): RawBuilder<unknown> 
   const relatedColumn = sql.id(inner.alias, relation.relatedColumn ?? relation.column);
   const parentColumn = sql.id(parent.alias, relation.column);
   if (relation.kind === 'one') {
-    return sql`(SELECT ${rowJson(expansion, inner)} FROM ${table} WHERE ${relatedColumn} = ${parentColumn} LIMIT 1)`;
+    const tenantClause = parent.aliases.tenantClause(expansion.resource.table, inner.alias);
+    return sql`(SELECT ${rowJson(expansion, inner)} FROM ${table} WHERE ${relatedColumn} = ${parentColumn}${tenantClause} LIMIT 1)`;
   }
   let link: RawBuilder<unknown> | undefined;
   let linked = sql`${relatedColumn} = ${parentColumn}`;
@@ -243,7 +259,7 @@ function expansionSql(expansion: Expansion, parent: Scope): RawBuilder<unknown> 
     sql`SELECT ${row} AS "row", row_number() OVER (ORDER BY ${order}) AS "ord" FROM ${table}`,
     link,
     inner.joinSql(),
-    sql`WHERE ${linked}`,
+    sql`WHERE ${linked}${parent.aliases.tenantClause(expansion.resource.table, inner.alias)}`,
     filter,
     sql`ORDER BY ${order}`,
     limit,

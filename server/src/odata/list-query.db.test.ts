@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ALL_TENANTS } from '../auth/tenant-scope.js';
 import { ListQueryError } from './list-query-error.js';
 import { buildListSql, runListQuery } from './list-query-sql.js';
 import { parseListQuery } from './list-query.js';
@@ -506,14 +507,14 @@ describe('list queries on PostgreSQL', () => {
   afterAll(() => database?.close());
 
   test('returns every row in API shape, with the expanded relation', async () => {
-    const page = await runListQuery(database.db, itemsResource, base(), { $top: '500', $orderby: 'itemId', $expand: 'category', $count: 'true' });
+    const page = await runListQuery(database.db, itemsResource, base(), { $top: '500', $orderby: 'itemId', $expand: 'category', $count: 'true' }, ALL_TENANTS);
     expect(page['@odata.count']).toBe(items.length);
     expect(page.value).toEqual(items.map(expectedRow));
   });
 
   test('$select returns the chosen fields and the key; a computed field filters through its SQL', async () => {
     const item = items[41]!;
-    const page = await runListQuery(database.db, itemsResource, base(), { $select: 'label,qty', $filter: `label eq '${`${item.name}#${item.itemId}`.replaceAll("'", "''")}'` });
+    const page = await runListQuery(database.db, itemsResource, base(), { $select: 'label,qty', $filter: `label eq '${`${item.name}#${item.itemId}`.replaceAll("'", "''")}'` }, ALL_TENANTS);
     expect(page).toEqual({ value: [{ itemId: item.itemId, qty: item.qty, label: `${item.name}#${item.itemId}` }] });
   });
 
@@ -521,7 +522,7 @@ describe('list queries on PostgreSQL', () => {
     const page = await runListQuery(database.db, categoriesResource, database.db.selectFrom('category').selectAll(), {
       $orderby: 'categoryId',
       $expand: 'items($filter=qty gt 3 and category/rank ne null; $orderby=qty desc; $top=2; $skip=1; $select=qty)',
-    });
+    }, ALL_TENANTS);
     expect(page.value).toEqual(
       categories.map((category) => ({
         ...category,
@@ -536,7 +537,7 @@ describe('list queries on PostgreSQL', () => {
 
   test('$expand follows many-to-many links and nests with a/b and $expand inside $expand', async () => {
     const query = { $filter: 'itemId le 12', $orderby: 'itemId', $top: '50', $select: 'itemId', $expand: 'tags($select=name),category/items($top=2;$select=itemId;$orderby=itemId)' };
-    const page = await runListQuery(database.db, itemsResource, base(), query);
+    const page = await runListQuery(database.db, itemsResource, base(), query, ALL_TENANTS);
     expect(page.value).toEqual(
       items.slice(0, 12).map((item) => ({
         itemId: item.itemId,
@@ -547,7 +548,7 @@ describe('list queries on PostgreSQL', () => {
         },
       })),
     );
-    const nested = await runListQuery(database.db, itemsResource, base(), { ...query, $expand: 'category($select=name;$expand=items($top=1;$select=itemId;$orderby=itemId))' });
+    const nested = await runListQuery(database.db, itemsResource, base(), { ...query, $expand: 'category($select=name;$expand=items($top=1;$select=itemId;$orderby=itemId))' }, ALL_TENANTS);
     expect(nested.value).toEqual(
       items.slice(0, 12).map((item) => ({
         itemId: item.itemId,
@@ -568,23 +569,23 @@ describe('list queries on PostgreSQL', () => {
         ]),
       ]),
     });
-    const page = await runListQuery(database.db, wide, base(), { $filter: 'itemId eq 3' });
+    const page = await runListQuery(database.db, wide, base(), { $filter: 'itemId eq 3' }, ALL_TENANTS);
     expect(page.value).toEqual([Object.fromEntries([['itemId', 3], ...Array.from({ length: 60 }, (_, index) => [`plus${index}`, 3 + index])])]);
   });
 
   test('$top=0 answers only the count; without $count there is no @odata.count', async () => {
-    expect(await runListQuery(database.db, itemsResource, base(), { $top: '0', $count: 'true', $filter: 'active eq true' })).toEqual({
+    expect(await runListQuery(database.db, itemsResource, base(), { $top: '0', $count: 'true', $filter: 'active eq true' }, ALL_TENANTS)).toEqual({
       '@odata.count': items.filter((item) => item.active === true).length,
       value: [],
     });
-    const page = await runListQuery(database.db, itemsResource, base(), {});
+    const page = await runListQuery(database.db, itemsResource, base(), {}, ALL_TENANTS);
     expect(page).not.toHaveProperty('@odata.count');
     expect(page.value).toHaveLength(10);
   });
 
   test('an export reads every matching row, past $top and the maximum', async () => {
     const parsed = parseListQuery(itemsResource, { $filter: 'itemId ne 7', $orderby: 'itemId desc', $top: '5', $select: 'itemId' });
-    const { rows } = await buildListSql(base(), parsed, { paged: false }).rows.execute(database.db);
+    const { rows } = await buildListSql(base(), parsed, ALL_TENANTS, { paged: false }).rows.execute(database.db);
     expect(rows.map((result) => result.row.itemId)).toEqual(items.map((item) => item.itemId).filter((id) => id !== 7).reverse());
   });
 
@@ -592,7 +593,7 @@ describe('list queries on PostgreSQL', () => {
     await fc.assert(
       fc.asyncProperty(exprArb(stringOrdering), async (expr) => {
         const $filter = print(expr);
-        const page = await runListQuery(database.db, itemsResource, base(), { $filter, $top: '500', $orderby: 'itemId', $count: 'true', $select: 'itemId' });
+        const page = await runListQuery(database.db, itemsResource, base(), { $filter, $top: '500', $orderby: 'itemId', $count: 'true', $select: 'itemId' }, ALL_TENANTS);
         const expected = items.filter((item) => evaluate(expr, item)).map((item) => item.itemId);
         expect(ids(page.value), $filter).toEqual(expected);
         expect(page['@odata.count']).toBe(expected.length);
@@ -613,7 +614,7 @@ describe('list queries on PostgreSQL', () => {
         async (expr, keys, top, skip) => {
           const $orderby = keys.map((key) => `${key.field}${key.desc ? ' desc' : key.explicit ? ' asc' : ''}`).join(', ');
           const query = { $orderby, $top: String(top), $skip: String(skip), $count: 'true', $select: 'itemId', ...(expr && { $filter: print(expr) }) };
-          const page = await runListQuery(database.db, itemsResource, base(), query);
+          const page = await runListQuery(database.db, itemsResource, base(), query, ALL_TENANTS);
           const matching = items.filter((item) => !expr || evaluate(expr, item));
           const sorted = [...matching].sort((a, b) => {
             // A repeated field counts once (the first); the key breaks ties in the last distinct key's direction.
@@ -660,7 +661,7 @@ describe('list queries on PostgreSQL', () => {
     await fc.assert(
       fc.asyncProperty(option, garbage, async (name, value) => {
         try {
-          await runListQuery(database.db, itemsResource, base(), { [name]: value });
+          await runListQuery(database.db, itemsResource, base(), { [name]: value }, ALL_TENANTS);
         } catch (error) {
           if (!(error instanceof ListQueryError)) {
             throw new Error(`${name}=${JSON.stringify(value)} failed with ${String(error)}`, { cause: error });

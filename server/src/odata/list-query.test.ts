@@ -1,6 +1,7 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { ListQueryError } from './list-query-error.js';
+import { ALL_TENANTS } from '../auth/tenant-scope.js';
 import { buildListSql } from './list-query-sql.js';
 import { parseListQuery } from './list-query.js';
 import type { Resource } from './resource.js';
@@ -176,7 +177,7 @@ describe('parseListQuery', () => {
 describe('buildListSql', () => {
   const compile = (resource: Resource, query: Record<string, string>) => {
     const base = db.selectFrom(resource === tenants ? 'tenant' : 'work_unit').selectAll();
-    const statements = buildListSql(base, parseListQuery(resource, query));
+    const statements = buildListSql(base, parseListQuery(resource, query), ALL_TENANTS);
     return { rows: statements.rows.compile(db), count: statements.count.compile(db) };
   };
 

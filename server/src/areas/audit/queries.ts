@@ -1,7 +1,7 @@
 import type { Area } from '@cfs/contracts/permissions';
 import type { Principal } from '../../auth/principal.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
 
 /**
@@ -23,13 +23,12 @@ export async function findAuditEvents(db: Db, user: Principal, entityType: strin
   const area = AUDITED_ENTITIES[entityType];
   if (!area) throw new HttpError(400, `Unknown entity type '${entityType}'.`);
   if (!user.permissions.has(area, 'view')) throw new HttpError(403, 'You do not have access to one or more requested resources');
-  const rows = await db
+  // Events of tenantless entities are readable by those who may read the entity type (sharedWhenNull).
+  const rows = await scoped(db, user.tenantScope)
     .selectFrom('audit_event')
     .select(['audit_event_id', 'occurred_at', 'actor_name', 'entity_type', 'entity_id', 'action', 'changes'])
     .where('entity_type', '=', entityType)
     .where('entity_id', '=', entityId)
-    // Events of tenantless entities are readable by those who may read the entity type.
-    .where((eb) => eb.or([eb('tenant_id', 'is', null), tenantFilter(eb, 'audit_event.tenant_id', user.tenantScope)]))
     .orderBy('occurred_at', 'desc')
     .orderBy('audit_event_id', 'desc')
     .limit(top)

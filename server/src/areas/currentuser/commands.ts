@@ -2,6 +2,7 @@ import type { TenantSubscriptionContext } from '@cfs/contracts/shell';
 import type { Principal } from '../../auth/principal.js';
 import { canAccessTenant } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 import { BadRequestError, NotFoundError } from '../../http/errors.js';
 
 /** Stores the tenant and subscription the user works in (the header picker). */
@@ -10,7 +11,7 @@ export async function setTenantSubscriptionContext(db: Db, user: Principal, tena
     throw new BadRequestError('The tenant in the path and in the body differ.', { tenant: ['The tenant in the path and in the body differ.'] });
   }
   if (!canAccessTenant(user.tenantScope, context.tenant)) throw new NotFoundError('The tenant');
-  const subscription = await db
+  const subscription = await scoped(db, user.tenantScope)
     .selectFrom('subscription')
     .select('subscription_id')
     .where('subscription_id', '=', context.subscriptionId)

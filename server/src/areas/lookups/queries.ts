@@ -1,23 +1,22 @@
 import type { SubscriptionLookup, TenantLookup, WorkUnitTypeLookup } from '@cfs/contracts/shell';
 import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import { tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import type { Db } from '../../db/database.js';
 
 export async function findTenantLookups(db: Db, scope: TenantScope): Promise<TenantLookup[]> {
-  return db
+  return scoped(db, scope)
     .selectFrom('tenant')
     .select(['tenant_id as tenantId', 'name'])
-    .where((eb) => tenantFilter(eb, 'tenant.tenant_id', scope))
     .where('enabled', '=', true)
     .orderBy('name')
     .execute();
 }
 
 export async function findSubscriptionLookups(db: Db, scope: TenantScope): Promise<SubscriptionLookup[]> {
-  return db
+  return scoped(db, scope)
     .selectFrom('subscription')
     .select(['subscription_id as subscriptionId', 'name', 'tenant_id as tenantId'])
-    .where((eb) => tenantFilter(eb, 'subscription.tenant_id', scope))
     .orderBy('name')
     .execute();
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Person } from '@cfs/contracts/shell';
 import type { Principal } from '../../auth/principal.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 
 const LIMIT = 20;
 const pattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -19,7 +19,13 @@ function visiblePeople(db: Db, user: Principal) {
         ? sql<boolean>`true`
         : eb.or([
             eb('u.all_tenants', '=', true),
-            eb.exists(eb.selectFrom('user_tenant as ut').select('ut.user_id').whereRef('ut.user_id', '=', 'u.user_id').where((inner) => tenantFilter(inner, 'ut.tenant_id', user.tenantScope))),
+            eb.exists(
+              scoped(db, user.tenantScope)
+                .selectFrom('tenant as t')
+                .innerJoin('user_tenant as ut', 'ut.tenant_id', 't.tenant_id')
+                .select('ut.user_id')
+                .where(sql<boolean>`ut.user_id = u.user_id`),
+            ),
           ]),
     );
 }
@@ -39,11 +45,11 @@ export async function searchPeopleAndGroups(db: Db, user: Principal, term: strin
   const like = pattern(term.trim());
   const [people, groups] = await Promise.all([
     searchPeople(db, user, term),
-    db
+    // Groups of the whole directory (no tenant) are everyone's (sharedWhenNull).
+    scoped(db, user.tenantScope)
       .selectFrom('directory_group')
       .select(['display_name', 'mail'])
       .where((eb) => eb.or([eb('display_name', 'ilike', like), eb('mail', 'ilike', like)]))
-      .where((eb) => eb.or([eb('tenant_id', 'is', null), tenantFilter(eb, 'directory_group.tenant_id', user.tenantScope)]))
       .orderBy('display_name')
       .limit(LIMIT)
       .execute(),

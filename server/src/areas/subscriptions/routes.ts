@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { subscriptionInputSchema, subscriptionSchema } from '@cfs/contracts/tenants';
 import type { AppDeps } from '../../app-deps.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { createSubscription, updateSubscription } from './commands.js';
@@ -15,7 +15,7 @@ export const subscriptionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ d
     path: '/v1/subscriptions',
     resource: subscriptionsResource,
     permission: perm('Subscriptions', 'view'),
-    base: (user) => db.selectFrom('subscription').selectAll().where((eb) => tenantFilter(eb, 'subscription.tenant_id', user.tenantScope)),
+    base: (user) => scoped(db, user.tenantScope).selectFrom('subscription').selectAll(),
     exportFileName: 'subscriptions.csv',
     tags,
   });

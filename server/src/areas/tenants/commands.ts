@@ -3,6 +3,7 @@ import { TENANT_MESSAGES, customFieldColumns, type Tenant, type TenantInput } fr
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 import type { TenantTable } from '../../db/schema.js';
 import { BadRequestError } from '../../http/errors.js';
 import { customFieldColumnName, findTenantRow, presentTenant, type TenantRow } from './queries.js';
@@ -32,9 +33,8 @@ function toColumns(input: TenantInput, stored?: TenantRow): Updateable<TenantTab
 export async function createTenant(db: Db, user: Principal, input: TenantInput): Promise<Tenant> {
   const values = toColumns(input);
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('tenant')
-      .values({ ...values, name: input.name, created_by: user.userName, modified_by: user.userName })
+    const row = await scoped(trx, user.tenantScope)
+      .insertInto('tenant', { ...values, name: input.name, created_by: user.userName, modified_by: user.userName })
       .returningAll()
       .executeTakeFirstOrThrow();
     if (user.tenantScope.kind === 'some') await trx.insertInto('user_tenant').values({ user_id: user.userId, tenant_id: row.tenant_id }).execute();
@@ -50,7 +50,7 @@ export async function updateTenant(db: Db, user: Principal, tenantId: string, in
     const beforeRow = await findTenantRow(trx, user.tenantScope, tenantId, { lock: true });
     const values = toColumns(input, beforeRow);
     const before = presentTenant(beforeRow);
-    const row = await trx
+    const row = await scoped(trx, user.tenantScope)
       .updateTable('tenant')
       .set({ ...values, modified: new Date(), modified_by: user.userName })
       .where('tenant_id', '=', tenantId)
@@ -67,7 +67,7 @@ export async function updateTenant(db: Db, user: Principal, tenantId: string, in
 export async function toggleTenant(db: Db, user: Principal, tenantId: string): Promise<Tenant> {
   return db.transaction().execute(async (trx) => {
     const before = await findTenantRow(trx, user.tenantScope, tenantId, { lock: true });
-    const row = await trx
+    const row = await scoped(trx, user.tenantScope)
       .updateTable('tenant')
       .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })
       .where('tenant_id', '=', tenantId)

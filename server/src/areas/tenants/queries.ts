@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { customFieldColumns, type CustomFieldColumn, type Tenant } from '@cfs/contracts/tenants';
-import { tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import type { Db } from '../../db/database.js';
 import type { TenantTable } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -34,7 +35,7 @@ export { columnOf as customFieldColumnName };
  * `lock` holds the row for the open transaction.
  */
 export async function findTenantRow(db: Db, scope: TenantScope, tenantId: string, options: { lock?: boolean } = {}): Promise<TenantRow> {
-  let query = db.selectFrom('tenant').selectAll().where('tenant_id', '=', tenantId).where((eb) => tenantFilter(eb, 'tenant.tenant_id', scope));
+  let query = scoped(db, scope).selectFrom('tenant').selectAll().where('tenant_id', '=', tenantId);
   if (options.lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw new NotFoundError('The tenant');

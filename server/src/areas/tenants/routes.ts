@@ -9,7 +9,7 @@ import {
   tenantSecretVersionInputSchema,
 } from '@cfs/contracts/tenants';
 import type { AppDeps } from '../../app-deps.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { createTenant, toggleTenant, updateTenant } from './commands.js';
@@ -27,7 +27,7 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, sec
     path: '/v1/tenants',
     resource: tenantsResource,
     permission: perm('Tenants', 'view'),
-    base: (user) => db.selectFrom('tenant').selectAll().where((eb) => tenantFilter(eb, 'tenant.tenant_id', user.tenantScope)),
+    base: (user) => scoped(db, user.tenantScope).selectFrom('tenant').selectAll(),
     exportFileName: 'tenants.csv',
     tags,
   });

@@ -3,7 +3,8 @@ import type { TenantSecret, TenantSecretValue } from '@cfs/contracts/tenants';
 import { recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
+import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { TenantSecretTable } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 import { findTenantRow } from './queries.js';
@@ -21,21 +22,21 @@ const present = (row: Selectable<TenantSecretTable>): TenantSecret => ({
 /** The tenant's secrets by name; values never appear here. */
 export async function listSecrets(db: Db, user: Principal, tenantId: string): Promise<TenantSecret[]> {
   await findTenantRow(db, user.tenantScope, tenantId);
-  const rows = await db.selectFrom('tenant_secret').selectAll().where('tenant_id', '=', tenantId).orderBy('name').execute();
+  const rows = await scoped(db, user.tenantScope).selectFrom('tenant_secret').selectAll().where('tenant_id', '=', tenantId).orderBy('name').execute();
   return rows.map(present);
 }
 
-async function addVersion(db: Db, box: SecretBox, user: Principal, secret: Selectable<TenantSecretTable>, value: string): Promise<TenantSecret> {
+async function addVersion(db: ScopedDb<Tx>, box: SecretBox, user: Principal, secret: Selectable<TenantSecretTable>, value: string): Promise<TenantSecret> {
   const version = secret.latest_version + 1;
   const { keyId, ciphertext } = box.encrypt(value);
-  await db.insertInto('tenant_secret_version').values({ secret_id: secret.secret_id, version, key_id: keyId, ciphertext, created_by: user.userName }).execute();
+  await db.executor.insertInto('tenant_secret_version').values({ secret_id: secret.secret_id, version, key_id: keyId, ciphertext, created_by: user.userName }).execute();
   const row = await db
     .updateTable('tenant_secret')
     .set({ latest_version: version, modified: new Date(), modified_by: user.userName })
     .where('secret_id', '=', secret.secret_id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await recordAudit(db, user, { entityType: 'tenantSecret', entityId: secret.secret_id, tenantId: secret.tenant_id, action: 'set-value', changes: { name: secret.name, version } });
+  await recordAudit(db.executor, user, { entityType: 'tenantSecret', entityId: secret.secret_id, tenantId: secret.tenant_id, action: 'set-value', changes: { name: secret.name, version } });
   return present(row);
 }
 
@@ -43,13 +44,14 @@ async function addVersion(db: Db, box: SecretBox, user: Principal, secret: Selec
 export async function putSecret(db: Db, box: SecretBox, user: Principal, tenantId: string, name: string, value: string): Promise<TenantSecret> {
   await findTenantRow(db, user.tenantScope, tenantId);
   return db.transaction().execute(async (trx) => {
-    await trx.insertInto('tenant_secret').values({ tenant_id: tenantId, name, modified_by: user.userName }).onConflict((oc) => oc.columns(['tenant_id', 'name']).doNothing()).execute();
-    const secret = await trx.selectFrom('tenant_secret').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).forUpdate().executeTakeFirstOrThrow();
-    return addVersion(trx, box, user, secret, value);
+    const tx = scoped(trx, user.tenantScope);
+    await tx.insertInto('tenant_secret', { tenant_id: tenantId, name, modified_by: user.userName }).onConflict((oc) => oc.columns(['tenant_id', 'name']).doNothing()).execute();
+    const secret = await tx.selectFrom('tenant_secret').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).forUpdate().executeTakeFirstOrThrow();
+    return addVersion(tx, box, user, secret, value);
   });
 }
 
-async function lockSecret(db: Db, tenantId: string, secretId: string) {
+async function lockSecret(db: ScopedDb<Tx>, tenantId: string, secretId: string) {
   const secret = await db.selectFrom('tenant_secret').selectAll().where('tenant_id', '=', tenantId).where('secret_id', '=', secretId).forUpdate().executeTakeFirst();
   if (!secret) throw new NotFoundError('The secret');
   return secret;
@@ -57,14 +59,15 @@ async function lockSecret(db: Db, tenantId: string, secretId: string) {
 
 /** POST v1/tenants/{id}/secrets/{secretId}: a new version; the latest is what actions use. */
 export async function setSecretValue(db: Db, box: SecretBox, user: Principal, tenantId: string, secretId: string, value: string): Promise<TenantSecret> {
-  await findTenantRow(db, user.tenantScope, tenantId);
-  return db.transaction().execute(async (trx) => addVersion(trx, box, user, await lockSecret(trx, tenantId, secretId), value));
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    return addVersion(tx, box, user, await lockSecret(tx, tenantId, secretId), value);
+  });
 }
 
 /** GET v1/tenants/{id}/secrets/{secretId}/versions/latest: the value, recorded in the audit trail. */
 export async function readLatestSecret(db: Db, box: SecretBox, user: Principal, tenantId: string, secretId: string): Promise<TenantSecretValue> {
-  await findTenantRow(db, user.tenantScope, tenantId);
-  const row = await db
+  const row = await scoped(db, user.tenantScope)
     .selectFrom('tenant_secret as s')
     .innerJoin('tenant_secret_version as v', (join) => join.onRef('v.secret_id', '=', 's.secret_id').onRef('v.version', '=', 's.latest_version'))
     .select(['s.secret_id', 's.name', 'v.version', 'v.key_id', 'v.ciphertext', 'v.created'])
@@ -73,15 +76,15 @@ export async function readLatestSecret(db: Db, box: SecretBox, user: Principal, 
     .executeTakeFirst();
   if (!row) throw new NotFoundError('The secret');
   const value = box.decrypt(row.key_id, row.ciphertext);
-  await recordAudit(db, user, { entityType: 'tenantSecret', entityId: secretId, tenantId, action: 'read-secret', changes: { name: row.name, version: row.version } });
+  await db.transaction().execute((trx) => recordAudit(trx, user, { entityType: 'tenantSecret', entityId: secretId, tenantId, action: 'read-secret', changes: { name: row.name, version: row.version } }));
   return { secretId: row.secret_id, name: row.name, version: row.version, value, created: row.created };
 }
 
 export async function deleteSecret(db: Db, user: Principal, tenantId: string, secretId: string): Promise<void> {
-  await findTenantRow(db, user.tenantScope, tenantId);
   await db.transaction().execute(async (trx) => {
-    const secret = await lockSecret(trx, tenantId, secretId);
-    await trx.deleteFrom('tenant_secret').where('secret_id', '=', secretId).execute();
+    const tx = scoped(trx, user.tenantScope);
+    const secret = await lockSecret(tx, tenantId, secretId);
+    await tx.deleteFrom('tenant_secret').where('secret_id', '=', secretId).execute();
     await recordAudit(trx, user, { entityType: 'tenantSecret', entityId: secretId, tenantId, action: 'delete', changes: { name: secret.name } });
   });
 }

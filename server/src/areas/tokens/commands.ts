@@ -3,10 +3,10 @@ import type { GeneratedToken, TokenCreate, TokenGrant, TokenUpdate } from '@cfs/
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import { generateApiToken } from '../../auth/api-tokens.js';
 import type { Principal } from '../../auth/principal.js';
-import { tenantFilter, tenantInScope } from '../../auth/tenant-scope.js';
-import type { Db } from '../../db/database.js';
+import { scoped, type ScopedDb } from '../../db/scoped.js';
+import type { Db, Tx } from '../../db/database.js';
 import type { TokenGrantTable } from '../../db/schema.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError, orNotFound } from '../../http/errors.js';
 
 const present = (row: Selectable<TokenGrantTable>): TokenGrant => ({
   tokenGrantId: row.token_grant_id,
@@ -31,13 +31,12 @@ export function expiryFor(created: Date, lifetimeYears: number): Date | null {
 
 /** PUT v1/tokens: the grant and, this once, the token itself. */
 export async function createToken(db: Db, user: Principal, input: TokenCreate): Promise<GeneratedToken> {
-  if (!(await tenantInScope(db, user.tenantScope, input.tenantId))) throw new NotFoundError('The tenant');
+  if (!(await scoped(db, user.tenantScope).hasTenant(input.tenantId))) throw new NotFoundError('The tenant');
   const { token, hash, prefix } = generateApiToken();
   const created = new Date();
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('token_grant')
-      .values({
+    const row = await scoped(trx, user.tenantScope)
+      .insertInto('token_grant', {
         tenant_id: input.tenantId,
         name: input.name,
         description: input.description ?? null,
@@ -56,23 +55,16 @@ export async function createToken(db: Db, user: Principal, input: TokenCreate): 
   });
 }
 
-async function lockGrant(db: Db, user: Principal, tokenGrantId: string) {
-  const row = await db
-    .selectFrom('token_grant')
-    .selectAll()
-    .where('token_grant_id', '=', tokenGrantId)
-    .where((eb) => tenantFilter(eb, 'token_grant.tenant_id', user.tenantScope))
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError('The token');
-  return row;
+async function lockGrant(tx: ScopedDb<Tx>, tokenGrantId: string) {
+  return orNotFound(await tx.selectFrom('token_grant').selectAll().where('token_grant_id', '=', tokenGrantId).forUpdate().executeTakeFirst(), 'The token');
 }
 
 /** POST v1/tokens/{id}: name and description; the token and its lifetime stay as they are. */
 export async function updateToken(db: Db, user: Principal, tokenGrantId: string, input: TokenUpdate): Promise<TokenGrant> {
   return db.transaction().execute(async (trx) => {
-    const before = await lockGrant(trx, user, tokenGrantId);
-    const row = await trx
+    const tx = scoped(trx, user.tenantScope);
+    const before = await lockGrant(tx, tokenGrantId);
+    const row = await tx
       .updateTable('token_grant')
       .set({ name: input.name, description: input.description ?? null, modified: new Date(), modified_by: user.userName })
       .where('token_grant_id', '=', tokenGrantId)
@@ -87,9 +79,10 @@ export async function updateToken(db: Db, user: Principal, tokenGrantId: string,
 /** PUT v1/tokens/{id}/revoke: refused from now on; revoking twice keeps the first date. */
 export async function revokeToken(db: Db, user: Principal, tokenGrantId: string): Promise<TokenGrant> {
   return db.transaction().execute(async (trx) => {
-    const before = await lockGrant(trx, user, tokenGrantId);
+    const tx = scoped(trx, user.tenantScope);
+    const before = await lockGrant(tx, tokenGrantId);
     if (before.revoked_on) return present(before);
-    const row = await trx
+    const row = await tx
       .updateTable('token_grant')
       .set({ revoked_on: new Date(), revoked_by: user.userName, modified: new Date(), modified_by: user.userName })
       .where('token_grant_id', '=', tokenGrantId)

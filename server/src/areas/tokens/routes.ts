@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { generatedTokenSchema, tokenCreateSchema, tokenGrantSchema, tokenUpdateSchema } from '@cfs/contracts/tokens';
 import type { AppDeps } from '../../app-deps.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { createToken, revokeToken, updateToken } from './commands.js';
@@ -17,7 +17,7 @@ export const tokenRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) =>
     path: '/v1/tokens',
     resource: tokensResource,
     permission: perm('Tokens', 'view'),
-    base: (user) => db.selectFrom('token_grant').selectAll().where((eb) => tenantFilter(eb, 'token_grant.tenant_id', user.tenantScope)),
+    base: (user) => scoped(db, user.tenantScope).selectFrom('token_grant').selectAll(),
     exportFileName: 'tokens.csv',
     tags,
   });

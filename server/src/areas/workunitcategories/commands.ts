@@ -10,10 +10,11 @@ import {
 } from '@cfs/contracts/work-unit-settings';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
-import { tenantFilter, tenantInScope, type TenantScope } from '../../auth/tenant-scope.js';
-import type { Db } from '../../db/database.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import { scoped, type ScopedDb } from '../../db/scoped.js';
+import type { Db, Tx } from '../../db/database.js';
 import type { WorkUnitCategoryTable, WorkUnitSubcategoryTable } from '../../db/schema.js';
-import { BadRequestError, NotFoundError } from '../../http/errors.js';
+import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
 
 const presentCategory = (row: Selectable<WorkUnitCategoryTable>): WorkUnitCategory => ({
   workUnitCategoryId: row.work_unit_category_id,
@@ -32,21 +33,13 @@ const presentSubcategory = (row: Selectable<WorkUnitSubcategoryTable>): WorkUnit
 });
 
 async function assertReferences(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<void> {
-  if (!(await tenantInScope(db, user.tenantScope, input.tenantId))) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
+  if (!(await scoped(db, user.tenantScope).hasTenant(input.tenantId))) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
   const type = await db.selectFrom('work_unit_type').select('work_unit_type_id').where('work_unit_type_id', '=', input.workUnitTypeId).executeTakeFirst();
   if (!type) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { workUnitTypeId: [CATEGORY_MESSAGES.typeRequired] });
 }
 
-async function lockCategory(db: Db, scope: TenantScope, id: number) {
-  const row = await db
-    .selectFrom('work_unit_category')
-    .selectAll()
-    .where('work_unit_category_id', '=', id)
-    .where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', scope))
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError('The category');
-  return row;
+async function lockCategory(tx: ScopedDb<Tx>, id: number) {
+  return orNotFound(await tx.selectFrom('work_unit_category').selectAll().where('work_unit_category_id', '=', id).forUpdate().executeTakeFirst(), 'The category');
 }
 
 const categoryColumns = (input: WorkUnitCategoryInput) => ({
@@ -60,9 +53,8 @@ const categoryColumns = (input: WorkUnitCategoryInput) => ({
 export async function createCategory(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<WorkUnitCategory> {
   await assertReferences(db, user, input);
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('work_unit_category')
-      .values({ ...categoryColumns(input), created_by: user.userName, modified_by: user.userName })
+    const row = await scoped(trx, user.tenantScope)
+      .insertInto('work_unit_category', { ...categoryColumns(input), created_by: user.userName, modified_by: user.userName })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, user, { entityType: 'workUnitCategory', entityId: String(row.work_unit_category_id), tenantId: row.tenant_id, action: 'create', changes: { name: row.name } });
@@ -73,8 +65,9 @@ export async function createCategory(db: Db, user: Principal, input: WorkUnitCat
 export async function updateCategory(db: Db, user: Principal, id: number, input: WorkUnitCategoryInput): Promise<WorkUnitCategory> {
   await assertReferences(db, user, input);
   return db.transaction().execute(async (trx) => {
-    const before = presentCategory(await lockCategory(trx, user.tenantScope, id));
-    const row = await trx
+    const tx = scoped(trx, user.tenantScope);
+    const before = presentCategory(await lockCategory(tx, id));
+    const row = await tx
       .updateTable('work_unit_category')
       .set({ ...categoryColumns(input), modified: new Date(), modified_by: user.userName })
       .where('work_unit_category_id', '=', id)
@@ -88,7 +81,7 @@ export async function updateCategory(db: Db, user: Principal, id: number, input:
 
 export async function createSubcategory(db: Db, user: Principal, input: WorkUnitSubcategoryInput): Promise<WorkUnitSubcategory> {
   return db.transaction().execute(async (trx) => {
-    const category = await lockCategory(trx, user.tenantScope, input.workUnitCategoryId);
+    const category = await lockCategory(scoped(trx, user.tenantScope), input.workUnitCategoryId);
     const row = await trx
       .insertInto('work_unit_subcategory')
       .values({ work_unit_category_id: input.workUnitCategoryId, name: input.name, is_enabled: input.isEnabled, created_by: user.userName, modified_by: user.userName })
@@ -101,11 +94,18 @@ export async function createSubcategory(db: Db, user: Principal, input: WorkUnit
 
 export async function updateSubcategory(db: Db, user: Principal, id: number, input: WorkUnitSubcategoryInput): Promise<WorkUnitSubcategory> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('work_unit_subcategory').selectAll().where('work_unit_subcategory_id', '=', id).forUpdate().executeTakeFirst();
-    if (!before) throw new NotFoundError('The subcategory');
-    const category = await lockCategory(trx, user.tenantScope, before.work_unit_category_id);
+    const tx = scoped(trx, user.tenantScope);
+    // The subcategory is found through its category, so another tenant's answers 404.
+    const found = await tx
+      .selectFrom('work_unit_category as c')
+      .innerJoin('work_unit_subcategory as s', 's.work_unit_category_id', 'c.work_unit_category_id')
+      .select('s.work_unit_category_id')
+      .where('s.work_unit_subcategory_id', '=', id)
+      .executeTakeFirst();
+    const category = await lockCategory(tx, orNotFound(found, 'The subcategory').work_unit_category_id);
+    const before = await trx.selectFrom('work_unit_subcategory').selectAll().where('work_unit_subcategory_id', '=', id).forUpdate().executeTakeFirstOrThrow();
     // A subcategory may move to another category of a tenant the caller may touch.
-    if (input.workUnitCategoryId !== before.work_unit_category_id) await lockCategory(trx, user.tenantScope, input.workUnitCategoryId);
+    if (input.workUnitCategoryId !== before.work_unit_category_id) await lockCategory(tx, input.workUnitCategoryId);
     const row = await trx
       .updateTable('work_unit_subcategory')
       .set({ work_unit_category_id: input.workUnitCategoryId, name: input.name, is_enabled: input.isEnabled, modified: new Date(), modified_by: user.userName })
@@ -151,11 +151,10 @@ export async function updateType(db: Db, user: Principal, id: number, input: { n
 
 /** Lookups for the work unit and Resolution Center forms: enabled categories of the caller's tenants. */
 export async function findCategoryLookups(db: Db, scope: TenantScope) {
-  const rows = await db
+  const rows = await scoped(db, scope)
     .selectFrom('work_unit_category')
     .selectAll()
     .where('is_enabled', '=', true)
-    .where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', scope))
     .orderBy('name')
     .execute();
   return rows.map(({ work_unit_category_id, name, tenant_id, work_unit_type_id, is_visible_in_resolution_center }) => ({
@@ -168,13 +167,12 @@ export async function findCategoryLookups(db: Db, scope: TenantScope) {
 }
 
 export async function findSubcategoryLookups(db: Db, scope: TenantScope) {
-  const rows = await db
-    .selectFrom('work_unit_subcategory as s')
-    .innerJoin('work_unit_category as c', 'c.work_unit_category_id', 's.work_unit_category_id')
+  const rows = await scoped(db, scope)
+    .selectFrom('work_unit_category as c')
+    .innerJoin('work_unit_subcategory as s', 's.work_unit_category_id', 'c.work_unit_category_id')
     .select(['s.work_unit_subcategory_id', 's.work_unit_category_id', 's.name'])
     .where('s.is_enabled', '=', true)
     .where('c.is_enabled', '=', true)
-    .where((eb) => tenantFilter(eb, 'c.tenant_id', scope))
     .orderBy('s.name')
     .execute();
   return rows.map((row) => ({ workUnitSubcategoryId: row.work_unit_subcategory_id, workUnitCategoryId: row.work_unit_category_id, name: row.name }));

@@ -12,7 +12,7 @@ import {
   workUnitTypeSchema,
 } from '@cfs/contracts/work-unit-settings';
 import type { AppDeps } from '../../app-deps.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import {
@@ -36,7 +36,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = 
     path: '/v1/workunitcategories',
     resource: categoriesResource,
     permission: perm('WorkUnits.Categories', 'view'),
-    base: (user) => db.selectFrom('work_unit_category').selectAll().where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', user.tenantScope)),
+    base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit_category').selectAll(),
     exportFileName: 'workunitcategories.csv',
     tags,
   });
@@ -57,7 +57,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = 
       db
         .selectFrom('work_unit_subcategory')
         .selectAll()
-        .where('work_unit_category_id', 'in', db.selectFrom('work_unit_category').select('work_unit_category_id').where((eb) => tenantFilter(eb, 'work_unit_category.tenant_id', user.tenantScope))),
+        .where('work_unit_category_id', 'in', scoped(db, user.tenantScope).selectFrom('work_unit_category').select('work_unit_category_id')),
     exportFileName: 'workunitsubcategories.csv',
     tags,
   });

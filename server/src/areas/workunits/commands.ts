@@ -3,7 +3,8 @@ import type { Operation } from 'fast-json-patch';
 import { WORK_UNIT_STATES, FINISHED_STATES, workUnitInputSchema, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 import { BadRequestError, ConflictError } from '../../http/errors.js';
 import { EDITABLE_FIELDS, toColumns, toDocument } from './document.js';
 import { recordChange } from './history.js';
@@ -11,7 +12,6 @@ import { findWorkUnit, lockWorkUnit } from './queries.js';
 import { checkWorkUnit, parseDocument } from './rules.js';
 
 const { applyPatch, JsonPatchError } = fastJsonPatch;
-type Executor = Parameters<typeof recordChange>[0];
 
 const PATCHABLE = new Set<string>([...EDITABLE_FIELDS, 'relations']);
 
@@ -21,7 +21,7 @@ function resolvedFor(stateId: number, previous: Date | null): Date | null {
   return FINISHED_STATES.includes(stateId) ? previous : null;
 }
 
-async function writeRelations(trx: Executor, workUnitId: number, relations: WorkUnitRelation[] | undefined): Promise<void> {
+async function writeRelations(trx: Tx, workUnitId: number, relations: WorkUnitRelation[] | undefined): Promise<void> {
   if (relations === undefined) return;
   await trx.deleteFrom('work_unit_relation').where('work_unit_id', '=', workUnitId).execute();
   const unique = [...new Map(relations.map((r) => [`${r.referenceType}:${r.referenceId}`, r])).values()];
@@ -35,15 +35,15 @@ async function writeRelations(trx: Executor, workUnitId: number, relations: Work
 
 /** PUT /api/v1/workunits: a new unit (sent with workUnitId -1) starts New (spec 001 §4). */
 export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFields): Promise<WorkUnit> {
-  const document = await checkWorkUnit(db, user, parseDocument(input), null);
+  const document = await checkWorkUnit(scoped(db, user.tenantScope), user, parseDocument(input), null);
   const id = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('work_unit')
-      .values({ ...toColumns(document), tenant_id: document.tenantId, title: document.title, severity_id: document.severityId, state_id: document.stateId, work_unit_type_id: document.workUnitTypeId, created_by: user.userName, modified_by: user.userName, resolved: null })
+    const tx = scoped(trx, user.tenantScope);
+    const row = await tx
+      .insertInto('work_unit', { ...toColumns(document), tenant_id: document.tenantId, title: document.title, severity_id: document.severityId, state_id: document.stateId, work_unit_type_id: document.workUnitTypeId, created_by: user.userName, modified_by: user.userName, resolved: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeRelations(trx, row.work_unit_id, document.relations);
-    await recordChange(trx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id }, user.userName, null, document);
+    await recordChange(tx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id }, user.userName, null, document);
     await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(row.work_unit_id), tenantId: row.tenant_id, action: 'create', changes: { title: row.title } });
     return row.work_unit_id;
   });
@@ -66,6 +66,7 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
     if (!PATCHABLE.has(field)) throw new BadRequestError(`'${operation.path}' cannot be changed.`, { [field || 'path']: [`'${operation.path}' cannot be changed.`] });
   }
   await db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
     const { row, relations } = await lockWorkUnit(trx, { scope: user.tenantScope }, workUnitId);
     const before = toDocument(row, relations);
     let patched: unknown;
@@ -76,21 +77,21 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
       if (path !== undefined) throw new ConflictError(`The value at "${path}" is not equal to the test value`);
       throw new BadRequestError(`The patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
     }
-    const after = await checkWorkUnit(trx, user, parseDocument(patched), before);
+    const after = await checkWorkUnit(tx, user, parseDocument(patched), before);
     // A patch that changes nothing writes nothing: no modified stamp, no history, no event.
     const unchanged = workUnitInputSchema.safeParse(before);
     if (unchanged.success && JSON.stringify(after) === JSON.stringify(unchanged.data)) return;
     if (after.tenantId !== before.tenantId) {
-      await trx.updateTable('work_unit_note').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
-      await trx.updateTable('work_unit_event').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
+      await tx.updateTable('work_unit_note').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
+      await tx.updateTable('work_unit_event').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
     }
-    await trx
+    await tx
       .updateTable('work_unit')
       .set({ ...toColumns(after), resolved: resolvedFor(after.stateId, row.resolved), modified: new Date(), modified_by: user.userName })
       .where('work_unit_id', '=', workUnitId)
       .execute();
     await writeRelations(trx, workUnitId, after.relations);
-    await recordChange(trx, { workUnitId, tenantId: after.tenantId }, user.userName, before, after);
+    await recordChange(tx, { workUnitId, tenantId: after.tenantId }, user.userName, before, after);
     const { relations: _r, ...comparableBefore } = before;
     const { relations: _a, ...comparableAfter } = after;
     await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(workUnitId), tenantId: after.tenantId, action: 'update', changes: changedFields(comparableBefore, comparableAfter) });

@@ -1,4 +1,3 @@
-import type { Transaction } from 'kysely';
 import {
   EVENT_FOR_STATE,
   HISTORY_TYPES,
@@ -7,9 +6,8 @@ import {
   WORK_UNIT_EVENT_TYPES,
   type WorkUnitFields,
 } from '@cfs/contracts/work-units';
-import type { Database } from '../../db/schema.js';
-
-type Trx = Transaction<Database>;
+import type { Tx } from '../../db/database.js';
+import type { ScopedDb } from '../../db/scoped.js';
 
 const LONG_TEXT = new Set(['description', 'resolution', 'implementationPlan', 'rollbackPlan', 'affectedResources', 'securityConsiderations', 'userImpact', 'costImpact', 'expectedCFSAlerts', 'properties', 'decision1Notes', 'decision2Notes']);
 const LABELS: Record<string, string> = {
@@ -52,7 +50,7 @@ export function describeChanges(before: WorkUnitFields, after: WorkUnitFields): 
  * The server's own records of a change (spec 001: "the server writes history records for field
  * changes and state changes itself") and the durable events the protocol engine consumes.
  */
-export async function recordChange(trx: Trx, unit: { workUnitId: number; tenantId: string }, actor: string, before: WorkUnitFields | null, after: WorkUnitFields): Promise<void> {
+export async function recordChange(tx: ScopedDb<Tx>, unit: { workUnitId: number; tenantId: string }, actor: string, before: WorkUnitFields | null, after: WorkUnitFields): Promise<void> {
   const notes: { detail: string; history_type: number }[] = [];
   const events: { event_type_id: number; from_state_id: number | null; to_state_id: number | null }[] = [];
   if (!before) {
@@ -69,15 +67,9 @@ export async function recordChange(trx: Trx, unit: { workUnitId: number; tenantI
     if (notes.length > 0) events.push({ event_type_id: WORK_UNIT_EVENT_TYPES.OnChange, from_state_id: before.stateId, to_state_id: after.stateId });
   }
   if (notes.length) {
-    await trx
-      .insertInto('work_unit_note')
-      .values(notes.map((note) => ({ ...note, work_unit_id: unit.workUnitId, tenant_id: unit.tenantId, created_by: actor })))
-      .execute();
+    await tx.insertInto('work_unit_note', notes.map((note) => ({ ...note, work_unit_id: unit.workUnitId, tenant_id: unit.tenantId, created_by: actor }))).execute();
   }
   if (events.length) {
-    await trx
-      .insertInto('work_unit_event')
-      .values(events.map((event) => ({ ...event, work_unit_id: unit.workUnitId, tenant_id: unit.tenantId, created_by: actor })))
-      .execute();
+    await tx.insertInto('work_unit_event', events.map((event) => ({ ...event, work_unit_id: unit.workUnitId, tenant_id: unit.tenantId, created_by: actor }))).execute();
   }
 }

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { HISTORY_TYPES, type HistoryRecord } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 import type { WorkUnitNoteTable } from '../../db/schema.js';
 import { assertWorkUnitAccess, lockWorkUnit, type WorkUnitAccess } from './queries.js';
 
@@ -19,7 +20,7 @@ const present = (row: Selectable<WorkUnitNoteTable>): HistoryRecord => ({
 /** GetWorkUnitHistoryRecords: notes and system records, newest first. */
 export async function findHistory(db: Db, user: Principal, workUnitId: number, externalOnly = false): Promise<HistoryRecord[]> {
   await assertWorkUnitAccess(db, { scope: user.tenantScope }, workUnitId);
-  let query = db.selectFrom('work_unit_note').selectAll().where('work_unit_id', '=', workUnitId);
+  let query = scoped(db, user.tenantScope).selectFrom('work_unit_note').selectAll().where('work_unit_id', '=', workUnitId);
   if (externalOnly) query = query.where('is_external_note', '=', true);
   const rows = await query.orderBy('created', 'desc').orderBy('work_unit_note_id', 'desc').limit(1000).execute();
   return rows.map(present);
@@ -28,13 +29,13 @@ export async function findHistory(db: Db, user: Principal, workUnitId: number, e
 /** PUT /v1/workunitnotes: a person's note (historyType null), internal or external. */
 export async function addNote(db: Db, user: Principal, input: { workUnitId: number; detail: string; isExternalNote: boolean }): Promise<HistoryRecord> {
   return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
     const { row } = await lockWorkUnit(trx, { scope: user.tenantScope }, input.workUnitId);
-    const note = await trx
-      .insertInto('work_unit_note')
-      .values({ work_unit_id: input.workUnitId, tenant_id: row.tenant_id, detail: input.detail, is_external_note: input.isExternalNote, history_type: null, created_by: user.userName })
+    const note = await tx
+      .insertInto('work_unit_note', { work_unit_id: input.workUnitId, tenant_id: row.tenant_id, detail: input.detail, is_external_note: input.isExternalNote, history_type: null, created_by: user.userName })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', input.workUnitId).execute();
+    await tx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', input.workUnitId).execute();
     return present(note);
   });
 }
@@ -48,11 +49,11 @@ export async function requestCallBack(db: Db, user: Principal, workUnitId: numbe
     ? { scope: user.tenantScope }
     : { scope: user.tenantScope, mine: { userName: user.userName, email: user.email } };
   return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, access.scope);
     const { row } = await lockWorkUnit(trx, access, workUnitId);
     const phone = row.stakeholder_phone_number ? ` at ${row.stakeholder_phone_number}` : '';
-    const note = await trx
-      .insertInto('work_unit_note')
-      .values({
+    const note = await tx
+      .insertInto('work_unit_note', {
         work_unit_id: workUnitId,
         tenant_id: row.tenant_id,
         detail: `${user.displayName} asked to be called back${phone}.`,
@@ -62,7 +63,7 @@ export async function requestCallBack(db: Db, user: Principal, workUnitId: numbe
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', workUnitId).execute();
+    await tx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', workUnitId).execute();
     return present(note);
   });
 }

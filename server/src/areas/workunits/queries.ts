@@ -1,7 +1,8 @@
 import type { WorkUnit, WorkUnitRelation } from '@cfs/contracts/work-units';
 import { sql } from 'kysely';
-import { canAccessTenant, tenantFilter, type TenantScope } from '../../auth/tenant-scope.js';
-import type { Db } from '../../db/database.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import type { Db, Tx } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
 import { NotFoundError } from '../../http/errors.js';
 import { presentWorkUnit, type WorkUnitRow } from './document.js';
 
@@ -20,7 +21,7 @@ async function relationsOf(db: Db, workUnitId: number): Promise<WorkUnitRelation
 export type WorkUnitAccess = { scope: TenantScope; mine?: { userName: string; email: string | null } };
 
 function scopedUnit(db: Db, access: WorkUnitAccess, workUnitId: number) {
-  let query = db.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).where((eb) => tenantFilter(eb, 'work_unit.tenant_id', access.scope));
+  let query = scoped(db, access.scope).selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId);
   const mine = access.mine;
   if (mine) {
     query = query.where((eb) =>
@@ -31,7 +32,7 @@ function scopedUnit(db: Db, access: WorkUnitAccess, workUnitId: number) {
 }
 
 /** A work unit the caller may touch, row locked for the open transaction; else 404. */
-export async function lockWorkUnit(db: Db, access: WorkUnitAccess, workUnitId: number): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
+export async function lockWorkUnit(db: Tx, access: WorkUnitAccess, workUnitId: number): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
   const row = await scopedUnit(db, access, workUnitId).forUpdate().executeTakeFirst();
   if (!row) throw new NotFoundError('The work unit');
   return { row, relations: await relationsOf(db, workUnitId) };
@@ -44,13 +45,14 @@ export async function assertWorkUnitAccess(db: Db, access: WorkUnitAccess, workU
 
 /** GET v1/workunits({id}): the unit with its tenant, type, category and subcategory. */
 export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: number): Promise<WorkUnit> {
-  const row = await db.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).executeTakeFirst();
-  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The work unit');
+  const tenantOwned = scoped(db, scope);
+  const row = await tenantOwned.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).executeTakeFirst();
+  if (!row) throw new NotFoundError('The work unit');
   const [relations, tenant, type, category, subcategory] = await Promise.all([
     relationsOf(db, workUnitId),
-    db.selectFrom('tenant').select(['tenant_id', 'name', 'internal_notification_email_address']).where('tenant_id', '=', row.tenant_id).executeTakeFirst(),
+    tenantOwned.selectFrom('tenant').select(['tenant_id', 'name', 'internal_notification_email_address']).where('tenant_id', '=', row.tenant_id).executeTakeFirst(),
     db.selectFrom('work_unit_type').select(['work_unit_type_id', 'name']).where('work_unit_type_id', '=', row.work_unit_type_id).executeTakeFirst(),
-    row.work_unit_category_id == null ? undefined : db.selectFrom('work_unit_category').select(['work_unit_category_id', 'name']).where('work_unit_category_id', '=', row.work_unit_category_id).executeTakeFirst(),
+    row.work_unit_category_id == null ? undefined : tenantOwned.selectFrom('work_unit_category').select(['work_unit_category_id', 'name']).where('work_unit_category_id', '=', row.work_unit_category_id).executeTakeFirst(),
     row.work_unit_subcategory_id == null ? undefined : db.selectFrom('work_unit_subcategory').select(['work_unit_subcategory_id', 'name']).where('work_unit_subcategory_id', '=', row.work_unit_subcategory_id).executeTakeFirst(),
   ]);
   return presentWorkUnit(row, relations, {
@@ -64,7 +66,7 @@ export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: numbe
 
 /** GET v1/workunits({publicWorkUnitId}) accepts the public GUID too. */
 export async function findWorkUnitIdByPublicId(db: Db, scope: TenantScope, publicId: string): Promise<number> {
-  const row = await db.selectFrom('work_unit').select(['work_unit_id', 'tenant_id']).where('public_work_unit_id', '=', publicId).executeTakeFirst();
-  if (!row || !canAccessTenant(scope, row.tenant_id)) throw new NotFoundError('The work unit');
+  const row = await scoped(db, scope).selectFrom('work_unit').select('work_unit_id').where('public_work_unit_id', '=', publicId).executeTakeFirst();
+  if (!row) throw new NotFoundError('The work unit');
   return row.work_unit_id;
 }

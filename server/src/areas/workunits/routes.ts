@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { dbIdParam } from '@cfs/contracts/fields';
 import { historyRecordSchema, jsonPatchSchema, workUnitCreateSchema, workUnitNoteInputSchema, workUnitSchema } from '@cfs/contracts/work-units';
 import type { AppDeps } from '../../app-deps.js';
-import { tenantFilter } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { createWorkUnit, patchWorkUnit } from './commands.js';
@@ -24,7 +24,7 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
     path: '/v1/workunits',
     resource: workUnitsResource,
     permission: perm('WorkUnits', 'view'),
-    base: (user) => db.selectFrom('work_unit').selectAll().where((eb) => tenantFilter(eb, 'work_unit.tenant_id', user.tenantScope)),
+    base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit').selectAll(),
     exportFileName: 'workunits.csv',
     tags,
   });

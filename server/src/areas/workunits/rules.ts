@@ -8,8 +8,7 @@ import {
   type WorkUnitFields,
 } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
-import { canAccessTenant } from '../../auth/tenant-scope.js';
-import type { Db } from '../../db/database.js';
+import type { ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, HttpError } from '../../http/errors.js';
 import { VALIDATION_MESSAGE } from '../../http/error-handler.js';
 
@@ -32,13 +31,13 @@ const same = (a: string | null | undefined, b: string | null | undefined) => (a 
  * together, custom values match the tenant's field definitions, the state may follow the
  * previous one, and only the named approver decides (spec 001 §4, §5, §6).
  */
-export async function checkWorkUnit(db: Db, user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): Promise<WorkUnitFields> {
+export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): Promise<WorkUnitFields> {
   const errors: Errors = {};
-  if (!canAccessTenant(user.tenantScope, next.tenantId)) add(errors, 'tenantId', WORK_UNIT_MESSAGES.tenantRequired);
+  // A tenant outside the caller's scope is not found, like one that does not exist.
   const tenant = await db.selectFrom('tenant').selectAll().where('tenant_id', '=', next.tenantId).executeTakeFirst();
   if (!tenant) add(errors, 'tenantId', WORK_UNIT_MESSAGES.tenantRequired);
 
-  const type = await db.selectFrom('work_unit_type').select(['work_unit_type_id', 'enabled']).where('work_unit_type_id', '=', next.workUnitTypeId).executeTakeFirst();
+  const type = await db.executor.selectFrom('work_unit_type').select(['work_unit_type_id', 'enabled']).where('work_unit_type_id', '=', next.workUnitTypeId).executeTakeFirst();
   if (!type || (!type.enabled && previous?.workUnitTypeId !== next.workUnitTypeId)) add(errors, 'workUnitTypeId', WORK_UNIT_MESSAGES.typeRequired);
 
   if (next.workUnitCategoryId != null) {
@@ -46,7 +45,7 @@ export async function checkWorkUnit(db: Db, user: Principal, next: WorkUnitField
     if (!category || category.tenant_id !== next.tenantId) add(errors, 'workUnitCategoryId', 'Please choose a category of the work unit’s tenant.');
   }
   if (next.workUnitSubcategoryId != null) {
-    const subcategory = await db.selectFrom('work_unit_subcategory').select(['work_unit_category_id']).where('work_unit_subcategory_id', '=', next.workUnitSubcategoryId).executeTakeFirst();
+    const subcategory = await db.executor.selectFrom('work_unit_subcategory').select(['work_unit_category_id']).where('work_unit_subcategory_id', '=', next.workUnitSubcategoryId).executeTakeFirst();
     if (!subcategory || subcategory.work_unit_category_id !== next.workUnitCategoryId) add(errors, 'workUnitSubcategoryId', 'Please choose a subcategory of the chosen category.');
   }
 

@@ -1,0 +1,89 @@
+import { sql, type DeleteQueryBuilder, type DeleteResult, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { canAccessTenant, type TenantScope } from '../auth/tenant-scope.js';
+import { NotFoundError } from '../http/errors.js';
+import type { Database } from './schema.js';
+import { TENANT_TABLES, type TenantTable } from './tenant-tables.js';
+
+/** A tenant-owned table, optionally aliased: `'work_unit'` or `'work_unit as wu'`. */
+export type ScopedFrom = TenantTable | `${TenantTable} as ${string}`;
+
+function split(from: ScopedFrom): { table: TenantTable; alias: string } {
+  const [table, alias] = from.split(/\s+as\s+/i) as [TenantTable, string | undefined];
+  return { table, alias: alias ?? table };
+}
+
+/**
+ * The condition that limits a tenant-owned table, read as `alias`, to the scope. The one place
+ * that turns a scope into SQL; the list layer uses it for its joins and expansions.
+ */
+export function tenantCondition(table: TenantTable, alias: string, scope: TenantScope): RawBuilder<SqlBool> {
+  const { column, ...rest } = TENANT_TABLES[table];
+  const shared = 'sharedWhenNull' in rest && rest.sharedWhenNull;
+  if (scope.kind === 'all') return sql<SqlBool>`true`;
+  const ref = sql.ref(`${alias}.${column}`);
+  const inScope = scope.tenantIds.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`${ref} = ANY(${sql.val(scope.tenantIds)}::uuid[])`;
+  return shared ? sql<SqlBool>`(${ref} IS NULL OR ${inScope})` : inScope;
+}
+
+/**
+ * The one entry point to tenant-owned tables: every query it starts is limited to the caller's
+ * tenants, and every row it inserts must name one of them. `executor` is the root handle for
+ * reads or the open transaction for writes.
+ *
+ * @example
+ *   const row = await scoped(trx, user.tenantScope).selectFrom('subscription').selectAll()
+ *     .where('subscription_id', '=', id).forUpdate().executeTakeFirst();
+ *   await scoped(trx, user.tenantScope).insertInto('token_grant', { tenant_id, ... }).execute();
+ */
+export function scoped<E extends Kysely<Database>>(executor: E, scope: TenantScope): ScopedDb<E> {
+  return new ScopedDb(executor, scope);
+}
+
+/** `ScopedDb<Tx>`: scoped access inside an open transaction, what write functions take. */
+export class ScopedDb<E extends Kysely<Database> = Kysely<Database>> {
+  private readonly db: Kysely<Database>;
+
+  constructor(
+    /** The root handle or the open transaction, for tables that carry no tenant. */
+    readonly executor: E,
+    readonly scope: TenantScope,
+  ) {
+    this.db = executor;
+  }
+
+  selectFrom<T extends TenantTable>(from: T): SelectQueryBuilder<Database, T, object>;
+  selectFrom<T extends TenantTable, A extends string>(from: `${T} as ${A}`): SelectQueryBuilder<Database & Record<A, Database[T]>, A, object>;
+  // The overloads give the caller Kysely's own types; Kysely cannot type a generic table name here.
+  selectFrom(from: string): unknown {
+    const { table, alias } = split(from as ScopedFrom);
+    return this.db.selectFrom(from as TenantTable).where(tenantCondition(table, alias, this.scope));
+  }
+
+  updateTable<T extends TenantTable>(table: T): UpdateQueryBuilder<Database, T, T, UpdateResult> {
+    const query: unknown = this.db.updateTable(table as TenantTable).where(tenantCondition(table, table, this.scope));
+    return query as UpdateQueryBuilder<Database, T, T, UpdateResult>;
+  }
+
+  deleteFrom<T extends TenantTable>(table: T): DeleteQueryBuilder<Database, T, DeleteResult> {
+    const query: unknown = this.db.deleteFrom(table as TenantTable).where(tenantCondition(table, table, this.scope));
+    return query as DeleteQueryBuilder<Database, T, DeleteResult>;
+  }
+
+  /** Refuses (404 "The tenant") a row whose tenant is outside the scope before anything is written. */
+  insertInto<T extends TenantTable>(table: T, values: Insertable<Database[T]> | readonly Insertable<Database[T]>[]): InsertQueryBuilder<Database, T, InsertResult> {
+    const column = TENANT_TABLES[table].column;
+    for (const row of Array.isArray(values) ? values : [values]) {
+      const tenantId: unknown = (row as Record<string, unknown>)[column];
+      const allowed = table === 'tenant' ? this.scope.kind === 'all' || tenantId === undefined : canAccessTenant(this.scope, typeof tenantId === 'string' ? tenantId : null);
+      if (!allowed) throw new NotFoundError('The tenant');
+    }
+    return this.db.insertInto(table).values(values as Insertable<Database[T]>[]);
+  }
+
+  /** Whether the tenant exists and is in the scope: the check before writing a row that names it. */
+  async hasTenant(tenantId: string): Promise<boolean> {
+    if (!canAccessTenant(this.scope, tenantId)) return false;
+    const row = await this.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,32 @@
+import type { Database } from './schema.js';
+
+/**
+ * Every table that carries a tenant, with its tenant column. Reads and writes of these tables go
+ * through `scoped()` (db/scoped.ts), and so do the list layer's joins and expansions; a test fails
+ * on any query of them written elsewhere. A new tenant-owned table is added here with its migration.
+ *
+ * `sharedWhenNull`: a row without a tenant belongs to the installation and is visible to every
+ * caller (audit events of installation-wide settings, directory groups of the whole directory).
+ *
+ * Not listed, on purpose: child tables reached only through a listed parent (work_unit_relation,
+ * work_unit_subcategory, tenant_secret_version), and the sign-in tables (app_user, user_tenant),
+ * which say who the caller is before any scope exists.
+ */
+export const TENANT_TABLES = {
+  tenant: { column: 'tenant_id' },
+  subscription: { column: 'tenant_id' },
+  tenant_secret: { column: 'tenant_id' },
+  token_grant: { column: 'tenant_id' },
+  work_unit_category: { column: 'tenant_id' },
+  work_unit: { column: 'tenant_id' },
+  work_unit_note: { column: 'tenant_id' },
+  work_unit_event: { column: 'tenant_id' },
+  audit_event: { column: 'tenant_id', sharedWhenNull: true },
+  directory_group: { column: 'tenant_id', sharedWhenNull: true },
+} as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
+
+export type TenantTable = keyof typeof TENANT_TABLES;
+
+export function isTenantTable(table: string): table is TenantTable {
+  return Object.hasOwn(TENANT_TABLES, table);
+}

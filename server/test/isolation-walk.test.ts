@@ -1,0 +1,216 @@
+import type { RouteOptions } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { buildApp } from '../src/app.js';
+import { DEMO } from '../src/db/seed.js';
+import type { RoutePermission } from '../src/http/route-permission.js';
+import { createCategoryAs, createTokenAs } from './factories.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+/*
+ * One walk over every registered route, so that an area is covered the day it is registered:
+ * - as an administrator limited to Contoso, each route is called with Contoso's objects (it must
+ *   answer 2xx: the probe is well-formed) and with Fabrikam's (it must not answer 2xx, and no
+ *   answer may mention Fabrikam);
+ * - as users who each hold one single permission, each route answers 403 to every user whose
+ *   permission it does not accept.
+ * A write route needs a body here; a new one without it fails the walk until one is added.
+ */
+
+interface Objects {
+  tenantId: string;
+  subscriptionId: string;
+  workUnitId: number;
+  categoryId: number;
+  subcategoryId: number;
+  tokenGrantId: string;
+  secretId: string;
+  disposableSecretId: string;
+}
+
+type Body = (own: Objects) => unknown;
+const stamp = () => Math.random().toString(36).slice(2, 8);
+
+/** Bodies of the write routes, built for the tenant whose objects are used. */
+const BODIES: Record<string, Body> = {
+  'PUT /v1/tenants': () => ({ name: `Walk ${stamp()}` }),
+  'POST /v1/tenants/:id': () => ({ name: `Walked ${stamp()}` }),
+  'POST /v1/tenants/toggledisabled/:id': () => undefined,
+  'PUT /v1/tenants/:id/secrets': () => ({ name: `walk.${stamp()}`, value: 'x' }),
+  'POST /v1/tenants/:id/secrets/:secretId': () => ({ value: 'y' }),
+  'DELETE /v1/tenants/:id/secrets/:secretId': () => undefined,
+  'PUT /v1/subscriptions': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}` }),
+  'POST /v1/subscriptions/:id': (o) => ({ tenantId: o.tenantId, name: `Walked ${stamp()}` }),
+  'PUT /v1/tokens': (o) => ({ tenantId: o.tenantId, name: 'Walk token', lifetimeYears: 1 }),
+  'POST /v1/tokens/:id': () => ({ name: 'Walked token' }),
+  'PUT /v1/tokens/:id/revoke': () => undefined,
+  'PUT /v1/workunitcategories': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}`, workUnitTypeId: WORK_UNIT_TYPES.Incident }),
+  'POST /v1/workunitcategories/:id': (o) => ({ tenantId: o.tenantId, name: `Walked ${stamp()}`, workUnitTypeId: WORK_UNIT_TYPES.Incident }),
+  'PUT /v1/workunitsubcategories': (o) => ({ workUnitCategoryId: o.categoryId, name: `Walk ${stamp()}`, isEnabled: true }),
+  'POST /v1/workunitsubcategories/:id': (o) => ({ workUnitCategoryId: o.categoryId, name: `Walked ${stamp()}`, isEnabled: true }),
+  'PUT /v1/workunittypes': () => ({ name: `Walk type ${stamp()}`, enabled: true }),
+  'POST /v1/workunittypes/:id': () => ({ name: `Walked type ${stamp()}`, enabled: true }),
+  'PUT /api/v1/workunits': (o) => ({ workUnitId: -1, title: 'Walked incident', severityId: 2, stateId: WORK_UNIT_STATES.New, tenantId: o.tenantId, workUnitTypeId: WORK_UNIT_TYPES.Incident }),
+  'PATCH /v1/workunits/:id': () => [{ op: 'replace', path: '/title', value: `Walked ${stamp()}` }],
+  'PUT /v1/workunitnotes': (o) => ({ workUnitId: o.workUnitId, detail: 'Walked note', isExternalNote: false }),
+  'POST /v1/workunitnotes/callme/:workUnitId': () => undefined,
+  'POST /v1/tenantSubscriptionContext/:tenant': (o) => ({ tenant: o.tenantId, subscriptionId: o.subscriptionId }),
+};
+
+/** Query strings of the reads that need one. */
+const QUERIES: Record<string, (o: Objects) => string> = {
+  'GET /v1/workunits/GetWorkUnitHistoryRecords': (o) => `workUnitId=${o.workUnitId}`,
+  'GET /v1/auditEvents': (o) => `entityType=tenant&entityId=${o.tenantId}`,
+  'GET /api/people': () => 'search=a',
+  'GET /api/peopleandgroups': () => 'search=a',
+  'GET /api/generallookup/approval': () => 'approverId=operator%40cfs.example',
+};
+
+/** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
+const NOT_TENANT_BOUND = new Set(['PUT /v1/tenants', 'PUT /v1/workunittypes', 'POST /v1/workunittypes/:id']);
+
+/** Path parameters by the collection they follow. */
+function paramValue(url: string, name: string, o: Objects, method: string): string {
+  if (name === 'secretId') return method === 'DELETE' ? o.disposableSecretId : o.secretId;
+  if (name === 'workUnitId') return String(o.workUnitId);
+  if (name === 'tenant') return o.tenantId;
+  const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
+  switch (collection) {
+    case 'tenants':
+      return o.tenantId;
+    case 'subscriptions':
+      return o.subscriptionId;
+    case 'tokens':
+      return o.tokenGrantId;
+    case 'workunitcategories':
+      return String(o.categoryId);
+    case 'workunitsubcategories':
+      return String(o.subcategoryId);
+    case 'workunits':
+      return String(o.workUnitId);
+    case 'workunittypes':
+      return String(WORK_UNIT_TYPES.Incident);
+    default:
+      throw new Error(`No value for :${name} of ${url}: teach the walk this collection`);
+  }
+}
+
+let portal: TestPortal;
+const routes: RouteOptions[] = [];
+const objects = {} as Record<'own' | 'other', Objects>;
+let openApiPaths: string[] = [];
+
+async function call(user: string, route: RouteOptions, o: Objects) {
+  const method = String(route.method);
+  const key = `${method} ${route.url}`;
+  const path = route.url.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(paramValue(route.url, name, o, method)));
+  const query = QUERIES[key]?.(o);
+  const body = BODIES[key]?.(o);
+  const headers = method === 'PATCH' ? { 'content-type': 'application/json-patch+json' } : {};
+  return portal.as(user, { method: method as 'GET', url: query ? `${path}?${query}` : path, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': method === 'PATCH' ? 'application/json-patch+json' : 'application/json' } }) });
+}
+
+async function createUser(userName: string, permissions: string[], tenantId: string): Promise<void> {
+  const db = portal.db;
+  const role = await db.insertInto('app_role').values({ name: `role-${userName}`, description: 'walk' }).returning('role_id').executeTakeFirstOrThrow();
+  if (permissions.length) await db.insertInto('role_permission').values(permissions.map((permission) => ({ role_id: role.role_id, permission }))).execute();
+  const user = await db
+    .insertInto('app_user')
+    .values({ user_name: userName, display_name: userName, email: `${userName}@walk.example`, tenant_id: tenantId, subscription_id: DEMO.contosoProduction })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
+  await db.insertInto('user_tenant').values({ user_id: user.user_id, tenant_id: tenantId }).execute();
+}
+
+async function objectsOf(tenantId: string, subscriptionId: string): Promise<Objects> {
+  const unit = await sql<{ work_unit_id: number }>`SELECT work_unit_id FROM work_unit WHERE tenant_id = ${tenantId} ORDER BY work_unit_id LIMIT 1`.execute(portal.db);
+  const category = await createCategoryAs(portal, 'admin', tenantId);
+  const subcategory = (await portal.as('admin', { method: 'PUT', url: '/v1/workunitsubcategories', payload: { workUnitCategoryId: category.workUnitCategoryId, name: 'Walk', isEnabled: true } })).json<{ workUnitSubcategoryId: number }>();
+  const token = await createTokenAs(portal, 'admin', tenantId);
+  const secret = async () => (await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${tenantId}/secrets`, payload: { name: `walk.${stamp()}`, value: 'v' } })).json<{ secretId: string }>().secretId;
+  return {
+    tenantId,
+    subscriptionId,
+    workUnitId: unit.rows[0]!.work_unit_id,
+    categoryId: category.workUnitCategoryId,
+    subcategoryId: subcategory.workUnitSubcategoryId,
+    tokenGrantId: token.tokenGrantId,
+    secretId: await secret(),
+    disposableSecretId: await secret(),
+  };
+}
+
+beforeAll(async () => {
+  portal = await createTestPortal();
+  const { runtime } = portal;
+  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false, routeObserver: (route) => void routes.push(route) });
+  await app.ready();
+  openApiPaths = Object.keys((app.swagger() as { paths?: Record<string, unknown> }).paths ?? {});
+  await app.close();
+  objects.own = await objectsOf(DEMO.contoso, DEMO.contosoProduction);
+  objects.other = await objectsOf(DEMO.fabrikam, DEMO.fabrikamProduction);
+  const { BASE_ROLES } = await import('../src/db/seed.js');
+  await createUser('contoso-admin', BASE_ROLES.Administrator!.permissions, DEMO.contoso);
+}, 60_000);
+afterAll(async () => {
+  await portal?.close();
+});
+
+const permissionOf = (route: RouteOptions) => (route.config as { permission?: RoutePermission } | undefined)?.permission;
+/** The portal's API routes a caller reaches with a token (HEAD mirrors GET). */
+const apiRoutes = () =>
+  routes.filter((route) => String(route.method) !== 'HEAD' && /^\/(v1|api)\//i.test(route.url) && permissionOf(route) !== 'public');
+
+describe('the isolation walk over every route', () => {
+  test('covers every API route of the route table and the OpenAPI document', () => {
+    const walked = new Set(apiRoutes().map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
+    expect(walked.size).toBeGreaterThan(40);
+    const documented = openApiPaths.filter((path) => /^\/(v1|api)\//i.test(path) && !path.includes('oidcclientconfig') && !path.includes('/features/'));
+    expect(documented.filter((path) => !walked.has(path))).toEqual([]);
+  });
+
+  test("a user of one tenant reaches each route with that tenant's objects and never another tenant's", async () => {
+    const problems: string[] = [];
+    for (const route of apiRoutes()) {
+      const key = `${String(route.method)} ${route.url}`;
+      if (String(route.method) !== 'GET' && !(key in BODIES)) {
+        problems.push(`${key}: no body in the walk; add one to BODIES`);
+        continue;
+      }
+      const own = await call('contoso-admin', route, objects.own);
+      if (own.statusCode >= 300) problems.push(`${key} with its own tenant's objects answered ${own.statusCode}: ${own.body.slice(0, 200)}`);
+      if (own.body.includes(objects.other.tenantId)) problems.push(`${key} mentions the other tenant`);
+      if (key === 'POST /v1/tenants/toggledisabled/:id') await call('contoso-admin', route, objects.own);
+      const tenantBound = /:\w+/.test(route.url) || (key in BODIES && !NOT_TENANT_BOUND.has(key));
+      if (!tenantBound || NOT_TENANT_BOUND.has(key)) continue;
+      const other = await call('contoso-admin', route, objects.other);
+      if (other.statusCode < 300) problems.push(`${key} with the other tenant's objects answered ${other.statusCode}`);
+      if (other.body.includes(objects.other.tenantId) || other.body.includes('Fabrikam')) problems.push(`${key} with the other tenant's objects told about them`);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  test('each route answers 403 to a user whose one permission it does not accept', async () => {
+    const declared = (route: RouteOptions) => {
+      const permission = permissionOf(route);
+      return typeof permission === 'object' ? (Array.isArray(permission) ? permission : [permission]) : [];
+    };
+    const names = [...new Set(apiRoutes().flatMap((route) => declared(route).map((p) => `${p.area}:${p.verb}`)))];
+    for (const name of names) await createUser(`only-${name.replace(/[^A-Za-z]/g, '-').toLowerCase()}`, [name], DEMO.contoso);
+    const problems: string[] = [];
+    for (const route of apiRoutes()) {
+      const accepted = declared(route).map((p) => `${p.area}:${p.verb}`);
+      if (accepted.length === 0) continue;
+      for (const name of names) {
+        const response = await call(`only-${name.replace(/[^A-Za-z]/g, '-').toLowerCase()}`, route, objects.own);
+        const allowed = accepted.includes(name);
+        if (!allowed && response.statusCode !== 403) problems.push(`${String(route.method)} ${route.url} answered ${response.statusCode} to a user with only ${name}`);
+        if (allowed && response.statusCode === 403) problems.push(`${String(route.method)} ${route.url} refused a user with ${name}`);
+      }
+    }
+    expect(names.length).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+  }, 180_000);
+});

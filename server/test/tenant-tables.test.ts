@@ -1,0 +1,50 @@
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+import { TENANT_TABLES } from '../src/db/tenant-tables.js';
+
+/*
+ * Tenant scope is in the structure: every query of a table that carries a tenant starts from
+ * `scoped(db, scope)` (a ScopedDb). This test reads the server's source with the TypeScript type
+ * checker and fails on any selectFrom/updateTable/deleteFrom/insertInto of such a table whose
+ * receiver is not a ScopedDb. Only the installation's own set-up writes outside it.
+ */
+const SETUP_FILES = [/\/db\/seed\.ts$/, /\/db\/demo-work-units\.ts$/, /\/db\/migrations\//, /\/db\/scoped\.ts$/];
+const QUERY_METHODS = new Set(['selectFrom', 'updateTable', 'deleteFrom', 'insertInto']);
+
+function unscopedQueries(): string[] {
+  const serverRoot = path.resolve(import.meta.dirname, '..');
+  const configFile = ts.findConfigFile(serverRoot, ts.sys.fileExists, 'tsconfig.json');
+  if (!configFile) throw new Error('server/tsconfig.json not found');
+  const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, serverRoot);
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true } });
+  const checker = program.getTypeChecker();
+  const found: string[] = [];
+  for (const file of program.getSourceFiles()) {
+    const name = file.fileName;
+    if (!name.startsWith(path.join(serverRoot, 'src')) || name.endsWith('.test.ts') || SETUP_FILES.some((pattern) => pattern.test(name))) continue;
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && QUERY_METHODS.has(node.expression.name.text)) {
+        const [first] = node.arguments;
+        const table = first && ts.isStringLiteralLike(first) ? first.text.split(/\s+as\s+/i)[0] : undefined;
+        if (table && Object.hasOwn(TENANT_TABLES, table)) {
+          const receiver = checker.getTypeAtLocation(node.expression.expression);
+          if (receiver.getSymbol()?.getName() !== 'ScopedDb') {
+            const { line } = file.getLineAndCharacterOfPosition(node.getStart());
+            found.push(`${path.relative(serverRoot, name)}:${line + 1} ${node.expression.name.text}('${first && ts.isStringLiteralLike(first) ? first.text : ''}')`);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
+}
+
+describe('tenant-owned tables', () => {
+  test('are queried only through scoped(): no select, update, delete or insert of one elsewhere', () => {
+    expect(unscopedQueries()).toEqual([]);
+  }, 60_000);
+});
