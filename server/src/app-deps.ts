@@ -1,3 +1,4 @@
+import type { Area } from '@cfs/contracts/permissions';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { TokenVerifier } from './auth/verify.js';
@@ -9,4 +10,6 @@ export interface AppDeps {
   config: Config;
   verifier: TokenVerifier;
   secretBox: SecretBox;
+  /** Every area's audited entity types, with the area whose view permission reads their history. */
+  auditedEntities: Readonly<Record<string, Area>>;
 }

@@ -8,17 +8,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
-import { currentUserRoutes } from './areas/currentuser/routes.js';
-import { featureRoutes } from './areas/features/routes.js';
-import { healthRoutes } from './areas/health/routes.js';
-import { lookupRoutes } from './areas/lookups/routes.js';
-import { auditRoutes } from './areas/audit/routes.js';
-import { subscriptionRoutes } from './areas/subscriptions/routes.js';
-import { tenantRoutes } from './areas/tenants/routes.js';
-import { tokenRoutes } from './areas/tokens/routes.js';
-import { workUnitCategoryRoutes } from './areas/workunitcategories/routes.js';
-import { workUnitRoutes } from './areas/workunits/routes.js';
-import { peopleRoutes } from './areas/people/routes.js';
+import { AREAS } from './areas.js';
+import { auditedEntities } from './http/area.js';
 import { registerAuthGate } from './auth/gate.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
@@ -28,7 +19,7 @@ import { rewriteODataUrl } from './odata/url-rewrite.js';
 /** Paths the server answers itself; anything else under GET is the single-page app. */
 const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz'];
 
-export interface BuildAppOptions extends AppDeps {
+export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
   /** The embedded identity provider, when the portal runs its own. */
   provider?: Provider;
   logger?: FastifyServerOptions['logger'];
@@ -88,10 +79,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, () => app.swagger());
   if (provider) await mountEmbeddedProvider(app, db, config, provider);
 
-  // The areas.
-  const areas = [healthRoutes, lookupRoutes, currentUserRoutes, featureRoutes, auditRoutes, tenantRoutes, subscriptionRoutes, tokenRoutes, workUnitCategoryRoutes, workUnitRoutes, peopleRoutes];
-  for (const routes of areas) {
-    await app.register(routes({ db, config, verifier, secretBox }));
+  // The areas (server/src/areas.ts).
+  const deps: AppDeps = { db, config, verifier, secretBox, auditedEntities: auditedEntities(AREAS) };
+  for (const area of AREAS) {
+    if (area.routes) await app.register(area.routes(deps));
   }
 
   await serveWebApp(app, config.webDist);

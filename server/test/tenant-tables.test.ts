@@ -1,7 +1,10 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-import { TENANT_TABLES } from '../src/db/tenant-tables.js';
+import { sql } from 'kysely';
+import { connect } from '../src/db/database.js';
+import { NOT_TENANT_OWNED, TENANT_TABLES } from '../src/db/tenant-tables.js';
+import { createTestDatabase } from './test-database.js';
 
 /*
  * Tenant scope is in the structure: every query of a table that carries a tenant starts from
@@ -44,6 +47,20 @@ function unscopedQueries(): string[] {
 }
 
 describe('tenant-owned tables', () => {
+  test('are every migrated table with a tenant column, except the sign-in tables', async () => {
+    const database = await createTestDatabase();
+    const db = connect(database.url, 1);
+    try {
+      const { rows } = await sql<{ table_name: string }>`
+        SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY table_name`.execute(db);
+      const withTenant = rows.map((row) => row.table_name).filter((table) => !(NOT_TENANT_OWNED as readonly string[]).includes(table));
+      expect(withTenant).toEqual(Object.keys(TENANT_TABLES).sort());
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
+
   test('are queried only through scoped(): no select, update, delete or insert of one elsewhere', () => {
     expect(unscopedQueries()).toEqual([]);
   }, 60_000);

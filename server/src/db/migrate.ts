@@ -1,18 +1,20 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql, type Kysely } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { FileMigrationProvider, Migrator } from 'kysely/migration';
 import type { Db } from './database.js';
-import * as foundation from './migrations/0001-foundation.js';
-import * as administration from './migrations/0002-administration.js';
-import * as workUnits from './migrations/0003-work-units.js';
 
-/** Migrations in order; a new one is appended here and never edited once released. */
-const migrations: Record<string, Migration> = {
-  '0001-foundation': foundation,
-  '0002-administration': administration,
-  '0003-work-units': workUnits,
-};
-
-const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+/**
+ * The files of `migrations/`, in the order of their names (`0004-jobs.ts`): a new area adds its
+ * own file there, and a released one is never edited.
+ */
+const provider = new FileMigrationProvider({
+  fs,
+  path,
+  migrationFolder: path.join(import.meta.dirname, 'migrations'),
+  import: (file) => import(pathToFileURL(file).href),
+});
 
 /** Runs the statements of a migration one by one (the extended query protocol takes one per call). */
 export async function runStatements(db: Kysely<unknown>, statements: readonly string[]): Promise<void> {

@@ -9,8 +9,7 @@ import type { Database } from './schema.js';
  * caller (audit events of installation-wide settings, directory groups of the whole directory).
  *
  * Not listed, on purpose: child tables reached only through a listed parent (work_unit_relation,
- * work_unit_subcategory, tenant_secret_version), and the sign-in tables (app_user, user_tenant),
- * which say who the caller is before any scope exists.
+ * work_unit_subcategory, tenant_secret_version), and the sign-in tables (NOT_TENANT_OWNED).
  */
 export const TENANT_TABLES = {
   tenant: { column: 'tenant_id' },
@@ -26,6 +25,9 @@ export const TENANT_TABLES = {
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;
+
+/** Tables with a tenant column that say who a caller is (a user's default and allowed tenants), read before any scope exists. */
+export const NOT_TENANT_OWNED = ['app_user', 'user_tenant'] as const satisfies readonly (keyof Database)[];
 
 export function isTenantTable(table: string): table is TenantTable {
   return Object.hasOwn(TENANT_TABLES, table);

@@ -5,22 +5,11 @@ import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
 
 /**
- * Which area's view permission reads which entity's history. An entity type missing here has
- * no readable history; each area adds its own entity types as it records them.
+ * One entity's change history. `audited` maps entity types to the area whose view permission
+ * reads them (each area declares its own in its manifest); a type missing there has no readable history.
  */
-export const AUDITED_ENTITIES: Record<string, Area> = {
-  tenant: 'Tenants',
-  subscription: 'Subscriptions',
-  tenantSecret: 'Tenants',
-  tokenGrant: 'Tokens',
-  workUnitCategory: 'WorkUnits.Categories',
-  workUnitSubcategory: 'WorkUnits.Subcategories',
-  workUnitType: 'WorkUnits.Types',
-  workUnit: 'WorkUnits',
-};
-
-export async function findAuditEvents(db: Db, user: Principal, entityType: string, entityId: string, top: number) {
-  const area = AUDITED_ENTITIES[entityType];
+export async function findAuditEvents(db: Db, audited: Readonly<Record<string, Area>>, user: Principal, entityType: string, entityId: string, top: number) {
+  const area = audited[entityType];
   if (!area) throw new HttpError(400, `Unknown entity type '${entityType}'.`);
   if (!user.permissions.has(area, 'view')) throw new HttpError(403, 'You do not have access to one or more requested resources');
   // Events of tenantless entities are readable by those who may read the entity type (sharedWhenNull).

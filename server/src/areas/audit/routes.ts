@@ -15,7 +15,7 @@ const auditEventSchema = z.object({
 });
 
 /** The change history of one entity, for users who may read that entity. */
-export const auditRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+export const auditRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, auditedEntities }) => async (app) => {
   app.get(
     '/v1/auditEvents',
     {
@@ -26,6 +26,6 @@ export const auditRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) =>
         response: { 200: z.object({ value: z.array(auditEventSchema) }) },
       },
     },
-    async (request) => ({ value: await findAuditEvents(db, principalOf(request), request.query.entityType, request.query.entityId, request.query.$top) }),
+    async (request) => ({ value: await findAuditEvents(db, auditedEntities, principalOf(request), request.query.entityType, request.query.entityId, request.query.$top) }),
   );
 };

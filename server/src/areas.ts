@@ -1,0 +1,27 @@
+import type { AreaManifest } from './http/area.js';
+import { healthArea } from './areas/health/manifest.js';
+import { lookupsArea } from './areas/lookups/manifest.js';
+import { currentUserArea } from './areas/currentuser/manifest.js';
+import { featuresArea } from './areas/features/manifest.js';
+import { auditArea } from './areas/audit/manifest.js';
+import { tenantsArea } from './areas/tenants/manifest.js';
+import { subscriptionsArea } from './areas/subscriptions/manifest.js';
+import { tokensArea } from './areas/tokens/manifest.js';
+import { workUnitCategoriesArea } from './areas/workunitcategories/manifest.js';
+import { workUnitsArea } from './areas/workunits/manifest.js';
+import { peopleArea } from './areas/people/manifest.js';
+
+/** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
+export const AREAS: readonly AreaManifest[] = [
+  healthArea,
+  lookupsArea,
+  currentUserArea,
+  featuresArea,
+  auditArea,
+  tenantsArea,
+  subscriptionsArea,
+  tokensArea,
+  workUnitCategoriesArea,
+  workUnitsArea,
+  peopleArea,
+];

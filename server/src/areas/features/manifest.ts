@@ -1,0 +1,7 @@
+import { defineArea } from '../../http/area.js';
+import { featureRoutes } from './routes.js';
+
+export const featuresArea = defineArea({
+  name: 'features',
+  routes: featureRoutes,
+});

@@ -1,0 +1,7 @@
+import { defineArea } from '../../http/area.js';
+import { healthRoutes } from './routes.js';
+
+export const healthArea = defineArea({
+  name: 'health',
+  routes: healthRoutes,
+});

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Area } from '@cfs/contracts/permissions';
+import type { AppDeps } from '../app-deps.js';
+
+/**
+ * What an area brings to the portal, declared once in its `manifest.ts` and registered with one
+ * line in `server/src/areas.ts`: the HTTP app registers its routes, the change history reads its
+ * audited entity types, the worker role will run its tasks.
+ *
+ * @example
+ *   export const tokensArea = defineArea({
+ *     name: 'tokens',
+ *     routes: tokenRoutes,
+ *     audited: { tokenGrant: 'Tokens' },
+ *   });
+ */
+export interface AreaManifest {
+  /** The spec's area name (DESIGN: workunits, tenants, tokens…). */
+  readonly name: string;
+  readonly routes?: (deps: AppDeps) => FastifyPluginAsyncZod;
+  /** Entity types the area records in the audit trail, with the area whose view permission reads their history. */
+  readonly audited?: Readonly<Record<string, Area>>;
+}
+
+export function defineArea(manifest: AreaManifest): AreaManifest {
+  return manifest;
+}
+
+/** Every area's audited entity types in one map; two areas claiming one type is a declaration bug. */
+export function auditedEntities(areas: readonly AreaManifest[]): Readonly<Record<string, Area>> {
+  const entities: Record<string, Area> = {};
+  for (const area of areas) {
+    for (const [entityType, owner] of Object.entries(area.audited ?? {})) {
+      if (entityType in entities) throw new Error(`Entity type '${entityType}' is audited by two areas`);
+      entities[entityType] = owner;
+    }
+  }
+  return entities;
+}
