@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { startEmbeddedServer } from './embedded-server.js';
 import { guardTransactions } from './transaction-guard.js';
-import type { Database } from './schema.js';
+import type { DB as Database } from './schema.js';
 
 /** The root handle: reads, and the start of transactions. */
 export type Db = Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { HISTORY_TYPES, WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import type { Database } from './schema.js';
+import type { DB as Database } from './schema.js';
 
 /** Titles for the demo list; the set is spread over both tenants, states, severities and types. */
 const INCIDENTS = [

@@ -1,7 +1,7 @@
 import { sql, type DeleteQueryBuilder, type DeleteResult, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { canAccessTenant, type TenantScope } from '../auth/tenant-scope.js';
 import { NotFoundError } from '../http/errors.js';
-import type { Database } from './schema.js';
+import type { DB as Database } from './schema.js';
 import { TENANT_TABLES, type TenantTable } from './tenant-tables.js';
 
 /** A tenant-owned table, optionally aliased: `'work_unit'` or `'work_unit as wu'`. */

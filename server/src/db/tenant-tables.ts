@@ -1,4 +1,4 @@
-import type { Database } from './schema.js';
+import type { DB as Database } from './schema.js';
 
 /**
  * Every table that carries a tenant, with its tenant column. Reads and writes of these tables go

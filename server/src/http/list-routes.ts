@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
-import type { Database } from '../db/schema.js';
+import type { DB as Database } from '../db/schema.js';
 import { parseListQuery, type ListQueryInput } from '../odata/list-query.js';
 import { buildListSql, runListQuery, type ListRow } from '../odata/list-query-sql.js';
 import type { Resource } from '../odata/resource.js';

@@ -4,10 +4,10 @@ import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import type { SubscriptionTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 
-const present = (row: Selectable<SubscriptionTable>): Subscription => ({
+const present = (row: Selectable<Database['subscription']>): Subscription => ({
   subscriptionId: row.subscription_id,
   tenantId: row.tenant_id,
   name: row.name,

@@ -4,18 +4,18 @@ import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import type { TenantTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError } from '../../http/errors.js';
 import { customFieldColumnName, findTenantRow, presentTenant, type TenantRow } from './queries.js';
 import { normalizeCustomFields, normalizeIntakeSchema } from './validation.js';
 
-function toColumns(input: TenantInput, stored?: TenantRow): Updateable<TenantTable> {
+function toColumns(input: TenantInput, stored?: TenantRow): Updateable<Database['tenant']> {
   const errors: Record<string, string[]> = {};
   const storedFields = stored ? Object.fromEntries(customFieldColumns.map((field) => [field, stored[customFieldColumnName(field)] as string | null])) : {};
   const custom = normalizeCustomFields(input, errors, storedFields);
   const intake = normalizeIntakeSchema(input.intakeWizardSchema, errors);
   if (Object.keys(errors).length) throw new BadRequestError(TENANT_MESSAGES.saveFailed, errors);
-  const values: Updateable<TenantTable> = { name: input.name };
+  const values: Updateable<Database['tenant']> = { name: input.name };
   if (input.internalNotificationEmailAddress !== undefined) values.internal_notification_email_address = input.internalNotificationEmailAddress || null;
   if (input.enabled !== undefined) values.enabled = input.enabled;
   if (input.assignmentGroups !== undefined) {

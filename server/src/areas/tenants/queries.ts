@@ -3,10 +3,10 @@ import { customFieldColumns, type CustomFieldColumn, type Tenant } from '@cfs/co
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped } from '../../db/scoped.js';
 import type { Db } from '../../db/database.js';
-import type { TenantTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 
-export type TenantRow = Selectable<TenantTable>;
+export type TenantRow = Selectable<Database['tenant']>;
 
 const columnOf = (field: CustomFieldColumn) => field.replace('workUnitField', 'work_unit_field_') as `work_unit_field_${number}` & keyof TenantRow;
 

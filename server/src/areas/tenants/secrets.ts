@@ -5,11 +5,11 @@ import type { Principal } from '../../auth/principal.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
-import type { TenantSecretTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 import { findTenantRow } from './queries.js';
 
-const present = (row: Selectable<TenantSecretTable>): TenantSecret => ({
+const present = (row: Selectable<Database['tenant_secret']>): TenantSecret => ({
   secretId: row.secret_id,
   tenantId: row.tenant_id,
   name: row.name,
@@ -26,7 +26,7 @@ export async function listSecrets(db: Db, user: Principal, tenantId: string): Pr
   return rows.map(present);
 }
 
-async function addVersion(db: ScopedDb<Tx>, box: SecretBox, user: Principal, secret: Selectable<TenantSecretTable>, value: string): Promise<TenantSecret> {
+async function addVersion(db: ScopedDb<Tx>, box: SecretBox, user: Principal, secret: Selectable<Database['tenant_secret']>, value: string): Promise<TenantSecret> {
   const version = secret.latest_version + 1;
   const { keyId, ciphertext } = box.encrypt(value);
   await db.executor.insertInto('tenant_secret_version').values({ secret_id: secret.secret_id, version, key_id: keyId, ciphertext, created_by: user.userName }).execute();

@@ -5,10 +5,10 @@ import { generateApiToken } from '../../auth/api-tokens.js';
 import type { Principal } from '../../auth/principal.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
-import type { TokenGrantTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { NotFoundError, orNotFound } from '../../http/errors.js';
 
-const present = (row: Selectable<TokenGrantTable>): TokenGrant => ({
+const present = (row: Selectable<Database['token_grant']>): TokenGrant => ({
   tokenGrantId: row.token_grant_id,
   tenantId: row.tenant_id,
   name: row.name,

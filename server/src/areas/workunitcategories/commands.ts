@@ -13,10 +13,10 @@ import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
-import type { WorkUnitCategoryTable, WorkUnitSubcategoryTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
 
-const presentCategory = (row: Selectable<WorkUnitCategoryTable>): WorkUnitCategory => ({
+const presentCategory = (row: Selectable<Database['work_unit_category']>): WorkUnitCategory => ({
   workUnitCategoryId: row.work_unit_category_id,
   name: row.name,
   tenantId: row.tenant_id,
@@ -25,7 +25,7 @@ const presentCategory = (row: Selectable<WorkUnitCategoryTable>): WorkUnitCatego
   isVisibleInResolutionCenter: row.is_visible_in_resolution_center,
 });
 
-const presentSubcategory = (row: Selectable<WorkUnitSubcategoryTable>): WorkUnitSubcategory => ({
+const presentSubcategory = (row: Selectable<Database['work_unit_subcategory']>): WorkUnitSubcategory => ({
   workUnitSubcategoryId: row.work_unit_subcategory_id,
   workUnitCategoryId: row.work_unit_category_id,
   name: row.name,

@@ -1,9 +1,9 @@
 import type { Selectable, Updateable } from 'kysely';
 import { customValueFields, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
-import type { WorkUnitTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 
 type EditableField = Exclude<keyof WorkUnitFields, 'relations'>;
-type Column = keyof WorkUnitTable & string;
+type Column = keyof Database['work_unit'] & string;
 
 /**
  * The one map between a work unit's editable API fields and its columns: the presenter, the
@@ -58,7 +58,7 @@ export const FIELD_COLUMNS: Record<EditableField, Column> = {
 export const EDITABLE_FIELDS = Object.keys(FIELD_COLUMNS) as EditableField[];
 const DATE_FIELDS = new Set<EditableField>(['plannedStartTime', 'plannedFinishTime']);
 
-export type WorkUnitRow = Selectable<WorkUnitTable>;
+export type WorkUnitRow = Selectable<Database['work_unit']>;
 
 /** The editable state of a unit: what the panel edits and a PATCH's `test` operations compare. */
 export function toDocument(row: WorkUnitRow, relations: WorkUnitRelation[]): WorkUnitFields {
@@ -72,14 +72,14 @@ export function toDocument(row: WorkUnitRow, relations: WorkUnitRelation[]): Wor
 }
 
 /** The columns to write for a validated document. */
-export function toColumns(document: WorkUnitFields): Updateable<WorkUnitTable> {
+export function toColumns(document: WorkUnitFields): Updateable<Database['work_unit']> {
   const columns: Record<string, unknown> = {};
   for (const field of EDITABLE_FIELDS) {
     const value = document[field];
     if (value === undefined) continue;
     columns[FIELD_COLUMNS[field]] = DATE_FIELDS.has(field) && typeof value === 'string' ? new Date(value) : value;
   }
-  return columns as Updateable<WorkUnitTable>;
+  return columns as Updateable<Database['work_unit']>;
 }
 
 /** The work unit as the API answers it. */

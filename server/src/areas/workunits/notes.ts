@@ -3,10 +3,10 @@ import { HISTORY_TYPES, type HistoryRecord } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import type { WorkUnitNoteTable } from '../../db/schema.js';
+import type { DB as Database } from '../../db/schema.js';
 import { assertWorkUnitAccess, lockWorkUnit, type WorkUnitAccess } from './queries.js';
 
-const present = (row: Selectable<WorkUnitNoteTable>): HistoryRecord => ({
+const present = (row: Selectable<Database['work_unit_note']>): HistoryRecord => ({
   id: row.work_unit_note_id,
   workUnitNoteId: row.work_unit_note_id,
   detail: row.detail,
