@@ -15,6 +15,8 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
   /** The list path, e.g. `/v1/tenants`; the CSV export answers `{path}/Export()`. */
   path: string;
   resource: Resource;
+  /** The contract's schema of one row: every list row is a part of it (a test checks each list against it). */
+  row: z.ZodObject;
   permission: RoutePermission;
   /** The caller's rows: the resource table through `scoped(db, user.tenantScope)`. */
   base: (principal: Principal) => SelectQueryBuilder<Database, TB, O>;
@@ -60,14 +62,14 @@ export function toCsv(rows: ListRow[]): string {
  *
  * @example
  *   registerListRoutes(app, db, {
- *     path: '/v1/tenants', resource: tenantsResource, permission: perm('Tenants', 'view'),
+ *     path: '/v1/tenants', resource: tenantsResource, row: tenantSchema, permission: perm('Tenants', 'view'),
  *     base: (user) => scoped(db, user.tenantScope).selectFrom('tenant').selectAll(),
  *     exportFileName: 'tenants.csv', tags: ['Tenants'],
  *   });
  */
 export function registerListRoutes<TB extends keyof Database, O>(app: FastifyInstance, db: Db, options: ListRouteOptions<TB, O>): void {
-  const { path, resource, permission, base, exportFileName, tags } = options;
-  const config = { permission };
+  const { path, resource, permission, base, exportFileName, tags, row } = options;
+  const config = { permission, listRow: row };
   const schema = { tags, querystring: listQuerySchema };
 
   // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.

@@ -14,6 +14,7 @@ export const subscriptionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ d
   registerListRoutes(app, db, {
     path: '/v1/subscriptions',
     resource: subscriptionsResource,
+    row: subscriptionSchema,
     permission: perm('Subscriptions', 'view'),
     base: (user) => scoped(db, user.tenantScope).selectFrom('subscription').selectAll(),
     exportFileName: 'subscriptions.csv',

@@ -1,13 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  tenantInputSchema,
-  tenantSchema,
-  tenantSecretInputSchema,
-  tenantSecretSchema,
-  tenantSecretValueSchema,
-  tenantSecretVersionInputSchema,
-} from '@cfs/contracts/tenants';
+import { tenantInputSchema, tenantSchema, tenantSecretInputSchema, tenantSecretSchema, tenantSecretValueSchema, tenantSecretVersionInputSchema } from '@cfs/contracts/tenants';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
@@ -26,6 +19,7 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, sec
   registerListRoutes(app, db, {
     path: '/v1/tenants',
     resource: tenantsResource,
+    row: tenantSchema,
     permission: perm('Tenants', 'view'),
     base: (user) => scoped(db, user.tenantScope).selectFrom('tenant').selectAll(),
     exportFileName: 'tenants.csv',

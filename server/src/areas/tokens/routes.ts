@@ -16,6 +16,7 @@ export const tokenRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) =>
   registerListRoutes(app, db, {
     path: '/v1/tokens',
     resource: tokensResource,
+    row: tokenGrantSchema,
     permission: perm('Tokens', 'view'),
     base: (user) => scoped(db, user.tenantScope).selectFrom('token_grant').selectAll(),
     exportFileName: 'tokens.csv',

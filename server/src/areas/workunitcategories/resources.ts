@@ -11,8 +11,6 @@ export const categoriesResource = defineResource({
     workUnitTypeId: { type: 'integer' },
     isEnabled: { type: 'boolean' },
     isVisibleInResolutionCenter: { type: 'boolean' },
-    created: { type: 'datetime' },
-    modified: { type: 'datetime' },
   },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
@@ -29,8 +27,6 @@ export const subcategoriesResource = defineResource({
     workUnitCategoryId: { type: 'integer' },
     name: { type: 'string' },
     isEnabled: { type: 'boolean' },
-    created: { type: 'datetime' },
-    modified: { type: 'datetime' },
   },
   defaultOrderBy: 'workUnitSubcategoryId asc',
 });

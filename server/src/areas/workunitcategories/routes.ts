@@ -1,16 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { dbIdParam } from '@cfs/contracts/fields';
-import {
-  categoryLookupSchema,
-  subcategoryLookupSchema,
-  workUnitCategoryInputSchema,
-  workUnitCategorySchema,
-  workUnitSubcategoryInputSchema,
-  workUnitSubcategorySchema,
-  workUnitTypeInputSchema,
-  workUnitTypeSchema,
-} from '@cfs/contracts/work-unit-settings';
+import { categoryLookupSchema, subcategoryLookupSchema, workUnitCategoryInputSchema, workUnitCategorySchema, workUnitSubcategoryInputSchema, workUnitSubcategorySchema, workUnitTypeInputSchema, workUnitTypeSchema } from '@cfs/contracts/work-unit-settings';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
@@ -35,6 +26,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = 
   registerListRoutes(app, db, {
     path: '/v1/workunitcategories',
     resource: categoriesResource,
+    row: workUnitCategorySchema,
     permission: perm('WorkUnits.Categories', 'view'),
     base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit_category').selectAll(),
     exportFileName: 'workunitcategories.csv',
@@ -52,6 +44,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = 
   registerListRoutes(app, db, {
     path: '/v1/workunitsubcategories',
     resource: subcategoriesResource,
+    row: workUnitSubcategorySchema,
     permission: perm('WorkUnits.Subcategories', 'view'),
     base: (user) =>
       db
@@ -75,6 +68,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = 
   registerListRoutes(app, db, {
     path: '/v1/workunittypes',
     resource: typesResource,
+    row: workUnitTypeSchema,
     permission: perm('WorkUnits.Types', 'view'),
     base: () => db.selectFrom('work_unit_type').selectAll(),
     exportFileName: 'workunittypes.csv',

@@ -23,6 +23,7 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
   registerListRoutes(app, db, {
     path: '/v1/workunits',
     resource: workUnitsResource,
+    row: workUnitSchema,
     permission: perm('WorkUnits', 'view'),
     base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit').selectAll(),
     exportFileName: 'workunits.csv',
