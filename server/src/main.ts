@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
+import { AREAS } from './areas.js';
 import { startWorker } from './engines/worker.js';
 
 const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, databaseLog ? { log: databaseLog } : {});
   const stops: (() => Promise<void>)[] = [];
 
-  if (config.role !== 'api') stops.push(startWorker(runtime));
+  if (config.role !== 'api') stops.push(startWorker(runtime, AREAS.flatMap((area) => area.tasks ?? [])));
   if (config.role !== 'worker') {
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}) });
     await app.listen({ port: config.port, host: config.host });

@@ -11,6 +11,8 @@ import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 export interface Runtime {
   config: Config;
   db: Db;
+  /** The database's connection string (the embedded server's when DATABASE_URL is unset), for LISTEN. */
+  databaseUrl: string;
   /** Closes the database pool and stops the embedded database server, if this process started one. */
   closeDatabase(): Promise<void>;
   verifier: TokenVerifier;
@@ -25,7 +27,7 @@ export interface Runtime {
  * verifier: everything a server, a worker, a CLI or a test needs before it can serve.
  */
 export async function openRuntime(config: Config, options: { log?: (message: string) => void } = {}): Promise<Runtime> {
-  const { db, close: closeDatabase } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
+  const { db, url: databaseUrl, close: closeDatabase } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
   try {
     await migrateToLatest(db);
     await seed(db, { demo: config.demoSeed, localUsers: config.oidc.embedded });
@@ -34,11 +36,12 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     throw error;
   }
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
-  if (!config.oidc.embedded) return { config, db, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
+  if (!config.oidc.embedded) return { config, db, databaseUrl, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,
     db,
+    databaseUrl,
     closeDatabase,
     secretBox,
     keys,

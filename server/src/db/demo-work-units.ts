@@ -91,7 +91,7 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: { t
         .execute();
       await trx
         .insertInto('work_unit_event')
-        .values({ work_unit_id: row.work_unit_id, tenant_id: tenant.tenantId, event_type_id: WORK_UNIT_EVENT_TYPES.OnNew, to_state_id: WORK_UNIT_STATES.New, created, created_by: 'seed', processed_at: created })
+        .values({ work_unit_id: row.work_unit_id, tenant_id: tenant.tenantId, event_type_id: WORK_UNIT_EVENT_TYPES.OnNew, to_state_id: WORK_UNIT_STATES.New, created, created_by: 'seed' })
         .execute();
     }
   }

@@ -9,6 +9,18 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface AppRole {
@@ -49,6 +61,29 @@ export interface DirectoryGroup {
   group_id: Generated<string>;
   mail: string;
   tenant_id: string | null;
+}
+
+export interface EngineCursor {
+  consumer: string;
+  last_id: Generated<number>;
+  last_tx: Generated<string>;
+  updated: Generated<Timestamp>;
+}
+
+export interface Job {
+  attempts: Generated<number>;
+  created: Generated<Timestamp>;
+  finished: Timestamp | null;
+  job_id: Generated<number>;
+  key: string;
+  last_error: string | null;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  max_attempts: number;
+  payload: Generated<Json>;
+  run_at: Generated<Timestamp>;
+  state: Generated<string>;
+  task: string;
 }
 
 export interface OidcPayload {
@@ -238,9 +273,9 @@ export interface WorkUnitEvent {
   created_by: string | null;
   event_type_id: number;
   from_state_id: number | null;
-  processed_at: Timestamp | null;
   tenant_id: string;
   to_state_id: number | null;
+  tx_id: Generated<string>;
   work_unit_event_id: Generated<number>;
   work_unit_id: number;
 }
@@ -285,6 +320,8 @@ export interface DB {
   app_user: AppUser;
   audit_event: AuditEvent;
   directory_group: DirectoryGroup;
+  engine_cursor: EngineCursor;
+  job: Job;
   oidc_payload: OidcPayload;
   role_permission: RolePermission;
   subscription: Subscription;

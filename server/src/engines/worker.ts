@@ -1,22 +1,15 @@
-import { deleteExpiredPayloads } from '../auth/embedded/adapter.js';
+import { deleteExpiredSignInRecords } from '../auth/embedded/adapter.js';
 import type { Runtime } from '../runtime.js';
-
-const HOUSEKEEPING_INTERVAL_MS = 15 * 60 * 1000;
+import { startJobWorker } from './jobs/worker.js';
+import { deleteFinishedJobs } from './jobs/retention.js';
+import type { TaskDefinition } from './jobs/task.js';
 
 /**
- * The worker role. For now it keeps house (expired sign-in records); the engines (ingestion,
- * rules, protocols, actions) join it as their areas arrive. Returns its stop function.
+ * The worker role: runs the areas' tasks and the portal's own housekeeping from the job table.
+ * Returns its stop function.
  */
-export function startWorker(runtime: Runtime): () => Promise<void> {
-  const housekeeping = async () => {
-    try {
-      if (runtime.provider) await deleteExpiredPayloads(runtime.db);
-    } catch (error) {
-      console.error('housekeeping failed', error);
-    }
-  };
-  void housekeeping();
-  const timer = setInterval(() => void housekeeping(), HOUSEKEEPING_INTERVAL_MS);
-  timer.unref();
-  return async () => clearInterval(timer);
+export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {
+  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...areaTasks];
+  const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl });
+  return () => worker.stop();
 }

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Area } from '@cfs/contracts/permissions';
 import type { AppDeps } from '../app-deps.js';
+import type { TaskDefinition } from '../engines/jobs/task.js';
 
 /**
  * What an area brings to the portal, declared once in its `manifest.ts` and registered with one
  * line in `server/src/areas.ts`: the HTTP app registers its routes, the change history reads its
- * audited entity types, the worker role will run its tasks.
+ * audited entity types, the worker role runs its tasks.
  *
  * @example
  *   export const tokensArea = defineArea({
@@ -20,6 +21,8 @@ export interface AreaManifest {
   readonly routes?: (deps: AppDeps) => FastifyPluginAsyncZod;
   /** Entity types the area records in the audit trail, with the area whose view permission reads their history. */
   readonly audited?: Readonly<Record<string, Area>>;
+  /** The area's background tasks, run by the worker role (engines/jobs). */
+  readonly tasks?: readonly TaskDefinition<unknown>[];
 }
 
 export function defineArea(manifest: AreaManifest): AreaManifest {

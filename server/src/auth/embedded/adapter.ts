@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/database.js';
+import { z } from 'zod';
+import { defineTask } from '../../engines/jobs/task.js';
 
 /**
  * Keeps the identity provider's sessions, grants, codes and tokens in the database, so they
@@ -64,6 +66,14 @@ async function findWhere(db: Db, type: string, condition: ReturnType<typeof sql>
 }
 
 /** Expired rows are of no use to anyone; the worker calls this periodically. */
+/** Housekeeping: expired sign-in records go every 15 minutes. */
+export const deleteExpiredSignInRecords = defineTask({
+  name: 'housekeeping.expired-sign-in-records',
+  payload: z.object({}),
+  every: 15 * 60_000,
+  perform: async (_payload, { db }) => void (await deleteExpiredPayloads(db)),
+});
+
 export async function deleteExpiredPayloads(db: Db): Promise<number> {
   const result = await db.deleteFrom('oidc_payload').where('expires_at', '<', new Date()).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import pg from 'pg';
+import type { Db } from '../../db/database.js';
+import { claimJobs, completeJob, enqueue, extendLease, failJob, type ClaimedJob } from './queue.js';
+import type { TaskContext, TaskDefinition } from './task.js';
+
+export interface JobWorkerOptions {
+  db: Db;
+  /** The tasks this worker runs; jobs of other tasks are left to workers that know them. */
+  tasks: readonly TaskDefinition<unknown>[];
+  /** Where to LISTEN for new jobs (the database's connection string); without it the worker only polls. */
+  listenUrl?: string;
+  concurrency?: number;
+  pollMs?: number;
+  /** How long a claimed job stays this worker's without a sign of life; renewed while it runs. */
+  leaseMs?: number;
+  /** Names this worker in `job.locked_by`. */
+  workerId?: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface JobWorker {
+  readonly workerId: string;
+  /** Stops claiming, waits for the jobs in hand, and closes the listener. */
+  stop(): Promise<void>;
+}
+
+/** The start of the period `every` that holds `now`: the idempotency key of a recurring task's run. */
+export function periodStart(every: number, now = Date.now()): Date {
+  return new Date(Math.floor(now / every) * every);
+}
+
+/**
+ * Runs named tasks from the job table. Any number of these run against one database, in one
+ * process or many: jobs are claimed with SKIP LOCKED, a job whose worker died is claimed again when
+ * its lease runs out, and a recurring task is enqueued under the key of its period, so exactly one
+ * job exists per period whichever workers try.
+ */
+export function startJobWorker(options: JobWorkerOptions): JobWorker {
+  const { db, tasks } = options;
+  const concurrency = options.concurrency ?? 4;
+  const pollMs = options.pollMs ?? 1000;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
+  const byName = new Map(tasks.map((task) => [task.name, task] as const));
+  const names = [...byName.keys()];
+  const lastPeriod = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let listener: pg.Client | undefined;
+
+  const context = (job: ClaimedJob): TaskContext => ({ db, jobId: job.job_id, key: job.key, attempt: job.attempts });
+
+  async function run(job: ClaimedJob): Promise<void> {
+    const task = byName.get(job.task);
+    if (!task) return;
+    const heartbeat = setInterval(() => void extendLease(db, workerId, job.job_id, leaseMs).catch(() => undefined), Math.max(leaseMs / 3, 50));
+    try {
+      // A job whose worker died on its last attempt is not run again.
+      if (job.attempts > job.max_attempts) throw new Error('The worker running the last attempt stopped before it finished.');
+      const payload = task.payload.parse(job.payload);
+      await task.perform(payload, context(job));
+      await completeJob(db, workerId, job.job_id);
+    } catch (error) {
+      const outcome = await failJob(db, workerId, { ...job, attempts: Math.min(job.attempts, job.max_attempts) }, error, task.backoff(job.attempts));
+      if (outcome === 'failed') {
+        log(`Job ${job.task} ${job.key} failed after ${job.max_attempts} attempt(s)`, error);
+        const parsed = task.payload.safeParse(job.payload);
+        if (task.onFailed && parsed.success) await task.onFailed(parsed.data, error, context(job)).catch((hookError: unknown) => log(`The failure hook of ${job.task} failed`, hookError));
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function enqueueRecurring(): Promise<void> {
+    for (const task of tasks) {
+      if (!task.every) continue;
+      const start = periodStart(task.every).getTime();
+      if (lastPeriod.get(task.name) === start) continue;
+      await db.transaction().execute((trx) => enqueue(trx, task, {}, { key: `every:${new Date(start).toISOString()}`, runAt: new Date(start) }));
+      lastPeriod.set(task.name, start);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    await enqueueRecurring();
+    const jobs = await claimJobs(db, workerId, names, concurrency - running.size, leaseMs);
+    for (const job of jobs) {
+      const promise = run(job).finally(() => {
+        running.delete(promise);
+        wake?.();
+      });
+      running.add(promise);
+    }
+  }
+
+  async function listen(url: string): Promise<void> {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', () => wake?.());
+    client.on('error', (error) => log('The job listener lost its connection; polling continues', error));
+    await client.connect();
+    await client.query('LISTEN job_enqueued');
+    listener = client;
+  }
+
+  const loop = (async () => {
+    if (options.listenUrl) await listen(options.listenUrl).catch((error: unknown) => log('Cannot listen for jobs; polling only', error));
+    while (!stopped) {
+      try {
+        await tick();
+      } catch (error) {
+        log('The job worker could not claim jobs', error);
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  return {
+    workerId,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      await Promise.allSettled([...running]);
+      await listener?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { connect, type Db, type Tx } from '../src/db/database.js';
+import { readEvents } from '../src/engines/events/cursor.js';
+import { enqueue } from '../src/engines/jobs/queue.js';
+import { defineTask } from '../src/engines/jobs/task.js';
+import { startJobWorker, type JobWorker } from '../src/engines/jobs/worker.js';
+import { DEMO } from '../src/db/seed.js';
+import { slowTask, TEST_TASK_TABLES, tickTask } from './fixtures/test-tasks.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+let database: TestDatabase;
+let db: Db;
+const children: ChildProcess[] = [];
+const workers: JobWorker[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = connect(database.url, 8);
+  for (const statement of TEST_TASK_TABLES) await sql.raw(statement).execute(db);
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const worker of workers.splice(0)) await worker.stop();
+  await sql`TRUNCATE job, job_run, job_effect`.execute(db);
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function spawnWorker(workerId: string, leaseMs: number, task: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'job-worker.ts'), database.url, String(leaseMs), task], {
+    env: { ...process.env, WORKER_ID: workerId },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`worker ${workerId} exited with ${code}`)));
+  });
+}
+
+const count = async (query: string) => Number((await sql.raw<{ n: number }>(query).execute(db)).rows[0]?.n ?? 0);
+
+describe('jobs', () => {
+  test('three workers, one killed midway: every job is done and its effect happens once', async () => {
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 30; i++) await enqueue(trx, slowTask, { ms: 150 }, { key: `job-${i}` });
+    });
+    const doomed = await spawnWorker('doomed', 800, slowTask.name);
+    await Promise.all([spawnWorker('steady-1', 800, slowTask.name), spawnWorker('steady-2', 800, slowTask.name)]);
+    // Kill the first worker while it holds jobs it has started and not finished.
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'running' AND locked_by = 'doomed'`)) > 0, 'the doomed worker to hold jobs');
+    doomed.kill('SIGKILL');
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 30, 'every job to be done', 30_000);
+
+    const missing = await sql<Record<string, unknown>>`SELECT j.key, j.attempts, j.locked_by, (SELECT array_agg(worker) FROM job_run r WHERE r.job_key = j.key) AS runs FROM job j LEFT JOIN job_effect e ON e.job_key = j.key WHERE e.job_key IS NULL`.execute(db);
+    expect(missing.rows).toEqual([]);
+    expect(await count(`SELECT count(*) AS n FROM job_effect`)).toBe(30);
+    expect(await count(`SELECT count(*) AS n FROM job_run WHERE worker = 'doomed'`)).toBeGreaterThan(0);
+    // A job the surviving workers started, they started once: no job is claimed twice while its lease holds.
+    expect(await count(`SELECT count(*) AS n FROM (SELECT job_key FROM job_run WHERE worker <> 'doomed' GROUP BY job_key HAVING count(*) > 1) AS twice`)).toBe(0);
+    // The jobs the killed worker left were finished by the others, after its lease ran out.
+    expect(await count(`SELECT count(*) AS n FROM job WHERE attempts > 1`)).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('a recurring task fires once per period across two worker processes', async () => {
+    await Promise.all([spawnWorker('first', 5000, tickTask.name), spawnWorker('second', 5000, tickTask.name)]);
+    await until(async () => (await count(`SELECT count(DISTINCT job_key) AS n FROM job_run`)) >= 4, 'four periods');
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+    const { rows } = await sql<{ job_key: string; runs: number }>`SELECT job_key, count(*)::int AS runs FROM job_run GROUP BY job_key`.execute(db);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.filter((row) => row.runs !== 1)).toEqual([]);
+    // One job per period, whichever worker enqueued it first.
+    expect(await count(`SELECT count(*) AS n FROM (SELECT key FROM job WHERE task = '${tickTask.name}' GROUP BY key HAVING count(*) > 1) AS twice`)).toBe(0);
+  }, 30_000);
+
+  test('a failing task is retried after its backoff, and succeeds', async () => {
+    let runs = 0;
+    const flaky = defineTask({
+      name: 'test.flaky',
+      payload: z.object({}),
+      attempts: 3,
+      backoff: () => 30,
+      perform: async () => {
+        runs += 1;
+        if (runs < 3) throw new Error(`attempt ${runs} fails`);
+      },
+    });
+    workers.push(startJobWorker({ db, tasks: [flaky], pollMs: 10, log: () => undefined }));
+    await db.transaction().execute((trx) => enqueue(trx, flaky, {}, { key: 'once' }));
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 1, 'the job to succeed');
+    expect(runs).toBe(3);
+    const job = await db.selectFrom('job').select(['attempts', 'last_error']).executeTakeFirstOrThrow();
+    expect(job).toEqual({ attempts: 3, last_error: null });
+  });
+
+  test('a task that fails every attempt is failed for good and its failure hook runs once', async () => {
+    const failures: string[] = [];
+    const broken = defineTask({
+      name: 'test.broken',
+      payload: z.object({ n: z.number() }),
+      attempts: 2,
+      backoff: () => 10,
+      perform: () => Promise.reject(new Error('always')),
+      onFailed: async ({ n }, error) => void failures.push(`${n}: ${(error as Error).message}`),
+    });
+    workers.push(startJobWorker({ db, tasks: [broken], pollMs: 10, log: () => undefined }));
+    await db.transaction().execute((trx) => enqueue(trx, broken, { n: 7 }, { key: 'doomed' }));
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'failed'`)) === 1, 'the job to fail');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(failures).toEqual(['7: always']);
+    expect(await db.selectFrom('job').select(['attempts', 'state']).executeTakeFirstOrThrow()).toEqual({ attempts: 2, state: 'failed' });
+  });
+
+  test('a job exists only if the transaction that enqueued it commits, and once per key', async () => {
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await enqueue(trx, slowTask, { ms: 1 }, { key: 'rolled-back' });
+        throw new Error('the cause fails');
+      }),
+    ).rejects.toThrow('the cause fails');
+    const added = await db.transaction().execute(async (trx) => [await enqueue(trx, slowTask, { ms: 1 }, { key: 'k' }), await enqueue(trx, slowTask, { ms: 1 }, { key: 'k' })]);
+    expect(added).toEqual([true, false]);
+    expect(await db.selectFrom('job').select('key').execute()).toEqual([{ key: 'k' }]);
+  });
+
+  test('enqueue takes the open transaction, never the root handle', () => {
+    const mustBeTransaction = (trx: Tx) => enqueue(trx, slowTask, { ms: 1 }, { key: 'typed' });
+    // @ts-expect-error the root handle is not a transaction
+    const refused = () => mustBeTransaction(db);
+    expect(typeof refused).toBe('function');
+  });
+});
+
+describe('work unit event cursors', () => {
+  const addEvent = (executor: Db | Tx) =>
+    executor
+      .insertInto('work_unit_event')
+      .values({ work_unit_id: 1, tenant_id: DEMO.contoso, event_type_id: 1, created_by: 'test' })
+      .returning('work_unit_event_id')
+      .executeTakeFirstOrThrow()
+      .then((row) => row.work_unit_event_id);
+
+  const drain = async (consumer: string) => {
+    const seen: number[] = [];
+    while ((await readEvents(db, consumer, 3, async (events) => void seen.push(...events.map((event) => event.work_unit_event_id)))) > 0);
+    return seen;
+  };
+
+  test('each consumer reads every event once, and an event committed late is not skipped', async () => {
+    await drain('protocols');
+    await drain('communications');
+    const first = await addEvent(db);
+    // A transaction that takes an id, then commits after a later id has committed.
+    let commitLate!: () => void;
+    const late = new Promise<void>((resolve) => (commitLate = resolve));
+    let lateId = 0;
+    const lateTransaction = db.transaction().execute(async (trx) => {
+      lateId = await addEvent(trx);
+      await late;
+    });
+    await until(async () => lateId > 0, 'the late event');
+    const third = await addEvent(db);
+    expect(await drain('protocols')).toEqual([first]);
+    commitLate();
+    await lateTransaction;
+    expect(await drain('protocols')).toEqual([lateId, third]);
+    expect(await drain('communications')).toEqual([first, lateId, third]);
+    expect(await drain('protocols')).toEqual([]);
+  });
+
+  test('two workers running the same consumer together read each event once', async () => {
+    await drain('rules');
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) ids.push(await addEvent(db));
+    const seen: number[] = [];
+    const slowHandler = async (events: { work_unit_event_id: number }[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen.push(...events.map((event) => event.work_unit_event_id));
+    };
+    const worker = async () => {
+      for (let i = 0; i < 30; i++) await readEvents(db, 'rules', 4, slowHandler);
+    };
+    await Promise.all([worker(), worker()]);
+    expect(seen.sort((a, b) => a - b)).toEqual(ids);
+  });
+});
