@@ -11,6 +11,7 @@ import type { AppDeps } from './app-deps.js';
 import { AREAS } from './areas.js';
 import { auditedEntities } from './http/area.js';
 import { registerAuthGate } from './auth/gate.js';
+import type { PrincipalCache } from './auth/principal-cache.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -20,6 +21,7 @@ import { rewriteODataUrl } from './odata/url-rewrite.js';
 const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz'];
 
 export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
+  principals: PrincipalCache;
   /** The embedded identity provider, when the portal runs its own. */
   provider?: Provider;
   logger?: FastifyServerOptions['logger'];
@@ -32,7 +34,7 @@ export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
  * documentation, authentication), then the areas, then the web app's files.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { db, config, verifier, secretBox, provider } = options;
+  const { db, config, verifier, secretBox, provider, principals } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     // The spec spells some paths both ways (generalLookup / generallookup, deviceOperations).
@@ -47,7 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // PATCH bodies are JSON Patch documents (RFC 6902).
   app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   // First, so that it sees every route, the libraries' included.
-  registerAuthGate(app, { db, config, verifier });
+  registerAuthGate(app, { db, config, verifier, principals });
   if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
 
   // External plugins.

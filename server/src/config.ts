@@ -33,6 +33,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
 });
@@ -42,6 +43,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The longest one statement of the portal's work may run (0: no limit); migrations run without it. */
+  statementTimeoutMs: number;
   publicUrl: string;
   role: 'all' | 'api' | 'worker';
   /** Unset OIDC_AUTHORITY means the embedded identity provider at {publicUrl}/oidc. */
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
+    statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     publicUrl,
     role: e.ROLE,
     oidc: {

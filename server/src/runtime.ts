@@ -1,18 +1,21 @@
 import type Provider from 'oidc-provider';
 import type { Config } from './config.js';
-import { openDatabase, type Db } from './db/database.js';
+import { connect, openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seed } from './db/seed.js';
 import { loadOrCreateKeys, publicKeySet, type ProviderKeys } from './auth/embedded/keys.js';
 import { createEmbeddedProvider } from './auth/embedded/provider.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
+import { PrincipalCache } from './auth/principal-cache.js';
 
 export interface Runtime {
   config: Config;
   db: Db;
   /** The database's connection string (the embedded server's when DATABASE_URL is unset), for LISTEN. */
   databaseUrl: string;
+  /** Callers' principals per token, dropped when the database announces a change (auth/principal-cache.ts). */
+  principals: PrincipalCache;
   /** Closes the database pool and stops the embedded database server, if this process started one. */
   closeDatabase(): Promise<void>;
   verifier: TokenVerifier;
@@ -27,21 +30,37 @@ export interface Runtime {
  * verifier: everything a server, a worker, a CLI or a test needs before it can serve.
  */
 export async function openRuntime(config: Config, options: { log?: (message: string) => void } = {}): Promise<Runtime> {
-  const { db, url: databaseUrl, close: closeDatabase } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
+  const { db, url: databaseUrl, close: closePool } = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: config.statementTimeoutMs,
+    ...options,
+  });
+  const principals = new PrincipalCache();
+  const closeDatabase = async () => {
+    await principals.close();
+    await closePool();
+  };
+  // Migrations and the seed may take longer than a request may: they run on a connection of their own without the timeout.
+  const setup = connect(databaseUrl, 1);
   try {
-    await migrateToLatest(db);
-    await seed(db, { demo: config.demoSeed, localUsers: config.oidc.embedded });
+    await migrateToLatest(setup);
+    await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded });
   } catch (error) {
     await closeDatabase();
     throw error;
+  } finally {
+    await setup.destroy();
   }
+  await principals.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
-  if (!config.oidc.embedded) return { config, db, databaseUrl, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
+  if (!config.oidc.embedded) return { config, db, databaseUrl, principals, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,
     db,
     databaseUrl,
+    principals,
     closeDatabase,
     secretBox,
     keys,

@@ -98,6 +98,51 @@ async function signIn(browser: Browser, userName: string, password: string) {
   return { submitted, verifier, state, loginPage };
 }
 
+/** Signs in and exchanges the code: the tokens the browser holds, and the browser (its cookies hold the session). */
+async function tokensFor(userName: string) {
+  const browser = new Browser();
+  const { submitted, verifier } = await signIn(browser, userName, userName);
+  const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
+  const response = await fetch(`${origin}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code, redirect_uri: `${origin}/user/callback`, code_verifier: verifier }).toString(),
+  });
+  const tokens = (await response.json()) as { access_token: string; refresh_token: string; id_token: string };
+  return { browser, tokens };
+}
+
+const api = (path: string, accessToken: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+describe('signing out ends the access token too', () => {
+  it('refuses the access token on the next request once the session is ended at the provider', async () => {
+    const { browser, tokens } = await tokensFor('operator');
+    expect((await api('/v1/permissions', tokens.access_token)).status).toBe(200);
+    expect((await api('/v1/permissions', tokens.access_token)).status).toBe(200);
+    // RP-initiated logout, as the portal's Logout does: the provider's page posts its form.
+    const logout = await browser.go(`/oidc/session/end?client_id=cfs-portal&id_token_hint=${tokens.id_token}`);
+    const page = await logout.text();
+    const action = /action="([^"]+)"/.exec(page)?.[1] ?? '';
+    const fields = Object.fromEntries([...page.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match) => [match[1], match[2]]));
+    const ended = await browser.go(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, logout: 'yes' }).toString() });
+    expect(ended.status).toBeLessThan(400);
+    const after = await api('/v1/permissions', tokens.access_token);
+    expect(after.status).toBe(401);
+  });
+
+  it('refuses the access token once its refresh token is revoked', async () => {
+    const { tokens } = await tokensFor('admin');
+    expect((await api('/v1/currentUser', tokens.access_token)).status).toBe(200);
+    const revoked = await fetch(`${origin}/oidc/token/revocation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token, token_type_hint: 'refresh_token', client_id: 'cfs-portal' }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await api('/v1/currentUser', tokens.access_token)).status).toBe(401);
+  });
+});
+
 describe('embedded identity provider', () => {
   it('publishes its discovery document with the endpoints under /oidc', async () => {
     const response = await fetch(`${origin}/oidc/.well-known/openid-configuration`);

@@ -57,12 +57,13 @@ const count = async (query: string) => Number((await sql.raw<{ n: number }>(quer
 describe('jobs', () => {
   test('three workers, one killed midway: every job is done and its effect happens once', async () => {
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 30; i++) await enqueue(trx, slowTask, { ms: 150 }, { key: `job-${i}` });
+      for (let i = 0; i < 30; i++) await enqueue(trx, slowTask, { ms: 300 }, { key: `job-${i}` });
     });
+    // The first worker alone would need three seconds for them all: it is killed while it holds some.
     const doomed = await spawnWorker('doomed', 800, slowTask.name);
-    await Promise.all([spawnWorker('steady-1', 800, slowTask.name), spawnWorker('steady-2', 800, slowTask.name)]);
-    // Kill the first worker while it holds jobs it has started and not finished.
     await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'running' AND locked_by = 'doomed'`)) > 0, 'the doomed worker to hold jobs');
+    await Promise.all([spawnWorker('steady-1', 800, slowTask.name), spawnWorker('steady-2', 800, slowTask.name)]);
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'running' AND locked_by = 'doomed'`)) > 0, 'the doomed worker to hold jobs again');
     doomed.kill('SIGKILL');
     await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 30, 'every job to be done', 30_000);
 
@@ -74,6 +75,7 @@ describe('jobs', () => {
     expect(await count(`SELECT count(*) AS n FROM (SELECT job_key FROM job_run WHERE worker <> 'doomed' GROUP BY job_key HAVING count(*) > 1) AS twice`)).toBe(0);
     // The jobs the killed worker left were finished by the others, after its lease ran out.
     expect(await count(`SELECT count(*) AS n FROM job WHERE attempts > 1`)).toBeGreaterThan(0);
+    expect(await count(`SELECT count(*) AS n FROM job_run WHERE worker LIKE 'steady-%'`)).toBeGreaterThan(0);
   }, 60_000);
 
   test('a recurring task fires once per period across two worker processes', async () => {

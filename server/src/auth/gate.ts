@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import type { RoutePermission } from '../http/route-permission.js';
+import type { Principal } from './principal.js';
+import type { PrincipalCache } from './principal-cache.js';
 import { loadPrincipal } from './principals.js';
 import type { TokenVerifier } from './verify.js';
 
@@ -60,26 +62,64 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
+/** Whether the sign-in grant an access token belongs to still exists (not signed out, not revoked). */
+async function grantAlive(db: Db, grantId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('oidc_payload')
+    .select('id')
+    .where('type', '=', 'Grant')
+    .where('id', '=', grantId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Who sends the token: from the principal cache, or verified, checked against its sign-in grant
+ * and loaded from the database (then cached until something about the caller changes).
+ */
+async function authenticate(deps: GateDeps, token: string): Promise<Principal> {
+  const cached = deps.principals.get(token);
+  if (cached) return cached.principal;
+  let claims;
+  try {
+    claims = await deps.verifier.verify(token);
+  } catch {
+    throw new HttpError(401, 'The access token is not valid.');
+  }
+  const grantId = deps.config.oidc.embedded && typeof claims.gid === 'string' ? claims.gid : undefined;
+  if (grantId && !(await grantAlive(deps.db, grantId))) throw new HttpError(401, 'The sign-in has ended; please sign in again.');
+  const principal = await loadPrincipal(deps.db, deps.config, claims);
+  if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
+  deps.principals.set(token, claims, principal, grantId);
+  return principal;
+}
+
+interface GateDeps {
+  db: Db;
+  config: Config;
+  verifier: TokenVerifier;
+  principals: PrincipalCache;
+}
+
 /**
  * The gate every request passes: verifies the bearer token, loads the caller, checks the
  * route's permission. 401 for no or an invalid token, 403 for a missing permission.
  */
-export function registerAuthGate(app: FastifyInstance, deps: { db: Db; config: Config; verifier: TokenVerifier }): void {
+export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
   app.decorateRequest('principal', undefined);
   app.addHook('onRoute', checkDeclaration);
+  // A caller's own change (their tenant context, a sign-out, a revoked token) holds on their next
+  // request: before a write is answered, this instance applies every announcement committed so far.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') await deps.principals.sync();
+  });
   app.addHook('onRequest', async (request) => {
     const permission = request.routeOptions.config.permission;
     if (!permission || permission === 'public') return;
     const token = bearerToken(request);
     if (!token) throw new HttpError(401, 'Authentication is required.');
-    let claims;
-    try {
-      claims = await deps.verifier.verify(token);
-    } catch {
-      throw new HttpError(401, 'The access token is not valid.');
-    }
-    const principal = await loadPrincipal(deps.db, deps.config, claims);
-    if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
+    const principal = await authenticate(deps, token);
     request.principal = principal;
     const required = permission === 'authenticated' ? [] : Array.isArray(permission) ? permission : [permission];
     if (required.length > 0 && !required.some((needed) => principal.permissions.allows(needed))) {

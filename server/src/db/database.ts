@@ -16,6 +16,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Connections in this process's pool. */
   poolSize?: number;
+  /** The statement timeout of the pool's connections, in milliseconds; 0 or unset: none. */
+  statementTimeoutMs?: number;
   log?: (message: string) => void;
 }
 
@@ -37,8 +39,8 @@ export function withDatabaseName(url: string, database: string): string {
   return `${match[1]}/${encodeURIComponent(database)}${match[3] ?? ''}`;
 }
 
-export function connect(url: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+export function connect(url: string, poolSize = 10, statementTimeoutMs = 0): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
   const dialect = new PostgresDialect({ pool });
   // In tests a query through the root handle inside an open transaction throws (transaction-guard.ts).
   return new Kysely<Database>({ dialect: process.env.NODE_ENV === 'test' ? guardTransactions(dialect) : dialect });
@@ -50,7 +52,7 @@ export function connect(url: string, poolSize = 10): Db {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) {
-    const db = connect(options.databaseUrl, options.poolSize);
+    const db = connect(options.databaseUrl, options.poolSize, options.statementTimeoutMs);
     return { db, url: options.databaseUrl, close: () => db.destroy() };
   }
   const server = await startEmbeddedServer({
@@ -59,7 +61,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     ...(options.log ? { log: options.log } : {}),
   });
   const url = server.url('postgres');
-  const db = connect(url, options.poolSize);
+  const db = connect(url, options.poolSize, options.statementTimeoutMs);
   return {
     db,
     url,

@@ -6,7 +6,7 @@ import { HttpError } from './errors.js';
 
 export const VALIDATION_MESSAGE = 'One or more validation errors occurred.';
 
-/** The SQLSTATE of an error from PostgreSQL (pg and PGlite both expose it as `code`). */
+/** The SQLSTATE of an error from PostgreSQL (pg exposes it as `code`). */
 function databaseErrorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error) || !('severity' in error)) return undefined;
   const { code } = error as { code: unknown };
@@ -45,6 +45,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // A value the database refuses (out of range, a NUL in text, a duplicate key) is the caller's
     // input, not the server's fault; the transaction has rolled back, so nothing was written.
     const sqlState = databaseErrorCode(thrown);
+    // The statement timeout (DB_STATEMENT_TIMEOUT_MS) stopped the query: the server is not broken, the request was too costly.
+    if (sqlState === '57014') return reply.code(503).send({ message: 'The request took too long and was stopped. Narrow the filter or try again later.' });
     if (sqlState?.startsWith('22')) return reply.code(400).send({ message: 'A value is out of range or not allowed.' });
     if (sqlState === '23505') return reply.code(409).send({ message: 'An item with the same key already exists.' });
     if (sqlState === '23503') return reply.code(400).send({ message: 'A referenced item does not exist.' });

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { listQuerySchema, listResponseSchema } from '@cfs/contracts/api';
 import { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
@@ -23,6 +23,15 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
   /** The download's file name, e.g. `tenants.csv`. */
   exportFileName: string;
   tags: string[];
+}
+
+/** A signal that aborts when the client goes away before its answer is sent (a closed tab, a new filter). */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client went away.'));
+  });
+  return controller.signal;
 }
 
 /** Flattens a list row for CSV: expanded objects become `relation/field` columns, arrays JSON. */
@@ -74,8 +83,8 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
 
   // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.
   const listAnswer = { 200: listResponseSchema(z.record(z.string(), z.unknown())) };
-  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request) =>
-    runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput, principalOf(request).tenantScope),
+  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request, reply) =>
+    runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput, principalOf(request).tenantScope, clientGone(reply)),
   );
 
   app.get(`${path}/Export`, { config, schema: { ...schema, summary: 'CSV export (also as Export())' } }, async (request, reply) => {
@@ -83,7 +92,7 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
     if (query.$top === undefined) query.$top = String(resource.maxTop);
     const parsed = parseListQuery(resource, { ...query, $count: 'false' });
     const user = principalOf(request);
-    const result = await buildListSql(base(user), parsed, user.tenantScope).rows.execute(db);
+    const result = await buildListSql(base(user), parsed, user.tenantScope).rows.execute(db, { signal: clientGone(reply), inflightQueryAbortStrategy: 'cancel query' });
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)

@@ -38,10 +38,13 @@ export async function runListQuery<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   query: ListQueryInput,
   tenants: TenantScope,
+  /** Aborted when the caller goes away: the running statements are cancelled on the server. */
+  signal?: AbortSignal,
 ): Promise<ListResponse<ListRow>> {
   const parsed = parseListQuery(resource, query);
   const statements = buildListSql(base, parsed, tenants);
-  const [page, total] = await Promise.all([statements.rows.execute(db), parsed.count ? statements.count.execute(db) : undefined]);
+  const options = { signal, inflightQueryAbortStrategy: 'cancel query' } as const;
+  const [page, total] = await Promise.all([statements.rows.execute(db, options), parsed.count ? statements.count.execute(db, options) : undefined]);
   const value = page.rows.map((result) => result.row);
   return total ? { '@odata.count': Number(total.rows[0]?.count ?? 0), value } : { value };
 }

@@ -91,6 +91,8 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       RefreshToken: config.sessionLifetimeSeconds,
     },
     issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
+    // Revoking a refresh token (the browser does at sign-out) ends the whole grant, its access tokens included.
+    revokeGrantPolicy: () => true,
     // The browser's tabs share one stored sign-in and renew on their own timers: a rotated refresh
     // token reused by a second tab would revoke the whole grant. The refresh token instead lives no
     // longer than the session (ttl.RefreshToken) and is bound to it.
@@ -113,8 +115,11 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
     },
     // Roles and tenants travel in the token as an external provider's would (OIDC_ROLES_CLAIM,
     // OIDC_TENANTS_CLAIM), so another portal can use this one as its identity provider.
+    // `gid` binds an access token to its sign-in grant: the API refuses it once the grant ends
+    // (sign-out, revocation of the refresh token), though the token itself has not expired.
     async extraTokenClaims(_ctx, token) {
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
+      const grantClaim = 'grantId' in token && typeof token.grantId === 'string' ? { gid: token.grantId } : {};
       const account = await findAccount(db, token.accountId);
       if (!account) return undefined;
       const [roles, tenants] = await Promise.all([
@@ -122,6 +127,7 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
         db.selectFrom('user_tenant').select('tenant_id').where('user_id', '=', account.user_id).execute(),
       ]);
       return {
+        ...grantClaim,
         tenant_id: account.tenant_id,
         preferred_username: account.user_name,
         name: account.display_name,

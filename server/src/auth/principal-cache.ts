@@ -1,0 +1,127 @@
+import type { JWTPayload } from 'jose';
+import pg from 'pg';
+import type { Principal } from './principal.js';
+
+/** The channel on which the database announces changes to who may do what (migration 0005). */
+export const PRINCIPAL_CHANNEL = 'principal_changed';
+
+interface Entry {
+  claims: JWTPayload;
+  principal: Principal;
+  /** The sign-in grant the token belongs to (embedded provider), gone at sign-out or revocation. */
+  grantId: string | undefined;
+  expiresAt: number;
+}
+
+export interface PrincipalCacheOptions {
+  /** How long a caller's permissions and tenants are reused without asking the database. */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * The verified token and the principal built from it, per bearer token, for a short time: a
+ * signed-in request then costs no signature check and no query. Whatever changes a user, a role, a
+ * tenant or a sign-in grant is announced by the database (NOTIFY, sent at commit by triggers) to
+ * every instance, which drops the affected entries at once; while this instance cannot hear those
+ * announcements, it does not use the cache at all.
+ */
+export class PrincipalCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  /** True while the invalidation listener is connected; the cache is bypassed otherwise. */
+  private listening = false;
+  private listener: pg.Client | undefined;
+  private closed = false;
+  private pings = 0;
+  private readonly waiting = new Map<string, () => void>();
+
+  constructor(options: PrincipalCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 60_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  get(token: string): Entry | undefined {
+    if (!this.listening) return undefined;
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(token);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined): void {
+    if (!this.listening) return;
+    const tokenExpiry = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
+    this.entries.set(token, { claims, principal, grantId, expiresAt: Math.min(this.now() + this.ttlMs, tokenExpiry) });
+    // Oldest first: a Map keeps insertion order.
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /** Applies one announcement: `user:<id>`, `grant:<id>`, or `all`. */
+  invalidate(payload: string): void {
+    if (payload.startsWith('ping:')) {
+      this.waiting.get(payload)?.();
+      this.waiting.delete(payload);
+      return;
+    }
+    if (payload === 'all') {
+      this.entries.clear();
+      return;
+    }
+    const [kind, id] = payload.split(':', 2) as [string, string | undefined];
+    for (const [token, entry] of this.entries) {
+      if ((kind === 'user' && entry.principal.userId === id) || (kind === 'grant' && entry.grantId === id)) this.entries.delete(token);
+    }
+  }
+
+  /** Listens for announcements on its own connection, reconnecting with backoff; the cache works only while connected. */
+  async listen(url: string, log: (message: string, error?: unknown) => void = () => undefined): Promise<void> {
+    let delay = 250;
+    const connect = async (): Promise<void> => {
+      if (this.closed) return;
+      const client = new pg.Client({ connectionString: url });
+      client.on('notification', (message) => this.invalidate(message.payload ?? 'all'));
+      client.on('error', (error) => log('The principal cache lost its listener; it is bypassed until it reconnects', error));
+      client.on('end', () => {
+        this.listening = false;
+        this.entries.clear();
+        if (!this.closed) setTimeout(() => void connect().catch(() => undefined), delay).unref();
+        delay = Math.min(delay * 2, 10_000);
+      });
+      await client.connect();
+      await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
+      this.listener = client;
+      this.entries.clear();
+      this.listening = true;
+      delay = 250;
+    };
+    await connect();
+  }
+
+  /**
+   * Resolves once every announcement committed before the call has been applied here:
+   * notifications on one channel arrive in commit order, so a ping sent now arrives after them.
+   */
+  async sync(): Promise<void> {
+    const client = this.listener;
+    if (!client || !this.listening) return;
+    const payload = `ping:${process.pid}:${++this.pings}`;
+    const arrived = new Promise<void>((resolve) => this.waiting.set(payload, resolve));
+    await client.query('SELECT pg_notify($1, $2)', [PRINCIPAL_CHANNEL, payload]);
+    await arrived;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listening = false;
+    this.entries.clear();
+    await this.listener?.end().catch(() => undefined);
+  }
+}
