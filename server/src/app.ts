@@ -79,7 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, () => app.swagger());
-  if (provider) await mountEmbeddedProvider(app, db, config, provider);
+  if (provider) await mountEmbeddedProvider(app, db, config, provider, principals);
 
   // The areas (server/src/areas.ts).
   const deps: AppDeps = { db, config, verifier, secretBox, auditedEntities: auditedEntities(AREAS) };

@@ -65,6 +65,6 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     secretBox,
     keys,
     verifier: createTokenVerifier(config, publicKeySet(keys)),
-    provider: createEmbeddedProvider(db, config, keys),
+    provider: createEmbeddedProvider(db, config, keys, secretBox),
   };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createTestPortal, type TestPortal } from './harness.js';
@@ -26,6 +27,10 @@ class Browser {
       if (name) this.cookies.set(name.trim(), rest.join('='));
     }
     return response;
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
   }
 
   /** Follows redirects until one leaves for the portal's callback, and returns that address. */
@@ -113,6 +118,26 @@ async function tokensFor(userName: string) {
 }
 
 const api = (path: string, accessToken: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+describe('sign-in records at rest', () => {
+  it('hold no token, session id or grant id that could be presented', async () => {
+    const { browser, tokens } = await tokensFor('admin');
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as { jti: string; gid: string };
+    const sessionCookie = browser.cookie('_session') ?? '';
+    expect(sessionCookie).not.toBe('');
+    const { rows } = await sql<{ dump: string }>`SELECT string_agg(t::text, ' ') AS dump FROM oidc_payload t`.execute(portal.db);
+    const dump = rows[0]?.dump ?? '';
+    expect(dump.length).toBeGreaterThan(0);
+    for (const secret of [tokens.refresh_token, claims.jti, claims.gid, sessionCookie]) expect(dump).not.toContain(secret);
+    // And the records still work: the refresh token renews.
+    const renewed = await fetch(`${origin}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'cfs-portal', refresh_token: tokens.refresh_token }).toString(),
+    });
+    expect(renewed.status).toBe(200);
+  });
+});
 
 describe('signing out ends the access token too', () => {
   it('refuses the access token on the next request once the session is ended at the provider', async () => {

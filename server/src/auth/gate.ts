@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import type { RoutePermission } from '../http/route-permission.js';
+import { hashPayloadId } from './embedded/adapter.js';
 import type { Principal } from './principal.js';
 import type { PrincipalCache } from './principal-cache.js';
 import { loadPrincipal } from './principals.js';
@@ -68,7 +69,7 @@ async function grantAlive(db: Db, grantId: string): Promise<boolean> {
     .selectFrom('oidc_payload')
     .select('id')
     .where('type', '=', 'Grant')
-    .where('id', '=', grantId)
+    .where('id', '=', hashPayloadId(grantId))
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
     .executeTakeFirst();
   return row !== undefined;
@@ -91,7 +92,8 @@ async function authenticate(deps: GateDeps, token: string): Promise<Principal> {
   if (grantId && !(await grantAlive(deps.db, grantId))) throw new HttpError(401, 'The sign-in has ended; please sign in again.');
   const principal = await loadPrincipal(deps.db, deps.config, claims);
   if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
-  deps.principals.set(token, claims, principal, grantId);
+  // Stored as the database knows it: the grant's announcement names its hashed id.
+  deps.principals.set(token, claims, principal, grantId && hashPayloadId(grantId));
   return principal;
 }
 

@@ -41,6 +41,9 @@ export function withDatabaseName(url: string, database: string): string {
 
 export function connect(url: string, poolSize = 10, statementTimeoutMs = 0): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
+  // An idle connection the server ends (a restart, an administrator) is dropped from the pool and
+  // replaced on demand; without a listener the pool's 'error' event would end the process.
+  pool.on('error', (error) => console.error('A database connection was closed by the server:', error.message));
   const dialect = new PostgresDialect({ pool });
   // In tests a query through the root handle inside an open transaction throws (transaction-guard.ts).
   return new Kysely<Database>({ dialect: process.env.NODE_ENV === 'test' ? guardTransactions(dialect) : dialect });

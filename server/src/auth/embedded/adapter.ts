@@ -1,24 +1,47 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import { z } from 'zod';
 import { defineTask } from '../../engines/jobs/task.js';
 
 /**
- * Keeps the identity provider's sessions, grants, codes and tokens in the database, so they
- * survive restarts and are shared by every instance.
+ * How a sign-in record's id (a refresh token, a session cookie, a grant id…) is stored: a SHA-256,
+ * as API tokens are. Whoever reads the table learns no token that could be presented.
  */
-export function createAdapterFactory(db: Db): (name: string) => Adapter {
+export function hashPayloadId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+const sealedSchema = z.object({ sealed: z.string(), key: z.string() });
+
+/**
+ * Keeps the identity provider's sessions, grants, codes and tokens in the database, so they
+ * survive restarts and are shared by every instance. Every id is stored hashed and every payload
+ * (which repeats its id, and holds the grant's claims) sealed with the secrets key, so a dump of
+ * the database cannot be turned into a sign-in.
+ */
+export function createAdapterFactory(db: Db, box: SecretBox): (name: string) => Adapter {
+  const seal = (payload: AdapterPayload) => {
+    const { keyId, ciphertext } = box.encrypt(JSON.stringify(payload));
+    return JSON.stringify({ sealed: ciphertext, key: keyId });
+  };
+  const open = (stored: unknown): AdapterPayload => {
+    const { sealed, key } = sealedSchema.parse(stored);
+    return JSON.parse(box.decrypt(key, sealed)) as AdapterPayload;
+  };
+  const hashed = (value: string | undefined) => (value === undefined ? null : hashPayloadId(value));
   return (type: string) => ({
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       const row = {
-        id,
+        id: hashPayloadId(id),
         type,
-        payload: JSON.stringify(payload),
-        grant_id: payload.grantId ?? null,
-        user_code: payload.userCode ?? null,
-        uid: payload.uid ?? null,
+        payload: seal(payload),
+        grant_id: hashed(payload.grantId),
+        user_code: hashed(payload.userCode),
+        uid: hashed(payload.uid),
         expires_at: expiresAt,
       };
       await db
@@ -36,36 +59,42 @@ export function createAdapterFactory(db: Db): (name: string) => Adapter {
         .execute();
     },
     async find(id: string) {
-      return findWhere(db, type, sql`id = ${id}`);
+      return findWhere(db, open, type, sql`id = ${hashPayloadId(id)}`);
     },
     async findByUserCode(userCode: string) {
-      return findWhere(db, type, sql`user_code = ${userCode}`);
+      return findWhere(db, open, type, sql`user_code = ${hashPayloadId(userCode)}`);
     },
     async findByUid(uid: string) {
-      return findWhere(db, type, sql`uid = ${uid}`);
+      return findWhere(db, open, type, sql`uid = ${hashPayloadId(uid)}`);
     },
     async consume(id: string) {
-      await db.updateTable('oidc_payload').set({ consumed_at: new Date() }).where('type', '=', type).where('id', '=', id).execute();
+      await db.updateTable('oidc_payload').set({ consumed_at: new Date() }).where('type', '=', type).where('id', '=', hashPayloadId(id)).execute();
     },
     async destroy(id: string) {
-      await db.deleteFrom('oidc_payload').where('type', '=', type).where('id', '=', id).execute();
+      await db.deleteFrom('oidc_payload').where('type', '=', type).where('id', '=', hashPayloadId(id)).execute();
     },
     async revokeByGrantId(grantId: string) {
-      await db.deleteFrom('oidc_payload').where('grant_id', '=', grantId).execute();
+      await db.deleteFrom('oidc_payload').where('grant_id', '=', hashPayloadId(grantId)).execute();
     },
   });
 }
 
-async function findWhere(db: Db, type: string, condition: ReturnType<typeof sql>): Promise<AdapterPayload | undefined> {
-  const result = await sql<{ payload: AdapterPayload; consumed_at: Date | null }>`
+async function findWhere(db: Db, open: (stored: unknown) => AdapterPayload, type: string, condition: ReturnType<typeof sql>): Promise<AdapterPayload | undefined> {
+  const result = await sql<{ payload: unknown; consumed_at: Date | null }>`
     SELECT payload, consumed_at FROM oidc_payload
     WHERE type = ${type} AND ${condition} AND (expires_at IS NULL OR expires_at > now())`.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
-  return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+  // A record sealed in another way (an earlier version's plain text) is treated as absent: sign in again.
+  let payload: AdapterPayload;
+  try {
+    payload = open(row.payload);
+  } catch {
+    return undefined;
+  }
+  return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
 }
 
-/** Expired rows are of no use to anyone; the worker calls this periodically. */
 /** Housekeeping: expired sign-in records go every 15 minutes. */
 export const deleteExpiredSignInRecords = defineTask({
   name: 'housekeeping.expired-sign-in-records',

@@ -5,8 +5,11 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { verifyPassword } from '../passwords.js';
 import { createAdapterFactory } from './adapter.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import type { ProviderKeys } from './keys.js';
 import { loginPage, logoutPage, messagePage } from './pages.js';
+import type { ServerResponse } from 'node:http';
+import type { PrincipalCache } from '../principal-cache.js';
 
 export const EMBEDDED_PREFIX = '/oidc';
 
@@ -37,13 +40,13 @@ async function findAccount(db: Db, userName: string): Promise<Account | undefine
  * public browser client, JWT access tokens for the API audience, refresh tokens for silent
  * renewal. First-party: the grant is given without a consent screen.
  */
-export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKeys): Provider {
+export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKeys, box: SecretBox): Provider {
   const { authority, clientId, audience } = config.oidc;
   const origins = [config.publicUrl, ...config.devOrigins];
   const accessTokenTtl = config.accessTokenTtlSeconds;
 
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db),
+    adapter: createAdapterFactory(db, box),
     clients: [
       {
         client_id: clientId,
@@ -171,7 +174,20 @@ function parseForm(body: unknown): Record<string, string> {
  * Mounts the provider on the portal's origin under /oidc. The provider reads request bodies
  * itself, so its scope has no body parsing; the sign-in form has its own small scope.
  */
-export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config: Config, provider: Provider): Promise<void> {
+/**
+ * A sign-out or a revocation (POSTs to the provider) ends grants; the answer is held until this
+ * instance has applied the announcements, so the ended access token is refused on the very next
+ * request here (other instances apply them within the NOTIFY's round trip).
+ */
+function holdAnswerUntilSynced(response: ServerResponse, principals: PrincipalCache): void {
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.end = ((...args: unknown[]) => {
+    void principals.sync().finally(() => end(...args));
+    return response;
+  }) as ServerResponse['end'];
+}
+
+export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config: Config, provider: Provider, principals: PrincipalCache): Promise<void> {
   const demoUsers = config.demoSeed ? DEMO_USER_NAMES : undefined;
   const productName = config.environment.name;
   const callback = provider.callback();
@@ -226,6 +242,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(EMBEDDED_PREFIX.length) || '/';
+      if (raw.method === 'POST') holdAnswerUntilSynced(reply.raw, principals);
       callback(raw, reply.raw);
     });
   });
