@@ -106,6 +106,8 @@ export const WORK_UNIT_MESSAGES = {
   approveFailed: 'Change Request approval action failed.',
   declineFailed: 'Change Request decline action failed.',
   approverMismatch: (approver: string) => `Authenticated user does not match ${approver}`,
+  /** Not in the spec: separation of duties, a change is approved by someone its editor named. */
+  selfApprover: 'You cannot name yourself as an approver; ask someone else to approve the change.',
   alreadyChangeRequest: 'This work unit already is a Change Request.',
   noteSaveFailed: 'Unable to save note.',
   noteAdded: 'Note added successfully!',

@@ -1,13 +1,18 @@
 import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
+import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
 import { DEMO } from '../src/db/seed.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
   portal = await createTestPortal();
+  // A planner who names the approvers (nobody may name themselves).
+  const role = await portal.db.selectFrom('app_role').select('role_id').where('name', '=', 'Operator').executeTakeFirstOrThrow();
+  const planner = await portal.db.insertInto('app_user').values({ user_name: 'planner', display_name: 'Pat Planner', email: 'planner@cfs.example', tenant_id: DEMO.contoso }).returning('user_id').executeTakeFirstOrThrow();
+  await portal.db.insertInto('user_role').values({ user_id: planner.user_id, role_id: role.role_id }).execute();
+  await portal.db.insertInto('user_tenant').values({ user_id: planner.user_id, tenant_id: DEMO.contoso }).execute();
 });
 afterAll(async () => {
   await portal?.close();
@@ -97,7 +102,7 @@ describe('creating work units', () => {
   });
 
   it('rejects a planned finish before the planned start', async () => {
-    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ plannedFinishTime: '2026-12-01T09:00:00.000Z' }) });
+    const response = await portal.as('planner', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ plannedFinishTime: '2026-12-01T09:00:00.000Z' }) });
     expect(response.json().errors.plannedFinishTime).toEqual(['Planned Finish Time must be equal to or greater than Planned Start Time.']);
   });
 
@@ -196,7 +201,7 @@ describe('editing with JSON Patch', () => {
 
 describe('change request approval', () => {
   it('lets approver 1 approve and approver 2 decline, which cancels the change', async () => {
-    const cr = await create('operator', changeRequest());
+    const cr = await create('planner', changeRequest());
     const approved = await patch('operator', cr, { approved1By: 'operator@cfs.example' });
     expect(approved.statusCode).toBe(200);
     const declined = await patch('admin', approved.json<WorkUnit>(), { declined2By: 'admin@cfs.example', decision2Notes: 'Not during the freeze' });
@@ -204,7 +209,7 @@ describe('change request approval', () => {
   });
 
   it('refuses a decision by anyone but the named approver with "Authenticated user does not match {approver}"', async () => {
-    const cr = await create('operator', changeRequest());
+    const cr = await create('planner', changeRequest());
     const response = await patch('admin', cr, { approved1By: 'admin@cfs.example' });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Authenticated user does not match operator@cfs.example');
@@ -329,16 +334,30 @@ describe('people', () => {
 
 describe('review fixes: approvals, bad input, scope', () => {
   it('refuses naming oneself approver and approving in one edit, and a decision sent with a new unit', async () => {
-    const cr = await create('operator', changeRequest({ approver1: 'admin@cfs.example' }));
+    const cr = await create('planner', changeRequest({ approver1: 'admin@cfs.example' }));
     const selfApproval = await patch('operator', cr, { approver1: 'operator@cfs.example', approved1By: 'operator@cfs.example' });
     expect(selfApproval.statusCode).toBe(400);
-    expect(selfApproval.json().message).toBe('Authenticated user does not match admin@cfs.example');
-    const onCreate = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ approved1By: 'operator@cfs.example' }) });
+    expect(selfApproval.json().errors).toEqual({ approver1: [WORK_UNIT_MESSAGES.selfApprover] });
+    const onCreate = await portal.as('planner', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ approved1By: 'operator@cfs.example' }) });
     expect(onCreate.statusCode).toBe(400);
   });
 
+  it('refuses an editor naming themselves approver, so they cannot approve in the next edit, and records who named each approver', async () => {
+    const cr = await create('planner', changeRequest({ approver1: 'admin@cfs.example' }));
+    const named = await patch('operator', cr, { approver1: 'operator@cfs.example' });
+    expect(named.statusCode).toBe(400);
+    expect(named.json().errors).toEqual({ approver1: [WORK_UNIT_MESSAGES.selfApprover] });
+    const onCreate = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: changeRequest({ approver1: 'operator@cfs.example' }) });
+    expect(onCreate.json().errors).toEqual({ approver1: [WORK_UNIT_MESSAGES.selfApprover] });
+    // Someone else may name them; the history says who did.
+    const byAdmin = await patch('admin', cr, { approver1: 'operator@cfs.example' });
+    expect(byAdmin.statusCode).toBe(200);
+    const history = await portal.as('admin', { method: 'GET', url: `/v1/workunits/GetWorkUnitHistoryRecords?workUnitId=${cr.workUnitId}` });
+    expect(history.json<{ value: { detail: string; createdBy: string }[] }>().value).toContainEqual(expect.objectContaining({ detail: expect.stringContaining('Approver 1'), createdBy: 'admin' }));
+  });
+
   it('starts a new approver undecided when the approver changes', async () => {
-    const cr = await create('operator', changeRequest());
+    const cr = await create('planner', changeRequest());
     const approved = (await patch('operator', cr, { approved1By: 'operator@cfs.example' })).json<WorkUnit>();
     const reassigned = await patch('operator', approved, { approver1: 'admin@cfs.example' });
     expect(reassigned.json()).toMatchObject({ approver1: 'admin@cfs.example', approved1By: null });

@@ -20,7 +20,7 @@ const LABELS: Record<string, string> = {
   referenceUrl: 'Reference URL',
   referenceId: 'Reference ID',
 };
-const label = (field: string) => LABELS[field] ?? field.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).trim();
+const label = (field: string) => LABELS[field] ?? field.replace(/([A-Z]|\d+)/g, ' $1').replace(/^./, (c) => c.toUpperCase()).trim();
 
 function show(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '(empty)';

@@ -77,13 +77,18 @@ export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUni
  * Approve sets approvedNBy to the current user; decline sets declinedNBy, decisionNNotes and
  * the state Canceled (spec 001 §4). Only the unit's existing approver N may do either, and only
  * as themselves: naming oneself approver and approving in one edit does not count, and a new
- * approver starts undecided.
+ * approver starts undecided. Nobody names themselves approver (separation of duties).
  */
 function checkApprovals(user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): WorkUnitFields {
   let result = next;
   for (const n of [1, 2] as const) {
     const decisionFields = [`approved${n}By`, `declined${n}By`, `decision${n}Notes`] as const;
     if (!same(previous?.[`approver${n}`], next[`approver${n}`])) {
+      // Separation of duties: whoever names an approver cannot name themselves, so no editor can
+      // make themselves approver in one edit and approve in the next.
+      if (next[`approver${n}`] && same(next[`approver${n}`], user.email)) {
+        throw new BadRequestError(VALIDATION_MESSAGE, { [`approver${n}`]: [WORK_UNIT_MESSAGES.selfApprover] });
+      }
       if (decisionFields.some((field) => next[field] && next[field] !== previous?.[field])) {
         throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(previous?.[`approver${n}`] ?? `approver ${n}`));
       }
