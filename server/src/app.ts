@@ -5,7 +5,8 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import { redactUrl } from './http/log-redaction.js';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { AREAS } from './areas.js';
@@ -16,6 +17,11 @@ import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { rewriteODataUrl } from './odata/url-rewrite.js';
+
+/** Request log lines carry the address with sign-in material redacted (codes, tokens, ID token hints). */
+export const requestLogSerializers = {
+  req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip }),
+};
 
 /** Paths the server answers itself; anything else under GET is the single-page app. */
 const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz'];
@@ -36,7 +42,7 @@ export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { db, config, verifier, secretBox, provider, principals } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, serializers: requestLogSerializers },
     // The spec spells some paths both ways (generalLookup / generallookup, deviceOperations).
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     rewriteUrl: (request) => rewriteODataUrl(request.url ?? '/'),
@@ -87,8 +93,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (area.routes) await app.register(area.routes(deps));
   }
 
+  redirectPagesToPublicUrl(app, config.publicUrl);
   await serveWebApp(app, config.webDist);
   return app;
+}
+
+/**
+ * Pages are served at PUBLIC_URL's address only: sign-in is bound to that origin (the provider's
+ * issuer, redirect addresses, the browser's content security policy), so a page opened at another
+ * address (127.0.0.1 for localhost) is sent to the same path at PUBLIC_URL instead of showing a
+ * login that cannot work.
+ */
+function redirectPagesToPublicUrl(app: FastifyInstance, publicUrl: string): void {
+  const canonical = new URL(publicUrl);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const url = request.url.toLowerCase();
+    if (SERVER_PREFIXES.some((prefix) => url.startsWith(prefix))) return;
+    if (request.host.toLowerCase() === canonical.host.toLowerCase()) return;
+    return reply.redirect(new URL(request.url, canonical).toString(), 302);
+  });
 }
 
 async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {

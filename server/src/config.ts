@@ -9,7 +9,7 @@ import { DEFAULT_PERMISSION_PREFIX } from '@cfs/contracts/permissions';
  */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   PUBLIC_URL: z.string().optional(),
@@ -99,7 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
   const licenseExpiration = e.LICENSE_EXPIRATION ?? new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
   return {
     port: e.PORT,
-    host: e.HOST,
+    // A demo (accounts admin/admin…) listens on this machine only unless HOST says otherwise.
+    host: e.HOST ?? ((e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL) ? '127.0.0.1' : '0.0.0.0'),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
     statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

@@ -21,6 +21,12 @@ async function main(): Promise<void> {
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}) });
     await app.listen({ port: config.port, host: config.host });
     app.log.info(`${config.environment.name} serves ${config.publicUrl}`);
+    if (config.demoSeed && !process.env.HOST) {
+      console.log(
+        `Demo accounts are on (admin/admin, operator/operator…), so the portal listens on ${config.host} only.\n` +
+          'To serve other machines, change the demo passwords first, then start with HOST=0.0.0.0 and PUBLIC_URL set to the address they use.',
+      );
+    }
     stops.push(() => app.close());
   }
 

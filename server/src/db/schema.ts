@@ -36,6 +36,8 @@ export interface AppUser {
   email: string | null;
   enabled: Generated<boolean>;
   external_subject: string | null;
+  failed_sign_ins: Generated<number>;
+  failed_sign_ins_since: Timestamp | null;
   modified: Generated<Timestamp>;
   password_hash: string | null;
   subscription_id: string | null;

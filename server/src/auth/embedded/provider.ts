@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { verifyPassword } from '../passwords.js';
 import { createAdapterFactory } from './adapter.js';
+import { ACCOUNT_FAILURE_WINDOW_MINUTES, checkSignIn } from './sign-in.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { ProviderKeys } from './keys.js';
 import { loginPage, logoutPage, messagePage } from './pages.js';
@@ -174,6 +174,8 @@ function parseForm(body: unknown): Record<string, string> {
  * Mounts the provider on the portal's origin under /oidc. The provider reads request bodies
  * itself, so its scope has no body parsing; the sign-in form has its own small scope.
  */
+const ACCOUNT_LOCKED_MESSAGE = `Too many failed sign-ins for this account. Try again in ${ACCOUNT_FAILURE_WINDOW_MINUTES} minutes.`;
+
 /**
  * A sign-out or a revocation (POSTs to the provider) ends grants; the answer is held until this
  * instance has applied the announcements, so the ended access token is refused on the very next
@@ -191,6 +193,10 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
   const demoUsers = config.demoSeed ? DEMO_USER_NAMES : undefined;
   const productName = config.environment.name;
   const callback = provider.callback();
+  const publicHost = new URL(config.publicUrl).host;
+  const publicProtocol = new URL(config.publicUrl).protocol.replace(':', '');
+  // Read X-Forwarded-Proto, which is set above from PUBLIC_URL (https behind a proxy).
+  provider.proxy = true;
 
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -217,17 +223,15 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
         await provider.interactionDetails(request.raw, reply.raw);
         const form = parseForm(request.body);
         const userName = (form.username ?? '').trim();
-        const user = userName
-          ? await db.selectFrom('app_user').select(['user_name', 'password_hash', 'enabled']).where('user_name', '=', userName).executeTakeFirst()
-          : undefined;
-        const valid = !!user?.enabled && !!user.password_hash && (await verifyPassword(form.password ?? '', user.password_hash));
-        if (!user || !valid) {
+        const result = await checkSignIn(db, userName, form.password ?? '');
+        if (!result.ok) {
+          const error = result.reason === 'locked' ? ACCOUNT_LOCKED_MESSAGE : 'The user name or password is not correct.';
           return reply
-            .code(401)
+            .code(result.reason === 'locked' ? 429 : 401)
             .type('text/html')
-            .send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, userName, error: 'The user name or password is not correct.', demoUsers }));
+            .send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, userName, error, demoUsers }));
         }
-        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.user_name } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: result.userName } }, { mergeWithLastSubmission: false });
         return reply.hijack();
       },
     );
@@ -242,6 +246,12 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(EMBEDDED_PREFIX.length) || '/';
+      // Every address the provider writes (discovery, redirects) derives from PUBLIC_URL, never from
+      // the request's Host or X-Forwarded-* headers, which the caller chooses.
+      raw.headers.host = publicHost;
+      delete raw.headers['x-forwarded-host'];
+      if (config.trustProxy === false) delete raw.headers['x-forwarded-for'];
+      raw.headers['x-forwarded-proto'] = publicProtocol;
       if (raw.method === 'POST') holdAnswerUntilSynced(reply.raw, principals);
       callback(raw, reply.raw);
     });
