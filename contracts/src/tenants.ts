@@ -47,6 +47,9 @@ function perCustomField<S extends z.ZodType>(schema: S): Record<CustomFieldColum
   return Object.fromEntries(customFieldColumns.map((column) => [column, schema])) as Record<CustomFieldColumn, S>;
 }
 
+/** Not in the spec: what a disabled tenant answers to new work (work units, tokens, later device credentials and packets). */
+export const TENANT_DISABLED_MESSAGE = 'The tenant is disabled; it takes no new work. An administrator can enable it again.';
+
 export const tenantSchema = z.object({
   tenantId: z.uuid(),
   name: z.string(),

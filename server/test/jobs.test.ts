@@ -57,26 +57,26 @@ const count = async (query: string) => Number((await sql.raw<{ n: number }>(quer
 describe('jobs', () => {
   test('three workers, one killed midway: every job is done and its effect happens once', async () => {
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 30; i++) await enqueue(trx, slowTask, { ms: 300 }, { key: `job-${i}` });
+      for (let i = 0; i < 45; i++) await enqueue(trx, slowTask, { ms: 400 }, { key: `job-${i}` });
     });
-    // The first worker alone would need three seconds for them all: it is killed while it holds some.
-    const doomed = await spawnWorker('doomed', 800, slowTask.name);
+    // The first worker alone would need six seconds for them all: it is killed while it holds some.
+    const doomed = await spawnWorker('doomed', 2000, slowTask.name);
     await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'running' AND locked_by = 'doomed'`)) > 0, 'the doomed worker to hold jobs');
-    await Promise.all([spawnWorker('steady-1', 800, slowTask.name), spawnWorker('steady-2', 800, slowTask.name)]);
-    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'running' AND locked_by = 'doomed'`)) > 0, 'the doomed worker to hold jobs again');
+    await Promise.all([spawnWorker('steady-1', 2000, slowTask.name), spawnWorker('steady-2', 2000, slowTask.name)]);
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'running' AND locked_by = 'doomed'`)) > 0, 'the doomed worker to hold jobs again', 60_000);
     doomed.kill('SIGKILL');
-    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 30, 'every job to be done', 30_000);
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 45, 'every job to be done', 60_000);
 
     const missing = await sql<Record<string, unknown>>`SELECT j.key, j.attempts, j.locked_by, (SELECT array_agg(worker) FROM job_run r WHERE r.job_key = j.key) AS runs FROM job j LEFT JOIN job_effect e ON e.job_key = j.key WHERE e.job_key IS NULL`.execute(db);
     expect(missing.rows).toEqual([]);
-    expect(await count(`SELECT count(*) AS n FROM job_effect`)).toBe(30);
+    expect(await count(`SELECT count(*) AS n FROM job_effect`)).toBe(45);
     expect(await count(`SELECT count(*) AS n FROM job_run WHERE worker = 'doomed'`)).toBeGreaterThan(0);
     // A job the surviving workers started, they started once: no job is claimed twice while its lease holds.
     expect(await count(`SELECT count(*) AS n FROM (SELECT job_key FROM job_run WHERE worker <> 'doomed' GROUP BY job_key HAVING count(*) > 1) AS twice`)).toBe(0);
     // The jobs the killed worker left were finished by the others, after its lease ran out.
     expect(await count(`SELECT count(*) AS n FROM job WHERE attempts > 1`)).toBeGreaterThan(0);
     expect(await count(`SELECT count(*) AS n FROM job_run WHERE worker LIKE 'steady-%'`)).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000);
 
   test('a recurring task fires once per period across two worker processes', async () => {
     await Promise.all([spawnWorker('first', 5000, tickTask.name), spawnWorker('second', 5000, tickTask.name)]);

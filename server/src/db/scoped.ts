@@ -82,8 +82,14 @@ export class ScopedDb<E extends Kysely<Database> = Kysely<Database>> {
 
   /** Whether the tenant exists and is in the scope: the check before writing a row that names it. */
   async hasTenant(tenantId: string): Promise<boolean> {
-    if (!canAccessTenant(this.scope, tenantId)) return false;
-    const row = await this.selectFrom('tenant').select('tenant_id').where('tenant_id', '=', tenantId).executeTakeFirst();
-    return row !== undefined;
+    return (await this.tenantState(tenantId)) !== 'missing';
+  }
+
+  /** The tenant as a writer sees it: missing (or outside the scope), disabled (takes no new work), or enabled. */
+  async tenantState(tenantId: string): Promise<'missing' | 'disabled' | 'enabled'> {
+    if (!canAccessTenant(this.scope, tenantId)) return 'missing';
+    const row = await this.selectFrom('tenant').select('enabled').where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (!row) return 'missing';
+    return row.enabled ? 'enabled' : 'disabled';
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { AREAS, VERBS, type Area } from '@cfs/contracts/permissions';
+import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
@@ -32,6 +33,19 @@ export const DEMO = {
   fabrikamProduction: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
   fabrikamLab: '3b4c5d6e-7f8a-4b9c-8d0e-2f3a4b5c6d7e',
 } as const;
+
+const DEMO_CATEGORIES: Record<string, { name: string; type: number; visible: boolean; subcategories: string[] }[]> = {
+  [DEMO.contoso]: [
+    { name: 'End-user devices', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Laptops', 'Printers', 'Phones'] },
+    { name: 'Business applications', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Email', 'ERP', 'Reporting'] },
+    { name: 'Identity and access', type: WORK_UNIT_TYPES.Intake, visible: true, subcategories: ['New account', 'Permissions'] },
+    { name: 'Data centre', type: WORK_UNIT_TYPES.ChangeRequest, visible: false, subcategories: ['Servers', 'Storage', 'Firewalls'] },
+  ],
+  [DEMO.fabrikam]: [
+    { name: 'Plant systems', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Line controllers', 'Sensors'] },
+    { name: 'Office IT', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Wi-Fi', 'Meeting rooms'] },
+  ],
+};
 
 const DEMO_USERS = [
   { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true },
@@ -113,6 +127,20 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
         { display_name: 'Fabrikam Operations', mail: 'operations@fabrikam.example', tenant_id: DEMO.fabrikam },
       ])
       .execute();
+    // Categories and subcategories as a service desk would set them up (Service and Need in the Resolution Center).
+    for (const [tenantId, categories] of Object.entries(DEMO_CATEGORIES)) {
+      for (const category of categories) {
+        const { work_unit_category_id } = await trx
+          .insertInto('work_unit_category')
+          .values({ tenant_id: tenantId, name: category.name, work_unit_type_id: category.type, is_visible_in_resolution_center: category.visible, created_by: 'seed', modified_by: 'seed' })
+          .returning('work_unit_category_id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('work_unit_subcategory')
+          .values(category.subcategories.map((name) => ({ work_unit_category_id, name, created_by: 'seed', modified_by: 'seed' })))
+          .execute();
+      }
+    }
     await seedDemoWorkUnits(trx, [
       { tenantId: DEMO.contoso, groups: ['Service Desk', 'Network', 'Database'], staff: 'operator@cfs.example' },
       { tenantId: DEMO.fabrikam, groups: ['Operations', 'Security'], staff: 'operator2@cfs.example' },

@@ -14,10 +14,13 @@ export async function findTenantLookups(db: Db, scope: TenantScope): Promise<Ten
 }
 
 export async function findSubscriptionLookups(db: Db, scope: TenantScope): Promise<SubscriptionLookup[]> {
+  // A disabled tenant leaves the pickers, its subscriptions with it.
   return scoped(db, scope)
     .selectFrom('subscription')
-    .select(['subscription_id as subscriptionId', 'name', 'tenant_id as tenantId'])
-    .orderBy('name')
+    .innerJoin('tenant', 'tenant.tenant_id', 'subscription.tenant_id')
+    .where('tenant.enabled', '=', true)
+    .select(['subscription.subscription_id as subscriptionId', 'subscription.name', 'subscription.tenant_id as tenantId'])
+    .orderBy('subscription.name')
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import { TENANT_DISABLED_MESSAGE } from '@cfs/contracts/tenants';
 import type { Selectable } from 'kysely';
 import type { GeneratedToken, TokenCreate, TokenGrant, TokenUpdate } from '@cfs/contracts/tokens';
 import { changedFields, recordAudit } from '../../audit/audit.js';
@@ -6,7 +7,7 @@ import type { Principal } from '../../auth/principal.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
 import type { DB as Database } from '../../db/schema.js';
-import { NotFoundError, orNotFound } from '../../http/errors.js';
+import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
 
 const present = (row: Selectable<Database['token_grant']>): TokenGrant => ({
   tokenGrantId: row.token_grant_id,
@@ -31,7 +32,9 @@ export function expiryFor(created: Date, lifetimeYears: number): Date | null {
 
 /** PUT v1/tokens: the grant and, this once, the token itself. */
 export async function createToken(db: Db, user: Principal, input: TokenCreate): Promise<GeneratedToken> {
-  if (!(await scoped(db, user.tenantScope).hasTenant(input.tenantId))) throw new NotFoundError('The tenant');
+  const tenant = await scoped(db, user.tenantScope).tenantState(input.tenantId);
+  if (tenant === 'missing') throw new NotFoundError('The tenant');
+  if (tenant === 'disabled') throw new BadRequestError(TENANT_DISABLED_MESSAGE, { tenantId: [TENANT_DISABLED_MESSAGE] });
   const { token, hash, prefix } = generateApiToken();
   const created = new Date();
   return db.transaction().execute(async (trx) => {

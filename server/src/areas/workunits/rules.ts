@@ -1,4 +1,4 @@
-import { customFieldOptions, customFieldSchema } from '@cfs/contracts/tenants';
+import { TENANT_DISABLED_MESSAGE, customFieldOptions, customFieldSchema } from '@cfs/contracts/tenants';
 import {
   WORK_UNIT_MESSAGES,
   WORK_UNIT_STATES,
@@ -36,6 +36,8 @@ export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUni
   // A tenant outside the caller's scope is not found, like one that does not exist.
   const tenant = await db.selectFrom('tenant').selectAll().where('tenant_id', '=', next.tenantId).executeTakeFirst();
   if (!tenant) add(errors, 'tenantId', WORK_UNIT_MESSAGES.tenantRequired);
+  // A disabled tenant takes no new work units, nor units moved into it; its existing units stay editable.
+  else if (!tenant.enabled && previous?.tenantId !== next.tenantId) add(errors, 'tenantId', TENANT_DISABLED_MESSAGE);
 
   const type = await db.executor.selectFrom('work_unit_type').select(['work_unit_type_id', 'enabled']).where('work_unit_type_id', '=', next.workUnitTypeId).executeTakeFirst();
   if (!type || (!type.enabled && previous?.workUnitTypeId !== next.workUnitTypeId)) add(errors, 'workUnitTypeId', WORK_UNIT_MESSAGES.typeRequired);
