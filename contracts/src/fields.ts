@@ -26,3 +26,39 @@ export function guid(message?: string) {
     encode: (value) => value,
   });
 }
+
+/** An email address as forms check it (the access request's rule, spec 001 §5): something@host.domain. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A phone number: digits with the usual separators and an optional leading +, 6 to 15 digits. */
+export const PHONE_PATTERN = /^\+?(?:[\s().-]*\d){6,15}[\s().-]*$/;
+
+/**
+ * An optional text field that, when filled, must match a pattern; empty text counts as not given.
+ *
+ * @example optionalMatching(EMAIL_PATTERN, 'Please enter a valid email address.', 320)
+ */
+export function optionalMatching(pattern: RegExp, message: string, max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((value) => value.trim() === '' || pattern.test(value.trim()), message)
+    .nullable()
+    .optional();
+}
+
+/** An optional web address: http or https only. */
+export function optionalUrl(message: string, max = 2000) {
+  return z
+    .string()
+    .max(max)
+    .refine((value) => {
+      if (value.trim() === '') return true;
+      try {
+        return ['http:', 'https:'].includes(new URL(value.trim()).protocol);
+      } catch {
+        return false;
+      }
+    }, message)
+    .nullable()
+    .optional();
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dbId, guid } from './fields.js';
+import { EMAIL_PATTERN, PHONE_PATTERN, dbId, guid, optionalMatching, optionalUrl } from './fields.js';
 
 /** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
 export const WORK_UNIT_STATES = { New: 1, Acknowledged: 2, InProgress: 3, OnHold: 4, Mitigated: 5, Resolved: 6, Closed: 7, Canceled: 8 } as const;
@@ -77,6 +77,12 @@ export function allowedNextStates(current: number | null): number[] {
 
 export const WORK_UNIT_MESSAGES = {
   titleRequired: 'Please enter the title',
+  /** Not in the spec's words (its rule is a minimum of 3). */
+  titleTooShort: 'The title needs at least 3 characters.',
+  /** The access request's message (spec 001 §5), used for every email field. */
+  emailInvalid: 'Please enter a valid email address.',
+  phoneInvalid: 'Please enter a valid phone number.',
+  urlInvalid: 'Please enter a full web address starting with http:// or https://.',
   severityRequired: 'Please choose a severity.',
   typeRequired: 'Please choose a work unit type.',
   tenantRequired: 'Please choose a tenant.',
@@ -141,8 +147,8 @@ export type WorkUnitRelation = z.infer<typeof relationSchema>;
  * PATCH applies to. Cross-field rules (change requests, planned times) are in `workUnitRules`.
  */
 export const workUnitFieldsSchema = z.object({
-  // One message whether the title is missing, blank or too short (spec 001 §5).
-  title: z.string({ error: WORK_UNIT_MESSAGES.titleRequired }).trim().min(3, WORK_UNIT_MESSAGES.titleRequired).max(400),
+  // Missing or blank: the spec's message; present but short: says how long it must be (spec 001 §5: minimum 3).
+  title: z.string({ error: WORK_UNIT_MESSAGES.titleRequired }).trim().min(1, { error: WORK_UNIT_MESSAGES.titleRequired, abort: true }).min(3, WORK_UNIT_MESSAGES.titleTooShort).max(400),
   description: text(),
   resolution: text(),
   severityId: z.number({ error: WORK_UNIT_MESSAGES.severityRequired }).int().min(0, WORK_UNIT_MESSAGES.severityRequired).max(4, WORK_UNIT_MESSAGES.severityRequired),
@@ -161,10 +167,10 @@ export const workUnitFieldsSchema = z.object({
   workUnitCategoryId: dbId().nullable().optional(),
   workUnitSubcategoryId: dbId().nullable().optional(),
   referenceId: z.string().max(200).nullable().optional(),
-  referenceUrl: z.string().max(2000).nullable().optional(),
+  referenceUrl: optionalUrl(WORK_UNIT_MESSAGES.urlInvalid),
   stakeHolderFullName: z.string().max(200).nullable().optional(),
-  stakeHolderPhoneNumber: z.string().max(50).nullable().optional(),
-  stakeHolderEmailAddress: z.string().max(320).nullable().optional(),
+  stakeHolderPhoneNumber: optionalMatching(PHONE_PATTERN, WORK_UNIT_MESSAGES.phoneInvalid, 50),
+  stakeHolderEmailAddress: optionalMatching(EMAIL_PATTERN, WORK_UNIT_MESSAGES.emailInvalid, 320),
   stakeHolderExperienceScore: z.enum(EXPERIENCE_SCORES).nullable().optional(),
   properties: z.string().max(20_000).nullable().optional(),
   plannedStartTime: isoDate,

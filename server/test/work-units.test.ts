@@ -82,7 +82,11 @@ describe('creating work units', () => {
 
   it.each([
     ['no title', { title: undefined }, 'title', 'Please enter the title'],
-    ['a title shorter than 3 characters', { title: 'ab' }, 'title', 'Please enter the title'],
+    ['a title shorter than 3 characters', { title: 'ab' }, 'title', 'The title needs at least 3 characters.'],
+    ['a blank title', { title: '   ' }, 'title', 'Please enter the title'],
+    ['a stakeholder email that is no email address', { stakeHolderEmailAddress: 'jordan@' }, 'stakeHolderEmailAddress', 'Please enter a valid email address.'],
+    ['a stakeholder phone number with letters', { stakeHolderPhoneNumber: 'call me maybe' }, 'stakeHolderPhoneNumber', 'Please enter a valid phone number.'],
+    ['a reference URL that is not a web address', { referenceUrl: 'javascript:alert(1)' }, 'referenceUrl', 'Please enter a full web address starting with http:// or https://.'],
     ['no severity', { severityId: undefined }, 'severityId', 'Please choose a severity.'],
     ['no work unit type', { workUnitTypeId: undefined }, 'workUnitTypeId', 'Please choose a work unit type.'],
     ['a description over 4000 characters', { description: 'x'.repeat(4001) }, 'description', 'Must be 4000 characters or fewer.'],
