@@ -46,19 +46,5 @@ export function optionalMatching(pattern: RegExp, message: string, max: number) 
     .optional();
 }
 
-/** An optional web address: http or https only. */
-export function optionalUrl(message: string, max = 2000) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => {
-      if (value.trim() === '') return true;
-      try {
-        return ['http:', 'https:'].includes(new URL(value.trim()).protocol);
-      } catch {
-        return false;
-      }
-    }, message)
-    .nullable()
-    .optional();
-}
+/** A web address: http or https, a host, then anything without spaces. */
+export const URL_PATTERN = /^https?:\/\/[^\s/?#:@]+(?::\d+)?(?:[/?#]\S*)?$/i;

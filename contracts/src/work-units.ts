@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN, PHONE_PATTERN, dbId, guid, optionalMatching, optionalUrl } from './fields.js';
+import { EMAIL_PATTERN, PHONE_PATTERN, URL_PATTERN, dbId, guid, optionalMatching } from './fields.js';
 
 /** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
 export const WORK_UNIT_STATES = { New: 1, Acknowledged: 2, InProgress: 3, OnHold: 4, Mitigated: 5, Resolved: 6, Closed: 7, Canceled: 8 } as const;
@@ -167,7 +167,7 @@ export const workUnitFieldsSchema = z.object({
   workUnitCategoryId: dbId().nullable().optional(),
   workUnitSubcategoryId: dbId().nullable().optional(),
   referenceId: z.string().max(200).nullable().optional(),
-  referenceUrl: optionalUrl(WORK_UNIT_MESSAGES.urlInvalid),
+  referenceUrl: optionalMatching(URL_PATTERN, WORK_UNIT_MESSAGES.urlInvalid, 2000),
   stakeHolderFullName: z.string().max(200).nullable().optional(),
   stakeHolderPhoneNumber: optionalMatching(PHONE_PATTERN, WORK_UNIT_MESSAGES.phoneInvalid, 50),
   stakeHolderEmailAddress: optionalMatching(EMAIL_PATTERN, WORK_UNIT_MESSAGES.emailInvalid, 320),
