@@ -423,4 +423,10 @@ describe('review fixes: approvals, bad input, scope', () => {
     const csv = await portal.as('operator', { method: 'GET', url: `/v1/workunits/Export()?$filter=workUnitId eq ${unit.workUnitId}&$select=workUnitId,title` });
     expect(csv.body).toContain(`${unit.workUnitId},"'=HYPERLINK(""http://x"")"`);
   });
+
+  it('escapes formula cells hidden behind leading spaces or a line break', async () => {
+    const spaced = await create('operator', incident({ description: '  =SUM(A1)', resolution: '\n@cmd' }));
+    const csv = await portal.as('operator', { method: 'GET', url: `/v1/workunits/Export()?$filter=workUnitId eq ${spaced.workUnitId}&$select=workUnitId,description,resolution` });
+    expect(csv.body).toContain(`${spaced.workUnitId},'  =SUM(A1),"'\n@cmd"`);
+  });
 });

@@ -45,11 +45,12 @@ function flatten(row: ListRow, prefix = '', into: Record<string, unknown> = {}):
 }
 
 /**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return at the start) gets
- * a leading apostrophe, so an exported title cannot become a command in the user's spreadsheet.
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return at the start, also
+ * after leading spaces or line breaks, which spreadsheets skip) gets a leading apostrophe, so an
+ * exported title cannot become a command in the user's spreadsheet.
  */
-function spreadsheetSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+export function spreadsheetSafe(value: string): string {
+  return /^[\s]*[=+\-@]|^[\t\r]/.test(value) ? `'${value}` : value;
 }
 
 export function toCsv(rows: ListRow[]): string {
