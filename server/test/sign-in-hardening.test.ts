@@ -24,6 +24,8 @@ describe('request logs', () => {
     await app.close();
     const log = lines.join('');
     expect(log).toContain('/user/callback?[redacted]');
+    // One line per request.
+    expect(lines.filter((line) => line.includes('"msg":"request"'))).toHaveLength(3);
     expect(log).toContain('/oidc/session/end');
     for (const secret of ['SECRET-CODE', 'SECRET-HINT', 'SECRET-TOKEN']) expect(log).not.toContain(secret);
   });
