@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { redactUrl } from './http/log-redaction.js';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
@@ -22,6 +22,23 @@ import { rewriteODataUrl } from './odata/url-rewrite.js';
 export const requestLogSerializers = {
   req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip }),
 };
+
+/**
+ * One log line per request, when it completes (method, redacted address, status, time), not
+ * Fastify's two: half the log for the same information.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    // The identity provider's routes rewrite the raw address; the log shows the one the client sent.
+    const url = (request.raw as { originalUrl?: string }).originalUrl ?? request.url;
+    const line = { method: request.method, url: redactUrl(url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request');
+    else reply.log.info(line, 'request');
+  }
+}
 
 /** Paths the server answers itself; anything else under GET is the single-page app. */
 const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz'];
@@ -43,8 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { db, config, verifier, secretBox, provider, principals } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestLogSerializers },
-    // One line per request (below), not Fastify's two: half the log for the same information.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     // The spec spells some paths both ways (generalLookup / generallookup, deviceOperations).
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     rewriteUrl: (request) => rewriteODataUrl(request.url ?? '/'),
@@ -54,11 +70,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  app.addHook('onResponse', async (request, reply) => {
-    // The identity provider's routes rewrite the raw address; the log shows the one the client sent.
-    const url = (request.raw as { originalUrl?: string }).originalUrl ?? request.url;
-    request.log.info({ method: request.method, url: redactUrl(url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-  });
   // PATCH bodies are JSON Patch documents (RFC 6902).
   app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   // First, so that it sees every route, the libraries' included.
