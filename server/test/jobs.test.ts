@@ -119,10 +119,11 @@ describe('jobs', () => {
       perform: () => Promise.reject(new Error('always')),
       onFailed: async ({ n }, error) => void failures.push(`${n}: ${(error as Error).message}`),
     });
-    workers.push(startJobWorker({ db, tasks: [broken], pollMs: 10, log: () => undefined }));
+    const worker = startJobWorker({ db, tasks: [broken], pollMs: 10, log: () => undefined });
     await db.transaction().execute((trx) => enqueue(trx, broken, { n: 7 }, { key: 'doomed' }));
-    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'failed'`)) === 1, 'the job to fail');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => failures.length > 0, 'the failure hook');
+    // Stopping waits for everything in hand: no second call can still be on its way.
+    await worker.stop();
     expect(failures).toEqual(['7: always']);
     expect(await db.selectFrom('job').select(['attempts', 'state']).executeTakeFirstOrThrow()).toEqual({ attempts: 2, state: 'failed' });
   });
