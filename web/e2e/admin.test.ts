@@ -1,76 +1,89 @@
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { choose, drawer, gridRow, launchBrowser, newContext, portalUrl, screenshot, serverCall, signIn } from './support';
+import { COPY_TOOLTIP_MS } from '@cfs/contracts/constants';
+import type { Tenant } from '@cfs/contracts/tenants';
+import {
+  api,
+  choose,
+  createTenant,
+  createToken,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  pauseClock,
+  runClockUntil,
+  screenshot,
+  searchGrid,
+  serverCall,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  type ListResponse,
+} from './support';
+import type { JsonOf } from '../src/lib/json-types';
 
 /**
  * Administration in the browser (spec 001 §2 Tenants, Tokens, Work unit settings; issue 3):
  * tenants with custom fields, intake schema, secrets and subscriptions; tenant tokens shown once
  * and revoked; work unit categories and subcategories; every validation message for bad input.
- * admin signs in once; the tests share that page, in order.
+ * Each test makes the tenants and tokens it works on through the API (or in the test itself)
+ * under unique names, and finds them in the grids by those names.
  */
 
-const SUFFIX = Date.now().toString(36);
-const TENANT_NAME = `Northwind ${SUFFIX}`;
-const SUBSCRIPTION_NAME = `Northwind Production ${SUFFIX}`;
-const TOKEN_NAME = `agent-${SUFFIX}`;
-const CATEGORY_NAME = `Hardware ${SUFFIX}`;
-const SUBCATEGORY_NAME = `Keyboard ${SUFFIX}`;
 const INTAKE_SCHEMA = JSON.stringify({ title: 'Intake', type: 'object', required: ['summary'], properties: { summary: { type: 'string', title: 'Summary' } } });
+const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
 
-interface CurrentUser {
-  tenantId: string | null;
-}
-interface TenantLookup {
-  tenantId: string;
-  name: string;
-}
-type Tenant = TenantLookup & Record<`workUnitField${number}`, string | null> & { assignmentGroups: string; intakeWizardSchema: string | null; enabled: boolean };
-interface ListResponse<T> {
-  '@odata.count'?: number;
-  value: T[];
-}
+type TenantRow = JsonOf<Tenant>;
 
 describe('administration (admin)', () => {
   let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let contosoId: string;
-  let tenantId: string;
-  let generatedToken: string;
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await newContext(browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portalUrl() });
-    page = await context.newPage();
-    await signIn(page, 'admin');
-    const user = await serverCall<CurrentUser>(page, '/v1/currentUser');
-    if (!user.tenantId) throw new Error('admin has no tenant');
-    contosoId = user.tenantId;
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
   });
 
+  async function contosoId(): Promise<string> {
+    return homeTenantId(await sessionOf(browser, 'admin'));
+  }
+
+  /** The tenants page with the Create Tenant drawer open. */
+  async function openCreateTenant(page: Page) {
+    await page.goto(`/${await contosoId()}/tenants?editTenantId=new`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Tenant' }).waitFor();
+    return panel;
+  }
+
+  /** The tenants page searched for one tenant, its row shown. */
+  async function tenantsPageWith(page: Page, name: string) {
+    await page.goto(`/${await contosoId()}/tenants`);
+    await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+    await searchGrid(page, name);
+    const row = gridRow(page, name);
+    await row.waitFor();
+    return row;
+  }
+
   test('Tenants lists the tenants with their columns; a search on Enter narrows the list, and both exports download it as tenants.csv', async () => {
-    await page.goto(`/${contosoId}/tenants`);
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/tenants`);
     await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
     for (const header of ['Name', 'Internal Notification Email', 'Enabled', 'Assignment Groups', 'Modified']) {
       await page.getByRole('columnheader', { name: header }).first().waitFor();
     }
-    await gridRow(page, 'Contoso').first().waitFor();
-    await gridRow(page, 'Fabrikam').first().waitFor();
-    await screenshot(page, 'admin-tenants');
-
-    const searchBox = page.getByRole('textbox', { name: 'Search' });
-    await searchBox.fill('Fabrikam');
-    await searchBox.press('Enter');
-    await expect.poll(() => gridRow(page, 'Contoso').count()).toBe(0);
     const rows = page.locator('.MuiDataGrid-row');
     await rows.first().waitFor();
+    await screenshot(page, 'admin-tenants');
+
+    await searchGrid(page, 'Fabrikam');
+    await gridRow(page, 'Fabrikam').first().waitFor();
+    await expect.poll(() => gridRow(page, 'Contoso').count()).toBe(0);
     for (const text of await rows.allTextContents()) expect(text).toContain('Fabrikam');
 
     for (const button of ['Export Page', 'Export All']) {
@@ -83,18 +96,18 @@ describe('administration (admin)', () => {
       for (const line of lines) expect(line).toContain('Fabrikam');
     }
 
-    await searchBox.fill('');
-    await searchBox.press('Enter');
+    await searchGrid(page, 'Contoso');
     await gridRow(page, 'Contoso').first().waitFor();
   });
 
   test('an editTenantId that is no GUID shows "This tenant does not exist." and is never put into a request', async () => {
+    const page = await signedInPage(browser, 'admin');
     const sent: string[] = [];
     const onRequest = (request: Request) => {
       sent.push(decodeURIComponent(new URL(request.url()).pathname));
     };
     page.on('request', onRequest);
-    await page.goto(`/${contosoId}/tenants?editTenantId=${encodeURIComponent('x)/../../tokens(')}`);
+    await page.goto(`/${await contosoId()}/tenants?editTenantId=${encodeURIComponent('x)/../../tokens(')}`);
     const panel = drawer(page);
     await panel.getByText('This tenant does not exist.').waitFor();
     page.off('request', onRequest);
@@ -104,6 +117,8 @@ describe('administration (admin)', () => {
   });
 
   test('a new tenant without a name shows "Please enter a name."', async () => {
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/tenants`);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('editTenantId') === 'new');
     const panel = drawer(page);
@@ -118,8 +133,9 @@ describe('administration (admin)', () => {
   });
 
   test('Additional Fields: a duplicate column shows "Can not have duplicate custom fields."; empty names and dropdown options are asked for', async () => {
-    const panel = drawer(page);
-    await panel.getByRole('textbox', { name: 'Name' }).fill(TENANT_NAME);
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(uniqueName('E2E tenant'));
     await panel.getByRole('tab', { name: 'Additional Fields' }).click();
     await panel.getByRole('button', { name: 'Add Field' }).click();
     await panel.getByRole('button', { name: 'Add Field' }).click();
@@ -143,7 +159,9 @@ describe('administration (admin)', () => {
   });
 
   test('Intake Wizard Form: text that is not JSON shows "The intake wizard form must be JSON."; an uploaded .json file replaces it', async () => {
-    const panel = drawer(page);
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(uniqueName('E2E tenant'));
     await panel.getByRole('tab', { name: 'Intake Wizard Form' }).click();
     const editor = panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' });
     await editor.fill('{ "title": "Intake", ');
@@ -157,48 +175,71 @@ describe('administration (admin)', () => {
   });
 
   test('a JSON text that is no JSON Schema is refused by the server: "Unable to save tenant, please try again." and its text on the field', async () => {
-    const panel = drawer(page);
-    const editor = panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' });
-    await editor.fill('{ "type": 12 }');
+    const name = uniqueName('E2E tenant');
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
+    await panel.getByRole('tab', { name: 'Intake Wizard Form' }).click();
+    await panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' }).fill('{ "type": 12 }');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Unable to save tenant, please try again.').waitFor();
     await panel.getByText(/The intake wizard form is not a valid JSON Schema/).waitFor();
     await screenshot(page, 'admin-tenant-server-error');
     // Still a new tenant: nothing was created.
     expect(new URL(page.url()).searchParams.get('editTenantId')).toBe('new');
+    const named = await api<ListResponse<TenantRow>>(await sessionOf(browser, 'admin'), `/v1/tenants?$filter=${encodeURIComponent(`name eq '${name}'`)}`);
+    expect(named.value).toEqual([]);
   });
 
-  test('saving the tenant with details, two custom fields and the intake schema keeps the drawer open on the created tenant', async () => {
-    const panel = drawer(page);
-    await panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' }).fill(INTAKE_SCHEMA);
-    await panel.getByRole('tab', { name: 'Details' }).click();
+  test('saving a tenant with details, two custom fields and the intake schema keeps the drawer open on it; closed, the grid lists it', async () => {
+    const name = uniqueName('E2E Northwind');
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
     await panel.getByRole('textbox', { name: 'Internal Notification Email' }).fill('noc@northwind.example');
     const groups = panel.getByRole('combobox', { name: 'Assignment Groups' });
     await groups.fill('Tier 1');
     await groups.press('Enter');
     await groups.fill('Tier 2,');
     await panel.getByRole('button', { name: 'Tier 2' }).waitFor();
+    await panel.getByRole('tab', { name: 'Additional Fields' }).click();
+    await panel.getByRole('button', { name: 'Add Field' }).click();
+    await panel.getByRole('button', { name: 'Add Field' }).click();
+    const second = panel.getByRole('group', { name: 'Additional field 2' });
+    await panel.getByRole('group', { name: 'Additional field 1' }).getByRole('textbox', { name: 'Name' }).fill('Region');
+    await second.getByRole('textbox', { name: 'Name' }).fill('Priority');
+    await choose(second, page, 'Type', 'Dropdown');
+    await second.getByRole('textbox', { name: 'Options' }).fill('Low, High');
+    await panel.getByRole('tab', { name: 'Intake Wizard Form' }).click();
+    await panel.getByRole('textbox', { name: 'Intake Wizard Form (JSON)' }).fill(INTAKE_SCHEMA);
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('editTenantId') ?? ''));
-    tenantId = new URL(page.url()).searchParams.get('editTenantId') ?? '';
-    await panel.getByRole('heading', { name: `Edit Tenant: ${TENANT_NAME}` }).waitFor();
-    await panel.getByRole('tab', { name: 'Secrets' }).waitFor();
 
-    const tenant = await serverCall<Tenant>(page, `/v1/tenants(${tenantId})`);
-    expect(tenant.name).toBe(TENANT_NAME);
-    expect(tenant.assignmentGroups).toBe('Tier 1,Tier 2');
+    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('editTenantId') ?? ''));
+    const tenantId = new URL(page.url()).searchParams.get('editTenantId') ?? '';
+    await panel.getByRole('heading', { name: `Edit Tenant: ${name}` }).waitFor();
+    await panel.getByRole('tab', { name: 'Secrets' }).waitFor();
+    const tenant = await serverCall<TenantRow>(page, `/v1/tenants(${tenantId})`);
+    expect(tenant).toMatchObject({ name, internalNotificationEmailAddress: 'noc@northwind.example', assignmentGroups: 'Tier 1,Tier 2', workUnitField3: null });
     expect(JSON.parse(tenant.workUnitField1 ?? 'null')).toEqual({ Name: 'Region', Type: 1, Options: '' });
     expect(JSON.parse(tenant.workUnitField2 ?? 'null')).toEqual({ Name: 'Priority', Type: 2, Options: 'Low,High' });
-    expect(tenant.workUnitField3).toBeNull();
     expect(JSON.parse(tenant.intakeWizardSchema ?? 'null')).toEqual(JSON.parse(INTAKE_SCHEMA));
 
     await panel.getByRole('tab', { name: 'Additional Fields' }).click();
     await panel.getByRole('group', { name: 'Additional field 2' }).getByRole('textbox', { name: 'Options' }).waitFor();
     await screenshot(page, 'admin-tenant-custom-fields');
+
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
+    await searchGrid(page, name);
+    await gridRow(page, name).waitFor();
   });
 
   test('Secrets: a secret is added, listed masked, revealed and copied, given a new version, and deleted after a question', async () => {
+    const tenant = await createTenant(await sessionOf(browser, 'admin'));
+    const page = await signedInPage(browser, 'admin', { permissions: CLIPBOARD });
+    await page.goto(`/${await contosoId()}/tenants?editTenantId=${tenant.tenantId}`);
     const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit Tenant: ${tenant.name}` }).waitFor();
     await panel.getByRole('tab', { name: 'Secrets' }).click();
     await panel.getByText('This tenant has no secrets.').waitFor();
     const add = panel.getByRole('form', { name: 'Add secret' });
@@ -241,35 +282,33 @@ describe('administration (admin)', () => {
     await row.waitFor();
   });
 
-  test('closing the drawer returns to the grid, which lists the new tenant', async () => {
-    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
-    await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
-    await gridRow(page, TENANT_NAME).waitFor();
-  });
-
   test('Subscriptions: a subscription without a name shows "Please enter a name."; a saved one is listed and offered by the header picker', async () => {
-    await gridRow(page, TENANT_NAME).getByRole('button', { name: 'Subscriptions' }).click();
+    const tenant = await createTenant(await sessionOf(browser, 'admin'));
+    const subscription = uniqueName('E2E subscription');
+    const page = await signedInPage(browser, 'admin');
+    const tenantRow = await tenantsPageWith(page, tenant.name);
+    await tenantRow.getByRole('button', { name: 'Subscriptions' }).click();
     const panel = drawer(page);
-    await panel.getByRole('heading', { name: `Subscriptions: ${TENANT_NAME}` }).waitFor();
+    await panel.getByRole('heading', { name: `Subscriptions: ${tenant.name}` }).waitFor();
     await panel.getByRole('button', { name: 'Create', exact: true }).click();
     const form = panel.getByRole('form', { name: 'Subscription' });
     await form.getByRole('textbox', { name: 'Name' }).focus();
     await form.getByRole('textbox', { name: 'Name' }).blur();
     await form.getByRole('button', { name: 'Save & Close' }).click();
     await form.getByText('Please enter a name.').waitFor();
-    await form.getByRole('textbox', { name: 'Name' }).fill(SUBSCRIPTION_NAME);
+    await form.getByRole('textbox', { name: 'Name' }).fill(subscription);
     await form.getByRole('button', { name: 'Save & Close' }).click();
     await form.waitFor({ state: 'detached' });
-    await panel.getByRole('row').filter({ hasText: SUBSCRIPTION_NAME }).waitFor();
+    await panel.getByRole('row').filter({ hasText: subscription }).waitFor();
     await screenshot(page, 'admin-subscriptions');
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('subscriptionsTenantId'));
 
     await page.getByRole('button', { name: /^Tenant and subscription:/ }).click();
     const picker = page.getByRole('dialog', { name: 'Tenant > Subscription' });
-    await choose(picker, page, 'Tenant', TENANT_NAME);
+    await choose(picker, page, 'Tenant', tenant.name);
     await picker.getByRole('combobox', { name: 'Subscription' }).click();
-    await page.getByRole('listbox').getByRole('option', { name: SUBSCRIPTION_NAME }).waitFor();
+    await page.getByRole('listbox').getByRole('option', { name: subscription }).waitFor();
     await screenshot(page, 'admin-picker-subscription');
     await page.keyboard.press('Escape');
     await picker.getByRole('button', { name: 'Cancel' }).click();
@@ -277,26 +316,35 @@ describe('administration (admin)', () => {
   });
 
   test('Disable asks first, then the tenant shows as disabled; Enable turns it back on', async () => {
-    const row = gridRow(page, TENANT_NAME);
+    const admin = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(admin);
+    const page = await signedInPage(browser, 'admin');
+    const row = await tenantsPageWith(page, tenant.name);
     await row.getByRole('button', { name: 'Disable' }).click();
     const question = page.getByRole('dialog', { name: 'Disable Tenant' });
-    await question.getByText(`Are you sure you want to disable the tenant "${TENANT_NAME}"?`).waitFor();
+    await question.getByText(`Are you sure you want to disable the tenant "${tenant.name}"?`).waitFor();
     await question.getByRole('button', { name: 'Yes' }).click();
     await row.getByRole('button', { name: 'Enable' }).waitFor();
-    expect((await serverCall<Tenant>(page, `/v1/tenants(${tenantId})`)).enabled).toBe(false);
+    expect((await api<TenantRow>(admin, `/v1/tenants(${tenant.tenantId})`)).enabled).toBe(false);
     await row.getByRole('button', { name: 'Enable' }).click();
     await page.getByRole('dialog', { name: 'Enable Tenant' }).getByRole('button', { name: 'Yes' }).click();
     await row.getByRole('button', { name: 'Disable' }).waitFor();
+    expect((await api<TenantRow>(admin, `/v1/tenants(${tenant.tenantId})`)).enabled).toBe(true);
   });
 
   test('the tenant drawer’s History lists who changed the tenant and what, newest first', async () => {
-    await gridRow(page, TENANT_NAME).getByRole('button', { name: TENANT_NAME, exact: true }).click();
+    const admin = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(admin);
+    // Disabled and enabled again: two updates after the create.
+    for (let i = 0; i < 2; i++) await api(admin, `/v1/tenants/toggledisabled/${tenant.tenantId}`, { method: 'POST' });
+    const page = await signedInPage(browser, 'admin');
+    const row = await tenantsPageWith(page, tenant.name);
+    await row.getByRole('button', { name: tenant.name, exact: true }).click();
     const panel = drawer(page);
     await panel.getByRole('button', { name: 'History' }).click();
     const history = page.getByRole('dialog', { name: 'Change history' });
     const entries = history.getByRole('listitem');
-    await entries.first().waitFor();
-    await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => entries.count()).toBe(3);
     await history.getByText('enabled: false → true').waitFor();
     expect(await entries.first().textContent()).toContain('admin · update');
     expect(await entries.last().textContent()).toContain('admin · create');
@@ -306,7 +354,8 @@ describe('administration (admin)', () => {
   });
 
   test('Tenant Tokens: a token without a name or a lifetime shows "Please enter a name." and "Please choose a lifetime."', async () => {
-    await page.goto(`/${contosoId}/tokens`);
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/tokens`);
     await page.getByRole('heading', { level: 1, name: 'Tenant Tokens' }).waitFor();
     for (const header of ['Name', 'Description', 'Created', 'Expires On', 'Status', 'Token']) {
       await page.getByRole('columnheader', { name: header }).first().waitFor();
@@ -322,57 +371,75 @@ describe('administration (admin)', () => {
   });
 
   test('creating a token shows it once with a copy button ("Copied to clipboard" for 1 s) and the warning', async () => {
+    const name = uniqueName('e2e-agent');
+    const page = await signedInPage(browser, 'admin', { permissions: CLIPBOARD, clock: true });
+    await page.goto(`/${await contosoId()}/tokens`);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
     const panel = drawer(page);
-    await panel.getByRole('textbox', { name: 'Name' }).fill(TOKEN_NAME);
+    await panel.getByRole('heading', { name: 'Create Token' }).waitFor();
+    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
     await choose(panel, page, 'Lifetime', '1 year');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.getByText('Copy this token now. It cannot be viewed again after you leave this page.').waitFor();
-    generatedToken = (await panel.getByLabel('Generated token').textContent()) ?? '';
+    const generatedToken = (await panel.getByLabel('Generated token').textContent()) ?? '';
     expect(generatedToken).toMatch(/^cfs_[0-9A-Za-z]{46}$/);
+
+    await pauseClock(page);
     await panel.getByRole('button', { name: 'Copy token' }).click();
     const tooltip = page.getByRole('tooltip', { name: 'Copied to clipboard' });
     await tooltip.waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(generatedToken);
     await screenshot(page, 'admin-token-generated');
-    await tooltip.waitFor({ state: 'hidden', timeout: 2500 });
+    await page.clock.runFor(COPY_TOOLTIP_MS - 50);
+    expect(await tooltip.isVisible()).toBe(true);
+    // Then it goes, once its fade-out has run.
+    await runClockUntil(page, async () => !(await tooltip.isVisible()), { maxMs: 500 });
+    await page.clock.resume();
 
     // Back closes the drawer; Forward opens the grant again, without its token.
     await page.goBack();
     await page.waitForURL((url) => !url.searchParams.has('tokenGrantId'));
     await page.goForward();
     await page.waitForURL((url) => url.searchParams.has('tokenGrantId'));
-    await panel.getByRole('heading', { name: `Edit Token: ${TOKEN_NAME}` }).waitFor();
+    await panel.getByRole('heading', { name: `Edit Token: ${name}` }).waitFor();
     expect(await page.getByText(generatedToken).count()).toBe(0);
 
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
-    const row = gridRow(page, TOKEN_NAME);
+    await searchGrid(page, name);
+    const row = gridRow(page, name);
     await row.getByText('Active').waitFor();
     const prefix = (await row.getByRole('gridcell').filter({ hasText: '…' }).textContent())?.replace('…', '') ?? '';
     expect(prefix.length).toBeGreaterThan(4);
     expect(generatedToken.startsWith(prefix)).toBe(true);
     // Opened again, the grant no longer shows its token.
     await row.getByRole('button', { name: 'Edit' }).click();
-    await drawer(page).getByRole('heading', { name: `Edit Token: ${TOKEN_NAME}` }).waitFor();
+    await drawer(page).getByRole('heading', { name: `Edit Token: ${name}` }).waitFor();
     expect(await page.getByText(generatedToken).count()).toBe(0);
     await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
     await screenshot(page, 'admin-tokens');
   });
 
   test('Revoke asks first, then the token shows as Revoked and cannot be revoked again', async () => {
-    const row = gridRow(page, TOKEN_NAME);
+    const admin = await sessionOf(browser, 'admin');
+    const token = await createToken(admin);
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/tokens`);
+    await searchGrid(page, token.name);
+    const row = gridRow(page, token.name);
     await row.getByRole('button', { name: 'Revoke' }).click();
-    const question = page.getByRole('dialog', { name: `Revoke Token: ${TOKEN_NAME}` });
+    const question = page.getByRole('dialog', { name: `Revoke Token: ${token.name}` });
     await question.getByText('Are you sure you want to revoke this token? Machines using it will be refused at once.').waitFor();
     await question.getByRole('button', { name: 'Yes' }).click();
     await row.getByText('Revoked').waitFor();
     expect(await row.getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
-    const grants = await serverCall<ListResponse<{ name: string; revokedOn: string | null }>>(page, `/v1/tokens?$filter=tenantId eq ${contosoId}`);
-    expect(grants.value.find((grant) => grant.name === TOKEN_NAME)?.revokedOn).toEqual(expect.any(String));
+    const grants = await api<ListResponse<{ tokenGrantId: string; revokedOn: string | null }>>(admin, `/v1/tokens?$filter=tenantId eq ${token.tenantId}`);
+    expect(grants.value.find((grant) => grant.tokenGrantId === token.tokenGrantId)?.revokedOn).toEqual(expect.any(String));
     await screenshot(page, 'admin-token-revoked');
   });
 
   test('Work Unit Settings lists enabled categories by default, with the filter shown; a category without name or type shows both messages', async () => {
-    await page.goto(`/${contosoId}/workunitsettings`);
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/workunitsettings`);
     await page.getByRole('heading', { level: 1, name: 'Work Unit Settings' }).waitFor();
     for (const header of ['ID', 'Name', 'Tenant', 'Work Unit Type', 'Enabled', 'Visible in Resolution Center']) {
       await page.getByRole('columnheader', { name: header }).first().waitFor();
@@ -391,37 +458,47 @@ describe('administration (admin)', () => {
   });
 
   test('a saved category is listed with its tenant and type; its subcategory drawer creates a subcategory', async () => {
+    const category = uniqueName('E2E Hardware');
+    const subcategory = uniqueName('E2E Keyboard');
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/workunitsettings`);
+    await page.getByRole('button', { name: 'Create', exact: true }).first().click();
     const panel = drawer(page);
-    await panel.getByRole('textbox', { name: 'Name' }).fill(CATEGORY_NAME);
+    await panel.getByRole('heading', { name: 'Create Category' }).waitFor();
+    await panel.getByRole('textbox', { name: 'Name' }).fill(category);
     await choose(panel, page, 'Work Unit Type', 'Incident');
     await panel.getByRole('button', { name: 'Save & Close' }).click();
     await page.waitForURL((url) => !url.searchParams.has('workUnitCategoryId'));
-    const row = gridRow(page, CATEGORY_NAME);
+    // The categories grid, above the work unit types' own.
+    await searchGrid(page.locator('.MuiDataGrid-root').first(), category);
+    const row = gridRow(page, category);
     await row.getByText('Contoso').waitFor();
     await row.getByText('Incident').waitFor();
 
     await row.getByRole('button', { name: 'Subcategories' }).click();
     const subcategories = drawer(page);
-    await subcategories.getByRole('heading', { name: `Subcategories: ${CATEGORY_NAME}` }).waitFor();
+    await subcategories.getByRole('heading', { name: `Subcategories: ${category}` }).waitFor();
     await subcategories.getByRole('button', { name: 'Create', exact: true }).click();
     const form = subcategories.getByRole('form', { name: 'Subcategory' });
     await form.getByRole('textbox', { name: 'Name' }).focus();
     await form.getByRole('textbox', { name: 'Name' }).blur();
     await form.getByRole('button', { name: 'Save & Close' }).click();
     await form.getByText('Please enter a name.').waitFor();
-    await form.getByRole('textbox', { name: 'Name' }).fill(SUBCATEGORY_NAME);
+    await form.getByRole('textbox', { name: 'Name' }).fill(subcategory);
     await form.getByRole('button', { name: 'Save & Close' }).click();
     await form.waitFor({ state: 'detached' });
-    await subcategories.getByRole('row').filter({ hasText: SUBCATEGORY_NAME }).waitFor();
+    await subcategories.getByRole('row').filter({ hasText: subcategory }).waitFor();
     await screenshot(page, 'admin-subcategories');
     await subcategories.getByRole('button', { name: 'Close', exact: true }).click();
 
     const categoryId = Number(await row.getByRole('gridcell').first().textContent());
     const listed = await serverCall<ListResponse<{ name: string; isEnabled: boolean }>>(page, `/v1/workunitsubcategories?$filter=workUnitCategoryId eq ${categoryId}`);
-    expect(listed.value).toEqual([expect.objectContaining({ name: SUBCATEGORY_NAME, isEnabled: true })]);
+    expect(listed.value).toEqual([expect.objectContaining({ name: subcategory, isEnabled: true })]);
   });
 
   test('the Work Unit Types section shows for a user with WorkUnits.Types edit', async () => {
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/workunitsettings`);
     const section = page.getByRole('region', { name: 'Work Unit Types' });
     await section.getByRole('heading', { name: 'Work Unit Types' }).waitFor();
     await section.getByRole('row').filter({ hasText: 'Change Request' }).waitFor();

@@ -56,6 +56,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
-    await fs.rm(dataDir, { recursive: true, force: true });
+    // The database server's last files may still be going away as the portal exits.
+    await fs.rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   };
 }

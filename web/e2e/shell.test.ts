@@ -1,12 +1,15 @@
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
+import type { SubscriptionLookup, TenantLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
-import { launchBrowser, newContext, portalUrl, screenshot, serverCall, signIn } from './support';
+import { api, homeTenantId, launchBrowser, newContext, pauseClock, portalUrl, runClockUntil, screenshot, serverCall, sessionOf, signIn, signedInPage, type PageOptions, type UserName } from './support';
 
 /**
  * The portal shell in the browser (spec 000): sign-in, the menu per permission set, tenant
- * context, theme, profile menu, License dialog, 404, and the 401/403 handling. Each user
- * signs in once; the tests of a describe share that user's page, in order.
+ * context, theme, profile menu, License dialog, 404, and the 401/403 handling. Each user signs
+ * in once; every test opens its own page from that sign-in, and a test that changes what the
+ * browser keeps (the theme, the stored sign-in) or stops its clock has a browser context of its own.
  */
 
 const MENU_ITEMS = ['Work Units', 'Work Unit Communications', 'Devices', 'Blocks', 'Rules', 'Compliance'];
@@ -34,31 +37,34 @@ const TENANT_PATH = /^\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAY_MS = 86_400_000;
 
-interface CurrentUser {
-  name: string;
-  userName: string;
-  tenantId: string | null;
-  subscriptionId: string | null;
-}
-interface TenantLookup {
-  tenantId: string;
-  name: string;
-}
-interface SubscriptionLookup {
-  subscriptionId: string;
-  name: string;
-  tenantId: string;
-}
 interface EnvironmentInfo {
   environmentName: string;
   environmentColor: string;
   licenseExpiration: string | null;
 }
 
-async function tenantNamed(page: Page, name: string): Promise<TenantLookup> {
-  const tenant = (await serverCall<TenantLookup[]>(page, '/api/generallookup/tenants')).find((candidate) => candidate.name === name);
-  if (!tenant) throw new Error(`No tenant ${name} for this user`);
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function tenantNamed(user: UserName, name: string): Promise<TenantLookup> {
+  const tenant = (await api<TenantLookup[]>(await sessionOf(browser, user), '/api/generallookup/tenants')).find((candidate) => candidate.name === name);
+  if (!tenant) throw new Error(`No tenant ${name} for ${user}`);
   return tenant;
+}
+
+/** A page of the user's on their home, `/{tenantId}`. */
+async function homePage(user: UserName, options: PageOptions = {}): Promise<Page> {
+  const page = await signedInPage(browser, user, options);
+  await page.goto(`/${homeTenantId(await sessionOf(browser, user))}`);
+  await page.getByRole('heading', { name: 'Home' }).waitFor();
+  return page;
 }
 
 function mainMenu(page: Page): Locator {
@@ -118,33 +124,16 @@ function tenantPickerButton(page: Page): Locator {
   return page.getByRole('button', { name: /^Tenant and subscription:/ });
 }
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+/** A browser context nobody is signed in to, closed when the test ends. */
+async function signedOutPage(): Promise<Page> {
+  const context = await newContext(browser);
+  onTestFinished(() => context.close());
+  return context.newPage();
+}
 
 describe('as admin', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let contoso: TenantLookup;
-  let fabrikam: TenantLookup;
-  let admin: CurrentUser;
-
-  beforeAll(async () => {
-    context = await newContext(browser);
-    page = await context.newPage();
-  });
-
-  afterAll(async () => {
-    await context?.close();
-  });
-
   test('admin signs in from the login page through the provider form and lands on the home of their tenant', async () => {
+    const page = await signedOutPage();
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === '/user/login');
     await page.getByRole('heading', { name: 'CFS' }).waitFor();
@@ -159,15 +148,14 @@ describe('as admin', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => TENANT_PATH.test(url.pathname));
 
-    admin = await serverCall<CurrentUser>(page, '/v1/currentUser');
-    contoso = await tenantNamed(page, 'Contoso');
-    fabrikam = await tenantNamed(page, 'Fabrikam');
-    expect(admin.tenantId).toBe(contoso.tenantId);
+    const contoso = await tenantNamed('admin', 'Contoso');
+    expect((await serverCall<{ tenantId: string | null }>(page, '/v1/currentUser')).tenantId).toBe(contoso.tenantId);
     expect(new URL(page.url()).pathname).toBe(`/${contoso.tenantId}`);
     await page.getByRole('heading', { name: 'Home' }).waitFor();
   });
 
   test('admin sees the Menu and Administration groups with every item', async () => {
+    const page = await homePage('admin');
     expect(await sidebarMenu(page)).toEqual([
       { group: 'Menu', items: MENU_ITEMS },
       { group: 'Administration', items: ADMINISTRATION_ITEMS },
@@ -176,6 +164,8 @@ describe('as admin', () => {
   });
 
   test('the sidebar is 260 px wide at desktop width and its logo link goes to /{tenantId}', async () => {
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const page = await homePage('admin');
     const sidebar = page.locator('.MuiDrawer-paper').filter({ has: mainMenu(page) });
     expect((await sidebar.boundingBox())?.width).toBe(260);
 
@@ -189,6 +179,7 @@ describe('as admin', () => {
   });
 
   test('the fixed header is exactly as tall as the space the layout reserves under it, so it hides none of the page', async () => {
+    const page = await homePage('admin');
     const header = await page.locator('header').boundingBox();
     const spacer = await page.locator('main > .MuiToolbar-root').boundingBox();
     expect(header?.height).toBeGreaterThan(0);
@@ -196,6 +187,8 @@ describe('as admin', () => {
   });
 
   test('the menu item of the current path is highlighted, and only that one', async () => {
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const page = await homePage('admin');
     await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).click();
     await page.waitForURL(`**/${contoso.tenantId}/devices`);
     const current = mainMenu(page).locator('a[aria-current="page"]');
@@ -209,7 +202,9 @@ describe('as admin', () => {
   });
 
   test('a placeholder area (Devices) shows its header and "This area is not available yet." and titles the document "Devices - {environment name}"', async () => {
-    const environment = await serverCall<EnvironmentInfo>(page, '/api/generalLookup/environment');
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const environment = await api<EnvironmentInfo>(await sessionOf(browser, 'admin'), '/api/generalLookup/environment');
+    const page = await homePage('admin');
     await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).click();
     await page.waitForURL(`**/${contoso.tenantId}/devices`);
     await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
@@ -219,6 +214,7 @@ describe('as admin', () => {
   });
 
   test('the theme starts light; the header switch turns the app dark and back to light', async () => {
+    const page = await homePage('admin', { ownContext: true });
     const body = page.locator('body');
     const header = page.locator('header');
     expect(await backgroundLuminance(body)).toBeGreaterThan(0.8);
@@ -236,6 +232,8 @@ describe('as admin', () => {
   });
 
   test('an unknown path shows "Page Not Found" with a link home, in the light and, after switching, the dark theme', async () => {
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const page = await signedInPage(browser, 'admin', { ownContext: true });
     await page.goto('/no-such-page');
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     expect(await backgroundLuminance(page.locator('main'))).toBeGreaterThan(0.8);
@@ -253,16 +251,16 @@ describe('as admin', () => {
 
     await page.getByRole('link', { name: 'Go to home' }).click();
     await page.waitForURL((url) => url.pathname === `/${contoso.tenantId}`);
-    await page.getByRole('button', { name: 'Switch to light mode' }).click();
-    await page.getByRole('button', { name: 'Switch to dark mode' }).waitFor();
   });
 
   test('the License dialog shows the expiration date and the whole days left from the server licenseExpiration, and reveals the EULA; the footer shows the version', async () => {
-    const { version } = await serverCall<{ version: string }>(page, '/api/generalLookup/version');
+    const admin = await sessionOf(browser, 'admin');
+    const { version } = await api<{ version: string }>(admin, '/api/generalLookup/version');
+    const { licenseExpiration } = await api<EnvironmentInfo>(admin, '/api/generalLookup/environment');
+    if (!licenseExpiration) throw new Error('The server reports no licence expiration');
+    const page = await homePage('admin');
     await page.getByText(`Version ${version}`, { exact: true }).waitFor();
 
-    const { licenseExpiration } = await serverCall<EnvironmentInfo>(page, '/api/generalLookup/environment');
-    if (!licenseExpiration) throw new Error('The server reports no licence expiration');
     const expires = new Date(licenseExpiration);
     const daysBefore = Math.trunc((expires.getTime() - Date.now()) / DAY_MS);
 
@@ -291,10 +289,11 @@ describe('as admin', () => {
   });
 
   test('the tenant picker clears the subscription when another tenant is chosen, and Save then asks "Please choose a subscription."', async () => {
+    const page = await homePage('admin');
     await tenantPickerButton(page).click();
     const dialog = page.getByRole('dialog', { name: 'Tenant > Subscription' });
     await dialog.getByRole('combobox', { name: /^Tenant/ }).click();
-    await page.getByRole('option', { name: 'Fabrikam' }).click();
+    await page.getByRole('option', { name: 'Fabrikam', exact: true }).click();
     expect(await dialog.getByRole('combobox', { name: /^Subscription/ }).textContent()).not.toContain('Contoso');
 
     let contextPosts = 0;
@@ -312,16 +311,17 @@ describe('as admin', () => {
   });
 
   test('the tenant picker with nothing chosen shows "Please choose a tenant." and "Please choose a subscription." once the fields are touched, and Save stays disabled', async () => {
+    const contoso = await tenantNamed('admin', 'Contoso');
     // A user without a stored tenant context: the profile call answers no tenant or subscription.
-    const blank = await context.newPage();
-    await blank.route('**/v1/currentUser', async (route) => {
+    const page = await signedInPage(browser, 'admin');
+    await page.route('**/v1/currentUser', async (route) => {
       const response = await route.fetch();
-      const user = (await response.json()) as CurrentUser;
+      const user = (await response.json()) as object;
       await route.fulfill({ response, json: { ...user, tenantId: null, subscriptionId: null } });
     });
-    await blank.goto(`/${contoso.tenantId}/devices`);
-    await tenantPickerButton(blank).click();
-    const dialog = blank.getByRole('dialog', { name: 'Tenant > Subscription' });
+    await page.goto(`/${contoso.tenantId}/devices`);
+    await tenantPickerButton(page).click();
+    const dialog = page.getByRole('dialog', { name: 'Tenant > Subscription' });
     const save = dialog.getByRole('button', { name: 'Save' });
     const tenant = dialog.getByRole('combobox', { name: /^Tenant/ });
     // The fields are disabled until the tenant and subscription lookups answer.
@@ -329,19 +329,21 @@ describe('as admin', () => {
     expect(await save.isDisabled()).toBe(true);
 
     await tenant.focus();
-    await blank.keyboard.press('Tab');
-    await blank.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
     await dialog.getByText('Please choose a tenant.').waitFor();
     await dialog.getByText('Please choose a subscription.').waitFor();
     expect(await save.isDisabled()).toBe(true);
-    await blank.close();
   });
 
   test('the tenant picker: choosing Fabrikam and a Fabrikam subscription and saving reloads the same address with the tenant id replaced', async () => {
-    const subscriptions = await serverCall<SubscriptionLookup[]>(page, '/api/generallookup/subscriptions');
+    const admin = await sessionOf(browser, 'admin');
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const subscriptions = await api<SubscriptionLookup[]>(admin, '/api/generallookup/subscriptions');
     const fabrikamSubscriptions = subscriptions.filter((subscription) => subscription.tenantId === fabrikam.tenantId).map((subscription) => subscription.name);
-    const deepPath = `/${contoso.tenantId}/devices?search=router%201`;
-    await page.goto(deepPath);
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${contoso.tenantId}/devices?search=router%201`);
     await page.getByRole('heading', { name: 'Devices' }).waitFor();
     const timeOrigin = await page.evaluate(() => performance.timeOrigin);
 
@@ -349,7 +351,7 @@ describe('as admin', () => {
       await tenantPickerButton(page).click();
       const dialog = page.getByRole('dialog', { name: 'Tenant > Subscription' });
       await dialog.getByRole('combobox', { name: /^Tenant/ }).click();
-      await page.getByRole('option', { name: 'Fabrikam' }).click();
+      await page.getByRole('option', { name: 'Fabrikam', exact: true }).click();
       await dialog.getByRole('combobox', { name: /^Subscription/ }).click();
       // Only the chosen tenant's subscriptions are offered (spec 000 §5).
       expect((await page.getByRole('option').allTextContents()).sort()).toEqual([...fabrikamSubscriptions].sort());
@@ -362,18 +364,18 @@ describe('as admin', () => {
       await page.getByRole('button', { name: 'Tenant and subscription: Fabrikam > Fabrikam Lab' }).waitFor();
       // A full page load, not a client-side navigation.
       expect(await page.evaluate(() => performance.timeOrigin)).not.toBe(timeOrigin);
-      expect(await serverCall<CurrentUser>(page, '/v1/currentUser')).toMatchObject({ tenantId: fabrikam.tenantId });
+      expect(await serverCall<{ tenantId: string | null }>(page, '/v1/currentUser')).toMatchObject({ tenantId: fabrikam.tenantId });
     } finally {
-      // Other tests of the run expect admin in Contoso Production.
-      await serverCall(page, `/v1/tenantSubscriptionContext/${contoso.tenantId}`, {
+      // admin's other tests start from Contoso Production.
+      await api(admin, `/v1/tenantSubscriptionContext/${contoso.tenantId}`, {
         method: 'POST',
-        body: { tenant: contoso.tenantId, subscriptionId: admin.subscriptionId },
+        body: { tenant: contoso.tenantId, subscriptionId: admin.me.subscriptionId },
       });
     }
   });
 
   test('the profile menu shows an avatar with "AA" for Ada Admin and a 290 px popup with the name', async () => {
-    await page.goto(`/${contoso.tenantId}`);
+    const page = await homePage('admin');
     const profile = page.getByRole('button', { name: 'Profile' });
     // The server's photo is a picture of the initials; without a photo the avatar shows them as text.
     const photo = profile.getByRole('img', { name: 'Ada Admin' });
@@ -398,6 +400,10 @@ describe('as admin', () => {
   });
 
   test('Log out removes the stored sign-in and ends on /user/login; Login then asks for credentials again', async () => {
+    // A sign-in of its own: logging out ends the provider's session.
+    const page = await signedOutPage();
+    await signIn(page, 'admin');
+    await page.getByRole('button', { name: 'Profile' }).click();
     expect(await storedSignInKeys(page)).toHaveLength(1);
     await page.locator('.MuiPopover-paper').getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((url) => url.pathname === '/user/login');
@@ -411,71 +417,64 @@ describe('as admin', () => {
 });
 
 describe('as operator', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let operator: CurrentUser;
-
-  beforeAll(async () => {
-    context = await newContext(browser);
-    page = await context.newPage();
-    await signIn(page, 'operator');
-    operator = await serverCall<CurrentUser>(page, '/v1/currentUser');
-  });
-
-  afterAll(async () => {
-    await context?.close();
-  });
-
   test('operator lands on Contoso\'s home and sees the Menu group and Administration without Tenants', async () => {
-    expect(operator.tenantId).toBe((await tenantNamed(page, 'Contoso')).tenantId);
-    await page.waitForURL((url) => url.pathname === `/${operator.tenantId}`);
+    const contoso = await tenantNamed('operator', 'Contoso');
+    const page = await signedInPage(browser, 'operator');
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === `/${contoso.tenantId}`);
     expect(await sidebarMenu(page)).toEqual(STAFF_MENU);
     await screenshot(page, 'shell-operator-home');
   });
 
   test('Tenants typed into the address shows operator the access notice instead of the page', async () => {
-    await page.goto(`/${operator.tenantId}/tenants`);
+    const operator = await sessionOf(browser, 'operator');
+    const page = await signedInPage(browser, 'operator');
+    await page.goto(`/${homeTenantId(operator)}/tenants`);
     await page.getByTestId('area-access-denied').getByText('You do not have access. Please contact your system administrator for access.').waitFor();
     expect(await page.getByRole('grid').count()).toBe(0);
-    await page.goto(`/${operator.tenantId}`);
   });
 
   test('a 403 answer to one of the shell\'s calls shows "You do not have access to one or more requested resources" for 8 s', async () => {
-    // The sidebar's version call is sent on to an endpoint the operator may not read
-    // (audit events of a tenant need Tenants view), so the server itself answers 403.
-    await page.route('**/api/generalLookup/version', (route) =>
-      route.continue({ url: `${portalUrl()}/v1/auditEvents?entityType=tenant&entityId=x` }),
-    );
-    const forbidden = page.waitForResponse((response) => response.status() === 403);
-    await page.reload();
-    await forbidden;
-    await page.unroute('**/api/generalLookup/version');
-
+    const page = await homePage('operator', { clock: true });
+    // The tenant picker asks for the subscriptions whenever it opens; sent on to an endpoint the
+    // operator may not read (audit events of a tenant need Tenants view), the server itself answers 403.
+    await page.route('**/api/generallookup/subscriptions', (route) => route.continue({ url: `${portalUrl()}/v1/auditEvents?entityType=tenant&entityId=x` }));
+    await pauseClock(page);
+    await tenantPickerButton(page).click();
     const toast = page.getByText(FORBIDDEN_TOAST, { exact: true });
-    await toast.waitFor({ state: 'visible' });
-    const shownAt = Date.now();
-    await settled(page.locator('.notistack-SnackbarContainer'));
+    // The page's time moves on in steps of 10 ms while the answer comes: the toast's time starts within one.
+    await runClockUntil(page, () => toast.isVisible(), { stepMs: 10, maxMs: 5000 });
+    // The picker closes; half a second on, the toast is alone on the page.
+    await page.keyboard.press('Escape');
+    await page.clock.runFor(500);
     await screenshot(page, 'shell-403-toast');
-    await page.waitForTimeout(6500 - (Date.now() - shownAt));
+    await page.clock.runFor(FORBIDDEN_TOAST_MS - 600);
     expect(await toast.isVisible()).toBe(true);
-    await toast.waitFor({ state: 'hidden', timeout: Math.max(0, 9500 - (Date.now() - shownAt)) });
+    // Then it goes, once its exit transition has run.
+    const moved = await runClockUntil(page, async () => !(await toast.isVisible()), { maxMs: 1500 });
+    expect(moved).toBeGreaterThanOrEqual(100);
   });
 
   test('a 403 on /v1/permissions at start-up leads to /user/accessDenied with its notice', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const page = await signedInPage(browser, 'operator');
     await page.route('**/v1/permissions', (route) => route.fulfill({ status: 403, json: { message: 'Forbidden' } }));
-    await page.goto(`/${operator.tenantId}/devices`);
+    await page.goto(`/${homeTenantId(operator)}/devices`);
     await page.waitForURL((url) => url.pathname === '/user/accessDenied');
     await page.getByText(ACCESS_DENIED, { exact: true }).waitFor();
     expect(await page.getByText(FORBIDDEN_TOAST).count()).toBe(0);
     await screenshot(page, 'shell-access-denied');
 
     await page.unroute('**/v1/permissions');
-    await page.goto(`/${operator.tenantId}`);
+    await page.goto(`/${homeTenantId(operator)}`);
     await page.getByRole('heading', { name: 'Home' }).waitFor();
   });
 
   test('a 401 on a deep path with a query goes to /user/login?requestUrl=<that path>, and signing in again returns there', async () => {
-    const deepPath = `/${operator.tenantId}/devices?search=edge%20router&page=2`;
+    const operator = await sessionOf(browser, 'operator');
+    const deepPath = `/${homeTenantId(operator)}/devices?search=edge%20router&page=2`;
+    // Its own context: the test spoils the stored sign-in.
+    const page = await signedInPage(browser, 'operator', { ownContext: true });
     await page.goto(deepPath);
     await page.getByRole('heading', { name: 'Devices' }).waitFor();
 
@@ -500,37 +499,17 @@ describe('as operator', () => {
 
 describe('as operator2', () => {
   test('operator2 lands on Fabrikam\'s home, with Fabrikam\'s tenant id in the address, and sees the Menu group and Administration without Tenants', async () => {
-    const context = await newContext(browser);
-    try {
-      const page = await context.newPage();
-      await signIn(page, 'operator2');
-      const fabrikam = await tenantNamed(page, 'Fabrikam');
-      await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}`);
-      expect(await sidebarMenu(page)).toEqual(STAFF_MENU);
-      await page.getByRole('button', { name: /^Tenant and subscription: Fabrikam > / }).waitFor();
-    } finally {
-      await context.close();
-    }
+    const fabrikam = await tenantNamed('operator2', 'Fabrikam');
+    const page = await signedInPage(browser, 'operator2');
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}`);
+    expect(await sidebarMenu(page)).toEqual(STAFF_MENU);
+    await page.getByRole('button', { name: /^Tenant and subscription: Fabrikam > / }).waitFor();
   });
 });
 
 describe('as enduser', () => {
-  let context: BrowserContext;
-  let page: Page;
-  let enduser: CurrentUser;
-
-  beforeAll(async () => {
-    context = await newContext(browser);
-    page = await context.newPage();
-    await signIn(page, 'enduser');
-    enduser = await serverCall<CurrentUser>(page, '/v1/currentUser');
-  });
-
-  afterAll(async () => {
-    await context?.close();
-  });
-
-  async function expectResolutionCenter(): Promise<void> {
+  async function expectResolutionCenter(page: Page): Promise<void> {
     await page.waitForURL((url) => url.pathname === '/resolutioncenter');
     await page.locator('header').getByText('Resolution Center', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Profile' }).waitFor();
@@ -539,29 +518,38 @@ describe('as enduser', () => {
     expect(await tenantPickerButton(page).count()).toBe(0);
   }
 
-  test('enduser signing in at / lands on /resolutioncenter: standalone layout, header "Resolution Center", no sidebar', async () => {
-    await expectResolutionCenter();
+  test('enduser opening / lands on /resolutioncenter: standalone layout, header "Resolution Center", no sidebar', async () => {
+    const { environmentName } = await api<EnvironmentInfo>(await sessionOf(browser, 'enduser'), '/api/generalLookup/environment');
+    const page = await signedInPage(browser, 'enduser');
+    await page.goto('/');
+    await expectResolutionCenter(page);
     await page.getByText(NOT_AVAILABLE).waitFor();
-    const { environmentName } = await serverCall<EnvironmentInfo>(page, '/api/generalLookup/environment');
     await expect.poll(() => page.title(), { timeout: 5000 }).toBe(`Resolution Center - ${environmentName}`);
     await screenshot(page, 'shell-resolution-center');
   });
 
   test('enduser opening /{tenantId} is sent to /resolutioncenter', async () => {
-    expect(enduser.tenantId).not.toBeNull();
-    await page.goto(`/${enduser.tenantId}`);
-    await expectResolutionCenter();
+    const enduser = await sessionOf(browser, 'enduser');
+    const page = await signedInPage(browser, 'enduser');
+    await page.goto(`/${homeTenantId(enduser)}`);
+    await expectResolutionCenter(page);
   });
 
   test('a staff page typed into the address sends enduser to the Resolution Center, with no tenant picker', async () => {
-    await page.goto(`/${enduser.tenantId}/devices`);
+    const enduser = await sessionOf(browser, 'enduser');
+    const page = await signedInPage(browser, 'enduser');
+    await page.goto(`/${homeTenantId(enduser)}/devices`);
     await page.waitForURL((url) => url.pathname === '/resolutioncenter');
     await page.getByRole('button', { name: 'Profile' }).waitFor();
     expect(await tenantPickerButton(page).count()).toBe(0);
   });
 
   test('removing the stored sign-in in another tab sends this tab to the login page', async () => {
-    const otherTab = await context.newPage();
+    // Its own context: the test removes the stored sign-in.
+    const page = await signedInPage(browser, 'enduser', { ownContext: true });
+    await page.goto('/resolutioncenter');
+    await page.getByRole('button', { name: 'Profile' }).waitFor();
+    const otherTab = await page.context().newPage();
     // Any page of the portal's origin shares its local storage; a static file runs none of the app.
     await otherTab.goto('/favicon.svg');
     expect(await storedSignInKeys(otherTab)).toHaveLength(1);
@@ -570,6 +558,5 @@ describe('as enduser', () => {
     });
     await page.waitForURL((url) => url.pathname === '/user/login');
     await page.getByRole('button', { name: 'Login' }).waitFor();
-    await otherTab.close();
   });
 });

@@ -1,19 +1,49 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject, onTestFinished } from 'vitest';
+import type { CurrentUser } from '@cfs/contracts/shell';
+import type { Subscription, Tenant, TenantInput } from '@cfs/contracts/tenants';
+import type { GeneratedToken, TokenCreate } from '@cfs/contracts/tokens';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
+import type { JsonOf } from '../src/lib/json-types';
+
+/**
+ * What the browser tests share: the browser, signed-in pages, calls to the portal's API, small
+ * factories that make a test's own data, and Playwright's clock.
+ *
+ * Every test makes what it needs through the API, under a name of its own (`uniqueName`), and
+ * looks for that name on the screen, so tests pass alone and in any order. A sign-in costs
+ * seconds, so each user signs in once and every test opens its pages from that stored sign-in
+ * (`signedInPage`).
+ */
 
 export const portalUrl = (): string => inject('portalUrl');
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const USER_STORE_PREFIX = 'cfs-portal.user:';
+
+export type UserName = 'admin' | 'operator' | 'operator2' | 'enduser';
+
+export interface ContextOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: 'light' | 'dark';
+}
 
 /** Debian's Chromium, driven by playwright-core (no downloaded browser). */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-export async function newContext(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: portalUrl(), viewport: { width: options.width ?? 1400, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light' });
+/** A browser context with nobody signed in. */
+export async function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext(contextOptions(options));
+}
+
+function contextOptions(options: ContextOptions) {
+  return { baseURL: portalUrl(), viewport: { width: options.width ?? 1400, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light' };
 }
 
 /** Signs in through the portal's login page and the embedded provider's sign-in form. */
@@ -27,36 +57,281 @@ export async function signIn(page: Page, userName: string, startPath = '/'): Pro
   await page.waitForURL((url) => !url.pathname.startsWith('/oidc') && !url.pathname.startsWith('/user/'));
 }
 
-/** Saves a screenshot under .tmp/screenshots for a person to look at. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = path.resolve(import.meta.dirname, '..', '..', '.tmp', 'screenshots');
-  await fs.mkdir(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+// ---------------------------------------------------------------------------------------------
+// Signed-in users
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** A user's stored sign-in: what a new browser context starts from, and the API token. */
+export interface Session {
+  user: UserName;
+  storageState: StorageState;
+  /** The bearer access token of the stored sign-in. */
+  token: string;
+  /** Seconds since the epoch when the token expires. */
+  expiresAt: number;
+  /** The user as the portal knows them: tenant, mail. */
+  me: CurrentUser;
+}
+
+/**
+ * A stored sign-in is handed out while its token has this long to live: more than any one test
+ * file takes, and less than the token's 15 minutes, so a test never holds a token that expires
+ * under it and a page never has to renew one.
+ */
+const SESSION_REUSE_MS = 10 * 60_000;
+
+const sessions = new Map<UserName, Promise<Session>>();
+
+/**
+ * The user's sign-in, made once through the login form and kept (in the browser tests' data
+ * folder) for the files that follow, until its token gets old.
+ */
+export function sessionOf(browser: Browser, user: UserName): Promise<Session> {
+  let session = sessions.get(user);
+  if (!session) {
+    session = storedSession(user).then((stored) => stored ?? newSession(browser, user));
+    sessions.set(user, session);
+    // A failed sign-in is not kept: the next test tries again.
+    session.catch(() => sessions.delete(user));
+  }
+  return session;
+}
+
+const sessionFile = (user: UserName) => path.join(inject('portalDataDir'), 'e2e-sessions', `${user}.json`);
+
+async function storedSession(user: UserName): Promise<Session | undefined> {
+  try {
+    const session = JSON.parse(await fs.readFile(sessionFile(user), 'utf8')) as Session;
+    return session.expiresAt * 1000 - Date.now() > SESSION_REUSE_MS ? session : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function newSession(browser: Browser, user: UserName): Promise<Session> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    await signIn(page, user);
+    const storageState = await context.storageState();
+    const stored = storageState.origins.flatMap((origin) => origin.localStorage).find((item) => item.name.startsWith(USER_STORE_PREFIX));
+    const { access_token: token, expires_at: expiresAt } = JSON.parse(stored?.value ?? '{}') as { access_token?: string; expires_at?: number };
+    if (!token || !expiresAt) throw new Error(`${user} signed in, but no sign-in was stored`);
+    const session: Session = { user, storageState, token, expiresAt, me: await callApi<CurrentUser>(token, '/v1/currentUser') };
+    const file = sessionFile(user);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(`${file}.tmp`, JSON.stringify(session));
+    await fs.rename(`${file}.tmp`, file);
+    return session;
+  } finally {
+    await context.close();
+  }
+}
+
+export interface PageOptions extends ContextOptions {
+  /** Browser permissions, e.g. `['clipboard-read', 'clipboard-write']`. */
+  permissions?: string[];
+  /** A browser context of the test's own, for a test that changes what the browser keeps (the stored sign-in, the theme). */
+  ownContext?: boolean;
+  /**
+   * Playwright's clock, in a context of the test's own (the clock holds for a whole context),
+   * installed before the page loads so that every timer of the app is the clock's: a timer set
+   * before an install would stay a real one that the app can no longer clear. Time flows as
+   * usual until the test stops it (`pauseClock`).
+   */
+  clock?: boolean;
+}
+
+/** Per browser: the contexts the tests of a file open their pages in, one per user and options. */
+const sharedContexts = new WeakMap<Browser, Map<string, Promise<BrowserContext>>>();
+
+/**
+ * A new page signed in as the user (from the stored sign-in), closed when the test ends. Call it
+ * inside a test; the page is blank until the test goes somewhere. The pages of a file's tests
+ * share one browser context per user, and so its cache of the portal's scripts, unless a test
+ * asks for a context of its own.
+ *
+ * @example
+ *   const page = await signedInPage(browser, 'operator');
+ *   await page.goto('/workunitsv2');
+ */
+export async function signedInPage(browser: Browser, user: UserName, options: PageOptions = {}): Promise<Page> {
+  if (options.ownContext || options.clock) {
+    const context = await signedInContext(browser, user, options);
+    onTestFinished(() => context.close());
+    if (options.clock) await context.clock.install();
+    return context.newPage();
+  }
+  const contexts = sharedContexts.get(browser) ?? new Map<string, Promise<BrowserContext>>();
+  sharedContexts.set(browser, contexts);
+  const key = JSON.stringify([user, options.width, options.height, options.colorScheme, options.permissions]);
+  let context = contexts.get(key);
+  if (!context) {
+    context = signedInContext(browser, user, options);
+    contexts.set(key, context);
+    context.catch(() => contexts.delete(key));
+  }
+  const page = await (await context).newPage();
+  onTestFinished(() => page.close());
+  return page;
+}
+
+async function signedInContext(browser: Browser, user: UserName, options: PageOptions): Promise<BrowserContext> {
+  const { storageState } = await sessionOf(browser, user);
+  const context = await browser.newContext({ ...contextOptions(options), storageState });
+  if (options.permissions) await context.grantPermissions(options.permissions, { origin: portalUrl() });
+  return context;
+}
+
+/** The tenant the user works in (admin and operator: Contoso). */
+export function homeTenantId(session: Session): string {
+  if (!session.me.tenantId) throw new Error(`${session.user} has no tenant`);
+  return session.me.tenantId;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The portal's API
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function callApi<T>(token: string, path: string, init: { method?: Method; body?: unknown } = {}): Promise<T> {
+  const method = init.method ?? 'GET';
+  const response = await fetch(`${portalUrl()}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A call to the portal's API as the session's user: a test making its data or checking what the server holds. */
+export function api<T>(session: Session, path: string, init: { method?: Method; body?: unknown } = {}): Promise<T> {
+  return callApi<T>(session.token, path, init);
 }
 
 /** A bearer token for API calls from a test, read from the signed-in page's stored sign-in. */
 export async function storedAccessToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
+  const token = await page.evaluate((prefix) => {
     for (let i = 0; i < localStorage.length; i++) {
       const key = localStorage.key(i);
-      if (key?.startsWith('cfs-portal.user:')) return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token;
+      if (key?.startsWith(prefix)) return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token;
     }
     return undefined;
-  });
+  }, USER_STORE_PREFIX);
   if (!token) throw new Error('No stored sign-in');
   return token;
 }
 
 /** A call to the portal's API with the page's stored bearer token: a test's own check of what the server says. */
-export async function serverCall<T>(page: Page, path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
-  const token = await storedAccessToken(page);
-  const response = await fetch(`${portalUrl()}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+export async function serverCall<T>(page: Page, path: string, init: { method?: Method; body?: unknown } = {}): Promise<T> {
+  return callApi<T>(await storedAccessToken(page), path, init);
+}
+
+export interface ListResponse<T> {
+  '@odata.count'?: number;
+  value: T[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// A test's own data
+
+/** A name no other test uses: `E2E printer 3f9c2a1b`. */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${randomUUID().slice(0, 8)}`;
+}
+
+export type WorkUnitRow = JsonOf<WorkUnit>;
+
+/** A work unit made through the API: by default a New Sev2 incident of the user's tenant with a unique title. */
+export function createWorkUnit(session: Session, fields: Partial<WorkUnitFields> = {}): Promise<WorkUnitRow> {
+  const body: WorkUnitFields & { workUnitId: -1 } = {
+    workUnitId: -1,
+    title: uniqueName('E2E work unit'),
+    severityId: 2,
+    stateId: WORK_UNIT_STATES.New,
+    workUnitTypeId: WORK_UNIT_TYPES.Incident,
+    tenantId: homeTenantId(session),
+    ...fields,
+  };
+  return api<WorkUnitRow>(session, '/api/v1/workunits', { method: 'PUT', body });
+}
+
+/** A change request with every field the spec requires; approver 1 is the session's user unless named. */
+/** A change request; its approver is someone other than the session's user (nobody names themselves). */
+export function createChangeRequest(session: Session, fields: Partial<WorkUnitFields> & { approver1: string }): Promise<WorkUnitRow> {
+  return createWorkUnit(session, {
+    title: uniqueName('E2E change'),
+    workUnitTypeId: WORK_UNIT_TYPES.ChangeRequest,
+    resolution: 'Firmware 2.4 on all floor printers.',
+    implementationPlan: 'Push firmware through the print server.',
+    rollbackPlan: 'Reflash firmware 2.3.',
+    affectedResources: 'Floor printers',
+    environment: 'Production',
+    expectedCFSAlerts: 'Printer offline alerts',
+    plannedStartTime: '2027-03-05T10:00:00Z',
+    plannedFinishTime: '2027-03-05T12:00:00Z',
+    ...fields,
   });
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status}`);
-  return (await response.json()) as T;
+}
+
+/** Changes fields of a work unit through a JSON Patch (no `test` operations: the test owns the unit). */
+export function updateWorkUnit(session: Session, workUnitId: number, changes: Partial<WorkUnitFields>): Promise<WorkUnitRow> {
+  const patch = Object.entries(changes).map(([field, value]) => ({ op: 'replace', path: `/${field}`, value }));
+  return api<WorkUnitRow>(session, `/v1/workunits/${workUnitId}`, { method: 'PATCH', body: patch });
+}
+
+/** A tenant made through the API, with a unique name unless given one. */
+export function createTenant(session: Session, fields: Partial<TenantInput> = {}): Promise<JsonOf<Tenant>> {
+  return api<JsonOf<Tenant>>(session, '/v1/tenants', { method: 'PUT', body: { name: uniqueName('E2E tenant'), ...fields } });
+}
+
+export function createSubscription(session: Session, tenantId: string, name = uniqueName('E2E subscription')): Promise<JsonOf<Subscription>> {
+  return api<JsonOf<Subscription>>(session, '/v1/subscriptions', { method: 'PUT', body: { tenantId, name } });
+}
+
+/** A tenant token of the user's tenant, one year, with a unique name. */
+export function createToken(session: Session, fields: Partial<TokenCreate> = {}): Promise<JsonOf<GeneratedToken>> {
+  const body: TokenCreate = { tenantId: homeTenantId(session), name: uniqueName('e2e-token'), lifetimeYears: 1, ...fields };
+  return api<JsonOf<GeneratedToken>>(session, '/v1/tokens', { method: 'PUT', body });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time
+
+/**
+ * Stops the page's time (Playwright's clock, from `signedInPage(…, { clock: true })`): from here
+ * its timers (toasts, tooltips, debounces, polling) run only as the test moves time on with
+ * `page.clock.runFor(ms)` or `runClockUntil`; `page.clock.resume()` lets time flow again.
+ */
+export async function pauseClock(page: Page): Promise<void> {
+  // The page's clock started at the real time and flows with it: stop it a moment ahead.
+  await page.clock.pauseAt(Date.now() + 1000);
+}
+
+/**
+ * Moves the paused clock on in steps until `done` holds, so that what each step sets off (a
+ * render, the next transition timer) happens before the next. Answers the time moved on; fails
+ * when `maxMs` pass without it.
+ */
+export async function runClockUntil(page: Page, done: () => Promise<boolean>, { stepMs = 50, maxMs }: { stepMs?: number; maxMs: number }): Promise<number> {
+  for (let moved = 0; moved <= maxMs; moved += stepMs) {
+    if (await done()) return moved;
+    await page.clock.runFor(stepMs);
+  }
+  throw new Error(`Still waiting after ${maxMs} ms of the page's time`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screens
+
+/** Saves a screenshot under .tmp/screenshots for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = path.resolve(import.meta.dirname, '..', '..', '.tmp', 'screenshots');
+  await fs.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
 }
 
 /** The open side drawer (the one with a Close button). */
@@ -67,6 +342,28 @@ export function drawer(page: Page): Locator {
 /** A grid row by a text it shows. */
 export function gridRow(page: Page, text: string): Locator {
   return page.getByRole('row').filter({ hasText: text });
+}
+
+/**
+ * Searches a grid (the toolbar's Search box, applied on Enter) for a text its rows show, and
+ * waits until the grid shows the answer: rows that all hold the text (the rows of before may
+ * hold it too, and a click on one of them could land on the row that replaces it). `scope`
+ * picks one grid of several.
+ */
+export async function searchGrid(scope: Page | Locator, text: string): Promise<void> {
+  const box = scope.getByRole('textbox', { name: 'Search' });
+  const page = 'page' in scope ? scope.page() : scope;
+  const answered = page.waitForResponse((response) => (new URL(response.url()).searchParams.get('$filter') ?? '').includes(text.toLowerCase().replaceAll("'", "''")));
+  await box.fill(text);
+  await box.press('Enter');
+  await answered;
+  const rows = scope.locator('.MuiDataGrid-row');
+  await expect
+    .poll(async () => {
+      const texts = await rows.allTextContents();
+      return texts.length > 0 && texts.every((row) => row.toLowerCase().includes(text.toLowerCase()));
+    }, { timeout: 10_000 })
+    .toBe(true);
 }
 
 /** Chooses an option of an MUI select by its label. */

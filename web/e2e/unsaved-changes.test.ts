@@ -1,28 +1,29 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { drawer, launchBrowser, newContext, serverCall, signIn } from './support';
+import {
+  createSubscription,
+  createTenant,
+  createWorkUnit,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  searchGrid,
+  serverCall,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  type WorkUnitRow,
+} from './support';
 
 /**
  * The drawers' unsaved-changes question (spec 000 §2: "There are unsaved changes. Are you sure
  * you want to close?", Yes / No): on Escape, on Save & Close while a note is still being written,
  * on opening a related work unit, on switching an inline form to another row, and on the
- * browser's Back; a clean drawer closes without it. admin signs in once; the tests share the page.
+ * browser's Back; a clean drawer closes without it. admin works on work units, tenants and
+ * subscriptions each test makes for itself.
  */
-
-const SUFFIX = Date.now().toString(36);
-
-interface CurrentUser {
-  tenantId: string | null;
-}
-interface WorkUnit {
-  workUnitId: number;
-  title: string;
-  description: string | null;
-}
-interface ListResponse<T> {
-  value: T[];
-}
 
 function question(page: Page): Locator {
   return page.getByRole('dialog', { name: 'Unsaved changes' });
@@ -40,33 +41,18 @@ const param = (page: Page, name: string) => new URL(page.url()).searchParams.get
 
 describe('unsaved changes in drawers (admin)', () => {
   let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let contosoId: string;
-  let units: WorkUnit[];
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await newContext(browser);
-    page = await context.newPage();
-    await signIn(page, 'admin');
-    const user = await serverCall<CurrentUser>(page, '/v1/currentUser');
-    if (!user.tenantId) throw new Error('admin has no tenant');
-    contosoId = user.tenantId;
-    // Two seeded incidents that are still New: one to edit, one to relate to it.
-    const list = await serverCall<ListResponse<WorkUnit>>(page, `/v1/workunits?$filter=${encodeURIComponent('workUnitTypeId eq 1 and stateId eq 1')}&$orderby=workUnitId&$top=2`);
-    units = list.value;
-    if (units.length < 2) throw new Error('The seed holds fewer than two new incidents');
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
   });
 
-  /** The tenants page with the Create Tenant drawer opened by its button (a history entry of its own). */
-  async function openCreateTenant(): Promise<Locator> {
-    await page.goto(`/${contosoId}/tenants`);
+  /** A page of admin's on the tenants page with the Create Tenant drawer opened by its button (a history entry of its own). */
+  async function openCreateTenant(page: Page): Promise<Locator> {
+    await page.goto(`/${homeTenantId(await sessionOf(browser, 'admin'))}/tenants`);
     await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('editTenantId') === 'new');
@@ -76,12 +62,14 @@ describe('unsaved changes in drawers (admin)', () => {
   }
 
   test('Escape on a tenant drawer with typed input asks; No keeps the drawer and the input, Yes closes it', async () => {
-    const panel = await openCreateTenant();
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
     const name = panel.getByRole('textbox', { name: 'Name' });
-    await name.fill(`Unsaved ${SUFFIX}`);
+    const typed = uniqueName('Unsaved');
+    await name.fill(typed);
     await name.press('Escape');
     await answer(page, 'No');
-    expect(await name.inputValue()).toBe(`Unsaved ${SUFFIX}`);
+    expect(await name.inputValue()).toBe(typed);
     expect(param(page, 'editTenantId')).toBe('new');
 
     await name.press('Escape');
@@ -91,23 +79,27 @@ describe('unsaved changes in drawers (admin)', () => {
   });
 
   test('Save & Close of a new tenant saves it and closes without asking: the saved form is clean', async () => {
-    const panel = await openCreateTenant();
-    await panel.getByRole('textbox', { name: 'Name' }).fill(`Saved and closed ${SUFFIX}`);
+    const saved = uniqueName('E2E saved and closed');
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
+    await panel.getByRole('textbox', { name: 'Name' }).fill(saved);
     await panel.getByRole('button', { name: 'Save & Close' }).click();
     await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
     await panel.waitFor({ state: 'detached' });
     expect(await question(page).count()).toBe(0);
-    await page.getByRole('row').filter({ hasText: `Saved and closed ${SUFFIX}` }).waitFor();
+    await searchGrid(page, saved);
+    await gridRow(page, saved).waitFor();
   });
 
   test('a clean drawer closes on Escape and on Back without asking', async () => {
-    let panel = await openCreateTenant();
+    const page = await signedInPage(browser, 'admin');
+    let panel = await openCreateTenant(page);
     await page.keyboard.press('Escape');
     await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
     await panel.waitFor({ state: 'detached' });
     expect(await question(page).count()).toBe(0);
 
-    panel = await openCreateTenant();
+    panel = await openCreateTenant(page);
     await page.evaluate(() => history.back());
     await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
     await panel.waitFor({ state: 'detached' });
@@ -115,14 +107,16 @@ describe('unsaved changes in drawers (admin)', () => {
   });
 
   test('the browser Back from a dirty drawer asks; No keeps the drawer and the input, Yes goes back', async () => {
-    const panel = await openCreateTenant();
+    const page = await signedInPage(browser, 'admin');
+    const panel = await openCreateTenant(page);
     const name = panel.getByRole('textbox', { name: 'Name' });
-    await name.fill(`Back ${SUFFIX}`);
+    const typed = uniqueName('Back');
+    await name.fill(typed);
     await page.evaluate(() => history.back());
     await answer(page, 'No');
     // The router puts the drawer's entry back.
     await expect.poll(() => param(page, 'editTenantId')).toBe('new');
-    expect(await name.inputValue()).toBe(`Back ${SUFFIX}`);
+    expect(await name.inputValue()).toBe(typed);
     await panel.getByRole('heading', { name: 'Create Tenant' }).waitFor();
 
     await page.evaluate(() => history.back());
@@ -132,14 +126,14 @@ describe('unsaved changes in drawers (admin)', () => {
   });
 
   test('Save & Close of the work unit form asks while a note is still being written; No keeps the note, the form is saved', async () => {
-    const [unit] = units;
-    if (!unit) throw new Error('no unit');
+    const unit = await createWorkUnit(await sessionOf(browser, 'admin'));
+    const page = await signedInPage(browser, 'admin');
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
     const panel = drawer(page);
     await panel.getByRole('heading', { name: new RegExp(`^Edit Work Unit #${unit.workUnitId}`) }).waitFor();
     const note = panel.getByRole('region', { name: 'Notes' }).getByRole('textbox', { name: 'New note' });
-    await note.fill(`A note not added yet ${SUFFIX}`);
-    const description = `Checked the cabling (${SUFFIX}).`;
+    await note.fill('A note not added yet');
+    const description = 'Checked the cabling.';
     await panel.getByRole('textbox', { name: 'Description' }).fill(description);
     const [response] = await Promise.all([
       page.waitForResponse((candidate) => candidate.request().method() === 'PATCH' && candidate.url().includes('/workunits')),
@@ -148,10 +142,10 @@ describe('unsaved changes in drawers (admin)', () => {
     expect(response.status()).toBe(200);
     await answer(page, 'No');
     expect(param(page, 'workUnitId')).toBe(String(unit.workUnitId));
-    expect(await note.inputValue()).toBe(`A note not added yet ${SUFFIX}`);
+    expect(await note.inputValue()).toBe('A note not added yet');
     // The form itself was saved: pristine again, and the server holds the description.
     await expect.poll(() => panel.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
-    expect((await serverCall<WorkUnit>(page, `/v1/workunits(${unit.workUnitId})`)).description).toBe(description);
+    expect((await serverCall<WorkUnitRow>(page, `/v1/workunits(${unit.workUnitId})`)).description).toBe(description);
 
     // Without the note, Save & Close closes without a question.
     await note.fill('');
@@ -162,8 +156,10 @@ describe('unsaved changes in drawers (admin)', () => {
   });
 
   test('opening a related work unit from the panel asks while there are unsaved changes', async () => {
-    const [unit, other] = units;
-    if (!unit || !other) throw new Error('no units');
+    const admin = await sessionOf(browser, 'admin');
+    const unit = await createWorkUnit(admin);
+    const other = await createWorkUnit(admin, { title: uniqueName('E2E related') });
+    const page = await signedInPage(browser, 'admin');
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}&tab=related`);
     const panel = drawer(page);
     await panel.getByRole('combobox', { name: 'Relate a work unit' }).fill(String(other.workUnitId));
@@ -173,13 +169,13 @@ describe('unsaved changes in drawers (admin)', () => {
 
     await panel.getByRole('tab', { name: 'Work Unit' }).click();
     const note = panel.getByRole('region', { name: 'Notes' }).getByRole('textbox', { name: 'New note' });
-    await note.fill(`Half a note ${SUFFIX}`);
+    await note.fill('Half a note');
     await panel.getByRole('tab', { name: /Related/ }).click();
     await table.getByRole('button', { name: other.title }).click();
     await answer(page, 'No');
     expect(param(page, 'workUnitId')).toBe(String(unit.workUnitId));
     await panel.getByRole('tab', { name: 'Work Unit' }).click();
-    expect(await note.inputValue()).toBe(`Half a note ${SUFFIX}`);
+    expect(await note.inputValue()).toBe('Half a note');
 
     await panel.getByRole('tab', { name: /Related/ }).click();
     await table.getByRole('button', { name: other.title }).click();
@@ -192,32 +188,38 @@ describe('unsaved changes in drawers (admin)', () => {
   });
 
   test('switching the subscriptions drawer’s inline form to another row asks while it is dirty', async () => {
-    await page.goto(`/${contosoId}/tenants?subscriptionsTenantId=${contosoId}`);
+    const admin = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(admin);
+    const production = await createSubscription(admin, tenant.tenantId, uniqueName('E2E production'));
+    const staging = await createSubscription(admin, tenant.tenantId, uniqueName('E2E staging'));
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${homeTenantId(admin)}/tenants?subscriptionsTenantId=${tenant.tenantId}`);
     const panel = drawer(page);
-    await panel.getByRole('heading', { name: 'Subscriptions: Contoso' }).waitFor();
-    await panel.getByRole('button', { name: 'Contoso Production' }).click();
+    await panel.getByRole('heading', { name: `Subscriptions: ${tenant.name}` }).waitFor();
+    await panel.getByRole('button', { name: production.name }).click();
     const form = panel.getByRole('form', { name: 'Subscription' });
     const name = form.getByRole('textbox', { name: 'Name' });
-    await expect.poll(() => name.inputValue()).toBe('Contoso Production');
-    await name.fill(`Contoso Production ${SUFFIX}`);
+    await expect.poll(() => name.inputValue()).toBe(production.name);
+    await name.fill(`${production.name} renamed`);
 
-    await panel.getByRole('button', { name: 'Contoso Staging' }).click();
+    await panel.getByRole('button', { name: staging.name }).click();
     await answer(page, 'No');
-    expect(await name.inputValue()).toBe(`Contoso Production ${SUFFIX}`);
+    expect(await name.inputValue()).toBe(`${production.name} renamed`);
 
-    await panel.getByRole('button', { name: 'Contoso Staging' }).click();
+    await panel.getByRole('button', { name: staging.name }).click();
     await answer(page, 'Yes');
-    await expect.poll(() => name.inputValue()).toBe('Contoso Staging');
+    await expect.poll(() => name.inputValue()).toBe(staging.name);
     // Clean again: another row switches without a question.
-    await panel.getByRole('button', { name: 'Contoso Production' }).click();
-    await expect.poll(() => name.inputValue()).toBe('Contoso Production');
+    await panel.getByRole('button', { name: production.name }).click();
+    await expect.poll(() => name.inputValue()).toBe(production.name);
     expect(await question(page).count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.waitForURL((url) => !url.searchParams.has('subscriptionsTenantId'));
   });
 
   test('a subscriptions address whose tenant id is no GUID shows the tenants page, not the error page', async () => {
-    await page.goto(`/${contosoId}/tenants?subscriptionsTenantId=abc`);
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${homeTenantId(await sessionOf(browser, 'admin'))}/tenants?subscriptionsTenantId=abc`);
     await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
     expect(await page.getByText(/Something went wrong/).count()).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type ListState } from './list-state';
+import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type ListChange, type ListState } from './list-state';
 
 const defaults: ListState = { ...BASE_LIST_STATE, sort: [{ field: 'created', direction: 'desc' }] };
 const onPage3: ListState = { ...defaults, page: 3 };
@@ -73,6 +73,14 @@ describe('changes to the list', () => {
   it('keeps the page for a filter edit that does not change the query', () => {
     const change = { type: 'filters', filters: [{ field: 'a', operator: 'contains' }], keepPage: true } as const;
     expect(applyListChange(onPage3, change, defaults)).toMatchObject({ page: 3, filters: [{ field: 'a', operator: 'contains' }] });
+  });
+
+  it('applies filters given as a function to the filters the changes before it left', () => {
+    const two: ListState = { ...defaults, filters: [{ field: 'a', operator: 'is', value: 1 }, { field: 'b', operator: 'is', value: 2 }] };
+    const without = (field: string): ListChange => ({ type: 'filters', filters: (current) => current.filter((item) => item.field !== field) });
+    // Two removals computed from the same list, one after the other: the second does not bring the first back.
+    expect(applyListChange(applyListChange(two, without('a'), defaults), without('b'), defaults).filters).toEqual([]);
+    expect(applyListChange(two, without('a'), defaults)).toMatchObject({ page: 0, filters: [{ field: 'b' }] });
   });
 
   it('keeps the page when only the columns shown change', () => {

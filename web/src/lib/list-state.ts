@@ -14,12 +14,19 @@ export interface ListState extends ListParams {
   columns: Readonly<Record<string, boolean>>;
 }
 
+/**
+ * New filters, or a function from the current filters to the new ones. A change that depends on
+ * the filters (remove one chip, add a value to another) is a function: it is applied to the
+ * filters as the changes before it left them, even when several come before the next render.
+ */
+export type FiltersChange = readonly FilterItem[] | ((current: readonly FilterItem[]) => readonly FilterItem[]);
+
 export type ListChange =
   | { type: 'page'; page: number }
   | { type: 'pageSize'; pageSize: number }
   | { type: 'sort'; sort: readonly SortItem[] }
   /** `keepPage`: the change does not alter the query (an item still without a value). */
-  | { type: 'filters'; filters: readonly FilterItem[]; keepPage?: boolean }
+  | { type: 'filters'; filters: FiltersChange; keepPage?: boolean }
   | { type: 'search'; search: string; exactMatch: boolean }
   | { type: 'columns'; columns: Readonly<Record<string, boolean>> }
   | { type: 'reset' };
@@ -116,7 +123,7 @@ export function applyListChange(state: ListState, change: ListChange, defaults: 
     case 'sort':
       return { ...state, sort: change.sort, page: 0 };
     case 'filters':
-      return { ...state, filters: change.filters, page: change.keepPage ? state.page : 0 };
+      return { ...state, filters: typeof change.filters === 'function' ? change.filters(state.filters) : change.filters, page: change.keepPage ? state.page : 0 };
     case 'search':
       return { ...state, search: change.search, exactMatch: change.exactMatch, page: 0 };
     case 'columns':

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
-import type { FilterItem, SortItem } from './list-query';
-import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type ListChange, type ListState } from './list-state';
+import type { SortItem } from './list-query';
+import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type FiltersChange, type ListChange, type ListState } from './list-state';
 
 /**
  * Screen state that lives in the address (STYLE "List state lives in the URL"): the list state
@@ -27,7 +27,11 @@ export interface ListStateApi {
   setPage: (page: number) => void;
   setPageSize: (pageSize: number) => void;
   setSort: (sort: readonly SortItem[]) => void;
-  setFilters: (filters: readonly FilterItem[]) => void;
+  /**
+   * The filters, or a function of the current ones for a change that depends on them:
+   * `list.setFilters((current) => current.filter((item) => item.field !== 'stateId'))`.
+   */
+  setFilters: (filters: FiltersChange) => void;
   setSearch: (search: string, exactMatch: boolean) => void;
   setColumns: (columns: Readonly<Record<string, boolean>>) => void;
   reset: () => void;

@@ -3,9 +3,10 @@ import { SEVERITIES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts
 import { enumOptions } from '../../components/enum-label';
 import type { FieldOption } from '../../components/form-fields';
 import type { FilterItem } from '../../lib/list-query';
+import type { FiltersChange } from '../../lib/list-state';
 import { useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
 import { STATE_NAME_LABELS } from './work-unit-display';
-import { addChipValues, chipsOf, chipValues, CHIP_FIELDS, DEFAULT_FILTERS, setChip, type ChipField, type ChipValue } from './work-unit-filters';
+import { addChipValues, chipsOf, chipValues, CHIP_FIELDS, DEFAULT_FILTERS, removeChip, setChip, type ChipField, type ChipValue } from './work-unit-filters';
 
 interface ChipDraft {
   field: ChipField;
@@ -17,8 +18,10 @@ interface ChipDraft {
 /**
  * The filter-chip bar of the work units list (spec 001 §2): chips of state, severity, type and
  * tenant values; adding or changing one needs a value ("Please make a selection", spec 001 §5).
+ * Changes go out as functions of the current filters: two chips removed before the bar shows
+ * the first removal must both go, not the second bring the first back.
  */
-export function useFilterChips(filters: readonly FilterItem[], onChange: (filters: FilterItem[]) => void) {
+export function useFilterChips(filters: readonly FilterItem[], onChange: (change: FiltersChange) => void) {
   const types = useWorkUnitTypesLookup();
   const tenants = useTenantsLookup();
   const [draft, setDraft] = useState<ChipDraft | null>(null);
@@ -42,7 +45,7 @@ export function useFilterChips(filters: readonly FilterItem[], onChange: (filter
     chips: chipsOf(filters).map((chip) => ({ field: chip.field, label: `${fieldLabel(chip.field)}: ${chip.values.map((value) => labelOf(chip.field, value)).join(', ')}` })),
     isDefault: JSON.stringify(chipsOf(filters)) === JSON.stringify(chipsOf(DEFAULT_FILTERS)),
     hidesFinished: chipValues(filters.find((item) => item.field === 'stateId')).length === 0,
-    remove: (field: ChipField) => onChange(setChip(filters, field, [])),
+    remove: (field: ChipField) => onChange(removeChip(field)),
     reset: () => onChange([...DEFAULT_FILTERS]),
     draft,
     error,
@@ -63,7 +66,8 @@ export function useFilterChips(filters: readonly FilterItem[], onChange: (filter
         setError(WORK_UNIT_MESSAGES.pleaseMakeSelection);
         return;
       }
-      onChange(draft.adding ? addChipValues(filters, draft.field, draft.values) : setChip(filters, draft.field, draft.values));
+      const { adding, field, values } = draft;
+      onChange((current) => (adding ? addChipValues(current, field, values) : setChip(current, field, values)));
       setDraft(null);
     },
   };

@@ -13,12 +13,13 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import type { FilterItem } from '../../lib/list-query';
+import type { FiltersChange } from '../../lib/list-state';
 import { useFilterChips } from './use-filter-chips';
 import type { ChipField } from './work-unit-filters';
 
 export interface WorkUnitFilterBarProps {
   filters: readonly FilterItem[];
-  onChange: (filters: FilterItem[]) => void;
+  onChange: (change: FiltersChange) => void;
   protocolId: number | null;
   onClearProtocol: () => void;
 }

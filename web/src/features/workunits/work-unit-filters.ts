@@ -83,6 +83,14 @@ export function setChip(filters: readonly FilterItem[], field: ChipField, values
   return [...others.slice(0, at), item, ...others.slice(at)];
 }
 
+/**
+ * The removal of one chip, as a change to the filters current when it is applied (not to those
+ * a render saw): `list.setFilters(removeChip('stateId'))`.
+ */
+export function removeChip(field: ChipField): (filters: readonly FilterItem[]) => FilterItem[] {
+  return (filters) => setChip(filters, field, []);
+}
+
 /** Adds values to a chip, creating it when the field has none yet. */
 export function addChipValues(filters: readonly FilterItem[], field: ChipField, values: readonly ChipValue[]): FilterItem[] {
   const current = chipValues(filters.find((item) => item.field === field));
