@@ -73,6 +73,27 @@ describe('the embedded PostgreSQL server', () => {
     expect(isAlive(leftOver)).toBe(false);
   });
 
+  test('leaves SIGTERM to the portal, which finishes its own work and then stops the server', async () => {
+    const folder = dataDir();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'hold-embedded-server.ts'), folder], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('ready')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`the holder exited with ${code}`)));
+    });
+    const serverPid = Number.parseInt(fs.readFileSync(path.join(folder, 'postgres', 'postmaster.pid'), 'utf8'), 10);
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(output).toContain('stopped cleanly');
+    expect(code).toBe(0);
+    expect(isAlive(serverPid)).toBe(false);
+  });
+
   test('runs beside another portal with a different data folder', async () => {
     const [first, second] = await Promise.all([start(dataDir()), start(dataDir())]);
     await query(first, 'CREATE TABLE only_here (id int)');

