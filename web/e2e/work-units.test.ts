@@ -215,6 +215,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
     const panel = drawer(page);
     const notes = panel.getByRole('region', { name: 'Notes' });
+    await notes.getByRole('textbox', { name: 'New note' }).waitFor();
+    // Call Me is the end user's (spec 001 §2), not offered to staff.
+    expect(await notes.getByRole('button', { name: 'Call Me' }).count()).toBe(0);
     await notes.getByRole('textbox', { name: 'New note' }).fill('Internal: extinguisher used, printer unplugged.');
     await notes.getByRole('button', { name: 'Add Note' }).click();
     await page.getByText('Note added successfully!').first().waitFor();

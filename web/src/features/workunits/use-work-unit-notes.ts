@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { TEXT_MAX, workUnitNoteInputSchema } from '@cfs/contracts/work-units';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
+import { usePermissions } from '../../auth/session-data';
 import { useAddNote, useCallMe, useHistoryRecords } from './api';
 import { noteLengthLevel } from './work-unit-display';
 
@@ -8,7 +9,8 @@ export type NotesView = 'all' | 'external';
 
 /**
  * The notes area of the panel (spec 001 §2, §7, §8): the history (all records, or the external
- * notes only), a new note with the external flag and its 4000-character bar, and Call Me.
+ * notes only), a new note with the external flag and its 4000-character bar, and Call Me —
+ * which the spec gives to end users (their own requests), not to staff.
  */
 export function useWorkUnitNotes(workUnitId: number) {
   const [view, setView] = useState<NotesView>('all');
@@ -18,6 +20,8 @@ export function useWorkUnitNotes(workUnitId: number) {
   const records = useHistoryRecords(workUnitId, view === 'external');
   const addNote = useAddNote(workUnitId);
   const callMe = useCallMe(workUnitId);
+  const permissions = usePermissions();
+  const offersCallMe = permissions.hasViewMine() && !permissions.has('WorkUnits', 'view');
   // A note being written is an unsaved change of the panel.
   useReportUnsavedChanges(detail.trim() !== '');
 
@@ -55,6 +59,7 @@ export function useWorkUnitNotes(workUnitId: number) {
     length: noteLengthLevel(detail.length, TEXT_MAX),
     submit,
     saving: addNote.isPending,
+    offersCallMe,
     callMe: () => callMe.mutate(),
     calling: callMe.isPending,
   };

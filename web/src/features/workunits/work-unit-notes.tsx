@@ -49,9 +49,11 @@ export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 1 }}>
         <FormControlLabel control={<Checkbox checked={notes.isExternalNote} onChange={(event) => notes.setExternalNote(event.target.checked)} />} label="External note" />
         <Box sx={{ flex: 1 }} />
-        <Button variant="outlined" startIcon={<PhoneCallbackIcon />} disabled={notes.calling} onClick={notes.callMe}>
-          Call Me
-        </Button>
+        {notes.offersCallMe && (
+          <Button variant="outlined" startIcon={<PhoneCallbackIcon />} disabled={notes.calling} onClick={notes.callMe}>
+            Call Me
+          </Button>
+        )}
         <Button variant="contained" disabled={notes.saving || notes.detail.trim() === ''} onClick={notes.submit}>
           Add Note
         </Button>
