@@ -213,6 +213,15 @@ describe('as admin', () => {
     await expect.poll(() => page.title(), { timeout: 5000 }).toBe(`Devices - ${environment.environmentName}`);
   });
 
+  test('a first visit starts light even where the system prefers dark', async () => {
+    const context = await newContext(browser, { colorScheme: 'dark' });
+    onTestFinished(() => context.close());
+    const page = await context.newPage();
+    await page.goto('/user/login');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    expect(await backgroundLuminance(page.locator('body'))).toBeGreaterThan(0.8);
+  });
+
   test('the theme starts light; the header switch turns the app dark and back to light', async () => {
     const page = await homePage('admin', { ownContext: true });
     const body = page.locator('body');
