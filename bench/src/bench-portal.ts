@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/src/app.js';
@@ -15,6 +16,8 @@ export interface BenchPortal {
   address: string;
   app: FastifyInstance;
   token(user: string): Promise<string>;
+  /** The HTTP client the benchmark's calls go through. */
+  client: ReturnType<typeof startClient>;
   label: string;
   close(): Promise<void>;
 }
@@ -50,6 +53,7 @@ export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>)
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const { keys } = runtime;
+    const client = startClient();
     if (!keys) throw new Error('The benchmark needs the embedded identity provider');
     return {
       runtime,
@@ -57,7 +61,9 @@ export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>)
       app,
       label: serverUrl ? 'PostgreSQL server' : 'embedded PostgreSQL',
       token: (user) => mintAccessToken(config, keys, user),
+      client,
       close: async () => {
+        await client.close();
         await app.close();
         await close();
       },
@@ -68,9 +74,46 @@ export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>)
   }
 }
 
-/** GETs a path as a user and reads the whole answer. */
-export async function get(portal: BenchPortal, token: string, pathAndQuery: string): Promise<Response> {
-  const response = await fetch(`${portal.address}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
-  if (!response.ok) throw new Error(`GET ${pathAndQuery} answered ${response.status}`);
-  return response;
+/** An HTTP call's answer and how long it took, timed by the client. */
+export interface Answer {
+  ms: number;
+  body: string;
+}
+
+/**
+ * The calls go out from a worker thread (http-client.ts) over one kept-alive connection, so the
+ * client's work neither waits on nor slows the portal's event loop, as with a real caller.
+ */
+function startClient(): { get(url: string, token: string): Promise<Answer & { status: number }>; close(): Promise<void> } {
+  const clientUrl = new URL('./http-client.ts', import.meta.url).href;
+  // A worker does not inherit the TypeScript loader; it registers it before loading the client.
+  const worker = new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(clientUrl)}); })`, { eval: true });
+  // One call at a time: each answer settles the call that is waiting.
+  let waiting: { resolve: (answer: Answer & { status: number }) => void; reject: (error: unknown) => void } | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  worker.on('message', (answer: Answer & { status: number }) => waiting?.resolve(answer));
+  worker.on('error', (error) => waiting?.reject(error));
+  return {
+    get: (url, token) => {
+      const answer = queue.then(
+        () =>
+          new Promise<Answer & { status: number }>((resolve, reject) => {
+            waiting = { resolve, reject };
+            worker.postMessage({ url, token });
+          }),
+      );
+      queue = answer.catch(() => undefined);
+      return answer;
+    },
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+/** GETs a path as a user: the answer's text and the time the client measured; anything but 200 throws. */
+export async function get(portal: BenchPortal, token: string, pathAndQuery: string): Promise<Answer> {
+  const answer = await portal.client.get(`${portal.address}${pathAndQuery}`, token);
+  if (answer.status !== 200) throw new Error(`GET ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+  return { ms: answer.ms, body: answer.body };
 }

@@ -5,17 +5,48 @@ export interface Timing {
   runs: number;
 }
 
-export async function time(runs: number, work: () => Promise<unknown>, warmup = 20): Promise<Timing> {
-  for (let i = 0; i < warmup; i++) await work();
+/** How long one local call takes, in milliseconds. */
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** `sample` runs one call and says how long it took (`timed(…)`, or an HTTP call's own timing). */
+export async function time(runs: number, sample: () => Promise<number>, warmup = 20): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await sample();
   const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    await work();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  for (let i = 0; i < runs; i++) samples.push(await sample());
+  return summary(samples);
+}
+
+/**
+ * Two calls timed in turns (a then b, then b then a, …), so that drift of the machine's load
+ * falls on both alike; `difference` is taken per pair, then its median and p95.
+ */
+export async function paired(runs: number, a: () => Promise<number>, b: () => Promise<number>, warmup = 20): Promise<{ a: Timing; b: Timing; difference: Timing }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
-  return { p50: at(0.5), p95: at(0.95), runs };
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
+  }
+  return { a: summary(as), b: summary(bs), difference: summary(as.map((value, index) => value - bs[index]!)) };
+}
+
+function summary(samples: number[]): Timing {
+  const sorted = [...samples].sort((x, y) => x - y);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), runs: sorted.length };
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`;

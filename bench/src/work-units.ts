@@ -45,8 +45,8 @@ try {
   for (const [label, user, query] of cases) {
     const token = await portal.token(user);
     const path = `/v1/workunits?${new URLSearchParams(query).toString()}`;
-    const first = (await (await get(portal, token, path)).json()) as { '@odata.count': number };
-    const timing = await time(RUNS, async () => (await get(portal, token, path)).arrayBuffer(), 5);
+    const first = JSON.parse((await get(portal, token, path)).body) as { '@odata.count': number };
+    const timing = await time(RUNS, async () => (await get(portal, token, path)).ms, 5);
     console.log(`${label.padEnd(40)} count ${String(first['@odata.count']).padStart(7)}  p50 ${ms(timing.p50)}  p95 ${ms(timing.p95)}`);
   }
 } finally {

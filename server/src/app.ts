@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -16,6 +15,7 @@ import type { PrincipalCache } from './auth/principal-cache.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { rewriteODataUrl } from './odata/url-rewrite.js';
 
 /** Request log lines carry the address with sign-in material redacted (codes, tokens, ID token hints). */
@@ -72,12 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   // PATCH bodies are JSON Patch documents (RFC 6902).
   app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-  // First, so that it sees every route, the libraries' included.
-  registerAuthGate(app, { db, config, verifier, principals });
-  if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
-
-  // External plugins.
-  await app.register(helmet, {
+  // Security headers first, so that every answer carries them, refusals included.
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -92,6 +88,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
   });
+  // First, so that it sees every route, the libraries' included.
+  registerAuthGate(app, { db, config, verifier, principals });
+  if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
+
+  // External plugins.
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {

@@ -53,3 +53,36 @@ describe('configuration defaults', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.4' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.4']);
   });
 });
+
+describe('security headers', () => {
+  let portal: TestPortal;
+  beforeAll(async () => {
+    portal = await createTestPortal();
+  });
+  afterAll(() => portal?.close());
+
+  const expectSecurityHeaders = (headers: Record<string, unknown>) => {
+    expect(String(headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(String(headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['strict-transport-security']).toBeDefined();
+  };
+
+  it('are on every answer: a public one, a refusal before sign-in, a signed-in list', async () => {
+    const health = await portal.app.inject({ method: 'GET', url: '/healthz' });
+    expectSecurityHeaders(health.headers);
+    const refused = await portal.app.inject({ method: 'GET', url: '/v1/tenants' });
+    expect(refused.statusCode).toBe(401);
+    expectSecurityHeaders(refused.headers);
+    const forbidden = await portal.as('enduser', { method: 'GET', url: '/v1/tenants' });
+    expect(forbidden.statusCode).toBe(403);
+    expectSecurityHeaders(forbidden.headers);
+    const list = await portal.as('admin', { method: 'GET', url: '/v1/tenants?$count=true&$top=1&$orderby=name' });
+    expect(list.statusCode).toBe(200);
+    expectSecurityHeaders(list.headers);
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = list.json<{ '@odata.count': number; value: { name: string }[] }>();
+    expect(body.value).toHaveLength(1);
+    expect(body['@odata.count']).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -84,9 +84,12 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
 
   // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.
   const listAnswer = { 200: listResponseSchema(z.record(z.string(), z.unknown())) };
-  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request, reply) =>
-    runListQuery(db, resource, base(principalOf(request)), request.query as ListQueryInput, principalOf(request).tenantScope, clientGone(reply)),
-  );
+  // The answer is JSON text built from the database's own JSON rows: sent as it is, not serialised again.
+  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request, reply) => {
+    const user = principalOf(request);
+    const answer = await runListQuery(db, resource, base(user), request.query as ListQueryInput, user.tenantScope, clientGone(reply));
+    return reply.type('application/json; charset=utf-8').send(answer);
+  });
 
   app.get(`${path}/Export`, { config, schema: { ...schema, summary: 'CSV export (also as Export())' } }, async (request, reply) => {
     const query = { ...(request.query as ListQueryInput) };
@@ -97,6 +100,6 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)
-      .send(toCsv(result.rows.map((r) => r.row)));
+      .send(toCsv(result.rows.map((r) => JSON.parse(r.row) as ListRow)));
   });
 }

@@ -1,4 +1,3 @@
-import type { ListResponse } from '@cfs/contracts/api';
 import type { Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type {
@@ -28,9 +27,13 @@ export type ListRow = Record<string, unknown>;
  * base query that already holds the caller's tenant scope and selects the resource table's columns.
  * `tenants` limits the related tables that field paths join and $expand reads.
  *
+ * The answer is the JSON text of `{"@odata.count"?: n, "value": [...]}`: each row arrives from the
+ * database as JSON text already in API shape, so it is spliced in, never parsed and serialised
+ * again (the one list path the polling grids take on every refresh).
+ *
  * @example
  *   const base = scoped(db, scope).selectFrom('tenant').selectAll();
- *   return runListQuery(db, tenantsResource, base, request.query, scope); // { '@odata.count'?: n, value: [...] }
+ *   reply.type('application/json').send(await runListQuery(db, tenantsResource, base, request.query, scope));
  */
 export async function runListQuery<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,
@@ -40,18 +43,18 @@ export async function runListQuery<DB, TB extends keyof DB, O>(
   tenants: TenantScope,
   /** Aborted when the caller goes away: the running statements are cancelled on the server. */
   signal?: AbortSignal,
-): Promise<ListResponse<ListRow>> {
+): Promise<string> {
   const parsed = parseListQuery(resource, query);
   const statements = buildListSql(base, parsed, tenants);
   const options = { signal, inflightQueryAbortStrategy: 'cancel query' } as const;
-  const [page, total] = await Promise.all([statements.rows.execute(db, options), parsed.count ? statements.count.execute(db, options) : undefined]);
-  const value = page.rows.map((result) => result.row);
-  return total ? { '@odata.count': Number(total.rows[0]?.count ?? 0), value } : { value };
+  const [total, page] = await Promise.all([parsed.count ? statements.count.execute(db, options) : undefined, statements.rows.execute(db, options)]);
+  const value = `[${page.rows.map((result) => result.row).join(',')}]`;
+  return total ? `{"@odata.count":${Number(total.rows[0]?.count ?? 0)},"value":${value}}` : `{"value":${value}}`;
 }
 
 /**
- * The two statements of a list request. `rows` yields one JSON object per row, already in API
- * shape; `paged: false` drops $top/$skip (CSV export of everything the filter matches). `count`
+ * The two statements of a list request. `rows` yields the JSON text of one object per row, already
+ * in API shape; `paged: false` drops $top/$skip (CSV export of everything the filter matches). `count`
  * counts the filtered rows only: no ordering, no expansions, no joins that only sorting needs.
  */
 export function buildListSql<DB, TB extends keyof DB, O>(
@@ -59,7 +62,7 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   parsed: ParsedListQuery,
   tenants: TenantScope,
   options: { readonly paged: boolean } = { paged: true },
-): { rows: RawBuilder<{ row: ListRow }>; count: RawBuilder<{ count: number | string | bigint }> } {
+): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }> } {
   const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
   const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
   const filterJoins = root.joinSql();
@@ -68,7 +71,7 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   const paging = options.paged && sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`;
   const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
   return {
-    rows: clauses(sql`SELECT ${row} AS "row"`, from, root.joinSql(), where, order, paging),
+    rows: clauses(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), where, order, paging),
     count: clauses(sql`SELECT count(*) AS "count"`, from, filterJoins, where),
   };
 }
