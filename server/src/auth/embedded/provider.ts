@@ -58,7 +58,15 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       },
     ],
     jwks: { keys: [keys.signing] },
-    cookies: { keys: keys.cookieKeys, long: { signed: true, sameSite: 'lax' }, short: { signed: true, sameSite: 'lax' } },
+    cookies: {
+      keys: keys.cookieKeys,
+      long: { signed: true, sameSite: 'lax' },
+      short: { signed: true, sameSite: 'lax' },
+      // Served over HTTPS, the session cookie is a `__Host-` cookie (secure, whole site, this host
+      // only: no subdomain or plain-HTTP page can set or shadow it). The interaction cookies are
+      // bound to their interaction's path, which `__Host-` forbids, so they take `__Secure-`.
+      ...(new URL(config.publicUrl).protocol === 'https:' ? { names: { session: '__Host-session', interaction: '__Secure-interaction', resume: '__Secure-interaction_resume' } } : {}),
+    },
     claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'tenant_id'], email: ['email'] },
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     pkce: { required: () => true },
