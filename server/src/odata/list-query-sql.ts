@@ -45,24 +45,26 @@ export async function runListQuery<DB, TB extends keyof DB, O>(
   signal?: AbortSignal,
 ): Promise<string> {
   const parsed = parseListQuery(resource, query);
-  const statements = buildListSql(base, parsed, tenants);
-  const options = { signal, inflightQueryAbortStrategy: 'cancel query' } as const;
-  const [total, page] = await Promise.all([parsed.count ? statements.count.execute(db, options) : undefined, statements.rows.execute(db, options)]);
-  const value = `[${page.rows.map((result) => result.row).join(',')}]`;
-  return total ? `{"@odata.count":${Number(total.rows[0]?.count ?? 0)},"value":${value}}` : `{"value":${value}}`;
+  const { answer } = buildListSql(base, parsed, tenants);
+  const { rows } = await answer.execute(db, { signal, inflightQueryAbortStrategy: 'cancel query' });
+  const result = rows[0];
+  const value = `[${result?.rows ?? ''}]`;
+  return parsed.count ? `{"@odata.count":${Number(result?.count ?? 0)},"value":${value}}` : `{"value":${value}}`;
 }
 
 /**
- * The two statements of a list request. `rows` yields the JSON text of one object per row, already
- * in API shape; `paged: false` drops $top/$skip (CSV export of everything the filter matches). `count`
+ * The statements of a list request. `rows` yields the JSON text of one object per row, already in
+ * API shape; `paged: false` drops $top/$skip (CSV export of everything the filter matches). `count`
  * counts the filtered rows only: no ordering, no expansions, no joins that only sorting needs.
+ * `answer` is the list call in one round trip: the page's rows joined with commas, in order (as
+ * aggregated from the ordered subquery), and the count when $count asks for it.
  */
 export function buildListSql<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   parsed: ParsedListQuery,
   tenants: TenantScope,
   options: { readonly paged: boolean } = { paged: true },
-): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }> } {
+): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }>; answer: RawBuilder<{ rows: string | null; count?: number | string | bigint }> } {
   const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
   const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
   const filterJoins = root.joinSql();
@@ -70,9 +72,13 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   const row = rowJson(parsed, root);
   const paging = options.paged && sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`;
   const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
+  const rows = clauses<{ row: string }>(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), where, order, paging);
+  const count = clauses<{ count: number | string | bigint }>(sql`SELECT count(*) AS "count"`, from, filterJoins, where);
+  const page = sql`SELECT string_agg("p"."row", ',') FROM (${rows}) AS "p"`;
   return {
-    rows: clauses(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), where, order, paging),
-    count: clauses(sql`SELECT count(*) AS "count"`, from, filterJoins, where),
+    rows,
+    count,
+    answer: sql`SELECT (${page}) AS "rows"${parsed.count ? sql`, (${count}) AS "count"` : sql``}`,
   };
 }
 
