@@ -21,7 +21,14 @@ export function tenantCondition(table: TenantTable, alias: string, scope: Tenant
   const shared = 'sharedWhenNull' in rest && rest.sharedWhenNull;
   if (scope.kind === 'all') return sql<SqlBool>`true`;
   const ref = sql.ref(`${alias}.${column}`);
-  const inScope = scope.tenantIds.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`${ref} = ANY(${sql.val(scope.tenantIds)}::uuid[])`;
+  // One tenant (most staff) as `= $1`: PostgreSQL then reads a (tenant_id, sort key) index in
+  // order and stops at the page, where `= ANY(array)` makes it fetch and sort every match.
+  const inScope =
+    scope.tenantIds.length === 0
+      ? sql<SqlBool>`false`
+      : scope.tenantIds.length === 1
+        ? sql<SqlBool>`${ref} = ${scope.tenantIds[0]}::uuid`
+        : sql<SqlBool>`${ref} = ANY(${sql.val(scope.tenantIds)}::uuid[])`;
   return shared ? sql<SqlBool>`(${ref} IS NULL OR ${inScope})` : inScope;
 }
 
