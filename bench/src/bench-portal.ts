@@ -7,7 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../../server/src/app.js';
 import { mintAccessToken } from '../../server/src/auth/embedded/mint.js';
 import { loadConfig } from '../../server/src/config.js';
-import { withDatabaseName } from '../../server/src/db/database.js';
+import { connect, withDatabaseName, type Db } from '../../server/src/db/database.js';
 import { openRuntime, type Runtime } from '../../server/src/runtime.js';
 
 export interface BenchPortal {
@@ -34,9 +34,11 @@ async function onServer(url: string, statement: string): Promise<void> {
 
 /**
  * A portal for a benchmark: its own embedded PostgreSQL server, or a database of its own on the
- * server named by BENCH_DATABASE_URL, listening on a free port. `load` fills it before it listens.
+ * server named by BENCH_DATABASE_URL, listening on a free port. `load` fills it before it listens,
+ * through a connection of its own without the requests' statement timeout (a million rows take
+ * longer to write than a request may run).
  */
-export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>): Promise<BenchPortal> {
+export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void>): Promise<BenchPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-bench-'));
   const serverUrl = process.env.BENCH_DATABASE_URL;
   const database = `cfs_bench_${process.pid}`;
@@ -49,7 +51,12 @@ export async function openBenchPortal(load: (runtime: Runtime) => Promise<void>)
     await fs.rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await load(runtime);
+    const loader = connect(runtime.databaseUrl, 1);
+    try {
+      await load({ db: loader });
+    } finally {
+      await loader.destroy();
+    }
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const { keys } = runtime;

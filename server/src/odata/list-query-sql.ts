@@ -1,5 +1,5 @@
-import type { Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
-import { sql } from 'kysely';
+import type { CompiledQuery, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
+import { createQueryId, sql } from 'kysely';
 import type {
   Expansion,
   FieldRef,
@@ -44,27 +44,62 @@ export async function runListQuery<DB, TB extends keyof DB, O>(
   /** Aborted when the caller goes away: the running statements are cancelled on the server. */
   signal?: AbortSignal,
 ): Promise<string> {
+  const compiled = compiledList(db, resource, base, query, tenants);
+  const options = { signal, inflightQueryAbortStrategy: 'cancel query' } as const;
+  // A fresh query id per run: a cancellation (the caller went away) names this run, not a later one of the same statement.
+  const run = <R,>(statement: CompiledQuery<R>) => db.executeQuery<R>({ ...statement, queryId: createQueryId() }, options);
+  const [total, page] = await Promise.all([compiled.count && run(compiled.count), run(compiled.rows)]);
+  const value = `[${page.rows.map((result) => result.row).join(',')}]`;
+  return total ? `{"@odata.count":${Number(total.rows[0]?.count ?? 0)},"value":${value}}` : `{"value":${value}}`;
+}
+
+interface CompiledList {
+  rows: CompiledQuery<{ row: string }>;
+  /** Present when $count asks for the count. */
+  count: CompiledQuery<{ count: number | string | bigint }> | undefined;
+}
+
+/** Compiled list statements by resource, then by base statement, scope and query. */
+const compiledLists = new WeakMap<Resource, Map<string, CompiledList>>();
+const COMPILED_PER_RESOURCE = 500;
+
+/**
+ * A list call's statements, compiled once per distinct request (parsing, building and compiling
+ * cost more than the rest of a call whose caller is cached): a grid's polling repeats its request
+ * exactly. Only statements that compiled are kept, so a bad query is refused every time.
+ */
+function compiledList<DB, TB extends keyof DB, O>(db: Kysely<DB>, resource: Resource, base: SelectQueryBuilder<DB, TB, O>, query: ListQueryInput, tenants: TenantScope): CompiledList {
+  const baseSql = base.compile();
+  const key = JSON.stringify([baseSql.sql, baseSql.parameters, tenants, query]);
+  let byKey = compiledLists.get(resource);
+  if (!byKey) compiledLists.set(resource, (byKey = new Map()));
+  const known = byKey.get(key);
+  if (known) {
+    // Most recently used last: a Map keeps insertion order, so the first entry is the one to drop.
+    byKey.delete(key);
+    byKey.set(key, known);
+    return known;
+  }
   const parsed = parseListQuery(resource, query);
-  const { answer } = buildListSql(base, parsed, tenants);
-  const { rows } = await answer.execute(db, { signal, inflightQueryAbortStrategy: 'cancel query' });
-  const result = rows[0];
-  const value = `[${result?.rows ?? ''}]`;
-  return parsed.count ? `{"@odata.count":${Number(result?.count ?? 0)},"value":${value}}` : `{"value":${value}}`;
+  const statements = buildListSql(base, parsed, tenants);
+  const compiled = { rows: statements.rows.compile(db), count: parsed.count ? statements.count.compile(db) : undefined };
+  byKey.set(key, compiled);
+  if (byKey.size > COMPILED_PER_RESOURCE) byKey.delete(byKey.keys().next().value as string);
+  return compiled;
 }
 
 /**
- * The statements of a list request. `rows` yields the JSON text of one object per row, already in
- * API shape; `paged: false` drops $top/$skip (CSV export of everything the filter matches). `count`
- * counts the filtered rows only: no ordering, no expansions, no joins that only sorting needs.
- * `answer` is the list call in one round trip: the page's rows joined with commas, in order (as
- * aggregated from the ordered subquery), and the count when $count asks for it.
+ * The two statements of a list request, run side by side. `rows` yields the JSON text of one
+ * object per row, already in API shape; `paged: false` drops $top/$skip (CSV export of everything
+ * the filter matches). `count` counts the filtered rows only: no ordering, no expansions, no joins
+ * that only sorting needs.
  */
 export function buildListSql<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   parsed: ParsedListQuery,
   tenants: TenantScope,
   options: { readonly paged: boolean } = { paged: true },
-): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }>; answer: RawBuilder<{ rows: string | null; count?: number | string | bigint }> } {
+): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }> } {
   const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
   const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
   const filterJoins = root.joinSql();
@@ -74,12 +109,7 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
   const rows = clauses<{ row: string }>(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), where, order, paging);
   const count = clauses<{ count: number | string | bigint }>(sql`SELECT count(*) AS "count"`, from, filterJoins, where);
-  const page = sql`SELECT string_agg("p"."row", ',') FROM (${rows}) AS "p"`;
-  return {
-    rows,
-    count,
-    answer: sql`SELECT (${page}) AS "rows"${parsed.count ? sql`, (${count}) AS "count"` : sql``}`,
-  };
+  return { rows, count };
 }
 
 /**
