@@ -125,6 +125,8 @@ export const WORK_UNIT_MESSAGES = {
   noAdditionalProperties: 'This work unit does not have any additional properties.',
   pleaseMakeSelection: 'Please make a selection',
   noteRequired: 'Please enter a note.',
+  /** Not in the spec: a bulk change that could not be sent at all (each unit's refusal is listed instead). */
+  bulkFailed: 'A problem occurred changing the selected work units. Please try again.',
   /** The server's conflict text; the panel looks for this phrase (spec 001 §8). */
   testValueConflict: 'is not equal to the test value',
 } as const;
