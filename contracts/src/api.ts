@@ -30,3 +30,30 @@ export const listQuerySchema = z.looseObject({
   $select: z.string().optional().describe('fields to include'),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** The most ids one bulk call accepts; a larger selection is sent in parts. */
+export const BULK_MAX_IDS = 500;
+export const BULK_MESSAGES = {
+  idsRequired: 'Please select at least one item.',
+  tooManyIds: `At most ${BULK_MAX_IDS} items can be changed at once.`,
+} as const;
+
+/** The ids of a bulk call: at least one, at most `BULK_MAX_IDS`. */
+export function bulkIdsSchema<T extends z.ZodType>(id: T) {
+  return z.array(id).min(1, BULK_MESSAGES.idsRequired).max(BULK_MAX_IDS, BULK_MESSAGES.tooManyIds);
+}
+
+/**
+ * A bulk call's answer: each id either succeeded or was refused with the reason, one change per
+ * item, so a refused item leaves the others changed.
+ */
+export function bulkResultSchema<T extends z.ZodType>(id: T) {
+  return z.object({
+    succeeded: z.array(id),
+    refused: z.array(z.object({ id, message: z.string() })),
+  });
+}
+export interface BulkResult<Id> {
+  succeeded: Id[];
+  refused: { id: Id; message: string }[];
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN, PHONE_PATTERN, URL_PATTERN, dbId, guid, optionalMatching } from './fields.js';
+import { bulkIdsSchema, bulkResultSchema } from './api.js';
 
 /** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
 export const WORK_UNIT_STATES = { New: 1, Acknowledged: 2, InProgress: 3, OnHold: 4, Mitigated: 5, Resolved: 6, Closed: 7, Canceled: 8 } as const;
@@ -124,6 +125,8 @@ export const WORK_UNIT_MESSAGES = {
   noAdditionalProperties: 'This work unit does not have any additional properties.',
   pleaseMakeSelection: 'Please make a selection',
   noteRequired: 'Please enter a note.',
+  /** Not in the spec: a bulk change that could not be sent at all (each unit's refusal is listed instead). */
+  bulkFailed: 'A problem occurred changing the selected work units. Please try again.',
   /** The server's conflict text; the panel looks for this phrase (spec 001 §8). */
   testValueConflict: 'is not equal to the test value',
 } as const;
@@ -285,3 +288,19 @@ export const historyRecordSchema = z.object({
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
 export const approvalCheckSchema = z.object({ approverId: z.string(), isCurrentUser: z.boolean(), displayName: z.string().nullable() });
+
+/** POST /v1/workunits/bulk/assign: one assignee (or none) for every selected unit. */
+export const workUnitBulkAssignSchema = z.object({
+  workUnitIds: bulkIdsSchema(dbId()),
+  assignedTo: z.string().trim().max(320).nullable(),
+});
+export type WorkUnitBulkAssign = z.infer<typeof workUnitBulkAssignSchema>;
+
+/** POST /v1/workunits/bulk/state: one state for every selected unit, each held to the state rules (spec 001 §4). */
+export const workUnitBulkStateSchema = z.object({
+  workUnitIds: bulkIdsSchema(dbId()),
+  stateId: z.number({ error: 'Please choose a state.' }).int().min(1, 'Please choose a state.').max(8, 'Please choose a state.'),
+});
+export type WorkUnitBulkState = z.infer<typeof workUnitBulkStateSchema>;
+
+export const workUnitBulkResultSchema = bulkResultSchema(z.number().int());

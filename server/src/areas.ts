@@ -10,6 +10,7 @@ import { tokensArea } from './areas/tokens/manifest.js';
 import { workUnitCategoriesArea } from './areas/workunitcategories/manifest.js';
 import { workUnitsArea } from './areas/workunits/manifest.js';
 import { peopleArea } from './areas/people/manifest.js';
+import { savedViewsArea } from './areas/savedviews/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -24,4 +25,5 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitCategoriesArea,
   workUnitsArea,
   peopleArea,
+  savedViewsArea,
 ];

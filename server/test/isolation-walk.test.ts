@@ -27,9 +27,12 @@ interface Objects {
   tokenGrantId: string;
   secretId: string;
   disposableSecretId: string;
+  savedViewId: string;
+  disposableSavedViewId: string;
 }
 
 type Body = (own: Objects) => unknown;
+const VIEW_STATE = { filters: [], sort: [{ field: 'created', direction: 'desc' }], columns: {} };
 const stamp = () => Math.random().toString(36).slice(2, 8);
 
 /** Bodies of the write routes, built for the tenant whose objects are used. */
@@ -56,6 +59,11 @@ const BODIES: Record<string, Body> = {
   'PUT /v1/workunitnotes': (o) => ({ workUnitId: o.workUnitId, detail: 'Walked note', isExternalNote: false }),
   'POST /v1/workunitnotes/callme/:workUnitId': () => undefined,
   'POST /v1/tenantSubscriptionContext/:tenant': (o) => ({ tenant: o.tenantId, subscriptionId: o.subscriptionId }),
+  'POST /v1/workunits/bulk/assign': (o) => ({ workUnitIds: [o.workUnitId], assignedTo: 'walker@walk.example' }),
+  'POST /v1/workunits/bulk/state': (o) => ({ workUnitIds: [o.workUnitId], stateId: WORK_UNIT_STATES.New }),
+  'PUT /v1/savedviews/workunits': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}`, state: VIEW_STATE }),
+  'POST /v1/savedviews/workunits/:id': () => ({ name: `Walked ${stamp()}`, shared: true, state: VIEW_STATE }),
+  'DELETE /v1/savedviews/workunits/:id': () => undefined,
 };
 
 /** Query strings of the reads that need one. */
@@ -65,6 +73,7 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /api/people': () => 'search=a',
   'GET /api/peopleandgroups': () => 'search=a',
   'GET /api/generallookup/approval': () => 'approverId=operator%40cfs.example',
+  'GET /v1/savedviews/workunits': (o) => `tenantId=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -73,6 +82,7 @@ const NOT_TENANT_BOUND = new Set(['PUT /v1/tenants', 'PUT /v1/workunittypes', 'P
 /** Path parameters by the collection they follow. */
 function paramValue(url: string, name: string, o: Objects, method: string): string {
   if (name === 'secretId') return method === 'DELETE' ? o.disposableSecretId : o.secretId;
+  if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
   if (name === 'tenant') return o.tenantId;
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
@@ -129,6 +139,16 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
   const category = await createCategoryAs(portal, 'admin', tenantId);
   const subcategory = (await portal.as('admin', { method: 'PUT', url: '/v1/workunitsubcategories', payload: { workUnitCategoryId: category.workUnitCategoryId, name: 'Walk', isEnabled: true } })).json<{ workUnitSubcategoryId: number }>();
   const token = await createTokenAs(portal, 'admin', tenantId);
+  // The walking user's own views, in each tenant: only the tenant scope keeps Fabrikam's from them.
+  const walker = await portal.db.selectFrom('app_user').select('user_id').where('user_name', '=', 'contoso-admin').executeTakeFirstOrThrow();
+  const view = async () =>
+    (
+      await portal.db
+        .insertInto('saved_view')
+        .values({ tenant_id: tenantId, user_id: walker.user_id, grid: 'workunits', name: `walk ${stamp()}`, state: JSON.stringify(VIEW_STATE) })
+        .returning('saved_view_id')
+        .executeTakeFirstOrThrow()
+    ).saved_view_id;
   const secret = async () => (await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${tenantId}/secrets`, payload: { name: `walk.${stamp()}`, value: 'v' } })).json<{ secretId: string }>().secretId;
   return {
     tenantId,
@@ -139,6 +159,8 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     tokenGrantId: token.tokenGrantId,
     secretId: await secret(),
     disposableSecretId: await secret(),
+    savedViewId: await view(),
+    disposableSavedViewId: await view(),
   };
 }
 
@@ -149,10 +171,10 @@ beforeAll(async () => {
   await app.ready();
   openApiPaths = Object.keys((app.swagger() as { paths?: Record<string, unknown> }).paths ?? {});
   await app.close();
-  objects.own = await objectsOf(DEMO.contoso, DEMO.contosoProduction);
-  objects.other = await objectsOf(DEMO.fabrikam, DEMO.fabrikamProduction);
   const { BASE_ROLES } = await import('../src/db/seed.js');
   await createUser('contoso-admin', BASE_ROLES.Administrator!.permissions, DEMO.contoso);
+  objects.own = await objectsOf(DEMO.contoso, DEMO.contosoProduction);
+  objects.other = await objectsOf(DEMO.fabrikam, DEMO.fabrikamProduction);
 }, 60_000);
 afterAll(async () => {
   await portal?.close();

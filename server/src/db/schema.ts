@@ -104,6 +104,18 @@ export interface RolePermission {
   role_id: number;
 }
 
+export interface SavedView {
+  created: Generated<Timestamp>;
+  grid: string;
+  modified: Generated<Timestamp>;
+  name: string;
+  saved_view_id: Generated<string>;
+  shared: Generated<boolean>;
+  state: Json;
+  tenant_id: string;
+  user_id: string;
+}
+
 export interface Subscription {
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -326,6 +338,7 @@ export interface DB {
   job: Job;
   oidc_payload: OidcPayload;
   role_permission: RolePermission;
+  saved_view: SavedView;
   subscription: Subscription;
   tenant: Tenant;
   tenant_secret: TenantSecret;

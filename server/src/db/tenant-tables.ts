@@ -22,6 +22,7 @@ export const TENANT_TABLES = {
   work_unit_event: { column: 'tenant_id' },
   audit_event: { column: 'tenant_id', sharedWhenNull: true },
   directory_group: { column: 'tenant_id', sharedWhenNull: true },
+  saved_view: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

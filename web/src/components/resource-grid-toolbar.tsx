@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
+import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
@@ -13,6 +14,7 @@ import { ColumnsPanelTrigger, FilterPanelTrigger } from '@mui/x-data-grid';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import type { ListStateApi } from '../lib/url-state';
 import { activeFilterCount } from './grid-model';
+import type { RowSelection } from './row-selection';
 import { SearchBox } from './search-box';
 
 export interface ToolbarMenuItem {
@@ -41,6 +43,8 @@ export interface ResourceGridToolbarConfig {
   columnsToggle: boolean;
   filterPanel: boolean;
   search?: { offerExactMatch: boolean; live: boolean };
+  /** Checkbox selection: the bulk bar's actions, and Export Selection when the grid exports. */
+  bulk?: { selection: RowSelection; actions: readonly ToolbarMenuItem[]; runExport?: () => Promise<void> };
 }
 
 // The toolbar is a grid slot; a context carries its configuration without widening the grid's slot props types.
@@ -74,37 +78,75 @@ export function ResourceGridToolbar() {
     );
 
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 1 }}>
-      {config.onCreate && (
-        <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={config.onCreate}>
-          Create
+    <Box>
+      {config.bulk && config.bulk.selection.ids.length > 0 && <BulkBar {...config.bulk} />}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 1 }}>
+        {config.onCreate && (
+          <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={config.onCreate}>
+            Create
+          </Button>
+        )}
+        {config.menu && <ToolbarMenuButton menu={config.menu} />}
+        {config.extra}
+        {exportButton('page', 'Export Page')}
+        {exportButton('all', 'Export All')}
+        {config.columnsToggle && (
+          <ColumnsPanelTrigger size="small" startIcon={<ViewColumnIcon />}>
+            Columns
+          </ColumnsPanelTrigger>
+        )}
+        {config.filterPanel && (
+          // The count keeps a screen's default filter (categories: isEnabled true) in sight.
+          <FilterPanelTrigger size="small" startIcon={<FilterListIcon />}>
+            {filterCount > 0 ? `Filters (${filterCount})` : 'Filters'}
+          </FilterPanelTrigger>
+        )}
+        <Box sx={{ flex: 1 }} />
+        {config.search && (
+          <SearchBox
+            search={list.state.search}
+            exactMatch={list.state.exactMatch}
+            onApply={list.setSearch}
+            offerExactMatch={config.search.offerExactMatch}
+            live={config.search.live}
+          />
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+/** What the checked rows can have done to them, shown while any row is checked. */
+function BulkBar({ selection, actions, runExport }: NonNullable<ResourceGridToolbarConfig['bulk']>) {
+  const [exporting, setExporting] = useState(false);
+  const count = selection.ids.length;
+  return (
+    <Box role="toolbar" aria-label="Selected rows" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, px: 1, py: 0.5, bgcolor: 'action.selected' }}>
+      <Typography variant="body2" sx={{ fontWeight: 500, mr: 1 }}>
+        {count} selected
+      </Typography>
+      {actions.map((action) => (
+        <Button key={action.label} size="small" variant="outlined" startIcon={action.icon} disabled={action.disabled} onClick={action.onClick}>
+          {action.label}
+        </Button>
+      ))}
+      {runExport && (
+        <Button
+          size="small"
+          startIcon={<FileDownloadIcon />}
+          disabled={exporting}
+          onClick={() => {
+            setExporting(true);
+            void runExport().finally(() => setExporting(false));
+          }}
+        >
+          {exporting ? SHELL_MESSAGES.exporting : 'Export Selection'}
         </Button>
       )}
-      {config.menu && <ToolbarMenuButton menu={config.menu} />}
-      {config.extra}
-      {exportButton('page', 'Export Page')}
-      {exportButton('all', 'Export All')}
-      {config.columnsToggle && (
-        <ColumnsPanelTrigger size="small" startIcon={<ViewColumnIcon />}>
-          Columns
-        </ColumnsPanelTrigger>
-      )}
-      {config.filterPanel && (
-        // The count keeps a screen's default filter (categories: isEnabled true) in sight.
-        <FilterPanelTrigger size="small" startIcon={<FilterListIcon />}>
-          {filterCount > 0 ? `Filters (${filterCount})` : 'Filters'}
-        </FilterPanelTrigger>
-      )}
       <Box sx={{ flex: 1 }} />
-      {config.search && (
-        <SearchBox
-          search={list.state.search}
-          exactMatch={list.state.exactMatch}
-          onApply={list.setSearch}
-          offerExactMatch={config.search.offerExactMatch}
-          live={config.search.live}
-        />
-      )}
+      <Button size="small" onClick={selection.clear}>
+        Clear Selection
+      </Button>
     </Box>
   );
 }

@@ -1,13 +1,14 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridValidRowModel } from '@mui/x-data-grid';
+import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridRowSelectionModel, type GridValidRowModel } from '@mui/x-data-grid';
 import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
 import { buildFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
 import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
-import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu } from './resource-grid-toolbar';
+import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu, type ToolbarMenuItem } from './resource-grid-toolbar';
+import { selectedIds, toSelectionModel, type RowSelection } from './row-selection';
 
 /** Props the grid controls itself; everything else of the Data Grid passes through `gridProps`. */
 type ControlledGridProps =
@@ -30,7 +31,10 @@ type ControlledGridProps =
   | 'pageSizeOptions'
   | 'onRowClick'
   | 'showToolbar'
-  | 'slots';
+  | 'slots'
+  | 'checkboxSelection'
+  | 'rowSelectionModel'
+  | 'onRowSelectionModelChange';
 
 export interface ResourceGridProps<R extends GridValidRowModel> {
   /** The list state, from `useListState` (address or memory). */
@@ -67,6 +71,12 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   refetchInterval?: number | false;
   /** False holds the query (e.g. until the tenant is known). */
   enabled?: boolean;
+  /**
+   * Checkbox selection with a bulk bar over the toolbar while rows are checked: the area's
+   * actions on `selection.ids`, Export Selection (when the grid exports; the rows whose
+   * `idField` is among the checked ids) and Clear Selection.
+   */
+  bulk?: { selection: RowSelection; idField: string; actions: readonly ToolbarMenuItem[] };
   gridProps?: Partial<Omit<DataGridProps<R>, ControlledGridProps>>;
 }
 
@@ -80,7 +90,7 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
  *     searchFields={['name', 'city', 'state']} exportFileName="locations.csv" onCreate={() => drawer.open('new')} />
  */
 export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridProps<R>) {
-  const { list, path, columns, getRowId, onRowClick, refetchInterval = false, enabled = true, gridProps } = props;
+  const { list, path, columns, getRowId, onRowClick, refetchInterval = false, enabled = true, gridProps, bulk } = props;
   const { state } = list;
 
   const resource: ListResource = {
@@ -97,6 +107,8 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   const sortModel = useSameWhileEqual(toGridSortModel(state.sort));
   const filterModel = useSameWhileEqual(toGridFilterModel(state.filters));
   const columnVisibilityModel = useSameWhileEqual({ ...state.columns });
+  const selectionIds = bulk?.selection.ids;
+  const rowSelectionModel = useMemo(() => toSelectionModel(selectionIds ?? []), [selectionIds]);
 
   const result = useQuery({
     queryKey: listQueryKey(path, query),
@@ -118,6 +130,17 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     columnsToggle: props.columnsToggle ?? false,
     filterPanel: !props.disableColumnFilter,
     search: props.searchFields ? { offerExactMatch: props.exactMatch ?? false, live: props.liveSearch ?? false } : undefined,
+    bulk: bulk && {
+      selection: bulk.selection,
+      actions: bulk.actions,
+      // The checked rows in the grid's order, whatever page, filter or search shows now.
+      runExport: props.exportFileName
+        ? () => {
+            const chosen: ListParams = { ...params, page: 0, search: '', filters: [{ field: bulk.idField, operator: 'isAnyOf', value: [...bulk.selection.ids] }] };
+            return runExport(`${path}/Export()`, toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), props.exportFileName ?? '');
+          }
+        : undefined,
+    },
   };
 
   return (
@@ -126,6 +149,14 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         disableRowSelectionOnClick
         autoHeight
         {...gridProps}
+        {...(bulk
+          ? {
+              checkboxSelection: true,
+              keepNonExistentRowsSelected: true,
+              rowSelectionModel,
+              onRowSelectionModelChange: (model: GridRowSelectionModel) => bulk.selection.set(selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids)),
+            }
+          : {})}
         rows={result.data?.rows ?? []}
         columns={columns}
         getRowId={getRowId}

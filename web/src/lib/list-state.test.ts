@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type ListChange, type ListState } from './list-state';
+import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, showsView, type ListChange, type ListState } from './list-state';
 
 const defaults: ListState = { ...BASE_LIST_STATE, sort: [{ field: 'created', direction: 'desc' }] };
 const onPage3: ListState = { ...defaults, page: 3 };
@@ -90,5 +90,23 @@ describe('changes to the list', () => {
   it('moves to a page and resets to the defaults', () => {
     expect(applyListChange(defaults, { type: 'page', page: 4 }, defaults).page).toBe(4);
     expect(applyListChange(onPage3, { type: 'reset' }, defaults)).toBe(defaults);
+  });
+});
+
+describe('saved views of a list', () => {
+  const view = { filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: 'me@cfs.example' }], sort: [{ field: 'severityId', direction: 'asc' as const }], columns: { tenant: false } };
+
+  it('shows a view from the first page, keeping the search', () => {
+    const searched: ListState = { ...onPage3, search: 'router', filters: [{ field: 'stateId', operator: 'isAnyOf', value: [1] }] };
+    expect(applyListChange(searched, { type: 'view', view }, defaults)).toEqual({ ...searched, ...view, page: 0 });
+  });
+
+  it('knows the view the list shows, whatever order the keys come back in', () => {
+    const shown = applyListChange(defaults, { type: 'view', view }, defaults);
+    const fromDatabase = { columns: { tenant: false }, sort: [{ direction: 'asc' as const, field: 'severityId' }], filters: [{ value: 'me@cfs.example', field: 'assignedTo', operator: 'equals', id: 'assignedTo' }] };
+    expect(showsView(shown, fromDatabase)).toBe(true);
+    expect(showsView({ ...shown, page: 2, search: 'x' }, view)).toBe(true);
+    expect(showsView({ ...shown, columns: {} }, view)).toBe(false);
+    expect(showsView({ ...shown, filters: [] }, view)).toBe(false);
   });
 });

@@ -29,7 +29,31 @@ export type ListChange =
   | { type: 'filters'; filters: FiltersChange; keepPage?: boolean }
   | { type: 'search'; search: string; exactMatch: boolean }
   | { type: 'columns'; columns: Readonly<Record<string, boolean>> }
+  /** A saved view: its filters, sort and columns replace the list's, from the first page. */
+  | { type: 'view'; view: ListView }
   | { type: 'reset' };
+
+/** What a saved view holds of a list (contracts' `SavedViewState`): no page, no search. */
+export type ListView = Pick<ListState, 'filters' | 'sort' | 'columns'>;
+
+export function viewOf(state: ListState): ListView {
+  return { filters: state.filters, sort: state.sort, columns: state.columns };
+}
+
+/** Text with object keys in one order, so views compare by content (the database reorders keys). */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Whether the list shows the view: same filters, sort and column visibility. */
+export function showsView(state: ListState, view: ListView): boolean {
+  return canonical(viewOf(state)) === canonical(viewOf({ ...state, ...view }));
+}
 
 export const BASE_LIST_STATE: ListState = {
   page: 0,
@@ -128,6 +152,8 @@ export function applyListChange(state: ListState, change: ListChange, defaults: 
       return { ...state, search: change.search, exactMatch: change.exactMatch, page: 0 };
     case 'columns':
       return { ...state, columns: change.columns };
+    case 'view':
+      return { ...state, filters: change.view.filters, sort: change.view.sort, columns: change.view.columns, page: 0 };
     case 'reset':
       return defaults;
   }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
 import type { SortItem } from './list-query';
-import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type FiltersChange, type ListChange, type ListState } from './list-state';
+import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type FiltersChange, type ListChange, type ListState, type ListView } from './list-state';
 
 /**
  * Screen state that lives in the address (STYLE "List state lives in the URL"): the list state
@@ -34,6 +34,8 @@ export interface ListStateApi {
   setFilters: (filters: FiltersChange) => void;
   setSearch: (search: string, exactMatch: boolean) => void;
   setColumns: (columns: Readonly<Record<string, boolean>>) => void;
+  /** Shows a saved view: its filters, sort and columns, from the first page. */
+  applyView: (view: ListView) => void;
   reset: () => void;
 }
 
@@ -105,6 +107,7 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
       setFilters: (filters) => change({ type: 'filters', filters }),
       setSearch: (search, exactMatch) => change({ type: 'search', search, exactMatch }),
       setColumns: (columns) => change({ type: 'columns', columns }),
+      applyView: (view) => change({ type: 'view', view }),
       reset: () => change({ type: 'reset' }),
     }),
     [state, defaults, pageSizeOptions, change],

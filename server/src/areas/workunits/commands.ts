@@ -1,11 +1,12 @@
 import fastJsonPatch from 'fast-json-patch';
+import type { BulkResult } from '@cfs/contracts/api';
 import type { Operation } from 'fast-json-patch';
 import { WORK_UNIT_STATES, FINISHED_STATES, workUnitInputSchema, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { BadRequestError, ConflictError } from '../../http/errors.js';
+import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../http/errors.js';
 import { EDITABLE_FIELDS, toColumns, toDocument } from './document.js';
 import { recordChange } from './history.js';
 import { findWorkUnit, lockWorkUnit } from './queries.js';
@@ -61,6 +62,12 @@ function conflictPath(error: unknown, operations: readonly Operation[]): string 
  * one's `test` operations no longer hold and nothing of it is written (spec 001 §8).
  */
 export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number, operations: Operation[]): Promise<WorkUnit> {
+  await applyWorkUnitPatch(db, user, workUnitId, operations);
+  return findWorkUnit(db, user.tenantScope, workUnitId);
+}
+
+/** The single-unit change every edit goes through: rules, history, events and audit in one transaction. */
+async function applyWorkUnitPatch(db: Db, user: Principal, workUnitId: number, operations: readonly Operation[]): Promise<void> {
   for (const operation of operations) {
     const field = operation.path.split('/')[1] ?? '';
     if (!PATCHABLE.has(field)) throw new BadRequestError(`'${operation.path}' cannot be changed.`, { [field || 'path']: [`'${operation.path}' cannot be changed.`] });
@@ -71,7 +78,7 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
     const before = toDocument(row, relations);
     let patched: unknown;
     try {
-      patched = applyPatch(structuredClone(before), operations, true, false).newDocument;
+      patched = applyPatch(structuredClone(before), structuredClone(operations) as Operation[], true, false).newDocument;
     } catch (error) {
       const path = conflictPath(error, operations);
       if (path !== undefined) throw new ConflictError(`The value at "${path}" is not equal to the test value`);
@@ -96,6 +103,34 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
     const { relations: _a, ...comparableAfter } = after;
     await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(workUnitId), tenantId: after.tenantId, action: 'update', changes: changedFields(comparableBefore, comparableAfter) });
   });
-  return findWorkUnit(db, user.tenantScope, workUnitId);
+}
+
+/** Why one unit of a bulk change was refused: the field texts of a validation answer, else its message. */
+function refusalOf(error: HttpError): string {
+  const texts = Object.values(error.errors ?? {}).flat();
+  return texts.length > 0 ? texts.join(' ') : error.message;
+}
+
+/**
+ * Bulk changes (assign, state): the same patch for each selected unit, each through the
+ * single-unit edit in a transaction of its own, so a unit the rules refuse (a New unit cannot go
+ * straight to In Progress, spec 001 §4) leaves the others changed and is reported with its reason.
+ */
+export async function bulkPatchWorkUnits(db: Db, user: Principal, workUnitIds: readonly number[], operations: readonly Operation[]): Promise<BulkResult<number>> {
+  const ids = [...new Set(workUnitIds)];
+  // Like every route naming a unit: one the caller cannot see answers 404, and nothing is changed.
+  const visible = await scoped(db, user.tenantScope).selectFrom('work_unit').select('work_unit_id').where('work_unit_id', 'in', ids).execute();
+  if (visible.length !== ids.length) throw new NotFoundError('The work unit');
+  const result: BulkResult<number> = { succeeded: [], refused: [] };
+  for (const id of ids) {
+    try {
+      await applyWorkUnitPatch(db, user, id, operations);
+      result.succeeded.push(id);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      result.refused.push({ id, message: refusalOf(error) });
+    }
+  }
+  return result;
 }
 

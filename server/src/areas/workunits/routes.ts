@@ -2,12 +2,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
 import { dbIdParam } from '@cfs/contracts/fields';
-import { historyRecordSchema, jsonPatchSchema, workUnitCreateSchema, workUnitNoteInputSchema, workUnitSchema } from '@cfs/contracts/work-units';
+import {
+  historyRecordSchema,
+  jsonPatchSchema,
+  workUnitBulkAssignSchema,
+  workUnitBulkResultSchema,
+  workUnitBulkStateSchema,
+  workUnitCreateSchema,
+  workUnitNoteInputSchema,
+  workUnitSchema,
+} from '@cfs/contracts/work-units';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
-import { createWorkUnit, patchWorkUnit } from './commands.js';
+import { bulkPatchWorkUnits, createWorkUnit, patchWorkUnit } from './commands.js';
 import { addNote, findHistory, requestCallBack } from './notes.js';
 import { findWorkUnit, findWorkUnitIdByPublicId } from './queries.js';
 import { workUnitsResource } from './resource.js';
@@ -45,6 +54,15 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
 
   app.patch('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, params: numericId, body: jsonPatchSchema, response: workUnitAnswer } }, async (request) =>
     patchWorkUnit(db, principalOf(request), request.params.id, request.body as Operation[]),
+  );
+
+  // Bulk changes answer which units changed and which were refused, and why.
+  const bulk = { 200: workUnitBulkResultSchema };
+  app.post('/v1/workunits/bulk/assign', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, body: workUnitBulkAssignSchema, response: bulk } }, async (request) =>
+    bulkPatchWorkUnits(db, principalOf(request), request.body.workUnitIds, [{ op: 'replace', path: '/assignedTo', value: request.body.assignedTo || null }]),
+  );
+  app.post('/v1/workunits/bulk/state', { config: { permission: perm('WorkUnits', 'edit') }, schema: { tags, body: workUnitBulkStateSchema, response: bulk } }, async (request) =>
+    bulkPatchWorkUnits(db, principalOf(request), request.body.workUnitIds, [{ op: 'replace', path: '/stateId', value: request.body.stateId }]),
   );
 
   app.get(

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Operation } from 'fast-json-patch';
-import type { ListResponse } from '@cfs/contracts/api';
+import type { BulkResult, ListResponse } from '@cfs/contracts/api';
 import type { Person } from '@cfs/contracts/shell';
-import { WORK_UNIT_MESSAGES, type HistoryRecord as HistoryRecordEntity, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES, type HistoryRecord as HistoryRecordEntity, type WorkUnit, type WorkUnitBulkAssign, type WorkUnitBulkState, type WorkUnitFields } from '@cfs/contracts/work-units';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
@@ -101,6 +101,20 @@ export function useAcknowledge(currentUserEmail: string) {
     },
   );
 }
+
+/**
+ * Bulk changes of the selected units (`POST /v1/workunits/bulk/{assign|state}`): the answer
+ * names the units changed and those refused with the reason; every list and open unit is refreshed.
+ */
+function useBulkChange<TBody>(action: 'assign' | 'state') {
+  return useApiMutation({
+    mutationFn: (body: TBody) => apiSend<BulkResult<number>>('POST', `${WORK_UNITS_PATH}/bulk/${action}`, body),
+    invalidate: [listQueryKey(WORK_UNITS_PATH), ['workunit']],
+    errorMessage: WORK_UNIT_MESSAGES.bulkFailed,
+  });
+}
+export const useBulkAssign = () => useBulkChange<WorkUnitBulkAssign>('assign');
+export const useBulkState = () => useBulkChange<WorkUnitBulkState>('state');
 
 /** Approve or decline as approver N: "Change Request approval/decline action failed." and the server's reason. */
 export function useApprovalAction(kind: 'approve' | 'decline') {

@@ -99,6 +99,8 @@ export function useWorkUnitsPage() {
 
   return {
     tenantId,
+    /** Whom "Assigned to me" means: the mail the "(ack)" link assigns. */
+    me: currentUser.email ?? currentUser.userName,
     canCreate: permissions.has('WorkUnits', 'create'),
     canEdit: permissions.has('WorkUnits', 'edit'),
     list,

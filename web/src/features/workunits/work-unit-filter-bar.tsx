@@ -15,7 +15,7 @@ import FilterListIcon from '@mui/icons-material/FilterList';
 import type { FilterItem } from '../../lib/list-query';
 import type { FiltersChange } from '../../lib/list-state';
 import { useFilterChips } from './use-filter-chips';
-import type { ChipField } from './work-unit-filters';
+import { otherFilterChips, type ChipField } from './work-unit-filters';
 
 export interface WorkUnitFilterBarProps {
   filters: readonly FilterItem[];
@@ -33,6 +33,9 @@ export function WorkUnitFilterBar({ filters, onChange, protocolId, onClearProtoc
       <FilterListIcon color="action" />
       {chips.chips.map((chip) => (
         <Chip key={chip.field} label={chip.label} color="primary" variant="outlined" onClick={() => chips.edit(chip.field)} onDelete={() => chips.remove(chip.field)} />
+      ))}
+      {otherFilterChips(filters).map((chip) => (
+        <Chip key={chip.field} label={chip.label} color="primary" variant="outlined" onDelete={() => onChange((current) => current.filter((item) => item.field !== chip.field))} />
       ))}
       {protocolId !== null && <Chip label={`Protocol #${protocolId}`} color="secondary" variant="outlined" onDelete={onClearProtocol} />}
       <Button size="small" startIcon={<AddIcon />} onClick={chips.add}>

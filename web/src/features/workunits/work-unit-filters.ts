@@ -1,5 +1,6 @@
 import { FINISHED_STATES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import type { FieldSpec, FilterItem, SortItem } from '../../lib/list-query';
+import type { BuiltInView } from '../../components/saved-views-bar';
 import type { ListState } from '../../lib/list-state';
 
 /**
@@ -107,4 +108,23 @@ export function workUnitsFixedFilter(filters: readonly FilterItem[], protocolId:
   if (chipValues(filters.find((item) => item.field === 'stateId')).length === 0) parts.push(`not (stateId in (${FINISHED_STATES.join(',')}))`);
   if (protocolId !== null) parts.push(`protocolId eq ${protocolId}`);
   return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+
+/**
+ * The views every user has above the chips: "Assigned to me" (the units assigned to the user's
+ * mail, as the "(ack)" link assigns them), in the default order, every column shown.
+ */
+export function builtInViews(me: string): BuiltInView[] {
+  return [{ name: 'Assigned to me', view: { filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: me }], sort: [...DEFAULT_SORT], columns: {} } }];
+}
+
+const OTHER_FILTER_LABELS: Readonly<Record<string, string>> = { assignedTo: 'Assigned To', assignmentGroup: 'Assignment Group' };
+
+/** Filters a view brings that have no chip of their own (Assigned To), shown as "Assigned To: value". */
+export function otherFilterChips(filters: readonly FilterItem[]): { field: string; label: string }[] {
+  return filters.flatMap((item) => {
+    if (isChipField(item.field) || item.value === undefined || item.value === '' || (Array.isArray(item.value) && item.value.length === 0)) return [];
+    const value = Array.isArray(item.value) ? item.value.map(String).join(', ') : String(item.value);
+    return [{ field: item.field, label: `${OTHER_FILTER_LABELS[item.field] ?? item.field}: ${value}` }];
+  });
 }

@@ -10,13 +10,15 @@ import { enumOptions } from '../../components/enum-label';
 import { EnumDisplay } from '../../components/enum-display';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
+import { SavedViewsBar } from '../../components/saved-views-bar';
 import { useWorkUnitTypesLookup } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
 import { WORK_UNITS_EXPAND, WORK_UNITS_PATH } from './api';
 import { IntakeDrawer } from './intake-drawer';
 import { useWorkUnitsPage } from './use-work-units-page';
 import { severityCellClass, severityCellStyles, StateCell, WorkUnitTypeIcon } from './work-unit-cells';
-import { WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS } from './work-unit-filters';
+import { useWorkUnitBulkActions, WorkUnitBulkDialogs } from './work-unit-bulk-actions';
+import { builtInViews, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS } from './work-unit-filters';
 import { WorkUnitFilterBar } from './work-unit-filter-bar';
 import { STATE_NAME_LABELS } from './work-unit-display';
 import { WorkUnitPanel } from './work-unit-panel';
@@ -25,6 +27,7 @@ import { WorkUnitPanel } from './work-unit-panel';
 export default function WorkUnitsPage() {
   const page = useWorkUnitsPage();
   const types = useWorkUnitTypesLookup();
+  const bulk = useWorkUnitBulkActions(page.canEdit);
   const columns: GridColDef<WorkUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
     { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
@@ -67,6 +70,7 @@ export default function WorkUnitsPage() {
           </Link>
         }
       />
+      <SavedViewsBar grid="workunits" tenantId={page.tenantId} list={page.list} builtIn={builtInViews(page.me)} />
       <WorkUnitFilterBar filters={page.list.state.filters} onChange={page.list.setFilters} protocolId={page.protocolId} onClearProtocol={page.clearProtocol} />
       <ResourceGrid
         list={page.list}
@@ -93,7 +97,9 @@ export default function WorkUnitsPage() {
         }
         toolbarActions={<FormControlLabel sx={{ ml: 0.5 }} control={<Switch size="small" checked={page.autoRefresh} onChange={(event) => page.setAutoRefresh(event.target.checked)} />} label="Auto Refresh" />}
         gridProps={{ sx: severityCellStyles }}
+        bulk={bulk.grid}
       />
+      <WorkUnitBulkDialogs bulk={bulk} />
       <WorkUnitPanel
         openId={page.panel.openId}
         workUnitId={page.panel.workUnitId}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { guid } from './fields.js';
+
+/** The grids that keep saved views; each registers its own routes (`/v1/savedviews/{grid}`). */
+export const SAVED_VIEW_GRIDS = ['workunits'] as const;
+export type SavedViewGrid = (typeof SAVED_VIEW_GRIDS)[number];
+
+export const SAVED_VIEW_NAME_MAX = 100;
+export const SAVED_VIEW_MESSAGES = {
+  nameRequired: 'Please enter a name for the view.',
+  nameTooLong: `The name can have at most ${SAVED_VIEW_NAME_MAX} characters.`,
+  nameTaken: 'You already have a view with this name.',
+  saved: (name: string) => `View "${name}" saved.`,
+  saveFailed: 'A problem occurred saving the view. Please try again.',
+  deleteFailed: 'A problem occurred deleting the view. Please try again.',
+} as const;
+
+const sortItemSchema = z.object({ field: z.string().min(1).max(100), direction: z.enum(['asc', 'desc']) });
+const filterItemSchema = z.object({
+  id: z.union([z.string().max(100), z.number()]).optional(),
+  field: z.string().min(1).max(100),
+  operator: z.string().min(1).max(50),
+  value: z.unknown().optional(),
+});
+
+/** What a view holds of a list: its filters, sort and column visibility (a page is not part of it). */
+export const savedViewStateSchema = z.object({
+  filters: z.array(filterItemSchema).max(50),
+  sort: z.array(sortItemSchema).max(10),
+  columns: z.record(z.string().max(100), z.boolean()),
+});
+export type SavedViewState = z.infer<typeof savedViewStateSchema>;
+
+export const savedViewInputSchema = z.object({
+  tenantId: guid('Please choose a tenant.'),
+  name: z.string({ error: SAVED_VIEW_MESSAGES.nameRequired }).trim().min(1, SAVED_VIEW_MESSAGES.nameRequired).max(SAVED_VIEW_NAME_MAX, SAVED_VIEW_MESSAGES.nameTooLong),
+  /** Shared views are offered to everyone working in the tenant; only the owner changes them. */
+  shared: z.boolean().default(false),
+  state: savedViewStateSchema,
+});
+export type SavedViewInput = z.input<typeof savedViewInputSchema>;
+
+export const savedViewSchema = z.object({
+  savedViewId: z.uuid(),
+  tenantId: z.uuid(),
+  name: z.string(),
+  shared: z.boolean(),
+  /** Whether the caller owns the view (and may rename, share or delete it). */
+  mine: z.boolean(),
+  ownerName: z.string(),
+  state: savedViewStateSchema,
+  modified: z.string(),
+});
+export type SavedView = z.infer<typeof savedViewSchema>;
