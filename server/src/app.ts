@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -93,6 +94,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
 
   // External plugins.
+  // Answers over 1 KB travel compressed to clients that accept it (the web app's files are
+  // compressed once at build time and sent as they are).
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
@@ -142,9 +146,10 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
       root: webDist,
       wildcard: true,
       index: ['index.html'],
+      preCompressed: true,
       // Hashed assets never change; the page itself must be revalidated so a new build is picked up.
       setHeaders: (response, filePath) => {
-        response.header('Cache-Control', filePath.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+        response.header('Cache-Control', /\.html(\.br|\.gz)?$/.test(filePath) ? 'no-cache' : 'public, max-age=31536000, immutable');
       },
     });
   }

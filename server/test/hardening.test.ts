@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createTestPortal, type TestPortal } from './harness.js';
@@ -84,5 +85,26 @@ describe('security headers', () => {
     const body = list.json<{ '@odata.count': number; value: { name: string }[] }>();
     expect(body.value).toHaveLength(1);
     expect(body['@odata.count']).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('compression', () => {
+  let portal: TestPortal;
+  beforeAll(async () => {
+    portal = await createTestPortal();
+  });
+  afterAll(() => portal?.close());
+
+  it('sends answers over 1 KB compressed to a client that accepts it, and plain to one that does not', async () => {
+    const url = '/v1/workunits?$top=50&$count=true';
+    const plain = await portal.as('admin', { method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const zipped = await portal.as('admin', { method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.json());
+    const small = await portal.app.inject({ method: 'GET', url: '/healthz', headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });

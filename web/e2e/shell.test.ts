@@ -569,3 +569,22 @@ describe('as enduser', () => {
     await page.getByRole('button', { name: 'Login' }).waitFor();
   });
 });
+
+describe('the web app files', () => {
+  test('are sent as the brotli copies made at build time, the hashed ones cached for good and the page revalidated', async () => {
+    const headers = { 'accept-encoding': 'br, gzip' };
+    const page = await fetch(`${portalUrl()}/`, { headers });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(new URL(script ?? '', portalUrl()), { headers });
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // A copy read from disk has its length; one compressed while sending would be chunked.
+    const sent = asset.headers.get('content-length');
+    expect(sent).not.toBeNull();
+    expect(Number(sent)).toBeLessThan((await asset.text()).length / 2);
+  });
+});
