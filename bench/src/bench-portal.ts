@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ClientRequest } from './http-client.js';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/src/app.js';
@@ -17,7 +18,7 @@ export interface BenchPortal {
   app: FastifyInstance;
   token(user: string): Promise<string>;
   /** The HTTP client the benchmark's calls go through. */
-  client: ReturnType<typeof startClient>;
+  client: BenchClient;
   label: string;
   close(): Promise<void>;
 }
@@ -87,31 +88,50 @@ export interface Answer {
   body: string;
 }
 
+export interface LoadResult {
+  requests: number;
+  failures: number;
+  seconds: number;
+}
+
+export interface BenchClient {
+  /** One GET, timed by the client. */
+  get(url: string, token: string): Promise<Answer & { status: number }>;
+  /** `connections` kept-alive connections sending the same GET for `seconds`. */
+  load(url: string, token: string, connections: number, seconds: number): Promise<LoadResult>;
+  close(): Promise<void>;
+}
+
 /**
- * The calls go out from a worker thread (http-client.ts) over one kept-alive connection, so the
- * client's work neither waits on nor slows the portal's event loop, as with a real caller.
+ * The calls go out from a worker thread (http-client.ts), so the client's work neither waits on
+ * nor slows the portal's event loop, as with a real caller.
  */
-function startClient(): { get(url: string, token: string): Promise<Answer & { status: number }>; close(): Promise<void> } {
+export function startClient(): BenchClient {
   const clientUrl = new URL('./http-client.ts', import.meta.url).href;
   // A worker does not inherit the TypeScript loader; it registers it before loading the client.
   const worker = new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(clientUrl)}); })`, { eval: true });
-  // One call at a time: each answer settles the call that is waiting.
-  let waiting: { resolve: (answer: Answer & { status: number }) => void; reject: (error: unknown) => void } | undefined;
+  // One request at a time: each answer settles the one that is waiting.
+  let waiting: { resolve: (answer: unknown) => void; reject: (error: unknown) => void } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  worker.on('message', (answer: Answer & { status: number }) => waiting?.resolve(answer));
+  worker.on('message', (answer: unknown) => {
+    if (answer && typeof answer === 'object' && 'error' in answer) waiting?.reject(new Error(String(answer.error)));
+    else waiting?.resolve(answer);
+  });
   worker.on('error', (error) => waiting?.reject(error));
+  const ask = <T,>(request: ClientRequest): Promise<T> => {
+    const answer = queue.then(
+      () =>
+        new Promise<T>((resolve, reject) => {
+          waiting = { resolve: (value) => resolve(value as T), reject };
+          worker.postMessage(request);
+        }),
+    );
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
   return {
-    get: (url, token) => {
-      const answer = queue.then(
-        () =>
-          new Promise<Answer & { status: number }>((resolve, reject) => {
-            waiting = { resolve, reject };
-            worker.postMessage({ url, token });
-          }),
-      );
-      queue = answer.catch(() => undefined);
-      return answer;
-    },
+    get: (url, token) => ask({ kind: 'get', url, token }),
+    load: (url, token, connections, seconds) => ask({ kind: 'load', url, token, connections, seconds }),
     close: async () => {
       await worker.terminate();
     },

@@ -4,11 +4,18 @@ import { parentPort } from 'node:worker_threads';
 /**
  * The benchmark's HTTP client, run in a worker thread of its own: the calls it times are not
  * slowed by the portal's event loop (nor the portal by the client's), as with a real caller.
- * Asked `{ url, token }`, it answers `{ ms, status, body }`.
+ * Asked `{ kind: 'get', url, token }`, it answers `{ ms, status, body }`; asked
+ * `{ kind: 'load', url, token, connections, seconds }`, it keeps that many connections busy with
+ * the same GET for that long and answers `{ requests, seconds, failures }`.
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+export type ClientRequest =
+  | { kind: 'get'; url: string; token: string }
+  | { kind: 'load'; url: string; token: string; connections: number; seconds: number }
+  | { kind: 'close' };
 
-function get(url: string, token: string): Promise<{ status: number; body: string }> {
+const single = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function get(agent: http.Agent, url: string, token: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
       const chunks: Buffer[] = [];
@@ -20,15 +27,41 @@ function get(url: string, token: string): Promise<{ status: number; body: string
   });
 }
 
-parentPort?.on('message', (message: { url: string; token: string } | 'close') => {
-  if (message === 'close') {
-    agent.destroy();
+async function load(url: string, token: string, connections: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const started = process.hrtime.bigint();
+  const until = started + BigInt(Math.round(seconds * 1e9));
+  let requests = 0;
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (process.hrtime.bigint() < until) {
+        const { status } = await get(agent, url, token);
+        if (status === 200) requests++;
+        else failures++;
+      }
+    }),
+  );
+  agent.destroy();
+  return { requests, failures, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+parentPort?.on('message', (message: ClientRequest) => {
+  if (message.kind === 'close') {
+    single.destroy();
     parentPort?.close();
     return;
   }
-  const start = process.hrtime.bigint();
-  get(message.url, message.token).then(
-    ({ status, body }) => parentPort?.postMessage({ ms: Number(process.hrtime.bigint() - start) / 1e6, status, body }),
-    (error: unknown) => parentPort?.postMessage({ ms: 0, status: 0, body: error instanceof Error ? error.message : String(error) }),
+  const answer =
+    message.kind === 'get'
+      ? (async () => {
+          const start = process.hrtime.bigint();
+          const { status, body } = await get(single, message.url, message.token);
+          return { ms: Number(process.hrtime.bigint() - start) / 1e6, status, body };
+        })()
+      : load(message.url, message.token, message.connections, message.seconds);
+  answer.then(
+    (result) => parentPort?.postMessage(result),
+    (error: unknown) => parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) }),
   );
 });
