@@ -14,6 +14,7 @@ import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import type { ListStateApi } from '../lib/url-state';
 import { activeFilterCount } from './grid-model';
 import { SearchBox } from './search-box';
+import { TenantScopeSelect } from './tenant-scope-select';
 
 export interface ToolbarMenuItem {
   label: string;
@@ -41,6 +42,8 @@ export interface ResourceGridToolbarConfig {
   columnsToggle: boolean;
   filterPanel: boolean;
   search?: { offerExactMatch: boolean; live: boolean };
+  /** The tenant in the path, when the rows are tenant-owned: the "All tenants" choice. */
+  tenantScope?: string;
 }
 
 // The toolbar is a grid slot; a context carries its configuration without widening the grid's slot props types.
@@ -81,6 +84,13 @@ export function ResourceGridToolbar() {
         </Button>
       )}
       {config.menu && <ToolbarMenuButton menu={config.menu} />}
+      {config.tenantScope !== undefined && (
+        <TenantScopeSelect
+          tenantId={config.tenantScope}
+          allTenants={list.state.allTenants}
+          onChange={(allTenants) => list.change({ type: 'allTenants', allTenants })}
+        />
+      )}
       {config.extra}
       {exportButton('page', 'Export Page')}
       {exportButton('all', 'Export All')}
