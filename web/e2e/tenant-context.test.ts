@@ -182,6 +182,22 @@ describe('lists of tenant-owned data', () => {
     await categories.getByRole('row').filter({ hasText: 'Contoso' }).first().waitFor();
   });
 
+  test('the old experience lists the work units of the tenant in the path', async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const inFabrikam = await createWorkUnit(admin, { title: uniqueName('E2E classic Fabrikam'), tenantId: fabrikam.tenantId });
+    // The newest unit of all: were Contoso's listed, it would head the table.
+    const inContoso = await createWorkUnit(admin, { title: uniqueName('E2E classic Contoso'), tenantId: contoso.tenantId });
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${fabrikam.tenantId}/workunits/index`);
+    const table = page.getByRole('table', { name: 'Work units' });
+    await table.getByRole('row').nth(1).getByText(inFabrikam.title).waitFor();
+    expect(await table.getByText(inContoso.title).count()).toBe(0);
+    const tenantCells = await table.locator('tbody tr td:nth-child(5)').allTextContents();
+    expect(new Set(tenantCells)).toEqual(new Set(['Fabrikam']));
+  });
+
   test('a user of one tenant is not offered "All tenants"', async () => {
     const page = await signedInPage(browser, 'operator2');
     await page.goto('/workunitsv2');
