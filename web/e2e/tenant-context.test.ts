@@ -180,6 +180,7 @@ describe('lists of tenant-owned data', () => {
     expect(await categories.getByRole('row').filter({ hasText: 'Contoso' }).count()).toBe(0);
     await choose(page.locator('body'), page, 'Tenant', 'All tenants');
     await categories.getByRole('row').filter({ hasText: 'Contoso' }).first().waitFor();
+    await screenshot(page, 'tenant-context-categories-all-tenants');
   });
 
   test('the old experience lists the work units of the tenant in the path', async () => {
