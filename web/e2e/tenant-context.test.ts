@@ -4,6 +4,8 @@ import type { TenantLookup } from '@cfs/contracts/shell';
 import {
   api,
   choose,
+  createSubscription,
+  createTenant,
   createWorkUnit,
   drawer,
   gridRow,
@@ -104,6 +106,27 @@ describe('a link into a tenant the user may not use', () => {
     await gridRow(page, 'Fabrikam').first().waitFor();
     expect(new URL(page.url()).pathname).toBe(`/${fabrikam.tenantId}/workunitsv2`);
     expect(await page.getByText(FORBIDDEN).count()).toBe(0);
+  });
+});
+
+describe('tenant fields', () => {
+  test("the Create form names the user's own tenant even once it is disabled and has left the tenant lookup", async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const contoso = await tenantNamed('admin', 'Contoso');
+    const tenant = await createTenant(admin);
+    const subscription = await createSubscription(admin, tenant.tenantId);
+    await api(admin, `/v1/tenantSubscriptionContext/${tenant.tenantId}`, { method: 'POST', body: { tenant: tenant.tenantId, subscriptionId: subscription.subscriptionId } });
+    try {
+      await api(admin, `/v1/tenants/toggledisabled/${tenant.tenantId}`, { method: 'POST' });
+      const page = await signedInPage(browser, 'admin');
+      await page.goto(`/${tenant.tenantId}/workunitsv2?workUnitId=new&workUnitTypeId=1`);
+      const panel = drawer(page);
+      await panel.getByRole('heading', { name: 'Create Work Unit' }).waitFor();
+      await expect.poll(() => panel.getByRole('combobox', { name: 'Tenant' }).textContent()).toBe(tenant.name);
+      expect(new URL(page.url()).pathname).toBe(`/${tenant.tenantId}/workunitsv2`);
+    } finally {
+      await api(admin, `/v1/tenantSubscriptionContext/${contoso.tenantId}`, { method: 'POST', body: { tenant: contoso.tenantId, subscriptionId: admin.me.subscriptionId } });
+    }
   });
 });
 
