@@ -20,6 +20,31 @@ afterAll(async () => {
 const field = (name: string, type: 1 | 2, options = '') => JSON.stringify({ Name: name, Type: type, Options: options });
 
 describe('tenants', () => {
+  it('seeds Contoso and Fabrikam with custom work unit fields, and their demo work units with values of them', async () => {
+    const read = async (tenantId: string) => (await portal.as('admin', { method: 'GET', url: `/v1/tenants(${tenantId})` })).json<Record<string, string | null>>();
+    const contoso = await read(DEMO.contoso);
+    expect(JSON.parse(String(contoso.workUnitField1))).toEqual({ Name: 'Business Unit', Type: 2, Options: 'Retail,Wholesale,Corporate' });
+    expect(JSON.parse(String(contoso.workUnitField3))).toEqual({ Name: 'Asset Tag', Type: 1, Options: '' });
+    const fabrikam = await read(DEMO.fabrikam);
+    expect(JSON.parse(String(fabrikam.workUnitField1))).toEqual({ Name: 'Plant', Type: 2, Options: 'Redmond,Tacoma,Dublin' });
+    expect(JSON.parse(String(fabrikam.workUnitField2))).toEqual({ Name: 'Production Line', Type: 1, Options: '' });
+
+    const units = async (tenantId: string) =>
+      (await portal.as('admin', { method: 'GET', url: `/v1/workunits?$filter=tenantId eq ${tenantId} and createdBy eq 'seed'&$top=100` })).json<{ value: Record<string, unknown>[] }>().value;
+    const contosoUnits = await units(DEMO.contoso);
+    expect(contosoUnits.length).toBeGreaterThan(0);
+    for (const unit of contosoUnits) {
+      expect(['Retail', 'Wholesale', 'Corporate']).toContain(unit.customValue1);
+      expect(unit.customValue3).toMatch(/^CT-\d+$/);
+    }
+    const fabrikamUnits = await units(DEMO.fabrikam);
+    expect(fabrikamUnits.length).toBeGreaterThan(0);
+    for (const unit of fabrikamUnits) {
+      expect(['Redmond', 'Tacoma', 'Dublin']).toContain(unit.customValue1);
+      expect(unit.customValue2).toMatch(/^Line \d$/);
+    }
+  });
+
   it('lists tenants with @odata.count, sorted and filtered on the server', async () => {
     const response = await portal.as('admin', { method: 'GET', url: "/v1/tenants?$count=true&$orderby=name desc&$filter=contains(name,'CONTOSO') or startswith(name,'fab')" });
     expect(response.statusCode).toBe(200);

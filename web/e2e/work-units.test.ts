@@ -487,8 +487,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await expect.poll(() => page.getByRole('toolbar', { name: 'Filters' }).locator('.MuiChip-root').allTextContents()).toEqual([]);
     expect(listState(page).filters).toEqual([]);
     await page.getByText('Resolved, Closed and Canceled work units are hidden.').waitFor();
-    // The list is asked for with neither chip: only the finished states stay hidden.
-    await expect.poll(() => asked.at(-1)).toBe('not (stateId in (6,7,8))');
+    // The list is asked for with neither chip: only the finished states stay hidden, in the user's tenant.
+    const tenantId = (await sessionOf(browser, 'operator')).me.tenantId ?? '';
+    await expect.poll(() => asked.at(-1)).toBe(`tenantId eq ${tenantId} and not (stateId in (6,7,8))`);
   });
 
   test('auto refresh asks for the list again every 60 s, and not while switched off', async () => {

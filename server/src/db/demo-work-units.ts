@@ -34,7 +34,15 @@ const PEOPLE = ['operator@cfs.example', 'admin@cfs.example', 'operator2@cfs.exam
 const STATES = [WORK_UNIT_STATES.New, WORK_UNIT_STATES.New, WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.InProgress, WORK_UNIT_STATES.OnHold, WORK_UNIT_STATES.Mitigated, WORK_UNIT_STATES.Resolved, WORK_UNIT_STATES.Closed];
 
 /** About sixty work units over the last weeks, with a note or two each, so the list looks alive. */
-export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: { tenantId: string; groups: string[]; staff: string }[]): Promise<void> {
+export interface DemoTenant {
+  tenantId: string;
+  groups: string[];
+  staff: string;
+  /** The n-th unit's values of the tenant's custom fields. */
+  customValues: (n: number) => Partial<Record<'custom_value_1' | 'custom_value_2' | 'custom_value_3', string | null>>;
+}
+
+export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: DemoTenant[]): Promise<void> {
   const now = Date.now();
   let n = 0;
   for (const tenant of tenants) {
@@ -79,6 +87,7 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: { t
           modified: new Date(created.getTime() + 3_600_000),
           modified_by: 'seed',
           resolved: state >= WORK_UNIT_STATES.Resolved ? new Date(created.getTime() + 7_200_000) : null,
+          ...tenant.customValues(n),
         })
         .returning(['work_unit_id'])
         .executeTakeFirstOrThrow();

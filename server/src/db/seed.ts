@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { AREAS, VERBS, type Area } from '@cfs/contracts/permissions';
+import { CUSTOM_FIELD_TYPES } from '@cfs/contracts/tenants';
 import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
@@ -47,6 +48,21 @@ const DEMO_CATEGORIES: Record<string, { name: string; type: number; visible: boo
   ],
 };
 
+/**
+ * Each demo tenant's custom work unit fields (spec 001 §3 Tenant: workUnitFieldN holds
+ * `{ Name, Type, Options }`), so the work unit form and grid show them as a tenant would set them up.
+ */
+const DEMO_CUSTOM_FIELDS: Record<string, Partial<Record<'work_unit_field_1' | 'work_unit_field_2' | 'work_unit_field_3', string>>> = {
+  [DEMO.contoso]: {
+    work_unit_field_1: JSON.stringify({ Name: 'Business Unit', Type: CUSTOM_FIELD_TYPES.Dropdown, Options: 'Retail,Wholesale,Corporate' }),
+    work_unit_field_3: JSON.stringify({ Name: 'Asset Tag', Type: CUSTOM_FIELD_TYPES.Textbox, Options: '' }),
+  },
+  [DEMO.fabrikam]: {
+    work_unit_field_1: JSON.stringify({ Name: 'Plant', Type: CUSTOM_FIELD_TYPES.Dropdown, Options: 'Redmond,Tacoma,Dublin' }),
+    work_unit_field_2: JSON.stringify({ Name: 'Production Line', Type: CUSTOM_FIELD_TYPES.Textbox, Options: '' }),
+  },
+};
+
 const DEMO_USERS = [
   { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true },
   { userName: 'operator', displayName: 'Oscar Operator', role: 'Operator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false },
@@ -82,8 +98,8 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
     await trx
       .insertInto('tenant')
       .values([
-        { tenant_id: DEMO.contoso, name: 'Contoso', internal_notification_email_address: 'noc@contoso.example', assignment_groups: 'Service Desk,Network,Database', created_by: 'seed', modified_by: 'seed' },
-        { tenant_id: DEMO.fabrikam, name: 'Fabrikam', internal_notification_email_address: 'ops@fabrikam.example', assignment_groups: 'Operations,Security', created_by: 'seed', modified_by: 'seed' },
+        { tenant_id: DEMO.contoso, name: 'Contoso', internal_notification_email_address: 'noc@contoso.example', assignment_groups: 'Service Desk,Network,Database', ...DEMO_CUSTOM_FIELDS[DEMO.contoso], created_by: 'seed', modified_by: 'seed' },
+        { tenant_id: DEMO.fabrikam, name: 'Fabrikam', internal_notification_email_address: 'ops@fabrikam.example', assignment_groups: 'Operations,Security', ...DEMO_CUSTOM_FIELDS[DEMO.fabrikam], created_by: 'seed', modified_by: 'seed' },
       ])
       .execute();
     await trx
@@ -142,8 +158,18 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
       }
     }
     await seedDemoWorkUnits(trx, [
-      { tenantId: DEMO.contoso, groups: ['Service Desk', 'Network', 'Database'], staff: 'operator@cfs.example' },
-      { tenantId: DEMO.fabrikam, groups: ['Operations', 'Security'], staff: 'operator2@cfs.example' },
+      {
+        tenantId: DEMO.contoso,
+        groups: ['Service Desk', 'Network', 'Database'],
+        staff: 'operator@cfs.example',
+        customValues: (n) => ({ custom_value_1: ['Retail', 'Wholesale', 'Corporate'][n % 3] ?? null, custom_value_3: `CT-${String(1000 + n)}` }),
+      },
+      {
+        tenantId: DEMO.fabrikam,
+        groups: ['Operations', 'Security'],
+        staff: 'operator2@cfs.example',
+        customValues: (n) => ({ custom_value_1: ['Redmond', 'Tacoma', 'Dublin'][n % 3] ?? null, custom_value_2: `Line ${(n % 4) + 1}` }),
+      },
     ]);
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namesTenantArea, replaceTenantInPath, tenantAreaRedirect } from './tenant-path';
+import { namesTenantArea, replaceTenantInPath, tenantAreaRedirect, unusableTenantRedirect } from './tenant-path';
 
 const OLD = '11111111-2222-4333-8444-555555555555';
 const NEW = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
@@ -27,5 +27,18 @@ describe('tenant paths', () => {
 
   it('keeps a path without a tenant segment', () => {
     expect(replaceTenantInPath('/workunitsv2', '?workUnitId=9', '', NEW)).toBe('/workunitsv2?workUnitId=9');
+  });
+
+  it("sends an address naming a tenant the user may not use to the same page under the user's own tenant", () => {
+    const location = { pathname: `/${OLD.toUpperCase()}/workunitsv2`, search: '?workUnitId=new', hash: '#x' };
+    expect(unusableTenantRedirect(location, [NEW], NEW)).toBe(`/${NEW}/workunitsv2?workUnitId=new#x`);
+    expect(unusableTenantRedirect(location, [], null)).toBeNull();
+  });
+
+  it('keeps an address naming a tenant of the lookup, or the user\'s own even when the lookup leaves it out (disabled)', () => {
+    const location = { pathname: `/${OLD}/tokens`, search: '', hash: '' };
+    expect(unusableTenantRedirect(location, [NEW, OLD.toUpperCase()], NEW)).toBeUndefined();
+    expect(unusableTenantRedirect(location, [NEW], OLD)).toBeUndefined();
+    expect(unusableTenantRedirect({ ...location, pathname: '/workunitsv2' }, [], NEW)).toBeUndefined();
   });
 });

@@ -49,3 +49,19 @@ export function replaceTenantInPath(pathname: string, search: string, hash: stri
   if (isGuid(segments[1])) segments[1] = tenantId;
   return `${segments.join('/')}${search}${hash}`;
 }
+
+/**
+ * Where an address naming a tenant the user may not use goes: the same page under the
+ * user's own tenant, query and hash kept; null when the user has no tenant to go to. Undefined
+ * when the tenant in the path is one of `usableTenantIds` (the tenant lookup) or the user's own.
+ */
+export function unusableTenantRedirect(
+  location: { pathname: string; search: string; hash: string },
+  usableTenantIds: readonly string[],
+  ownTenantId: string | null,
+): string | null | undefined {
+  const inPath = location.pathname.split('/')[1]?.toLowerCase() ?? '';
+  const usable = (id: string | null) => id !== null && id.toLowerCase() === inPath;
+  if (!isGuid(inPath) || usable(ownTenantId) || usableTenantIds.some(usable)) return undefined;
+  return ownTenantId ? replaceTenantInPath(location.pathname, location.search, location.hash, ownTenantId) : null;
+}

@@ -16,6 +16,7 @@ import type { ListStateApi } from '../lib/url-state';
 import { activeFilterCount } from './grid-model';
 import type { RowSelection } from './row-selection';
 import { SearchBox } from './search-box';
+import { TenantScopeSelect } from './tenant-scope-select';
 
 export interface ToolbarMenuItem {
   label: string;
@@ -45,6 +46,8 @@ export interface ResourceGridToolbarConfig {
   search?: { offerExactMatch: boolean; live: boolean };
   /** Checkbox selection: the bulk bar's actions, and Export Selection when the grid exports. */
   bulk?: { selection: RowSelection; actions: readonly ToolbarMenuItem[]; runExport?: () => Promise<void> };
+  /** The tenant in the path, when the rows are tenant-owned: the "All tenants" choice. */
+  tenantScope?: string;
 }
 
 // The toolbar is a grid slot; a context carries its configuration without widening the grid's slot props types.
@@ -87,6 +90,13 @@ export function ResourceGridToolbar() {
           </Button>
         )}
         {config.menu && <ToolbarMenuButton menu={config.menu} />}
+        {config.tenantScope !== undefined && (
+          <TenantScopeSelect
+            tenantId={config.tenantScope}
+            allTenants={list.state.allTenants}
+            onChange={(allTenants) => list.change({ type: 'allTenants', allTenants })}
+          />
+        )}
         {config.extra}
         {exportButton('page', 'Export Page')}
         {exportButton('all', 'Export All')}

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridRowSelectionModel, type GridValidRowModel } from '@mui/x-data-grid';
 import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
-import { buildFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
+import { andFilters, buildFilter, tenantScopeFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
 import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
@@ -48,8 +48,14 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   expand?: string;
   /** Server paths (and kinds) where a column's field is not the server's, e.g. `{ tenant: { path: 'tenant/name' } }`. */
   fields?: Readonly<Record<string, FieldSpec>>;
-  /** Always AND-ed: tenant scope, `isEnabled eq true`… */
+  /** Always AND-ed: `isEnabled eq true`, a protocol… */
   fixedFilter?: string;
+  /**
+   * The tenant in the path, for a list of tenant-owned rows: only its rows are listed until the
+   * user chooses "All tenants" in the toolbar (offered to users with several tenants; the choice
+   * is kept in the list state). `tenantScope={useTenantId()}`.
+   */
+  tenantScope?: string;
   /** Shows the search box, searching these fields. */
   searchFields?: readonly SearchField[];
   /** Offers the "Exact Match" checkbox. */
@@ -96,7 +102,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   const resource: ListResource = {
     searchFields: props.searchFields,
     fields: fieldsFromColumns(columns, props.fields),
-    fixedFilter: props.fixedFilter,
+    fixedFilter: andFilters(props.tenantScope === undefined ? undefined : tenantScopeFilter(props.tenantScope, state.allTenants), props.fixedFilter),
     expand: props.expand,
   };
   // With the sort cleared in the grid, the screen's default order still keeps paging stable.
@@ -141,6 +147,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
           }
         : undefined,
     },
+    tenantScope: props.tenantScope,
   };
 
   return (

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  andFilters,
   buildFilter,
   buildOrderBy,
   dateTimeLiteral,
+  tenantScopeFilter,
   filterClause,
   guidLiteral,
   literal,
@@ -360,5 +362,22 @@ describe('the whole query', () => {
     const list = params({ page: 3, pageSize: 50, search: 'x' });
     expect(toExportParams(list, { searchFields: ['name'] }, 'all')).toEqual({ $filter: "contains(tolower(name),'x')", $top: '1000' });
     expect(toExportParams(list, { searchFields: ['name'] }, 'all', null)).toEqual({ $filter: "contains(tolower(name),'x')" });
+  });
+});
+
+describe('tenant scope', () => {
+  const contoso = '6F1A2C3E-8B4D-4E5F-9A6B-7C8D9E0F1A2B';
+
+  it('lists the tenant in the path, every tenant the caller has once "All tenants" is chosen, and nothing without a tenant', () => {
+    expect(tenantScopeFilter(contoso, false)).toBe('tenantId eq 6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b');
+    expect(tenantScopeFilter(contoso, true)).toBeUndefined();
+    expect(tenantScopeFilter('', false)).toBe('false');
+    expect(tenantScopeFilter('tenants', false)).toBe('false');
+  });
+
+  it('AND-s clauses, parenthesising those with an and/or of their own', () => {
+    expect(andFilters(undefined, '  ')).toBeUndefined();
+    expect(andFilters('tenantId eq 1', undefined)).toBe('tenantId eq 1');
+    expect(andFilters('tenantId eq 1', 'not (stateId in (6,7,8)) and protocolId eq 5')).toBe('tenantId eq 1 and (not (stateId in (6,7,8)) and protocolId eq 5)');
   });
 });

@@ -392,6 +392,24 @@ export function searchClause(search: string, exactMatch: boolean, fields: readon
 }
 
 // ---------------------------------------------------------------------------------------------
+// Tenant scope
+
+/**
+ * The rows of the tenant in the path, unless the user chose "All tenants" (issue 8: a list of
+ * tenant-owned data defaults to the tenant in the path). A path without a usable tenant lists nothing.
+ */
+export function tenantScopeFilter(tenantId: string, allTenants: boolean): string | undefined {
+  if (allTenants) return undefined;
+  return isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)}` : MATCH_NOTHING;
+}
+
+/** Clauses AND-ed, each parenthesised when there are several; undefined when there are none. */
+export function andFilters(...clauses: readonly (string | undefined)[]): string | undefined {
+  const parts = clauses.map((clause) => clause?.trim()).filter((clause): clause is string => Boolean(clause));
+  if (parts.length <= 1) return parts[0];
+  return parts.map((part) => (isOneTerm(part) ? part : `(${part})`)).join(' and ');
+}
+
 // The whole query
 
 /** `$filter`: the fixed filter, every usable filter item and the search, AND-ed. */

@@ -27,6 +27,7 @@ describe('the list state in the address', () => {
       search: "O'Neil & co",
       exactMatch: true,
       columns: { phone: false },
+      allTenants: true,
     };
     const text = serializeListState(state, defaults);
     expect(text).not.toBeNull();
@@ -34,6 +35,13 @@ describe('the list state in the address', () => {
     // and through the address bar's encoding
     const params = new URLSearchParams({ search: text ?? '' });
     expect(parseListState(new URLSearchParams(params.toString()).get('search'), defaults)).toEqual(state);
+  });
+
+  it('choosing All tenants, or the tenant in the path again, goes back to the first page', () => {
+    const all = applyListChange(onPage3, { type: 'allTenants', allTenants: true }, defaults);
+    expect(all).toEqual({ ...defaults, allTenants: true, page: 0 });
+    expect(applyListChange({ ...all, page: 2 }, { type: 'allTenants', allTenants: false }, defaults)).toEqual(defaults);
+    expect(parseListState('{"allTenants":"yes"}', defaults).allTenants).toBe(false);
   });
 
   it('writes no parameter while the state is the defaults', () => {

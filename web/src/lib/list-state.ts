@@ -12,6 +12,12 @@ import type { FilterItem, ListParams, SortItem } from './list-query';
 export interface ListState extends ListParams {
   /** Column visibility: `{ field: false }` hides a column; fields not named are visible. */
   columns: Readonly<Record<string, boolean>>;
+  /**
+   * A list of tenant-owned rows shows the tenant in the path unless the user chose "All tenants"
+   * (`ResourceGrid`'s `tenantScope`). Kept with the rest of the list, so the choice and the page
+   * it resets change in one write of the address.
+   */
+  allTenants: boolean;
 }
 
 /**
@@ -31,6 +37,7 @@ export type ListChange =
   | { type: 'columns'; columns: Readonly<Record<string, boolean>> }
   /** A saved view: its filters, sort and columns replace the list's, from the first page. */
   | { type: 'view'; view: ListView }
+  | { type: 'allTenants'; allTenants: boolean }
   | { type: 'reset' };
 
 /** What a saved view holds of a list (contracts' `SavedViewState`): no page, no search. */
@@ -63,6 +70,7 @@ export const BASE_LIST_STATE: ListState = {
   search: '',
   exactMatch: false,
   columns: {},
+  allTenants: false,
 };
 
 const sortItemSchema = z.object({ field: z.string().min(1), direction: z.enum(['asc', 'desc']) });
@@ -82,6 +90,7 @@ const storedStateSchema = z.object({
   search: z.string().optional().catch(undefined),
   exactMatch: z.boolean().optional().catch(undefined),
   columns: z.record(z.string(), z.boolean()).optional().catch(undefined),
+  allTenants: z.boolean().optional().catch(undefined),
 });
 
 /**
@@ -103,7 +112,7 @@ export function parseListState(
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return defaults;
   const stored = storedStateSchema.safeParse(raw);
   if (!stored.success) return defaults;
-  const { page, pageSize, sort, filters, search, exactMatch, columns } = stored.data;
+  const { page, pageSize, sort, filters, search, exactMatch, columns, allTenants } = stored.data;
   return {
     page: page ?? defaults.page,
     pageSize: pageSize !== undefined && (pageSizeOptions.includes(pageSize) || pageSize === defaults.pageSize) ? pageSize : defaults.pageSize,
@@ -113,6 +122,7 @@ export function parseListState(
     search: search ?? defaults.search,
     exactMatch: exactMatch ?? defaults.exactMatch,
     columns: columns ?? defaults.columns,
+    allTenants: allTenants ?? defaults.allTenants,
   };
 }
 
@@ -135,7 +145,7 @@ export function sameState(a: ListState, b: ListState): boolean {
 
 /**
  * One change to the list. Whatever changes which rows are listed — sort, filters, search, page
- * size — goes back to the first page (spec 000 §2 "Search … resets to page 0"; spec 002 §4
+ * size, the tenant scope — goes back to the first page (spec 000 §2 "Search … resets to page 0"; spec 002 §4
  * "query changes (sort, filter) reset the page to 0").
  */
 export function applyListChange(state: ListState, change: ListChange, defaults: ListState): ListState {
@@ -154,6 +164,8 @@ export function applyListChange(state: ListState, change: ListChange, defaults: 
       return { ...state, columns: change.columns };
     case 'view':
       return { ...state, filters: change.view.filters, sort: change.view.sort, columns: change.view.columns, page: 0 };
+    case 'allTenants':
+      return { ...state, allTenants: change.allTenants, page: 0 };
     case 'reset':
       return defaults;
   }

@@ -7,7 +7,7 @@ import { apiGet, apiSend, ApiError } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey, listQueryOptions } from '../../lib/list-api';
-import type { ListResource } from '../../lib/list-query';
+import { tenantScopeFilter, type ListResource } from '../../lib/list-query';
 import { useApiMutation } from '../../lib/mutations';
 import { useToast } from '../../lib/toast';
 import { acknowledgePatch } from './work-unit-patch';
@@ -154,10 +154,15 @@ export function useWorkUnitSearch(text: string) {
   });
 }
 
-/** One page of the classic list (the old experience): newest first. */
-export function useClassicWorkUnits(page: number, pageSize: number) {
+/** One page of the classic list (the old experience) of the tenant in the path: newest first. */
+export function useClassicWorkUnits(tenantId: string, page: number, pageSize: number) {
   return useQuery({
-    ...listQueryOptions<WorkUnit>(WORK_UNITS_PATH, { page, pageSize, sort: [{ field: 'created', direction: 'desc' }] }, { expand: 'tenant' }),
+    ...listQueryOptions<WorkUnit>(
+      WORK_UNITS_PATH,
+      { page, pageSize, sort: [{ field: 'created', direction: 'desc' }] },
+      // The tenant in the path, as in the new experience's default.
+      { expand: 'tenant', fixedFilter: tenantScopeFilter(tenantId, false) },
+    ),
     placeholderData: keepPreviousData,
   });
 }

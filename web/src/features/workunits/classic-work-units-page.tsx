@@ -31,7 +31,7 @@ export default function ClassicWorkUnitsPage() {
   const tenantId = useTenantId();
   const [pageParam, setPageParam] = useQueryParam('page');
   const page = (positiveIntId(pageParam) ?? 1) - 1;
-  const result = useClassicWorkUnits(page, CLASSIC_PAGE_SIZE);
+  const result = useClassicWorkUnits(tenantId, page, CLASSIC_PAGE_SIZE);
   const total = result.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / CLASSIC_PAGE_SIZE));
   const goTo = (next: number) => setPageParam(next === 0 ? null : String(next + 1));

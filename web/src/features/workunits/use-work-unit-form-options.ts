@@ -28,10 +28,11 @@ export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unkno
   const tenant = useTenant(tenantId);
   const groups = useAssignmentGroups(tenantId);
 
+  // A tenant shows by its name, never its id: the unit's own, else the tenant read for its fields.
   const tenantOptions = withCurrent(
     (tenants.data ?? []).map((option) => ({ value: option.tenantId, label: option.name })),
     tenantId,
-    saved?.tenant?.name,
+    saved?.tenant?.name ?? tenant.data?.name ?? '',
   );
   const typeOptions = withCurrent(
     (types.data ?? []).map((option) => ({ value: option.workUnitTypeId, label: option.name })),

@@ -11,7 +11,7 @@ import { EnumDisplay } from '../../components/enum-display';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SavedViewsBar } from '../../components/saved-views-bar';
-import { useWorkUnitTypesLookup } from '../../lib/lookups';
+import { useTenant, useWorkUnitTypesLookup } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
 import { WORK_UNITS_EXPAND, WORK_UNITS_PATH } from './api';
 import { IntakeDrawer } from './intake-drawer';
@@ -19,6 +19,7 @@ import { useWorkUnitsPage } from './use-work-units-page';
 import { severityCellClass, severityCellStyles, StateCell, WorkUnitTypeIcon } from './work-unit-cells';
 import { useWorkUnitBulkActions, WorkUnitBulkDialogs } from './work-unit-bulk-actions';
 import { builtInViews, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS } from './work-unit-filters';
+import { customFieldDefinitions } from './work-unit-form-values';
 import { WorkUnitFilterBar } from './work-unit-filter-bar';
 import { STATE_NAME_LABELS } from './work-unit-display';
 import { WorkUnitPanel } from './work-unit-panel';
@@ -28,6 +29,8 @@ export default function WorkUnitsPage() {
   const page = useWorkUnitsPage();
   const types = useWorkUnitTypesLookup();
   const bulk = useWorkUnitBulkActions(page.canEdit);
+  // The custom fields of the tenant in the path, headed by their names.
+  const customFields = customFieldDefinitions(useTenant(page.tenantId).data);
   const columns: GridColDef<WorkUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
     { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
@@ -57,6 +60,7 @@ export default function WorkUnitsPage() {
     dateTimeColumn<WorkUnit>({ field: 'created', headerName: 'Created' }),
     { field: 'workUnitType', headerName: 'Work Unit Type', width: 140, valueGetter: (_value, row) => row.workUnitType?.name ?? '' },
     { field: 'assignmentGroup', headerName: 'Assignment Group', width: 160 },
+    ...customFields.map((custom): GridColDef<WorkUnit> => ({ field: custom.valueField, headerName: custom.name, width: 150 })),
   ];
 
   return (
@@ -80,6 +84,7 @@ export default function WorkUnitsPage() {
         getRowId={(row) => row.workUnitId}
         fields={WORK_UNIT_FIELDS}
         fixedFilter={page.fixedFilter}
+        tenantScope={page.tenantId}
         searchFields={WORK_UNIT_SEARCH_FIELDS}
         exactMatch
         exportFileName="workunits.csv"

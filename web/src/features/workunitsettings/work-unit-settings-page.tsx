@@ -63,6 +63,7 @@ export default function WorkUnitSettingsPage() {
         path={CATEGORIES_PATH}
         expand={CATEGORY_EXPAND}
         fields={{ tenant: { path: 'tenant/name' }, workUnitType: { path: 'workUnitType/name' } }}
+        tenantScope={tenantId}
         columns={columns}
         getRowId={(row) => row.workUnitCategoryId}
         searchFields={['name']}
