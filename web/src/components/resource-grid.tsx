@@ -6,7 +6,7 @@ import { fetchList, listQueryKey } from '../lib/list-api';
 import { buildFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
-import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
 import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu } from './resource-grid-toolbar';
 
 /** Props the grid controls itself; everything else of the Data Grid passes through `gridProps`. */
@@ -113,7 +113,12 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     menu: props.menu,
     extra: props.toolbarActions,
     runExport: props.exportFileName
-      ? (scope) => runExport(`${path}/Export()`, toExportParams(params, resource, scope), props.exportFileName ?? '')
+      ? (scope) =>
+          runExport(
+            `${path}/Export()`,
+            { ...toExportParams(params, resource, scope), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, state.columns, scope)) },
+            props.exportFileName ?? '',
+          )
       : undefined,
     columnsToggle: props.columnsToggle ?? false,
     filterPanel: !props.disableColumnFilter,
@@ -174,7 +179,7 @@ function useSameWhileEqual<T>(value: T): T {
 }
 
 /** A failed CSV export is only logged (spec 001 §8, 002 §7). */
-async function runExport(path: string, query: ReturnType<typeof toExportParams>, fileName: string): Promise<void> {
+async function runExport(path: string, query: ReturnType<typeof toExportParams> & { columns: string }, fileName: string): Promise<void> {
   try {
     await apiDownload(path, query, fileName);
   } catch (error) {
