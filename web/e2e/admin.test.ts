@@ -340,7 +340,7 @@ describe('administration (admin)', () => {
     for (let i = 0; i < 2; i++) await api(admin, `/v1/tenants/toggledisabled/${tenant.tenantId}`, { method: 'POST' });
     const page = await signedInPage(browser, 'admin');
     const row = await tenantsPageWith(page, tenant.name);
-    await row.getByRole('button', { name: tenant.name, exact: true }).click();
+    await row.getByRole('link', { name: tenant.name, exact: true }).click();
     const panel = drawer(page);
     await panel.getByRole('button', { name: 'History' }).click();
     const history = page.getByRole('dialog', { name: 'Change history' });

@@ -62,6 +62,7 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   columnsToggle?: boolean;
   /** Hides the grid's filter panel (an area with its own filter bar sets `list` filters itself). */
   disableColumnFilter?: boolean;
+  /** A click anywhere on a row (not on its links and buttons) opens it: every grid whose rows open a drawer sets it. */
   onRowClick?: (row: R) => void;
   /** Polling interval in ms (spec: work units 60 s when no panel is open). */
   refetchInterval?: number | false;
@@ -159,7 +160,15 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         disableColumnSelector={!props.columnsToggle}
         columnVisibilityModel={columnVisibilityModel}
         onColumnVisibilityModelChange={(model) => list.setColumns(model)}
-        onRowClick={onRowClick ? (rowParams) => onRowClick(rowParams.row) : undefined}
+        onRowClick={
+          onRowClick
+            ? (rowParams) => {
+                // Selecting a cell's text to copy it is not a request to open the row.
+                if (window.getSelection()?.isCollapsed === false) return;
+                onRowClick(rowParams.row);
+              }
+            : undefined
+        }
         showToolbar
         slots={{ toolbar: ResourceGridToolbar }}
         sx={[onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
