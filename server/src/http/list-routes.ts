@@ -94,8 +94,7 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   app.get(`${path}/Export`, { config, schema: exportSchema }, async (request, reply) => {
     const query = { ...(request.query as ListQueryInput) };
     if (query.$top === undefined) query.$top = String(resource.maxTop);
-    const { columns: _columns, ...listOptions } = query;
-    const parsed = parseListQuery(resource, { ...listOptions, $count: 'false' });
+    const parsed = parseListQuery(resource, { ...query, $count: 'false' });
     const columns = parseExportColumns(parsed, query);
     const user = principalOf(request);
     const cells = columns.map((column) => column.ref);
