@@ -130,6 +130,21 @@ describe('operators’ habits in lists and drawers', () => {
     await screenshot(page, 'relative-times');
   });
 
+  test('the old experience’s list and the tenant’s change history show how long ago too', async () => {
+    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E classic age') });
+    const page = await signedInPage(browser, 'operator');
+    await page.goto(`/${unit.tenantId}/workunits/index`);
+    const row = page.getByRole('table', { name: 'Work units' }).getByRole('row').filter({ hasText: unit.title });
+    await expect.poll(() => row.textContent()).toMatch(/\d{2}:\d{2} \S+ just now$/);
+
+    const tenant = await createTenant(await sessionOf(browser, 'admin'));
+    const admin = await signedInPage(browser, 'admin');
+    await admin.goto(`/${tenant.tenantId}/tenants?editTenantId=${tenant.tenantId}`);
+    await drawer(admin).getByRole('button', { name: 'History' }).click();
+    const entry = admin.getByRole('dialog', { name: 'Change history' }).getByRole('listitem').first();
+    await expect.poll(() => entry.textContent()).toMatch(/ just now · admin · create/);
+  });
+
   test('Ctrl+S saves the open drawer as Save does, and the browser’s own save is held back', async () => {
     const tenant = await createTenant(await sessionOf(browser, 'admin'));
     const page = await signedInPage(browser, 'admin');
@@ -171,7 +186,10 @@ describe('operators’ habits in lists and drawers', () => {
       box.press('ControlOrMeta+Enter'),
     ]);
     expect(response.status()).toBeLessThan(300);
-    await notes.getByRole('list', { name: 'History records' }).getByText('Printer unplugged.', { exact: false }).waitFor();
+    const records = notes.getByRole('list', { name: 'History records' });
+    await records.getByText('Printer unplugged.', { exact: false }).waitFor();
+    // Dates in the notes list show how long ago they were.
+    await records.getByText('just now').first().waitFor();
     await expect.poll(() => box.inputValue()).toBe('');
   });
 });

@@ -3,8 +3,8 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
-import { formatDateTime, formatRelative } from '../lib/dates';
-import { useNow } from '../lib/use-now';
+import { formatDateTime } from '../lib/dates';
+import { DateWithAge } from './date-with-age';
 
 /**
  * Column plumbing that every area's grid repeats: date-time values arriving as ISO text, and a
@@ -30,22 +30,8 @@ export function dateTimeColumn<R extends GridValidRowModel>(
     type: 'dateTime',
     valueGetter: (value: unknown) => toDate(value),
     valueFormatter: (value: unknown) => (value instanceof Date ? formatDateTime(value) : emptyText),
-    renderCell: ({ value, formattedValue }) => <DateTimeCell value={value instanceof Date ? value : null} text={String(formattedValue ?? '')} />,
+    renderCell: ({ value, formattedValue }) => <DateWithAge value={value instanceof Date ? value : null} text={String(formattedValue ?? '')} />,
   };
-}
-
-/** The date, and beside it how long ago it was ("2 h ago"), renewed every minute. */
-function DateTimeCell({ value, text }: { value: Date | null; text: string }) {
-  const now = useNow();
-  if (!value) return <>{text}</>;
-  return (
-    <>
-      {text}{' '}
-      <Box component="span" sx={{ ml: 1, color: 'text.secondary', fontSize: '0.75rem' }}>
-        {formatRelative(value, now)}
-      </Box>
-    </>
-  );
 }
 
 function toDate(value: unknown): Date | null {

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import PhoneCallbackIcon from '@mui/icons-material/PhoneCallback';
 import { HISTORY_TYPE_LABELS, TEXT_MAX, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { formatDateTime } from '../../lib/dates';
+import { DateWithAge } from '../../components/date-with-age';
 import { isShortcut } from '../../lib/shortcuts';
 import type { HistoryRecord } from './api';
 import { useWorkUnitNotes, type NotesView } from './use-work-unit-notes';
@@ -89,7 +89,7 @@ function HistoryItem({ record }: { record: HistoryRecord }) {
     <ListItem divider disableGutters sx={{ display: 'block' }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5, flexWrap: 'wrap' }}>
         <Typography variant="caption" color="text.secondary">
-          {formatDateTime(record.created)}
+          <DateWithAge value={record.created} />
           {record.createdBy && ` · ${record.createdBy}`}
         </Typography>
         {systemLabel ? <Chip size="small" variant="outlined" label={systemLabel} /> : <Chip size="small" label="Note" />}
