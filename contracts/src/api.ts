@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_EXPORT_COLUMNS, MAX_EXPORT_TITLE } from './constants.js';
 
 /** A list answer: `{"@odata.count": n, "value": [...]}` (the count only when `$count=true`). */
 export function listResponseSchema<T extends z.ZodType>(row: T) {
@@ -29,6 +30,11 @@ export const listQuerySchema = z.looseObject({
   $expand: z.string().optional().describe('declared relations, e.g. tenant'),
   $select: z.string().optional().describe('fields to include'),
 });
+
+/** A list's export takes the list options and the columns to write. */
+export const exportQuerySchema = listQuerySchema.extend({
+  columns: z.string().optional().describe('JSON: [{"field":"tenant/name","title":"Tenant"}], the header titles and cells in order (at most 50)'),
+});
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
 /** The most ids one bulk call accepts; a larger selection is sent in parts. */
@@ -57,3 +63,20 @@ export interface BulkResult<Id> {
   succeeded: Id[];
   refused: { id: Id; message: string }[];
 }
+/**
+ * The `columns` parameter of a CSV export (`GET {path}/Export()?columns=<json>`): the columns the
+ * grid shows, in its order, each a field path (`title`, `tenant/name`) and the title of its header.
+ *
+ * @example
+ *   columns=[{"field":"workUnitId","title":"ID"},{"field":"tenant/name","title":"Tenant"}]
+ */
+export const exportColumnsSchema = z
+  .array(
+    z.object({
+      field: z.string().regex(/^[A-Za-z_]\w*(?:\/[A-Za-z_]\w*)*$/, 'a field path such as name or tenant/name'),
+      title: z.string().trim().min(1).max(MAX_EXPORT_TITLE),
+    }),
+  )
+  .min(1)
+  .max(MAX_EXPORT_COLUMNS);
+export type ExportColumns = z.infer<typeof exportColumnsSchema>;

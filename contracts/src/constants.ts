@@ -6,6 +6,9 @@ export const RESOLUTION_CENTER_PAGE_SIZE = 50;
 /** Largest $top any list accepts unless a resource declares its own. */
 export const MAX_PAGE_SIZE = 1000;
 export const EXPORT_ALL_ROWS = 1000;
+/** The most columns one CSV export may name, and the longest column title. */
+export const MAX_EXPORT_COLUMNS = 50;
+export const MAX_EXPORT_TITLE = 100;
 
 export const TOAST_AUTO_HIDE_MS = 6000;
 export const FORBIDDEN_TOAST_MS = 8000;

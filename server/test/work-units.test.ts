@@ -288,6 +288,76 @@ describe('the list', () => {
   });
 });
 
+describe('CSV export as the grid shows it', () => {
+  const exportUrl = (filter: string, columns?: unknown) =>
+    `/v1/workunits/Export()?$filter=${encodeURIComponent(filter)}${columns === undefined ? '' : `&columns=${encodeURIComponent(typeof columns === 'string' ? columns : JSON.stringify(columns))}`}`;
+
+  it('writes the named columns in their order under their titles: enums by name, dates in ISO 8601, related names by path', async () => {
+    const unit = await create('operator', incident({ title: 'Exported as shown', severityId: 1 }));
+    const acknowledged = (await patch('operator', unit, { stateId: WORK_UNIT_STATES.Acknowledged, assignedTo: 'operator@cfs.example' })).json<WorkUnit>();
+    expect((await patch('operator', acknowledged, { stateId: WORK_UNIT_STATES.InProgress, assignedTo: null })).statusCode).toBe(200);
+    const columns = [
+      { field: 'title', title: 'Title' },
+      { field: 'workUnitId', title: 'ID' },
+      { field: 'severityId', title: 'Severity' },
+      { field: 'stateId', title: 'State' },
+      { field: 'tenant/name', title: 'Tenant' },
+      { field: 'created', title: 'Created' },
+      { field: 'assignedTo', title: 'Assigned To' },
+    ];
+    const response = await portal.as('operator', { method: 'GET', url: exportUrl(`workUnitId eq ${unit.workUnitId}`, columns) });
+    expect(response.statusCode).toBe(200);
+    const [header, line, ...rest] = response.body.trim().split('\n');
+    expect(header).toBe('Title,ID,Severity,State,Tenant,Created,Assigned To');
+    expect(rest).toEqual([]);
+    const cells = line?.split(',') ?? [];
+    expect(cells.slice(0, 5)).toEqual(['Exported as shown', String(unit.workUnitId), 'Sev1', 'In Progress', 'Contoso']);
+    expect(cells[5]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(new Date(cells[5] ?? '').getTime()).toBe(new Date(unit.created).getTime());
+    expect(cells[6]).toBe('');
+  });
+
+  it('writes enums by name also without columns, under the API field names', async () => {
+    const unit = await create('operator', incident({ severityId: 0 }));
+    const response = await portal.as('operator', { method: 'GET', url: `${exportUrl(`workUnitId eq ${unit.workUnitId}`)}&$select=workUnitId,severityId,stateId,created` });
+    const [header, line] = response.body.trim().split('\n');
+    expect(header).toBe('workUnitId,severityId,stateId,created');
+    expect(line).toMatch(new RegExp(`^${unit.workUnitId},Sev0,New,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z$`));
+  });
+
+  it('escapes a column title a spreadsheet would run as a formula', async () => {
+    const unit = await create('operator', incident());
+    const response = await portal.as('operator', { method: 'GET', url: exportUrl(`workUnitId eq ${unit.workUnitId}`, [{ field: 'workUnitId', title: '=1+1' }]) });
+    expect(response.body.split('\n')[0]).toBe("'=1+1");
+  });
+
+  it('refuses columns that are no JSON, name unknown fields or relations, or go past the limits, with 400 naming the problem', async () => {
+    const filter = 'workUnitId eq 1';
+    const cases: [unknown, RegExp][] = [
+      ['[{"field":', /columns must be JSON/],
+      [[], /Invalid columns/],
+      [[{ field: 'nosuchfield', title: 'X' }], /Unknown field 'nosuchfield' in columns/],
+      [[{ field: 'tenant', title: 'Tenant' }], /'tenant' is a relation, not a field, in columns/],
+      [[{ field: 'tenant/nosuch', title: 'X' }], /Unknown field 'tenant\/nosuch' in columns/],
+      [[{ field: 'title; drop', title: 'X' }], /Invalid columns at 0.field/],
+      [[{ field: 'title', title: '' }], /Invalid columns at 0.title/],
+      [[{ field: 'title', title: 'x'.repeat(101) }], /Invalid columns at 0.title/],
+      [Array.from({ length: 51 }, () => ({ field: 'title', title: 'Title' })), /Invalid columns/],
+    ];
+    for (const [columns, message] of cases) {
+      const response = await portal.as('operator', { method: 'GET', url: exportUrl(filter, columns) });
+      expect(response.statusCode, JSON.stringify(columns).slice(0, 60)).toBe(400);
+      expect(response.json().message).toMatch(message);
+    }
+  });
+
+  it('reads a related name only within the caller’s tenants', async () => {
+    const unit = await create('operator', incident());
+    const response = await portal.as('operator2', { method: 'GET', url: exportUrl(`workUnitId eq ${unit.workUnitId}`, [{ field: 'tenant/name', title: 'Tenant' }]) });
+    expect(response.body.trim()).toBe('Tenant');
+  });
+});
+
 describe('tenant isolation', () => {
   it('answers 404 to operator2 for every call on a Contoso work unit, and lists none of them', async () => {
     const unit = await create('operator', incident({ title: 'Contoso confidential' }));
@@ -309,7 +379,8 @@ describe('tenant isolation', () => {
     const list = await portal.as('operator2', { method: 'GET', url: `/v1/workunits?$filter=tenantId eq ${DEMO.contoso}&$count=true` });
     expect(list.json()).toEqual({ '@odata.count': 0, value: [] });
     const exported = await portal.as('operator2', { method: 'GET', url: "/v1/workunits/Export()?$filter=contains(title,'Contoso confidential')" });
-    expect(exported.body.trim()).toBe('');
+    // The header line only.
+    expect(exported.body.trim().split('\n')).toEqual([expect.stringMatching(/^workUnitId,/)]);
   });
 
   it('does not let an edit move a unit into a tenant the editor may not touch', async () => {

@@ -515,18 +515,31 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(refreshes).toEqual([]);
   });
 
-  test('exports all rows of the search as workunits.csv with a header line', async () => {
-    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E exported') });
+  test('Export Page writes the visible columns in the grid order under their titles, enums by name, dates in ISO 8601; Export All every column', async () => {
+    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E exported'), severityId: 1 });
     const page = await signedInPage(browser, 'operator');
-    await openList(page);
-    await searchGrid(page, unit.title);
+    const hidden = ['assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress', 'modified', 'workUnitType', 'assignmentGroup'];
+    const state = { search: unit.title, columns: Object.fromEntries(hidden.map((field) => [field, false])) };
+    await openList(page, `?search=${encodeURIComponent(JSON.stringify(state))}`);
     await gridRow(page, unit.title).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export All' }).click()]);
-    expect(download.suggestedFilename()).toBe('workunits.csv');
-    const [header = '', ...lines] = (await fs.readFile(await download.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
-    for (const column of ['workUnitId', 'title', 'severityId', 'stateId', 'tenant/name']) expect(header.split(',')).toContain(column);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(unit.title);
+    const download = async (button: string) => {
+      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      expect(file.suggestedFilename()).toBe('workunits.csv');
+      return (await fs.readFile(await file.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
+    };
+
+    const [header, line, ...more] = await download('Export Page');
+    expect(header).toBe('ID,Tenant,Title,Severity,State,Created');
+    expect(more).toEqual([]);
+    const cells = line?.split(',') ?? [];
+    expect(cells.slice(0, 5)).toEqual([String(unit.workUnitId), 'Contoso', unit.title, 'Sev1', 'New']);
+    expect(cells[5]).toBe(new Date(unit.created).toISOString());
+
+    const [allHeader = '', ...allLines] = await download('Export All');
+    expect(allHeader.split(',')).toEqual(['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name', 'Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group']);
+    expect(allLines).toHaveLength(1);
+    expect(allLines[0]).toContain(`,${unit.title},Sev1,New,`);
+    expect(allLines[0]).toContain(',Incident,');
   });
 
   test('the old experience lists the same work units, newest first, 50 a page, and links back', async () => {

@@ -1,13 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
-import { listQuerySchema, listResponseSchema } from '@cfs/contracts/api';
+import { exportQuerySchema, listQuerySchema, listResponseSchema } from '@cfs/contracts/api';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { DB as Database } from '../db/schema.js';
-import { parseListQuery, type ListQueryInput } from '../odata/list-query.js';
-import { buildListSql, runListQuery, type ListRow } from '../odata/list-query-sql.js';
+import { parseExportColumns, parseListQuery, type ExportColumn, type ListQueryInput } from '../odata/list-query.js';
+import { buildListSql, runListQuery } from '../odata/list-query-sql.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
@@ -34,16 +35,6 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-/** Flattens a list row for CSV: expanded objects become `relation/field` columns, arrays JSON. */
-function flatten(row: ListRow, prefix = '', into: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const [key, value] of Object.entries(row)) {
-    const name = prefix ? `${prefix}/${key}` : key;
-    if (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)) flatten(value as ListRow, name, into);
-    else into[name] = Array.isArray(value) ? JSON.stringify(value) : value;
-  }
-  return into;
-}
-
 /**
  * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return at the start, also
  * after leading spaces or line breaks, which spreadsheets skip) gets a leading apostrophe, so an
@@ -53,22 +44,30 @@ export function spreadsheetSafe(value: string): string {
   return /^[\s]*[=+\-@]|^[\t\r]/.test(value) ? `'${value}` : value;
 }
 
-export function toCsv(rows: ListRow[]): string {
-  const flat = rows.map((row) => flatten(row));
-  const names = [...new Set(flat.flatMap((row) => Object.keys(row)))];
-  // A relation that is null in some rows shows up as its own name; its fields are the columns.
-  const columns = names.filter((name) => !names.some((other) => other.startsWith(`${name}/`)));
-  return stringify(flat, {
-    header: true,
-    columns,
-    cast: { boolean: (value) => (value ? 'true' : 'false'), date: (value) => value.toISOString(), string: (value) => spreadsheetSafe(value) },
-  });
+/**
+ * One cell as the grid shows it: an enum's label (the grid's "unknown" for a value the enum does
+ * not have), dates already ISO 8601 text from the database, booleans true/false, JSON as text.
+ */
+function cellText(value: unknown, column: ExportColumn): string {
+  if (value === null || value === undefined) return '';
+  const { labels } = column.ref.field;
+  if (labels) return Object.hasOwn(labels, String(value)) ? (labels[String(value)] ?? '') : SHELL_MESSAGES.unknownEnum;
+  if (typeof value === 'string') return spreadsheetSafe(value);
+  if (typeof value === 'object') return spreadsheetSafe(JSON.stringify(value));
+  return String(value);
+}
+
+/** The CSV text: the columns' titles, then one line per row (each row the JSON array of its cells). */
+export function toCsv(columns: readonly ExportColumn[], rows: readonly string[]): string {
+  const lines = rows.map((row) => (JSON.parse(row) as unknown[]).map((value, index) => cellText(value, columns[index]!)));
+  return stringify([columns.map((column) => spreadsheetSafe(column.title)), ...lines]);
 }
 
 /**
  * The list endpoint and its CSV export for one resource: `GET {path}` answers
  * `{"@odata.count", value}` and `GET {path}/Export()` the same rows as CSV (the page asked for
- * with $top/$skip, or up to the resource's maximum when no $top is given).
+ * with $top/$skip, or up to the resource's maximum when no $top is given). The export's columns
+ * are the grid's (`columns`: field paths and header titles, in order; `parseExportColumns`).
  *
  * @example
  *   registerListRoutes(app, db, {
@@ -91,15 +90,18 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
     return reply.type('application/json; charset=utf-8').send(answer);
   });
 
-  app.get(`${path}/Export`, { config, schema: { ...schema, summary: 'CSV export (also as Export())' } }, async (request, reply) => {
+  const exportSchema = { tags, querystring: exportQuerySchema, summary: 'CSV export (also as Export()): the columns named by `columns`, in order, under their titles' };
+  app.get(`${path}/Export`, { config, schema: exportSchema }, async (request, reply) => {
     const query = { ...(request.query as ListQueryInput) };
     if (query.$top === undefined) query.$top = String(resource.maxTop);
     const parsed = parseListQuery(resource, { ...query, $count: 'false' });
+    const columns = parseExportColumns(parsed, query);
     const user = principalOf(request);
-    const result = await buildListSql(base(user), parsed, user.tenantScope).rows.execute(db, { signal: clientGone(reply), inflightQueryAbortStrategy: 'cancel query' });
+    const cells = columns.map((column) => column.ref);
+    const result = await buildListSql(base(user), parsed, user.tenantScope, { cells }).rows.execute(db, { signal: clientGone(reply), inflightQueryAbortStrategy: 'cancel query' });
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)
-      .send(toCsv(result.rows.map((r) => JSON.parse(r.row) as ListRow)));
+      .send(toCsv(columns, result.rows.map((r) => r.row)));
   });
 }

@@ -16,7 +16,7 @@ import { parseListQuery } from './list-query.js';
 import type { TenantScope } from '../auth/tenant-scope.js';
 import { tenantCondition } from '../db/scoped.js';
 import { isTenantTable } from '../db/tenant-tables.js';
-import type { Resource } from './resource.js';
+import type { FieldDef, Resource } from './resource.js';
 import { fieldSql } from './resource.js';
 
 /** A row of a list answer: API field names, expanded relations as nested objects or arrays. */
@@ -89,23 +89,24 @@ function compiledList<DB, TB extends keyof DB, O>(db: Kysely<DB>, resource: Reso
 }
 
 /**
- * The two statements of a list request, run side by side. `rows` yields the JSON text of one
- * object per row, already in API shape; `paged: false` drops $top/$skip (CSV export of everything
- * the filter matches). `count` counts the filtered rows only: no ordering, no expansions, no joins
+ * The two statements of a list request, run side by side. `rows` yields the JSON text of one object per row, already
+ * in API shape — or, given `cells` (a CSV export's columns), of one array per row holding those
+ * fields in that order, read through the same tenant-limited joins as sorting. `paged: false`
+ * drops $top/$skip. `count` counts the filtered rows only: no ordering, no expansions, no joins
  * that only sorting needs.
  */
 export function buildListSql<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   parsed: ParsedListQuery,
   tenants: TenantScope,
-  options: { readonly paged: boolean } = { paged: true },
+  options: { readonly paged?: boolean; readonly cells?: readonly FieldRef[] } = {},
 ): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }> } {
   const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
   const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
   const filterJoins = root.joinSql();
   const order = sql`ORDER BY ${orderSql(parsed.orderBy, root)}`;
-  const row = rowJson(parsed, root);
-  const paging = options.paged && sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`;
+  const row = options.cells ? cellsJson(options.cells, root) : rowJson(parsed, root);
+  const paging = (options.paged ?? true) && sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`;
   const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
   const rows = clauses<{ row: string }>(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), where, order, paging);
   const count = clauses<{ count: number | string | bigint }>(sql`SELECT count(*) AS "count"`, from, filterJoins, where);
@@ -266,10 +267,18 @@ function rowJson(shape: Pick<QueryShape, 'fields' | 'expand'>, scope: Scope): Ra
 }
 
 function outputSql({ name, field }: SelectedField, alias: string): RawBuilder<unknown> {
-  const value = fieldSql(name, field, alias);
-  // The same text on every driver and session time zone (datetime fields are timestamptz).
+  return outputValue(fieldSql(name, field, alias), field);
+}
+
+function outputValue(value: RawBuilder<unknown>, field: FieldDef): RawBuilder<unknown> {
+  // ISO 8601 in UTC, the same text on every driver and session time zone (datetime fields are timestamptz).
   if (field.type === 'datetime') return sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return value;
+}
+
+/** A CSV row: the columns' values as one JSON array (at most MAX_EXPORT_COLUMNS, within json_build_array's 100 arguments). */
+function cellsJson(cells: readonly FieldRef[], scope: Scope): RawBuilder<unknown> {
+  return sql`json_build_array(${sql.join(cells.map((ref) => outputValue(scope.field(ref), ref.field)))})`;
 }
 
 /** A correlated subquery per expanded relation, evaluated only for the rows of the page. */

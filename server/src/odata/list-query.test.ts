@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ListQueryError } from './list-query-error.js';
 import { ALL_TENANTS } from '../auth/tenant-scope.js';
 import { buildListSql } from './list-query-sql.js';
-import { parseListQuery } from './list-query.js';
+import { parseExportColumns, parseListQuery } from './list-query.js';
 import type { Resource } from './resource.js';
 import { defineResource } from './resource.js';
 
@@ -222,5 +222,32 @@ describe('buildListSql', () => {
     const { rows } = compile(workUnits, { $filter: "label eq 'a #1'", $select: 'label' });
     expect(rows.sql).toContain(`'label', ("t0"."title" || ' #' || "t0"."work_unit_id")`);
     expect(rows.sql).toContain(`WHERE ("t0"."title" || ' #' || "t0"."work_unit_id") = $1`);
+  });
+});
+
+describe('parseExportColumns', () => {
+  const columnsOf = (query: Record<string, string>) => parseExportColumns(parseListQuery(workUnits, query), query).map((column) => column.title);
+
+  test('without columns, writes the selected fields, then each expanded to-one relation’s fields under their paths', () => {
+    expect(columnsOf({ $select: 'title,priority', $expand: 'tenant' })).toEqual(['workUnitId', 'title', 'priority', 'tenant/tenantId', 'tenant/name']);
+  });
+
+  test('refuses an expanded collection, which has no single cell', () => {
+    expect(() => columnsOf({ $expand: 'notes' })).toThrow(/'notes' is a collection and cannot be a CSV column/);
+  });
+
+  test('reads named columns through to-one relations, in the order given; computed and json fields too', () => {
+    const query = { columns: JSON.stringify([{ field: 'tenant/name', title: 'Tenant' }, { field: 'label', title: 'Label' }, { field: 'title', title: ' Title ' }]) };
+    const columns = parseExportColumns(parseListQuery(workUnits, query), query);
+    expect(columns.map((column) => [column.title, [...column.ref.relations, column.ref.name].join('/')])).toEqual([
+      ['Tenant', 'tenant/name'],
+      ['Label', 'label'],
+      ['Title', 'title'],
+    ]);
+  });
+
+  test('refuses a collection in a column path', () => {
+    const query = { columns: JSON.stringify([{ field: 'notes/name', title: 'Notes' }]) };
+    expect(() => parseExportColumns(parseListQuery(workUnits, query), query)).toThrow(ListQueryError);
   });
 });

@@ -1,3 +1,4 @@
+import { exportColumnsSchema } from '@cfs/contracts/api';
 import type { CompareOp, FilterNode, LiteralOperand, Operand } from './filter-parser.js';
 import { parseFilter } from './filter-parser.js';
 import { ListQueryError } from './list-query-error.js';
@@ -155,7 +156,7 @@ function allFields(view: View): SelectedField[] {
   return [...view.fields].map(([name, field]) => ({ name, field }));
 }
 
-function resolvePath(view: View, segments: readonly string[], where: string, use: 'filter' | 'sort'): FieldRef {
+function resolvePath(view: View, segments: readonly string[], where: string, use: 'filter' | 'sort' | 'read'): FieldRef {
   const path = segments.join('/');
   let current = view;
   const relations: string[] = [];
@@ -228,6 +229,49 @@ function parseSelect(view: View, text: string, where: string): SelectedField[] {
   }
   // The key is always included; fields keep their declared order.
   return allFields(view).filter(({ name }) => wanted.has(name) || name === view.resource.key);
+}
+
+// ---- CSV export columns ------------------------------------------------------------------------
+
+/** One column of a CSV export: its header and the field its cells hold. */
+export interface ExportColumn {
+  readonly title: string;
+  readonly ref: FieldRef;
+}
+
+/**
+ * The columns of a CSV export. `columns` (JSON, `exportColumnsSchema`) names them as the grid
+ * shows them: field paths through to-one relations and their titles, in the grid's order.
+ * Without it the export holds the query's own shape — the selected fields, then each expanded
+ * to-one relation's fields — under their API paths (`tenant/name`).
+ */
+export function parseExportColumns(parsed: ParsedListQuery, query: ListQueryInput): ExportColumn[] {
+  const text = option(query, 'columns');
+  const view = rootView(parsed.resource);
+  if (text === undefined) return shapeColumns(parsed, []);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ListQueryError(`columns must be JSON: [{"field":"name","title":"Name"}]`);
+  }
+  const columns = exportColumnsSchema.safeParse(json);
+  if (!columns.success) {
+    const issue = columns.error.issues[0];
+    throw new ListQueryError(`Invalid columns${issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''}: ${issue?.message ?? 'expected [{"field","title"}]'}`);
+  }
+  return columns.data.map(({ field, title }) => ({ title, ref: resolvePath(view, field.split('/'), 'columns', 'read') }));
+}
+
+function shapeColumns(shape: Pick<QueryShape, 'fields' | 'expand'>, relations: readonly string[]): ExportColumn[] {
+  const own = shape.fields.map(({ name, field }) => ({ title: [...relations, name].join('/'), ref: { relations, name, field } }));
+  const related = shape.expand.flatMap((expansion) => {
+    if (expansion.relation.kind === 'many') {
+      throw new ListQueryError(`'${[...relations, expansion.name].join('/')}' is a collection and cannot be a CSV column; leave it out of $expand`);
+    }
+    return shapeColumns(expansion, [...relations, expansion.name]);
+  });
+  return [...own, ...related];
 }
 
 // ---- $expand ------------------------------------------------------------------------------------

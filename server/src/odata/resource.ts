@@ -13,6 +13,8 @@ export interface FieldDef {
   /** Both default to true, except for json fields, which can be neither filtered nor sorted. */
   readonly filterable?: boolean;
   readonly sortable?: boolean;
+  /** An enum's display texts by value (`STATE_LABELS`): a CSV export writes these, not the numbers. */
+  readonly labels?: Readonly<Record<string | number, string>>;
 }
 
 export interface RelationDef {

@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiGet } from '../lib/api-client';
-import { formatDateTime } from '../lib/dates';
+import { DateWithAge } from './date-with-age';
 
 interface AuditEvent {
   auditEventId: number;
@@ -66,7 +66,11 @@ export function AuditHistoryButton({ entityType, entityId }: { entityType: strin
             {events.data?.value.map((event) => (
               <ListItem key={event.auditEventId} disableGutters divider alignItems="flex-start">
                 <ListItemText
-                  primary={`${formatDateTime(event.occurredAt)} · ${event.actorName} · ${event.action}`}
+                  primary={
+                    <>
+                      <DateWithAge value={event.occurredAt} /> · {event.actorName} · {event.action}
+                    </>
+                  }
                   secondary={describeAuditChanges(event.changes).join('\n') || null}
                   slotProps={{ secondary: { sx: { whiteSpace: 'pre-line' } } }}
                 />

@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import { useFormState, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { applyServerErrors, type ServerErrorPath } from './form-server-errors';
 import { formActionsDisabled } from './form-rules';
-import { useReportUnsavedChanges, useUnsavedChangesGuard } from './side-drawer';
+import { useReportUnsavedChanges, useSaveShortcut, useUnsavedChangesGuard } from './side-drawer';
 
 export interface FormActionsProps<T extends FieldValues, TOut> {
   form: UseFormReturn<T, unknown, TOut>;
@@ -37,8 +37,8 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
  * is pristine or loading, Save & Close while it is pristine and untouched, or loading; both run
  * only when the form is valid (zod). After a save the saved values become the form's pristine
  * state. A rejected save's 400 field texts are put on the fields (`serverErrorPath`). Also
- * reports the form's unsaved changes to the enclosing `SideDrawer`, and closes through its
- * guard (`useUnsavedChangesGuard`).
+ * reports the form's unsaved changes to the enclosing `SideDrawer`, closes through its guard
+ * (`useUnsavedChangesGuard`), and offers Save to its Ctrl+S (`useSaveShortcut`).
  *
  * @example
  *   <FormActions form={form} onSave={(values) => save.mutateAsync(values)} onClose={drawer.close} loading={save.isPending} />
@@ -66,6 +66,8 @@ export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose
       })()
       // handleSubmit rethrows what onSave throws; the area's mutation has already reported it.
       .catch(() => undefined);
+
+  useSaveShortcut(disabled.save ? null : () => void submit(false));
 
   const serverMessage = errors.root?.server?.message;
   return (

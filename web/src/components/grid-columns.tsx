@@ -4,6 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import { formatDateTime } from '../lib/dates';
+import { DateWithAge } from './date-with-age';
 
 /**
  * Column plumbing that every area's grid repeats: date-time values arriving as ISO text, and a
@@ -12,22 +13,24 @@ import { formatDateTime } from '../lib/dates';
 
 /**
  * A date-time column over an ISO text field: the grid gets a `Date` (its dateTime filter and
- * sort work on it) and shows it in the spec's format, local time (spec 000 §9).
+ * sort work on it) and shows it in the spec's format, local time (spec 000 §9), with how long
+ * ago it was beside it ("2 h ago").
  *
  * @example
  *   dateTimeColumn<Tenant>({ field: 'modified', headerName: 'Modified', width: 190 })
  *   dateTimeColumn<Token>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' })
  */
 export function dateTimeColumn<R extends GridValidRowModel>(
-  column: Omit<GridColDef<R, Date | null, string>, 'type' | 'valueGetter' | 'valueFormatter'> & { emptyText?: string },
+  column: Omit<GridColDef<R, Date | null, string>, 'type' | 'valueGetter' | 'valueFormatter' | 'renderCell'> & { emptyText?: string },
 ): GridColDef<R> {
   const { emptyText = '', ...rest } = column;
   return {
-    width: 190,
+    width: 260,
     ...rest,
     type: 'dateTime',
     valueGetter: (value: unknown) => toDate(value),
     valueFormatter: (value: unknown) => (value instanceof Date ? formatDateTime(value) : emptyText),
+    renderCell: ({ value, formattedValue }) => <DateWithAge value={value instanceof Date ? value : null} text={String(formattedValue ?? '')} />,
   };
 }
 

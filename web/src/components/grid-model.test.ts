@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GridColDef } from '@mui/x-data-grid';
-import { activeFilterCount, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { activeFilterCount, exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
 import { guidFilterOperators } from './guid-filter';
 
 interface Row {
@@ -68,5 +68,24 @@ describe('activeFilterCount', () => {
         { field: 'tenantId', operator: 'isAnyOf', value: ['a'] },
       ]),
     ).toBe(4);
+  });
+
+  it('exports the visible columns for a page and every column for all, in the grid order, under their titles and server paths', () => {
+    const columns: GridColDef<Row>[] = [
+      { field: 'workUnitId', headerName: 'ID' },
+      { field: 'tenant', headerName: 'Tenant' },
+      { field: 'title', headerName: 'Title' },
+      { field: 'assignedTo' },
+      { field: '__actions', headerName: 'Actions', disableExport: true },
+    ];
+    const fields = fieldsFromColumns(columns, { tenant: { path: 'tenant/name' } });
+    expect(exportColumns(columns, fields, { title: false }, 'page')).toEqual([
+      { field: 'workUnitId', title: 'ID' },
+      { field: 'tenant/name', title: 'Tenant' },
+      { field: 'assignedTo', title: 'assignedTo' },
+    ]);
+    expect(exportColumns(columns, fields, { title: false }, 'all').map((column) => column.title)).toEqual(['ID', 'Tenant', 'Title', 'assignedTo']);
+    const hidden = { workUnitId: false, tenant: false, title: false, assignedTo: false };
+    expect(exportColumns(columns, fields, hidden, 'page')).toHaveLength(4);
   });
 });

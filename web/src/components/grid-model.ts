@@ -59,6 +59,30 @@ export function fromGridFilterModel(model: GridFilterModel): FilterItem[] {
   });
 }
 
+/** One column of a CSV export as the server takes it (`columns`): a field path and its header. */
+export interface ExportColumn {
+  field: string;
+  title: string;
+}
+
+/**
+ * The columns a CSV export writes, in the grid's order, under the grid's titles: the visible ones
+ * for Export Page (what the user sees), every one for Export All. Columns that hold no data of
+ * the row (`disableExport`, e.g. row actions) are left out; a column's server path comes from its
+ * field spec (`tenant` → `tenant/name`).
+ */
+export function exportColumns<R extends GridValidRowModel>(
+  columns: readonly GridColDef<R>[],
+  fields: Readonly<Record<string, FieldSpec>>,
+  visibility: Readonly<Record<string, boolean>>,
+  scope: 'page' | 'all',
+): ExportColumn[] {
+  const exported = columns.filter((column) => !column.disableExport);
+  const shown = scope === 'page' ? exported.filter((column) => visibility[column.field] !== false) : exported;
+  // Every column hidden: the page's rows with every column rather than an empty file.
+  return (shown.length > 0 ? shown : exported).map((column) => ({ field: fields[column.field]?.path ?? column.field, title: column.headerName ?? column.field }));
+}
+
 /** Filter items that narrow the list: with a value, or an operator that needs none. */
 export function activeFilterCount(filters: readonly FilterItem[]): number {
   return filters.filter((item) => {

@@ -6,7 +6,7 @@ import { fetchList, listQueryKey } from '../lib/list-api';
 import { andFilters, buildFilter, tenantScopeFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
-import { fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
 import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu, type ToolbarMenuItem } from './resource-grid-toolbar';
 import { selectedIds, toSelectionModel, type RowSelection } from './row-selection';
 
@@ -72,6 +72,7 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   columnsToggle?: boolean;
   /** Hides the grid's filter panel (an area with its own filter bar sets `list` filters itself). */
   disableColumnFilter?: boolean;
+  /** A click anywhere on a row (not on its links and buttons) opens it: every grid whose rows open a drawer sets it. */
   onRowClick?: (row: R) => void;
   /** Polling interval in ms (spec: work units 60 s when no panel is open). */
   refetchInterval?: number | false;
@@ -131,7 +132,12 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     menu: props.menu,
     extra: props.toolbarActions,
     runExport: props.exportFileName
-      ? (scope) => runExport(`${path}/Export()`, toExportParams(params, resource, scope), props.exportFileName ?? '')
+      ? (scope) =>
+          runExport(
+            `${path}/Export()`,
+            { ...toExportParams(params, resource, scope), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, state.columns, scope)) },
+            props.exportFileName ?? '',
+          )
       : undefined,
     columnsToggle: props.columnsToggle ?? false,
     filterPanel: !props.disableColumnFilter,
@@ -143,7 +149,9 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
       runExport: props.exportFileName
         ? () => {
             const chosen: ListParams = { ...params, page: 0, search: '', filters: [{ field: bulk.idField, operator: 'isAnyOf', value: [...bulk.selection.ids] }] };
-            return runExport(`${path}/Export()`, toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), props.exportFileName ?? '');
+            // The visible columns, as Export Page writes them.
+            const shown = JSON.stringify(exportColumns(columns, resource.fields ?? {}, state.columns, 'page'));
+            return runExport(`${path}/Export()`, { ...toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), columns: shown }, props.exportFileName ?? '');
           }
         : undefined,
     },
@@ -192,7 +200,15 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         disableColumnSelector={!props.columnsToggle}
         columnVisibilityModel={columnVisibilityModel}
         onColumnVisibilityModelChange={(model) => list.setColumns(model)}
-        onRowClick={onRowClick ? (rowParams) => onRowClick(rowParams.row) : undefined}
+        onRowClick={
+          onRowClick
+            ? (rowParams) => {
+                // Selecting a cell's text to copy it is not a request to open the row.
+                if (window.getSelection()?.isCollapsed === false) return;
+                onRowClick(rowParams.row);
+              }
+            : undefined
+        }
         showToolbar
         slots={{ toolbar: ResourceGridToolbar }}
         sx={[onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
@@ -212,7 +228,7 @@ function useSameWhileEqual<T>(value: T): T {
 }
 
 /** A failed CSV export is only logged (spec 001 §8, 002 §7). */
-async function runExport(path: string, query: ReturnType<typeof toExportParams>, fileName: string): Promise<void> {
+async function runExport(path: string, query: ReturnType<typeof toExportParams> & { columns: string }, fileName: string): Promise<void> {
   try {
     await apiDownload(path, query, fileName);
   } catch (error) {

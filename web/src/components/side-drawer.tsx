@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
@@ -8,12 +8,42 @@ import CloseIcon from '@mui/icons-material/Close';
 import { useBlocker } from 'react-router';
 import { BREAKPOINTS, DRAWER_DEFAULT_WIDTH } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import { isShortcut } from '../lib/shortcuts';
 import { ConfirmDialog } from './confirm-dialog';
 import { createUnsavedChanges, type NavigationStep, type UnsavedChanges, type UnsavedChangesGuard } from './unsaved-changes';
 
 export type { UnsavedChangesGuard } from './unsaved-changes';
 
 const UnsavedChangesContext = createContext<UnsavedChanges | null>(null);
+
+/** The saves of the forms in a drawer, by part: what Ctrl+S runs. */
+type SaveRegistry = Map<string, () => void>;
+const SaveShortcutContext = createContext<SaveRegistry | null>(null);
+
+/**
+ * Offers a save to the enclosing `SideDrawer`'s Ctrl+S (⌘S); null while there is nothing to save
+ * (the Save button is disabled). `FormActions` calls it for its form's Save.
+ *
+ * @example
+ *   useSaveShortcut(disabled.save ? null : () => void submit(false));
+ */
+export function useSaveShortcut(save: (() => void) | null): void {
+  const saves = useContext(SaveShortcutContext);
+  const part = useId();
+  // The latest save, without registering again on every render.
+  const latest = useRef(save);
+  useEffect(() => {
+    latest.current = save;
+  });
+  const offered = save !== null;
+  useEffect(() => {
+    if (!saves || !offered) return;
+    saves.set(part, () => latest.current?.());
+    return () => {
+      saves.delete(part);
+    };
+  }, [saves, part, offered]);
+}
 
 /** Outside a drawer there is nothing to lose: actions run at once. */
 const NO_DRAWER: UnsavedChangesGuard = { confirmThen: (action) => action() };
@@ -67,7 +97,7 @@ const narrowScreen = `@media (max-width: ${BREAKPOINTS.sm - 0.05}px)`;
 
 /**
  * The details panel of every area (spec 000 §2): right-anchored, closes on Escape or its close
- * button. While its content has unsaved changes (reported with `useReportUnsavedChanges`, or the
+ * button; Ctrl+S (⌘S) saves its forms (`useSaveShortcut`). While its content has unsaved changes (reported with `useReportUnsavedChanges`, or the
  * `dirty` prop) it asks "There are unsaved changes. Are you sure you want to close?" (Yes / No)
  * before closing, before anything its content routes through `useUnsavedChangesGuard()`, and
  * before a navigation that leaves it: the browser's Back, a menu link, the logo (the drawer's
@@ -83,6 +113,7 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
   const [question, setQuestion] = useState<{ proceed: () => void } | null>(null);
   const [hasUnsavedChanges, setHasUnsavedChanges] = useState(false);
   const [unsaved] = useState(() => createUnsavedChanges({ ask: (proceed) => setQuestion({ proceed }), onDirtyChange: setHasUnsavedChanges }));
+  const [saves] = useState<SaveRegistry>(() => new Map());
   const ownPart = useId();
   useEffect(() => {
     unsaved.report(ownPart, dirty);
@@ -90,10 +121,20 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
 
   const requestClose = () => unsaved.confirmThen(onClose);
 
+  // Ctrl+S (⌘S) saves what the drawer holds, as its Save buttons would, and never opens the
+  // browser's "save page" dialog. Handled by the innermost drawer only (one drawer may open
+  // another, and the key reaches both): the first to see it marks it done.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.defaultPrevented || !isShortcut(event, 's')) return;
+    event.preventDefault();
+    for (const save of saves.values()) save();
+  };
+
   return (
     <Drawer
       anchor="right"
       open={open}
+      onKeyDown={onKeyDown}
       // Escape closes (spec 000 §2); a click beside the panel does not, so no edit is lost by a stray click.
       onClose={(_event, reason) => {
         if (reason === 'escapeKeyDown') requestClose();
@@ -111,7 +152,9 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
       </Box>
       <Divider />
       <Box sx={{ flex: 1, overflow: 'auto', p: 2 }}>
-        <UnsavedChangesContext.Provider value={unsaved}>{children}</UnsavedChangesContext.Provider>
+        <UnsavedChangesContext.Provider value={unsaved}>
+          <SaveShortcutContext.Provider value={saves}>{children}</SaveShortcutContext.Provider>
+        </UnsavedChangesContext.Provider>
       </Box>
       <UnsavedChangesQuestion
         open={question !== null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysUntil, formatDate, formatDateTime, formatShortDateTime, formatTime } from './dates';
+import { daysUntil, formatDate, formatDateTime, formatRelative, formatShortDateTime, formatTime } from './dates';
 
 const instant = '2026-03-05T19:07:09Z';
 
@@ -36,5 +36,19 @@ describe('dates', () => {
     expect(daysUntil('2026-03-05T18:00:00Z', now)).toBe(0);
     expect(daysUntil('2026-03-03T12:00:00Z', now)).toBe(-2);
     expect(daysUntil(null, now)).toBeUndefined();
+  });
+
+  it('says how long ago a moment was in its largest whole unit, or how far ahead it is', () => {
+    const now = '2026-03-05T12:00:00Z';
+    expect(formatRelative('2026-03-05T11:59:30Z', now)).toBe('just now');
+    expect(formatRelative('2026-03-05T11:55:00Z', now)).toBe('5 min ago');
+    expect(formatRelative('2026-03-05T10:00:00Z', now)).toBe('2 h ago');
+    expect(formatRelative('2026-03-05T09:59:59Z', now)).toBe('2 h ago');
+    expect(formatRelative('2026-03-02T12:00:00Z', now)).toBe('3 d ago');
+    expect(formatRelative('2025-11-05T12:00:00Z', now)).toBe('4 mo ago');
+    expect(formatRelative('2024-03-05T12:00:00Z', now)).toBe('2 y ago');
+    expect(formatRelative('2026-03-05T14:00:00Z', now)).toBe('in 2 h');
+    expect(formatRelative(null, now)).toBe('');
+    expect(formatRelative('not a date', now)).toBe('');
   });
 });

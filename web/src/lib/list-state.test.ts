@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, showsView, type ListChange, type ListState } from './list-state';
+import { applyListChange, BASE_LIST_STATE, isHistoryStep, parseListState, serializeListState, showsView, type ListChange, type ListState } from './list-state';
 
 const defaults: ListState = { ...BASE_LIST_STATE, sort: [{ field: 'created', direction: 'desc' }] };
 const onPage3: ListState = { ...defaults, page: 3 };
@@ -98,6 +98,20 @@ describe('changes to the list', () => {
   it('moves to a page and resets to the defaults', () => {
     expect(applyListChange(defaults, { type: 'page', page: 4 }, defaults).page).toBe(4);
     expect(applyListChange(onPage3, { type: 'reset' }, defaults)).toBe(defaults);
+  });
+
+  it('gives a sort, filter or search change its own history entry, and not paging, page size, columns or a filter without a value', () => {
+    const steps: [ListChange, boolean][] = [
+      [{ type: 'sort', sort: [] }, true],
+      [{ type: 'filters', filters: [] }, true],
+      [{ type: 'search', search: 'x', exactMatch: false }, true],
+      [{ type: 'reset' }, true],
+      [{ type: 'filters', filters: [], keepPage: true }, false],
+      [{ type: 'page', page: 2 }, false],
+      [{ type: 'pageSize', pageSize: 25 }, false],
+      [{ type: 'columns', columns: {} }, false],
+    ];
+    for (const [change, step] of steps) expect(isHistoryStep(change), change.type).toBe(step);
   });
 });
 

@@ -170,3 +170,26 @@ export function applyListChange(state: ListState, change: ListChange, defaults: 
       return defaults;
   }
 }
+
+/**
+ * Whether a change gets its own entry in the browser history, so that Back undoes it: a new
+ * sort, filter or search changes which rows the user is looking at. Paging, the page size, the
+ * shown columns and a filter item still without a value replace the entry, so paging through a
+ * list does not fill the history.
+ */
+export function isHistoryStep(change: ListChange): boolean {
+  switch (change.type) {
+    case 'sort':
+    case 'search':
+    case 'reset':
+    case 'view':
+    case 'allTenants':
+      return true;
+    case 'filters':
+      return !change.keepPage;
+    case 'page':
+    case 'pageSize':
+    case 'columns':
+      return false;
+  }
+}

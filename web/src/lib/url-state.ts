@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
 import type { SortItem } from './list-query';
-import { applyListChange, BASE_LIST_STATE, parseListState, serializeListState, type FiltersChange, type ListChange, type ListState, type ListView } from './list-state';
+import { applyListChange, BASE_LIST_STATE, isHistoryStep, parseListState, serializeListState, type FiltersChange, type ListChange, type ListState, type ListView } from './list-state';
 
 /**
  * Screen state that lives in the address (STYLE "List state lives in the URL"): the list state
@@ -40,8 +40,10 @@ export interface ListStateApi {
 }
 
 /**
- * The list state of one grid, held in `?{key}=<json>` (or in memory) and written back with
- * `replace`, so paging through a list does not fill the browser history.
+ * The list state of one grid, held in `?{key}=<json>` (or in memory). A sort, filter or search
+ * change is a new history entry, so the browser's Back undoes it; paging, the page size and the
+ * shown columns replace the entry, so paging through a list does not fill the history
+ * (`isHistoryStep`).
  *
  * @example
  *   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
@@ -67,7 +69,9 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
   // react-router hands a functional update the parameters of the last render, not those of a
   // navigation still in flight; the grid fires two changes in one go (sort, then page 0), so the
   // text written last is the base until the address shows it.
-  const written = useRef<{ text: string | null } | null>(null);
+  // The grid's second change starts a navigation that cuts short the first one's: it keeps the
+  // first's history entry (a sort pushes, the page 0 after it would only replace).
+  const written = useRef<{ text: string | null; push: boolean } | null>(null);
   useEffect(() => {
     written.current = null;
   }, [urlText]);
@@ -78,18 +82,20 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
         setMemoryState((previous) => applyListChange(previous, next, defaults));
         return;
       }
+      const push = isHistoryStep(next) || (written.current?.push ?? false);
       setSearchParams(
         (previous) => {
           const params = new URLSearchParams(previous);
           const baseText = written.current ? written.current.text : previous.get(key);
           const current = parseListState(baseText, defaults, pageSizeOptions);
           const text = serializeListState(applyListChange(current, next, defaults), defaults);
-          written.current = { text };
+          // Nothing changed: the address stays as it is, and so does how the next change is written.
+          written.current = { text, push: push && text !== baseText };
           if (text === null) params.delete(key);
           else params.set(key, text);
           return params;
         },
-        { replace: true },
+        { replace: !push },
       );
     },
     [storage, setSearchParams, key, defaults, pageSizeOptions],
@@ -127,6 +133,8 @@ export interface DrawerParam {
   open: (id: string | number, options?: { replace?: boolean }) => void;
   /** Closes without asking: hand it to `SideDrawer`'s `onClose`, which asks first when needed. */
   close: () => void;
+  /** The address of this page with the item open, for a link that opens it in a new tab (`CellLink`). */
+  href: (id: string | number) => string;
 }
 
 /**
@@ -167,7 +175,17 @@ export function useDrawerParam(name: string, options: { clear?: readonly string[
     [name, clearKey, setSearchParams],
   );
 
-  return useMemo(() => ({ openId: openId === '' ? null : openId, open, close }), [openId, open, close]);
+  const { pathname } = useLocation();
+  const href = useCallback(
+    (id: string | number) => {
+      const params = new URLSearchParams(searchParams);
+      params.set(name, String(id));
+      return `${pathname}?${params.toString()}`;
+    },
+    [name, pathname, searchParams],
+  );
+
+  return useMemo(() => ({ openId: openId === '' ? null : openId, open, close, href }), [openId, open, close, href]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { defineResource, type FieldDef } from '../../odata/resource.js';
 import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
+import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
 import { FIELD_COLUMNS } from './document.js';
 
 const TYPES: Partial<Record<string, FieldDef['type']>> = {
@@ -16,8 +17,11 @@ const TYPES: Partial<Record<string, FieldDef['type']>> = {
   isApproverRequired: 'boolean',
 };
 
+/** Enums an export writes by name, as the grid shows them. */
+const LABELS: Partial<Record<string, FieldDef['labels']>> = { severityId: SEVERITY_LABELS, stateId: STATE_LABELS };
+
 const editable = Object.fromEntries(
-  Object.entries(FIELD_COLUMNS).map(([field, column]) => [field, { type: TYPES[field] ?? 'string', column } satisfies FieldDef]),
+  Object.entries(FIELD_COLUMNS).map(([field, column]) => [field, { type: TYPES[field] ?? 'string', column, labels: LABELS[field] } satisfies FieldDef]),
 );
 
 const categoryReference = defineResource({

@@ -28,7 +28,7 @@ import { CopyButton } from '../../components/copy-button';
 import { FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
-import { formatDateTime } from '../../lib/dates';
+import { DateWithAge } from '../../components/date-with-age';
 import { useAddSecret, useDeleteSecret, useRevealSecret, useSetSecretValue, useTenantSecrets, type TenantSecret } from './api';
 import { useRevealedValues } from './use-revealed-values';
 
@@ -81,7 +81,7 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
                     <TableCell sx={{ ...monospace, wordBreak: 'normal', whiteSpace: 'nowrap' }}>{secret.name}</TableCell>
                     <TableCell>{secret.latestVersion}</TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {formatDateTime(secret.modified)}
+                      <DateWithAge value={secret.modified} />
                       {secret.modifiedBy && (
                         <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
                           {secret.modifiedBy}

@@ -32,7 +32,7 @@ export default function TenantsPage() {
       headerName: 'Name',
       flex: 1,
       minWidth: 180,
-      renderCell: ({ row }) => <CellLink onClick={() => drawer.open(row.tenantId)}>{row.name}</CellLink>,
+      renderCell: ({ row }) => <CellLink href={drawer.href(row.tenantId)} onClick={() => drawer.open(row.tenantId)}>{row.name}</CellLink>,
     },
     { field: 'internalNotificationEmailAddress', headerName: 'Internal Notification Email', flex: 1, minWidth: 220 },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
@@ -76,6 +76,7 @@ export default function TenantsPage() {
         searchFields={['name', 'internalNotificationEmailAddress', 'assignmentGroups']}
         exportFileName="tenants.csv"
         onCreate={() => drawer.open('new')}
+        onRowClick={(row) => drawer.open(row.tenantId)}
       />
       <TenantDrawer id={drawer.openId} onClose={drawer.close} onCreated={(tenantId) => drawer.open(tenantId, { replace: true })} />
       {/* The drawer writes the id into its list filter: only a GUID from the address reaches it. */}

@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { formatDateTime } from '../../lib/dates';
+import { DateWithAge } from '../../components/date-with-age';
 import { positiveIntId } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
@@ -71,7 +71,9 @@ export default function ClassicWorkUnitsPage() {
                   <TableCell>{STATE_LABELS[row.stateId] ?? unknown}</TableCell>
                   <TableCell>{row.tenant?.name ?? ''}</TableCell>
                   <TableCell>{row.assignedTo ?? ''}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.created)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    <DateWithAge value={row.created} />
+                  </TableCell>
                 </TableRow>
               ))}
               {result.isSuccess && total === 0 && (

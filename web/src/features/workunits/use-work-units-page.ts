@@ -116,7 +116,7 @@ export function useWorkUnitsPage() {
     setAutoRefresh,
     refetchInterval,
     documentTitle: workUnitId !== null ? `WU #${workUnitId}` : 'Work Units',
-    panel: { openId, workUnitId, newTypeId: positiveIntId(searchParams.get('workUnitTypeId')) ?? WORK_UNIT_TYPES.Incident, open: panel.open, close: panel.close },
+    panel: { openId, workUnitId, newTypeId: positiveIntId(searchParams.get('workUnitTypeId')) ?? WORK_UNIT_TYPES.Incident, open: panel.open, close: panel.close, href: panel.href },
     intake,
     create,
     created,

@@ -14,7 +14,8 @@ import Typography from '@mui/material/Typography';
 import PhoneCallbackIcon from '@mui/icons-material/PhoneCallback';
 import { HISTORY_TYPE_LABELS, TEXT_MAX, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { formatDateTime } from '../../lib/dates';
+import { DateWithAge } from '../../components/date-with-age';
+import { isShortcut } from '../../lib/shortcuts';
 import type { HistoryRecord } from './api';
 import { useWorkUnitNotes, type NotesView } from './use-work-unit-notes';
 import { spacedName } from './work-unit-display';
@@ -41,6 +42,12 @@ export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
         label="New note"
         value={notes.detail}
         onChange={(event) => notes.setDetail(event.target.value)}
+        onKeyDown={(event) => {
+          // Ctrl+Enter adds the note, as Add Note does (a plain Enter is a new line).
+          if (!isShortcut(event, 'Enter')) return;
+          event.preventDefault();
+          if (!notes.saving && notes.detail.trim() !== '') notes.submit();
+        }}
         error={notes.error !== null}
         helperText={notes.error ?? `${notes.detail.length}/${TEXT_MAX}`}
         slotProps={{ htmlInput: { maxLength: TEXT_MAX } }}
@@ -54,7 +61,7 @@ export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
             Call Me
           </Button>
         )}
-        <Button variant="contained" disabled={notes.saving || notes.detail.trim() === ''} onClick={notes.submit}>
+        <Button variant="contained" disabled={notes.saving || notes.detail.trim() === ''} onClick={notes.submit} title="Ctrl+Enter">
           Add Note
         </Button>
       </Stack>
@@ -82,7 +89,7 @@ function HistoryItem({ record }: { record: HistoryRecord }) {
     <ListItem divider disableGutters sx={{ display: 'block' }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5, flexWrap: 'wrap' }}>
         <Typography variant="caption" color="text.secondary">
-          {formatDateTime(record.created)}
+          <DateWithAge value={record.created} />
           {record.createdBy && ` · ${record.createdBy}`}
         </Typography>
         {systemLabel ? <Chip size="small" variant="outlined" label={systemLabel} /> : <Chip size="small" label="Note" />}

@@ -34,7 +34,7 @@ export default function WorkUnitsPage() {
   const columns: GridColDef<WorkUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
     { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
-    { field: 'title', headerName: 'Title', flex: 1, minWidth: 240, renderCell: ({ row }) => <CellLink onClick={() => page.panel.open(row.workUnitId)}>{row.title}</CellLink> },
+    { field: 'title', headerName: 'Title', flex: 1, minWidth: 240, renderCell: ({ row }) => <CellLink href={page.panel.href(row.workUnitId)} onClick={() => page.panel.open(row.workUnitId)}>{row.title}</CellLink> },
     {
       field: 'severityId',
       headerName: 'Severity',
@@ -91,6 +91,7 @@ export default function WorkUnitsPage() {
         columnsToggle
         disableColumnFilter
         refetchInterval={page.refetchInterval}
+        onRowClick={(row) => page.panel.open(row.workUnitId)}
         menu={
           page.canCreate
             ? {

@@ -40,7 +40,7 @@ export default function WorkUnitSettingsPage() {
       headerName: 'Name',
       flex: 1,
       minWidth: 180,
-      renderCell: ({ row }) => <CellLink onClick={() => drawer.open(row.workUnitCategoryId)}>{row.name}</CellLink>,
+      renderCell: ({ row }) => <CellLink href={drawer.href(row.workUnitCategoryId)} onClick={() => drawer.open(row.workUnitCategoryId)}>{row.name}</CellLink>,
     },
     { field: 'tenant', headerName: 'Tenant', flex: 1, minWidth: 150, valueGetter: (_value, row) => row.tenant?.name ?? '' },
     { field: 'workUnitType', headerName: 'Work Unit Type', flex: 1, minWidth: 150, valueGetter: (_value, row) => row.workUnitType?.name ?? '' },
@@ -69,6 +69,7 @@ export default function WorkUnitSettingsPage() {
         searchFields={['name']}
         exportFileName="workunitcategories.csv"
         onCreate={() => drawer.open('new')}
+        onRowClick={(row) => drawer.open(row.workUnitCategoryId)}
       />
       <CategoryDrawer openId={drawer.openId} routeTenantId={tenantId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
       <SubcategoriesDrawer categoryId={positiveIntId(subcategories.openId)} onClose={subcategories.close} />

@@ -27,7 +27,7 @@ export function WorkUnitTypesSection() {
   const drawer = useDrawerParam('workUnitTypeId');
   const columns: GridColDef<WorkUnitType>[] = [
     { field: 'workUnitTypeId', headerName: 'ID', type: 'number', width: 90, align: 'left', headerAlign: 'left' },
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => drawer.open(row.workUnitTypeId)}>{row.name}</CellLink> },
+    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink href={drawer.href(row.workUnitTypeId)} onClick={() => drawer.open(row.workUnitTypeId)}>{row.name}</CellLink> },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
     actionsColumn<WorkUnitType>((row) => [{ label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.workUnitTypeId) }], { width: 90 }),
   ];
@@ -43,6 +43,7 @@ export function WorkUnitTypesSection() {
         getRowId={(row) => row.workUnitTypeId}
         searchFields={['name']}
         onCreate={() => drawer.open('new')}
+        onRowClick={(row) => drawer.open(row.workUnitTypeId)}
       />
       <WorkUnitTypeDrawer openId={drawer.openId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
     </Box>
