@@ -105,10 +105,12 @@ describe('work units (operator, and admin in a second browser)', () => {
     await openList(page);
     expect(await page.title()).toMatch(/^Work Units - /);
     for (const header of ['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name']) await page.getByRole('columnheader', { name: header }).waitFor();
-    // The grid renders the columns in view: scroll to the others and back.
+    // The grid renders the columns in view: scroll across to each of the others, then back.
     const scroller = page.locator('.MuiDataGrid-virtualScroller');
-    await scroller.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
-    for (const header of ['Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group']) {
+    for (const header of ['Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group', 'Business Unit', 'Asset Tag']) {
+      for (let step = 0; step < 10 && !(await page.getByRole('columnheader', { name: header, exact: true }).isVisible()); step++) {
+        await scroller.evaluate((element) => element.scrollBy({ left: element.clientWidth / 2 }));
+      }
       await page.getByRole('columnheader', { name: header, exact: true }).waitFor();
     }
     await scroller.evaluate((element) => element.scrollTo({ left: 0 }));
@@ -529,14 +531,15 @@ describe('work units (operator, and admin in a second browser)', () => {
     };
 
     const [header, line, ...more] = await download('Export Page');
-    expect(header).toBe('ID,Tenant,Title,Severity,State,Created');
+    // Contoso's custom fields are columns of its grid too, shown by default.
+    expect(header).toBe('ID,Tenant,Title,Severity,State,Created,Business Unit,Asset Tag');
     expect(more).toEqual([]);
     const cells = line?.split(',') ?? [];
     expect(cells.slice(0, 5)).toEqual([String(unit.workUnitId), 'Contoso', unit.title, 'Sev1', 'New']);
     expect(cells[5]).toBe(new Date(unit.created).toISOString());
 
     const [allHeader = '', ...allLines] = await download('Export All');
-    expect(allHeader.split(',')).toEqual(['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name', 'Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group']);
+    expect(allHeader.split(',')).toEqual(['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name', 'Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group', 'Business Unit', 'Asset Tag']);
     expect(allLines).toHaveLength(1);
     expect(allLines[0]).toContain(`,${unit.title},Sev1,New,`);
     expect(allLines[0]).toContain(',Incident,');
