@@ -5,6 +5,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { actionsColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { positiveIntId } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
@@ -64,6 +65,7 @@ export default function WorkUnitSettingsPage() {
         expand={CATEGORY_EXPAND}
         fields={{ tenant: { path: 'tenant/name' }, workUnitType: { path: 'workUnitType/name' } }}
         columns={columns}
+        essentialColumns={['name', 'isEnabled', ACTIONS_FIELD]}
         getRowId={(row) => row.workUnitCategoryId}
         searchFields={['name']}
         exportFileName="workunitcategories.csv"
