@@ -40,8 +40,8 @@ dayjs.extend(timezone);
 const ADMIN_MAIL = 'admin@cfs.example';
 
 /**
- * The names of the buttons and tabs the toast covers: those the pointer would reach under its
- * box were the toast not there.
+ * The names of the buttons, tabs and links the toast covers: those the pointer would reach under
+ * its box were the toast not there, disabled ones included (which the pointer passes through).
  */
 async function actionsUnder(page: Page, toast: Locator): Promise<string[]> {
   const box = await toast.boundingBox();
@@ -50,6 +50,9 @@ async function actionsUnder(page: Page, toast: Locator): Promise<string[]> {
     const container = element.closest<HTMLElement>('.notistack-SnackbarContainer');
     if (!container) throw new Error('No toast container');
     container.style.visibility = 'hidden';
+    const reachable = document.createElement('style');
+    reachable.textContent = '* { pointer-events: auto !important; }';
+    document.head.append(reachable);
     const covered = new Set<string>();
     for (let x = area.x; x <= area.x + area.width; x += 4) {
       for (let y = area.y; y <= area.y + area.height; y += 4) {
@@ -57,6 +60,7 @@ async function actionsUnder(page: Page, toast: Locator): Promise<string[]> {
         if (action) covered.add(action.getAttribute('aria-label') ?? action.textContent ?? '?');
       }
     }
+    reachable.remove();
     container.style.visibility = '';
     return [...covered];
   }, box);
@@ -71,6 +75,18 @@ function nextBeforeUnload(page: Page): Promise<Dialog> {
       resolve(dialog);
     };
     page.on('dialog', listener);
+  });
+}
+
+/**
+ * Whether the page would hold the tab open now: its answer to a beforeunload event. The drawer
+ * learns of an edit a few renders after the keystroke; a test waits for this before it closes.
+ */
+function holdsTab(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
   });
 }
 
@@ -229,6 +245,7 @@ describe('screen habits', () => {
     // Typed, not filled: the browser asks only on a page the user has acted on.
     await description.click();
     await page.keyboard.type('Fan replaced.');
+    await expect.poll(() => holdsTab(page)).toBe(true);
     const asked = nextBeforeUnload(page);
     await page.close({ runBeforeUnload: true });
     await (await asked).dismiss();
@@ -238,6 +255,7 @@ describe('screen habits', () => {
     // Saved, the drawer holds nothing to lose: the tab closes without a question.
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(WORK_UNIT_MESSAGES.saved(unit.workUnitId), { exact: true }).waitFor();
+    await expect.poll(() => holdsTab(page)).toBe(false);
     let questions = 0;
     page.on('dialog', (dialog) => {
       questions += 1;
@@ -270,6 +288,7 @@ describe('screen habits', () => {
     await page.mouse.click(20, 450);
     await token.waitFor();
 
+    expect(await holdsTab(page)).toBe(true);
     const asked = nextBeforeUnload(page);
     await page.close({ runBeforeUnload: true });
     await (await asked).dismiss();
