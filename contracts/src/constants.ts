@@ -28,6 +28,8 @@ export const WORK_UNITS_POLL_MS = 60_000;
 export const POST_ACTION_REFRESH_MS = 5000;
 
 export const DATE_FORMAT = 'D/MMM/YYYY HH:mm z';
+/** Dates are typed as they are shown (DATE_FORMAT), in local time and so without the zone. */
+export const DATE_TIME_ENTRY_FORMAT = 'D/MMM/YYYY HH:mm';
 export const SHORT_DATE_FORMAT = 'h:mma, ddd, M/D/YYYY';
 export const TIME_FORMAT = 'HH:mm:ss';
 

@@ -4,6 +4,8 @@ import { guid } from './fields.js';
 /** Tenants, their subscriptions and secrets (spec 001 §3 Tenant, Subscription; §5; §7; §8). */
 export const TENANT_MESSAGES = {
   saveFailed: 'Unable to save tenant, please try again.',
+  /** Not in the spec, which names the failure only. */
+  saved: (name: string) => `Tenant ${name} saved.`,
   subscriptionSaveFailed: 'A problem occured saving the tenant subscription. Please try again.',
   nameRequired: 'Please enter a name.',
   duplicateCustomFields: 'Can not have duplicate custom fields.',

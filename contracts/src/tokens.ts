@@ -4,6 +4,11 @@ import { guid } from './fields.js';
 /** API tokens of a tenant (spec 001 §3 Token grant; §4 Token; §5; §7 Tokens; §8). */
 export const TOKEN_MESSAGES = {
   saveFailed: 'A problem occurred saving the token. Please try again.',
+  /** Not in the spec, which names the failure only. */
+  created: 'Token created.',
+  saved: 'Token saved.',
+  /** Asked before the drawer showing a just-created token closes: the one time it can be seen. */
+  closeWhileShown: 'This token cannot be viewed again once the panel closes. Are you sure you want to close?',
   nameRequired: 'Please enter a name.',
   lifetimeRequired: 'Please choose a lifetime.',
   shownOnce: 'Copy this token now. It cannot be viewed again after you leave this page.',

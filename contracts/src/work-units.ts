@@ -110,6 +110,9 @@ export const WORK_UNIT_MESSAGES = {
   serverError: 'A server error prevented saving this Work Unit. These errors are often temporary. Please retry saving in just a moment.',
   unknownError: 'An unknown error has occurred. Please retry saving in just a moment.',
   acknowledged: (id: number) => `Work unit #${id} acknowledged.`,
+  /** Not in the spec (its success texts name no other save): worded like the acknowledgement. */
+  created: (id: number) => `Work unit #${id} created.`,
+  saved: (id: number) => `Work unit #${id} saved.`,
   approveFailed: 'Change Request approval action failed.',
   declineFailed: 'Change Request decline action failed.',
   approverMismatch: (approver: string) => `Authenticated user does not match ${approver}`,

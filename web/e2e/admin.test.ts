@@ -3,6 +3,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COPY_TOOLTIP_MS } from '@cfs/contracts/constants';
 import type { Tenant } from '@cfs/contracts/tenants';
+import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import {
   api,
   choose,
@@ -397,8 +398,12 @@ describe('administration (admin)', () => {
     await runClockUntil(page, async () => !(await tooltip.isVisible()), { maxMs: 500 });
     await page.clock.resume();
 
-    // Back closes the drawer; Forward opens the grant again, without its token.
-    await page.goBack();
+    // Back closes the drawer, once the question whether to let the token go is answered Yes;
+    // Forward opens the grant again, without its token.
+    await page.evaluate(() => history.back());
+    const question = page.getByRole('dialog', { name: 'Unsaved changes' });
+    await question.getByText(TOKEN_MESSAGES.closeWhileShown).waitFor();
+    await question.getByRole('button', { name: 'Yes', exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('tokenGrantId'));
     await page.goForward();
     await page.waitForURL((url) => url.searchParams.has('tokenGrantId'));

@@ -44,10 +44,10 @@ async function pickPerson(scope: Locator, page: Page, label: string, search: str
   await page.getByRole('option', { name: option }).click();
 }
 
-/** Types a date and time into an MUI date-time field, section by section (MM DD YYYY hh mm AM/PM). */
-async function typeDateTime(scope: Locator, page: Page, label: string, digits: string): Promise<void> {
-  await scope.getByRole('group', { name: label }).getByRole('spinbutton', { name: 'Month' }).click();
-  await page.keyboard.type(digits);
+/** Types a date and time into the date-time field, section by section as it shows them (DD MMM YYYY HH mm). */
+async function typeDateTime(scope: Locator, page: Page, label: string, entry: string): Promise<void> {
+  await scope.getByRole('group', { name: label }).getByRole('spinbutton', { name: 'Day' }).click();
+  await page.keyboard.type(entry);
 }
 
 /** Clicks Save and waits for the PATCH (or PUT) it sends; answers its status. */
@@ -286,11 +286,11 @@ describe('work units (operator, and admin in a second browser)', () => {
     await panel.getByRole('textbox', { name: 'Affected Resources' }).fill('Printers on floors 1-5');
     await panel.getByRole('textbox', { name: 'Environment' }).fill('Production');
     await panel.getByRole('textbox', { name: 'Expected CFS Alerts' }).fill('Printer offline alerts during the window');
-    await typeDateTime(panel, page, 'Planned Finish Time', '030520271000AM');
-    await typeDateTime(panel, page, 'Planned Start Time', '030520271100AM');
+    await typeDateTime(panel, page, 'Planned Finish Time', '05Mar20271000');
+    await typeDateTime(panel, page, 'Planned Start Time', '05Mar20271100');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.getByText('Planned Finish Time must be equal to or greater than Planned Start Time.').waitFor();
-    await typeDateTime(panel, page, 'Planned Finish Time', '030520270100PM');
+    await typeDateTime(panel, page, 'Planned Finish Time', '05Mar20271300');
     // Nobody names themselves approver: the operator's own name is refused with a message.
     await pickPerson(panel, page, 'Approver 1', 'oscar', `Oscar Operator (${OPERATOR_MAIL})`);
     expect(await save(page, panel, 'PUT')).toBe(400);
@@ -360,8 +360,8 @@ describe('work units (operator, and admin in a second browser)', () => {
     await change.getByRole('textbox', { name: 'Affected Resources' }).fill('Floor 3 printer');
     await change.getByRole('textbox', { name: 'Environment' }).fill('Office');
     await change.getByRole('textbox', { name: 'Expected CFS Alerts' }).fill('None');
-    await typeDateTime(change, page, 'Planned Start Time', '040120270900AM');
-    await typeDateTime(change, page, 'Planned Finish Time', '040120271000AM');
+    await typeDateTime(change, page, 'Planned Start Time', '01Apr20270900');
+    await typeDateTime(change, page, 'Planned Finish Time', '01Apr20271000');
     await pickPerson(change, page, 'Approver 1', 'ada', `Ada Admin (${ADMIN_MAIL})`);
     expect(await save(page, panel)).toBe(200);
     expect((await workUnit(page, unit.workUnitId)).workUnitTypeId).toBe(2);

@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { DATE_TIME_ENTRY_FORMAT } from '@cfs/contracts/constants';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 
 export interface FormDateTimeFieldProps<T extends FieldValues, TOut = T> {
@@ -15,7 +16,8 @@ export interface FormDateTimeFieldProps<T extends FieldValues, TOut = T> {
 
 /**
  * A date and time picked in the user's local time and held as ISO text in UTC (`…Z`), the form
- * of the contracts' date fields; empty or an incomplete entry is null, so a required date shows
+ * of the contracts' date fields. It is typed as the portal shows dates, "D/MMM/YYYY HH:mm" on a
+ * 24-hour clock (spec 000 §9), whatever the browser's locale; empty or an incomplete entry is null, so a required date shows
  * its zod message. In its own file: the date pickers load only with the pages that use them.
  *
  * @example
@@ -29,12 +31,16 @@ export function FormDateTimeField<T extends FieldValues, TOut = T>({ control, na
     <LocalizationProvider dateAdapter={AdapterDayjs}>
       <DateTimePicker
         label={label}
+        format={DATE_TIME_ENTRY_FORMAT}
+        ampm={false}
         value={value}
         disabled={disabled || field.disabled}
         inputRef={field.ref}
         onChange={(next) => field.onChange(next && next.isValid() ? next.toISOString() : null)}
         onClose={field.onBlur}
         slotProps={{
+          // "5/Mar", not "05/Mar": the day as DATE_FORMAT writes it.
+          field: { shouldRespectLeadingZeros: true },
           textField: {
             fullWidth: true,
             margin: 'normal',

@@ -5,6 +5,7 @@ import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import { formatDateTime } from '../lib/dates';
 import { DateWithAge } from './date-with-age';
+import { ACTIONS_FIELD } from './grid-model';
 
 /**
  * Column plumbing that every area's grid repeats: date-time values arriving as ISO text, and a
@@ -65,7 +66,7 @@ export function actionsColumn<R extends GridValidRowModel>(
   options: { width?: number; headerName?: string } = {},
 ): GridColDef<R> {
   return {
-    field: '__actions',
+    field: ACTIONS_FIELD,
     headerName: options.headerName ?? 'Actions',
     width: options.width ?? 120,
     sortable: false,

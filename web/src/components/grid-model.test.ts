@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GridColDef } from '@mui/x-data-grid';
-import { activeFilterCount, exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { ACTIONS_FIELD, activeFilterCount, exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, narrowColumns, toGridFilterModel, toGridSortModel } from './grid-model';
 import { guidFilterOperators } from './guid-filter';
 
 interface Row {
@@ -87,5 +87,34 @@ describe('activeFilterCount', () => {
     expect(exportColumns(columns, fields, { title: false }, 'all').map((column) => column.title)).toEqual(['ID', 'Tenant', 'Title', 'assignedTo']);
     const hidden = { workUnitId: false, tenant: false, title: false, assignedTo: false };
     expect(exportColumns(columns, fields, hidden, 'page')).toHaveLength(4);
+  });
+});
+
+describe('narrowColumns (a screen under 768 px)', () => {
+  const columns: GridColDef[] = [
+    { field: 'workUnitId', width: 80 },
+    { field: 'tenant', width: 130 },
+    { field: 'title', flex: 1, minWidth: 240 },
+    { field: ACTIONS_FIELD, width: 120 },
+  ];
+
+  it('hides all but the essential columns, shrinks fixed widths, keeps row actions whole and drops the flexible minimum', () => {
+    const narrow = narrowColumns(columns, ['workUnitId', 'title', ACTIONS_FIELD], {});
+    expect(narrow.visibility).toEqual({ tenant: false });
+    expect(narrow.columns.map((column) => [column.field, column.width, column.minWidth])).toEqual([
+      ['workUnitId', 60, undefined],
+      ['tenant', 98, undefined],
+      ['title', undefined, undefined],
+      [ACTIONS_FIELD, 120, undefined],
+    ]);
+  });
+
+  it('the user\'s own choices win, and only choices are kept: never the narrow start, which would hide columns on a wide screen', () => {
+    const narrow = narrowColumns(columns, ['workUnitId', 'title'], { title: false });
+    expect(narrow.visibility).toEqual({ tenant: false, [ACTIONS_FIELD]: false, title: false });
+    // The user shows Tenant in the column panel.
+    expect(narrow.chosenFrom({ tenant: true, [ACTIONS_FIELD]: false, title: false })).toEqual({ tenant: true, title: false });
+    // And shows Title again.
+    expect(narrow.chosenFrom({ tenant: false, [ACTIONS_FIELD]: false, title: true })).toEqual({});
   });
 });

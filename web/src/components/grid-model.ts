@@ -92,3 +92,45 @@ export function activeFilterCount(filters: readonly FilterItem[]): number {
     return value !== undefined && value !== null && value !== '';
   }).length;
 }
+
+/** Column visibility as the grid takes it and the list state keeps it (`false` hides). */
+export type ColumnVisibility = Readonly<Record<string, boolean>>;
+
+/** The field of `actionsColumn`, for a grid's list of essential columns. */
+export const ACTIONS_FIELD = '__actions';
+
+/** Fixed column widths on a narrow screen, as a share of the width the area gives them. */
+const NARROW_WIDTH_SHARE = 0.75;
+
+/**
+ * Under 768 px (spec 000 §9 `sm`) a grid shows its essential columns, so that they fit the screen
+ * without scrolling sideways: the other columns start hidden (the user's own choices, kept in
+ * the list state, still win), fixed widths shrink and flexible columns drop their minimum width.
+ * Headers drop their column menu, whose button a touch screen always shows and which would not
+ * fit beside the title; sorting stays on the header, the column panel in the toolbar.
+ *
+ * @example
+ *   const narrow = narrowColumns(columns, ['workUnitId', 'title', 'severityId', 'stateId'], list.state.columns);
+ *   <DataGrid columns={narrow.columns} columnVisibilityModel={narrow.visibility}
+ *     onColumnVisibilityModelChange={(model) => list.setColumns(narrow.chosenFrom(model))} />
+ */
+export function narrowColumns<R extends GridValidRowModel>(columns: readonly GridColDef<R>[], essential: readonly string[], chosen: ColumnVisibility) {
+  const hidden = Object.fromEntries(columns.filter((column) => !essential.includes(column.field)).map((column) => [column.field, false]));
+  return {
+    columns: columns.map((column) =>
+      // Row actions keep their width: their icons do not shrink.
+      column.field === ACTIONS_FIELD ? column
+      : column.flex === undefined
+        ? { ...column, width: Math.round((column.width ?? 100) * NARROW_WIDTH_SHARE), disableColumnMenu: true }
+        : { ...column, minWidth: undefined, disableColumnMenu: true },
+    ),
+    visibility: { ...hidden, ...chosen } as ColumnVisibility,
+    /**
+     * The grid's model after a change in its column panel, as the user's choices to keep: what
+     * differs from the narrow start, and earlier choices still standing; so the narrow start is
+     * never kept as a choice that would hide columns on a wide screen.
+     */
+    chosenFrom: (model: ColumnVisibility): ColumnVisibility =>
+      Object.fromEntries(Object.entries(model).filter(([field, visible]) => visible !== (hidden[field] ?? true) || chosen[field] === visible)),
+  };
+}

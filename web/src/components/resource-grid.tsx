@@ -1,12 +1,14 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridRowSelectionModel, type GridValidRowModel } from '@mui/x-data-grid';
 import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
 import { andFilters, buildFilter, tenantScopeFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
-import { exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { exportColumns, fieldsFromColumns, narrowColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
 import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu, type ToolbarMenuItem } from './resource-grid-toolbar';
 import { selectedIds, toSelectionModel, type RowSelection } from './row-selection';
 
@@ -43,6 +45,11 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   path: string;
   /** Explicit per area. `type` tells the query how to compare; a GUID column uses `guidFilterOperators`. */
   columns: readonly GridColDef<R>[];
+  /**
+   * The fields shown on a screen under 768 px, which fit it without scrolling sideways (work
+   * units: ID, Title, Severity, State); the column panel, where offered, shows the others.
+   */
+  essentialColumns: readonly string[];
   getRowId: (row: R) => GridRowId;
   /** `$expand`, e.g. `tenant`. */
   expand?: string;
@@ -93,16 +100,16 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
  *
  * @example
  *   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
- *   <ResourceGrid list={list} path="/v1/locations" columns={columns} getRowId={(row) => row.locationId}
+ *   <ResourceGrid list={list} path="/v1/locations" columns={columns} essentialColumns={['name', 'city']} getRowId={(row) => row.locationId}
  *     searchFields={['name', 'city', 'state']} exportFileName="locations.csv" onCreate={() => drawer.open('new')} />
  */
 export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridProps<R>) {
-  const { list, path, columns, getRowId, onRowClick, refetchInterval = false, enabled = true, gridProps, bulk } = props;
+  const { list, path, getRowId, onRowClick, refetchInterval = false, enabled = true, gridProps, bulk } = props;
   const { state } = list;
 
   const resource: ListResource = {
     searchFields: props.searchFields,
-    fields: fieldsFromColumns(columns, props.fields),
+    fields: fieldsFromColumns(props.columns, props.fields),
     fixedFilter: andFilters(props.tenantScope === undefined ? undefined : tenantScopeFilter(props.tenantScope, state.allTenants), props.fixedFilter),
     expand: props.expand,
   };
@@ -113,7 +120,10 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   // the same objects while their content is the same.
   const sortModel = useSameWhileEqual(toGridSortModel(state.sort));
   const filterModel = useSameWhileEqual(toGridFilterModel(state.filters));
-  const columnVisibilityModel = useSameWhileEqual({ ...state.columns });
+  const narrowScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const narrow = narrowScreen ? narrowColumns(props.columns, props.essentialColumns, state.columns) : undefined;
+  const columns = narrow?.columns ?? props.columns;
+  const columnVisibilityModel = useSameWhileEqual({ ...(narrow?.visibility ?? state.columns) });
   const selectionIds = bulk?.selection.ids;
   const rowSelectionModel = useMemo(() => toSelectionModel(selectionIds ?? []), [selectionIds]);
 
@@ -135,7 +145,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
       ? (scope) =>
           runExport(
             `${path}/Export()`,
-            { ...toExportParams(params, resource, scope), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, state.columns, scope)) },
+            { ...toExportParams(params, resource, scope), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, scope)) },
             props.exportFileName ?? '',
           )
       : undefined,
@@ -150,7 +160,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         ? () => {
             const chosen: ListParams = { ...params, page: 0, search: '', filters: [{ field: bulk.idField, operator: 'isAnyOf', value: [...bulk.selection.ids] }] };
             // The visible columns, as Export Page writes them.
-            const shown = JSON.stringify(exportColumns(columns, resource.fields ?? {}, state.columns, 'page'));
+            const shown = JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, 'page'));
             return runExport(`${path}/Export()`, { ...toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), columns: shown }, props.exportFileName ?? '');
           }
         : undefined,
@@ -199,7 +209,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         }}
         disableColumnSelector={!props.columnsToggle}
         columnVisibilityModel={columnVisibilityModel}
-        onColumnVisibilityModelChange={(model) => list.setColumns(model)}
+        onColumnVisibilityModelChange={(model) => list.setColumns(narrow ? narrow.chosenFrom(model) : model)}
         onRowClick={
           onRowClick
             ? (rowParams) => {
@@ -211,11 +221,27 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         }
         showToolbar
         slots={{ toolbar: ResourceGridToolbar }}
-        sx={[onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
+        sx={[keepPageSizeSelector, onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
       />
     </ResourceGridToolbarContext.Provider>
   );
 }
+
+/**
+ * The Data Grid hides the pager's rows-per-page label and selector under `sm`; the page sizes
+ * (spec 000 §9) are as useful on a phone, so they stay.
+ */
+const keepPageSizeSelector = (theme: Theme) => ({
+  '& .MuiDataGrid-footerContainer .MuiTablePagination-selectLabel': { display: 'block' },
+  '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
+  // Closer together, so that the size, the range and the arrows fit a phone's width.
+  [theme.breakpoints.down('sm')]: {
+    // The last column ends at the grid's edge (narrowColumns): its resize handle would stick out.
+    '& .MuiDataGrid-columnHeader--last .MuiDataGrid-columnSeparator': { display: 'none' },
+    '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { marginLeft: 0.5, marginRight: 1 },
+    '& .MuiDataGrid-footerContainer .MuiTablePagination-actions': { marginLeft: 0.5 },
+  },
+});
 
 function useSameWhileEqual<T>(value: T): T {
   const key = JSON.stringify(value);

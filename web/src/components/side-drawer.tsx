@@ -10,7 +10,7 @@ import { BREAKPOINTS, DRAWER_DEFAULT_WIDTH } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { isShortcut } from '../lib/shortcuts';
 import { ConfirmDialog } from './confirm-dialog';
-import { createUnsavedChanges, type NavigationStep, type UnsavedChanges, type UnsavedChangesGuard } from './unsaved-changes';
+import { createUnsavedChanges, type UnsavedChanges, type UnsavedChangesGuard } from './unsaved-changes';
 
 export type { UnsavedChangesGuard } from './unsaved-changes';
 
@@ -51,19 +51,21 @@ const NO_DRAWER: UnsavedChangesGuard = { confirmThen: (action) => action() };
 /**
  * Tells the enclosing `SideDrawer` that this part of its content has unsaved changes. Several
  * forms (tabs) may report; the drawer asks when any of them is dirty. Outside a drawer it does
- * nothing. `FormActions` calls it for its form.
+ * nothing. `FormActions` calls it for its form. What would be lost is not always an edit: a part
+ * may word its own question, asked in place of the usual one.
  *
  * @example
  *   useReportUnsavedChanges(detail.trim() !== ''); // a note being written
+ *   useReportUnsavedChanges(true, TOKEN_MESSAGES.closeWhileShown); // a token shown only once
  */
-export function useReportUnsavedChanges(dirty: boolean): void {
+export function useReportUnsavedChanges(dirty: boolean, question?: string): void {
   const unsaved = useContext(UnsavedChangesContext);
   const part = useId();
   useEffect(() => {
     if (!unsaved) return;
-    unsaved.report(part, dirty);
+    unsaved.report(part, dirty, question);
     return () => unsaved.report(part, false);
-  }, [unsaved, part, dirty]);
+  }, [unsaved, part, dirty, question]);
 }
 
 /**
@@ -110,9 +112,9 @@ const narrowScreen = `@media (max-width: ${BREAKPOINTS.sm - 0.05}px)`;
  *   </SideDrawer>
  */
 export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH, dirty = false, headerActions, children }: SideDrawerProps) {
-  const [question, setQuestion] = useState<{ proceed: () => void } | null>(null);
+  const [question, setQuestion] = useState<{ proceed: () => void; text: string | undefined } | null>(null);
   const [hasUnsavedChanges, setHasUnsavedChanges] = useState(false);
-  const [unsaved] = useState(() => createUnsavedChanges({ ask: (proceed) => setQuestion({ proceed }), onDirtyChange: setHasUnsavedChanges }));
+  const [unsaved] = useState(() => createUnsavedChanges({ ask: (proceed, text) => setQuestion({ proceed, text }), onDirtyChange: setHasUnsavedChanges }));
   const [saves] = useState<SaveRegistry>(() => new Map());
   const ownPart = useId();
   useEffect(() => {
@@ -158,6 +160,7 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
       </Box>
       <UnsavedChangesQuestion
         open={question !== null}
+        text={question?.text}
         onYes={() => {
           setQuestion(null);
           question?.proceed();
@@ -166,17 +169,26 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
       />
       {/* Mounted only while it can matter: a router consults one blocker at a time, and a page
           holds several drawers (tenants: the tenant and its subscriptions). */}
-      {open && hasUnsavedChanges && <LeaveBlocker shouldBlock={unsaved.shouldBlock} />}
+      {open && hasUnsavedChanges && <LeaveBlocker unsaved={unsaved} />}
     </Drawer>
   );
 }
 
-/** Asks before a navigation leaves the drawer; Yes lets it go on, No stays (Back is undone). */
-function LeaveBlocker({ shouldBlock }: { shouldBlock: (step: NavigationStep) => boolean }) {
-  const blocker = useBlocker(shouldBlock);
+/**
+ * Asks before a navigation leaves the drawer; Yes lets it go on, No stays (Back is undone). The
+ * browser asks its own question before the tab closes or reloads, which the page cannot word.
+ */
+function LeaveBlocker({ unsaved }: { unsaved: UnsavedChanges }) {
+  const blocker = useBlocker(unsaved.shouldBlock);
+  useEffect(() => {
+    const askBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', askBeforeUnload);
+    return () => window.removeEventListener('beforeunload', askBeforeUnload);
+  }, []);
   return (
     <UnsavedChangesQuestion
       open={blocker.state === 'blocked'}
+      text={blocker.state === 'blocked' ? unsaved.question() : undefined}
       onYes={() => {
         if (blocker.state === 'blocked') blocker.proceed();
       }}
@@ -187,6 +199,6 @@ function LeaveBlocker({ shouldBlock }: { shouldBlock: (step: NavigationStep) => 
   );
 }
 
-function UnsavedChangesQuestion({ open, onYes, onNo }: { open: boolean; onYes: () => void; onNo: () => void }) {
-  return <ConfirmDialog open={open} title="Unsaved changes" text={SHELL_MESSAGES.unsavedChanges} onConfirm={onYes} onCancel={onNo} />;
+function UnsavedChangesQuestion({ open, text, onYes, onNo }: { open: boolean; text: string | undefined; onYes: () => void; onNo: () => void }) {
+  return <ConfirmDialog open={open} title="Unsaved changes" text={text ?? SHELL_MESSAGES.unsavedChanges} onConfirm={onYes} onCancel={onNo} />;
 }

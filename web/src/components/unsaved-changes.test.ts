@@ -47,6 +47,19 @@ describe('the drawer guard (spec 000 §2 "There are unsaved changes. Are you sur
     expect(changes).toEqual([true, false]);
   });
 
+  test('asks a dirty part\'s own question (a token shown once) instead of the usual one, and the usual one once that part is gone', () => {
+    const asked: (string | undefined)[] = [];
+    const unsaved = createUnsavedChanges({ ask: (_proceed, question) => asked.push(question) });
+    unsaved.report('form', true);
+    unsaved.report('token', true, 'The token cannot be seen again.');
+    unsaved.confirmThen(() => undefined);
+    expect(unsaved.question()).toBe('The token cannot be seen again.');
+    unsaved.report('token', false);
+    unsaved.confirmThen(() => undefined);
+    expect(asked).toEqual(['The token cannot be seen again.', undefined]);
+    expect(unsaved.question()).toBeUndefined();
+  });
+
   test('blocks Back and links while dirty, not while clean', () => {
     const { unsaved } = guard();
     expect(unsaved.shouldBlock(back)).toBe(false);

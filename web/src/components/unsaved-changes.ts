@@ -18,9 +18,14 @@ export interface UnsavedChangesGuard {
 }
 
 export interface UnsavedChanges extends UnsavedChangesGuard {
-  /** One part of the content (a form, a note being written) says whether it holds unsaved changes. */
-  report: (part: string, dirty: boolean) => void;
+  /**
+   * One part of the content (a form, a note being written) says whether it holds unsaved changes;
+   * a part that would lose something else (a token shown once) gives its own question.
+   */
+  report: (part: string, dirty: boolean, question?: string) => void;
   hasUnsavedChanges: () => boolean;
+  /** The own question of a part that holds unsaved changes, if one has one; else the drawer asks its usual one. */
+  question: () => string | undefined;
   /** For react-router's `useBlocker`: a navigation that leaves the drawer while something is unsaved. */
   shouldBlock: (step: NavigationStep) => boolean;
 }
@@ -33,8 +38,8 @@ export interface NavigationStep {
 }
 
 export interface UnsavedChangesOptions {
-  /** Shows the question; `proceed` is what Yes does. */
-  ask: (proceed: () => void) => void;
+  /** Shows the question (a part's own, or undefined for the usual one); `proceed` is what Yes does. */
+  ask: (proceed: () => void, question: string | undefined) => void;
   /** Told when the drawer turns from clean to dirty and back. */
   onDirtyChange?: (dirty: boolean) => void;
 }
@@ -46,7 +51,7 @@ export interface UnsavedChangesOptions {
  *   unsaved.confirmThen(close); // asks; Yes runs close
  */
 export function createUnsavedChanges({ ask, onDirtyChange }: UnsavedChangesOptions): UnsavedChanges {
-  const dirtyParts = new Set<string>();
+  const dirtyParts = new Map<string, string | undefined>();
   // Set while a confirmed (or harmless) action runs: the navigation it starts is not blocked.
   // react-router consults its blocker synchronously when a navigation starts.
   let confirmed = false;
@@ -59,16 +64,18 @@ export function createUnsavedChanges({ ask, onDirtyChange }: UnsavedChangesOptio
     }
   };
   const hasUnsavedChanges = () => dirtyParts.size > 0;
+  const question = () => [...dirtyParts.values()].find((text) => text !== undefined);
   return {
-    report: (part, dirty) => {
+    report: (part, dirty, question) => {
       const before = hasUnsavedChanges();
-      if (dirty) dirtyParts.add(part);
+      if (dirty) dirtyParts.set(part, question);
       else dirtyParts.delete(part);
       if (hasUnsavedChanges() !== before) onDirtyChange?.(!before);
     },
     hasUnsavedChanges,
+    question,
     confirmThen: (action) => {
-      if (hasUnsavedChanges()) ask(() => run(action));
+      if (hasUnsavedChanges()) ask(() => run(action), question());
       else run(action);
     },
     shouldBlock: (step) => !confirmed && hasUnsavedChanges() && leavesDrawer(step),

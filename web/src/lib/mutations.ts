@@ -14,14 +14,16 @@ export interface ApiMutationOptions<TVariables, TResult> {
    * caller shows the failure). 401 and 403 never toast here: the API client answered them.
    */
   errorMessage?: string | ((error: Error) => string | readonly string[] | undefined);
-  /** Runs first after a success: put the answer in the cache, a success toast. */
+  /** The success toast; a function words it from the answer ("Work unit #42 saved."). */
+  successMessage?: string | ((result: TResult, variables: TVariables) => string);
+  /** Runs first after a success: put the answer in the cache. */
   onSuccess?: (result: TResult, variables: TVariables) => void;
   /** 0 for an answer that holds a secret: not kept once the screen lets go of the mutation. */
   gcTime?: number;
 }
 
 /**
- * A mutation with the machinery's plumbing: refresh what it changed, toast the failure.
+ * A mutation with the machinery's plumbing: refresh what it changed, toast the success and the failure.
  * `mutateAsync` settles once the invalidated queries that are on screen have been fetched again.
  *
  * @example
@@ -29,6 +31,7 @@ export interface ApiMutationOptions<TVariables, TResult> {
  *     return useApiMutation({
  *       mutationFn: (input: LocationInput) => apiSend<Location>('POST', `${LOCATIONS_PATH}/${pathId(id)}`, input),
  *       invalidate: [listQueryKey(LOCATIONS_PATH), lookupKeys.locations],
+ *       successMessage: 'Location saved.',
  *       errorMessage: 'A problem occurred saving the location. Please try again.',
  *     });
  *   }
@@ -36,12 +39,13 @@ export interface ApiMutationOptions<TVariables, TResult> {
 export function useApiMutation<TVariables = void, TResult = unknown>(options: ApiMutationOptions<TVariables, TResult>): UseMutationResult<TResult, Error, TVariables> {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const { mutationFn, invalidate = [], errorMessage, onSuccess, gcTime } = options;
+  const { mutationFn, invalidate = [], successMessage, errorMessage, onSuccess, gcTime } = options;
   return useMutation({
     mutationFn,
     ...(gcTime === undefined ? {} : { gcTime }),
     onSuccess: async (result, variables) => {
       onSuccess?.(result, variables);
+      if (successMessage !== undefined) toast.success(typeof successMessage === 'function' ? successMessage(result, variables) : successMessage);
       const keys = typeof invalidate === 'function' ? invalidate(result, variables) : invalidate;
       await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },

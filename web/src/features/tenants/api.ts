@@ -33,19 +33,23 @@ const secretsKey = (tenantId: string) => ['tenant', tenantId, 'secrets'] as cons
  * A tenant change shows everywhere: the tenants list, the tenant itself, the header's tenant
  * lookup and the assignment groups the work unit form offers.
  */
-function useTenantMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<Tenant>) {
+function useTenantMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<Tenant>, successMessage?: (tenant: Tenant) => string) {
   const queryClient = useQueryClient();
   return useApiMutation({
     mutationFn,
     onSuccess: (tenant) => queryClient.setQueryData(tenantQuery(tenant.tenantId).queryKey, tenant),
+    ...(successMessage ? { successMessage } : {}),
     invalidate: (tenant) => [listQueryKey(TENANTS_PATH), lookupKeys.tenants, lookupKeys.assignmentGroups(tenant.tenantId)],
     errorMessage: TENANT_MESSAGES.saveFailed,
   });
 }
 
-/** `PUT v1/tenants` (create) or `POST v1/tenants/{id}` (update). */
+/** `PUT v1/tenants` (create) or `POST v1/tenants/{id}` (update): "Tenant {name} saved.". */
 export function useSaveTenant(id: string) {
-  return useTenantMutation((input: TenantInput) => (id === 'new' ? apiSend<Tenant>('PUT', TENANTS_PATH, input) : apiSend<Tenant>('POST', `${TENANTS_PATH}/${pathId(id)}`, input)));
+  return useTenantMutation(
+    (input: TenantInput) => (id === 'new' ? apiSend<Tenant>('PUT', TENANTS_PATH, input) : apiSend<Tenant>('POST', `${TENANTS_PATH}/${pathId(id)}`, input)),
+    (tenant) => TENANT_MESSAGES.saved(tenant.name),
+  );
 }
 
 /** `POST v1/tenants/toggledisabled/{id}` (spec 001 §4: enabled is toggled by a dedicated action). */

@@ -56,6 +56,7 @@ function TenantSubscriptions({ tenantId }: { tenantId: string }) {
         path={SUBSCRIPTIONS_PATH}
         fixedFilter={`tenantId eq ${guidLiteral(tenantId)}`}
         columns={columns}
+        essentialColumns={['name']}
         getRowId={(row) => row.subscriptionId}
         searchFields={['name']}
         onCreate={() => editor.open('new')}

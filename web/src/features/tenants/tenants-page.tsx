@@ -8,6 +8,7 @@ import SubscriptionsIcon from '@mui/icons-material/Subscriptions';
 import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { isGuid } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
@@ -72,6 +73,7 @@ export default function TenantsPage() {
         list={list}
         path={TENANTS_PATH}
         columns={columns}
+        essentialColumns={['name', 'enabled', ACTIONS_FIELD]}
         getRowId={(row) => row.tenantId}
         searchFields={['name', 'internalNotificationEmailAddress', 'assignmentGroups']}
         exportFileName="tenants.csv"

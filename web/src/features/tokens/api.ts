@@ -42,6 +42,7 @@ export function useCreateToken() {
   return useApiMutation({
     mutationFn: (input: TokenCreate) => apiSend<GeneratedToken>('PUT', TOKENS_PATH, input),
     invalidate,
+    successMessage: TOKEN_MESSAGES.created,
     errorMessage: TOKEN_MESSAGES.saveFailed,
     gcTime: 0,
   });
@@ -52,6 +53,7 @@ export function useUpdateToken(tokenGrantId: string) {
   return useApiMutation({
     mutationFn: (input: TokenUpdate) => apiSend<TokenGrant>('POST', `${TOKENS_PATH}/${pathId(tokenGrantId)}`, input),
     invalidate,
+    successMessage: TOKEN_MESSAGES.saved,
     errorMessage: TOKEN_MESSAGES.saveFailed,
   });
 }

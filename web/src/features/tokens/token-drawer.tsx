@@ -14,7 +14,7 @@ import { FormActions } from '../../components/form-actions';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { AuditHistoryButton } from '../../components/audit-history';
-import { SideDrawer } from '../../components/side-drawer';
+import { SideDrawer, useReportUnsavedChanges } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
 import { useCreateToken, useTokenGrant, useUpdateToken, type GeneratedToken, type TokenGrant } from './api';
 import { TokenStatusChip } from './token-status-chip';
@@ -52,6 +52,9 @@ export function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onCl
 }
 
 function GeneratedTokenPanel({ token }: { token: string }) {
+  // Closing the drawer loses the token for good: the drawer asks first (and so does the browser
+  // before the tab closes).
+  useReportUnsavedChanges(true, TOKEN_MESSAGES.closeWhileShown);
   return (
     <Alert severity="warning" sx={{ mb: 2, '& .MuiAlert-message': { flex: 1, minWidth: 0 } }} role="status">
       <AlertTitle>{TOKEN_MESSAGES.shownOnce}</AlertTitle>

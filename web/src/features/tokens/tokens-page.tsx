@@ -7,6 +7,7 @@ import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { isGuid } from '../../lib/ids';
 import { guidLiteral } from '../../lib/list-query';
@@ -74,6 +75,7 @@ export default function TokensPage() {
         fixedFilter={isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)}` : undefined}
         enabled={isGuid(tenantId)}
         columns={columns}
+        essentialColumns={['name', 'status', ACTIONS_FIELD]}
         getRowId={(row) => row.tokenGrantId}
         searchFields={['name', 'description']}
         exportFileName="tokens.csv"

@@ -9,7 +9,6 @@ import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey, listQueryOptions } from '../../lib/list-api';
 import { tenantScopeFilter, type ListResource } from '../../lib/list-query';
 import { useApiMutation } from '../../lib/mutations';
-import { useToast } from '../../lib/toast';
 import { acknowledgePatch } from './work-unit-patch';
 
 /** Work units, their notes and people (spec 001 §7 Work units); the form's lookups are in `lib/lookups.ts`. */
@@ -61,23 +60,25 @@ export function useWorkUnitByPublicId(publicId: string | null) {
  */
 function useWorkUnitMutation<TVariables>(
   mutationFn: (variables: TVariables) => Promise<WorkUnit>,
-  options: { errorMessage?: (error: Error) => string | readonly string[] | undefined; onSuccess?: (unit: WorkUnit) => void } = {},
+  options: { errorMessage?: (error: Error) => string | readonly string[] | undefined; successMessage?: (unit: WorkUnit) => string } = {},
 ) {
   const queryClient = useQueryClient();
   return useApiMutation({
     mutationFn,
     onSuccess: (unit) => {
       queryClient.setQueryData(workUnitQuery(unit.workUnitId).queryKey, unit);
-      options.onSuccess?.(unit);
     },
+    ...(options.successMessage ? { successMessage: options.successMessage } : {}),
     invalidate: (unit) => [listQueryKey(WORK_UNITS_PATH), historyKey(unit.workUnitId, false), historyKey(unit.workUnitId, true)],
     ...(options.errorMessage ? { errorMessage: options.errorMessage } : {}),
   });
 }
 
-/** `PUT /api/v1/workunits` with workUnitId -1 (spec 001 §5). Failures are shown by the panel. */
+/** `PUT /api/v1/workunits` with workUnitId -1 (spec 001 §5): "Work unit #{id} created."; failures are shown by the panel. */
 export function useCreateWorkUnit() {
-  return useWorkUnitMutation((fields: WorkUnitFields) => apiSend<WorkUnit>('PUT', `/api${WORK_UNITS_PATH}`, { ...fields, workUnitId: -1 }));
+  return useWorkUnitMutation((fields: WorkUnitFields) => apiSend<WorkUnit>('PUT', `/api${WORK_UNITS_PATH}`, { ...fields, workUnitId: -1 }), {
+    successMessage: (unit) => WORK_UNIT_MESSAGES.created(unit.workUnitId),
+  });
 }
 
 function sendPatch({ workUnitId, patch }: { workUnitId: number; patch: Operation[] }): Promise<WorkUnit> {
@@ -85,17 +86,16 @@ function sendPatch({ workUnitId, patch }: { workUnitId: number; patch: Operation
 }
 
 /** `PATCH /v1/workunits/{id}` with a JSON Patch holding `test` operations. Failures are the caller's to show. */
-export function usePatchWorkUnit() {
-  return useWorkUnitMutation(sendPatch);
+export function usePatchWorkUnit(options: { successMessage?: (unit: WorkUnit) => string } = {}) {
+  return useWorkUnitMutation(sendPatch, options);
 }
 
 /** The "(ack)" link (spec 001 §4): Acknowledged and assigned to the current user, then "Work unit #{id} acknowledged.". */
 export function useAcknowledge(currentUserEmail: string) {
-  const toast = useToast();
   return useWorkUnitMutation(
     (unit: Pick<WorkUnit, 'workUnitId' | 'stateId' | 'assignedTo'>) => sendPatch({ workUnitId: unit.workUnitId, patch: acknowledgePatch(unit, currentUserEmail) }),
     {
-      onSuccess: (unit) => toast.success(WORK_UNIT_MESSAGES.acknowledged(unit.workUnitId)),
+      successMessage: (unit) => WORK_UNIT_MESSAGES.acknowledged(unit.workUnitId),
       errorMessage: (error) =>
         error instanceof ApiError && error.body?.message.includes(WORK_UNIT_MESSAGES.testValueConflict) ? WORK_UNIT_MESSAGES.modifiedByAnother : error.message,
     },
@@ -186,10 +186,9 @@ export function useHistoryRecords(workUnitId: number, externalOnly: boolean) {
 
 /** `PUT /v1/workunitnotes`: "Note added successfully!" or "Unable to save note.". */
 export function useAddNote(workUnitId: number) {
-  const toast = useToast();
   return useApiMutation({
     mutationFn: (note: { detail: string; isExternalNote: boolean }) => apiSend<HistoryRecord>('PUT', '/v1/workunitnotes', { workUnitId, ...note }),
-    onSuccess: () => toast.success(WORK_UNIT_MESSAGES.noteAdded),
+    successMessage: WORK_UNIT_MESSAGES.noteAdded,
     invalidate: [historyKey(workUnitId, false), historyKey(workUnitId, true)],
     errorMessage: WORK_UNIT_MESSAGES.noteSaveFailed,
   });
@@ -197,10 +196,9 @@ export function useAddNote(workUnitId: number) {
 
 /** `POST /v1/workunitnotes/callme/{workUnitId}` with the Resolution Center's texts (spec 001 §8). */
 export function useCallMe(workUnitId: number) {
-  const toast = useToast();
   return useApiMutation({
     mutationFn: () => apiSend<HistoryRecord>('POST', `/v1/workunitnotes/callme/${pathId(workUnitId)}`),
-    onSuccess: () => toast.success(WORK_UNIT_MESSAGES.callMeSuccess),
+    successMessage: WORK_UNIT_MESSAGES.callMeSuccess,
     invalidate: [historyKey(workUnitId, false), historyKey(workUnitId, true)],
     errorMessage: WORK_UNIT_MESSAGES.callMeFailed,
   });

@@ -44,7 +44,7 @@ export function useWorkUnitForm({ unit, blank, onCreated }: UseWorkUnitFormOptio
     defaultValues: unit ? formValuesOf(unit) : blank,
   });
   const create = useCreateWorkUnit();
-  const patch = usePatchWorkUnit();
+  const patch = usePatchWorkUnit({ successMessage: (updated) => WORK_UNIT_MESSAGES.saved(updated.workUnitId) });
   const refetch = useRefetchWorkUnit();
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [groupPrompt, setGroupPrompt] = useState<AssignmentGroupPrompt | null>(null);

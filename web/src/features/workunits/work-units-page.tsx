@@ -81,6 +81,7 @@ export default function WorkUnitsPage() {
         path={WORK_UNITS_PATH}
         expand={WORK_UNITS_EXPAND}
         columns={columns}
+        essentialColumns={['workUnitId', 'title', 'severityId', 'stateId']}
         getRowId={(row) => row.workUnitId}
         fields={WORK_UNIT_FIELDS}
         fixedFilter={page.fixedFilter}

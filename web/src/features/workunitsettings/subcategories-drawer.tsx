@@ -46,6 +46,7 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
         path={SUBCATEGORIES_PATH}
         fixedFilter={`workUnitCategoryId eq ${categoryId}`}
         columns={columns}
+        essentialColumns={['name', 'isEnabled']}
         getRowId={(row) => row.workUnitSubcategoryId}
         searchFields={['name']}
         onCreate={() => editor.open('new')}

@@ -5,6 +5,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { actionsColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { positiveIntId } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
@@ -65,6 +66,7 @@ export default function WorkUnitSettingsPage() {
         fields={{ tenant: { path: 'tenant/name' }, workUnitType: { path: 'workUnitType/name' } }}
         tenantScope={tenantId}
         columns={columns}
+        essentialColumns={['name', 'isEnabled', ACTIONS_FIELD]}
         getRowId={(row) => row.workUnitCategoryId}
         searchFields={['name']}
         exportFileName="workunitcategories.csv"

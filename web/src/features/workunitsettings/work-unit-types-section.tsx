@@ -11,6 +11,7 @@ import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { actionsColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SideDrawer } from '../../components/side-drawer';
 import { positiveIntId } from '../../lib/ids';
@@ -40,6 +41,7 @@ export function WorkUnitTypesSection() {
         list={list}
         path={WORK_UNIT_TYPES_PATH}
         columns={columns}
+        essentialColumns={['name', 'enabled', ACTIONS_FIELD]}
         getRowId={(row) => row.workUnitTypeId}
         searchFields={['name']}
         onCreate={() => drawer.open('new')}
