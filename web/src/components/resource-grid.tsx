@@ -174,7 +174,8 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         disableRowSelectionOnClick
         autoHeight
         {...gridProps}
-        {...(bulk
+        // On a narrow screen the essential columns need the width more than bulk selection does.
+        {...(bulk && !narrow
           ? {
               checkboxSelection: true,
               keepNonExistentRowsSelected: true,
