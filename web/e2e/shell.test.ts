@@ -408,6 +408,16 @@ describe('as admin', () => {
     await screenshot(page, 'shell-profile-menu');
   });
 
+  test('a page opened at another address of the portal (127.0.0.1 for localhost) is sent to PUBLIC_URL, where signing in works', async () => {
+    const page = await signedOutPage();
+    const canonical = new URL(portalUrl());
+    const other = new URL(portalUrl());
+    other.hostname = '127.0.0.1';
+    await signIn(page, 'admin', `${other.origin}/tenants?from=link`);
+    expect(new URL(page.url()).host).toBe(canonical.host);
+    await page.getByRole('heading', { name: 'Tenants' }).waitFor();
+  });
+
   test('Log out removes the stored sign-in and ends on /user/login; Login then asks for credentials again', async () => {
     // A sign-in of its own: logging out ends the provider's session.
     const page = await signedOutPage();
