@@ -18,6 +18,8 @@ export const currentUserSchema = z.object({
   email: z.string().nullable(),
   tenantId: z.uuid().nullable(),
   subscriptionId: z.uuid().nullable(),
+  /** Names of the user's assignment groups: the work units grid's "My groups" view. */
+  groups: z.array(z.string()),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -20,6 +20,7 @@ const envSchema = z.object({
   OIDC_SCOPE: z.string().optional(),
   OIDC_ROLES_CLAIM: z.string().default('roles'),
   OIDC_TENANTS_CLAIM: z.string().default('tenants'),
+  OIDC_GROUPS_CLAIM: z.string().default('groups'),
   OIDC_USERNAME_CLAIM: z.string().default('preferred_username'),
   SESSION_LIFETIME_SECONDS: z.coerce.number().int().positive().default(8 * 3600),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
@@ -56,6 +57,8 @@ export interface Config {
     scope: string;
     rolesClaim: string;
     tenantsClaim: string;
+    /** Claim holding the names of the user's assignment groups ("My groups"). */
+    groupsClaim: string;
     userNameClaim: string;
   };
   sessionLifetimeSeconds: number;
@@ -114,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
       scope: e.OIDC_SCOPE ?? (embedded ? 'openid profile email offline_access' : 'openid profile email'),
       rolesClaim: e.OIDC_ROLES_CLAIM,
       tenantsClaim: e.OIDC_TENANTS_CLAIM,
+      groupsClaim: e.OIDC_GROUPS_CLAIM,
       userNameClaim: e.OIDC_USERNAME_CLAIM,
     },
     sessionLifetimeSeconds: e.SESSION_LIFETIME_SECONDS,

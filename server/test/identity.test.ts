@@ -236,7 +236,7 @@ describe('embedded identity provider', () => {
     expect(response.status).toBe(400);
   });
 
-  it('serves as the external identity provider of another portal (discovery, keys, roles and tenants claims)', async () => {
+  it('serves as the external identity provider of another portal (discovery, keys, roles, tenants and groups claims)', async () => {
     const browser = new Browser();
     const { submitted, verifier } = await signIn(browser, 'operator', 'operator');
     const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
@@ -251,7 +251,8 @@ describe('embedded identity provider', () => {
       const call = (url: string) => other.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${access_token}` } });
       const me = await call('/v1/currentUser');
       expect(me.statusCode).toBe(200);
-      expect(me.json()).toMatchObject({ userName: 'operator', name: 'Oscar Operator' });
+      // The other portal has no record of the operator's groups: they come from the token's groups claim.
+      expect(me.json()).toMatchObject({ userName: 'operator', name: 'Oscar Operator', groups: ['Service Desk'] });
       const permissions = (await call('/v1/permissions')).json<string[]>();
       expect(permissions).toContain('CFS.Devices:edit');
       expect(permissions).not.toContain('CFS.Tenants:view');

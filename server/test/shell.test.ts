@@ -91,7 +91,13 @@ describe('current user and permissions', () => {
       email: 'operator@cfs.example',
       tenantId: DEMO.contoso,
       subscriptionId: DEMO.contosoProduction,
+      groups: ['Service Desk'],
     });
+  });
+
+  it('names the signed-in user\'s assignment groups, none for a user in no group', async () => {
+    expect((await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ userName: 'operator2', groups: ['Operations'] });
+    expect((await portal.as('admin', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ userName: 'admin', groups: [] });
   });
 
   it('gives the end user only WorkUnits:view:mine', async () => {

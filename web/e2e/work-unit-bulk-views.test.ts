@@ -6,7 +6,7 @@ import { choose, createWorkUnit, gridRow, launchBrowser, screenshot, searchGrid,
 /**
  * Bulk actions and saved views on the work units grid (issue 8, item 23): rows checked across
  * the grid, a bulk state change that reports the units the state rules refuse, export of the
- * selection, a view saved and applied with one click, and the built-in "Assigned to me".
+ * selection, a view saved and applied with one click, and the built-ins "Assigned to me" and "My groups".
  */
 
 const OPERATOR_MAIL = 'operator@cfs.example';
@@ -141,5 +141,22 @@ describe('bulk actions and saved views on the work units grid', () => {
     expect(await page.locator('.MuiDataGrid-row').allTextContents()).toEqual([expect.stringContaining(`${tag} mine`)]);
     expect(await viewChip(page, 'Assigned to me').getAttribute('aria-pressed')).toBe('true');
     await screenshot(page, 'work-units-assigned-to-me');
+  });
+
+  test('"My groups" lists only the units whose assignment group is one of the signed-in user\'s', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const tag = uniqueName('E2E my groups');
+    // The demo seed puts the operator in Contoso's "Service Desk" group only.
+    await createWorkUnit(operator, { title: `${tag} service desk`, assignmentGroup: 'Service Desk' });
+    await createWorkUnit(operator, { title: `${tag} network`, assignmentGroup: 'Network' });
+
+    const page = await signedInPage(browser, 'operator');
+    await openList(page);
+    await viewChip(page, 'My groups').click();
+    await page.getByRole('toolbar', { name: 'Filters' }).getByRole('button', { name: 'Assignment Group: Service Desk' }).waitFor();
+    await searchGrid(page, tag);
+    expect(await page.locator('.MuiDataGrid-row').allTextContents()).toEqual([expect.stringContaining(`${tag} service desk`)]);
+    expect(await viewChip(page, 'My groups').getAttribute('aria-pressed')).toBe('true');
+    await screenshot(page, 'work-units-my-groups');
   });
 });

@@ -11,6 +11,8 @@ export interface Principal {
   /** The caller's permissions as prefixed strings, as `GET /v1/permissions` answers. */
   permissionStrings: string[];
   tenantScope: TenantScope;
+  /** Names of the assignment groups the user belongs to (the work units' Assignment Group values). */
+  groups: string[];
   /** The tenant and subscription the user works in (the header picker's context). */
   tenantId: string | null;
   subscriptionId: string | null;

@@ -13,6 +13,7 @@ interface UserRow {
   display_name: string;
   email: string | null;
   all_tenants: boolean;
+  assignment_groups: string[];
   enabled: boolean;
   tenant_id: string | null;
   subscription_id: string | null;
@@ -24,7 +25,7 @@ interface UserRow {
 async function findUser(db: Db, where: { userName: string } | { externalSubject: string }): Promise<UserRow | undefined> {
   const condition = 'userName' in where ? sql`u.user_name = ${where.userName}` : sql`u.external_subject = ${where.externalSubject}`;
   const result = await sql<UserRow>`
-    SELECT u.user_id, u.user_name, u.display_name, u.email, u.all_tenants, u.enabled, u.tenant_id, u.subscription_id,
+    SELECT u.user_id, u.user_name, u.display_name, u.email, u.all_tenants, u.assignment_groups, u.enabled, u.tenant_id, u.subscription_id,
       ARRAY(SELECT DISTINCT rp.permission FROM user_role ur JOIN role_permission rp ON rp.role_id = ur.role_id
             WHERE ur.user_id = u.user_id) AS permissions,
       ARRAY(SELECT ut.tenant_id::text FROM user_tenant ut WHERE ut.user_id = u.user_id) AS tenant_ids
@@ -32,7 +33,7 @@ async function findUser(db: Db, where: { userName: string } | { externalSubject:
   return result.rows[0];
 }
 
-function toPrincipal(config: Config, row: UserRow, permissions: string[], scope: TenantScope): Principal {
+function toPrincipal(config: Config, row: UserRow, permissions: string[], scope: TenantScope, groups: string[]): Principal {
   const prefixed = permissions.map((permission) => `${config.permissionPrefix}.${permission}`).sort();
   return {
     userId: row.user_id,
@@ -42,15 +43,17 @@ function toPrincipal(config: Config, row: UserRow, permissions: string[], scope:
     permissions: new PermissionSet(prefixed),
     permissionStrings: prefixed,
     tenantScope: scope,
+    groups,
     tenantId: row.tenant_id,
     subscriptionId: row.subscription_id,
   };
 }
 
-function claimList(claims: JWTPayload, name: string): string[] {
+/** A claim's names: an array, or one text of names separated by `separator` (blanks and commas by default). */
+function claimList(claims: JWTPayload, name: string, separator: RegExp = /[\s,]+/): string[] {
   const value = claims[name];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
+  if (typeof value === 'string') return value.split(separator).map((item) => item.trim()).filter(Boolean);
   return [];
 }
 
@@ -58,10 +61,12 @@ function claimList(claims: JWTPayload, name: string): string[] {
  * Turns verified access-token claims into a principal, or undefined for an unknown or
  * disabled user.
  *
- * Embedded provider: `sub` is the user name; roles and tenants come from the database.
+ * Embedded provider: `sub` is the user name; roles, tenants and groups come from the database.
  * External provider: the user is found by `{iss}|{sub}` (created on first sight); roles are the
  * names in the roles claim (OIDC_ROLES_CLAIM) matched to the portal's roles, tenants are the
- * ids or names in the tenants claim (OIDC_TENANTS_CLAIM), `*` meaning every tenant.
+ * ids or names in the tenants claim (OIDC_TENANTS_CLAIM), `*` meaning every tenant, and groups
+ * the names in the groups claim (OIDC_GROUPS_CLAIM), taken as they are, like the roles: the
+ * provider owns them, so they are not stored.
  */
 export async function loadPrincipal(db: Db, config: Config, claims: JWTPayload): Promise<Principal | undefined> {
   if (!claims.sub) return undefined;
@@ -69,7 +74,7 @@ export async function loadPrincipal(db: Db, config: Config, claims: JWTPayload):
     const row = await findUser(db, { userName: claims.sub });
     if (!row?.enabled) return undefined;
     const scope: TenantScope = row.all_tenants ? ALL_TENANTS : { kind: 'some', tenantIds: (row.tenant_ids ?? []).map((id) => id.toLowerCase()) };
-    return toPrincipal(config, row, row.permissions ?? [], scope);
+    return toPrincipal(config, row, row.permissions ?? [], scope, row.assignment_groups);
   }
   return loadExternalPrincipal(db, config, claims, claims.sub);
 }
@@ -115,5 +120,7 @@ async function loadExternalPrincipal(db: Db, config: Config, claims: JWTPayload,
         .execute()
     : [];
   const scope: TenantScope = allTenants ? ALL_TENANTS : { kind: 'some', tenantIds };
-  return toPrincipal(config, row, permissions.map((p) => p.permission), scope);
+  // Group names hold blanks ("Service Desk"): a text claim is split on commas only.
+  const groups = claimList(claims, config.oidc.groupsClaim, /,/);
+  return toPrincipal(config, row, permissions.map((p) => p.permission), scope, groups);
 }

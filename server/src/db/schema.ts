@@ -31,6 +31,7 @@ export interface AppRole {
 
 export interface AppUser {
   all_tenants: Generated<boolean>;
+  assignment_groups: Generated<string[]>;
   created: Generated<Timestamp>;
   display_name: string;
   email: string | null;

@@ -64,10 +64,10 @@ const DEMO_CUSTOM_FIELDS: Record<string, Partial<Record<'work_unit_field_1' | 'w
 };
 
 const DEMO_USERS = [
-  { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true },
-  { userName: 'operator', displayName: 'Oscar Operator', role: 'Operator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false },
-  { userName: 'enduser', displayName: 'Erin Enduser', role: 'EndUser', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false },
-  { userName: 'operator2', displayName: 'Olivia Operator', role: 'Operator', tenant: DEMO.fabrikam, subscription: DEMO.fabrikamProduction, allTenants: false },
+  { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true, groups: [] },
+  { userName: 'operator', displayName: 'Oscar Operator', role: 'Operator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false, groups: ['Service Desk'] },
+  { userName: 'enduser', displayName: 'Erin Enduser', role: 'EndUser', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false, groups: [] },
+  { userName: 'operator2', displayName: 'Olivia Operator', role: 'Operator', tenant: DEMO.fabrikam, subscription: DEMO.fabrikamProduction, allTenants: false, groups: ['Operations'] },
 ] as const;
 
 /**
@@ -126,6 +126,8 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
           all_tenants: user.allTenants,
           tenant_id: user.tenant,
           subscription_id: user.subscription,
+          // Names from their tenant's assignment groups, so "My groups" finds the demo units.
+          assignment_groups: [...user.groups],
         })
         .returning('user_id')
         .executeTakeFirstOrThrow();

@@ -12,7 +12,7 @@ const tags = ['Current user'];
 export const currentUserRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
   app.get('/v1/currentUser', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: currentUserSchema } } }, async (request) => {
     const user = principalOf(request);
-    return { name: user.displayName, userName: user.userName, email: user.email, tenantId: user.tenantId, subscriptionId: user.subscriptionId };
+    return { name: user.displayName, userName: user.userName, email: user.email, tenantId: user.tenantId, subscriptionId: user.subscriptionId, groups: user.groups };
   });
 
   app.get('/v1/permissions', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: permissionListSchema } } }, async (request) =>

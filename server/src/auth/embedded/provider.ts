@@ -19,6 +19,7 @@ const DEMO_USER_NAMES = ['admin', 'operator', 'enduser', 'operator2'] as const;
 interface Account {
   user_id: string;
   all_tenants: boolean;
+  assignment_groups: string[];
   user_name: string;
   display_name: string;
   email: string | null;
@@ -29,7 +30,7 @@ interface Account {
 async function findAccount(db: Db, userName: string): Promise<Account | undefined> {
   return db
     .selectFrom('app_user')
-    .select(['user_id', 'user_name', 'display_name', 'email', 'tenant_id', 'all_tenants'])
+    .select(['user_id', 'user_name', 'display_name', 'email', 'tenant_id', 'all_tenants', 'assignment_groups'])
     .where('user_name', '=', userName)
     .where('enabled', '=', true)
     .executeTakeFirst();
@@ -124,8 +125,8 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       await grant.save();
       return grant;
     },
-    // Roles and tenants travel in the token as an external provider's would (OIDC_ROLES_CLAIM,
-    // OIDC_TENANTS_CLAIM), so another portal can use this one as its identity provider.
+    // Roles, tenants and groups travel in the token as an external provider's would (OIDC_ROLES_CLAIM,
+    // OIDC_TENANTS_CLAIM, OIDC_GROUPS_CLAIM), so another portal can use this one as its identity provider.
     // `gid` binds an access token to its sign-in grant: the API refuses it once the grant ends
     // (sign-out, revocation of the refresh token), though the token itself has not expired.
     async extraTokenClaims(_ctx, token) {
@@ -145,6 +146,7 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
         email: account.email,
         [config.oidc.rolesClaim]: roles.map((role) => role.name),
         [config.oidc.tenantsClaim]: account.all_tenants ? ['*'] : tenants.map((tenant) => tenant.tenant_id),
+        [config.oidc.groupsClaim]: account.assignment_groups,
       };
     },
     async findAccount(_ctx, sub) {

@@ -101,6 +101,8 @@ export function useWorkUnitsPage() {
     tenantId,
     /** Whom "Assigned to me" means: the mail the "(ack)" link assigns. */
     me: currentUser.email ?? currentUser.userName,
+    /** Whose units "My groups" means: the assignment groups the user belongs to. */
+    myGroups: currentUser.groups,
     canCreate: permissions.has('WorkUnits', 'create'),
     canEdit: permissions.has('WorkUnits', 'edit'),
     list,

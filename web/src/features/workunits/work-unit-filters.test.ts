@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { FINISHED_STATES } from '@cfs/contracts/work-units';
 import { toODataParams } from '../../lib/list-query';
 import { applyListChange, BASE_LIST_STATE, type ListState } from '../../lib/list-state';
-import { addChipValues, chipsOf, DEFAULT_FILTERS, LIST_DEFAULTS, removeChip, setChip, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS, workUnitsFixedFilter } from './work-unit-filters';
+import { addChipValues, builtInViews, chipsOf, DEFAULT_FILTERS, LIST_DEFAULTS, otherFilterChips, removeChip, setChip, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS, workUnitsFixedFilter } from './work-unit-filters';
 
 const TENANT = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
 const defaults: ListState = { ...BASE_LIST_STATE, ...LIST_DEFAULTS };
@@ -76,5 +77,21 @@ describe('the filter chips', () => {
     const afterSecond = applyListChange(afterFirst, { type: 'filters', filters: removeChip('workUnitTypeId') }, defaults);
     expect(chipsOf(afterSecond.filters)).toEqual([]);
     expect(toODataParams(afterSecond, resource(afterSecond.filters)).$filter).toBe('not (stateId in (6,7,8))');
+  });
+});
+
+describe('the built-in views', () => {
+  it('"My groups" lists the units of any of the user\'s assignment groups and names them on its chip', () => {
+    const view = builtInViews('operator@cfs.example', ['Service Desk', 'Network']).find((item) => item.name === 'My groups');
+    expect(view).toBeDefined();
+    const filters = view?.view.filters ?? [];
+    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe(
+      `not (stateId in (${FINISHED_STATES.join(',')})) and tolower(assignmentGroup) in ('service desk','network')`,
+    );
+    expect(otherFilterChips(filters).map((chip) => chip.label)).toEqual(['Assignment Group: Service Desk, Network']);
+  });
+
+  it('does not offer "My groups" to a user in no group', () => {
+    expect(builtInViews('operator@cfs.example', []).map((item) => item.name)).toEqual(['Assigned to me']);
   });
 });

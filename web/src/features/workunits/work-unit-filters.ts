@@ -111,16 +111,22 @@ export function workUnitsFixedFilter(filters: readonly FilterItem[], protocolId:
 }
 
 /**
- * The views every user has above the chips: "Assigned to me" (the units assigned to the user's
- * mail, as the "(ack)" link assigns them), in the default order, every column shown.
+ * The views every user has above the chips, in the default order, every column shown:
+ * "Assigned to me" (the units assigned to the user's mail, as the "(ack)" link assigns them) and
+ * "My groups" (the units whose Assignment Group is one of the user's groups). A user in no group
+ * is not offered "My groups": with no values the filter would drop out and list every unit.
  */
-export function builtInViews(me: string): BuiltInView[] {
-  return [{ name: 'Assigned to me', view: { filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: me }], sort: [...DEFAULT_SORT], columns: {} } }];
+export function builtInViews(me: string, groups: readonly string[] = []): BuiltInView[] {
+  const views: BuiltInView[] = [{ name: 'Assigned to me', view: { filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: me }], sort: [...DEFAULT_SORT], columns: {} } }];
+  if (groups.length > 0) {
+    views.push({ name: 'My groups', view: { filters: [{ id: 'assignmentGroup', field: 'assignmentGroup', operator: 'isAnyOf', value: [...groups] }], sort: [...DEFAULT_SORT], columns: {} } });
+  }
+  return views;
 }
 
 const OTHER_FILTER_LABELS: Readonly<Record<string, string>> = { assignedTo: 'Assigned To', assignmentGroup: 'Assignment Group' };
 
-/** Filters a view brings that have no chip of their own (Assigned To), shown as "Assigned To: value". */
+/** Filters a view brings that have no chip of their own (Assigned To, Assignment Group), shown as "Assigned To: value". */
 export function otherFilterChips(filters: readonly FilterItem[]): { field: string; label: string }[] {
   return filters.flatMap((item) => {
     if (isChipField(item.field) || item.value === undefined || item.value === '' || (Array.isArray(item.value) && item.value.length === 0)) return [];

@@ -74,7 +74,7 @@ export default function WorkUnitsPage() {
           </Link>
         }
       />
-      <SavedViewsBar grid="workunits" tenantId={page.tenantId} list={page.list} builtIn={builtInViews(page.me)} />
+      <SavedViewsBar grid="workunits" tenantId={page.tenantId} list={page.list} builtIn={builtInViews(page.me, page.myGroups)} />
       <WorkUnitFilterBar filters={page.list.state.filters} onChange={page.list.setFilters} protocolId={page.protocolId} onClearProtocol={page.clearProtocol} />
       <ResourceGrid
         list={page.list}
