@@ -89,11 +89,11 @@ function compiledList<DB, TB extends keyof DB, O>(db: Kysely<DB>, resource: Reso
 }
 
 /**
- * The two statements of a list request, run side by side. `rows` yields the JSON text of one object per row, already
- * in API shape — or, given `cells` (a CSV export's columns), of one array per row holding those
- * fields in that order, read through the same tenant-limited joins as sorting. `paged: false`
- * drops $top/$skip. `count` counts the filtered rows only: no ordering, no expansions, no joins
- * that only sorting needs.
+ * The two statements of a list request, run side by side. `rows` yields the JSON text of one
+ * object per row, already in API shape — or, given `cells` (a CSV export's columns), of one array
+ * per row holding those fields in that order, read through the same tenant-limited joins as
+ * sorting. `paged: false` drops $top/$skip. `count` counts the filtered rows only: no ordering, no
+ * expansions, no joins that only sorting needs.
  */
 export function buildListSql<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
