@@ -1,9 +1,9 @@
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
-import type { SubscriptionLookup, TenantLookup } from '@cfs/contracts/shell';
+import type { SubscriptionLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
-import { api, homeTenantId, launchBrowser, newContext, pauseClock, portalUrl, runClockUntil, screenshot, serverCall, sessionOf, signIn, signedInPage, type PageOptions, type UserName } from './support';
+import { api, homeTenantId, tenantNamed, launchBrowser, newContext, pauseClock, portalUrl, runClockUntil, screenshot, serverCall, sessionOf, signIn, signedInPage, type PageOptions, type UserName } from './support';
 
 /**
  * The portal shell in the browser (spec 000): sign-in, the menu per permission set, tenant
@@ -52,12 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function tenantNamed(user: UserName, name: string): Promise<TenantLookup> {
-  const tenant = (await api<TenantLookup[]>(await sessionOf(browser, user), '/api/generallookup/tenants')).find((candidate) => candidate.name === name);
-  if (!tenant) throw new Error(`No tenant ${name} for ${user}`);
-  return tenant;
-}
 
 /** A page of the user's on their home, `/{tenantId}`. */
 async function homePage(user: UserName, options: PageOptions = {}): Promise<Page> {
@@ -148,7 +142,7 @@ describe('as admin', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => TENANT_PATH.test(url.pathname));
 
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     expect((await serverCall<{ tenantId: string | null }>(page, '/v1/currentUser')).tenantId).toBe(contoso.tenantId);
     expect(new URL(page.url()).pathname).toBe(`/${contoso.tenantId}`);
     await page.getByRole('heading', { name: 'Home' }).waitFor();
@@ -164,7 +158,7 @@ describe('as admin', () => {
   });
 
   test('the sidebar is 260 px wide at desktop width and its logo link goes to /{tenantId}', async () => {
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const page = await homePage('admin');
     const sidebar = page.locator('.MuiDrawer-paper').filter({ has: mainMenu(page) });
     expect((await sidebar.boundingBox())?.width).toBe(260);
@@ -187,7 +181,7 @@ describe('as admin', () => {
   });
 
   test('the menu item of the current path is highlighted, and only that one', async () => {
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const page = await homePage('admin');
     await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).click();
     await page.waitForURL(`**/${contoso.tenantId}/devices`);
@@ -202,7 +196,7 @@ describe('as admin', () => {
   });
 
   test('a placeholder area (Devices) shows its header and "This area is not available yet." and titles the document "Devices - {environment name}"', async () => {
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const environment = await api<EnvironmentInfo>(await sessionOf(browser, 'admin'), '/api/generalLookup/environment');
     const page = await homePage('admin');
     await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).click();
@@ -241,7 +235,7 @@ describe('as admin', () => {
   });
 
   test('an unknown path shows "Page Not Found" with a link home, in the light and, after switching, the dark theme', async () => {
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const page = await signedInPage(browser, 'admin', { ownContext: true });
     await page.goto('/no-such-page');
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
@@ -320,7 +314,7 @@ describe('as admin', () => {
   });
 
   test('the tenant picker with nothing chosen shows "Please choose a tenant." and "Please choose a subscription." once the fields are touched, and Save stays disabled', async () => {
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     // A user without a stored tenant context: the profile call answers no tenant or subscription.
     const page = await signedInPage(browser, 'admin');
     await page.route('**/v1/currentUser', async (route) => {
@@ -347,8 +341,8 @@ describe('as admin', () => {
 
   test('the tenant picker: choosing Fabrikam and a Fabrikam subscription and saving reloads the same address with the tenant id replaced', async () => {
     const admin = await sessionOf(browser, 'admin');
-    const contoso = await tenantNamed('admin', 'Contoso');
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const subscriptions = await api<SubscriptionLookup[]>(admin, '/api/generallookup/subscriptions');
     const fabrikamSubscriptions = subscriptions.filter((subscription) => subscription.tenantId === fabrikam.tenantId).map((subscription) => subscription.name);
     const page = await signedInPage(browser, 'admin');
@@ -437,7 +431,7 @@ describe('as admin', () => {
 
 describe('as operator', () => {
   test('operator lands on Contoso\'s home and sees the Menu group and Administration without Tenants', async () => {
-    const contoso = await tenantNamed('operator', 'Contoso');
+    const contoso = await tenantNamed(browser, 'operator', 'Contoso');
     const page = await signedInPage(browser, 'operator');
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === `/${contoso.tenantId}`);
@@ -518,7 +512,7 @@ describe('as operator', () => {
 
 describe('as operator2', () => {
   test('operator2 lands on Fabrikam\'s home, with Fabrikam\'s tenant id in the address, and sees the Menu group and Administration without Tenants', async () => {
-    const fabrikam = await tenantNamed('operator2', 'Fabrikam');
+    const fabrikam = await tenantNamed(browser, 'operator2', 'Fabrikam');
     const page = await signedInPage(browser, 'operator2');
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}`);

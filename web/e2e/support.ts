@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
-import type { CurrentUser } from '@cfs/contracts/shell';
+import type { CurrentUser, TenantLookup } from '@cfs/contracts/shell';
 import type { Subscription, Tenant, TenantInput } from '@cfs/contracts/tenants';
 import type { GeneratedToken, TokenCreate } from '@cfs/contracts/tokens';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
@@ -208,6 +208,13 @@ async function callApi<T>(token: string, path: string, init: { method?: Method; 
 }
 
 /** A call to the portal's API as the session's user: a test making its data or checking what the server holds. */
+/** A tenant the user's tenant lookup offers, by name. */
+export async function tenantNamed(browser: Browser, user: UserName, name: string): Promise<TenantLookup> {
+  const tenant = (await api<TenantLookup[]>(await sessionOf(browser, user), '/api/generallookup/tenants')).find((candidate) => candidate.name === name);
+  if (!tenant) throw new Error(`No tenant ${name} for ${user}`);
+  return tenant;
+}
+
 export function api<T>(session: Session, path: string, init: { method?: Method; body?: unknown } = {}): Promise<T> {
   return callApi<T>(session.token, path, init);
 }

@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TenantLookup } from '@cfs/contracts/shell';
 import {
   api,
   choose,
@@ -17,7 +16,7 @@ import {
   signedInPage,
   uniqueName,
   type ListResponse,
-  type UserName,
+  tenantNamed,
   type WorkUnitRow,
 } from './support';
 
@@ -38,14 +37,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function tenantNamed(user: UserName, name: string): Promise<TenantLookup> {
-  const tenant = (await api<TenantLookup[]>(await sessionOf(browser, user), '/api/generallookup/tenants')).find((candidate) => candidate.name === name);
-  if (!tenant) throw new Error(`No tenant ${name} for ${user}`);
-  return tenant;
-}
-
 /** Contoso's id as admin sees it: operator2 cannot look it up. */
-const contosoId = async () => (await tenantNamed('admin', 'Contoso')).tenantId;
+const contosoId = async () => (await tenantNamed(browser, 'admin', 'Contoso')).tenantId;
 
 /** Scrolls the grid to its last columns (the grid renders only the columns in view). */
 async function scrollGridRight(page: Page): Promise<void> {
@@ -57,7 +50,7 @@ async function scrollGridRight(page: Page): Promise<void> {
 describe('a link into a tenant the user may not use', () => {
   test("operator2 opening Contoso's Create Work Unit link is sent to Fabrikam's, told by the access toast; the form names Fabrikam and saves there", async () => {
     const contoso = await contosoId();
-    const fabrikam = await tenantNamed('operator2', 'Fabrikam');
+    const fabrikam = await tenantNamed(browser, 'operator2', 'Fabrikam');
     const page = await signedInPage(browser, 'operator2');
     await page.goto(`/${contoso}/workunitsv2?workUnitId=new&workUnitTypeId=1`);
     await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}/workunitsv2` && url.searchParams.get('workUnitId') === 'new');
@@ -82,7 +75,7 @@ describe('a link into a tenant the user may not use', () => {
 
   test("operator2 opening Contoso's token link creates the token in Fabrikam, not a 404", async () => {
     const contoso = await contosoId();
-    const fabrikam = await tenantNamed('operator2', 'Fabrikam');
+    const fabrikam = await tenantNamed(browser, 'operator2', 'Fabrikam');
     const name = uniqueName('e2e-foreign-link');
     const page = await signedInPage(browser, 'operator2');
     await page.goto(`/${contoso}/tokens?tokenGrantId=new`);
@@ -99,7 +92,7 @@ describe('a link into a tenant the user may not use', () => {
   });
 
   test("admin, who may use every tenant, stays on Fabrikam's address", async () => {
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/${fabrikam.tenantId}/workunitsv2`);
     await page.getByRole('heading', { level: 1, name: 'Work Units' }).waitFor();
@@ -112,7 +105,7 @@ describe('a link into a tenant the user may not use', () => {
 describe('tenant fields', () => {
   test("the Create form names the user's own tenant even once it is disabled and has left the tenant lookup", async () => {
     const admin = await sessionOf(browser, 'admin');
-    const contoso = await tenantNamed('admin', 'Contoso');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const tenant = await createTenant(admin);
     const subscription = await createSubscription(admin, tenant.tenantId);
     await api(admin, `/v1/tenantSubscriptionContext/${tenant.tenantId}`, { method: 'POST', body: { tenant: tenant.tenantId, subscriptionId: subscription.subscriptionId } });
@@ -133,8 +126,8 @@ describe('tenant fields', () => {
 describe('lists of tenant-owned data', () => {
   test('the work units list shows the tenant in the path; "All tenants" lists every tenant, kept in the address, and the tenant again narrows it', async () => {
     const admin = await sessionOf(browser, 'admin');
-    const contoso = await tenantNamed('admin', 'Contoso');
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const tag = uniqueName('E2E scope');
     const inContoso = await createWorkUnit(admin, { title: `${tag} Contoso`, tenantId: contoso.tenantId });
     const inFabrikam = await createWorkUnit(admin, { title: `${tag} Fabrikam`, tenantId: fabrikam.tenantId });
@@ -166,8 +159,8 @@ describe('lists of tenant-owned data', () => {
 
   test("after admin picks Fabrikam in the header, Contoso's work units leave the list", async () => {
     const admin = await sessionOf(browser, 'admin');
-    const contoso = await tenantNamed('admin', 'Contoso');
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const tag = uniqueName('E2E picked');
     const inContoso = await createWorkUnit(admin, { title: `${tag} Contoso`, tenantId: contoso.tenantId });
     const inFabrikam = await createWorkUnit(admin, { title: `${tag} Fabrikam`, tenantId: fabrikam.tenantId });
@@ -195,7 +188,7 @@ describe('lists of tenant-owned data', () => {
   });
 
   test('Work Unit Settings lists the categories of the tenant in the path until "All tenants" is chosen', async () => {
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/${fabrikam.tenantId}/workunitsettings`);
     const categories = page.locator('.MuiDataGrid-root').first();
@@ -208,8 +201,8 @@ describe('lists of tenant-owned data', () => {
 
   test('the old experience lists the work units of the tenant in the path', async () => {
     const admin = await sessionOf(browser, 'admin');
-    const contoso = await tenantNamed('admin', 'Contoso');
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const inFabrikam = await createWorkUnit(admin, { title: uniqueName('E2E classic Fabrikam'), tenantId: fabrikam.tenantId });
     // The newest unit of all: were Contoso's listed, it would head the table.
     const inContoso = await createWorkUnit(admin, { title: uniqueName('E2E classic Contoso'), tenantId: contoso.tenantId });
@@ -234,8 +227,8 @@ describe('lists of tenant-owned data', () => {
 describe('custom fields in the work unit grid', () => {
   test("the grid shows the custom fields of the tenant in the path as columns headed by their names, with the units' values", async () => {
     const admin = await sessionOf(browser, 'admin');
-    const contoso = await tenantNamed('admin', 'Contoso');
-    const fabrikam = await tenantNamed('admin', 'Fabrikam');
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const unit = await createWorkUnit(admin, { title: uniqueName('E2E custom'), tenantId: contoso.tenantId, customValue1: 'Wholesale', customValue3: 'CT-4711' });
 
     const page = await signedInPage(browser, 'admin');
