@@ -7,6 +7,7 @@ import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import {
   api,
   choose,
+  saveNewToken,
   createTenant,
   createToken,
   drawer,
@@ -377,11 +378,7 @@ describe('administration (admin)', () => {
     const page = await signedInPage(browser, 'admin', { permissions: CLIPBOARD, clock: true });
     await page.goto(`/${await contosoId()}/tokens`);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    const panel = drawer(page);
-    await panel.getByRole('heading', { name: 'Create Token' }).waitFor();
-    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
-    await choose(panel, page, 'Lifetime', '1 year');
-    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    const panel = await saveNewToken(page, name);
     await panel.getByText('Copy this token now. It cannot be viewed again after you leave this page.').waitFor();
     const generatedToken = (await panel.getByLabel('Generated token').textContent()) ?? '';
     expect(generatedToken).toMatch(/^cfs_[0-9A-Za-z]{46}$/);

@@ -8,7 +8,7 @@ import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import { WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
 import {
-  choose,
+  saveNewToken,
   createChangeRequest,
   createTenant,
   createWorkUnit,
@@ -224,12 +224,8 @@ describe('screen habits', () => {
     await adminPage.getByText(TENANT_MESSAGES.saved(tenant.name), { exact: true }).waitFor();
 
     await adminPage.goto(`/${homeTenantId(admin)}/tokens?tokenGrantId=new`);
-    const tokenPanel = drawer(adminPage);
-    await tokenPanel.getByRole('heading', { name: 'Create Token' }).waitFor();
     const name = uniqueName('e2e-saved');
-    await tokenPanel.getByRole('textbox', { name: 'Name' }).fill(name);
-    await choose(tokenPanel, adminPage, 'Lifetime', '1 year');
-    await tokenPanel.getByRole('button', { name: 'Save', exact: true }).click();
+    const tokenPanel = await saveNewToken(adminPage, name);
     await adminPage.getByText(TOKEN_MESSAGES.created, { exact: true }).waitFor();
     await tokenPanel.getByRole('heading', { name: `Edit Token: ${name}` }).waitFor();
     await tokenPanel.getByRole('textbox', { name: 'Description' }).fill('Build agent');
@@ -271,12 +267,8 @@ describe('screen habits', () => {
     const admin = await sessionOf(browser, 'admin');
     const page = await signedInPage(browser, 'admin', { ownContext: true });
     await page.goto(`/${homeTenantId(admin)}/tokens?tokenGrantId=new`);
-    const panel = drawer(page);
-    await panel.getByRole('heading', { name: 'Create Token' }).waitFor();
     const name = uniqueName('e2e-shown-once');
-    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
-    await choose(panel, page, 'Lifetime', '1 year');
-    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    const panel = await saveNewToken(page, name);
     const token = panel.getByLabel('Generated token');
     await token.waitFor();
 

@@ -374,6 +374,16 @@ export async function searchGrid(scope: Page | Locator, text: string): Promise<v
 }
 
 /** Chooses an option of an MUI select by its label. */
+/** Fills the open Create Token drawer (a name, a lifetime of 1 year) and saves it; the drawer. */
+export async function saveNewToken(page: Page, name: string): Promise<Locator> {
+  const panel = drawer(page);
+  await panel.getByRole('heading', { name: 'Create Token' }).waitFor();
+  await panel.getByRole('textbox', { name: 'Name' }).fill(name);
+  await choose(panel, page, 'Lifetime', '1 year');
+  await panel.getByRole('button', { name: 'Save', exact: true }).click();
+  return panel;
+}
+
 export async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
   await scope.getByRole('combobox', { name: label }).click();
   await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();

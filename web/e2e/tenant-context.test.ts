@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   api,
   choose,
+  saveNewToken,
   createSubscription,
   createTenant,
   createWorkUnit,
@@ -81,11 +82,7 @@ describe('a link into a tenant the user may not use', () => {
     await page.goto(`/${contoso}/tokens?tokenGrantId=new`);
     await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}/tokens` && url.searchParams.get('tokenGrantId') === 'new');
     await page.getByText(FORBIDDEN).waitFor();
-    const panel = drawer(page);
-    await panel.getByRole('heading', { name: 'Create Token' }).waitFor();
-    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
-    await choose(panel, page, 'Lifetime', '1 year');
-    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    const panel = await saveNewToken(page, name);
     await panel.getByText('Copy this token now. It cannot be viewed again after you leave this page.').waitFor();
     const grants = await serverCall<ListResponse<{ name: string; tenantId: string }>>(page, `/v1/tokens?$filter=tenantId eq ${fabrikam.tenantId}`);
     expect(grants.value.map((grant) => grant.name)).toContain(name);
