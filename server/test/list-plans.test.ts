@@ -7,8 +7,11 @@ import { buildListSql } from '../src/odata/list-query-sql.js';
 import { parseListQuery } from '../src/odata/list-query.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
-/** The work units grid's first call (spec 001: New incidents, severity ascending, newest first). */
-const DEFAULT_LIST = { $top: '10', $skip: '0', $orderby: 'severityId asc,created desc', $filter: 'stateId in (1) and workUnitTypeId in (1)' };
+/**
+ * The work units grid's default order (spec 001: severity ascending, newest first), with no filter
+ * that another index could serve: the plan then turns on the tenant condition alone.
+ */
+const DEFAULT_LIST = { $top: '10', $skip: '0', $orderby: 'severityId asc,created desc' };
 
 interface PlanNode {
   'Node Type': string;
