@@ -2,8 +2,9 @@ import http from 'node:http';
 import { parentPort } from 'node:worker_threads';
 
 /**
- * The benchmark's HTTP client, run in a worker thread of its own: the calls it times are not
- * slowed by the portal's event loop (nor the portal by the client's), as with a real caller.
+ * The benchmark's HTTP client, run in a worker thread of its own for load: the calls it times are
+ * not slowed by the portal's event loop (nor the portal by the client's), as with a real caller.
+ * `timedGet` is also called on the portal's own thread, for single calls whose latency is the figure.
  * Asked `{ kind: 'get', url, token }`, it answers `{ ms, status, body }`; asked
  * `{ kind: 'load', url, token, connections, seconds }`, it keeps that many connections busy with
  * the same GET for that long and answers `{ requests, seconds, failures }`.
@@ -25,6 +26,13 @@ function get(agent: http.Agent, url: string, token: string): Promise<{ status: n
     });
     request.on('error', reject);
   });
+}
+
+/** One GET on `agent`, timed from the request to the answer's last byte. */
+export async function timedGet(agent: http.Agent, url: string, token: string): Promise<{ ms: number; status: number; body: string }> {
+  const start = process.hrtime.bigint();
+  const { status, body } = await get(agent, url, token);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, status, body };
 }
 
 async function load(url: string, token: string, connections: number, seconds: number) {
@@ -54,11 +62,7 @@ parentPort?.on('message', (message: ClientRequest) => {
   }
   const answer =
     message.kind === 'get'
-      ? (async () => {
-          const start = process.hrtime.bigint();
-          const { status, body } = await get(single, message.url, message.token);
-          return { ms: Number(process.hrtime.bigint() - start) / 1e6, status, body };
-        })()
+      ? timedGet(single, message.url, message.token)
       : load(message.url, message.token, message.connections, message.seconds);
   answer.then(
     (result) => parentPort?.postMessage(result),

@@ -129,12 +129,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
  */
 function redirectPagesToPublicUrl(app: FastifyInstance, publicUrl: string): void {
   const canonical = new URL(publicUrl);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+  const host = canonical.host.toLowerCase();
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done();
     const url = request.url.toLowerCase();
-    if (SERVER_PREFIXES.some((prefix) => url.startsWith(prefix))) return;
-    if (request.host.toLowerCase() === canonical.host.toLowerCase()) return;
-    return reply.redirect(new URL(request.url, canonical).toString(), 302);
+    if (SERVER_PREFIXES.some((prefix) => url.startsWith(prefix)) || request.host.toLowerCase() === host) return done();
+    // Answered here: the request goes no further (a hook that answers does not call done).
+    void reply.redirect(new URL(request.url, canonical).toString(), 302);
   });
 }
 

@@ -113,10 +113,15 @@ export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
   app.addHook('onRoute', checkDeclaration);
   // A caller's own change (their tenant context, a sign-out, a revoked token) holds on their next
   // request: before a write is answered, this instance applies every announcement committed so far.
-  app.addHook('onSend', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') await deps.principals.sync();
+  // Callback style: a read (most requests) passes without a promise and a turn of the event loop.
+  app.addHook('onSend', (request, reply, payload, done) => {
     // What a signed-in caller is told is theirs alone: no browser or proxy keeps a copy.
     if (request.principal) reply.header('Cache-Control', 'no-store');
+    if (request.method === 'GET' || request.method === 'HEAD') return done(null, payload);
+    deps.principals.sync().then(
+      () => done(null, payload),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
   });
   app.addHook('onRequest', async (request) => {
     const permission = request.routeOptions.config.permission;
