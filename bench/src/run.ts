@@ -9,6 +9,7 @@ import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { paired, time, timed } from './measure.js';
+import { profile, type ProfileSummary } from './profile.js';
 
 /**
  * `npm run bench`: every figure beside a baseline measured in the same run, printed as a table of
@@ -19,6 +20,8 @@ import { paired, time, timed } from './measure.js';
  *   portal's thread (`getHere`), and also on a thread of its own to show what waking it costs.
  * - Throughput: a signed-in GET /v1/permissions and the tenants list under load, against a bare
  *   Fastify answering "hello" in the same process under the same load.
+ * - Where a signed-in list call's time goes on the portal's thread under that load (a CPU profile
+ *   summed by part: the portal's files, each library, the runtime).
  * - The work units list at scale: a one-tenant operator's default page against the admin's, a
  *   title search, the count's cost (with ÷ without) and a deep page (page 500 ÷ page 1).
  *
@@ -124,6 +127,16 @@ async function workUnits(portal: BenchPortal): Promise<void> {
   record({ name: 'work units page 500 ($skip=5000)', value: await p50(admin, page(5000)), unit: 'ms', baselineName: 'page 1', baseline: await p50(admin, page(0)), target: '≤ 2' });
 }
 
+let loadProfile: ProfileSummary | undefined;
+async function whereTheTimeGoes(portal: BenchPortal, token: string): Promise<void> {
+  const url = `${portal.address}${listPath('tenants', { $top: '10', $count: 'true' })}`;
+  loadProfile = await profile(async () => (await portal.client.load(url, token, CONNECTIONS, LOAD_SECONDS)).requests);
+  console.log(`  GET /v1/tenants?$top=10&$count=true under load, ${loadProfile.requests} calls: ms of the portal's thread per call`);
+  for (const { part, ms } of loadProfile.parts.slice(0, 14)) console.log(`    ${ms.toFixed(3)}  ${part}`);
+  console.log('  functions (own time per call):');
+  for (const { name, ms } of loadProfile.functions.slice(0, 10)) console.log(`    ${ms.toFixed(3)}  ${name}`);
+}
+
 try {
   const admin = await portal.token('admin');
   console.log('API overhead per list call');
@@ -131,6 +144,8 @@ try {
   await overhead(portal, admin, "tenants search (contains 'tenant 1')", { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc', $filter: "contains(name,'tenant 1')" });
   console.log(`Throughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s each)`);
   await throughput(portal, admin);
+  console.log('Where the time goes');
+  await whereTheTimeGoes(portal, admin);
   console.log(`Work units at ${WORK_UNITS} rows`);
   await workUnits(portal);
 } finally {
@@ -143,6 +158,7 @@ const results = {
   database: portal.label,
   workUnits: WORK_UNITS,
   figures,
+  profile: loadProfile,
 };
 const folder = path.join(import.meta.dirname, '..', 'results');
 await fs.mkdir(folder, { recursive: true });
