@@ -1,13 +1,25 @@
 import { z } from 'zod';
 import { MAX_EXPORT_COLUMNS, MAX_EXPORT_TITLE } from './constants.js';
 
-/** A list answer: `{"@odata.count": n, "value": [...]}` (the count only when `$count=true`). */
+/**
+ * A list answer: `{"@odata.count": n, "value": [...], "@odata.nextLink": url}`. The count comes
+ * only with `$count=true`; it is exact up to `LIST_COUNT_CAP` rows, past which it is the cap and
+ * `@cfs.countIsLowerBound` is true ("1–10 of more than 10,000"). `@odata.nextLink` comes with a
+ * full page: the same request with `$skiptoken` in place of `$skip`, for the page after it.
+ */
 export function listResponseSchema<T extends z.ZodType>(row: T) {
-  return z.object({ '@odata.count': z.number().int().optional(), value: z.array(row) });
+  return z.object({
+    '@odata.count': z.number().int().optional(),
+    '@cfs.countIsLowerBound': z.literal(true).optional().describe('more rows match than @odata.count: counting stopped at the cap'),
+    value: z.array(row),
+    '@odata.nextLink': z.string().optional().describe('the next page: this request with $skiptoken in place of $skip'),
+  });
 }
 export interface ListResponse<T> {
   '@odata.count'?: number;
+  '@cfs.countIsLowerBound'?: true;
   value: T[];
+  '@odata.nextLink'?: string;
 }
 
 /** Every 4xx answer: a message and, for validation, the texts per field. */
@@ -25,7 +37,8 @@ export const listQuerySchema = z.looseObject({
   $filter: z.string().optional().describe("e.g. contains(name,'con') and enabled eq true"),
   $orderby: z.string().optional().describe('e.g. name desc, created'),
   $top: z.string().optional().describe('page size'),
-  $skip: z.string().optional().describe('rows to skip'),
+  $skip: z.string().optional().describe('rows to skip (at most MAX_SKIP; deeper pages follow @odata.nextLink)'),
+  $skiptoken: z.string().optional().describe('where the page starts: the token of @odata.nextLink, in place of $skip'),
   $count: z.string().optional().describe('true: include @odata.count'),
   $expand: z.string().optional().describe('declared relations, e.g. tenant'),
   $select: z.string().optional().describe('fields to include'),

@@ -6,6 +6,17 @@ export const RESOLUTION_CENTER_PAGE_SIZE = 50;
 /** Largest $top any list accepts unless a resource declares its own. */
 export const MAX_PAGE_SIZE = 1000;
 export const EXPORT_ALL_ROWS = 1000;
+/**
+ * The most rows a list counts: past it `@odata.count` is this number and the answer says that more
+ * match (`@cfs.countIsLowerBound`), so a count costs what counting this many rows costs.
+ */
+export const LIST_COUNT_CAP = 10_000;
+/**
+ * The largest `$skip` a list accepts: skipped rows are still read. Deeper pages follow the
+ * `$skiptoken` of the previous page's `@odata.nextLink`. Equal to the count cap, so every page of
+ * an exactly counted list is reachable by `$skip`.
+ */
+export const MAX_SKIP = LIST_COUNT_CAP;
 /** The most columns one CSV export may name, and the longest column title. */
 export const MAX_EXPORT_COLUMNS = 50;
 export const MAX_EXPORT_TITLE = 100;

@@ -65,9 +65,9 @@ export function toCsv(columns: readonly ExportColumn[], rows: readonly string[])
 
 /**
  * The list endpoint and its CSV export for one resource: `GET {path}` answers
- * `{"@odata.count", value}` and `GET {path}/Export()` the same rows as CSV (the page asked for
- * with $top/$skip, or up to the resource's maximum when no $top is given). The export's columns
- * are the grid's (`columns`: field paths and header titles, in order; `parseExportColumns`).
+ * `{"@odata.count", value, "@odata.nextLink"}` (`runListQuery`) and `GET {path}/Export()` the
+ * same rows as CSV (the page asked for with $top and $skip or $skiptoken, or up to the
+ * resource's maximum when no $top is given). The export's columns are the grid's (`columns`: field paths and header titles, in order; `parseExportColumns`).
  *
  * @example
  *   registerListRoutes(app, db, {
@@ -84,9 +84,9 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.
   const listAnswer = { 200: listResponseSchema(z.record(z.string(), z.unknown())) };
   // The answer is JSON text built from the database's own JSON rows: sent as it is, not serialised again.
-  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $count $expand $select)` } }, async (request, reply) => {
+  app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $skiptoken $count $expand $select)` } }, async (request, reply) => {
     const user = principalOf(request);
-    const answer = await runListQuery(db, resource, base(user), request.query as ListQueryInput, user.tenantScope, clientGone(reply));
+    const answer = await runListQuery(db, resource, base(user), request.query as ListQueryInput, user.tenantScope, { path: request.url.split('?')[0], signal: clientGone(reply) });
     return reply.type('application/json; charset=utf-8').send(answer);
   });
 

@@ -1,3 +1,4 @@
+import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
 import type { CompiledQuery, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 import { createQueryId, sql } from 'kysely';
 import type {
@@ -12,7 +13,7 @@ import type {
   Value,
   ValueExpr,
 } from './list-query.js';
-import { parseListQuery } from './list-query.js';
+import { makeSkipToken, parseListQuery } from './list-query.js';
 import type { TenantScope } from '../auth/tenant-scope.js';
 import { tenantCondition } from '../db/scoped.js';
 import { isTenantTable } from '../db/tenant-tables.js';
@@ -23,17 +24,18 @@ import { fieldSql } from './resource.js';
 export type ListRow = Record<string, unknown>;
 
 /**
- * Answers a list request: applies $filter, $orderby, $top, $skip, $count, $expand and $select to a
- * base query that already holds the caller's tenant scope and selects the resource table's columns.
- * `tenants` limits the related tables that field paths join and $expand reads.
+ * Answers a list request: applies $filter, $orderby, $top, $skip or $skiptoken, $count, $expand
+ * and $select to a base query that already holds the caller's tenant scope and selects the
+ * resource table's columns. `tenants` limits the related tables that field paths join and $expand reads.
  *
- * The answer is the JSON text of `{"@odata.count"?: n, "value": [...]}`: each row arrives from the
- * database as JSON text already in API shape, so it is spliced in, never parsed and serialised
- * again (the one list path the polling grids take on every refresh).
+ * The answer is the JSON text of `{"@odata.count"?: n, "value": [...], "@odata.nextLink"?: url}`:
+ * each row arrives from the database as JSON text already in API shape, so it is spliced in, never
+ * parsed and serialised again (the one list path the polling grids take on every refresh). A full
+ * page links the next one: `path` with the same query, `$skiptoken` in place of `$skip`.
  *
  * @example
  *   const base = scoped(db, scope).selectFrom('tenant').selectAll();
- *   reply.type('application/json').send(await runListQuery(db, tenantsResource, base, request.query, scope));
+ *   reply.type('application/json').send(await runListQuery(db, tenantsResource, base, request.query, scope, { path: '/v1/tenants' }));
  */
 export async function runListQuery<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,
@@ -41,20 +43,48 @@ export async function runListQuery<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   query: ListQueryInput,
   tenants: TenantScope,
-  /** Aborted when the caller goes away: the running statements are cancelled on the server. */
-  signal?: AbortSignal,
+  options: {
+    /** The list's path, for `@odata.nextLink`; the link is relative to the query without it. */
+    readonly path?: string;
+    /** Aborted when the caller goes away: the running statements are cancelled on the server. */
+    readonly signal?: AbortSignal;
+  } = {},
 ): Promise<string> {
   const compiled = compiledList(db, resource, base, query, tenants);
-  const options = { signal, inflightQueryAbortStrategy: 'cancel query' } as const;
-  // A fresh query id per run: a cancellation (the caller went away) names this run, not a later one of the same statement.
-  const run = <R,>(statement: CompiledQuery<R>) => db.executeQuery<R>({ ...statement, queryId: createQueryId() }, options);
+  const run = <R,>(statement: CompiledQuery<R>) =>
+    // A fresh query id per run: a cancellation (the caller went away) names this run, not a later one of the same statement.
+    db.executeQuery<R>({ ...statement, queryId: createQueryId() }, { signal: options.signal, inflightQueryAbortStrategy: 'cancel query' });
   const [total, page] = await Promise.all([compiled.count && run(compiled.count), run(compiled.rows)]);
-  const value = `[${page.rows.map((result) => result.row).join(',')}]`;
-  return total ? `{"@odata.count":${Number(total.rows[0]?.count ?? 0)},"value":${value}}` : `{"value":${value}}`;
+  const parts: string[] = [];
+  if (total) {
+    const counted = Number(total.rows[0]?.count ?? 0);
+    parts.push(counted > LIST_COUNT_CAP ? `"@odata.count":${LIST_COUNT_CAP},"@cfs.countIsLowerBound":true` : `"@odata.count":${counted}`);
+  }
+  parts.push(`"value":[${page.rows.map((result) => result.row).join(',')}]`);
+  const { parsed } = compiled;
+  const last = page.rows.at(-1);
+  // A full page may have a next one; a shorter page is the last.
+  if (parsed.top > 0 && page.rows.length === parsed.top && last?.after) {
+    parts.push(`"@odata.nextLink":${JSON.stringify(nextLink(options.path ?? '', query, makeSkipToken(parsed, last.after)))}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/** The request again, starting after its last row: `$skiptoken` in place of `$skip` (and of an earlier token). */
+function nextLink(path: string, query: ListQueryInput, token: string): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (name === '$skip' || name === '$skiptoken' || value === undefined) continue;
+    params.set(name, String(value));
+  }
+  params.set('$skiptoken', token);
+  // `$` is allowed as it is in a query, and reads as the OData options it names.
+  return `${path}?${params.toString().replaceAll('%24', '$')}`;
 }
 
 interface CompiledList {
-  rows: CompiledQuery<{ row: string }>;
+  parsed: ParsedListQuery;
+  rows: CompiledQuery<ListSqlRow>;
   /** Present when $count asks for the count. */
   count: CompiledQuery<{ count: number | string | bigint }> | undefined;
 }
@@ -82,35 +112,114 @@ function compiledList<DB, TB extends keyof DB, O>(db: Kysely<DB>, resource: Reso
   }
   const parsed = parseListQuery(resource, query);
   const statements = buildListSql(base, parsed, tenants);
-  const compiled = { rows: statements.rows.compile(db), count: parsed.count ? statements.count.compile(db) : undefined };
+  const compiled = { parsed, rows: statements.rows.compile(db), count: parsed.count ? statements.count.compile(db) : undefined };
   byKey.set(key, compiled);
   if (byKey.size > COMPILED_PER_RESOURCE) byKey.delete(byKey.keys().next().value as string);
   return compiled;
 }
 
 /**
+ * A row of the rows statement: its JSON text and, for a paged statement, the text of its
+ * order-key values (what a `$skiptoken` starting after it holds).
+ */
+export interface ListSqlRow {
+  row: string;
+  after?: (string | null)[];
+}
+
+/**
  * The two statements of a list request, run side by side. `rows` yields the JSON text of one
  * object per row, already in API shape — or, given `cells` (a CSV export's columns), of one array
  * per row holding those fields in that order, read through the same tenant-limited joins as
- * sorting. `paged: false` drops $top/$skip. `count` counts the filtered rows only: no ordering, no
- * expansions, no joins that only sorting needs.
+ * sorting. `paged: false` drops $top/$skip. `count` counts the filtered rows only, and at most
+ * one more than LIST_COUNT_CAP: no ordering, no expansions, no joins that only sorting needs.
+ *
+ * A page is found before it is built: the inner statement reads only the order keys (the key
+ * last) of the rows in order and keeps the page's; only those rows are read again by key and
+ * turned into JSON, with their expansions. Skipped rows cost an index entry, not a JSON object.
+ * After a `$skiptoken` the page starts where the token's row was, found through the order's index
+ * as page 1 is (`keysetBranches`), however deep it is.
  */
 export function buildListSql<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   parsed: ParsedListQuery,
   tenants: TenantScope,
   options: { readonly paged?: boolean; readonly cells?: readonly FieldRef[] } = {},
-): { rows: RawBuilder<{ row: string }>; count: RawBuilder<{ count: number | string | bigint }> } {
-  const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
-  const where = parsed.filter && sql`WHERE ${predicateSql(parsed.filter, root)}`;
+): { rows: RawBuilder<ListSqlRow>; count: RawBuilder<{ count: number | string | bigint }> } {
+  const aliases = new Aliases(tenants);
+  const root = new Scope(parsed.resource, 't0', aliases);
+  const filter = parsed.filter && predicateSql(parsed.filter, root);
   const filterJoins = root.joinSql();
-  const order = sql`ORDER BY ${orderSql(parsed.orderBy, root)}`;
-  const row = options.cells ? cellsJson(options.cells, root) : rowJson(parsed, root);
-  const paging = (options.paged ?? true) && sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`;
   const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
-  const rows = clauses<{ row: string }>(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), where, order, paging);
-  const count = clauses<{ count: number | string | bigint }>(sql`SELECT count(*) AS "count"`, from, filterJoins, where);
+  const counted = clauses(sql`SELECT 1`, from, filterJoins, filter && sql`WHERE ${filter}`, sql`LIMIT ${sql.lit(LIST_COUNT_CAP + 1)}`);
+  const count = sql<{ count: number | string | bigint }>`SELECT count(*) AS "count" FROM (${counted}) AS "c"`;
+  const order = sql`ORDER BY ${orderSql(parsed.orderBy, root)}`;
+
+  if (options.paged === false) {
+    const row = options.cells ? cellsJson(options.cells, root) : rowJson(parsed, root);
+    return { rows: clauses<ListSqlRow>(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), filter && sql`WHERE ${filter}`, order), count };
+  }
+
+  // The page's keys: the order's values carried out as o0, o1, … (the last is the key).
+  const carried = sql.join(parsed.orderBy.map((key, index) => sql`${root.field(key.ref)} AS ${sql.id(`o${index}`)}`));
+  const carriedOrder = (alias: string) => sql.join(parsed.orderBy.map((key, index) => sql`${sql.id(alias, `o${index}`)} ${sql.raw(key.descending ? 'DESC' : 'ASC')}`));
+  let page: RawBuilder<unknown>;
+  if (!parsed.after) {
+    page = clauses(sql`SELECT ${carried}`, from, root.joinSql(), filter && sql`WHERE ${filter}`, order, sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`);
+  } else {
+    const branches = keysetBranches(parsed.orderBy, parsed.after, root);
+    const joins = root.joinSql();
+    const parts = branches.map((branch) =>
+      clauses(sql`SELECT ${carried}`, from, joins, sql`WHERE ${filter ? sql`(${filter}) AND ` : sql``}${branch}`, order, sql`LIMIT ${parsed.top}`),
+    );
+    page =
+      parts.length === 1
+        ? parts[0]!
+        : sql`SELECT * FROM (${sql.join(
+            parts.map((part) => sql`(${part})`),
+            sql` UNION ALL `,
+          )}) AS "u" ORDER BY ${carriedOrder('u')} LIMIT ${parsed.top}`;
+  }
+
+  const { key } = parsed.resource;
+  const keyField = parsed.resource.fields[key];
+  if (!keyField) throw new Error(`'${parsed.resource.table}' declares the unknown key '${key}'`);
+  const rowScope = new Scope(parsed.resource, 'r0', aliases);
+  const row = options.cells ? cellsJson(options.cells, rowScope) : rowJson(parsed, rowScope);
+  const after = sql`ARRAY[${sql.join(parsed.orderBy.map((_, index) => sql`${sql.id('p', `o${index}`)}::text`))}]`;
+  const pageRows = sql`FROM (${page}) AS "p" JOIN ${base} AS ${sql.id(rowScope.alias)} ON ${fieldSql(key, keyField, rowScope.alias)} = ${sql.id('p', `o${parsed.orderBy.length - 1}`)}`;
+  const rows = clauses<ListSqlRow>(sql`SELECT (${row})::text AS "row", ${after} AS "after"`, pageRows, rowScope.joinSql(), sql`ORDER BY ${carriedOrder('p')}`);
   return { rows, count };
+}
+
+/**
+ * The rows after a `$skiptoken`'s row in the order `keys`, as conditions whose union they are:
+ * equal on the first i keys and after on key i, for each i. Each one is a range of an index on the
+ * order's columns, read in index order from its start, so a page deep in the list costs what
+ * page 1 costs; one condition with OR between them would be read from the list's start.
+ *
+ * NULLs sort as PostgreSQL sorts them: last ascending, first descending. So after a value come
+ * the larger values and, ascending, the NULLs; after a NULL come nothing ascending and every
+ * value descending. The key, last, is never NULL.
+ */
+function keysetBranches(keys: readonly OrderKey[], after: readonly (string | null)[], scope: Scope): RawBuilder<unknown>[] {
+  const branches: RawBuilder<unknown>[] = [];
+  const equal: RawBuilder<unknown>[] = [];
+  for (const [index, key] of keys.entries()) {
+    const field = scope.field(key.ref);
+    // Values are bound as text of no declared type: PostgreSQL reads each as the type of the field it meets.
+    const value = after[index] ?? null;
+    const later: RawBuilder<unknown>[] = [];
+    if (value === null) {
+      if (key.descending) later.push(sql`${field} IS NOT NULL`);
+    } else {
+      later.push(sql`${field} ${sql.raw(key.descending ? '<' : '>')} ${value}`);
+      if (!key.descending && index < keys.length - 1) later.push(sql`${field} IS NULL`);
+    }
+    for (const condition of later) branches.push(sql.join([...equal, condition], sql` AND `));
+    equal.push(value === null ? sql`${field} IS NULL` : sql`${field} = ${value}`);
+  }
+  return branches;
 }
 
 /**

@@ -8,6 +8,7 @@ import { buildListSql, runListQuery } from './list-query-sql.js';
 import { parseListQuery, type ListQueryInput } from './list-query.js';
 import type { FieldDef, Resource } from './resource.js';
 import { defineResource } from './resource.js';
+import { LIST_COUNT_CAP, MAX_SKIP } from '@cfs/contracts/constants';
 import { createTestDatabase } from '../../test/test-database.js';
 
 /*
@@ -22,6 +23,8 @@ interface TestDB {
   category: { category_id: number; name: string; rank: number | null };
   tag: { tag_id: number; name: string };
   item_tag: { item_id: number; tag_id: number };
+  /** Only the count test's: more rows than the count cap. */
+  many: { many_id: number; grp: number };
   item: {
     item_id: number;
     name: string;
@@ -66,8 +69,8 @@ async function listed<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   query: ListQueryInput,
   tenants: TenantScope,
-): Promise<{ '@odata.count'?: number; value: Record<string, unknown>[] }> {
-  return JSON.parse(await runListQuery(db, resource, base, query, tenants)) as { '@odata.count'?: number; value: Record<string, unknown>[] };
+): Promise<{ '@odata.count'?: number; value: Record<string, unknown>[]; '@odata.nextLink'?: string }> {
+  return JSON.parse(await runListQuery(db, resource, base, query, tenants)) as { '@odata.count'?: number; value: Record<string, unknown>[]; '@odata.nextLink'?: string };
 }
 
 const alphabet = ['a', 'b', 'A', 'B', 'x', 'é', 'É', 'Ω', 'ω', '%', '_', '\\', "'", ' ', '中', '😀'];
@@ -433,6 +436,22 @@ function evaluate(expr: Expr, item: Item): boolean {
   }
 }
 
+/** Items in the order of `$orderby` keys, as PostgreSQL orders them. */
+function sortedBy(matching: readonly Item[], keys: readonly { field: FieldName; desc: boolean }[]): Item[] {
+  // A repeated field counts once (the first); the key breaks ties in the last distinct key's direction.
+  const distinct = keys.filter((key, index) => keys.findIndex((other) => other.field === key.field) === index);
+  const order = [...distinct, { field: 'itemId' as const, desc: distinct.at(-1)?.desc ?? false }];
+  return [...matching].sort((a, b) => {
+    for (const key of order) {
+      const [x, y] = [fieldValue(key.field, a), fieldValue(key.field, b)];
+      // PostgreSQL puts nulls last ascending and first descending: null is the largest value.
+      const difference = x === null || y === null ? (x === null ? 1 : 0) - (y === null ? 1 : 0) : compareScalars(x, y);
+      if (difference !== 0) return key.desc ? -difference : difference;
+    }
+    return 0;
+  });
+}
+
 // ---- databases --------------------------------------------------------------------------------
 
 async function openDatabase(): Promise<{ db: Kysely<TestDB>; close(): Promise<void> }> {
@@ -627,23 +646,93 @@ describe('list queries on PostgreSQL', () => {
           const query = { $orderby, $top: String(top), $skip: String(skip), $count: 'true', $select: 'itemId', ...(expr && { $filter: print(expr) }) };
           const page = await listed(database.db, itemsResource, base(), query, ALL_TENANTS);
           const matching = items.filter((item) => !expr || evaluate(expr, item));
-          const sorted = [...matching].sort((a, b) => {
-            // A repeated field counts once (the first); the key breaks ties in the last distinct key's direction.
-            const distinct = keys.filter((key, index) => keys.findIndex((other) => other.field === key.field) === index);
-            for (const key of [...distinct, { field: 'itemId' as const, desc: distinct.at(-1)?.desc ?? false }]) {
-              const [x, y] = [fieldValue(key.field, a), fieldValue(key.field, b)];
-              // PostgreSQL puts nulls last ascending and first descending: null is the largest value.
-              const order = x === null || y === null ? (x === null ? 1 : 0) - (y === null ? 1 : 0) : compareScalars(x, y);
-              if (order !== 0) return key.desc ? -order : order;
-            }
-            return 0;
-          });
+          const sorted = sortedBy(matching, keys);
           expect(ids(page.value), JSON.stringify(query)).toEqual(sorted.slice(skip, skip + top).map((item) => item.itemId));
           expect(page['@odata.count']).toBe(matching.length);
         },
       ),
       { numRuns: 150 },
     );
+  });
+
+  test('a page by $skip is the same rows, expansions included, as that slice of the whole list', async () => {
+    const query = { $orderby: 'qty desc, name', $expand: 'category,tags($select=name)', $filter: 'itemId ne 5' };
+    const { rows } = await buildListSql(base(), parseListQuery(itemsResource, query), ALL_TENANTS, { paged: false }).rows.execute(database.db);
+    const whole = rows.map((result) => JSON.parse(result.row) as Record<string, unknown>);
+    expect(whole).toHaveLength(items.length - 1);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 210 }), fc.integer({ min: 0, max: 40 }), async (skip, top) => {
+        const page = await listed(database.db, itemsResource, base(), { ...query, $skip: String(skip), $top: String(top) }, ALL_TENANTS);
+        expect(page.value).toEqual(whole.slice(skip, skip + top));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('following @odata.nextLink from page 1 walks the whole list in order, through ties and NULLs in the sort keys', async () => {
+    const sortable = fieldNames.filter((name) => stringOrdering || fields[name].kind !== 'string');
+    const keyArb = fc.record({ field: fc.constantFrom(...sortable), desc: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(fc.option(exprArb(stringOrdering), { freq: 3 }), fc.array(keyArb, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 45 }), async (expr, keys, top) => {
+        const $orderby = keys.map((key) => `${key.field} ${key.desc ? 'desc' : 'asc'}`).join(',');
+        let query: Record<string, string> = { $orderby, $top: String(top), $select: 'itemId', $expand: 'category($select=name)', ...(expr && { $filter: print(expr) }) };
+        const walked: unknown[] = [];
+        for (let pages = 0; pages < 500; pages++) {
+          const page = await listed(database.db, itemsResource, base(), query, ALL_TENANTS);
+          walked.push(...ids(page.value));
+          expect(page.value.length).toBeLessThanOrEqual(top);
+          const next = page['@odata.nextLink'];
+          if (next === undefined) {
+            expect(page.value.length, 'a full page links the next').toBeLessThan(top);
+            break;
+          }
+          expect(page.value).toHaveLength(top);
+          const link = new URL(next, 'http://portal.test');
+          const { $skiptoken, ...rest } = Object.fromEntries(link.searchParams);
+          expect(rest, 'the link keeps the request but $skip').toEqual(Object.fromEntries(Object.entries(query).filter(([name]) => name !== '$skiptoken')));
+          query = { ...rest, $skiptoken: $skiptoken ?? '' };
+        }
+        const expected = sortedBy(items.filter((item) => !expr || evaluate(expr, item)), keys).map((item) => item.itemId);
+        expect(walked, JSON.stringify(query)).toEqual(expected);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  test('a $skiptoken that does not decode, was changed, or was made for another $orderby is refused with a clear message', async () => {
+    const first = await listed(database.db, itemsResource, base(), { $orderby: 'created desc', $top: '5' }, ALL_TENANTS);
+    const token = new URL(first['@odata.nextLink'] ?? '', 'http://portal.test').searchParams.get('$skiptoken') ?? '';
+    expect(token).not.toBe('');
+    const refused = (query: Record<string, string>) => listed(database.db, itemsResource, base(), query, ALL_TENANTS);
+    await expect(refused({ $orderby: 'created desc', $top: '5', $skiptoken: 'not a token' })).rejects.toThrow(/^\$skiptoken is not valid: it is not a token this list made/);
+    await expect(refused({ $orderby: 'created asc', $top: '5', $skiptoken: token })).rejects.toThrow(/^\$skiptoken is not valid: it was made for another \$orderby/);
+    await expect(refused({ $orderby: 'created desc', $top: '5', $skiptoken: token, $skip: '5' })).rejects.toThrow('$skiptoken takes the place of $skip: give one of them');
+    const decoded = JSON.parse(Buffer.from(token, 'base64url').toString()) as { o: string; v: unknown[] };
+    const forged = Buffer.from(JSON.stringify({ ...decoded, v: ['yesterday', decoded.v[1]] })).toString('base64url');
+    await expect(refused({ $orderby: 'created desc', $top: '5', $skiptoken: forged })).rejects.toThrow("$skiptoken is not valid: 'yesterday' is not a value of 'created'");
+    await expect(refused({ $orderby: 'created desc', $top: '5', $skiptoken: token })).resolves.toMatchObject({ value: expect.any(Array) });
+  });
+
+  test('$skip beyond the cap is refused, pointing to the $skiptoken of @odata.nextLink', async () => {
+    await expect(listed(database.db, itemsResource, base(), { $skip: String(MAX_SKIP + 1) }, ALL_TENANTS)).rejects.toThrow(
+      `$skip must be at most ${MAX_SKIP}; for deeper pages follow @odata.nextLink, whose $skiptoken continues after the last row of a page`,
+    );
+    await expect(listed(database.db, itemsResource, base(), { $skip: String(MAX_SKIP) }, ALL_TENANTS)).resolves.toEqual({ value: [] });
+  });
+
+  test('counts exactly up to the cap; past it the count is the cap, labelled a lower bound', async () => {
+    await sql`CREATE TABLE many (many_id int4 PRIMARY KEY, grp int4 NOT NULL)`.execute(database.db);
+    await sql`INSERT INTO many SELECT g, g % 3 FROM generate_series(1, ${LIST_COUNT_CAP + 50}) AS g`.execute(database.db);
+    const many = defineResource({ table: 'many', key: 'manyId', fields: { manyId: { type: 'integer' }, grp: { type: 'integer' } } });
+    const list = async (query: ListQueryInput) => JSON.parse(await runListQuery(database.db, many, database.db.selectFrom('many').selectAll(), query, ALL_TENANTS)) as unknown;
+    expect(await list({ $count: 'true', $top: '2' })).toEqual({
+      '@odata.count': LIST_COUNT_CAP,
+      '@cfs.countIsLowerBound': true,
+      value: [{ manyId: 1, grp: 1 }, { manyId: 2, grp: 2 }],
+      '@odata.nextLink': expect.stringMatching(/^\?\$count=true&\$top=2&\$skiptoken=[\w-]+$/),
+    });
+    expect(await list({ $count: 'true', $top: '0', $filter: 'grp eq 1' })).toEqual({ '@odata.count': Math.ceil((LIST_COUNT_CAP + 50) / 3), value: [] });
+    expect(await list({ $count: 'true', $top: '0', $filter: `manyId le ${LIST_COUNT_CAP}` })).toEqual({ '@odata.count': LIST_COUNT_CAP, value: [] });
   });
 
   test('garbage and mutated options fail only with ListQueryError', async () => {

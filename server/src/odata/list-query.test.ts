@@ -194,7 +194,7 @@ describe('buildListSql', () => {
     expect(compile(workUnits, { $filter: "true and title eq 'x'" }).rows.sql).toContain('WHERE (true AND "t0"."title" = $1)');
   });
 
-  test('counts over the filter only: no ordering, paging, expansions or sort-only joins', () => {
+  test('counts over the filter only, at most one row past the cap: no ordering, paging, expansions or sort-only joins', () => {
     const { rows, count } = compile(workUnits, {
       $filter: "tenant/name eq 'Contoso'",
       $orderby: 'tenant/name desc',
@@ -202,12 +202,12 @@ describe('buildListSql', () => {
       $count: 'true',
     });
     expect(count.sql).toBe(
-      'SELECT count(*) AS "count" FROM (select * from "work_unit") AS "t0" LEFT JOIN "tenant" AS "j1" ON "j1"."tenant_id" = "t0"."tenant_id" WHERE "j1"."name" = $1',
+      'SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" LEFT JOIN "tenant" AS "j1" ON "j1"."tenant_id" = "t0"."tenant_id" WHERE "j1"."name" = $1 LIMIT 10001) AS "c"',
     );
     expect(rows.sql).toContain('ORDER BY "j1"."name" DESC, "t0"."work_unit_id" DESC LIMIT $2 OFFSET $3');
 
     const sortOnly = compile(workUnits, { $orderby: 'tenant/name', $count: 'true' });
-    expect(sortOnly.count.sql).toBe('SELECT count(*) AS "count" FROM (select * from "work_unit") AS "t0"');
+    expect(sortOnly.count.sql).toBe('SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" LIMIT 10001) AS "c"');
     expect(sortOnly.rows.sql).toContain('LEFT JOIN "tenant" AS "j1"');
   });
 
@@ -220,7 +220,7 @@ describe('buildListSql', () => {
 
   test('reads a computed field through its SQL', () => {
     const { rows } = compile(workUnits, { $filter: "label eq 'a #1'", $select: 'label' });
-    expect(rows.sql).toContain(`'label', ("t0"."title" || ' #' || "t0"."work_unit_id")`);
+    expect(rows.sql).toContain(`'label', ("r0"."title" || ' #' || "r0"."work_unit_id")`);
     expect(rows.sql).toContain(`WHERE ("t0"."title" || ' #' || "t0"."work_unit_id") = $1`);
   });
 });

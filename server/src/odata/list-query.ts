@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { exportColumnsSchema } from '@cfs/contracts/api';
+import { MAX_SKIP } from '@cfs/contracts/constants';
 import type { CompareOp, FilterNode, LiteralOperand, Operand } from './filter-parser.js';
 import { parseFilter } from './filter-parser.js';
 import { ListQueryError } from './list-query-error.js';
@@ -78,12 +80,17 @@ export interface Expansion extends QueryShape {
 export interface ParsedListQuery extends QueryShape {
   readonly top: number;
   readonly count: boolean;
+  /**
+   * From `$skiptoken`: the order-key values (as PostgreSQL writes them as text; null for a
+   * missing value) of the row the page starts after, one per `orderBy` key. `skip` is then 0.
+   */
+  readonly after: readonly (string | null)[] | undefined;
 }
 
 const MAX_IN_VALUES = 1000;
 const MAX_EXPAND_DEPTH = 5;
 const GUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const knownOptions = new Set(['$filter', '$orderby', '$top', '$skip', '$count', '$expand', '$select']);
+const knownOptions = new Set(['$filter', '$orderby', '$top', '$skip', '$skiptoken', '$count', '$expand', '$select']);
 
 /**
  * Validates the OData-style options of a list request against a resource. Throws ListQueryError
@@ -104,16 +111,78 @@ export function parseListQuery(resource: Resource, query: ListQueryInput): Parse
   const orderBy = option(query, '$orderby');
   const select = option(query, '$select');
   const expand = option(query, '$expand');
+  const skip = integerOption(query, '$skip') ?? 0;
+  if (skip > MAX_SKIP) {
+    throw new ListQueryError(`$skip must be at most ${MAX_SKIP}; for deeper pages follow @odata.nextLink, whose $skiptoken continues after the last row of a page`);
+  }
+  const skipToken = option(query, '$skiptoken');
+  if (skipToken !== undefined && option(query, '$skip') !== undefined) throw new ListQueryError('$skiptoken takes the place of $skip: give one of them');
+  const order = orderBy === undefined ? defaultOrder(view) : parseOrderBy(view, orderBy, '$orderby');
   return {
     resource,
     fields: select === undefined ? allFields(view) : parseSelect(view, select, '$select'),
     expand: expand === undefined ? [] : parseExpand(view, expand, '$expand', 1),
     filter: filter === undefined ? undefined : boundedFilter(resolveFilter(view, parseFilter(filter), '$filter'), '$filter'),
-    orderBy: orderBy === undefined ? defaultOrder(view) : parseOrderBy(view, orderBy, '$orderby'),
+    orderBy: order,
     top,
-    skip: integerOption(query, '$skip') ?? 0,
+    skip,
     count: countText === 'true',
+    after: skipToken === undefined ? undefined : readSkipToken(resource, order, skipToken),
   };
+}
+
+// ---- $skiptoken ---------------------------------------------------------------------------------
+
+/**
+ * What a token is tied to: the resource and its whole order, directions included. A token made
+ * for another list or order would start the page at a meaningless place, so it is refused.
+ */
+function orderSignature(resource: Resource, order: readonly OrderKey[]): string {
+  const text = [resource.table, ...order.map((key) => `${[...key.ref.relations, key.ref.name].join('/')} ${key.descending ? 'desc' : 'asc'}`)].join(',');
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+/**
+ * The `$skiptoken` of the page after a row: the row's order-key values (PostgreSQL's text of each,
+ * null for a missing value), tied to the order they were read for. Opaque to clients, which only
+ * hand it back (`@odata.nextLink`); it holds no secret, and what it holds is checked when it returns.
+ */
+export function makeSkipToken(parsed: Pick<ParsedListQuery, 'resource' | 'orderBy'>, values: readonly (string | null)[]): string {
+  return Buffer.from(JSON.stringify({ o: orderSignature(parsed.resource, parsed.orderBy), v: values })).toString('base64url');
+}
+
+/** A value's text as PostgreSQL writes it, per type: anything else did not come from a list answer. */
+const valueText: Partial<Record<FieldType, RegExp>> = {
+  integer: /^-?\d{1,19}$/,
+  number: /^(-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?|-?Infinity|NaN)$/i,
+  boolean: /^(true|false)$/,
+  guid: GUID_TEXT,
+  date: /^\d{4,}-\d\d-\d\d( BC)?$/,
+  datetime: /^\d{4,}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d){0,2})?( BC)?$/,
+};
+
+function readSkipToken(resource: Resource, order: readonly OrderKey[], token: string): (string | null)[] {
+  const invalid = (why: string) => new ListQueryError(`$skiptoken is not valid: ${why}. Take it from @odata.nextLink of the previous page, or start again with $skip`);
+  let decoded: unknown;
+  try {
+    decoded = /^[A-Za-z0-9_-]+$/.test(token) ? JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) : undefined;
+  } catch {
+    decoded = undefined;
+  }
+  if (typeof decoded !== 'object' || decoded === null || !('o' in decoded) || !('v' in decoded) || !Array.isArray(decoded.v)) {
+    throw invalid('it is not a token this list made');
+  }
+  if (decoded.o !== orderSignature(resource, order)) throw invalid('it was made for another $orderby');
+  const values: unknown[] = decoded.v;
+  if (values.length !== order.length) throw invalid('it was made for another $orderby');
+  return order.map((key, index) => {
+    const value = values[index];
+    if (value === null && index < order.length - 1) return null;
+    if (typeof value !== 'string' || value.length > 10_000) throw invalid(`the value for '${key.ref.name}' is missing`);
+    const pattern = valueText[key.ref.field.type];
+    if (pattern && !pattern.test(value)) throw invalid(`'${value}' is not a value of '${key.ref.name}'`);
+    return value;
+  });
 }
 
 function option(query: ListQueryInput, name: string): string | undefined {

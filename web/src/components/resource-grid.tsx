@@ -9,6 +9,7 @@ import { andFilters, buildFilter, tenantScopeFilter, toExportParams, toODataPara
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
 import { exportColumns, fieldsFromColumns, narrowColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import { displayedRows, gridRowCount, NO_PAGE_TOKENS, pageRequest, rememberNextPage } from './grid-paging';
 import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu, type ToolbarMenuItem } from './resource-grid-toolbar';
 import { selectedIds, toSelectionModel, type RowSelection } from './row-selection';
 
@@ -115,7 +116,11 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   };
   // With the sort cleared in the grid, the screen's default order still keeps paging stable.
   const params: ListParams = state.sort.length > 0 ? state : { ...state, sort: list.defaults.sort };
-  const query = toODataParams(params, resource);
+  // Next and Previous go by the tokens of the pages shown (grid-paging.ts); other pages by $skip.
+  const [pageTokens, setPageTokens] = useState(NO_PAGE_TOKENS);
+  const pagedQuery = JSON.stringify(toODataParams({ ...params, page: 0 }, resource));
+  const request = pageRequest(pageTokens, pagedQuery, state.page, state.pageSize);
+  const query = toODataParams({ ...params, page: request.page }, resource, request.skipToken);
   // The grid takes a new model object for a change of model (and goes back to page 0): hand it
   // the same objects while their content is the same.
   const sortModel = useSameWhileEqual(toGridSortModel(state.sort));
@@ -135,6 +140,16 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     enabled,
   });
   useErrorToast(result.error, result.errorUpdatedAt);
+  // The answer links the page after it: kept while rendering, as soon as it is in.
+  if (result.data && !result.isPlaceholderData) {
+    const held = rememberNextPage(pageTokens, pagedQuery, request.page, result.data.nextPageToken);
+    if (held !== pageTokens) setPageTokens(held);
+  }
+  // A page past the $skip cap that no token reaches (a reload deep in a long list) starts over.
+  const { setPage } = list;
+  useEffect(() => {
+    if (request.page !== state.page) setPage(request.page);
+  }, [request.page, state.page, setPage]);
 
   const toolbar: ResourceGridToolbarConfig = {
     list,
@@ -145,7 +160,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
       ? (scope) =>
           runExport(
             `${path}/Export()`,
-            { ...toExportParams(params, resource, scope), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, scope)) },
+            { ...toExportParams({ ...params, page: request.page }, resource, scope, undefined, request.skipToken), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, scope)) },
             props.exportFileName ?? '',
           )
       : undefined,
@@ -187,7 +202,9 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         columns={columns}
         getRowId={getRowId}
         // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
-        rowCount={result.data?.total ?? -1}
+        // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
+        rowCount={gridRowCount(result.data, request.page, state.pageSize)}
+        localeText={{ ...gridProps?.localeText, paginationDisplayedRows: (shown) => displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined) }}
         loading={result.isFetching && (result.isPending || result.isPlaceholderData)}
         paginationMode="server"
         sortingMode="server"

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
 import { apiGet } from './api-client';
-import { toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
+import { skipTokenOf, toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
 import { BASE_LIST_STATE } from './list-state';
 
 /**
@@ -25,7 +25,11 @@ export function listQueryKey(path: string, query?: ODataParams): readonly unknow
 
 export async function fetchList<R>(path: string, query: ODataParams, signal?: AbortSignal): Promise<ListResult<R>> {
   const response = await apiGet<ListResponse<R>>(path, query, signal ? { signal } : {});
-  return { total: response['@odata.count'] ?? response.value.length, rows: response.value };
+  const result: ListResult<R> = { total: response['@odata.count'] ?? response.value.length, rows: response.value };
+  if (response['@cfs.countIsLowerBound']) result.totalIsLowerBound = true;
+  const nextPageToken = skipTokenOf(response['@odata.nextLink']);
+  if (nextPageToken) result.nextPageToken = nextPageToken;
+  return result;
 }
 
 /**

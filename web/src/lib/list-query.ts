@@ -50,6 +50,10 @@ export interface ListParams {
 export interface ListResult<R> {
   total: number;
   rows: R[];
+  /** More rows match than `total`: the server stopped counting at its cap ("of more than 10,000"). */
+  totalIsLowerBound?: boolean;
+  /** The `$skiptoken` of the page after this one, from `@odata.nextLink`: present when the page is full. */
+  nextPageToken?: string;
 }
 
 /**
@@ -86,6 +90,7 @@ export type ODataParams = {
   $orderby?: string;
   $top?: string;
   $skip?: string;
+  $skiptoken?: string;
   $count?: 'true';
   $expand?: string;
   $select?: string;
@@ -454,13 +459,16 @@ export function buildOrderBy(sort: readonly SortItem[], resource: ListResource):
   return terms.length ? terms.join(', ') : undefined;
 }
 
-/** The query of one page of a list (with the total count). */
-export function toODataParams(params: ListParams, resource: ListResource): ODataParams {
-  const query: ODataParams = {
-    $top: String(params.pageSize),
-    $skip: String(params.page * params.pageSize),
-    $count: 'true',
-  };
+/**
+ * The query of one page of a list (with the total count). Given the page's `skipToken` (the
+ * `$skiptoken` of the previous page's `@odata.nextLink`), the page starts after that page's last
+ * row instead of skipping rows: what a deep page costs the server is then what page 1 costs.
+ */
+export function toODataParams(params: ListParams, resource: ListResource, skipToken?: string): ODataParams {
+  const query: ODataParams = { $top: String(params.pageSize) };
+  if (skipToken === undefined) query.$skip = String(params.page * params.pageSize);
+  else query.$skiptoken = skipToken;
+  query.$count = 'true';
   const filter = buildFilter(params, resource);
   if (filter) query.$filter = filter;
   const orderBy = buildOrderBy(params.sort, resource);
@@ -468,6 +476,12 @@ export function toODataParams(params: ListParams, resource: ListResource): OData
   if (resource.expand) query.$expand = resource.expand;
   if (resource.select) query.$select = resource.select;
   return query;
+}
+
+/** The `$skiptoken` an `@odata.nextLink` carries (the link is relative to the list's address). */
+export function skipTokenOf(nextLink: string | undefined): string | undefined {
+  if (!nextLink) return undefined;
+  return new URL(nextLink, 'http://list.invalid').searchParams.get('$skiptoken') ?? undefined;
 }
 
 /**
@@ -479,11 +493,14 @@ export function toExportParams(
   resource: ListResource,
   scope: 'page' | 'all',
   allRows: number | null = EXPORT_ALL_ROWS,
+  /** The page's `$skiptoken`, when the grid reached it by one: the page exports the rows on screen. */
+  skipToken?: string,
 ): ODataParams {
-  const query = toODataParams(params, resource);
+  const query = toODataParams(params, resource, skipToken);
   delete query.$count;
   if (scope === 'page') return query;
   delete query.$skip;
+  delete query.$skiptoken;
   if (allRows === null) delete query.$top;
   else query.$top = String(allRows);
   return query;
