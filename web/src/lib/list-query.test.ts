@@ -10,6 +10,7 @@ import {
   literal,
   quote,
   searchClause,
+  skipTokenOf,
   toExportParams,
   toODataParams,
   type ListParams,
@@ -290,6 +291,19 @@ describe('the whole query', () => {
 
   it('pages with $top and $skip and always asks for the count', () => {
     expect(toODataParams(params({ page: 2, pageSize: 25 }), {})).toEqual({ $top: '25', $skip: '50', $count: 'true' });
+  });
+
+  it('asks for a page by its $skiptoken in place of $skip; Export Page keeps the token, Export All starts from the first row', () => {
+    expect(toODataParams(params({ page: 2000, pageSize: 25 }), {}, 'tok')).toEqual({ $top: '25', $skiptoken: 'tok', $count: 'true' });
+    expect(toExportParams(params({ page: 2000 }), {}, 'page', undefined, 'tok')).toEqual({ $top: '10', $skiptoken: 'tok' });
+    expect(toExportParams(params({ page: 2000 }), {}, 'all', undefined, 'tok')).toEqual({ $top: '1000' });
+  });
+
+  it("reads the $skiptoken of a list answer's @odata.nextLink", () => {
+    expect(skipTokenOf('/v1/workunits?$top=10&$orderby=created+desc&$skiptoken=eyJvIjoi_-x')).toBe('eyJvIjoi_-x');
+    expect(skipTokenOf('https://portal.example/v1/tenants?%24skiptoken=abc')).toBe('abc');
+    expect(skipTokenOf(undefined)).toBeUndefined();
+    expect(skipTokenOf('/v1/tenants?$top=10')).toBeUndefined();
   });
 
   it('sorts by the server path, several fields in order', () => {
