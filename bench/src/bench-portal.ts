@@ -101,10 +101,10 @@ export interface LoadResult {
 }
 
 export interface BenchClient {
-  /** One GET, timed by the client. */
-  get(url: string, token: string): Promise<Answer & { status: number }>;
-  /** `connections` kept-alive connections sending the same GET for `seconds`. */
-  load(url: string, token: string, connections: number, seconds: number): Promise<LoadResult>;
+  /** One GET, timed by the client; conditional with `ifNoneMatch`. */
+  get(url: string, token: string, ifNoneMatch?: string): Promise<Answer & { status: number; etag: string | undefined }>;
+  /** `connections` kept-alive connections sending the same GET for `seconds`; answers other than `expect` (200) are failures. */
+  load(url: string, token: string, connections: number, seconds: number, conditional?: { ifNoneMatch: string; expect: number }): Promise<LoadResult>;
   close(): Promise<void>;
 }
 
@@ -136,8 +136,8 @@ export function startClient(): BenchClient {
     return answer;
   };
   return {
-    get: (url, token) => ask({ kind: 'get', url, token }),
-    load: (url, token, connections, seconds) => ask({ kind: 'load', url, token, connections, seconds }),
+    get: (url, token, ifNoneMatch) => ask({ kind: 'get', url, token, ...(ifNoneMatch ? { ifNoneMatch } : {}) }),
+    load: (url, token, connections, seconds, conditional) => ask({ kind: 'load', url, token, connections, seconds, ...conditional }),
     close: async () => {
       await worker.terminate();
     },

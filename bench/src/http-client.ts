@@ -5,37 +5,40 @@ import { parentPort } from 'node:worker_threads';
  * The benchmark's HTTP client, run in a worker thread of its own for load: the calls it times are
  * not slowed by the portal's event loop (nor the portal by the client's), as with a real caller.
  * `timedGet` is also called on the portal's own thread, for single calls whose latency is the figure.
- * Asked `{ kind: 'get', url, token }`, it answers `{ ms, status, body }`; asked
+ * Asked `{ kind: 'get', url, token }`, it answers `{ ms, status, body, etag }`; asked
  * `{ kind: 'load', url, token, connections, seconds }`, it keeps that many connections busy with
- * the same GET for that long and answers `{ requests, seconds, failures }`.
+ * the same GET for that long and answers `{ requests, seconds, failures }` (a request answered
+ * other than `expect`, 200 by default, is a failure). `ifNoneMatch` makes the GETs conditional.
  */
 export type ClientRequest =
-  | { kind: 'get'; url: string; token: string }
-  | { kind: 'load'; url: string; token: string; connections: number; seconds: number }
+  | { kind: 'get'; url: string; token: string; ifNoneMatch?: string }
+  | { kind: 'load'; url: string; token: string; connections: number; seconds: number; ifNoneMatch?: string; expect?: number }
   | { kind: 'close' };
 
 const single = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(agent: http.Agent, url: string, token: string): Promise<{ status: number; body: string }> {
+function get(agent: http.Agent, url: string, token: string, ifNoneMatch?: string): Promise<{ status: number; body: string; etag: string | undefined }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
+    const request = http.get(url, { agent, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), etag: response.headers.etag }));
     });
     request.on('error', reject);
   });
 }
 
-/** One GET on `agent`, timed from the request to the answer's last byte. */
-export async function timedGet(agent: http.Agent, url: string, token: string): Promise<{ ms: number; status: number; body: string }> {
+/** One GET on `agent`, timed from the request to the answer's last byte; `ifNoneMatch` makes it conditional. */
+export async function timedGet(agent: http.Agent, url: string, token: string, ifNoneMatch?: string): Promise<{ ms: number; status: number; body: string; etag: string | undefined }> {
   const start = process.hrtime.bigint();
-  const { status, body } = await get(agent, url, token);
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, status, body };
+  const { status, body, etag } = await get(agent, url, token, ifNoneMatch);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, status, body, etag };
 }
 
-async function load(url: string, token: string, connections: number, seconds: number) {
+async function load(url: string, token: string, connections: number, seconds: number, ifNoneMatch?: string, expect = 200) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const started = process.hrtime.bigint();
   const until = started + BigInt(Math.round(seconds * 1e9));
@@ -44,8 +47,8 @@ async function load(url: string, token: string, connections: number, seconds: nu
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (process.hrtime.bigint() < until) {
-        const { status } = await get(agent, url, token);
-        if (status === 200) requests++;
+        const { status } = await get(agent, url, token, ifNoneMatch);
+        if (status === expect) requests++;
         else failures++;
       }
     }),
@@ -62,8 +65,8 @@ parentPort?.on('message', (message: ClientRequest) => {
   }
   const answer =
     message.kind === 'get'
-      ? timedGet(single, message.url, message.token)
-      : load(message.url, message.token, message.connections, message.seconds);
+      ? timedGet(single, message.url, message.token, message.ifNoneMatch)
+      : load(message.url, message.token, message.connections, message.seconds, message.ifNoneMatch, message.expect);
   answer.then(
     (result) => parentPort?.postMessage(result),
     (error: unknown) => parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) }),

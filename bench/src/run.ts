@@ -8,6 +8,7 @@ import { ALL_TENANTS } from '../../server/src/auth/tenant-scope.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { workUnitsResource } from '../../server/src/areas/workunits/resource.js';
 import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
+import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
@@ -27,6 +28,10 @@ import { profile, type ProfileSummary } from './profile.js';
  *   title search, the count's cost (with ÷ without) and deep pages against page 1: page 500 by
  *   $skip, and page 50,000 (or the list's last, when it is shorter) by the $skiptoken of
  *   @odata.nextLink, as the grid pages.
+ * - Polling with 304: the work units default list and the tenants list polled with the tag of the
+ *   answer held (304, no query) against the same lists answered 200, one at a time and under load;
+ *   and what the change counters cost writers: single-row updates from many connections with the
+ *   counter's trigger on ÷ off.
  *
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL.
@@ -127,10 +132,12 @@ async function throughput(portal: BenchPortal, token: string): Promise<void> {
   }
 }
 
+/** The work units grid's first request: the default filter, order and expansions, with the count. */
+const defaultList = { $count: 'true', $top: '10', $skip: '0', $orderby: 'severityId asc,created desc', $filter: 'stateId in (1) and workUnitTypeId in (1)', $expand: 'tenant,workUnitType' };
+
 async function workUnits(portal: BenchPortal): Promise<void> {
   const admin = await portal.token('admin');
   const operator = await portal.token('operator');
-  const defaultList = { $count: 'true', $top: '10', $skip: '0', $orderby: 'severityId asc,created desc', $filter: 'stateId in (1) and workUnitTypeId in (1)', $expand: 'tenant,workUnitType' };
   const p50 = async (token: string, query: Record<string, string>) => (await time(RUNS / 5, async () => (await get(portal, token, listPath('workunits', query))).ms, 5)).p50;
   const adminDefault = await p50(admin, defaultList);
   record({ name: 'work units default list, one-tenant operator', value: await p50(operator, defaultList), unit: 'ms', baselineName: "the admin's (all tenants)", baseline: adminDefault });
@@ -155,6 +162,63 @@ async function whereTheTimeGoes(portal: BenchPortal, token: string): Promise<voi
   for (const { name, ms } of loadProfile.functions.slice(0, 10)) console.log(`    ${ms.toFixed(3)}  ${name}`);
 }
 
+/** A list polled with the tag of the answer held (304) against the same list answered 200: one call at a time, then under load. */
+async function polling(portal: BenchPortal, token: string, label: string, pathAndQuery: string): Promise<void> {
+  const url = `${portal.address}${pathAndQuery}`;
+  const { etag } = await portal.client.get(url, token);
+  if (!etag) throw new Error(`${pathAndQuery} answered without an ETag`);
+  const revalidated = async () => {
+    const answer = await portal.client.get(url, token, etag);
+    if (answer.status !== 304) throw new Error(`${pathAndQuery} with its own tag answered ${answer.status}`);
+    return answer.ms;
+  };
+  const { a: notModified, b: full } = await paired(RUNS / 5, revalidated, async () => (await get(portal, token, pathAndQuery)).ms, 5);
+  record({ name: `${label} polled, answered 304: p50 over HTTP`, value: notModified.p50, unit: 'ms', baselineName: 'the same list answered 200', baseline: full.p50 });
+  const rate = async (conditional?: { ifNoneMatch: string; expect: number }) => {
+    await portal.client.load(url, token, CONNECTIONS, 1, conditional);
+    const result = await portal.client.load(url, token, CONNECTIONS, LOAD_SECONDS, conditional);
+    if (result.failures > 0) throw new Error(`${pathAndQuery}: ${result.failures} unexpected answers under load`);
+    return result.requests / result.seconds;
+  };
+  const fullRate = await rate();
+  record({ name: `${label} polled with 304`, value: await rate({ ifNoneMatch: etag, expect: 304 }), unit: 'req/s', baselineName: 'the same polls answered 200', baseline: fullRate });
+}
+
+/**
+ * What the change counters cost writers: single-row updates of random work units, each its own
+ * transaction (each then takes a counter value and sends a notification), from many connections
+ * at once, with the counter's trigger on and off in turns.
+ */
+async function writeCost(portal: BenchPortal): Promise<void> {
+  const writers = connect(portal.runtime.databaseUrl, CONNECTIONS);
+  try {
+    const rate = async (seconds: number) => {
+      const until = Date.now() + seconds * 1000;
+      let statements = 0;
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          while (Date.now() < until) {
+            await sql`UPDATE work_unit SET modified = now() WHERE work_unit_id = ${1 + Math.floor(Math.random() * WORK_UNITS)}`.execute(writers);
+            statements++;
+          }
+        }),
+      );
+      return statements / seconds;
+    };
+    const trigger = (on: boolean) => sql.raw(`ALTER TABLE work_unit ${on ? 'ENABLE' : 'DISABLE'} TRIGGER announce_change`).execute(writers);
+    await rate(1);
+    const totals = { on: 0, off: 0 };
+    for (const on of [false, true, false, true]) {
+      await trigger(on);
+      totals[on ? 'on' : 'off'] += await rate(LOAD_SECONDS / 2);
+    }
+    await trigger(true);
+    record({ name: `single-row updates from ${CONNECTIONS} connections, change counter on`, value: totals.on / 2, unit: 'statements/s', baselineName: 'counter off', baseline: totals.off / 2 });
+  } finally {
+    await writers.destroy();
+  }
+}
+
 try {
   const admin = await portal.token('admin');
   console.log('API overhead per list call');
@@ -166,6 +230,10 @@ try {
   await whereTheTimeGoes(portal, admin);
   console.log(`Work units at ${WORK_UNITS} rows`);
   await workUnits(portal);
+  console.log('Polling with 304 Not Modified');
+  await polling(portal, admin, 'work units default list', listPath('workunits', defaultList));
+  await polling(portal, admin, 'tenants grid call', listPath('tenants', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' }));
+  await writeCost(portal);
 } finally {
   await portal.close();
 }

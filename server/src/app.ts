@@ -13,6 +13,8 @@ import { AREAS } from './areas.js';
 import { auditedEntities } from './http/area.js';
 import { registerAuthGate } from './auth/gate.js';
 import type { PrincipalCache } from './auth/principal-cache.js';
+import type { ChangeCounters } from './db/change-counters.js';
+import { registerChangeCounters } from './http/list-etag.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -46,6 +48,8 @@ const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/
 
 export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
   principals: PrincipalCache;
+  /** The tables' change counters that list answers are tagged with. */
+  changes: ChangeCounters;
   /** The embedded identity provider, when the portal runs its own. */
   provider?: Provider;
   logger?: FastifyServerOptions['logger'];
@@ -58,7 +62,7 @@ export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
  * documentation, authentication), then the areas, then the web app's files.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { db, config, verifier, secretBox, provider, principals } = options;
+  const { db, config, verifier, secretBox, provider, principals, changes } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestLogSerializers },
     logController: new OneLinePerRequest(),
@@ -110,7 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, () => app.swagger());
   if (provider) await mountEmbeddedProvider(app, db, config, provider, principals);
 
-  // The areas (server/src/areas.ts).
+  // The areas (server/src/areas.ts); their lists are tagged with the tables' change counters.
+  registerChangeCounters(app, changes);
   const deps: AppDeps = { db, config, verifier, secretBox, auditedEntities: auditedEntities(AREAS) };
   for (const area of AREAS) {
     if (area.routes) await app.register(area.routes(deps));

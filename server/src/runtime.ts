@@ -8,6 +8,7 @@ import { createEmbeddedProvider } from './auth/embedded/provider.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { PrincipalCache } from './auth/principal-cache.js';
+import { ChangeCounters } from './db/change-counters.js';
 
 export interface Runtime {
   config: Config;
@@ -16,6 +17,8 @@ export interface Runtime {
   databaseUrl: string;
   /** Callers' principals per token, dropped when the database announces a change (auth/principal-cache.ts). */
   principals: PrincipalCache;
+  /** The tables' change counters, kept current by the database's announcements (db/change-counters.ts). */
+  changes: ChangeCounters;
   /** Closes the database pool and stops the embedded database server, if this process started one. */
   closeDatabase(): Promise<void>;
   verifier: TokenVerifier;
@@ -37,8 +40,10 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     ...options,
   });
   const principals = new PrincipalCache();
+  const changes = new ChangeCounters();
   const closeDatabase = async () => {
     await principals.close();
+    await changes.close();
     await closePool();
   };
   // Migrations and the seed may take longer than a request may: they run on a connection of their own without the timeout.
@@ -53,14 +58,16 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     await setup.destroy();
   }
   await principals.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
+  await changes.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
-  if (!config.oidc.embedded) return { config, db, databaseUrl, principals, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
+  if (!config.oidc.embedded) return { config, db, databaseUrl, principals, changes, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,
     db,
     databaseUrl,
     principals,
+    changes,
     closeDatabase,
     secretBox,
     keys,

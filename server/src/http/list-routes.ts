@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import type { DB as Database } from '../db/schema.js';
 import { parseExportColumns, parseListQuery, type ExportColumn, type ListQueryInput } from '../odata/list-query.js';
 import { buildListSql, runListQuery } from '../odata/list-query-sql.js';
+import { listETag, matchesIfNoneMatch } from './list-etag.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
@@ -68,6 +69,7 @@ export function toCsv(columns: readonly ExportColumn[], rows: readonly string[])
  * `{"@odata.count", value, "@odata.nextLink"}` (`runListQuery`) and `GET {path}/Export()` the
  * same rows as CSV (the page asked for with $top and $skip or $skiptoken, or up to the
  * resource's maximum when no $top is given). The export's columns are the grid's (`columns`: field paths and header titles, in order; `parseExportColumns`).
+ * Every list answer carries an ETag and is answered 304 when `If-None-Match` names it (list-etag.ts).
  *
  * @example
  *   registerListRoutes(app, db, {
@@ -82,11 +84,22 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   const schema = { tags, querystring: listQuerySchema };
 
   // Rows are shaped by $select and $expand, so the envelope is described and each row is an object.
-  const listAnswer = { 200: listResponseSchema(z.record(z.string(), z.unknown())) };
+  const listAnswer = {
+    200: listResponseSchema(z.record(z.string(), z.unknown())),
+    304: z.null().describe('Not Modified: nothing the answer tagged by If-None-Match reads has changed'),
+  };
   // The answer is JSON text built from the database's own JSON rows: sent as it is, not serialised again.
   app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $skiptoken $count $expand $select)` } }, async (request, reply) => {
     const user = principalOf(request);
-    const answer = await runListQuery(db, resource, base(user), request.query as ListQueryInput, user.tenantScope, { path: request.url.split('?')[0], signal: clientGone(reply) });
+    const query = request.query as ListQueryInput;
+    const rows = base(user);
+    // Polling grids send back the tag of the answer they hold: unchanged data costs no query.
+    const tag = listETag(app.changeCounters, db, resource, rows, query, user);
+    if (tag) {
+      reply.header('ETag', tag);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    }
+    const answer = await runListQuery(db, resource, rows, query, user.tenantScope, { path: request.url.split('?')[0], signal: clientGone(reply) });
     return reply.type('application/json; charset=utf-8').send(answer);
   });
 

@@ -64,8 +64,8 @@ export function buildUrl(path: string, params?: QueryParams): string {
   return query ? `${path}?${query}` : path;
 }
 
-async function request(method: string, url: string, body: unknown, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+async function request(method: string, url: string, body: unknown, options: RequestOptions, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   const token = hooks.accessToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -73,7 +73,7 @@ async function request(method: string, url: string, body: unknown, options: Requ
   if (body !== undefined) init.body = JSON.stringify(body);
   if (options.signal) init.signal = options.signal;
   const response = await fetch(url, init);
-  if (response.ok) return response;
+  if (response.ok || (response.status === 304 && headers['If-None-Match'])) return response;
   const errorBody = await readErrorBody(response);
   if (response.status === 401) hooks.onUnauthorized();
   if (response.status === 403 && !options.allowForbidden) hooks.onForbidden();
@@ -98,6 +98,28 @@ async function readJson<T>(response: Response): Promise<T> {
 
 export async function apiGet<T>(path: string, params?: QueryParams, options: RequestOptions = {}): Promise<T> {
   return readJson<T>(await request('GET', buildUrl(path, params), undefined, options));
+}
+
+/** An answer kept with its entity tag, to be revalidated rather than fetched again. */
+export interface TaggedAnswer<T> {
+  tag: string;
+  body: T;
+}
+
+/**
+ * A GET that revalidates a kept answer: sends its tag as `If-None-Match` and, when the server
+ * answers 304 Not Modified, hands the kept answer back. Signed-in answers are `no-store`, so the
+ * browser's own cache never does this for us. `tag` is undefined when the server sent none.
+ *
+ * @example
+ *   const fresh = await apiGetRevalidated<ListResponse<Tenant>>('/v1/tenants', query, kept);
+ *   if (fresh.tag) kept = { tag: fresh.tag, body: fresh.body };
+ */
+export async function apiGetRevalidated<T>(path: string, params: QueryParams | undefined, kept: TaggedAnswer<T> | undefined, options: RequestOptions = {}): Promise<{ tag: string | undefined; body: T }> {
+  const response = await request('GET', buildUrl(path, params), undefined, options, kept ? { 'If-None-Match': kept.tag } : {});
+  const tag = response.headers.get('ETag') ?? undefined;
+  if (response.status === 304 && kept) return { tag: tag ?? kept.tag, body: kept.body };
+  return { tag, body: await readJson<T>(response) };
 }
 
 export async function apiSend<T>(

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
-import { apiGet } from './api-client';
+import { apiGetRevalidated, buildUrl, type TaggedAnswer } from './api-client';
 import { skipTokenOf, toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
 import { BASE_LIST_STATE } from './list-state';
 
@@ -23,11 +23,28 @@ export function listQueryKey(path: string, query?: ODataParams): readonly unknow
   return query ? ['list', path, query] : ['list', path];
 }
 
+/** The last tagged answer per list request, most recently used last (a Map keeps insertion order). */
+const keptAnswers = new Map<string, TaggedAnswer<ListResponse<unknown>>>();
+const KEPT_ANSWERS = 200;
+
+/**
+ * One page of a list. The answer is kept with its entity tag, and the next fetch of the same
+ * request (a grid's 10 s or 30 s poll, a refetch after a save) sends the tag: while nothing the
+ * list reads has changed, the server answers 304 without running the query and the kept answer
+ * is used again.
+ */
 export async function fetchList<R>(path: string, query: ODataParams, signal?: AbortSignal): Promise<ListResult<R>> {
-  const response = await apiGet<ListResponse<R>>(path, query, signal ? { signal } : {});
-  const result: ListResult<R> = { total: response['@odata.count'] ?? response.value.length, rows: response.value };
-  if (response['@cfs.countIsLowerBound']) result.totalIsLowerBound = true;
-  const nextPageToken = skipTokenOf(response['@odata.nextLink']);
+  const url = buildUrl(path, query);
+  const kept = keptAnswers.get(url) as TaggedAnswer<ListResponse<R>> | undefined;
+  const { tag, body } = await apiGetRevalidated<ListResponse<R>>(path, query, kept, signal ? { signal } : {});
+  keptAnswers.delete(url);
+  if (tag) {
+    keptAnswers.set(url, { tag, body });
+    if (keptAnswers.size > KEPT_ANSWERS) keptAnswers.delete(keptAnswers.keys().next().value as string);
+  }
+  const result: ListResult<R> = { total: body['@odata.count'] ?? body.value.length, rows: body.value };
+  if (body['@cfs.countIsLowerBound']) result.totalIsLowerBound = true;
+  const nextPageToken = skipTokenOf(body['@odata.nextLink']);
   if (nextPageToken) result.nextPageToken = nextPageToken;
   return result;
 }

@@ -1,0 +1,150 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { DEMO } from '../src/db/seed.js';
+import { openRuntime, type Runtime } from '../src/runtime.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+/*
+ * Polled lists answered 304 Not Modified while nothing they read has changed, on two instances of
+ * the portal on one database (as behind a load balancer): a change made anywhere is seen.
+ */
+let portal: TestPortal;
+let runtimeB: Runtime;
+let appB: FastifyInstance;
+
+beforeAll(async () => {
+  portal = await createTestPortal();
+  runtimeB = await openRuntime(loadConfig({ ...process.env, DATA_DIR: portal.config.dataDir, PUBLIC_URL: portal.config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: portal.config.databaseUrl ?? '' }));
+  appB = await buildApp({ ...runtimeB, ...(runtimeB.provider ? { provider: runtimeB.provider } : {}), logger: false });
+  await appB.ready();
+  await Promise.all([portal.runtime.changes.whenReady(), runtimeB.changes.whenReady()]);
+});
+afterAll(async () => {
+  await appB?.close();
+  await runtimeB?.closeDatabase();
+  await portal?.close();
+});
+
+async function onB(userName: string, options: InjectOptions) {
+  return appB.inject({ ...options, headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` } });
+}
+
+/** Waits until both instances have applied every announcement committed so far. */
+const settled = () => Promise.all([portal.runtime.changes.sync(), runtimeB.changes.sync(), portal.runtime.principals.sync()]);
+
+/** A poll: GET with the tag of the answer held, as the web's list fetching sends it. */
+async function poll(url: string, tag?: string, userName = 'admin', instance: 'A' | 'B' = 'A') {
+  const options = { method: 'GET' as const, url, headers: tag ? { 'if-none-match': tag } : {} };
+  return instance === 'A' ? portal.as(userName, options) : onB(userName, options);
+}
+
+function tagOf(response: { statusCode: number; headers: Record<string, unknown> }): string {
+  expect(response.statusCode).toBe(200);
+  const tag = response.headers.etag;
+  expect(tag).toMatch(/^W\/"[\w-]+"$/);
+  return String(tag);
+}
+
+const WORK_UNITS = '/v1/workunits?$top=5&$count=true&$expand=tenant($select=tenantId,name)';
+
+describe('polled lists', () => {
+  test('answers 304 with the same tag and no body while nothing changed, on any instance', async () => {
+    const first = await poll('/v1/tenants?$count=true');
+    const tag = tagOf(first);
+    const again = await poll('/v1/tenants?$count=true', tag);
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.etag).toBe(tag);
+    expect(again.body).toBe('');
+    expect(again.headers['cache-control']).toBe('no-store');
+    // Every instance holds the same counters: the tag made by one is recognised by the other.
+    expect((await poll('/v1/tenants?$count=true', tag, 'admin', 'B')).statusCode).toBe(304);
+    // Another query, another caller: another answer.
+    expect((await poll('/v1/tenants?$count=true&$top=1', tag)).statusCode).toBe(200);
+    const adminTag = tagOf(await poll(WORK_UNITS));
+    expect(tagOf(await poll(WORK_UNITS, adminTag, 'operator'))).not.toBe(adminTag);
+  });
+
+  test('keeps its tag when the answer travels compressed', async () => {
+    const plain = tagOf(await poll(WORK_UNITS));
+    const compressed = await portal.as('admin', { method: 'GET', url: WORK_UNITS, headers: { 'accept-encoding': 'gzip' } });
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers.etag).toBe(plain);
+    const revalidated = await portal.as('admin', { method: 'GET', url: WORK_UNITS, headers: { 'accept-encoding': 'gzip', 'if-none-match': plain } });
+    expect(revalidated.statusCode).toBe(304);
+  });
+
+  test('answers 200 with a new tag after a write to the list’s table through the API', async () => {
+    const url = `/v1/tenants?$filter=tenantId eq ${DEMO.fabrikam}`;
+    const before = await poll(url);
+    const tag = tagOf(before);
+    const toggled = await portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${DEMO.fabrikam}` });
+    expect(toggled.statusCode).toBe(200);
+    // No waiting: the write's own answer waits until this instance has heard of it.
+    const after = await poll(url, tag);
+    expect(tagOf(after)).not.toBe(tag);
+    expect(after.json<{ value: { enabled: boolean }[] }>().value[0]?.enabled).toBe(!before.json<{ value: { enabled: boolean }[] }>().value[0]?.enabled);
+    await portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${DEMO.fabrikam}` });
+  });
+
+  test('answers 200 after a write to a table the list reads through $expand or a path', async () => {
+    const tag = tagOf(await poll(WORK_UNITS));
+    const byTenantName = `/v1/workunits?$top=5&$filter=tenant/name eq 'Contoso Renamed'&$count=true`;
+    const filteredTag = tagOf(await poll(byTenantName));
+    expect((await poll(WORK_UNITS, tag)).statusCode).toBe(304);
+    const { name } = await portal.db.selectFrom('tenant').select('name').where('tenant_id', '=', DEMO.contoso).executeTakeFirstOrThrow();
+    await sql`UPDATE tenant SET name = 'Contoso Renamed' WHERE tenant_id = ${DEMO.contoso}`.execute(portal.db);
+    await settled();
+    const after = await poll(WORK_UNITS, tag);
+    expect(tagOf(after)).not.toBe(tag);
+    const tenants = after.json<{ value: { tenant: { tenantId: string; name: string } }[] }>().value.map((row) => row.tenant);
+    expect(tenants.filter((tenant) => tenant.tenantId === DEMO.contoso).map((tenant) => tenant.name)).toContain('Contoso Renamed');
+    const filtered = await poll(byTenantName, filteredTag);
+    expect(tagOf(filtered)).not.toBe(filteredTag);
+    expect(filtered.json<{ '@odata.count': number }>()['@odata.count']).toBeGreaterThan(0);
+    await sql`UPDATE tenant SET name = ${name} WHERE tenant_id = ${DEMO.contoso}`.execute(portal.db);
+  });
+
+  test('answers 200 after a write made through another instance', async () => {
+    const url = '/v1/workunitcategories?$count=true';
+    const tag = tagOf(await poll(url));
+    const created = await onB('admin', { method: 'PUT', url: '/v1/workunitcategories', payload: { tenantId: DEMO.contoso, name: 'Made on B', workUnitTypeId: 1 } });
+    expect(created.statusCode).toBe(200);
+    await settled();
+    const after = await poll(url, tag);
+    expect(tagOf(after)).not.toBe(tag);
+    expect(after.json<{ value: { name: string }[] }>().value.map((row) => row.name)).toContain('Made on B');
+  });
+
+  test('answers 200 after the caller’s tenant scope changes', async () => {
+    const url = '/v1/workunits?$top=1&$count=true';
+    const before = await poll(url, undefined, 'operator');
+    const tag = tagOf(before);
+    const count = before.json<{ '@odata.count': number }>()['@odata.count'];
+    await sql`INSERT INTO user_tenant (user_id, tenant_id) SELECT user_id, ${DEMO.fabrikam}::uuid FROM app_user WHERE user_name = 'operator'`.execute(portal.db);
+    await settled();
+    const after = await poll(url, tag, 'operator');
+    expect(tagOf(after)).not.toBe(tag);
+    expect(after.json<{ '@odata.count': number }>()['@odata.count']).toBeGreaterThan(count);
+    await sql`DELETE FROM user_tenant WHERE tenant_id = ${DEMO.fabrikam}::uuid AND user_id = (SELECT user_id FROM app_user WHERE user_name = 'operator')`.execute(portal.db);
+  });
+
+  test('runs the query, untagged, while the listener is down, and answers 304 again once it is back', async () => {
+    const url = '/v1/subscriptions?$count=true';
+    const tag = tagOf(await poll(url));
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cfs-change-listener' AND datname = current_database()`.execute(portal.db);
+    // A change while nobody listens is never heard: the counters read again on reconnection count it.
+    await sql`UPDATE subscription SET name = name || ' (moved)' WHERE subscription_id = ${DEMO.contosoStaging}`.execute(portal.db);
+    await expect.poll(() => portal.runtime.changes.ready).toBe(false);
+    const down = await poll(url, tag);
+    expect(down.statusCode).toBe(200);
+    expect(down.headers.etag).toBeUndefined();
+    expect(down.json<{ value: { name: string }[] }>().value.map((row) => row.name).some((name) => name.endsWith(' (moved)'))).toBe(true);
+    await portal.runtime.changes.whenReady();
+    expect((await poll(url, tag)).statusCode).toBe(200);
+    const fresh = tagOf(await poll(url));
+    expect((await poll(url, fresh)).statusCode).toBe(304);
+  });
+});

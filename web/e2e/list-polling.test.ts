@@ -1,0 +1,56 @@
+import type { Browser, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
+import { createWorkUnit, gridRow, launchBrowser, pauseClock, runClockUntil, sessionOf, signedInPage, uniqueName, updateWorkUnit } from './support';
+
+/**
+ * A grid's polling revalidates the answer it holds: while nothing the list reads has changed the
+ * server answers 304 Not Modified (no list query) and the grid keeps showing its rows; a change
+ * made meanwhile is shown on the next poll.
+ */
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function isListAnswer(response: Response): boolean {
+  const url = new URL(response.url());
+  return response.request().method() === 'GET' && url.pathname === '/v1/workunits' && url.searchParams.has('$count');
+}
+
+describe('polled grids', () => {
+  test('a poll with nothing changed is answered 304 and keeps the rows; a change made through the API shows on the next poll', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const title = uniqueName('E2E polled');
+    const unit = await createWorkUnit(operator, { title });
+    const page = await signedInPage(browser, 'operator', { clock: true });
+    await page.goto(`/workunitsv2?search=${encodeURIComponent(JSON.stringify({ search: title }))}`);
+    await gridRow(page, title).waitFor();
+    const statuses: number[] = [];
+    page.on('response', (response) => {
+      if (isListAnswer(response)) statuses.push(response.status());
+    });
+    await pauseClock(page);
+
+    const polled = page.waitForResponse(isListAnswer);
+    await page.clock.runFor(WORK_UNITS_POLL_MS);
+    expect((await polled).status()).toBe(304);
+    const again = page.waitForResponse(isListAnswer);
+    await page.clock.runFor(WORK_UNITS_POLL_MS);
+    expect((await again).status()).toBe(304);
+    expect(statuses).toEqual([304, 304]);
+    await gridRow(page, title).waitFor();
+
+    await updateWorkUnit(operator, unit.workUnitId, { title: `${title} changed` });
+    const changed = page.waitForResponse(isListAnswer);
+    await page.clock.runFor(WORK_UNITS_POLL_MS);
+    expect((await changed).status()).toBe(200);
+    // The grid lays out its new rows on the page's (paused) timers.
+    await runClockUntil(page, () => gridRow(page, `${title} changed`).isVisible(), { maxMs: 5000 });
+    expect(statuses).toEqual([304, 304, 200]);
+  });
+});
