@@ -1,9 +1,6 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import { defineConfig, defaultClientConditions, defaultServerConditions, type Plugin } from 'vite';
+import { defineConfig, defaultClientConditions, defaultServerConditions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './vite-precompress';
 
 /**
  * Vendor chunks, cached across releases and shared by the lazy pages. A group also takes the
@@ -31,37 +28,6 @@ const vendorChunks: { name: string; test: RegExp }[] = [
 
 const apiTarget = process.env.CFS_API_URL ?? 'http://localhost:8080';
 const proxied = ['/api', '/v1', '/oidc', '/openapi.json', '/docs', '/healthz'];
-
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-/**
- * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside every text asset of the build, at the
- * highest levels, once: the server sends the copy the browser accepts (about a third of the size)
- * without compressing anything per request.
- */
-function precompress(): Plugin {
-  let outDir = 'dist';
-  return {
-    name: 'cfs-precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    async writeBundle(_options, bundle) {
-      const files = Object.keys(bundle).filter((file) => /\.(js|css|html|svg|json)$/.test(file));
-      await Promise.all(
-        files.map(async (file) => {
-          const source = await fs.readFile(path.join(outDir, file));
-          if (source.length < 1024) return;
-          const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length };
-          await fs.writeFile(path.join(outDir, `${file}.br`), await brotli(source, { params }));
-          await fs.writeFile(path.join(outDir, `${file}.gz`), await gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }));
-        }),
-      );
-    },
-  };
-}
 
 export default defineConfig({
   plugins: [react(), precompress()],
