@@ -75,7 +75,7 @@ describe('the work units list as the first screen', () => {
     expect(beforeRow.scripts.filter(isPanelChunk)).toEqual([]);
 
     // A row opens the panel: its form, the date pickers and the form library arrive then.
-    await page.locator('.MuiDataGrid-row').first().click();
+    await page.locator('.MuiDataGrid-row').first().locator('[data-field="workUnitId"]').click();
     await drawer(page).getByRole('heading', { name: /^Edit Work Unit #\d+: / }).waitFor();
     for (const chunk of [PANEL_CHUNKS.panel, PANEL_CHUNKS.datePickers, PANEL_CHUNKS.formLibrary]) expect(traffic.scripts.some((url) => chunk.test(url))).toBe(true);
     await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
