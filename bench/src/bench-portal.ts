@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -16,6 +17,8 @@ export interface BenchPortal {
   runtime: Runtime;
   /** Where the portal listens, e.g. http://127.0.0.1:41234. */
   address: string;
+  /** Its public address (http://localhost:{port}), where a browser opens its pages and signs in. */
+  publicUrl: string;
   app: FastifyInstance;
   token(user: string): Promise<string>;
   /** The HTTP client the benchmark's calls go through. */
@@ -36,18 +39,38 @@ async function onServer(url: string, statement: string): Promise<void> {
   }
 }
 
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
  * A portal for a benchmark: its own embedded PostgreSQL server, or a database of its own on the
  * server named by BENCH_DATABASE_URL, listening on a free port. `load` fills it before it listens,
  * through a connection of its own without the requests' statement timeout (a million rows take
- * longer to write than a request may run).
+ * longer to write than a request may run). `webDist` is the web app it serves (a build of the
+ * benchmark's own), at the public address a browser signs in at.
  */
-export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void>): Promise<BenchPortal> {
+export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void>, options: { webDist?: string } = {}): Promise<BenchPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-bench-'));
   const serverUrl = process.env.BENCH_DATABASE_URL;
   const database = `cfs_bench_${process.pid}`;
   if (serverUrl) await onServer(serverUrl, `CREATE DATABASE ${database}`);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_SEED: 'true', ...(serverUrl ? { DATABASE_URL: withDatabaseName(serverUrl, database) } : {}) });
+  const port = await freePort();
+  const publicUrl = `http://localhost:${port}`;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DEMO_SEED: 'true',
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
+    ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
+    ...(serverUrl ? { DATABASE_URL: withDatabaseName(serverUrl, database) } : {}),
+  });
   const runtime = await openRuntime(config);
   const close = async () => {
     await runtime.closeDatabase();
@@ -62,7 +85,7 @@ export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void
       await loader.destroy();
     }
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = await app.listen({ port, host: '127.0.0.1' });
     const { keys } = runtime;
     const client = startClient();
     const here = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -70,6 +93,7 @@ export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void
     return {
       runtime,
       address,
+      publicUrl,
       app,
       label: serverUrl ? 'PostgreSQL server' : 'embedded PostgreSQL',
       token: (user) => mintAccessToken(config, keys, user),

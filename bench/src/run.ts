@@ -10,6 +10,7 @@ import { workUnitsResource } from '../../server/src/areas/workunits/resource.js'
 import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
+import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir, type FirstScreen } from './front-end.js';
 import { paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
@@ -32,6 +33,9 @@ import { profile, type ProfileSummary } from './profile.js';
  *   answer held (304, no query) against the same lists answered 200, one at a time and under load;
  *   and what the change counters cost writers: single-row updates from many connections with the
  *   counter's trigger on ÷ off.
+ * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
+ *   before its first grid row, and the time to that row in Chromium with an empty cache, against
+ *   a bare React + MUI + Data Grid app built in the same run (`bench/bare-app/`).
  *
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL.
@@ -42,6 +46,7 @@ const TENANTS = 20_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const CONNECTIONS = 10;
+const FRONT_END_RUNS = Number(process.env.BENCH_FRONT_END_RUNS ?? 7);
 
 interface Figure {
   name: string;
@@ -69,6 +74,9 @@ const DEEP_ORDER = 'severityId asc,created desc';
 let deepToken = '';
 
 const started = Date.now();
+// The portal serves a build of the web app made now, so the first-screen figures are this tree's.
+const webDist = await tempDir('cfs-bench-web-');
+await buildWebApp(webDist);
 const portal = await openBenchPortal(async ({ db }) => {
   await sql`INSERT INTO tenant (name, assignment_groups) SELECT 'Tenant ' || g, 'Service Desk' FROM generate_series(1, ${TENANTS}) AS g`.execute(db);
   // Work units over the demo tenants and 50 more, by a seeded random so the spreads of tenant,
@@ -90,7 +98,7 @@ const portal = await openBenchPortal(async ({ db }) => {
     SELECT ARRAY[severity_id::text, created::text, work_unit_id::text] AS after FROM work_unit
     ORDER BY severity_id, created DESC, work_unit_id DESC OFFSET ${(DEEP_PAGE - 1) * 10 - 1} LIMIT 1`.execute(db);
   deepToken = makeSkipToken(parseListQuery(workUnitsResource, { $orderby: DEEP_ORDER }), rows[0]?.after ?? []);
-});
+}, { webDist });
 console.log(`${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 const listPath = (resource: string, query: Record<string, string>) => `/v1/${resource}?${new URLSearchParams(query).toString()}`;
@@ -219,6 +227,56 @@ async function writeCost(portal: BenchPortal): Promise<void> {
   }
 }
 
+async function frontEnd(portal: BenchPortal): Promise<void> {
+  const bareDist = await tempDir('cfs-bench-bare-');
+  const browser = await launchBrowser();
+  try {
+    await buildBareApp(bareDist);
+    const bare = await serveStatic(bareDist);
+    try {
+      const { storageState, home } = await signIn(browser, portal.publicUrl, 'operator');
+      const portalPage = () => openFirstScreen(browser, `${portal.publicUrl}${home}/workunitsv2`, webDist, storageState);
+      const barePage = () => openFirstScreen(browser, `${bare.url}/`, bareDist);
+      // A first visit each warms the servers and Chromium; then the two take turns, each first as often.
+      await portalPage();
+      await barePage();
+      const portalRuns: FirstScreen[] = [];
+      const bareRuns: FirstScreen[] = [];
+      for (let i = 0; i < FRONT_END_RUNS; i++) {
+        if (i % 2 === 0) {
+          portalRuns.push(await portalPage());
+          bareRuns.push(await barePage());
+        } else {
+          bareRuns.push(await barePage());
+          portalRuns.push(await portalPage());
+        }
+      }
+      const kB = (bytes: number) => bytes / 1024;
+      const portalJs = median(portalRuns.map((run) => run.scriptGzipBytes));
+      const bareJs = median(bareRuns.map((run) => run.scriptGzipBytes));
+      const sample = portalRuns[0];
+      if (sample) {
+        console.log(`  the work units page asked for ${sample.scripts.length} scripts and made ${sample.apiCalls.length} API calls before its first row:`);
+        for (const call of sample.apiCalls) console.log(`    ${call.length > 110 ? `${call.slice(0, 110)}…` : call}`);
+      }
+      record({ name: 'JS before the first work units row (gzip)', value: kB(portalJs), unit: 'kB', baselineName: 'bare React + MUI + Data Grid app', baseline: kB(bareJs), target: '≤ 1.3' });
+      record({
+        name: `time to the first work units row, empty cache (median of ${FRONT_END_RUNS})`,
+        value: median(portalRuns.map((run) => run.firstRowMs)),
+        unit: 'ms',
+        baselineName: 'bare React + MUI + Data Grid app',
+        baseline: median(bareRuns.map((run) => run.firstRowMs)),
+        target: '≤ 1.3',
+      });
+    } finally {
+      await bare.close();
+    }
+  } finally {
+    await browser.close();
+    await fs.rm(bareDist, { recursive: true, force: true });
+  }
+}
+
 try {
   const admin = await portal.token('admin');
   console.log('API overhead per list call');
@@ -234,8 +292,11 @@ try {
   await polling(portal, admin, 'work units default list', listPath('workunits', defaultList));
   await polling(portal, admin, 'tenants grid call', listPath('tenants', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' }));
   await writeCost(portal);
+  console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);
+  await frontEnd(portal);
 } finally {
   await portal.close();
+  await fs.rm(webDist, { recursive: true, force: true });
 }
 
 const results = {

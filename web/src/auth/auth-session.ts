@@ -79,6 +79,22 @@ function storedAccessToken(session: AuthSession): string | undefined {
   }
 }
 
+/**
+ * The stored sign-in's subject while its access token has more than a minute to live (the
+ * provider renews it a minute before it expires), else undefined: a sign-in that must be renewed
+ * first, or none.
+ */
+export function storedSubjectWithLiveToken(session: AuthSession): string | undefined {
+  const stored = window.localStorage.getItem(session.userStorageKey);
+  if (!stored) return undefined;
+  try {
+    const user = User.fromStorageString(stored);
+    return (user.expires_in ?? 0) > 60 ? user.profile.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 let leavingForLogin = false;
 
 /**

@@ -1,8 +1,10 @@
-import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
+import { queryOptions, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
 import { useAuth } from 'react-oidc-context';
 import type { CurrentUser } from '@cfs/contracts/shell';
 import { PermissionSet } from '@cfs/contracts/permissions';
 import { apiGet } from '../lib/api-client';
+import { isGuid } from '../lib/ids';
+import { tenantsLookupQuery } from '../lib/lookups';
 
 // Keyed by the signed-in subject so a different user never sees the previous one's data.
 export function permissionsQuery(subject: string) {
@@ -44,4 +46,18 @@ export function usePermissions(): PermissionSet {
 /** The signed-in user: name, userName, email, tenantId, subscriptionId. */
 export function useCurrentUser(): CurrentUser {
   return useSuspenseQuery(currentUserQuery(useSessionSubject())).data;
+}
+
+/**
+ * Sends the start-up calls the gates wait for (permissions and current user, and on a tenant's
+ * page the tenant lookup that checks the tenant is the user's), all at once, as soon as the
+ * configuration names a stored sign-in whose token is live. Otherwise they would go one round
+ * after another: the provider reading the stored sign-in, the session gate, then the tenant gate.
+ * The gates then find them in the cache or in flight. Nothing is sent for a sign-in that needs
+ * renewing first: its token would be refused.
+ */
+export function prefetchSessionData(queryClient: QueryClient, subject: string, pathname: string): void {
+  void queryClient.prefetchQuery(permissionsQuery(subject));
+  void queryClient.prefetchQuery(currentUserQuery(subject));
+  if (isGuid(pathname.split('/')[1])) void queryClient.prefetchQuery(tenantsLookupQuery);
 }

@@ -20,7 +20,7 @@ import { SUBSCRIPTIONS_PATH, useSaveSubscription, useTenant, type Subscription }
  * The Subscriptions drawer of one tenant (spec 001 §2 Tenants): list, create, edit.
  * `?subscriptionsTenantId=`; an id from the address that is no GUID names no tenant.
  */
-export function SubscriptionsDrawer({ tenantId, onClose }: { tenantId: string | null; onClose: () => void }) {
+export default function SubscriptionsDrawer({ tenantId, onClose }: { tenantId: string | null; onClose: () => void }) {
   const validId = isGuid(tenantId) ? tenantId : null;
   const tenant = useTenant(validId);
   const missing = (tenantId !== null && validId === null) || (tenant.error instanceof ApiError && tenant.error.status === 404);

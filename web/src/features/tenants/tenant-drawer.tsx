@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api-client';
 import { useTenant } from './api';
 import { TenantForm } from './tenant-form';
 
-export function TenantDrawer({ id, onClose, onCreated }: { id: string | null; onClose: () => void; onCreated: (tenantId: string) => void }) {
+export default function TenantDrawer({ id, onClose, onCreated }: { id: string | null; onClose: () => void; onCreated: (tenantId: string) => void }) {
   const tenant = useTenant(id);
   const creating = id === 'new';
   return (

@@ -9,14 +9,17 @@ import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { isGuid } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { TENANTS_PATH, useToggleTenant, type Tenant } from './api';
-import { SubscriptionsDrawer } from './subscriptions-drawer';
-import { TenantDrawer } from './tenant-drawer';
 import { splitAssignmentGroups } from './tenant-form-values';
+
+// The drawers and their forms load when first opened.
+const TenantDrawer = lazyWhenOpened(() => import('./tenant-drawer'), (props) => props.id !== null);
+const SubscriptionsDrawer = lazyWhenOpened(() => import('./subscriptions-drawer'), (props) => props.tenantId !== null);
 
 /** Tenants (spec 001 §2): grid, create/edit drawer (`?editTenantId=`), subscriptions drawer, enable/disable. */
 export default function TenantsPage() {

@@ -32,7 +32,7 @@ export interface TokenDrawerProps {
   onClose: () => void;
 }
 
-export function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onClose }: TokenDrawerProps) {
+export default function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onClose }: TokenDrawerProps) {
   const grant = useTokenGrant(id);
   const creating = id === 'new';
   return (

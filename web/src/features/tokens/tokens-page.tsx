@@ -8,6 +8,7 @@ import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { isGuid } from '../../lib/ids';
 import { guidLiteral } from '../../lib/list-query';
@@ -15,8 +16,10 @@ import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { TOKENS_PATH, useRevokeToken, type GeneratedToken, type TokenGrant } from './api';
-import { TokenDrawer } from './token-drawer';
 import { grantStatus, TokenStatusChip } from './token-status-chip';
+
+// The drawer and its form load when first opened.
+const TokenDrawer = lazyWhenOpened(() => import('./token-drawer'), (props) => props.id !== null);
 
 /** Tenant Tokens (spec 001 §2): the route's tenant's API tokens, newest first; `?tokenGrantId=`. */
 export default function TokensPage() {

@@ -3,7 +3,7 @@ import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { SideDrawer } from '../../components/side-drawer';
 
 /** The intake panel the Create menu's Intake opens (spec 001 §2 "Intake drawer"); the wizard comes with the intake issue. */
-export function IntakeDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function IntakeDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <SideDrawer open={open} onClose={onClose} title="Intake">
       <Typography color="text.secondary">{SHELL_MESSAGES.areaNotAvailable}</Typography>

@@ -1,23 +1,10 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import AssignmentIndIcon from '@mui/icons-material/AssignmentIndOutlined';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
-import { useForm } from 'react-hook-form';
-import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { BulkResultDialog, useBulkOutcome } from '../../components/bulk-result-dialog';
-import { enumOptions } from '../../components/enum-label';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import type { ToolbarMenuItem } from '../../components/resource-grid-toolbar';
-import { useRowSelection, type RowSelection } from '../../components/row-selection';
-import { useBulkAssign, useBulkState } from './api';
-import { PeopleField } from './people-field';
-import { STATE_NAME_LABELS } from './work-unit-display';
+import { useRowSelection } from '../../components/row-selection';
 
 type BulkDialog = 'assign' | 'state' | null;
 const NOUN = { one: 'work unit', many: 'work units' };
@@ -38,74 +25,14 @@ export function useWorkUnitBulkActions(canEdit: boolean) {
 
 export type WorkUnitBulkActions = ReturnType<typeof useWorkUnitBulkActions>;
 
-const workUnitIdsOf = (selection: RowSelection) => selection.ids.map(Number);
+// The dialogs and their form load when one first opens.
+const WorkUnitBulkDialog = lazyWhenOpened(() => import('./work-unit-bulk-dialogs'), (props) => props.bulk.dialog !== null);
 
 export function WorkUnitBulkDialogs({ bulk }: { bulk: WorkUnitBulkActions }) {
   return (
     <>
-      {bulk.dialog === 'assign' && <BulkAssignDialog bulk={bulk} />}
-      {bulk.dialog === 'state' && <BulkStateDialog bulk={bulk} />}
+      <WorkUnitBulkDialog bulk={bulk} />
       <BulkResultDialog outcome={bulk.outcome} describe={(id) => `Work unit #${String(id)}`} />
     </>
-  );
-}
-
-function BulkAssignDialog({ bulk }: { bulk: WorkUnitBulkActions }) {
-  const assign = useBulkAssign();
-  const form = useForm<{ assignedTo: string | null }>({ defaultValues: { assignedTo: null } });
-  const submit = form.handleSubmit(async ({ assignedTo }) => {
-    const result = await assign.mutateAsync({ workUnitIds: workUnitIdsOf(bulk.selection), assignedTo });
-    bulk.closeDialog();
-    bulk.outcome.report('Assign', result);
-  });
-  return (
-    <Dialog open onClose={bulk.closeDialog} maxWidth="xs" fullWidth>
-      <DialogTitle>Assign</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{`Assign ${bulk.selection.ids.length} selected work units to:`}</DialogContentText>
-        <PeopleField control={form.control} name="assignedTo" label="Assigned To" directory="peopleandgroups" />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={bulk.closeDialog}>Cancel</Button>
-        <Button variant="contained" disabled={assign.isPending} onClick={() => void submit().catch(() => undefined)}>
-          Apply
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
-
-const STATE_OPTIONS = enumOptions(WORK_UNIT_STATES, STATE_NAME_LABELS);
-
-function BulkStateDialog({ bulk }: { bulk: WorkUnitBulkActions }) {
-  const change = useBulkState();
-  const [stateId, setStateId] = useState<number | ''>('');
-  const apply = async () => {
-    if (stateId === '') return;
-    const result = await change.mutateAsync({ workUnitIds: workUnitIdsOf(bulk.selection), stateId });
-    bulk.closeDialog();
-    bulk.outcome.report('Change State', result);
-  };
-  return (
-    <Dialog open onClose={bulk.closeDialog} maxWidth="xs" fullWidth>
-      <DialogTitle>Change State</DialogTitle>
-      <DialogContent>
-        {/* Each unit is held to the state rules (spec 001 §4); those refused are listed afterwards. */}
-        <DialogContentText>{`Move ${bulk.selection.ids.length} selected work units to:`}</DialogContentText>
-        <TextField select fullWidth margin="normal" label="State" value={stateId} onChange={(event) => setStateId(Number(event.target.value))}>
-          {STATE_OPTIONS.map((option) => (
-            <MenuItem key={option.value} value={option.value}>
-              {option.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={bulk.closeDialog}>Cancel</Button>
-        <Button variant="contained" disabled={stateId === '' || change.isPending} onClick={() => void apply().catch(() => undefined)}>
-          Apply
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }

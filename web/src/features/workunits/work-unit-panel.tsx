@@ -30,7 +30,7 @@ export interface WorkUnitPanelProps {
 }
 
 /** The work unit panel (spec 001 §2): create or edit, with Properties and Related tabs when editing. */
-export function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
+export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
   const unit = useWorkUnit(workUnitId);
   const creating = openId === 'new';
   const title = creating ? 'Create Work Unit' : `Edit Work Unit #${workUnitId ?? ''}${unit.data ? `: ${unit.data.title}` : ''}`;

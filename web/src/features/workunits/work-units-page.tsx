@@ -9,12 +9,12 @@ import { CellLink } from '../../components/cell-link';
 import { enumOptions } from '../../components/enum-label';
 import { EnumDisplay } from '../../components/enum-display';
 import { dateTimeColumn } from '../../components/grid-columns';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SavedViewsBar } from '../../components/saved-views-bar';
 import { useTenant, useWorkUnitTypesLookup } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
 import { WORK_UNITS_EXPAND, WORK_UNITS_PATH } from './api';
-import { IntakeDrawer } from './intake-drawer';
 import { useWorkUnitsPage } from './use-work-units-page';
 import { severityCellClass, severityCellStyles, StateCell, WorkUnitTypeIcon } from './work-unit-cells';
 import { useWorkUnitBulkActions, WorkUnitBulkDialogs } from './work-unit-bulk-actions';
@@ -22,7 +22,10 @@ import { builtInViews, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS } from './work-
 import { customFieldDefinitions } from './work-unit-form-values';
 import { WorkUnitFilterBar } from './work-unit-filter-bar';
 import { STATE_NAME_LABELS } from './work-unit-display';
-import { WorkUnitPanel } from './work-unit-panel';
+
+// The panels load when they first open: the list paints without the forms and date pickers.
+const WorkUnitPanel = lazyWhenOpened(() => import('./work-unit-panel'), (props) => props.openId !== null);
+const IntakeDrawer = lazyWhenOpened(() => import('./intake-drawer'), (props) => props.open);
 
 /** Work Units (spec 001 §2 "Work units list"), at /{tenantId}/workunitsv2 and /workunitsv2. */
 export default function WorkUnitsPage() {

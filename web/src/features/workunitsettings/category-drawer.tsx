@@ -22,7 +22,7 @@ export interface CategoryDrawerProps {
   onCreated: (workUnitCategoryId: number) => void;
 }
 
-export function CategoryDrawer({ openId, routeTenantId, onClose, onCreated }: CategoryDrawerProps) {
+export default function CategoryDrawer({ openId, routeTenantId, onClose, onCreated }: CategoryDrawerProps) {
   const id = openId === 'new' ? 'new' : positiveIntId(openId);
   const category = useCategory(typeof id === 'number' ? id : null);
   const creating = id === 'new';

@@ -13,7 +13,7 @@ import { useListState } from '../../lib/url-state';
 import { SUBCATEGORIES_PATH, useCategory, useSaveSubcategory, type WorkUnitSubcategory } from './api';
 
 /** The subcategories of one category (spec 001 §2 Work unit settings): list, create, edit. `?subcategoriesCategoryId=`. */
-export function SubcategoriesDrawer({ categoryId, onClose }: { categoryId: number | null; onClose: () => void }) {
+export default function SubcategoriesDrawer({ categoryId, onClose }: { categoryId: number | null; onClose: () => void }) {
   const category = useCategory(categoryId);
   return (
     <SideDrawer open={categoryId !== null} onClose={onClose} title={`Subcategories${category.data ? `: ${category.data.name}` : ''}`}>

@@ -6,15 +6,18 @@ import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { actionsColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { positiveIntId } from '../../lib/ids';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { CATEGORIES_PATH, CATEGORY_EXPAND, type WorkUnitCategory } from './api';
-import { CategoryDrawer } from './category-drawer';
-import { SubcategoriesDrawer } from './subcategories-drawer';
 import { WorkUnitTypesSection } from './work-unit-types-section';
+
+// The drawers and their forms load when first opened.
+const CategoryDrawer = lazyWhenOpened(() => import('./category-drawer'), (props) => props.openId !== null);
+const SubcategoriesDrawer = lazyWhenOpened(() => import('./subcategories-drawer'), (props) => props.categoryId !== null);
 
 /**
  * Work Unit Settings (spec 001 §2): the categories grid — enabled ones by default, a filter the

@@ -1,0 +1,126 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createWorkUnit, drawer, homeTenantId, launchBrowser, sessionOf, signedInPage } from './support';
+
+/**
+ * The work units list as the first screen (issue "Speed measured against the limit"): with an
+ * empty cache it paints its first row from the grid's code alone, and the panels' code (edit form,
+ * date pickers, form library, intake, bulk dialogs) loads when they first open; its API calls go
+ * out in two rounds after the sign-in configuration, which index.html asks for while the scripts
+ * download. `npm run bench` measures the bytes and the time; this test keeps the shape.
+ */
+
+/** The chunks of the panels and dialogs, by the names the build gives them. */
+const PANEL_CHUNKS = {
+  panel: /\/assets\/work-unit-panel-[\w-]+\.js$/,
+  datePickers: /\/assets\/date-pickers-[\w-]+\.js$/,
+  formLibrary: /\/assets\/forms-[\w-]+\.js$/,
+  intake: /\/assets\/intake-drawer-[\w-]+\.js$/,
+  bulkDialogs: /\/assets\/work-unit-bulk-dialogs-[\w-]+\.js$/,
+};
+const isPanelChunk = (url: string) => Object.values(PANEL_CHUNKS).some((chunk) => chunk.test(url));
+
+interface Traffic {
+  /** Script addresses in the order they were asked for. */
+  scripts: string[];
+  /** API calls (`GET /v1/permissions`, the tenant id as {tenantId}), requests and answers in the order they happened. */
+  events: { kind: 'request' | 'answer'; call: string }[];
+}
+
+/** Records what the page asks for from here on. */
+function recordTraffic(page: Page, tenantId: string): Traffic {
+  const traffic: Traffic = { scripts: [], events: [] };
+  const callOf = (method: string, url: string) => `${method} ${new URL(url).pathname.replaceAll(tenantId, '{tenantId}')}`;
+  const isApi = (url: string) => /^\/(api|v1)\//.test(new URL(url).pathname);
+  page.on('request', (request) => {
+    if (request.url().endsWith('.js')) traffic.scripts.push(request.url());
+    if (isApi(request.url())) traffic.events.push({ kind: 'request', call: callOf(request.method(), request.url()) });
+  });
+  page.on('response', (response) => {
+    if (isApi(response.url())) traffic.events.push({ kind: 'answer', call: callOf(response.request().method(), response.url()) });
+  });
+  return traffic;
+}
+
+/** A copy of what was recorded so far. */
+function snapshot(traffic: Traffic): Traffic {
+  return { scripts: [...traffic.scripts], events: [...traffic.events] };
+}
+
+describe('the work units list as the first screen', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** The operator's list in a context of its own (an empty cache), up to its first row. */
+  async function openFirstScreen(): Promise<{ page: Page; traffic: Traffic; beforeRow: Traffic }> {
+    const operator = await sessionOf(browser, 'operator');
+    // At least one row for the default view (New incidents of the user's tenant).
+    await createWorkUnit(operator);
+    const page = await signedInPage(browser, 'operator', { ownContext: true });
+    const traffic = recordTraffic(page, homeTenantId(operator));
+    await page.goto(`/${homeTenantId(operator)}/workunitsv2`);
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    return { page, traffic, beforeRow: snapshot(traffic) };
+  }
+
+  test('paints its first row without the panels’ code: the edit form, date pickers, form library, intake and bulk dialogs load when first opened', async () => {
+    const { page, traffic, beforeRow } = await openFirstScreen();
+    expect(beforeRow.scripts.filter(isPanelChunk)).toEqual([]);
+
+    // A row opens the panel: its form, the date pickers and the form library arrive then.
+    await page.locator('.MuiDataGrid-row').first().locator('[data-field="workUnitId"]').click();
+    await drawer(page).getByRole('heading', { name: /^Edit Work Unit #\d+: / }).waitFor();
+    for (const chunk of [PANEL_CHUNKS.panel, PANEL_CHUNKS.datePickers, PANEL_CHUNKS.formLibrary]) expect(traffic.scripts.some((url) => chunk.test(url))).toBe(true);
+    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await drawer(page).waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('menuitem', { name: 'Intake' }).click();
+    await drawer(page).getByRole('heading', { name: 'Intake' }).waitFor();
+    expect(traffic.scripts.some((url) => PANEL_CHUNKS.intake.test(url))).toBe(true);
+    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await drawer(page).waitFor({ state: 'detached' });
+
+    await page.locator('.MuiDataGrid-row').first().getByRole('checkbox').check();
+    await page.getByRole('toolbar', { name: 'Selected rows' }).getByRole('button', { name: 'Change State' }).click();
+    await page.getByRole('dialog', { name: 'Change State' }).waitFor();
+    expect(traffic.scripts.some((url) => PANEL_CHUNKS.bulkDialogs.test(url))).toBe(true);
+  });
+
+  test('asks for the sign-in configuration, then the session’s calls all at once, then the page’s: 12 calls before the first row', async () => {
+    const { beforeRow } = await openFirstScreen();
+    const requests = beforeRow.events.filter((event) => event.kind === 'request').map((event) => event.call);
+    expect([...requests].sort()).toEqual(
+      [
+        'GET /api/generalLookup/oidcclientconfig',
+        // The session: who the user is, what they may do, and whether the tenant in the address is theirs.
+        'GET /v1/permissions',
+        'GET /v1/currentUser',
+        'GET /api/generallookup/tenants',
+        // The shell: the tenant > subscription picker, the profile photo, the environment's name and the version.
+        'GET /api/generallookup/subscriptions',
+        'GET /api/auth/currentUserPhoto',
+        'GET /api/generalLookup/environment',
+        'GET /api/generalLookup/version',
+        // The page: saved views, the Create menu's types, the tenant's custom columns and the list.
+        'GET /v1/savedviews/workunits',
+        'GET /api/generallookup/workunittypes',
+        'GET /v1/tenants({tenantId})',
+        'GET /v1/workunits',
+      ].sort(),
+    );
+    // The configuration goes first; the session's three calls go out before any of them answers.
+    expect(requests[0]).toBe('GET /api/generalLookup/oidcclientconfig');
+    const session = ['GET /v1/permissions', 'GET /v1/currentUser', 'GET /api/generallookup/tenants'];
+    const firstSessionAnswer = beforeRow.events.findIndex((event) => event.kind === 'answer' && session.includes(event.call));
+    const sessionRequests = beforeRow.events.slice(0, firstSessionAnswer).filter((event) => event.kind === 'request').map((event) => event.call);
+    expect(sessionRequests).toEqual(expect.arrayContaining(session));
+  });
+});
