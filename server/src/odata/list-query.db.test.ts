@@ -710,6 +710,10 @@ describe('list queries on PostgreSQL', () => {
     const decoded = JSON.parse(Buffer.from(token, 'base64url').toString()) as { o: string; v: unknown[] };
     const forged = Buffer.from(JSON.stringify({ ...decoded, v: ['yesterday', decoded.v[1]] })).toString('base64url');
     await expect(refused({ $orderby: 'created desc', $top: '5', $skiptoken: forged })).rejects.toThrow("$skiptoken is not valid: 'yesterday' is not a value of 'created'");
+    const byName = await listed(database.db, itemsResource, base(), { $orderby: 'name', $top: '5' }, ALL_TENANTS);
+    const nameToken = JSON.parse(Buffer.from(new URL(byName['@odata.nextLink'] ?? '', 'http://portal.test').searchParams.get('$skiptoken') ?? '', 'base64url').toString()) as { o: string; v: unknown[] };
+    const withNul = Buffer.from(JSON.stringify({ ...nameToken, v: ['a\u0000b', nameToken.v[1]] })).toString('base64url');
+    await expect(refused({ $orderby: 'name', $top: '5', $skiptoken: withNul })).rejects.toThrow(ListQueryError);
     await expect(refused({ $orderby: 'created desc', $top: '5', $skiptoken: token })).resolves.toMatchObject({ value: expect.any(Array) });
   });
 
@@ -757,7 +761,7 @@ describe('list queries on PostgreSQL', () => {
       mutate(validFilter),
       mutate(validExpand),
     );
-    const option = fc.constantFrom('$filter', '$orderby', '$select', '$expand', '$top', '$skip', '$count', '$unknown');
+    const option = fc.constantFrom('$filter', '$orderby', '$select', '$expand', '$top', '$skip', '$skiptoken', '$count', '$unknown');
     await fc.assert(
       fc.asyncProperty(option, garbage, async (name, value) => {
         try {

@@ -178,7 +178,8 @@ function readSkipToken(resource: Resource, order: readonly OrderKey[], token: st
   return order.map((key, index) => {
     const value = values[index];
     if (value === null && index < order.length - 1) return null;
-    if (typeof value !== 'string' || value.length > 10_000) throw invalid(`the value for '${key.ref.name}' is missing`);
+    // No text the database wrote holds a NUL, and no parameter may.
+    if (typeof value !== 'string' || value.length > 10_000 || value.includes('\u0000')) throw invalid(`the value for '${key.ref.name}' is missing`);
     const pattern = valueText[key.ref.field.type];
     if (pattern && !pattern.test(value)) throw invalid(`'${value}' is not a value of '${key.ref.name}'`);
     return value;
