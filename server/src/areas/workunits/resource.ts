@@ -58,4 +58,6 @@ export const workUnitsResource = defineResource({
     subcategory: { kind: 'one', resource: () => subcategoryReference, column: 'work_unit_subcategory_id', relatedColumn: 'work_unit_subcategory_id' },
   },
   defaultOrderBy: 'severityId asc, created desc',
+  // The grid's searched text fields (web: WORK_UNIT_SEARCH_FIELDS), as migration 0010 indexes them.
+  searchFields: ['title', 'referenceId', 'description', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'],
 });
