@@ -78,9 +78,9 @@ export interface ResourceDeclaration<F extends Record<string, FieldDef>> {
    * Text fields of the resource's own table whose `contains`, `startswith` and `endswith` a trigram
    * index serves: an index on exactly `searchTextSql` of the table (pg_trgm's `gin_trgm_ops`), made by
    * the migration that names them here. A match on one of them is narrowed through that index —
-   * `searchText ILIKE '%term%'` — and the match itself then checks each row found, so a term that
-   * spans two fields' boundary never counts. A term without three letters or digits in a row holds
-   * no trigram and is answered as before.
+   * `searchText LIKE lower('%term%')` — and the match itself then checks each row found, so a term
+   * that spans two fields' boundary never counts. A term without three letters or digits in a row
+   * holds no trigram: its rows are read, and that one LIKE rules most of them out cheaply.
    */
   readonly searchFields?: readonly string[];
 }
