@@ -18,8 +18,8 @@ import { paired, time, timed } from './measure.js';
  *   the same SQL sent straight through the driver, calls taken in turns.
  * - Throughput: a signed-in GET /v1/permissions and the tenants list under load, against a bare
  *   Fastify answering "hello" in the same process under the same load.
- * - The work units list at scale: a one-tenant operator's default page against the admin's, a
- *   title search, the count's cost (with ÷ without) and a deep page (page 500 ÷ page 1).
+ * - The work units list at scale: a one-tenant operator's default page against the admin's, the
+ *   grid's search, the count's cost (with ÷ without) and a deep page (page 500 ÷ page 1).
  *
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL.
@@ -69,6 +69,18 @@ const portal = await openBenchPortal(async ({ db }) => {
 });
 console.log(`${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
+/**
+ * The work units grid's search box as it sends a term (web: `searchClause` over
+ * `WORK_UNIT_SEARCH_FIELDS`): contains over every searched text field and the tenant's name,
+ * OR-ed, and the id when the term is a number.
+ */
+function workUnitSearch(term: string): string {
+  const texts = ['title', 'referenceId', 'description', 'tenant/name', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'];
+  const clauses = texts.map((path) => `contains(tolower(${path}),'${term.toLowerCase().replaceAll("'", "''")}')`);
+  if (/^\d+$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${term}`);
+  return `(${clauses.join(' or ')})`;
+}
+
 const listPath = (resource: string, query: Record<string, string>) => `/v1/${resource}?${new URLSearchParams(query).toString()}`;
 
 async function overhead(portal: BenchPortal, token: string, label: string, query: Record<string, string>): Promise<void> {
@@ -115,8 +127,12 @@ async function workUnits(portal: BenchPortal): Promise<void> {
   record({ name: 'work units default list, one-tenant operator', value: await p50(operator, defaultList), unit: 'ms', baselineName: "the admin's (all tenants)", baseline: adminDefault });
   const { $count: _count, ...withoutCount } = defaultList;
   record({ name: 'work units default list with $count', value: adminDefault, unit: 'ms', baselineName: 'without', baseline: await p50(admin, withoutCount), target: '≤ 1.2' });
-  const search = await p50(admin, { ...defaultList, $filter: "contains(tolower(title),'unit 4242')" });
-  record({ name: 'work units title search "unit 4242"', value: search, unit: 'ms', baselineName: 'the default list', baseline: adminDefault, target: '≤ 20 ms at 1M rows' });
+  // The default list with the search box filled in, as the grid sends it: "unit 4242" holds a word
+  // every generated title has; "4242" is a number, so the id is searched too.
+  for (const term of ['unit 4242', '4242']) {
+    const search = await p50(admin, { ...defaultList, $filter: `${defaultList.$filter} and ${workUnitSearch(term)}` });
+    record({ name: `work units search "${term}" (the grid's OR over every search field)`, value: search, unit: 'ms', baselineName: 'the default list', baseline: adminDefault, target: '≤ 20 ms at 1M rows' });
+  }
   const page = (skip: number) => ({ $count: 'true', $top: '10', $skip: String(skip), $orderby: 'severityId asc,created desc' });
   record({ name: 'work units page 500 ($skip=5000)', value: await p50(admin, page(5000)), unit: 'ms', baselineName: 'page 1', baseline: await p50(admin, page(0)), target: '≤ 2' });
 }
