@@ -26,7 +26,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * - Where a signed-in list call's time goes on the portal's thread under that load (a CPU profile
  *   summed by part: the portal's files, each library, the runtime).
  * - The work units list at scale: a one-tenant operator's default page against the admin's, a
- *   title search, the count's cost (with ÷ without) and deep pages against page 1: page 500 by
+ *   grid's search, the count's cost (with ÷ without) and deep pages against page 1: page 500 by
  *   $skip, and page 50,000 (or the list's last, when it is shorter) by the $skiptoken of
  *   @odata.nextLink, as the grid pages.
  * - Polling with 304: the work units default list and the tenants list polled with the tag of the
@@ -101,6 +101,18 @@ const portal = await openBenchPortal(async ({ db }) => {
 }, { webDist });
 console.log(`${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
+/**
+ * The work units grid's search box as it sends a term (web: `searchClause` over
+ * `WORK_UNIT_SEARCH_FIELDS`): contains over every searched text field and the tenant's name,
+ * OR-ed, and the id when the term is a number.
+ */
+function workUnitSearch(term: string): string {
+  const texts = ['title', 'referenceId', 'description', 'tenant/name', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'];
+  const clauses = texts.map((path) => `contains(tolower(${path}),'${term.toLowerCase().replaceAll("'", "''")}')`);
+  if (/^\d+$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${term}`);
+  return `(${clauses.join(' or ')})`;
+}
+
 const listPath = (resource: string, query: Record<string, string>) => `/v1/${resource}?${new URLSearchParams(query).toString()}`;
 
 async function overhead(portal: BenchPortal, token: string, label: string, query: Record<string, string>): Promise<void> {
@@ -151,8 +163,12 @@ async function workUnits(portal: BenchPortal): Promise<void> {
   record({ name: 'work units default list, one-tenant operator', value: await p50(operator, defaultList), unit: 'ms', baselineName: "the admin's (all tenants)", baseline: adminDefault });
   const { $count: _count, ...withoutCount } = defaultList;
   record({ name: 'work units default list with $count', value: adminDefault, unit: 'ms', baselineName: 'without', baseline: await p50(admin, withoutCount), target: '≤ 1.2' });
-  const search = await p50(admin, { ...defaultList, $filter: "contains(tolower(title),'unit 4242')" });
-  record({ name: 'work units title search "unit 4242"', value: search, unit: 'ms', baselineName: 'the default list', baseline: adminDefault, target: '≤ 20 ms at 1M rows' });
+  // The default list with the search box filled in, as the grid sends it: "unit 4242" holds a word
+  // every generated title has; "4242" is a number, so the id is searched too.
+  for (const term of ['unit 4242', '4242']) {
+    const search = await p50(admin, { ...defaultList, $filter: `${defaultList.$filter} and ${workUnitSearch(term)}` });
+    record({ name: `work units search "${term}" (the grid's OR over every search field)`, value: search, unit: 'ms', baselineName: 'the default list', baseline: adminDefault, target: '≤ 20 ms at 1M rows' });
+  }
   const page = (skip: number) => ({ $count: 'true', $top: '10', $skip: String(skip), $orderby: DEEP_ORDER });
   const first = await p50(admin, page(0));
   record({ name: 'work units page 500 ($skip=5000)', value: await p50(admin, page(5000)), unit: 'ms', baselineName: 'page 1', baseline: first, target: '≤ 2' });

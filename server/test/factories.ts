@@ -18,3 +18,16 @@ export async function createCategoryAs(portal: TestPortal, user: string, tenantI
   if (response.statusCode !== 200) throw new Error(`createCategory: ${response.statusCode} ${response.body}`);
   return response.json<{ workUnitCategoryId: number }>();
 }
+
+/**
+ * The work units grid's search box as it sends a term (web: `searchClause` over
+ * `WORK_UNIT_SEARCH_FIELDS`): case-insensitive contains over the text fields, or equality with
+ * Exact Match, and the id when the text is a number, OR-ed.
+ */
+export function workUnitSearch(term: string, exactMatch = false): string {
+  const texts = ['title', 'referenceId', 'description', 'tenant/name', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'];
+  const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const clauses = texts.map((path) => (exactMatch ? `${path} eq ${quoted(term)}` : `contains(tolower(${path}),${quoted(term.toLowerCase())})`));
+  if (/^-?\d+(\.\d+)?$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${Number(term)}`);
+  return `(${clauses.join(' or ')})`;
+}

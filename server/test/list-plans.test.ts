@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workUnitsResource } from '../src/areas/workunits/resource.js';
 import { ALL_TENANTS, type TenantScope } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
-import { buildListSql } from '../src/odata/list-query-sql.js';
+import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
 import { makeSkipToken, parseListQuery, type ListQueryInput } from '../src/odata/list-query.js';
+import { workUnitSearch } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 /**
@@ -16,6 +17,7 @@ const DEFAULT_LIST = { $top: '10', $skip: '0', $orderby: 'severityId asc,created
 interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;
+  'Relation Name'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   Output?: string[];
@@ -43,13 +45,27 @@ describe('list plans at scale', () => {
   }, 60_000);
   afterAll(() => portal?.close());
 
-  async function plan(scope: TenantScope, query: ListQueryInput = DEFAULT_LIST, options = 'FORMAT JSON'): Promise<PlanNode[]> {
-    const base = scoped(portal.db, scope).selectFrom('work_unit').selectAll();
-    const { rows } = buildListSql(base, parseListQuery(workUnitsResource, query), scope);
-    const compiled = rows.compile(portal.db);
-    const { rows: explained } = await portal.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({ ...compiled, sql: `EXPLAIN (${options}) ${compiled.sql}` });
-    return nodes(explained[0]!['QUERY PLAN'][0].Plan);
+  /** The plan of one statement as the list route runs it (related keys looked up first). */
+  async function explain(statement: RawBuilder<unknown>, options = 'FORMAT JSON'): Promise<PlanNode[]> {
+    const { rows } = await executeListStatement(portal.db, sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`EXPLAIN (${sql.raw(options)}) ${statement}`);
+    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
   }
+
+  /** A list request's two statements (the count asked for). */
+  function statements(scope: TenantScope, query: ListQueryInput) {
+    const base = scoped(portal.db, scope).selectFrom('work_unit').selectAll();
+    return buildListSql(base, parseListQuery(workUnitsResource, { ...query, $count: 'true' }), scope);
+  }
+
+  /** The plans of a list request's two statements. */
+  async function plans(scope: TenantScope, query: ListQueryInput = DEFAULT_LIST): Promise<{ rows: PlanNode[]; count: PlanNode[] }> {
+    const { rows, count } = statements(scope, query);
+    return { rows: await explain(rows), count: await explain(count) };
+  }
+
+  /** The plan of a list request's page of rows. */
+  const plan = (scope: TenantScope, query: ListQueryInput = DEFAULT_LIST, options = 'FORMAT JSON') => explain(statements(scope, query).rows, options);
+  const described = (found: PlanNode[]) => JSON.stringify(found.map((node) => `${node['Node Type']} ${node['Index Name'] ?? node['Relation Name'] ?? ''}`.trim()));
 
   /** Rows that passed through plan nodes building a JSON row (ANALYZE, VERBOSE): the rows turned into JSON. */
   const jsonRows = (found: PlanNode[]) =>
@@ -83,5 +99,28 @@ describe('list plans at scale', () => {
     // Each of the order's ranges stops at one page: a handful of pages' rows, not 50,000.
     expect(read).toBeLessThanOrEqual(40);
     expect(Math.max(...jsonRows(found))).toBeLessThanOrEqual(10);
+  });
+
+  it("answers the grid's search through the trigram index, with the tenant name and id arms beside it, not by reading the list's rows", async () => {
+    // The default list (state New, type Incident) and the search box's OR over every search field.
+    const search = { ...DEFAULT_LIST, $filter: `stateId in (1) and workUnitTypeId in (1) and ${workUnitSearch('4242')}`, $expand: 'tenant,workUnitType' };
+    for (const scope of [ALL_TENANTS, { kind: 'some', tenantIds: [tenants[3]!] } as const]) {
+      const { rows, count } = await plans(scope, search);
+      for (const found of [rows, count]) {
+        expect(found.some((node) => node['Index Name'] === 'work_unit_search_idx'), described(found)).toBe(true);
+        expect(found.some((node) => node['Node Type'] === 'BitmapOr'), described(found)).toBe(true);
+        expect(found.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'work_unit'), described(found)).toBe(false);
+        expect(found.some((node) => node['Index Name'] === 'work_unit_default_sort_idx' || node['Index Name'] === 'work_unit_tenant_sort_idx'), described(found)).toBe(false);
+      }
+    }
+  });
+
+  it('answers an Exact Match search through an index of each field (the tenant name as its tenants\' ids)', async () => {
+    const { rows } = await plans(ALL_TENANTS, { ...DEFAULT_LIST, $filter: workUnitSearch('Plan unit 4242', true) });
+    const indexes = ['title', 'reference', 'description', 'tenant_', 'assigned_to', 'stakeholder_name', 'stakeholder_phone', 'stakeholder_email'];
+    for (const index of indexes.map((name) => `work_unit_${name}`)) {
+      expect(rows.some((node) => node['Index Name']?.startsWith(index)), `${index}: ${described(rows)}`).toBe(true);
+    }
+    expect(rows.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'work_unit'), described(rows)).toBe(false);
   });
 });

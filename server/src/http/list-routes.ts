@@ -8,7 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
 import type { DB as Database } from '../db/schema.js';
 import { parseExportColumns, parseListQuery, type ExportColumn, type ListQueryInput } from '../odata/list-query.js';
-import { buildListSql, runListQuery } from '../odata/list-query-sql.js';
+import { buildListSql, executeListStatement, runListQuery } from '../odata/list-query-sql.js';
 import { listETag, matchesIfNoneMatch } from './list-etag.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
@@ -111,7 +111,7 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
     const columns = parseExportColumns(parsed, query);
     const user = principalOf(request);
     const cells = columns.map((column) => column.ref);
-    const result = await buildListSql(base(user), parsed, user.tenantScope, { cells }).rows.execute(db, { signal: clientGone(reply), inflightQueryAbortStrategy: 'cancel query' });
+    const result = await executeListStatement(db, buildListSql(base(user), parsed, user.tenantScope, { cells }).rows, clientGone(reply));
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)

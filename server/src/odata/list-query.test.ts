@@ -194,7 +194,7 @@ describe('buildListSql', () => {
     expect(compile(workUnits, { $filter: "true and title eq 'x'" }).rows.sql).toContain('WHERE (true AND "t0"."title" = $1)');
   });
 
-  test('counts over the filter only, at most one row past the cap: no ordering, paging, expansions or sort-only joins', () => {
+  test('counts over the filter only, at most one row past the cap: no ordering, paging, expansions or joins (a related field is read as the related keys)', () => {
     const { rows, count } = compile(workUnits, {
       $filter: "tenant/name eq 'Contoso'",
       $orderby: 'tenant/name desc',
@@ -202,9 +202,9 @@ describe('buildListSql', () => {
       $count: 'true',
     });
     expect(count.sql).toBe(
-      'SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" LEFT JOIN "tenant" AS "j1" ON "j1"."tenant_id" = "t0"."tenant_id" WHERE "j1"."name" = $1 LIMIT 10001) AS "c"',
+      'SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" WHERE "t0"."tenant_id" = ANY(COALESCE($1, ARRAY(SELECT "r1"."tenant_id" AS "key" FROM "tenant" AS "r1" WHERE "r1"."name" = $2))) LIMIT 10001) AS "c"',
     );
-    expect(rows.sql).toContain('ORDER BY "j1"."name" DESC, "t0"."work_unit_id" DESC LIMIT $2 OFFSET $3');
+    expect(rows.sql).toContain('ORDER BY "j2"."name" DESC, "t0"."work_unit_id" DESC LIMIT $3 OFFSET $4');
 
     const sortOnly = compile(workUnits, { $orderby: 'tenant/name', $count: 'true' });
     expect(sortOnly.count.sql).toBe('SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" LIMIT 10001) AS "c"');

@@ -61,6 +61,7 @@ export interface Resource {
   readonly defaultOrderBy: string;
   readonly defaultTop: number;
   readonly maxTop: number;
+  readonly searchFields: readonly string[];
 }
 
 export interface ResourceDeclaration<F extends Record<string, FieldDef>> {
@@ -73,6 +74,15 @@ export interface ResourceDeclaration<F extends Record<string, FieldDef>> {
   readonly defaultTop?: number;
   /** The largest $top accepted; default MAX_PAGE_SIZE. */
   readonly maxTop?: number;
+  /**
+   * Text fields of the resource's own table whose `contains`, `startswith` and `endswith` a trigram
+   * index serves: an index on exactly `searchTextSql` of the table (pg_trgm's `gin_trgm_ops`), made by
+   * the migration that names them here. A match on one of them is narrowed through that index —
+   * `searchText LIKE lower('%term%')` — and the match itself then checks each row found, so a term
+   * that spans two fields' boundary never counts. A term without three letters or digits in a row
+   * holds no trigram: its rows are read, and that one LIKE rules most of them out cheaply.
+   */
+  readonly searchFields?: readonly string[];
 }
 
 export function defineResource<const F extends Record<string, FieldDef>>(declaration: ResourceDeclaration<F>): Resource {
@@ -81,9 +91,13 @@ export function defineResource<const F extends Record<string, FieldDef>>(declara
     if (name in declaration.fields) throw new Error(`Relation '${name}' of '${declaration.table}' has the name of a field`);
     if (relation.through && relation.kind === 'one') throw new Error(`Relation '${name}': 'through' needs kind 'many'`);
   }
-  const { defaultTop = DEFAULT_PAGE_SIZE, maxTop = MAX_PAGE_SIZE } = declaration;
+  const { defaultTop = DEFAULT_PAGE_SIZE, maxTop = MAX_PAGE_SIZE, searchFields = [] } = declaration;
   if (defaultTop > maxTop) throw new Error(`'${declaration.table}': defaultTop exceeds maxTop`);
-  return { ...declaration, relations, defaultOrderBy: declaration.defaultOrderBy ?? declaration.key, defaultTop, maxTop };
+  for (const name of searchFields) {
+    const field = Object.hasOwn(declaration.fields, name) ? declaration.fields[name] : undefined;
+    if (field?.type !== 'string' || field.sql) throw new Error(`Search field '${name}' of '${declaration.table}' is not a text column`);
+  }
+  return { ...declaration, relations, defaultOrderBy: declaration.defaultOrderBy ?? declaration.key, defaultTop, maxTop, searchFields };
 }
 
 export function isFilterable(field: FieldDef): boolean {
@@ -113,4 +127,23 @@ const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `
 export function fieldSql(name: string, field: FieldDef, alias: string): RawBuilder<unknown> {
   if (field.sql) return sql`(${field.sql((column) => sql.id(alias, column))})`;
   return sql.id(alias, field.column ?? snakeCase(name));
+}
+
+/**
+ * The text a resource's trigram index holds: its search fields lower-cased, joined by the unit
+ * separator (no term the grid sends holds it), each missing value as empty text. A migration
+ * indexes exactly this expression; the planner uses the index only for the same expression.
+ *
+ * @example
+ *   // searchFields: ['title', 'description'] →
+ *   lower(coalesce("t0"."title", '') || E'\x1f' || coalesce("t0"."description", ''))
+ *   // CREATE INDEX … USING gin ((lower(coalesce(title, '') || E'\x1f' || coalesce(description, ''))) gin_trgm_ops)
+ */
+export function searchTextSql(resource: Resource, alias: string): RawBuilder<unknown> {
+  const parts = resource.searchFields.map((name) => {
+    const field = resource.fields[name];
+    if (!field) throw new Error(`'${resource.table}' has no search field '${name}'`);
+    return sql`coalesce(${fieldSql(name, field, alias)}, '')`;
+  });
+  return sql`lower(${sql.join(parts, sql` || E'\x1f' || `)})`;
 }

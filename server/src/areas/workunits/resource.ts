@@ -58,4 +58,7 @@ export const workUnitsResource = defineResource({
     subcategory: { kind: 'one', resource: () => subcategoryReference, column: 'work_unit_subcategory_id', relatedColumn: 'work_unit_subcategory_id' },
   },
   defaultOrderBy: 'severityId asc, created desc',
+  // The grid's searched text fields (web: WORK_UNIT_SEARCH_FIELDS) as migration 0010 indexes them;
+  // its tenant/name is found through the tenants' own index, its workUnitId through the key.
+  searchFields: ['title', 'referenceId', 'description', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'],
 });
