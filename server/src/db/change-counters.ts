@@ -43,6 +43,8 @@ export interface ChangeCountersOptions {
 export class ChangeCounters {
   private published = new Map<string, string>();
   private pending: Pending[] = [];
+  /** Values read and set aside until their pending reading settles, by table. */
+  private awaiting = new Map<string, string>();
   /** The first reading after connecting: the counters are trusted once it has settled. */
   private initial: Pending | undefined;
   private trusted = false;
@@ -158,9 +160,16 @@ export class ChangeCounters {
     const read = new Map(rows.map((row) => [row.table, row.value]));
     // Moved (or no longer counted): out at once, until the writers counted have ended.
     const moved = new Map<string, string>();
-    for (const [table, value] of read) if (this.published.get(table) !== value) moved.set(table, value);
-    for (const table of this.published.keys()) if (!read.has(table)) this.published.delete(table);
-    for (const table of moved.keys()) this.published.delete(table);
+    for (const [table, value] of read) if ((this.published.get(table) ?? this.awaiting.get(table)) !== value) moved.set(table, value);
+    for (const table of [...this.published.keys(), ...this.awaiting.keys()]) {
+      if (read.has(table)) continue;
+      this.published.delete(table);
+      this.awaiting.delete(table);
+    }
+    for (const [table, value] of moved) {
+      this.published.delete(table);
+      this.awaiting.set(table, value);
+    }
     if (moved.size > 0 || (!this.trusted && !this.initial)) {
       const running = await client.query<{ xid: string }>(RUNNING_SQL);
       const pending = { values: moved, xids: new Set(running.rows.map((row) => row.xid)) };
@@ -177,7 +186,11 @@ export class ChangeCounters {
         continue;
       }
       // Published unless the counter has moved again since (a later reading waits for that).
-      for (const [table, value] of pending.values) if (read.get(table) === value) this.published.set(table, value);
+      for (const [table, value] of pending.values) {
+        if (read.get(table) !== value) continue;
+        this.published.set(table, value);
+        this.awaiting.delete(table);
+      }
     }
     this.pending = waiting;
     if (!this.trusted && this.initial && !waiting.includes(this.initial)) {
@@ -190,6 +203,7 @@ export class ChangeCounters {
     this.trusted = false;
     this.published = new Map();
     this.pending = [];
+    this.awaiting = new Map();
     this.initial = undefined;
   }
 
