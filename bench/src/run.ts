@@ -229,7 +229,7 @@ async function writeCost(portal: BenchPortal): Promise<void> {
       );
       return statements / seconds;
     };
-    const trigger = (on: boolean) => sql.raw(`ALTER TABLE work_unit ${on ? 'ENABLE' : 'DISABLE'} TRIGGER announce_change`).execute(writers);
+    const trigger = (on: boolean) => sql.raw(`ALTER TABLE work_unit ${on ? 'ENABLE' : 'DISABLE'} TRIGGER count_change`).execute(writers);
     await rate(1);
     const totals = { on: 0, off: 0 };
     for (const on of [false, true, false, true]) {

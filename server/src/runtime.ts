@@ -17,7 +17,7 @@ export interface Runtime {
   databaseUrl: string;
   /** Callers' principals per token, dropped when the database announces a change (auth/principal-cache.ts). */
   principals: PrincipalCache;
-  /** The tables' change counters, kept current by the database's announcements (db/change-counters.ts). */
+  /** The tables' change counters, read from the database a few times a second (db/change-counters.ts). */
   changes: ChangeCounters;
   /** Closes the database pool and stops the embedded database server, if this process started one. */
   closeDatabase(): Promise<void>;
@@ -58,7 +58,7 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     await setup.destroy();
   }
   await principals.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
-  await changes.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
+  await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   if (!config.oidc.embedded) return { config, db, databaseUrl, principals, changes, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);

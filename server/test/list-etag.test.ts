@@ -32,7 +32,7 @@ async function onB(userName: string, options: InjectOptions) {
   return appB.inject({ ...options, headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` } });
 }
 
-/** Waits until both instances have applied every announcement committed so far. */
+/** Waits until both instances have read the counters after every change committed so far. */
 const settled = () => Promise.all([portal.runtime.changes.sync(), runtimeB.changes.sync(), portal.runtime.principals.sync()]);
 
 /** A poll: GET with the tag of the answer held, as the web's list fetching sends it. */
@@ -131,11 +131,11 @@ describe('polled lists', () => {
     await sql`DELETE FROM user_tenant WHERE tenant_id = ${DEMO.fabrikam}::uuid AND user_id = (SELECT user_id FROM app_user WHERE user_name = 'operator')`.execute(portal.db);
   });
 
-  test('runs the query, untagged, while the listener is down, and answers 304 again once it is back', async () => {
+  test('runs the query, untagged, while the counters cannot be read, and answers 304 again once they can', async () => {
     const url = '/v1/subscriptions?$count=true';
     const tag = tagOf(await poll(url));
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cfs-change-listener' AND datname = current_database()`.execute(portal.db);
-    // A change while nobody listens is never heard: the counters read again on reconnection count it.
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cfs-change-counters' AND datname = current_database()`.execute(portal.db);
+    // A change while the counters are not read: the reading on reconnection counts it.
     await sql`UPDATE subscription SET name = name || ' (moved)' WHERE subscription_id = ${DEMO.contosoStaging}`.execute(portal.db);
     await expect.poll(() => portal.runtime.changes.ready).toBe(false);
     const down = await poll(url, tag);

@@ -1,150 +1,217 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
-/** The channel on which every write to a tracked table is announced at commit (migration 0011). */
-export const CHANGES_CHANNEL = 'table_changed';
-
-/** The tracked tables with an enabled trigger, and their sequences' current values. */
+/** The tracked tables with an enabled trigger, and their sequences' current values (migration 0011). */
 const COUNTERS_SQL = `
   SELECT c.relname AS "table", coalesce(s.last_value, 0)::text AS "value"
   FROM pg_trigger t
   JOIN pg_class c ON c.oid = t.tgrelid AND c.relnamespace = current_schema()::regnamespace
   JOIN pg_sequences s ON s.schemaname = current_schema() AND s.sequencename = 'change_counter_' || c.relname
-  WHERE t.tgname = 'announce_change' AND t.tgenabled <> 'D'`;
+  WHERE t.tgname = 'count_change' AND t.tgenabled <> 'D'`;
 
-/** The ids of the transactions running in this database. */
+/** The ids of the transactions running in this database (each holds the lock on its own id); other databases' are not waited for. */
 const RUNNING_SQL = `
   SELECT l.transactionid::text AS xid
   FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
   WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted AND a.datname = current_database()`;
 
+const STILL_RUNNING_SQL = `SELECT transactionid::text AS xid FROM pg_locks WHERE locktype = 'transactionid' AND transactionid = ANY($1::xid[])`;
+
+/** Counter values read, waiting for the transactions that were running when they were read. */
+interface Pending {
+  values: Map<string, string>;
+  xids: Set<string>;
+}
+
+export interface ChangeCountersOptions {
+  /** How often the counters are read; a change made anywhere is seen within about this time. */
+  intervalMs?: number;
+}
+
 /**
- * The tables' change counters as this instance last heard them, kept in memory so that a list
- * poll is answered 304 without a query (http/list-etag.ts). Every instance hears the same
- * announcements in the same (commit) order, so all of them hold the same values.
+ * The tables' change counters, kept in memory so that a list poll is answered 304 without a
+ * query (http/list-etag.ts). Each instance reads the counters' sequences a few times a second on
+ * a connection of its own; all instances read the same values, so the tags one makes, another
+ * recognises.
  *
- * A counter is trusted only while the listener is connected and the values read at connection
- * have settled: a sequence moves when a writer takes its value, before that writer commits, so the
- * values read at start-up may count writes not yet visible; they are trusted once every
- * transaction that was running when they were read has ended (its announcement, if any, arrived
- * by then). Until then, and whenever the listener is lost, `current` answers nothing and lists
- * run their queries.
+ * A sequence moves when a writer takes its value, before that writer commits. So a counter seen
+ * to move is taken out at once (lists that read the table are answered by their query, untagged)
+ * and its new value is trusted only once every transaction of this database that was running when
+ * it was read has ended: by then the write it counts is visible (or rolled back). A tag is thus
+ * never older than a change it claims to include, and a race costs an extra 200, never a stale 304.
+ * Until the first reading has settled, and while the connection is lost, `current` answers nothing.
  */
 export class ChangeCounters {
-  private values = new Map<string, string>();
-  private settled = false;
-  private listener: pg.Client | undefined;
+  private published = new Map<string, string>();
+  private pending: Pending[] = [];
+  /** Values read and set aside until their pending reading settles, by table. */
+  private awaiting = new Map<string, string>();
+  /** The first reading after connecting: the counters are trusted once it has settled. */
+  private initial: Pending | undefined;
+  private trusted = false;
+  private client: pg.Client | undefined;
   private closed = false;
-  private pings = 0;
-  private readonly instance = randomUUID();
-  private readonly waiting = new Map<string, () => void>();
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
   private readonly readyWaiters: (() => void)[] = [];
+  private readonly intervalMs: number;
 
-  /** Whether counters can be trusted now (listening, and the start-up values have settled). */
+  constructor(options: ChangeCountersOptions = {}) {
+    this.intervalMs = options.intervalMs ?? 200;
+  }
+
+  /** Whether counters can be trusted now (connected, and the first reading has settled). */
   get ready(): boolean {
-    return this.settled;
+    return this.trusted;
   }
 
   /** Resolves once the counters can be trusted (at once when they can). */
   async whenReady(): Promise<void> {
-    if (!this.settled) await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+    if (!this.trusted) await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
   }
 
-  /** The counters of `tables` in order, or undefined when one is unknown (not tracked) or the counters are not trusted now. */
+  /** The counters of `tables` in order, or undefined when one is unknown (not tracked, or moving) or the counters are not trusted now. */
   current(tables: readonly string[]): string[] | undefined {
-    if (!this.settled) return undefined;
+    if (!this.trusted) return undefined;
     const values: string[] = [];
     for (const table of tables) {
-      const value = this.values.get(table);
+      const value = this.published.get(table);
       if (value === undefined) return undefined;
       values.push(value);
     }
     return values;
   }
 
-  /** Applies one announcement: `table:value`, or one of this instance's pings. */
-  private heard(payload: string): void {
-    if (payload.startsWith('ping:')) {
-      this.waiting.get(payload)?.();
-      this.waiting.delete(payload);
-      return;
-    }
-    // A table tracked after start-up is known from its first announcement on.
-    const split = payload.lastIndexOf(':');
-    if (split > 0) this.values.set(payload.slice(0, split), payload.slice(split + 1));
-  }
-
   /**
-   * Listens on its own connection, reconnecting with backoff; counters are trusted only while
-   * connected. Resolves once listening: the counters settle in the background, so a long
-   * transaction elsewhere delays 304 answers, never the start.
+   * Reads the counters every `intervalMs` on a connection of its own, reconnecting with backoff.
+   * Resolves once connected: the first reading settles in the background, so a long transaction
+   * elsewhere delays 304 answers, never the start.
    */
-  async listen(url: string, log: (message: string, error?: unknown) => void = () => undefined): Promise<void> {
+  async watch(url: string, log: (message: string, error?: unknown) => void = () => undefined): Promise<void> {
     let delay = 250;
+    const lost = (client: pg.Client) => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.forget();
+      if (!this.closed) setTimeout(() => void connect().catch(() => undefined), delay).unref();
+      delay = Math.min(delay * 2, 10_000);
+    };
     const connect = async (): Promise<void> => {
       if (this.closed) return;
-      const client = new pg.Client({ connectionString: url, application_name: 'cfs-change-listener' });
-      client.on('notification', (message) => this.heard(message.payload ?? ''));
-      client.on('error', (error) => log('The change counters lost their listener; lists run their queries until it reconnects', error));
-      client.on('end', () => {
-        this.settled = false;
-        this.values = new Map();
-        if (this.listener === client) this.listener = undefined;
-        if (!this.closed) setTimeout(() => void connect().catch(() => undefined), delay).unref();
-        delay = Math.min(delay * 2, 10_000);
-      });
-      await client.connect();
-      this.listener = client;
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      const client = new pg.Client({ connectionString: url, application_name: 'cfs-change-counters' });
+      client.on('error', (error) => log('The change counters lost their connection; lists run their queries until it is back', error));
+      client.on('end', () => lost(client));
+      try {
+        await client.connect();
+      } catch (error) {
+        this.client = client;
+        lost(client);
+        throw error;
+      }
+      this.client = client;
       delay = 250;
-      void this.load(client).catch((error: unknown) => {
-        log('The change counters could not be read; lists run their queries until the listener reconnects', error);
-        void client.end();
-      });
+      const tick = () => {
+        if (this.client !== client) return;
+        this.refresh()
+          .catch((error: unknown) => {
+            if (this.client !== client) return;
+            log('The change counters could not be read; lists run their queries until they can', error);
+            void client.end();
+          })
+          .finally(() => {
+            if (this.client === client) setTimeout(tick, this.intervalMs).unref();
+          });
+      };
+      tick();
     };
     await connect();
   }
 
-  /** Reads the counters, then waits for every transaction running at that time to end before trusting them. */
-  private async load(client: pg.Client): Promise<void> {
-    const loaded = await client.query<{ table: string; value: string }>(COUNTERS_SQL);
-    // Announcements heard from now on are newer than the values read: they win.
-    const heard = this.values;
-    this.values = new Map(loaded.rows.map((row) => [row.table, row.value]));
-    for (const [table, value] of heard) this.values.set(table, value);
-    // Every transaction of this database running now (each holds the lock on its own id): those
-    // that moved a counter before the read are among them. Other databases' work is not waited for.
-    const running = await client.query<{ xid: string }>(RUNNING_SQL);
-    const xids = running.rows.map((row) => row.xid);
-    let pause = 10;
-    while (xids.length > 0) {
-      const { rows } = await client.query<{ running: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid = ANY($1::xid[])) AS running`, [xids]);
-      if (!rows[0]?.running) break;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-      pause = Math.min(pause * 2, 1000);
-    }
-    if (this.listener !== client || this.closed) return;
-    this.settled = true;
-    for (const resolve of this.readyWaiters.splice(0)) resolve();
-  }
-
   /**
-   * Resolves once every announcement committed before the call has been applied here:
-   * notifications arrive in commit order, so a ping sent now arrives after them.
+   * Resolves once a reading that started after the call is done: a change committed before the
+   * call is then either counted or holds its table's lists to their queries (so that a caller's
+   * own write shows on their next request).
    */
   async sync(): Promise<void> {
-    const client = this.listener;
-    if (!client || !this.settled) return;
-    const payload = `ping:${this.instance}:${++this.pings}`;
-    const arrived = new Promise<void>((resolve) => this.waiting.set(payload, resolve));
-    await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
-    await arrived;
+    if (!this.trusted) return;
+    await this.refresh().catch(() => undefined);
+  }
+
+  /** One reading, started after the call: a new one, or the one queued behind the reading under way. */
+  private refresh(): Promise<void> {
+    if (!this.running) {
+      this.running = this.read().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.refresh();
+      });
+    return this.queued;
+  }
+
+  private async read(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error('The change counters are not connected');
+    const { rows } = await client.query<{ table: string; value: string }>(COUNTERS_SQL);
+    const read = new Map(rows.map((row) => [row.table, row.value]));
+    // Moved (or no longer counted): out at once, until the writers counted have ended.
+    const moved = new Map<string, string>();
+    for (const [table, value] of read) if ((this.published.get(table) ?? this.awaiting.get(table)) !== value) moved.set(table, value);
+    for (const table of [...this.published.keys(), ...this.awaiting.keys()]) {
+      if (read.has(table)) continue;
+      this.published.delete(table);
+      this.awaiting.delete(table);
+    }
+    for (const [table, value] of moved) {
+      this.published.delete(table);
+      this.awaiting.set(table, value);
+    }
+    if (moved.size > 0 || (!this.trusted && !this.initial)) {
+      const running = await client.query<{ xid: string }>(RUNNING_SQL);
+      const pending = { values: moved, xids: new Set(running.rows.map((row) => row.xid)) };
+      this.pending.push(pending);
+      if (!this.trusted) this.initial ??= pending;
+    }
+    const waitingOn = [...new Set(this.pending.flatMap((pending) => [...pending.xids]))];
+    const still = waitingOn.length === 0 ? new Set<string>() : new Set((await client.query<{ xid: string }>(STILL_RUNNING_SQL, [waitingOn])).rows.map((row) => row.xid));
+    if (this.client !== client) return;
+    const waiting: Pending[] = [];
+    for (const pending of this.pending) {
+      if ([...pending.xids].some((xid) => still.has(xid))) {
+        waiting.push(pending);
+        continue;
+      }
+      // Published unless the counter has moved again since (a later reading waits for that).
+      for (const [table, value] of pending.values) {
+        if (read.get(table) !== value) continue;
+        this.published.set(table, value);
+        this.awaiting.delete(table);
+      }
+    }
+    this.pending = waiting;
+    if (!this.trusted && this.initial && !waiting.includes(this.initial)) {
+      this.trusted = true;
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
+    }
+  }
+
+  private forget(): void {
+    this.trusted = false;
+    this.published = new Map();
+    this.pending = [];
+    this.awaiting = new Map();
+    this.initial = undefined;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.settled = false;
-    this.values = new Map();
-    await this.listener?.end().catch(() => undefined);
+    const client = this.client;
+    this.client = undefined;
+    this.forget();
+    await client?.end().catch(() => undefined);
   }
 }

@@ -84,7 +84,7 @@ function principalDigest(principal: Principal): string {
  * trusted now or a table read is not tracked: the list is then answered by its query, untagged.
  *
  * Read before the query runs, a tag can only be older than the rows it is sent with (a write
- * committed in between is announced after it): the next poll then gets a 200, never a stale 304.
+ * committed in between is counted after it): the next poll then gets a 200, never a stale 304.
  * Weak (`W/`), since compression changes the bytes, not the meaning.
  *
  * @example
@@ -122,7 +122,7 @@ declare module 'fastify' {
 /**
  * Hands the change counters to every list route (registerListRoutes tags its answers with them)
  * and keeps a caller's own write visible on their next poll: before a write is answered, this
- * instance applies every announcement committed so far, so the list it changed is not answered 304.
+ * instance reads the counters again, so the list it changed is not answered 304.
  */
 export function registerChangeCounters(app: FastifyInstance, counters: ChangeCounters): void {
   app.decorate('changeCounters', counters);
