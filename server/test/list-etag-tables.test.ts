@@ -7,7 +7,8 @@ import { scoped } from '../src/db/scoped.js';
 import type { DB } from '../src/db/schema.js';
 import { parseListQuery } from '../src/odata/list-query.js';
 import { buildListSql } from '../src/odata/list-query-sql.js';
-import { matchesIfNoneMatch, tablesOf } from '../src/http/list-etag.js';
+import { matchesIfNoneMatch } from '../src/http/list-etag.js';
+import { tablesOf } from '../src/odata/list-query-sql.js';
 
 // Compiles SQL without a database.
 const db = new Kysely<DB>({

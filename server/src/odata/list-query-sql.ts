@@ -1,6 +1,7 @@
 import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
-import type { CompiledQuery, Kysely, QueryResult, RawBuilder, SelectQueryBuilder } from 'kysely';
-import { createQueryId, sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import type { CompiledQuery, Kysely, OperationNode, QueryResult, RawBuilder, SelectQueryBuilder } from 'kysely';
+import { createQueryId, sql, TableNode } from 'kysely';
 import type {
   Expansion,
   FieldRef,
@@ -41,17 +42,23 @@ export type ListRow = Record<string, unknown>;
 export async function runListQuery<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,
   resource: Resource,
-  base: SelectQueryBuilder<DB, TB, O>,
+  base: SelectQueryBuilder<DB, TB, O> | ListBase<DB, TB, O>,
   query: ListQueryInput,
   tenants: TenantScope,
-  options: {
-    /** The list's path, for `@odata.nextLink`; the link is relative to the query without it. */
-    readonly path?: string;
-    /** Aborted when the caller goes away: the running statements are cancelled on the server. */
-    readonly signal?: AbortSignal;
-  } = {},
+  options: ListRunOptions = {},
 ): Promise<string> {
-  const compiled = compiledList(db, resource, base, query, tenants);
+  return runCompiledList(db, compileList(db, resource, base, query, tenants), query, options);
+}
+
+export interface ListRunOptions {
+  /** The list's path, for `@odata.nextLink`; the link is relative to the query without it. */
+  readonly path?: string;
+  /** Aborted when the caller goes away: the running statements are cancelled on the server. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs a list request's statements (compileList) and answers its JSON text, as runListQuery does. */
+export async function runCompiledList<DB>(db: Kysely<DB>, compiled: CompiledList, query: ListQueryInput, options: ListRunOptions = {}): Promise<string> {
   const run = <R,>(statement: CompiledQuery<R>) =>
     // A fresh query id per run: a cancellation (the caller went away) names this run, not a later one of the same statement.
     db.executeQuery<R>({ ...statement, queryId: createQueryId() }, { signal: options.signal, inflightQueryAbortStrategy: 'cancel query' });
@@ -95,11 +102,31 @@ export async function executeListStatement<DB, R>(db: Kysely<DB>, statement: Raw
   return run(await resolveRelatedKeys(db, statement.compile(db), new Map(), run));
 }
 
-interface CompiledList {
-  parsed: ParsedListQuery;
-  rows: CompiledQuery<ListSqlRow>;
+/** A list request's statements, compiled (compileList). */
+export interface CompiledList {
+  readonly parsed: ParsedListQuery;
+  readonly rows: CompiledQuery<ListSqlRow>;
   /** Present when $count asks for the count. */
-  count: CompiledQuery<{ count: number | string | bigint }> | undefined;
+  readonly count: CompiledQuery<{ count: number | string | bigint }> | undefined;
+  /** Every table the statements read (tablesOf): a change to any of them may change the answer. */
+  readonly tables: readonly string[];
+  /** A digest of the statements' SQL and parameters: the request as the database sees it. */
+  readonly digest: string;
+}
+
+/**
+ * A list's base statement (the caller's rows of the resource table) with the text that names it in
+ * the compiled statements' cache: made once per caller and reused, it spares compiling the base on
+ * every call (registerListRoutes keeps one per principal).
+ */
+export interface ListBase<DB, TB extends keyof DB, O> {
+  readonly query: SelectQueryBuilder<DB, TB, O>;
+  readonly key: string;
+}
+
+export function listBase<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): ListBase<DB, TB, O> {
+  const compiled = query.compile();
+  return { query, key: JSON.stringify([compiled.sql, compiled.parameters]) };
 }
 
 /** Compiled list statements by resource, then by base statement, scope and query. */
@@ -111,9 +138,15 @@ const COMPILED_PER_RESOURCE = 500;
  * cost more than the rest of a call whose caller is cached): a grid's polling repeats its request
  * exactly. Only statements that compiled are kept, so a bad query is refused every time.
  */
-function compiledList<DB, TB extends keyof DB, O>(db: Kysely<DB>, resource: Resource, base: SelectQueryBuilder<DB, TB, O>, query: ListQueryInput, tenants: TenantScope): CompiledList {
-  const baseSql = base.compile();
-  const key = JSON.stringify([baseSql.sql, baseSql.parameters, tenants, query]);
+export function compileList<DB, TB extends keyof DB, O>(
+  db: Kysely<DB>,
+  resource: Resource,
+  base: SelectQueryBuilder<DB, TB, O> | ListBase<DB, TB, O>,
+  query: ListQueryInput,
+  tenants: TenantScope,
+): CompiledList {
+  const { query: baseQuery, key: baseKey } = 'key' in base ? base : listBase(base);
+  const key = JSON.stringify([baseKey, tenants, query]);
   let byKey = compiledLists.get(resource);
   if (!byKey) compiledLists.set(resource, (byKey = new Map()));
   const known = byKey.get(key);
@@ -124,11 +157,42 @@ function compiledList<DB, TB extends keyof DB, O>(db: Kysely<DB>, resource: Reso
     return known;
   }
   const parsed = parseListQuery(resource, query);
-  const statements = buildListSql(base, parsed, tenants);
-  const compiled = { parsed, rows: statements.rows.compile(db), count: parsed.count ? statements.count.compile(db) : undefined };
+  const statements = buildListSql(baseQuery, parsed, tenants);
+  const rows = statements.rows.compile(db);
+  const count = parsed.count ? statements.count.compile(db) : undefined;
+  const tables = new Set([...tablesOf(statements.rows.toOperationNode()), ...(count ? tablesOf(statements.count.toOperationNode()) : [])]);
+  const digest = createHash('sha256')
+    .update(JSON.stringify([rows.sql, rows.parameters, count?.sql, count?.parameters], (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)))
+    .digest('base64url');
+  const compiled: CompiledList = { parsed, rows, count, tables: [...tables].sort(), digest };
   byKey.set(key, compiled);
   if (byKey.size > COMPILED_PER_RESOURCE) byKey.delete(byKey.keys().next().value as string);
   return compiled;
+}
+
+/**
+ * Every table a statement reads: its FROM, joins, subqueries and expansions, the base query's
+ * included. A column reference's qualifier (`t0.tenant_id`) is an alias, not a table read. A name
+ * taken wrongly for a table has no change counter, so the list goes untagged: a mistake here costs
+ * a query, never a stale answer.
+ */
+export function tablesOf(node: OperationNode): string[] {
+  const tables = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    if ('kind' in value && TableNode.is(value as OperationNode)) {
+      tables.add((value as TableNode).table.identifier.name);
+      return;
+    }
+    const qualified = 'kind' in value && value.kind === 'ReferenceNode';
+    for (const [key, item] of Object.entries(value)) if (!(qualified && key === 'table')) visit(item);
+  };
+  visit(node);
+  return [...tables].sort();
 }
 
 /**
