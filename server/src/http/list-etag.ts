@@ -38,8 +38,21 @@ function principalDigest(principal: Principal): string {
 export function listETag(counters: ChangeCounters, compiled: CompiledList, principal: Principal): string | undefined {
   const values = counters.current(compiled.tables);
   if (!values) return undefined;
-  return `W/"${sha256(json([compiled.digest, principalDigest(principal), values])).slice(0, 32)}"`;
+  const caller = principalDigest(principal);
+  const state = values.join(',');
+  // A polled list asks again and again with nothing changed: its last tag per caller is kept.
+  let byCaller = lastTags.get(compiled);
+  if (!byCaller || byCaller.size > TAGS_PER_LIST) lastTags.set(compiled, (byCaller = new Map()));
+  const known = byCaller.get(caller);
+  if (known?.state === state) return known.tag;
+  const tag = `W/"${sha256(json([compiled.digest, caller, values])).slice(0, 32)}"`;
+  byCaller.set(caller, { state, tag });
+  return tag;
 }
+
+/** The last tag of each compiled list, by caller, with the counters it was made from. */
+const lastTags = new WeakMap<CompiledList, Map<string, { state: string; tag: string }>>();
+const TAGS_PER_LIST = 100;
 
 /** Whether an If-None-Match header names `tag` (weak comparison, RFC 9110 §13.1.2). */
 export function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {

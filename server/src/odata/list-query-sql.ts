@@ -75,7 +75,8 @@ export async function runCompiledList<DB>(db: Kysely<DB>, compiled: CompiledList
   const last = page.rows.at(-1);
   // A full page may have a next one; a shorter page is the last.
   if (parsed.top > 0 && page.rows.length === parsed.top && last?.after) {
-    parts.push(`"@odata.nextLink":${JSON.stringify(nextLink(options.path ?? '', query, makeSkipToken(parsed, last.after)))}`);
+    const after = JSON.parse(last.after) as (string | null)[];
+    parts.push(`"@odata.nextLink":${JSON.stringify(nextLink(options.path ?? '', query, makeSkipToken(parsed, after)))}`);
   }
   return `{${parts.join(',')}}`;
 }
@@ -201,7 +202,8 @@ export function tablesOf(node: OperationNode): string[] {
  */
 export interface ListSqlRow {
   row: string;
-  after?: (string | null)[];
+  /** The JSON text of an array of the values' texts (read for the page's last row only). */
+  after?: string;
 }
 
 /**
@@ -263,7 +265,7 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   if (!keyField) throw new Error(`'${parsed.resource.table}' declares the unknown key '${key}'`);
   const rowScope = new Scope(parsed.resource, 'r0', aliases);
   const row = options.cells ? cellsJson(options.cells, rowScope) : rowJson(parsed, rowScope);
-  const after = sql`ARRAY[${sql.join(parsed.orderBy.map((_, index) => sql`${sql.id('p', `o${index}`)}::text`))}]`;
+  const after = sql`json_build_array(${sql.join(parsed.orderBy.map((_, index) => sql`${sql.id('p', `o${index}`)}::text`))})::text`;
   const pageRows = sql`FROM (${page}) AS "p" JOIN ${base} AS ${sql.id(rowScope.alias)} ON ${fieldSql(key, keyField, rowScope.alias)} = ${sql.id('p', `o${parsed.orderBy.length - 1}`)}`;
   const rows = clauses<ListSqlRow>(sql`SELECT (${row})::text AS "row", ${after} AS "after"`, pageRows, rowScope.joinSql(), sql`ORDER BY ${carriedOrder('p')}`);
   return { rows, count };

@@ -137,9 +137,16 @@ export function parseListQuery(resource: Resource, query: ListQueryInput): Parse
  * What a token is tied to: the resource and its whole order, directions included. A token made
  * for another list or order would start the page at a meaningless place, so it is refused.
  */
+/** By order: a list's pages all sign with the same parsed order. */
+const orderSignatures = new WeakMap<readonly OrderKey[], string>();
+
 function orderSignature(resource: Resource, order: readonly OrderKey[]): string {
+  const known = orderSignatures.get(order);
+  if (known !== undefined) return known;
   const text = [resource.table, ...order.map((key) => `${[...key.ref.relations, key.ref.name].join('/')} ${key.descending ? 'desc' : 'asc'}`)].join(',');
-  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  const signature = createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  orderSignatures.set(order, signature);
+  return signature;
 }
 
 /**
