@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
 import { inject } from 'vitest';
 import { withDatabaseName } from '../src/db/database.js';
 import { withClient } from './global-setup.js';
@@ -19,6 +20,18 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
     url: withDatabaseName(serverUrl, name),
-    drop: () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => withClient(serverUrl, (client) => dropWhenLeft(client, name)),
   };
+}
+
+/**
+ * Drops a test's database once its connections have gone. A pool's end resolves before its
+ * connections have finished closing; forcing the drop then would end them from the server, and a
+ * client still closing would raise that as an error after its test. Forced only as a last resort.
+ */
+async function dropWhenLeft(client: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  const sessions = async () => (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0]?.n ?? 0;
+  while ((await sessions()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
