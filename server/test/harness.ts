@@ -67,3 +67,29 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
     },
   };
 }
+
+/** A second instance of a test portal: same database and signing keys, its own pool, caches and listeners. */
+export interface SecondInstance {
+  app: FastifyInstance;
+  runtime: Runtime;
+  /** `inject` on this instance as a user of the first one's tokens. */
+  as(userName: string, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** Another instance of `portal` on its database, as behind a load balancer. */
+export async function openSecondInstance(portal: TestPortal): Promise<SecondInstance> {
+  const { config } = portal;
+  const runtime = await openRuntime(loadConfig({ ...process.env, DATA_DIR: config.dataDir, PUBLIC_URL: config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: config.databaseUrl ?? '' }));
+  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+  await app.ready();
+  return {
+    app,
+    runtime,
+    as: async (userName, options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` } }),
+    close: async () => {
+      await app.close();
+      await runtime.closeDatabase();
+    },
+  };
+}

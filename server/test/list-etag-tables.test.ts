@@ -1,4 +1,3 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { workUnitsResource } from '../src/areas/workunits/resource.js';
 import { subcategoriesResource } from '../src/areas/workunitcategories/resources.js';
@@ -9,16 +8,9 @@ import { parseListQuery } from '../src/odata/list-query.js';
 import { buildListSql } from '../src/odata/list-query-sql.js';
 import { matchesIfNoneMatch } from '../src/http/list-etag.js';
 import { tablesOf } from '../src/odata/list-query-sql.js';
+import { compileOnly } from './compile-only.js';
 
-// Compiles SQL without a database.
-const db = new Kysely<DB>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
+const db = compileOnly<DB>();
 const oneTenant: TenantScope = { kind: 'some', tenantIds: ['6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b'] };
 
 describe('tablesOf', () => {

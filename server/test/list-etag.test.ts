@@ -1,44 +1,33 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { DEMO } from '../src/db/seed.js';
-import { openRuntime, type Runtime } from '../src/runtime.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /*
  * Polled lists answered 304 Not Modified while nothing they read has changed, on two instances of
  * the portal on one database (as behind a load balancer): a change made anywhere is seen.
  */
 let portal: TestPortal;
-let runtimeB: Runtime;
-let appB: FastifyInstance;
+let b: SecondInstance;
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  runtimeB = await openRuntime(loadConfig({ ...process.env, DATA_DIR: portal.config.dataDir, PUBLIC_URL: portal.config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: portal.config.databaseUrl ?? '' }));
-  appB = await buildApp({ ...runtimeB, ...(runtimeB.provider ? { provider: runtimeB.provider } : {}), logger: false });
-  await appB.ready();
-  await Promise.all([portal.runtime.changes.whenReady(), runtimeB.changes.whenReady()]);
+  // Same database and signing keys (DATA_DIR/keys), its own process state: pool, caches, listeners.
+  b = await openSecondInstance(portal);
+  await Promise.all([portal.runtime.changes.whenReady(), b.runtime.changes.whenReady()]);
 });
 afterAll(async () => {
-  await appB?.close();
-  await runtimeB?.closeDatabase();
+  await b?.close();
   await portal?.close();
 });
 
-async function onB(userName: string, options: InjectOptions) {
-  return appB.inject({ ...options, headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` } });
-}
-
 /** Waits until both instances have read the counters after every change committed so far. */
-const settled = () => Promise.all([portal.runtime.changes.sync(), runtimeB.changes.sync(), portal.runtime.principals.sync()]);
+const settled = () => Promise.all([portal.runtime.changes.sync(), b.runtime.changes.sync(), portal.runtime.principals.sync()]);
 
 /** A poll: GET with the tag of the answer held, as the web's list fetching sends it. */
 async function poll(url: string, tag?: string, userName = 'admin', instance: 'A' | 'B' = 'A') {
   const options = { method: 'GET' as const, url, headers: tag ? { 'if-none-match': tag } : {} };
-  return instance === 'A' ? portal.as(userName, options) : onB(userName, options);
+  return instance === 'A' ? portal.as(userName, options) : b.as(userName, options);
 }
 
 function tagOf(response: { statusCode: number; headers: Record<string, unknown> }): string {
@@ -110,7 +99,7 @@ describe('polled lists', () => {
   test('answers 200 after a write made through another instance', async () => {
     const url = '/v1/workunitcategories?$count=true';
     const tag = tagOf(await poll(url));
-    const created = await onB('admin', { method: 'PUT', url: '/v1/workunitcategories', payload: { tenantId: DEMO.contoso, name: 'Made on B', workUnitTypeId: 1 } });
+    const created = await b.as('admin', { method: 'PUT', url: '/v1/workunitcategories', payload: { tenantId: DEMO.contoso, name: 'Made on B', workUnitTypeId: 1 } });
     expect(created.statusCode).toBe(200);
     await settled();
     const after = await poll(url, tag);

@@ -1,71 +1,59 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openRuntime, type Runtime } from '../src/runtime.js';
 import { DEMO } from '../src/db/seed.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /*
  * Two instances of the portal on one database, as behind a load balancer: instance A and
  * instance B each cache callers; a change made anywhere reaches B's cache at once.
  */
 let portal: TestPortal;
-let runtimeB: Runtime;
-let appB: FastifyInstance;
+let b: SecondInstance;
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  // Same database and signing keys (DATA_DIR/keys), its own process state: pool, cache, listener.
-  runtimeB = await openRuntime(loadConfig({ ...process.env, DATA_DIR: portal.config.dataDir, PUBLIC_URL: portal.config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: portal.config.databaseUrl ?? '' }));
-  appB = await buildApp({ ...runtimeB, ...(runtimeB.provider ? { provider: runtimeB.provider } : {}), logger: false });
-  await appB.ready();
+  // Same database and signing keys (DATA_DIR/keys), its own process state: pool, caches, listeners.
+  b = await openSecondInstance(portal);
 });
 afterAll(async () => {
-  await appB?.close();
-  await runtimeB?.closeDatabase();
+  await b?.close();
   await portal?.close();
 });
 
-async function onB(userName: string, options: InjectOptions) {
-  return appB.inject({ ...options, headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` } });
-}
-
 /** Waits until instance B has applied every change committed so far (its listener's round trip). */
-const settled = () => runtimeB.principals.sync();
+const settled = () => b.runtime.principals.sync();
 
 describe('the principal cache', () => {
   test('answers a known token without asking the database again', async () => {
-    const first = await onB('operator2', { method: 'GET', url: '/v1/currentUser' });
+    const first = await b.as('operator2', { method: 'GET', url: '/v1/currentUser' });
     expect(first.json()).toMatchObject({ name: 'Olivia Operator' });
     // A change the database does not announce (its trigger is off) is not seen: the cache answered.
     await sql`ALTER TABLE app_user DISABLE TRIGGER app_user_principal`.execute(portal.db);
     await sql`UPDATE app_user SET display_name = 'Renamed Quietly' WHERE user_name = 'operator2'`.execute(portal.db);
     await sql`ALTER TABLE app_user ENABLE TRIGGER app_user_principal`.execute(portal.db);
     await settled();
-    expect((await onB('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ name: 'Olivia Operator' });
+    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ name: 'Olivia Operator' });
     // An announced change is seen on the next request.
     await sql`UPDATE app_user SET display_name = 'Olivia Renamed' WHERE user_name = 'operator2'`.execute(portal.db);
     await settled();
-    expect((await onB('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ name: 'Olivia Renamed' });
+    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ name: 'Olivia Renamed' });
   });
 
   test('refuses a user disabled on another instance on the next request', async () => {
-    expect((await onB('operator', { method: 'GET', url: '/v1/permissions' })).statusCode).toBe(200);
+    expect((await b.as('operator', { method: 'GET', url: '/v1/permissions' })).statusCode).toBe(200);
     await sql`UPDATE app_user SET enabled = false WHERE user_name = 'operator'`.execute(portal.db);
     await settled();
-    expect((await onB('operator', { method: 'GET', url: '/v1/permissions' })).statusCode).toBe(401);
+    expect((await b.as('operator', { method: 'GET', url: '/v1/permissions' })).statusCode).toBe(401);
     await sql`UPDATE app_user SET enabled = true WHERE user_name = 'operator'`.execute(portal.db);
     await settled();
-    expect((await onB('operator', { method: 'GET', url: '/v1/permissions' })).statusCode).toBe(200);
+    expect((await b.as('operator', { method: 'GET', url: '/v1/permissions' })).statusCode).toBe(200);
   });
 
   test('takes a removed role away on the next request', async () => {
-    expect((await onB('admin', { method: 'GET', url: '/v1/tenants' })).statusCode).toBe(200);
+    expect((await b.as('admin', { method: 'GET', url: '/v1/tenants' })).statusCode).toBe(200);
     await sql`DELETE FROM user_role WHERE user_id = (SELECT user_id FROM app_user WHERE user_name = 'admin')`.execute(portal.db);
     await settled();
-    expect((await onB('admin', { method: 'GET', url: '/v1/tenants' })).statusCode).toBe(403);
+    expect((await b.as('admin', { method: 'GET', url: '/v1/tenants' })).statusCode).toBe(403);
   });
 
   test('sees a caller’s own write on this instance on their very next request', async () => {

@@ -1,4 +1,4 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { ListQueryError } from './list-query-error.js';
 import { ALL_TENANTS } from '../auth/tenant-scope.js';
@@ -6,6 +6,7 @@ import { buildListSql } from './list-query-sql.js';
 import { parseExportColumns, parseListQuery } from './list-query.js';
 import type { Resource } from './resource.js';
 import { defineResource } from './resource.js';
+import { compileOnly } from '../../test/compile-only.js';
 
 interface DB {
   tenant: { tenant_id: string; name: string; enabled: boolean; created: Date; settings: unknown };
@@ -46,14 +47,7 @@ const workUnits: Resource = defineResource({
 });
 
 // Compiles SQL without a database.
-const db = new Kysely<DB>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
+const db = compileOnly<DB>();
 
 describe('parseListQuery', () => {
   test('applies the resource defaults when the request has no options', () => {
