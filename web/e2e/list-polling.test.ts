@@ -1,4 +1,4 @@
-import type { Browser, Response } from 'playwright-core';
+import type { Browser, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import { createWorkUnit, gridRow, launchBrowser, pauseClock, runClockUntil, sessionOf, signedInPage, uniqueName, updateWorkUnit } from './support';
@@ -20,6 +20,11 @@ afterAll(async () => {
 function isListAnswer(response: Response): boolean {
   const url = new URL(response.url());
   return response.request().method() === 'GET' && url.pathname === '/v1/workunits' && url.searchParams.has('$count');
+}
+
+function isListRequest(request: Request): boolean {
+  const url = new URL(request.url());
+  return request.method() === 'GET' && url.pathname === '/v1/workunits' && url.searchParams.has('$count');
 }
 
 describe('polled grids', () => {
@@ -52,5 +57,30 @@ describe('polled grids', () => {
     // The grid lays out its new rows on the page's (paused) timers.
     await runClockUntil(page, () => gridRow(page, `${title} changed`).isVisible(), { maxMs: 5000 });
     expect(statuses).toEqual([304, 304, 200]);
+  });
+
+  test('after the page sends a write, its lists are fetched in full, not revalidated: an instance that has not yet seen the write cannot answer its author 304', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const title = uniqueName('E2E written');
+    await createWorkUnit(operator, { title });
+    const page = await signedInPage(browser, 'operator', { clock: true });
+    await page.goto(`/workunitsv2?search=${encodeURIComponent(JSON.stringify({ search: title }))}`);
+    await gridRow(page, title).waitFor();
+    await pauseClock(page);
+
+    const polled = page.waitForRequest(isListRequest);
+    await page.clock.runFor(WORK_UNITS_POLL_MS);
+    expect((await polled).headers()['if-none-match']).toMatch(/^W\//);
+
+    // "(ack)" writes the unit (Acknowledged, assigned to the operator); the list is then asked for again.
+    const written = page.waitForResponse((response) => response.request().method() === 'PATCH');
+    const refetched = page.waitForRequest(isListRequest);
+    await gridRow(page, title).getByText('(ack)').click();
+    expect((await written).ok()).toBe(true);
+    // Asked again after the save, or at the latest by the next poll.
+    let sent: Request | undefined;
+    void refetched.then((request) => (sent = request));
+    await runClockUntil(page, async () => sent !== undefined, { maxMs: WORK_UNITS_POLL_MS });
+    expect(sent?.headers()['if-none-match']).toBeUndefined();
   });
 });

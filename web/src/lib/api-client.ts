@@ -122,12 +122,19 @@ export async function apiGetRevalidated<T>(path: string, params: QueryParams | u
   return { tag, body: await readJson<T>(response) };
 }
 
+/** How many writes this page has sent (apiSend): an answer kept from before a write is not revalidated after it. */
+let writes = 0;
+export function writesSent(): number {
+  return writes;
+}
+
 export async function apiSend<T>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
+  writes++;
   return readJson<T>(await request(method, path, body, options));
 }
 

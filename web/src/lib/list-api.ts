@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
-import { apiGetRevalidated, buildUrl, type TaggedAnswer } from './api-client';
+import { apiGetRevalidated, buildUrl, writesSent, type TaggedAnswer } from './api-client';
 import { skipTokenOf, toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
 import { BASE_LIST_STATE } from './list-state';
 
@@ -23,23 +23,29 @@ export function listQueryKey(path: string, query?: ODataParams): readonly unknow
   return query ? ['list', path, query] : ['list', path];
 }
 
-/** The last tagged answer per list request, most recently used last (a Map keeps insertion order). */
-const keptAnswers = new Map<string, TaggedAnswer<ListResponse<unknown>>>();
+/**
+ * The last tagged answer per list request, most recently used last (a Map keeps insertion order),
+ * with the number of writes this page had sent when it came (writesSent).
+ */
+const keptAnswers = new Map<string, TaggedAnswer<ListResponse<unknown>> & { writes: number }>();
 const KEPT_ANSWERS = 200;
 
 /**
  * One page of a list. The answer is kept with its entity tag, and the next fetch of the same
- * request (a grid's 10 s or 30 s poll, a refetch after a save) sends the tag: while nothing the
- * list reads has changed, the server answers 304 without running the query and the kept answer
- * is used again.
+ * request (a grid's 10 s or 30 s poll) sends the tag: while nothing the list reads has changed,
+ * the server answers 304 without running the query and the kept answer is used again. After this
+ * page has sent a write, answers kept from before it are fetched again in full: another instance
+ * of the server may not have seen the write's change yet, and must not answer 304 to its author.
  */
 export async function fetchList<R>(path: string, query: ODataParams, signal?: AbortSignal): Promise<ListResult<R>> {
   const url = buildUrl(path, query);
-  const kept = keptAnswers.get(url) as TaggedAnswer<ListResponse<R>> | undefined;
+  const writes = writesSent();
+  const found = keptAnswers.get(url) as (TaggedAnswer<ListResponse<R>> & { writes: number }) | undefined;
+  const kept = found?.writes === writes ? found : undefined;
   const { tag, body } = await apiGetRevalidated<ListResponse<R>>(path, query, kept, signal ? { signal } : {});
   keptAnswers.delete(url);
   if (tag) {
-    keptAnswers.set(url, { tag, body });
+    keptAnswers.set(url, { tag, body, writes });
     if (keptAnswers.size > KEPT_ANSWERS) keptAnswers.delete(keptAnswers.keys().next().value as string);
   }
   const result: ListResult<R> = { total: body['@odata.count'] ?? body.value.length, rows: body.value };
