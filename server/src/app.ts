@@ -115,7 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (provider) await mountEmbeddedProvider(app, db, config, provider, principals);
 
   // The areas (server/src/areas.ts); their lists are tagged with the tables' change counters.
-  registerChangeCounters(app, changes);
+  registerChangeCounters(app, changes, secretBox);
   const deps: AppDeps = { db, config, verifier, secretBox, auditedEntities: auditedEntities(AREAS) };
   for (const area of AREAS) {
     if (area.routes) await app.register(area.routes(deps));

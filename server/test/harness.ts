@@ -77,10 +77,10 @@ export interface SecondInstance {
   close(): Promise<void>;
 }
 
-/** Another instance of `portal` on its database, as behind a load balancer. */
-export async function openSecondInstance(portal: TestPortal): Promise<SecondInstance> {
+/** Another instance of `portal` on its database, as behind a load balancer; `env` changes its configuration. */
+export async function openSecondInstance(portal: TestPortal, env: Record<string, string> = {}): Promise<SecondInstance> {
   const { config } = portal;
-  const runtime = await openRuntime(loadConfig({ ...process.env, DATA_DIR: config.dataDir, PUBLIC_URL: config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: config.databaseUrl ?? '' }));
+  const runtime = await openRuntime(loadConfig({ ...process.env, DATA_DIR: config.dataDir, PUBLIC_URL: config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: config.databaseUrl ?? '', ...env }));
   const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
   await app.ready();
   return {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO } from '../src/db/seed.js';
@@ -54,6 +55,21 @@ describe('polled lists', () => {
     expect((await poll('/v1/tenants?$count=true&$top=1', tag)).statusCode).toBe(200);
     const adminTag = tagOf(await poll(WORK_UNITS));
     expect(tagOf(await poll(WORK_UNITS, adminTag, 'operator'))).not.toBe(adminTag);
+  });
+
+  test('signs its tags with the secrets key: an instance with another key makes other tags for the same answer', async () => {
+    const tag = tagOf(await poll('/v1/tenants?$count=true'));
+    expect(tagOf(await poll('/v1/tenants?$count=true', undefined, 'admin', 'B'))).toBe(tag);
+    const other = await openSecondInstance(portal, { SECRETS_KEY: randomBytes(32).toString('base64') });
+    try {
+      await other.runtime.changes.whenReady();
+      const answer = await other.as('admin', { method: 'GET', url: '/v1/tenants?$count=true' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers.etag).toMatch(/^W\/"/);
+      expect(answer.headers.etag).not.toBe(tag);
+    } finally {
+      await other.close();
+    }
   });
 
   test('keeps its tag when the answer travels compressed', async () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -12,6 +12,12 @@ export interface SecretBox {
   readonly keyId: string;
   encrypt(plaintext: string): { keyId: string; ciphertext: string };
   decrypt(keyId: string, ciphertext: string): string;
+  /**
+   * A keyed digest of `text` (HMAC-SHA256 under a key derived from the current key for `purpose`),
+   * base64url: the same on every instance that shares the key, and not to be recomputed by
+   * anyone who knows `text` alone.
+   */
+  sign(purpose: string, text: string): string;
 }
 
 const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 16);
@@ -25,8 +31,14 @@ function parseKey(text: string, name: string): Buffer {
 export function createSecretBox(current: Buffer, previous: readonly Buffer[] = []): SecretBox {
   const keys = new Map([current, ...previous].map((key) => [keyIdOf(key), key]));
   const keyId = keyIdOf(current);
+  const purposeKeys = new Map<string, Buffer>();
   return {
     keyId,
+    sign(purpose, text) {
+      let key = purposeKeys.get(purpose);
+      if (!key) purposeKeys.set(purpose, (key = createHmac('sha256', current).update(`cfs:${purpose}`).digest()));
+      return createHmac('sha256', key).update(text).digest('base64url');
+    },
     encrypt(plaintext) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current, iv);

@@ -9,7 +9,7 @@ import type { Db } from '../db/database.js';
 import type { DB as Database } from '../db/schema.js';
 import { parseExportColumns, parseListQuery, type ExportColumn, type ListQueryInput } from '../odata/list-query.js';
 import { buildListSql, compileList, executeListStatement, listBase, runCompiledList, type ListBase } from '../odata/list-query-sql.js';
-import { listETag, matchesIfNoneMatch } from './list-etag.js';
+import { matchesIfNoneMatch } from './list-etag.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
@@ -103,7 +103,7 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
     const query = request.query as ListQueryInput;
     const compiled = compileList(db, resource, baseOf(user), query, user.tenantScope);
     // Polling grids send back the tag of the answer they hold: unchanged data costs no query.
-    const tag = listETag(app.changeCounters, compiled, user);
+    const tag = app.listTags.of(compiled, user);
     if (tag) {
       reply.header('ETag', tag);
       if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
