@@ -21,16 +21,16 @@ export async function time(runs: number, sample: () => Promise<number>, warmup =
 }
 
 /**
- * Two calls timed in turns (a then b, then b then a, …), so that drift of the machine's load
- * falls on both alike; `difference` is taken per pair, then its median and p95.
+ * Two calls taken in turns (a then b, then b then a, …) after `warmup` rounds of each, so that
+ * drift of the machine's load falls on both alike.
  */
-export async function paired(runs: number, a: () => Promise<number>, b: () => Promise<number>, warmup = 20): Promise<{ a: Timing; b: Timing; difference: Timing }> {
+export async function inTurns<A, B>(runs: number, a: () => Promise<A>, b: () => Promise<B>, warmup = 0): Promise<{ as: A[]; bs: B[] }> {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
   }
-  const as: number[] = [];
-  const bs: number[] = [];
+  const as: A[] = [];
+  const bs: B[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
       as.push(await a());
@@ -40,6 +40,12 @@ export async function paired(runs: number, a: () => Promise<number>, b: () => Pr
       as.push(await a());
     }
   }
+  return { as, bs };
+}
+
+/** Two calls timed in turns (inTurns); `difference` is taken per pair, then its median and p95. */
+export async function paired(runs: number, a: () => Promise<number>, b: () => Promise<number>, warmup = 20): Promise<{ a: Timing; b: Timing; difference: Timing }> {
+  const { as, bs } = await inTurns(runs, a, b, warmup);
   return { a: summary(as), b: summary(bs), difference: summary(as.map((value, index) => value - bs[index]!)) };
 }
 

@@ -10,8 +10,8 @@ import { workUnitsResource } from '../../server/src/areas/workunits/resource.js'
 import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
-import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir, type FirstScreen } from './front-end.js';
-import { paired, time, timed } from './measure.js';
+import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
+import { inTurns, paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
 /**
@@ -254,19 +254,7 @@ async function frontEnd(portal: BenchPortal): Promise<void> {
       const portalPage = () => openFirstScreen(browser, `${portal.publicUrl}${home}/workunitsv2`, webDist, storageState);
       const barePage = () => openFirstScreen(browser, `${bare.url}/`, bareDist);
       // A first visit each warms the servers and Chromium; then the two take turns, each first as often.
-      await portalPage();
-      await barePage();
-      const portalRuns: FirstScreen[] = [];
-      const bareRuns: FirstScreen[] = [];
-      for (let i = 0; i < FRONT_END_RUNS; i++) {
-        if (i % 2 === 0) {
-          portalRuns.push(await portalPage());
-          bareRuns.push(await barePage());
-        } else {
-          bareRuns.push(await barePage());
-          portalRuns.push(await portalPage());
-        }
-      }
+      const { as: portalRuns, bs: bareRuns } = await inTurns(FRONT_END_RUNS, portalPage, barePage, 1);
       const kB = (bytes: number) => bytes / 1024;
       const portalJs = median(portalRuns.map((run) => run.scriptGzipBytes));
       const bareJs = median(bareRuns.map((run) => run.scriptGzipBytes));
