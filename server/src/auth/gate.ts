@@ -6,6 +6,7 @@ import type { RoutePermission } from '../http/route-permission.js';
 import { hashPayloadId } from './embedded/adapter.js';
 import type { Principal } from './principal.js';
 import type { PrincipalCache } from './principal-cache.js';
+import { authenticateMachine } from './machine-callers.js';
 import { loadPrincipal } from './principals.js';
 import type { TokenVerifier } from './verify.js';
 
@@ -110,6 +111,7 @@ interface GateDeps {
  */
 export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('machine', undefined);
   app.addHook('onRoute', checkDeclaration);
   // A caller's own change (their tenant context, a sign-out, a revoked token) holds on their next
   // request: before a write is answered, this instance applies every announcement committed so far.
@@ -128,6 +130,12 @@ export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
     if (!permission || permission === 'public') return;
     const token = bearerToken(request);
     if (!token) throw new HttpError(401, 'Authentication is required.');
+    if (permission === 'machine') {
+      const machine = await authenticateMachine(deps.db, token);
+      if (!machine.ok) throw new HttpError(401, machine.message);
+      request.machine = machine.caller;
+      return;
+    }
     const principal = await authenticate(deps, token);
     request.principal = principal;
     const required = permission === 'authenticated' ? [] : Array.isArray(permission) ? permission : [permission];

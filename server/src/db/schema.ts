@@ -59,6 +59,80 @@ export interface AuditEvent {
   tenant_id: string | null;
 }
 
+export interface Device {
+  agent_key_hash: string | null;
+  agent_version: string | null;
+  architecture: string | null;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  credential_hash: string | null;
+  description: string | null;
+  device_id: Generated<string>;
+  device_logging_level_id: Generated<number>;
+  device_type_id: Generated<number>;
+  enabled: Generated<boolean>;
+  heartbeat_interval: Generated<number>;
+  ip_address: string | null;
+  is_deleted: Generated<boolean>;
+  last_contact: Timestamp | null;
+  location_id: string | null;
+  machine_name: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  operating_system_id: Generated<number>;
+  restart_agent_flag: Generated<boolean>;
+  subscription_id: string;
+  tags: string | null;
+  tenant_id: string;
+  token_grant_id: string | null;
+  trace_expiration: Timestamp | null;
+  trace_minutes: Generated<number>;
+}
+
+export interface DeviceInstallation {
+  device_id: string;
+  install_status_id: number;
+  installed_package_version_id: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  package_id: string;
+  package_version_id: string | null;
+  status_detail: string | null;
+  tenant_id: string;
+}
+
+export interface DeviceLog {
+  created: Generated<Timestamp>;
+  detail: string;
+  device_id: string;
+  entry_type: string;
+  log_entry_id: Generated<number>;
+  tenant_id: string;
+}
+
+export interface DeviceOperation {
+  completion_token: string | null;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  device_id: string;
+  device_operation_id: Generated<string>;
+  enabled: Generated<boolean>;
+  frequency_type_id: number;
+  global_setting_id: string | null;
+  interval_seconds: Generated<number>;
+  is_deleted: Generated<boolean>;
+  is_interactive: Generated<boolean>;
+  label: string;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  operation_complete: Generated<boolean>;
+  operation_id: string;
+  parameters: Generated<Json>;
+  reference_id: string | null;
+  tenant_id: string;
+}
+
 export interface DirectoryGroup {
   display_name: string;
   group_id: Generated<string>;
@@ -89,6 +163,23 @@ export interface Job {
   task: string;
 }
 
+export interface Location {
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  coordinates: string | null;
+  country: string | null;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  location_id: Generated<string>;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  postal_code: string | null;
+  state: string | null;
+  tenant_id: string | null;
+}
+
 export interface OidcPayload {
   consumed_at: Timestamp | null;
   expires_at: Timestamp | null;
@@ -98,6 +189,91 @@ export interface OidcPayload {
   type: string;
   uid: string | null;
   user_code: string | null;
+}
+
+export interface Operation {
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  default_interval_seconds: Generated<number>;
+  description: string | null;
+  frequency_type_ids: number[];
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  operation_id: Generated<string>;
+  operation_result_type_id: number;
+  operation_type_id: number;
+  package_id: string;
+  parameter_definitions: Generated<Json>;
+}
+
+export interface OperationLog {
+  created: Generated<Timestamp>;
+  detail: string;
+  device_operation_id: string;
+  entry_type: string;
+  log_entry_id: Generated<number>;
+  tenant_id: string;
+}
+
+export interface Package {
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  executable_name: string | null;
+  executable_type_id: number | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  operating_system_ids: Generated<number[]>;
+  package_id: Generated<string>;
+  package_type_id: number;
+  parameter_definitions: Generated<Json>;
+  reference_url: string | null;
+  tenant_id: string | null;
+}
+
+export interface PackageVersion {
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  file_name: string;
+  file_sha256: string;
+  file_size: number;
+  label: string;
+  package_id: string;
+  package_version_id: Generated<string>;
+  package_version_status_id: number;
+  version: string;
+}
+
+export interface Packet {
+  content_hash: Buffer;
+  entity_id: string;
+  message: Json;
+  received: Generated<Timestamp>;
+  tenant_id: string;
+  timestamp: Timestamp;
+}
+
+export interface PacketLatest {
+  entity_id: string;
+  message: Json;
+  received: Generated<Timestamp>;
+  tenant_id: string;
+  timestamp: Timestamp;
+}
+
+export interface PendingDevice {
+  agent_key_hash: string;
+  architecture: string | null;
+  created: Generated<Timestamp>;
+  ip_address: string | null;
+  last_ping: Generated<Timestamp>;
+  machine_name: string;
+  operating_system: string | null;
+  pending_device_id: Generated<string>;
+  tenant_id: string;
+  token_grant_id: string | null;
 }
 
 export interface RolePermission {
@@ -334,10 +510,22 @@ export interface DB {
   app_role: AppRole;
   app_user: AppUser;
   audit_event: AuditEvent;
+  device: Device;
+  device_installation: DeviceInstallation;
+  device_log: DeviceLog;
+  device_operation: DeviceOperation;
   directory_group: DirectoryGroup;
   engine_cursor: EngineCursor;
   job: Job;
+  location: Location;
   oidc_payload: OidcPayload;
+  operation: Operation;
+  operation_log: OperationLog;
+  package: Package;
+  package_version: PackageVersion;
+  packet: Packet;
+  packet_latest: PacketLatest;
+  pending_device: PendingDevice;
   role_permission: RolePermission;
   saved_view: SavedView;
   subscription: Subscription;

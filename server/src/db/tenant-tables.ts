@@ -9,7 +9,7 @@ import type { DB as Database } from './schema.js';
  * caller (audit events of installation-wide settings, directory groups of the whole directory).
  *
  * Not listed, on purpose: child tables reached only through a listed parent (work_unit_relation,
- * work_unit_subcategory, tenant_secret_version), and the sign-in tables (NOT_TENANT_OWNED).
+ * work_unit_subcategory, tenant_secret_version, a package's package_version and operation), and the sign-in tables (NOT_TENANT_OWNED).
  */
 export const TENANT_TABLES = {
   tenant: { column: 'tenant_id' },
@@ -23,6 +23,16 @@ export const TENANT_TABLES = {
   audit_event: { column: 'tenant_id', sharedWhenNull: true },
   directory_group: { column: 'tenant_id', sharedWhenNull: true },
   saved_view: { column: 'tenant_id' },
+  location: { column: 'tenant_id', sharedWhenNull: true },
+  package: { column: 'tenant_id', sharedWhenNull: true },
+  device: { column: 'tenant_id' },
+  device_operation: { column: 'tenant_id' },
+  device_installation: { column: 'tenant_id' },
+  device_log: { column: 'tenant_id' },
+  operation_log: { column: 'tenant_id' },
+  pending_device: { column: 'tenant_id' },
+  packet: { column: 'tenant_id' },
+  packet_latest: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;
