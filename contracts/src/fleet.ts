@@ -97,3 +97,17 @@ export const FLEET_MESSAGES = {
   noLogs: 'No Logs Found.',
   noData: 'No data reported',
 } as const;
+
+/**
+ * The heartbeat packet an agent sends for its device: `entityId` is the device id, `Value` the
+ * CPU %, `Metrics` holds both figures under these names and `Properties.BlockName` the machine
+ * name. The devices grid reads CPU %, Memory % and Age from the device's latest packet.
+ * A device operation's result is a packet whose `entityId` is the device operation id.
+ */
+export const HEARTBEAT_METRICS = { cpuPercent: 'CpuPercent', memoryPercent: 'MemoryPercent' } as const;
+
+/**
+ * The content-addressed file store under DATA_DIR: a package version's file is kept at
+ * `files/sha256/<first two hex digits>/<the 64 hex digits>`.
+ */
+export const FILE_STORE_FOLDER = 'files/sha256';
