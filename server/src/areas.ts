@@ -12,6 +12,7 @@ import { workUnitsArea } from './areas/workunits/manifest.js';
 import { peopleArea } from './areas/people/manifest.js';
 import { savedViewsArea } from './areas/savedviews/manifest.js';
 import { packetsArea } from './areas/packets/manifest.js';
+import { agentArea } from './areas/agent/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -28,4 +29,5 @@ export const AREAS: readonly AreaManifest[] = [
   peopleArea,
   savedViewsArea,
   packetsArea,
+  agentArea,
 ];

@@ -31,6 +31,8 @@ const envSchema = z.object({
   DEMO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   WEB_DIST: z.string().optional(),
+  AGENT_DIST: z.string().optional(),
+  DEMO_AGENT: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
@@ -74,6 +76,10 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   webDist: string;
+  /** Where the agent's single executables are built (`npm run build`) and served from. */
+  agentDist: string;
+  /** In demo mode, one local agent runs beside the portal (DEMO_AGENT=false turns it off). */
+  demoAgent: boolean;
   logLevel: string;
   /** Extra browser origins allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];
@@ -132,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     demoSeed: e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '..', 'web', 'dist')),
+    agentDist: path.resolve(e.AGENT_DIST ?? path.join(serverRoot, '..', 'agent', 'dist')),
+    demoAgent: (e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL) && e.DEMO_AGENT !== 'false',
     logLevel: e.LOG_LEVEL,
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },

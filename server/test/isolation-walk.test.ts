@@ -188,17 +188,17 @@ afterAll(async () => {
 });
 
 const permissionOf = (route: RouteOptions) => (route.config as { permission?: RoutePermission } | undefined)?.permission;
+const isApiRoute = (route: RouteOptions) => String(route.method) !== 'HEAD' && /^\/(v1|api)\//i.test(route.url) && permissionOf(route) !== 'public';
 /**
- * The portal's API routes a user reaches with a token (HEAD mirrors GET). Machine routes take a
- * device credential or a tenant API token, never a user's: their own tests probe them across
- * tenants (packets.test.ts).
+ * The portal's API routes a signed-in caller reaches with a token (HEAD mirrors GET). Machine
+ * routes take a device credential or a tenant API token, never a user's: their own tests
+ * (agent-api, packets) probe one device and one tenant against another.
  */
-const apiRoutes = () =>
-  routes.filter((route) => String(route.method) !== 'HEAD' && /^\/(v1|api)\//i.test(route.url) && permissionOf(route) !== 'public' && permissionOf(route) !== 'machine');
+const apiRoutes = () => routes.filter((route) => isApiRoute(route) && permissionOf(route) !== 'machine');
 
 describe('the isolation walk over every route', () => {
   test('covers every API route of the route table and the OpenAPI document', () => {
-    const walked = new Set(apiRoutes().map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
+    const walked = new Set(routes.filter(isApiRoute).map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
     expect(walked.size).toBeGreaterThan(40);
     const documented = openApiPaths.filter((path) => /^\/(v1|api)\//i.test(path) && !path.includes('oidcclientconfig') && !path.includes('/features/'));
     expect(documented.filter((path) => !walked.has(path))).toEqual([]);
