@@ -37,6 +37,7 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
+  PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
 });
 
 export interface Config {
@@ -80,6 +81,8 @@ export interface Config {
   features: string[];
   /** Encryption of secrets at rest; unset key = one generated under DATA_DIR/keys. */
   secrets: { key: string | undefined; previousKeys: string | undefined };
+  /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
+  packageUploadMaxBytes: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -133,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
   };
 }
