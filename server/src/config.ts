@@ -40,6 +40,7 @@ const envSchema = z.object({
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
   PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
 });
 
 export interface Config {
@@ -89,6 +90,8 @@ export interface Config {
   secrets: { key: string | undefined; previousKeys: string | undefined };
   /** Days of packet history kept: older days' partitions are dropped and older packets refused. */
   packetRetentionDays: number;
+  /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
+  packageUploadMaxBytes: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -145,5 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
+    packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
   };
 }

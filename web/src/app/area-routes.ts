@@ -36,7 +36,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'rules', header: 'Rules', load: placeholder },
   { path: 'compliance', header: 'Compliance', load: placeholder },
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },
-  { path: 'locations', header: 'Locations', load: placeholder },
+  { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },
   { path: 'packages', header: 'Package Catalog', load: placeholder },
   { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
   { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
