@@ -11,6 +11,7 @@ import { workUnitCategoriesArea } from './areas/workunitcategories/manifest.js';
 import { workUnitsArea } from './areas/workunits/manifest.js';
 import { peopleArea } from './areas/people/manifest.js';
 import { savedViewsArea } from './areas/savedviews/manifest.js';
+import { devicesArea } from './areas/devices/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -26,4 +27,5 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitsArea,
   peopleArea,
   savedViewsArea,
+  devicesArea,
 ];
