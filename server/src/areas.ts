@@ -15,6 +15,7 @@ import { packetsArea } from './areas/packets/manifest.js';
 import { agentArea } from './areas/agent/manifest.js';
 import { locationsArea } from './areas/locations/manifest.js';
 import { packagesArea } from './areas/packages/manifest.js';
+import { devicesArea } from './areas/devices/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -34,4 +35,5 @@ export const AREAS: readonly AreaManifest[] = [
   agentArea,
   locationsArea,
   packagesArea,
+  devicesArea,
 ];

@@ -31,7 +31,7 @@ export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work 
 export const AREA_ROUTES: readonly AreaRoute[] = [
   WORK_UNITS_ROUTE,
   { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
-  { path: 'devices', header: 'Devices', load: placeholder },
+  { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
   { path: 'blocks', header: 'Blocks', load: placeholder },
   { path: 'rules', header: 'Rules', load: placeholder },
   { path: 'compliance', header: 'Compliance', load: placeholder },
