@@ -11,6 +11,8 @@ import { workUnitCategoriesArea } from './areas/workunitcategories/manifest.js';
 import { workUnitsArea } from './areas/workunits/manifest.js';
 import { peopleArea } from './areas/people/manifest.js';
 import { savedViewsArea } from './areas/savedviews/manifest.js';
+import { deviceOperationsArea } from './areas/deviceoperations/manifest.js';
+import { pendingDevicesArea } from './areas/pendingdevices/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -26,4 +28,6 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitsArea,
   peopleArea,
   savedViewsArea,
+  deviceOperationsArea,
+  pendingDevicesArea,
 ];

@@ -5,6 +5,7 @@ import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
+import { AREAS as AREA_MANIFESTS } from '../areas.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
@@ -173,5 +174,6 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
         customValues: (n) => ({ custom_value_1: ['Redmond', 'Tacoma', 'Dublin'][n % 3] ?? null, custom_value_2: `Line ${(n % 4) + 1}` }),
       },
     ]);
+    for (const area of AREA_MANIFESTS) await area.demoSeed?.(trx);
   });
 }
