@@ -13,6 +13,8 @@ import { peopleArea } from './areas/people/manifest.js';
 import { savedViewsArea } from './areas/savedviews/manifest.js';
 import { deviceOperationsArea } from './areas/deviceoperations/manifest.js';
 import { pendingDevicesArea } from './areas/pendingdevices/manifest.js';
+import { packetsArea } from './areas/packets/manifest.js';
+import { agentArea } from './areas/agent/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -30,4 +32,6 @@ export const AREAS: readonly AreaManifest[] = [
   savedViewsArea,
   deviceOperationsArea,
   pendingDevicesArea,
+  packetsArea,
+  agentArea,
 ];

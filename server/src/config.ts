@@ -31,12 +31,15 @@ const envSchema = z.object({
   DEMO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   WEB_DIST: z.string().optional(),
+  AGENT_DIST: z.string().optional(),
+  DEMO_AGENT: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
+  PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export interface Config {
@@ -73,6 +76,10 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   webDist: string;
+  /** Where the agent's single executables are built (`npm run build`) and served from. */
+  agentDist: string;
+  /** In demo mode, one local agent runs beside the portal (DEMO_AGENT=false turns it off). */
+  demoAgent: boolean;
   logLevel: string;
   /** Extra browser origins allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];
@@ -80,6 +87,8 @@ export interface Config {
   features: string[];
   /** Encryption of secrets at rest; unset key = one generated under DATA_DIR/keys. */
   secrets: { key: string | undefined; previousKeys: string | undefined };
+  /** Days of packet history kept: older days' partitions are dropped and older packets refused. */
+  packetRetentionDays: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -129,9 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     demoSeed: e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '..', 'web', 'dist')),
+    agentDist: path.resolve(e.AGENT_DIST ?? path.join(serverRoot, '..', 'agent', 'dist')),
+    demoAgent: (e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL) && e.DEMO_AGENT !== 'false',
     logLevel: e.LOG_LEVEL,
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    packetRetentionDays: e.PACKET_RETENTION_DAYS,
   };
 }

@@ -29,6 +29,8 @@ interface Objects {
   disposableSecretId: string;
   savedViewId: string;
   disposableSavedViewId: string;
+  /** An entity the tenant has reported a packet for. */
+  entityId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -85,6 +87,7 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
   if (name === 'tenant') return o.tenantId;
+  if (name === 'entityId') return o.entityId;
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
   switch (collection) {
     case 'tenants':
@@ -149,6 +152,9 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
         .returning('saved_view_id')
         .executeTakeFirstOrThrow()
     ).saved_view_id;
+  const entityId = crypto.randomUUID();
+  const reported = await portal.app.inject({ method: 'POST', url: '/v1/packets', headers: { authorization: `Bearer ${token.generatedToken}` }, payload: { entityId, timestamp: new Date().toISOString(), message: { Value: 1 } } });
+  if (reported.statusCode !== 200) throw new Error(`packet: ${reported.statusCode} ${reported.body}`);
   const secret = async () => (await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${tenantId}/secrets`, payload: { name: `walk.${stamp()}`, value: 'v' } })).json<{ secretId: string }>().secretId;
   return {
     tenantId,
@@ -161,6 +167,7 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     disposableSecretId: await secret(),
     savedViewId: await view(),
     disposableSavedViewId: await view(),
+    entityId,
   };
 }
 
@@ -181,13 +188,17 @@ afterAll(async () => {
 });
 
 const permissionOf = (route: RouteOptions) => (route.config as { permission?: RoutePermission } | undefined)?.permission;
-/** The portal's API routes a caller reaches with a token (HEAD mirrors GET). */
-const apiRoutes = () =>
-  routes.filter((route) => String(route.method) !== 'HEAD' && /^\/(v1|api)\//i.test(route.url) && permissionOf(route) !== 'public');
+const isApiRoute = (route: RouteOptions) => String(route.method) !== 'HEAD' && /^\/(v1|api)\//i.test(route.url) && permissionOf(route) !== 'public';
+/**
+ * The portal's API routes a signed-in caller reaches with a token (HEAD mirrors GET). Machine
+ * routes take a device credential or a tenant API token, never a user's: their own tests
+ * (agent-api, packets) probe one device and one tenant against another.
+ */
+const apiRoutes = () => routes.filter((route) => isApiRoute(route) && permissionOf(route) !== 'machine');
 
 describe('the isolation walk over every route', () => {
   test('covers every API route of the route table and the OpenAPI document', () => {
-    const walked = new Set(apiRoutes().map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
+    const walked = new Set(routes.filter(isApiRoute).map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
     expect(walked.size).toBeGreaterThan(40);
     const documented = openApiPaths.filter((path) => /^\/(v1|api)\//i.test(path) && !path.includes('oidcclientconfig') && !path.includes('/features/'));
     expect(documented.filter((path) => !walked.has(path))).toEqual([]);
