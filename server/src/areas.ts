@@ -11,6 +11,8 @@ import { workUnitCategoriesArea } from './areas/workunitcategories/manifest.js';
 import { workUnitsArea } from './areas/workunits/manifest.js';
 import { peopleArea } from './areas/people/manifest.js';
 import { savedViewsArea } from './areas/savedviews/manifest.js';
+import { deviceOperationsArea } from './areas/deviceoperations/manifest.js';
+import { pendingDevicesArea } from './areas/pendingdevices/manifest.js';
 import { packetsArea } from './areas/packets/manifest.js';
 import { agentArea } from './areas/agent/manifest.js';
 import { locationsArea } from './areas/locations/manifest.js';
@@ -31,6 +33,8 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitsArea,
   peopleArea,
   savedViewsArea,
+  deviceOperationsArea,
+  pendingDevicesArea,
   packetsArea,
   agentArea,
   locationsArea,

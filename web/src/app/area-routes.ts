@@ -40,7 +40,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'packages', header: 'Package Catalog', load: placeholder },
   { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
   { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
-  { path: 'pendingdevices', header: 'Pending Devices', load: placeholder },
+  { path: 'pendingdevices', header: 'Pending Devices', load: () => import('../features/pendingdevices/pending-devices-page') },
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },
   { path: 'versionreport', header: 'Version Report', load: placeholder },
