@@ -29,6 +29,12 @@ interface Objects {
   disposableSecretId: string;
   savedViewId: string;
   disposableSavedViewId: string;
+  locationId: string;
+  packageId: string;
+  disposablePackageId: string;
+  operationId: string;
+  disposableOperationId: string;
+  disposableVersionId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -36,7 +42,21 @@ const VIEW_STATE = { filters: [], sort: [{ field: 'created', direction: 'desc' }
 const stamp = () => Math.random().toString(36).slice(2, 8);
 
 /** Bodies of the write routes, built for the tenant whose objects are used. */
+const WALK_OPERATION = { name: 'Walk operation', frequencyDefinitions: [2], defaultInterval: '00:01:00', operationType: 6, operationResultTypeId: 2 };
+let walkVersion = 0;
+
 const BODIES: Record<string, Body> = {
+  'PUT /v1/locations': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}` }),
+  'POST /v1/locations/:id': (o) => ({ tenantId: o.tenantId, name: `Walked ${stamp()}` }),
+  'PUT /v1/packages': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}`, packageTypeId: 1 }),
+  'POST /v1/packages/:id': (o) => ({ tenantId: o.tenantId, name: `Walked ${stamp()}`, packageTypeId: 1 }),
+  'DELETE /v1/packages/:id': () => undefined,
+  'PUT /v1/packages/:id/operations': () => WALK_OPERATION,
+  'POST /v1/packages/:id/operations/:operationId': () => ({ ...WALK_OPERATION, name: `Walked ${stamp()}` }),
+  'DELETE /v1/packages/:id/operations/:operationId': () => undefined,
+  'DELETE /v1/packages/:id/versions/:versionId': () => undefined,
+  // Sent as multipart by `call`.
+  'POST /v1/packages/upload': (o) => ({ packageId: o.packageId, version: `5.0.${String(++walkVersion)}`, label: 'Walk' }),
   'PUT /v1/tenants': () => ({ name: `Walk ${stamp()}` }),
   'POST /v1/tenants/:id': () => ({ name: `Walked ${stamp()}` }),
   'POST /v1/tenants/toggledisabled/:id': () => undefined,
@@ -85,6 +105,12 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
   if (name === 'tenant') return o.tenantId;
+  if (url.startsWith('/v1/locations/')) return o.locationId;
+  if (url.startsWith('/v1/packages/')) {
+    if (name === 'operationId') return method === 'DELETE' ? o.disposableOperationId : o.operationId;
+    if (name === 'versionId') return o.disposableVersionId;
+    return method === 'DELETE' && url === '/v1/packages/:id' ? o.disposablePackageId : o.packageId;
+  }
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
   switch (collection) {
     case 'tenants':
@@ -118,7 +144,16 @@ async function call(user: string, route: RouteOptions, o: Objects) {
   const query = QUERIES[key]?.(o);
   const body = BODIES[key]?.(o);
   const headers = method === 'PATCH' ? { 'content-type': 'application/json-patch+json' } : {};
+  if (key === 'POST /v1/packages/upload') return portal.as(user, { method: 'POST', url: path, ...walkUpload(body as Record<string, string>) });
   return portal.as(user, { method: method as 'GET', url: query ? `${path}?${query}` : path, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': method === 'PATCH' ? 'application/json-patch+json' : 'application/json' } }) });
+}
+
+/** A package version upload as a browser sends it: the fields, then one small file. */
+function walkUpload(fields: Record<string, string>) {
+  const boundary = `----walk${stamp()}`;
+  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file-0"; filename="walk.sh"\r\nContent-Type: application/octet-stream\r\n\r\necho ${stamp()}\r\n--${boundary}--\r\n`);
+  return { payload: parts.join(''), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 async function createUser(userName: string, permissions: string[], tenantId: string): Promise<void> {
@@ -150,7 +185,21 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
         .executeTakeFirstOrThrow()
     ).saved_view_id;
   const secret = async () => (await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${tenantId}/secrets`, payload: { name: `walk.${stamp()}`, value: 'v' } })).json<{ secretId: string }>().secretId;
+  const location = (await portal.as('admin', { method: 'PUT', url: '/v1/locations', payload: { tenantId, name: `Walk ${stamp()}` } })).json<{ locationId: string }>();
+  const newPackage = async () => (await portal.as('admin', { method: 'PUT', url: '/v1/packages', payload: { tenantId, name: `Walk ${stamp()}`, packageTypeId: 1 } })).json<{ packageId: string }>().packageId;
+  const packageId = await newPackage();
+  const operation = async () => (await portal.as('admin', { method: 'PUT', url: `/v1/packages/${packageId}/operations`, payload: WALK_OPERATION })).json<{ operationId: string }>().operationId;
+  const upload = async (version: string) =>
+    (await portal.as('admin', { method: 'POST', url: '/v1/packages/upload', ...walkUpload({ packageId, version, label: 'Walk' }) })).json<{ packageVersionId: string }>().packageVersionId;
+  await upload('1.0.0');
   return {
+    locationId: location.locationId,
+    packageId,
+    disposablePackageId: await newPackage(),
+    operationId: await operation(),
+    disposableOperationId: await operation(),
+    // Below the Latest 1.0.0: Archived, so it may be deleted.
+    disposableVersionId: await upload('0.1.0'),
     tenantId,
     subscriptionId,
     workUnitId: unit.rows[0]!.work_unit_id,

@@ -58,14 +58,18 @@ export function OperationForm({ packageId, operation, onSaved, onClose }: { pack
             <FormTextField control={form.control} name={`parameterDefinitions.${index}.Name`} label="Parameter Name" required size="small" />
             <FormSelectField control={form.control} name={`parameterDefinitions.${index}.Source`} label="Source" options={SOURCE_OPTIONS} size="small" />
             <FormTextField control={form.control} name={`parameterDefinitions.${index}.DefaultValue`} label="Default Value" size="small" />
-            <FormCheckboxField control={form.control} name={`parameterDefinitions.${index}.Required`} label="Required" />
+          </Stack>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <FormTextField control={form.control} name={`parameterDefinitions.${index}.Description`} label="Parameter Description" size="small" />
+            <Box sx={{ flexShrink: 0 }}>
+              <FormCheckboxField control={form.control} name={`parameterDefinitions.${index}.Required`} label="Required" />
+            </Box>
             <Tooltip title="Remove parameter">
-              <IconButton aria-label={`Remove parameter ${String(index + 1)}`} onClick={() => parameters.remove(index)}>
+              <IconButton aria-label={`Remove parameter ${String(index + 1)}`} onClick={() => parameters.remove(index)} sx={{ flexShrink: 0 }}>
                 <DeleteIcon fontSize="small" />
               </IconButton>
             </Tooltip>
           </Stack>
-          <FormTextField control={form.control} name={`parameterDefinitions.${index}.Description`} label="Parameter Description" size="small" />
           <SecuredValues control={form.control} index={index} />
         </Paper>
       ))}
