@@ -7,6 +7,7 @@ import type { Db } from './database.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
 import { seedDemoLocations } from './demo-locations.js';
 import { seedDemoPackages, storeDemoPackageFiles } from './demo-packages.js';
+import { AREAS as AREA_MANIFESTS } from '../areas.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
@@ -179,5 +180,6 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
         customValues: (n) => ({ custom_value_1: ['Redmond', 'Tacoma', 'Dublin'][n % 3] ?? null, custom_value_2: `Line ${(n % 4) + 1}` }),
       },
     ]);
+    for (const area of AREA_MANIFESTS) await area.demoSeed?.(trx);
   });
 }

@@ -31,7 +31,7 @@ export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work 
 export const AREA_ROUTES: readonly AreaRoute[] = [
   WORK_UNITS_ROUTE,
   { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
-  { path: 'devices', header: 'Devices', load: placeholder },
+  { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
   { path: 'blocks', header: 'Blocks', load: placeholder },
   { path: 'rules', header: 'Rules', load: placeholder },
   { path: 'compliance', header: 'Compliance', load: placeholder },
@@ -40,11 +40,11 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'packages', header: 'Package Catalog', load: () => import('../features/packages/packages-page') },
   { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
   { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
-  { path: 'pendingdevices', header: 'Pending Devices', load: placeholder },
+  { path: 'pendingdevices', header: 'Pending Devices', load: () => import('../features/pendingdevices/pending-devices-page') },
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },
   { path: 'versionreport', header: 'Version Report', load: placeholder },
-  { path: 'packets/:id', header: 'Packet', load: placeholder },
+  { path: 'packets/:id', header: 'Packet', load: () => import('../features/packets/packet-page') },
   { path: 'workunits/index', header: 'Work Units (old experience)', load: () => import('../features/workunits/classic-work-units-page') },
 ];
 
