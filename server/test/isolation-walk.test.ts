@@ -5,7 +5,7 @@ import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { buildApp } from '../src/app.js';
 import { DEMO } from '../src/db/seed.js';
 import type { RoutePermission } from '../src/http/route-permission.js';
-import { createCategoryAs, createTokenAs } from './factories.js';
+import { createCategoryAs, createDevice, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 /*
@@ -29,6 +29,8 @@ interface Objects {
   disposableSecretId: string;
   savedViewId: string;
   disposableSavedViewId: string;
+  deviceId: string;
+  disposableDeviceId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -64,6 +66,11 @@ const BODIES: Record<string, Body> = {
   'PUT /v1/savedviews/workunits': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}`, state: VIEW_STATE }),
   'POST /v1/savedviews/workunits/:id': () => ({ name: `Walked ${stamp()}`, shared: true, state: VIEW_STATE }),
   'DELETE /v1/savedviews/workunits/:id': () => undefined,
+  'POST /v1/devices/:id': (o) => ({ name: `Walked ${stamp()}`, heartbeatInterval: 60, tenantId: o.tenantId, subscriptionId: o.subscriptionId }),
+  'DELETE /v1/devices/:id': () => undefined,
+  'POST /v1/devices/:id/toggleTrace/:minutes': () => undefined,
+  'POST /v1/devices/:id/restartagent': () => undefined,
+  'POST /v1/deviceInstallations/:deviceId/packages': () => [],
 };
 
 /** Query strings of the reads that need one. */
@@ -74,6 +81,8 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /api/peopleandgroups': () => 'search=a',
   'GET /api/generallookup/approval': () => 'approverId=operator%40cfs.example',
   'GET /v1/savedviews/workunits': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/devices/GetPackageInstallsWithVersions': (o) => `deviceId=${o.deviceId}`,
+  'POST /v1/devices/:id/restartagent': (o) => `__tenant__=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -84,8 +93,10 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'secretId') return method === 'DELETE' ? o.disposableSecretId : o.secretId;
   if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
-  if (name === 'tenant') return o.tenantId;
-  const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
+  if (name === 'tenant' || name === 'tenantId') return o.tenantId;
+  if (name === 'deviceId') return o.deviceId;
+  if (name === 'minutes') return '10';
+  const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes', 'devices'].includes(segment));
   switch (collection) {
     case 'tenants':
       return o.tenantId;
@@ -101,6 +112,8 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
       return String(o.workUnitId);
     case 'workunittypes':
       return String(WORK_UNIT_TYPES.Incident);
+    case 'devices':
+      return method === 'DELETE' ? o.disposableDeviceId : o.deviceId;
     default:
       throw new Error(`No value for :${name} of ${url}: teach the walk this collection`);
   }
@@ -161,6 +174,8 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     disposableSecretId: await secret(),
     savedViewId: await view(),
     disposableSavedViewId: await view(),
+    deviceId: (await createDevice(portal, tenantId, subscriptionId)).deviceId,
+    disposableDeviceId: (await createDevice(portal, tenantId, subscriptionId)).deviceId,
   };
 }
 
