@@ -36,15 +36,15 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'rules', header: 'Rules', load: placeholder },
   { path: 'compliance', header: 'Compliance', load: placeholder },
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },
-  { path: 'locations', header: 'Locations', load: placeholder },
+  { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },
   { path: 'packages', header: 'Package Catalog', load: placeholder },
   { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
   { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
-  { path: 'pendingdevices', header: 'Pending Devices', load: placeholder },
+  { path: 'pendingdevices', header: 'Pending Devices', load: () => import('../features/pendingdevices/pending-devices-page') },
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },
   { path: 'versionreport', header: 'Version Report', load: placeholder },
-  { path: 'packets/:id', header: 'Packet', load: placeholder },
+  { path: 'packets/:id', header: 'Packet', load: () => import('../features/packets/packet-page') },
   { path: 'workunits/index', header: 'Work Units (old experience)', load: () => import('../features/workunits/classic-work-units-page') },
 ];
 
