@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import { api, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session } from './support';
+import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session } from './support';
 
 /**
  * The Devices screen in the browser (spec 002 §2 Devices, §8; Welcome page). Devices come from
@@ -109,9 +109,11 @@ describe('devices (admin)', () => {
     await shot(page, 'devices-grid');
   });
 
-  test('Edit Device shows the validation messages, then saves the name and heartbeat', async () => {
+  test('Edit Device shows the validation messages, then saves the name, heartbeat and location', async () => {
     const name = uniqueName('Editable');
     const deviceId = await device(name);
+    const dock = uniqueName('Loading dock');
+    await db.query(`INSERT INTO location (tenant_id, name) VALUES ($1, $2)`, [tenantId, dock]);
     const page = await signedInPage(browser, 'admin');
     const row = await devicesPage(page, name);
     await row.getByRole('button', { name: 'Edit Device' }).click();
@@ -128,12 +130,14 @@ describe('devices (admin)', () => {
     await panel.getByRole('textbox', { name: 'Name' }).fill(`${name} renamed`);
     await panel.getByRole('textbox', { name: 'Description' }).fill('Front desk');
     await panel.getByRole('spinbutton', { name: 'Heartbeat Interval (seconds)' }).fill('300');
+    await choose(panel, page, 'Location', dock);
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(DEVICE_MESSAGES.saved).first().waitFor();
     await shot(page, 'device-edit-saved');
     // The open drawer hides the page from the accessibility tree: closed, the grid shows the new name.
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
     await gridRow(page, `${name} renamed`).waitFor();
+    expect(await gridRow(page, `${name} renamed`).locator('[data-field="location"]').textContent()).toBe(dock);
     expect(await read(deviceId)).toMatchObject({ name: `${name} renamed`, heartbeatInterval: 300 });
   });
 
