@@ -15,6 +15,9 @@ import { deviceOperationsArea } from './areas/deviceoperations/manifest.js';
 import { pendingDevicesArea } from './areas/pendingdevices/manifest.js';
 import { packetsArea } from './areas/packets/manifest.js';
 import { agentArea } from './areas/agent/manifest.js';
+import { locationsArea } from './areas/locations/manifest.js';
+import { packagesArea } from './areas/packages/manifest.js';
+import { devicesArea } from './areas/devices/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -34,4 +37,7 @@ export const AREAS: readonly AreaManifest[] = [
   pendingDevicesArea,
   packetsArea,
   agentArea,
+  locationsArea,
+  packagesArea,
+  devicesArea,
 ];

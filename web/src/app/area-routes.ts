@@ -31,12 +31,12 @@ export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work 
 export const AREA_ROUTES: readonly AreaRoute[] = [
   WORK_UNITS_ROUTE,
   { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
-  { path: 'devices', header: 'Devices', load: placeholder },
+  { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
   { path: 'blocks', header: 'Blocks', load: placeholder },
   { path: 'rules', header: 'Rules', load: placeholder },
   { path: 'compliance', header: 'Compliance', load: placeholder },
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },
-  { path: 'locations', header: 'Locations', load: placeholder },
+  { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },
   { path: 'packages', header: 'Package Catalog', load: placeholder },
   { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
   { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
@@ -44,7 +44,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },
   { path: 'versionreport', header: 'Version Report', load: placeholder },
-  { path: 'packets/:id', header: 'Packet', load: placeholder },
+  { path: 'packets/:id', header: 'Packet', load: () => import('../features/packets/packet-page') },
   { path: 'workunits/index', header: 'Work Units (old experience)', load: () => import('../features/workunits/classic-work-units-page') },
 ];
 
