@@ -16,6 +16,7 @@ export default defineConfig({
       { extends: true, test: { name: 'contracts', include: ['contracts/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'server', include: serverTests, globalSetup: ['server/test/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'agent', include: ['agent/src/**/*.test.ts'] } },
       {
         extends: true,
         test: {

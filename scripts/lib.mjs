@@ -39,11 +39,11 @@ export async function ensureInstalled() {
   await mustRun('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
-/** Builds contracts, server and web when any of their sources is newer than the build. */
+/** Builds contracts, server, web and the agent's executables when any of their sources is newer than the build. */
 export async function ensureBuilt() {
-  const sources = ['contracts/src', 'server/src', 'web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'package-lock.json']
+  const sources = ['contracts/src', 'server/src', 'web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'agent/src', 'scripts/build-agent-executables.mjs', 'package-lock.json']
     .map((item) => newestMtime(path.join(root, item)));
-  const outputs = ['server/dist/main.js', 'web/dist/index.html'].map((item) => newestMtime(path.join(root, item)));
+  const outputs = ['server/dist/main.js', 'web/dist/index.html', 'agent/dist/.build-stamp'].map((item) => newestMtime(path.join(root, item)));
   if (Math.min(...outputs) > Math.max(...sources)) return;
   console.log('Building the portal…');
   await mustRun('npm', ['run', 'build']);

@@ -44,7 +44,7 @@ class OneLinePerRequest extends LogController {
 }
 
 /** Paths the server answers itself; anything else under GET is the single-page app. */
-const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz'];
+const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz', '/downloads/'];
 
 export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
   principals: PrincipalCache;

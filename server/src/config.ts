@@ -31,13 +31,17 @@ const envSchema = z.object({
   DEMO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   WEB_DIST: z.string().optional(),
+  AGENT_DIST: z.string().optional(),
+  DEMO_AGENT: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
+  AGENT_DOWNLOAD_URL: z.string().optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
   PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
 });
 
 export interface Config {
@@ -74,15 +78,23 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   webDist: string;
+  /** Where the agent's single executables are built (`npm run build`) and served from. */
+  agentDist: string;
+  /** In demo mode, one local agent runs beside the portal (DEMO_AGENT=false turns it off). */
+  demoAgent: boolean;
   logLevel: string;
   /** Extra browser origins allowed as OIDC redirect targets (the Vite dev server). */
   devOrigins: string[];
   /** Feature flags that are on, lower-cased (FEATURES=I3ERequestForm,...). */
   features: string[];
+  /** Where the Welcome page's Download Windows Agent button leads (default: the portal's own build). */
+  agentDownloadUrl: string;
   /** Encryption of secrets at rest; unset key = one generated under DATA_DIR/keys. */
   secrets: { key: string | undefined; previousKeys: string | undefined };
   /** Days of packet history kept: older days' partitions are dropped and older packets refused. */
   packetRetentionDays: number;
+  /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
+  packageUploadMaxBytes: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -132,10 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     demoSeed: e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: path.resolve(e.WEB_DIST ?? path.join(serverRoot, '..', 'web', 'dist')),
+    agentDist: path.resolve(e.AGENT_DIST ?? path.join(serverRoot, '..', 'agent', 'dist')),
+    demoAgent: (e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL) && e.DEMO_AGENT !== 'false',
     logLevel: e.LOG_LEVEL,
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
+    agentDownloadUrl: e.AGENT_DOWNLOAD_URL || `${publicUrl}/downloads/agent/cfs-agent-win-x64.exe`,
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
+    packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
   };
 }

@@ -14,13 +14,16 @@ export interface AuditEntry {
   changes?: Record<string, unknown>;
 }
 
+/** An actor without a user id is a machine (a device agent), recorded by its name. */
+export type AuditActor = Pick<Principal, 'userName'> & { userId: string | null };
+
 /**
  * The one way a write is recorded (DESIGN: every change is recorded, who, when, what), inside
  * the same transaction as the write, so a change and its record land together. The record is the
  * installation's own: it is written for the tenant the write touched, which the caller's scope
  * has already allowed.
  */
-export async function recordAudit(trx: Tx, actor: Pick<Principal, 'userId' | 'userName'> | 'system', entry: AuditEntry): Promise<void> {
+export async function recordAudit(trx: Tx, actor: AuditActor | 'system', entry: AuditEntry): Promise<void> {
   await scoped(trx, ALL_TENANTS)
     .insertInto('audit_event', {
       actor_user_id: actor === 'system' ? null : actor.userId,

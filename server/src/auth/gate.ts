@@ -23,6 +23,8 @@ export const PUBLIC_ROUTES: readonly { method: string; url: string; prefix?: tru
   { method: 'POST', url: '/oidc/interaction/:uid/login' },
   { method: '*', url: '/oidc/*' },
   { method: 'GET', url: '/openapi.json' },
+  // The agent's single executables: the download link a new machine opens before it has any credential.
+  { method: 'GET', url: '/downloads/agent/:file' },
   // The API documentation page and its assets.
   { method: 'GET', url: '/docs', prefix: true },
   { method: 'GET', url: '/*' },

@@ -1,0 +1,411 @@
+import os from 'node:os';
+import { AGENT_CONFIGURATION_POLL_MS, AGENT_DEFAULT_HEARTBEAT_SECONDS, AGENT_PENDING_POLL_MS, type AgentConfiguration, type AgentOperation, type EnrolmentResult } from '@cfs/contracts/agent';
+import { FREQUENCY_TYPES, HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
+import { AgentLog } from './agent-log.js';
+import { backoffDelay } from './backoff.js';
+import { DataFolder, loadIdentity, saveIdentity, type Identity } from './data-folder.js';
+import { HostMetrics } from './host-metrics.js';
+import { Installer } from './installer.js';
+import { runOperation, type OperationResult } from './operations.js';
+import { Outbox, type OutboxItem, type SendOutcome } from './outbox.js';
+import { resolveParameters } from './parameters.js';
+import { PortalClient, PortalError } from './portal-client.js';
+import { dueOperations, emptyScheduleState, msUntilNextDue, oneTimeKey, pruneScheduleState } from './scheduler.js';
+import { AGENT_VERSION } from './version.js';
+
+export interface AgentOptions {
+  server: string;
+  token: string;
+  dataDir: string;
+  /** How often the configuration is fetched (the portal's default unless a test shortens it). */
+  pollMs?: number;
+  quiet?: boolean;
+}
+
+/** How a run of the agent ended: the portal asked for a restart, the agent was stopped, or the portal refused it for good. */
+export type AgentExit = { kind: 'restart' } | { kind: 'stopped' } | { kind: 'refused'; message: string };
+
+const ONE_TIME_FILE = 'one-time.json';
+
+/** A sleep that `wake()` or `stop` ends early. */
+class Sleeper {
+  private wakeUp: (() => void) | undefined;
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+  wake(): void {
+    this.wakeUp?.();
+  }
+}
+
+/**
+ * The device agent: enrols with the tenant token, waits for promotion, then keeps its device
+ * alive in the portal — configuration, heartbeats with this machine's CPU and memory, operations
+ * on their frequencies, package installs — and reports through the on-disk outbox.
+ */
+export class Agent {
+  readonly log: AgentLog;
+  private readonly folder: DataFolder;
+  private readonly client: PortalClient;
+  private readonly outbox: Outbox;
+  private readonly metrics = new HostMetrics();
+  private readonly installer: Installer;
+  private identity: Identity;
+  private configuration: AgentConfiguration | undefined;
+  private readonly schedule = emptyScheduleState();
+  private readonly sleepers = { config: new Sleeper(), heartbeat: new Sleeper(), scheduler: new Sleeper(), outbox: new Sleeper(), pending: new Sleeper() };
+  private running = false;
+  private endSession: ((exit: AgentExit | 'reenrol') => void) | undefined;
+  private readonly installFailures = new Map<string, { failures: number; until: number }>();
+
+  constructor(private readonly options: AgentOptions) {
+    this.folder = new DataFolder(options.dataDir);
+    this.client = new PortalClient(options.server, `cfs-agent/${AGENT_VERSION} (${process.platform}; ${process.arch})`);
+    this.outbox = new Outbox(this.folder.file('outbox.jsonl'));
+    this.installer = new Installer(this.folder, this.client);
+    this.identity = loadIdentity(this.folder);
+    this.log = new AgentLog(options.quiet);
+    for (const name of this.folder.readJson<string[]>(ONE_TIME_FILE) ?? []) this.schedule.oneTimeDone.add(name);
+  }
+
+  get deviceId(): string | undefined {
+    return this.identity.deviceId;
+  }
+
+  /** Ends the run at the next moment it waits. */
+  stop(): void {
+    this.finish({ kind: 'stopped' });
+  }
+
+  private finish(exit: AgentExit | 'reenrol'): void {
+    if (!this.running) return;
+    if (exit !== 'reenrol') this.running = false;
+    this.endSession?.(exit);
+    for (const sleeper of Object.values(this.sleepers)) sleeper.wake();
+  }
+
+  async run(): Promise<AgentExit> {
+    this.running = true;
+    this.log.info(`CFS agent ${AGENT_VERSION} on ${os.hostname()} (${process.platform} ${process.arch}), portal ${this.options.server}, data in ${this.folder.dir}`);
+    while (this.running) {
+      const enrolled = await this.enrol();
+      if (enrolled) return enrolled;
+      const exit = await this.session();
+      if (exit !== 'reenrol') return exit;
+      this.log.warn('The portal no longer accepts this device credential; enrolling again');
+      delete this.identity.credential;
+      saveIdentity(this.folder, this.identity);
+    }
+    return { kind: 'stopped' };
+  }
+
+  /** Until this agent holds a device credential; returns an exit only when it must stop. */
+  private async enrol(): Promise<AgentExit | undefined> {
+    let failures = 0;
+    let saidPending = false;
+    while (this.running && !this.identity.credential) {
+      try {
+        const result = await this.client.json<EnrolmentResult>('POST', '/v1/agent/enrol', this.options.token, {
+          agentKey: this.identity.agentKey,
+          machineName: os.hostname(),
+          operatingSystem: process.platform,
+          architecture: process.arch,
+          agentVersion: AGENT_VERSION,
+        });
+        failures = 0;
+        if (result?.status === 'enrolled') {
+          this.identity = { ...this.identity, deviceId: result.deviceId, credential: result.credential, portalUrl: this.options.server };
+          saveIdentity(this.folder, this.identity);
+          this.log.info(`Enrolled as device ${result.deviceId}`);
+          return undefined;
+        }
+        if (!saidPending) this.log.info('Waiting for an administrator to promote this pending device');
+        saidPending = true;
+        await this.sleepers.pending.sleep(Math.min(this.options.pollMs ?? AGENT_PENDING_POLL_MS, AGENT_PENDING_POLL_MS));
+      } catch (error) {
+        if (error instanceof PortalError && !error.transient) {
+          this.running = false;
+          return { kind: 'refused', message: error.message };
+        }
+        failures += 1;
+        const wait = backoffDelay(failures);
+        this.log.warn(`Enrolment failed (${(error as Error).message}); trying again in ${Math.round(wait / 1000)} s`);
+        await this.sleepers.pending.sleep(wait);
+      }
+    }
+    return this.running ? undefined : { kind: 'stopped' };
+  }
+
+  private credential(): string {
+    if (!this.identity.credential) throw new PortalError(401, 'No device credential');
+    return this.identity.credential;
+  }
+
+  /** One enrolled session: its loops run until a stop, a restart, or a refused credential. */
+  private session(): Promise<AgentExit | 'reenrol'> {
+    this.log.outbox = this.outbox;
+    const generation = ++this.generation;
+    return new Promise((resolve) => {
+      this.endSession = (exit) => {
+        this.endSession = undefined;
+        resolve(exit);
+      };
+      void this.configurationLoop(generation);
+      void this.heartbeatLoop(generation);
+      void this.schedulerLoop(generation);
+      void this.outboxLoop(generation);
+    });
+  }
+
+  /** Each session's loops end with it, even those still waiting when the next session begins. */
+  private generation = 0;
+  private activeIn(generation: number): boolean {
+    return this.running && this.endSession !== undefined && generation === this.generation;
+  }
+
+  /** A refused credential ends the session (to enrol again); anything else is the caller's to handle. */
+  private refusedCredential(error: unknown): boolean {
+    if (error instanceof PortalError && error.refused) {
+      this.finish('reenrol');
+      return true;
+    }
+    return false;
+  }
+
+  private async configurationLoop(generation: number): Promise<void> {
+    let failures = 0;
+    while (this.activeIn(generation)) {
+      try {
+        const configuration = await this.client.json<AgentConfiguration>('GET', '/v1/agent/configuration', this.credential());
+        if (!configuration) throw new PortalError(0, 'An empty configuration');
+        failures = 0;
+        await this.apply(configuration, generation);
+        if (!this.activeIn(generation)) return;
+        await this.sleepers.config.sleep(this.options.pollMs ?? AGENT_CONFIGURATION_POLL_MS);
+      } catch (error) {
+        if (this.refusedCredential(error)) return;
+        failures += 1;
+        this.log.warn(`The configuration could not be fetched: ${(error as Error).message}`);
+        await this.sleepers.config.sleep(Math.min(backoffDelay(failures), this.options.pollMs ?? AGENT_CONFIGURATION_POLL_MS));
+      }
+    }
+  }
+
+  private async apply(configuration: AgentConfiguration, generation: number): Promise<void> {
+    const wasTracing = this.log.tracing;
+    this.log.loggingLevel = configuration.loggingLevel;
+    this.log.tracing = configuration.tracing;
+    if (configuration.tracing && !wasTracing) this.log.info(`Tracing is on until ${new Date(configuration.traceExpiration ?? Date.now()).toISOString()}`);
+    const first = this.configuration === undefined;
+    this.configuration = configuration;
+    pruneScheduleState(configuration.operations, this.schedule);
+    this.log.trace(`Configuration: heartbeat ${configuration.heartbeatIntervalSeconds} s, ${configuration.operations.length} operations, ${configuration.packages.length} packages`);
+    if (first) this.sleepers.heartbeat.wake();
+    this.sleepers.scheduler.wake();
+
+    if (configuration.restartAgent) {
+      this.log.info('The portal asked this agent to restart');
+      await this.client.json('POST', '/v1/agent/restart/acknowledge', this.credential());
+      await this.flushOutbox().catch(() => undefined);
+      this.finish({ kind: 'restart' });
+      return;
+    }
+    await this.installPackages(configuration, generation);
+  }
+
+  private async installPackages(configuration: AgentConfiguration, generation: number): Promise<void> {
+    const installed = this.installer.installed();
+    for (const pkg of configuration.packages) {
+      if (!this.activeIn(generation)) return;
+      const local = installed[pkg.packageId];
+      if (local?.packageVersionId === pkg.packageVersionId) {
+        // Installed here, but the portal has not heard it yet (the report was lost): tell it again.
+        if (pkg.installedPackageVersionId !== pkg.packageVersionId) await this.report(pkg.packageId, { packageVersionId: pkg.packageVersionId, status: 'Installed', detail: local.path });
+        continue;
+      }
+      const failed = this.installFailures.get(pkg.packageVersionId);
+      if (failed && failed.until > Date.now()) continue;
+      this.log.info(`Installing ${pkg.packageName} ${pkg.version}`);
+      try {
+        const { path } = await this.installer.install(pkg, this.credential());
+        this.installFailures.delete(pkg.packageVersionId);
+        this.log.info(`Installed ${pkg.packageName} ${pkg.version} at ${path}`);
+        await this.report(pkg.packageId, { packageVersionId: pkg.packageVersionId, status: 'Installed', detail: path });
+      } catch (error) {
+        if (this.refusedCredential(error)) return;
+        const failures = (failed?.failures ?? 0) + 1;
+        this.installFailures.set(pkg.packageVersionId, { failures, until: Date.now() + backoffDelay(failures, { baseMs: 60_000, maxMs: 6 * 3600_000 }) });
+        this.log.error(`Installing ${pkg.packageName} ${pkg.version} failed: ${(error as Error).message}`);
+        await this.report(pkg.packageId, { packageVersionId: pkg.packageVersionId, status: 'Failed', detail: (error as Error).message });
+      }
+    }
+  }
+
+  private async report(packageId: string, body: { packageVersionId: string; status: 'Installed' | 'Failed'; detail: string }): Promise<void> {
+    try {
+      await this.client.json('POST', `/v1/agent/installations/${packageId}`, this.credential(), body);
+    } catch (error) {
+      if (!this.refusedCredential(error)) this.log.warn(`The installation report could not be sent: ${(error as Error).message}`);
+    }
+  }
+
+  /** Heartbeats: this machine's CPU and memory as the device's packet (HEARTBEAT_METRICS). */
+  private async heartbeatLoop(generation: number): Promise<void> {
+    while (this.activeIn(generation)) {
+      const configuration = this.configuration;
+      if (!configuration) {
+        await this.sleepers.heartbeat.sleep(1000);
+        continue;
+      }
+      try {
+        const sample = await this.metrics.sample();
+        await this.outbox.append({
+          kind: 'packet',
+          packet: {
+            entityId: configuration.deviceId,
+            timestamp: new Date().toISOString(),
+            message: {
+              Value: sample.cpuPercent,
+              Properties: { BlockName: os.hostname() },
+              Metrics: { [HEARTBEAT_METRICS.cpuPercent]: sample.cpuPercent, [HEARTBEAT_METRICS.memoryPercent]: sample.memoryPercent },
+              States: {},
+              Diagnostics: {},
+            },
+          },
+        });
+        this.log.trace(`Heartbeat: CPU ${sample.cpuPercent}%, memory ${sample.memoryPercent}%`);
+        this.sleepers.outbox.wake();
+      } catch (error) {
+        this.log.warn(`The heartbeat could not be measured: ${(error as Error).message}`);
+      }
+      const seconds = configuration.heartbeatIntervalSeconds > 0 ? configuration.heartbeatIntervalSeconds : AGENT_DEFAULT_HEARTBEAT_SECONDS;
+      await this.sleepers.heartbeat.sleep(seconds * 1000);
+    }
+  }
+
+  private async schedulerLoop(generation: number): Promise<void> {
+    while (this.activeIn(generation)) {
+      const operations = this.configuration?.operations ?? [];
+      for (const operation of dueOperations(operations, this.schedule, Date.now())) void this.runOne(operation);
+      await this.sleepers.scheduler.sleep(Math.max(200, msUntilNextDue(operations, this.schedule, Date.now(), 5000)));
+    }
+  }
+
+  private runtimeConfig() {
+    return { MachineName: os.hostname(), DeviceId: this.identity.deviceId ?? '', PortalUrl: this.options.server, DataDirectory: this.folder.dir };
+  }
+
+  private async runOne(operation: AgentOperation): Promise<void> {
+    const id = operation.deviceOperationId;
+    this.schedule.running.add(id);
+    this.schedule.lastStarted.set(id, Date.now());
+    if (operation.completionToken) this.schedule.tokensRun.add(operation.completionToken);
+    try {
+      this.log.trace(`Running ${operation.label} (${operation.operationName})`);
+      const result = await runOperation(operation.operationTypeId, resolveParameters(operation.parameters, this.runtimeConfig()), { metrics: this.metrics });
+      await this.outbox.append(...this.resultItems(operation, result));
+      if (operation.frequencyTypeId === FREQUENCY_TYPES.OneTimeKeepAlive) {
+        this.schedule.oneTimeDone.add(oneTimeKey(operation));
+        this.folder.writeJson(ONE_TIME_FILE, [...this.schedule.oneTimeDone]);
+      }
+      this.sleepers.outbox.wake();
+    } catch (error) {
+      this.log.error(`${operation.label} could not be reported: ${(error as Error).message}`);
+    } finally {
+      this.schedule.running.delete(id);
+      this.sleepers.scheduler.wake();
+    }
+  }
+
+  /** A result as the operation's packet (entityId = the device operation) and log entry, then, for a queued run, its completion. */
+  private resultItems(operation: AgentOperation, result: OperationResult): OutboxItem[] {
+    const now = new Date().toISOString();
+    const status = result.ok ? 'Success' : 'Failure';
+    const items: OutboxItem[] = [
+      {
+        kind: 'packet',
+        packet: {
+          entityId: operation.deviceOperationId,
+          timestamp: now,
+          message: {
+            Value: result.value,
+            Properties: { BlockName: operation.label, OperationName: operation.operationName, DeviceId: this.identity.deviceId ?? '' },
+            Metrics: result.metrics,
+            States: { Status: status },
+            Diagnostics: { Detail: result.detail.slice(0, 2000) },
+          },
+        },
+      },
+      { kind: 'operationLog', deviceOperationId: operation.deviceOperationId, entry: { created: now, entryType: result.ok ? 'Info' : 'Error', detail: `${status}: ${result.detail}`.slice(0, 8000) } },
+    ];
+    if (operation.frequencyTypeId === FREQUENCY_TYPES.OnDemand && operation.completionToken) {
+      items.push({ kind: 'complete', deviceOperationId: operation.deviceOperationId, completionToken: operation.completionToken });
+    }
+    return items;
+  }
+
+  private async outboxLoop(generation: number): Promise<void> {
+    let failures = 0;
+    while (this.activeIn(generation)) {
+      let empty = false;
+      try {
+        empty = await this.flushOutbox();
+      } catch (error) {
+        if (this.refusedCredential(error)) return;
+        this.log.warn(`The outbox could not be sent: ${(error as Error).message}`);
+      }
+      if (empty) {
+        failures = 0;
+        await this.sleepers.outbox.sleep(10_000);
+      } else {
+        failures += 1;
+        // Not woken by new items while the portal is away: they wait for the backoff like the rest.
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures, { baseMs: 2000, maxMs: 120_000 })));
+      }
+    }
+  }
+
+  /** Sends what waits in the outbox; false when the portal could not take it now. */
+  private flushOutbox(): Promise<boolean> {
+    return this.outbox.flush((items) => this.send(items));
+  }
+
+  private async send(items: OutboxItem[]): Promise<SendOutcome> {
+    const first = items[0]!;
+    const credential = this.credential();
+    try {
+      switch (first.kind) {
+        case 'packet':
+          await this.client.json('POST', '/v1/packets', credential, items.flatMap((item) => (item.kind === 'packet' ? [item.packet] : [])));
+          break;
+        case 'deviceLog':
+          await this.client.json('POST', '/v1/agent/logs', credential, { entries: items.flatMap((item) => (item.kind === 'deviceLog' ? [item.entry] : [])) });
+          break;
+        case 'operationLog':
+          await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/logs`, credential, {
+            entries: items.flatMap((item) => (item.kind === 'operationLog' ? [item.entry] : [])),
+          });
+          break;
+        case 'complete':
+          await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/complete`, credential, { completionToken: first.completionToken });
+          break;
+      }
+      return 'sent';
+    } catch (error) {
+      if (!(error instanceof PortalError)) throw error;
+      if (error.refused) throw error;
+      if (error.transient) return 'retry';
+      // Refused for good (an operation deleted since, a completion dequeued): kept, it would block everything after it.
+      this.log.warn(`The portal refused ${items.length} ${first.kind} item(s): ${error.message}`);
+      return 'drop';
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import type { AgentParameter, RUNTIME_CONFIG_KEYS } from '@cfs/contracts/agent';
+
+export type RuntimeConfig = Record<(typeof RUNTIME_CONFIG_KEYS)[number], string>;
+
+/**
+ * An operation's parameters by name, as the operation sees them (spec 002 §3 Parameter source):
+ * PortalEntry and SecuredValue as the portal sent them (a secured value already decrypted for
+ * this device), EnvironmentVariable from this machine's environment, RuntimeConfig from the
+ * agent's own facts (machine name, device id…).
+ */
+export function resolveParameters(parameters: readonly AgentParameter[], runtime: RuntimeConfig, env: NodeJS.ProcessEnv = process.env): Map<string, string | undefined> {
+  const resolved = new Map<string, string | undefined>();
+  for (const parameter of parameters) {
+    const value = parameter.value ?? undefined;
+    switch (parameter.source) {
+      case 'EnvironmentVariable':
+        resolved.set(parameter.name, value === undefined ? undefined : env[value]);
+        break;
+      case 'RuntimeConfig':
+        resolved.set(parameter.name, value !== undefined && Object.hasOwn(runtime, value) ? runtime[value as keyof RuntimeConfig] : undefined);
+        break;
+      default:
+        resolved.set(parameter.name, value);
+    }
+  }
+  return resolved;
+}
+
+/** A parameter by name, case-insensitively (operations are configured by people). */
+export function parameter(parameters: ReadonlyMap<string, string | undefined>, ...names: string[]): string | undefined {
+  for (const name of names) {
+    for (const [key, value] of parameters) if (key.toLowerCase() === name.toLowerCase() && value !== undefined && value !== '') return value;
+  }
+  return undefined;
+}
+
+export function requireParameter(parameters: ReadonlyMap<string, string | undefined>, ...names: string[]): string {
+  const value = parameter(parameters, ...names);
+  if (value === undefined) throw new Error(`The parameter ${names[0]} is missing`);
+  return value;
+}

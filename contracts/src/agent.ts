@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { PARAMETER_SOURCES } from './fleet.js';
+
+/**
+ * The machine-facing agent API (`/v1/agent/...`), shared by the server and the agent.
+ *
+ * An agent enrols with a tenant API token and a random key of its own: until its pending device
+ * is promoted it is told `pending`; afterwards the same call returns its device id and a device
+ * credential, with which it makes every other call. The credential speaks for that device only.
+ */
+export const AGENT_API_VERSION = 'v1';
+
+export const AGENT_LIMITS = {
+  /** The agent's own key: 256 random bits, base64url (43 characters); longer keys are accepted. */
+  agentKeyMin: 32,
+  agentKeyMax: 200,
+  machineNameMax: 255,
+  /** Log entries and packets per call. */
+  batchMax: 100,
+  logDetailMax: 8000,
+} as const;
+
+/** How often an agent asks for its configuration (restart flag, queued on-demand operations…). */
+export const AGENT_CONFIGURATION_POLL_MS = 30_000;
+/** How often an agent that is still pending asks again. */
+export const AGENT_PENDING_POLL_MS = 30_000;
+/** The heartbeat period when the device's heartbeat interval is 0 (not set). */
+export const AGENT_DEFAULT_HEARTBEAT_SECONDS = 60;
+
+/** The single executables the portal serves as the agent download. */
+export const AGENT_DOWNLOADS = { winX64: 'cfs-agent-win-x64.exe', linuxX64: 'cfs-agent-linux-x64' } as const;
+export const AGENT_DOWNLOAD_PATH = '/downloads/agent';
+
+/** The keys an operation parameter of source RuntimeConfig may name; the agent fills them in. */
+export const RUNTIME_CONFIG_KEYS = ['MachineName', 'DeviceId', 'PortalUrl', 'DataDirectory'] as const;
+
+export const AGENT_MESSAGES = {
+  notADevice: 'Only a device credential may make this call.',
+  notAToken: 'Enrolment needs a tenant API token.',
+  otherTenant: 'This agent is enrolled with another tenant.',
+  wrongCompletionToken: 'The completion token does not match.',
+  notQueued: 'This operation is not queued.',
+  versionNotWanted: 'This package version is not wanted for this device.',
+  fileMissing: 'The file of this package version is missing.',
+  downloadNotBuilt: 'This agent download has not been built on this portal (npm run build).',
+} as const;
+
+export const enrolmentSchema = z.object({
+  agentKey: z.string().min(AGENT_LIMITS.agentKeyMin).max(AGENT_LIMITS.agentKeyMax),
+  machineName: z.string().trim().min(1).max(AGENT_LIMITS.machineNameMax),
+  /** The agent's platform as Node names it (`win32`, `linux`, `darwin`). */
+  operatingSystem: z.string().max(100),
+  architecture: z.string().max(50),
+  agentVersion: z.string().max(50).optional(),
+});
+export type Enrolment = z.infer<typeof enrolmentSchema>;
+
+export const enrolmentResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('pending'), pendingDeviceId: z.uuid() }),
+  z.object({ status: z.literal('enrolled'), deviceId: z.uuid(), credential: z.string() }),
+]);
+export type EnrolmentResult = z.infer<typeof enrolmentResultSchema>;
+
+export const agentParameterSchema = z.object({
+  name: z.string(),
+  source: z.enum(PARAMETER_SOURCES),
+  /** PortalEntry and SecuredValue: the value itself (a secured value decrypted for this device); EnvironmentVariable: the variable's name; RuntimeConfig: one of RUNTIME_CONFIG_KEYS. */
+  value: z.string().nullable(),
+});
+export type AgentParameter = z.infer<typeof agentParameterSchema>;
+
+export const agentOperationSchema = z.object({
+  deviceOperationId: z.uuid(),
+  operationId: z.uuid(),
+  operationName: z.string(),
+  label: z.string(),
+  operationTypeId: z.number().int(),
+  operationResultTypeId: z.number().int(),
+  frequencyTypeId: z.number().int(),
+  intervalSeconds: z.number().int(),
+  /** Set while an OnDemand operation is queued: the agent runs it, then completes it with this. */
+  completionToken: z.uuid().nullable(),
+  parameters: z.array(agentParameterSchema),
+  /** Changes whenever the portal saves the operation: a OneTimeKeepAlive operation runs again after a change. */
+  modified: z.date(),
+});
+export type AgentOperation = z.infer<typeof agentOperationSchema>;
+
+export const agentPackageSchema = z.object({
+  packageId: z.uuid(),
+  packageName: z.string(),
+  executableName: z.string().nullable(),
+  packageVersionId: z.uuid(),
+  version: z.string(),
+  fileName: z.string(),
+  sha256: z.string(),
+  size: z.number().int(),
+  /** Absolute URL of the file, to fetch with the device credential. */
+  downloadUrl: z.string(),
+  installStatusId: z.number().int(),
+  installedPackageVersionId: z.uuid().nullable(),
+});
+export type AgentPackage = z.infer<typeof agentPackageSchema>;
+
+export const agentConfigurationSchema = z.object({
+  deviceId: z.uuid(),
+  name: z.string(),
+  heartbeatIntervalSeconds: z.number().int(),
+  /** The device's logging level (spec 002 §3 deviceLoggingLevelId): `None` sends no device logs. */
+  loggingLevel: z.enum(['All', 'None']),
+  traceExpiration: z.date().nullable(),
+  /** Whether tracing is on now (traceExpiration in the future). */
+  tracing: z.boolean(),
+  restartAgent: z.boolean(),
+  operations: z.array(agentOperationSchema),
+  packages: z.array(agentPackageSchema),
+});
+export type AgentConfiguration = z.infer<typeof agentConfigurationSchema>;
+
+export const agentLogEntrySchema = z.object({
+  created: z.coerce.date().optional(),
+  entryType: z.string().trim().min(1).max(50),
+  detail: z.string().max(AGENT_LIMITS.logDetailMax),
+});
+export type AgentLogEntry = z.infer<typeof agentLogEntrySchema>;
+
+export const agentLogBatchSchema = z.object({ entries: z.array(agentLogEntrySchema).min(1).max(AGENT_LIMITS.batchMax) });
+export type AgentLogBatch = z.infer<typeof agentLogBatchSchema>;
+
+export const operationCompletionSchema = z.object({ completionToken: z.uuid() });
+
+export const INSTALL_REPORT_STATUSES = ['Installed', 'Failed', 'Removed'] as const;
+export const installationReportSchema = z.object({
+  packageVersionId: z.uuid().nullable(),
+  status: z.enum(INSTALL_REPORT_STATUSES),
+  detail: z.string().max(AGENT_LIMITS.logDetailMax).optional(),
+});
+export type InstallationReport = z.infer<typeof installationReportSchema>;

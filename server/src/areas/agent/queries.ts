@@ -1,0 +1,165 @@
+import path from 'node:path';
+import type { AgentConfiguration, AgentParameter } from '@cfs/contracts/agent';
+import { FILE_STORE_FOLDER, FREQUENCY_TYPES, INSTALL_STATUSES, PARAMETER_SOURCES, type ParameterSource } from '@cfs/contracts/fleet';
+import { AGENT_MESSAGES } from '@cfs/contracts/agent';
+import type { SecretBox } from '../../crypto/secret-box.js';
+import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
+import { HttpError, NotFoundError } from '../../http/errors.js';
+import type { DeviceCaller } from './commands.js';
+
+interface StoredParameter {
+  Name?: unknown;
+  Source?: unknown;
+  Value?: unknown;
+}
+
+const isSource = (value: unknown): value is ParameterSource => typeof value === 'string' && (PARAMETER_SOURCES as readonly string[]).includes(value);
+
+function storedParameters(json: unknown): { name: string; source: ParameterSource; value: string | null }[] {
+  if (!Array.isArray(json)) return [];
+  return (json as StoredParameter[]).flatMap((item) =>
+    typeof item?.Name === 'string'
+      ? [{ name: item.Name, source: isSource(item.Source) ? item.Source : 'PortalEntry', value: item.Value === undefined || item.Value === null ? null : String(item.Value) }]
+      : [],
+  );
+}
+
+/**
+ * The latest value of each named secret of the device's tenant. A SecuredValue parameter's Value
+ * names a tenant secret (spec 002 §3); the device is the one caller that receives the plain value,
+ * over its own credential, and only for its own operations. A name without a secret resolves to
+ * null, so the operation fails on the agent and says so in its log instead of running with a name.
+ */
+async function resolveSecrets(db: Db, box: SecretBox, device: DeviceCaller, names: readonly string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const rows = await scoped(db, device.scope)
+    .selectFrom('tenant_secret as s')
+    .innerJoin('tenant_secret_version as v', (join) => join.onRef('v.secret_id', '=', 's.secret_id').onRef('v.version', '=', 's.latest_version'))
+    .select(['s.name', 'v.key_id', 'v.ciphertext'])
+    .where('s.tenant_id', '=', device.tenantId)
+    .where('s.name', 'in', [...new Set(names)])
+    .execute();
+  return new Map(rows.map((row) => [row.name, box.decrypt(row.key_id, row.ciphertext)]));
+}
+
+/**
+ * GET /v1/agent/configuration: what the agent runs, and the mark that it was heard from. OnDemand
+ * operations come only while queued, with their completion token.
+ */
+export async function agentConfiguration(db: Db, box: SecretBox, publicUrl: string, device: DeviceCaller): Promise<AgentConfiguration> {
+  const now = new Date();
+  const row = await scoped(db, device.scope)
+    .updateTable('device')
+    .set({ last_contact: now })
+    .where('device_id', '=', device.deviceId)
+    .returning(['device_id', 'name', 'heartbeat_interval', 'device_logging_level_id', 'trace_expiration', 'restart_agent_flag'])
+    .executeTakeFirst();
+  if (!row) throw new HttpError(401, 'The device credential is not valid.');
+
+  const [operations, packages] = await Promise.all([
+    scoped(db, device.scope)
+      .selectFrom('device_operation as d')
+      .innerJoin('operation as o', 'o.operation_id', 'd.operation_id')
+      .select([
+        'd.device_operation_id',
+        'd.operation_id',
+        'o.name as operation_name',
+        'd.label',
+        'o.operation_type_id',
+        'o.operation_result_type_id',
+        'd.frequency_type_id',
+        'd.interval_seconds',
+        'd.completion_token',
+        'd.operation_complete',
+        'd.parameters',
+        'd.modified',
+      ])
+      .where('d.device_id', '=', device.deviceId)
+      .where('d.enabled', '=', true)
+      .where('d.is_deleted', '=', false)
+      .orderBy('d.label')
+      .execute(),
+    scoped(db, device.scope)
+      .selectFrom('device_installation as i')
+      .innerJoin('package_version as v', 'v.package_version_id', 'i.package_version_id')
+      .innerJoin('package as p', 'p.package_id', 'i.package_id')
+      .select([
+        'i.package_id',
+        'p.name as package_name',
+        'p.executable_name',
+        'v.package_version_id',
+        'v.version',
+        'v.file_name',
+        'v.file_sha256',
+        'v.file_size',
+        'i.install_status_id',
+        'i.installed_package_version_id',
+      ])
+      .where('i.device_id', '=', device.deviceId)
+      .where('i.install_status_id', '<>', INSTALL_STATUSES.RemovalPending)
+      .orderBy('p.name')
+      .execute(),
+  ]);
+
+  const runnable = operations.filter((op) => op.frequency_type_id !== FREQUENCY_TYPES.OnDemand || (op.completion_token !== null && !op.operation_complete));
+  const parsed = new Map(runnable.map((op) => [op.device_operation_id, storedParameters(op.parameters)]));
+  const secretNames = [...parsed.values()].flat().flatMap((p) => (p.source === 'SecuredValue' && p.value ? [p.value] : []));
+  const secrets = await resolveSecrets(db, box, device, secretNames);
+  const resolve = (p: { name: string; source: ParameterSource; value: string | null }): AgentParameter =>
+    p.source === 'SecuredValue' ? { ...p, value: p.value === null ? null : (secrets.get(p.value) ?? null) } : p;
+
+  return {
+    deviceId: row.device_id,
+    name: row.name,
+    heartbeatIntervalSeconds: row.heartbeat_interval,
+    loggingLevel: row.device_logging_level_id === 1 ? 'None' : 'All',
+    traceExpiration: row.trace_expiration,
+    tracing: row.trace_expiration !== null && row.trace_expiration.getTime() > now.getTime(),
+    restartAgent: row.restart_agent_flag,
+    operations: runnable.map((op) => ({
+      deviceOperationId: op.device_operation_id,
+      operationId: op.operation_id,
+      operationName: op.operation_name,
+      label: op.label,
+      operationTypeId: op.operation_type_id,
+      operationResultTypeId: op.operation_result_type_id,
+      frequencyTypeId: op.frequency_type_id,
+      intervalSeconds: op.interval_seconds,
+      completionToken: op.frequency_type_id === FREQUENCY_TYPES.OnDemand ? op.completion_token : null,
+      parameters: (parsed.get(op.device_operation_id) ?? []).map(resolve),
+      modified: op.modified,
+    })),
+    packages: packages.map((pkg) => ({
+      packageId: pkg.package_id,
+      packageName: pkg.package_name,
+      executableName: pkg.executable_name,
+      packageVersionId: pkg.package_version_id,
+      version: pkg.version,
+      fileName: pkg.file_name,
+      sha256: pkg.file_sha256,
+      size: Number(pkg.file_size),
+      downloadUrl: `${publicUrl}/v1/agent/packageversions/${pkg.package_version_id}/download`,
+      installStatusId: pkg.install_status_id,
+      installedPackageVersionId: pkg.installed_package_version_id,
+    })),
+  };
+}
+
+/**
+ * A package version's file, when the portal wants it on this device: a device cannot fetch other
+ * packages (another tenant's, or ones it was not given) by guessing ids.
+ */
+export async function wantedPackageFile(db: Db, dataDir: string, device: DeviceCaller, packageVersionId: string): Promise<{ filePath: string; fileName: string; size: number }> {
+  const row = await scoped(db, device.scope)
+    .selectFrom('device_installation as i')
+    .innerJoin('package_version as v', 'v.package_version_id', 'i.package_version_id')
+    .select(['v.file_sha256', 'v.file_name', 'v.file_size'])
+    .where('i.device_id', '=', device.deviceId)
+    .where('i.package_version_id', '=', packageVersionId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('The package version');
+  const sha = row.file_sha256.toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(sha)) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
+  return { filePath: path.join(dataDir, FILE_STORE_FOLDER, sha.slice(0, 2), sha), fileName: row.file_name, size: Number(row.file_size) };
+}

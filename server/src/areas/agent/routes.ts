@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AGENT_DOWNLOADS,
+  AGENT_MESSAGES,
+  agentConfigurationSchema,
+  agentLogBatchSchema,
+  enrolmentResultSchema,
+  enrolmentSchema,
+  installationReportSchema,
+  operationCompletionSchema,
+} from '@cfs/contracts/agent';
+import type { AppDeps } from '../../app-deps.js';
+import { HttpError } from '../../http/errors.js';
+import { machineOf } from '../../http/route-permission.js';
+import { acknowledgeRestart, addDeviceLogs, addOperationLogs, completeOperation, enrol, reportInstallation, type DeviceCaller, type TokenCaller } from './commands.js';
+import { agentConfiguration, wantedPackageFile } from './queries.js';
+
+const tags = ['Agent'];
+const machine = { permission: 'machine' } as const;
+
+function deviceOf(request: Parameters<typeof machineOf>[0]): DeviceCaller {
+  const caller = machineOf(request);
+  if (caller.kind !== 'device') throw new HttpError(403, AGENT_MESSAGES.notADevice);
+  return caller;
+}
+
+function tokenOf(request: Parameters<typeof machineOf>[0]): TokenCaller {
+  const caller = machineOf(request);
+  if (caller.kind !== 'token') throw new HttpError(403, AGENT_MESSAGES.notAToken);
+  return caller;
+}
+
+/**
+ * The versioned API of device agents. Enrolment takes a tenant API token; every other call takes
+ * the device's own credential, which the gate refuses once the device is disabled or deleted or
+ * its enrolment token is revoked.
+ */
+export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config, secretBox }) => async (app) => {
+  app.post('/v1/agent/enrol', { config: machine, schema: { tags, body: enrolmentSchema, response: { 200: enrolmentResultSchema } } }, async (request, reply) =>
+    reply.header('Cache-Control', 'no-store').send(await enrol(db, tokenOf(request), request.body, request.ip)),
+  );
+
+  app.get('/v1/agent/configuration', { config: machine, schema: { tags, response: { 200: agentConfigurationSchema } } }, async (request, reply) =>
+    reply.header('Cache-Control', 'no-store').send(await agentConfiguration(db, secretBox, config.publicUrl, deviceOf(request))),
+  );
+
+  app.post('/v1/agent/restart/acknowledge', { config: machine, schema: { tags } }, async (request, reply) => {
+    await acknowledgeRestart(db, deviceOf(request));
+    return reply.code(204).send();
+  });
+
+  app.post('/v1/agent/logs', { config: machine, schema: { tags, body: agentLogBatchSchema } }, async (request, reply) => {
+    await addDeviceLogs(db, deviceOf(request), request.body.entries);
+    return reply.code(204).send();
+  });
+
+  const operationParams = z.object({ deviceOperationId: z.uuid() });
+  app.post('/v1/agent/operations/:deviceOperationId/logs', { config: machine, schema: { tags, params: operationParams, body: agentLogBatchSchema } }, async (request, reply) => {
+    await addOperationLogs(db, deviceOf(request), request.params.deviceOperationId, request.body.entries);
+    return reply.code(204).send();
+  });
+
+  app.post('/v1/agent/operations/:deviceOperationId/complete', { config: machine, schema: { tags, params: operationParams, body: operationCompletionSchema } }, async (request, reply) => {
+    await completeOperation(db, deviceOf(request), request.params.deviceOperationId, request.body.completionToken);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/v1/agent/installations/:packageId',
+    { config: machine, schema: { tags, params: z.object({ packageId: z.uuid() }), body: installationReportSchema } },
+    async (request, reply) => {
+      await reportInstallation(db, deviceOf(request), request.params.packageId, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/v1/agent/packageversions/:packageVersionId/download',
+    { config: machine, schema: { tags, params: z.object({ packageVersionId: z.uuid() }) } },
+    async (request, reply) => {
+      const file = await wantedPackageFile(db, config.dataDir, deviceOf(request), request.params.packageVersionId);
+      const stat = await fs.promises.stat(file.filePath).catch(() => undefined);
+      if (!stat?.isFile()) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
+      return reply
+        .type('application/octet-stream')
+        .header('Content-Length', stat.size)
+        .header('Content-Disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .send(fs.createReadStream(file.filePath));
+    },
+  );
+
+  // The agent's single executables, the portal's default agent download (GET /api/{tenantId}/settings).
+  const downloads = new Set<string>(Object.values(AGENT_DOWNLOADS));
+  app.get('/downloads/agent/:file', { config: { permission: 'public' }, schema: { tags, params: z.object({ file: z.string() }) } }, async (request, reply) => {
+    const name = request.params.file;
+    if (!downloads.has(name)) throw new HttpError(404, 'There is no such agent download.');
+    const filePath = path.join(config.agentDist, name);
+    const stat = await fs.promises.stat(filePath).catch(() => undefined);
+    if (!stat?.isFile()) throw new HttpError(404, AGENT_MESSAGES.downloadNotBuilt);
+    return reply
+      .type('application/octet-stream')
+      .header('Content-Length', stat.size)
+      .header('Content-Disposition', `attachment; filename="${name}"`)
+      .header('Cache-Control', 'no-cache')
+      .send(fs.createReadStream(filePath));
+  });
+};

@@ -1,0 +1,364 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentConfiguration, EnrolmentResult } from '@cfs/contracts/agent';
+import { FILE_STORE_FOLDER, FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
+import { hashCredential } from '../src/auth/machine-callers.js';
+import { createTenantAs, createTokenAs } from './factories.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await createTestPortal();
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function enrolWith(token: string, agentKey: string, machineName = 'agent-host') {
+  return portal.app.inject({
+    method: 'POST',
+    url: '/v1/agent/enrol',
+    headers: bearer(token),
+    payload: { agentKey, machineName, operatingSystem: 'linux', architecture: 'x64', agentVersion: '0.1.0' },
+  });
+}
+
+interface Fleet {
+  tenantId: string;
+  token: string;
+  tokenGrantId: string;
+  subscriptionId: string;
+}
+
+/** A tenant of its own with a subscription and an agent token. */
+async function makeFleet(): Promise<Fleet> {
+  const tenant = await createTenantAs(portal, 'admin');
+  const subscription = await portal.as('admin', { method: 'PUT', url: '/v1/subscriptions', payload: { tenantId: tenant.tenantId, name: 'Production' } });
+  expect(subscription.statusCode).toBe(200);
+  const token = await createTokenAs(portal, 'admin', tenant.tenantId);
+  return { tenantId: tenant.tenantId, token: token.generatedToken, tokenGrantId: token.tokenGrantId, subscriptionId: subscription.json<{ subscriptionId: string }>().subscriptionId };
+}
+
+/** What promotion does: a device that keeps the pending row's key hash and token, and the pending row gone. */
+async function promote(fleet: Fleet, agentKey: string): Promise<string> {
+  const pending = await portal.db.selectFrom('pending_device').selectAll().where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirstOrThrow();
+  const device = await portal.db
+    .insertInto('device')
+    .values({
+      tenant_id: fleet.tenantId,
+      subscription_id: fleet.subscriptionId,
+      name: pending.machine_name,
+      machine_name: pending.machine_name,
+      agent_key_hash: pending.agent_key_hash,
+      token_grant_id: pending.token_grant_id,
+      heartbeat_interval: 45,
+    })
+    .returning('device_id')
+    .executeTakeFirstOrThrow();
+  await portal.db.deleteFrom('pending_device').where('pending_device_id', '=', pending.pending_device_id).execute();
+  return device.device_id;
+}
+
+async function enrolledDevice(fleet: Fleet): Promise<{ deviceId: string; credential: string; agentKey: string }> {
+  const agentKey = randomBytes(32).toString('base64url');
+  expect((await enrolWith(fleet.token, agentKey)).statusCode).toBe(200);
+  const deviceId = await promote(fleet, agentKey);
+  const result = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
+  if (result.status !== 'enrolled') throw new Error('not enrolled');
+  return { deviceId, credential: result.credential, agentKey };
+}
+
+let catalogue: { operationId: string; packageId: string } | undefined;
+async function operationOfCatalogue(): Promise<{ operationId: string; packageId: string }> {
+  if (catalogue) return catalogue;
+  const pkg = await portal.db.insertInto('package').values({ name: `Agent checks ${randomUUID().slice(0, 6)}`, package_type_id: PACKAGE_TYPES.AgentLogic }).returning('package_id').executeTakeFirstOrThrow();
+  const operation = await portal.db
+    .insertInto('operation')
+    .values({ package_id: pkg.package_id, name: 'Availability', frequency_type_ids: [1, 2, 3], operation_type_id: OPERATION_TYPES.Availability, operation_result_type_id: 2 })
+    .returning('operation_id')
+    .executeTakeFirstOrThrow();
+  catalogue = { operationId: operation.operation_id, packageId: pkg.package_id };
+  return catalogue;
+}
+
+async function addOperation(fleet: Fleet, deviceId: string, values: { frequency: number; completionToken?: string; parameters?: unknown[]; label?: string }) {
+  const { operationId } = await operationOfCatalogue();
+  const row = await portal.db
+    .insertInto('device_operation')
+    .values({
+      tenant_id: fleet.tenantId,
+      device_id: deviceId,
+      operation_id: operationId,
+      label: values.label ?? 'Check',
+      frequency_type_id: values.frequency,
+      interval_seconds: 30,
+      completion_token: values.completionToken ?? null,
+      parameters: JSON.stringify(values.parameters ?? []),
+    })
+    .returning('device_operation_id')
+    .executeTakeFirstOrThrow();
+  return row.device_operation_id;
+}
+
+const configurationOf = (credential: string) => portal.app.inject({ method: 'GET', url: '/v1/agent/configuration', headers: bearer(credential) });
+
+describe('agent enrolment', () => {
+  it('keeps an agent pending until promotion, refreshing its last ping, then hands it a device credential stored only as a hash', async () => {
+    const fleet = await makeFleet();
+    const agentKey = randomBytes(32).toString('base64url');
+    const first = await enrolWith(fleet.token, agentKey, 'host-a');
+    expect(first.statusCode).toBe(200);
+    const pending = first.json<EnrolmentResult>();
+    expect(pending.status).toBe('pending');
+    const row = await portal.db.selectFrom('pending_device').selectAll().where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ tenant_id: fleet.tenantId, machine_name: 'host-a', operating_system: 'linux', architecture: 'x64', token_grant_id: fleet.tokenGrantId });
+    expect(row.ip_address).toBeTruthy();
+
+    const again = (await enrolWith(fleet.token, agentKey, 'host-a-renamed')).json<EnrolmentResult>();
+    expect(again).toEqual(pending);
+    const refreshed = await portal.db.selectFrom('pending_device').selectAll().where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirstOrThrow();
+    expect(refreshed.machine_name).toBe('host-a-renamed');
+    expect(refreshed.last_ping.getTime()).toBeGreaterThanOrEqual(row.last_ping.getTime());
+
+    const deviceId = await promote(fleet, agentKey);
+    const enrolled = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
+    if (enrolled.status !== 'enrolled') throw new Error(`expected enrolled, got ${JSON.stringify(enrolled)}`);
+    expect(enrolled.deviceId).toBe(deviceId);
+    expect(enrolled.credential).toMatch(/^cfsd_/);
+    const device = await portal.db.selectFrom('device').select(['credential_hash']).where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+    expect(device.credential_hash).toBe(hashCredential(enrolled.credential));
+
+    const configuration = await configurationOf(enrolled.credential);
+    expect(configuration.statusCode).toBe(200);
+    expect(configuration.json<AgentConfiguration>()).toMatchObject({ deviceId, heartbeatIntervalSeconds: 45, loggingLevel: 'All', restartAgent: false, tracing: false });
+    const contacted = await portal.db.selectFrom('device').select('last_contact').where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+    expect(contacted.last_contact).not.toBeNull();
+  });
+
+  it('refuses an agent key shorter than 32 characters with a field error, and enrolment with a device credential', async () => {
+    const fleet = await makeFleet();
+    const short = await enrolWith(fleet.token, 'short');
+    expect(short.statusCode).toBe(400);
+    expect(short.json<{ errors: Record<string, string[]> }>().errors.agentKey).toBeDefined();
+    const { credential } = await enrolledDevice(fleet);
+    expect((await enrolWith(credential, randomBytes(32).toString('base64url'))).statusCode).toBe(403);
+  });
+
+  it('refuses a tenant token on device calls', async () => {
+    const fleet = await makeFleet();
+    expect((await configurationOf(fleet.token)).statusCode).toBe(403);
+  });
+
+  it('issuing a new credential on re-enrolment shuts out the previous one', async () => {
+    const fleet = await makeFleet();
+    const { credential, agentKey } = await enrolledDevice(fleet);
+    const second = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
+    expect(second.status).toBe('enrolled');
+    expect((await configurationOf(credential)).statusCode).toBe(401);
+  });
+});
+
+describe('a device credential stops working', () => {
+  it('at the next call once the token the device enrolled with is revoked, and enrolment with that token is refused', async () => {
+    const fleet = await makeFleet();
+    const { credential, agentKey } = await enrolledDevice(fleet);
+    expect((await configurationOf(credential)).statusCode).toBe(200);
+    expect((await portal.as('admin', { method: 'PUT', url: `/v1/tokens/${fleet.tokenGrantId}/revoke` })).statusCode).toBe(200);
+    const refused = await configurationOf(credential);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json<{ message: string }>().message).toBe('The token this device enrolled with has been revoked.');
+    expect((await enrolWith(fleet.token, agentKey)).statusCode).toBe(401);
+  });
+
+  it('once the device is disabled, and enrolment does not hand a disabled device a credential', async () => {
+    const fleet = await makeFleet();
+    const { credential, deviceId, agentKey } = await enrolledDevice(fleet);
+    await portal.db.updateTable('device').set({ enabled: false }).where('device_id', '=', deviceId).execute();
+    expect((await configurationOf(credential)).statusCode).toBe(401);
+    expect((await portal.app.inject({ method: 'POST', url: '/v1/agent/logs', headers: bearer(credential), payload: { entries: [{ entryType: 'Info', detail: 'x' }] } })).statusCode).toBe(401);
+    expect((await enrolWith(fleet.token, agentKey)).statusCode).toBe(401);
+  });
+
+  it('once the device is deleted; enrolling again makes it pending', async () => {
+    const fleet = await makeFleet();
+    const { credential, deviceId, agentKey } = await enrolledDevice(fleet);
+    await portal.db.updateTable('device').set({ is_deleted: true }).where('device_id', '=', deviceId).execute();
+    expect((await configurationOf(credential)).statusCode).toBe(401);
+    expect((await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>().status).toBe('pending');
+  });
+});
+
+describe('one device cannot speak for another', () => {
+  it('refuses logs and completion of another device’s operation, in the same tenant or another', async () => {
+    const fleet = await makeFleet();
+    const mine = await enrolledDevice(fleet);
+    const neighbour = await enrolledDevice(fleet);
+    const stranger = await enrolledDevice(await makeFleet());
+    const token = randomUUID();
+    const operationId = await addOperation(fleet, mine.deviceId, { frequency: FREQUENCY_TYPES.OnDemand, completionToken: token });
+
+    for (const other of [neighbour, stranger]) {
+      const logs = await portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/logs`, headers: bearer(other.credential), payload: { entries: [{ entryType: 'Info', detail: 'forged' }] } });
+      expect(logs.statusCode).toBe(404);
+      const complete = await portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/complete`, headers: bearer(other.credential), payload: { completionToken: token } });
+      expect(complete.statusCode).toBe(404);
+    }
+    expect(await portal.db.selectFrom('operation_log').select('log_entry_id').where('device_operation_id', '=', operationId).execute()).toEqual([]);
+
+    const own = await portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/logs`, headers: bearer(mine.credential), payload: { entries: [{ entryType: 'Result', detail: 'HTTP 200 in 12 ms' }] } });
+    expect(own.statusCode).toBe(204);
+    const logs = await portal.db.selectFrom('operation_log').select(['detail', 'tenant_id']).where('device_operation_id', '=', operationId).execute();
+    expect(logs).toEqual([{ detail: 'HTTP 200 in 12 ms', tenant_id: fleet.tenantId }]);
+
+    const deviceLog = await portal.app.inject({ method: 'POST', url: '/v1/agent/logs', headers: bearer(mine.credential), payload: { entries: [{ entryType: 'Info', detail: 'agent started' }] } });
+    expect(deviceLog.statusCode).toBe(204);
+    const deviceLogs = await portal.db.selectFrom('device_log').select(['device_id', 'detail']).where('device_id', '=', mine.deviceId).execute();
+    expect(deviceLogs).toEqual([{ device_id: mine.deviceId, detail: 'agent started' }]);
+  });
+
+  it('serves a package version only to a device that is meant to install it', async () => {
+    const fleet = await makeFleet();
+    const mine = await enrolledDevice(fleet);
+    const other = await enrolledDevice(fleet);
+    const { packageId } = await operationOfCatalogue();
+    const content = Buffer.from(`agent plug-in ${randomUUID()}`);
+    const { createHash } = await import('node:crypto');
+    const sha = createHash('sha256').update(content).digest('hex');
+    const folder = path.join(portal.config.dataDir, FILE_STORE_FOLDER, sha.slice(0, 2));
+    await fs.mkdir(folder, { recursive: true });
+    await fs.writeFile(path.join(folder, sha), content);
+    const version = await portal.db
+      .insertInto('package_version')
+      .values({ package_id: packageId, version: `1.0.${Date.now() % 100000}`, label: 'first', package_version_status_id: 1, file_sha256: sha, file_name: 'plugin.zip', file_size: content.length })
+      .returning('package_version_id')
+      .executeTakeFirstOrThrow();
+    await portal.db
+      .insertInto('device_installation')
+      .values({ device_id: mine.deviceId, package_id: packageId, tenant_id: fleet.tenantId, package_version_id: version.package_version_id, install_status_id: INSTALL_STATUSES.Pending })
+      .execute();
+
+    const configuration = (await configurationOf(mine.credential)).json<AgentConfiguration>();
+    expect(configuration.packages).toEqual([expect.objectContaining({ packageId, packageVersionId: version.package_version_id, sha256: sha, size: content.length })]);
+    const url = new URL(configuration.packages[0]!.downloadUrl).pathname;
+    const download = await portal.app.inject({ method: 'GET', url, headers: bearer(mine.credential) });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(content)).toBe(true);
+    expect((await portal.app.inject({ method: 'GET', url, headers: bearer(other.credential) })).statusCode).toBe(404);
+
+    const report = await portal.app.inject({
+      method: 'POST',
+      url: `/v1/agent/installations/${packageId}`,
+      headers: bearer(mine.credential),
+      payload: { packageVersionId: version.package_version_id, status: 'Installed' },
+    });
+    expect(report.statusCode).toBe(204);
+    const installation = await portal.db.selectFrom('device_installation').selectAll().where('device_id', '=', mine.deviceId).executeTakeFirstOrThrow();
+    expect(installation).toMatchObject({ install_status_id: INSTALL_STATUSES.Installed, installed_package_version_id: version.package_version_id });
+    const forged = await portal.app.inject({ method: 'POST', url: `/v1/agent/installations/${packageId}`, headers: bearer(other.credential), payload: { packageVersionId: version.package_version_id, status: 'Failed' } });
+    expect(forged.statusCode).toBe(404);
+  });
+});
+
+describe('operations for the agent', () => {
+  it('resolves a secured value from the device tenant’s secrets, leaves other sources for the agent, and sends on-demand operations only while queued', async () => {
+    const fleet = await makeFleet();
+    const { deviceId, credential } = await enrolledDevice(fleet);
+    const secret = await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${fleet.tenantId}/secrets`, payload: { name: 'probe.password', value: 's3cret!' } });
+    expect(secret.statusCode).toBe(200);
+    const recurring = await addOperation(fleet, deviceId, {
+      frequency: FREQUENCY_TYPES.Recurring,
+      label: 'A recurring',
+      parameters: [
+        { Name: 'Url', Source: 'PortalEntry', Value: 'https://example.test/' },
+        { Name: 'Password', Source: 'SecuredValue', Value: 'probe.password' },
+        { Name: 'Missing', Source: 'SecuredValue', Value: 'no.such.secret' },
+        { Name: 'Home', Source: 'EnvironmentVariable', Value: 'HOME' },
+      ],
+    });
+    await addOperation(fleet, deviceId, { frequency: FREQUENCY_TYPES.OnDemand, label: 'B idle' });
+    const token = randomUUID();
+    const queued = await addOperation(fleet, deviceId, { frequency: FREQUENCY_TYPES.OnDemand, label: 'C queued', completionToken: token });
+
+    const configuration = (await configurationOf(credential)).json<AgentConfiguration>();
+    expect(configuration.operations.map((op) => op.label)).toEqual(['A recurring', 'C queued']);
+    const [first, second] = configuration.operations;
+    expect(first).toMatchObject({ deviceOperationId: recurring, completionToken: null, operationTypeId: OPERATION_TYPES.Availability });
+    expect(first!.parameters).toEqual([
+      { name: 'Url', source: 'PortalEntry', value: 'https://example.test/' },
+      { name: 'Password', source: 'SecuredValue', value: 's3cret!' },
+      { name: 'Missing', source: 'SecuredValue', value: null },
+      { name: 'Home', source: 'EnvironmentVariable', value: 'HOME' },
+    ]);
+    expect(second).toMatchObject({ deviceOperationId: queued, completionToken: token });
+
+    // Another tenant's secret of the same name is not this device's.
+    const otherFleet = await makeFleet();
+    await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${otherFleet.tenantId}/secrets`, payload: { name: 'only.there', value: 'not yours' } });
+    const other = await enrolledDevice(fleet);
+    await addOperation(fleet, other.deviceId, { frequency: FREQUENCY_TYPES.Recurring, parameters: [{ Name: 'P', Source: 'SecuredValue', Value: 'only.there' }] });
+    const otherConfiguration = (await configurationOf(other.credential)).json<AgentConfiguration>();
+    expect(otherConfiguration.operations[0]!.parameters).toEqual([{ name: 'P', source: 'SecuredValue', value: null }]);
+  });
+
+  it('refuses a wrong completion token with a field error, and completes with the right one once', async () => {
+    const fleet = await makeFleet();
+    const { deviceId, credential } = await enrolledDevice(fleet);
+    const token = randomUUID();
+    const operationId = await addOperation(fleet, deviceId, { frequency: FREQUENCY_TYPES.OnDemand, completionToken: token });
+    const complete = (completionToken: string) => portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/complete`, headers: bearer(credential), payload: { completionToken } });
+
+    const wrong = await complete(randomUUID());
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ message: 'The completion token does not match.', errors: { completionToken: ['The completion token does not match.'] } });
+    expect(await portal.db.selectFrom('device_operation').select(['operation_complete', 'completion_token']).where('device_operation_id', '=', operationId).executeTakeFirstOrThrow()).toEqual({ operation_complete: false, completion_token: token });
+
+    expect((await complete(token)).statusCode).toBe(204);
+    expect(await portal.db.selectFrom('device_operation').select(['operation_complete', 'completion_token']).where('device_operation_id', '=', operationId).executeTakeFirstOrThrow()).toEqual({ operation_complete: true, completion_token: null });
+    expect((await complete(token)).statusCode).toBe(400);
+    expect((await configurationOf(credential)).json<AgentConfiguration>().operations).toEqual([]);
+  });
+
+  it('tells the agent to restart and clears the flag when it acknowledges; reports tracing and the logging level', async () => {
+    const fleet = await makeFleet();
+    const { deviceId, credential } = await enrolledDevice(fleet);
+    await portal.db.updateTable('device').set({ restart_agent_flag: true, trace_expiration: new Date(Date.now() + 600_000), device_logging_level_id: 1 }).where('device_id', '=', deviceId).execute();
+    expect((await configurationOf(credential)).json<AgentConfiguration>()).toMatchObject({ restartAgent: true, tracing: true, loggingLevel: 'None' });
+    expect((await portal.app.inject({ method: 'POST', url: '/v1/agent/restart/acknowledge', headers: bearer(credential) })).statusCode).toBe(204);
+    expect((await configurationOf(credential)).json<AgentConfiguration>().restartAgent).toBe(false);
+    const audit = await portal.db.selectFrom('audit_event').select(['action', 'actor_name']).where('entity_id', '=', deviceId).where('action', '=', 'restart-acknowledged').execute();
+    expect(audit).toEqual([{ action: 'restart-acknowledged', actor_name: `device ${deviceId}` }]);
+  });
+});
+
+describe('agent downloads', () => {
+  it('says clearly when an executable has not been built, and knows no other file names', async () => {
+    const missing = await createTestPortal({ AGENT_DIST: path.join(portal.config.dataDir, 'no-agent-here') });
+    try {
+      const response = await missing.app.inject({ method: 'GET', url: '/downloads/agent/cfs-agent-linux-x64' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json<{ message: string }>().message).toMatch(/has not been built/);
+    } finally {
+      await missing.close();
+    }
+    expect((await portal.app.inject({ method: 'GET', url: '/downloads/agent/..%2Fpackage.json' })).statusCode).toBe(404);
+  });
+
+  it('serves a built executable without a caller', async () => {
+    const dist = path.join(portal.config.dataDir, 'agent-dist');
+    await fs.mkdir(dist, { recursive: true });
+    await fs.writeFile(path.join(dist, 'cfs-agent-win-x64.exe'), 'MZ fake');
+    const served = await createTestPortal({ AGENT_DIST: dist });
+    try {
+      const response = await served.app.inject({ method: 'GET', url: '/downloads/agent/cfs-agent-win-x64.exe' });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe('MZ fake');
+      expect(response.headers['content-disposition']).toContain('cfs-agent-win-x64.exe');
+    } finally {
+      await served.close();
+    }
+  });
+});
