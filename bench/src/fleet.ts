@@ -1,10 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
+import { devicesBase } from '../../server/src/areas/devices/queries.js';
+import { devicesResource } from '../../server/src/areas/devices/resource.js';
+import type { TenantScope } from '../../server/src/auth/tenant-scope.js';
+import type { Db } from '../../server/src/db/database.js';
 import { DEMO } from '../../server/src/db/seed.js';
-import type { BenchPortal } from './bench-portal.js';
+import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
+import { buildListSql } from '../../server/src/odata/list-query-sql.js';
+import { getHere, type BenchPortal } from './bench-portal.js';
+import { paired, timed } from './measure.js';
 
 /** What a figure is recorded with (run.ts prints and keeps it). */
 export type RecordFigure = (figure: { name: string; value: number; unit: string; baselineName: string; baseline: number; target?: string }) => void;
@@ -109,5 +118,51 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
     baselineName: 'raw COPY into the history table',
     baseline: packets / totals.copy,
     target: '≥ 0.25',
+  });
+}
+
+/**
+ * The devices of Contoso, the operator's tenant: `count` devices over 50 locations, each with a
+ * latest heartbeat (the grid's CPU %, Memory % and Age), as a fleet that reports.
+ */
+export async function loadDevices(db: Db, count: number): Promise<void> {
+  await sql`
+    INSERT INTO location (tenant_id, name, city)
+    SELECT ${DEMO.contoso}::uuid, 'Site ' || g, 'City ' || g FROM generate_series(1, 50) AS g`.execute(db);
+  await sql`
+    INSERT INTO device (tenant_id, subscription_id, name, location_id, machine_name)
+    SELECT ${DEMO.contoso}::uuid, ${DEMO.contosoProduction}::uuid, 'host-' || lpad(g::text, 6, '0'), l.ids[1 + g % 50], 'HOST' || g
+    FROM generate_series(1, ${count}) AS g,
+         (SELECT array_agg(location_id) AS ids FROM location WHERE tenant_id = ${DEMO.contoso}::uuid) AS l`.execute(db);
+  await sql`
+    INSERT INTO packet_latest (entity_id, tenant_id, timestamp, message)
+    SELECT device_id, tenant_id, now() - (random() * interval '5 minutes'),
+           jsonb_build_object('Value', 10, 'Properties', jsonb_build_object('BlockName', name),
+             'Metrics', jsonb_build_object(${HEARTBEAT_METRICS.cpuPercent}::text, round((random() * 100)::numeric, 2), ${HEARTBEAT_METRICS.memoryPercent}::text, round((random() * 100)::numeric, 2)))
+    FROM device WHERE tenant_id = ${DEMO.contoso}::uuid`.execute(db);
+}
+
+/**
+ * The devices grid's 30 s poll (spec 002 §2, §9: a page of 10 by name, with the count, the location
+ * expanded and the live values of each device's latest packet) as the one-tenant operator asks it,
+ * over HTTP, against the same statements sent straight through the driver, in turns.
+ */
+export async function devicesList(portal: BenchPortal, record: RecordFigure, options: { runs: number; devices: number }): Promise<void> {
+  const operator = await portal.token('operator');
+  const query = { $top: '10', $count: 'true', $expand: 'location', $orderby: 'name' };
+  const path = `/v1/devices?${new URLSearchParams(query).toString()}`;
+  const { db } = portal.runtime;
+  const scope: TenantScope = { kind: 'some', tenantIds: [DEMO.contoso] };
+  const statements = buildListSql(devicesBase(db, scope), parseListQuery(devicesResource, query as ListQueryInput), scope);
+  const direct = () => timed(() => Promise.all([statements.rows.execute(db), statements.count.execute(db)]));
+  const first = await getHere(portal, operator, path);
+  if (!first.body.includes('"cpuPercent"')) throw new Error(`GET ${path} answered without live values: ${first.body.slice(0, 200)}`);
+  const { a: http, b: driver } = await paired(options.runs, async () => (await getHere(portal, operator, path)).ms, direct);
+  record({
+    name: `devices grid poll at ${options.devices.toLocaleString('en-US')} devices ($top=10, $count, $expand=location, by name, live values): p50 over HTTP`,
+    value: http.p50,
+    unit: 'ms',
+    baselineName: 'the same SQL through the driver',
+    baseline: driver.p50,
   });
 }
