@@ -28,7 +28,10 @@ beforeAll(async () => {
   });
   await app.ready();
   await app.close();
-  await createTokenAs(portal, 'admin', DEMO.contoso);
+  const grant = await createTokenAs(portal, 'admin', DEMO.contoso);
+  // A packet, so that the latest packets list has a row.
+  const packet = { entityId: crypto.randomUUID(), timestamp: new Date().toISOString(), message: { Value: 1, Metrics: { CpuPercent: 1 } } };
+  await portal.app.inject({ method: 'POST', url: '/v1/packets', headers: { authorization: `Bearer ${grant.generatedToken}` }, payload: packet });
   const category = await createCategoryAs(portal, 'admin', DEMO.contoso);
   await portal.as('admin', { method: 'PUT', url: '/v1/workunitsubcategories', payload: { workUnitCategoryId: category.workUnitCategoryId, name: 'Routers', isEnabled: true } });
   // A device operation (devices and packages are written as their areas leave them).
