@@ -11,7 +11,13 @@ import { workUnitCategoriesArea } from './areas/workunitcategories/manifest.js';
 import { workUnitsArea } from './areas/workunits/manifest.js';
 import { peopleArea } from './areas/people/manifest.js';
 import { savedViewsArea } from './areas/savedviews/manifest.js';
+import { deviceOperationsArea } from './areas/deviceoperations/manifest.js';
+import { pendingDevicesArea } from './areas/pendingdevices/manifest.js';
+import { packetsArea } from './areas/packets/manifest.js';
 import { agentArea } from './areas/agent/manifest.js';
+import { locationsArea } from './areas/locations/manifest.js';
+import { packagesArea } from './areas/packages/manifest.js';
+import { devicesArea } from './areas/devices/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -27,5 +33,11 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitsArea,
   peopleArea,
   savedViewsArea,
+  deviceOperationsArea,
+  pendingDevicesArea,
+  packetsArea,
   agentArea,
+  locationsArea,
+  packagesArea,
+  devicesArea,
 ];

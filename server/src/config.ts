@@ -36,9 +36,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
+  AGENT_DOWNLOAD_URL: z.string().optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
+  PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
 });
 
 export interface Config {
@@ -84,8 +87,14 @@ export interface Config {
   devOrigins: string[];
   /** Feature flags that are on, lower-cased (FEATURES=I3ERequestForm,...). */
   features: string[];
+  /** Where the Welcome page's Download Windows Agent button leads (default: the portal's own build). */
+  agentDownloadUrl: string;
   /** Encryption of secrets at rest; unset key = one generated under DATA_DIR/keys. */
   secrets: { key: string | undefined; previousKeys: string | undefined };
+  /** Days of packet history kept: older days' partitions are dropped and older packets refused. */
+  packetRetentionDays: number;
+  /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
+  packageUploadMaxBytes: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -140,6 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     logLevel: e.LOG_LEVEL,
     devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
+    agentDownloadUrl: e.AGENT_DOWNLOAD_URL || `${publicUrl}/downloads/agent/cfs-agent-win-x64.exe`,
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    packetRetentionDays: e.PACKET_RETENTION_DAYS,
+    packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
   };
 }

@@ -50,7 +50,7 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   const setup = connect(databaseUrl, 1);
   try {
     await migrateToLatest(setup);
-    await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded });
+    await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded, dataDir: config.dataDir });
   } catch (error) {
     await closeDatabase();
     throw error;

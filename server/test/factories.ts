@@ -31,3 +31,24 @@ export function workUnitSearch(term: string, exactMatch = false): string {
   if (/^-?\d+(\.\d+)?$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${Number(term)}`);
   return `(${clauses.join(' or ')})`;
 }
+
+/* Devices --------------------------------------------------------------------------------------
+ * Made in the database, as promoting a pending device would (enrolment is the agent API's part). */
+let deviceCount = 0;
+export async function createDevice(portal: TestPortal, tenantId: string, subscriptionId: string, values: { name?: string; operatingSystemId?: number; locationId?: string | null } = {}) {
+  deviceCount += 1;
+  const row = await portal.db
+    .insertInto('device')
+    .values({
+      tenant_id: tenantId,
+      subscription_id: subscriptionId,
+      name: values.name ?? `Device ${deviceCount} ${Math.random().toString(36).slice(2, 8)}`,
+      operating_system_id: values.operatingSystemId ?? 0,
+      location_id: values.locationId ?? null,
+      created_by: 'test',
+      modified_by: 'test',
+    })
+    .returning(['device_id', 'name', 'tenant_id', 'subscription_id'])
+    .executeTakeFirstOrThrow();
+  return { deviceId: row.device_id, name: row.name, tenantId: row.tenant_id, subscriptionId: row.subscription_id };
+}

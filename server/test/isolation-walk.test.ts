@@ -29,6 +29,17 @@ interface Objects {
   disposableSecretId: string;
   savedViewId: string;
   disposableSavedViewId: string;
+  /** An entity the tenant has reported a packet for. */
+  entityId: string;
+  deviceId: string;
+  /** A second device of the tenant: the target of a clone. */
+  otherDeviceId: string;
+  /** A shared (tenantless) operation that runs on demand or recurring. */
+  operationId: string;
+  deviceOperationId: string;
+  disposableDeviceOperationId: string;
+  pendingDeviceId: string;
+  disposablePendingDeviceId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -64,6 +75,14 @@ const BODIES: Record<string, Body> = {
   'PUT /v1/savedviews/workunits': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}`, state: VIEW_STATE }),
   'POST /v1/savedviews/workunits/:id': () => ({ name: `Walked ${stamp()}`, shared: true, state: VIEW_STATE }),
   'DELETE /v1/savedviews/workunits/:id': () => undefined,
+  'PUT /v1/deviceOperations': (o) => ({ deviceId: o.deviceId, operationId: o.operationId, label: `Walk ${stamp()}`, frequencyTypeId: 2, interval: '00:05:00' }),
+  'POST /v1/deviceOperations/:id': (o) => ({ deviceId: o.deviceId, operationId: o.operationId, label: `Walked ${stamp()}`, frequencyTypeId: 1, interval: '00:05:00' }),
+  'DELETE /v1/deviceOperations/:id': () => undefined,
+  'POST /v1/deviceOperations/:id/enqueueOnDemand': () => undefined,
+  'POST /v1/deviceOperations/:id/dequeueOnDemand': () => undefined,
+  'POST /v1/deviceOperations/clone': (o) => ({ fromDeviceId: o.deviceId, toDeviceId: o.otherDeviceId, deviceOperationIdsToClone: o.deviceOperationId }),
+  'POST /v1/pendingdevices/batchpromote': (o) => ({ pendingDeviceIds: [o.pendingDeviceId], subscriptionId: o.subscriptionId }),
+  'DELETE /v1/pendingdevices/batchdelete': (o) => [o.disposablePendingDeviceId],
 };
 
 /** Query strings of the reads that need one. */
@@ -74,6 +93,7 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /api/peopleandgroups': () => 'search=a',
   'GET /api/generallookup/approval': () => 'approverId=operator%40cfs.example',
   'GET /v1/savedviews/workunits': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/operations/GetAvailableOperationsForDevice': (o) => `tenantId=${o.tenantId}&operatingSystemId=1`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -85,6 +105,8 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
   if (name === 'tenant') return o.tenantId;
+  if (name === 'entityId') return o.entityId;
+  if (url.startsWith('/v1/deviceOperations/')) return method === 'DELETE' ? o.disposableDeviceOperationId : o.deviceOperationId;
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
   switch (collection) {
     case 'tenants':
@@ -149,7 +171,35 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
         .returning('saved_view_id')
         .executeTakeFirstOrThrow()
     ).saved_view_id;
+  const entityId = crypto.randomUUID();
+  const reported = await portal.app.inject({ method: 'POST', url: '/v1/packets', headers: { authorization: `Bearer ${token.generatedToken}` }, payload: { entityId, timestamp: new Date().toISOString(), message: { Value: 1 } } });
+  if (reported.statusCode !== 200) throw new Error(`packet: ${reported.statusCode} ${reported.body}`);
   const secret = async () => (await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${tenantId}/secrets`, payload: { name: `walk.${stamp()}`, value: 'v' } })).json<{ secretId: string }>().secretId;
+  const device = async () =>
+    (await portal.db.insertInto('device').values({ tenant_id: tenantId, subscription_id: subscriptionId, name: `walk ${stamp()}` }).returning('device_id').executeTakeFirstOrThrow()).device_id;
+  const deviceId = await device();
+  const pkg = await portal.db.insertInto('package').values({ name: `walk ${stamp()}`, package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow();
+  const { operation_id: operationId } = await portal.db
+    .insertInto('operation')
+    .values({ package_id: pkg.package_id, name: 'Walk', frequency_type_ids: [1, 2], operation_type_id: 6, operation_result_type_id: 2 })
+    .returning('operation_id')
+    .executeTakeFirstOrThrow();
+  const deviceOperation = async () =>
+    (
+      await portal.db
+        .insertInto('device_operation')
+        .values({ tenant_id: tenantId, device_id: deviceId, operation_id: operationId, label: `walk ${stamp()}`, frequency_type_id: 1 })
+        .returning('device_operation_id')
+        .executeTakeFirstOrThrow()
+    ).device_operation_id;
+  const pending = async () =>
+    (
+      await portal.db
+        .insertInto('pending_device')
+        .values({ tenant_id: tenantId, machine_name: `WALK-${stamp()}`, agent_key_hash: `walk-${crypto.randomUUID()}` })
+        .returning('pending_device_id')
+        .executeTakeFirstOrThrow()
+    ).pending_device_id;
   return {
     tenantId,
     subscriptionId,
@@ -161,6 +211,14 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     disposableSecretId: await secret(),
     savedViewId: await view(),
     disposableSavedViewId: await view(),
+    entityId,
+    deviceId,
+    otherDeviceId: await device(),
+    operationId,
+    deviceOperationId: await deviceOperation(),
+    disposableDeviceOperationId: await deviceOperation(),
+    pendingDeviceId: await pending(),
+    disposablePendingDeviceId: await pending(),
   };
 }
 
@@ -185,7 +243,7 @@ const isApiRoute = (route: RouteOptions) => String(route.method) !== 'HEAD' && /
 /**
  * The portal's API routes a signed-in caller reaches with a token (HEAD mirrors GET). Machine
  * routes take a device credential or a tenant API token, never a user's: their own tests
- * (agent-api) probe one device and one tenant against another.
+ * (agent-api, packets) probe one device and one tenant against another.
  */
 const apiRoutes = () => routes.filter((route) => isApiRoute(route) && permissionOf(route) !== 'machine');
 

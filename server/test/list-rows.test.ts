@@ -31,6 +31,15 @@ beforeAll(async () => {
   await createTokenAs(portal, 'admin', DEMO.contoso);
   const category = await createCategoryAs(portal, 'admin', DEMO.contoso);
   await portal.as('admin', { method: 'PUT', url: '/v1/workunitsubcategories', payload: { workUnitCategoryId: category.workUnitCategoryId, name: 'Routers', isEnabled: true } });
+  // A device operation (devices and packages are written as their areas leave them).
+  const device = await portal.db.insertInto('device').values({ tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction, name: 'rows-01' }).returning('device_id').executeTakeFirstOrThrow();
+  const pkg = await portal.db.insertInto('package').values({ name: 'Rows', package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow();
+  const operation = await portal.db
+    .insertInto('operation')
+    .values({ package_id: pkg.package_id, name: 'Rows', frequency_type_ids: [2], operation_type_id: 6, operation_result_type_id: 2 })
+    .returning('operation_id')
+    .executeTakeFirstOrThrow();
+  await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
 });
 afterAll(async () => {
   await portal?.close();

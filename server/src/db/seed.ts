@@ -5,6 +5,9 @@ import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
+import { seedDemoLocations } from './demo-locations.js';
+import { seedDemoPackages, storeDemoPackageFiles } from './demo-packages.js';
+import { AREAS as AREA_MANIFESTS } from '../areas.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
@@ -75,7 +78,9 @@ const DEMO_USERS = [
  * work units on the first start of a database that has no tenants. Several instances may start at once:
  * an advisory lock lets one of them seed.
  */
-export async function seed(db: Db, options: { demo: boolean; localUsers: boolean }): Promise<void> {
+export async function seed(db: Db, options: { demo: boolean; localUsers: boolean; dataDir?: string }): Promise<void> {
+  // The demo packages' files on every start: a test or an instance copying a seeded database has its own DATA_DIR.
+  if (options.demo && options.dataDir) await storeDemoPackageFiles(options.dataDir);
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
     for (const [name, role] of Object.entries(BASE_ROLES)) {
@@ -159,6 +164,8 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
           .execute();
       }
     }
+    await seedDemoLocations(trx, DEMO);
+    await seedDemoPackages(trx, DEMO);
     await seedDemoWorkUnits(trx, [
       {
         tenantId: DEMO.contoso,
@@ -173,5 +180,6 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
         customValues: (n) => ({ custom_value_1: ['Redmond', 'Tacoma', 'Dublin'][n % 3] ?? null, custom_value_2: `Line ${(n % 4) + 1}` }),
       },
     ]);
+    for (const area of AREA_MANIFESTS) await area.demoSeed?.(trx);
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Area } from '@cfs/contracts/permissions';
 import type { AppDeps } from '../app-deps.js';
+import type { Tx } from '../db/database.js';
 import type { TaskDefinition } from '../engines/jobs/task.js';
 
 /**
@@ -23,6 +24,8 @@ export interface AreaManifest {
   readonly audited?: Readonly<Record<string, Area>>;
   /** The area's background tasks, run by the worker role (engines/jobs). */
   readonly tasks?: readonly TaskDefinition<unknown>[];
+  /** The area's demo rows, written in the demo seed's transaction after the demo tenants exist. */
+  readonly demoSeed?: (trx: Tx) => Promise<void>;
 }
 
 export function defineArea(manifest: AreaManifest): AreaManifest {

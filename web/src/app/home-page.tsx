@@ -1,4 +1,8 @@
 import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
+import DownloadIcon from '@mui/icons-material/Download';
+import { DEVICE_MESSAGES, type TenantSettings } from '@cfs/contracts/devices';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
@@ -9,14 +13,37 @@ import { menuItemHref, visibleMenu } from './menu';
 import { MENU_ICONS } from './menu-icons';
 import { useTenantId } from '../lib/use-tenant-id';
 import { PageHeader } from '../lib/page-header';
+import { apiGet } from '../lib/api-client';
+import { isGuid, pathId } from '../lib/ids';
+
+/** GET /api/{tenantId}/settings: the tenant's settings, of which the Welcome page reads the agent's address. */
+function useTenantSettings(tenantId: string) {
+  return useQuery({
+    queryKey: ['tenant', tenantId, 'settings'],
+    queryFn: ({ signal }) => apiGet<TenantSettings>(`/api/${pathId(tenantId)}/settings`, undefined, { signal }),
+    enabled: isGuid(tenantId),
+    staleTime: 5 * 60_000,
+  });
+}
 
 /** /{tenantId}: a card for every area this user may open, by the same rules as the menu (spec 000 §6). */
 export default function HomePage() {
   const groups = visibleMenu(usePermissions());
   const tenantId = useTenantId();
+  const downloadUrl = useTenantSettings(tenantId).data?.agentDownloadUrl;
   return (
     <>
-      <PageHeader title="Home" />
+      <PageHeader
+        title="Home"
+        // Spec 002 §2 Welcome page: shown when the tenant's settings give a download address.
+        actions={
+          downloadUrl ? (
+            <Button variant="contained" href={downloadUrl} startIcon={<DownloadIcon />}>
+              {DEVICE_MESSAGES.downloadAgent}
+            </Button>
+          ) : undefined
+        }
+      />
       {groups.length === 0 ? <Typography color="text.secondary">No areas are available to you.</Typography> : null}
       {groups.map((group) => (
         <Box key={group.key} component="section" aria-label={group.label} sx={{ mb: 3 }}>

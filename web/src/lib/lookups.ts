@@ -32,6 +32,8 @@ export const lookupKeys = {
   workUnitTypes: ['generallookup', 'workunittypes'],
   categories: ['generallookup', 'workunitcatgories'],
   subcategories: ['generallookup', 'workunitsubcatgories'],
+  /** Every tenant's choice of locations (`/api/generallookup/locations?tenantId=`) sits under this prefix. */
+  locations: ['generallookup', 'locations'],
   /** The tenant itself; its assignment groups and secrets sit under this prefix too. */
   tenant: (tenantId: string) => ['tenant', tenantId] as const,
   assignmentGroups: (tenantId: string) => ['tenant', tenantId, 'assignmentGroups'] as const,

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import {
+  DEVICE_OPERATION_MESSAGES as M,
+  FREQUENCY_LABELS,
+  intervalSeconds,
+  parameterDefinitionSchema,
+  type CloneDeviceOperations,
+  type DeviceOperationInput,
+  type ParameterDefinition,
+} from '@cfs/contracts/device-operations';
+import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
+import { z } from 'zod';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Db, Tx } from '../../db/database.js';
+import { scoped, type ScopedDb } from '../../db/scoped.js';
+import type { DB as Database } from '../../db/schema.js';
+import { BadRequestError, orNotFound } from '../../http/errors.js';
+
+type Errors = Record<string, string[]>;
+
+/** A 400 whose message is the first field text, so a toast of the message says what is wrong. */
+function refuse(errors: Errors): never {
+  const first = Object.values(errors)[0]?.[0] ?? M.saveFailed;
+  throw new BadRequestError(first, errors);
+}
+
+async function lockDevice(tx: ScopedDb<Tx>, deviceId: string, field: string) {
+  const device = await tx
+    .selectFrom('device')
+    .select(['device_id', 'tenant_id', 'operating_system_id'])
+    .where('device_id', '=', deviceId)
+    .where('is_deleted', '=', false)
+    .forShare()
+    .executeTakeFirst();
+  if (!device) refuse({ [field]: [M.deviceNotFound] });
+  return device;
+}
+
+async function lockDeviceOperation(tx: ScopedDb<Tx>, id: string) {
+  return orNotFound(
+    await tx.selectFrom('device_operation').selectAll().where('device_operation_id', '=', id).where('is_deleted', '=', false).forUpdate().executeTakeFirst(),
+    'The device operation',
+  );
+}
+
+const definitionsSchema = z.array(parameterDefinitionSchema).catch([]);
+
+/**
+ * The spec's rules that need the operation and the tenant (§5): a frequency the operation allows,
+ * every required parameter given, and each SecuredValue naming a secret of the device's tenant.
+ * The shape (label, interval, sources) is the contract's schema, checked before this.
+ */
+async function checkAgainstOperation(tx: ScopedDb<Tx>, tenantId: string, input: DeviceOperationInput): Promise<void> {
+  const operation = await tx
+    .selectFrom('package as p')
+    .innerJoin('operation as o', 'o.package_id', 'p.package_id')
+    .select(['o.frequency_type_ids', 'o.parameter_definitions'])
+    .where('o.operation_id', '=', input.operationId)
+    .where((eb) => eb.or([eb('p.tenant_id', 'is', null), eb('p.tenant_id', '=', tenantId)]))
+    .executeTakeFirst();
+  if (!operation) refuse({ operationId: [M.operationNotFound] });
+  const errors: Errors = {};
+  if (!operation.frequency_type_ids.includes(input.frequencyTypeId)) errors.frequencyTypeId = [M.frequencyNotAllowed];
+  const definitions: ParameterDefinition[] = definitionsSchema.parse(operation.parameter_definitions);
+  const given = new Map(input.parameters.map((parameter) => [parameter.Name, parameter]));
+  const missing = definitions.filter((definition) => definition.Required && !given.get(definition.Name)?.Value?.trim()).map((definition) => M.parameterRequired(definition.Name));
+  const secretNames = input.parameters.filter((parameter) => parameter.Source === 'SecuredValue').map((parameter) => parameter.Value?.trim() ?? '');
+  const known = secretNames.some(Boolean)
+    ? new Set(
+        (await tx.selectFrom('tenant_secret').select('name').where('tenant_id', '=', tenantId).where('name', 'in', secretNames.filter(Boolean)).execute()).map((row) => row.name),
+      )
+    : new Set<string>();
+  const unknownSecrets = secretNames.filter((name) => name && !known.has(name)).map((name) => M.secretNotFound(name));
+  if (missing.length + unknownSecrets.length > 0) errors.parameters = [...missing, ...unknownSecrets];
+  if (Object.keys(errors).length > 0) refuse(errors);
+}
+
+const columnsOf = (input: DeviceOperationInput) => ({
+  operation_id: input.operationId,
+  label: input.label,
+  reference_id: input.referenceId ?? null,
+  global_setting_id: input.globalSettingId ?? null,
+  enabled: input.enabled,
+  frequency_type_id: input.frequencyTypeId,
+  interval_seconds: intervalSeconds(input.interval) ?? 0,
+  is_interactive: input.isInteractive,
+  parameters: JSON.stringify(input.parameters.map((parameter) => ({ Name: parameter.Name, Source: parameter.Source, Value: parameter.Value }))),
+});
+
+/** What the audit trail keeps of a device operation (parameter values are names, never secret values). */
+const audited = (row: Selectable<Database['device_operation']>) => ({
+  label: row.label,
+  operationId: row.operation_id,
+  enabled: row.enabled,
+  frequency: FREQUENCY_LABELS[row.frequency_type_id] ?? row.frequency_type_id,
+  intervalSeconds: row.interval_seconds,
+  isInteractive: row.is_interactive,
+  parameters: row.parameters,
+});
+
+/** PUT v1/deviceOperations: returns the new id. */
+export async function createDeviceOperation(db: Db, user: Principal, input: DeviceOperationInput): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const device = await lockDevice(tx, input.deviceId, 'deviceId');
+    await checkAgainstOperation(tx, device.tenant_id, input);
+    const row = await tx
+      .insertInto('device_operation', { ...columnsOf(input), device_id: device.device_id, tenant_id: device.tenant_id, created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: row.device_operation_id, tenantId: row.tenant_id, action: 'create', changes: audited(row) });
+    return row.device_operation_id;
+  });
+}
+
+/** POST v1/deviceOperations/{id}: the whole device operation (also how it is disabled). */
+export async function updateDeviceOperation(db: Db, user: Principal, id: string, input: DeviceOperationInput): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const before = await lockDeviceOperation(tx, id);
+    if (input.deviceId !== before.device_id) refuse({ deviceId: [M.deviceFixed] });
+    await checkAgainstOperation(tx, before.tenant_id, input);
+    const columns = columnsOf(input);
+    // A queued on-demand run stays queued only while the operation is still on demand.
+    const queue = input.frequencyTypeId === FREQUENCY_TYPES.OnDemand ? {} : { completion_token: null };
+    const row = await tx
+      .updateTable('device_operation')
+      .set({ ...columns, ...queue, modified: new Date(), modified_by: user.userName })
+      .where('device_operation_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: id, tenantId: row.tenant_id, action: 'update', changes: changedFields(audited(before), audited(row)) });
+  });
+}
+
+/** DELETE v1/deviceOperations/{id}: kept as deleted, so its logs and packets still name it. */
+export async function deleteDeviceOperation(db: Db, user: Principal, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const before = await lockDeviceOperation(tx, id);
+    await tx.updateTable('device_operation').set({ is_deleted: true, enabled: false, completion_token: null, modified: new Date(), modified_by: user.userName }).where('device_operation_id', '=', id).execute();
+    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: id, tenantId: before.tenant_id, action: 'delete', changes: { label: before.label } });
+  });
+}
+
+/**
+ * Enqueue and Dequeue (spec 002 §4), for OnDemand operations only: a queued run is a fresh
+ * completion token with operationComplete false; the agent completes it, Dequeue withdraws it.
+ */
+export async function setQueued(db: Db, user: Principal, id: string, queued: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const before = await lockDeviceOperation(tx, id);
+    if (before.frequency_type_id !== FREQUENCY_TYPES.OnDemand) throw new BadRequestError(M.onlyOnDemand);
+    const set = queued ? { completion_token: randomUUID(), operation_complete: false } : { completion_token: null };
+    await tx.updateTable('device_operation').set({ ...set, modified: new Date(), modified_by: user.userName }).where('device_operation_id', '=', id).execute();
+    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: id, tenantId: before.tenant_id, action: queued ? 'enqueue' : 'dequeue', changes: { label: before.label } });
+  });
+}
+
+/** POST v1/deviceOperations/clone (spec 002 §5): copies the chosen operations of one device to another of its tenant. */
+export async function cloneDeviceOperations(db: Db, user: Principal, input: CloneDeviceOperations): Promise<{ message: string; deviceOperationIds: string[] }> {
+  const ids = [...new Set(input.deviceOperationIdsToClone.split(',').map((id) => id.trim().toLowerCase()).filter(Boolean))];
+  if (ids.length === 0) refuse({ deviceOperationIdsToClone: [M.cloneOperationsRequired] });
+  if (input.toDeviceId === input.fromDeviceId) refuse({ toDeviceId: [M.cloneTargetIsSource] });
+  if (ids.some((id) => !z.uuid().safeParse(id).success)) refuse({ deviceOperationIdsToClone: [M.cloneOperationNotOfSource] });
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const source = await lockDevice(tx, input.fromDeviceId, 'fromDeviceId');
+    const target = await lockDevice(tx, input.toDeviceId, 'toDeviceId');
+    if (target.tenant_id !== source.tenant_id) refuse({ toDeviceId: [M.cloneTargetTenant] });
+    const rows = await tx
+      .selectFrom('device_operation')
+      .selectAll()
+      .where('device_id', '=', source.device_id)
+      .where('device_operation_id', 'in', ids)
+      .where('is_deleted', '=', false)
+      .orderBy('label')
+      .execute();
+    if (rows.length !== ids.length) refuse({ deviceOperationIdsToClone: [M.cloneOperationNotOfSource] });
+    const copies = await tx
+      .insertInto(
+        'device_operation',
+        rows.map((row) => ({
+          tenant_id: target.tenant_id,
+          device_id: target.device_id,
+          operation_id: row.operation_id,
+          label: row.label,
+          reference_id: row.reference_id,
+          global_setting_id: row.global_setting_id,
+          enabled: row.enabled,
+          frequency_type_id: row.frequency_type_id,
+          interval_seconds: row.interval_seconds,
+          is_interactive: row.is_interactive,
+          parameters: JSON.stringify(row.parameters),
+          created_by: user.userName,
+          modified_by: user.userName,
+        })),
+      )
+      .returningAll()
+      .execute();
+    for (const copy of copies) {
+      await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: copy.device_operation_id, tenantId: copy.tenant_id, action: 'clone', changes: { ...audited(copy), fromDeviceId: source.device_id } });
+    }
+    return { message: FLEET_MESSAGES.deviceOperationsCloned, deviceOperationIds: copies.map((copy) => copy.device_operation_id) };
+  });
+}

@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import { OPERATION_LOG_LIMIT, formatInterval, type DeviceOperation, type Operation, type OperationLogEntry } from '@cfs/contracts/device-operations';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
+import { orNotFound } from '../../http/errors.js';
+
+/**
+ * The caller's device operations with `interval` as HH:mm:ss and `packet_info`, the latest packet
+ * whose entity is the device operation ({ value, age: its timestamp }), read in the same statement.
+ */
+export function deviceOperationsBase(db: Db, scope: TenantScope) {
+  const latest = scoped(db, scope)
+    .selectFrom('packet_latest as pl')
+    .select(sql<unknown>`json_build_object('value', pl.message -> 'Value', 'age', to_json(pl.timestamp))`.as('info'))
+    .where(sql<boolean>`pl.entity_id = device_operation.device_operation_id`);
+  return scoped(db, scope)
+    .selectFrom('device_operation')
+    .selectAll()
+    .select([sql<string>`to_char(make_interval(secs => device_operation.interval_seconds), 'HH24:MI:SS')`.as('interval'), latest.as('packet_info')]);
+}
+
+/**
+ * Operations of the packages a tenant can use (its own and the tenantless ones) that support the
+ * operating system; `total_before_filtering` counts them before the grid's $filter applies.
+ */
+export function availableOperationsBase(db: Db, scope: TenantScope, tenantId: string, operatingSystemId: number) {
+  const packages = scoped(db, scope)
+    .selectFrom('package')
+    .select('package_id')
+    .where((eb) => eb.or([eb('tenant_id', 'is', null), eb('tenant_id', '=', tenantId)]))
+    .where(sql<boolean>`${operatingSystemId}::smallint = ANY(package.operating_system_ids)`);
+  return db
+    .selectFrom('operation')
+    .selectAll()
+    .select(sql<number>`(count(*) OVER ())::int`.as('total_before_filtering'))
+    .where('package_id', 'in', packages);
+}
+
+type JsonParameters = DeviceOperation['parameters'];
+
+/** One device operation (not deleted) with its operation and package. */
+export async function findDeviceOperation(db: Db, scope: TenantScope, id: string): Promise<DeviceOperation> {
+  const row = orNotFound(
+    await deviceOperationsBase(db, scope).where('device_operation_id', '=', id).where('is_deleted', '=', false).executeTakeFirst(),
+    'The device operation',
+  );
+  const operation = await findOperation(db, scope, row.operation_id);
+  return {
+    deviceOperationId: row.device_operation_id,
+    deviceId: row.device_id,
+    tenantId: row.tenant_id,
+    operationId: row.operation_id,
+    label: row.label,
+    referenceId: row.reference_id,
+    globalSettingId: row.global_setting_id,
+    enabled: row.enabled,
+    operationComplete: row.operation_complete,
+    completionToken: row.completion_token,
+    frequencyTypeId: row.frequency_type_id,
+    interval: row.interval,
+    isInteractive: row.is_interactive,
+    isDeleted: row.is_deleted,
+    parameters: row.parameters as JsonParameters,
+    created: row.created,
+    modified: row.modified,
+    modifiedBy: row.modified_by,
+    packetInfo: (row.packet_info as DeviceOperation['packetInfo'] | null) ?? null,
+    ...(operation ? { operation } : {}),
+  };
+}
+
+/** An operation with its package, when the package is one the scope sees. */
+export async function findOperation(db: Db, scope: TenantScope, operationId: string): Promise<Operation | undefined> {
+  const row = await scoped(db, scope)
+    .selectFrom('package as p')
+    .innerJoin('operation as o', 'o.package_id', 'p.package_id')
+    .selectAll('o')
+    .select(['p.name as package_name', 'p.tenant_id as package_tenant_id'])
+    .where('o.operation_id', '=', operationId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    operationId: row.operation_id,
+    packageId: row.package_id,
+    name: row.name,
+    description: row.description,
+    parameterDefinitions: row.parameter_definitions as Operation['parameterDefinitions'],
+    frequencyDefinitions: row.frequency_type_ids,
+    defaultInterval: formatInterval(row.default_interval_seconds),
+    operationType: row.operation_type_id,
+    operationResultTypeId: row.operation_result_type_id,
+    package: { packageId: row.package_id, name: row.package_name, tenantId: row.package_tenant_id },
+  };
+}
+
+/** GET v1/deviceOperations/{id}/logs: newest first, at most OPERATION_LOG_LIMIT. */
+export async function findOperationLogs(db: Db, scope: TenantScope, id: string): Promise<OperationLogEntry[]> {
+  orNotFound(await scoped(db, scope).selectFrom('device_operation').select('device_operation_id').where('device_operation_id', '=', id).executeTakeFirst(), 'The device operation');
+  const rows = await scoped(db, scope)
+    .selectFrom('operation_log')
+    .select(['log_entry_id', 'created', 'entry_type', 'detail'])
+    .where('device_operation_id', '=', id)
+    .orderBy('created', 'desc')
+    .orderBy('log_entry_id', 'desc')
+    .limit(OPERATION_LOG_LIMIT)
+    .execute();
+  return rows.map((row) => ({ logEntryId: Number(row.log_entry_id), created: row.created, entryType: row.entry_type, detail: row.detail }));
+}

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listQuerySchema } from '@cfs/contracts/api';
+import {
+  cloneDeviceOperationsSchema,
+  cloneResultSchema,
+  deviceOperationInputSchema,
+  deviceOperationSchema,
+  operationLogEntrySchema,
+} from '@cfs/contracts/device-operations';
+import { OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
+import type { AppDeps } from '../../app-deps.js';
+import { canAccessTenant } from '../../auth/tenant-scope.js';
+import { NotFoundError } from '../../http/errors.js';
+import { registerListRoutes } from '../../http/list-routes.js';
+import { perm, principalOf } from '../../http/route-permission.js';
+import type { ListQueryInput } from '../../odata/list-query.js';
+import { runListQuery } from '../../odata/list-query-sql.js';
+import { cloneDeviceOperations, createDeviceOperation, deleteDeviceOperation, setQueued, updateDeviceOperation } from './commands.js';
+import { availableOperationsBase, deviceOperationsBase, findDeviceOperation, findOperationLogs } from './queries.js';
+import { availableOperationsResource, deviceOperationsResource } from './resources.js';
+
+const tags = ['Device operations'];
+const params = z.object({ id: z.uuid() });
+const operatingSystemIds = Object.values(OPERATING_SYSTEMS) as number[];
+const availableQuery = listQuerySchema.extend({
+  tenantId: z.uuid(),
+  operatingSystemId: z.coerce.number().int().refine((value) => operatingSystemIds.includes(value), 'Unknown operating system.'),
+});
+
+/** Device operations and the operations a device can run (spec 002 §7 "Device operations"). */
+export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+  registerListRoutes(app, db, {
+    path: '/v1/deviceOperations',
+    resource: deviceOperationsResource,
+    row: deviceOperationSchema,
+    permission: perm('Devices', 'view'),
+    base: (user) => deviceOperationsBase(db, user.tenantScope),
+    exportFileName: 'deviceoperations.csv',
+    tags,
+  });
+
+  // Declared before `/:id` routes of the same method so that `clone` is never read as an id.
+  app.post('/v1/deviceOperations/clone', { config: { permission: perm('Devices', 'create') }, schema: { tags, body: cloneDeviceOperationsSchema, response: { 200: cloneResultSchema } } }, async (request) =>
+    cloneDeviceOperations(db, principalOf(request), request.body),
+  );
+
+  app.get('/v1/deviceOperations/:id', { config: { permission: perm('Devices', 'view') }, schema: { tags, params, response: { 200: deviceOperationSchema } } }, async (request) =>
+    findDeviceOperation(db, principalOf(request).tenantScope, request.params.id),
+  );
+
+  app.put('/v1/deviceOperations', { config: { permission: perm('Devices', 'create') }, schema: { tags, body: deviceOperationInputSchema, response: { 200: deviceOperationSchema } } }, async (request) => {
+    const user = principalOf(request);
+    return findDeviceOperation(db, user.tenantScope, await createDeviceOperation(db, user, request.body));
+  });
+
+  app.post(
+    '/v1/deviceOperations/:id',
+    { config: { permission: perm('Devices', 'edit') }, schema: { tags, params, body: deviceOperationInputSchema, response: { 200: deviceOperationSchema } } },
+    async (request) => {
+      const user = principalOf(request);
+      await updateDeviceOperation(db, user, request.params.id, request.body);
+      return findDeviceOperation(db, user.tenantScope, request.params.id);
+    },
+  );
+
+  app.delete('/v1/deviceOperations/:id', { config: { permission: perm('Devices', 'delete') }, schema: { tags, params } }, async (request, reply) => {
+    await deleteDeviceOperation(db, principalOf(request), request.params.id);
+    return reply.code(204).send();
+  });
+
+  for (const [action, queued] of [['enqueueOnDemand', true], ['dequeueOnDemand', false]] as const) {
+    app.post(`/v1/deviceOperations/:id/${action}`, { config: { permission: perm('Devices', 'edit') }, schema: { tags, params, response: { 200: deviceOperationSchema } } }, async (request) => {
+      const user = principalOf(request);
+      await setQueued(db, user, request.params.id, queued);
+      return findDeviceOperation(db, user.tenantScope, request.params.id);
+    });
+  }
+
+  app.get('/v1/deviceOperations/:id/logs', { config: { permission: perm('Devices', 'view') }, schema: { tags, params, response: { 200: z.array(operationLogEntrySchema) } } }, async (request) =>
+    findOperationLogs(db, principalOf(request).tenantScope, request.params.id),
+  );
+
+  // GET v1/operations/GetAvailableOperationsForDevice(tenantId={guid},operatingSystemId={n}) arrives
+  // here after the OData path rewrite, its arguments in the query.
+  app.get(
+    '/v1/operations/GetAvailableOperationsForDevice',
+    {
+      config: { permission: perm('Devices', 'view') },
+      schema: { tags, querystring: availableQuery, summary: 'List (OData-style) of AvailableOperation rows' },
+    },
+    async (request, reply) => {
+      const user = principalOf(request);
+      const { tenantId, operatingSystemId, ...query } = request.query;
+      if (!canAccessTenant(user.tenantScope, tenantId)) throw new NotFoundError('The tenant');
+      const base = availableOperationsBase(db, user.tenantScope, tenantId.toLowerCase(), operatingSystemId);
+      const answer = await runListQuery(db, availableOperationsResource, base, query as ListQueryInput, user.tenantScope, { path: request.url.split('?')[0] });
+      return reply.type('application/json; charset=utf-8').send(answer);
+    },
+  );
+};

@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import { DEVICE_MESSAGES, type Device, type DeviceInput } from '@cfs/contracts/devices';
+import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Db, Tx } from '../../db/database.js';
+import { scoped, type ScopedDb } from '../../db/scoped.js';
+import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
+import { findDevice } from './queries.js';
+
+/** The device, locked for the write: 404 when deleted or outside the caller's tenants. */
+export async function lockDevice(tx: ScopedDb<Tx>, deviceId: string) {
+  return orNotFound(
+    await tx.selectFrom('device').selectAll().where('device_id', '=', deviceId).where('is_deleted', '=', false).forUpdate().executeTakeFirst(),
+    'The device',
+  );
+}
+
+const refused = (field: keyof DeviceInput, text: string) => new BadRequestError(FLEET_MESSAGES.saveDeviceFailed, { [field]: [text] });
+
+/** Tenant, subscription and location must be the caller's, the subscription and location the tenant's (spec 002 §5 Device). */
+async function assertReferences(tx: ScopedDb<Tx>, input: DeviceInput): Promise<void> {
+  if (!(await tx.hasTenant(input.tenantId))) throw refused('tenantId', DEVICE_MESSAGES.tenantRequired);
+  const subscription = await tx.selectFrom('subscription').select('tenant_id').where('subscription_id', '=', input.subscriptionId).executeTakeFirst();
+  if (!subscription) throw refused('subscriptionId', DEVICE_MESSAGES.subscriptionRequired);
+  if (subscription.tenant_id !== input.tenantId) throw refused('subscriptionId', DEVICE_MESSAGES.subscriptionOfTenant);
+  if (input.locationId) {
+    const location = await tx.selectFrom('location').select('tenant_id').where('location_id', '=', input.locationId).executeTakeFirst();
+    if (!location || (location.tenant_id !== null && location.tenant_id !== input.tenantId)) throw refused('locationId', DEVICE_MESSAGES.locationOfTenant);
+  }
+}
+
+/** The fields the audit trail compares. */
+const audited = (row: { name: string; description: string | null; tags: string | null; device_type_id: number; location_id: string | null; device_logging_level_id: number; heartbeat_interval: number; enabled: boolean; tenant_id: string; subscription_id: string }) => ({
+  name: row.name,
+  description: row.description,
+  tags: row.tags,
+  deviceTypeId: row.device_type_id,
+  locationId: row.location_id,
+  deviceLoggingLevelId: row.device_logging_level_id,
+  heartbeatInterval: row.heartbeat_interval,
+  enabled: row.enabled,
+  tenantId: row.tenant_id,
+  subscriptionId: row.subscription_id,
+});
+
+/** POST v1/devices/{id}. */
+export async function updateDevice(db: Db, user: Principal, deviceId: string, input: DeviceInput): Promise<Device> {
+  await db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const before = await lockDevice(tx, deviceId);
+    await assertReferences(tx, input);
+    const row = await tx
+      .updateTable('device')
+      .set({
+        name: input.name,
+        description: input.description ?? null,
+        tags: input.tags ?? null,
+        location_id: input.locationId ?? null,
+        heartbeat_interval: input.heartbeatInterval,
+        tenant_id: input.tenantId,
+        subscription_id: input.subscriptionId,
+        ...(input.deviceTypeId === undefined ? {} : { device_type_id: input.deviceTypeId }),
+        ...(input.deviceLoggingLevelId === undefined ? {} : { device_logging_level_id: input.deviceLoggingLevelId }),
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        modified: new Date(),
+        modified_by: user.userName,
+      })
+      .where('device_id', '=', deviceId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // A device moved to another tenant takes what belongs to it along: each row carries its tenant.
+    if (before.tenant_id !== row.tenant_id) {
+      await tx.updateTable('device_operation').set({ tenant_id: row.tenant_id }).where('device_id', '=', deviceId).execute();
+      await tx.updateTable('device_installation').set({ tenant_id: row.tenant_id }).where('device_id', '=', deviceId).execute();
+      await tx.updateTable('device_log').set({ tenant_id: row.tenant_id }).where('device_id', '=', deviceId).execute();
+      await tx.updateTable('packet_latest').set({ tenant_id: row.tenant_id }).where('entity_id', '=', deviceId).execute();
+    }
+    await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: row.tenant_id, action: 'update', changes: changedFields(audited(before), audited(row)) });
+  });
+  return findDevice(db, user.tenantScope, deviceId);
+}
+
+/** DELETE v1/devices/{id}: a soft delete, refused while the device has operations (spec 002 §8). */
+export async function deleteDevice(db: Db, user: Principal, deviceId: string): Promise<{ message: string }> {
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const device = await lockDevice(tx, deviceId);
+    const operation = await tx.selectFrom('device_operation').select('device_operation_id').where('device_id', '=', deviceId).where('is_deleted', '=', false).limit(1).executeTakeFirst();
+    if (operation) throw new BadRequestError(FLEET_MESSAGES.deleteDeviceRefused(device.name));
+    await tx.updateTable('device').set({ is_deleted: true, modified: new Date(), modified_by: user.userName }).where('device_id', '=', deviceId).execute();
+    await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: device.tenant_id, action: 'delete', changes: { name: device.name } });
+    return { message: FLEET_MESSAGES.deviceDeleted(device.name) };
+  });
+}
+
+/**
+ * POST v1/devices/{id}/toggleTrace/{minutes}: -1 keeps what is set, 0 switches tracing off, any
+ * other option traces until now + minutes by the database's clock (one clock for every instance).
+ */
+export async function toggleTrace(db: Db, user: Principal, deviceId: string, minutes: number): Promise<Device> {
+  if (minutes !== -1) {
+    await db.transaction().execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const before = await lockDevice(tx, deviceId);
+      const row = await tx
+        .updateTable('device')
+        .set({
+          trace_minutes: minutes,
+          trace_expiration: minutes === 0 ? null : sql<Date>`now() + make_interval(mins => ${minutes}::int)`,
+          modified: new Date(),
+          modified_by: user.userName,
+        })
+        .where('device_id', '=', deviceId)
+        .returning(['trace_minutes', 'trace_expiration'])
+        .executeTakeFirstOrThrow();
+      const changes = changedFields({ traceMinutes: before.trace_minutes, traceExpiration: before.trace_expiration }, { traceMinutes: row.trace_minutes, traceExpiration: row.trace_expiration });
+      await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: before.tenant_id, action: 'update', changes });
+    });
+  }
+  return findDevice(db, user.tenantScope, deviceId);
+}
+
+/**
+ * POST v1/devices/{id}/restartagent?__tenant__={tenantId}: raises the flag the agent reads on its
+ * next call; the agent API clears it when the agent acknowledges. A tenant named in the address
+ * must be the device's.
+ */
+export async function restartAgent(db: Db, user: Principal, deviceId: string, tenantId: string | undefined): Promise<{ message: string }> {
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const device = await lockDevice(tx, deviceId);
+    if (tenantId !== undefined && tenantId !== device.tenant_id) throw new NotFoundError('The device');
+    await tx.updateTable('device').set({ restart_agent_flag: true, modified: new Date(), modified_by: user.userName }).where('device_id', '=', deviceId).execute();
+    await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: device.tenant_id, action: 'restart-agent', changes: { restartAgentFlag: { from: device.restart_agent_flag, to: true } } });
+    return { message: FLEET_MESSAGES.restartQueued(device.name) };
+  });
+}

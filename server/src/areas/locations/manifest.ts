@@ -1,0 +1,8 @@
+import { defineArea } from '../../http/area.js';
+import { locationRoutes } from './routes.js';
+
+export const locationsArea = defineArea({
+  name: 'locations',
+  routes: locationRoutes,
+  audited: { location: 'Locations' },
+});

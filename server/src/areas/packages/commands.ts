@@ -1,0 +1,186 @@
+import { sql } from 'kysely';
+import { INSTALL_STATUSES } from '@cfs/contracts/fleet';
+import { intervalToSeconds, PACKAGE_MESSAGES, type Operation, type OperationValues, type Package, type PackageDetail, type PackageValues } from '@cfs/contracts/packages';
+import { changedFields, recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
+import type { Db, Tx } from '../../db/database.js';
+import { scoped, type ScopedDb } from '../../db/scoped.js';
+import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
+import { presentOperation, presentPackage, presentVersion } from './presenters.js';
+
+/**
+ * A tenantless package is the installation's own and offered to every tenant: one tenant's staff
+ * may read it but not change what all the others see.
+ */
+export function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
+  if (tenantId === null && user.tenantScope.kind !== 'all') throw new HttpError(403, PACKAGE_MESSAGES.tenantlessRefused);
+}
+
+async function assertTenant(db: Db, user: Principal, tenantId: string | null): Promise<void> {
+  assertMayWriteTenant(user, tenantId);
+  if (tenantId !== null && !(await scoped(db, user.tenantScope).hasTenant(tenantId))) {
+    throw new BadRequestError(PACKAGE_MESSAGES.saveFailed, { tenantId: ['Please choose a tenant.'] });
+  }
+}
+
+/** The package, locked for a change of it or of its operations and versions; 403 for a shared one unless the caller has every tenant. */
+export async function lockPackage(tx: ScopedDb<Tx>, user: Principal, id: string) {
+  const row = orNotFound(await tx.selectFrom('package').selectAll().where('package_id', '=', id).forUpdate().executeTakeFirst(), 'The package');
+  assertMayWriteTenant(user, row.tenant_id);
+  return row;
+}
+
+const packageColumns = (input: PackageValues) => ({
+  name: input.name,
+  tenant_id: input.tenantId,
+  description: input.description,
+  package_type_id: input.packageTypeId,
+  executable_name: input.executableName,
+  executable_type_id: input.executableTypeId,
+  reference_url: input.referenceUrl,
+  operating_system_ids: input.operatingSystemRidsId,
+  parameter_definitions: JSON.stringify(input.parameterDefinitions),
+});
+
+export async function findPackage(db: Db, scope: TenantScope, id: string): Promise<PackageDetail> {
+  const row = orNotFound(await scoped(db, scope).selectFrom('package').selectAll().where('package_id', '=', id).executeTakeFirst(), 'The package');
+  // Children of a package the scope has just shown.
+  const [operations, versions] = await Promise.all([
+    db.selectFrom('operation').selectAll().where('package_id', '=', id).orderBy('name').orderBy('operation_id').execute(),
+    db.selectFrom('package_version').selectAll().where('package_id', '=', id).orderBy('created', 'desc').orderBy('package_version_id').execute(),
+  ]);
+  return { ...presentPackage(row), operations: operations.map(presentOperation), versions: versions.map(presentVersion) };
+}
+
+export async function createPackage(db: Db, user: Principal, input: PackageValues): Promise<Package> {
+  await assertTenant(db, user, input.tenantId);
+  return db.transaction().execute(async (trx) => {
+    const row = await scoped(trx, user.tenantScope)
+      .insertInto('package', { ...packageColumns(input), created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'package', entityId: row.package_id, tenantId: row.tenant_id, action: 'create', changes: { name: row.name } });
+    return presentPackage(row);
+  });
+}
+
+export async function updatePackage(db: Db, user: Principal, id: string, input: PackageValues): Promise<Package> {
+  await assertTenant(db, user, input.tenantId);
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const before = presentPackage(await lockPackage(tx, user, id));
+    const row = await tx
+      .updateTable('package')
+      .set({ ...packageColumns(input), modified: new Date(), modified_by: user.userName })
+      .where('package_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const after = presentPackage(row);
+    const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
+    await recordAudit(trx, user, { entityType: 'package', entityId: id, tenantId: row.tenant_id ?? before.tenantId, action: 'update', changes });
+    return after;
+  });
+}
+
+/** Install states in which a device has the package or is about to (anything but nothing chosen or removed). */
+const HELD = [INSTALL_STATUSES.Pending, INSTALL_STATUSES.Installed, INSTALL_STATUSES.Failed, INSTALL_STATUSES.RemovalPending];
+
+/**
+ * Whether any device, of any tenant, holds the package or runs one of its operations. Read across
+ * every tenant on purpose: a shared package is used by tenants its editor may not see, and only
+ * the yes or no leaves this function.
+ */
+async function packageInUse(trx: Tx, packageId: string): Promise<boolean> {
+  const everyone = scoped(trx, ALL_TENANTS);
+  const installed = await everyone.selectFrom('device_installation').select('device_id').where('package_id', '=', packageId).where('install_status_id', 'in', HELD).limit(1).executeTakeFirst();
+  if (installed) return true;
+  const used = await everyone
+    .selectFrom('device_operation')
+    .select('device_operation_id')
+    .where('operation_id', 'in', trx.selectFrom('operation').select('operation_id').where('package_id', '=', packageId))
+    .limit(1)
+    .executeTakeFirst();
+  return used !== undefined;
+}
+
+/** Deletes the package with its versions and operations; returns the hashes of the files no version names any more. */
+export async function deletePackage(db: Db, user: Principal, id: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const row = await lockPackage(tx, user, id);
+    if (await packageInUse(trx, id)) throw new BadRequestError(PACKAGE_MESSAGES.deleteInUse);
+    const files = await trx.selectFrom('package_version').select('file_sha256').distinct().where('package_id', '=', id).execute();
+    // Rows that say "nothing chosen" or "removed" go with the package (ON DELETE CASCADE).
+    await tx.deleteFrom('package').where('package_id', '=', id).execute();
+    await recordAudit(trx, user, { entityType: 'package', entityId: id, tenantId: row.tenant_id, action: 'delete', changes: { name: row.name } });
+    return unreferenced(trx, files.map((file) => file.file_sha256));
+  });
+}
+
+/** Of these hashes, those no package version names. */
+export async function unreferenced(trx: Tx, hashes: string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  const still = await trx.selectFrom('package_version').select('file_sha256').where('file_sha256', 'in', hashes).execute();
+  const named = new Set(still.map((row) => row.file_sha256));
+  return hashes.filter((hash) => !named.has(hash));
+}
+
+const operationColumns = (input: OperationValues) => ({
+  name: input.name,
+  description: input.description,
+  parameter_definitions: JSON.stringify(input.parameterDefinitions),
+  frequency_type_ids: input.frequencyDefinitions,
+  default_interval_seconds: intervalToSeconds(input.defaultInterval) ?? 0,
+  operation_type_id: input.operationType,
+  operation_result_type_id: input.operationResultTypeId,
+});
+
+export async function createOperation(db: Db, user: Principal, packageId: string, input: OperationValues): Promise<Operation> {
+  return db.transaction().execute(async (trx) => {
+    const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
+    const row = await trx
+      .insertInto('operation')
+      .values({ ...operationColumns(input), package_id: packageId, created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, { entityType: 'operation', entityId: row.operation_id, tenantId: pkg.tenant_id, action: 'create', changes: { name: row.name, packageId } });
+    return presentOperation(row);
+  });
+}
+
+async function lockOperation(trx: Tx, packageId: string, operationId: string) {
+  return orNotFound(
+    await trx.selectFrom('operation').selectAll().where('operation_id', '=', operationId).where('package_id', '=', packageId).forUpdate().executeTakeFirst(),
+    'The operation',
+  );
+}
+
+export async function updateOperation(db: Db, user: Principal, packageId: string, operationId: string, input: OperationValues): Promise<Operation> {
+  return db.transaction().execute(async (trx) => {
+    const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
+    const before = presentOperation(await lockOperation(trx, packageId, operationId));
+    const row = await trx
+      .updateTable('operation')
+      .set({ ...operationColumns(input), modified: sql<Date>`now()`, modified_by: user.userName })
+      .where('operation_id', '=', operationId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const after = presentOperation(row);
+    const { modified: _modified, ...changes } = changedFields(before, after);
+    await recordAudit(trx, user, { entityType: 'operation', entityId: operationId, tenantId: pkg.tenant_id, action: 'update', changes });
+    return after;
+  });
+}
+
+export async function deleteOperation(db: Db, user: Principal, packageId: string, operationId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
+    const row = await lockOperation(trx, packageId, operationId);
+    // Across every tenant, as for the package: only whether one exists leaves here.
+    const used = await scoped(trx, ALL_TENANTS).selectFrom('device_operation').select('device_operation_id').where('operation_id', '=', operationId).limit(1).executeTakeFirst();
+    if (used) throw new BadRequestError(PACKAGE_MESSAGES.operationInUse);
+    await trx.deleteFrom('operation').where('operation_id', '=', operationId).execute();
+    await recordAudit(trx, user, { entityType: 'operation', entityId: operationId, tenantId: pkg.tenant_id, action: 'delete', changes: { name: row.name, packageId } });
+  });
+}

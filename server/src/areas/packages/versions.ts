@@ -1,0 +1,139 @@
+import type { Readable } from 'node:stream';
+import semver from 'semver';
+import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import { PACKAGE_MESSAGES, packageUploadFieldsSchema, type PackageVersion } from '@cfs/contracts/packages';
+import { recordAudit } from '../../audit/audit.js';
+import type { Principal } from '../../auth/principal.js';
+import { ALL_TENANTS } from '../../auth/tenant-scope.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
+import { FileTooLargeError, receiveFile, removeStored, type ReceivedFile } from '../../files/content-store.js';
+import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
+import { lockPackage, unreferenced } from './commands.js';
+import { presentVersion } from './presenters.js';
+
+/** One part of a multipart upload as the route reads it. */
+export type UploadPart = { type: 'field'; name: string; value: string } | { type: 'file'; name: string; fileName: string; stream: Readable; truncated: () => boolean };
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  file: (ReceivedFile & { fileName: string }) | null;
+}
+
+function tooLarge(config: Config): HttpError {
+  return new HttpError(413, PACKAGE_MESSAGES.fileTooLarge(Math.round((config.packageUploadMaxBytes / 1024 / 1024) * 100) / 100), { file: [PACKAGE_MESSAGES.fileTooLarge(Math.round((config.packageUploadMaxBytes / 1024 / 1024) * 100) / 100)] });
+}
+
+/**
+ * Reads the upload's parts (spec 002 §7: `file-N`, label, tenantId, and the package and version),
+ * streaming the file into the store's temporary folder while hashing it. Over the size cap the
+ * temporary file is removed and the answer is 413; nothing is kept until the version is saved.
+ * The file's name is kept as data only: the store names files by their hash.
+ */
+export async function receiveUpload(config: Config, parts: AsyncIterable<UploadPart>): Promise<ReceivedUpload> {
+  const fields: Record<string, string> = {};
+  let file: ReceivedUpload['file'] = null;
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        fields[part.name] = part.value;
+        continue;
+      }
+      if (file !== null || !/^file(-\d+)?$/.test(part.name)) {
+        // One file per version: anything else is read and dropped.
+        part.stream.resume();
+        continue;
+      }
+      const received = await receiveFile(config.dataDir, part.stream, config.packageUploadMaxBytes, part.truncated);
+      file = { ...received, fileName: part.fileName };
+    }
+  } catch (error) {
+    await file?.discard();
+    if (error instanceof FileTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(config);
+    throw error;
+  }
+  return { fields, file };
+}
+
+/**
+ * Saves an uploaded version (spec 002 §3 Package version, §4): SemVer 2; a version with a
+ * pre-release tag is PreRelease and never Latest; a stable version above the Latest becomes Latest
+ * and the previous Latest is Archived; a stable version below it is Archived. The file is moved to
+ * its content address inside the transaction, so a saved row always names a kept file.
+ */
+export async function saveUploadedVersion(db: Db, user: Principal, upload: ReceivedUpload): Promise<PackageVersion> {
+  const { file } = upload;
+  try {
+    const errors: Record<string, string[]> = {};
+    const parsed = packageUploadFieldsSchema.safeParse(upload.fields);
+    if (!parsed.success) for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'request'] ??= []).push(issue.message);
+    if (file === null || file.size === 0) errors.file = [PACKAGE_MESSAGES.fileRequired];
+    const version = parsed.success ? semver.valid(parsed.data.version) : null;
+    if (parsed.success && version === null) errors.version = [PACKAGE_MESSAGES.versionInvalid];
+    if (!parsed.success || file === null || version === null || Object.keys(errors).length > 0) throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, errors);
+    const { packageId, label, tenantId } = parsed.data;
+
+    return await db.transaction().execute(async (trx) => {
+      const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
+      // The package decides the tenant; a different one named beside it is a mistake, not a move.
+      if (tenantId && tenantId.toLowerCase() !== (pkg.tenant_id ?? '')) throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { tenantId: ['The tenant is not the package’s.'] });
+      const existing = await trx.selectFrom('package_version').select(['package_version_id', 'version', 'package_version_status_id']).where('package_id', '=', packageId).execute();
+      if (existing.some((row) => semver.valid(row.version) !== null && semver.compare(row.version, version) === 0)) {
+        throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { version: [PACKAGE_MESSAGES.versionDuplicate(version)] });
+      }
+      const latest = existing.find((row) => row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest);
+      let status: number;
+      if (semver.prerelease(version) !== null) status = PACKAGE_VERSION_STATUSES.PreRelease;
+      else if (latest === undefined || semver.gt(version, latest.version)) status = PACKAGE_VERSION_STATUSES.Latest;
+      else status = PACKAGE_VERSION_STATUSES.Archived;
+      if (status === PACKAGE_VERSION_STATUSES.Latest && latest) {
+        await trx.updateTable('package_version').set({ package_version_status_id: PACKAGE_VERSION_STATUSES.Archived }).where('package_version_id', '=', latest.package_version_id).execute();
+      }
+      const row = await trx
+        .insertInto('package_version')
+        .values({ package_id: packageId, version, label, package_version_status_id: status, file_sha256: file.sha256, file_name: file.fileName.slice(0, 500), file_size: file.size, created_by: user.userName })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await file.keep();
+      await recordAudit(trx, user, {
+        entityType: 'packageVersion',
+        entityId: row.package_version_id,
+        tenantId: pkg.tenant_id,
+        action: 'create',
+        changes: { packageId, version, label, status, ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}) },
+      });
+      return presentVersion(row);
+    });
+  } finally {
+    // After keep() the temporary file is gone; otherwise nothing of a refused upload stays.
+    await file?.discard();
+  }
+}
+
+/** Deletes a version that is not the Latest (spec 002 §4: Delete is hidden for Latest) and no device holds. */
+export async function deleteVersion(db: Db, config: Config, user: Principal, packageId: string, versionId: string): Promise<void> {
+  const orphans = await db.transaction().execute(async (trx) => {
+    const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
+    const row = orNotFound(await trx.selectFrom('package_version').selectAll().where('package_version_id', '=', versionId).where('package_id', '=', packageId).forUpdate().executeTakeFirst(), 'The package version');
+    if (row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest) throw new BadRequestError(PACKAGE_MESSAGES.latestDeleteRefused);
+    // Across every tenant: a shared package's version may be on devices its editor cannot see; only yes or no leaves here.
+    const held = await scoped(trx, ALL_TENANTS)
+      .selectFrom('device_installation')
+      .select('device_id')
+      .where((eb) => eb.or([eb('package_version_id', '=', versionId), eb('installed_package_version_id', '=', versionId)]))
+      .where('install_status_id', 'not in', [INSTALL_STATUSES.AvailableForInstall, INSTALL_STATUSES.Removed])
+      .limit(1)
+      .executeTakeFirst();
+    if (held) throw new BadRequestError(PACKAGE_MESSAGES.versionInUse);
+    await trx.deleteFrom('package_version').where('package_version_id', '=', versionId).execute();
+    await recordAudit(trx, user, { entityType: 'packageVersion', entityId: versionId, tenantId: pkg.tenant_id, action: 'delete', changes: { packageId, version: row.version } });
+    return unreferenced(trx, [row.file_sha256]);
+  });
+  await removeFiles(config, orphans);
+}
+
+/** Files of deleted versions that no other version names; after the commit, so a rolled-back delete keeps its file. */
+export async function removeFiles(config: Config, hashes: string[]): Promise<void> {
+  await Promise.all(hashes.map((hash) => removeStored(config.dataDir, hash)));
+}

@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ingestResultSchema, packetHistoryQuerySchema, packetSchema, PACKET_LIMITS } from '@cfs/contracts/packets';
+import type { AppDeps } from '../../app-deps.js';
+import { scoped } from '../../db/scoped.js';
+import { ingestPackets } from '../../engines/ingestion/ingest.js';
+import { registerListRoutes } from '../../http/list-routes.js';
+import { machineOf, perm, principalOf } from '../../http/route-permission.js';
+import { findPacketHistory } from './queries.js';
+import { packetsResource } from './resource.js';
+
+const tags = ['Packets'];
+
+/** Packets (spec 002 §3 Packet, §7 Blocks and packets): ingestion by machines, the latest and the history for people. */
+export const packetRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
+  registerListRoutes(app, db, {
+    path: '/v1/packets',
+    resource: packetsResource,
+    row: packetSchema,
+    permission: perm('Packets', 'view'),
+    base: (user) => scoped(db, user.tenantScope).selectFrom('packet_latest').selectAll(),
+    exportFileName: 'packets.csv',
+    tags,
+  });
+
+  // The body is checked item by item in ingestion, so that a problem names its item ("Item 3: …").
+  app.post(
+    '/v1/packets',
+    {
+      config: { permission: 'machine' },
+      // A full batch of large messages is bigger than the portal's usual body limit.
+      bodyLimit: 32 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: `Report packets: one packet or an array of up to ${PACKET_LIMITS.maxBatch} ({ entityId, timestamp, message }), stored whole or not at all`,
+        response: { 200: ingestResultSchema },
+      },
+    },
+    async (request) => ingestPackets(db, machineOf(request), request.body, { retentionDays: config.packetRetentionDays }),
+  );
+
+  app.get(
+    '/v1/packets/:entityId/history',
+    { config: { permission: perm('Packets', 'view') }, schema: { tags, params: z.object({ entityId: z.uuid() }), querystring: packetHistoryQuerySchema } },
+    async (request) =>
+      findPacketHistory(db, principalOf(request).tenantScope, request.params.entityId.toLowerCase(), request.query, config.packetRetentionDays, request.url.split('?')[0] ?? ''),
+  );
+};

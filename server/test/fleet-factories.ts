@@ -1,0 +1,54 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
+import { scoped } from '../src/db/scoped.js';
+import type { TestPortal } from './harness.js';
+
+/**
+ * Fleet rows for API tests whose areas (devices, packages, the agent's enrolment) are not the
+ * subject of the test: written straight into the tables, as those areas would leave them.
+ */
+export async function insertDevice(portal: TestPortal, tenantId: string, subscriptionId: string, body: { name?: string; operatingSystemId?: number } = {}) {
+  return scoped(portal.db, ALL_TENANTS)
+    .insertInto('device', { tenant_id: tenantId, subscription_id: subscriptionId, name: body.name ?? `Device ${randomBytes(3).toString('hex')}`, operating_system_id: body.operatingSystemId ?? 1 })
+    .returning(['device_id', 'tenant_id'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertPackageWithOperation(
+  portal: TestPortal,
+  tenantId: string | null,
+  body: { name?: string; operatingSystemIds?: number[]; frequencies?: number[]; parameterDefinitions?: unknown[]; operationName?: string } = {},
+) {
+  const pkg = await scoped(portal.db, ALL_TENANTS)
+    .insertInto('package', { tenant_id: tenantId, name: body.name ?? `Package ${randomBytes(3).toString('hex')}`, package_type_id: 1, operating_system_ids: body.operatingSystemIds ?? [1, 4] })
+    .returning('package_id')
+    .executeTakeFirstOrThrow();
+  const operation = await portal.db
+    .insertInto('operation')
+    .values({
+      package_id: pkg.package_id,
+      name: body.operationName ?? 'Metric',
+      frequency_type_ids: body.frequencies ?? [1, 2],
+      parameter_definitions: JSON.stringify(body.parameterDefinitions ?? []),
+      operation_type_id: 6,
+      operation_result_type_id: 2,
+    })
+    .returning('operation_id')
+    .executeTakeFirstOrThrow();
+  return { packageId: pkg.package_id, operationId: operation.operation_id };
+}
+
+export async function insertPendingDevice(portal: TestPortal, tenantId: string, body: { machineName?: string; operatingSystem?: string; lastPing?: Date } = {}) {
+  return scoped(portal.db, ALL_TENANTS)
+    .insertInto('pending_device', {
+      tenant_id: tenantId,
+      machine_name: body.machineName ?? `HOST-${randomBytes(3).toString('hex')}`,
+      operating_system: body.operatingSystem ?? 'Windows 11',
+      architecture: 'X64',
+      ip_address: '10.0.0.5',
+      agent_key_hash: createHash('sha256').update(randomBytes(16)).digest('hex'),
+      last_ping: body.lastPing ?? new Date(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

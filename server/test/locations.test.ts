@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../src/db/seed.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await createTestPortal();
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+type Row = { locationId: string; name: string; tenantId: string | null; city: string | null; tenant?: { name: string } | null };
+const list = async (user: string, query = '') => {
+  const response = await portal.as(user, { method: 'GET', url: `/v1/locations?$count=true&$top=100${query}` });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ '@odata.count': number; value: Row[] }>();
+};
+const create = (user: string, payload: Record<string, unknown>) => portal.as(user, { method: 'PUT', url: '/v1/locations', payload });
+
+describe('locations', () => {
+  it('lists a tenant’s own locations and the shared ones, never another tenant’s', async () => {
+    const names = (await list('operator')).value.map((row) => row.name);
+    expect(names).toEqual(expect.arrayContaining(['Shared Data Centre', 'Contoso Headquarters']));
+    expect(names).not.toContain('Fabrikam Redmond Plant');
+    const admin = (await list('admin')).value.map((row) => row.name);
+    expect(admin).toEqual(expect.arrayContaining(['Shared Data Centre', 'Contoso Headquarters', 'Fabrikam Redmond Plant']));
+  });
+
+  it('expands the tenant, and sorts and filters by the tenant’s name', async () => {
+    const filtered = await list('admin', `&$expand=tenant&$filter=tenant/name eq 'Fabrikam'`);
+    expect(filtered.value.length).toBeGreaterThan(0);
+    expect(filtered.value.every((row) => row.tenant?.name === 'Fabrikam')).toBe(true);
+    const sorted = (await list('admin', '&$expand=tenant&$orderby=tenant/name desc')).value.filter((row) => row.tenant);
+    expect(sorted[0]?.tenant?.name).toBe('Fabrikam');
+    expect(sorted[sorted.length - 1]?.tenant?.name).toBe('Contoso');
+    const searched = await list('admin', `&$filter=contains(tolower(city),'redm')`);
+    expect(searched.value.map((row) => row.name)).toEqual(['Fabrikam Redmond Plant']);
+  });
+
+  it('creates, reads and updates a location of the caller’s tenant, and records both in the change history', async () => {
+    const created = await create('operator', { name: 'Branch Office', city: 'Tacoma', state: 'WA', tenantId: DEMO.contoso });
+    expect(created.statusCode).toBe(200);
+    const { locationId } = created.json<Row>();
+    const updated = await portal.as('operator', { method: 'POST', url: `/v1/locations/${locationId}`, payload: { name: 'Branch Office North', city: 'Tacoma', state: 'WA', tenantId: DEMO.contoso } });
+    expect(updated.statusCode).toBe(200);
+    const read = await portal.as('operator', { method: 'GET', url: `/v1/locations/${locationId}` });
+    expect(read.json()).toMatchObject({ name: 'Branch Office North', city: 'Tacoma', tenantId: DEMO.contoso, createdBy: 'operator' });
+    const audit = await portal.db.selectFrom('audit_event').select(['action', 'changes']).where('entity_type', '=', 'location').where('entity_id', '=', locationId).orderBy('audit_event_id').execute();
+    expect(audit.map((row) => row.action)).toEqual(['create', 'update']);
+    expect(audit[1]?.changes).toMatchObject({ name: { from: 'Branch Office', to: 'Branch Office North' } });
+  });
+
+  it('requires a name with "Name is required"', async () => {
+    const response = await create('operator', { name: '  ', tenantId: DEMO.contoso });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.name).toEqual(['Name is required']);
+  });
+
+  it('hides and protects another tenant’s location: 404 to read or edit, and no creating in its tenant', async () => {
+    const fabrikam = (await list('admin', `&$filter=name eq 'Fabrikam Dublin Office'`)).value[0];
+    expect(fabrikam).toBeDefined();
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/locations/${fabrikam!.locationId}` })).statusCode).toBe(404);
+    const edit = await portal.as('operator', { method: 'POST', url: `/v1/locations/${fabrikam!.locationId}`, payload: { name: 'Taken', tenantId: DEMO.contoso } });
+    expect(edit.statusCode).toBe(404);
+    const into = await create('operator', { name: 'Sneaky', tenantId: DEMO.fabrikam });
+    expect(into.statusCode).toBe(400);
+    expect(into.json().errors.tenantId).toBeDefined();
+    const still = await portal.as('admin', { method: 'GET', url: `/v1/locations/${fabrikam!.locationId}` });
+    expect(still.json().name).toBe('Fabrikam Dublin Office');
+  });
+
+  it('lets only a caller of all tenants create or edit a shared (tenantless) location', async () => {
+    expect((await create('operator', { name: 'Shared by a tenant', tenantId: null })).statusCode).toBe(403);
+    const shared = (await list('operator', `&$filter=tenantId eq null`)).value[0]!;
+    const edit = await portal.as('operator', { method: 'POST', url: `/v1/locations/${shared.locationId}`, payload: { name: 'Renamed', tenantId: null } });
+    expect(edit.statusCode).toBe(403);
+    const takeOver = await portal.as('operator', { method: 'POST', url: `/v1/locations/${shared.locationId}`, payload: { name: 'Mine now', tenantId: DEMO.contoso } });
+    expect(takeOver.statusCode).toBe(403);
+    const byAdmin = await create('admin', { name: 'Shared Lab', tenantId: null });
+    expect(byAdmin.statusCode).toBe(200);
+    expect(byAdmin.json().tenantId).toBeNull();
+  });
+
+  it('refuses callers without the Locations permission', async () => {
+    expect((await portal.as('enduser', { method: 'GET', url: '/v1/locations' })).statusCode).toBe(403);
+    expect((await create('enduser', { name: 'X', tenantId: DEMO.contoso })).statusCode).toBe(403);
+  });
+
+  it('looks up the tenant’s and the shared locations for the device form', async () => {
+    const response = await portal.as('operator2', { method: 'GET', url: `/api/generallookup/locations?tenantId=${DEMO.fabrikam}` });
+    expect(response.statusCode).toBe(200);
+    const rows = response.json<{ name: string; tenantId: string | null }[]>();
+    expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['Shared Data Centre', 'Fabrikam Redmond Plant']));
+    expect(rows.every((row) => row.tenantId === null || row.tenantId === DEMO.fabrikam)).toBe(true);
+    const other = await portal.as('operator2', { method: 'GET', url: `/api/generallookup/locations?tenantId=${DEMO.contoso}` });
+    expect(other.json()).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Button from '@mui/material/Button';
+import type { GridColDef } from '@mui/x-data-grid';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import InventoryIcon from '@mui/icons-material/Inventory2';
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import SettingsSuggestIcon from '@mui/icons-material/SettingsSuggest';
+import SensorsIcon from '@mui/icons-material/Sensors';
+import BugReportIcon from '@mui/icons-material/BugReport';
+import UpgradeIcon from '@mui/icons-material/Upgrade';
+import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
+import { FLEET_POLLING_MS } from '@cfs/contracts/fleet';
+import { CellLink } from '../../components/cell-link';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { actionsColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
+import { guidFilterOperators } from '../../components/guid-filter';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
+import { ResourceGrid } from '../../components/resource-grid';
+import { PageHeader } from '../../lib/page-header';
+import { useNow } from '../../lib/use-now';
+import { useTenantId } from '../../lib/use-tenant-id';
+import { useDrawerParam, useListState } from '../../lib/url-state';
+import { DEVICES_PATH, useDeleteDevice, useRestartAgent, type Device } from './api';
+import { formatAge, formatPercent } from './device-display';
+
+// Each drawer's code loads when it first opens: the grid paints without the forms behind it.
+const DeviceDrawer = lazyWhenOpened(() => import('./device-drawer'), (props) => props.id !== null);
+const TracingDrawer = lazyWhenOpened(() => import('./device-tracing-drawer'), (props) => props.id !== null);
+const LogsDrawer = lazyWhenOpened(() => import('./device-logs-drawer'), (props) => props.id !== null);
+const InstallationsDrawer = lazyWhenOpened(() => import('./device-installations-drawer'), (props) => props.id !== null);
+const PacketsDrawer = lazyWhenOpened(() => import('./device-packets-drawer'), (props) => props.id !== null);
+const DeviceOperationsDrawer = lazyWhenOpened(() => import('./device-operations-drawer'), (props: { open: boolean }) => props.open);
+
+/** Devices (spec 002 §2): the fleet with its live values, refreshed every 30 s. */
+export default function DevicesPage() {
+  const tenantId = useTenantId();
+  const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+  const edit = useDrawerParam('deviceId');
+  const tracing = useDrawerParam('traceDeviceId');
+  const logs = useDrawerParam('deviceLogsId');
+  const installations = useDrawerParam('deviceInstallationsId');
+  const packets = useDrawerParam('devicePacketsId');
+  const operations = useDrawerParam('deviceOperationsId');
+  const [deleting, setDeleting] = useState<Device | null>(null);
+  const remove = useDeleteDevice();
+  const restart = useRestartAgent();
+  const now = useNow();
+
+  const columns: GridColDef<Device>[] = [
+    { field: 'name', headerName: 'Name', flex: 1, minWidth: 180, renderCell: ({ row }) => <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>{row.name}</CellLink> },
+    { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 100, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
+    { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 110, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
+    { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 120, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
+    { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 140, valueGetter: (_value, row) => row.location?.name ?? '' },
+    { field: 'deviceId', headerName: 'Device ID', width: 300, filterOperators: [...guidFilterOperators] },
+    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
+    actionsColumn<Device>(
+      (row) => [
+        { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
+        { label: 'Restart Agent', icon: <RestartAltIcon fontSize="small" />, onClick: () => void restart.mutateAsync(row).catch(() => undefined) },
+        { label: 'Toggle Tracing', icon: <BugReportIcon fontSize="small" />, onClick: () => tracing.open(row.deviceId) },
+        { label: 'Operations', icon: <SettingsSuggestIcon fontSize="small" />, onClick: () => operations.open(row.deviceId) },
+        { label: 'Installations', icon: <InventoryIcon fontSize="small" />, onClick: () => installations.open(row.deviceId) },
+        { label: 'Delete Device', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+        { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
+        { label: 'Packets', icon: <SensorsIcon fontSize="small" />, onClick: () => packets.open(row.deviceId) },
+      ],
+      { width: 300 },
+    ),
+  ];
+
+  return (
+    <>
+      <PageHeader title="Devices" />
+      <ResourceGrid
+        list={list}
+        path={DEVICES_PATH}
+        expand="location"
+        tenantScope={tenantId}
+        columns={columns}
+        essentialColumns={['name', 'cpuPercent', 'packetTimestamp', ACTIONS_FIELD]}
+        getRowId={(row) => row.deviceId}
+        fields={{ location: { path: 'location/name' } }}
+        searchFields={['name']}
+        exportFileName="devices.csv"
+        refetchInterval={FLEET_POLLING_MS.devices}
+        toolbarActions={
+          <Button component={RouterLink} to={`/${tenantId}/pendingdevices`} startIcon={<UpgradeIcon />}>
+            Promote Pending Devices
+          </Button>
+        }
+        onRowClick={(row) => edit.open(row.deviceId)}
+      />
+      <DeviceDrawer id={edit.openId} onClose={edit.close} />
+      <TracingDrawer id={tracing.openId} onClose={tracing.close} />
+      <LogsDrawer id={logs.openId} onClose={logs.close} />
+      <InstallationsDrawer id={installations.openId} onClose={installations.close} />
+      <PacketsDrawer id={packets.openId} onClose={packets.close} />
+      <DeviceOperationsDrawer open={operations.openId !== null} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Device"
+        text={deleting ? DEVICE_MESSAGES.deleteConfirm(deleting.name) : ''}
+        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}
