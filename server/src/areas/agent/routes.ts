@@ -81,14 +81,12 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, conf
     '/v1/agent/packageversions/:packageVersionId/download',
     { config: machine, schema: { tags, summary: 'Download a package version wanted on this device', params: z.object({ packageVersionId: z.uuid() }) } },
     async (request, reply) => {
-      const file = await wantedPackageFile(db, config.dataDir, deviceOf(request), request.params.packageVersionId);
-      const stat = await fs.promises.stat(file.filePath).catch(() => undefined);
-      if (!stat?.isFile()) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
+      const file = await wantedPackageFile(db, config, deviceOf(request), request.params.packageVersionId);
       return reply
         .type('application/octet-stream')
-        .header('Content-Length', stat.size)
+        .header('Content-Length', file.size)
         .header('Content-Disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .send(fs.createReadStream(file.filePath));
+        .send(file.stream);
     },
   );
 
