@@ -82,6 +82,8 @@ describe('pending devices (operator)', () => {
     await expect.poll(() => gridRow(page, names[0]!).count()).toBe(0);
     const left = await serverCall<ListResponse<JsonOf<PendingDevice>>>(page, `/v1/pendingdevices?$filter=startswith(machineName,'${prefix}')`);
     expect(left.value.map((row) => row.machineName).sort()).toEqual(names.slice(1));
+    const devices = await serverCall<ListResponse<{ name: string; subscriptionId: string }>>(page, `/v1/devices?$filter=name eq '${names[0]!}'`);
+    expect(devices.value).toEqual([expect.objectContaining({ name: names[0], subscriptionId: session.me.subscriptionId })]);
 
     await gridRow(page, names[1]!).getByRole('checkbox').check();
     await remove.click();
