@@ -17,6 +17,8 @@ export interface AgentOptions {
   server: string;
   token: string;
   dataDir: string;
+  /** The name the device is known by; the host name unless given (several agents on one machine). */
+  machineName?: string;
   /** How often the configuration is fetched (the portal's default unless a test shortens it). */
   pollMs?: number;
   quiet?: boolean;
@@ -76,6 +78,10 @@ export class Agent {
     for (const name of this.folder.readJson<string[]>(ONE_TIME_FILE) ?? []) this.schedule.oneTimeDone.add(name);
   }
 
+  private get machineName(): string {
+    return this.options.machineName ?? os.hostname();
+  }
+
   get deviceId(): string | undefined {
     return this.identity.deviceId;
   }
@@ -94,7 +100,7 @@ export class Agent {
 
   async run(): Promise<AgentExit> {
     this.running = true;
-    this.log.info(`CFS agent ${AGENT_VERSION} on ${os.hostname()} (${process.platform} ${process.arch}), portal ${this.options.server}, data in ${this.folder.dir}`);
+    this.log.info(`CFS agent ${AGENT_VERSION} on ${this.machineName} (${process.platform} ${process.arch}), portal ${this.options.server}, data in ${this.folder.dir}`);
     while (this.running) {
       const enrolled = await this.enrol();
       if (enrolled) return enrolled;
@@ -115,7 +121,7 @@ export class Agent {
       try {
         const result = await this.client.json<EnrolmentResult>('POST', '/v1/agent/enrol', this.options.token, {
           agentKey: this.identity.agentKey,
-          machineName: os.hostname(),
+          machineName: this.machineName,
           operatingSystem: process.platform,
           architecture: process.arch,
           agentVersion: AGENT_VERSION,
@@ -274,7 +280,7 @@ export class Agent {
             timestamp: new Date().toISOString(),
             message: {
               Value: sample.cpuPercent,
-              Properties: { BlockName: os.hostname() },
+              Properties: { BlockName: this.machineName },
               Metrics: { [HEARTBEAT_METRICS.cpuPercent]: sample.cpuPercent, [HEARTBEAT_METRICS.memoryPercent]: sample.memoryPercent },
               States: {},
               Diagnostics: {},
@@ -300,7 +306,7 @@ export class Agent {
   }
 
   private runtimeConfig() {
-    return { MachineName: os.hostname(), DeviceId: this.identity.deviceId ?? '', PortalUrl: this.options.server, DataDirectory: this.folder.dir };
+    return { MachineName: this.machineName, DeviceId: this.identity.deviceId ?? '', PortalUrl: this.options.server, DataDirectory: this.folder.dir };
   }
 
   private async runOne(operation: AgentOperation): Promise<void> {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent } from './agent.js';
 
-const USAGE = 'Usage: cfs-agent --server URL --token TOKEN [--data DIR]\n  (npm run agent -- --server URL --token TOKEN [--data DIR])';
+const USAGE = 'Usage: cfs-agent --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME]\n  (npm run agent -- --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME])';
 
 /**
  * The agent's command line. A restart asked for by the portal starts the agent afresh in this same
@@ -18,6 +18,7 @@ async function main(): Promise<number> {
         server: { type: 'string' },
         token: { type: 'string' },
         data: { type: 'string' },
+        name: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       // A single executable sees its own path as the first argument.
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   for (;;) {
-    current = new Agent({ server, token, dataDir, ...(pollMs ? { pollMs } : {}) });
+    current = new Agent({ server, token, dataDir, ...(values.name ? { machineName: values.name } : {}), ...(pollMs ? { pollMs } : {}) });
     const exit = await current.run();
     if (exit.kind === 'restart') {
       current.log.info('Restarting');

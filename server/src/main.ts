@@ -5,6 +5,7 @@ import { loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 import { AREAS } from './areas.js';
 import { startWorker } from './engines/worker.js';
+import { agentBundle, prepareDemoAgent, runDemoAgent } from './areas/agent/demo-agent.js';
 
 const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
 
@@ -28,6 +29,17 @@ async function main(): Promise<void> {
       );
     }
     stops.push(() => app.close());
+    if (config.demoAgent) {
+      // The demo's agent is a nicety: a portal that cannot start it still serves.
+      try {
+        const bundle = agentBundle(config);
+        const demo = bundle && (await prepareDemoAgent(runtime.db, config));
+        if (bundle && demo) stops.unshift(runDemoAgent(bundle, { server: config.publicUrl, ...demo, log: (line) => app.log.info(line) }));
+        else if (!bundle) app.log.warn('The demo agent is not built (npm run build): the portal runs without it.');
+      } catch (error) {
+        app.log.error({ err: error }, 'The demo agent could not be started');
+      }
+    }
   }
 
   let stopping = false;

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentConfiguration, EnrolmentResult } from '@cfs/contracts/agent';
 import { FILE_STORE_FOLDER, FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
+import { prepareDemoAgent } from '../src/areas/agent/demo-agent.js';
 import { hashCredential } from '../src/auth/machine-callers.js';
+import { DEMO } from '../src/db/seed.js';
 import { createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -360,5 +362,27 @@ describe('agent downloads', () => {
     } finally {
       await served.close();
     }
+  });
+});
+
+describe('the demo agent', () => {
+  it('is made once in Contoso with a Metric and an Availability check of the portal, and its agent enrols at once', async () => {
+    const first = await prepareDemoAgent(portal.db, portal.config);
+    const second = await prepareDemoAgent(portal.db, portal.config);
+    if (!first || !second) throw new Error('no demo agent');
+    expect(second).toEqual(first);
+    const { agentKey } = JSON.parse(await fs.readFile(path.join(first.dataDir, 'identity.json'), 'utf8')) as { agentKey: string };
+    if (process.platform !== 'win32') expect((await fs.stat(path.join(first.dataDir, 'token'))).mode & 0o777).toBe(0o600);
+
+    const devices = await portal.db.selectFrom('device').select(['device_id', 'tenant_id', 'subscription_id']).where('agent_key_hash', '=', hashCredential(agentKey)).execute();
+    expect(devices).toEqual([{ device_id: expect.any(String), tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction }]);
+    const result = (await enrolWith(first.token, agentKey)).json<EnrolmentResult>();
+    if (result.status !== 'enrolled') throw new Error('the demo agent should not wait for promotion');
+    const configuration = (await configurationOf(result.credential)).json<AgentConfiguration>();
+    expect(configuration.operations.map((op) => [op.label, op.operationName, op.frequencyTypeId, op.intervalSeconds])).toEqual([
+      ['CPU', 'Metric', FREQUENCY_TYPES.Recurring, 30],
+      ['Portal health', 'Availability', FREQUENCY_TYPES.Recurring, 30],
+    ]);
+    expect(configuration.operations[1]!.parameters).toContainEqual({ name: 'Url', source: 'PortalEntry', value: 'http://portal.test/healthz' });
   });
 });

@@ -45,7 +45,7 @@ export default async function setup(project: TestProject) {
   let log = '';
   const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', FEATURES: '' },
+    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', FEATURES: '', DEMO_AGENT: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));

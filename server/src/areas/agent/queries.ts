@@ -1,8 +1,10 @@
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { AgentConfiguration, AgentParameter } from '@cfs/contracts/agent';
-import { FILE_STORE_FOLDER, FREQUENCY_TYPES, INSTALL_STATUSES, PARAMETER_SOURCES, type ParameterSource } from '@cfs/contracts/fleet';
+import { FREQUENCY_TYPES, INSTALL_STATUSES, PARAMETER_SOURCES, type ParameterSource } from '@cfs/contracts/fleet';
 import { AGENT_MESSAGES } from '@cfs/contracts/agent';
+import type { Config } from '../../config.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
+import { openStored } from '../../files/content-store.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
@@ -150,16 +152,16 @@ export async function agentConfiguration(db: Db, box: SecretBox, publicUrl: stri
  * A package version's file, when the portal wants it on this device: a device cannot fetch other
  * packages (another tenant's, or ones it was not given) by guessing ids.
  */
-export async function wantedPackageFile(db: Db, dataDir: string, device: DeviceCaller, packageVersionId: string): Promise<{ filePath: string; fileName: string; size: number }> {
+export async function wantedPackageFile(db: Db, config: Pick<Config, 'dataDir'>, device: DeviceCaller, packageVersionId: string): Promise<{ stream: Readable; size: number; fileName: string }> {
   const row = await scoped(db, device.scope)
     .selectFrom('device_installation as i')
     .innerJoin('package_version as v', 'v.package_version_id', 'i.package_version_id')
-    .select(['v.file_sha256', 'v.file_name', 'v.file_size'])
+    .select(['v.file_sha256', 'v.file_name'])
     .where('i.device_id', '=', device.deviceId)
     .where('i.package_version_id', '=', packageVersionId)
     .executeTakeFirst();
   if (!row) throw new NotFoundError('The package version');
-  const sha = row.file_sha256.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(sha)) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
-  return { filePath: path.join(dataDir, FILE_STORE_FOLDER, sha.slice(0, 2), sha), fileName: row.file_name, size: Number(row.file_size) };
+  const stored = await openStored(config, row.file_sha256.toLowerCase());
+  if (!stored) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
+  return { ...stored, fileName: row.file_name };
 }

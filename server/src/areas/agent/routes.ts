@@ -39,38 +39,38 @@ function tokenOf(request: Parameters<typeof machineOf>[0]): TokenCaller {
  * its enrolment token is revoked.
  */
 export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config, secretBox }) => async (app) => {
-  app.post('/v1/agent/enrol', { config: machine, schema: { tags, body: enrolmentSchema, response: { 200: enrolmentResultSchema } } }, async (request, reply) =>
+  app.post('/v1/agent/enrol', { config: machine, schema: { tags, summary: 'Enrol an agent (bearer: a tenant API token): pending until promoted, then its device id and a new device credential', body: enrolmentSchema, response: { 200: enrolmentResultSchema } } }, async (request, reply) =>
     reply.header('Cache-Control', 'no-store').send(await enrol(db, tokenOf(request), request.body, request.ip)),
   );
 
-  app.get('/v1/agent/configuration', { config: machine, schema: { tags, response: { 200: agentConfigurationSchema } } }, async (request, reply) =>
+  app.get('/v1/agent/configuration', { config: machine, schema: { tags, summary: 'The device\'s configuration (bearer: the device credential); marks its last contact', response: { 200: agentConfigurationSchema } } }, async (request, reply) =>
     reply.header('Cache-Control', 'no-store').send(await agentConfiguration(db, secretBox, config.publicUrl, deviceOf(request))),
   );
 
-  app.post('/v1/agent/restart/acknowledge', { config: machine, schema: { tags } }, async (request, reply) => {
+  app.post('/v1/agent/restart/acknowledge', { config: machine, schema: { tags, summary: 'Acknowledge a restart request: clears the device\'s restart flag' } }, async (request, reply) => {
     await acknowledgeRestart(db, deviceOf(request));
     return reply.code(204).send();
   });
 
-  app.post('/v1/agent/logs', { config: machine, schema: { tags, body: agentLogBatchSchema } }, async (request, reply) => {
+  app.post('/v1/agent/logs', { config: machine, schema: { tags, summary: 'Add device log entries (at most 100)', body: agentLogBatchSchema } }, async (request, reply) => {
     await addDeviceLogs(db, deviceOf(request), request.body.entries);
     return reply.code(204).send();
   });
 
   const operationParams = z.object({ deviceOperationId: z.uuid() });
-  app.post('/v1/agent/operations/:deviceOperationId/logs', { config: machine, schema: { tags, params: operationParams, body: agentLogBatchSchema } }, async (request, reply) => {
+  app.post('/v1/agent/operations/:deviceOperationId/logs', { config: machine, schema: { tags, summary: 'Add log entries of one of the device\'s operations', params: operationParams, body: agentLogBatchSchema } }, async (request, reply) => {
     await addOperationLogs(db, deviceOf(request), request.params.deviceOperationId, request.body.entries);
     return reply.code(204).send();
   });
 
-  app.post('/v1/agent/operations/:deviceOperationId/complete', { config: machine, schema: { tags, params: operationParams, body: operationCompletionSchema } }, async (request, reply) => {
+  app.post('/v1/agent/operations/:deviceOperationId/complete', { config: machine, schema: { tags, summary: 'Complete a queued on-demand operation with its completion token', params: operationParams, body: operationCompletionSchema } }, async (request, reply) => {
     await completeOperation(db, deviceOf(request), request.params.deviceOperationId, request.body.completionToken);
     return reply.code(204).send();
   });
 
   app.post(
     '/v1/agent/installations/:packageId',
-    { config: machine, schema: { tags, params: z.object({ packageId: z.uuid() }), body: installationReportSchema } },
+    { config: machine, schema: { tags, summary: 'Report the outcome of installing a package', params: z.object({ packageId: z.uuid() }), body: installationReportSchema } },
     async (request, reply) => {
       await reportInstallation(db, deviceOf(request), request.params.packageId, request.body);
       return reply.code(204).send();
@@ -79,22 +79,20 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, conf
 
   app.get(
     '/v1/agent/packageversions/:packageVersionId/download',
-    { config: machine, schema: { tags, params: z.object({ packageVersionId: z.uuid() }) } },
+    { config: machine, schema: { tags, summary: 'Download a package version wanted on this device', params: z.object({ packageVersionId: z.uuid() }) } },
     async (request, reply) => {
-      const file = await wantedPackageFile(db, config.dataDir, deviceOf(request), request.params.packageVersionId);
-      const stat = await fs.promises.stat(file.filePath).catch(() => undefined);
-      if (!stat?.isFile()) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
+      const file = await wantedPackageFile(db, config, deviceOf(request), request.params.packageVersionId);
       return reply
         .type('application/octet-stream')
-        .header('Content-Length', stat.size)
+        .header('Content-Length', file.size)
         .header('Content-Disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .send(fs.createReadStream(file.filePath));
+        .send(file.stream);
     },
   );
 
   // The agent's single executables, the portal's default agent download (GET /api/{tenantId}/settings).
   const downloads = new Set<string>(Object.values(AGENT_DOWNLOADS));
-  app.get('/downloads/agent/:file', { config: { permission: 'public' }, schema: { tags, params: z.object({ file: z.string() }) } }, async (request, reply) => {
+  app.get('/downloads/agent/:file', { config: { permission: 'public' }, schema: { tags, summary: 'Download the agent as a single executable (cfs-agent-win-x64.exe, cfs-agent-linux-x64)', security: [], params: z.object({ file: z.string() }) } }, async (request, reply) => {
     const name = request.params.file;
     if (!downloads.has(name)) throw new HttpError(404, 'There is no such agent download.');
     const filePath = path.join(config.agentDist, name);

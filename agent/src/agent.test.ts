@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentConfiguration } from '@cfs/contracts/agent';
+import { FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
+import { Agent } from './agent.js';
+
+const DEVICE_ID = '9b2f4c1e-1111-4a5b-8c6d-000000000001';
+const OPERATION_ID = '9b2f4c1e-2222-4a5b-8c6d-000000000002';
+const TOKEN = '9b2f4c1e-3333-4a5b-8c6d-000000000003';
+
+/** A portal as small as the agent needs, whose answers a test changes as it goes. */
+class FakePortal {
+  server!: http.Server;
+  url = '';
+  enrolled = false;
+  refuseDevice = false;
+  refuseToken = false;
+  packetsDown = false;
+  restart = false;
+  queued = true;
+  packets: { entityId: string; message: Record<string, unknown> }[] = [];
+  operationLogs: string[] = [];
+  completions: string[] = [];
+  acknowledged = 0;
+
+  configuration(): AgentConfiguration {
+    return {
+      deviceId: DEVICE_ID,
+      name: 'test',
+      heartbeatIntervalSeconds: 1,
+      loggingLevel: 'None',
+      traceExpiration: null,
+      tracing: false,
+      restartAgent: this.restart,
+      operations: [
+        {
+          deviceOperationId: OPERATION_ID,
+          operationId: OPERATION_ID,
+          operationName: 'Availability',
+          label: 'Portal',
+          operationTypeId: OPERATION_TYPES.Availability,
+          operationResultTypeId: 2,
+          frequencyTypeId: FREQUENCY_TYPES.OnDemand,
+          intervalSeconds: 30,
+          completionToken: this.queued ? TOKEN : null,
+          parameters: [{ name: 'Url', source: 'PortalEntry', value: `${this.url}/ok` }],
+          modified: new Date(),
+        },
+      ],
+      packages: [],
+    };
+  }
+
+  async start(): Promise<void> {
+    this.server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const send = (status: number, value?: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(value === undefined ? undefined : JSON.stringify(value));
+        };
+        const auth = request.headers.authorization ?? '';
+        const url = request.url ?? '';
+        if (url === '/ok') return send(200, {});
+        if (url === '/v1/agent/enrol') {
+          if (this.refuseToken) return send(401, { message: 'The token has been revoked.' });
+          return this.enrolled ? send(200, { status: 'enrolled', deviceId: DEVICE_ID, credential: 'cfsd_test' }) : send(200, { status: 'pending', pendingDeviceId: DEVICE_ID });
+        }
+        if (auth !== 'Bearer cfsd_test' || this.refuseDevice) return send(401, { message: 'The device credential is not valid.' });
+        if (url === '/v1/agent/configuration') return send(200, this.configuration());
+        if (url === '/v1/agent/restart/acknowledge') {
+          this.acknowledged += 1;
+          this.restart = false;
+          return send(204);
+        }
+        if (url === '/v1/packets') {
+          if (this.packetsDown) return send(503, { message: 'down' });
+          this.packets.push(...(JSON.parse(body) as FakePortal['packets']));
+          return send(200, {});
+        }
+        if (url === `/v1/agent/operations/${OPERATION_ID}/logs`) {
+          this.operationLogs.push(...(JSON.parse(body) as { entries: { detail: string }[] }).entries.map((entry) => entry.detail));
+          return send(204);
+        }
+        if (url === `/v1/agent/operations/${OPERATION_ID}/complete`) {
+          this.completions.push((JSON.parse(body) as { completionToken: string }).completionToken);
+          this.queued = false;
+          return send(204);
+        }
+        send(404, { message: 'Not found.' });
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+}
+
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let portal: FakePortal;
+let dataDir: string;
+beforeEach(async () => {
+  portal = new FakePortal();
+  await portal.start();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfs-agent-'));
+});
+afterEach(async () => {
+  await new Promise((resolve) => portal.server.close(resolve));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const agentFor = () => new Agent({ server: portal.url, token: 'cfs_token', dataDir, pollMs: 200, quiet: true });
+
+describe('the agent against a portal', () => {
+  it('waits while pending, then runs a queued on-demand operation once, reports it and completes it with its token', async () => {
+    const agent = agentFor();
+    const running = agent.run();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(portal.packets).toEqual([]);
+    portal.enrolled = true;
+    await until(() => portal.completions.length > 0 && portal.packets.some((packet) => packet.entityId === DEVICE_ID));
+    expect(portal.completions).toEqual([TOKEN]);
+    expect(portal.operationLogs[0]).toMatch(/^Success: GET .*\/ok answered 200/);
+    const heartbeat = portal.packets.find((packet) => packet.entityId === DEVICE_ID)!;
+    expect(heartbeat.message).toMatchObject({ Properties: { BlockName: os.hostname() }, Metrics: { CpuPercent: expect.any(Number), MemoryPercent: expect.any(Number) } });
+    expect((heartbeat.message.Metrics as { CpuPercent: number }).CpuPercent).toBeLessThanOrEqual(100);
+    agent.stop();
+    expect(await running).toEqual({ kind: 'stopped' });
+    const identity = path.join(dataDir, 'identity.json');
+    expect(JSON.parse(fs.readFileSync(identity, 'utf8'))).toMatchObject({ deviceId: DEVICE_ID, credential: 'cfsd_test' });
+    if (process.platform !== 'win32') expect(fs.statSync(identity).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps packets on disk while the portal is down, across a restart of the agent, and sends them once it is back', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    portal.packetsDown = true;
+    const first = agentFor();
+    const running = first.run();
+    await until(() => fs.existsSync(path.join(dataDir, 'outbox.jsonl')) && fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').includes(DEVICE_ID));
+    first.stop();
+    await running;
+    const kept = fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n').length;
+    expect(kept).toBeGreaterThan(0);
+    expect(portal.packets).toEqual([]);
+
+    portal.packetsDown = false;
+    const second = agentFor();
+    const again = second.run();
+    await until(() => portal.packets.length >= kept);
+    second.stop();
+    await again;
+  });
+
+  it('acknowledges a restart request and ends the run so that it starts afresh', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    portal.restart = true;
+    const exit = await agentFor().run();
+    expect(exit).toEqual({ kind: 'restart' });
+    expect(portal.acknowledged).toBe(1);
+  });
+
+  it('stops when the portal refuses its credential and its token (revoked)', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    const agent = agentFor();
+    const running = agent.run();
+    await until(() => portal.packets.length > 0);
+    portal.refuseDevice = true;
+    portal.refuseToken = true;
+    expect(await running).toEqual({ kind: 'refused', message: 'The token has been revoked.' });
+  });
+});
