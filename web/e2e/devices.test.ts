@@ -141,7 +141,7 @@ describe('devices (admin)', () => {
     expect(await read(deviceId)).toMatchObject({ name: `${name} renamed`, heartbeatInterval: 300 });
   });
 
-  test('Toggle Tracing sets one hour of tracing; Restart Agent says it is queued', async () => {
+  test('Toggle Tracing sets one hour of tracing; Operations opens the device operations; Restart Agent says it is queued', async () => {
     const name = uniqueName('Traced');
     const deviceId = await device(name);
     const page = await signedInPage(browser, 'admin');
@@ -160,6 +160,13 @@ describe('devices (admin)', () => {
     const traced = await read(deviceId);
     expect(traced.traceMinutes).toBe(60);
     expect(new Date(traced.traceExpiration ?? 0).getTime()).toBeGreaterThan(Date.now() + 55 * 60_000);
+
+    await row.getByRole('button', { name: 'Operations' }).click();
+    const operations = drawer(page);
+    await operations.getByRole('heading', { name: `Device Operations: ${name}` }).waitFor();
+    expect(new URL(page.url()).searchParams.get('deviceOperationsId')).toBe(deviceId);
+    await operations.getByRole('button', { name: 'Close', exact: true }).click();
+    await operations.waitFor({ state: 'hidden' });
 
     await row.getByRole('button', { name: 'Restart Agent' }).click();
     await page.getByText(FLEET_MESSAGES.restartQueued(name)).first().waitFor();

@@ -53,22 +53,24 @@ export default function DevicesPage() {
 
   const columns: GridColDef<Device>[] = [
     { field: 'name', headerName: 'Name', flex: 1, minWidth: 140, renderCell: ({ row }) => <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>{row.name}</CellLink> },
-    { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 80, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
-    { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 100, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
-    { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 100, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
-    { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 100, valueGetter: (_value, row) => row.location?.name ?? '' },
+    { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 75, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
+    { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 95, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
+    { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 90, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
+    { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 90, valueGetter: (_value, row) => row.location?.name ?? '' },
     {
       field: 'deviceId',
       headerName: 'Device ID',
-      width: 265,
+      // Wide enough for the whole id on a wide screen; narrower ones cut it, and hovering shows it.
+      flex: 1.2,
+      minWidth: 130,
       filterOperators: [...guidFilterOperators],
       renderCell: ({ row }) => (
-        <Box component="span" sx={{ fontSize: '0.8rem' }}>
+        <Box component="span" title={row.deviceId} sx={{ fontSize: '0.8rem' }}>
           {row.deviceId}
         </Box>
       ),
     },
-    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 80 },
+    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 75 },
     actionsColumn<Device>(
       (row) => [
         { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
