@@ -129,6 +129,8 @@ export interface BenchClient {
   get(url: string, token: string, ifNoneMatch?: string): Promise<Answer & { status: number; etag: string | undefined }>;
   /** `connections` kept-alive connections sending the same GET for `seconds`; answers other than `expect` (200) are failures. */
   load(url: string, token: string, connections: number, seconds: number, conditional?: { ifNoneMatch: string; expect: number }): Promise<LoadResult>;
+  /** POSTs every body (JSON text) once over `connections` kept-alive connections; answers other than 200 are failures. */
+  postAll(url: string, token: string, connections: number, bodies: string[]): Promise<LoadResult & { firstFailure?: string }>;
   close(): Promise<void>;
 }
 
@@ -162,6 +164,7 @@ export function startClient(): BenchClient {
   return {
     get: (url, token, ifNoneMatch) => ask({ kind: 'get', url, token, ...(ifNoneMatch ? { ifNoneMatch } : {}) }),
     load: (url, token, connections, seconds, conditional) => ask({ kind: 'load', url, token, connections, seconds, ...conditional }),
+    postAll: (url, token, connections, bodies) => ask({ kind: 'post-all', url, token, connections, bodies }),
     close: async () => {
       await worker.terminate();
     },

@@ -11,6 +11,7 @@ import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server
 import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
+import { devicesList, ingestion, loadDevices } from './fleet.js';
 import { inTurns, paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
@@ -33,12 +34,18 @@ import { profile, type ProfileSummary } from './profile.js';
  *   answer held (304, no query) against the same lists answered 200, one at a time and under load;
  *   and what the change counters cost writers: single-row updates from many connections with the
  *   counter's trigger on ÷ off.
+ * - The devices grid's poll at 100,000 devices (fleet.ts), live values and location included,
+ *   against the same SQL through the driver.
+ * - Packet ingestion (fleet.ts): packets accepted end to end through POST /v1/packets in batches
+ *   of 100 with a tenant token, against raw COPY of as many rows into the same history table.
  * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
  *   before its first grid row, and the time to that row in Chromium with an empty cache, against
  *   a bare React + MUI + Data Grid app built in the same run (`bench/bare-app/`).
  *
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
- * or on a database of its own on the server at BENCH_DATABASE_URL.
+ * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
+ * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
+ * ingestion, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
 const WORK_UNITS = Number(process.env.BENCH_WORK_UNITS ?? (FULL ? 1_000_000 : 200_000));
@@ -47,6 +54,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const FRONT_END_RUNS = Number(process.env.BENCH_FRONT_END_RUNS ?? 7);
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim()).filter(Boolean);
+const runs = (part: string) => !ONLY || ONLY.includes(part);
+const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 50_000));
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 
 interface Figure {
   name: string;
@@ -90,6 +101,7 @@ const portal = await openBenchPortal(async ({ db }) => {
            now() - floor(random() * 525600) * interval '1 minute', now()
     FROM generate_series(1, ${WORK_UNITS}) AS g,
          (SELECT array_agg(tenant_id ORDER BY name) AS ids FROM (SELECT tenant_id, name FROM tenant ORDER BY name DESC LIMIT 52) AS few) AS t`.execute(db);
+  if (runs('devices')) await loadDevices(db, DEVICES);
   // A live database is vacuumed by autovacuum; measure that steady state, not a freshly loaded heap.
   await sql`VACUUM ANALYZE`.execute(db);
   // The last row of the page before DEEP_PAGE in the list's order (severity, newest first, key
@@ -283,21 +295,41 @@ async function frontEnd(portal: BenchPortal): Promise<void> {
 
 try {
   const admin = await portal.token('admin');
-  console.log('API overhead per list call');
-  await overhead(portal, admin, 'tenants grid call ($count, $top=10, by name)', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' });
-  await overhead(portal, admin, "tenants search (contains 'tenant 1')", { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc', $filter: "contains(name,'tenant 1')" });
-  console.log(`Throughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s each)`);
-  await throughput(portal, admin);
-  console.log('Where the time goes');
-  await whereTheTimeGoes(portal, admin);
-  console.log(`Work units at ${WORK_UNITS} rows`);
-  await workUnits(portal);
-  console.log('Polling with 304 Not Modified');
-  await polling(portal, admin, 'work units default list', listPath('workunits', defaultList));
-  await polling(portal, admin, 'tenants grid call', listPath('tenants', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' }));
-  await writeCost(portal);
-  console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);
-  await frontEnd(portal);
+  if (runs('overhead')) {
+    console.log('API overhead per list call');
+    await overhead(portal, admin, 'tenants grid call ($count, $top=10, by name)', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' });
+    await overhead(portal, admin, "tenants search (contains 'tenant 1')", { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc', $filter: "contains(name,'tenant 1')" });
+  }
+  if (runs('throughput')) {
+    console.log(`Throughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s each)`);
+    await throughput(portal, admin);
+  }
+  if (runs('profile')) {
+    console.log('Where the time goes');
+    await whereTheTimeGoes(portal, admin);
+  }
+  if (runs('workunits')) {
+    console.log(`Work units at ${WORK_UNITS} rows`);
+    await workUnits(portal);
+  }
+  if (runs('polling')) {
+    console.log('Polling with 304 Not Modified');
+    await polling(portal, admin, 'work units default list', listPath('workunits', defaultList));
+    await polling(portal, admin, 'tenants grid call', listPath('tenants', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' }));
+  }
+  if (runs('writes')) await writeCost(portal);
+  if (runs('devices')) {
+    console.log(`Devices at ${DEVICES.toLocaleString('en-US')} devices`);
+    await devicesList(portal, record, { runs: RUNS, devices: DEVICES });
+  }
+  if (runs('ingestion')) {
+    console.log(`Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, 2 rounds each way, in turns)`);
+    await ingestion(portal, record, { packets: PACKETS_PER_ROUND, entities: 5_000, batch: 100, connections: CONNECTIONS, rounds: 2 });
+  }
+  if (runs('frontend')) {
+    console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);
+    await frontEnd(portal);
+  }
 } finally {
   await portal.close();
   await fs.rm(webDist, { recursive: true, force: true });

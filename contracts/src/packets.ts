@@ -69,7 +69,7 @@ export type PacketMessage = {
 
 /** A stored packet: the latest of an entity (GET /v1/packets) or one of its history. */
 export const packetSchema = z.object({
-  entityId: z.uuid(),
+  entityId: z.guid(),
   tenantId: z.uuid(),
   timestamp: z.date(),
   received: z.date(),

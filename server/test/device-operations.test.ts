@@ -10,6 +10,8 @@ let device: { device_id: string };
 let otherDevice: { device_id: string };
 let fabrikamDevice: { device_id: string };
 let metric: { operationId: string; packageId: string };
+/** Names of this file's operations end with it: the demo seed has operations of the same kinds. */
+const T = Math.random().toString(36).slice(2, 8);
 
 beforeAll(async () => {
   portal = await createTestPortal();
@@ -18,7 +20,7 @@ beforeAll(async () => {
   fabrikamDevice = await insertDevice(portal, DEMO.fabrikam, DEMO.fabrikamProduction, { name: 'plant-01' });
   metric = await insertPackageWithOperation(portal, null, {
     name: 'CFS Agent',
-    operationName: 'Metric',
+    operationName: `Metric ${T}`,
     frequencies: [1, 2],
     parameterDefinitions: [
       { Name: 'Counter', Description: 'The counter', Required: true, Source: 'PortalEntry', DefaultValue: 'cpu' },
@@ -61,7 +63,7 @@ describe('device operations', () => {
     expect(list.statusCode, list.body).toBe(200);
     const body = list.json<{ value: { label: string; interval: string; packetInfo: { value: number; age: string } | null; operation: { name: string; frequencyDefinitions: number[]; package: { name: string } } }[] }>();
     const found = body.value.find((item) => item.label === 'CPU load');
-    expect(found?.operation.name).toBe('Metric');
+    expect(found?.operation.name).toBe(`Metric ${T}`);
     expect(found?.operation.frequencyDefinitions).toEqual([1, 2]);
     expect(found?.operation.package.name).toBe('CFS Agent');
     expect(found?.packetInfo?.value).toBe(42.5);
@@ -217,20 +219,21 @@ describe('device operations', () => {
   });
 
   it('offers the operations of packages the tenant can use that support the operating system, with the count before filtering', async () => {
-    await insertPackageWithOperation(portal, DEMO.contoso, { name: 'Contoso scripts', operationName: 'Availability', operatingSystemIds: [1] });
-    await insertPackageWithOperation(portal, null, { name: 'Linux tools', operationName: 'LinuxOnly', operatingSystemIds: [4] });
-    await insertPackageWithOperation(portal, DEMO.fabrikam, { name: 'Fabrikam scripts', operationName: 'FabrikamOnly', operatingSystemIds: [1] });
-    const url = (query: string) => `/v1/operations/GetAvailableOperationsForDevice(tenantId=${DEMO.contoso},operatingSystemId=1)?$count=true${query}`;
+    await insertPackageWithOperation(portal, DEMO.contoso, { name: 'Contoso scripts', operationName: `Availability ${T}`, operatingSystemIds: [1] });
+    await insertPackageWithOperation(portal, null, { name: 'Linux tools', operationName: `LinuxOnly ${T}`, operatingSystemIds: [4] });
+    await insertPackageWithOperation(portal, DEMO.fabrikam, { name: 'Fabrikam scripts', operationName: `FabrikamOnly ${T}`, operatingSystemIds: [1] });
+    const url = (query: string) => `/v1/operations/GetAvailableOperationsForDevice(tenantId=${DEMO.contoso},operatingSystemId=1)?$count=true&$top=100${query}`;
+    const mine = (rows: { name: string }[]) => rows.map((item) => item.name).filter((name) => name.endsWith(T));
     const all = await portal.as('operator', { method: 'GET', url: url('') });
     expect(all.statusCode, all.body).toBe(200);
-    const names = all.json<{ value: { name: string; totalBeforeFiltering: number }[] }>().value;
-    expect(names.map((item) => item.name)).toEqual(['Availability', 'Metric']);
-    const filtered = await portal.as('operator', { method: 'GET', url: url(`&$filter=name eq 'Metric'&$expand=package`) });
+    const body = all.json<{ '@odata.count': number; value: { name: string; totalBeforeFiltering: number }[] }>();
+    expect(mine(body.value)).toEqual([`Availability ${T}`, `Metric ${T}`]);
+    const filtered = await portal.as('operator', { method: 'GET', url: url(`&$filter=name eq 'Metric ${T}'&$expand=package`) });
     const rows = filtered.json<{ value: { name: string; totalBeforeFiltering: number; package: { name: string } }[] }>().value;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: 'Metric', totalBeforeFiltering: 2, package: { name: 'CFS Agent' } });
-    const linux = await portal.as('operator', { method: 'GET', url: `/v1/operations/GetAvailableOperationsForDevice(tenantId=${DEMO.contoso},operatingSystemId=4)` });
-    expect(linux.json<{ value: { name: string }[] }>().value.map((item) => item.name)).toEqual(['LinuxOnly', 'Metric']);
+    expect(rows[0]).toMatchObject({ name: `Metric ${T}`, totalBeforeFiltering: body['@odata.count'], package: { name: 'CFS Agent' } });
+    const linux = await portal.as('operator', { method: 'GET', url: `/v1/operations/GetAvailableOperationsForDevice(tenantId=${DEMO.contoso},operatingSystemId=4)?$top=100` });
+    expect(mine(linux.json<{ value: { name: string }[] }>().value)).toEqual([`LinuxOnly ${T}`, `Metric ${T}`]);
     expect((await portal.as('operator2', { method: 'GET', url: url('') })).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EMPTY_GUID, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { buildApp } from '../src/app.js';
 import { DEMO } from '../src/db/seed.js';
@@ -40,6 +41,15 @@ interface Objects {
   disposableDeviceOperationId: string;
   pendingDeviceId: string;
   disposablePendingDeviceId: string;
+  /** A device without operations, which can be deleted. */
+  disposableDeviceId: string;
+  locationId: string;
+  /** A package of the tenant's own, with an operation and a version that is not the Latest. */
+  packageId: string;
+  disposablePackageId: string;
+  packageOperationId: string;
+  disposablePackageOperationId: string;
+  packageVersionId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -83,7 +93,33 @@ const BODIES: Record<string, Body> = {
   'POST /v1/deviceOperations/clone': (o) => ({ fromDeviceId: o.deviceId, toDeviceId: o.otherDeviceId, deviceOperationIdsToClone: o.deviceOperationId }),
   'POST /v1/pendingdevices/batchpromote': (o) => ({ pendingDeviceIds: [o.pendingDeviceId], subscriptionId: o.subscriptionId }),
   'DELETE /v1/pendingdevices/batchdelete': (o) => [o.disposablePendingDeviceId],
+  'PUT /v1/locations': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}` }),
+  'POST /v1/locations/:id': (o) => ({ tenantId: o.tenantId, name: `Walked ${stamp()}` }),
+  'PUT /v1/packages': (o) => ({ tenantId: o.tenantId, name: `Walk ${stamp()}`, packageTypeId: 1, operatingSystemRidsId: [1] }),
+  'POST /v1/packages/:id': (o) => ({ tenantId: o.tenantId, name: `Walked ${stamp()}`, packageTypeId: 1, operatingSystemRidsId: [1] }),
+  'DELETE /v1/packages/:id': () => undefined,
+  'PUT /v1/packages/:id/operations': () => ({ name: `Walk ${stamp()}`, frequencyDefinitions: [2], defaultInterval: '00:05:00', operationType: 6, operationResultTypeId: 2 }),
+  'POST /v1/packages/:id/operations/:operationId': () => ({ name: `Walked ${stamp()}`, frequencyDefinitions: [2], defaultInterval: '00:05:00', operationType: 6, operationResultTypeId: 2 }),
+  'DELETE /v1/packages/:id/operations/:operationId': () => undefined,
+  'DELETE /v1/packages/:id/versions/:versionId': () => undefined,
+  'POST /v1/devices/:id': (o) => ({ name: `Walked ${stamp()}`, heartbeatInterval: 60, tenantId: o.tenantId, subscriptionId: o.subscriptionId }),
+  'DELETE /v1/devices/:id': () => undefined,
+  'POST /v1/devices/:id/toggleTrace/:minutes': () => undefined,
+  'POST /v1/devices/:id/restartagent': () => undefined,
+  'POST /v1/deviceInstallations/:deviceId/packages': (o) => [{ packageId: o.packageId, deviceId: o.deviceId, packageVersionId: EMPTY_GUID }],
 };
+
+/** Multipart bodies (a package version upload): the form fields, and one file. */
+const MULTIPART: Record<string, (o: Objects) => Record<string, string>> = {
+  'POST /v1/packages/upload': (o) => ({ packageId: o.packageId, tenantId: o.tenantId, label: 'Walk', version: `0.0.${Math.floor(Math.random() * 1e6)}` }),
+};
+
+function multipart(fields: Record<string, string>): { payload: string; contentType: string } {
+  const boundary = `walk${stamp()}`;
+  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file-0"; filename="walk.txt"\r\nContent-Type: text/plain\r\n\r\nwalked\r\n`;
+  return { payload: `${parts.join('')}${file}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
+}
 
 /** Query strings of the reads that need one. */
 const QUERIES: Record<string, (o: Objects) => string> = {
@@ -94,6 +130,8 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /api/generallookup/approval': () => 'approverId=operator%40cfs.example',
   'GET /v1/savedviews/workunits': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/operations/GetAvailableOperationsForDevice': (o) => `tenantId=${o.tenantId}&operatingSystemId=1`,
+  'GET /v1/devices/GetPackageInstallsWithVersions': (o) => `deviceId=${o.deviceId}`,
+  'POST /v1/devices/:id/restartagent': (o) => `__tenant__=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -107,6 +145,14 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'tenant') return o.tenantId;
   if (name === 'entityId') return o.entityId;
   if (url.startsWith('/v1/deviceOperations/')) return method === 'DELETE' ? o.disposableDeviceOperationId : o.deviceOperationId;
+  if (name === 'minutes') return '10';
+  if (name === 'tenantId') return o.tenantId;
+  if (name === 'deviceId') return o.deviceId;
+  if (name === 'versionId') return o.packageVersionId;
+  if (name === 'operationId') return method === 'DELETE' ? o.disposablePackageOperationId : o.packageOperationId;
+  if (url.startsWith('/v1/devices/')) return method === 'DELETE' ? o.disposableDeviceId : o.deviceId;
+  if (url.startsWith('/v1/locations/')) return o.locationId;
+  if (url.startsWith('/v1/packages/')) return method === 'DELETE' && url === '/v1/packages/:id' ? o.disposablePackageId : o.packageId;
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
   switch (collection) {
     case 'tenants':
@@ -138,6 +184,11 @@ async function call(user: string, route: RouteOptions, o: Objects) {
   const key = `${method} ${route.url}`;
   const path = route.url.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(paramValue(route.url, name, o, method)));
   const query = QUERIES[key]?.(o);
+  const form = MULTIPART[key]?.(o);
+  if (form) {
+    const { payload, contentType } = multipart(form);
+    return portal.as(user, { method: method as 'POST', url: path, payload, headers: { 'content-type': contentType } });
+  }
   const body = BODIES[key]?.(o);
   const headers = method === 'PATCH' ? { 'content-type': 'application/json-patch+json' } : {};
   return portal.as(user, { method: method as 'GET', url: query ? `${path}?${query}` : path, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': method === 'PATCH' ? 'application/json-patch+json' : 'application/json' } }) });
@@ -200,6 +251,23 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
         .returning('pending_device_id')
         .executeTakeFirstOrThrow()
     ).pending_device_id;
+  const ownPackage = async () =>
+    (await portal.db.insertInto('package').values({ tenant_id: tenantId, name: `walk ${stamp()}`, package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow()).package_id;
+  const packageId = await ownPackage();
+  const packageOperation = async () =>
+    (
+      await portal.db
+        .insertInto('operation')
+        .values({ package_id: packageId, name: `Walk ${stamp()}`, frequency_type_ids: [2], operation_type_id: 6, operation_result_type_id: 2 })
+        .returning('operation_id')
+        .executeTakeFirstOrThrow()
+    ).operation_id;
+  const version = await portal.db
+    .insertInto('package_version')
+    .values({ package_id: packageId, version: '0.0.1', label: 'walk', package_version_status_id: PACKAGE_VERSION_STATUSES.Archived, file_sha256: '0'.repeat(64), file_name: 'walk.txt', file_size: 6 })
+    .returning('package_version_id')
+    .executeTakeFirstOrThrow();
+  const location = await portal.db.insertInto('location').values({ tenant_id: tenantId, name: `walk ${stamp()}` }).returning('location_id').executeTakeFirstOrThrow();
   return {
     tenantId,
     subscriptionId,
@@ -219,6 +287,13 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     disposableDeviceOperationId: await deviceOperation(),
     pendingDeviceId: await pending(),
     disposablePendingDeviceId: await pending(),
+    disposableDeviceId: await device(),
+    locationId: location.location_id,
+    packageId,
+    disposablePackageId: await ownPackage(),
+    packageOperationId: await packageOperation(),
+    disposablePackageOperationId: await packageOperation(),
+    packageVersionId: version.package_version_id,
   };
 }
 
@@ -259,7 +334,7 @@ describe('the isolation walk over every route', () => {
     const problems: string[] = [];
     for (const route of apiRoutes()) {
       const key = `${String(route.method)} ${route.url}`;
-      if (String(route.method) !== 'GET' && !(key in BODIES)) {
+      if (String(route.method) !== 'GET' && !(key in BODIES) && !(key in MULTIPART)) {
         problems.push(`${key}: no body in the walk; add one to BODIES`);
         continue;
       }
@@ -267,7 +342,7 @@ describe('the isolation walk over every route', () => {
       if (own.statusCode >= 300) problems.push(`${key} with its own tenant's objects answered ${own.statusCode}: ${own.body.slice(0, 200)}`);
       if (own.body.includes(objects.other.tenantId)) problems.push(`${key} mentions the other tenant`);
       if (key === 'POST /v1/tenants/toggledisabled/:id') await call('contoso-admin', route, objects.own);
-      const tenantBound = /:\w+/.test(route.url) || (key in BODIES && !NOT_TENANT_BOUND.has(key));
+      const tenantBound = /:\w+/.test(route.url) || ((key in BODIES || key in MULTIPART) && !NOT_TENANT_BOUND.has(key));
       if (!tenantBound || NOT_TENANT_BOUND.has(key)) continue;
       const other = await call('contoso-admin', route, objects.other);
       if (other.statusCode < 300) problems.push(`${key} with the other tenant's objects answered ${other.statusCode}`);

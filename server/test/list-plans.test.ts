@@ -36,13 +36,19 @@ describe('list plans at scale', () => {
     const { db } = portal;
     await sql`INSERT INTO tenant (name) SELECT 'Plan tenant ' || g FROM generate_series(1, 20) AS g`.execute(db);
     tenants = (await db.selectFrom('tenant').select('tenant_id').orderBy('name').execute()).map((row) => row.tenant_id);
-    await sql`
-      INSERT INTO work_unit (tenant_id, work_unit_type_id, title, severity_id, state_id, created, modified)
-      SELECT (${sql.val(tenants)}::uuid[])[1 + g % ${tenants.length}], 1 + g % 3, 'Plan unit ' || g, g % 5, 1 + g % 8,
-             now() - g * interval '1 minute', now()
-      FROM generate_series(1, 60000) AS g`.execute(db);
-    await sql`VACUUM ANALYZE work_unit`.execute(db);
-  }, 60_000);
+    // Setting up the data is not a request: it runs without the requests' statement timeout,
+    // which a busy machine can reach while 60,000 rows fill the search index.
+    await db.connection().execute(async (connection) => {
+      await sql`SET statement_timeout = 0`.execute(connection);
+      await sql`
+        INSERT INTO work_unit (tenant_id, work_unit_type_id, title, severity_id, state_id, created, modified)
+        SELECT (${sql.val(tenants)}::uuid[])[1 + g % ${tenants.length}], 1 + g % 3, 'Plan unit ' || g, g % 5, 1 + g % 8,
+               now() - g * interval '1 minute', now()
+        FROM generate_series(1, 60000) AS g`.execute(connection);
+      await sql`VACUUM ANALYZE work_unit`.execute(connection);
+      await sql`RESET statement_timeout`.execute(connection);
+    });
+  }, 180_000);
   afterAll(() => portal?.close());
 
   /** The plan of one statement as the list route runs it (related keys looked up first). */

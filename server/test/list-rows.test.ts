@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   await app.ready();
   await app.close();
-  await createTokenAs(portal, 'admin', DEMO.contoso);
+  const token = await createTokenAs(portal, 'admin', DEMO.contoso);
   const category = await createCategoryAs(portal, 'admin', DEMO.contoso);
   await portal.as('admin', { method: 'PUT', url: '/v1/workunitsubcategories', payload: { workUnitCategoryId: category.workUnitCategoryId, name: 'Routers', isEnabled: true } });
   // A device operation (devices and packages are written as their areas leave them).
@@ -39,6 +39,9 @@ beforeAll(async () => {
     .values({ package_id: pkg.package_id, name: 'Rows', frequency_type_ids: [2], operation_type_id: 6, operation_result_type_id: 2 })
     .returning('operation_id')
     .executeTakeFirstOrThrow();
+  const packet = { entityId: device.device_id, timestamp: new Date().toISOString(), message: { Value: 12.5, Metrics: { CpuPercent: 12.5, MemoryPercent: 40 } } };
+  const reported = await portal.app.inject({ method: 'POST', url: '/v1/packets', headers: { authorization: `Bearer ${token.generatedToken}` }, payload: packet });
+  expect(reported.statusCode, reported.body).toBe(200);
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
 });
 afterAll(async () => {

@@ -52,6 +52,10 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
+/** The actions of a package's change history, oldest first. */
+const historyOf = async (packageId: string) =>
+  (await portal.db.selectFrom('audit_event').select('action').where('entity_type', '=', 'package').where('entity_id', '=', packageId).orderBy('audit_event_id').execute()).map((row) => row.action);
+
 const metricOperation = { name: 'Queue Depth', frequencyDefinitions: [2], defaultInterval: '00:02:00', operationType: 6, operationResultTypeId: 2 };
 
 describe('packages', () => {
@@ -139,6 +143,7 @@ describe('packages', () => {
     expect((await readPackage('operator', pkg.packageId)).operations.map((row) => row.name)).toEqual(['Queue Length']);
     expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}/operations/${operation.operationId}` })).statusCode).toBe(204);
     expect((await readPackage('operator', pkg.packageId)).operations).toEqual([]);
+    expect(await historyOf(pkg.packageId)).toEqual(['create', 'create operation', 'update operation', 'delete operation']);
   });
 
   it('gives uploaded versions their SemVer statuses: a higher stable version is Latest and archives the previous, a lower one is Archived, a pre-release is PreRelease', async () => {
@@ -170,6 +175,8 @@ describe('packages', () => {
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errors).toMatchObject({ label: ['Label is required'], file: ['File is required'] });
     expect(Object.keys(await statusOf())).toHaveLength(4);
+    // Uploads are recorded on the package: its history tells the whole story.
+    expect(await historyOf(pkg.packageId)).toEqual(['create', 'upload version', 'upload version', 'upload version', 'upload version']);
   });
 
   it('refuses to delete the Latest version, deletes an archived one and its file', async () => {

@@ -163,6 +163,31 @@ describe('POST /v1/packets', () => {
     expect((await latestOf('operator', mine.deviceId))[0]!.message.Value).toBe(12);
     expect(await historyCount(neighbour.deviceId)).toBe(0);
   });
+
+  it("lets a device credential report its device's operations, and not another device's", async () => {
+    const mine = await createDevice(DEMO.contoso, DEMO.contosoProduction);
+    const neighbour = await createDevice(DEMO.contoso, DEMO.contosoProduction);
+    const pkg = await portal.db.insertInto('package').values({ name: `Checks ${randomUUID().slice(0, 6)}`, package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow();
+    const operation = await portal.db
+      .insertInto('operation')
+      .values({ package_id: pkg.package_id, name: 'Ping', frequency_type_ids: [2], operation_type_id: 6, operation_result_type_id: 2 })
+      .returning('operation_id')
+      .executeTakeFirstOrThrow();
+    const operationOf = async (deviceId: string) =>
+      (
+        await portal.db
+          .insertInto('device_operation')
+          .values({ tenant_id: DEMO.contoso, device_id: deviceId, operation_id: operation.operation_id, label: 'Ping', frequency_type_id: 2 })
+          .returning('device_operation_id')
+          .executeTakeFirstOrThrow()
+      ).device_operation_id;
+    const own = await operationOf(mine.deviceId);
+    const theirs = await operationOf(neighbour.deviceId);
+    expect((await post(mine.credential, packet(own, minutesAgo(1), 99))).statusCode).toBe(200);
+    expect((await post(mine.credential, packet(theirs, minutesAgo(1), 99))).statusCode).toBe(403);
+    expect((await latestOf('operator', own))[0]!.message.Value).toBe(99);
+    expect(await historyCount(theirs)).toBe(0);
+  });
 });
 
 describe('GET /v1/packets', () => {

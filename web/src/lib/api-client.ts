@@ -68,9 +68,11 @@ async function request(method: string, url: string, body: unknown, options: Requ
   const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   const token = hooks.accessToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A form with a file goes as multipart: the browser writes its Content-Type with the boundary.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   const init: RequestInit = { method, headers };
-  if (body !== undefined) init.body = JSON.stringify(body);
+  if (body !== undefined) init.body = isForm ? body : JSON.stringify(body);
   if (options.signal) init.signal = options.signal;
   const response = await fetch(url, init);
   if (response.ok || (response.status === 304 && headers['If-None-Match'])) return response;
@@ -136,6 +138,18 @@ export async function apiSend<T>(
 ): Promise<T> {
   writes++;
   return readJson<T>(await request(method, path, body, options));
+}
+
+/**
+ * Sends a multipart form (a file upload) with the bearer token.
+ *
+ * @example
+ *   const form = new FormData(); form.append('file-0', file); form.append('label', label);
+ *   await apiUpload<PackageVersion>('/v1/packages/upload', form);
+ */
+export async function apiUpload<T>(path: string, form: FormData, options: RequestOptions = {}): Promise<T> {
+  writes++;
+  return readJson<T>(await request('POST', path, form, options));
 }
 
 /** Fetches a binary answer (an image) with the bearer token, e.g. the current user's photo. */

@@ -144,7 +144,7 @@ export async function createOperation(db: Db, user: Principal, packageId: string
       .values({ ...operationColumns(input), package_id: packageId, created_by: user.userName, modified_by: user.userName })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'operation', entityId: row.operation_id, tenantId: pkg.tenant_id, action: 'create', changes: { name: row.name, packageId } });
+    await recordAudit(trx, user, { entityType: 'package', entityId: packageId, tenantId: pkg.tenant_id, action: 'create operation', changes: { operationId: row.operation_id, name: row.name } });
     return presentOperation(row);
   });
 }
@@ -168,7 +168,7 @@ export async function updateOperation(db: Db, user: Principal, packageId: string
       .executeTakeFirstOrThrow();
     const after = presentOperation(row);
     const { modified: _modified, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, { entityType: 'operation', entityId: operationId, tenantId: pkg.tenant_id, action: 'update', changes });
+    await recordAudit(trx, user, { entityType: 'package', entityId: packageId, tenantId: pkg.tenant_id, action: 'update operation', changes: { operationId, ...changes } });
     return after;
   });
 }
@@ -181,6 +181,6 @@ export async function deleteOperation(db: Db, user: Principal, packageId: string
     const used = await scoped(trx, ALL_TENANTS).selectFrom('device_operation').select('device_operation_id').where('operation_id', '=', operationId).limit(1).executeTakeFirst();
     if (used) throw new BadRequestError(PACKAGE_MESSAGES.operationInUse);
     await trx.deleteFrom('operation').where('operation_id', '=', operationId).execute();
-    await recordAudit(trx, user, { entityType: 'operation', entityId: operationId, tenantId: pkg.tenant_id, action: 'delete', changes: { name: row.name, packageId } });
+    await recordAudit(trx, user, { entityType: 'package', entityId: packageId, tenantId: pkg.tenant_id, action: 'delete operation', changes: { operationId, name: row.name } });
   });
 }

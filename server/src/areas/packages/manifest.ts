@@ -4,5 +4,6 @@ import { packageRoutes } from './routes.js';
 export const packagesArea = defineArea({
   name: 'packages',
   routes: packageRoutes,
-  audited: { package: 'Packages', operation: 'Packages', packageVersion: 'Packages' },
+  // Operations and versions are recorded on their package, so its history tells the whole story.
+  audited: { package: 'Packages' },
 });

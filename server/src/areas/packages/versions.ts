@@ -97,11 +97,11 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
         .executeTakeFirstOrThrow();
       await file.keep();
       await recordAudit(trx, user, {
-        entityType: 'packageVersion',
-        entityId: row.package_version_id,
+        entityType: 'package',
+        entityId: packageId,
         tenantId: pkg.tenant_id,
-        action: 'create',
-        changes: { packageId, version, label, status, ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}) },
+        action: 'upload version',
+        changes: { packageVersionId: row.package_version_id, version, label, status, ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}) },
       });
       return presentVersion(row);
     });
@@ -127,7 +127,7 @@ export async function deleteVersion(db: Db, config: Config, user: Principal, pac
       .executeTakeFirst();
     if (held) throw new BadRequestError(PACKAGE_MESSAGES.versionInUse);
     await trx.deleteFrom('package_version').where('package_version_id', '=', versionId).execute();
-    await recordAudit(trx, user, { entityType: 'packageVersion', entityId: versionId, tenantId: pkg.tenant_id, action: 'delete', changes: { packageId, version: row.version } });
+    await recordAudit(trx, user, { entityType: 'package', entityId: packageId, tenantId: pkg.tenant_id, action: 'delete version', changes: { packageVersionId: versionId, version: row.version } });
     return unreferenced(trx, [row.file_sha256]);
   });
   await removeFiles(config, orphans);

@@ -98,17 +98,25 @@ export function validateBatch(body: unknown, { retentionDays, now = new Date() }
  *
  * Returns the entity ids nobody owned yet, which the caller claims by storing them.
  */
-async function checkOwnership(trx: Tx, caller: MachineCaller, batch: readonly Accepted[]): Promise<string[]> {
+async function checkOwnership(executor: Db | Tx, caller: MachineCaller, batch: readonly Accepted[]): Promise<string[]> {
   const ids = [...new Set(batch.map((packet) => packet.entityId))];
-  const all = scoped(trx, ALL_TENANTS);
-  const [devices, operations, latest] = await Promise.all([
-    all.selectFrom('device').select(['device_id as id', 'tenant_id', 'device_id']).where('device_id', 'in', ids).execute(),
-    all.selectFrom('device_operation').select(['device_operation_id as id', 'tenant_id', 'device_id']).where('device_operation_id', 'in', ids).execute(),
-    caller.kind === 'token' ? all.selectFrom('packet_latest').select(['entity_id as id', 'tenant_id']).where('entity_id', 'in', ids).execute() : Promise.resolve([]),
-  ]);
+  const all = scoped(executor, ALL_TENANTS);
+  // One round trip: the entities that are devices, device operations, or already reported. The
+  // ids go as one array parameter, not a hundred placeholders per table.
+  const among = (column: string) => sql<boolean>`${sql.ref(column)} = ANY(${ids}::uuid[])`;
+  const rows = await all
+    .selectFrom('device')
+    .select([sql.lit('fleet').as('kind'), 'device_id as id', 'tenant_id', 'device_id'])
+    .where(among('device_id'))
+    .unionAll(all.selectFrom('device_operation').select([sql.lit('fleet').as('kind'), 'device_operation_id as id', 'tenant_id', 'device_id']).where(among('device_operation_id')))
+    .unionAll(all.selectFrom('packet_latest').select([sql.lit('reported').as('kind'), 'entity_id as id', 'tenant_id', sql<string>`NULL::uuid`.as('device_id')]).where(among('entity_id')))
+    .execute();
   const fleet = new Map<string, { tenant_id: string; device_id: string }>();
-  for (const row of [...devices, ...operations]) fleet.set(row.id, row);
-  const reported = new Map(latest.map((row) => [row.id, row.tenant_id]));
+  const reported = new Map<string, string>();
+  for (const row of rows) {
+    if (row.kind === 'fleet') fleet.set(row.id, row);
+    else reported.set(row.id, row.tenant_id);
+  }
   const allowed = (id: string): boolean => {
     const known = fleet.get(id);
     if (caller.kind === 'device') return known !== undefined && known.tenant_id === caller.tenantId && known.device_id === caller.deviceId;
@@ -122,15 +130,17 @@ async function checkOwnership(trx: Tx, caller: MachineCaller, batch: readonly Ac
 }
 
 /**
- * The rules engine's place: each stored batch (only the packets that were new) is handed here,
- * inside the transaction that stores it, so that what the rules conclude commits with the packets
- * or not at all. Until the rules engine exists there is nothing to evaluate.
+ * The rules engine's place: each stored batch — only its new packets, not re-sent ones — is handed
+ * here right after the write, before the caller is answered. The usual batch is written by one
+ * statement outside a transaction; when the rules engine writes what it concludes here, it wraps
+ * the write and this call in one transaction so both commit or neither does. Until the rules
+ * engine exists there is nothing to evaluate.
  */
-async function evaluateStoredBatch(_trx: Tx, _batch: StoredBatch): Promise<void> {}
+async function evaluateStoredBatch(_executor: Db | Tx, _batch: StoredBatch): Promise<void> {}
 
 /**
  * Stores one batch of packets for a machine caller: validates every item, checks the caller may
- * report every entity, then in one transaction appends the history (one multi-row insert; a packet
+ * report every entity, then atomically appends the history (one multi-row insert; a packet
  * re-sent with the same entity, timestamp and content is kept once) and moves each entity's latest
  * packet once (the newest timestamp wins; an older packet never replaces a newer latest). The
  * answer comes after the commit, so an acknowledged packet is durable.
@@ -156,41 +166,57 @@ function isMissingPartition(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === '23514' && /no partition of relation/.test(error.message);
 }
 
+/**
+ * History and latest in one statement: the batch goes to the database as one JSON parameter, the
+ * history takes every packet (a re-sent one is skipped by its key) and each entity's newest packet
+ * of the batch (flagged `l`) moves its latest row when it is newer. One statement is atomic on its
+ * own, so a batch is stored whole or not at all even outside a transaction.
+ */
+function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>) {
+  const rows = batch.map((packet) => ({ e: packet.entityId, t: packet.timestamp, h: packet.hash, m: packet.message, l: newest.has(packet) }));
+  // Raw SQL: the query builder cannot insert from a record set; every row carries the caller's
+  // own tenant, and the caller's right to every entity was checked before this runs.
+  return sql<{ entity_id: string; timestamp: Date }>`
+    WITH input AS (
+      SELECT p.e, p.t, p.h, p.m::jsonb AS m, p.l FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS p(e uuid, t timestamptz, h text, m text, l boolean)
+    ), latest AS (
+      INSERT INTO packet_latest AS l (entity_id, tenant_id, timestamp, message)
+      SELECT e, ${tenantId}::uuid, t, m FROM input WHERE l
+      ON CONFLICT (entity_id) DO UPDATE SET timestamp = excluded.timestamp, message = excluded.message, received = now()
+      WHERE l.tenant_id = excluded.tenant_id AND l.timestamp < excluded.timestamp
+    )
+    INSERT INTO packet (entity_id, tenant_id, timestamp, content_hash, message)
+    SELECT e, ${tenantId}::uuid, t, decode(h, 'hex'), m FROM input
+    ON CONFLICT DO NOTHING
+    RETURNING entity_id, timestamp`.execute(executor);
+}
+
 async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepted[]): Promise<IngestResult> {
   const tenantId = caller.tenantId;
-  const newest = new Map<string, Accepted>();
+  const newestOf = new Map<string, Accepted>();
   for (const packet of batch) {
-    const known = newest.get(packet.entityId);
-    if (!known || packet.at >= known.at) newest.set(packet.entityId, packet);
+    const known = newestOf.get(packet.entityId);
+    if (!known || packet.at >= known.at) newestOf.set(packet.entityId, packet);
   }
-  const latest = [...newest.values()];
+  const newest = new Set(newestOf.values());
+  const done = async (executor: Db | Tx, stored: { entity_id: string; timestamp: Date }[]) => {
+    await evaluateStoredBatch(executor, { tenantId, packets: stored.map((row) => ({ entityId: row.entity_id, timestamp: row.timestamp })) });
+    return { accepted: batch.length, stored: stored.length };
+  };
+  // The usual batch: entities the caller already owns. Ownership never moves (a device keeps its
+  // tenant, a latest row keeps the tenant that first reported it), so the check stays true and
+  // one atomic statement stores the batch, without a transaction's extra round trips.
+  const claimed = await checkOwnership(db, caller, batch);
+  if (claimed.length === 0) return done(db, (await writeBatch(db, tenantId, batch, newest)).rows);
   return db.transaction().execute(async (trx) => {
-    const claimed = await checkOwnership(trx, caller, batch);
-    // Raw statements: the query builder cannot express an insert from unnest(); every row carries
-    // the caller's own tenant, checked above for every entity of the batch.
-    const stored = await sql<{ entity_id: string; timestamp: Date }>`
-      INSERT INTO packet (entity_id, tenant_id, timestamp, content_hash, message)
-      SELECT p.entity_id, ${tenantId}::uuid, p.ts, decode(p.hash, 'hex'), p.message::jsonb
-      FROM unnest(${batch.map((p) => p.entityId)}::uuid[], ${batch.map((p) => p.timestamp)}::timestamptz[], ${batch.map((p) => p.hash)}::text[], ${batch.map((p) => p.message)}::text[])
-        AS p(entity_id, ts, hash, message)
-      ON CONFLICT DO NOTHING
-      RETURNING entity_id, timestamp`.execute(trx);
-    await sql`
-      INSERT INTO packet_latest AS l (entity_id, tenant_id, timestamp, message)
-      SELECT p.entity_id, ${tenantId}::uuid, p.ts, p.message::jsonb
-      FROM unnest(${latest.map((p) => p.entityId)}::uuid[], ${latest.map((p) => p.timestamp)}::timestamptz[], ${latest.map((p) => p.message)}::text[]) AS p(entity_id, ts, message)
-      ON CONFLICT (entity_id) DO UPDATE SET timestamp = excluded.timestamp, message = excluded.message, received = now()
-      WHERE l.tenant_id = excluded.tenant_id AND l.timestamp < excluded.timestamp`.execute(trx);
-    if (claimed.length > 0) {
-      // Two tenants reporting one new entity at once: the second upsert waited for the first
-      // commit and left its row alone; the second tenant's batch is refused whole.
-      const taken = await scoped(trx, ALL_TENANTS).selectFrom('packet_latest').select('entity_id').where('entity_id', 'in', claimed).where('tenant_id', '<>', tenantId).execute();
-      if (taken.length > 0) {
-        const lost = new Set(taken.map((row) => row.entity_id));
-        refuse(403, batch.flatMap((packet, index) => (lost.has(packet.entityId) ? [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }] : [])));
-      }
+    const stored = await writeBatch(trx, tenantId, batch, newest);
+    // Two tenants reporting one new entity at once: the second upsert waited for the first
+    // commit and left its row alone; the second tenant's batch is refused whole.
+    const taken = await scoped(trx, ALL_TENANTS).selectFrom('packet_latest').select('entity_id').where('entity_id', 'in', claimed).where('tenant_id', '<>', tenantId).execute();
+    if (taken.length > 0) {
+      const lost = new Set(taken.map((row) => row.entity_id));
+      refuse(403, batch.flatMap((packet, index) => (lost.has(packet.entityId) ? [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }] : [])));
     }
-    await evaluateStoredBatch(trx, { tenantId, packets: stored.rows.map((row) => ({ entityId: row.entity_id, timestamp: row.timestamp })) });
-    return { accepted: batch.length, stored: stored.rows.length };
+    return done(trx, stored.rows);
   });
 }

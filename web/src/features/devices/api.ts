@@ -8,10 +8,12 @@ import {
   type LogEntry as LogEntryEntity,
 } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
+import type { LocationLookup } from '@cfs/contracts/locations';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
+import { lookupKeys } from '../../lib/lookups';
 import { useApiMutation } from '../../lib/mutations';
 
 /** Devices and their installations (spec 002 §7 Devices and installations). */
@@ -100,17 +102,12 @@ export function useSaveInstallations(id: string) {
   });
 }
 
-export interface LocationLookup {
-  locationId: string;
-  name: string;
-  tenantId: string | null;
-}
-
-/** GET /api/generallookup/locations: the tenant's locations and the tenantless ones. */
-export function useLocationsLookup() {
+/** GET /api/generallookup/locations?tenantId=: the tenant's locations and the tenantless ones. */
+export function useLocationsLookup(tenantId: string | null | undefined) {
   return useQuery({
-    queryKey: ['generallookup', 'locations'],
-    queryFn: ({ signal }) => apiGet<LocationLookup[]>('/api/generallookup/locations', undefined, { signal }),
+    queryKey: [...lookupKeys.locations, tenantId ?? ''],
+    queryFn: ({ signal }) => apiGet<LocationLookup[]>('/api/generallookup/locations', isGuid(tenantId) ? { tenantId } : undefined, { signal }),
+    enabled: isGuid(tenantId),
     staleTime: 60_000,
   });
 }

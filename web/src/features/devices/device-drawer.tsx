@@ -61,7 +61,7 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
     .filter((subscription) => subscription.tenantId === tenantId)
     .map((subscription) => ({ value: subscription.subscriptionId, label: subscription.name }));
   // A failed lookup leaves only the device's own location to keep.
-  const lookup = useLocationsLookup().data ?? (device.location ? [{ ...device.location, tenantId: device.tenantId }] : []);
+  const lookup = useLocationsLookup(tenantId).data ?? (device.location ? [{ ...device.location, tenantId: device.tenantId }] : []);
   const locations = lookup.filter((location) => location.tenantId === null || location.tenantId === tenantId).map((location) => ({ value: location.locationId, label: location.name }));
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>

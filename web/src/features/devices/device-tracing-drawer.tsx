@@ -17,12 +17,12 @@ export default function DeviceTracingDrawer({ id, onClose }: { id: string | null
   return (
     <SideDrawer open={id !== null} onClose={onClose} title={`Tracing${device.data ? `: ${device.data.name}` : ''}`}>
       {device.isPending && id !== null && <LinearProgress />}
-      {device.data && <TracingForm key={device.data.deviceId} device={device.data} onClose={onClose} />}
+      {device.data && <TracingForm key={device.data.deviceId} device={device.data} />}
     </SideDrawer>
   );
 }
 
-function TracingForm({ device, onClose }: { device: Device; onClose: () => void }) {
+function TracingForm({ device }: { device: Device }) {
   const [minutes, setMinutes] = useState<number>(-1);
   const toggle = useToggleTrace(device.deviceId);
   useReportUnsavedChanges(minutes !== -1);
@@ -43,10 +43,8 @@ function TracingForm({ device, onClose }: { device: Device; onClose: () => void 
         sx={{ mt: 2 }}
         disabled={toggle.isPending}
         onClick={() =>
-          void toggle.mutateAsync(minutes).then(() => {
-            setMinutes(-1);
-            onClose();
-          }, () => undefined)
+          // The drawer stays open on the answer: it shows until when the device now traces.
+          void toggle.mutateAsync(minutes).then(() => setMinutes(-1), () => undefined)
         }
       >
         Save

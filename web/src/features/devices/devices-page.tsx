@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -51,13 +52,23 @@ export default function DevicesPage() {
   const now = useNow();
 
   const columns: GridColDef<Device>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 180, renderCell: ({ row }) => <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>{row.name}</CellLink> },
-    { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 100, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
-    { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 110, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
-    { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 120, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
-    { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 140, valueGetter: (_value, row) => row.location?.name ?? '' },
-    { field: 'deviceId', headerName: 'Device ID', width: 300, filterOperators: [...guidFilterOperators] },
-    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
+    { field: 'name', headerName: 'Name', flex: 1, minWidth: 140, renderCell: ({ row }) => <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>{row.name}</CellLink> },
+    { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 80, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
+    { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 100, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
+    { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 100, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
+    { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 100, valueGetter: (_value, row) => row.location?.name ?? '' },
+    {
+      field: 'deviceId',
+      headerName: 'Device ID',
+      width: 265,
+      filterOperators: [...guidFilterOperators],
+      renderCell: ({ row }) => (
+        <Box component="span" sx={{ fontSize: '0.8rem' }}>
+          {row.deviceId}
+        </Box>
+      ),
+    },
+    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 80 },
     actionsColumn<Device>(
       (row) => [
         { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
@@ -69,7 +80,7 @@ export default function DevicesPage() {
         { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
         { label: 'Packets', icon: <SensorsIcon fontSize="small" />, onClick: () => packets.open(row.deviceId) },
       ],
-      { width: 300 },
+      { width: 262 },
     ),
   ];
 

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
+import type { DeviceOperation } from '@cfs/contracts/device-operations';
+import type { JsonOf } from '../src/lib/json-types';
+import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+
+/**
+ * The Device Operations drawer in the browser (spec 002 §2 Devices, §4, §5, §8): each test makes
+ * its own devices (agents that enrol and are promoted) and its own package and operation through
+ * the API, then adds, edits, queues, disables, clones and deletes operations in the drawer.
+ */
+
+const SHOTS = '/tmp/shots-h3';
+
+async function shot(page: Page, name: string) {
+  await fs.mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** A device of the user's tenant: an agent enrols with a tenant token and is promoted. */
+async function createDevice(session: Session, name: string): Promise<string> {
+  const { generatedToken } = await createToken(session);
+  const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${generatedToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ agentKey: randomBytes(32).toString('base64url'), machineName: name, operatingSystem: 'win32', architecture: 'x64' }),
+  });
+  if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
+  const { pendingDeviceId } = (await response.json()) as { pendingDeviceId: string };
+  const promoted = await api<{ deviceIds: string[] }>(session, '/v1/pendingdevices/batchpromote', { method: 'POST', body: [pendingDeviceId] });
+  return promoted.deviceIds[0]!;
+}
+
+/** A package of the tenant for Windows with one operation that runs on demand or recurring and needs a Url. */
+async function createOperation(session: Session, name: string): Promise<string> {
+  const pkg = await api<{ packageId: string }>(session, '/v1/packages', {
+    method: 'PUT',
+    body: { name: uniqueName('E2E package'), tenantId: homeTenantId(session), packageTypeId: 1, operatingSystemRidsId: [1] },
+  });
+  const operation = await api<{ operationId: string }>(session, `/v1/packages/${pkg.packageId}/operations`, {
+    method: 'PUT',
+    body: {
+      name,
+      description: 'Checks that an address answers',
+      parameterDefinitions: [{ Name: 'Url', Description: 'The address to check', Required: true, Source: 'PortalEntry', DefaultValue: '' }],
+      frequencyDefinitions: [1, 2],
+      defaultInterval: '00:05:00',
+      operationType: 3,
+      operationResultTypeId: 2,
+    },
+  });
+  return operation.operationId;
+}
+
+describe('device operations (operator)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const toast = (page: Page, text: string) => page.locator('#notistack-snackbar').filter({ hasText: text }).first().waitFor();
+  const operationsOf = async (session: Session, deviceId: string) =>
+    (await api<ListResponse<JsonOf<DeviceOperation>>>(session, `/v1/deviceOperations?$filter=deviceId eq ${deviceId} and isDeleted eq false&$orderby=label`)).value;
+
+  async function openDrawer(session: Session, page: Page, deviceId: string, deviceName: string): Promise<Locator> {
+    await page.goto(`/${homeTenantId(session)}/devices?deviceOperationsId=${deviceId}`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Device Operations: ${deviceName}` }).waitFor();
+    return panel;
+  }
+
+  test('adds an operation through the picker with the form\'s rules, queues it on demand, edits it and reads its logs', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const deviceName = uniqueName('E2E-OPS').replace(' ', '-');
+    const deviceId = await createDevice(session, deviceName);
+    const operationName = uniqueName('E2E Probe');
+    await createOperation(session, operationName);
+    const page = await signedInPage(browser, 'operator');
+    const panel = await openDrawer(session, page, deviceId, deviceName);
+
+    await panel.getByRole('button', { name: 'Add Operation' }).click();
+    await panel.getByRole('heading', { name: 'Add Operation' }).waitFor();
+    await searchGrid(panel, operationName);
+    await shot(page, 'device-operations-picker');
+    await gridRow(page, operationName).getByRole('button', { name: operationName }).click();
+    await panel.getByRole('heading', { name: `Create Device Operation: ${operationName}` }).waitFor();
+
+    // Only the frequencies the operation allows; a new one starts at 00:05:00.
+    expect(await panel.getByRole('textbox', { name: 'Interval' }).inputValue()).toBe('00:05:00');
+    await panel.getByRole('combobox', { name: 'Frequency' }).click();
+    const options = page.getByRole('listbox').getByRole('option');
+    await expect.poll(() => options.allTextContents()).toEqual(['On Demand', 'Recurring']);
+    await options.filter({ hasText: 'On Demand' }).click();
+
+    await panel.getByRole('textbox', { name: 'Interval' }).fill('');
+    await panel.getByRole('button', { name: 'Create', exact: true }).click();
+    await panel.getByText('Label is required').waitFor();
+    await panel.getByText('Interval is required').waitFor();
+    await panel.getByRole('textbox', { name: 'Interval' }).fill('00:00:10');
+    await panel.getByText('Interval must be at least 30 seconds.').waitFor();
+    await panel.getByRole('textbox', { name: 'Interval' }).fill('00:01:00');
+    await panel.getByRole('textbox', { name: 'Label' }).fill('Homepage');
+    // The server's text for a required parameter left empty.
+    await panel.getByRole('button', { name: 'Create', exact: true }).click();
+    await toast(page, 'Url is required.');
+    await panel.getByRole('textbox', { name: 'Url Value' }).fill('https://contoso.example');
+    await shot(page, 'device-operation-form');
+    await panel.getByRole('button', { name: 'Create', exact: true }).click();
+    await toast(page, FLEET_MESSAGES.deviceOperationCreated);
+
+    const row = gridRow(page, 'Homepage');
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Enqueue' }).click();
+    await toast(page, FLEET_MESSAGES.deviceOperationEnqueued);
+    await row.getByText('Queued').waitFor();
+    await shot(page, 'device-operations-queued');
+    const [queued] = await operationsOf(session, deviceId);
+    expect(queued).toMatchObject({ label: 'Homepage', frequencyTypeId: 1, operationComplete: false, interval: '00:01:00' });
+    expect(queued?.completionToken).toBeTruthy();
+    await row.getByRole('button', { name: 'Dequeue' }).click();
+    await toast(page, FLEET_MESSAGES.deviceOperationDequeued);
+    await expect.poll(() => row.getByText('Queued').count()).toBe(0);
+
+    await row.getByRole('button', { name: 'Edit Operation' }).click();
+    await panel.getByRole('heading', { name: `Edit Device Operation: ${operationName}` }).waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Url Value' }).inputValue()).toBe('https://contoso.example');
+    await panel.getByRole('textbox', { name: 'Label' }).fill('Homepage check');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(page, FLEET_MESSAGES.deviceOperationUpdated);
+    const edited = gridRow(page, 'Homepage check');
+    await edited.waitFor();
+
+    await edited.getByRole('button', { name: 'Operation Logs' }).click();
+    await panel.getByRole('heading', { name: 'Operation Logs: Homepage check' }).waitFor();
+    await panel.getByText(FLEET_MESSAGES.noLogs).waitFor();
+    await panel.getByRole('button', { name: 'Back to Operations' }).click();
+    await gridRow(page, 'Homepage check').waitFor();
+  });
+
+  test('clones the chosen operations to another device, disables one out of the list and deletes one after confirmation', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const sourceName = uniqueName('E2E-SRC').replace(' ', '-');
+    const targetName = uniqueName('E2E-DST').replace(' ', '-');
+    const sourceId = await createDevice(session, sourceName);
+    const targetId = await createDevice(session, targetName);
+    const operationId = await createOperation(session, uniqueName('E2E Probe'));
+    for (const label of ['Alpha', 'Beta']) {
+      await api(session, '/v1/deviceOperations', { method: 'PUT', body: { deviceId: sourceId, operationId, label, frequencyTypeId: 2, interval: '00:05:00', parameters: [{ Name: 'Url', Source: 'PortalEntry', Value: 'https://x.example' }] } });
+    }
+    const page = await signedInPage(browser, 'operator');
+    const panel = await openDrawer(session, page, sourceId, sourceName);
+    await gridRow(page, 'Alpha').waitFor();
+    await gridRow(page, 'Beta').waitFor();
+
+    await panel.getByRole('button', { name: 'Clone Operations' }).click();
+    await panel.getByRole('heading', { name: 'Clone Device Operations' }).waitFor();
+    // Every operation starts chosen; a target is required and the source is not offered.
+    await expect.poll(() => panel.getByRole('checkbox', { checked: true }).count()).toBe(2);
+    await panel.getByRole('button', { name: 'Clone', exact: true }).click();
+    await panel.getByText('Please choose a target device.').waitFor();
+    await panel.getByRole('combobox', { name: 'Target Device' }).click();
+    const targets = page.getByRole('listbox').getByRole('option');
+    await targets.filter({ hasText: targetName }).waitFor();
+    expect(await targets.filter({ hasText: sourceName }).count()).toBe(0);
+    await targets.filter({ hasText: targetName }).click();
+    await panel.getByRole('checkbox', { name: 'Beta' }).uncheck();
+    await shot(page, 'device-operations-clone');
+    await panel.getByRole('button', { name: 'Clone', exact: true }).click();
+    await toast(page, FLEET_MESSAGES.deviceOperationsCloned);
+    expect((await operationsOf(session, targetId)).map((row) => row.label)).toEqual(['Alpha']);
+
+    await gridRow(page, 'Alpha').getByRole('button', { name: 'Disable Operation' }).click();
+    await toast(page, FLEET_MESSAGES.deviceOperationDisabled);
+    await expect.poll(() => gridRow(page, 'Alpha').count()).toBe(0);
+    await panel.getByLabel('Show Disabled').check();
+    await gridRow(page, 'Alpha').getByText('Disabled').waitFor();
+
+    await gridRow(page, 'Beta').getByRole('button', { name: 'Delete Operation' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Delete Operation: Beta' });
+    await dialog.getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(() => gridRow(page, 'Beta').count()).toBe(0);
+    expect((await operationsOf(session, sourceId)).map((row) => row.label)).toEqual(['Alpha']);
+  });
+});

@@ -1,0 +1,269 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
+import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session } from './support';
+
+/**
+ * The Devices screen in the browser (spec 002 §2 Devices, §8; Welcome page). Devices come from
+ * promoting an agent's pending device, which is not this screen's: each test puts the devices,
+ * packets, logs and packages it needs into the portal's database, in a tenant of its own made
+ * through the API.
+ */
+
+async function portalDatabase(): Promise<pg.Client> {
+  const dataDir = inject('portalDataDir');
+  // postmaster.pid: pid, data folder, start time, port, socket folder, listen address, …
+  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+  const password = (await fs.readFile(path.join(dataDir, 'keys', 'postgres-password'), 'utf8')).trim();
+  const host = lines[4]?.trim() || lines[5]?.trim() || '127.0.0.1';
+  const client = new pg.Client({ host, port: Number(lines[3]), user: 'portal', password, database: 'postgres' });
+  await client.connect();
+  return client;
+}
+
+const SHOTS = '/tmp/shots-h2';
+const shot = async (page: Page, name: string) => {
+  await fs.mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+};
+
+interface DeviceRow {
+  deviceId: string;
+  name: string;
+  heartbeatInterval: number;
+  traceMinutes: number;
+  traceExpiration: string | null;
+  restartAgentFlag: boolean;
+}
+
+describe('devices (admin)', () => {
+  let browser: Browser;
+  let admin: Session;
+  let db: pg.Client;
+  let tenantId: string;
+  let subscriptionId: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    admin = await sessionOf(browser, 'admin');
+    ({ tenantId } = await createTenant(admin));
+    ({ subscriptionId } = await createSubscription(admin, tenantId));
+    db = await portalDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await db?.end();
+    await browser?.close();
+  });
+
+  async function device(name: string, values: { locationId?: string } = {}): Promise<string> {
+    const { rows } = await db.query<{ device_id: string }>(
+      `INSERT INTO device (tenant_id, subscription_id, name, location_id, operating_system_id) VALUES ($1, $2, $3, $4, 1) RETURNING device_id`,
+      [tenantId, subscriptionId, name, values.locationId ?? null],
+    );
+    return rows[0]!.device_id;
+  }
+
+  async function devicesPage(page: Page, name: string) {
+    await page.goto(`/${tenantId}/devices`);
+    await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+    const box = page.getByRole('textbox', { name: 'Search' });
+    await box.fill(name);
+    await box.press('Enter');
+    const row = gridRow(page, name).first();
+    await row.waitFor();
+    return row;
+  }
+
+  const read = (deviceId: string) => api<DeviceRow>(admin, `/v1/devices/${deviceId}`);
+
+  test('the grid shows CPU %, Memory % and Age of the latest packet, N/A without one, and the location', async () => {
+    const prefix = uniqueName('Live');
+    const { rows } = await db.query<{ location_id: string }>(`INSERT INTO location (tenant_id, name) VALUES ($1, 'Server room') RETURNING location_id`, [tenantId]);
+    const live = await device(`${prefix} reporting`, { locationId: rows[0]!.location_id });
+    await device(`${prefix} silent`);
+    await db.query(`INSERT INTO packet_latest (entity_id, tenant_id, timestamp, message) VALUES ($1, $2, now() - interval '5 minutes', $3)`, [
+      live,
+      tenantId,
+      JSON.stringify({ entityId: live, Metrics: { CpuPercent: 42.5, MemoryPercent: 61 } }),
+    ]);
+    const page = await signedInPage(browser, 'admin');
+    const reporting = await devicesPage(page, prefix);
+
+    for (const header of ['Name', 'CPU %', 'Memory %', 'Age', 'Location', 'Device ID', 'Enabled']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    const cells = gridRow(page, `${prefix} reporting`);
+    expect(await cells.locator('[data-field="cpuPercent"]').textContent()).toBe('42.5%');
+    expect(await cells.locator('[data-field="memoryPercent"]').textContent()).toBe('61.0%');
+    expect(await cells.locator('[data-field="packetTimestamp"]').textContent()).toBe('5 min ago');
+    expect(await cells.locator('[data-field="location"]').textContent()).toBe('Server room');
+    expect(await cells.locator('[data-field="deviceId"]').textContent()).toBe(live);
+    const silent = gridRow(page, `${prefix} silent`);
+    expect(await silent.locator('[data-field="cpuPercent"]').textContent()).toBe('N/A');
+    expect(await silent.locator('[data-field="packetTimestamp"]').textContent()).toBe('N/A');
+    expect(await reporting.isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Promote Pending Devices' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Promote Pending Devices' }).getAttribute('href')).toBe(`/${tenantId}/pendingdevices`);
+    await shot(page, 'devices-grid');
+  });
+
+  test('Edit Device shows the validation messages, then saves the name, heartbeat and location', async () => {
+    const name = uniqueName('Editable');
+    const deviceId = await device(name);
+    const dock = uniqueName('Loading dock');
+    await db.query(`INSERT INTO location (tenant_id, name) VALUES ($1, $2)`, [tenantId, dock]);
+    const page = await signedInPage(browser, 'admin');
+    const row = await devicesPage(page, name);
+    await row.getByRole('button', { name: 'Edit Device' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit Device: ${name}` }).waitFor();
+    await panel.getByRole('textbox', { name: 'Name' }).fill('');
+    await panel.getByRole('textbox', { name: 'Description' }).fill('x'.repeat(501));
+    await panel.getByRole('spinbutton', { name: 'Heartbeat Interval (seconds)' }).fill('1000000000');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText(DEVICE_MESSAGES.nameRequired).waitFor();
+    await panel.getByText(DEVICE_MESSAGES.descriptionTooLong).waitFor();
+    await panel.getByText(DEVICE_MESSAGES.heartbeatRange).waitFor();
+    await shot(page, 'device-edit-invalid');
+    await panel.getByRole('textbox', { name: 'Name' }).fill(`${name} renamed`);
+    await panel.getByRole('textbox', { name: 'Description' }).fill('Front desk');
+    await panel.getByRole('spinbutton', { name: 'Heartbeat Interval (seconds)' }).fill('300');
+    await choose(panel, page, 'Location', dock);
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(DEVICE_MESSAGES.saved).first().waitFor();
+    await shot(page, 'device-edit-saved');
+    // The open drawer hides the page from the accessibility tree: closed, the grid shows the new name.
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await gridRow(page, `${name} renamed`).waitFor();
+    expect(await gridRow(page, `${name} renamed`).locator('[data-field="location"]').textContent()).toBe(dock);
+    expect(await read(deviceId)).toMatchObject({ name: `${name} renamed`, heartbeatInterval: 300 });
+  });
+
+  test('Toggle Tracing sets one hour of tracing; Restart Agent says it is queued', async () => {
+    const name = uniqueName('Traced');
+    const deviceId = await device(name);
+    const page = await signedInPage(browser, 'admin');
+    const row = await devicesPage(page, name);
+    await row.getByRole('button', { name: 'Toggle Tracing' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Tracing: ${name}` }).waitFor();
+    for (const option of ['No Change', 'Disabled', '10 minutes', '30 minutes', '1 hour', '4 hours', '8 hours', '24 hours']) await panel.getByRole('radio', { name: option, exact: true }).waitFor();
+    await panel.getByRole('radio', { name: '1 hour', exact: true }).check();
+    await shot(page, 'device-tracing');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(DEVICE_MESSAGES.tracingSaved).first().waitFor();
+    await panel.getByText(/^Tracing until /).waitFor();
+    await shot(page, 'device-tracing-saved');
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    const traced = await read(deviceId);
+    expect(traced.traceMinutes).toBe(60);
+    expect(new Date(traced.traceExpiration ?? 0).getTime()).toBeGreaterThan(Date.now() + 55 * 60_000);
+
+    await row.getByRole('button', { name: 'Restart Agent' }).click();
+    await page.getByText(FLEET_MESSAGES.restartQueued(name)).first().waitFor();
+    expect((await read(deviceId)).restartAgentFlag).toBe(true);
+    await shot(page, 'device-restart');
+  });
+
+  test('Logs shows the newest entries first, with Refresh and Auto-Refresh; a device without logs says so', async () => {
+    const name = uniqueName('Logged');
+    const deviceId = await device(name);
+    await db.query(
+      `INSERT INTO device_log (tenant_id, device_id, created, entry_type, detail) VALUES ($1, $2, now() - interval '2 hours', 'Info', 'Agent started'), ($1, $2, now() - interval '1 hour', 'Error', 'Disk almost full')`,
+      [tenantId, deviceId],
+    );
+    const quiet = await device(`${name} quiet`);
+    const page = await signedInPage(browser, 'admin');
+    await devicesPage(page, name);
+    await gridRow(page, `${name} quiet`).waitFor();
+    await gridRow(page, name).filter({ hasNotText: 'quiet' }).getByRole('button', { name: 'Logs' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Device Logs: ${name}` }).waitFor();
+    const details = panel.locator('tbody tr td:nth-child(3)');
+    await expect.poll(() => details.allTextContents()).toEqual(['Disk almost full', 'Agent started']);
+    await panel.getByRole('switch', { name: 'Auto-Refresh (30 sec)' }).waitFor();
+    await db.query(`INSERT INTO device_log (tenant_id, device_id, entry_type, detail) VALUES ($1, $2, 'Info', 'Just now')`, [tenantId, deviceId]);
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => details.allTextContents()).toEqual(['Just now', 'Disk almost full', 'Agent started']);
+    await shot(page, 'device-logs');
+    await page.goto(`/${tenantId}/devices?deviceLogsId=${quiet}`);
+    await drawer(page).getByText(FLEET_MESSAGES.noLogs).waitFor();
+  });
+
+  test('Installations lists the packages with their versions; choosing one and saving makes it Pending', async () => {
+    const name = uniqueName('Installing');
+    const deviceId = await device(name);
+    const packageName = uniqueName('Watcher');
+    const { rows } = await db.query<{ package_id: string }>(`INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids) VALUES ($1, $2, $3, '{1}') RETURNING package_id`, [
+      tenantId,
+      packageName,
+      PACKAGE_TYPES.Watcher,
+    ]);
+    const packageId = rows[0]!.package_id;
+    for (const version of ['1.0.0', '1.1.0']) {
+      await db.query(`INSERT INTO package_version (package_id, version, label, package_version_status_id, file_sha256, file_name, file_size) VALUES ($1, $2, $2, $3, $4, 'w.zip', 1)`, [
+        packageId,
+        version,
+        version === '1.1.0' ? PACKAGE_VERSION_STATUSES.Latest : PACKAGE_VERSION_STATUSES.Archived,
+        '0'.repeat(64),
+      ]);
+    }
+    const page = await signedInPage(browser, 'admin');
+    const row = await devicesPage(page, name);
+    await row.getByRole('button', { name: 'Installations' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Device Installations: ${name}` }).waitFor();
+    const line = panel.getByRole('row').filter({ hasText: packageName });
+    await line.getByText('Available For Install').waitFor();
+    await line.getByRole('combobox').click();
+    await page.getByRole('listbox').getByRole('option', { name: /^1\.1\.0/ }).click();
+    await shot(page, 'device-installations-chosen');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(DEVICE_MESSAGES.installationsSaved).first().waitFor();
+    await line.getByText('Pending').waitFor();
+    const saved = await api<{ installPackage: { packageId: string }; installStatus: number }[]>(admin, `/v1/devices/GetPackageInstallsWithVersions(deviceId=${deviceId})`);
+    expect(saved.find((item) => item.installPackage.packageId === packageId)?.installStatus).toBe(INSTALL_STATUSES.Pending);
+    await shot(page, 'device-installations-saved');
+  });
+
+  test('Delete Device asks first, then deletes; a device with operations is refused with the spec text', async () => {
+    const name = uniqueName('Retired');
+    await device(name);
+    const busyName = uniqueName('Busy');
+    const busy = await device(busyName);
+    const { rows } = await db.query<{ package_id: string }>(`INSERT INTO package (tenant_id, name, package_type_id) VALUES ($1, $2, $3) RETURNING package_id`, [tenantId, uniqueName('Ops'), PACKAGE_TYPES.Command]);
+    const operation = await db.query<{ operation_id: string }>(
+      `INSERT INTO operation (package_id, name, frequency_type_ids, operation_type_id, operation_result_type_id) VALUES ($1, 'Ping', '{1}', 3, 1) RETURNING operation_id`,
+      [rows[0]!.package_id],
+    );
+    await db.query(`INSERT INTO device_operation (tenant_id, device_id, operation_id, label, frequency_type_id) VALUES ($1, $2, $3, 'Ping', 1)`, [tenantId, busy, operation.rows[0]!.operation_id]);
+
+    const page = await signedInPage(browser, 'admin');
+    const row = await devicesPage(page, name);
+    await row.getByRole('button', { name: 'Delete Device' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Device' });
+    await dialog.getByText(DEVICE_MESSAGES.deleteConfirm(name)).waitFor();
+    await shot(page, 'device-delete-confirm');
+    await dialog.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText(FLEET_MESSAGES.deviceDeleted(name)).first().waitFor();
+    await gridRow(page, name).waitFor({ state: 'detached' });
+
+    const busyRow = await devicesPage(page, busyName);
+    await busyRow.getByRole('button', { name: 'Delete Device' }).click();
+    await page.getByRole('dialog', { name: 'Delete Device' }).getByRole('button', { name: 'Yes' }).click();
+    await page.getByText(FLEET_MESSAGES.deleteDeviceRefused(busyName)).first().waitFor();
+    await gridRow(page, busyName).waitFor();
+    await shot(page, 'device-delete-refused');
+  });
+
+  test('the Welcome page offers the Windows agent download from the tenant settings', async () => {
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${tenantId}`);
+    const button = page.getByRole('link', { name: DEVICE_MESSAGES.downloadAgent });
+    await button.waitFor();
+    expect(await button.getAttribute('href')).toBe(`${inject('portalUrl')}/downloads/agent/cfs-agent-win-x64.exe`);
+    await shot(page, 'welcome-download');
+  });
+});

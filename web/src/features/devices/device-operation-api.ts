@@ -1,0 +1,110 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  AvailableOperation as AvailableOperationEntity,
+  CloneDeviceOperations,
+  DeviceOperation as DeviceOperationEntity,
+  DeviceOperationInput,
+  Operation as OperationEntity,
+  OperationLogEntry as OperationLogEntryEntity,
+} from '@cfs/contracts/device-operations';
+import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
+import { apiGet, apiSend } from '../../lib/api-client';
+import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import type { JsonOf } from '../../lib/json-types';
+import { listQueryKey } from '../../lib/list-api';
+import { useApiMutation } from '../../lib/mutations';
+
+/** Device operations of a device (spec 002 §7 "Device operations (base v1/deviceOperations)"). */
+export const DEVICE_OPERATIONS_PATH = '/v1/deviceOperations';
+
+export type DeviceOperation = JsonOf<DeviceOperationEntity>;
+export type Operation = JsonOf<OperationEntity>;
+export type AvailableOperation = JsonOf<AvailableOperationEntity>;
+export type OperationLogEntry = JsonOf<OperationLogEntryEntity>;
+
+/** GET v1/operations/GetAvailableOperationsForDevice(tenantId,operatingSystemId): the picker's list path. */
+export function availableOperationsPath(tenantId: string, operatingSystemId: number): string {
+  return `/v1/operations/GetAvailableOperationsForDevice(tenantId=${pathId(tenantId)},operatingSystemId=${operatingSystemId})`;
+}
+
+const invalidate = [listQueryKey(DEVICE_OPERATIONS_PATH)];
+/** "The server's error text is shown" (spec 002 §8). */
+const serverText = (error: Error) => error.message;
+
+/** A device operation as the create and update calls take it. */
+export function toInput(row: DeviceOperation, changes: Partial<DeviceOperationInput> = {}): DeviceOperationInput {
+  return {
+    deviceId: row.deviceId,
+    operationId: row.operationId,
+    label: row.label,
+    referenceId: row.referenceId,
+    globalSettingId: row.globalSettingId,
+    enabled: row.enabled,
+    frequencyTypeId: row.frequencyTypeId,
+    interval: row.interval,
+    isInteractive: row.isInteractive,
+    parameters: row.parameters,
+    ...changes,
+  };
+}
+
+/** `PUT v1/deviceOperations` (id null) or `POST v1/deviceOperations/{id}`. */
+export function useSaveDeviceOperation(id: string | null) {
+  return useApiMutation({
+    mutationFn: (input: DeviceOperationInput) =>
+      id === null ? apiSend<DeviceOperation>('PUT', DEVICE_OPERATIONS_PATH, input) : apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(id)}`, input),
+    invalidate,
+    successMessage: id === null ? FLEET_MESSAGES.deviceOperationCreated : FLEET_MESSAGES.deviceOperationUpdated,
+    errorMessage: serverText,
+  });
+}
+
+/** Disable Operation (spec 002 §4): the update call with enabled false. */
+export function useDisableDeviceOperation() {
+  return useApiMutation({
+    mutationFn: (row: DeviceOperation) => apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`, toInput(row, { enabled: false })),
+    invalidate,
+    successMessage: FLEET_MESSAGES.deviceOperationDisabled,
+    errorMessage: serverText,
+  });
+}
+
+/** Enqueue or Dequeue an OnDemand operation. */
+export function useQueueDeviceOperation() {
+  return useApiMutation({
+    mutationFn: ({ row, queued }: { row: DeviceOperation; queued: boolean }) =>
+      apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}/${queued ? 'enqueueOnDemand' : 'dequeueOnDemand'}`),
+    invalidate,
+    successMessage: (_result, { queued }) => (queued ? FLEET_MESSAGES.deviceOperationEnqueued : FLEET_MESSAGES.deviceOperationDequeued),
+    errorMessage: serverText,
+  });
+}
+
+export function useDeleteDeviceOperation() {
+  return useApiMutation({
+    mutationFn: (row: DeviceOperation) => apiSend<undefined>('DELETE', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`),
+    invalidate,
+    successMessage: 'Device Operation deleted successfully.',
+    errorMessage: serverText,
+  });
+}
+
+/** `POST v1/deviceOperations/clone`: the server's message, or the spec's. */
+export function useCloneDeviceOperations() {
+  return useApiMutation({
+    mutationFn: (input: CloneDeviceOperations) => apiSend<{ message?: string }>('POST', `${DEVICE_OPERATIONS_PATH}/clone`, input),
+    invalidate,
+    successMessage: (result) => result.message ?? FLEET_MESSAGES.deviceOperationsCloned,
+    errorMessage: serverText,
+  });
+}
+
+/** GET v1/deviceOperations/{id}/logs; `refetchInterval` for Auto-Refresh (30 sec). */
+export function useOperationLogs(id: string | null, refetchInterval: number | false) {
+  return useQuery({
+    queryKey: ['deviceOperation', id ?? '', 'logs'],
+    queryFn: ({ signal }) => (isGuid(id) ? apiGet<OperationLogEntry[]>(`${DEVICE_OPERATIONS_PATH}/${pathId(id)}/logs`, undefined, { signal }) : Promise.reject(notFoundError())),
+    enabled: id !== null,
+    refetchInterval,
+  });
+}

@@ -1,0 +1,54 @@
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { packageInputSchema } from '@cfs/contracts/packages';
+import { FormActions } from '../../components/form-actions';
+import { CheckboxGroupField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { schemaResolver } from '../../components/form-resolver';
+import { useTenantsLookup } from '../../lib/lookups';
+import { useSavePackage, type Package } from './api';
+import { EXECUTABLE_TYPE_OPTIONS, OPERATING_SYSTEM_OPTIONS, PACKAGE_TYPE_OPTIONS } from './package-labels';
+
+type Values = z.input<typeof packageInputSchema>;
+
+const valuesOf = (pkg: Package | undefined, tenantId: string | null): Values => ({
+  name: pkg?.name ?? '',
+  tenantId: pkg ? pkg.tenantId : tenantId,
+  description: pkg?.description ?? '',
+  // No type chosen yet on create: the choice is required.
+  packageTypeId: pkg?.packageTypeId ?? (undefined as unknown as number),
+  executableName: pkg?.executableName ?? '',
+  executableTypeId: pkg?.executableTypeId ?? null,
+  referenceUrl: pkg?.referenceUrl ?? '',
+  operatingSystemRidsId: pkg?.operatingSystemRidsId ?? [],
+  // Kept as they are: the package's own parameter definitions are not edited here.
+  parameterDefinitions: (pkg?.parameterDefinitions ?? []) as Values['parameterDefinitions'],
+});
+
+export function PackageForm({ id, pkg, tenantId, onSaved, onClose }: { id: string; pkg?: Package; tenantId: string | null; onSaved: (saved: Package) => void; onClose: () => void }) {
+  const form = useForm<Values, unknown, z.output<typeof packageInputSchema>>({ resolver: schemaResolver(packageInputSchema), defaultValues: valuesOf(pkg, tenantId) });
+  const save = useSavePackage(id);
+  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+  return (
+    <form noValidate onSubmit={(event) => event.preventDefault()}>
+      <FormTextField control={form.control} name="name" label="Name" required autoFocus />
+      {/* None: installation-wide, offered to every tenant, kept by users of all tenants. */}
+      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} emptyLabel="None (every tenant)" />
+      <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
+      <FormSelectField control={form.control} name="packageTypeId" label="Package Type" options={PACKAGE_TYPE_OPTIONS} required />
+      <FormTextField control={form.control} name="executableName" label="Executable Name" />
+      <FormSelectField control={form.control} name="executableTypeId" label="Executable Type" options={EXECUTABLE_TYPE_OPTIONS} emptyLabel="None" />
+      <FormTextField control={form.control} name="referenceUrl" label="Reference URL" />
+      <CheckboxGroupField control={form.control} name="operatingSystemRidsId" label="Supported Operating Systems" options={OPERATING_SYSTEM_OPTIONS} row />
+      <FormActions
+        form={form}
+        onSave={async (values) => {
+          const saved = await save.mutateAsync(values);
+          form.reset(valuesOf(saved, tenantId));
+          onSaved(saved);
+        }}
+        onClose={onClose}
+        loading={save.isPending}
+      />
+    </form>
+  );
+}
