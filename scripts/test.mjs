@@ -1,4 +1,4 @@
-// `npm test`: every suite in one run — contracts, server, web units, and the browser tests in
+// `npm test`: every suite in one run — contracts, server, web units, the agent, and the browser tests in
 // Chromium — then one line `N passed, N failed`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ await ensureInstalled();
 // The server suite runs on the PostgreSQL server at TEST_DATABASE_URL (CI: the machine's local
 // one) when it answers, else on an embedded server its global setup starts.
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const projects = ['contracts', 'server', 'web', 'e2e'];
+const projects = ['contracts', 'server', 'web', 'agent', 'e2e'];
 
 // The browser tests drive the built portal.
 await ensureBuilt();

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentConfiguration } from '@cfs/contracts/agent';
+import type { AgentConfiguration, AgentPackage } from '@cfs/contracts/agent';
 import { FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { Agent } from './agent.js';
 
@@ -26,6 +27,9 @@ class FakePortal {
   operationLogs: string[] = [];
   completions: string[] = [];
   acknowledged = 0;
+  packages: AgentPackage[] = [];
+  files = new Map<string, Buffer>();
+  reports: { packageId: string; status: string; packageVersionId: string | null }[] = [];
 
   configuration(): AgentConfiguration {
     return {
@@ -51,7 +55,7 @@ class FakePortal {
           modified: new Date(),
         },
       ],
-      packages: [],
+      packages: this.packages,
     };
   }
 
@@ -90,6 +94,19 @@ class FakePortal {
         if (url === `/v1/agent/operations/${OPERATION_ID}/complete`) {
           this.completions.push((JSON.parse(body) as { completionToken: string }).completionToken);
           this.queued = false;
+          return send(204);
+        }
+        const download = /^\/v1\/agent\/packageversions\/([^/]+)\/download$/.exec(url);
+        if (download && this.files.has(download[1]!)) {
+          response.writeHead(200, { 'content-type': 'application/octet-stream' });
+          return response.end(this.files.get(download[1]!));
+        }
+        const installation = /^\/v1\/agent\/installations\/([^/]+)$/.exec(url);
+        if (installation) {
+          const report = JSON.parse(body) as { status: string; packageVersionId: string | null };
+          this.reports.push({ packageId: installation[1]!, status: report.status, packageVersionId: report.packageVersionId });
+          const pkg = this.packages.find((item) => item.packageId === installation[1]);
+          if (pkg && report.status === 'Installed') pkg.installedPackageVersionId = report.packageVersionId;
           return send(204);
         }
         send(404, { message: 'Not found.' });
@@ -181,5 +198,45 @@ describe('the agent against a portal', () => {
     portal.refuseDevice = true;
     portal.refuseToken = true;
     expect(await running).toEqual({ kind: 'refused', message: 'The token has been revoked.' });
+  });
+});
+
+describe('package installs', () => {
+  const wanted = (id: string, content: Buffer, sha256 = createHash('sha256').update(content).digest('hex')): AgentPackage => {
+    portal.files.set(id, content);
+    return {
+      packageId: `${id}-package`,
+      packageName: `Plug-in ${id}`,
+      executableName: null,
+      packageVersionId: id,
+      version: '1.2.3',
+      fileName: 'plugin.js',
+      sha256,
+      size: content.length,
+      downloadUrl: `${portal.url}/v1/agent/packageversions/${id}/download`,
+      installStatusId: 1,
+      installedPackageVersionId: null,
+    };
+  };
+
+  it('installs a wanted version whose SHA-256 matches, refuses one that does not, and reports both', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    const good = Buffer.from('module.exports = 1;\n');
+    portal.packages = [wanted('good', good), wanted('tampered', Buffer.from('evil'), createHash('sha256').update('expected').digest('hex'))];
+    const agent = agentFor();
+    const running = agent.run();
+    await until(() => portal.reports.length >= 2);
+    agent.stop();
+    await running;
+    expect(portal.reports).toEqual(
+      expect.arrayContaining([
+        { packageId: 'good-package', status: 'Installed', packageVersionId: 'good' },
+        { packageId: 'tampered-package', status: 'Failed', packageVersionId: 'tampered' },
+      ]),
+    );
+    expect(fs.readFileSync(path.join(dataDir, 'packages', 'Plug-in_good', '1.2.3', 'plugin.js'))).toEqual(good);
+    expect(fs.existsSync(path.join(dataDir, 'packages', 'Plug-in_tampered'))).toBe(false);
+    expect(fs.readdirSync(path.join(dataDir, 'downloads'))).toEqual([]);
   });
 });

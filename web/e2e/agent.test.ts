@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { FREQUENCY_TYPES } from '@cfs/contracts/fleet';
-import { api, createToken, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
+import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
 
 /**
  * A real agent against the built portal (issue: the device fleet and a real agent): it enrols
@@ -101,8 +101,8 @@ describe('a real agent', () => {
     await expect.poll(async () => (await deviceRow.textContent()) ?? '', { timeout: 20_000 }).toMatch(/\d+(\.\d+)?\s?%/);
     await shot(page, 'agent-device-live');
 
-    // An on-demand Availability check of the portal, queued (the Device Operations drawer is not
-    // on this screen yet, so it is made and enqueued through the API the drawer calls).
+    // An on-demand Availability check of the portal, made through the API and queued on the
+    // Device Operations drawer; the agent runs it and its result shows in the Operation Logs.
     const available = await api<ListResponse<{ operationId: string; name: string }>>(session, `/v1/operations/GetAvailableOperationsForDevice(tenantId=${tenantId},operatingSystemId=4)?$top=100`);
     const availability = available.value.find((operation) => operation.name === 'Availability');
     if (!availability) throw new Error('No Availability operation in the catalogue');
@@ -120,12 +120,20 @@ describe('a real agent', () => {
         ],
       },
     });
-    await api(session, `/v1/deviceOperations/${operation.deviceOperationId}/enqueueOnDemand`, { method: 'POST' });
+    await page.goto(`/${tenantId}/devices?deviceOperationsId=${deviceId}`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Device Operations: ${machineName}` }).waitFor();
+    const operationRow = gridRow(page, 'Portal health on demand');
+    await operationRow.getByRole('button', { name: 'Enqueue' }).click();
+    await page.locator('#notistack-snackbar').filter({ hasText: FLEET_MESSAGES.deviceOperationEnqueued }).first().waitFor();
     const logs = await until(async () => {
       const entries = await api<{ detail: string }[]>(session, `/v1/deviceOperations/${operation.deviceOperationId}/logs`);
       return entries.length > 0 ? entries : undefined;
     });
     expect(logs[0]!.detail).toMatch(/^Success: GET .*\/healthz answered 200/);
+    await operationRow.getByRole('button', { name: 'Operation Logs' }).click();
+    await panel.getByRole('table', { name: 'Operation logs' }).getByText(/Success: GET .*healthz answered 200/).first().waitFor();
+    await shot(page, 'agent-operation-logs');
     const completed = await until(async () => {
       const row = await api<{ operationComplete: boolean; completionToken: string | null }>(session, `/v1/deviceOperations/${operation.deviceOperationId}`);
       return row.operationComplete ? row : undefined;
