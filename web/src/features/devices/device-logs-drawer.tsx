@@ -1,58 +1,15 @@
-import { useState } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import LinearProgress from '@mui/material/LinearProgress';
-import Switch from '@mui/material/Switch';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
-import RefreshIcon from '@mui/icons-material/Refresh';
-import { FLEET_MESSAGES, FLEET_POLLING_MS } from '@cfs/contracts/fleet';
-import { DateWithAge } from '../../components/date-with-age';
+import { LogEntries, useAutoRefresh } from '../../components/log-entries';
 import { SideDrawer } from '../../components/side-drawer';
 import { useDevice, useDeviceLogs } from './api';
 
 /** Device Logs (`?deviceLogsId=`): newest first, with Refresh and Auto-Refresh (30 sec). */
 export default function DeviceLogsDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const device = useDevice(id);
-  const [autoRefresh, setAutoRefresh] = useState(false);
-  const logs = useDeviceLogs(id, autoRefresh ? FLEET_POLLING_MS.logsAutoRefresh : false);
+  const refresh = useAutoRefresh();
+  const logs = useDeviceLogs(id, refresh.refetchInterval);
   return (
     <SideDrawer open={id !== null} onClose={onClose} title={`Device Logs${device.data ? `: ${device.data.name}` : ''}`}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
-        <Button startIcon={<RefreshIcon />} onClick={() => void logs.refetch()} disabled={logs.isFetching}>
-          Refresh
-        </Button>
-        <FormControlLabel control={<Switch checked={autoRefresh} onChange={(event) => setAutoRefresh(event.target.checked)} />} label="Auto-Refresh (30 sec)" />
-      </Box>
-      {logs.isFetching && <LinearProgress />}
-      {logs.data && logs.data.length === 0 && <Typography color="text.secondary">{FLEET_MESSAGES.noLogs}</Typography>}
-      {logs.data && logs.data.length > 0 && (
-        <Table size="small" aria-label="Device logs">
-          <TableHead>
-            <TableRow>
-              <TableCell>Created</TableCell>
-              <TableCell>Type</TableCell>
-              <TableCell>Detail</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {logs.data.map((entry) => (
-              <TableRow key={entry.logEntryId}>
-                <TableCell sx={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>
-                  <DateWithAge value={entry.created} />
-                </TableCell>
-                <TableCell sx={{ verticalAlign: 'top' }}>{entry.entryType}</TableCell>
-                <TableCell sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{entry.detail}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      <LogEntries logs={logs} refresh={refresh} label="Device logs" />
     </SideDrawer>
   );
 }
