@@ -235,4 +235,15 @@ describe('partition upkeep', () => {
     // Running it again drops nothing more: the task may run twice.
     expect((await maintainPacketPartitions(portal.db, 30)).dropped).toEqual([]);
   });
+
+  it('makes a missing day when a packet arrives for it before the task has run', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const name = `packet_${tomorrow.toISOString().slice(0, 10).replaceAll('-', '')}`;
+    await sql`DROP TABLE ${sql.table(name)}`.execute(portal.db);
+    const startOfTomorrow = `${tomorrow.toISOString().slice(0, 10)}T00:01:00Z`;
+    const entityId = randomUUID();
+    expect((await post(contosoToken, packet(entityId, startOfTomorrow, 1))).json()).toEqual({ accepted: 1, stored: 1 });
+    expect((await packetPartitions(portal.db)).map((p) => p.name)).toContain(name);
+    expect(await historyCount(entityId)).toBe(1);
+  });
 });

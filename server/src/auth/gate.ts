@@ -122,6 +122,9 @@ export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
     // What a signed-in caller is told is theirs alone: no browser or proxy keeps a copy.
     if (request.principal) reply.header('Cache-Control', 'no-store');
     if (request.method === 'GET' || request.method === 'HEAD') return done(null, payload);
+    // A machine's write (packets, an agent's reports) changes no one's permissions or tenants, and
+    // agents post all the time: they do not wait for the announcements.
+    if (request.machine) return done(null, payload);
     deps.principals.sync().then(
       () => done(null, payload),
       (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),

@@ -138,7 +138,7 @@ function PacketDetails({ packet, entityId, heading, action }: { packet: PacketRo
           {JSON.stringify(packet.message, null, 2)}
         </Paper>
       ) : (
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 20rem), 1fr))' }}>
           {PACKET_GROUPS.map((group) => (
             <GroupTable key={group} group={group} entries={groupOf(packet, group)} />
           ))}

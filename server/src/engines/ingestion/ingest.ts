@@ -98,35 +98,62 @@ export function validateBatch(body: unknown, { retentionDays, now = new Date() }
  *
  * Returns the entity ids nobody owned yet, which the caller claims by storing them.
  */
-async function checkOwnership(executor: Db | Tx, caller: MachineCaller, batch: readonly Accepted[]): Promise<string[]> {
+async function checkOwnership(db: Db, caller: MachineCaller, batch: readonly Accepted[]): Promise<string[]> {
   const ids = [...new Set(batch.map((packet) => packet.entityId))];
-  const all = scoped(executor, ALL_TENANTS);
-  // One round trip: the entities that are devices, device operations, or already reported. The
-  // ids go as one array parameter, not a hundred placeholders per table.
-  const among = (column: string) => sql<boolean>`${sql.ref(column)} = ANY(${ids}::uuid[])`;
-  const rows = await all
-    .selectFrom('device')
-    .select([sql.lit('fleet').as('kind'), 'device_id as id', 'tenant_id', 'device_id'])
-    .where(among('device_id'))
-    .unionAll(all.selectFrom('device_operation').select([sql.lit('fleet').as('kind'), 'device_operation_id as id', 'tenant_id', 'device_id']).where(among('device_operation_id')))
-    .unionAll(all.selectFrom('packet_latest').select([sql.lit('reported').as('kind'), 'entity_id as id', 'tenant_id', sql<string>`NULL::uuid`.as('device_id')]).where(among('entity_id')))
-    .execute();
-  const fleet = new Map<string, { tenant_id: string; device_id: string }>();
-  const reported = new Map<string, string>();
-  for (const row of rows) {
-    if (row.kind === 'fleet') fleet.set(row.id, row);
-    else reported.set(row.id, row.tenant_id);
+  const known = ownersOf(db);
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    const all = scoped(db, ALL_TENANTS);
+    // One round trip: the entities that are devices, device operations, or already reported. The
+    // ids go as one array parameter, not a hundred placeholders per table.
+    const among = (column: string) => sql<boolean>`${sql.ref(column)} = ANY(${missing}::uuid[])`;
+    const rows = await all
+      .selectFrom('device')
+      .select([sql.lit('fleet').as('kind'), 'device_id as id', 'tenant_id', 'device_id'])
+      .where(among('device_id'))
+      .unionAll(all.selectFrom('device_operation').select([sql.lit('fleet').as('kind'), 'device_operation_id as id', 'tenant_id', 'device_id']).where(among('device_operation_id')))
+      .unionAll(all.selectFrom('packet_latest').select([sql.lit('reported').as('kind'), 'entity_id as id', 'tenant_id', sql<string>`NULL::uuid`.as('device_id')]).where(among('entity_id')))
+      .execute();
+    // A device or device operation says more than a latest row (whose device, not only whose tenant).
+    for (const row of rows) if (row.kind === 'reported') remember(known, row.id, { tenantId: row.tenant_id, deviceId: null });
+    for (const row of rows) if (row.kind === 'fleet') remember(known, row.id, { tenantId: row.tenant_id, deviceId: row.device_id });
   }
   const allowed = (id: string): boolean => {
-    const known = fleet.get(id);
-    if (caller.kind === 'device') return known !== undefined && known.tenant_id === caller.tenantId && known.device_id === caller.deviceId;
-    if (known) return known.tenant_id === caller.tenantId;
-    const owner = reported.get(id);
-    return owner === undefined || owner === caller.tenantId;
+    const owner = known.get(id);
+    if (caller.kind === 'device') return owner !== undefined && owner.tenantId === caller.tenantId && owner.deviceId === caller.deviceId;
+    return owner === undefined || owner.tenantId === caller.tenantId;
   };
   const problems = batch.flatMap((packet, index) => (allowed(packet.entityId) ? [] : [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }]));
   if (problems.length > 0) refuse(403, problems);
-  return ids.filter((id) => !fleet.has(id) && !reported.has(id));
+  return ids.filter((id) => !known.has(id));
+}
+
+/**
+ * Who owns an entity, as the database said: its tenant, and for a device or device operation
+ * the device. These facts never change — a device keeps its tenant and an operation its device,
+ * a latest row keeps the tenant that first reported it, ids are never reused — so every instance
+ * may keep them: agents report the same entities again and again, and their batches then skip
+ * the ownership query. An entity nobody owns is not kept (someone may claim it next).
+ */
+interface Owner {
+  tenantId: string;
+  /** The device, for a device or a device operation; null for an entity known only by its packets. */
+  deviceId: string | null;
+}
+
+/** Entities kept per database; the first learned are forgotten first beyond it. */
+const OWNERS_KEPT = 200_000;
+const owners = new WeakMap<Db, Map<string, Owner>>();
+
+function ownersOf(db: Db): Map<string, Owner> {
+  let known = owners.get(db);
+  if (!known) owners.set(db, (known = new Map()));
+  return known;
+}
+
+function remember(known: Map<string, Owner>, id: string, owner: Owner): void {
+  known.set(id, owner);
+  if (known.size > OWNERS_KEPT) known.delete(known.keys().next().value as string);
 }
 
 /**
