@@ -15,6 +15,7 @@ export const DEVICE_MESSAGES = {
   tenantRequired: SHELL_MESSAGES.tenantRequired,
   subscriptionRequired: SHELL_MESSAGES.subscriptionRequired,
   subscriptionOfTenant: 'Please choose a subscription of the chosen tenant.',
+  tenantFixed: 'A device stays in the tenant it enrolled with; choose one of its subscriptions.',
   locationOfTenant: "Please choose a location of the device's tenant.",
   traceOptionInvalid: 'Please choose one of the tracing options.',
   versionOfPackage: 'Please choose a version of this package.',

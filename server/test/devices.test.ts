@@ -130,13 +130,22 @@ describe('editing a device', () => {
     }
   });
 
+  it('keeps a device in its tenant: a move is refused even for an administrator of both, writing nothing', async () => {
+    const device = await contosoDevice({ name: 'Stays home' });
+    const moved = await portal.as('admin', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ name: 'Moved', tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }) });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json()).toMatchObject({ message: FLEET_MESSAGES.saveDeviceFailed, errors: { tenantId: [DEVICE_MESSAGES.tenantFixed] } });
+    const stored = await portal.db.selectFrom('device').select(['name', 'tenant_id', 'subscription_id']).where('device_id', '=', device.deviceId).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ name: 'Stays home', tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction });
+  });
+
   it("refuses another tenant's subscription, a tenant outside the caller's and another tenant's location, writing nothing", async () => {
     const device = await contosoDevice({ name: 'Unchanged name' });
     const otherSubscription = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ subscriptionId: DEMO.fabrikamProduction }) });
     expect(otherSubscription.statusCode).toBe(400);
     expect(otherSubscription.json()).toMatchObject({ message: FLEET_MESSAGES.saveDeviceFailed, errors: { subscriptionId: [DEVICE_MESSAGES.subscriptionRequired] } });
     const otherTenant = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }) });
-    expect(otherTenant.json()).toMatchObject({ errors: { tenantId: [DEVICE_MESSAGES.tenantRequired] } });
+    expect(otherTenant.json()).toMatchObject({ errors: { tenantId: [DEVICE_MESSAGES.tenantFixed] } });
     const mismatch = await portal.as('admin', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ subscriptionId: DEMO.fabrikamProduction }) });
     expect(mismatch.json()).toMatchObject({ errors: { subscriptionId: [DEVICE_MESSAGES.subscriptionOfTenant] } });
     const location = await portal.db.insertInto('location').values({ tenant_id: DEMO.fabrikam, name: 'Fabrikam plant' }).returning('location_id').executeTakeFirstOrThrow();

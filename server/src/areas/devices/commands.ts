@@ -49,6 +49,9 @@ export async function updateDevice(db: Db, user: Principal, deviceId: string, in
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await lockDevice(tx, deviceId);
+    // A device's tenant is fixed: its credential, the token it enrolled with, its packets and its
+    // operations' logs are that tenant's, and the packet path keeps who owns each entity.
+    if (input.tenantId !== before.tenant_id) throw refused('tenantId', DEVICE_MESSAGES.tenantFixed);
     await assertReferences(tx, input);
     const row = await tx
       .updateTable('device')
@@ -58,7 +61,6 @@ export async function updateDevice(db: Db, user: Principal, deviceId: string, in
         tags: input.tags ?? null,
         location_id: input.locationId ?? null,
         heartbeat_interval: input.heartbeatInterval,
-        tenant_id: input.tenantId,
         subscription_id: input.subscriptionId,
         ...(input.deviceTypeId === undefined ? {} : { device_type_id: input.deviceTypeId }),
         ...(input.deviceLoggingLevelId === undefined ? {} : { device_logging_level_id: input.deviceLoggingLevelId }),
@@ -69,13 +71,6 @@ export async function updateDevice(db: Db, user: Principal, deviceId: string, in
       .where('device_id', '=', deviceId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    // A device moved to another tenant takes what belongs to it along: each row carries its tenant.
-    if (before.tenant_id !== row.tenant_id) {
-      await tx.updateTable('device_operation').set({ tenant_id: row.tenant_id }).where('device_id', '=', deviceId).execute();
-      await tx.updateTable('device_installation').set({ tenant_id: row.tenant_id }).where('device_id', '=', deviceId).execute();
-      await tx.updateTable('device_log').set({ tenant_id: row.tenant_id }).where('device_id', '=', deviceId).execute();
-      await tx.updateTable('packet_latest').set({ tenant_id: row.tenant_id }).where('entity_id', '=', deviceId).execute();
-    }
     await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: row.tenant_id, action: 'update', changes: changedFields(audited(before), audited(row)) });
   });
   return findDevice(db, user.tenantScope, deviceId);

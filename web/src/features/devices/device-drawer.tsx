@@ -96,18 +96,8 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
       <FormSelectField control={form.control} name="locationId" label="Location" options={locations} emptyLabel="None" />
       <FormSelectField control={form.control} name="deviceLoggingLevelId" label="Logging Level" options={LOGGING_LEVEL_OPTIONS} />
       <FormTextField control={form.control} name="heartbeatInterval" label="Heartbeat Interval (seconds)" type="number" required />
-      <FormSelectField
-        control={form.control}
-        name="tenantId"
-        label="Tenant"
-        options={tenants}
-        required
-        onValueChange={() => {
-          // The subscription and location belong to the tenant: a new tenant needs its own.
-          form.setValue('subscriptionId', '', { shouldDirty: true });
-          form.setValue('locationId', null, { shouldDirty: true });
-        }}
-      />
+      {/* A device stays in the tenant it enrolled with (the server refuses a move): shown, not chosen. */}
+      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} required disabled />
       <FormSelectField control={form.control} name="subscriptionId" label="Subscription" options={subscriptions} required />
       <FormCheckboxField control={form.control} name="enabled" label="Enabled" />
       <FormActions form={form} onSave={(input) => save.mutateAsync(input)} onClose={onClose} loading={save.isPending} />
