@@ -308,7 +308,7 @@ describe('installations', () => {
         ]),
       );
     expect(await statusOf()).toEqual({ [a.packageId]: [INSTALL_STATUSES.Pending, a.versionIds[1]], [b.packageId]: [INSTALL_STATUSES.Pending, b.versionIds[0]] });
-    // The agent reports B installed (someone else's part), then the user chooses none for both.
+    // The agent reports B installed, then the user chooses none for both.
     await portal.db
       .updateTable('device_installation')
       .set({ install_status_id: INSTALL_STATUSES.Installed, installed_package_version_id: b.versionIds[0]! })

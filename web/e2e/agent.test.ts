@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
-import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session, screenshot } from './support';
 
 /**
  * A real agent against the built portal (issue: the device fleet and a real agent): it enrols
@@ -17,12 +17,6 @@ import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalU
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bundle = path.join(root, 'agent', 'dist', 'cfs-agent.cjs');
-const shots = '/tmp/shots-h5';
-
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
 
 async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -73,7 +67,7 @@ describe('a real agent', () => {
     await searchGrid(page, machineName);
     const pendingRow = gridRow(page, machineName);
     await pendingRow.getByRole('checkbox').check();
-    await shot(page, 'agent-pending');
+    await screenshot(page, 'agent-pending');
     await page.getByRole('button', { name: 'Promote', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
     await pendingRow.waitFor({ state: 'detached' });
@@ -99,7 +93,7 @@ describe('a real agent', () => {
     await searchGrid(page, machineName);
     const deviceRow = gridRow(page, machineName);
     await expect.poll(async () => (await deviceRow.textContent()) ?? '', { timeout: 20_000 }).toMatch(/\d+(\.\d+)?\s?%/);
-    await shot(page, 'agent-device-live');
+    await screenshot(page, 'agent-device-live');
 
     // An on-demand Availability check of the portal, made through the API and queued on the
     // Device Operations drawer; the agent runs it and its result shows in the Operation Logs.
@@ -133,7 +127,7 @@ describe('a real agent', () => {
     expect(logs[0]!.detail).toMatch(/^Success: GET .*\/healthz answered 200/);
     await operationRow.getByRole('button', { name: 'Operation Logs' }).click();
     await panel.getByRole('table', { name: 'Operation logs' }).getByText(/Success: GET .*healthz answered 200/).first().waitFor();
-    await shot(page, 'agent-operation-logs');
+    await screenshot(page, 'agent-operation-logs');
     const completed = await until(async () => {
       const row = await api<{ operationComplete: boolean; completionToken: string | null }>(session, `/v1/deviceOperations/${operation.deviceOperationId}`);
       return row.operationComplete ? row : undefined;

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
 import type { DeviceOperation } from '@cfs/contracts/device-operations';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session, screenshot } from './support';
 
 /**
  * The Device Operations drawer in the browser (spec 002 §2 Devices, §4, §5, §8): each test makes
@@ -13,12 +12,6 @@ import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalU
  * the API, then adds, edits, queues, disables, clones and deletes operations in the drawer.
  */
 
-const SHOTS = '/tmp/shots-h3';
-
-async function shot(page: Page, name: string) {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
 
 /** A device of the user's tenant: an agent enrols with a tenant token and is promoted. */
 async function createDevice(session: Session, name: string): Promise<string> {
@@ -87,7 +80,7 @@ describe('device operations (operator)', () => {
     await panel.getByRole('button', { name: 'Add Operation' }).click();
     await panel.getByRole('heading', { name: 'Add Operation' }).waitFor();
     await searchGrid(panel, operationName);
-    await shot(page, 'device-operations-picker');
+    await screenshot(page, 'device-operations-picker');
     await gridRow(page, operationName).getByRole('button', { name: operationName }).click();
     await panel.getByRole('heading', { name: `Create Device Operation: ${operationName}` }).waitFor();
 
@@ -110,7 +103,7 @@ describe('device operations (operator)', () => {
     await panel.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, 'Url is required.');
     await panel.getByRole('textbox', { name: 'Url Value' }).fill('https://contoso.example');
-    await shot(page, 'device-operation-form');
+    await screenshot(page, 'device-operation-form');
     await panel.getByRole('button', { name: 'Create', exact: true }).click();
     await toast(page, FLEET_MESSAGES.deviceOperationCreated);
 
@@ -119,7 +112,7 @@ describe('device operations (operator)', () => {
     await row.getByRole('button', { name: 'Enqueue' }).click();
     await toast(page, FLEET_MESSAGES.deviceOperationEnqueued);
     await row.getByText('Queued').waitFor();
-    await shot(page, 'device-operations-queued');
+    await screenshot(page, 'device-operations-queued');
     const [queued] = await operationsOf(session, deviceId);
     expect(queued).toMatchObject({ label: 'Homepage', frequencyTypeId: 1, operationComplete: false, interval: '00:01:00' });
     expect(queued?.completionToken).toBeTruthy();
@@ -170,7 +163,7 @@ describe('device operations (operator)', () => {
     expect(await targets.filter({ hasText: sourceName }).count()).toBe(0);
     await targets.filter({ hasText: targetName }).click();
     await panel.getByRole('checkbox', { name: 'Beta' }).uncheck();
-    await shot(page, 'device-operations-clone');
+    await screenshot(page, 'device-operations-clone');
     await panel.getByRole('button', { name: 'Clone', exact: true }).click();
     await toast(page, FLEET_MESSAGES.deviceOperationsCloned);
     expect((await operationsOf(session, targetId)).map((row) => row.label)).toEqual(['Alpha']);

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session } from './support';
+import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session, screenshot } from './support';
 
 /**
  * The Devices screen in the browser (spec 002 §2 Devices, §8; Welcome page). Devices come from
@@ -24,12 +24,6 @@ async function portalDatabase(): Promise<pg.Client> {
   await client.connect();
   return client;
 }
-
-const SHOTS = '/tmp/shots-h2';
-const shot = async (page: Page, name: string) => {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-};
 
 interface DeviceRow {
   deviceId: string;
@@ -106,7 +100,7 @@ describe('devices (admin)', () => {
     expect(await reporting.isVisible()).toBe(true);
     await page.getByRole('link', { name: 'Promote Pending Devices' }).waitFor();
     expect(await page.getByRole('link', { name: 'Promote Pending Devices' }).getAttribute('href')).toBe(`/${tenantId}/pendingdevices`);
-    await shot(page, 'devices-grid');
+    await screenshot(page, 'devices-grid');
   });
 
   test('Edit Device shows the validation messages, then saves the name, heartbeat and location', async () => {
@@ -126,14 +120,14 @@ describe('devices (admin)', () => {
     await panel.getByText(DEVICE_MESSAGES.nameRequired).waitFor();
     await panel.getByText(DEVICE_MESSAGES.descriptionTooLong).waitFor();
     await panel.getByText(DEVICE_MESSAGES.heartbeatRange).waitFor();
-    await shot(page, 'device-edit-invalid');
+    await screenshot(page, 'device-edit-invalid');
     await panel.getByRole('textbox', { name: 'Name' }).fill(`${name} renamed`);
     await panel.getByRole('textbox', { name: 'Description' }).fill('Front desk');
     await panel.getByRole('spinbutton', { name: 'Heartbeat Interval (seconds)' }).fill('300');
     await choose(panel, page, 'Location', dock);
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(DEVICE_MESSAGES.saved).first().waitFor();
-    await shot(page, 'device-edit-saved');
+    await screenshot(page, 'device-edit-saved');
     // The open drawer hides the page from the accessibility tree: closed, the grid shows the new name.
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
     await gridRow(page, `${name} renamed`).waitFor();
@@ -151,11 +145,11 @@ describe('devices (admin)', () => {
     await panel.getByRole('heading', { name: `Tracing: ${name}` }).waitFor();
     for (const option of ['No Change', 'Disabled', '10 minutes', '30 minutes', '1 hour', '4 hours', '8 hours', '24 hours']) await panel.getByRole('radio', { name: option, exact: true }).waitFor();
     await panel.getByRole('radio', { name: '1 hour', exact: true }).check();
-    await shot(page, 'device-tracing');
+    await screenshot(page, 'device-tracing');
     await panel.getByRole('button', { name: 'Save' }).click();
     await page.getByText(DEVICE_MESSAGES.tracingSaved).first().waitFor();
     await panel.getByText(/^Tracing until /).waitFor();
-    await shot(page, 'device-tracing-saved');
+    await screenshot(page, 'device-tracing-saved');
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
     const traced = await read(deviceId);
     expect(traced.traceMinutes).toBe(60);
@@ -171,7 +165,7 @@ describe('devices (admin)', () => {
     await row.getByRole('button', { name: 'Restart Agent' }).click();
     await page.getByText(FLEET_MESSAGES.restartQueued(name)).first().waitFor();
     expect((await read(deviceId)).restartAgentFlag).toBe(true);
-    await shot(page, 'device-restart');
+    await screenshot(page, 'device-restart');
   });
 
   test('Logs shows the newest entries first, with Refresh and Auto-Refresh; a device without logs says so', async () => {
@@ -194,7 +188,7 @@ describe('devices (admin)', () => {
     await db.query(`INSERT INTO device_log (tenant_id, device_id, entry_type, detail) VALUES ($1, $2, 'Info', 'Just now')`, [tenantId, deviceId]);
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await expect.poll(() => details.allTextContents()).toEqual(['Just now', 'Disk almost full', 'Agent started']);
-    await shot(page, 'device-logs');
+    await screenshot(page, 'device-logs');
     await page.goto(`/${tenantId}/devices?deviceLogsId=${quiet}`);
     await drawer(page).getByText(FLEET_MESSAGES.noLogs).waitFor();
   });
@@ -226,13 +220,13 @@ describe('devices (admin)', () => {
     await line.getByText('Available For Install').waitFor();
     await line.getByRole('combobox').click();
     await page.getByRole('listbox').getByRole('option', { name: /^1\.1\.0/ }).click();
-    await shot(page, 'device-installations-chosen');
+    await screenshot(page, 'device-installations-chosen');
     await panel.getByRole('button', { name: 'Save' }).click();
     await page.getByText(DEVICE_MESSAGES.installationsSaved).first().waitFor();
     await line.getByText('Pending').waitFor();
     const saved = await api<{ installPackage: { packageId: string }; installStatus: number }[]>(admin, `/v1/devices/GetPackageInstallsWithVersions(deviceId=${deviceId})`);
     expect(saved.find((item) => item.installPackage.packageId === packageId)?.installStatus).toBe(INSTALL_STATUSES.Pending);
-    await shot(page, 'device-installations-saved');
+    await screenshot(page, 'device-installations-saved');
   });
 
   test('Delete Device asks first, then deletes; a device with operations is refused with the spec text', async () => {
@@ -252,7 +246,7 @@ describe('devices (admin)', () => {
     await row.getByRole('button', { name: 'Delete Device' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Device' });
     await dialog.getByText(DEVICE_MESSAGES.deleteConfirm(name)).waitFor();
-    await shot(page, 'device-delete-confirm');
+    await screenshot(page, 'device-delete-confirm');
     await dialog.getByRole('button', { name: 'Yes' }).click();
     await page.getByText(FLEET_MESSAGES.deviceDeleted(name)).first().waitFor();
     await gridRow(page, name).waitFor({ state: 'detached' });
@@ -262,7 +256,7 @@ describe('devices (admin)', () => {
     await page.getByRole('dialog', { name: 'Delete Device' }).getByRole('button', { name: 'Yes' }).click();
     await page.getByText(FLEET_MESSAGES.deleteDeviceRefused(busyName)).first().waitFor();
     await gridRow(page, busyName).waitFor();
-    await shot(page, 'device-delete-refused');
+    await screenshot(page, 'device-delete-refused');
   });
 
   test('the Welcome page offers the Windows agent download from the tenant settings', async () => {
@@ -271,6 +265,6 @@ describe('devices (admin)', () => {
     const button = page.getByRole('link', { name: DEVICE_MESSAGES.downloadAgent });
     await button.waitFor();
     expect(await button.getAttribute('href')).toBe(`${inject('portalUrl')}/downloads/agent/cfs-agent-win-x64.exe`);
-    await shot(page, 'welcome-download');
+    await screenshot(page, 'welcome-download');
   });
 });

@@ -1,21 +1,13 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Location } from '@cfs/contracts/locations';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, drawer, gridRow, homeTenantId, launchBrowser, searchGrid, sessionOf, signedInPage, uniqueName } from './support';
+import { api, drawer, gridRow, homeTenantId, launchBrowser, searchGrid, sessionOf, signedInPage, uniqueName, screenshot } from './support';
 
 /**
  * Locations in the browser (spec 002 §2 Locations): the grid with its columns and search, and the
  * Create/Edit Location drawer addressed by `?locationId=`. Each test makes its own locations.
  */
-const SHOTS = '/tmp/shots-h1';
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
 describe('locations (operator)', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -33,7 +25,7 @@ describe('locations (operator)', () => {
     await page.getByRole('heading', { level: 1, name: 'Locations' }).waitFor();
     for (const header of ['Name', 'City', 'State', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
     await gridRow(page, 'Shared Data Centre').waitFor();
-    await shot(page, 'locations-grid');
+    await screenshot(page, 'locations-grid');
 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('locationId') === 'new');
@@ -49,7 +41,7 @@ describe('locations (operator)', () => {
     await panel.getByRole('textbox', { name: 'Name' }).fill(name);
     await panel.getByRole('textbox', { name: 'City' }).fill(city);
     await panel.getByRole('textbox', { name: 'State' }).fill('WA');
-    await shot(page, 'locations-create');
+    await screenshot(page, 'locations-create');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     // The address names the new location; the drawer now edits it.
     await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('locationId') ?? ''));
@@ -82,6 +74,6 @@ describe('locations (operator)', () => {
     await panel.getByRole('textbox', { name: 'Name' }).fill(uniqueName('Refused'));
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('A problem occurred saving the location. Please try again.').waitFor();
-    await shot(page, 'locations-save-failed');
+    await screenshot(page, 'locations-save-failed');
   });
 });

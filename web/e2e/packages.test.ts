@@ -1,19 +1,11 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { drawer, gridRow, homeTenantId, launchBrowser, searchGrid, sessionOf, signedInPage, uniqueName } from './support';
+import { drawer, gridRow, homeTenantId, launchBrowser, searchGrid, sessionOf, signedInPage, uniqueName, screenshot } from './support';
 
 /**
  * The package catalogue in the browser (spec 002 §2 Packages): create a package, add an operation
  * with a parameter, upload two versions and see Latest and Archived, delete the archived one.
  */
-const SHOTS = '/tmp/shots-h1';
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
 /** The drawer opened last (the upload drawer sits over the package drawer). */
 const topDrawer = (page: Page): Locator => drawer(page).last();
 
@@ -39,7 +31,7 @@ describe('package catalogue (operator)', () => {
     for (const header of ['Name', 'Supported Operating Systems', 'Package Type', 'Executable Type', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
     await gridRow(page, 'CFS Agent').waitFor();
     await page.getByRole('button', { name: 'Upload Package' }).waitFor();
-    await shot(page, 'packages-grid');
+    await screenshot(page, 'packages-grid');
 
     // Create Package: only the Edit Package form until the package exists.
     await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -51,7 +43,7 @@ describe('package catalogue (operator)', () => {
     await chooseOption(panel, page, 'Package Type', 'ScriptRunner');
     await chooseOption(panel, page, 'Executable Type', 'Script');
     await panel.getByRole('checkbox', { name: 'LinuxX64' }).check();
-    await shot(page, 'packages-create');
+    await screenshot(page, 'packages-create');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.getByRole('heading', { name: `Edit Package: ${name}` }).waitFor();
     await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('packageId') ?? ''));
@@ -76,7 +68,7 @@ describe('package catalogue (operator)', () => {
     const operations = panel.getByRole('table', { name: 'Operations' });
     await operations.getByRole('row').filter({ hasText: 'Queue Depth' }).waitFor();
     expect(await operations.getByRole('row').filter({ hasText: 'Queue Depth' }).textContent()).toContain('00:02:00');
-    await shot(page, 'packages-operations');
+    await screenshot(page, 'packages-operations');
     await operationForm.getByRole('button', { name: 'Cancel' }).click();
 
     // Versions: upload two.
@@ -91,7 +83,7 @@ describe('package catalogue (operator)', () => {
       await upload.getByRole('textbox', { name: 'Version' }).fill(version);
       await upload.getByRole('textbox', { name: 'Label' }).fill(label);
       await upload.locator('input[type="file"]').setInputFiles({ name: `queue-${version}.sh`, mimeType: 'text/x-sh', buffer: Buffer.from(`#!/bin/sh\necho ${version}\n`) });
-      if (version === '1.0.0') await shot(page, 'packages-upload');
+      if (version === '1.0.0') await screenshot(page, 'packages-upload');
       await upload.getByRole('button', { name: 'Upload', exact: true }).click();
       await page.waitForURL((url) => !url.searchParams.has('uploadPackageId'));
       await onlyPackageDrawer();
@@ -117,7 +109,7 @@ describe('package catalogue (operator)', () => {
     expect(await row('1.1.0').textContent()).toContain('Second build');
     // Delete is hidden for the Latest version (spec 002 §4).
     expect(await row('1.1.0').getByRole('button', { name: 'Delete version 1.1.0' }).count()).toBe(0);
-    await shot(page, 'packages-versions');
+    await screenshot(page, 'packages-versions');
 
     await row('1.0.0').getByRole('button', { name: 'Delete version 1.0.0' }).click();
     await page.getByRole('button', { name: 'Yes' }).click();
@@ -145,6 +137,6 @@ describe('package catalogue (operator)', () => {
     await upload.locator('input[type="file"]').setInputFiles({ name: 'again.sh', mimeType: 'text/x-sh', buffer: Buffer.from('echo again\n') });
     await upload.getByRole('button', { name: 'Upload', exact: true }).click();
     await upload.getByText('Version 0.9.0 already exists for this package.').waitFor();
-    await shot(page, 'packages-upload-refused');
+    await screenshot(page, 'packages-upload-refused');
   });
 });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
-import { createToken, homeTenantId, launchBrowser, portalUrl, sessionOf, signedInPage } from './support';
+import { createToken, homeTenantId, launchBrowser, portalUrl, sessionOf, signedInPage, screenshot } from './support';
 
 /**
  * The packets of an entity (spec 002 §2 route /packets/{id}; §3 Packet; §8 empty states): the
@@ -12,12 +11,6 @@ import { createToken, homeTenantId, launchBrowser, portalUrl, sessionOf, signedI
  * packets with a tenant token of its own.
  */
 
-const SHOTS = process.env.SHOTS_DIR ?? '.tmp/screenshots';
-
-async function shot(page: Page, name: string): Promise<void> {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 async function report(token: string, packets: unknown[]): Promise<void> {
   const response = await fetch(`${portalUrl()}/v1/packets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(packets) });
@@ -72,7 +65,7 @@ describe('packets (operator)', () => {
     // The history, newest first; a row shows that packet instead of the latest.
     const history = page.getByRole('table', { name: 'Packet history' });
     await expect.poll(() => history.getByRole('row').count()).toBe(3);
-    await shot(page, 'packet-page');
+    await screenshot(page, 'packet-page');
     await history.getByRole('row').nth(2).click();
     await expect.poll(() => page.getByTestId('packet-value').textContent()).toBe('12.5');
     expect(await page.getByText('Packet from the history').count()).toBe(1);
@@ -88,6 +81,6 @@ describe('packets (operator)', () => {
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/${homeTenantId(session)}/packets/${randomUUID()}`);
     await expect.poll(() => page.getByText(FLEET_MESSAGES.noPacket).count()).toBe(1);
-    await shot(page, 'packet-page-empty');
+    await screenshot(page, 'packet-page-empty');
   });
 });

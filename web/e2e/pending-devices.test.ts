@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PENDING_DEVICE_MESSAGES } from '@cfs/contracts/pending-devices';
 import type { PendingDevice } from '@cfs/contracts/pending-devices';
 import type { JsonOf } from '../src/lib/json-types';
-import { createToken, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, serverCall, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+import { createToken, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, serverCall, sessionOf, signedInPage, uniqueName, type ListResponse, type Session, screenshot } from './support';
 
 /**
  * Pending Devices in the browser (spec 002 §2, §4, §5): agents enrol through the agent API with a
@@ -13,12 +12,6 @@ import { createToken, gridRow, homeTenantId, launchBrowser, portalUrl, searchGri
  * promotes or deletes them in batches of fewer than 25, after confirmation.
  */
 
-const SHOTS = '/tmp/shots-h3';
-
-async function shot(page: Page, name: string) {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
 
 /** Agents that enrol with a token of the user's tenant: each becomes a pending device. */
 async function enrolAgents(session: Session, prefix: string, count: number, operatingSystem = 'win32'): Promise<string[]> {
@@ -69,7 +62,7 @@ describe('pending devices (operator)', () => {
     expect(await remove.isDisabled()).toBe(true);
 
     await gridRow(page, names[0]!).getByRole('checkbox').check();
-    await shot(page, 'pending-devices-selected');
+    await screenshot(page, 'pending-devices-selected');
     await promote.click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(PENDING_DEVICE_MESSAGES.promoteConfirm(1)).waitFor();
@@ -106,7 +99,7 @@ describe('pending devices (operator)', () => {
     await page.getByText(PENDING_DEVICE_MESSAGES.tooManySelected).waitFor();
     expect(await page.getByRole('button', { name: 'Promote', exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
-    await shot(page, 'pending-devices-too-many');
+    await screenshot(page, 'pending-devices-too-many');
     // One fewer is allowed.
     await gridRow(page, `${prefix}-25`).getByRole('checkbox').uncheck();
     await expect.poll(() => page.getByRole('button', { name: 'Promote', exact: true }).isDisabled()).toBe(false);
@@ -119,7 +112,7 @@ describe('pending devices (operator)', () => {
     await searchGrid(page, 'ct-');
     await gridRow(page, 'ct-web-03').waitFor();
     expect(await gridRow(page, 'CT-LAB-OLD').count()).toBe(0);
-    await shot(page, 'pending-devices');
+    await screenshot(page, 'pending-devices');
     await page.getByRole('button', { name: 'Show Inactive Devices' }).click();
     await gridRow(page, 'CT-LAB-OLD').waitFor();
     await page.waitForURL((url) => url.searchParams.get('inactive') === 'show');
