@@ -5,8 +5,6 @@ import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
-import { seedDemoLocations } from './demo-locations.js';
-import { seedDemoPackages, storeDemoPackageFiles } from './demo-packages.js';
 import { AREAS as AREA_MANIFESTS } from '../areas.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
@@ -79,8 +77,8 @@ const DEMO_USERS = [
  * an advisory lock lets one of them seed.
  */
 export async function seed(db: Db, options: { demo: boolean; localUsers: boolean; dataDir?: string }): Promise<void> {
-  // The demo packages' files on every start: a test or an instance copying a seeded database has its own DATA_DIR.
-  if (options.demo && options.dataDir) await storeDemoPackageFiles(options.dataDir);
+  // The demo rows' files on every start: a test or an instance copying a seeded database has its own DATA_DIR.
+  if (options.demo && options.dataDir) for (const area of AREA_MANIFESTS) await area.demoFiles?.(options.dataDir);
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
     for (const [name, role] of Object.entries(BASE_ROLES)) {
@@ -164,8 +162,6 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
           .execute();
       }
     }
-    await seedDemoLocations(trx, DEMO);
-    await seedDemoPackages(trx, DEMO);
     await seedDemoWorkUnits(trx, [
       {
         tenantId: DEMO.contoso,

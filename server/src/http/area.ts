@@ -26,6 +26,11 @@ export interface AreaManifest {
   readonly tasks?: readonly TaskDefinition<unknown>[];
   /** The area's demo rows, written in the demo seed's transaction after the demo tenants exist. */
   readonly demoSeed?: (trx: Tx) => Promise<void>;
+  /**
+   * Files the area's demo rows point at, written on every start in demo mode (before the rows):
+   * each instance and each test portal has a DATA_DIR of its own, while a database may be a copy.
+   */
+  readonly demoFiles?: (dataDir: string) => Promise<void>;
 }
 
 export function defineArea(manifest: AreaManifest): AreaManifest {

@@ -1,4 +1,5 @@
 import { defineArea } from '../../http/area.js';
+import { seedDemoPackages, storeDemoPackageFiles } from './demo.js';
 import { packageRoutes } from './routes.js';
 
 export const packagesArea = defineArea({
@@ -6,4 +7,6 @@ export const packagesArea = defineArea({
   routes: packageRoutes,
   // Operations and versions are recorded on their package, so its history tells the whole story.
   audited: { package: 'Packages' },
+  demoSeed: (trx) => seedDemoPackages(trx),
+  demoFiles: storeDemoPackageFiles,
 });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { EXECUTABLE_TYPES, FREQUENCY_TYPES, OPERATING_SYSTEMS, OPERATION_RESULT_TYPES, OPERATION_TYPES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import type { ParameterDefinition } from '@cfs/contracts/packages';
-import { ALL_TENANTS } from '../auth/tenant-scope.js';
-import type { Tx } from './database.js';
-import { scoped } from './scoped.js';
-import { storeContent } from '../files/content-store.js';
+import { ALL_TENANTS } from '../../auth/tenant-scope.js';
+import type { Tx } from '../../db/database.js';
+import { DEMO } from '../../db/seed.js';
+import { scoped } from '../../db/scoped.js';
+import { storeContent } from '../../files/content-store.js';
 
 /**
  * The demo catalogue. The devices, device operations and agent areas rely on the tenantless
@@ -166,7 +167,7 @@ export async function storeDemoPackageFiles(dataDir: string): Promise<void> {
 }
 
 /** The demo catalogue's rows; their files are kept by `storeDemoPackageFiles`. */
-export async function seedDemoPackages(trx: Tx, tenants: { contoso: string; fabrikam: string }): Promise<void> {
+export async function seedDemoPackages(trx: Tx, tenants: { contoso: string; fabrikam: string } = DEMO): Promise<void> {
   const everyone = scoped(trx, ALL_TENANTS);
   for (const pkg of DEMO_PACKAGES) {
     const { package_id } = await everyone
