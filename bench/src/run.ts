@@ -45,7 +45,8 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * ingestion, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them.
+ * ingestion, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
+ * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
 const WORK_UNITS = Number(process.env.BENCH_WORK_UNITS ?? (FULL ? 1_000_000 : 200_000));
@@ -345,7 +346,8 @@ const results = {
 };
 const folder = path.join(import.meta.dirname, '..', 'results');
 await fs.mkdir(folder, { recursive: true });
-const file = path.join(folder, `${results.date.slice(0, 10)}.json`);
+// A run of chosen parts is kept beside the day's whole run, not over it.
+const file = path.join(folder, `${results.date.slice(0, 10)}${ONLY ? `-${ONLY.join('-')}` : ''}.json`);
 await fs.writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\n| figure | value | baseline | ratio | target |\n|---|---|---|---|---|`);
 for (const figure of figures) {
