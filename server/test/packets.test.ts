@@ -91,6 +91,11 @@ describe('POST /v1/packets', () => {
     expect(badTime.json<{ message: string }>().message).toBe('Item 1: timestamp must be a date and time with a time zone (ISO 8601)');
     const badMetric = await post(contosoToken, [packet(good, minutesAgo(1), 1), packet(good, minutesAgo(1), 1, { Metrics: { CpuPercent: 'high' } })]);
     expect(badMetric.json<{ message: string }>().message).toBe('Item 2: message.Metrics.CpuPercent must be a number');
+    const nul = await post(contosoToken, [packet(good, minutesAgo(1), 1, { Properties: { Note: 'a\u0000b' } })]);
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json<{ message: string }>().message).toBe('Item 1: message may not contain the character U+0000');
+    const backslash = await post(contosoToken, [packet(randomUUID(), minutesAgo(1), 1, { Properties: { Path: 'C:\\u0000\\dir' } })]);
+    expect(backslash.statusCode, backslash.body).toBe(200);
     expect(await historyCount(good)).toBe(0);
     expect(await latestOf('operator', good)).toEqual([]);
   });
