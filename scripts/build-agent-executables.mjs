@@ -6,6 +6,8 @@
 // sources, the lockfile and the Node version are those of the last build. A machine that cannot
 // reach the npm registry still gets the bundle and the Linux executable; the Windows one is then
 // skipped with a warning, so `npm run build` (and CI through `npm test`) does not fail for it.
+// `--bundle-only` makes the bundle alone (seconds): `npm start` runs the demo agent from it and
+// builds the executables in the background while the portal starts.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,9 +43,13 @@ function sourceStamp() {
 }
 
 const stamp = sourceStamp();
+const bundleOnly = process.argv.includes('--bundle-only');
+const bundleStampFile = path.join(dist, '.bundle-stamp');
 const previous = fs.existsSync(stampFile) ? JSON.parse(fs.readFileSync(stampFile, 'utf8')) : undefined;
 const built = (file) => fs.existsSync(file);
-if (previous?.stamp === stamp && built(bundle) && Object.entries(outputs).every(([name, file]) => built(file) || previous.skipped?.includes(name))) {
+const bundleCurrent = built(bundle) && fs.existsSync(bundleStampFile) && fs.readFileSync(bundleStampFile, 'utf8') === stamp;
+if (bundleOnly && bundleCurrent) process.exit(0);
+if (!bundleOnly && previous?.stamp === stamp && bundleCurrent && Object.entries(outputs).every(([name, file]) => built(file) || previous.skipped?.includes(name))) {
   console.log('The agent executables are up to date.');
   process.exit(0);
 }
@@ -51,18 +57,25 @@ if (previous?.stamp === stamp && built(bundle) && Object.entries(outputs).every(
 fs.mkdirSync(dist, { recursive: true });
 const started = Date.now();
 // Inside a single executable `require` loads built-in modules only, so everything is bundled.
-await build({
-  entryPoints: [path.join(agentRoot, 'src', 'main.ts')],
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  conditions: ['source'],
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+// A current bundle is left alone: a running demo agent may be starting from it.
+if (!bundleCurrent) await buildBundle();
+if (bundleOnly) process.exit(0);
+
+async function buildBundle() {
+  await build({
+    entryPoints: [path.join(agentRoot, 'src', 'main.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    conditions: ['source'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  fs.writeFileSync(bundleStampFile, stamp);
+}
 
 /** The preparation blob for the Node binary it goes into; made by this Node, whose version both binaries share. */
 function makeBlob() {

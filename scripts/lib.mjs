@@ -39,12 +39,27 @@ export async function ensureInstalled() {
   await mustRun('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
-/** Builds contracts, server, web and the agent's executables when any of their sources is newer than the build. */
-export async function ensureBuilt() {
+/**
+ * Builds contracts, server, web and the agent when any of their sources is newer than the build.
+ * `agentExecutables: false` makes only the agent's bundle, which the demo agent runs from; the
+ * single executables (a minute of work, and a download of Node for Windows the first time) are
+ * then built by `buildAgentExecutablesInBackground`, so that the portal need not wait for them.
+ */
+export async function ensureBuilt({ agentExecutables = true } = {}) {
   const sources = ['contracts/src', 'server/src', 'web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'agent/src', 'scripts/build-agent-executables.mjs', 'package-lock.json']
     .map((item) => newestMtime(path.join(root, item)));
-  const outputs = ['server/dist/main.js', 'web/dist/index.html', 'agent/dist/.build-stamp'].map((item) => newestMtime(path.join(root, item)));
+  const agentOutput = agentExecutables ? 'agent/dist/.build-stamp' : 'agent/dist/.bundle-stamp';
+  const outputs = ['server/dist/main.js', 'web/dist/index.html', agentOutput].map((item) => newestMtime(path.join(root, item)));
   if (Math.min(...outputs) > Math.max(...sources)) return;
   console.log('Building the portal…');
-  await mustRun('npm', ['run', 'build']);
+  if (agentExecutables) return mustRun('npm', ['run', 'build']);
+  for (const workspace of ['contracts', 'server', 'web']) await mustRun('npm', ['run', 'build', '-w', workspace]);
+  await mustRun(process.execPath, ['scripts/build-agent-executables.mjs', '--bundle-only']);
+}
+
+/** The agent's single executables, built beside the running portal; the returned function stops the build. */
+export function buildAgentExecutablesInBackground() {
+  const child = spawn(process.execPath, ['scripts/build-agent-executables.mjs'], { cwd: root, stdio: 'inherit' });
+  child.on('error', (error) => console.warn(`The agent executables were not built: ${error.message}`));
+  return () => child.exitCode === null && child.kill();
 }
