@@ -185,12 +185,19 @@ describe('a device credential stops working', () => {
     expect((await enrolWith(fleet.token, agentKey)).statusCode).toBe(401);
   });
 
-  it('once the device is deleted; enrolling again makes it pending', async () => {
+  it('once the device is deleted; enrolling again makes it pending, and it can be promoted anew', async () => {
     const fleet = await makeFleet();
     const { credential, deviceId, agentKey } = await enrolledDevice(fleet);
-    await portal.db.updateTable('device').set({ is_deleted: true }).where('device_id', '=', deviceId).execute();
+    expect((await portal.as('admin', { method: 'DELETE', url: `/v1/devices/${deviceId}` })).statusCode).toBe(200);
     expect((await configurationOf(credential)).statusCode).toBe(401);
-    expect((await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>().status).toBe('pending');
+    const again = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
+    expect(again.status).toBe('pending');
+    if (again.status !== 'pending') return;
+    const promoted = await portal.as('admin', { method: 'POST', url: '/v1/pendingdevices/batchpromote', payload: { pendingDeviceIds: [again.pendingDeviceId], subscriptionId: fleet.subscriptionId } });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    const enrolled = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
+    expect(enrolled.status).toBe('enrolled');
+    if (enrolled.status === 'enrolled') expect(enrolled.deviceId).not.toBe(deviceId);
   });
 });
 

@@ -83,7 +83,13 @@ export async function deleteDevice(db: Db, user: Principal, deviceId: string): P
     const device = await lockDevice(tx, deviceId);
     const operation = await tx.selectFrom('device_operation').select('device_operation_id').where('device_id', '=', deviceId).where('is_deleted', '=', false).limit(1).executeTakeFirst();
     if (operation) throw new BadRequestError(FLEET_MESSAGES.deleteDeviceRefused(device.name));
-    await tx.updateTable('device').set({ is_deleted: true, modified: new Date(), modified_by: user.userName }).where('device_id', '=', deviceId).execute();
+    // The agent's key and credential go with it: its agent stops at its next call, and enrolling
+    // again makes it a pending device that can be promoted anew (the key is unique).
+    await tx
+      .updateTable('device')
+      .set({ is_deleted: true, agent_key_hash: null, credential_hash: null, modified: new Date(), modified_by: user.userName })
+      .where('device_id', '=', deviceId)
+      .execute();
     await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: device.tenant_id, action: 'delete', changes: { name: device.name } });
     return { message: FLEET_MESSAGES.deviceDeleted(device.name) };
   });
