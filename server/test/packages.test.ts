@@ -6,6 +6,7 @@ import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { DEMO } from '../src/db/seed.js';
+import { removeFiles } from '../src/areas/packages/versions.js';
 import { openStored, storedPath } from '../src/files/content-store.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 
@@ -190,6 +191,14 @@ describe('packages', () => {
     expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}/versions/${old.packageVersionId}` })).statusCode).toBe(204);
     expect((await readPackage('operator', pkg.packageId)).versions.map((version) => version.version)).toEqual(['1.0.1']);
     expect(await openStored(portal.config, old.fileSha256)).toBeNull();
+  });
+
+  it('removes a stored file only while no version names it, checked again under the file\'s lock', async () => {
+    const pkg = await createPackage('operator');
+    const kept = (await upload('operator', { packageId: pkg.packageId, version: '1.0.0', label: 'kept' }, { fileName: 'k.txt', content: `kept ${pkg.packageId}` })).json<Version>();
+    // As a delete on another instance would after its commit, while an upload of the same content committed meanwhile.
+    await removeFiles(portal.db, portal.config, [kept.fileSha256]);
+    expect(await openStored(portal.config, kept.fileSha256)).not.toBeNull();
   });
 
   it('refuses a file over the configured cap with 413 and keeps nothing of it', async () => {

@@ -80,6 +80,8 @@ export async function saveInstallations(db: Db, user: Principal, deviceId: strin
           'in',
           wanted.map((choice) => choice.packageVersionId),
         )
+        // Held until the commit: a version being deleted meanwhile waits, then sees it is wanted.
+        .forShare()
         .execute();
       const packageOf = new Map(versions.map((row) => [row.package_version_id, row.package_id]));
       for (const choice of wanted) if (packageOf.get(choice.packageVersionId) !== choice.packageId) throw refused('packageVersionId', DEVICE_MESSAGES.versionOfPackage);

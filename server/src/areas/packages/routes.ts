@@ -50,7 +50,7 @@ export const packageRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, co
     updatePackage(db, principalOf(request), request.params.id, request.body),
   );
   app.delete('/v1/packages/:id', { config: { permission: perm('Packages', 'delete') }, schema: { tags, params } }, async (request, reply) => {
-    await removeFiles(config, await deletePackage(db, principalOf(request), request.params.id));
+    await removeFiles(db, config, await deletePackage(db, principalOf(request), request.params.id));
     return reply.code(204).send();
   });
 

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import semver from 'semver';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES, packageUploadFieldsSchema, type PackageVersion } from '@cfs/contracts/packages';
@@ -6,7 +7,7 @@ import { recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { FileTooLargeError, receiveFile, removeStored, type ReceivedFile } from '../../files/content-store.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
@@ -95,6 +96,7 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
         .values({ package_id: packageId, version, label, package_version_status_id: status, file_sha256: file.sha256, file_name: file.fileName.slice(0, 500), file_size: file.size, created_by: user.userName })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await lockStoredFile(trx, file.sha256);
       await file.keep();
       await recordAudit(trx, user, {
         entityType: 'package',
@@ -130,10 +132,25 @@ export async function deleteVersion(db: Db, config: Config, user: Principal, pac
     await recordAudit(trx, user, { entityType: 'package', entityId: packageId, tenantId: pkg.tenant_id, action: 'delete version', changes: { packageVersionId: versionId, version: row.version } });
     return unreferenced(trx, [row.file_sha256]);
   });
-  await removeFiles(config, orphans);
+  await removeFiles(db, config, orphans);
 }
 
-/** Files of deleted versions that no other version names; after the commit, so a rolled-back delete keeps its file. */
-export async function removeFiles(config: Config, hashes: string[]): Promise<void> {
-  await Promise.all(hashes.map((hash) => removeStored(config.dataDir, hash)));
+/**
+ * Files of deleted versions that no other version names; after the commit, so a rolled-back delete
+ * keeps its file. Each is removed under its file's lock, having checked again that no version names
+ * it: an upload of the same content on another instance holds that lock from keeping the file to
+ * its commit, so its file is never taken from under it.
+ */
+export async function removeFiles(db: Db, config: Config, hashes: string[]): Promise<void> {
+  for (const hash of hashes) {
+    await db.transaction().execute(async (trx) => {
+      await lockStoredFile(trx, hash);
+      if ((await unreferenced(trx, [hash])).length > 0) await removeStored(config.dataDir, hash);
+    });
+  }
+}
+
+/** The lock of one stored file (by its SHA-256), held to the end of the transaction. */
+async function lockStoredFile(trx: Tx, sha256: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`package-file:${sha256}`}, 0))`.execute(trx);
 }

@@ -27,6 +27,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       DECLARE
         day date := first_day;
       BEGIN
+        -- One maker at a time: two instances creating the same day at once would collide in the catalogue.
+        PERFORM pg_advisory_xact_lock(hashtextextended('packet_partitions_ensure', 0));
         WHILE day <= last_day LOOP
           EXECUTE format(
             'CREATE TABLE IF NOT EXISTS %I PARTITION OF packet FOR VALUES FROM (%L) TO (%L)',
