@@ -4,6 +4,7 @@ import { guid } from './fields.js';
 /** Locations (spec 002 §3 Location; §5 "name required"; §7 Locations; §8). */
 export const LOCATION_MESSAGES = {
   nameRequired: 'Name is required',
+  usedByOtherTenants: 'Devices of other tenants are at this location: it can stay shared, or belong to their tenant.',
   saveFailed: 'A problem occurred saving the location. Please try again.',
   /** A location without a tenant is shared by every tenant: only a caller of all tenants keeps it. */
   tenantlessRefused: 'Only a user of all tenants may create or edit a location shared by every tenant.',

@@ -30,6 +30,7 @@ export const PACKAGE_MESSAGES = {
   versionDeleteConfirm: 'Are you sure you want to delete this package version?',
   latestDeleteRefused: 'The Latest version cannot be deleted.',
   versionInUse: 'The version cannot be deleted while a device has it installed or wanted.',
+  usedByOtherTenants: 'Devices of other tenants use this package: it can stay shared, or belong to their tenant.',
   operationNameRequired: 'Name is required',
   operationTypeRequired: 'Operation Type is required',
   resultTypeRequired: 'Result Type is required',

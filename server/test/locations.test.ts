@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/seed.js';
+import { scoped } from '../src/db/scoped.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -80,6 +82,18 @@ describe('locations', () => {
     const byAdmin = await create('admin', { name: 'Shared Lab', tenantId: null });
     expect(byAdmin.statusCode).toBe(200);
     expect(byAdmin.json().tenantId).toBeNull();
+  });
+
+  it('keeps a shared location shared while other tenants\' devices are there, and lets it become their own tenant\'s', async () => {
+    const created = await create('admin', { name: `Shared hall ${Math.random().toString(36).slice(2, 6)}`, tenantId: null });
+    expect(created.statusCode, created.body).toBe(200);
+    const location = created.json<{ locationId: string; name: string }>();
+    await scoped(portal.db, ALL_TENANTS).insertInto('device', { tenant_id: DEMO.fabrikam, subscription_id: DEMO.fabrikamProduction, name: 'at the hall', location_id: location.locationId }).execute();
+    const edit = (tenantId: string | null) => portal.as('admin', { method: 'POST', url: `/v1/locations/${location.locationId}`, payload: { name: location.name, tenantId } });
+    const toContoso = await edit(DEMO.contoso);
+    expect(toContoso.statusCode).toBe(400);
+    expect(toContoso.json().errors.tenantId).toEqual(['Devices of other tenants are at this location: it can stay shared, or belong to their tenant.']);
+    expect((await edit(DEMO.fabrikam)).statusCode).toBe(200);
   });
 
   it('refuses callers without the Locations permission', async () => {

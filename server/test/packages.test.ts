@@ -255,6 +255,20 @@ describe('packages', () => {
     expect((await portal.as('operator', { method: 'GET', url: `/v1/packages/${pkg.packageId}` })).statusCode).toBe(404);
   });
 
+  it('keeps a shared package shared while other tenants\' devices use it, and lets it become their own tenant\'s', async () => {
+    const pkg = await createPackage('admin', { tenantId: null });
+    const operation = (await portal.as('admin', { method: 'PUT', url: `/v1/packages/${pkg.packageId}/operations`, payload: metricOperation })).json<Operation>();
+    const db = scoped(portal.db, ALL_TENANTS);
+    const device = await db.insertInto('device', { tenant_id: DEMO.fabrikam, subscription_id: DEMO.fabrikamProduction, name: `dev-${randomUUID().slice(0, 6)}` }).returning('device_id').executeTakeFirstOrThrow();
+    await db.insertInto('device_operation', { tenant_id: DEMO.fabrikam, device_id: device.device_id, operation_id: operation.operationId, label: 'Runs here', frequency_type_id: 2 }).execute();
+    const edit = (tenantId: string | null) => portal.as('admin', { method: 'POST', url: `/v1/packages/${pkg.packageId}`, payload: { name: pkg.name, packageTypeId: 3, operatingSystemRidsId: [4], tenantId } });
+    const toContoso = await edit(DEMO.contoso);
+    expect(toContoso.statusCode).toBe(400);
+    expect(toContoso.json().errors.tenantId).toEqual(["Devices of other tenants use this package: it can stay shared, or belong to their tenant."]);
+    expect((await readPackage('admin', pkg.packageId)).tenantId).toBeNull();
+    expect((await edit(DEMO.fabrikam)).statusCode).toBe(200);
+  });
+
   it('refuses callers without the Packages permission', async () => {
     expect((await portal.as('enduser', { method: 'GET', url: '/v1/packages' })).statusCode).toBe(403);
     expect((await portal.as('enduser', { method: 'PUT', url: '/v1/packages', payload: { name: 'x', packageTypeId: 1, tenantId: DEMO.contoso } })).statusCode).toBe(403);

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { LOCATION_MESSAGES, type Location, type LocationLookup, type LocationValues } from '@cfs/contracts/locations';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
-import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
+import { ALL_TENANTS, canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
@@ -75,6 +75,19 @@ export async function updateLocation(db: Db, user: Principal, id: string, input:
     const tx = scoped(trx, user.tenantScope);
     const locked = orNotFound(await tx.selectFrom('location').selectAll().where('location_id', '=', id).forUpdate().executeTakeFirst(), 'The location');
     assertMayWriteTenant(user, locked.tenant_id);
+    // A location becoming one tenant's must not hold other tenants' devices (read across tenants:
+    // only the yes or no leaves here).
+    if (input.tenantId !== null && input.tenantId !== locked.tenant_id) {
+      const elsewhere = await scoped(trx, ALL_TENANTS)
+        .selectFrom('device')
+        .select('device_id')
+        .where('location_id', '=', id)
+        .where('tenant_id', '<>', input.tenantId)
+        .where('is_deleted', '=', false)
+        .limit(1)
+        .executeTakeFirst();
+      if (elsewhere) throw new BadRequestError(LOCATION_MESSAGES.saveFailed, { tenantId: [LOCATION_MESSAGES.usedByOtherTenants] });
+    }
     const before = presentLocation(locked);
     const row = await tx
       .updateTable('location')

@@ -70,6 +70,11 @@ export async function updatePackage(db: Db, user: Principal, id: string, input: 
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = presentPackage(await lockPackage(tx, user, id));
+    // A package becoming one tenant's must not be on other tenants' devices: their staff would
+    // lose sight of what runs there, and that tenant's staff could change it.
+    if (input.tenantId !== null && input.tenantId !== before.tenantId && (await packageInUse(trx, id, { outsideTenant: input.tenantId }))) {
+      throw new BadRequestError(PACKAGE_MESSAGES.usedByOtherTenants, { tenantId: [PACKAGE_MESSAGES.usedByOtherTenants] });
+    }
     const row = await tx
       .updateTable('package')
       .set({ ...packageColumns(input), modified: new Date(), modified_by: user.userName })
@@ -91,14 +96,24 @@ const HELD = [INSTALL_STATUSES.Pending, INSTALL_STATUSES.Installed, INSTALL_STAT
  * every tenant on purpose: a shared package is used by tenants its editor may not see, and only
  * the yes or no leaves this function.
  */
-async function packageInUse(trx: Tx, packageId: string): Promise<boolean> {
+async function packageInUse(trx: Tx, packageId: string, { outsideTenant }: { outsideTenant?: string } = {}): Promise<boolean> {
   const everyone = scoped(trx, ALL_TENANTS);
-  const installed = await everyone.selectFrom('device_installation').select('device_id').where('package_id', '=', packageId).where('install_status_id', 'in', HELD).limit(1).executeTakeFirst();
+  const installed = await everyone
+    .selectFrom('device_installation')
+    .select('device_id')
+    .where('package_id', '=', packageId)
+    .where('install_status_id', 'in', HELD)
+    .$if(outsideTenant !== undefined, (query) => query.where('tenant_id', '<>', outsideTenant ?? ''))
+    .limit(1)
+    .executeTakeFirst();
   if (installed) return true;
   const used = await everyone
     .selectFrom('device_operation')
     .select('device_operation_id')
     .where('operation_id', 'in', trx.selectFrom('operation').select('operation_id').where('package_id', '=', packageId))
+    // Deleted device operations still name the operation (their history stays), so they keep a
+    // package from being deleted; only live ones keep it from becoming another tenant's.
+    .$if(outsideTenant !== undefined, (query) => query.where('tenant_id', '<>', outsideTenant ?? '').where('is_deleted', '=', false))
     .limit(1)
     .executeTakeFirst();
   return used !== undefined;
