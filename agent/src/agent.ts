@@ -8,7 +8,7 @@ import { HostMetrics } from './host-metrics.js';
 import { Installer } from './installer.js';
 import { runOperation, type OperationResult } from './operations.js';
 import { Outbox, type OutboxItem, type SendOutcome } from './outbox.js';
-import { resolveParameters } from './parameters.js';
+import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
 import { PortalClient, PortalError } from './portal-client.js';
 import { dueOperations, emptyScheduleState, msUntilNextDue, oneTimeKey, pruneScheduleState } from './scheduler.js';
 import { AGENT_VERSION } from './version.js';
@@ -316,7 +316,9 @@ export class Agent {
     if (operation.completionToken) this.schedule.tokensRun.add(operation.completionToken);
     try {
       this.log.trace(`Running ${operation.label} (${operation.operationName})`);
-      const result = await runOperation(operation.operationTypeId, resolveParameters(operation.parameters, this.runtimeConfig()), { metrics: this.metrics });
+      const ran = await runOperation(operation.operationTypeId, resolveParameters(operation.parameters, this.runtimeConfig()), { metrics: this.metrics });
+      const secrets = securedValues(operation.parameters);
+      const result = { ...ran, detail: withoutSecrets(ran.detail, secrets), value: typeof ran.value === 'string' ? withoutSecrets(ran.value, secrets) : ran.value };
       await this.outbox.append(...this.resultItems(operation, result));
       if (operation.frequencyTypeId === FREQUENCY_TYPES.OneTimeKeepAlive) {
         this.schedule.oneTimeDone.add(oneTimeKey(operation));

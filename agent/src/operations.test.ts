@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_TYPES } from '@cfs/contracts/fleet';
 import type { HostMetrics } from './host-metrics.js';
 import { runOperation } from './operations.js';
-import { resolveParameters } from './parameters.js';
+import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
 
 let server: http.Server;
 let base: string;
@@ -147,5 +147,22 @@ describe('resolveParameters', () => {
       { PROBE_HOME: '/home/probe' },
     );
     expect(Object.fromEntries(resolved)).toEqual({ Url: 'https://x.test', Password: 's3cret', Home: '/home/probe', Host: 'host-1', Odd: undefined });
+  });
+});
+
+describe('secured values in what an operation reports', () => {
+  it('are replaced by *** in its detail, as written and as they appear in an address', async () => {
+    const secret = 's3cret key/42';
+    const parameters = [
+      { name: 'Url', source: 'PortalEntry' as const, value: `${base}/down?key=${encodeURIComponent(secret)}` },
+      { name: 'Token', source: 'SecuredValue' as const, value: secret },
+    ];
+    const runtime = { MachineName: 'host', DeviceId: '', PortalUrl: base, DataDirectory: os.tmpdir() };
+    const result = await runOperation(OPERATION_TYPES.Availability, resolveParameters(parameters, runtime), { metrics });
+    expect(result.detail).toContain(encodeURIComponent(secret));
+    const shown = withoutSecrets(`${result.detail} (${secret})`, securedValues(parameters));
+    expect(shown).not.toContain(encodeURIComponent(secret));
+    expect(shown).not.toContain(secret);
+    expect(shown).toContain('key=***');
   });
 });

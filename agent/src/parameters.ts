@@ -39,3 +39,21 @@ export function requireParameter(parameters: ReadonlyMap<string, string | undefi
   if (value === undefined) throw new Error(`The parameter ${names[0]} is missing`);
   return value;
 }
+
+/** The decrypted secured values among an operation's parameters: what it reports must not show them. */
+export function securedValues(parameters: readonly AgentParameter[]): string[] {
+  return parameters.flatMap((parameter) => (parameter.source === 'SecuredValue' && parameter.value ? [parameter.value] : []));
+}
+
+/**
+ * A text with every secured value (as written, and as it appears in an address) replaced by ***:
+ * an operation's detail repeats what it called ("GET https://…?key=…", a failed path), and its
+ * packets and logs are read in the portal by people who must not see the tenant's secrets.
+ */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join('***');
+  }
+  return out;
+}
