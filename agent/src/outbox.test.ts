@@ -83,4 +83,20 @@ describe('backoffDelay', () => {
     expect(backoffDelay(4, { baseMs: 1000, random: () => 1 })).toBe(8000);
     expect(backoffDelay(40, { baseMs: 1000, maxMs: 60_000, random: () => 1 })).toBe(60_000);
   });
+
+  it('past its cap gives up its oldest items and keeps the newest, in order', async () => {
+    const file = path.join(dir, 'outbox.jsonl');
+    const oneLine = Buffer.byteLength(`${JSON.stringify(packet(0))}\n`);
+    const outbox = new Outbox(file, 100, oneLine * 100);
+    for (let n = 0; n < 150; n += 1) await outbox.append(packet(n));
+    expect(fs.statSync(file).size).toBeLessThanOrEqual(oneLine * 100);
+    const sent: number[] = [];
+    await outbox.flush(async (items) => {
+      for (const item of items) if (item.kind === 'packet') sent.push(Number(item.packet.message.Value));
+      return 'sent';
+    });
+    expect(sent.at(-1)).toBe(149);
+    expect(sent[0]).toBeGreaterThan(49);
+    expect(sent).toEqual([...sent].sort((a, b) => a - b));
+  });
 });

@@ -34,12 +34,16 @@ export interface OutboxSender {
   (items: OutboxItem[]): Promise<SendOutcome>;
 }
 
+/** How large the outbox may grow while the portal is away (50 MB: days of heartbeats and results). */
+export const OUTBOX_MAX_BYTES = 50 * 1024 * 1024;
+
 export class Outbox {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly file: string,
     private readonly batchMax = 100,
+    private readonly maxBytes = OUTBOX_MAX_BYTES,
   ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
   }
@@ -52,7 +56,24 @@ export class Outbox {
 
   append(...items: OutboxItem[]): Promise<void> {
     if (items.length === 0) return Promise.resolve();
-    return this.serial(() => fs.promises.appendFile(this.file, items.map((item) => `${JSON.stringify(item)}\n`).join(''), { mode: 0o600 }));
+    return this.serial(async () => {
+      await fs.promises.appendFile(this.file, items.map((item) => `${JSON.stringify(item)}\n`).join(''), { mode: 0o600 });
+      if ((await fs.promises.stat(this.file)).size > this.maxBytes) await this.trim();
+    });
+  }
+
+  /**
+   * Past its cap, the outbox gives up its oldest items until it holds three quarters of the cap:
+   * a portal away for weeks must not fill the machine's disk, and the newest readings say most.
+   */
+  private async trim(): Promise<void> {
+    const lines = (await this.read()).map((item) => `${JSON.stringify(item)}\n`);
+    let bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0);
+    let first = 0;
+    while (first < lines.length && bytes > this.maxBytes * 0.75) bytes -= Buffer.byteLength(lines[first++]!);
+    const temporary = `${this.file}.tmp`;
+    await fs.promises.writeFile(temporary, lines.slice(first).join(''), { mode: 0o600 });
+    await fs.promises.rename(temporary, this.file);
   }
 
   /** Items waiting, oldest first. A line torn by a crash mid-write is skipped. */
