@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import type { SubscriptionLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
-import { api, homeTenantId, tenantNamed, launchBrowser, newContext, pauseClock, portalUrl, runClockUntil, screenshot, serverCall, sessionOf, signIn, signedInPage, type PageOptions, type UserName } from './support';
+import { api, homeTenantId, tenantNamed, launchBrowser, newContext, pauseClock, portalUrl, runClockUntil, screenshot, serverCall, sessionOf, settled, signIn, signedInPage, type PageOptions, type UserName } from './support';
 
 /**
  * The portal shell in the browser (spec 000): sign-in, the menu per permission set, tenant
@@ -87,16 +87,6 @@ async function backgroundLuminance(locator: Locator): Promise<number> {
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
   return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-/** Waits until the element and what it holds stop moving (MUI's grow, fade and collapse transitions), e.g. before a screenshot. */
-async function settled(locator: Locator): Promise<void> {
-  await locator.waitFor();
-  await expect
-    .poll(() => locator.evaluate((element) => element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running').length), {
-      timeout: 5000,
-    })
-    .toBe(0);
 }
 
 async function storedSignInKeys(page: Page): Promise<string[]> {

@@ -384,7 +384,21 @@ export async function saveNewToken(page: Page, name: string): Promise<Locator> {
   return panel;
 }
 
+/** Waits until the element and what it holds stop moving (MUI's grow, fade and collapse transitions), e.g. before a screenshot. */
+export async function settled(locator: Locator): Promise<void> {
+  await locator.waitFor();
+  await expect
+    .poll(() => locator.evaluate((element) => element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running').length), {
+      timeout: 5000,
+    })
+    .toBe(0);
+}
+
 export async function choose(scope: Locator, page: Page, label: string, option: string): Promise<void> {
   await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+  // The menu grows in; a click while it is still growing can land on no option and leave it open.
+  const listbox = page.getByRole('listbox');
+  await settled(listbox);
+  await listbox.getByRole('option', { name: option, exact: true }).click();
+  await listbox.waitFor({ state: 'hidden' });
 }
