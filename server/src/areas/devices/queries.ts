@@ -66,7 +66,9 @@ export async function findDevice(db: Db, scope: TenantScope, deviceId: string): 
 
 /** GET v1/devices/{id}/logs: the newest entries first, at most DEVICE_LOGS_LIMIT (index device_log_device_idx). */
 export async function findDeviceLogs(db: Db, scope: TenantScope, deviceId: string): Promise<LogEntry[]> {
-  await findDevice(db, scope, deviceId);
+  // Only whether the device is there and the caller's: the logs poll every 30 s with Auto-Refresh,
+  // so not the whole device with its live values and location.
+  orNotFound(await scoped(db, scope).selectFrom('device').select('device_id').where('device_id', '=', deviceId).where('is_deleted', '=', false).executeTakeFirst(), 'The device');
   const rows = await scoped(db, scope)
     .selectFrom('device_log')
     .select(['log_entry_id', 'created', 'entry_type', 'detail'])
