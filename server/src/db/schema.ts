@@ -23,6 +23,39 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface ActionDefinition {
+  action_definition_id: Generated<string>;
+  action_definition_type_id: number;
+  body: string | null;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  endpoint_url: string | null;
+  headers: string | null;
+  http_method: string | null;
+  input_parameters: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  tenant_id: string | null;
+}
+
+export interface ActionHistory {
+  action_definition_id: string;
+  action_history_id: Generated<number>;
+  action_processed: Generated<Timestamp>;
+  correlation_id: string | null;
+  input_parameters: string | null;
+  job_key: string | null;
+  message_id: string | null;
+  protocol_action_id: string | null;
+  reference_id: string | null;
+  result_detail: string | null;
+  result_status_id: number;
+  rule_match_id: string | null;
+  tenant_id: string;
+}
+
 export interface AppRole {
   description: string | null;
   name: string;
@@ -145,6 +178,22 @@ export interface EngineCursor {
   last_id: Generated<number>;
   last_tx: Generated<string>;
   updated: Generated<Timestamp>;
+}
+
+export interface EntityColor {
+  color: string;
+  entity_id: string;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  tenant_id: string;
+}
+
+export interface EntityLog {
+  created: Generated<Timestamp>;
+  detail: string;
+  entity_id: string;
+  entity_log_id: Generated<number>;
+  tenant_id: string;
 }
 
 export interface Job {
@@ -279,6 +328,51 @@ export interface PendingDevice {
 export interface RolePermission {
   permission: string;
   role_id: number;
+}
+
+export interface Rule {
+  conditions: Json;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  enabled: Generated<boolean>;
+  expiration_actions: Generated<Json>;
+  match_actions: Generated<Json>;
+  match_lifetime_seconds: number;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  rule_id: Generated<string>;
+  rule_type_id: number;
+  subscription_id: string | null;
+  tenant_id: string | null;
+  time_conditions: Json | null;
+  use_sliding_expiration: Generated<boolean>;
+}
+
+export interface RuleCorrelationMember {
+  entity_id: string;
+  last_seen: Timestamp;
+  rule_id: string;
+  tenant_id: string;
+}
+
+export interface RuleMatch {
+  completion_processed: Generated<boolean>;
+  created: Generated<Timestamp>;
+  expires: Timestamp;
+  first_match: Timestamp;
+  in_maintenance: Generated<boolean>;
+  label: string | null;
+  last_match: Timestamp;
+  match_count: Generated<number>;
+  modified: Generated<Timestamp>;
+  reason: Json | null;
+  rule_id: string;
+  rule_match_id: Generated<string>;
+  rule_packet: Json | null;
+  subject_id: string;
+  tenant_id: string;
 }
 
 export interface SavedView {
@@ -507,6 +601,8 @@ export interface WorkUnitType {
 }
 
 export interface DB {
+  action_definition: ActionDefinition;
+  action_history: ActionHistory;
   app_role: AppRole;
   app_user: AppUser;
   audit_event: AuditEvent;
@@ -516,6 +612,8 @@ export interface DB {
   device_operation: DeviceOperation;
   directory_group: DirectoryGroup;
   engine_cursor: EngineCursor;
+  entity_color: EntityColor;
+  entity_log: EntityLog;
   job: Job;
   location: Location;
   oidc_payload: OidcPayload;
@@ -527,6 +625,9 @@ export interface DB {
   packet_latest: PacketLatest;
   pending_device: PendingDevice;
   role_permission: RolePermission;
+  rule: Rule;
+  rule_correlation_member: RuleCorrelationMember;
+  rule_match: RuleMatch;
   saved_view: SavedView;
   subscription: Subscription;
   tenant: Tenant;

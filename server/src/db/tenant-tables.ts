@@ -33,6 +33,13 @@ export const TENANT_TABLES = {
   pending_device: { column: 'tenant_id' },
   packet: { column: 'tenant_id' },
   packet_latest: { column: 'tenant_id' },
+  action_definition: { column: 'tenant_id', sharedWhenNull: true },
+  action_history: { column: 'tenant_id' },
+  rule: { column: 'tenant_id', sharedWhenNull: true },
+  rule_match: { column: 'tenant_id' },
+  rule_correlation_member: { column: 'tenant_id' },
+  entity_color: { column: 'tenant_id' },
+  entity_log: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

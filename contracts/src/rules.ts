@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { formatInterval, intervalSeconds, INTERVAL_PATTERN } from './device-operations.js';
+import { guid } from './fields.js';
+import {
+  CONDITION_TYPES,
+  LEFT_OPERANDS,
+  LEFT_OPERANDS_BY_RULE_TYPE,
+  MONITORING_LIMITS,
+  OCCURRENCE_PATTERN,
+  OPERATOR_IDS,
+  OPERATORS,
+  RULE_TYPE_IDS,
+  RULE_TYPES,
+  TENANT_LEFT_OPERAND,
+  VALUELESS_OPERATORS,
+  leftOperandById,
+} from './monitoring.js';
+
+/** Rules and rule matches (spec 002 §3 Rule, Condition, RuleMatch; §4; §5 "Rule"; §8; §9). */
+export const RULE_MESSAGES = {
+  nameRequired: 'Please enter a rule name',
+  ruleTypeRequired: 'Please select a Rule Type',
+  lifetimeRequired: 'Lifetime is required',
+  lifetimeFormat: 'Lifetime must be in the format HH:mm:ss',
+  /** Spec 002 §5 "helper text 'Must be at least {n} {unit}.'" with the minimum of §9. */
+  lifetimeMinimum: 'Must be at least 5 minutes.',
+  conditionsRequired: 'Condtions are required for rules.',
+  maintenanceNeedsTime: 'Time limitations are required for Maintenance rules.',
+  maintenanceNeedsDay: 'At least one day should be selected when using a Maintenance rule.',
+  timeZoneRequired: 'A timezone is required.',
+  invalidDate: 'Please enter a valid date',
+  saveFailed: 'Unable to save rule. Please try again.',
+  deleted: 'Rule deleted successfully.',
+  deleteFailed: 'Unable to delete rule. Please try again.',
+  removeActionConfirm: 'Are you sure you want to remove this rule action?',
+  noRuleMatches: 'No Rule Matches Found.',
+  // Not in the spec's catalogue: the server's own texts for input a form would not send.
+  leftOperandInvalid: 'Please choose a left operand.',
+  leftOperandNotForType: 'This left operand cannot be used with this rule type.',
+  fieldNameRequired: 'Please enter the field name.',
+  operatorInvalid: 'Please choose an operator.',
+  valueRequired: 'Please enter a value.',
+  numberRequired: 'Please enter a number.',
+  patternInvalid: 'This is not a regular expression the rule engine can run.',
+  occurrenceInvalid: 'Please choose an occurrence pattern.',
+  timeZoneUnknown: 'This time zone is not known.',
+  dayOfMonthInvalid: 'Days of month are numbers from 1 to 31, separated by commas.',
+  dailyTimeInvalid: 'Please enter a time as HH:mm:ss.',
+  dateRangeOrder: 'The end of the date range must be after its start.',
+  actionRequired: 'Please choose an action.',
+  actionNotForRules: 'This action cannot be used by rules.',
+  tenantConditionMismatch: "The tenant condition must name the rule's tenant.",
+  conditionsTooMany: `A rule holds at most ${MONITORING_LIMITS.maxConditions} conditions.`,
+  actionsTooMany: `A rule holds at most ${MONITORING_LIMITS.maxRuleActions} actions of each kind.`,
+} as const;
+
+export const ruleTypeIdSchema = z.number({ error: RULE_MESSAGES.ruleTypeRequired }).refine((value) => (RULE_TYPE_IDS as number[]).includes(value), RULE_MESSAGES.ruleTypeRequired);
+
+/**
+ * One condition (spec 002 §3, PascalCase as stored in the rule's JSON list). Conditions are read
+ * left to right: each joins the result so far with its Type (And/Or), with no precedence, as the
+ * editor lists them. RightOperand is text; numeric comparisons read both sides as numbers.
+ */
+export const conditionSchema = z
+  .object({
+    Type: z.union([z.literal(CONDITION_TYPES.And), z.literal(CONDITION_TYPES.Or)]).default(CONDITION_TYPES.And),
+    LeftOperand: z.number({ error: RULE_MESSAGES.leftOperandInvalid }).int().refine((id) => leftOperandById(id) !== undefined, RULE_MESSAGES.leftOperandInvalid),
+    LeftOperandFieldName: z.string().trim().max(200).nullable().default(null),
+    Operator: z.number({ error: RULE_MESSAGES.operatorInvalid }).refine((id) => (OPERATOR_IDS as number[]).includes(id), RULE_MESSAGES.operatorInvalid),
+    RightOperand: z.string().max(4000).nullable().default(null),
+    OccurrencePattern: z.string().regex(OCCURRENCE_PATTERN, RULE_MESSAGES.occurrenceInvalid).nullable().default(null),
+  })
+  .superRefine((condition, context) => {
+    const operand = leftOperandById(condition.LeftOperand);
+    if (operand?.field && !condition.LeftOperandFieldName) context.addIssue({ code: 'custom', path: ['LeftOperandFieldName'], message: RULE_MESSAGES.fieldNameRequired });
+    const valueless = (VALUELESS_OPERATORS as number[]).includes(condition.Operator);
+    if (!valueless && (condition.RightOperand === null || condition.RightOperand === '')) context.addIssue({ code: 'custom', path: ['RightOperand'], message: RULE_MESSAGES.valueRequired });
+    if (!valueless && condition.RightOperand && (operand?.type === 'number' || operand?.type === 'timespan')) {
+      const numeric = operand.type === 'timespan' ? intervalSeconds(condition.RightOperand) : Number(condition.RightOperand.trim());
+      const ordered = [OPERATORS.GreaterThan, OPERATORS.LessThan, OPERATORS.GreaterThanOrEqual, OPERATORS.LessThanOrEqual].includes(condition.Operator as 3);
+      if (ordered && (numeric === undefined || !Number.isFinite(numeric))) context.addIssue({ code: 'custom', path: ['RightOperand'], message: operand.type === 'timespan' ? RULE_MESSAGES.dailyTimeInvalid : RULE_MESSAGES.numberRequired });
+    }
+    if ((condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) && (condition.RightOperand?.length ?? 0) > MONITORING_LIMITS.maxPatternLength) {
+      context.addIssue({ code: 'custom', path: ['RightOperand'], message: RULE_MESSAGES.patternInvalid });
+    }
+  });
+export type Condition = z.output<typeof conditionSchema>;
+export type ConditionInput = z.input<typeof conditionSchema>;
+
+const DAILY_TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+const dailyTime = z.string().regex(DAILY_TIME, RULE_MESSAGES.dailyTimeInvalid).nullable().default(null);
+const rangeDate = z
+  .string({ error: RULE_MESSAGES.invalidDate })
+  .refine((text) => !Number.isNaN(Date.parse(text)), RULE_MESSAGES.invalidDate)
+  .nullable()
+  .default(null);
+
+/** Time zones the engine knows (IANA, from the runtime's own tables). */
+export function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Time limitations (spec 002 §3 timeConditions): when the rule may match at all (a Maintenance
+ * rule: when its window is open). Every part is optional except the time zone; together they must
+ * all hold. DaysOfWeek empty means every day (§5); DailyEndTime before DailyStartTime spans
+ * midnight.
+ */
+export const timeConditionsSchema = z
+  .object({
+    TimeZoneId: z.string({ error: RULE_MESSAGES.timeZoneRequired }).trim().min(1, RULE_MESSAGES.timeZoneRequired).refine(isKnownTimeZone, RULE_MESSAGES.timeZoneUnknown),
+    StartRange: rangeDate,
+    EndRange: rangeDate,
+    DaysOfWeek: z.array(z.number().int().min(0).max(6)).max(7).default([]),
+    DaysOfMonth: z
+      .string()
+      .trim()
+      .refine((text) => text === '' || text.split(',').every((part) => /^\s*([1-9]|[12]\d|3[01])\s*$/.test(part)), RULE_MESSAGES.dayOfMonthInvalid)
+      .nullable()
+      .default(null),
+    DailyStartTime: dailyTime,
+    DailyEndTime: dailyTime,
+  })
+  .superRefine((time, context) => {
+    if (time.StartRange && time.EndRange && Date.parse(time.EndRange) <= Date.parse(time.StartRange)) context.addIssue({ code: 'custom', path: ['EndRange'], message: RULE_MESSAGES.dateRangeOrder });
+  });
+export type TimeConditions = z.output<typeof timeConditionsSchema>;
+
+/** A match or expiration action of a rule (spec 002 §3 rule action). */
+export const ruleActionSchema = z.object({
+  ActionDefinitionId: guid(RULE_MESSAGES.actionRequired),
+  Parameters: z.record(z.string().max(200), z.string().max(4000)).default({}),
+});
+export type RuleAction = z.output<typeof ruleActionSchema>;
+
+export const lifetimeSchema = z
+  .string({ error: RULE_MESSAGES.lifetimeRequired })
+  .trim()
+  .min(1, RULE_MESSAGES.lifetimeRequired)
+  .regex(INTERVAL_PATTERN, RULE_MESSAGES.lifetimeFormat)
+  .refine((text) => (intervalSeconds(text) ?? 0) >= MONITORING_LIMITS.minimumRuleLifetimeSeconds, RULE_MESSAGES.lifetimeMinimum);
+
+/**
+ * A rule as created or updated (PUT v1/rules, POST v1/rules/{ruleId}). timeConditions travels as
+ * JSON text (spec 002 §3) or null; the server reads and checks it with `timeConditionsSchema`.
+ */
+export const ruleInputSchema = z
+  .object({
+    name: z.string({ error: RULE_MESSAGES.nameRequired }).trim().min(1, RULE_MESSAGES.nameRequired).max(200),
+    description: z.string().trim().max(2000).nullable().optional().transform((value) => value || null),
+    ruleTypeId: ruleTypeIdSchema,
+    enabled: z.boolean().default(true),
+    tenantId: guid().nullable().optional().transform((value) => value ?? null),
+    subscriptionId: guid().nullable().optional().transform((value) => value ?? null),
+    matchLifetime: lifetimeSchema,
+    useSlidingExpiration: z.boolean().default(false),
+    timeConditions: z.string().max(10_000).nullable().optional().transform((value) => (value ? value : null)),
+    conditions: z.array(conditionSchema, { error: RULE_MESSAGES.conditionsRequired }).min(1, RULE_MESSAGES.conditionsRequired).max(MONITORING_LIMITS.maxConditions, RULE_MESSAGES.conditionsTooMany),
+    matchActions: z.array(ruleActionSchema).max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany).default([]),
+    expirationActions: z.array(ruleActionSchema).max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany).default([]),
+  })
+  .superRefine((rule, context) => {
+    let time: TimeConditions | null = null;
+    if (rule.timeConditions) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(rule.timeConditions);
+      } catch {
+        parsed = undefined;
+      }
+      const checked = timeConditionsSchema.safeParse(parsed ?? {});
+      if (checked.success) time = checked.data;
+      else for (const issue of checked.error.issues) context.addIssue({ code: 'custom', path: ['timeConditions', ...issue.path.map(String)], message: issue.message });
+    }
+    if (rule.ruleTypeId === RULE_TYPES.Maintenance) {
+      if (!rule.timeConditions) context.addIssue({ code: 'custom', path: ['timeConditions'], message: RULE_MESSAGES.maintenanceNeedsTime });
+      else if (time && time.DaysOfWeek.length === 0) context.addIssue({ code: 'custom', path: ['timeConditions', 'DaysOfWeek'], message: RULE_MESSAGES.maintenanceNeedsDay });
+    }
+    rule.conditions.forEach((condition, index) => {
+      if (!LEFT_OPERAND_IDS_BY_TYPE[rule.ruleTypeId as keyof typeof LEFT_OPERAND_IDS_BY_TYPE]?.includes(condition.LeftOperand) && condition.LeftOperand !== TENANT_LEFT_OPERAND) {
+        context.addIssue({ code: 'custom', path: ['conditions', index, 'LeftOperand'], message: RULE_MESSAGES.leftOperandNotForType });
+      }
+      if (condition.LeftOperand === TENANT_LEFT_OPERAND && rule.tenantId && condition.RightOperand?.toLowerCase() !== rule.tenantId) {
+        context.addIssue({ code: 'custom', path: ['conditions', index, 'RightOperand'], message: RULE_MESSAGES.tenantConditionMismatch });
+      }
+    });
+  });
+export type RuleInput = z.input<typeof ruleInputSchema>;
+export type RuleValues = z.output<typeof ruleInputSchema>;
+
+const LEFT_OPERAND_IDS_BY_TYPE = Object.fromEntries(
+  Object.entries(LEFT_OPERANDS_BY_RULE_TYPE).map(([type, keys]) => [type, keys.map((key) => LEFT_OPERANDS[key].id as number)]),
+) as Record<number, number[]>;
+
+/** The fixed first condition a rule with a tenant carries (spec 002 §5). */
+export function tenantCondition(tenantId: string): Condition {
+  return { Type: CONDITION_TYPES.And, LeftOperand: TENANT_LEFT_OPERAND, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: tenantId, OccurrencePattern: null };
+}
+
+export const ruleSchema = z.object({
+  ruleId: z.uuid(),
+  enabled: z.boolean(),
+  name: z.string(),
+  description: z.string().nullable(),
+  ruleTypeId: z.number(),
+  tenantId: z.uuid().nullable(),
+  subscriptionId: z.uuid().nullable(),
+  matchLifetime: z.string(),
+  useSlidingExpiration: z.boolean(),
+  timeConditions: z.string().nullable(),
+  conditions: z.array(z.looseObject({})),
+  matchActions: z.array(z.looseObject({})),
+  expirationActions: z.array(z.looseObject({})),
+  created: z.date(),
+  createdBy: z.string().nullable(),
+  modified: z.date(),
+  modifiedBy: z.string().nullable(),
+});
+export type Rule = z.infer<typeof ruleSchema>;
+
+/**
+ * Why a match fired: each condition that held and the value it saw (the rule-matches drawer and
+ * the block's Rule Matches tab show it).
+ */
+export const matchReasonSchema = z.object({
+  conditions: z.array(z.object({ index: z.number(), leftOperand: z.string(), operator: z.string(), rightOperand: z.string().nullable(), seen: z.string().nullable() })),
+  /** The packet (or work unit event) that matched last. */
+  timestamp: z.string().nullable(),
+});
+export type MatchReason = z.infer<typeof matchReasonSchema>;
+
+/** A rule match (spec 002 §3 RuleMatch; 001 "Rule match"). Active while expires is in the future. */
+export const ruleMatchSchema = z.object({
+  ruleMatchId: z.uuid(),
+  ruleId: z.uuid(),
+  tenantId: z.uuid(),
+  label: z.string().nullable(),
+  subjectId: z.string(),
+  rulePacket: z.looseObject({}).nullable(),
+  matchCount: z.number(),
+  firstMatch: z.date(),
+  lastMatch: z.date(),
+  expires: z.date(),
+  inMaintenance: z.boolean(),
+  completionProcessed: z.boolean(),
+  reason: matchReasonSchema.nullable(),
+  created: z.date(),
+  modified: z.date(),
+});
+export type RuleMatch = z.infer<typeof ruleMatchSchema>;
+
+export { formatInterval as formatLifetime, intervalSeconds as lifetimeSeconds };
