@@ -255,3 +255,42 @@ export const ruleMatchSchema = z.object({
 export type RuleMatch = z.infer<typeof ruleMatchSchema>;
 
 export { formatInterval as formatLifetime, intervalSeconds as lifetimeSeconds };
+
+/** The windows a rule can be tried against before it is saved (the editor's Test). */
+export const RULE_TEST_WINDOWS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
+export type RuleTestWindow = keyof typeof RULE_TEST_WINDOWS;
+export const RULE_TEST_WINDOW_LABELS: Record<RuleTestWindow, string> = { hour: 'Last hour', day: 'Last day', week: 'Last 7 days' };
+
+/** POST v1/rules/test: the rule as it stands in the form (unsaved), and the window to try it on. */
+export const ruleTestRequestSchema = z.object({
+  rule: ruleInputSchema,
+  window: z.enum(['hour', 'day', 'week']).default('day'),
+});
+export type RuleTestRequest = z.input<typeof ruleTestRequestSchema>;
+
+/**
+ * What the rule would have done over the window, without creating a match or firing an action:
+ * each subject it would have matched (first and last match, how often, when its matches would
+ * have expired) and how many times each action would have run.
+ */
+export const ruleTestResultSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  packetsExamined: z.number(),
+  /** The window held more packets than a test reads; the figures cover the newest ones read. */
+  truncated: z.boolean(),
+  elapsedMs: z.number(),
+  subjects: z.array(
+    z.object({
+      subjectId: z.string(),
+      label: z.string().nullable(),
+      firstMatch: z.string(),
+      lastMatch: z.string(),
+      matchCount: z.number(),
+      /** When each of its matches would have expired (the expiration actions run then). */
+      expirations: z.array(z.string()),
+    }),
+  ),
+  actions: z.array(z.object({ phase: z.enum(['match', 'expiration']), actionDefinitionId: z.string(), name: z.string(), runs: z.number() })),
+});
+export type RuleTestResult = z.infer<typeof ruleTestResultSchema>;
