@@ -10,6 +10,7 @@ import { RULE_ENGINE_TASKS, evaluateWorkUnitEvents, sweepSilence } from '../src/
 import { expireMatches } from '../src/engines/rules/matches.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { testRule } from '../src/engines/rules/test-run.js';
+import { evaluateWindow } from '../src/engines/rules/window.js';
 import { ruleInputSchema } from '@cfs/contracts/rules';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
@@ -228,6 +229,43 @@ describe('Ingestion rules', () => {
       expect(matches[0]!.match_count).toBe(16);
       const jobs = await portal.db.selectFrom('job').select('key').where('task', '=', 'rules.action').where('key', 'like', `${matches[0]!.rule_match_id}:%`).execute();
       expect(jobs.map((job) => job.key).sort()).toEqual([`${matches[0]!.rule_match_id}:match:0`, `${matches[0]!.rule_match_id}:match:1`]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('two workers at once', () => {
+  it('close each due match once and enqueue its expiration actions once', async () => {
+    const second = await openSecondInstance(portal);
+    try {
+      const ruleId = await insertRule({ conditions: [cpuAbove(10)], expirationActions: [green] });
+      const entities = Array.from({ length: 30 }, () => randomUUID());
+      await post(contosoToken, entities.map((entityId) => cpuPacket(entityId, secondsAgo(10), 50)));
+      await sql`UPDATE rule_match SET expires = now() - interval '1 second' WHERE rule_id = ${ruleId}`.execute(portal.db);
+      const [a, b] = await Promise.all([expireMatches(portal.db, new Date(), 7), expireMatches(second.runtime.db, new Date(), 7)]);
+      expect(a + b).toBe(30);
+      const keys = await portal.db.selectFrom('job').select('key').where('task', '=', 'rules.action').where('key', 'like', '%:expiration:0').execute();
+      const matches = await matchesOf(ruleId);
+      expect(matches.every((match) => match.completion_processed)).toBe(true);
+      expect(keys.filter((job) => matches.some((match) => job.key.startsWith(match.rule_match_id)))).toHaveLength(30);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('evaluating one window job twice at once open one match', async () => {
+    const second = await openSecondInstance(portal);
+    try {
+      const entityId = randomUUID();
+      const ruleId = await insertRule({ type: RULE_TYPES.History, conditions: [{ ...cpuAbove(80), OccurrencePattern: '2/2' }], matchActions: [red] });
+      forgetRules(second.runtime.db);
+      await post(contosoToken, [cpuPacket(entityId, secondsAgo(20), 90), cpuPacket(entityId, secondsAgo(10), 95)]);
+      const at = new Date();
+      await Promise.all([evaluateWindow(portal.db, DEMO.contoso, [ruleId], [entityId], at), evaluateWindow(second.runtime.db, DEMO.contoso, [ruleId], [entityId], at)]);
+      const matches = await matchesOf(ruleId);
+      expect(matches).toHaveLength(1);
+      expect(await portal.db.selectFrom('job').select('key').where('key', 'like', `${matches[0]!.rule_match_id}:match:%`).execute()).toHaveLength(1);
     } finally {
       await second.close();
     }
