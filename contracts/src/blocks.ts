@@ -108,9 +108,9 @@ export const blockHistorySchema = z.object({
 });
 export type BlockHistory = { historyItems: { receivedTimestamp: string; value: string | number | boolean | null; timestamp: string }[]; totalCount: number };
 
-/** GET /v1/blocks/{blockId}/logs (§3 "Block logs use logEntryId, created and detail"). */
-export const blockLogEntrySchema = z.object({ logEntryId: z.number().int(), created: z.date(), detail: z.string() });
-export const BLOCK_LOGS_LIMIT = 500;
+/** The Details form of a new block: the server takes the tenant from the subscription, the form asks for both (§5). */
+export const blockFormSchema = blockCreateSchema.extend({ tenantId: guid(BLOCK_MESSAGES.tenantRequired) });
+export type BlockFormInput = z.input<typeof blockFormSchema>;
 
 /** The time ranges the History tab's chart offers. */
 export const BLOCK_HISTORY_RANGES = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;

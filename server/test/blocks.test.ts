@@ -168,6 +168,23 @@ describe("a block's history and logs", () => {
     expect(empty.json()).toEqual({ historyItems: [], totalCount: 0 });
   });
 
+  it('folds the numeric Values of a range into buckets for the chart', async () => {
+    const from = new Date(base).toISOString();
+    const to = new Date(base + 150 * 60_000).toISOString();
+    const response = await portal.as('operator', { method: 'GET', url: `/v1/blocks/${blockId}/series?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&buckets=15` });
+    expect(response.statusCode, response.body).toBe(200);
+    const series = response.json<{ bucketSeconds: number; points: { timestamp: string; average: number; minimum: number; maximum: number; count: number }[] }>();
+    expect(series.bucketSeconds).toBe(600);
+    expect(series.points).toHaveLength(15);
+    expect(series.points[0]).toMatchObject({ timestamp: from, average: 4.5, minimum: 0, maximum: 9, count: 10 });
+    expect(series.points.reduce((sum, point) => sum + point.count, 0)).toBe(150);
+    // The Packet drawer reads the same through the entity.
+    const entity = await portal.as('operator', { method: 'GET', url: `/v1/packets/${blockId}/series?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&buckets=15` });
+    expect(entity.json()).toEqual(series);
+    expect((await portal.as('operator2', { method: 'GET', url: `/v1/packets/${blockId}/series?from=${encodeURIComponent(from)}` })).statusCode).toBe(404);
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/blocks/${blockId}/series?from=${encodeURIComponent(from)}&buckets=5000` })).statusCode).toBe(400);
+  });
+
   it("lists the entity's log entries newest first, with logEntryId, created and detail", async () => {
     await portal.db
       .insertInto('entity_log')
@@ -182,6 +199,9 @@ describe("a block's history and logs", () => {
     expect(logs.map((entry) => entry.detail)).toEqual(['Colour set to Green by rule Cool', 'Colour set to Red by rule Hot']);
     expect(Object.keys(logs[0]!).sort()).toEqual(['created', 'detail', 'logEntryId']);
     expect((await portal.as('operator2', { method: 'GET', url: `/v1/blocks/${blockId}/logs` })).statusCode).toBe(404);
+    const entity = await portal.as('operator', { method: 'GET', url: `/v1/packets/${blockId}/logs` });
+    expect(entity.json<{ detail: string }[]>().map((entry) => entry.detail)).toEqual(['Colour set to Green by rule Cool', 'Colour set to Red by rule Hot']);
+    expect((await portal.as('operator2', { method: 'GET', url: `/v1/packets/${blockId}/logs` })).statusCode).toBe(404);
   });
 });
 

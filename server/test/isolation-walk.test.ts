@@ -137,6 +137,8 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/operations/GetAvailableOperationsForDevice': (o) => `tenantId=${o.tenantId}&operatingSystemId=1`,
   'GET /v1/devices/GetPackageInstallsWithVersions': (o) => `deviceId=${o.deviceId}`,
   'POST /v1/devices/:id/restartagent': (o) => `__tenant__=${o.tenantId}`,
+  'GET /v1/blocks/:id/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+  'GET /v1/packets/:entityId/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */

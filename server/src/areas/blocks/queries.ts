@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { BLOCK_LOGS_LIMIT, type blockHistorySchema } from '@cfs/contracts/blocks';
+import type { blockHistorySchema } from '@cfs/contracts/blocks';
 import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
-import { PACKET_LIMITS } from '@cfs/contracts/packets';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
+import { entityLogs, historyRange, packetSeries } from '../../db/entity-packets.js';
 import { scoped } from '../../db/scoped.js';
-import { BadRequestError, orNotFound } from '../../http/errors.js';
+import { orNotFound } from '../../http/errors.js';
 
 export interface BlockHistoryParams {
   pageNumber: number;
@@ -14,10 +14,10 @@ export interface BlockHistoryParams {
   to?: string | undefined;
 }
 
-/** The block's tenant, or 404 when the block is not there or not the caller's. */
-async function blockTenant(db: Db, scope: TenantScope, blockId: string): Promise<string> {
+/** The block's entity (its id) and tenant, or 404 when the block is not there or not the caller's. */
+async function blockEntity(db: Db, scope: TenantScope, blockId: string): Promise<{ entityId: string; tenantId: string }> {
   const row = orNotFound(await scoped(db, scope).selectFrom('block').select('tenant_id').where('block_id', '=', blockId).executeTakeFirst(), 'The block');
-  return row.tenant_id;
+  return { entityId: blockId, tenantId: row.tenant_id };
 }
 
 /** A packet's Value as the history shows it: scalars as they are, anything else as its JSON text. */
@@ -35,18 +35,9 @@ function historyValue(value: unknown): string | number | boolean | null {
  * partitions the range names.
  */
 export async function findBlockHistory(db: Db, scope: TenantScope, blockId: string, params: BlockHistoryParams, retentionDays: number): Promise<z.infer<typeof blockHistorySchema>> {
-  const tenantId = await blockTenant(db, scope, blockId);
-  const now = Date.now();
-  const oldest = now - retentionDays * 86_400_000;
-  const from = Math.max(params.from ? Date.parse(params.from) : oldest, oldest);
-  const to = params.to ? Date.parse(params.to) : now + PACKET_LIMITS.futureToleranceMs;
-  if (to < from) throw new BadRequestError('to must be after from', { to: ['to must be after from'] });
-  const range = scoped(db, scope)
-    .selectFrom('packet')
-    .where('entity_id', '=', blockId)
-    .where('tenant_id', '=', tenantId)
-    .where('timestamp', '>=', new Date(from))
-    .where('timestamp', '<=', new Date(to));
+  const entity = await blockEntity(db, scope, blockId);
+  const { from, to } = historyRange(params.from, params.to, retentionDays);
+  const range = scoped(db, scope).selectFrom('packet').where('entity_id', '=', entity.entityId).where('tenant_id', '=', entity.tenantId).where('timestamp', '>=', from).where('timestamp', '<=', to);
   const pageSize = MONITORING_LIMITS.blockHistoryPageSize;
   const [rows, count] = await Promise.all([
     range
@@ -64,17 +55,13 @@ export async function findBlockHistory(db: Db, scope: TenantScope, blockId: stri
   };
 }
 
-/** GET /v1/blocks/{blockId}/logs: what rules did to the entity, newest first, at most BLOCK_LOGS_LIMIT (index entity_log_entity_idx). */
-export async function findBlockLogs(db: Db, scope: TenantScope, blockId: string): Promise<{ logEntryId: number; created: Date; detail: string }[]> {
-  const tenantId = await blockTenant(db, scope, blockId);
-  const rows = await scoped(db, scope)
-    .selectFrom('entity_log')
-    .select(['entity_log_id', 'created', 'detail'])
-    .where('entity_id', '=', blockId)
-    .where('tenant_id', '=', tenantId)
-    .orderBy('created', 'desc')
-    .orderBy('entity_log_id', 'desc')
-    .limit(BLOCK_LOGS_LIMIT)
-    .execute();
-  return rows.map((row) => ({ logEntryId: Number(row.entity_log_id), created: row.created, detail: row.detail }));
+/** GET /v1/blocks/{blockId}/series: the chart of the History tab. */
+export async function findBlockSeries(db: Db, scope: TenantScope, blockId: string, query: { from: string; to?: string | undefined; buckets: number }, retentionDays: number) {
+  const entity = await blockEntity(db, scope, blockId);
+  return packetSeries(db, scope, entity, historyRange(query.from, query.to, retentionDays), query.buckets);
+}
+
+/** GET /v1/blocks/{blockId}/logs: what rules did to the block's entity, newest first. */
+export async function findBlockLogs(db: Db, scope: TenantScope, blockId: string) {
+  return entityLogs(db, scope, await blockEntity(db, scope, blockId));
 }

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { blockCreateSchema, blockHistoryQuerySchema, blockHistorySchema, blockLogEntrySchema, blockSchema, blockUpdateSchema } from '@cfs/contracts/blocks';
+import { blockCreateSchema, blockHistoryQuerySchema, blockHistorySchema, blockSchema, blockUpdateSchema } from '@cfs/contracts/blocks';
+import { entityLogEntrySchema, packetSeriesQuerySchema, packetSeriesSchema } from '@cfs/contracts/packet-series';
 import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { createBlock, deleteBlock, findBlock, updateBlock } from './commands.js';
-import { findBlockHistory, findBlockLogs } from './queries.js';
+import { findBlockHistory, findBlockLogs, findBlockSeries } from './queries.js';
 import { blocksResource } from './resource.js';
 
 const tags = ['Blocks'];
@@ -47,7 +48,13 @@ export const blockRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, conf
     async (request) => findBlockHistory(db, principalOf(request).tenantScope, request.params.id, request.query, config.packetRetentionDays),
   );
 
-  app.get('/v1/blocks/:id/logs', { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, response: { 200: z.array(blockLogEntrySchema) } } }, async (request) =>
+  app.get(
+    '/v1/blocks/:id/series',
+    { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, querystring: packetSeriesQuerySchema, response: { 200: packetSeriesSchema } } },
+    async (request) => findBlockSeries(db, principalOf(request).tenantScope, request.params.id, request.query, config.packetRetentionDays),
+  );
+
+  app.get('/v1/blocks/:id/logs', { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, response: { 200: z.array(entityLogEntrySchema) } } }, async (request) =>
     findBlockLogs(db, principalOf(request).tenantScope, request.params.id),
   );
 };
