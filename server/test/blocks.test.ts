@@ -83,14 +83,14 @@ describe('creating, editing and deleting a block', () => {
     expect(response.statusCode, response.body).toBe(200);
   });
 
-  it('refuses a block id already used, also by another tenant, with a clear 409', async () => {
+  it('refuses a block id already used, also by another tenant, with a clear text on the Block ID', async () => {
     const taken = await create('operator', valid({ blockId: DEMO.demoAgentCpu }));
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().message).toBe('A block with this Block ID already exists.');
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().errors.blockId).toEqual(['A block with this Block ID already exists.']);
     const fabrikams = valid({ subscriptionId: DEMO.fabrikamProduction });
     expect((await create('operator2', fabrikams)).statusCode).toBe(200);
     const again = await create('operator', { ...fabrikams, subscriptionId: DEMO.contosoProduction });
-    expect(again.statusCode).toBe(409);
+    expect(again.statusCode).toBe(400);
     expect(again.body).not.toContain('Fabrikam');
   });
 

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -12,14 +13,16 @@ import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { LineChart } from '@mui/x-charts/LineChart';
 import { BLOCK_HISTORY_RANGE_LABELS, BLOCK_HISTORY_RANGES, BLOCK_MESSAGES, type BlockHistoryRange } from '@cfs/contracts/blocks';
 import { MONITORING_LIMITS, MONITORING_POLLING_MS } from '@cfs/contracts/monitoring';
 import type { PacketSeries } from '@cfs/contracts/packet-series';
 import { apiGet } from '../lib/api-client';
-import { formatDateTime, formatShortDateTime, formatTime } from '../lib/dates';
+import { formatDateTime } from '../lib/dates';
 import { DateWithAge } from './date-with-age';
 import { formatPacketValue } from './packet-view';
+
+// The chart library is large: it loads when a chart is first shown, not with the drawer or page.
+const HistoryChart = lazy(() => import('./history-chart'));
 
 export type HistoryRange = BlockHistoryRange;
 export const HISTORY_PAGE_SIZE = MONITORING_LIMITS.blockHistoryPageSize;
@@ -51,26 +54,6 @@ export function useHistorySeries(seriesPath: string | null, range: HistoryRange)
     enabled: seriesPath !== null,
     refetchInterval: MONITORING_POLLING_MS.packetDrawer,
   });
-}
-
-function HistoryChart({ series }: { series: PacketSeries }) {
-  const wide = BLOCK_HISTORY_RANGES.day <= Date.parse(series.to) - Date.parse(series.from);
-  const times = series.points.map((point) => new Date(point.timestamp));
-  return (
-    <Paper variant="outlined" sx={{ p: 1 }} component="section" aria-label="History chart" data-testid="history-chart">
-      <LineChart
-        height={240}
-        xAxis={[{ data: times, scaleType: 'time', valueFormatter: (value: Date) => (wide ? formatShortDateTime(value) : formatTime(value)) }]}
-        series={[
-          { data: series.points.map((point) => point.average), label: 'Average', showMark: series.points.length < 40, valueFormatter: (value) => formatPacketValue(value) },
-          { data: series.points.map((point) => point.maximum), label: 'Highest', showMark: false, valueFormatter: (value) => formatPacketValue(value) },
-          { data: series.points.map((point) => point.minimum), label: 'Lowest', showMark: false, valueFormatter: (value) => formatPacketValue(value) },
-        ]}
-        margin={{ left: 8, right: 16, top: 16, bottom: 8 }}
-        grid={{ horizontal: true }}
-      />
-    </Paper>
-  );
 }
 
 export interface EntityHistoryProps {
@@ -106,7 +89,11 @@ export function EntityHistory({ range, onRangeChange, series, page, pageIndex, o
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
-      {series.data && points.length > 0 && <HistoryChart series={series.data} />}
+      {series.data && points.length > 0 && (
+        <Suspense fallback={<Box sx={{ height: 258 }} />}>
+          <HistoryChart series={series.data} />
+        </Suspense>
+      )}
       {page.isFetching && <LinearProgress />}
       {page.isError && <Alert severity="error">The history could not be loaded.</Alert>}
       {page.data && rows.length === 0 && <Typography color="text.secondary">{BLOCK_MESSAGES.noHistory}</Typography>}

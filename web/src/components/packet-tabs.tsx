@@ -104,7 +104,7 @@ export function PacketTabs({ entityId, tab, onTabChange, refreshMs }: { entityId
         ))}
       </Tabs>
       {tab === 'details' && <PacketView entityId={entityId} {...(refreshMs ? { refreshMs } : {})} />}
-      {tab === 'ruleMatches' && <RuleMatchesTable filter={`subjectId eq ${quote(entityId)}`} label="Packet rule matches" />}
+      {tab === 'ruleMatches' && <RuleMatchesTable filter={`subjectId eq ${quote(entityId)}`} hideSubject label="Packet rule matches" />}
       {tab === 'history' && <PacketHistoryTab entityId={entityId} />}
       {tab === 'logs' && <PacketLogsTab entityId={entityId} />}
     </Box>

@@ -36,6 +36,8 @@ export interface RuleMatchesTableProps {
   orderBy?: string;
   /** Hides the Rule column where every row has the same rule (the rule drawer). */
   hideRule?: boolean;
+  /** Hides the Subject column where every row has the same subject (a block's, a packet's tab). */
+  hideSubject?: boolean;
   /** Polling pauses while false, e.g. while an action-history request is open (spec 002 §4). */
   refresh?: boolean;
   /** The table's accessible name. */
@@ -43,7 +45,7 @@ export interface RuleMatchesTableProps {
 }
 
 /** The page of matches, refreshed every 30 s (spec 002 §9), with each match's rule. */
-export function useRuleMatches({ filter, pageSize = RULE_MATCH_LIST.defaultPageSize, orderBy = RULE_MATCH_LIST.defaultOrderBy, refresh = true }: Omit<RuleMatchesTableProps, 'hideRule' | 'label'>, page: number, enabled = true) {
+export function useRuleMatches({ filter, pageSize = RULE_MATCH_LIST.defaultPageSize, orderBy = RULE_MATCH_LIST.defaultOrderBy, refresh = true }: Omit<RuleMatchesTableProps, 'hideRule' | 'hideSubject' | 'label'>, page: number, enabled = true) {
   const query: ODataParams = { $filter: filter, $orderby: orderBy, $top: String(pageSize), $skip: String(page * pageSize), $count: 'true', $expand: 'rule' };
   return useQuery({
     queryKey: listQueryKey(RULE_MATCHES_PATH, query),
@@ -90,10 +92,10 @@ function MatchReason({ match }: { match: RuleMatchListRow }) {
   );
 }
 
-function MatchRow({ match, now, hideRule }: { match: RuleMatchListRow; now: number; hideRule: boolean }) {
+function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListRow; now: number; hideRule: boolean; hideSubject: boolean }) {
   const [open, setOpen] = useState(false);
   const active = isRuleMatchActive(match.expires, now);
-  const columns = hideRule ? 8 : 9;
+  const columns = 6 + (hideRule ? 0 : 1) + (hideSubject ? 0 : 1);
   return (
     <Fragment>
       <TableRow hover sx={{ '& > td': { borderBottom: open ? 'unset' : undefined } }} data-testid="rule-match-row">
@@ -112,14 +114,16 @@ function MatchRow({ match, now, hideRule }: { match: RuleMatchListRow; now: numb
             )}
           </TableCell>
         )}
-        <TableCell sx={{ wordBreak: 'break-word' }}>
-          {match.label ?? match.subjectId}
-          {match.label && (
-            <Typography variant="caption" color="text.secondary" component="div" sx={{ wordBreak: 'break-all' }}>
-              {match.subjectId}
-            </Typography>
-          )}
-        </TableCell>
+        {!hideSubject && (
+          <TableCell sx={{ maxWidth: '14rem' }}>
+            {match.label ?? match.subjectId}
+            {match.label && (
+              <Typography variant="caption" color="text.secondary" component="div" noWrap title={match.subjectId}>
+                {match.subjectId}
+              </Typography>
+            )}
+          </TableCell>
+        )}
         <TableCell align="right">{match.matchCount}</TableCell>
         <TableCell>
           <DateWithAge value={match.firstMatch} />
@@ -131,9 +135,11 @@ function MatchRow({ match, now, hideRule }: { match: RuleMatchListRow; now: numb
           <DateWithAge value={match.expires} />
         </TableCell>
         <TableCell>
-          <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} variant={active ? 'filled' : 'outlined'} />
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+            <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} variant={active ? 'filled' : 'outlined'} />
+            {match.inMaintenance && <Chip size="small" label="In Maintenance" color="warning" variant="outlined" />}
+          </Box>
         </TableCell>
-        <TableCell>{match.inMaintenance ? 'Yes' : 'No'}</TableCell>
       </TableRow>
       {open && (
         <TableRow>
@@ -150,7 +156,7 @@ function MatchRow({ match, now, hideRule }: { match: RuleMatchListRow; now: numb
 /**
  * Rule matches (spec 002 §3 RuleMatch) of one filter: a block's or a packet's entity
  * (`subjectId`), a work unit (`subjectId`), or a rule (`ruleId`): rule, subject, how often,
- * first and last match, when it expires, Active while that is in the future, in maintenance, and
+ * first and last match, when it expires, Active while that is in the future (and In Maintenance), and
  * under each row why it fired. 'No Rule Matches Found.' when there are none; refreshed every 30 s.
  * Needs the Rules view permission, since rule matches are part of rules.
  *
@@ -159,7 +165,7 @@ function MatchRow({ match, now, hideRule }: { match: RuleMatchListRow; now: numb
  *   <RuleMatchesTable filter={`ruleId eq ${guidLiteral(ruleId)}`} pageSize={100} orderBy="expires desc" hideRule />
  */
 export function RuleMatchesTable(props: RuleMatchesTableProps) {
-  const { hideRule = false, label = 'Rule matches', pageSize = RULE_MATCH_LIST.defaultPageSize } = props;
+  const { hideRule = false, hideSubject = false, label = 'Rule matches', pageSize = RULE_MATCH_LIST.defaultPageSize } = props;
   const allowed = usePermissions().has('Rules', 'view');
   const [page, setPage] = useState(0);
   const matches = useRuleMatches(props, page, allowed);
@@ -179,18 +185,17 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
                 <TableRow>
                   <TableCell padding="checkbox" />
                   {!hideRule && <TableCell>Rule</TableCell>}
-                  <TableCell>Subject</TableCell>
+                  {!hideSubject && <TableCell>Subject</TableCell>}
                   <TableCell align="right">Matches</TableCell>
                   <TableCell>First Match</TableCell>
                   <TableCell>Last Match</TableCell>
                   <TableCell>Expires</TableCell>
                   <TableCell>Status</TableCell>
-                  <TableCell>In Maintenance</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
                 {rows.map((match) => (
-                  <MatchRow key={match.ruleMatchId} match={match} now={now} hideRule={hideRule} />
+                  <MatchRow key={match.ruleMatchId} match={match} now={now} hideRule={hideRule} hideSubject={hideSubject} />
                 ))}
               </TableBody>
             </Table>

@@ -6,7 +6,7 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
-import { BadRequestError, ConflictError, orNotFound } from '../../http/errors.js';
+import { BadRequestError, orNotFound } from '../../http/errors.js';
 
 export const presentBlock = (row: Selectable<Database['block']>, color?: string | null): Block => ({
   blockId: row.block_id,
@@ -35,7 +35,7 @@ export async function findBlock(db: Db, scope: TenantScope, blockId: string): Pr
 
 /**
  * PUT /v1/blocks (spec 002 §4, §5 Block): the tenant is the subscription's. The id is the entity's,
- * and one entity has one block: an id already used answers 409 with a clear text.
+ * and one entity has one block: an id already used answers 400 with a clear text on blockId.
  */
 export async function createBlock(db: Db, user: Principal, input: BlockCreateValues): Promise<Block> {
   return db.transaction().execute(async (trx) => {
@@ -54,11 +54,12 @@ export async function createBlock(db: Db, user: Principal, input: BlockCreateVal
         created_by: user.userName,
         modified_by: user.userName,
       })
-      // Another tenant's block may hold the id: the answer says only that the id is taken.
+      // Another tenant's block may hold the id: the answer says only that the id is taken (400 on the
+      // field, so the form shows it under Block ID).
       .onConflict((conflict) => conflict.column('block_id').doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (!row) throw new ConflictError(BLOCK_MESSAGES.blockIdTaken);
+    if (!row) throw new BadRequestError(BLOCK_MESSAGES.blockIdTaken, { blockId: [BLOCK_MESSAGES.blockIdTaken] });
     await recordAudit(trx, user, { entityType: 'block', entityId: row.block_id, tenantId: row.tenant_id, action: 'create', changes: { name: row.name, blockTypeId: row.block_type_id } });
     const color = await tx.selectFrom('entity_color').select('color').where('entity_id', '=', row.block_id).executeTakeFirst();
     return presentBlock(row, color?.color ?? null);

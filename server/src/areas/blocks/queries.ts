@@ -58,7 +58,8 @@ export async function findBlockHistory(db: Db, scope: TenantScope, blockId: stri
 /** GET /v1/blocks/{blockId}/series: the chart of the History tab. */
 export async function findBlockSeries(db: Db, scope: TenantScope, blockId: string, query: { from: string; to?: string | undefined; buckets: number }, retentionDays: number) {
   const entity = await blockEntity(db, scope, blockId);
-  return packetSeries(db, scope, entity, historyRange(query.from, query.to, retentionDays), query.buckets);
+  // A chart ends now unless told otherwise (the history's default end allows for clocks ahead).
+  return packetSeries(db, scope, entity, historyRange(query.from, query.to ?? new Date().toISOString(), retentionDays), query.buckets);
 }
 
 /** GET /v1/blocks/{blockId}/logs: what rules did to the block's entity, newest first. */

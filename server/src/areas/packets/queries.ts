@@ -85,7 +85,8 @@ async function reportedEntity(db: Db, scope: TenantScope, entityId: string): Pro
 /** GET v1/packets/{entityId}/series: the Packet drawer's History chart. */
 export async function findEntitySeries(db: Db, scope: TenantScope, entityId: string, query: { from: string; to?: string | undefined; buckets: number }, retentionDays: number) {
   const entity = await reportedEntity(db, scope, entityId);
-  return packetSeries(db, scope, entity, historyRange(query.from, query.to, retentionDays), query.buckets);
+  // A chart ends now unless told otherwise (the history's default end allows for clocks ahead).
+  return packetSeries(db, scope, entity, historyRange(query.from, query.to ?? new Date().toISOString(), retentionDays), query.buckets);
 }
 
 /** GET v1/packets/{entityId}/logs: the Packet drawer's Logs tab. */

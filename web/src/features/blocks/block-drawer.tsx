@@ -67,7 +67,7 @@ export default function BlockDrawer({ id, onClose, onCreated }: { id: string | n
       {!creating && block.isError && <Typography color="text.secondary">This block does not exist.</Typography>}
       {tab === 'details' && creating && <BlockCreateForm key="new" tenantId={tenantId} onSaved={(saved) => onCreated(saved.blockId)} onClose={onClose} />}
       {tab === 'details' && existing && <BlockEditForm key={existing.blockId} block={existing} onClose={onClose} />}
-      {tab === 'ruleMatches' && existing && <RuleMatchesTable filter={`subjectId eq ${quote(existing.blockId)}`} label="Block rule matches" />}
+      {tab === 'ruleMatches' && existing && <RuleMatchesTable filter={`subjectId eq ${quote(existing.blockId)}`} hideSubject label="Block rule matches" />}
       {tab === 'history' && existing && <BlockHistoryTab key={existing.blockId} id={existing.blockId} />}
       {tab === 'logs' && existing && <BlockLogsTab key={existing.blockId} id={existing.blockId} />}
     </SideDrawer>
