@@ -44,6 +44,18 @@ describe('the blocks list', () => {
     expect((await list('operator2')).value).toEqual([]);
   });
 
+  it('answers a colour changed since the last poll, never a stale 304', async () => {
+    const url = `/v1/blocks?$expand=entityColor&$filter=blockId eq ${DEMO.demoAgentCpu}`;
+    const first = await portal.as('operator', { method: 'GET', url });
+    expect(first.json<{ value: BlockRow[] }>().value[0]?.entityColor).toBeNull();
+    await portal.db.insertInto('entity_color').values({ entity_id: DEMO.demoAgentCpu, tenant_id: DEMO.contoso, color: BLOCK_COLORS.Orange }).execute();
+    const tag = first.headers.etag;
+    const again = await portal.as('operator', { method: 'GET', url, headers: tag ? { 'if-none-match': String(tag) } : {} });
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ value: BlockRow[] }>().value[0]?.entityColor).toEqual({ color: BLOCK_COLORS.Orange });
+    await portal.db.deleteFrom('entity_color').where('entity_id', '=', DEMO.demoAgentCpu).execute();
+  });
+
   it('filters by subscription and by tenant', async () => {
     expect((await list('admin', `&$filter=subscriptionId eq ${DEMO.contosoProduction}`))['@odata.count']).toBe(3);
     expect((await list('admin', `&$filter=subscriptionId eq ${DEMO.contosoStaging}`))['@odata.count']).toBe(0);
