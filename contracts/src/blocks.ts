@@ -83,7 +83,7 @@ export const blockSchema = z.object({
   createdBy: z.string().nullable(),
   modified: z.date(),
   modifiedBy: z.string().nullable(),
-  /** `$expand=entityColor`: the colour a rule's set-colour action gave the entity (hex without '#'), or null. */
+  /** The colour a rule's set-colour action gave the entity (hex without '#'), or null: on every list row, and on one block. */
   entityColor: z.object({ color: z.string() }).nullable().optional(),
   tenant: z.object({ tenantId: z.uuid(), name: z.string() }).nullable().optional(),
 });

@@ -42,6 +42,9 @@ describe('the blocks list', () => {
     expect(health?.tenant?.name).toBe('Contoso');
     expect(contoso.value.find((row) => row.blockId === DEMO.demoAgentCpu)?.entityColor).toBeNull();
     expect((await list('operator2')).value).toEqual([]);
+    // Every row carries its colour, asked for or not (spec 002 §3 Block entityColor.color).
+    const plain = await list('operator', '&$select=blockId,name');
+    expect(plain.value.find((row) => row.blockId === DEMO.demoAgentHealth)).toEqual({ blockId: DEMO.demoAgentHealth, name: 'Portal health', entityColor: { color: BLOCK_COLORS.Green } });
   });
 
   it('answers a colour changed since the last poll, never a stale 304', async () => {

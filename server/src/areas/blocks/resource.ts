@@ -10,8 +10,9 @@ const entityColorReference = defineResource({
 
 /**
  * GET /v1/blocks (spec 002 §7 "filter by subscriptionId or tenant, ordered by name"). The screen
- * shows every tile of its tenant at once, so a page holds up to 1000. `$expand=entityColor`
- * gives each row `{ color }` or null; the block's id is the entity's.
+ * shows every tile of its tenant at once, so a page holds up to 1000. Each row carries
+ * `entityColor`, `{ color }` or null (expanded for every request by the route); the block's id is
+ * the entity's.
  */
 export const blocksResource = defineResource({
   table: 'block',

@@ -12,12 +12,23 @@ import { findBlockHistory, findBlockLogs, findBlockSeries } from './queries.js';
 import { blocksResource } from './resource.js';
 
 const tags = ['Blocks'];
+const BLOCKS_PATH = '/v1/blocks';
 const params = z.object({ id: guid() });
 
 /** Blocks (spec 002 §2 Blocks, §7 Blocks and packets). */
 export const blockRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
+  // Spec 002 §3 Block: entityColor.color is part of every block the list answers, so a client that
+  // does not ask for it with $expand gets it too (the colour is read through the list layer's
+  // scoped expansion; this plugin's hook touches only the list).
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.url !== BLOCKS_PATH || request.method !== 'GET') return;
+    const query = request.query as Record<string, unknown>;
+    const expand = typeof query.$expand === 'string' ? query.$expand : '';
+    if (!expand.split(',').some((item) => item.trim().split(/[(/]/)[0] === 'entityColor')) request.query = { ...query, $expand: expand.trim() ? `${expand},entityColor` : 'entityColor' };
+  });
+
   registerListRoutes(app, db, {
-    path: '/v1/blocks',
+    path: BLOCKS_PATH,
     resource: blocksResource,
     row: blockSchema,
     permission: perm('Blocks', 'view'),
