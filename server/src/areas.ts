@@ -19,6 +19,8 @@ import { agentArea } from './areas/agent/manifest.js';
 import { locationsArea } from './areas/locations/manifest.js';
 import { packagesArea } from './areas/packages/manifest.js';
 import { devicesArea } from './areas/devices/manifest.js';
+import { blocksArea } from './areas/blocks/manifest.js';
+import { ruleMatchesArea } from './areas/rulematches/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -41,6 +43,8 @@ export const AREAS: readonly AreaManifest[] = [
   locationsArea,
   packagesArea,
   devicesArea,
+  blocksArea,
+  ruleMatchesArea,
 ];
 
 // The rule engine runs the areas' built-in actions wherever this list is loaded (the app, the worker, tests).
