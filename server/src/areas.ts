@@ -18,6 +18,8 @@ import { agentArea } from './areas/agent/manifest.js';
 import { locationsArea } from './areas/locations/manifest.js';
 import { packagesArea } from './areas/packages/manifest.js';
 import { devicesArea } from './areas/devices/manifest.js';
+import { rulesArea } from './areas/rules/manifest.js';
+import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -40,4 +42,6 @@ export const AREAS: readonly AreaManifest[] = [
   locationsArea,
   packagesArea,
   devicesArea,
+  rulesArea,
+  actionDefinitionsArea,
 ];
