@@ -51,6 +51,8 @@ export const RULE_MESSAGES = {
   actionNotForRules: 'This action cannot be used by rules.',
   tenantConditionMismatch: "The tenant condition must name the rule's tenant.",
   conditionsTooMany: `A rule holds at most ${MONITORING_LIMITS.maxConditions} conditions.`,
+  testNotRunnable: 'This rule cannot be run as it stands: check its conditions and time limitations.',
+  testTenantNotAllowed: 'You cannot test a rule of this tenant.',
   actionsTooMany: `A rule holds at most ${MONITORING_LIMITS.maxRuleActions} actions of each kind.`,
 } as const;
 

@@ -1,4 +1,5 @@
 import type { AreaManifest } from './http/area.js';
+import { registerBuiltInActions } from './engines/rules/actions.js';
 import { healthArea } from './areas/health/manifest.js';
 import { lookupsArea } from './areas/lookups/manifest.js';
 import { currentUserArea } from './areas/currentuser/manifest.js';
@@ -45,3 +46,6 @@ export const AREAS: readonly AreaManifest[] = [
   rulesArea,
   actionDefinitionsArea,
 ];
+
+// The rule engine runs the areas' built-in actions wherever this list is loaded (the app, the worker, tests).
+for (const area of AREAS) if (area.builtInActions) registerBuiltInActions(area.builtInActions);

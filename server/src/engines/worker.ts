@@ -3,13 +3,14 @@ import type { Runtime } from '../runtime.js';
 import { startJobWorker } from './jobs/worker.js';
 import { deleteFinishedJobs } from './jobs/retention.js';
 import type { TaskDefinition } from './jobs/task.js';
+import { RULE_ENGINE_TASKS } from './rules/tasks.js';
 
 /**
  * The worker role: runs the areas' tasks and the portal's own housekeeping from the job table.
  * Returns its stop function.
  */
 export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {
-  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...areaTasks];
+  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, ...areaTasks];
   const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl });
   return () => worker.stop();
 }

@@ -3,6 +3,7 @@ import type { Area } from '@cfs/contracts/permissions';
 import type { AppDeps } from '../app-deps.js';
 import type { Tx } from '../db/database.js';
 import type { TaskDefinition } from '../engines/jobs/task.js';
+import type { BuiltInAction } from '../engines/rules/actions.js';
 
 /**
  * What an area brings to the portal, declared once in its `manifest.ts` and registered with one
@@ -24,6 +25,8 @@ export interface AreaManifest {
   readonly audited?: Readonly<Record<string, Area>>;
   /** The area's background tasks, run by the worker role (engines/jobs). */
   readonly tasks?: readonly TaskDefinition<unknown>[];
+  /** Built-in actions the area performs, by their fixed action definition id (spec 002 §3: Create Work Unit). */
+  readonly builtInActions?: Readonly<Record<string, BuiltInAction>>;
   /** The area's demo rows, written in the demo seed's transaction after the demo tenants exist. */
   readonly demoSeed?: (trx: Tx) => Promise<void>;
   /**

@@ -65,13 +65,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `CREATE INDEX rule_name_idx ON rule (name, rule_id)`,
     `CREATE INDEX rule_enabled_idx ON rule (tenant_id, rule_type_id) WHERE enabled`,
     `SELECT track_changes('rule')`,
-    // The rule engines keep compiled rules in memory; a change anywhere tells every instance at commit.
-    `CREATE FUNCTION rule_announce() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('rules_changed', '');
-        RETURN NULL;
-      END $$`,
-    `CREATE TRIGGER rule_announce AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON rule FOR EACH STATEMENT EXECUTE FUNCTION rule_announce()`,
     `CREATE TABLE rule_match (
         rule_match_id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         rule_id uuid NOT NULL REFERENCES rule (rule_id) ON DELETE CASCADE,

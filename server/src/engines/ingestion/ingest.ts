@@ -6,6 +6,7 @@ import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
+import { evaluateBatch, recordEvaluation } from '../rules/evaluate-batch.js';
 import { ensurePacketPartitions, utcDay } from './partitions.js';
 
 /** One packet that passed validation, ready to store. */
@@ -16,12 +17,6 @@ interface Accepted {
   at: number;
   message: string;
   hash: string;
-}
-
-/** The packets of one batch that were new (a re-sent packet is not): what the rules engine reads. */
-export interface StoredBatch {
-  tenantId: string;
-  packets: readonly { entityId: string; timestamp: Date }[];
 }
 
 export interface IngestOptions {
@@ -170,15 +165,6 @@ function remember(known: Map<string, Owner>, id: string, owner: Owner): void {
 }
 
 /**
- * The rules engine's place: each stored batch — only its new packets, not re-sent ones — is handed
- * here right after the write, before the caller is answered. The usual batch is written by one
- * statement outside a transaction; when the rules engine writes what it concludes here, it wraps
- * the write and this call in one transaction so both commit or neither does. Until the rules
- * engine exists there is nothing to evaluate.
- */
-async function evaluateStoredBatch(_executor: Db | Tx, _batch: StoredBatch): Promise<void> {}
-
-/**
  * Stores one batch of packets for a machine caller: validates every item, checks the caller may
  * report every entity, then atomically appends the history (one multi-row insert; a packet
  * re-sent with the same entity, timestamp and content is kept once) and moves each entity's latest
@@ -241,24 +227,30 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
     if (!known || packet.at >= known.at) newestOf.set(packet.entityId, packet);
   }
   const newest = new Set(newestOf.values());
-  const done = async (executor: Db | Tx, stored: { entity_id: string; timestamp: Date }[]) => {
-    await evaluateStoredBatch(executor, { tenantId, packets: stored.map((row) => ({ entityId: row.entity_id, timestamp: row.timestamp })) });
-    return { accepted: batch.length, stored: stored.length };
-  };
-  // The usual batch: entities the caller already owns. Ownership never moves (a device keeps its
-  // tenant, a latest row keeps the tenant that first reported it), so the check stays true and
-  // one atomic statement stores the batch, without a transaction's extra round trips.
+  const known = ownersOf(db);
+  // The rules: compiled once per change and evaluated here, in memory, on the whole batch before
+  // it is written; what they conclude is recorded in the batch's own transaction, for its new
+  // packets only (a re-sent packet matches nothing twice).
+  const evaluation = await evaluateBatch(db, tenantId, batch, (entityId) => known.get(entityId)?.deviceId ?? null);
+  const done = (stored: readonly unknown[]) => ({ accepted: batch.length, stored: stored.length });
+  // The usual batch: entities the caller already owns, and nothing the rules must record. Ownership
+  // never moves (a device keeps its tenant, a latest row keeps the tenant that first reported it),
+  // so the check stays true and one atomic statement stores the batch, without a transaction's
+  // extra round trips.
   const claimed = await checkOwnership(db, caller, batch);
-  if (claimed.length === 0) return done(db, (await writeBatch(db, tenantId, batch, newest)).rows);
+  if (claimed.length === 0 && !evaluation) return done((await writeBatch(db, tenantId, batch, newest)).rows);
   return db.transaction().execute(async (trx) => {
     const stored = await writeBatch(trx, tenantId, batch, newest);
-    // Two tenants reporting one new entity at once: the second upsert waited for the first
-    // commit and left its row alone; the second tenant's batch is refused whole.
-    const taken = await scoped(trx, ALL_TENANTS).selectFrom('packet_latest').select('entity_id').where('entity_id', 'in', claimed).where('tenant_id', '<>', tenantId).execute();
-    if (taken.length > 0) {
-      const lost = new Set(taken.map((row) => row.entity_id));
-      refuse(403, batch.flatMap((packet, index) => (lost.has(packet.entityId) ? [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }] : [])));
+    if (claimed.length > 0) {
+      // Two tenants reporting one new entity at once: the second upsert waited for the first
+      // commit and left its row alone; the second tenant's batch is refused whole.
+      const taken = await scoped(trx, ALL_TENANTS).selectFrom('packet_latest').select('entity_id').where('entity_id', 'in', claimed).where('tenant_id', '<>', tenantId).execute();
+      if (taken.length > 0) {
+        const lost = new Set(taken.map((row) => row.entity_id));
+        refuse(403, batch.flatMap((packet, index) => (lost.has(packet.entityId) ? [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }] : [])));
+      }
     }
-    return done(trx, stored.rows);
+    if (evaluation) await recordEvaluation(trx, evaluation, stored.rows);
+    return done(stored.rows);
   });
 }

@@ -34,6 +34,23 @@ export async function enqueue<P>(trx: Tx, task: TaskDefinition<P>, payload: P, o
   return added;
 }
 
+/**
+ * Enqueues many jobs of one task in one statement, inside the transaction that causes them (as
+ * `enqueue`): jobs whose key exists already are skipped. Returns how many were added.
+ */
+export async function enqueueMany<P>(trx: Tx, task: TaskDefinition<P>, jobs: readonly { payload: P; key: string; runAt?: Date }[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const now = new Date();
+  const added = await trx
+    .insertInto('job')
+    .values(jobs.map((job) => ({ task: task.name, key: job.key, payload: JSON.stringify(task.payload.parse(job.payload)), max_attempts: task.attempts, run_at: job.runAt ?? now })))
+    .onConflict((oc) => oc.columns(['task', 'key']).doNothing())
+    .returning('job_id')
+    .execute();
+  if (added.length > 0) await sql`SELECT pg_notify('job_enqueued', ${task.name})`.execute(trx);
+  return added.length;
+}
+
 export interface ClaimedJob {
   job_id: number;
   task: string;

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Tx } from '../../db/database.js';
+import { enqueueMany } from '../jobs/queue.js';
+import { holdsFor, labelOf, reasonFor, type CompiledRule, type PacketSubject } from './compile.js';
+import { recordMatches, type MatchCandidate } from './matches.js';
+import { rulesFor } from './rule-cache.js';
+import { windowTask } from './window.js';
+
+/** A packet as ingestion hands it over: checked, its message as canonical JSON text. */
+export interface IncomingPacket {
+  entityId: string;
+  timestamp: string;
+  at: number;
+  message: string;
+}
+
+/** What the rules concluded about a batch before it was written. */
+export interface BatchEvaluation {
+  tenantId: string;
+  /** Ingestion rules' matches, by the packet that made each (only new packets count). */
+  candidates: { packetKey: string; candidate: MatchCandidate }[];
+  /** Entities whose packets the worker must look at for History, Aggregation and Correlation rules. */
+  windowEntities: Map<string, string>;
+  windowRules: readonly CompiledRule[];
+}
+
+const packetKey = (entityId: string, at: number) => `${entityId}|${at}`;
+
+/** Whether a Maintenance rule's window is open over the subject now. */
+export function inMaintenance(maintenance: readonly CompiledRule[], subject: PacketSubject, at: Date): boolean {
+  return maintenance.some((rule) => rule.inTime(at) && holdsFor(rule, subject));
+}
+
+/**
+ * Evaluates a batch against the tenant's rules in memory, before it is written. Ingestion rules
+ * (without occurrence patterns) are decided here per packet; the window rules (History,
+ * Aggregation, Correlation) only note which entities reported, for the worker. Undefined when
+ * the rules have nothing to record, so that the batch keeps its one-statement write.
+ */
+export async function evaluateBatch(db: Db, tenantId: string, batch: readonly IncomingPacket[], deviceOf: (entityId: string) => string | null): Promise<BatchEvaluation | undefined> {
+  const rules = await rulesFor(db, tenantId);
+  if (rules.packet.length === 0 && rules.window.length === 0) return undefined;
+  const candidates: BatchEvaluation['candidates'] = [];
+  const windowEntities = new Map<string, string>();
+  for (const packet of batch) {
+    const timestamp = new Date(packet.at);
+    const parsed: unknown = JSON.parse(packet.message);
+    const message = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { Value: parsed };
+    const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: deviceOf(packet.entityId), timestamp, message };
+    for (const rule of rules.packet) {
+      if (!rule.inTime(timestamp) || !holdsFor(rule, subject)) continue;
+      candidates.push({
+        packetKey: packetKey(packet.entityId, packet.at),
+        candidate: {
+          rule,
+          tenantId,
+          subjectId: packet.entityId,
+          label: labelOf(subject),
+          count: 1,
+          first: timestamp,
+          last: timestamp,
+          packet: { entityId: packet.entityId, timestamp: packet.timestamp, message },
+          reason: reasonFor(rule, subject),
+          inMaintenance: inMaintenance(rules.maintenance, subject, timestamp),
+        },
+      });
+    }
+    if (rules.window.some((rule) => rule.inTime(timestamp))) windowEntities.set(packetKey(packet.entityId, packet.at), packet.entityId);
+  }
+  if (candidates.length === 0 && windowEntities.size === 0) return undefined;
+  return { tenantId, candidates, windowEntities, windowRules: rules.window };
+}
+
+/**
+ * Records what a batch's evaluation concluded, in the batch's transaction, for its packets that
+ * were new: Ingestion rules' matches, and one worker job for the window rules over the entities
+ * that reported.
+ */
+export async function recordEvaluation(trx: Tx, evaluation: BatchEvaluation, stored: readonly { entity_id: string; timestamp: Date }[]): Promise<void> {
+  const storedKeys = new Set(stored.map((row) => packetKey(row.entity_id, row.timestamp.getTime())));
+  await recordMatches(
+    trx,
+    evaluation.candidates.filter((entry) => storedKeys.has(entry.packetKey)).map((entry) => entry.candidate),
+  );
+  const entities = [...new Set([...evaluation.windowEntities].filter(([key]) => storedKeys.has(key)).map(([, entityId]) => entityId))];
+  if (entities.length > 0 && evaluation.windowRules.length > 0) {
+    await enqueueMany(trx, windowTask, [{ key: randomUUID(), payload: { tenantId: evaluation.tenantId, ruleIds: evaluation.windowRules.map((rule) => rule.ruleId), entityIds: entities, at: new Date().toISOString() } }]);
+  }
+}

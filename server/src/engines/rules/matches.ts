@@ -1,0 +1,164 @@
+import { sql } from 'kysely';
+import type { MatchReason, RuleAction } from '@cfs/contracts/rules';
+import type { Db, Tx } from '../../db/database.js';
+import { enqueueMany } from '../jobs/queue.js';
+import type { CompiledRule } from './compile.js';
+import { ruleActionTask, type RuleActionJob } from './actions.js';
+
+/** One rule matching one subject, as evaluation found it: all its packets of a batch folded together. */
+export interface MatchCandidate {
+  rule: CompiledRule;
+  tenantId: string;
+  subjectId: string;
+  label: string | null;
+  /** How many times it matched in this batch. */
+  count: number;
+  first: Date;
+  last: Date;
+  /** The packet (or event) that matched last, as the match shows it. */
+  packet: unknown;
+  reason: MatchReason;
+  /** A Maintenance rule's window was open over the subject: the match is recorded, its actions suppressed. */
+  inMaintenance: boolean;
+}
+
+/** Folds candidates of one rule and subject into one (count summed, first/last widened, newest packet kept). */
+export function foldCandidates(candidates: readonly MatchCandidate[]): MatchCandidate[] {
+  const folded = new Map<string, MatchCandidate>();
+  for (const candidate of candidates) {
+    const key = `${candidate.rule.ruleId}\u0000${candidate.subjectId}`;
+    const known = folded.get(key);
+    if (!known) {
+      folded.set(key, { ...candidate });
+      continue;
+    }
+    known.count += candidate.count;
+    if (candidate.first < known.first) known.first = candidate.first;
+    if (candidate.last >= known.last) {
+      known.last = candidate.last;
+      known.packet = candidate.packet;
+      known.reason = candidate.reason;
+      known.label = candidate.label ?? known.label;
+      known.inMaintenance = candidate.inMaintenance;
+    }
+  }
+  return [...folded.values()];
+}
+
+function actionJobs(phase: 'match' | 'expiration', match: { rule_match_id: string; tenant_id: string; subject_id: string; label: string | null; in_maintenance: boolean }, rule: { ruleId: string; name: string }, actions: readonly RuleAction[]) {
+  return actions.map((action, index) => ({
+    key: `${match.rule_match_id}:${phase}:${index}`,
+    payload: {
+      ruleMatchId: match.rule_match_id,
+      ruleId: rule.ruleId,
+      ruleName: rule.name,
+      tenantId: match.tenant_id,
+      subjectId: match.subject_id,
+      label: match.label,
+      phase,
+      actionDefinitionId: action.ActionDefinitionId,
+      parameters: action.Parameters,
+      suppressed: match.in_maintenance,
+    } satisfies RuleActionJob,
+  }));
+}
+
+interface ClosedMatch {
+  rule_match_id: string;
+  rule_id: string;
+  tenant_id: string;
+  subject_id: string;
+  label: string | null;
+  in_maintenance: boolean;
+  name: string;
+  expiration_actions: RuleAction[];
+}
+
+/**
+ * Closes due matches and enqueues their expiration actions, in one transaction: the match is
+ * marked processed and its actions' jobs exist, or neither. Due rows are claimed with SKIP LOCKED,
+ * so several workers share the work and none closes a match another is closing. `pairs` limits it
+ * to some rules' subjects (a new match of a subject first closes its expired one).
+ */
+async function closeDue(trx: Tx, now: Date, limit: number, pairs?: readonly { ruleId: string; subjectId: string }[]): Promise<number> {
+  const only = pairs ? sql`AND (rule_id, subject_id) IN (SELECT r, s FROM unnest(${pairs.map((pair) => pair.ruleId)}::uuid[], ${pairs.map((pair) => pair.subjectId)}::text[]) AS p(r, s))` : sql``;
+  // Raw SQL: an update that claims its rows with SKIP LOCKED and joins the rule for its actions;
+  // the engine closes matches of every tenant (it answers nobody), so it is unscoped by design.
+  const { rows } = await sql<ClosedMatch>`
+    UPDATE rule_match m SET completion_processed = true, modified = now()
+    FROM rule r
+    WHERE m.rule_match_id IN (
+      SELECT rule_match_id FROM rule_match
+      WHERE NOT completion_processed AND expires <= ${now} ${only}
+      ORDER BY expires LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      AND r.rule_id = m.rule_id
+    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, r.name, r.expiration_actions`.execute(trx);
+  const jobs = rows.flatMap((row) => actionJobs('expiration', row, { ruleId: row.rule_id, name: row.name }, row.expiration_actions));
+  await enqueueMany(trx, ruleActionTask, jobs);
+  return rows.length;
+}
+
+/** Closes every match due by `now`, a batch at a time; returns how many it closed. */
+export async function expireMatches(db: Db, now = new Date(), batchSize = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const closed = await db.transaction().execute((trx) => closeDue(trx, now, batchSize));
+    total += closed;
+    if (closed < batchSize) return total;
+  }
+}
+
+/**
+ * Records matches in the caller's transaction: for each rule and subject, the open match is raised
+ * (matchCount, lastMatch, the packet and the reason; `expires` pushed out when the rule slides) or,
+ * when none is open, one is opened and its match actions are enqueued. The open match is claimed by
+ * the partial unique index (rule, subject) among unprocessed matches: two instances matching the
+ * same subject at once open it once (the second waits for the first and raises it), so its actions
+ * are enqueued once. A subject whose match expired but was not yet closed gets that one closed
+ * (its expiration actions enqueued) before the new one opens.
+ */
+export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate[], now = new Date()): Promise<{ opened: number; raised: number }> {
+  if (candidates.length === 0) return { opened: 0, raised: 0 };
+  const folded = foldCandidates(candidates);
+  await closeDue(trx, now, folded.length, folded.map((candidate) => ({ ruleId: candidate.rule.ruleId, subjectId: candidate.subjectId })));
+  const rows = JSON.stringify(
+    folded.map((candidate) => ({
+      r: candidate.rule.ruleId,
+      t: candidate.tenantId,
+      s: candidate.subjectId,
+      l: candidate.label,
+      n: candidate.count,
+      f: candidate.first.toISOString(),
+      a: candidate.last.toISOString(),
+      e: new Date(now.getTime() + candidate.rule.lifetimeSeconds * 1000).toISOString(),
+      d: candidate.rule.sliding,
+      p: candidate.packet,
+      w: candidate.reason,
+      m: candidate.inMaintenance,
+    })),
+  );
+  // Raw SQL: an upsert from a record set on the partial unique index, telling opened from raised
+  // rows; every row carries the tenant of the subject it matched, which evaluation took from the data.
+  const { rows: written } = await sql<{ rule_match_id: string; rule_id: string; tenant_id: string; subject_id: string; label: string | null; in_maintenance: boolean; opened: boolean }>`
+    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
+    SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${rows}::jsonb)
+      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, d boolean, p jsonb, w jsonb, m boolean)
+    ORDER BY r, s
+    ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
+      match_count = m.match_count + excluded.match_count,
+      last_match = greatest(m.last_match, excluded.last_match),
+      rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
+      reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
+      label = coalesce(excluded.label, m.label),
+      expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
+      modified = now()
+    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`.execute(trx);
+  const rules = new Map(folded.map((candidate) => [candidate.rule.ruleId, candidate.rule]));
+  const jobs = written.filter((row) => row.opened).flatMap((row) => {
+    const rule = rules.get(row.rule_id)!;
+    return actionJobs('match', row, rule, rule.matchActions);
+  });
+  await enqueueMany(trx, ruleActionTask, jobs);
+  const opened = written.filter((row) => row.opened).length;
+  return { opened, raised: written.length - opened };
+}

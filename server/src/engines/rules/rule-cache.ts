@@ -1,0 +1,103 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { ALL_TENANTS } from '../../auth/tenant-scope.js';
+import { scoped } from '../../db/scoped.js';
+import { compileRule, type CompiledRule, type RuleRow } from './compile.js';
+
+/**
+ * The enabled rules that apply to a tenant (its own and the installation's), compiled, kept in
+ * memory per instance so that a packet batch is evaluated without reading rules.
+ *
+ * Each tenant's set is checked against the database at most once a second (one indexed query of the
+ * ids and modification times) and compiled again only when it changed: a change made on any
+ * instance is in force everywhere within about a second, and at once on the instance that made it
+ * (`forgetRules`).
+ */
+export interface TenantRules {
+  all: readonly CompiledRule[];
+  /** Evaluated as each packet arrives (Ingestion rules without occurrence patterns). */
+  packet: readonly CompiledRule[];
+  /** Evaluated by the worker over stored packets (History, Aggregation, Correlation, patterned Ingestion). */
+  window: readonly CompiledRule[];
+  maintenance: readonly CompiledRule[];
+  workUnit: readonly CompiledRule[];
+}
+
+const RECHECK_MS = 1000;
+
+interface Entry {
+  fingerprint: string;
+  rules: TenantRules;
+  checked: number;
+  pending?: Promise<TenantRules>;
+}
+
+const caches = new WeakMap<Db, Map<string, Entry>>();
+
+function cacheOf(db: Db): Map<string, Entry> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
+
+/** Drops what this instance holds, so that its next batch reads the rules again (after a change made here). */
+export function forgetRules(db: Db): void {
+  caches.get(db)?.clear();
+}
+
+function split(all: CompiledRule[]): TenantRules {
+  return {
+    all,
+    packet: all.filter((rule) => rule.mode === 'packet'),
+    window: all.filter((rule) => rule.mode === 'history' || rule.mode === 'aggregate' || rule.mode === 'correlation'),
+    maintenance: all.filter((rule) => rule.mode === 'maintenance'),
+    workUnit: all.filter((rule) => rule.mode === 'workUnit'),
+  };
+}
+
+const ruleColumns = ['rule_id', 'name', 'tenant_id', 'rule_type_id', 'match_lifetime_seconds', 'use_sliding_expiration', 'time_conditions', 'conditions', 'match_actions', 'expiration_actions'] as const;
+
+/** The enabled rules of a tenant and the installation's; read by the engine for any tenant, so unscoped by design. */
+export async function loadRuleRows(db: Db, tenantId: string | null): Promise<RuleRow[]> {
+  let query = scoped(db, ALL_TENANTS).selectFrom('rule').select(ruleColumns).where('enabled', '=', true);
+  query = tenantId === null ? query : query.where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]));
+  return query.orderBy('rule_id').execute();
+}
+
+async function load(db: Db, tenantId: string, entry: Entry | undefined): Promise<TenantRules> {
+  const stamps = await scoped(db, ALL_TENANTS)
+    .selectFrom('rule')
+    .select(sql<string>`coalesce(string_agg(rule_id::text || ':' || extract(epoch from modified)::text, ',' ORDER BY rule_id), '')`.as('fingerprint'))
+    .where('enabled', '=', true)
+    .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
+    .executeTakeFirstOrThrow();
+  if (entry && entry.fingerprint === stamps.fingerprint) return entry.rules;
+  const rows = await loadRuleRows(db, tenantId);
+  const rules = split(rows.flatMap((row) => compileRule(row) ?? []));
+  cacheOf(db).set(tenantId, { fingerprint: stamps.fingerprint, rules, checked: Date.now() });
+  return rules;
+}
+
+export async function rulesFor(db: Db, tenantId: string): Promise<TenantRules> {
+  const cache = cacheOf(db);
+  const entry = cache.get(tenantId);
+  if (entry && Date.now() - entry.checked < RECHECK_MS) return entry.rules;
+  if (entry?.pending) return entry.pending;
+  const pending = load(db, tenantId, entry).then(
+    (rules) => {
+      const current = cache.get(tenantId);
+      if (current) {
+        current.checked = Date.now();
+        delete current.pending;
+      }
+      return rules;
+    },
+    (error: unknown) => {
+      const current = cache.get(tenantId);
+      if (current) delete current.pending;
+      throw error;
+    },
+  );
+  if (entry) entry.pending = pending;
+  return pending;
+}

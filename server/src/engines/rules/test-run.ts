@@ -1,0 +1,200 @@
+import { sql, type RawBuilder } from 'kysely';
+import { LEFT_OPERANDS, leftOperandById } from '@cfs/contracts/monitoring';
+import { RULE_MESSAGES, RULE_TEST_WINDOWS, lifetimeSeconds, tenantCondition, type RuleTestResult, type RuleValues, type RuleTestWindow } from '@cfs/contracts/rules';
+import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
+import type { Db } from '../../db/database.js';
+import { scoped } from '../../db/scoped.js';
+import { BadRequestError } from '../../http/errors.js';
+import { compileRule, holdsFor, holdsOverHistory, labelOf, type CompiledRule, type PacketSubject, type Subject, type WorkUnitSubject } from './compile.js';
+import { AGGREGATION_WINDOW_MAX, aggregateHolds, aggregateSubject } from './window.js';
+
+/** Packets a test reads at most; beyond, it reports on the newest it read and says so. */
+export const TEST_PACKETS_MAX = 2_000_000;
+const PAGE = 20_000;
+/** Subjects a test answer lists at most, the most matched first. */
+export const TEST_SUBJECTS_MAX = 500;
+
+interface SubjectRun {
+  subjectId: string;
+  label: string | null;
+  firstMatch: Date;
+  lastMatch: Date;
+  matchCount: number;
+  opened: number;
+  expirations: Date[];
+  open: { expires: number } | null;
+  /** History and Aggregation: the subject's recent packets, newest first. */
+  recent: PacketSubject[];
+}
+
+/**
+ * The packet fields the rule reads, so that a test fetches those and not whole messages: one JSON
+ * object per packet with only the groups and fields its conditions name (and Properties.BlockName
+ * for labels).
+ */
+function projection(rule: CompiledRule): RawBuilder<Record<string, unknown>> {
+  const paths = new Set<string>(['Properties.BlockName']);
+  for (const { condition, aggregate } of rule.conditions) {
+    const operand = leftOperandById(condition.LeftOperand);
+    if (aggregate) paths.add(condition.LeftOperandFieldName ?? 'Value');
+    else if (operand === LEFT_OPERANDS.Value) paths.add('Value');
+    else if (operand?.field && condition.LeftOperandFieldName) paths.add(`${operand.name}.${condition.LeftOperandFieldName}`);
+  }
+  // Groups read whole: a field may be named in another case than the packet's (the engine's reading forgives case).
+  const groups = new Set([...paths].map((path) => path.split('.')[0]!));
+  const parts = [...groups].flatMap((group) => [sql.lit(group), sql`message -> ${group}`]);
+  return sql<Record<string, unknown>>`jsonb_strip_nulls(jsonb_build_object(${sql.join(parts)}))`;
+}
+
+function ruleOf(values: RuleValues): CompiledRule {
+  const conditions = values.tenantId && !values.conditions.some((condition) => condition.LeftOperand === LEFT_OPERANDS.Tenant.id) ? [tenantCondition(values.tenantId), ...values.conditions] : values.conditions;
+  const compiled = compileRule({
+    rule_id: '00000000-0000-4000-8000-000000000000',
+    name: values.name,
+    tenant_id: values.tenantId,
+    rule_type_id: values.ruleTypeId,
+    match_lifetime_seconds: lifetimeSeconds(values.matchLifetime) ?? 300,
+    use_sliding_expiration: values.useSlidingExpiration,
+    time_conditions: values.timeConditions ? (JSON.parse(values.timeConditions) as unknown) : null,
+    conditions,
+    match_actions: values.matchActions,
+    expiration_actions: values.expirationActions,
+  });
+  if (!compiled) throw new BadRequestError(RULE_MESSAGES.testNotRunnable);
+  return compiled;
+}
+
+/**
+ * Runs a rule as it stands in the editor (unsaved) over the stored data of a window, as the
+ * engine would have, and tells what it would have done — subjects, matches, expirations, action
+ * runs — without creating a match or running an action. Packets are read in pages in (entity,
+ * time) order through the history's key, with only the fields the rule reads; each subject's
+ * matches are replayed in time: a match opens, repeats raise it (and push its expiry out when the
+ * rule slides), and a match whose lifetime ran out before the next one expired.
+ */
+export async function testRule(db: Db, scope: TenantScope, values: RuleValues, window: RuleTestWindow, now = new Date()): Promise<RuleTestResult> {
+  const started = performance.now();
+  const rule = ruleOf(values);
+  if (values.tenantId && !canAccessTenant(scope, values.tenantId)) throw new BadRequestError(RULE_MESSAGES.testTenantNotAllowed);
+  const testScope: TenantScope = values.tenantId ? { kind: 'some', tenantIds: [values.tenantId] } : scope;
+  const from = new Date(now.getTime() - RULE_TEST_WINDOWS[window]);
+  const lifetimeMs = rule.lifetimeSeconds * 1000;
+  const runs = new Map<string, SubjectRun>();
+  let examined = 0;
+  let truncated = false;
+
+  const hit = (subject: Subject, subjectId: string, at: Date) => {
+    let run = runs.get(subjectId);
+    if (!run) runs.set(subjectId, (run = { subjectId, label: labelOf(subject), firstMatch: at, lastMatch: at, matchCount: 0, opened: 0, expirations: [], open: null, recent: [] }));
+    const time = at.getTime();
+    if (run.open && run.open.expires <= time) {
+      run.expirations.push(new Date(run.open.expires));
+      run.open = null;
+    }
+    if (run.open) {
+      if (rule.sliding) run.open.expires = Math.max(run.open.expires, time + lifetimeMs);
+    } else {
+      run.open = { expires: time + lifetimeMs };
+      run.opened += 1;
+    }
+    run.matchCount += 1;
+    run.lastMatch = at;
+    run.label ??= labelOf(subject);
+  };
+
+  if (rule.mode === 'workUnit') {
+    const events = await scoped(db, testScope)
+      .selectFrom('work_unit_event')
+      .innerJoin('work_unit', 'work_unit.work_unit_id', 'work_unit_event.work_unit_id')
+      .select(['work_unit_event.event_type_id', 'work_unit_event.created', 'work_unit.work_unit_id', 'work_unit.tenant_id', 'work_unit.work_unit_type_id', 'work_unit.severity_id', 'work_unit.state_id', 'work_unit.title'])
+      .where('work_unit_event.created', '>=', from)
+      .orderBy('work_unit_event.created')
+      .limit(TEST_PACKETS_MAX + 1)
+      .execute();
+    truncated = events.length > TEST_PACKETS_MAX;
+    for (const event of events.slice(0, TEST_PACKETS_MAX)) {
+      examined += 1;
+      const subject: WorkUnitSubject = { kind: 'workUnit', tenantId: event.tenant_id, workUnitId: event.work_unit_id, eventTypeId: event.event_type_id, workUnitTypeId: event.work_unit_type_id, severityId: event.severity_id, stateId: event.state_id, title: event.title, timestamp: event.created };
+      if (rule.inTime(event.created) && holdsFor(rule, subject)) hit(subject, String(event.work_unit_id), event.created);
+    }
+  } else {
+    const correlation = rule.mode === 'correlation';
+    const members = new Map<string, Map<string, number>>();
+    let after: { entityId: string; timestamp: Date } | undefined;
+    for (;;) {
+      let query = scoped(db, testScope)
+        .selectFrom('packet')
+        .select(['entity_id', 'tenant_id', 'timestamp', projection(rule).as('message')])
+        .where('timestamp', '>=', from)
+        .where('timestamp', '<=', now);
+      if (after) {
+        const last = after;
+        query = correlation ? query.where(sql<boolean>`(timestamp, entity_id) > (${last.timestamp}, ${last.entityId}::uuid)`) : query.where(sql<boolean>`(entity_id, timestamp) > (${last.entityId}::uuid, ${last.timestamp})`);
+      }
+      query = correlation ? query.orderBy('timestamp').orderBy('entity_id') : query.orderBy('entity_id').orderBy('timestamp');
+      const page = await query.limit(PAGE).execute();
+      for (const row of page) {
+        examined += 1;
+        const subject: PacketSubject = { kind: 'packet', tenantId: row.tenant_id, entityId: row.entity_id, deviceId: null, timestamp: row.timestamp, message: row.message };
+        if (!rule.inTime(row.timestamp)) continue;
+        const time = row.timestamp.getTime();
+        if (rule.mode === 'packet' || rule.mode === 'maintenance') {
+          if (holdsFor(rule, subject)) hit(subject, row.entity_id, row.timestamp);
+        } else if (rule.mode === 'history' || rule.mode === 'aggregate') {
+          let run = runs.get(row.entity_id);
+          const recent = [subject, ...(run?.recent ?? [])].filter((packet) => packet.timestamp.getTime() > time - lifetimeMs).slice(0, rule.mode === 'history' ? rule.historyDepth : AGGREGATION_WINDOW_MAX);
+          const holds = rule.mode === 'history' ? holdsOverHistory(rule, recent) : ((folded) => folded !== undefined && aggregateHolds(rule, folded))(aggregateSubject(rule, recent));
+          if (holds) hit(subject, row.entity_id, row.timestamp);
+          run = runs.get(row.entity_id);
+          if (run) run.recent = recent;
+          else runs.set(row.entity_id, { subjectId: row.entity_id, label: null, firstMatch: row.timestamp, lastMatch: row.timestamp, matchCount: 0, opened: 0, expirations: [], open: null, recent });
+        } else if (holdsFor(rule, subject)) {
+          const seen = members.get(row.tenant_id) ?? new Map<string, number>();
+          members.set(row.tenant_id, seen.set(row.entity_id, time));
+          let recent = 0;
+          for (const last of seen.values()) if (last > time - lifetimeMs && ++recent >= rule.occurrenceCount) break;
+          if (recent >= rule.occurrenceCount) hit(subject, row.tenant_id, row.timestamp);
+        }
+      }
+      const last = page.at(-1);
+      if (!last || page.length < PAGE) break;
+      if (examined >= TEST_PACKETS_MAX) {
+        truncated = true;
+        break;
+      }
+      after = { entityId: last.entity_id, timestamp: last.timestamp };
+    }
+  }
+
+  const matched = [...runs.values()].filter((run) => run.matchCount > 0);
+  for (const run of matched) {
+    if (run.open && run.open.expires <= now.getTime()) {
+      run.expirations.push(new Date(run.open.expires));
+      run.open = null;
+    }
+  }
+  const opened = matched.reduce((total, run) => total + run.opened, 0);
+  const expired = matched.reduce((total, run) => total + run.expirations.length, 0);
+  const actionIds = [...new Set([...rule.matchActions, ...rule.expirationActions].map((action) => action.ActionDefinitionId))];
+  const names = new Map(
+    actionIds.length === 0
+      ? []
+      : (await scoped(db, scope).selectFrom('action_definition').select(['action_definition_id', 'name']).where('action_definition_id', 'in', actionIds).execute()).map((row) => [row.action_definition_id, row.name]),
+  );
+  const actions = [
+    ...rule.matchActions.map((action) => ({ phase: 'match' as const, actionDefinitionId: action.ActionDefinitionId, name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId, runs: rule.mode === 'maintenance' ? 0 : opened })),
+    ...rule.expirationActions.map((action) => ({ phase: 'expiration' as const, actionDefinitionId: action.ActionDefinitionId, name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId, runs: rule.mode === 'maintenance' ? 0 : expired })),
+  ];
+  return {
+    from: from.toISOString(),
+    to: now.toISOString(),
+    packetsExamined: examined,
+    truncated,
+    elapsedMs: Math.round(performance.now() - started),
+    subjects: matched
+      .sort((a, b) => b.matchCount - a.matchCount || a.subjectId.localeCompare(b.subjectId))
+      .slice(0, TEST_SUBJECTS_MAX)
+      .map((run) => ({ subjectId: run.subjectId, label: run.label, firstMatch: run.firstMatch.toISOString(), lastMatch: run.lastMatch.toISOString(), matchCount: run.matchCount, expirations: run.expirations.map((at) => at.toISOString()) })),
+    actions,
+  };
+}
