@@ -119,23 +119,23 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
             </Typography>
           )}
         </Box>
-        <Box sx={{ width: 200 }}>
+        <Box sx={{ width: 180 }}>
           <FormSelectField control={control} name={`conditions.${index}.LeftOperand`} label="Left Operand" options={operandOptions} size="small" margin="none" disabled={fixed} onValueChange={changeOperand} />
         </Box>
         {known?.field && (
-          <Box sx={{ width: 160 }}>
+          <Box sx={{ width: 140 }}>
             <FormTextField control={control} name={`conditions.${index}.LeftOperandFieldName`} label="Field Name" size="small" margin="none" disabled={fixed} />
           </Box>
         )}
-        <Box sx={{ width: 190 }}>
+        <Box sx={{ width: 170 }}>
           <FormSelectField control={control} name={`conditions.${index}.Operator`} label="Operator" options={operatorOptions} size="small" margin="none" disabled={fixed} />
         </Box>
         {!valueless && (
-          <Box sx={{ flex: 1, minWidth: 200 }}>
+          <Box sx={{ flex: 1, minWidth: 160 }}>
             <ConditionValue form={form} index={index} type={type} choices={choices.data} disabled={fixed} />
           </Box>
         )}
-        <Box sx={{ width: 170 }}>
+        <Box sx={{ width: 150 }}>
           <FormSelectField control={control} name={`conditions.${index}.OccurrencePattern`} label="Occurrence" options={occurrenceOptions} emptyLabel="Every occurrence" size="small" margin="none" disabled={fixed} />
         </Box>
         <Stack direction="row" sx={{ ml: 'auto' }}>

@@ -189,7 +189,8 @@ export function toRuleInput(values: RuleFormValues): RuleInput {
 
 const toAction = (action: ActionValues) => ({
   ActionDefinitionId: action.ActionDefinitionId,
-  Parameters: Object.fromEntries(Object.entries(action.Parameters).filter(([, value]) => value !== '')),
+  // A parameter left empty is not sent (a field of the action's shows nothing until it is filled).
+  Parameters: Object.fromEntries(Object.entries(action.Parameters as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')),
 });
 
 /** The schema's paths for the time limitations (`timeConditions…`) are the form's `time…` fields and its switch. */

@@ -17,21 +17,26 @@ import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
-import { useDrawerParam, useListState, useQueryParam } from '../../lib/url-state';
+import { useDrawerParam, useListState } from '../../lib/url-state';
 import { RULES_PATH, useCopyRule, useDeleteRule, useToggleRule, type Rule } from './api';
 
 // The editor and its form load when first opened.
 const RuleDrawer = lazyWhenOpened(() => import('./rule-drawer'), (props) => props.id !== null);
 
 const RULE_TYPE_OPTIONS = Object.entries(RULE_TYPES).map(([label, value]) => ({ value, label }));
+const ENABLED_ONLY = { id: 'enabled', field: 'enabled', operator: 'is', value: true };
 const ruleTypeLabel = (id: number) => RULE_TYPE_OPTIONS.find((option) => option.value === id)?.label ?? String(id);
 
 /** Rules (spec 002 §2): enabled rules unless 'Show Disabled Rules'; `?ruleId=&tab=` opens the editor. */
 export default function RulesPage() {
   const tenantId = useTenantId();
-  const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+  // Spec 002 §2, §7: only enabled rules unless 'Show Disabled Rules' (a filter of the list, so the
+  // address keeps it and the toolbar counts it).
+  const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }], filters: [ENABLED_ONLY] } });
   const editor = useDrawerParam('ruleId', { clear: ['tab'] });
-  const [showDisabled, setShowDisabled] = useQueryParam('showDisabled');
+  const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
+  const setShowDisabled = (show: boolean) =>
+    list.setFilters((current) => [...current.filter((item) => item.field !== 'enabled'), ...(show ? [] : [ENABLED_ONLY])]);
   const [deleting, setDeleting] = useState<Rule | null>(null);
   const toggle = useToggleRule();
   const copy = useCopyRule();
@@ -71,8 +76,6 @@ export default function RulesPage() {
         essentialColumns={['name', 'enabled', ACTIONS_FIELD]}
         getRowId={(row) => row.ruleId}
         fields={{ tenant: { path: 'tenant/name' }, subscription: { path: 'subscription/name' } }}
-        // Spec 002 §2, §7: only enabled rules unless the user asks for the disabled ones too.
-        fixedFilter={showDisabled === 'true' ? undefined : 'enabled eq true'}
         searchFields={['name']}
         exportFileName="rules.csv"
         onCreate={() => editor.open('new')}
@@ -80,7 +83,7 @@ export default function RulesPage() {
         toolbarActions={
           <FormControlLabel
             label="Show Disabled Rules"
-            control={<Checkbox size="small" checked={showDisabled === 'true'} onChange={(event) => setShowDisabled(event.target.checked ? 'true' : null)} />}
+            control={<Checkbox size="small" checked={showDisabled} onChange={(event) => setShowDisabled(event.target.checked)} />}
           />
         }
       />
