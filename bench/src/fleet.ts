@@ -5,6 +5,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
+import { LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { ruleInputSchema, tenantCondition } from '@cfs/contracts/rules';
+import { forgetRules } from '../../server/src/engines/rules/rule-cache.js';
+import { testRule } from '../../server/src/engines/rules/test-run.js';
 import { devicesBase } from '../../server/src/areas/devices/queries.js';
 import { devicesResource } from '../../server/src/areas/devices/resource.js';
 import type { TenantScope } from '../../server/src/auth/tenant-scope.js';
@@ -72,10 +76,48 @@ async function copyIntoHistory(url: string, rows: string[]): Promise<number> {
 }
 
 /**
+ * Twenty Ingestion rules as a tenant would write them: thresholds on the heartbeat's figures, state
+ * and name checks, a pattern; a few match now and then (the heartbeats' CPU and memory run 0–99),
+ * most never. They are created disabled and switched on for the rounds that measure them.
+ */
+async function benchRules(db: Db): Promise<string[]> {
+  const condition = (LeftOperand: number, LeftOperandFieldName: string | null, Operator: number, RightOperand: string | null) => ({ Type: 0, LeftOperand, LeftOperandFieldName, Operator, RightOperand, OccurrencePattern: null });
+  const { Metric, State, Property, Value } = LEFT_OPERANDS;
+  const sets = [
+    ...[96, 97, 98, 99].map((threshold) => [condition(Metric.id, 'CpuPercent', OPERATORS.GreaterThan, String(threshold))]),
+    ...[96, 97, 98, 99].map((threshold) => [condition(Metric.id, 'MemoryPercent', OPERATORS.GreaterThanOrEqual, String(threshold))]),
+    [condition(State.id, 'Agent', OPERATORS.Equals, 'Stopped')],
+    [condition(State.id, 'Agent', OPERATORS.NotEquals, 'Running')],
+    [condition(Property.id, 'BlockName', OPERATORS.Matches, '^db-[0-9]+$')],
+    [condition(Property.id, 'BlockName', OPERATORS.StartsWith, 'web-')],
+    [condition(Value.id, null, OPERATORS.LessThan, '-1')],
+    [condition(Metric.id, 'DiskPercent', OPERATORS.GreaterThan, '90')],
+    [condition(Metric.id, 'CpuPercent', OPERATORS.GreaterThan, '95'), condition(Metric.id, 'MemoryPercent', OPERATORS.GreaterThan, '95')],
+    [condition(Metric.id, 'CpuPercent', OPERATORS.LessThan, '0'), { ...condition(State.id, 'Agent', OPERATORS.Equals, 'Degraded'), Type: 1 }],
+    [condition(Property.id, 'BlockName', OPERATORS.Contains, 'backup')],
+    [condition(Property.id, 'BlockName', OPERATORS.EndsWith, '-old')],
+    [condition(State.id, 'Agent', OPERATORS.IsEmpty, null)],
+    [condition(Metric.id, 'CpuPercent', OPERATORS.Equals, '99'), condition(Metric.id, 'MemoryPercent', OPERATORS.Equals, '99')],
+  ];
+  const rows = await db
+    .insertInto('rule')
+    .values(sets.map((conditions, index) => ({ tenant_id: DEMO.contoso, enabled: false, name: `Bench rule ${index + 1}`, rule_type_id: RULE_TYPES.Ingestion, match_lifetime_seconds: 300, conditions: JSON.stringify([tenantCondition(DEMO.contoso), ...conditions]) })))
+    .returning('rule_id')
+    .execute();
+  return rows.map((row) => row.rule_id);
+}
+
+async function switchRules(db: Db, ruleIds: readonly string[], enabled: boolean): Promise<void> {
+  await db.updateTable('rule').set({ enabled, modified: new Date() }).where('rule_id', 'in', ruleIds).execute();
+  forgetRules(db);
+}
+
+/**
  * Packet ingestion end to end — POST /v1/packets in batches over `connections` kept-alive
- * connections with a tenant API token (the gate, validation, the ownership check, history and the
- * latest-row upsert, committed before the answer) — against raw COPY of the same number of rows
- * into the same history table through one connection, in turns.
+ * connections with a tenant API token (the gate, validation, the ownership check, the rules,
+ * history and the latest-row upsert, and the matches, committed before the answer) — with no
+ * rule and with twenty Ingestion rules, against raw COPY of the same number of rows into the same
+ * history table through one connection, in turns.
  */
 export async function ingestion(portal: BenchPortal, record: RecordFigure, options: IngestionOptions): Promise<void> {
   const admin = await portal.token('admin');
@@ -83,12 +125,15 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   if (grant.statusCode !== 200) throw new Error(`token: ${grant.statusCode} ${grant.body}`);
   const token = grant.json<{ generatedToken: string }>().generatedToken;
   const url = `${portal.address}/v1/packets`;
+  const db = portal.runtime.db;
+  const ruleIds = await benchRules(db);
   const batches = (packets: Heartbeat[]) => {
     const bodies: string[] = [];
     for (let i = 0; i < packets.length; i += options.batch) bodies.push(JSON.stringify(packets.slice(i, i + options.batch)));
     return bodies;
   };
-  const ingest = async (packets: Heartbeat[]) => {
+  const ingest = async (packets: Heartbeat[], rules: boolean) => {
+    await switchRules(db, ruleIds, rules);
     const result = await portal.client.postAll(url, token, options.connections, batches(packets));
     if (result.failures > 0) throw new Error(`POST /v1/packets: ${result.failures} batches refused, e.g. ${result.firstFailure ?? ''}`);
     return result.seconds;
@@ -96,29 +141,79 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   // The steady state: agents report the same entities again and again, so a warm-up round (not
   // counted) has every entity report once first; the rounds then move their latest rows.
   const ids = Array.from({ length: options.entities }, () => randomUUID());
-  await ingest(makeRound(ids, { packets: options.entities }));
+  await ingest(makeRound(ids, { packets: options.entities }), true);
   await copyIntoHistory(portal.runtime.databaseUrl, copyRows(makeRound(ids, { packets: options.entities }), DEMO.contoso));
-  const totals = { ingest: 0, copy: 0 };
+  const totals = { bare: 0, rules: 0, copy: 0 };
+  const ways = [
+    async () => (totals.bare += await ingest(makeRound(ids, options), false)),
+    async () => (totals.rules += await ingest(makeRound(ids, options), true)),
+    async () => (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(makeRound(ids, options), DEMO.contoso))),
+  ];
   for (let round = 0; round < options.rounds; round++) {
-    const forHttp = makeRound(ids, options);
-    const forCopy = copyRows(makeRound(ids, options), DEMO.contoso);
+    // Each way goes first, second and last in turn, so that none always meets a warmer or busier database.
+    for (let turn = 0; turn < ways.length; turn++) await ways[(round + turn) % ways.length]!();
+  }
+  await switchRules(db, ruleIds, false);
+  const packets = options.packets * options.rounds;
+  const shape = `batches of ${options.batch}, ${options.connections} connections, ${options.entities.toLocaleString('en-US')} entities, history + latest`;
+  record({ name: `packets accepted through POST /v1/packets, no rules (${shape})`, value: packets / totals.bare, unit: 'packets/s', baselineName: 'raw COPY into the history table', baseline: packets / totals.copy, target: '≥ 0.25' });
+  record({ name: `packets accepted through POST /v1/packets, ${ruleIds.length} Ingestion rules evaluated and their matches recorded`, value: packets / totals.rules, unit: 'packets/s', baselineName: 'raw COPY into the history table', baseline: packets / totals.copy, target: '≥ 0.25' });
+  record({ name: `ingestion with ${ruleIds.length} Ingestion rules`, value: packets / totals.rules, unit: 'packets/s', baselineName: 'ingestion with no rules', baseline: packets / totals.bare, target: '≥ 0.90' });
+}
+
+/**
+ * The rule editor's Test over a million stored packets: an unsaved threshold rule replayed over the
+ * last day of a tenant's packets (1,000 entities), against reading the same packets' fields (the
+ * ones the rule names) through the driver without evaluating anything.
+ */
+export async function ruleTest(portal: BenchPortal, record: RecordFigure, options: { packets: number; entities: number }): Promise<void> {
+  const db = portal.runtime.db;
+  const tenant = randomUUID();
+  await db.insertInto('tenant').values({ tenant_id: tenant, name: `Bench rule test ${tenant.slice(0, 8)}` }).execute();
+  const ids = Array.from({ length: options.entities }, () => randomUUID());
+  const end = Date.now() - 60_000;
+  const step = Math.floor((20 * 3_600_000) / options.packets);
+  // Written a hundred thousand at a time: the rows of a million packets at once would hold some 300 MB.
+  for (let start = 0; start < options.packets; start += 100_000) {
+    const chunk = Array.from({ length: Math.min(100_000, options.packets - start) }, (_, offset) => start + offset);
+    await copyIntoHistory(portal.runtime.databaseUrl, copyRows(chunk.map((i) => heartbeat(ids[i % ids.length]!, new Date(end - (options.packets - i) * step), i)), tenant));
+  }
+  await sql`ANALYZE packet`.execute(db);
+  const values = ruleInputSchema.parse({
+    name: 'CPU over 98 (draft)',
+    ruleTypeId: RULE_TYPES.Ingestion,
+    tenantId: tenant,
+    matchLifetime: '00:05:00',
+    conditions: [tenantCondition(tenant), { Type: 0, LeftOperand: LEFT_OPERANDS.Metric.id, LeftOperandFieldName: 'CpuPercent', Operator: OPERATORS.GreaterThan, RightOperand: '98', OccurrencePattern: null }],
+  });
+  const from = new Date(Date.now() - 86_400_000);
+  const read = async () =>
+    timed(() =>
+      db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
+        await sql`DECLARE bench_read NO SCROLL CURSOR FOR SELECT entity_id, tenant_id, (extract(epoch from timestamp) * 1000)::float8 AS at, message -> 'Properties' -> 'BlockName' AS f0, message -> 'Metrics' -> 'CpuPercent' AS f1 FROM packet
+          WHERE tenant_id = ${tenant} AND timestamp >= ${from} ORDER BY entity_id, timestamp`.execute(trx);
+        for (;;) {
+          const { rows: page } = await sql`FETCH 50000 FROM bench_read`.execute(trx);
+          if (page.length < 50_000) return;
+        }
+      }),
+    );
+  const test = async () => timed(async () => {
+    const result = await testRule(db, { kind: 'some', tenantIds: [tenant] }, values, 'day');
+    if (result.packetsExamined !== options.packets) throw new Error(`The Test read ${result.packetsExamined} packets, not ${options.packets}`);
+  });
+  const runs = { test: 0, read: 0 };
+  for (let round = 0; round < 2; round++) {
     if (round % 2 === 0) {
-      totals.ingest += await ingest(forHttp);
-      totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, forCopy);
+      runs.test += await test();
+      runs.read += await read();
     } else {
-      totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, forCopy);
-      totals.ingest += await ingest(forHttp);
+      runs.read += await read();
+      runs.test += await test();
     }
   }
-  const packets = options.packets * options.rounds;
-  record({
-    name: `packets accepted through POST /v1/packets (batches of ${options.batch}, ${options.connections} connections, ${options.entities.toLocaleString('en-US')} entities, history + latest)`,
-    value: packets / totals.ingest,
-    unit: 'packets/s',
-    baselineName: 'raw COPY into the history table',
-    baseline: packets / totals.copy,
-    target: '≥ 0.25',
-  });
+  record({ name: `the rule editor's Test over ${options.packets.toLocaleString('en-US')} stored packets (last day, ${options.entities.toLocaleString('en-US')} entities)`, value: runs.test / 2000, unit: 's', baselineName: 'reading the same packets through the driver', baseline: runs.read / 2000, target: 'within seconds' });
 }
 
 /**

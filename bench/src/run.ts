@@ -11,7 +11,7 @@ import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server
 import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
-import { devicesList, ingestion, loadDevices } from './fleet.js';
+import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { inTurns, paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
@@ -37,7 +37,10 @@ import { profile, type ProfileSummary } from './profile.js';
  * - The devices grid's poll at 100,000 devices (fleet.ts), live values and location included,
  *   against the same SQL through the driver.
  * - Packet ingestion (fleet.ts): packets accepted end to end through POST /v1/packets in batches
- *   of 100 with a tenant token, against raw COPY of as many rows into the same history table.
+ *   of 100 with a tenant token, with no rule and with twenty Ingestion rules, against raw COPY of
+ *   as many rows into the same history table; and what the rules cost (with ÷ without).
+ * - The rule editor's Test (fleet.ts) over a million stored packets, against reading the same
+ *   packets' fields through the driver.
  * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
  *   before its first grid row, and the time to that row in Chromium with an empty cache, against
  *   a bare React + MUI + Data Grid app built in the same run (`bench/bare-app/`).
@@ -45,7 +48,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * ingestion, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
+ * ingestion, ruletest, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
@@ -57,6 +60,7 @@ const CONNECTIONS = 10;
 const FRONT_END_RUNS = Number(process.env.BENCH_FRONT_END_RUNS ?? 7);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim()).filter(Boolean);
 const runs = (part: string) => !ONLY || ONLY.includes(part);
+const RULE_TEST_PACKETS = Number(process.env.BENCH_RULE_TEST_PACKETS ?? 1_000_000);
 const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 50_000));
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 
@@ -326,6 +330,10 @@ try {
   if (runs('ingestion')) {
     console.log(`Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, 2 rounds each way, in turns)`);
     await ingestion(portal, record, { packets: PACKETS_PER_ROUND, entities: 5_000, batch: 100, connections: CONNECTIONS, rounds: 2 });
+  }
+  if (runs('ruletest')) {
+    console.log(`The rule editor's Test over ${RULE_TEST_PACKETS.toLocaleString('en-US')} stored packets`);
+    await ruleTest(portal, record, { packets: RULE_TEST_PACKETS, entities: 1_000 });
   }
   if (runs('frontend')) {
     console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);

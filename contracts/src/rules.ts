@@ -280,7 +280,7 @@ export const ruleTestResultSchema = z.object({
   from: z.string(),
   to: z.string(),
   packetsExamined: z.number(),
-  /** The window held more packets than a test reads; the figures cover the newest ones read. */
+  /** The window held more packets than a test reads; the figures cover the ones it read. */
   truncated: z.boolean(),
   elapsedMs: z.number(),
   subjects: z.array(

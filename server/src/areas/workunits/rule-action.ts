@@ -7,11 +7,11 @@ import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type RuleActionJob } from '../../engines/rules/actions.js';
 import { createWorkUnit } from './commands.js';
 
-/** A rule's identity when it writes a work unit (recorded as who created it). */
+/** A rule's identity when it writes a work unit, recorded as who created it: its id stands where a user's would (it names no user), its name says which rule. */
 function rulePrincipal(job: RuleActionJob): Principal {
   const name = `Rule: ${job.ruleName}`.slice(0, 200);
   return {
-    userId: `rule:${job.ruleId}`,
+    userId: job.ruleId,
     userName: name,
     displayName: name,
     email: null,

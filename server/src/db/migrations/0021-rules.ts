@@ -81,7 +81,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         completion_processed boolean NOT NULL DEFAULT false,
         created timestamptz NOT NULL DEFAULT now(),
         modified timestamptz NOT NULL DEFAULT now()
-    )`,
+    ) WITH (fillfactor = 80)`,
     `CREATE UNIQUE INDEX rule_match_open_idx ON rule_match (rule_id, subject_id) WHERE NOT completion_processed`,
     `CREATE INDEX rule_match_due_idx ON rule_match (expires) WHERE NOT completion_processed`,
     `CREATE INDEX rule_match_tenant_idx ON rule_match (tenant_id, expires DESC, rule_match_id)`,

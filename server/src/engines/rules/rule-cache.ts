@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import { scoped } from '../../db/scoped.js';
 import { compileRule, type CompiledRule, type RuleRow } from './compile.js';
@@ -58,32 +58,33 @@ function split(all: CompiledRule[]): TenantRules {
 const ruleColumns = ['rule_id', 'name', 'tenant_id', 'rule_type_id', 'match_lifetime_seconds', 'use_sliding_expiration', 'time_conditions', 'conditions', 'match_actions', 'expiration_actions'] as const;
 
 /** The enabled rules of a tenant and the installation's; read by the engine for any tenant, so unscoped by design. */
-export async function loadRuleRows(db: Db, tenantId: string | null): Promise<RuleRow[]> {
+export async function loadRuleRows(db: Db | Tx, tenantId: string | null): Promise<RuleRow[]> {
   let query = scoped(db, ALL_TENANTS).selectFrom('rule').select(ruleColumns).where('enabled', '=', true);
   query = tenantId === null ? query : query.where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]));
   return query.orderBy('rule_id').execute();
 }
 
-async function load(db: Db, tenantId: string, entry: Entry | undefined): Promise<TenantRules> {
-  const stamps = await scoped(db, ALL_TENANTS)
+async function load(db: Db, executor: Db | Tx, tenantId: string, entry: Entry | undefined): Promise<TenantRules> {
+  const stamps = await scoped(executor, ALL_TENANTS)
     .selectFrom('rule')
     .select(sql<string>`coalesce(string_agg(rule_id::text || ':' || extract(epoch from modified)::text, ',' ORDER BY rule_id), '')`.as('fingerprint'))
     .where('enabled', '=', true)
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
     .executeTakeFirstOrThrow();
   if (entry && entry.fingerprint === stamps.fingerprint) return entry.rules;
-  const rows = await loadRuleRows(db, tenantId);
+  const rows = await loadRuleRows(executor, tenantId);
   const rules = split(rows.flatMap((row) => compileRule(row) ?? []));
   cacheOf(db).set(tenantId, { fingerprint: stamps.fingerprint, rules, checked: Date.now() });
   return rules;
 }
 
-export async function rulesFor(db: Db, tenantId: string): Promise<TenantRules> {
+/** `executor`: the transaction the caller is in, if any (the rules are then read through it). */
+export async function rulesFor(db: Db, tenantId: string, executor: Db | Tx = db): Promise<TenantRules> {
   const cache = cacheOf(db);
   const entry = cache.get(tenantId);
   if (entry && Date.now() - entry.checked < RECHECK_MS) return entry.rules;
   if (entry?.pending) return entry.pending;
-  const pending = load(db, tenantId, entry).then(
+  const pending = load(db, executor, tenantId, entry).then(
     (rules) => {
       const current = cache.get(tenantId);
       if (current) {

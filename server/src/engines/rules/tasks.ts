@@ -44,7 +44,7 @@ export async function evaluateWorkUnitEvents(db: Db, batchSize = 200): Promise<n
       for (const event of events) {
         const unit = byId.get(event.work_unit_id);
         if (!unit) continue;
-        const rules = (await rulesFor(db, unit.tenant_id)).workUnit;
+        const rules = (await rulesFor(db, unit.tenant_id, trx)).workUnit;
         if (rules.length === 0) continue;
         const subject: WorkUnitSubject = {
           kind: 'workUnit',

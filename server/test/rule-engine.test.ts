@@ -1,0 +1,367 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { tenantCondition, type ConditionInput, type RuleAction } from '@cfs/contracts/rules';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { DEMO } from '../src/db/seed.js';
+import type { Db } from '../src/db/database.js';
+import { RULE_ENGINE_TASKS, evaluateWorkUnitEvents, sweepSilence } from '../src/engines/rules/tasks.js';
+import { expireMatches } from '../src/engines/rules/matches.js';
+import { forgetRules } from '../src/engines/rules/rule-cache.js';
+import { testRule } from '../src/engines/rules/test-run.js';
+import { evaluateWindow } from '../src/engines/rules/window.js';
+import { ruleInputSchema } from '@cfs/contracts/rules';
+import { createTokenAs } from './factories.js';
+import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+let contosoToken: string;
+let fabrikamToken: string;
+beforeAll(async () => {
+  portal = await createTestPortal();
+  contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
+  fabrikamToken = (await createTokenAs(portal, 'admin', DEMO.fabrikam)).generatedToken;
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+const cpuPacket = (entityId: string, timestamp: string, cpu: number, name = 'Lab host') => ({ entityId, timestamp, message: { Value: cpu, Properties: { BlockName: name }, Metrics: { CpuPercent: cpu } } });
+
+async function post(token: string, payload: unknown, app = portal.app) {
+  const response = await app.inject({ method: 'POST', url: '/v1/packets', payload: payload as object, headers: { authorization: `Bearer ${token}` } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ accepted: number; stored: number }>();
+}
+
+const cpuAbove = (threshold: number, field = 'CpuPercent'): ConditionInput => ({ Type: 0, LeftOperand: LEFT_OPERANDS.Metric.id, LeftOperandFieldName: field, Operator: OPERATORS.GreaterThan, RightOperand: String(threshold), OccurrencePattern: null });
+const entityIs = (entityId: string): ConditionInput => ({ Type: 0, LeftOperand: LEFT_OPERANDS.Entity.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: entityId, OccurrencePattern: null });
+const red: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
+const green: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } };
+const incident: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '1' } };
+
+interface RuleSpec {
+  tenantId?: string | null;
+  type?: number;
+  conditions: ConditionInput[];
+  lifetime?: number;
+  sliding?: boolean;
+  matchActions?: RuleAction[];
+  expirationActions?: RuleAction[];
+  timeConditions?: Record<string, unknown> | null;
+}
+
+/** A rule as the rules area stores it; the engine sees it on this instance at once. */
+async function insertRule(spec: RuleSpec): Promise<string> {
+  const tenantId = spec.tenantId === undefined ? DEMO.contoso : spec.tenantId;
+  const conditions = tenantId ? [tenantCondition(tenantId), ...spec.conditions] : spec.conditions;
+  const row = await portal.db
+    .insertInto('rule')
+    .values({
+      tenant_id: tenantId,
+      name: `Rule ${randomUUID().slice(0, 8)}`,
+      rule_type_id: spec.type ?? RULE_TYPES.Ingestion,
+      match_lifetime_seconds: spec.lifetime ?? 300,
+      use_sliding_expiration: spec.sliding ?? false,
+      time_conditions: spec.timeConditions ? JSON.stringify(spec.timeConditions) : null,
+      conditions: JSON.stringify(conditions),
+      match_actions: JSON.stringify(spec.matchActions ?? []),
+      expiration_actions: JSON.stringify(spec.expirationActions ?? []),
+    })
+    .returning('rule_id')
+    .executeTakeFirstOrThrow();
+  forgetRules(portal.db);
+  return row.rule_id;
+}
+
+async function matchesOf(ruleId: string) {
+  return portal.db.selectFrom('rule_match').selectAll().where('rule_id', '=', ruleId).orderBy('created').execute();
+}
+
+/** Runs the engine's pending jobs as a worker would, until none is left (each job once, marked done). */
+async function drainJobs(db: Db = portal.db): Promise<number> {
+  let ran = 0;
+  for (;;) {
+    const jobs = await db.selectFrom('job').select(['job_id', 'task', 'key', 'payload']).where('state', '=', 'pending').where('task', 'in', RULE_ENGINE_TASKS.map((task) => task.name)).orderBy('job_id').execute();
+    if (jobs.length === 0) return ran;
+    for (const job of jobs) {
+      const task = RULE_ENGINE_TASKS.find((candidate) => candidate.name === job.task)!;
+      await task.perform(task.payload.parse(job.payload), { db, jobId: Number(job.job_id), key: job.key, attempt: 1 });
+      await db.updateTable('job').set({ state: 'done', finished: new Date() }).where('job_id', '=', job.job_id).execute();
+      ran += 1;
+    }
+  }
+}
+
+async function actionHistory(ruleMatchId: string) {
+  return portal.db.selectFrom('action_history').selectAll().where('rule_match_id', '=', ruleMatchId).orderBy('action_history_id').execute();
+}
+
+async function colorOf(entityId: string) {
+  return (await portal.db.selectFrom('entity_color').select('color').where('entity_id', '=', entityId).executeTakeFirst())?.color;
+}
+
+describe('Ingestion rules', () => {
+  it('match a packet over the threshold with its reason, raise the match on repeats, run the match actions once and the expiration actions once', async () => {
+    const entityId = randomUUID();
+    const ruleId = await insertRule({ conditions: [cpuAbove(80)], matchActions: [red, incident], expirationActions: [green] });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(60), 50));
+    expect(await matchesOf(ruleId)).toHaveLength(0);
+
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(50), 91));
+    let [match] = await matchesOf(ruleId);
+    expect(match).toMatchObject({ subject_id: entityId, tenant_id: DEMO.contoso, label: 'Lab host', match_count: 1, completion_processed: false, in_maintenance: false });
+    expect(match!.reason).toEqual({
+      conditions: [
+        { index: 0, leftOperand: 'Tenant', operator: 'Equals', rightOperand: DEMO.contoso, seen: DEMO.contoso },
+        { index: 1, leftOperand: 'Metrics.CpuPercent', operator: 'GreaterThan', rightOperand: '80', seen: '91' },
+      ],
+      timestamp: expect.any(String),
+    });
+    const expires = match!.expires.getTime();
+    expect(expires - Date.now()).toBeGreaterThan(290_000);
+
+    // A repeat raises the one open match; a re-sent batch changes nothing.
+    const repeat = cpuPacket(entityId, secondsAgo(40), 95);
+    await post(contosoToken, repeat);
+    await post(contosoToken, repeat);
+    const matches = await matchesOf(ruleId);
+    expect(matches).toHaveLength(1);
+    match = matches[0];
+    expect(match).toMatchObject({ match_count: 2 });
+    expect(match!.expires.getTime()).toBe(expires);
+    expect((match!.reason as { conditions: { seen: string }[] }).conditions[1]!.seen).toBe('95');
+
+    await drainJobs();
+    expect(await colorOf(entityId)).toBe(BLOCK_COLORS.Red);
+    const units = await portal.db.selectFrom('work_unit').innerJoin('work_unit_relation', 'work_unit_relation.work_unit_id', 'work_unit.work_unit_id').select(['work_unit.title', 'work_unit.severity_id', 'work_unit.created_by']).where('work_unit_relation.reference_id', '=', `${match!.rule_match_id}:match`).execute();
+    expect(units).toEqual([{ title: expect.stringContaining(`Lab host (${entityId})`), severity_id: 1, created_by: expect.stringMatching(/^Rule: /) }]);
+    expect((await actionHistory(match!.rule_match_id)).map((row) => row.result_status_id)).toEqual([ACTION_RESULT_STATUSES.Success, ACTION_RESULT_STATUSES.Success]);
+    const log = await portal.db.selectFrom('entity_log').select('detail').where('entity_id', '=', entityId).execute();
+    expect(log.map((row) => row.detail)).toEqual([expect.stringContaining('Colour set to Red')]);
+
+    // A job run twice (its worker died before marking it done) does nothing the second time.
+    const jobs = await portal.db.selectFrom('job').select(['task', 'key', 'payload']).where('task', '=', 'rules.action').where('key', 'like', `${match!.rule_match_id}:%`).execute();
+    const action = RULE_ENGINE_TASKS.find((task) => task.name === 'rules.action')!;
+    for (const job of jobs) await action.perform(action.payload.parse(job.payload), { db: portal.db, jobId: 0, key: job.key, attempt: 2 });
+    expect(await actionHistory(match!.rule_match_id)).toHaveLength(2);
+    expect(await portal.db.selectFrom('work_unit_relation').select('work_unit_id').where('reference_id', '=', `${match!.rule_match_id}:match`).execute()).toHaveLength(1);
+
+    // Expiry: the match closes once, its expiration action runs once (colour back to green).
+    await sql`UPDATE rule_match SET expires = now() - interval '1 second' WHERE rule_match_id = ${match!.rule_match_id}`.execute(portal.db);
+    expect(await expireMatches(portal.db)).toBeGreaterThanOrEqual(1);
+    expect(await expireMatches(portal.db)).toBe(0);
+    await drainJobs();
+    expect(await colorOf(entityId)).toBe(BLOCK_COLORS.Green);
+    expect((await matchesOf(ruleId))[0]).toMatchObject({ completion_processed: true });
+    expect((await actionHistory(match!.rule_match_id)).map((row) => row.result_status_id)).toHaveLength(3);
+
+    // The next packet over the threshold opens a new match.
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(5), 99));
+    const after = await matchesOf(ruleId);
+    expect(after).toHaveLength(2);
+    expect(after[1]).toMatchObject({ completion_processed: false, match_count: 1 });
+  });
+
+  it('extend expires on a repeat when the lifetime slides', async () => {
+    const entityId = randomUUID();
+    const ruleId = await insertRule({ conditions: [cpuAbove(10)], sliding: true });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(30), 50));
+    const first = (await matchesOf(ruleId))[0]!.expires.getTime();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(20), 50));
+    expect((await matchesOf(ruleId))[0]!.expires.getTime()).toBeGreaterThan(first);
+  });
+
+  it('close an expired match that was not yet processed before opening the next one for the subject', async () => {
+    const entityId = randomUUID();
+    const ruleId = await insertRule({ conditions: [cpuAbove(10)], expirationActions: [green] });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(30), 50));
+    await sql`UPDATE rule_match SET expires = now() - interval '1 second' WHERE rule_id = ${ruleId}`.execute(portal.db);
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(20), 50));
+    const matches = await matchesOf(ruleId);
+    expect(matches.map((match) => match.completion_processed)).toEqual([true, false]);
+    expect(await portal.db.selectFrom('job').select('key').where('key', '=', `${matches[0]!.rule_match_id}:expiration:0`).execute()).toHaveLength(1);
+  });
+
+  it('do not match outside their time limitations, nor packets of another tenant', async () => {
+    const entityId = randomUUID();
+    const today = new Date().getUTCDay();
+    const ruleId = await insertRule({ conditions: [cpuAbove(10)], timeConditions: { TimeZoneId: 'UTC', DaysOfWeek: [(today + 3) % 7] } });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(1), 50));
+    const otherTenants = await insertRule({ conditions: [cpuAbove(10)] });
+    await post(fabrikamToken, cpuPacket(randomUUID(), secondsAgo(1), 50));
+    expect(await matchesOf(ruleId)).toHaveLength(0);
+    expect(await matchesOf(otherTenants)).toHaveLength(0);
+  });
+
+  it('apply a rule without a tenant to every tenant', async () => {
+    const entityId = randomUUID();
+    const ruleId = await insertRule({ tenantId: null, conditions: [entityIs(entityId)] });
+    await post(fabrikamToken, cpuPacket(entityId, secondsAgo(1), 1));
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ tenant_id: DEMO.fabrikam, subject_id: entityId })]);
+  });
+
+  it('record matches in maintenance with their actions suppressed and recorded, not run', async () => {
+    const entityId = randomUUID();
+    await insertRule({ type: RULE_TYPES.Maintenance, conditions: [entityIs(entityId)], timeConditions: { TimeZoneId: 'America/New_York', DaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } });
+    const ruleId = await insertRule({ conditions: [cpuAbove(80)], matchActions: [red] });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(1), 99));
+    const [match] = await matchesOf(ruleId);
+    expect(match).toMatchObject({ in_maintenance: true });
+    await drainJobs();
+    expect(await colorOf(entityId)).toBeUndefined();
+    expect(await actionHistory(match!.rule_match_id)).toEqual([expect.objectContaining({ result_status_id: ACTION_RESULT_STATUSES.Suppressed, result_detail: expect.stringContaining('maintenance') })]);
+  });
+
+  it('opened on two instances at once make one match and one run of each action', async () => {
+    const second = await openSecondInstance(portal);
+    try {
+      const entityId = randomUUID();
+      const ruleId = await insertRule({ conditions: [cpuAbove(10)], matchActions: [red, incident] });
+      forgetRules(second.runtime.db);
+      const batches = Array.from({ length: 16 }, (_, index) => [cpuPacket(entityId, secondsAgo(100 - index), 50 + index)]);
+      await Promise.all(batches.map((batch, index) => post(contosoToken, batch, index % 2 === 0 ? portal.app : second.app)));
+      const matches = await matchesOf(ruleId);
+      expect(matches).toHaveLength(1);
+      expect(matches[0]!.match_count).toBe(16);
+      const jobs = await portal.db.selectFrom('job').select('key').where('task', '=', 'rules.action').where('key', 'like', `${matches[0]!.rule_match_id}:%`).execute();
+      expect(jobs.map((job) => job.key).sort()).toEqual([`${matches[0]!.rule_match_id}:match:0`, `${matches[0]!.rule_match_id}:match:1`]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('two workers at once', () => {
+  it('close each due match once and enqueue its expiration actions once', async () => {
+    const second = await openSecondInstance(portal);
+    try {
+      const ruleId = await insertRule({ conditions: [cpuAbove(10)], expirationActions: [green] });
+      const entities = Array.from({ length: 30 }, () => randomUUID());
+      await post(contosoToken, entities.map((entityId) => cpuPacket(entityId, secondsAgo(10), 50)));
+      await sql`UPDATE rule_match SET expires = now() - interval '1 second' WHERE rule_id = ${ruleId}`.execute(portal.db);
+      const [a, b] = await Promise.all([expireMatches(portal.db, new Date(), 7), expireMatches(second.runtime.db, new Date(), 7)]);
+      expect(a + b).toBe(30);
+      const keys = await portal.db.selectFrom('job').select('key').where('task', '=', 'rules.action').where('key', 'like', '%:expiration:0').execute();
+      const matches = await matchesOf(ruleId);
+      expect(matches.every((match) => match.completion_processed)).toBe(true);
+      expect(keys.filter((job) => matches.some((match) => job.key.startsWith(match.rule_match_id)))).toHaveLength(30);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('evaluating one window job twice at once open one match', async () => {
+    const second = await openSecondInstance(portal);
+    try {
+      const entityId = randomUUID();
+      const ruleId = await insertRule({ type: RULE_TYPES.History, conditions: [{ ...cpuAbove(80), OccurrencePattern: '2/2' }], matchActions: [red] });
+      forgetRules(second.runtime.db);
+      await post(contosoToken, [cpuPacket(entityId, secondsAgo(20), 90), cpuPacket(entityId, secondsAgo(10), 95)]);
+      const at = new Date();
+      await Promise.all([evaluateWindow(portal.db, DEMO.contoso, [ruleId], [entityId], at), evaluateWindow(second.runtime.db, DEMO.contoso, [ruleId], [entityId], at)]);
+      const matches = await matchesOf(ruleId);
+      expect(matches).toHaveLength(1);
+      expect(await portal.db.selectFrom('job').select('key').where('key', 'like', `${matches[0]!.rule_match_id}:match:%`).execute()).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('window rules (worker)', () => {
+  it('History: matches when a condition held in 2 of the last 3 packets', async () => {
+    const entityId = randomUUID();
+    const ruleId = await insertRule({ type: RULE_TYPES.History, conditions: [{ ...cpuAbove(80), OccurrencePattern: '2/3' }] });
+    await post(contosoToken, [cpuPacket(entityId, secondsAgo(30), 90), cpuPacket(entityId, secondsAgo(20), 50)]);
+    await drainJobs();
+    expect(await matchesOf(ruleId)).toHaveLength(0);
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(10), 95));
+    await drainJobs();
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ subject_id: entityId })]);
+  });
+
+  it('Aggregation: matches when the average of the window passes the threshold', async () => {
+    const entityId = randomUUID();
+    const average: ConditionInput = { Type: 0, LeftOperand: LEFT_OPERANDS.Average.id, LeftOperandFieldName: 'Metrics.CpuPercent', Operator: OPERATORS.GreaterThan, RightOperand: '60', OccurrencePattern: null };
+    const ruleId = await insertRule({ type: RULE_TYPES.Aggregation, conditions: [average] });
+    await post(contosoToken, [cpuPacket(entityId, secondsAgo(40), 40), cpuPacket(entityId, secondsAgo(30), 70)]);
+    await drainJobs();
+    expect(await matchesOf(ruleId)).toHaveLength(0);
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(20), 90));
+    await drainJobs();
+    const [match] = await matchesOf(ruleId);
+    expect(match?.reason).toMatchObject({ conditions: [expect.anything(), { leftOperand: 'Average(Metrics.CpuPercent)', seen: String((40 + 70 + 90) / 3) }] });
+  });
+
+  it('Correlation: matches the tenant once two entities met the conditions within the lifetime', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const ruleId = await insertRule({ type: RULE_TYPES.Correlation, conditions: [cpuAbove(97)] });
+    await post(contosoToken, cpuPacket(a, secondsAgo(20), 98));
+    await drainJobs();
+    expect(await matchesOf(ruleId)).toHaveLength(0);
+    await post(contosoToken, cpuPacket(b, secondsAgo(10), 99));
+    await drainJobs();
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ subject_id: DEMO.contoso, label: '2 entities' })]);
+  });
+
+  it('History on Time Since Last Packet: the silence sweep matches an entity that went quiet', async () => {
+    const entityId = randomUUID();
+    const quiet: ConditionInput = { Type: 0, LeftOperand: LEFT_OPERANDS.PacketAge.id, LeftOperandFieldName: null, Operator: OPERATORS.GreaterThan, RightOperand: '00:10:00', OccurrencePattern: null };
+    const ruleId = await insertRule({ type: RULE_TYPES.History, conditions: [quiet, entityIs(entityId)] });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(20 * 60), 10));
+    await sweepSilence(portal.db);
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ subject_id: entityId })]);
+  });
+});
+
+describe('WorkUnit rules', () => {
+  it('match a new Sev1 incident from its OnNew event, once', async () => {
+    // Events before the rule existed are behind the engine's cursor once read.
+    await evaluateWorkUnitEvents(portal.db);
+    const ruleId = await insertRule({
+      type: RULE_TYPES.WorkUnit,
+      conditions: [
+        { Type: 0, LeftOperand: LEFT_OPERANDS.WorkUnitEvent.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: 'OnNew', OccurrencePattern: null },
+        { Type: 0, LeftOperand: LEFT_OPERANDS.Severity.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: '1', OccurrencePattern: null },
+      ],
+    });
+    const response = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'Core switch down', severityId: 1, stateId: WORK_UNIT_STATES.New, tenantId: DEMO.contoso, workUnitTypeId: WORK_UNIT_TYPES.Incident } });
+    expect(response.statusCode).toBe(200);
+    const unit = response.json<{ workUnitId: number }>();
+    await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'Printer jam', severityId: 3, stateId: WORK_UNIT_STATES.New, tenantId: DEMO.contoso, workUnitTypeId: WORK_UNIT_TYPES.Incident } });
+    await evaluateWorkUnitEvents(portal.db);
+    await evaluateWorkUnitEvents(portal.db);
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ subject_id: String(unit.workUnitId), label: 'Core switch down', match_count: 1 })]);
+  });
+});
+
+describe('the Test run', () => {
+  it('replays an unsaved rule over stored packets: subjects, matches, expirations and action runs, and writes nothing', async () => {
+    const entityId = randomUUID();
+    const minutes = (n: number) => secondsAgo(n * 60);
+    // Over 80 at 50 and 48 minutes ago (one match, expired after 5 minutes), and at 10 minutes ago (a second one, expired).
+    await post(contosoToken, [cpuPacket(entityId, minutes(50), 90, 'Test host'), cpuPacket(entityId, minutes(48), 85, 'Test host'), cpuPacket(entityId, minutes(30), 20, 'Test host'), cpuPacket(entityId, minutes(10), 99, 'Test host')]);
+    const values = ruleInputSchema.parse({
+      name: 'CPU over 80 (draft)',
+      ruleTypeId: RULE_TYPES.Ingestion,
+      tenantId: DEMO.contoso,
+      matchLifetime: '00:05:00',
+      conditions: [tenantCondition(DEMO.contoso), cpuAbove(80), entityIs(entityId)],
+      matchActions: [red],
+      expirationActions: [green],
+    });
+    const before = await portal.db.selectFrom('rule_match').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const result = await testRule(portal.db, { kind: 'all' }, values, 'hour');
+    expect(result.packetsExamined).toBeGreaterThanOrEqual(4);
+    expect(result.subjects).toEqual([{ subjectId: entityId, label: 'Test host', firstMatch: expect.any(String), lastMatch: expect.any(String), matchCount: 3, expirations: [expect.any(String), expect.any(String)] }]);
+    expect(result.actions).toEqual([
+      { phase: 'match', actionDefinitionId: BUILT_IN_ACTIONS.setColor.id, name: 'Set Colour', runs: 2 },
+      { phase: 'expiration', actionDefinitionId: BUILT_IN_ACTIONS.setColor.id, name: 'Set Colour', runs: 2 },
+    ]);
+    expect(await portal.db.selectFrom('rule_match').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).toEqual(before);
+  });
+});
