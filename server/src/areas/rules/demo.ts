@@ -1,4 +1,4 @@
-import { BLOCK_COLORS, BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES, type BlockColorName } from '@cfs/contracts/monitoring';
 import { tenantCondition, type Condition } from '@cfs/contracts/rules';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Tx } from '../../db/database.js';
@@ -13,7 +13,7 @@ const metricAbove = (field: string, value: number): Condition => ({
   RightOperand: String(value),
   OccurrencePattern: null,
 });
-const colour = (name: keyof typeof BLOCK_COLORS) => ({ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: name } });
+const colour = (name: BlockColorName) => ({ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: name } });
 
 /** Demo rules: each demo tenant watches its devices' CPU; Contoso keeps a disabled one beside it. */
 export async function seedDemoRules(trx: Tx): Promise<void> {

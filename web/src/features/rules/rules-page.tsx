@@ -47,7 +47,7 @@ export default function RulesPage() {
     { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 120, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
     { field: 'tenant', headerName: 'Tenant', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
     { field: 'subscription', headerName: 'Subscription', flex: 0.9, minWidth: 120, valueGetter: (_value, row) => row.subscription?.name ?? '' },
-    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 85 },
+    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 105 },
     { field: 'matchLifetime', headerName: 'Lifetime', width: 95, filterable: false },
     dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified' }),
     actionsColumn<Rule>(
@@ -61,7 +61,7 @@ export default function RulesPage() {
         { label: 'Copy', icon: <ContentCopyIcon fontSize="small" />, onClick: () => void copy.mutateAsync(row).catch(() => undefined) },
         { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
       ],
-      { width: 170 },
+      { width: 190 },
     ),
   ];
 
