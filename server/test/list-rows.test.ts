@@ -43,6 +43,12 @@ beforeAll(async () => {
   const reported = await portal.app.inject({ method: 'POST', url: '/v1/packets', headers: { authorization: `Bearer ${token.generatedToken}` }, payload: packet });
   expect(reported.statusCode, reported.body).toBe(200);
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
+  const rule = await portal.as('admin', {
+    method: 'PUT',
+    url: '/v1/rules',
+    payload: { name: 'Rows', ruleTypeId: 1, tenantId: DEMO.contoso, matchLifetime: '00:05:00', timeConditions: JSON.stringify({ TimeZoneId: 'UTC', DaysOfWeek: [1] }), conditions: [{ LeftOperand: 1, Operator: 1, RightOperand: 'x' }] },
+  });
+  expect(rule.statusCode, rule.body).toBe(200);
 });
 afterAll(async () => {
   await portal?.close();
