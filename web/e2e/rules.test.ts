@@ -168,6 +168,9 @@ describe('rules (operator)', () => {
     const name = uniqueName('E2E maintenance');
     await panel.getByRole('textbox', { name: 'Name' }).fill(name);
     await choose(panel, page, 'Rule Type', 'Maintenance');
+    for (const part of ['hours', 'minutes', 'seconds']) await panel.getByRole('spinbutton', { name: `Lifetime ${part}` }).fill('');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Lifetime is required').waitFor();
     await panel.getByRole('spinbutton', { name: 'Lifetime minutes' }).fill('4');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.getByText('Time limitations are required for Maintenance rules.').waitFor();

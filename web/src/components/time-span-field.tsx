@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
@@ -42,7 +43,13 @@ export function timeSpanText(parts: readonly string[]): string {
  */
 export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, label, required, disabled, helperText, size = 'medium' }: TimeSpanFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
-  const parts = timeSpanParts(field.value);
+  // The boxes as typed (one may be empty while the others are not); a value set from outside
+  // (a reset, another rule loaded) replaces them.
+  const [parts, setParts] = useState(() => timeSpanParts(field.value));
+  const value: unknown = field.value;
+  useEffect(() => {
+    setParts((typed) => (timeSpanText(typed) === value ? typed : timeSpanParts(value)));
+  }, [value]);
   const message = fieldState.error?.message ?? helperText;
   return (
     <FormControl component="fieldset" error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin={size === 'small' ? 'none' : 'normal'} aria-label={label}>
@@ -62,8 +69,9 @@ export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, 
             inputRef={index === 0 ? field.ref : undefined}
             onBlur={field.onBlur}
             onChange={(event) => {
-              const next = [...parts];
+              const next: [string, string, string] = [...parts];
               next[index] = event.target.value;
+              setParts(next);
               field.onChange(timeSpanText(next));
             }}
             slotProps={{ htmlInput: { min: 0, max: index === 0 ? 9999 : 59, 'aria-label': `${label} ${part.toLowerCase()}` } }}
