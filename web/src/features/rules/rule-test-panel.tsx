@@ -46,8 +46,8 @@ export function RuleTestPanel({ form }: { form: UseFormReturn<RuleFormValues, un
             </MenuItem>
           ))}
         </TextField>
-        <Button variant="contained" startIcon={<PlayArrowIcon />} loading={test.isPending} onClick={() => void run()}>
-          Run Test
+        <Button variant="contained" startIcon={<PlayArrowIcon />} disabled={test.isPending} onClick={() => void run()}>
+          {test.isPending ? 'Running...' : 'Run Test'}
         </Button>
       </Stack>
       {test.isError && (
