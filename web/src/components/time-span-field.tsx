@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
@@ -43,13 +43,10 @@ export function timeSpanText(parts: readonly string[]): string {
  */
 export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, label, required, disabled, helperText, size = 'medium' }: TimeSpanFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
-  // The boxes as typed (one may be empty while the others are not); a value set from outside
-  // (a reset, another rule loaded) replaces them.
-  const [parts, setParts] = useState(() => timeSpanParts(field.value));
-  const value: unknown = field.value;
-  useEffect(() => {
-    setParts((typed) => (timeSpanText(typed) === value ? typed : timeSpanParts(value)));
-  }, [value]);
+  // The boxes as typed (one may be empty while the others are not), as long as they still say the
+  // field's value; a value set from outside (a reset, another rule loaded) shows as its numbers.
+  const [typed, setTyped] = useState<[string, string, string]>(() => timeSpanParts(field.value));
+  const parts = timeSpanText(typed) === field.value ? typed : timeSpanParts(field.value);
   const message = fieldState.error?.message ?? helperText;
   return (
     <FormControl component="fieldset" error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin={size === 'small' ? 'none' : 'normal'} aria-label={label}>
@@ -71,7 +68,7 @@ export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, 
             onChange={(event) => {
               const next: [string, string, string] = [...parts];
               next[index] = event.target.value;
-              setParts(next);
+              setTyped(next);
               field.onChange(timeSpanText(next));
             }}
             slotProps={{ htmlInput: { min: 0, max: index === 0 ? 9999 : 59, 'aria-label': `${label} ${part.toLowerCase()}` } }}
