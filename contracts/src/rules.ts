@@ -115,7 +115,7 @@ export function isKnownTimeZone(zone: string): boolean {
  */
 export const timeConditionsSchema = z
   .object({
-    TimeZoneId: z.string({ error: RULE_MESSAGES.timeZoneRequired }).trim().min(1, RULE_MESSAGES.timeZoneRequired).refine(isKnownTimeZone, RULE_MESSAGES.timeZoneUnknown),
+    TimeZoneId: z.string({ error: RULE_MESSAGES.timeZoneRequired }).trim().min(1, { error: RULE_MESSAGES.timeZoneRequired, abort: true }).refine(isKnownTimeZone, RULE_MESSAGES.timeZoneUnknown),
     StartRange: rangeDate,
     EndRange: rangeDate,
     DaysOfWeek: z.array(z.number().int().min(0).max(6)).max(7).default([]),
@@ -143,8 +143,9 @@ export type RuleAction = z.output<typeof ruleActionSchema>;
 export const lifetimeSchema = z
   .string({ error: RULE_MESSAGES.lifetimeRequired })
   .trim()
-  .min(1, RULE_MESSAGES.lifetimeRequired)
-  .regex(INTERVAL_PATTERN, RULE_MESSAGES.lifetimeFormat)
+  // One message at a time: an empty lifetime is not also badly formatted and too short.
+  .min(1, { error: RULE_MESSAGES.lifetimeRequired, abort: true })
+  .regex(INTERVAL_PATTERN, { error: RULE_MESSAGES.lifetimeFormat, abort: true })
   .refine((text) => (intervalSeconds(text) ?? 0) >= MONITORING_LIMITS.minimumRuleLifetimeSeconds, RULE_MESSAGES.lifetimeMinimum);
 
 /**

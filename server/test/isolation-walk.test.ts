@@ -2,6 +2,7 @@ import type { RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EMPTY_GUID, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { buildApp } from '../src/app.js';
 import { DEMO } from '../src/db/seed.js';
@@ -52,11 +53,22 @@ interface Objects {
   packageVersionId: string;
   blockId: string;
   disposableBlockId: string;
+  /** A rule of the tenant, and one to delete. */
+  ruleId: string;
+  disposableRuleId: string;
 }
 
 type Body = (own: Objects) => unknown;
 const VIEW_STATE = { filters: [], sort: [{ field: 'created', direction: 'desc' }], columns: {} };
 const stamp = () => Math.random().toString(36).slice(2, 8);
+const ruleBody = (tenantId: string, name: string) => ({
+  name,
+  ruleTypeId: 1,
+  tenantId,
+  matchLifetime: '00:05:00',
+  conditions: [{ Type: 0, LeftOperand: 1, Operator: 1, RightOperand: 'walk' }],
+  matchActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }],
+});
 
 /** Bodies of the write routes, built for the tenant whose objects are used. */
 const BODIES: Record<string, Body> = {
@@ -112,6 +124,12 @@ const BODIES: Record<string, Body> = {
   'PUT /v1/blocks': (o) => ({ blockId: crypto.randomUUID(), subscriptionId: o.subscriptionId, name: `Walk ${stamp()}`, blockTypeId: 1 }),
   'POST /v1/blocks/:id': () => ({ name: `Walked ${stamp()}` }),
   'DELETE /v1/blocks/:id': () => undefined,
+  'PUT /v1/rules': (o) => ruleBody(o.tenantId, `Walk ${stamp()}`),
+  'POST /v1/rules/:ruleId': (o) => ruleBody(o.tenantId, `Walked ${stamp()}`),
+  'POST /v1/rules/test': (o) => ({ rule: ruleBody(o.tenantId, `Walk ${stamp()}`), window: 'hour' }),
+  'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
+  'POST /v1/rules/:ruleId/copy': () => undefined,
+  'DELETE /v1/rules/:id': () => undefined,
 };
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
@@ -139,6 +157,9 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'POST /v1/devices/:id/restartagent': (o) => `__tenant__=${o.tenantId}`,
   'GET /v1/blocks/:id/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
   'GET /v1/packets/:entityId/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+  'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
+  'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
+  'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -153,6 +174,8 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'entityId') return o.entityId;
   if (url.startsWith('/v1/deviceOperations/')) return method === 'DELETE' ? o.disposableDeviceOperationId : o.deviceOperationId;
   if (name === 'minutes') return '10';
+  if (name === 'leftOperandType') return 'device';
+  if (url.startsWith('/v1/rules/')) return method === 'DELETE' ? o.disposableRuleId : o.ruleId;
   if (name === 'tenantId') return o.tenantId;
   if (name === 'deviceId') return o.deviceId;
   if (name === 'versionId') return o.packageVersionId;
@@ -284,6 +307,11 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
         .executeTakeFirstOrThrow()
     ).block_id;
   const location = await portal.db.insertInto('location').values({ tenant_id: tenantId, name: `walk ${stamp()}` }).returning('location_id').executeTakeFirstOrThrow();
+  const rule = async () => {
+    const created = await portal.as('admin', { method: 'PUT', url: '/v1/rules', payload: ruleBody(tenantId, `walk ${stamp()}`) });
+    if (created.statusCode !== 200) throw new Error(`rule: ${created.statusCode} ${created.body}`);
+    return created.json<{ ruleId: string }>().ruleId;
+  };
   return {
     tenantId,
     subscriptionId,
@@ -312,6 +340,8 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     packageVersionId: version.package_version_id,
     blockId: await block(),
     disposableBlockId: await block(),
+    ruleId: await rule(),
+    disposableRuleId: await rule(),
   };
 }
 

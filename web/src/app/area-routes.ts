@@ -33,7 +33,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
   { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
   { path: 'blocks', header: 'Blocks', load: () => import('../features/blocks/blocks-page') },
-  { path: 'rules', header: 'Rules', load: placeholder },
+  { path: 'rules', header: 'Rules', load: () => import('../features/rules/rules-page') },
   { path: 'compliance', header: 'Compliance', load: placeholder },
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },
   { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },

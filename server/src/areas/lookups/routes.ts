@@ -9,10 +9,11 @@ import {
   versionSchema,
   workUnitTypeLookupSchema,
 } from '@cfs/contracts/shell';
+import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
+import { OCCURRENCE_OPTION_LIST, OPERATOR_OPTIONS, RULE_TYPE_OPTIONS, occurrenceOptionSchema, operatorOptionSchema } from '@cfs/contracts/rule-options';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../http/route-permission.js';
 import { findSubscriptionLookups, findTenantLookups, findWorkUnitTypeLookups } from './queries.js';
-import { OCCURRENCE_OPTIONS, OPERATORS, RULE_TYPES } from './enums.js';
 
 const tags = ['Lookups'];
 
@@ -45,9 +46,9 @@ export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, con
     async () => findWorkUnitTypeLookups(db),
   );
 
-  app.get('/api/generalLookup/timezones', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(z.string()) } } }, async () =>
-    Intl.supportedValuesOf('timeZone'),
-  );
+  // IANA zones from the runtime's own tables, the rule editor's default (spec 002 §5) first.
+  const zones = [MONITORING_LIMITS.defaultTimeZone, ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== MONITORING_LIMITS.defaultTimeZone)];
+  app.get('/api/generalLookup/timezones', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(z.string()) } } }, async () => zones);
 
   app.get('/api/generalLookup/version', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: versionSchema } } }, async () => ({
     version: config.version,
@@ -65,7 +66,8 @@ export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, con
     async () => ({ environmentColor: config.environment.color }),
   );
 
-  app.get('/api/generalLookup/ruletypes', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(namedOptionSchema) } } }, async () => RULE_TYPES);
-  app.get('/api/generalLookup/operators', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(namedOptionSchema) } } }, async () => OPERATORS);
-  app.get('/api/generalLookup/occuranceoptions', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(namedOptionSchema) } } }, async () => OCCURRENCE_OPTIONS);
+  // The rule editor's fixed lookups (spec 000 §7), from the contracts the rule engine reads too.
+  app.get('/api/generalLookup/ruletypes', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(namedOptionSchema) } } }, async () => RULE_TYPE_OPTIONS);
+  app.get('/api/generalLookup/operators', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(operatorOptionSchema) } } }, async () => OPERATOR_OPTIONS);
+  app.get('/api/generalLookup/occuranceoptions', { config: { permission: 'authenticated' }, schema: { tags, response: { 200: z.array(occurrenceOptionSchema) } } }, async () => OCCURRENCE_OPTION_LIST);
 };

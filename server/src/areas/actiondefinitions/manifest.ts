@@ -1,0 +1,7 @@
+import { defineArea } from '../../http/area.js';
+import { actionDefinitionRoutes } from './routes.js';
+
+export const actionDefinitionsArea = defineArea({
+  name: 'actiondefinitions',
+  routes: actionDefinitionRoutes,
+});

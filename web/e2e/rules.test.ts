@@ -1,0 +1,309 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BUILT_IN_ACTIONS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import type { Rule } from '@cfs/contracts/rules';
+import type { JsonOf } from '../src/lib/json-types';
+import { api, choose, drawer, gridRow, homeTenantId, launchBrowser, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type Session } from './support';
+
+type RuleRow = JsonOf<Rule>;
+
+/**
+ * Rules in the browser (spec 002 §2 Rules, §4, §5 Rule, §8): the grid with Show Disabled Rules,
+ * its row actions, and the 75vw editor with its tabs, messages and Test. Each test makes its own rules.
+ */
+describe('rules (operator)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const createRule = (session: Session, values: Record<string, unknown> = {}) =>
+    api<RuleRow>(session, '/v1/rules', {
+      method: 'PUT',
+      body: {
+        name: uniqueName('E2E rule'),
+        ruleTypeId: RULE_TYPES.Ingestion,
+        tenantId: homeTenantId(session),
+        matchLifetime: '00:05:00',
+        conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: 'down' }],
+        matchActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }],
+        ...values,
+      },
+    });
+
+  async function openRules(page: Page, tenantId: string, query = ''): Promise<void> {
+    await page.goto(`/${tenantId}/rules${query}`);
+    await page.getByRole('heading', { level: 1, name: 'Rules' }).waitFor();
+  }
+
+  /** The checkbox is the list's filter, kept in the address: it shows its new state once the address does. */
+  async function showDisabled(page: Page, show: boolean): Promise<void> {
+    const box = page.getByRole('checkbox', { name: 'Show Disabled Rules' });
+    await box.click();
+    await expect.poll(() => box.isChecked()).toBe(show);
+  }
+
+  const tab = (panel: Locator, name: string) => panel.getByRole('tab', { name, exact: true });
+  const condition = (panel: Locator, index: number) => panel.getByRole('group', { name: `Condition ${index}`, exact: true });
+
+  test('creates a rule through the three tabs: every message of an empty rule, the tenant condition added and removed, a condition and an action', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const listed = await createRule(session, { name: uniqueName('E2E listed'), subscriptionId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d', matchLifetime: '01:00:00' });
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId);
+    for (const header of ['Name', 'Type', 'Tenant', 'Subscription', 'Enabled', 'Lifetime', 'Modified']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    await searchGrid(page, listed.name);
+    expect(await gridRow(page, listed.name).textContent()).toMatch(/IngestionContosoContoso Production.*01:00:00/);
+    await screenshot(page, 'rules-grid');
+
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('ruleId') === 'new');
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Rule' }).waitFor();
+    // 75vw wide (DRAWER_WIDE_WIDTH).
+    const width = await panel.evaluate((element) => element.getBoundingClientRect().width / window.innerWidth);
+    expect(width).toBeCloseTo(0.75, 1);
+    // A new rule is enabled with a 5-minute lifetime (spec 002 §4).
+    expect(await panel.getByRole('checkbox', { name: 'Enabled' }).isChecked()).toBe(true);
+    expect(await panel.getByRole('spinbutton', { name: 'Lifetime minutes' }).inputValue()).toBe('5');
+    await panel.getByText('Must be at least 5 minutes.').waitFor();
+
+    // The page's tenant is chosen: its fixed condition is first and locked.
+    await tab(panel, 'Conditions').click();
+    await condition(panel, 1).getByLabel('Fixed tenant condition').waitFor();
+    expect(await condition(panel, 1).getByRole('combobox', { name: 'Left Operand' }).textContent()).toBe('Tenant');
+    expect(await condition(panel, 1).getByRole('combobox', { name: 'Value' }).textContent()).toBe('Contoso');
+    await screenshot(page, 'rules-editor-tenant-condition');
+
+    // Clearing the tenant removes it; an empty rule answers every message of its tabs.
+    await tab(panel, 'Details').click();
+    await choose(panel, page, 'Tenant', 'None (every tenant)');
+    await tab(panel, 'Conditions').click();
+    expect(await condition(panel, 1).count()).toBe(0);
+    await panel.getByRole('button', { name: 'Save & Close' }).click();
+    await panel.getByText('Condtions are required for rules.').waitFor();
+    await tab(panel, 'Details').click();
+    await panel.getByText('Please enter a rule name').waitFor();
+    await panel.getByText('Please select a Rule Type').waitFor();
+    await screenshot(page, 'rules-editor-messages');
+
+    // Choosing the tenant again adds its condition back.
+    await choose(panel, page, 'Tenant', 'Contoso');
+    const name = uniqueName('E2E CPU rule');
+    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
+    await choose(panel, page, 'Rule Type', 'Ingestion');
+    await choose(panel, page, 'Subscription', 'Contoso Production');
+    await panel.getByRole('spinbutton', { name: 'Lifetime minutes' }).fill('15');
+
+    await tab(panel, 'Conditions').click();
+    await condition(panel, 1).getByLabel('Fixed tenant condition').waitFor();
+    await panel.getByRole('button', { name: 'Add Condition' }).click();
+    const second = condition(panel, 2);
+    await choose(second, page, 'Left Operand', 'Metrics');
+    await second.getByRole('textbox', { name: 'Field Name' }).fill('CpuPercent');
+    await choose(second, page, 'Operator', 'Greater Than');
+    await second.getByRole('textbox', { name: 'Value' }).fill('90');
+    await choose(second, page, 'Occurrence', '3 in a row');
+    // IsEmpty takes no value (spec 002 §5).
+    await panel.getByRole('button', { name: 'Add Condition' }).click();
+    const third = condition(panel, 3);
+    await choose(third, page, 'Left Operand', 'Properties');
+    await choose(third, page, 'Operator', 'Is Empty');
+    expect(await third.getByRole('textbox', { name: 'Value' }).count()).toBe(0);
+    await third.getByRole('textbox', { name: 'Field Name' }).fill('Owner');
+    await choose(third, page, 'And/Or', 'Or');
+    await screenshot(page, 'rules-editor-conditions');
+
+    await tab(panel, 'Actions').click();
+    await panel.getByRole('button', { name: 'Add Match Action' }).click();
+    const action = panel.getByRole('group', { name: 'Match Action 1' });
+    await choose(action, page, 'Action', 'Set Colour');
+    await choose(action, page, 'Color', 'Red');
+    await panel.getByRole('button', { name: 'Add Expiration Action' }).click();
+    const expiry = panel.getByRole('group', { name: 'Expiration Action 1' });
+    await choose(expiry, page, 'Action', 'Create Work Unit');
+    await choose(expiry, page, 'SeverityId', 'Sev2');
+    await screenshot(page, 'rules-editor-actions');
+
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('ruleId') ?? ''));
+    await panel.getByRole('heading', { name: `Edit: ${name}` }).waitFor();
+    const ruleId = new URL(page.url()).searchParams.get('ruleId') ?? '';
+    const saved = await api<RuleRow>(session, `/v1/rules/${ruleId}`);
+    expect(saved).toMatchObject({ name, ruleTypeId: 1, enabled: true, matchLifetime: '00:15:00', tenantId, timeConditions: null });
+    expect(saved.conditions).toEqual([
+      { Type: 0, LeftOperand: 20, LeftOperandFieldName: null, Operator: 1, RightOperand: tenantId, OccurrencePattern: null },
+      { Type: 0, LeftOperand: 3, LeftOperandFieldName: 'CpuPercent', Operator: 3, RightOperand: '90', OccurrencePattern: '3/3' },
+      { Type: 1, LeftOperand: 2, LeftOperandFieldName: 'Owner', Operator: 13, RightOperand: null, OccurrencePattern: null },
+    ]);
+    expect(saved.matchActions).toEqual([{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }]);
+    expect(saved.expirationActions).toEqual([{ ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '2' } }]);
+
+    // Removing an action asks first (spec 002 §8).
+    await panel.getByRole('button', { name: 'Remove Expiration Action 1' }).click();
+    await page.getByText('Are you sure you want to remove this rule action?').waitFor();
+    await screenshot(page, 'rules-editor-remove-action');
+    await page.getByRole('button', { name: 'Yes' }).click();
+    expect(await panel.getByRole('group', { name: 'Expiration Action 1' }).count()).toBe(0);
+    await panel.getByRole('button', { name: 'Save & Close' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('ruleId'));
+    await expect.poll(async () => (await api<RuleRow>(session, `/v1/rules/${ruleId}`)).expirationActions, { timeout: 10_000 }).toEqual([]);
+    await searchGrid(page, name);
+    const row = gridRow(page, name);
+    expect(await row.textContent()).toContain('Contoso Production');
+    expect(await row.textContent()).toContain('00:15:00');
+  });
+
+  test('the lifetime minimum, and a Maintenance rule’s time limitations: zone, days and dates', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId, '?ruleId=new');
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Rule' }).waitFor();
+    const name = uniqueName('E2E maintenance');
+    await panel.getByRole('textbox', { name: 'Name' }).fill(name);
+    await choose(panel, page, 'Rule Type', 'Maintenance');
+    for (const part of ['hours', 'minutes', 'seconds']) await panel.getByRole('spinbutton', { name: `Lifetime ${part}` }).fill('');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Lifetime is required').waitFor();
+    await panel.getByRole('spinbutton', { name: 'Lifetime minutes' }).fill('4');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Time limitations are required for Maintenance rules.').waitFor();
+    await panel.getByRole('group', { name: 'Lifetime' }).locator('.Mui-error').first().waitFor();
+    await screenshot(page, 'rules-editor-maintenance-needs-time');
+    await panel.getByRole('spinbutton', { name: 'Lifetime minutes' }).fill('30');
+
+    await panel.getByLabel('Time Limitations').check();
+    // Defaults: America/New_York and every day (spec 002 §5).
+    expect(await panel.getByRole('combobox', { name: 'Time Zone' }).inputValue()).toBe('America/New_York');
+    for (const day of ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']) {
+      const box = panel.getByRole('checkbox', { name: day, exact: true });
+      expect(await box.isChecked()).toBe(true);
+      await box.uncheck();
+    }
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('At least one day should be selected when using a Maintenance rule.').waitFor();
+    await screenshot(page, 'rules-editor-time-messages');
+    await panel.getByRole('combobox', { name: 'Time Zone' }).clear();
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('A timezone is required.').waitFor();
+
+    await panel.getByRole('combobox', { name: 'Time Zone' }).fill('Europe/Dub');
+    await page.getByRole('option', { name: 'Europe/Dublin' }).click();
+    await panel.getByRole('checkbox', { name: 'Sat', exact: true }).check();
+    await panel.getByRole('checkbox', { name: 'Sun', exact: true }).check();
+    // A day the month does not have is not a date (spec 002 §5).
+    const startDay = panel.getByRole('group', { name: 'Start Date' }).getByRole('spinbutton', { name: 'Day' });
+    await startDay.click();
+    await page.keyboard.type('31Feb20271000');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Please enter a valid date').waitFor();
+    await screenshot(page, 'rules-editor-invalid-date');
+    await startDay.click();
+    await page.keyboard.type('01Mar20271000');
+    await expect.poll(() => panel.getByText('Please enter a valid date').count()).toBe(0);
+
+    await tab(panel, 'Conditions').click();
+    await panel.getByRole('button', { name: 'Add Condition' }).click();
+    await choose(condition(panel, 2), page, 'Left Operand', 'Properties');
+    await condition(panel, 2).getByRole('textbox', { name: 'Field Name' }).fill('Site');
+    await condition(panel, 2).getByRole('textbox', { name: 'Value' }).fill('Warehouse');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL((url) => /^[0-9a-f-]{36}$/.test(url.searchParams.get('ruleId') ?? ''));
+    const ruleId = new URL(page.url()).searchParams.get('ruleId') ?? '';
+    const saved = await api<RuleRow>(session, `/v1/rules/${ruleId}`);
+    expect(saved.matchLifetime).toBe('00:30:00');
+    expect(JSON.parse(saved.timeConditions ?? 'null')).toMatchObject({ TimeZoneId: 'Europe/Dublin', DaysOfWeek: [0, 6] });
+    expect(new Date(JSON.parse(saved.timeConditions ?? '{}').StartRange as string).getUTCMonth()).toBe(2);
+  });
+
+  test('Show Disabled Rules, and toggle, copy (disabled) and delete from the grid', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const rule = await createRule(session, { name: uniqueName('E2E toggled') });
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId);
+    await searchGrid(page, rule.name);
+    const row = gridRow(page, rule.name);
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Rule disabled.').waitFor();
+    // Enabled rules only, unless asked (spec 002 §2).
+    await expect.poll(() => gridRow(page, rule.name).count(), { timeout: 10_000 }).toBe(0);
+    await showDisabled(page, true);
+    await row.waitFor();
+    expect(await row.getByRole('button', { name: 'Enable' }).count()).toBe(1);
+    await screenshot(page, 'rules-grid-disabled');
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Rule enabled.').waitFor();
+    await expect.poll(async () => (await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).enabled).toBe(true);
+
+    await row.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Rule copied. The copy is disabled.').waitFor();
+    const copy = gridRow(page, `Copy of ${rule.name}`);
+    await copy.waitFor();
+    expect(await copy.getByRole('button', { name: 'Enable' }).count()).toBe(1);
+    await showDisabled(page, false);
+    await expect.poll(() => copy.count(), { timeout: 10_000 }).toBe(0);
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(`Are you sure you want to delete the rule '${rule.name}'?`).waitFor();
+    await screenshot(page, 'rules-delete-confirm');
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText('Rule deleted successfully.').waitFor();
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+  });
+
+  test('failures: "Unable to save rule. Please try again.", "Unable to delete rule. Please try again." and the toggle’s server text', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const rule = await createRule(session, { name: uniqueName('E2E refused') });
+    const page = await signedInPage(browser, 'operator');
+    await page.route(`**/v1/rules/${rule.ruleId}`, (route) =>
+      ['POST', 'DELETE'].includes(route.request().method()) ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }) : route.fallback(),
+    );
+    await page.route(`**/v1/rules/toggledisabled/${rule.ruleId}`, (route) => route.fulfill({ status: 400, contentType: 'application/json', body: '{"message":"This rule is being changed by someone else."}' }));
+    await openRules(page, tenantId);
+    await searchGrid(page, rule.name);
+    const row = gridRow(page, rule.name);
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('This rule is being changed by someone else.').waitFor();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText('Unable to delete rule. Please try again.').waitFor();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit: ${rule.name}` }).waitFor();
+    await panel.getByRole('textbox', { name: 'Description' }).fill('A change the server refuses');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Unable to save rule. Please try again.').waitFor();
+    await screenshot(page, 'rules-save-failed');
+  });
+
+  test('Test runs the unsaved rule over a window and shows subjects, actions and figures', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const rule = await createRule(session, { name: uniqueName('E2E tested') });
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId, `?ruleId=${rule.ruleId}`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit: ${rule.name}` }).waitFor();
+    await tab(panel, 'Conditions').click();
+    await condition(panel, 2).getByRole('textbox', { name: 'Value' }).fill('up');
+    const sent = page.waitForRequest((request) => request.url().endsWith('/v1/rules/test') && request.method() === 'POST');
+    await panel.getByRole('button', { name: 'Test', exact: true }).click();
+    const test = panel.getByRole('region', { name: 'Test Rule' });
+    await choose(test, page, 'Window', 'Last 7 days');
+    await test.getByRole('button', { name: 'Run Test' }).click();
+    const body = (await sent).postDataJSON() as { window: string; rule: { conditions: { RightOperand: string | null }[] } };
+    expect(body.window).toBe('week');
+    // The form's values as they stand, not the saved rule's.
+    expect(body.rule.conditions[1]!.RightOperand).toBe('up');
+    await test.getByText(/packets examined from/).or(test.getByRole('alert')).first().waitFor();
+    await screenshot(page, 'rules-test-panel');
+  });
+});

@@ -1,0 +1,178 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import DeleteIcon from '@mui/icons-material/Delete';
+import LockIcon from '@mui/icons-material/Lock';
+import { useFieldArray, useFormState, useWatch, type UseFormReturn } from 'react-hook-form';
+import { CONDITION_TYPES, VALUELESS_OPERATORS, leftOperandById, type LeftOperandType } from '@cfs/contracts/monitoring';
+import { hasChoices, type ConditionInputOption, type LeftOperandOption } from '@cfs/contracts/rule-options';
+import type { RuleValues } from '@cfs/contracts/rules';
+import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { TimeSpanField } from '../../components/time-span-field';
+import { useTenantId } from '../../lib/use-tenant-id';
+import { useConditionInputOptions, useLeftOperands, useOccurrenceOptions, useOperators } from './api';
+import { emptyCondition, isTenantCondition, type RuleFormValues } from './rule-form-values';
+
+type Form = UseFormReturn<RuleFormValues, unknown, RuleValues>;
+
+const JOIN_OPTIONS: FieldOption[] = [
+  { value: CONDITION_TYPES.And, label: 'And' },
+  { value: CONDITION_TYPES.Or, label: 'Or' },
+];
+
+/**
+ * Conditions (spec 002 §3, §5): read in order, each joined to those before it by And/Or. The
+ * tenant's fixed first condition is shown locked: the tenant choice adds and removes it.
+ */
+export function RuleConditionsTab({ form }: { form: Form }) {
+  const { control } = form;
+  const conditions = useFieldArray({ control, name: 'conditions' });
+  const ruleTypeId = useWatch({ control, name: 'ruleTypeId' });
+  const tenantId = useWatch({ control, name: 'tenantId' });
+  const rows = useWatch({ control, name: 'conditions' });
+  const { errors } = useFormState({ control, name: 'conditions' });
+  const operands = useLeftOperands(ruleTypeId, tenantId).data ?? [];
+  const listError = errors.conditions?.root?.message ?? errors.conditions?.message;
+  const fixedCount = rows.length > 0 && rows[0] && isTenantCondition(rows[0]) && tenantId ? 1 : 0;
+
+  return (
+    <>
+      {ruleTypeId === null && <Alert severity="info">Choose a Rule Type on the Details tab: it decides what conditions can read.</Alert>}
+      <Stack spacing={1.5} sx={{ mt: 1 }}>
+        {conditions.fields.map((row, index) => (
+          <ConditionRow
+            key={row.id}
+            form={form}
+            index={index}
+            operands={operands}
+            fixed={index < fixedCount}
+            canMoveUp={index > fixedCount}
+            canMoveDown={index >= fixedCount && index < conditions.fields.length - 1}
+            onMove={(to) => conditions.move(index, to)}
+            onRemove={() => conditions.remove(index)}
+          />
+        ))}
+      </Stack>
+      {listError && (
+        <Typography color="error" variant="body2" sx={{ mt: 1 }} role="alert">
+          {listError}
+        </Typography>
+      )}
+      <Button startIcon={<AddIcon />} sx={{ mt: 1 }} onClick={() => conditions.append(emptyCondition())}>
+        Add Condition
+      </Button>
+    </>
+  );
+}
+
+interface ConditionRowProps {
+  form: Form;
+  index: number;
+  operands: readonly LeftOperandOption[];
+  fixed: boolean;
+  canMoveUp: boolean;
+  canMoveDown: boolean;
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}
+
+function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, onMove, onRemove }: ConditionRowProps) {
+  const { control } = form;
+  const routeTenantId = useTenantId();
+  const tenantId = useWatch({ control, name: 'tenantId' });
+  const leftOperand = useWatch({ control, name: `conditions.${index}.LeftOperand` });
+  const operator = useWatch({ control, name: `conditions.${index}.Operator` });
+  const operatorOptions: FieldOption[] = (useOperators().data ?? []).map((option) => ({ value: option.id, label: option.label }));
+  const occurrenceOptions: FieldOption[] = (useOccurrenceOptions().data ?? []).map((option) => ({ value: option.value, label: option.name }));
+  const known = leftOperandById(leftOperand ?? -1);
+  // The operand list of the rule type, plus the row's own when the type does not offer it (a type changed since).
+  const operandOptions: FieldOption[] = operands.map((operand) => ({ value: operand.id, label: operand.name }));
+  if (known && !operandOptions.some((option) => option.value === known.id)) operandOptions.push({ value: known.id, label: known.name });
+  const type = known?.type as LeftOperandType | undefined;
+  const choices = useConditionInputOptions(routeTenantId, type, tenantId, hasChoices(type));
+  const valueless = operator !== null && (VALUELESS_OPERATORS as number[]).includes(operator);
+  const label = `Condition ${index + 1}`;
+
+  const changeOperand = () => {
+    // Another operand reads another kind of value: what was entered for the old one goes.
+    form.setValue(`conditions.${index}.RightOperand`, '', { shouldDirty: true });
+    form.setValue(`conditions.${index}.LeftOperandFieldName`, null, { shouldDirty: true });
+  };
+
+  return (
+    <Paper variant="outlined" role="group" aria-label={label} sx={{ p: 1.5, bgcolor: fixed ? 'action.hover' : undefined }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', flexWrap: 'wrap', rowGap: 1 }}>
+        <Box sx={{ width: 90 }}>
+          {index > 0 ? (
+            <FormSelectField control={control} name={`conditions.${index}.Type`} label="And/Or" options={JOIN_OPTIONS} size="small" margin="none" disabled={fixed} />
+          ) : (
+            <Typography variant="body2" color="text.secondary" sx={{ pt: 1 }}>
+              Where
+            </Typography>
+          )}
+        </Box>
+        <Box sx={{ width: 180 }}>
+          <FormSelectField control={control} name={`conditions.${index}.LeftOperand`} label="Left Operand" options={operandOptions} size="small" margin="none" disabled={fixed} onValueChange={changeOperand} />
+        </Box>
+        {known?.field && (
+          <Box sx={{ width: 140 }}>
+            <FormTextField control={control} name={`conditions.${index}.LeftOperandFieldName`} label="Field Name" size="small" margin="none" disabled={fixed} />
+          </Box>
+        )}
+        <Box sx={{ width: 170 }}>
+          <FormSelectField control={control} name={`conditions.${index}.Operator`} label="Operator" options={operatorOptions} size="small" margin="none" disabled={fixed} />
+        </Box>
+        {!valueless && (
+          <Box sx={{ flex: 1, minWidth: 160 }}>
+            <ConditionValue form={form} index={index} type={type} choices={choices.data} disabled={fixed} />
+          </Box>
+        )}
+        <Box sx={{ width: 150 }}>
+          <FormSelectField control={control} name={`conditions.${index}.OccurrencePattern`} label="Occurrence" options={occurrenceOptions} emptyLabel="Every occurrence" size="small" margin="none" disabled={fixed} />
+        </Box>
+        <Stack direction="row" sx={{ ml: 'auto' }}>
+          {fixed ? (
+            <Tooltip title="The tenant's condition comes first while the rule has a tenant.">
+              <LockIcon fontSize="small" color="action" sx={{ m: 1 }} aria-label="Fixed tenant condition" />
+            </Tooltip>
+          ) : (
+            <>
+              <IconButton size="small" aria-label={`Move ${label} up`} disabled={!canMoveUp} onClick={() => onMove(index - 1)}>
+                <ArrowUpwardIcon fontSize="small" />
+              </IconButton>
+              <IconButton size="small" aria-label={`Move ${label} down`} disabled={!canMoveDown} onClick={() => onMove(index + 1)}>
+                <ArrowDownwardIcon fontSize="small" />
+              </IconButton>
+              <IconButton size="small" aria-label={`Remove ${label}`} color="error" onClick={onRemove}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </>
+          )}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Value: a choice for operands with choices, a time span for time spans, else text (spec 002 §5). */
+function ConditionValue({ form, index, type, choices, disabled }: { form: Form; index: number; type: LeftOperandType | undefined; choices: ConditionInputOption[] | undefined; disabled: boolean }) {
+  const { control } = form;
+  const name = `conditions.${index}.RightOperand` as const;
+  const current = useWatch({ control, name });
+  if (type === 'timespan') return <TimeSpanField control={control} name={name} label="Value" size="small" disabled={disabled} />;
+  if (hasChoices(type)) {
+    const options: FieldOption[] = (choices ?? []).map((choice) => ({ value: choice.value, label: choice.label }));
+    // A value the list no longer offers (an entity gone quiet, past the list's bound) stays visible.
+    if (current && !options.some((option) => option.value === current)) options.unshift({ value: current, label: current });
+    return <FormSelectField control={control} name={name} label="Value" options={options} size="small" margin="none" disabled={disabled} />;
+  }
+  return <FormTextField control={control} name={name} label="Value" size="small" margin="none" disabled={disabled} />;
+}

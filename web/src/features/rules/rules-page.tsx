@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import type { GridColDef } from '@mui/x-data-grid';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import ToggleOffIcon from '@mui/icons-material/ToggleOff';
+import ToggleOnIcon from '@mui/icons-material/ToggleOn';
+import { RULE_TYPES } from '@cfs/contracts/monitoring';
+import { RULE_AREA_MESSAGES } from '@cfs/contracts/rule-options';
+import { CellLink } from '../../components/cell-link';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
+import { ResourceGrid } from '../../components/resource-grid';
+import { PageHeader } from '../../lib/page-header';
+import { useTenantId } from '../../lib/use-tenant-id';
+import { useDrawerParam, useListState } from '../../lib/url-state';
+import { RULES_PATH, useCopyRule, useDeleteRule, useToggleRule, type Rule } from './api';
+
+// The editor and its form load when first opened.
+const RuleDrawer = lazyWhenOpened(() => import('./rule-drawer'), (props) => props.id !== null);
+
+const RULE_TYPE_OPTIONS = Object.entries(RULE_TYPES).map(([label, value]) => ({ value, label }));
+const ENABLED_ONLY = { id: 'enabled', field: 'enabled', operator: 'is', value: true };
+const ruleTypeLabel = (id: number) => RULE_TYPE_OPTIONS.find((option) => option.value === id)?.label ?? String(id);
+
+/** Rules (spec 002 §2): enabled rules unless 'Show Disabled Rules'; `?ruleId=&tab=` opens the editor. */
+export default function RulesPage() {
+  const tenantId = useTenantId();
+  // Spec 002 §2, §7: only enabled rules unless 'Show Disabled Rules' (a filter of the list, so the
+  // address keeps it and the toolbar counts it).
+  const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }], filters: [ENABLED_ONLY] } });
+  const editor = useDrawerParam('ruleId', { clear: ['tab'] });
+  const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
+  const setShowDisabled = (show: boolean) =>
+    list.setFilters((current) => [...current.filter((item) => item.field !== 'enabled'), ...(show ? [] : [ENABLED_ONLY])]);
+  const [deleting, setDeleting] = useState<Rule | null>(null);
+  const toggle = useToggleRule();
+  const copy = useCopyRule();
+  const remove = useDeleteRule();
+
+  const columns: GridColDef<Rule>[] = [
+    { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 180, renderCell: ({ row }) => <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>{row.name}</CellLink> },
+    { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 120, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
+    { field: 'tenant', headerName: 'Tenant', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
+    { field: 'subscription', headerName: 'Subscription', flex: 0.9, minWidth: 120, valueGetter: (_value, row) => row.subscription?.name ?? '' },
+    { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 105 },
+    { field: 'matchLifetime', headerName: 'Lifetime', width: 95, filterable: false },
+    dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified' }),
+    actionsColumn<Rule>(
+      (row) => [
+        { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.ruleId) },
+        {
+          label: row.enabled ? 'Disable' : 'Enable',
+          icon: row.enabled ? <ToggleOnIcon fontSize="small" /> : <ToggleOffIcon fontSize="small" />,
+          onClick: () => void toggle.mutateAsync(row).catch(() => undefined),
+        },
+        { label: 'Copy', icon: <ContentCopyIcon fontSize="small" />, onClick: () => void copy.mutateAsync(row).catch(() => undefined) },
+        { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+      ],
+      { width: 190 },
+    ),
+  ];
+
+  return (
+    <>
+      <PageHeader title="Rules" />
+      <ResourceGrid
+        list={list}
+        path={RULES_PATH}
+        expand="tenant,subscription"
+        columns={columns}
+        essentialColumns={['name', 'enabled', ACTIONS_FIELD]}
+        getRowId={(row) => row.ruleId}
+        fields={{ tenant: { path: 'tenant/name' }, subscription: { path: 'subscription/name' } }}
+        searchFields={['name']}
+        exportFileName="rules.csv"
+        onCreate={() => editor.open('new')}
+        onRowClick={(row) => editor.open(row.ruleId)}
+        toolbarActions={
+          <FormControlLabel
+            label="Show Disabled Rules"
+            control={<Checkbox size="small" checked={showDisabled} onChange={(event) => setShowDisabled(event.target.checked)} />}
+          />
+        }
+      />
+      <RuleDrawer id={editor.openId} tenantId={tenantId} onCreated={(saved) => editor.open(saved.ruleId, { replace: true })} onClose={editor.close} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Rule"
+        text={deleting ? RULE_AREA_MESSAGES.deleteConfirm(deleting.name) : ''}
+        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}
