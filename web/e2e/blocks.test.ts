@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BLOCK_MESSAGES } from '@cfs/contracts/blocks';
 import { BLOCK_COLORS } from '@cfs/contracts/monitoring';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
-import { api, choose, createSubscription, createTenant, createToken, drawer, launchBrowser, portalUrl, screenshot, sessionOf, settled, signedInPage, uniqueName, type Session } from './support';
+import { api, choose, createSubscription, createTenant, createToken, drawer, launchBrowser, portalUrl, screenshot, sessionOf, settled, signedInPage, uniqueName, type Session, portalDatabase } from './support';
 
 /**
  * The Blocks screen in the browser (spec 002 §2 Blocks, §4 Block, §5 Block, §8): a block made
@@ -17,17 +15,6 @@ import { api, choose, createSubscription, createTenant, createToken, drawer, lau
  * writes: the test puts them into the portal's database itself. Each test works in a tenant of
  * its own made through the API.
  */
-
-async function portalDatabase(): Promise<pg.Client> {
-  const dataDir = inject('portalDataDir');
-  // postmaster.pid: pid, data folder, start time, port, socket folder, listen address, …
-  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
-  const password = (await fs.readFile(path.join(dataDir, 'keys', 'postgres-password'), 'utf8')).trim();
-  const host = lines[4]?.trim() || lines[5]?.trim() || '127.0.0.1';
-  const client = new pg.Client({ host, port: Number(lines[3]), user: 'portal', password, database: 'postgres' });
-  await client.connect();
-  return client;
-}
 
 async function report(token: string, packets: unknown[]): Promise<void> {
   const response = await fetch(`${portalUrl()}/v1/packets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(packets) });

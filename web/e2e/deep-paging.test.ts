@@ -1,11 +1,8 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import { createTenant, launchBrowser, sessionOf, signedInPage } from './support';
+import { createTenant, launchBrowser, sessionOf, signedInPage, portalDatabase } from './support';
 
 /**
  * Paging a long list in the work units grid: Next and Previous go by the list's continuation
@@ -15,18 +12,6 @@ import { createTenant, launchBrowser, sessionOf, signedInPage } from './support'
  */
 
 const UNITS = LIST_COUNT_CAP + 25;
-
-/** A client of the portal's embedded database server, found from its data folder as the portal found it. */
-async function portalDatabase(): Promise<pg.Client> {
-  const dataDir = inject('portalDataDir');
-  // postmaster.pid: pid, data folder, start time, port, socket folder, listen address, …
-  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
-  const password = (await fs.readFile(path.join(dataDir, 'keys', 'postgres-password'), 'utf8')).trim();
-  const host = lines[4]?.trim() || lines[5]?.trim() || '127.0.0.1';
-  const client = new pg.Client({ host, port: Number(lines[3]), user: 'portal', password, database: 'postgres' });
-  await client.connect();
-  return client;
-}
 
 /** The titles the grid shows, top to bottom. */
 const titles = (page: Page) => page.locator('.MuiDataGrid-row [data-field="title"]').allTextContents();

@@ -1,11 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session, screenshot } from './support';
+import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session, screenshot, portalDatabase } from './support';
 
 /**
  * The Devices screen in the browser (spec 002 §2 Devices, §8; Welcome page). Devices come from
@@ -13,17 +11,6 @@ import { api, choose, createSubscription, createTenant, drawer, gridRow, launchB
  * packets, logs and packages it needs into the portal's database, in a tenant of its own made
  * through the API.
  */
-
-async function portalDatabase(): Promise<pg.Client> {
-  const dataDir = inject('portalDataDir');
-  // postmaster.pid: pid, data folder, start time, port, socket folder, listen address, …
-  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
-  const password = (await fs.readFile(path.join(dataDir, 'keys', 'postgres-password'), 'utf8')).trim();
-  const host = lines[4]?.trim() || lines[5]?.trim() || '127.0.0.1';
-  const client = new pg.Client({ host, port: Number(lines[3]), user: 'portal', password, database: 'postgres' });
-  await client.connect();
-  return client;
-}
 
 interface DeviceRow {
   deviceId: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
 import type { CurrentUser, TenantLookup } from '@cfs/contracts/shell';
@@ -401,4 +402,19 @@ export async function choose(scope: Locator, page: Page, label: string, option: 
   await settled(listbox);
   await listbox.getByRole('option', { name: option, exact: true }).click();
   await listbox.waitFor({ state: 'hidden' });
+}
+
+/**
+ * A client of the portal's embedded database server, found from its data folder as the portal
+ * found it: for what a test must write behind the portal's back (a million rows, a clock moved).
+ */
+export async function portalDatabase(): Promise<pg.Client> {
+  const dataDir = inject('portalDataDir');
+  // postmaster.pid: pid, data folder, start time, port, socket folder, listen address, …
+  const lines = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+  const password = (await fs.readFile(path.join(dataDir, 'keys', 'postgres-password'), 'utf8')).trim();
+  const host = lines[4]?.trim() || lines[5]?.trim() || '127.0.0.1';
+  const client = new pg.Client({ host, port: Number(lines[3]), user: 'portal', password, database: 'postgres' });
+  await client.connect();
+  return client;
 }
