@@ -54,6 +54,8 @@ interface Objects {
   /** A rule of the tenant, and one to delete. */
   ruleId: string;
   disposableRuleId: string;
+  blockId: string;
+  disposableBlockId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -124,6 +126,9 @@ const BODIES: Record<string, Body> = {
   'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
   'POST /v1/rules/:ruleId/copy': () => undefined,
   'DELETE /v1/rules/:id': () => undefined,
+  'PUT /v1/blocks': (o) => ({ blockId: crypto.randomUUID(), subscriptionId: o.subscriptionId, name: `Walk ${stamp()}`, blockTypeId: 1 }),
+  'POST /v1/blocks/:id': () => ({ name: `Walked ${stamp()}` }),
+  'DELETE /v1/blocks/:id': () => undefined,
 };
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
@@ -152,6 +157,8 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
   'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
   'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/blocks/:id/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+  'GET /v1/packets/:entityId/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -174,6 +181,7 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'operationId') return method === 'DELETE' ? o.disposablePackageOperationId : o.packageOperationId;
   if (url.startsWith('/v1/devices/')) return method === 'DELETE' ? o.disposableDeviceId : o.deviceId;
   if (url.startsWith('/v1/locations/')) return o.locationId;
+  if (url.startsWith('/v1/blocks/')) return method === 'DELETE' ? o.disposableBlockId : o.blockId;
   if (url.startsWith('/v1/packages/')) return method === 'DELETE' && url === '/v1/packages/:id' ? o.disposablePackageId : o.packageId;
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
   switch (collection) {
@@ -289,6 +297,14 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     .values({ package_id: packageId, version: '0.0.1', label: 'walk', package_version_status_id: PACKAGE_VERSION_STATUSES.Archived, file_sha256: '0'.repeat(64), file_name: 'walk.txt', file_size: 6 })
     .returning('package_version_id')
     .executeTakeFirstOrThrow();
+  const block = async () =>
+    (
+      await portal.db
+        .insertInto('block')
+        .values({ block_id: crypto.randomUUID(), tenant_id: tenantId, subscription_id: subscriptionId, name: `walk ${stamp()}`, block_type_id: 1 })
+        .returning('block_id')
+        .executeTakeFirstOrThrow()
+    ).block_id;
   const location = await portal.db.insertInto('location').values({ tenant_id: tenantId, name: `walk ${stamp()}` }).returning('location_id').executeTakeFirstOrThrow();
   const rule = async () => {
     const created = await portal.as('admin', { method: 'PUT', url: '/v1/rules', payload: ruleBody(tenantId, `walk ${stamp()}`) });
@@ -323,6 +339,8 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     packageVersionId: version.package_version_id,
     ruleId: await rule(),
     disposableRuleId: await rule(),
+    blockId: await block(),
+    disposableBlockId: await block(),
   };
 }
 

@@ -42,6 +42,16 @@ beforeAll(async () => {
   const packet = { entityId: device.device_id, timestamp: new Date().toISOString(), message: { Value: 12.5, Metrics: { CpuPercent: 12.5, MemoryPercent: 40 } } };
   const reported = await portal.app.inject({ method: 'POST', url: '/v1/packets', headers: { authorization: `Bearer ${token.generatedToken}` }, payload: packet });
   expect(reported.statusCode, reported.body).toBe(200);
+  // A rule match (the rule engine's own row, written here as it would).
+  const rule = await portal.db
+    .insertInto('rule')
+    .values({ tenant_id: DEMO.contoso, name: 'Rows', rule_type_id: 1, match_lifetime_seconds: 300, conditions: JSON.stringify([{ Type: 0, LeftOperand: 1, Operator: 13 }]) })
+    .returning('rule_id')
+    .executeTakeFirstOrThrow();
+  await portal.db
+    .insertInto('rule_match')
+    .values({ rule_id: rule.rule_id, tenant_id: DEMO.contoso, subject_id: device.device_id, label: 'rows-01', first_match: new Date(), last_match: new Date(), expires: new Date(Date.now() + 300_000), rule_packet: JSON.stringify(packet), reason: JSON.stringify({ conditions: [], timestamp: null }) })
+    .execute();
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
   const rule = await portal.as('admin', {
     method: 'PUT',

@@ -185,16 +185,16 @@ describe('as admin', () => {
     expect(await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).getAttribute('class')).not.toContain('Mui-selected');
   });
 
-  test('a placeholder area (Blocks) shows its header and "This area is not available yet." and titles the document "Blocks - {environment name}"', async () => {
+  test('a placeholder area (Compliance) shows its header and "This area is not available yet." and titles the document "Compliance - {environment name}"', async () => {
     const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const environment = await api<EnvironmentInfo>(await sessionOf(browser, 'admin'), '/api/generalLookup/environment');
     const page = await homePage('admin');
-    await mainMenu(page).getByRole('link', { name: 'Blocks', exact: true }).click();
-    await page.waitForURL(`**/${contoso.tenantId}/blocks`);
-    await page.getByRole('heading', { level: 1, name: 'Blocks' }).waitFor();
+    await mainMenu(page).getByRole('link', { name: 'Compliance', exact: true }).click();
+    await page.waitForURL(`**/${contoso.tenantId}/compliance`);
+    await page.getByRole('heading', { level: 1, name: 'Compliance' }).waitFor();
     await page.getByText(NOT_AVAILABLE).waitFor();
     // "CFS Portal" unless the server is configured with another environment name.
-    await expect.poll(() => page.title(), { timeout: 5000 }).toBe(`Blocks - ${environment.environmentName}`);
+    await expect.poll(() => page.title(), { timeout: 5000 }).toBe(`Compliance - ${environment.environmentName}`);
   });
 
   test('a first visit starts light even where the system prefers dark', async () => {

@@ -3,6 +3,7 @@ import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RELATED_SEARCH_DEBOUNCE_MS, WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import {
   api,
   choose,
@@ -380,6 +381,8 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}&tab=related`);
     const panel = drawer(page);
     await panel.getByText('No related Work Units found.').waitFor();
+    // Its rule matches (spec 001: GET v1/rulematches for related rule matches): none yet.
+    await panel.getByRole('region', { name: 'Related rule matches' }).getByText(RULE_MESSAGES.noRuleMatches).waitFor();
 
     const searches: string[] = [];
     page.on('request', (request) => {

@@ -92,6 +92,19 @@ export interface AuditEvent {
   tenant_id: string | null;
 }
 
+export interface Block {
+  block_id: string;
+  block_type_id: number;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  subscription_id: string;
+  tenant_id: string;
+}
+
 export interface Device {
   agent_key_hash: string | null;
   agent_version: string | null;
@@ -606,6 +619,7 @@ export interface DB {
   app_role: AppRole;
   app_user: AppUser;
   audit_event: AuditEvent;
+  block: Block;
   device: Device;
   device_installation: DeviceInstallation;
   device_log: DeviceLog;

@@ -34,6 +34,13 @@ export const DEMO = {
   fabrikam: '8e7d6c5b-4a3f-4e2d-8c1b-0a9f8e7d6c5b',
   fabrikamProduction: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
   fabrikamLab: '3b4c5d6e-7f8a-4b9c-8d0e-2f3a4b5c6d7e',
+  /**
+   * The demo agent's entities (its device and its two operations, areas/agent/demo-agent.ts): fixed,
+   * so that the demo seed's blocks show them before the agent first starts.
+   */
+  demoAgentDevice: '4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f',
+  demoAgentCpu: '5d6e7f8a-9b0c-4d1e-8f2a-4b5c6d7e8f9a',
+  demoAgentHealth: '6e7f8a9b-0c1d-4e2f-9a3b-5c6d7e8f9a0b',
 } as const;
 
 const DEMO_CATEGORIES: Record<string, { name: string; type: number; visible: boolean; subcategories: string[] }[]> = {

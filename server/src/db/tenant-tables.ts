@@ -40,6 +40,7 @@ export const TENANT_TABLES = {
   rule_correlation_member: { column: 'tenant_id' },
   entity_color: { column: 'tenant_id' },
   entity_log: { column: 'tenant_id' },
+  block: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

@@ -32,7 +32,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   WORK_UNITS_ROUTE,
   { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
   { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
-  { path: 'blocks', header: 'Blocks', load: placeholder },
+  { path: 'blocks', header: 'Blocks', load: () => import('../features/blocks/blocks-page') },
   { path: 'rules', header: 'Rules', load: () => import('../features/rules/rules-page') },
   { path: 'compliance', header: 'Compliance', load: placeholder },
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },

@@ -128,8 +128,11 @@ export async function prepareDemoAgent(db: Db, config: Config): Promise<{ dataDi
     const device = await tx.selectFrom('device').select('device_id').where('agent_key_hash', '=', keyHash).executeTakeFirst();
     if (!device) {
       tokenGrantId ??= (await tx.selectFrom('token_grant').select('token_grant_id').where('token_hash', '=', hashToken(token)).executeTakeFirst())?.token_grant_id ?? null;
+      // The demo's fixed ids, which its blocks name; a fresh id when an earlier demo agent (another data folder) holds them.
+      const taken = await tx.selectFrom('device').select('device_id').where('device_id', '=', DEMO.demoAgentDevice).executeTakeFirst();
       const created = await tx
         .insertInto('device', {
+          ...(taken ? {} : { device_id: DEMO.demoAgentDevice }),
           tenant_id: DEMO.contoso,
           subscription_id: subscription.subscription_id,
           name: `Demo agent (${os.hostname()})`,
@@ -149,6 +152,7 @@ export async function prepareDemoAgent(db: Db, config: Config): Promise<{ dataDi
       await tx
         .insertInto('device_operation', [
           {
+            ...(taken ? {} : { device_operation_id: DEMO.demoAgentCpu }),
             tenant_id: DEMO.contoso,
             device_id: created.device_id,
             operation_id: metric,
@@ -160,6 +164,7 @@ export async function prepareDemoAgent(db: Db, config: Config): Promise<{ dataDi
             modified_by: 'seed',
           },
           {
+            ...(taken ? {} : { device_operation_id: DEMO.demoAgentHealth }),
             tenant_id: DEMO.contoso,
             device_id: created.device_id,
             operation_id: availability,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { PACKET_LIMITS, type PacketHistory } from '@cfs/contracts/packets';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
+import { entityLogs, historyRange, packetSeries } from '../../db/entity-packets.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
 
@@ -73,4 +74,22 @@ export async function findPacketHistory(db: Db, scope: TenantScope, entityId: st
     answer['@odata.nextLink'] = `${path}?${params.toString()}`;
   }
   return answer;
+}
+
+/** The entity's tenant as the caller sees it: 404 for an entity the caller's tenants never reported. */
+async function reportedEntity(db: Db, scope: TenantScope, entityId: string): Promise<{ entityId: string; tenantId: string }> {
+  const row = orNotFound(await scoped(db, scope).selectFrom('packet_latest').select('tenant_id').where('entity_id', '=', entityId).executeTakeFirst(), 'The entity');
+  return { entityId, tenantId: row.tenant_id };
+}
+
+/** GET v1/packets/{entityId}/series: the Packet drawer's History chart. */
+export async function findEntitySeries(db: Db, scope: TenantScope, entityId: string, query: { from: string; to?: string | undefined; buckets: number }, retentionDays: number) {
+  const entity = await reportedEntity(db, scope, entityId);
+  // A chart ends now unless told otherwise (the history's default end allows for clocks ahead).
+  return packetSeries(db, scope, entity, historyRange(query.from, query.to ?? new Date().toISOString(), retentionDays), query.buckets);
+}
+
+/** GET v1/packets/{entityId}/logs: the Packet drawer's Logs tab. */
+export async function findEntityLogs(db: Db, scope: TenantScope, entityId: string) {
+  return entityLogs(db, scope, await reportedEntity(db, scope, entityId));
 }

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { entityLogEntrySchema, packetSeriesQuerySchema, packetSeriesSchema } from '@cfs/contracts/packet-series';
 import { ingestResultSchema, packetHistoryQuerySchema, packetSchema, PACKET_LIMITS } from '@cfs/contracts/packets';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { ingestPackets } from '../../engines/ingestion/ingest.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { machineOf, perm, principalOf } from '../../http/route-permission.js';
-import { findPacketHistory } from './queries.js';
+import { findEntityLogs, findEntitySeries, findPacketHistory } from './queries.js';
 import { packetsResource } from './resource.js';
 
 const tags = ['Packets'];
@@ -44,5 +45,18 @@ export const packetRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, con
     { config: { permission: perm('Packets', 'view') }, schema: { tags, params: z.object({ entityId: z.uuid() }), querystring: packetHistoryQuerySchema } },
     async (request) =>
       findPacketHistory(db, principalOf(request).tenantScope, request.params.entityId.toLowerCase(), request.query, config.packetRetentionDays, request.url.split('?')[0] ?? ''),
+  );
+
+  // The Packet drawer's History chart and Logs tab (spec 002 §2 Packet drawer).
+  app.get(
+    '/v1/packets/:entityId/series',
+    { config: { permission: perm('Packets', 'view') }, schema: { tags, params: z.object({ entityId: z.uuid() }), querystring: packetSeriesQuerySchema, response: { 200: packetSeriesSchema } } },
+    async (request) => findEntitySeries(db, principalOf(request).tenantScope, request.params.entityId.toLowerCase(), request.query, config.packetRetentionDays),
+  );
+
+  app.get(
+    '/v1/packets/:entityId/logs',
+    { config: { permission: perm('Packets', 'view') }, schema: { tags, params: z.object({ entityId: z.uuid() }), response: { 200: z.array(entityLogEntrySchema) } } },
+    async (request) => findEntityLogs(db, principalOf(request).tenantScope, request.params.entityId.toLowerCase()),
   );
 };

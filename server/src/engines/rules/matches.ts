@@ -108,20 +108,22 @@ export async function expireMatches(db: Db, now = new Date(), batchSize = 500): 
   }
 }
 
+interface WrittenMatch {
+  rule_match_id: string;
+  rule_id: string;
+  tenant_id: string;
+  subject_id: string;
+  label: string | null;
+  in_maintenance: boolean;
+  opened: boolean;
+}
+
 /**
- * Records matches in the caller's transaction: for each rule and subject, the open match is raised
- * (matchCount, lastMatch, the packet and the reason; `expires` pushed out when the rule slides) or,
- * when none is open, one is opened and its match actions are enqueued. The open match is claimed by
- * the partial unique index (rule, subject) among unprocessed matches: two instances matching the
- * same subject at once open it once (the second waits for the first and raises it), so its actions
- * are enqueued once. A subject whose match expired but was not yet closed gets that one closed
- * (its expiration actions enqueued) before the new one opens.
+ * One statement: opens or raises the match of each candidate. A subject whose open match already
+ * ran out (expires passed, not yet closed) is left alone and missing from the answer.
  */
-export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate[], now = new Date()): Promise<{ opened: number; raised: number }> {
-  if (candidates.length === 0) return { opened: 0, raised: 0 };
-  const folded = foldCandidates(candidates);
-  await closeDue(trx, now, folded.length, folded.map((candidate) => ({ ruleId: candidate.rule.ruleId, subjectId: candidate.subjectId })));
-  const rows = JSON.stringify(
+async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Date): Promise<WrittenMatch[]> {
+  const input = JSON.stringify(
     folded.map((candidate) => ({
       r: candidate.rule.ruleId,
       t: candidate.tenantId,
@@ -139,9 +141,9 @@ export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate
   );
   // Raw SQL: an upsert from a record set on the partial unique index, telling opened from raised
   // rows; every row carries the tenant of the subject it matched, which evaluation took from the data.
-  const { rows: written } = await sql<{ rule_match_id: string; rule_id: string; tenant_id: string; subject_id: string; label: string | null; in_maintenance: boolean; opened: boolean }>`
+  const { rows } = await sql<WrittenMatch>`
     INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
-    SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${rows}::jsonb)
+    SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${input}::jsonb)
       AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, d boolean, p jsonb, w jsonb, m boolean)
     ORDER BY r, s
     ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
@@ -152,7 +154,32 @@ export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate
       label = coalesce(excluded.label, m.label),
       expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
       modified = now()
+    WHERE m.expires > ${now}
     RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`.execute(trx);
+  return rows;
+}
+
+/**
+ * Records matches in the caller's transaction: for each rule and subject, the open match is raised
+ * (matchCount, lastMatch, the packet and the reason; `expires` pushed out when the rule slides) or,
+ * when none is open, one is opened and its match actions are enqueued. The open match is claimed by
+ * the partial unique index (rule, subject) among unprocessed matches: two instances matching the
+ * same subject at once open it once (the second waits for the first and raises it), so its actions
+ * are enqueued once. A subject whose match ran out but was not yet closed gets that one closed
+ * (its expiration actions enqueued) before the new one opens.
+ */
+export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate[], now = new Date()): Promise<{ opened: number; raised: number }> {
+  if (candidates.length === 0) return { opened: 0, raised: 0 };
+  const folded = foldCandidates(candidates);
+  let written = await upsertMatches(trx, folded, now);
+  if (written.length < folded.length) {
+    // Subjects whose open match ran out and was not closed yet: close it (its expiration actions
+    // enqueued), then open the new one. Rare: the expiry task closes due matches every few seconds.
+    const seen = new Set(written.map((row) => `${row.rule_id} ${row.subject_id}`));
+    const expired = folded.filter((candidate) => !seen.has(`${candidate.rule.ruleId} ${candidate.subjectId}`));
+    await closeDue(trx, now, expired.length, expired.map((candidate) => ({ ruleId: candidate.rule.ruleId, subjectId: candidate.subjectId })));
+    written = [...written, ...(await upsertMatches(trx, expired, now))];
+  }
   const rules = new Map(folded.map((candidate) => [candidate.rule.ruleId, candidate.rule]));
   const jobs = written.filter((row) => row.opened).flatMap((row) => {
     const rule = rules.get(row.rule_id)!;

@@ -15,6 +15,10 @@ import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { STATE_LABELS, type WorkUnit } from '@cfs/contracts/work-units';
+import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
+import { RULE_MATCH_LIST } from '@cfs/contracts/rule-matches';
+import { RuleMatchesTable } from '../../components/rule-matches-table';
+import { quote } from '../../lib/list-query';
 import type { WorkUnitSummary } from './api';
 import { useRelatedTab } from './use-related-tab';
 import { noRelatedText, relationTypeLabel, WORK_UNIT_RELATION } from './work-unit-display';
@@ -26,7 +30,7 @@ export interface RelatedTabProps {
   onOpenWorkUnit: (workUnitId: number) => void;
 }
 
-/** The Related tab (spec 001 §2): relations per type, 10 rows a page, at most 100 per type. */
+/** The Related tab (spec 001 §2): relations per type, 10 rows a page, at most 100 per type, then the work unit's rule matches (100, expires descending, spec 001 §9). */
 export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps) {
   const related = useRelatedTab(unit, onUpdated);
   return (
@@ -69,6 +73,13 @@ export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps)
           )}
         </Box>
       ))}
+      {/* Spec 001: the rule matches related to the work unit (its id is their subject), Active or Inactive. */}
+      <Box component="section" aria-label="Related rule matches" sx={{ mt: 2 }}>
+        <Typography variant="subtitle1" component="h3">
+          Rule Matches
+        </Typography>
+        <RuleMatchesTable filter={`subjectId eq ${quote(String(unit.workUnitId))}`} pageSize={MONITORING_LIMITS.ruleMatchesPageSize} orderBy={RULE_MATCH_LIST.drawerOrderBy} label="Related rule matches" />
+      </Box>
     </Box>
   );
 }

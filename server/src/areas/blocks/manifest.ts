@@ -1,0 +1,10 @@
+import { defineArea } from '../../http/area.js';
+import { seedDemoBlocks } from './demo.js';
+import { blockRoutes } from './routes.js';
+
+export const blocksArea = defineArea({
+  name: 'blocks',
+  routes: blockRoutes,
+  audited: { block: 'Blocks' },
+  demoSeed: (trx) => seedDemoBlocks(trx),
+});

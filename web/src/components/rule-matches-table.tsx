@@ -1,0 +1,210 @@
+import { Fragment, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
+import { MONITORING_POLLING_MS, ruleTypeName } from '@cfs/contracts/monitoring';
+import { RULE_MATCH_LIST, isRuleMatchActive, type RuleMatchRow } from '@cfs/contracts/rule-matches';
+import { RULE_MESSAGES } from '@cfs/contracts/rules';
+import { usePermissions } from '../auth/session-data';
+import type { JsonOf } from '../lib/json-types';
+import { fetchList, listQueryKey } from '../lib/list-api';
+import type { ODataParams } from '../lib/list-query';
+import { useNow } from '../lib/use-now';
+import { DateWithAge } from './date-with-age';
+
+export const RULE_MATCHES_PATH = '/v1/rulematches';
+export type RuleMatchListRow = JsonOf<RuleMatchRow>;
+
+export interface RuleMatchesTableProps {
+  /** OData filter of the matches shown, e.g. ``subjectId eq ${quote(blockId)}`` or ``ruleId eq ${guidLiteral(ruleId)}``. */
+  filter: string;
+  /** Rows a page: 50 by default, the rule drawer's 100 (spec 002 §9). */
+  pageSize?: number;
+  /** `$orderby`: newest first by default, the rule drawer's `expires desc`. */
+  orderBy?: string;
+  /** Hides the Rule column where every row has the same rule (the rule drawer). */
+  hideRule?: boolean;
+  /** Hides the Subject column where every row has the same subject (a block's, a packet's tab). */
+  hideSubject?: boolean;
+  /** Polling pauses while false, e.g. while an action-history request is open (spec 002 §4). */
+  refresh?: boolean;
+  /** The table's accessible name. */
+  label?: string;
+}
+
+/** The page of matches, refreshed every 30 s (spec 002 §9), with each match's rule. */
+export function useRuleMatches({ filter, pageSize = RULE_MATCH_LIST.defaultPageSize, orderBy = RULE_MATCH_LIST.defaultOrderBy, refresh = true }: Omit<RuleMatchesTableProps, 'hideRule' | 'hideSubject' | 'label'>, page: number, enabled = true) {
+  const query: ODataParams = { $filter: filter, $orderby: orderBy, $top: String(pageSize), $skip: String(page * pageSize), $count: 'true', $expand: 'rule' };
+  return useQuery({
+    queryKey: listQueryKey(RULE_MATCHES_PATH, query),
+    queryFn: ({ signal }) => fetchList<RuleMatchListRow>(RULE_MATCHES_PATH, query, signal),
+    refetchInterval: refresh ? MONITORING_POLLING_MS.ruleMatches : false,
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** Why a match fired: each condition that held and the value it saw. */
+function MatchReason({ match }: { match: RuleMatchListRow }) {
+  const reason = match.reason;
+  if (!reason || reason.conditions.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No reason was recorded for this match.
+      </Typography>
+    );
+  }
+  return (
+    <Box>
+      <Typography variant="subtitle2" component="h4">
+        Why it fired
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {reason.conditions.map((condition) => (
+          <li key={condition.index}>
+            <Typography variant="body2">
+              {condition.leftOperand} {condition.operator}
+              {condition.rightOperand !== null ? ` ${condition.rightOperand}` : ''}
+              {' — seen '}
+              <Box component="strong">{condition.seen ?? 'nothing'}</Box>
+            </Typography>
+          </li>
+        ))}
+      </Box>
+      {reason.timestamp && (
+        <Typography variant="caption" color="text.secondary">
+          Last matching packet: <DateWithAge value={reason.timestamp} />
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListRow; now: number; hideRule: boolean; hideSubject: boolean }) {
+  const [open, setOpen] = useState(false);
+  const active = isRuleMatchActive(match.expires, now);
+  const columns = 6 + (hideRule ? 0 : 1) + (hideSubject ? 0 : 1);
+  return (
+    <Fragment>
+      <TableRow hover sx={{ '& > td': { borderBottom: open ? 'unset' : undefined } }} data-testid="rule-match-row">
+        <TableCell padding="checkbox">
+          <IconButton size="small" aria-label={open ? 'Hide why it fired' : 'Why it fired'} aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
+          </IconButton>
+        </TableCell>
+        {!hideRule && (
+          <TableCell>
+            {match.rule?.name ?? match.ruleId}
+            {match.rule && (
+              <Typography variant="caption" color="text.secondary" component="div">
+                {ruleTypeName(match.rule.ruleTypeId)}
+              </Typography>
+            )}
+          </TableCell>
+        )}
+        {!hideSubject && (
+          <TableCell sx={{ maxWidth: '14rem' }}>
+            {match.label ?? match.subjectId}
+            {match.label && (
+              <Typography variant="caption" color="text.secondary" component="div" noWrap title={match.subjectId}>
+                {match.subjectId}
+              </Typography>
+            )}
+          </TableCell>
+        )}
+        <TableCell align="right">{match.matchCount}</TableCell>
+        <TableCell>
+          <DateWithAge value={match.firstMatch} />
+        </TableCell>
+        <TableCell>
+          <DateWithAge value={match.lastMatch} />
+        </TableCell>
+        <TableCell>
+          <DateWithAge value={match.expires} />
+        </TableCell>
+        <TableCell>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+            <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} variant={active ? 'filled' : 'outlined'} />
+            {match.inMaintenance && <Chip size="small" label="In Maintenance" color="warning" variant="outlined" />}
+          </Box>
+        </TableCell>
+      </TableRow>
+      {open && (
+        <TableRow>
+          <TableCell />
+          <TableCell colSpan={columns - 1} sx={{ pt: 0 }}>
+            <MatchReason match={match} />
+          </TableCell>
+        </TableRow>
+      )}
+    </Fragment>
+  );
+}
+
+/**
+ * Rule matches (spec 002 §3 RuleMatch) of one filter: a block's or a packet's entity
+ * (`subjectId`), a work unit (`subjectId`), or a rule (`ruleId`): rule, subject, how often,
+ * first and last match, when it expires, Active while that is in the future (and In Maintenance), and
+ * under each row why it fired. 'No Rule Matches Found.' when there are none; refreshed every 30 s.
+ * Needs the Rules view permission, since rule matches are part of rules.
+ *
+ * @example
+ *   <RuleMatchesTable filter={`subjectId eq ${quote(blockId)}`} />
+ *   <RuleMatchesTable filter={`ruleId eq ${guidLiteral(ruleId)}`} pageSize={100} orderBy="expires desc" hideRule />
+ */
+export function RuleMatchesTable(props: RuleMatchesTableProps) {
+  const { hideRule = false, hideSubject = false, label = 'Rule matches', pageSize = RULE_MATCH_LIST.defaultPageSize } = props;
+  const allowed = usePermissions().has('Rules', 'view');
+  const [page, setPage] = useState(0);
+  const matches = useRuleMatches(props, page, allowed);
+  const now = useNow();
+  if (!allowed) return <Typography color="text.secondary">Rule matches are shown to users who may view rules.</Typography>;
+  if (matches.isError) return <Alert severity="error">The rule matches could not be loaded.</Alert>;
+  const rows = matches.data?.rows ?? [];
+  return (
+    <Box>
+      {matches.isFetching && <LinearProgress />}
+      {matches.data && rows.length === 0 && <Typography color="text.secondary">{RULE_MESSAGES.noRuleMatches}</Typography>}
+      {rows.length > 0 && (
+        <>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={label}>
+              <TableHead>
+                <TableRow>
+                  <TableCell padding="checkbox" />
+                  {!hideRule && <TableCell>Rule</TableCell>}
+                  {!hideSubject && <TableCell>Subject</TableCell>}
+                  <TableCell align="right">Matches</TableCell>
+                  <TableCell>First Match</TableCell>
+                  <TableCell>Last Match</TableCell>
+                  <TableCell>Expires</TableCell>
+                  <TableCell>Status</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((match) => (
+                  <MatchRow key={match.ruleMatchId} match={match} now={now} hideRule={hideRule} hideSubject={hideSubject} />
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+          {(matches.data?.total ?? 0) > pageSize && (
+            <TablePagination component="div" count={matches.data?.total ?? 0} page={page} onPageChange={(_event, next) => setPage(next)} rowsPerPage={pageSize} rowsPerPageOptions={[pageSize]} />
+          )}
+        </>
+      )}
+    </Box>
+  );
+}

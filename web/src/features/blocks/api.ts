@@ -1,0 +1,119 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { BLOCK_MESSAGES, type Block, type BlockCreateInput, type BlockHistory, type BlockUpdateInput } from '@cfs/contracts/blocks';
+import { MONITORING_LIMITS, MONITORING_POLLING_MS } from '@cfs/contracts/monitoring';
+import type { Packet } from '@cfs/contracts/packets';
+import { rangeStart, type HistoryPage, type HistoryRange } from '../../components/entity-history';
+import type { LogEntryRow } from '../../components/log-entries';
+import { PACKETS_PATH } from '../../components/use-packets';
+import { apiGet, apiSend } from '../../lib/api-client';
+import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import type { JsonOf } from '../../lib/json-types';
+import { fetchList, listQueryKey } from '../../lib/list-api';
+import { guidLiteral, type ODataParams } from '../../lib/list-query';
+import { useApiMutation } from '../../lib/mutations';
+
+export const BLOCKS_PATH = '/v1/blocks';
+export type BlockRow = JsonOf<Block>;
+export type PacketRow = JsonOf<Packet>;
+
+/** The tiles of the screen: every block of the tenant, by name, with its entity's colour. */
+const BLOCKS_SHOWN = 1000;
+/** Entity ids per packets request: the ids travel in the address, which servers cap at a few kB. */
+const IDS_PER_REQUEST = 100;
+
+/** The blocks of the tenant (spec 002 §7 "filter by … tenant, ordered by name; refreshed every 10 s"). */
+export function useBlocks(tenantId: string) {
+  const query: ODataParams = { $filter: `tenantId eq ${guidLiteral(tenantId)}`, $orderby: 'name asc', $top: String(BLOCKS_SHOWN), $expand: 'entityColor' };
+  return useQuery({
+    queryKey: listQueryKey(BLOCKS_PATH, query),
+    queryFn: ({ signal }) => fetchList<BlockRow>(BLOCKS_PATH, query, signal),
+    refetchInterval: MONITORING_POLLING_MS.blocks,
+    enabled: isGuid(tenantId),
+  });
+}
+
+/**
+ * The latest packet of each tile's entity (GET /v1/packets filtered by entityId in a list, spec
+ * 002 §7), refreshed with the tiles; the ids go a hundred to a request.
+ */
+export function useLatestPackets(entityIds: readonly string[]) {
+  const ids = [...entityIds].sort();
+  return useQuery({
+    queryKey: ['list', PACKETS_PATH, 'blocks', ids.join(',')],
+    queryFn: async ({ signal }) => {
+      const chunks: string[][] = [];
+      for (let start = 0; start < ids.length; start += IDS_PER_REQUEST) chunks.push(ids.slice(start, start + IDS_PER_REQUEST));
+      const pages = await Promise.all(
+        chunks.map((chunk) => fetchList<PacketRow>(PACKETS_PATH, { $filter: `entityId in (${chunk.map(guidLiteral).join(',')})`, $top: String(chunk.length) }, signal)),
+      );
+      return new Map(pages.flatMap((page) => page.rows.map((packet) => [packet.entityId.toLowerCase(), packet] as const)));
+    },
+    enabled: ids.length > 0,
+    refetchInterval: MONITORING_POLLING_MS.blocks,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One block (`?blockId=`): checked before it is asked for. */
+export function useBlock(id: string | null) {
+  return useQuery({
+    queryKey: ['block', id],
+    queryFn: () => (isGuid(id) ? apiGet<BlockRow>(`${BLOCKS_PATH}/${pathId(id)}`) : Promise.reject(notFoundError())),
+    enabled: id !== null && id !== 'new',
+  });
+}
+
+const invalidate = (id?: string) => [listQueryKey(BLOCKS_PATH), ...(id ? [['block', id]] : [])];
+
+export function useCreateBlock() {
+  return useApiMutation({
+    mutationFn: (input: BlockCreateInput) => apiSend<BlockRow>('PUT', BLOCKS_PATH, input),
+    invalidate: (saved) => invalidate(saved.blockId),
+    successMessage: BLOCK_MESSAGES.saved,
+    errorMessage: BLOCK_MESSAGES.saveFailed,
+  });
+}
+
+/** An edit sends only the name and the description (spec 002 §4). */
+export function useUpdateBlock(id: string) {
+  return useApiMutation({
+    mutationFn: (input: BlockUpdateInput) => apiSend<BlockRow>('POST', `${BLOCKS_PATH}/${pathId(id)}`, { name: input.name, description: input.description }),
+    invalidate: invalidate(id),
+    successMessage: BLOCK_MESSAGES.saved,
+    errorMessage: BLOCK_MESSAGES.saveFailed,
+  });
+}
+
+export function useDeleteBlock() {
+  return useApiMutation({
+    mutationFn: (id: string) => apiSend<{ message: string }>('DELETE', `${BLOCKS_PATH}/${pathId(id)}`),
+    invalidate: [listQueryKey(BLOCKS_PATH)],
+    successMessage: BLOCK_MESSAGES.deleted,
+    errorMessage: BLOCK_MESSAGES.deleteFailed,
+  });
+}
+
+/** A page of the block's history (100 rows, spec 002 §9) over the chosen range, refreshed with the drawer. */
+export function useBlockHistory(id: string, range: HistoryRange, pageIndex: number) {
+  return useQuery({
+    queryKey: ['block', id, 'history', range, pageIndex],
+    queryFn: async ({ signal }): Promise<HistoryPage> => {
+      const answer = await apiGet<BlockHistory>(
+        `${BLOCKS_PATH}/${pathId(id)}/history`,
+        { pageNumber: pageIndex + 1, rowCount: MONITORING_LIMITS.blockHistoryPageSize, from: rangeStart(range) },
+        { signal },
+      );
+      return { rows: answer.historyItems, total: answer.totalCount, hasNext: (pageIndex + 1) * MONITORING_LIMITS.blockHistoryPageSize < answer.totalCount };
+    },
+    refetchInterval: MONITORING_POLLING_MS.packetDrawer,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useBlockLogs(id: string, refetchInterval: number | false) {
+  return useQuery({
+    queryKey: ['block', id, 'logs'],
+    queryFn: ({ signal }) => apiGet<LogEntryRow[]>(`${BLOCKS_PATH}/${pathId(id)}/logs`, undefined, { signal }),
+    refetchInterval,
+  });
+}
