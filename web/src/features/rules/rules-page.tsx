@@ -46,13 +46,13 @@ export default function RulesPage() {
   const remove = useDeleteRule();
 
   const columns: GridColDef<Rule>[] = [
-    { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 180, renderCell: ({ row }) => <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>{row.name}</CellLink> },
-    { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 120, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
-    { field: 'tenant', headerName: 'Tenant', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
-    { field: 'subscription', headerName: 'Subscription', flex: 0.9, minWidth: 120, valueGetter: (_value, row) => row.subscription?.name ?? '' },
+    { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 160, renderCell: ({ row }) => <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>{row.name}</CellLink> },
+    { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 105, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
+    { field: 'tenant', headerName: 'Tenant', flex: 0.7, minWidth: 100, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
+    { field: 'subscription', headerName: 'Subscription', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.subscription?.name ?? '' },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 105 },
-    { field: 'matchLifetime', headerName: 'Lifetime', width: 95, filterable: false },
-    dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified' }),
+    { field: 'matchLifetime', headerName: 'Lifetime', width: 90, filterable: false },
+    dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified', width: 200 }),
     actionsColumn<Rule>(
       (row) => [
         { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.ruleId) },
@@ -65,7 +65,7 @@ export default function RulesPage() {
         { label: 'Rule Matches', icon: <RuleIcon fontSize="small" />, onClick: () => matches.open(row.ruleId) },
         { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
       ],
-      { width: 220 },
+      { width: 190 },
     ),
   ];
 
