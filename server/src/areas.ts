@@ -19,10 +19,10 @@ import { agentArea } from './areas/agent/manifest.js';
 import { locationsArea } from './areas/locations/manifest.js';
 import { packagesArea } from './areas/packages/manifest.js';
 import { devicesArea } from './areas/devices/manifest.js';
-import { rulesArea } from './areas/rules/manifest.js';
-import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { blocksArea } from './areas/blocks/manifest.js';
 import { ruleMatchesArea } from './areas/rulematches/manifest.js';
+import { rulesArea } from './areas/rules/manifest.js';
+import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -45,10 +45,10 @@ export const AREAS: readonly AreaManifest[] = [
   locationsArea,
   packagesArea,
   devicesArea,
-  rulesArea,
-  actionDefinitionsArea,
   blocksArea,
   ruleMatchesArea,
+  rulesArea,
+  actionDefinitionsArea,
 ];
 
 // The rule engine runs the areas' built-in actions wherever this list is loaded (the app, the worker, tests).

@@ -51,11 +51,17 @@ describe('the blocks list', () => {
     const url = `/v1/blocks?$expand=entityColor&$filter=blockId eq ${DEMO.demoAgentCpu}`;
     const first = await portal.as('operator', { method: 'GET', url });
     expect(first.json<{ value: BlockRow[] }>().value[0]?.entityColor).toBeNull();
+    expect(first.headers.etag).toBeDefined();
     await portal.db.insertInto('entity_color').values({ entity_id: DEMO.demoAgentCpu, tenant_id: DEMO.contoso, color: BLOCK_COLORS.Orange }).execute();
+    // The change counters read by then (a write elsewhere is seen within their reading interval).
+    await portal.runtime.changes.sync();
     const tag = first.headers.etag;
     const again = await portal.as('operator', { method: 'GET', url, headers: tag ? { 'if-none-match': String(tag) } : {} });
     expect(again.statusCode).toBe(200);
     expect(again.json<{ value: BlockRow[] }>().value[0]?.entityColor).toEqual({ color: BLOCK_COLORS.Orange });
+    // Unchanged since: the poll is answered 304 without its query.
+    const unchanged = await portal.as('operator', { method: 'GET', url, headers: { 'if-none-match': String(again.headers.etag) } });
+    expect(unchanged.statusCode).toBe(304);
     await portal.db.deleteFrom('entity_color').where('entity_id', '=', DEMO.demoAgentCpu).execute();
   });
 

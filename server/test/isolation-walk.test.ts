@@ -51,11 +51,11 @@ interface Objects {
   packageOperationId: string;
   disposablePackageOperationId: string;
   packageVersionId: string;
+  blockId: string;
+  disposableBlockId: string;
   /** A rule of the tenant, and one to delete. */
   ruleId: string;
   disposableRuleId: string;
-  blockId: string;
-  disposableBlockId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -121,14 +121,15 @@ const BODIES: Record<string, Body> = {
   'POST /v1/devices/:id/toggleTrace/:minutes': () => undefined,
   'POST /v1/devices/:id/restartagent': () => undefined,
   'POST /v1/deviceInstallations/:deviceId/packages': (o) => [{ packageId: o.packageId, deviceId: o.deviceId, packageVersionId: EMPTY_GUID }],
-  'PUT /v1/rules': (o) => ruleBody(o.tenantId, `Walk ${stamp()}`),
-  'POST /v1/rules/:ruleId': (o) => ruleBody(o.tenantId, `Walked ${stamp()}`),
-  'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
-  'POST /v1/rules/:ruleId/copy': () => undefined,
-  'DELETE /v1/rules/:id': () => undefined,
   'PUT /v1/blocks': (o) => ({ blockId: crypto.randomUUID(), subscriptionId: o.subscriptionId, name: `Walk ${stamp()}`, blockTypeId: 1 }),
   'POST /v1/blocks/:id': () => ({ name: `Walked ${stamp()}` }),
   'DELETE /v1/blocks/:id': () => undefined,
+  'PUT /v1/rules': (o) => ruleBody(o.tenantId, `Walk ${stamp()}`),
+  'POST /v1/rules/:ruleId': (o) => ruleBody(o.tenantId, `Walked ${stamp()}`),
+  'POST /v1/rules/test': (o) => ({ rule: ruleBody(o.tenantId, `Walk ${stamp()}`), window: 'hour' }),
+  'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
+  'POST /v1/rules/:ruleId/copy': () => undefined,
+  'DELETE /v1/rules/:id': () => undefined,
 };
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
@@ -154,11 +155,11 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/operations/GetAvailableOperationsForDevice': (o) => `tenantId=${o.tenantId}&operatingSystemId=1`,
   'GET /v1/devices/GetPackageInstallsWithVersions': (o) => `deviceId=${o.deviceId}`,
   'POST /v1/devices/:id/restartagent': (o) => `__tenant__=${o.tenantId}`,
+  'GET /v1/blocks/:id/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
+  'GET /v1/packets/:entityId/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
   'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
   'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
   'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
-  'GET /v1/blocks/:id/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
-  'GET /v1/packets/:entityId/series': () => `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -337,10 +338,10 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     packageOperationId: await packageOperation(),
     disposablePackageOperationId: await packageOperation(),
     packageVersionId: version.package_version_id,
-    ruleId: await rule(),
-    disposableRuleId: await rule(),
     blockId: await block(),
     disposableBlockId: await block(),
+    ruleId: await rule(),
+    disposableRuleId: await rule(),
   };
 }
 

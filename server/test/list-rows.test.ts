@@ -53,13 +53,12 @@ beforeAll(async () => {
     .values({ rule_id: rule.rule_id, tenant_id: DEMO.contoso, subject_id: device.device_id, label: 'rows-01', first_match: new Date(), last_match: new Date(), expires: new Date(Date.now() + 300_000), rule_packet: JSON.stringify(packet), reason: JSON.stringify({ conditions: [], timestamp: null }) })
     .execute();
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
-  // A rule saved through its area, with time limitations (JSON text in the list).
-  const timeLimited = await portal.as('admin', {
+  const ruleThroughApi = await portal.as('admin', {
     method: 'PUT',
     url: '/v1/rules',
     payload: { name: 'Rows', ruleTypeId: 1, tenantId: DEMO.contoso, matchLifetime: '00:05:00', timeConditions: JSON.stringify({ TimeZoneId: 'UTC', DaysOfWeek: [1] }), conditions: [{ LeftOperand: 1, Operator: 1, RightOperand: 'x' }] },
   });
-  expect(timeLimited.statusCode, timeLimited.body).toBe(200);
+  expect(ruleThroughApi.statusCode, ruleThroughApi.body).toBe(200);
 });
 afterAll(async () => {
   await portal?.close();

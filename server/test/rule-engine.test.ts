@@ -363,5 +363,17 @@ describe('the Test run', () => {
       { phase: 'expiration', actionDefinitionId: BUILT_IN_ACTIONS.setColor.id, name: 'Set Colour', runs: 2 },
     ]);
     expect(await portal.db.selectFrom('rule_match').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).toEqual(before);
+
+    // Through the API: the operator of Contoso tests Contoso's rule; Fabrikam's operator may not.
+    const body = { rule: { ...values, timeConditions: null }, window: 'hour' };
+    const answer = await portal.as('operator', { method: 'POST', url: '/v1/rules/test', payload: body });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json<{ subjects: unknown[] }>().subjects).toHaveLength(1);
+    const refused = await portal.as('operator2', { method: 'POST', url: '/v1/rules/test', payload: body });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ message: string }>().message).toBe('You cannot test a rule of this tenant.');
+    const unnamed = await portal.as('operator', { method: 'POST', url: '/v1/rules/test', payload: { ...body, rule: { ...body.rule, name: '' } } });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json<{ errors: Record<string, string[]> }>().errors['rule.name']).toEqual(['Please enter a rule name']);
   });
 });

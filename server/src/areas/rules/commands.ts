@@ -9,6 +9,7 @@ import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
 import { compilePattern } from '../../engines/rules/pattern.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
+import { forgetRules } from '../../engines/rules/rule-cache.js';
 
 type RuleRow = Selectable<Database['rule']>;
 
@@ -123,6 +124,13 @@ function audited(rule: Rule) {
   return rest;
 }
 
+/** A rule change, once committed, is in force on this instance at once (other instances within a second: engines/rules/rule-cache.ts). */
+async function inForce<T>(db: Db, change: Promise<T>): Promise<T> {
+  const result = await change;
+  forgetRules(db);
+  return result;
+}
+
 export async function findRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
   const row = await scoped(db, user.tenantScope).selectFrom('rule').selectAll().where('rule_id', '=', ruleId).executeTakeFirst();
   return presentRule(orNotFound(row, 'The rule'));
@@ -130,19 +138,19 @@ export async function findRule(db: Db, user: Principal, ruleId: string): Promise
 
 /** PUT v1/rules. */
 export async function createRule(db: Db, user: Principal, input: RuleValues): Promise<Rule> {
-  return db.transaction().execute(async (trx) => {
+  return inForce(db, db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const columns = await ruleColumns(tx, user, input);
     const row = await tx.insertInto('rule', { ...columns, created_by: user.userName, modified_by: user.userName }).returningAll().executeTakeFirstOrThrow();
     const rule = presentRule(row);
     await recordAudit(trx, user, { entityType: 'rule', entityId: row.rule_id, tenantId: row.tenant_id, action: 'create', changes: audited(rule) });
     return rule;
-  });
+  }));
 }
 
 /** POST v1/rules/{ruleId}. */
 export async function updateRule(db: Db, user: Principal, ruleId: string, input: RuleValues): Promise<Rule> {
-  return db.transaction().execute(async (trx) => {
+  return inForce(db, db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = presentRule(await lockRule(tx, user, ruleId));
     const columns = await ruleColumns(tx, user, input);
@@ -155,12 +163,12 @@ export async function updateRule(db: Db, user: Principal, ruleId: string, input:
     const after = presentRule(row);
     await recordAudit(trx, user, { entityType: 'rule', entityId: ruleId, tenantId: row.tenant_id ?? before.tenantId, action: 'update', changes: changedFields(audited(before), audited(after)) });
     return after;
-  });
+  }));
 }
 
 /** POST v1/rules/toggledisabled/{ruleId} (spec 002 §4: enabled is toggled with a dedicated call). */
 export async function toggleRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  return db.transaction().execute(async (trx) => {
+  return inForce(db, db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await lockRule(tx, user, ruleId);
     const row = await tx
@@ -171,23 +179,23 @@ export async function toggleRule(db: Db, user: Principal, ruleId: string): Promi
       .executeTakeFirstOrThrow();
     await recordAudit(trx, user, { entityType: 'rule', entityId: ruleId, tenantId: row.tenant_id, action: 'update', changes: { enabled: { from: before.enabled, to: row.enabled } } });
     return presentRule(row);
-  });
+  }));
 }
 
 /** DELETE v1/rules/{id}: its matches go with it (ON DELETE CASCADE). */
 export async function deleteRule(db: Db, user: Principal, ruleId: string): Promise<{ message: string }> {
-  return db.transaction().execute(async (trx) => {
+  return inForce(db, db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const rule = await lockRule(tx, user, ruleId);
     await tx.deleteFrom('rule').where('rule_id', '=', ruleId).execute();
     await recordAudit(trx, user, { entityType: 'rule', entityId: ruleId, tenantId: rule.tenant_id, action: 'delete', changes: { name: rule.name } });
     return { message: RULE_MESSAGES.deleted };
-  });
+  }));
 }
 
 /** POST v1/rules/{ruleId}/copy: "Copy of {name}", created disabled (spec 002 §4). */
 export async function copyRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  return db.transaction().execute(async (trx) => {
+  return inForce(db, db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const source = await lockRule(tx, user, ruleId);
     const row = await tx
@@ -212,5 +220,5 @@ export async function copyRule(db: Db, user: Principal, ruleId: string): Promise
     const rule = presentRule(row);
     await recordAudit(trx, user, { entityType: 'rule', entityId: row.rule_id, tenantId: row.tenant_id, action: 'create', changes: { copiedFrom: ruleId, ...audited(rule) } });
     return rule;
-  });
+  }));
 }

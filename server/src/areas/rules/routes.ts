@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { guid } from '@cfs/contracts/fields';
 import { RULE_TYPE_IDS, type RuleTypeId } from '@cfs/contracts/monitoring';
 import { LEFT_OPERAND_TYPES, conditionInputOptionSchema, leftOperandOptionSchema, ruleForActionSchema } from '@cfs/contracts/rule-options';
-import { RULE_MESSAGES, ruleInputSchema, ruleSchema } from '@cfs/contracts/rules';
+import { RULE_MESSAGES, ruleInputSchema, ruleSchema, ruleTestRequestSchema, ruleTestResultSchema } from '@cfs/contracts/rules';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { testRule } from '../../engines/rules/test-run.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { copyRule, createRule, deleteRule, findRule, toggleRule, updateRule } from './commands.js';
@@ -51,6 +52,13 @@ export const ruleRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => 
 
   app.post('/v1/rules/:ruleId', { config: { permission: perm('Rules', 'edit') }, schema: { tags, params: ruleParams, body: ruleInputSchema, response: { 200: ruleSchema } } }, async (request) =>
     updateRule(db, principalOf(request), request.params.ruleId, request.body),
+  );
+
+  // The editor's Test: writes nothing, so it asks what reading rules asks; the rule's tenant must be the caller's.
+  app.post(
+    '/v1/rules/test',
+    { config: { permission: perm('Rules', 'view') }, schema: { tags, summary: 'Replay an unsaved rule over the last hour, day or 7 days of stored data, creating no match and running no action', body: ruleTestRequestSchema, response: { 200: ruleTestResultSchema } } },
+    async (request) => testRule(db, principalOf(request).tenantScope, request.body.rule, request.body.window),
   );
 
   app.post('/v1/rules/toggledisabled/:ruleId', { config: { permission: perm('Rules', 'edit') }, schema: { tags, params: ruleParams, response: { 200: ruleSchema } } }, async (request) =>

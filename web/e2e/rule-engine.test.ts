@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import type { Rule } from '@cfs/contracts/rules';
+import { api, createSubscription, createTenant, createToken, drawer, launchBrowser, portalUrl, screenshot, sessionOf, settled, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+
+/**
+ * The rule engine as a user meets it, with nothing written behind the portal's back: a rule made
+ * through the API, a packet over its threshold reported with a tenant token, and then in the
+ * browser the block's tile turned red by the rule's Set Colour action (run by the portal's worker),
+ * the match with why it fired in the block's Rule Matches tab, and the incident the rule opened.
+ */
+describe('a threshold rule in the browser', () => {
+  let browser: Browser;
+  let admin: Session;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    admin = await sessionOf(browser, 'admin');
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('a packet over the threshold turns the tile red, records why, and opens an incident', async () => {
+    const tenant = await createTenant(admin, { name: uniqueName('Rules E2E') });
+    const subscription = await createSubscription(admin, tenant.tenantId, uniqueName('Plant'));
+    const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
+    const blockId = randomUUID();
+    const name = uniqueName('Boiler');
+    await api(admin, '/v1/blocks', { method: 'PUT', body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 } });
+    const ruleName = uniqueName('Boiler too hot');
+    const rule = await api<Rule>(admin, '/v1/rules', {
+      method: 'PUT',
+      body: {
+        name: ruleName,
+        ruleTypeId: RULE_TYPES.Ingestion,
+        tenantId: tenant.tenantId,
+        matchLifetime: '00:05:00',
+        useSlidingExpiration: true,
+        conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' }],
+        matchActions: [
+          { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
+          { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '1' } },
+        ],
+        expirationActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } }],
+      },
+    });
+
+    const report = async (value: number) => {
+      const response = await fetch(`${portalUrl()}/v1/packets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ entityId: blockId, timestamp: new Date().toISOString(), message: { Value: value, Properties: { BlockName: name } } }),
+      });
+      expect(response.status).toBe(200);
+    };
+    await report(72);
+    await report(129);
+
+    // The match, opened by the packet over 100 (not by the one under it).
+    const matches = await api<ListResponse<{ ruleId: string; subjectId: string; matchCount: number }>>(admin, `/v1/rulematches?$filter=ruleId eq ${rule.ruleId}`);
+    expect(matches.value).toEqual([expect.objectContaining({ subjectId: blockId, matchCount: 1 })]);
+
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${tenant.tenantId}/blocks`);
+    const tile = page.getByRole('article', { name });
+    await expect.poll(() => tile.getAttribute('data-color'), { timeout: 30_000 }).toBe('Red');
+    expect(await tile.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 51, 51)');
+    await expect.poll(() => tile.getByTestId('block-value').textContent()).toBe('129');
+    await settled(tile);
+    await screenshot(page, 'rule-engine-tile');
+
+    await tile.click();
+    const panel = drawer(page);
+    await panel.getByRole('tab', { name: 'Rule Matches' }).click();
+    const row = panel.getByRole('table', { name: 'Block rule matches' }).getByTestId('rule-match-row');
+    await row.waitFor();
+    expect(await row.textContent()).toContain(ruleName);
+    expect(await row.locator('.MuiChip-root').textContent()).toBe('Active');
+    await row.getByRole('button', { name: 'Why it fired' }).click();
+    await panel.getByText('Value GreaterThan 100 — seen 129').waitFor();
+    await settled(panel);
+    await screenshot(page, 'rule-engine-reason');
+    await panel.getByRole('tab', { name: 'Logs' }).click();
+    await panel.getByText(`Colour set to Red by rule "${ruleName}" (matched).`).waitFor();
+    await settled(panel);
+    await screenshot(page, 'rule-engine-match');
+
+    // The incident the rule opened, in the tenant's work units.
+    const units = await api<ListResponse<{ title: string; severityId: number }>>(admin, `/v1/workunits?$filter=tenantId eq ${tenant.tenantId}`);
+    expect(units.value).toEqual([expect.objectContaining({ title: `${ruleName}: ${name} (${blockId})`, severityId: 1 })]);
+  }, 90_000);
+});
