@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, choose, drawer, gridRow, homeTenantId, launchBrowser, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type Session } from './support';
+import { api, choose, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type Session } from './support';
 
 type RuleRow = JsonOf<Rule>;
 
@@ -305,5 +306,35 @@ describe('rules (operator)', () => {
     expect(body.rule.conditions[1]!.RightOperand).toBe('up');
     await test.getByText(/packets examined from/).or(test.getByRole('alert')).first().waitFor();
     await screenshot(page, 'rules-test-panel');
+  });
+
+  test('Rule Matches lists the rule’s matches, latest expiry first, with why each fired', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const word = `down-${randomUUID().slice(0, 8)}`;
+    const rule = await createRule(session, { name: uniqueName('E2E matched'), conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }], matchActions: [] });
+    const { generatedToken } = await createToken(session);
+    const entityId = randomUUID();
+    // An Ingestion rule matches as the packet is taken in.
+    const sent = await fetch(`${portalUrl()}/v1/packets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify([{ entityId, timestamp: new Date().toISOString(), message: { Value: word, Properties: { BlockName: 'E2E pump' } } }]),
+    });
+    expect(sent.ok).toBe(true);
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId);
+    await searchGrid(page, rule.name);
+    await gridRow(page, rule.name).getByRole('button', { name: 'Rule Matches' }).click();
+    await page.waitForURL((url) => url.searchParams.get('ruleMatchesId') === rule.ruleId);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Rule Matches: ${rule.name}` }).waitFor();
+    const table = panel.getByRole('table', { name: `Matches of ${rule.name}` });
+    await table.getByText('E2E pump').waitFor();
+    expect(await table.getByRole('columnheader', { name: 'Rule' }).count()).toBe(0);
+    await table.getByText('Active').waitFor();
+    await table.getByRole('button', { name: 'Why it fired' }).click();
+    await table.getByText(word).first().waitFor();
+    await screenshot(page, 'rules-matches-drawer');
   });
 });

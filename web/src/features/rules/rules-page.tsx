@@ -5,6 +5,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import RuleIcon from '@mui/icons-material/Rule';
 import ToggleOffIcon from '@mui/icons-material/ToggleOff';
 import ToggleOnIcon from '@mui/icons-material/ToggleOn';
 import { RULE_TYPES } from '@cfs/contracts/monitoring';
@@ -22,18 +23,20 @@ import { RULES_PATH, useCopyRule, useDeleteRule, useToggleRule, type Rule } from
 
 // The editor and its form load when first opened.
 const RuleDrawer = lazyWhenOpened(() => import('./rule-drawer'), (props) => props.id !== null);
+const RuleMatchesDrawer = lazyWhenOpened(() => import('./rule-matches-drawer'), (props) => props.id !== null);
 
 const RULE_TYPE_OPTIONS = Object.entries(RULE_TYPES).map(([label, value]) => ({ value, label }));
 const ENABLED_ONLY = { id: 'enabled', field: 'enabled', operator: 'is', value: true };
 const ruleTypeLabel = (id: number) => RULE_TYPE_OPTIONS.find((option) => option.value === id)?.label ?? String(id);
 
-/** Rules (spec 002 §2): enabled rules unless 'Show Disabled Rules'; `?ruleId=&tab=` opens the editor. */
+/** Rules (spec 002 §2): enabled rules unless 'Show Disabled Rules'; `?ruleId=&tab=` opens the editor, `?ruleMatchesId=` a rule's matches. */
 export default function RulesPage() {
   const tenantId = useTenantId();
   // Spec 002 §2, §7: only enabled rules unless 'Show Disabled Rules' (a filter of the list, so the
   // address keeps it and the toolbar counts it).
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }], filters: [ENABLED_ONLY] } });
   const editor = useDrawerParam('ruleId', { clear: ['tab'] });
+  const matches = useDrawerParam('ruleMatchesId');
   const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
   const setShowDisabled = (show: boolean) =>
     list.setFilters((current) => [...current.filter((item) => item.field !== 'enabled'), ...(show ? [] : [ENABLED_ONLY])]);
@@ -43,13 +46,13 @@ export default function RulesPage() {
   const remove = useDeleteRule();
 
   const columns: GridColDef<Rule>[] = [
-    { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 180, renderCell: ({ row }) => <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>{row.name}</CellLink> },
-    { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 120, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
-    { field: 'tenant', headerName: 'Tenant', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
-    { field: 'subscription', headerName: 'Subscription', flex: 0.9, minWidth: 120, valueGetter: (_value, row) => row.subscription?.name ?? '' },
+    { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 160, renderCell: ({ row }) => <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>{row.name}</CellLink> },
+    { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 105, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
+    { field: 'tenant', headerName: 'Tenant', flex: 0.7, minWidth: 100, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
+    { field: 'subscription', headerName: 'Subscription', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.subscription?.name ?? '' },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 105 },
-    { field: 'matchLifetime', headerName: 'Lifetime', width: 95, filterable: false },
-    dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified' }),
+    { field: 'matchLifetime', headerName: 'Lifetime', width: 90, filterable: false },
+    dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified', width: 200 }),
     actionsColumn<Rule>(
       (row) => [
         { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.ruleId) },
@@ -59,6 +62,7 @@ export default function RulesPage() {
           onClick: () => void toggle.mutateAsync(row).catch(() => undefined),
         },
         { label: 'Copy', icon: <ContentCopyIcon fontSize="small" />, onClick: () => void copy.mutateAsync(row).catch(() => undefined) },
+        { label: 'Rule Matches', icon: <RuleIcon fontSize="small" />, onClick: () => matches.open(row.ruleId) },
         { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
       ],
       { width: 190 },
@@ -87,6 +91,7 @@ export default function RulesPage() {
           />
         }
       />
+      <RuleMatchesDrawer id={matches.openId} onClose={matches.close} />
       <RuleDrawer id={editor.openId} tenantId={tenantId} onCreated={(saved) => editor.open(saved.ruleId, { replace: true })} onClose={editor.close} />
       <ConfirmDialog
         open={deleting !== null}
