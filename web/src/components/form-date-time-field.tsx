@@ -12,6 +12,11 @@ export interface FormDateTimeFieldProps<T extends FieldValues, TOut = T> {
   required?: boolean;
   disabled?: boolean;
   helperText?: string;
+  /**
+   * Keep an entry that is not a date as the text 'invalid' (instead of null), so that the schema
+   * can say so ('Please enter a valid date', spec 002 §5) rather than treat it as left empty.
+   */
+  keepInvalid?: boolean;
 }
 
 /**
@@ -23,7 +28,7 @@ export interface FormDateTimeFieldProps<T extends FieldValues, TOut = T> {
  * @example
  *   <FormDateTimeField control={form.control} name="plannedStartTime" label="Planned Start Time" required />
  */
-export function FormDateTimeField<T extends FieldValues, TOut = T>({ control, name, label, required, disabled, helperText }: FormDateTimeFieldProps<T, TOut>) {
+export function FormDateTimeField<T extends FieldValues, TOut = T>({ control, name, label, required, disabled, helperText, keepInvalid }: FormDateTimeFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const text: unknown = field.value;
   const value = typeof text === 'string' && text !== '' && dayjs(text).isValid() ? dayjs(text) : null;
@@ -36,7 +41,7 @@ export function FormDateTimeField<T extends FieldValues, TOut = T>({ control, na
         value={value}
         disabled={disabled || field.disabled}
         inputRef={field.ref}
-        onChange={(next) => field.onChange(next && next.isValid() ? next.toISOString() : null)}
+        onChange={(next) => field.onChange(next === null ? null : next.isValid() ? next.toISOString() : keepInvalid ? 'invalid' : null)}
         onClose={field.onBlur}
         slotProps={{
           // "5/Mar", not "05/Mar": the day as DATE_FORMAT writes it.

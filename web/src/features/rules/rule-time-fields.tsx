@@ -2,12 +2,12 @@ import dayjs from 'dayjs';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { TimeField } from '@mui/x-date-pickers/TimeField';
-import { DATE_TIME_ENTRY_FORMAT, TIME_FORMAT } from '@cfs/contracts/constants';
+import { TIME_FORMAT } from '@cfs/contracts/constants';
 import { useController, type Control, type Path } from 'react-hook-form';
 import type { RuleValues } from '@cfs/contracts/rules';
+import { FormDateTimeField } from '../../components/form-date-time-field';
 import type { RuleFormValues } from './rule-form-values';
 
 type Props = { control: Control<RuleFormValues, unknown, RuleValues>; name: Path<RuleFormValues>; label: string };
@@ -53,24 +53,5 @@ export function DailyTimeField({ control, name, label }: Props) {
  * so the schema answers 'Please enter a valid date' (spec 002 §5) instead of dropping it.
  */
 export function RangeDateField({ control, name, label }: Props) {
-  const { field, fieldState } = useController({ control, name });
-  const text: unknown = field.value;
-  const value = typeof text === 'string' && text !== '' && dayjs(text).isValid() ? dayjs(text) : null;
-  return (
-    <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <DateTimePicker
-        label={label}
-        format={DATE_TIME_ENTRY_FORMAT}
-        ampm={false}
-        value={value}
-        inputRef={field.ref}
-        onChange={(next) => field.onChange(next === null ? null : next.isValid() ? next.toISOString() : 'invalid')}
-        onClose={field.onBlur}
-        slotProps={{
-          field: { shouldRespectLeadingZeros: true },
-          textField: { fullWidth: true, margin: 'normal', name: field.name, onBlur: field.onBlur, error: fieldState.error !== undefined, helperText: fieldState.error?.message },
-        }}
-      />
-    </LocalizationProvider>
-  );
+  return <FormDateTimeField control={control} name={name} label={label} keepInvalid />;
 }
