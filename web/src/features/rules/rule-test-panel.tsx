@@ -64,7 +64,7 @@ function RuleTestOutcome({ result }: { result: RuleTestResult }) {
   return (
     <>
       <Typography variant="body2" sx={{ mt: 2 }}>
-        {`${result.packetsExamined.toLocaleString()} packets examined from ${formatDateTime(result.from)} to ${formatDateTime(result.to)} in ${Math.round(result.elapsedMs).toLocaleString()} ms.`}
+        {`${result.packetsExamined.toLocaleString()} ${result.packetsExamined === 1 ? 'packet' : 'packets'} examined from ${formatDateTime(result.from)} to ${formatDateTime(result.to)} in ${Math.round(result.elapsedMs).toLocaleString()} ms.`}
       </Typography>
       {result.truncated && (
         <Alert severity="warning" sx={{ mt: 1 }}>
