@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OCCURRENCE_OPTIONS, OPERATORS, RULE_ACTION_TYPES, RULE_TYPES, type LeftOperandType, type OperatorId } from './monitoring.js';
+import { LEFT_OPERANDS, OCCURRENCE_OPTIONS, OPERATORS, RULE_ACTION_TYPES, RULE_TYPES, type LeftOperandType, type OperatorId } from './monitoring.js';
 import { SEVERITY_LABELS, STATE_LABELS, WORK_UNIT_EVENT_TYPES } from './work-units.js';
 
 /**
@@ -95,11 +95,7 @@ export const RULE_AREA_MESSAGES = {
 /** Work unit severities a Create Work Unit action may set (spec 002 §9: Sev0 to Sev4). */
 export const ACTION_SEVERITY_OPTIONS = Object.entries(SEVERITY_LABELS).map(([id, label]) => ({ value: id, label }));
 
-/**
- * Whether a rule may run an action definition: the rule types of spec 002 §3 (3, 4, 6), and the
- * built-in Create Work Unit, which the migration files as a protocols' built-in (type 5) while
- * rules raise work units with it too (spec 002 §3 names its parameters for both).
- */
-export function isRuleActionDefinition(definition: { actionDefinitionId: string; actionDefinitionTypeId: number }): boolean {
-  return RULE_ACTION_TYPES.includes(definition.actionDefinitionTypeId) || definition.actionDefinitionId === BUILT_IN_ACTIONS.createWorkUnit.id;
+/** Whether a rule may run an action definition: the rule types of spec 002 §3 (3, 4 and 6, the built-in Set Colour and Create Work Unit). */
+export function isRuleActionDefinition(definition: { actionDefinitionTypeId: number }): boolean {
+  return RULE_ACTION_TYPES.includes(definition.actionDefinitionTypeId);
 }

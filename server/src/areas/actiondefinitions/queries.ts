@@ -1,5 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
-import { BUILT_IN_ACTIONS, RULE_ACTION_TYPES } from '@cfs/contracts/monitoring';
+import { RULE_ACTION_TYPES } from '@cfs/contracts/monitoring';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
@@ -8,8 +7,8 @@ import { NotFoundError } from '../../http/errors.js';
 
 /**
  * GET v1/actionDefinitions/GetActionDefinitionsForRules(tenantId=) (spec 002 §7): the actions a
- * rule of the tenant may run — the tenant's own and the installation's, of a rule type (and the
- * built-in Create Work Unit, `isRuleActionDefinition`), by name.
+ * rule of the tenant may run — the tenant's own and the installation's, of a rule type
+ * (`isRuleActionDefinition`), by name.
  */
 export async function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
   if (!canAccessTenant(scope, tenantId) || !(await scoped(db, scope).hasTenant(tenantId))) throw new NotFoundError('The tenant');
@@ -24,7 +23,7 @@ export async function findActionDefinitionsForRules(db: Db, scope: TenantScope, 
       'input_parameters as inputParameters',
     ])
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
-    .where(sql<SqlBool>`(action_definition_type_id = ANY(${sql.val([...RULE_ACTION_TYPES])}::smallint[]) OR action_definition_id = ${BUILT_IN_ACTIONS.createWorkUnit.id}::uuid)`)
+    .where('action_definition_type_id', 'in', [...RULE_ACTION_TYPES])
     .orderBy('name')
     .orderBy('action_definition_id')
     .limit(1000)

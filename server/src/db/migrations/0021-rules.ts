@@ -14,12 +14,13 @@ import { runStatements } from '../migrate.js';
  * - `rule_correlation_member`: the entities that met a Correlation rule's conditions, and when last.
  * - `entity_color`, `entity_log`: an entity's colour (the set-colour action) and its log (what
  *   rules did to it), which blocks show.
- * - `action_definition` with the three built-in actions at their fixed ids; `action_history`: every
+ * - `action_definition` with the three built-in actions at their fixed ids (Set Colour and Create
+ *   Work Unit: rule actions, type 6; Send Email: a protocol action, type 1); `action_history`: every
  *   action run, suppressed ones included.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const builtIns = Object.values(BUILT_IN_ACTIONS)
-    .map((action) => `('${action.id}', '${action.name}', ${action === BUILT_IN_ACTIONS.setColor ? 6 : 5}, '${action.parameters.join(',')}')`)
+    .map((action) => `('${action.id}', '${action.name}', ${action === BUILT_IN_ACTIONS.sendEmail ? 1 : 6}, '${action.parameters.join(',')}')`)
     .join(', ');
   await runStatements(db, [
     `CREATE TABLE action_definition (
