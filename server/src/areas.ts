@@ -23,6 +23,7 @@ import { blocksArea } from './areas/blocks/manifest.js';
 import { ruleMatchesArea } from './areas/rulematches/manifest.js';
 import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
+import { actionHistoriesArea } from './areas/actionhistories/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -49,6 +50,7 @@ export const AREAS: readonly AreaManifest[] = [
   ruleMatchesArea,
   rulesArea,
   actionDefinitionsArea,
+  actionHistoriesArea,
 ];
 
 // The rule engine runs the areas' built-in actions wherever this list is loaded (the app, the worker, tests).

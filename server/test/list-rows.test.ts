@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../src/app.js';
@@ -48,9 +49,15 @@ beforeAll(async () => {
     .values({ tenant_id: DEMO.contoso, name: 'Rows', rule_type_id: 1, match_lifetime_seconds: 300, conditions: JSON.stringify([{ Type: 0, LeftOperand: 1, Operator: 13 }]) })
     .returning('rule_id')
     .executeTakeFirstOrThrow();
-  await portal.db
+  const match = await portal.db
     .insertInto('rule_match')
     .values({ rule_id: rule.rule_id, tenant_id: DEMO.contoso, subject_id: device.device_id, label: 'rows-01', first_match: new Date(), last_match: new Date(), expires: new Date(Date.now() + 300_000), rule_packet: JSON.stringify(packet), reason: JSON.stringify({ conditions: [], timestamp: null }) })
+    .returning('rule_match_id')
+    .executeTakeFirstOrThrow();
+  // What its action did (the engine's action history row).
+  await portal.db
+    .insertInto('action_history')
+    .values({ tenant_id: DEMO.contoso, action_definition_id: BUILT_IN_ACTIONS.setColor.id, result_status_id: 1, input_parameters: '{"Color":"Red"}', result_detail: 'Colour set to Red', correlation_id: match.rule_match_id, reference_id: device.device_id, rule_match_id: match.rule_match_id })
     .execute();
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
   const ruleThroughApi = await portal.as('admin', {

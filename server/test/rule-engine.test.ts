@@ -340,6 +340,20 @@ describe('WorkUnit rules', () => {
 });
 
 describe('the Test run', () => {
+  it('finds what the engine would, whether a field is named as the rule names it or in another case', async () => {
+    const entities = [randomUUID(), randomUUID(), randomUUID()];
+    await post(contosoToken, [
+      { entityId: entities[0], timestamp: secondsAgo(60), message: { Metrics: { CpuPercent: 95 } } },
+      { entityId: entities[1], timestamp: secondsAgo(60), message: { Metrics: { cpupercent: 97 } } },
+      { entityId: entities[2], timestamp: secondsAgo(60), message: { Metrics: { CpuPercent: 40 } } },
+    ]);
+    const values = ruleInputSchema.parse({ name: 'Draft', ruleTypeId: RULE_TYPES.Ingestion, tenantId: DEMO.contoso, matchLifetime: '00:05:00', conditions: [tenantCondition(DEMO.contoso), cpuAbove(90)] });
+    const result = await testRule(portal.db, { kind: 'all' }, values, 'hour');
+    const found = new Set(result.subjects.map((subject) => subject.subjectId));
+    expect(entities.map((entityId) => found.has(entityId))).toEqual([true, true, false]);
+    expect(result.packetsExamined).toBeGreaterThanOrEqual(3);
+  });
+
   it('replays an unsaved rule over stored packets: subjects, matches, expirations and action runs, and writes nothing', async () => {
     const entityId = randomUUID();
     const minutes = (n: number) => secondsAgo(n * 60);

@@ -81,6 +81,11 @@ describe('a threshold rule in the browser', () => {
     expect(await row.locator('.MuiChip-root').textContent()).toBe('Active');
     await row.getByRole('button', { name: 'Why it fired' }).click();
     await panel.getByText('Value GreaterThan 100 — seen 129').waitFor();
+    // What its actions did, from the action history.
+    const actions = panel.getByRole('list', { name: 'Actions run' });
+    await expect.poll(() => actions.getByRole('listitem').count(), { timeout: 30_000 }).toBe(2);
+    expect(await actions.textContent()).toContain('Set Colour — Success: Colour set to Red');
+    expect(await actions.textContent()).toContain('Create Work Unit — Success: Work unit');
     await settled(panel);
     await screenshot(page, 'rule-engine-reason');
     await panel.getByRole('tab', { name: 'Logs' }).click();

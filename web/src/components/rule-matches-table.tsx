@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useIsFetching, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -17,6 +17,8 @@ import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import { MONITORING_POLLING_MS, ruleTypeName } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_LIST, isRuleMatchActive, type RuleMatchRow } from '@cfs/contracts/rule-matches';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
+import { ACTION_RESULT_LABELS, type ActionHistoryRow } from '@cfs/contracts/action-histories';
+import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
 import { usePermissions } from '../auth/session-data';
 import type { JsonOf } from '../lib/json-types';
 import { fetchList, listQueryKey } from '../lib/list-api';
@@ -25,6 +27,7 @@ import { useNow } from '../lib/use-now';
 import { DateWithAge } from './date-with-age';
 
 export const RULE_MATCHES_PATH = '/v1/rulematches';
+const ACTION_HISTORIES_PATH = '/v1/actionHistories';
 export type RuleMatchListRow = JsonOf<RuleMatchRow>;
 
 export interface RuleMatchesTableProps {
@@ -47,10 +50,12 @@ export interface RuleMatchesTableProps {
 /** The page of matches, refreshed every 30 s (spec 002 §9), with each match's rule. */
 export function useRuleMatches({ filter, pageSize = RULE_MATCH_LIST.defaultPageSize, orderBy = RULE_MATCH_LIST.defaultOrderBy, refresh = true }: Omit<RuleMatchesTableProps, 'hideRule' | 'hideSubject' | 'label'>, page: number, enabled = true) {
   const query: ODataParams = { $filter: filter, $orderby: orderBy, $top: String(pageSize), $skip: String(page * pageSize), $count: 'true', $expand: 'rule' };
+  // Paused while a match's action history is being read (spec 001 §9: paused while an action-history request is open).
+  const readingActions = useIsFetching({ queryKey: listQueryKey(ACTION_HISTORIES_PATH) }) > 0;
   return useQuery({
     queryKey: listQueryKey(RULE_MATCHES_PATH, query),
     queryFn: ({ signal }) => fetchList<RuleMatchListRow>(RULE_MATCHES_PATH, query, signal),
-    refetchInterval: refresh ? MONITORING_POLLING_MS.ruleMatches : false,
+    refetchInterval: refresh && !readingActions ? MONITORING_POLLING_MS.ruleMatches : false,
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -88,6 +93,42 @@ function MatchReason({ match }: { match: RuleMatchListRow }) {
           Last matching packet: <DateWithAge value={reason.timestamp} />
         </Typography>
       )}
+    </Box>
+  );
+}
+
+/** What the match's actions did (spec 002 §3 ActionHistory): run, failed, or suppressed in maintenance. */
+function MatchActions({ ruleMatchId }: { ruleMatchId: string }) {
+  const allowed = usePermissions().has('ActionDefinitions', 'view');
+  const query: ODataParams = { $filter: `ruleMatchId eq ${ruleMatchId}`, $orderby: 'actionProcessed desc', $top: '50', $expand: 'actionDefinition' };
+  const runs = useQuery({
+    queryKey: listQueryKey(ACTION_HISTORIES_PATH, query),
+    queryFn: ({ signal }) => fetchList<JsonOf<ActionHistoryRow>>(ACTION_HISTORIES_PATH, query, signal),
+    enabled: allowed,
+  });
+  if (!allowed) return null;
+  const rows = runs.data?.rows ?? [];
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Typography variant="subtitle2" component="h4">
+        Actions
+      </Typography>
+      {runs.isError && <Typography variant="body2" color="error">The actions could not be loaded.</Typography>}
+      {runs.data && rows.length === 0 && <Typography variant="body2" color="text.secondary">No action has run for this match yet.</Typography>}
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }} aria-label="Actions run">
+        {rows.map((run) => (
+          <li key={run.actionHistoryId}>
+            <Typography variant="body2">
+              <Box component="strong">{run.actionDefinition?.name ?? run.actionDefinitionId}</Box>
+              {' — '}
+              <Box component="span" sx={{ color: run.resultStatusId === ACTION_RESULT_STATUSES.Failure ? 'error.main' : run.resultStatusId === ACTION_RESULT_STATUSES.Suppressed ? 'warning.main' : undefined }}>
+                {ACTION_RESULT_LABELS[run.resultStatusId] ?? run.resultStatusId}
+              </Box>
+              {run.resultDetail ? `: ${run.resultDetail}` : ''} <DateWithAge value={run.actionProcessed} />
+            </Typography>
+          </li>
+        ))}
+      </Box>
     </Box>
   );
 }
@@ -146,6 +187,7 @@ function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListR
           <TableCell />
           <TableCell colSpan={columns - 1} sx={{ pt: 0 }}>
             <MatchReason match={match} />
+            <MatchActions ruleMatchId={match.ruleMatchId} />
           </TableCell>
         </TableRow>
       )}

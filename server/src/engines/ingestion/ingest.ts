@@ -16,6 +16,8 @@ interface Accepted {
   timestamp: string;
   at: number;
   message: string;
+  /** The message as parsed from the request, which the rules read. */
+  parsed: unknown;
   hash: string;
 }
 
@@ -90,7 +92,7 @@ export function validateBatch(body: unknown, { retentionDays, now = new Date() }
     // even run of backslashes); refused here, it is the item's problem, not a failed statement.
     if (NUL_ESCAPE.test(message)) problems.push({ item, field: 'message', problem: 'message may not contain the character U+0000' });
     const hash = sha256Hex(message);
-    accepted.push({ entityId: packet.entityId, timestamp: packet.timestamp, at, message, hash });
+    accepted.push({ entityId: packet.entityId, timestamp: packet.timestamp, at, message, parsed: packet.message, hash });
   });
   if (problems.length > 0) refuse(400, problems);
   return accepted;

@@ -6,12 +6,13 @@ import { recordMatches, type MatchCandidate } from './matches.js';
 import { rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
 
-/** A packet as ingestion hands it over: checked, its message as canonical JSON text. */
+/** A packet as ingestion hands it over: checked, its message parsed. */
 export interface IncomingPacket {
   entityId: string;
   timestamp: string;
   at: number;
-  message: string;
+  /** The message as parsed from the request. */
+  parsed: unknown;
 }
 
 /** What the rules concluded about a batch before it was written. */
@@ -44,7 +45,7 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
   const windowEntities = new Map<string, string>();
   for (const packet of batch) {
     const timestamp = new Date(packet.at);
-    const parsed: unknown = JSON.parse(packet.message);
+    const parsed = packet.parsed;
     const message = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { Value: parsed };
     const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: deviceOf(packet.entityId), timestamp, message };
     for (const rule of rules.packet) {

@@ -62,16 +62,37 @@ function equals(right: string): Comparator {
   const rightNumber = asNumber(right);
   const rightText = right.toLowerCase();
   return (left) => {
+    // The usual case first: the very text (an id, a state); equal as numbers too, when both are.
+    if (left === right) return true;
     const leftNumber = asNumber(left);
     if (leftNumber !== undefined && rightNumber !== undefined) return leftNumber === rightNumber;
     return asText(left).toLowerCase() === rightText;
   };
 }
 
-/** A pattern RE2 cannot run never matches (the rules area refuses to save one). */
+/** Texts whose answer a pattern keeps: an entity's fields repeat from packet to packet. */
+const PATTERN_ANSWERS_KEPT = 10_000;
+
+/**
+ * A pattern RE2 cannot run never matches (the rules area refuses to save one). Each answer is
+ * kept for the text it was given, since a call into RE2 costs microseconds and the same names and
+ * states come back with every packet; the oldest answers are forgotten beyond the limit.
+ */
 function matches(right: string): Comparator {
   const test = compilePattern(right);
-  return (left) => test !== undefined && !isEmpty(left) && test(asText(left));
+  if (!test) return () => false;
+  const answers = new Map<string, boolean>();
+  return (left) => {
+    if (isEmpty(left)) return false;
+    const text = asText(left);
+    let answer = answers.get(text);
+    if (answer === undefined) {
+      answer = test(text);
+      if (answers.size >= PATTERN_ANSWERS_KEPT) answers.delete(answers.keys().next().value as string);
+      answers.set(text, answer);
+    }
+    return answer;
+  };
 }
 
 /**

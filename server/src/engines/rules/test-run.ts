@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { LEFT_OPERANDS, leftOperandById } from '@cfs/contracts/monitoring';
+import { LEFT_OPERANDS, OPERATORS, leftOperandById } from '@cfs/contracts/monitoring';
 import { RULE_MESSAGES, RULE_TEST_WINDOWS, lifetimeSeconds, tenantCondition, type RuleTestResult, type RuleValues, type RuleTestWindow } from '@cfs/contracts/rules';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
@@ -62,6 +62,34 @@ function messageOf(fields: readonly string[][], row: Record<string, unknown>): R
   return message;
 }
 
+const ORDERED: Partial<Record<number, string>> = { [OPERATORS.GreaterThan]: '>', [OPERATORS.LessThan]: '<', [OPERATORS.GreaterThanOrEqual]: '>=', [OPERATORS.LessThanOrEqual]: '<=' };
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * For a rule judged packet by packet whose conditions are all joined by And: a condition the
+ * database can check without ever refusing a packet the engine would take, so that only the
+ * packets that may match leave the database. A numeric comparison of a field refuses only a JSON
+ * number under the exact name that fails it (read as a double, as the engine reads it); an entity
+ * is compared as an id. Every other condition, and every packet the engine might read otherwise
+ * (a field named in another case, a number written as text), is left to the engine.
+ */
+function prefilter(rule: CompiledRule): RawBuilder<boolean> | undefined {
+  if (rule.conditions.some((condition, position) => position > 0 && condition.condition.Type !== 0)) return undefined;
+  const checks = rule.conditions.flatMap(({ condition }) => {
+    const operand = leftOperandById(condition.LeftOperand);
+    const right = condition.RightOperand?.trim() ?? '';
+    if (condition.LeftOperand === LEFT_OPERANDS.Entity.id && condition.Operator === OPERATORS.Equals && UUID_TEXT.test(right)) return [sql<boolean>`entity_id = ${right}::uuid`];
+    const symbol = ORDERED[condition.Operator];
+    const number = Number(right);
+    if (!symbol || right === '' || !Number.isFinite(number)) return [];
+    const path = operand === LEFT_OPERANDS.Value ? ['Value'] : operand?.field && condition.LeftOperandFieldName && !condition.LeftOperandFieldName.includes('.') ? [operand.name, condition.LeftOperandFieldName] : undefined;
+    if (!path) return [];
+    const value = sql`(message #> ${path})`;
+    return [sql<boolean>`(jsonb_typeof(${value}) IS DISTINCT FROM 'number' OR (${value} #>> '{}')::float8 ${sql.raw(symbol)} ${number}::float8)`];
+  });
+  return checks.length === 0 ? undefined : sql<boolean>`(${sql.join(checks, sql` AND `)})`;
+}
+
 function ruleOf(values: RuleValues): CompiledRule {
   const conditions = values.tenantId && !values.conditions.some((condition) => condition.LeftOperand === LEFT_OPERANDS.Tenant.id) ? [tenantCondition(values.tenantId), ...values.conditions] : values.conditions;
   const compiled = compileRule({
@@ -97,6 +125,7 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
   const lifetimeMs = rule.lifetimeSeconds * 1000;
   const runs = new Map<string, SubjectRun>();
   let examined = 0;
+  let narrowed: RawBuilder<boolean> | undefined;
   let truncated = false;
 
   const hit = (subject: Subject, subjectId: string, at: Date) => {
@@ -142,6 +171,8 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
       .select(['entity_id', 'tenant_id', sql<number>`(extract(epoch from timestamp) * 1000)::float8`.as('at'), ...fields.map(fieldColumn)])
       .where('timestamp', '>=', from)
       .where('timestamp', '<=', now);
+    narrowed = rule.mode === 'packet' || rule.mode === 'maintenance' ? prefilter(rule) : undefined;
+    if (narrowed) query = query.where(narrowed);
     query = correlation ? query.orderBy('timestamp').orderBy('entity_id') : query.orderBy('entity_id').orderBy('timestamp');
     // One query read through a cursor a page at a time: sorted once, each page a short fetch.
     await db.transaction().execute(async (trx) => {
@@ -183,6 +214,11 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
     });
   }
 
+  if (narrowed) {
+    // The database looked at every packet of the window to hand over the ones that may match.
+    const counted = await scoped(db, testScope).selectFrom('packet').select(sql<string>`count(*)`.as('n')).where('timestamp', '>=', from).where('timestamp', '<=', now).executeTakeFirstOrThrow();
+    examined = Number(counted.n);
+  }
   const matched = [...runs.values()].filter((run) => run.matchCount > 0);
   for (const run of matched) {
     if (run.open && run.open.expires <= now.getTime()) {

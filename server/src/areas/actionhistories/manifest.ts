@@ -1,0 +1,7 @@
+import { defineArea } from '../../http/area.js';
+import { actionHistoryRoutes } from './routes.js';
+
+export const actionHistoriesArea = defineArea({
+  name: 'actionhistories',
+  routes: actionHistoryRoutes,
+});
