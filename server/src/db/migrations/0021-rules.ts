@@ -83,6 +83,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         created timestamptz NOT NULL DEFAULT now(),
         modified timestamptz NOT NULL DEFAULT now()
     ) WITH (fillfactor = 80)`,
+    // Ingestion records its matches in the statement that stores the batch; a subject whose match
+    // ran out but was not closed yet cannot be handled there, so the statement stops with this
+    // error and the batch is stored again through the slower path that closes it first.
+    `CREATE FUNCTION rule_match_ran_out() RETURNS boolean LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'A rule match ran out before it was closed' USING ERRCODE = 'CFS01';
+      END $$`,
     `CREATE UNIQUE INDEX rule_match_open_idx ON rule_match (rule_id, subject_id) WHERE NOT completion_processed`,
     `CREATE INDEX rule_match_due_idx ON rule_match (expires) WHERE NOT completion_processed`,
     `CREATE INDEX rule_match_tenant_idx ON rule_match (tenant_id, expires DESC, rule_match_id)`,

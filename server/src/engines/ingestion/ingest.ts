@@ -6,7 +6,8 @@ import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
-import { evaluateBatch, recordEvaluation } from '../rules/evaluate-batch.js';
+import { evaluateBatch, recordEvaluation, type BatchEvaluation } from '../rules/evaluate-batch.js';
+import { isMatchRanOut, matchesInStatement } from '../rules/matches.js';
 import { ensurePacketPartitions, utcDay } from './partitions.js';
 
 /** One packet that passed validation, ready to store. */
@@ -201,12 +202,29 @@ function isMissingPartition(error: unknown): boolean {
  * own, so a batch is stored whole or not at all even outside a transaction.
  */
 function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>) {
+  return sql<{ entity_id: string; timestamp: Date }>`${batchHead(tenantId, batch, newest)} ${historyInsert(tenantId)}`.execute(executor);
+}
+
+/**
+ * The batch and the Ingestion rules' matches in one statement (engines/rules/matches.ts): no
+ * transaction holds the latest rows locked across round trips. Stops with MATCH_RAN_OUT, keeping
+ * nothing, when a matched subject's match ran out unclosed.
+ */
+async function writeBatchWithMatches(executor: Db, tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>, evaluation: BatchEvaluation): Promise<number> {
+  const { ctes, check } = matchesInStatement(evaluation.candidates);
+  const { rows } = await sql<{ stored: number }>`${batchHead(tenantId, batch, newest)}, stored AS (${historyInsert(tenantId)}), ${ctes}
+    SELECT (SELECT count(*) FROM stored)::int AS stored WHERE ${check}`.execute(executor);
+  return rows[0]?.stored ?? 0;
+}
+
+/** The batch as a record set, and each entity's latest packet moved when the batch's is newer. */
+function batchHead(tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>) {
   // The rows as JSON text, each message embedded as the JSON it already is (canonical, checked):
   // not a string inside the text, which the database would read twice (as text, then as jsonb).
   const rows = `[${batch.map((packet) => `{"e":${JSON.stringify(packet.entityId)},"t":${JSON.stringify(packet.timestamp)},"h":"${packet.hash}","m":${packet.message},"l":${newest.has(packet)}}`).join(',')}]`;
   // Raw SQL: the query builder cannot insert from a record set; every row carries the caller's
   // own tenant, and the caller's right to every entity was checked before this runs.
-  return sql<{ entity_id: string; timestamp: Date }>`
+  return sql`
     WITH input AS (
       SELECT p.e, p.t, p.h, p.m, p.l FROM jsonb_to_recordset(${rows}::jsonb) AS p(e uuid, t timestamptz, h text, m jsonb, l boolean)
     ), latest AS (
@@ -214,11 +232,16 @@ function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepte
       SELECT e, ${tenantId}::uuid, t, m FROM input WHERE l
       ON CONFLICT (entity_id) DO UPDATE SET timestamp = excluded.timestamp, message = excluded.message, received = now()
       WHERE l.tenant_id = excluded.tenant_id AND l.timestamp < excluded.timestamp
-    )
+    )`;
+}
+
+/** The history: every packet of the batch, a re-sent one skipped by its key; the new ones returned. */
+function historyInsert(tenantId: string) {
+  return sql`
     INSERT INTO packet (entity_id, tenant_id, timestamp, content_hash, message)
     SELECT e, ${tenantId}::uuid, t, decode(h, 'hex'), m FROM input
     ON CONFLICT DO NOTHING
-    RETURNING entity_id, timestamp`.execute(executor);
+    RETURNING entity_id, timestamp`;
 }
 
 async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepted[]): Promise<IngestResult> {
@@ -241,6 +264,15 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
   // extra round trips.
   const claimed = await checkOwnership(db, caller, batch);
   if (claimed.length === 0 && !evaluation) return done((await writeBatch(db, tenantId, batch, newest)).rows);
+  // Ingestion rules' matches only: in the batch's one statement too.
+  if (claimed.length === 0 && evaluation && evaluation.windowEntities.size === 0) {
+    try {
+      return { accepted: batch.length, stored: await writeBatchWithMatches(db, tenantId, batch, newest, evaluation) };
+    } catch (error) {
+      // A matched subject's match ran out unclosed: stored again below, closing it first.
+      if (!isMatchRanOut(error)) throw error;
+    }
+  }
   return db.transaction().execute(async (trx) => {
     const stored = await writeBatch(trx, tenantId, batch, newest);
     if (claimed.length > 0) {

@@ -19,7 +19,7 @@ export interface IncomingPacket {
 export interface BatchEvaluation {
   tenantId: string;
   /** Ingestion rules' matches, by the packet that made each (only new packets count). */
-  candidates: { packetKey: string; candidate: MatchCandidate }[];
+  candidates: { packetKey: { entityId: string; timestamp: string }; candidate: MatchCandidate }[];
   /** Entities whose packets the worker must look at for History, Aggregation and Correlation rules. */
   windowEntities: Map<string, string>;
   windowRules: readonly CompiledRule[];
@@ -51,7 +51,7 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
     for (const rule of rules.packet) {
       if (!rule.inTime(timestamp) || !holdsFor(rule, subject)) continue;
       candidates.push({
-        packetKey: packetKey(packet.entityId, packet.at),
+        packetKey: { entityId: packet.entityId, timestamp: packet.timestamp },
         candidate: {
           rule,
           tenantId,
@@ -81,7 +81,7 @@ export async function recordEvaluation(trx: Tx, evaluation: BatchEvaluation, sto
   const storedKeys = new Set(stored.map((row) => packetKey(row.entity_id, row.timestamp.getTime())));
   await recordMatches(
     trx,
-    evaluation.candidates.filter((entry) => storedKeys.has(entry.packetKey)).map((entry) => entry.candidate),
+    evaluation.candidates.filter((entry) => storedKeys.has(packetKey(entry.packetKey.entityId, Date.parse(entry.packetKey.timestamp)))).map((entry) => entry.candidate),
   );
   const entities = [...new Set([...evaluation.windowEntities].filter(([key]) => storedKeys.has(key)).map(([, entityId]) => entityId))];
   if (entities.length > 0 && evaluation.windowRules.length > 0) {

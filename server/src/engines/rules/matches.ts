@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { MatchReason, RuleAction } from '@cfs/contracts/rules';
 import type { Db, Tx } from '../../db/database.js';
 import { enqueueMany } from '../jobs/queue.js';
@@ -188,4 +188,81 @@ export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate
   await enqueueMany(trx, ruleActionTask, jobs);
   const opened = written.filter((row) => row.opened).length;
   return { opened, raised: written.length - opened };
+}
+
+/** The error with which a batch statement stops when a subject's match ran out unclosed (migration 0021). */
+export const MATCH_RAN_OUT = 'CFS01';
+
+export function isMatchRanOut(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === MATCH_RAN_OUT;
+}
+
+/**
+ * Matches recorded in the statement that stores a packet batch (ingestion's one statement, no
+ * transaction held open across round trips): common table expressions to follow the batch's
+ * `stored` (the packets that were new, `entity_id, timestamp`). Each candidate names its packet;
+ * those of packets that were not new are dropped, the rest folded per rule and subject (count,
+ * first, and the newest one's packet and reason), opened or raised as `recordMatches` does, and
+ * the match actions of those opened enqueued. The statement ends by stopping with `MATCH_RAN_OUT`
+ * when a subject's match ran out unclosed: nothing of it is kept, and the batch is stored again by
+ * the path that closes that match first.
+ *
+ * Use: `WITH input AS (…), stored AS (INSERT … RETURNING entity_id, timestamp), ${ctes} SELECT … FROM ${tail}`.
+ */
+export function matchesInStatement(candidates: readonly { packetKey: { entityId: string; timestamp: string }; candidate: MatchCandidate }[], now = new Date()): { ctes: RawBuilder<unknown>; check: RawBuilder<boolean> } {
+  const input = JSON.stringify(
+    candidates.map(({ packetKey, candidate }) => ({
+      ke: packetKey.entityId,
+      kt: packetKey.timestamp,
+      r: candidate.rule.ruleId,
+      t: candidate.tenantId,
+      s: candidate.subjectId,
+      l: candidate.label,
+      a: candidate.last.toISOString(),
+      e: new Date(now.getTime() + candidate.rule.lifetimeSeconds * 1000).toISOString(),
+      p: candidate.packet,
+      w: candidate.reason,
+      m: candidate.inMaintenance,
+      j: candidate.rule.matchActions.map((action) => ({ ruleId: candidate.rule.ruleId, ruleName: candidate.rule.name, phase: 'match', actionDefinitionId: action.ActionDefinitionId, parameters: action.Parameters })),
+    })),
+  );
+  // Raw SQL: upserts from a record set on the partial unique index, and the opened matches' jobs
+  // built from the same rows; every row carries the tenant of the subject it matched.
+  const ctes = sql`
+    candidate AS (
+      SELECT c.* FROM jsonb_to_recordset(${input}::jsonb)
+        AS c(ke uuid, kt timestamptz, r uuid, t uuid, s text, l text, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean, j jsonb)
+      WHERE EXISTS (SELECT 1 FROM stored WHERE stored.entity_id = c.ke AND stored.timestamp = c.kt)
+    ), folded AS (
+      SELECT DISTINCT ON (r, s) r, t, s, l, a, e, p, w, m, j,
+        count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f
+      FROM candidate ORDER BY r, s, a DESC
+    ), upserted AS (
+      INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
+      SELECT r, t, s, l, n, f, a, e, p, w, m FROM folded ORDER BY r, s
+      ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
+        match_count = m.match_count + excluded.match_count,
+        last_match = greatest(m.last_match, excluded.last_match),
+        rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
+        reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
+        label = coalesce(excluded.label, m.label),
+        expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
+        modified = now()
+      WHERE m.expires > ${now}
+      RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened
+    ), jobs AS (
+      INSERT INTO job (task, key, payload, max_attempts)
+      SELECT ${ruleActionTask.name}, u.rule_match_id || ':match:' || (x.i - 1),
+        x.action || jsonb_build_object('ruleMatchId', u.rule_match_id, 'tenantId', u.tenant_id, 'subjectId', u.subject_id, 'label', u.label, 'suppressed', u.in_maintenance),
+        ${ruleActionTask.attempts}
+      FROM upserted u JOIN folded f ON f.r = u.rule_id AND f.s = u.subject_id
+      CROSS JOIN LATERAL jsonb_array_elements(f.j) WITH ORDINALITY AS x(action, i)
+      WHERE u.opened
+      ON CONFLICT (task, key) DO NOTHING
+      RETURNING 1
+    ), notified AS (
+      SELECT pg_notify('job_enqueued', ${ruleActionTask.name}) FROM (SELECT 1 FROM jobs LIMIT 1) AS any_job
+    )`;
+  const check = sql<boolean>`((SELECT count(*) FROM notified) >= 0 AND ((SELECT count(*) FROM folded) = (SELECT count(*) FROM upserted) OR rule_match_ran_out()))`;
+  return { ctes, check };
 }
