@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import { api, choose, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session, screenshot, portalDatabase } from './support';
+import { api, choose, searchGrid, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session, screenshot, portalDatabase } from './support';
 
 /**
  * The Devices screen in the browser (spec 002 §2 Devices, §8; Welcome page). Devices come from
@@ -51,9 +51,8 @@ describe('devices (admin)', () => {
   async function devicesPage(page: Page, name: string) {
     await page.goto(`/${tenantId}/devices`);
     await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
-    const box = page.getByRole('textbox', { name: 'Search' });
-    await box.fill(name);
-    await box.press('Enter');
+    // Acted on once the search has answered: a row of the unfiltered page would be replaced under the click.
+    await searchGrid(page, name);
     const row = gridRow(page, name).first();
     await row.waitFor();
     return row;
