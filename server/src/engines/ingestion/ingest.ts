@@ -254,8 +254,8 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
   const newest = new Set(newestOf.values());
   const known = ownersOf(db);
   // The rules: compiled once per change and evaluated here, in memory, on the whole batch before
-  // it is written; what they conclude is recorded in the batch's own transaction, for its new
-  // packets only (a re-sent packet matches nothing twice).
+  // it is written; what they conclude is recorded with the batch (in its statement, or its
+  // transaction), for its new packets only (a re-sent packet matches nothing twice).
   const evaluation = await evaluateBatch(db, tenantId, batch, (entityId) => known.get(entityId)?.deviceId ?? null);
   const done = (stored: readonly unknown[]) => ({ accepted: batch.length, stored: stored.length });
   // The usual batch: entities the caller already owns, and nothing the rules must record. Ownership
