@@ -11,6 +11,8 @@ import { AGGREGATION_WINDOW_MAX, aggregateHolds, aggregateSubject } from './wind
 /** Packets a test reads at most; beyond, it reports on the newest it read and says so. */
 export const TEST_PACKETS_MAX = 2_000_000;
 const PAGE = 50_000;
+/** How long a Test's read of its window may take. */
+export const TEST_STATEMENT_TIMEOUT_MS = 60_000;
 /** Subjects a test answer lists at most, the most matched first. */
 export const TEST_SUBJECTS_MAX = 500;
 
@@ -176,8 +178,11 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
     query = correlation ? query.orderBy('timestamp').orderBy('entity_id') : query.orderBy('entity_id').orderBy('timestamp');
     // One query read through a cursor a page at a time: sorted once, each page a short fetch.
     await db.transaction().execute(async (trx) => {
-      // The window's packets are sorted once for the replay: in memory rather than on disk.
+      // The window's packets are sorted once for the replay: in memory rather than on disk. Its
+      // first fetch reads the whole window (a week may hold millions of packets), so it may take
+      // longer than a request's usual statement timeout: this one request is allowed a minute.
       await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
+      await sql`SET LOCAL statement_timeout = ${sql.lit(`${TEST_STATEMENT_TIMEOUT_MS}ms`)}`.execute(trx);
       await sql`DECLARE rule_test NO SCROLL CURSOR FOR ${query.limit(TEST_PACKETS_MAX + 1)}`.execute(trx);
       for (;;) {
         const { rows: page } = await sql<{ entity_id: string; tenant_id: string; at: number } & Record<string, unknown>>`FETCH ${sql.raw(String(PAGE))} FROM rule_test`.execute(trx);
