@@ -119,6 +119,28 @@ interface WrittenMatch {
 }
 
 /**
+ * Opens or raises the match of each row of `source` (columns r rule, t tenant, s subject, l label,
+ * n count, f first, a last, e expires, p packet, w reason, m in maintenance), in (rule, subject)
+ * order so that concurrent writers lock in one order. A subject whose open match ran out unclosed
+ * is left alone and missing from what it returns.
+ */
+function upsertFrom(source: RawBuilder<unknown>, now: Date): RawBuilder<WrittenMatch> {
+  return sql<WrittenMatch>`
+    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
+    SELECT * FROM (${source}) AS source ORDER BY 1, 3
+    ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
+      match_count = m.match_count + excluded.match_count,
+      last_match = greatest(m.last_match, excluded.last_match),
+      rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
+      reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
+      label = coalesce(excluded.label, m.label),
+      expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
+      modified = now()
+    WHERE m.expires > ${now}
+    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`;
+}
+
+/**
  * One statement: opens or raises the match of each candidate. A subject whose open match already
  * ran out (expires passed, not yet closed) is left alone and missing from the answer.
  */
@@ -142,20 +164,8 @@ async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Da
   // Raw SQL: an upsert from a record set on the partial unique index, telling opened from raised
   // rows; every row carries the tenant of the subject it matched, which evaluation took from the data.
   const { rows } = await sql<WrittenMatch>`
-    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
-    SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${input}::jsonb)
-      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, d boolean, p jsonb, w jsonb, m boolean)
-    ORDER BY r, s
-    ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
-      match_count = m.match_count + excluded.match_count,
-      last_match = greatest(m.last_match, excluded.last_match),
-      rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
-      reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
-      label = coalesce(excluded.label, m.label),
-      expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
-      modified = now()
-    WHERE m.expires > ${now}
-    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`.execute(trx);
+    ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${input}::jsonb)
+      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, d boolean, p jsonb, w jsonb, m boolean)`, now)}`.execute(trx);
   return rows;
 }
 
@@ -238,18 +248,7 @@ export function matchesInStatement(candidates: readonly { packetKey: { entityId:
         count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f
       FROM candidate ORDER BY r, s, a DESC
     ), upserted AS (
-      INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
-      SELECT r, t, s, l, n, f, a, e, p, w, m FROM folded ORDER BY r, s
-      ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
-        match_count = m.match_count + excluded.match_count,
-        last_match = greatest(m.last_match, excluded.last_match),
-        rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
-        reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
-        label = coalesce(excluded.label, m.label),
-        expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
-        modified = now()
-      WHERE m.expires > ${now}
-      RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened
+      ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM folded`, now)}
     ), jobs AS (
       INSERT INTO job (task, key, payload, max_attempts)
       SELECT ${ruleActionTask.name}, u.rule_match_id || ':match:' || (x.i - 1),
