@@ -172,6 +172,8 @@ export const workUnitFieldsSchema = z.object({
   workUnitTypeId: dbId(WORK_UNIT_MESSAGES.typeRequired),
   workUnitCategoryId: dbId().nullable().optional(),
   workUnitSubcategoryId: dbId().nullable().optional(),
+  /** The protocol the unit follows (its automatic and manual actions). */
+  protocolId: dbId().nullable().optional(),
   referenceId: z.string().max(200).nullable().optional(),
   referenceUrl: optionalMatching(URL_PATTERN, WORK_UNIT_MESSAGES.urlInvalid, 2000),
   stakeHolderFullName: z.string().max(200).nullable().optional(),
@@ -257,7 +259,6 @@ export const workUnitSchema = workUnitFieldsSchema.extend({
   workUnitId: z.number().int(),
   publicWorkUnitId: z.uuid(),
   internalWorkUnitId: z.string().nullable(),
-  protocolId: z.number().int().nullable(),
   created: z.iso.datetime({ offset: true }),
   createdBy: z.string().nullable(),
   modified: z.iso.datetime({ offset: true }),

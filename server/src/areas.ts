@@ -1,5 +1,6 @@
 import type { AreaManifest } from './http/area.js';
-import { registerBuiltInActions } from './engines/rules/actions.js';
+import { registerBuiltInActions } from './engines/actions/run.js';
+import { RULE_BUILT_IN_ACTIONS } from './engines/rules/actions.js';
 import { healthArea } from './areas/health/manifest.js';
 import { lookupsArea } from './areas/lookups/manifest.js';
 import { currentUserArea } from './areas/currentuser/manifest.js';
@@ -53,5 +54,6 @@ export const AREAS: readonly AreaManifest[] = [
   actionHistoriesArea,
 ];
 
-// The rule engine runs the areas' built-in actions wherever this list is loaded (the app, the worker, tests).
+// The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).
+registerBuiltInActions(RULE_BUILT_IN_ACTIONS);
 for (const area of AREAS) if (area.builtInActions) registerBuiltInActions(area.builtInActions);

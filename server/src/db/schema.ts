@@ -45,15 +45,21 @@ export interface ActionHistory {
   action_history_id: Generated<number>;
   action_processed: Generated<Timestamp>;
   correlation_id: string | null;
+  duration_ms: number | null;
   input_parameters: string | null;
   job_key: string | null;
   message_id: string | null;
   protocol_action_id: string | null;
   reference_id: string | null;
+  request: Json | null;
+  response_body: string | null;
+  response_headers: Json | null;
+  response_status: number | null;
   result_detail: string | null;
   result_status_id: number;
   rule_match_id: string | null;
   tenant_id: string;
+  work_unit_id: number | null;
 }
 
 export interface AppRole {
@@ -184,6 +190,26 @@ export interface DirectoryGroup {
   group_id: Generated<string>;
   mail: string;
   tenant_id: string | null;
+}
+
+export interface EmailOutbox {
+  action_history_id: number | null;
+  bcc_addresses: string | null;
+  body: string;
+  cc_addresses: string | null;
+  created: Generated<Timestamp>;
+  email_id: Generated<number>;
+  error: string | null;
+  is_important: Generated<boolean>;
+  job_key: string | null;
+  sent: Timestamp | null;
+  smtp_message_id: string | null;
+  subject: string;
+  template: string;
+  tenant_id: string | null;
+  to_addresses: string;
+  transport: string;
+  work_unit_id: number | null;
 }
 
 export interface EngineCursor {
@@ -336,6 +362,36 @@ export interface PendingDevice {
   pending_device_id: Generated<string>;
   tenant_id: string;
   token_grant_id: string | null;
+}
+
+export interface Protocol {
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  manual_actions: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  protocol_id: Generated<number>;
+  tenant_id: string | null;
+  timer_interval_seconds: Generated<number>;
+}
+
+export interface ProtocolAction {
+  action_definition_id: string;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  parameters: Generated<Json>;
+  protocol_action_id: Generated<string>;
+  protocol_id: number;
+  repeatable: Generated<boolean>;
+  run_automatically: Generated<boolean>;
+  sequence: Generated<number>;
+  summary: string | null;
+  tenant_id: string | null;
+  work_unit_event_type_id: number;
 }
 
 export interface RolePermission {
@@ -625,6 +681,7 @@ export interface DB {
   device_log: DeviceLog;
   device_operation: DeviceOperation;
   directory_group: DirectoryGroup;
+  email_outbox: EmailOutbox;
   engine_cursor: EngineCursor;
   entity_color: EntityColor;
   entity_log: EntityLog;
@@ -638,6 +695,8 @@ export interface DB {
   packet: Packet;
   packet_latest: PacketLatest;
   pending_device: PendingDevice;
+  protocol: Protocol;
+  protocol_action: ProtocolAction;
   role_permission: RolePermission;
   rule: Rule;
   rule_correlation_member: RuleCorrelationMember;

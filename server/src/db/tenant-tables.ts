@@ -41,6 +41,9 @@ export const TENANT_TABLES = {
   entity_color: { column: 'tenant_id' },
   entity_log: { column: 'tenant_id' },
   block: { column: 'tenant_id' },
+  protocol: { column: 'tenant_id', sharedWhenNull: true },
+  protocol_action: { column: 'tenant_id', sharedWhenNull: true },
+  email_outbox: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

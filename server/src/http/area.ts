@@ -3,7 +3,7 @@ import type { Area } from '@cfs/contracts/permissions';
 import type { AppDeps } from '../app-deps.js';
 import type { Tx } from '../db/database.js';
 import type { TaskDefinition } from '../engines/jobs/task.js';
-import type { BuiltInAction } from '../engines/rules/actions.js';
+import type { BuiltInAction } from '../engines/actions/run.js';
 
 /**
  * What an area brings to the portal, declared once in its `manifest.ts` and registered with one

@@ -48,19 +48,20 @@ export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: numbe
   const tenantOwned = scoped(db, scope);
   const row = await tenantOwned.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).executeTakeFirst();
   if (!row) throw new NotFoundError('The work unit');
-  const [relations, tenant, type, category, subcategory] = await Promise.all([
+  const [relations, tenant, type, category, subcategory, protocol] = await Promise.all([
     relationsOf(db, workUnitId),
     tenantOwned.selectFrom('tenant').select(['tenant_id', 'name', 'internal_notification_email_address']).where('tenant_id', '=', row.tenant_id).executeTakeFirst(),
     db.selectFrom('work_unit_type').select(['work_unit_type_id', 'name']).where('work_unit_type_id', '=', row.work_unit_type_id).executeTakeFirst(),
     row.work_unit_category_id == null ? undefined : tenantOwned.selectFrom('work_unit_category').select(['work_unit_category_id', 'name']).where('work_unit_category_id', '=', row.work_unit_category_id).executeTakeFirst(),
     row.work_unit_subcategory_id == null ? undefined : db.selectFrom('work_unit_subcategory').select(['work_unit_subcategory_id', 'name']).where('work_unit_subcategory_id', '=', row.work_unit_subcategory_id).executeTakeFirst(),
+    row.protocol_id == null ? undefined : tenantOwned.selectFrom('protocol').select(['protocol_id', 'name', 'manual_actions']).where('protocol_id', '=', row.protocol_id).executeTakeFirst(),
   ]);
   return presentWorkUnit(row, relations, {
     tenant: tenant ? { tenantId: tenant.tenant_id, name: tenant.name, internalNotificationEmailAddress: tenant.internal_notification_email_address } : null,
     workUnitType: type ? { workUnitTypeId: type.work_unit_type_id, name: type.name } : null,
     category: category ? { workUnitCategoryId: category.work_unit_category_id, name: category.name } : null,
     subcategory: subcategory ? { workUnitSubcategoryId: subcategory.work_unit_subcategory_id, name: subcategory.name } : null,
-    protocol: null,
+    protocol: protocol ? { protocolId: protocol.protocol_id, name: protocol.name, manualActions: protocol.manual_actions } : null,
   });
 }
 

@@ -46,6 +46,11 @@ export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUni
     const category = await db.selectFrom('work_unit_category').select(['tenant_id']).where('work_unit_category_id', '=', next.workUnitCategoryId).executeTakeFirst();
     if (!category || category.tenant_id !== next.tenantId) add(errors, 'workUnitCategoryId', 'Please choose a category of the work unit’s tenant.');
   }
+  if (next.protocolId != null && next.protocolId !== previous?.protocolId) {
+    // A unit follows a protocol of its own tenant or one of the installation's (no tenant).
+    const protocol = await db.selectFrom('protocol').select(['tenant_id']).where('protocol_id', '=', next.protocolId).executeTakeFirst();
+    if (!protocol || (protocol.tenant_id !== null && protocol.tenant_id !== next.tenantId)) add(errors, 'protocolId', 'Please choose a protocol of the work unit’s tenant.');
+  }
   if (next.workUnitSubcategoryId != null) {
     const subcategory = await db.executor.selectFrom('work_unit_subcategory').select(['work_unit_category_id']).where('work_unit_subcategory_id', '=', next.workUnitSubcategoryId).executeTakeFirst();
     if (!subcategory || subcategory.work_unit_category_id !== next.workUnitCategoryId) add(errors, 'workUnitSubcategoryId', 'Please choose a subcategory of the chosen category.');
