@@ -38,7 +38,8 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
     ...env,
   });
   const runtime = await openRuntime(config);
-  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+  // TEST_LOG=1 prints the portal's errors (a 500's cause) while a test runs.
+  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: process.env.TEST_LOG ? { level: 'error' } : false });
   await app.ready();
   const tokens = new Map<string, string>();
   const token = async (userName: string) => {
@@ -81,7 +82,8 @@ export interface SecondInstance {
 export async function openSecondInstance(portal: TestPortal, env: Record<string, string> = {}): Promise<SecondInstance> {
   const { config } = portal;
   const runtime = await openRuntime(loadConfig({ ...process.env, DATA_DIR: config.dataDir, PUBLIC_URL: config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: config.databaseUrl ?? '', ...env }));
-  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+  // TEST_LOG=1 prints the portal's errors (a 500's cause) while a test runs.
+  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: process.env.TEST_LOG ? { level: 'error' } : false });
   await app.ready();
   return {
     app,

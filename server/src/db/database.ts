@@ -74,3 +74,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     },
   };
 }
+
+/** A deadlock (40P01) or serialization failure (40001): PostgreSQL rolled the statement back whole, and running it again may succeed. */
+export function isRetryableConflict(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && (error.code === '40P01' || error.code === '40001');
+}
+
+/**
+ * Runs `work` (one statement or one transaction) again when PostgreSQL broke a deadlock or a
+ * serialization conflict by rolling it back: two instances writing the same rows in different
+ * orders is expected under load, and the rolled-back side wrote nothing. A short random pause
+ * keeps the two from meeting again.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { PACKET_LIMITS, PACKET_MESSAGES, packetInputSchema, type IngestResult, type PacketInput } from '@cfs/contracts/packets';
 import type { MachineCaller } from '../../auth/machine-callers.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
-import type { Db, Tx } from '../../db/database.js';
+import { retryOnConflict, type Db, type Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
 import { evaluateBatch, recordEvaluation, type BatchEvaluation } from '../rules/evaluate-batch.js';
@@ -179,15 +179,19 @@ function remember(known: Map<string, Owner>, id: string, owner: Owner): void {
  */
 export async function ingestPackets(db: Db, caller: MachineCaller, body: unknown, options: IngestOptions): Promise<IngestResult> {
   const batch = validateBatch(body, options);
+  // Two instances storing packets of one entity with matches to record can deadlock (the latest row
+  // and the match are locked in either order within one statement): the loser wrote nothing and
+  // stores again.
+  const store = () => retryOnConflict(() => storeBatch(db, caller, batch));
   try {
-    return await storeBatch(db, caller, batch);
+    return await store();
   } catch (error) {
     // A day without a partition yet (the maintenance task has not run since the range moved):
     // make the batch's days and store again; the failed transaction wrote nothing.
     if (!isMissingPartition(error)) throw error;
     const days = batch.map((packet) => packet.at);
     await ensurePacketPartitions(db, utcDay(new Date(Math.min(...days))), utcDay(new Date(Math.max(...days))));
-    return storeBatch(db, caller, batch);
+    return store();
   }
 }
 
