@@ -24,6 +24,7 @@ import { blocksArea } from './areas/blocks/manifest.js';
 import { ruleMatchesArea } from './areas/rulematches/manifest.js';
 import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
+import { timelineArea } from './areas/timeline/manifest.js';
 import { actionHistoriesArea } from './areas/actionhistories/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
@@ -52,6 +53,7 @@ export const AREAS: readonly AreaManifest[] = [
   rulesArea,
   actionDefinitionsArea,
   actionHistoriesArea,
+  timelineArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).

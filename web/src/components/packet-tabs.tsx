@@ -12,10 +12,14 @@ import { EntityHistory, HISTORY_PAGE_SIZE, rangeStart, useHistorySeries, type Hi
 import { LogEntries, useAutoRefresh, type LogEntryRow } from './log-entries';
 import { PacketView } from './packet-view';
 import { RuleMatchesTable } from './rule-matches-table';
+import { Timeline, entityTimelinePath } from './timeline';
 import { PACKETS_PATH } from './use-packets';
 
-/** The tabs of the Packet drawer and page (spec 002 §2 "A Packet drawer, titled Packet, has the tabs Details, Rule Matches, History and Logs"). */
-export const ENTITY_TABS = { details: 'Details', ruleMatches: 'Rule Matches', history: 'History', logs: 'Logs' } as const;
+/**
+ * The tabs of the Packet drawer and page (spec 002 §2 "A Packet drawer, titled Packet, has the tabs
+ * Details, Rule Matches, History and Logs"), and the entity's Timeline of cause and effect.
+ */
+export const ENTITY_TABS = { details: 'Details', ruleMatches: 'Rule Matches', history: 'History', logs: 'Logs', timeline: 'Timeline' } as const;
 export type EntityTab = keyof typeof ENTITY_TABS;
 export const isEntityTab = (text: string | null): text is EntityTab => text !== null && Object.hasOwn(ENTITY_TABS, text);
 
@@ -107,6 +111,7 @@ export function PacketTabs({ entityId, tab, onTabChange, refreshMs }: { entityId
       {tab === 'ruleMatches' && <RuleMatchesTable filter={`subjectId eq ${quote(entityId)}`} hideSubject label="Packet rule matches" />}
       {tab === 'history' && <PacketHistoryTab entityId={entityId} />}
       {tab === 'logs' && <PacketLogsTab entityId={entityId} />}
+      {tab === 'timeline' && <Timeline path={entityTimelinePath(entityId)} />}
     </Box>
   );
 }

@@ -236,6 +236,7 @@ function batchHead(tenantId: string, batch: readonly Accepted[], newest: Readonl
       SELECT e, ${tenantId}::uuid, t, m FROM input WHERE l
       ON CONFLICT (entity_id) DO UPDATE SET timestamp = excluded.timestamp, message = excluded.message, received = now()
       WHERE l.tenant_id = excluded.tenant_id AND l.timestamp < excluded.timestamp
+      RETURNING 1
     )`;
 }
 

@@ -217,7 +217,7 @@ export function isMatchRanOut(error: unknown): boolean {
  * when a subject's match ran out unclosed: nothing of it is kept, and the batch is stored again by
  * the path that closes that match first.
  *
- * Use: `WITH input AS (…), stored AS (INSERT … RETURNING entity_id, timestamp), ${ctes} SELECT … FROM ${tail}`.
+ * Use: `WITH input AS (…), latest AS (INSERT … RETURNING 1), stored AS (INSERT … RETURNING entity_id, timestamp), ${ctes} SELECT … FROM ${tail}`.
  */
 export function matchesInStatement(candidates: readonly { packetKey: { entityId: string; timestamp: string }; candidate: MatchCandidate }[], now = new Date()): { ctes: RawBuilder<unknown>; check: RawBuilder<boolean> } {
   const input = JSON.stringify(
@@ -243,6 +243,10 @@ export function matchesInStatement(candidates: readonly { packetKey: { entityId:
       SELECT c.* FROM jsonb_to_recordset(${input}::jsonb)
         AS c(ke uuid, kt timestamptz, r uuid, t uuid, s text, l text, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean, j jsonb)
       WHERE EXISTS (SELECT 1 FROM stored WHERE stored.entity_id = c.ke AND stored.timestamp = c.kt)
+        -- The latest rows are written before the matches (reading latest runs it first), the order
+        -- in which the batch's transaction path takes them: two batches of one entity wait for each
+        -- other instead of deadlocking.
+        AND (SELECT count(*) FROM latest) >= 0
     ), folded AS (
       SELECT DISTINCT ON (r, s) r, t, s, l, a, e, p, w, m, j,
         count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f

@@ -7,6 +7,7 @@ import { AuditHistoryButton } from '../../components/audit-history';
 import { EntityHistory, useHistorySeries, type HistoryRange } from '../../components/entity-history';
 import { LogEntries, useAutoRefresh } from '../../components/log-entries';
 import { ENTITY_TABS, isEntityTab, type EntityTab } from '../../components/packet-tabs';
+import { Timeline, entityTimelinePath } from '../../components/timeline';
 import { RuleMatchesTable } from '../../components/rule-matches-table';
 import { SideDrawer } from '../../components/side-drawer';
 import { pathId } from '../../lib/ids';
@@ -70,6 +71,7 @@ export default function BlockDrawer({ id, onClose, onCreated }: { id: string | n
       {tab === 'ruleMatches' && existing && <RuleMatchesTable filter={`subjectId eq ${quote(existing.blockId)}`} hideSubject label="Block rule matches" />}
       {tab === 'history' && existing && <BlockHistoryTab key={existing.blockId} id={existing.blockId} />}
       {tab === 'logs' && existing && <BlockLogsTab key={existing.blockId} id={existing.blockId} />}
+      {tab === 'timeline' && existing && <Timeline key={existing.blockId} path={entityTimelinePath(existing.blockId)} />}
     </SideDrawer>
   );
 }
