@@ -183,6 +183,7 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (url.startsWith('/v1/devices/')) return method === 'DELETE' ? o.disposableDeviceId : o.deviceId;
   if (url.startsWith('/v1/locations/')) return o.locationId;
   if (url.startsWith('/v1/blocks/')) return method === 'DELETE' ? o.disposableBlockId : o.blockId;
+  if (url.startsWith('/v1/entities/')) return o.blockId;
   if (url.startsWith('/v1/packages/')) return method === 'DELETE' && url === '/v1/packages/:id' ? o.disposablePackageId : o.packageId;
   const collection = url.split('/').find((segment) => ['tenants', 'subscriptions', 'tokens', 'workunitcategories', 'workunitsubcategories', 'workunits', 'workunittypes'].includes(segment));
   switch (collection) {

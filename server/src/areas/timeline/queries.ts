@@ -266,6 +266,17 @@ export async function workUnitTimeline(db: Db, scope: TenantScope, workUnitId: n
  * emails. Only what the caller's tenants own is read.
  */
 export async function entityTimeline(db: Db, scope: TenantScope, entityId: string): Promise<Timeline> {
+  // An entity the caller's tenants know: a block, a device, or one that reported packets. Else 404.
+  const tx = scoped(db, scope);
+  const known = await tx
+    .selectFrom('block')
+    .select('block_id as id')
+    .where('block_id', '=', entityId)
+    .unionAll(tx.selectFrom('device').select('device_id as id').where('device_id', '=', entityId))
+    .unionAll(tx.selectFrom('packet_latest').select('entity_id as id').where('entity_id', '=', entityId))
+    .limit(1)
+    .executeTakeFirst();
+  if (!known) throw new NotFoundError('The entity');
   const matches = await matchesQuery(db, scope).where('rule_match.subject_id', '=', entityId).orderBy('rule_match.expires', 'desc').limit(LIMIT + 1).execute();
   const shown = matches.slice(0, LIMIT);
   const matchIds = shown.map((match) => match.rule_match_id);
