@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { RenderedEmail } from '@cfs/contracts/automation';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
@@ -77,7 +78,7 @@ export async function deliverEmail(db: Db, smtp: Config['smtp'], key: string, pr
       html: row.body,
       priority: row.is_important ? 'high' : 'normal',
       // The same id on every attempt of this row.
-      messageId: `<cfs-outbox-${emailId}-${Buffer.from(key).toString('base64url').slice(0, 40)}@cfs-portal>`,
+      messageId: `<cfs-outbox-${emailId}.${createHash('sha256').update(key).digest('hex').slice(0, 16)}@cfs-portal>`,
     });
     messageId = info.messageId;
   } catch (error) {
