@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
-import { api, createTenant, createWorkUnit, drawer, gridRow, launchBrowser, portalDatabase, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type Session } from './support';
+import { api, createTenant, createWorkUnit, drawer, gridRow, launchBrowser, portalDatabase, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session } from './support';
 
 /**
  * The Outbox as an administrator meets it: an email kept because the portal runs without
@@ -21,14 +21,16 @@ describe('the Outbox (administrator)', () => {
     await browser?.close();
   });
 
-  test('the email a Send Email step renders is listed, found by search and shown in its drawer', async () => {
+  test('an email the worker kept for a Send Email step is listed, found by search and shown in its drawer', async () => {
     const internal = `noc-${randomUUID().slice(0, 8)}@outbox.example`;
     const tenant = await createTenant(admin, { name: uniqueName('Outbox E2E'), internalNotificationEmailAddress: internal });
     const unit = await createWorkUnit(admin, { tenantId: tenant.tenantId, title: uniqueName('Pump 7 pressure') });
-    // A protocol step that sends an email. No route in this build runs protocol steps yet, so the
-    // step and the outbox row it would write are made here; the email itself is the portal's own
-    // rendering (POST /v1/emailtemplates/render).
+    // A protocol step that sends an email, run as the protocol engine would run it: a job for the
+    // portal's worker ('actions.run'). No route in this build enqueues protocol steps yet, so the
+    // step and its job are written here; the rest is the portal's own: the worker runs the Send
+    // Email built-in, which keeps the email in the outbox (the portal runs without SMTP_URL).
     const db = await portalDatabase();
+    let preview: { to: string; cc: string; subject: string; body: string };
     try {
       const protocol = await db.query<{ protocol_id: number }>('INSERT INTO protocol (tenant_id, name) VALUES ($1, $2) RETURNING protocol_id', [tenant.tenantId, uniqueName('Outbox protocol')]);
       const parameters = { Template: 'Detailed', IsImportant: 'true', ExtraParameters: JSON.stringify({ Cc: 'shift-lead@outbox.example', Site: '<b>North</b> plant' }) };
@@ -36,18 +38,23 @@ describe('the Outbox (administrator)', () => {
         'INSERT INTO protocol_action (protocol_id, tenant_id, action_definition_id, work_unit_event_type_id, parameters, summary) VALUES ($1, $2, $3, 1, $4, $5) RETURNING protocol_action_id',
         [protocol.rows[0]!.protocol_id, tenant.tenantId, BUILT_IN_ACTIONS.sendEmail.id, JSON.stringify(parameters), 'Tell the shift lead'],
       );
-      const email = await api<{ to: string; cc: string; bcc: string; subject: string; body: string }>(admin, '/v1/emailtemplates/render', {
-        method: 'POST',
-        body: { workUnitId: unit.workUnitId, protocolActionId: step.rows[0]!.protocol_action_id, userDefinedParams: '{}' },
-      });
-      expect(email).toMatchObject({ to: internal, cc: 'shift-lead@outbox.example', subject: `[Important] Work unit #${unit.workUnitId}: ${unit.title}` });
-      await db.query(
-        "INSERT INTO email_outbox (tenant_id, template, is_important, to_addresses, cc_addresses, subject, body, work_unit_id, transport, job_key) VALUES ($1, 'Detailed', true, $2, $3, $4, $5, $6, 'outbox', $7)",
-        [tenant.tenantId, email.to, email.cc, email.subject, email.body, unit.workUnitId, `e2e:${randomUUID()}`],
-      );
+      const protocolActionId = step.rows[0]!.protocol_action_id;
+      // The Pending Actions dialog's preview of the same email.
+      preview = await api(admin, '/v1/emailtemplates/render', { method: 'POST', body: { workUnitId: unit.workUnitId, protocolActionId, userDefinedParams: '{}' } });
+      expect(preview).toMatchObject({ to: internal, cc: 'shift-lead@outbox.example', subject: `[Important] Work unit #${unit.workUnitId}: ${unit.title}` });
+      const run = {
+        actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+        tenantId: tenant.tenantId,
+        parameters,
+        origin: { kind: 'protocol', workUnitId: unit.workUnitId, protocolId: protocol.rows[0]!.protocol_id, protocolActionId, workUnitEventTypeId: 1, manual: true, triggeredBy: 'admin', workUnitEventId: null },
+      };
+      await db.query("INSERT INTO job (task, key, payload, max_attempts) VALUES ('actions.run', $1, $2, 5)", [`e2e:${randomUUID()}`, JSON.stringify(run)]);
     } finally {
       await db.end();
     }
+    await expect
+      .poll(async () => (await api<ListResponse<{ subject: string; body: string }>>(admin, `/v1/emailOutbox?$filter=tenantId eq ${tenant.tenantId}`)).value, { timeout: 30_000 })
+      .toEqual([expect.objectContaining({ subject: preview.subject, body: preview.body })]);
     const subject = `[Important] Work unit #${unit.workUnitId}: ${unit.title}`;
 
     const page = await signedInPage(browser, 'admin');
