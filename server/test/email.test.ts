@@ -190,8 +190,9 @@ describe('email templates', () => {
     expect(rule.to).toBe(INTERNAL);
     expect(rule.subject).toBe('Rule notification: CPU <high>: Server 1');
     expect(rule.body).toContain('CPU &lt;high&gt;');
-    const probe = render({ Template: 'Simple' }, { workUnit: null, test: { triggeredBy: 'admin' } });
-    expect(probe).toMatchObject({ to: INTERNAL, subject: 'This test: Test of the Send Email action' });
+    const probe = render({ Template: 'AllClear' }, { workUnit: { ...base.workUnit!, stakeholderEmail: null, title: 'Printer out of paper' }, test: { triggeredBy: 'admin' } });
+    expect(probe).toMatchObject({ to: INTERNAL, cc: '', subject: '[Test] All clear: Printer out of paper' });
+    expect(probe.body).toContain('The issue reported in the sample work unit no longer needs attention.');
   });
 
   test('refuses an unknown template, an IsImportant that is no boolean and ExtraParameters that are no JSON object', () => {
@@ -327,7 +328,9 @@ describe('the Send Email built-in', () => {
     expect(await outboxRow(ruleKey)).toMatchObject({ to_addresses: INTERNAL, subject: 'Rule notification: Disk full: Server 1', work_unit_id: null });
     const testKey = `email-test:${crypto.randomUUID()}`;
     await runAction(portal.db, { actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'test', messageId: crypto.randomUUID(), triggeredBy: 'admin' } }, testKey);
-    expect(await outboxRow(testKey)).toMatchObject({ to_addresses: INTERNAL, subject: 'This test: Test of the Send Email action' });
+    const probe = await outboxRow(testKey);
+    expect(probe).toMatchObject({ to_addresses: INTERNAL, cc_addresses: null, subject: '[Test] Sample work unit: Printer out of paper', work_unit_id: null });
+    expect(probe.body).toContain('requested by admin');
   });
 
   test('bad parameters or no recipient are a Failure and write no email', async () => {

@@ -1,11 +1,12 @@
 import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
+import { SEVERITIES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type ActionRun } from '../../engines/actions/run.js';
 import { deliverEmail, type DeliveryResult, type OutgoingEmail } from './delivery.js';
 import { findEmailTenant, findEmailWorkUnit, findProtocolStep } from './queries.js';
-import { EmailParameterError, parseEmailParameters, renderEmail, type EmailContext } from './templates.js';
+import { EmailParameterError, parseEmailParameters, renderEmail, type EmailContext, type EmailWorkUnit } from './templates.js';
 
 /** What the email of a run is about: the protocol's work unit, the rule's match, or the catalogue's test. */
 async function contextOf(db: Db, run: ActionRun, publicUrl: string): Promise<{ context: EmailContext; workUnitId: number | null }> {
@@ -24,7 +25,20 @@ async function contextOf(db: Db, run: ActionRun, publicUrl: string): Promise<{ c
     const when = match ? new Date(origin.phase === 'match' ? match.last_match : match.expires) : new Date();
     return { context: { tenant, workUnit: null, ruleMatch: { ruleName: origin.ruleName, subjectId: origin.subjectId, label: origin.label, phase: origin.phase, when }, test: null, summary: null }, workUnitId: null };
   }
-  return { context: { tenant, workUnit: null, ruleMatch: null, test: { triggeredBy: origin.triggeredBy }, summary: null }, workUnitId: null };
+  // A test shows the template as a work unit would have it, with a sample unit; no stakeholder address, so it goes to the internal one.
+  const sample: EmailWorkUnit = {
+    workUnitId: 0,
+    title: 'Printer out of paper',
+    description: 'The printer on the second floor reports that it is out of paper.',
+    resolution: 'The sample resolution.',
+    severityId: SEVERITIES.Sev2,
+    stateId: WORK_UNIT_STATES.New,
+    stakeholderName: 'Sample Stakeholder',
+    stakeholderEmail: null,
+    created: new Date(),
+    link: publicUrl,
+  };
+  return { context: { tenant, workUnit: sample, ruleMatch: null, test: { triggeredBy: origin.triggeredBy }, summary: null }, workUnitId: null };
 }
 
 function outcomeOf(result: DeliveryResult, subject: string | null): ActionOutcome {
@@ -64,7 +78,7 @@ export async function sendEmailAction(db: Db, run: ActionRun, key: string): Prom
       throw new ActionFailure(
         parameters.template === 'None'
           ? 'The email has no recipient: the None template sends only to the To, Cc and Bcc of ExtraParameters.'
-          : `The email has no recipient: ${context.workUnit ? 'the work unit has no stakeholder email address and ' : ''}the tenant has no internal notification email address.`,
+          : `The email has no recipient: ${context.workUnit && !context.test ? 'the work unit has no stakeholder email address and ' : ''}the tenant has no internal notification email address.`,
       );
     }
     subject = email.subject;

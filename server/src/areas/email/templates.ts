@@ -46,6 +46,7 @@ export interface EmailContext {
   tenant: { name: string; internalAddress: string | null };
   workUnit: EmailWorkUnit | null;
   ruleMatch: EmailRuleMatch | null;
+  /** A test from the action catalogue: the template shown for a sample work unit, "[Test]" before the subject. */
   test: { triggeredBy: string } | null;
   /** The protocol action's summary, shown as a note. */
   summary: string | null;
@@ -142,8 +143,10 @@ export function parseEmailParameters(parameters: Readonly<Record<string, string>
 
 /** What the templates say about the email's subject, whatever it is. */
 interface Topic {
-  /** "work unit #12", "rule "CPU high"", "this test". */
+  /** In a sentence: "work unit #12", "rule "CPU high"", "the sample work unit". */
   ref: string;
+  /** Before a subject's title: "Work unit #12". */
+  subjectRef: string;
   title: string;
   facts: [string, string][];
   description: string | null;
@@ -159,7 +162,8 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
   const { workUnit: unit, ruleMatch: match } = context;
   if (unit) {
     return {
-      ref: `work unit #${unit.workUnitId}`,
+      ref: context.test ? 'the sample work unit' : `work unit #${unit.workUnitId}`,
+      subjectRef: context.test ? 'Sample work unit' : `Work unit #${unit.workUnitId}`,
       title: unit.title,
       facts: [
         ['Work unit', `#${unit.workUnitId}`],
@@ -172,7 +176,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
       ],
       description: unit.description,
       resolution: unit.resolution,
-      link: { href: unit.link, label: `Open work unit #${unit.workUnitId} in the portal` },
+      link: context.test ? null : { href: unit.link, label: `Open work unit #${unit.workUnitId} in the portal` },
       greeting: unit.stakeholderName ? `Hello ${unit.stakeholderName},` : 'Hello,',
     };
   }
@@ -180,6 +184,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
     const subject = match.label ? `${match.label} (${match.subjectId})` : match.subjectId;
     return {
       ref: `rule "${match.ruleName}"`,
+      subjectRef: `Rule "${match.ruleName}"`,
       title: `${match.ruleName}: ${match.label ?? match.subjectId}`,
       facts: [['Rule', match.ruleName], ['Subject', subject], tenant, ['Event', match.phase === 'match' ? 'Matched' : 'Match expired'], ['When', utc(match.when)]],
       description: `Rule "${match.ruleName}" ${match.phase === 'match' ? 'matched' : 'stopped matching'} ${subject}.`,
@@ -190,6 +195,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
   }
   return {
     ref: 'this test',
+    subjectRef: 'Test',
     title: 'Test of the Send Email action',
     facts: [tenant, ['Template', template], ['Requested by', context.test?.triggeredBy ?? 'unknown']],
     description: 'This is a test message from the action catalogue. No work unit or rule is involved.',
@@ -222,7 +228,7 @@ const TEMPLATES: Record<EmailTemplate, (topic: Topic) => Content> = {
     details: true,
   }),
   Detailed: (t) => ({
-    subject: `${capitalize(t.ref)}: ${t.title}`,
+    subject: `${t.subjectRef}: ${t.title}`,
     heading: t.title,
     paragraphs: [t.greeting, `Here are the current details of ${t.ref}.`],
     details: true,
@@ -241,7 +247,7 @@ const TEMPLATES: Record<EmailTemplate, (topic: Topic) => Content> = {
     details: true,
   }),
   Simple: (t) => ({
-    subject: `${capitalize(t.ref)}: ${t.title}`,
+    subject: `${t.subjectRef}: ${t.title}`,
     heading: null,
     paragraphs: [t.greeting, `This is an update about ${t.ref}: ${t.title}.`],
     details: false,
@@ -265,8 +271,6 @@ const TEMPLATES: Record<EmailTemplate, (topic: Topic) => Content> = {
     details: true,
   }),
 };
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 type Audience = 'stakeholderCcInternal' | 'stakeholder' | 'internal' | 'none';
 const AUDIENCES: Record<EmailTemplate, Audience> = {
@@ -328,8 +332,9 @@ const safeHref = (href: string) => (/^https?:\/\//i.test(href) ? escapeHtml(href
 export function renderEmail(context: EmailContext, parameters: EmailParameters): RenderedEmail {
   const topic = topicOf(context, parameters.template);
   const content = TEMPLATES[parameters.template](topic);
-  const subject = `${parameters.isImportant ? '[Important] ' : ''}${parameters.extra.subject ?? content.subject}`.slice(0, 500);
+  const subject = `${context.test ? '[Test] ' : ''}${parameters.isImportant ? '[Important] ' : ''}${parameters.extra.subject ?? content.subject}`.slice(0, 500);
   const parts: string[] = [`<p style="margin:0 0 16px;font-size:12px;color:#757575">${escapeHtml(context.tenant.name)} · CFS Portal</p>`];
+  if (context.test) parts.push(`<p style="margin:0 0 16px;padding:8px 12px;background:#fff8e1;border-radius:4px">${escapeHtml(`A test message from the action catalogue, requested by ${context.test.triggeredBy}: the ${parameters.template} template as it looks for a sample work unit.`)}</p>`);
   if (parameters.isImportant) parts.push('<p style="margin:0 0 12px;color:#c62828;font-weight:700">Important</p>');
   if (content.heading) parts.push(`<h1 style="margin:0 0 16px;font-size:20px;font-weight:600">${escapeHtml(content.heading)}</h1>`);
   parts.push(...content.paragraphs.map(paragraphHtml));
