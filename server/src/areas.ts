@@ -26,6 +26,7 @@ import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { timelineArea } from './areas/timeline/manifest.js';
 import { actionHistoriesArea } from './areas/actionhistories/manifest.js';
+import { emailArea } from './areas/email/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -54,6 +55,7 @@ export const AREAS: readonly AreaManifest[] = [
   actionDefinitionsArea,
   actionHistoriesArea,
   timelineArea,
+  emailArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).

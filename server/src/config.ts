@@ -42,6 +42,8 @@ const envSchema = z.object({
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
   PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
+  SMTP_FROM: z.string().optional(),
 });
 
 export interface Config {
@@ -95,6 +97,11 @@ export interface Config {
   packetRetentionDays: number;
   /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
   packageUploadMaxBytes: number;
+  /**
+   * Email delivery (DESIGN: nodemailer over SMTP when SMTP_URL is set, smtp://user:pass@host:port or
+   * smtps://…); unset, every email stays in the outbox table that administrators read in the portal.
+   */
+  smtp: { url: string | undefined; from: string };
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -153,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
     packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
+    smtp: { url: e.SMTP_URL || undefined, from: e.SMTP_FROM || `CFS Portal <no-reply@${new URL(publicUrl).hostname}>` },
   };
 }

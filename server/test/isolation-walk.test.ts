@@ -56,6 +56,8 @@ interface Objects {
   /** A rule of the tenant, and one to delete. */
   ruleId: string;
   disposableRuleId: string;
+  /** A protocol step of the tenant that sends an email. */
+  emailStepId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -130,6 +132,7 @@ const BODIES: Record<string, Body> = {
   'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
   'POST /v1/rules/:ruleId/copy': () => undefined,
   'DELETE /v1/rules/:id': () => undefined,
+  'POST /v1/emailtemplates/render': (o) => ({ workUnitId: o.workUnitId, protocolActionId: o.emailStepId }),
 };
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
@@ -313,6 +316,12 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     if (created.statusCode !== 200) throw new Error(`rule: ${created.statusCode} ${created.body}`);
     return created.json<{ ruleId: string }>().ruleId;
   };
+  const protocol = await portal.db.insertInto('protocol').values({ tenant_id: tenantId, name: `walk ${stamp()}` }).returning('protocol_id').executeTakeFirstOrThrow();
+  const emailStep = await portal.db
+    .insertInto('protocol_action')
+    .values({ protocol_id: protocol.protocol_id, tenant_id: tenantId, action_definition_id: BUILT_IN_ACTIONS.sendEmail.id, work_unit_event_type_id: 1, parameters: JSON.stringify({ Template: 'Simple' }) })
+    .returning('protocol_action_id')
+    .executeTakeFirstOrThrow();
   return {
     tenantId,
     subscriptionId,
@@ -343,6 +352,7 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     disposableBlockId: await block(),
     ruleId: await rule(),
     disposableRuleId: await rule(),
+    emailStepId: emailStep.protocol_action_id,
   };
 }
 

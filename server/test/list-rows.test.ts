@@ -59,6 +59,7 @@ beforeAll(async () => {
     .insertInto('action_history')
     .values({ tenant_id: DEMO.contoso, action_definition_id: BUILT_IN_ACTIONS.setColor.id, result_status_id: 1, input_parameters: '{"Color":"Red"}', result_detail: 'Colour set to Red', correlation_id: match.rule_match_id, reference_id: device.device_id, rule_match_id: match.rule_match_id })
     .execute();
+  await portal.db.insertInto('email_outbox').values({ tenant_id: DEMO.contoso, template: 'Simple', to_addresses: 'noc@contoso.example', subject: 'Rows', body: '<p>Rows</p>', transport: 'outbox' }).execute();
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
   const ruleThroughApi = await portal.as('admin', {
     method: 'PUT',

@@ -1,4 +1,5 @@
 import { deleteExpiredSignInRecords } from '../auth/embedded/adapter.js';
+import { actionRunTask } from './actions/runner.js';
 import type { Runtime } from '../runtime.js';
 import { startJobWorker } from './jobs/worker.js';
 import { deleteFinishedJobs } from './jobs/retention.js';
@@ -10,7 +11,7 @@ import { RULE_ENGINE_TASKS } from './rules/tasks.js';
  * Returns its stop function.
  */
 export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {
-  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, ...areaTasks];
+  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, actionRunTask, ...areaTasks];
   const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl });
   return () => worker.stop();
 }

@@ -10,6 +10,7 @@ import DevicesIcon from '@mui/icons-material/Devices';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import Inventory2Icon from '@mui/icons-material/Inventory2';
 import KeyIcon from '@mui/icons-material/Key';
+import OutboxIcon from '@mui/icons-material/Outbox';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import PlaceIcon from '@mui/icons-material/Place';
 import RuleIcon from '@mui/icons-material/Rule';
@@ -32,4 +33,5 @@ export const MENU_ICONS: Record<string, ReactElement> = {
   tokens: <KeyIcon />,
   workunitsettings: <CategoryIcon />,
   versionreport: <AssessmentIcon />,
+  outbox: <OutboxIcon />,
 };

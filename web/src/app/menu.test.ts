@@ -122,6 +122,7 @@ describe('group Administration', () => {
       'Tokens',
       'Work Unit Settings',
       'Version Report',
+      'Outbox',
     ]);
   });
 });

@@ -19,6 +19,7 @@ const TENANT_AREA_SEGMENTS = new Set([
   'tokens',
   'workunitsettings',
   'versionreport',
+  'outbox',
   'packets',
   'workunits',
 ]);
