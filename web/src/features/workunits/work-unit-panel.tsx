@@ -92,9 +92,13 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
         <Tab
           value="pending"
           label={
-            <Badge badgeContent={awaiting} color="warning" sx={{ pr: awaiting > 0 ? 1.5 : 0 }}>
-              Pending Actions
-            </Badge>
+            awaiting > 0 ? (
+              <Badge badgeContent={awaiting} color="warning" sx={{ pr: 1.5 }}>
+                Pending Actions
+              </Badge>
+            ) : (
+              'Pending Actions'
+            )
           }
         />
         <Tab value="properties" label="Properties" />
