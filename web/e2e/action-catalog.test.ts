@@ -77,7 +77,7 @@ describe('action catalogue (operator)', () => {
       page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === '/v1/actionDefinitions'),
       panel.getByRole('button', { name: 'Save', exact: true }).click(),
     ]);
-    expect(created.status()).toBe(200);
+    expect(created.ok()).toBe(true);
     await panel.getByRole('heading', { name: 'Edit Action Definition' }).waitFor();
     await page.waitForURL((url) => (url.searchParams.get('actionDefinitionId') ?? 'new') !== 'new');
     await panel.getByRole('button', { name: 'Close', exact: true }).click();

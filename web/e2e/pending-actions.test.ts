@@ -12,6 +12,7 @@ import {
   launchBrowser,
   screenshot,
   sessionOf,
+  settled,
   signedInPage,
   uniqueName,
 } from './support';
@@ -93,7 +94,7 @@ describe('pending actions (operator)', () => {
     expect(triggered.status()).toBe(202);
     await expect.poll(() => endpoint.calls.map((call) => `${call.path} ${call.body}`), { timeout: 15_000 }).toEqual(['/page {"note":"Printer on fire"}']);
     // 5 s later the lists are read again: the step has run and is not repeatable.
-    await expect.poll(() => toRun.getByText(/Last run: Success/).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => toRun.getByText(/Last run: (Enqueue )?Success/).count(), { timeout: 15_000 }).toBe(1);
     expect(await toRun.getByRole('button', { name: 'Run', exact: true }).isDisabled()).toBe(true);
     expect(await tab(panel, /^Pending Actions/).textContent()).toBe('Pending Actions1');
 
@@ -105,6 +106,7 @@ describe('pending actions (operator)', () => {
     await expect.poll(() => toReject.getByText(/Last run: Rejected/).count(), { timeout: 15_000 }).toBe(1);
     expect(await toReject.getByRole('button', { name: 'Reject', exact: true }).isDisabled()).toBe(true);
     expect(endpoint.calls).toHaveLength(1);
+    await settled(panel);
     await screenshot(page, 'pending-actions-done');
 
     await tab(panel, 'Work Unit').click();

@@ -11,11 +11,14 @@ import { ManualActionCard } from './pending-actions-tab';
 
 /** The Protocols tab (spec 001 §2): the unit's protocol and every manual action of it, with its last run on this unit. */
 export function ProtocolsTab({ workUnitId, protocolId, active }: { workUnitId: number; protocolId: number | null | undefined; active: boolean }) {
-  const protocol = useQuery({ ...listItemQueryOptions<ProtocolOption>(PROTOCOLS_PATH, `protocolId eq ${literal(protocolId ?? 0)}`), enabled: active && typeof protocolId === 'number' });
-  const actions = useManualActions(workUnitId, 'all', active);
+  const following = typeof protocolId === 'number';
+  const protocol = useQuery({ ...listItemQueryOptions<ProtocolOption>(PROTOCOLS_PATH, `protocolId eq ${literal(protocolId ?? 0)}`), enabled: active && following });
+  const actions = useManualActions(workUnitId, 'all', active && following);
+  // A unit with no protocol has no manual actions to read.
+  const rows = following ? actions.data : [];
   return (
     <Box>
-      {typeof protocolId === 'number' ? (
+      {following ? (
         <Box component="section" aria-label="Protocol" sx={{ mb: 2 }}>
           <Typography variant="h6" component="h3">
             {protocol.data?.name ?? `Protocol #${protocolId}`}
@@ -29,8 +32,8 @@ export function ProtocolsTab({ workUnitId, protocolId, active }: { workUnitId: n
       )}
       {actions.isLoading && <LinearProgress />}
       {actions.isError && <Alert severity="error">The manual actions could not be loaded.</Alert>}
-      {actions.data?.length === 0 && <Typography color="text.secondary">{AUTOMATION_MESSAGES.noManualActions}</Typography>}
-      {actions.data?.map((action) => <ManualActionCard key={action.protocolActionId} action={action} />)}
+      {rows?.length === 0 && <Typography color="text.secondary">{AUTOMATION_MESSAGES.noManualActions}</Typography>}
+      {rows?.map((action) => <ManualActionCard key={action.protocolActionId} action={action} />)}
     </Box>
   );
 }
