@@ -10,7 +10,9 @@ import AddIcon from '@mui/icons-material/Add';
 import ClearIcon from '@mui/icons-material/Clear';
 import { MAX_TEST_PAIRS, parameterNames } from '@cfs/contracts/automation';
 import { SideDrawer } from '../../components/side-drawer';
+import { isGuid } from '../../lib/ids';
 import { quote } from '../../lib/list-query';
+import { useTenantId } from '../../lib/use-tenant-id';
 import { useTestActionDefinition, type ActionDefinition } from './api';
 import { canAddTestPair, testBody, type TestPair } from './action-definition-values';
 import { ActionHistoryList } from './action-history-list';
@@ -36,11 +38,14 @@ function ActionTestForm({ action }: { action: ActionDefinition }) {
   const [pairs, setPairs] = useState<TestPair[]>([]);
   const [messageId, setMessageId] = useState<string | null>(null);
   const test = useTestActionDefinition(action.actionDefinitionId);
+  // A shared action runs its test for the tenant the user works in.
+  const routeTenantId = useTenantId();
+  const tenantId = action.tenantId ?? (isGuid(routeTenantId) ? routeTenantId : null);
   const setPair = (index: number, change: Partial<TestPair>) => setPairs((current) => current.map((pair, at) => (at === index ? { ...pair, ...change } : pair)));
 
   const run = async () => {
     setMessageId(null);
-    const answer = await test.mutateAsync(testBody(action.inputParameters, values, pairs, action.tenantId)).catch(() => null);
+    const answer = await test.mutateAsync(testBody(action.inputParameters, values, pairs, tenantId)).catch(() => null);
     if (answer) setMessageId(answer.id);
   };
 
