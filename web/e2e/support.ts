@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
+import type { ActionDefinition, ActionDefinitionInput, Protocol, ProtocolAction, ProtocolActionInput, ProtocolInput } from '@cfs/contracts/automation';
 import type { CurrentUser, TenantLookup } from '@cfs/contracts/shell';
 import type { Subscription, Tenant, TenantInput } from '@cfs/contracts/tenants';
 import type { GeneratedToken, TokenCreate } from '@cfs/contracts/tokens';
@@ -417,4 +420,49 @@ export async function portalDatabase(): Promise<pg.Client> {
   const client = new pg.Client({ host, port: Number(lines[3]), user: 'portal', password, database: 'postgres' });
   await client.connect();
   return client;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Automation: actions, protocols and a local endpoint they call
+
+/** An action definition of the user's tenant (a Protocol or Rule Action) calling `endpointUrl`, with a unique name. */
+export function createActionDefinition(session: Session, fields: Partial<ActionDefinitionInput> & { endpointUrl: string }): Promise<JsonOf<ActionDefinition>> {
+  const body: ActionDefinitionInput = { name: uniqueName('E2E action'), actionDefinitionTypeId: 4, tenantId: homeTenantId(session), httpMethod: 'POST', ...fields };
+  return api<JsonOf<ActionDefinition>>(session, '/v1/actionDefinitions', { method: 'PUT', body });
+}
+
+/** A protocol of the user's tenant with a unique name. */
+export function createProtocol(session: Session, fields: Partial<ProtocolInput> = {}): Promise<JsonOf<Protocol>> {
+  return api<JsonOf<Protocol>>(session, '/v1/protocols', { method: 'PUT', body: { name: uniqueName('E2E protocol'), tenantId: homeTenantId(session), ...fields } });
+}
+
+/** A step of a protocol; manual (not run automatically) unless told otherwise. */
+export function createProtocolAction(session: Session, fields: ProtocolActionInput): Promise<JsonOf<ProtocolAction>> {
+  return api<JsonOf<ProtocolAction>>(session, '/v1/protocolActions', { method: 'PUT', body: { runAutomatically: false, ...fields } });
+}
+
+export interface ReceivedCall {
+  method: string;
+  path: string;
+  body: string;
+}
+
+/**
+ * A real HTTP endpoint on 127.0.0.1 for actions to call, answering 200 with `{"ok":true}`; it
+ * keeps what it received and closes when the test ends. (The portal's outbound guard lets the
+ * browser tests' portal reach loopback: OUTBOUND_ALLOW in global-setup.ts.)
+ */
+export async function actionEndpoint(): Promise<{ url: string; calls: ReceivedCall[] }> {
+  const calls: ReceivedCall[] = [];
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      calls.push({ method: request.method ?? '', path: request.url ?? '', body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
 }

@@ -39,7 +39,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },
   { path: 'packages', header: 'Package Catalog', load: () => import('../features/packages/packages-page') },
   { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
-  { path: 'actioncatalog', header: 'Action Catalog', load: placeholder },
+  { path: 'actioncatalog', header: 'Action Catalog', load: () => import('../features/actiondefinitions/action-catalog-page') },
   { path: 'pendingdevices', header: 'Pending Devices', load: () => import('../features/pendingdevices/pending-devices-page') },
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },

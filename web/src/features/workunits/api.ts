@@ -9,6 +9,7 @@ import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey, listQueryOptions } from '../../lib/list-api';
 import { tenantScopeFilter, type ListResource } from '../../lib/list-query';
 import { useApiMutation } from '../../lib/mutations';
+import { manualActionsKey } from './automation-api';
 import { acknowledgePatch } from './work-unit-patch';
 
 /** Work units, their notes and people (spec 001 §7 Work units); the form's lookups are in `lib/lookups.ts`. */
@@ -69,7 +70,8 @@ function useWorkUnitMutation<TVariables>(
       queryClient.setQueryData(workUnitQuery(unit.workUnitId).queryKey, unit);
     },
     ...(options.successMessage ? { successMessage: options.successMessage } : {}),
-    invalidate: (unit) => [listQueryKey(WORK_UNITS_PATH), historyKey(unit.workUnitId, false), historyKey(unit.workUnitId, true)],
+    // A new state or protocol changes which manual actions wait (spec 001 §2 Pending Actions).
+    invalidate: (unit) => [listQueryKey(WORK_UNITS_PATH), historyKey(unit.workUnitId, false), historyKey(unit.workUnitId, true), manualActionsKey(unit.workUnitId)],
     ...(options.errorMessage ? { errorMessage: options.errorMessage } : {}),
   });
 }

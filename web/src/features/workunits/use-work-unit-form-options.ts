@@ -2,6 +2,7 @@ import { useWatch, type Control } from 'react-hook-form';
 import type { FieldOption } from '../../components/form-fields';
 import { useAssignmentGroups, useCategoriesLookup, useSubcategoriesLookup, useTenant, useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
 import type { WorkUnit } from './api';
+import { useProtocolOptions } from './automation-api';
 import { categoriesFor, customFieldDefinitions, subcategoriesFor } from './work-unit-form-values';
 import type { WorkUnitFormInput, WorkUnitFormOutput } from './use-work-unit-form';
 
@@ -17,9 +18,9 @@ function withCurrent(options: FieldOption[], value: string | number | null | und
  * assignment groups and custom fields.
  */
 export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unknown, WorkUnitFormOutput>, saved: WorkUnit | undefined) {
-  const [tenantId, workUnitTypeId, categoryId, subcategoryId, assignmentGroup] = useWatch({
+  const [tenantId, workUnitTypeId, categoryId, subcategoryId, assignmentGroup, protocolId] = useWatch({
     control,
-    name: ['tenantId', 'workUnitTypeId', 'workUnitCategoryId', 'workUnitSubcategoryId', 'assignmentGroup'],
+    name: ['tenantId', 'workUnitTypeId', 'workUnitCategoryId', 'workUnitSubcategoryId', 'assignmentGroup', 'protocolId'],
   });
   const tenants = useTenantsLookup();
   const types = useWorkUnitTypesLookup();
@@ -27,6 +28,7 @@ export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unkno
   const subcategories = useSubcategoriesLookup();
   const tenant = useTenant(tenantId);
   const groups = useAssignmentGroups(tenantId);
+  const protocols = useProtocolOptions(tenantId);
 
   // A tenant shows by its name, never its id: the unit's own, else the tenant read for its fields.
   const tenantOptions = withCurrent(
@@ -55,6 +57,13 @@ export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unkno
     undefined,
   );
 
+  // The tenant's protocols and the shared ones (spec 002 §3 Protocol).
+  const protocolOptions = withCurrent(
+    (protocols.data?.rows ?? []).map((option) => ({ value: option.protocolId, label: option.name })),
+    protocolId,
+    saved?.protocol?.name,
+  );
+
   return {
     workUnitTypeId,
     tenantOptions,
@@ -62,6 +71,7 @@ export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unkno
     categoryOptions,
     subcategoryOptions,
     groupOptions,
+    protocolOptions,
     customFields: customFieldDefinitions(tenant.data),
   };
 }

@@ -55,6 +55,7 @@ export function WorkUnitForm({ editor, onClose }: { editor: WorkUnitFormApi; onC
         <FormSelectField control={control} name="assignmentGroup" label="Assignment Group" options={options.groupOptions} emptyLabel="None" onValueChange={editor.assignmentGroupChanged} />
         <PeopleField control={control} name="assignedTo" label="Assigned To" directory="peopleandgroups" />
         <FormSelectField control={control} name="effort" label="Effort" options={EFFORT_CHOICES} emptyLabel="None" />
+        <FormSelectField control={control} name="protocolId" label="Protocol" options={options.protocolOptions} emptyLabel="None" />
         <FormTextField control={control} name="source" label="Source" />
         <FormTextField control={control} name="referenceId" label="Reference ID" />
         <FormTextField control={control} name="referenceUrl" label="Reference URL" />

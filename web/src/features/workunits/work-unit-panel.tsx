@@ -1,15 +1,23 @@
+import { useQueryClient } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import type { WorkUnit } from '@cfs/contracts/work-units';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { ApiError, isReportedByClient } from '../../lib/api-client';
 import { useQueryParam } from '../../lib/url-state';
 import { useWorkUnit } from './api';
+import { manualActionsKey, useManualActions } from './automation-api';
+import { awaitingCount } from './manual-actions';
+import { PendingActionsTab } from './pending-actions-tab';
 import { PropertiesTab } from './properties-tab';
+import { ProtocolsTab } from './protocols-tab';
 import { RelatedTab } from './related-tab';
 import { useWorkUnitForm } from './use-work-unit-form';
 import { blankWorkUnit } from './work-unit-form-values';
@@ -29,9 +37,15 @@ export interface WorkUnitPanelProps {
   onOpenWorkUnit: (workUnitId: number) => void;
 }
 
-/** The work unit panel (spec 001 §2): create or edit, with Properties and Related tabs when editing. */
-export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
+/** The work unit panel (spec 001 §2): create or edit, with Protocols, Pending Actions, Properties and Related tabs when editing. */
+export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose: close, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
   const unit = useWorkUnit(workUnitId);
+  const queryClient = useQueryClient();
+  // Spec 001 §2: closing the panel clears the pending manual actions; the next opening reads them afresh.
+  const onClose = () => {
+    if (workUnitId !== null) queryClient.removeQueries({ queryKey: manualActionsKey(workUnitId) });
+    close();
+  };
   const creating = openId === 'new';
   const title = creating ? 'Create Work Unit' : `Edit Work Unit #${workUnitId ?? ''}${unit.data ? `: ${unit.data.title}` : ''}`;
   const missing = (!creating && openId !== null && workUnitId === null) || (unit.error instanceof ApiError && unit.error.status === 404);
@@ -48,7 +62,7 @@ export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId,
   );
 }
 
-const TABS = ['workunit', 'properties', 'related'] as const;
+const TABS = ['workunit', 'protocols', 'pending', 'properties', 'related'] as const;
 type PanelTab = (typeof TABS)[number];
 
 interface WorkUnitEditorProps {
@@ -64,13 +78,29 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
   const guard = useUnsavedChangesGuard();
   const [tabParam, setTab] = useQueryParam('tab');
   const saved = editor.base;
+  // The manual actions waiting on the unit's current state: the banner, the badge and the tab.
+  const pending = useManualActions(saved?.workUnitId ?? 0, 'current', typeof saved?.protocolId === 'number');
   if (!saved) return <WorkUnitForm editor={editor} onClose={onClose} />;
   const tab: PanelTab = TABS.find((candidate) => candidate === tabParam) ?? 'workunit';
+  const awaiting = typeof saved.protocolId === 'number' ? awaitingCount(pending.data) : 0;
   // The tabs stay mounted, so switching keeps the form's edits.
   return (
     <>
       <Tabs value={tab} onChange={(_event, next: PanelTab) => setTab(next === 'workunit' ? null : next)} sx={{ mb: 1 }}>
         <Tab value="workunit" label="Work Unit" />
+        <Tab value="protocols" label="Protocols" />
+        <Tab
+          value="pending"
+          label={
+            awaiting > 0 ? (
+              <Badge badgeContent={awaiting} color="warning" sx={{ pr: 1.5 }}>
+                Pending Actions
+              </Badge>
+            ) : (
+              'Pending Actions'
+            )
+          }
+        />
         <Tab value="properties" label="Properties" />
         <Tab
           value="related"
@@ -82,8 +112,27 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
         />
       </Tabs>
       <Box hidden={tab !== 'workunit'}>
+        {awaiting > 0 && (
+          <Alert
+            severity="warning"
+            sx={{ mb: 1 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => setTab('pending')}>
+                Review
+              </Button>
+            }
+          >
+            {AUTOMATION_MESSAGES.pendingBanner}
+          </Alert>
+        )}
         <WorkUnitForm editor={editor} onClose={onClose} />
         <WorkUnitNotes workUnitId={saved.workUnitId} />
+      </Box>
+      <Box hidden={tab !== 'protocols'}>
+        <ProtocolsTab workUnitId={saved.workUnitId} protocolId={saved.protocolId} active={tab === 'protocols'} />
+      </Box>
+      <Box hidden={tab !== 'pending'}>
+        <PendingActionsTab workUnitId={saved.workUnitId} actions={pending} />
       </Box>
       <Box hidden={tab !== 'properties'}>
         <PropertiesTab properties={saved.properties} />
