@@ -25,6 +25,8 @@ import { ruleMatchesArea } from './areas/rulematches/manifest.js';
 import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { actionHistoriesArea } from './areas/actionhistories/manifest.js';
+import { protocolsArea } from './areas/protocols/manifest.js';
+import { protocolActionsArea } from './areas/protocolactions/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -52,6 +54,8 @@ export const AREAS: readonly AreaManifest[] = [
   rulesArea,
   actionDefinitionsArea,
   actionHistoriesArea,
+  protocolsArea,
+  protocolActionsArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).
