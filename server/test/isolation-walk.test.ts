@@ -56,6 +56,12 @@ interface Objects {
   /** A rule of the tenant, and one to delete. */
   ruleId: string;
   disposableRuleId: string;
+  /** A protocol of the tenant with a step, one of each to delete, and a unit following it whose manual step is pending. */
+  protocolId: number;
+  disposableProtocolId: number;
+  protocolActionId: string;
+  disposableProtocolActionId: string;
+  manualWorkUnitId: number;
 }
 
 type Body = (own: Objects) => unknown;
@@ -69,6 +75,8 @@ const ruleBody = (tenantId: string, name: string) => ({
   conditions: [{ Type: 0, LeftOperand: 1, Operator: 1, RightOperand: 'walk' }],
   matchActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }],
 });
+
+const stepBody = (protocolId: number) => ({ protocolId, actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, workUnitEventTypeId: 1, runAutomatically: false, repeatable: true, parameters: { Template: 'Simple' } });
 
 /** Bodies of the write routes, built for the tenant whose objects are used. */
 const BODIES: Record<string, Body> = {
@@ -130,6 +138,13 @@ const BODIES: Record<string, Body> = {
   'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
   'POST /v1/rules/:ruleId/copy': () => undefined,
   'DELETE /v1/rules/:id': () => undefined,
+  'PUT /v1/protocols': (o) => ({ name: `Walk ${stamp()}`, tenantId: o.tenantId }),
+  'POST /v1/protocols/:id': (o) => ({ name: `Walked ${stamp()}`, tenantId: o.tenantId }),
+  'DELETE /v1/protocols/:id': () => undefined,
+  'PUT /v1/protocolActions': (o) => stepBody(o.protocolId),
+  'POST /v1/protocolActions/:id': (o) => stepBody(o.protocolId),
+  'DELETE /v1/protocolActions/:id': () => undefined,
+  'POST /v1/workunits/:id/protocolActions/:protocolActionId/trigger': () => ({ reject: false }),
 };
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
@@ -160,6 +175,8 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
   'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
   'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/protocols/GetMatchedRules': (o) => `id=${o.protocolId}`,
+  'GET /v1/protocols/GetProtocolsForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.sendEmail.id}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -170,6 +187,9 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'secretId') return method === 'DELETE' ? o.disposableSecretId : o.secretId;
   if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
+  if (url.endsWith('/trigger')) return name === 'id' ? String(o.manualWorkUnitId) : o.protocolActionId;
+  if (url.startsWith('/v1/protocols/')) return String(method === 'DELETE' ? o.disposableProtocolId : o.protocolId);
+  if (url.startsWith('/v1/protocolActions/')) return method === 'DELETE' ? o.disposableProtocolActionId : o.protocolActionId;
   if (name === 'tenant') return o.tenantId;
   if (name === 'entityId') return o.entityId;
   if (url.startsWith('/v1/deviceOperations/')) return method === 'DELETE' ? o.disposableDeviceOperationId : o.deviceOperationId;
@@ -312,9 +332,19 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     if (created.statusCode !== 200) throw new Error(`rule: ${created.statusCode} ${created.body}`);
     return created.json<{ ruleId: string }>().ruleId;
   };
+  const protocol = async () => (await portal.as('admin', { method: 'PUT', url: '/v1/protocols', payload: { name: `walk ${stamp()}`, tenantId } })).json<{ protocolId: number }>().protocolId;
+  const protocolId = await protocol();
+  const step = async () => (await portal.as('admin', { method: 'PUT', url: '/v1/protocolActions', payload: stepBody(protocolId) })).json<{ protocolActionId: string }>().protocolActionId;
+  const manualUnit = await portal.as('admin', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'Walk protocol', severityId: 2, stateId: WORK_UNIT_STATES.New, tenantId, workUnitTypeId: WORK_UNIT_TYPES.Incident, protocolId } });
+  if (manualUnit.statusCode !== 200) throw new Error(`unit: ${manualUnit.statusCode} ${manualUnit.body}`);
   return {
     tenantId,
     subscriptionId,
+    protocolId,
+    disposableProtocolId: await protocol(),
+    protocolActionId: await step(),
+    disposableProtocolActionId: await step(),
+    manualWorkUnitId: manualUnit.json<{ workUnitId: number }>().workUnitId,
     workUnitId: unit.rows[0]!.work_unit_id,
     categoryId: category.workUnitCategoryId,
     subcategoryId: subcategory.workUnitSubcategoryId,
