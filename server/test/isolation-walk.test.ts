@@ -175,6 +175,7 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
   'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
   'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/actionDefinitions/GetActionDefinitionsForProtocols': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/protocols/GetMatchedRules': (o) => `id=${o.protocolId}`,
   'GET /v1/protocols/GetProtocolsForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.sendEmail.id}`,
 };

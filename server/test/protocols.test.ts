@@ -64,6 +64,21 @@ async function createUnit(protocolId: number, stateId: number = WORK_UNIT_STATES
 const notesOf = (workUnitId: number) =>
   scoped(portal.db, ALL_TENANTS).selectFrom('work_unit_note').select(['detail', 'history_type']).where('work_unit_id', '=', workUnitId).where('history_type', 'in', [HISTORY_TYPES.ProtocolActionActivity, HISTORY_TYPES.ProtocolActionFailure]).orderBy('work_unit_note_id').execute();
 
+/**
+ * Reads the events through the engine's cursor until the unit's steps job is there: the cursor
+ * reads only events older than every running transaction, and other databases of the server may
+ * hold one open for a moment.
+ */
+async function readEventsOf(workUnitId: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await readProtocolEvents(portal.db);
+    const job = await portal.db.selectFrom('job').select('job_id').where('task', '=', protocolStepsTask.name).where('payload', '@>', JSON.stringify({ workUnitId })).executeTakeFirst();
+    if (job || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Runs the protocol jobs due now on one worker until none is left. */
 async function drainJobs(workers = 1) {
   const started = Array.from({ length: workers }, () => startJobWorker({ db: portal.db, tasks: [protocolStepsTask, actionRunTask], pollMs: 10, log: () => undefined }));
@@ -165,6 +180,15 @@ describe('protocol actions', () => {
     expect((await portal.as('operator', { method: 'DELETE', url: `/v1/protocolActions/${step.protocolActionId}` })).statusCode).toBe(200);
   });
 
+  it("offers the tenant's and the shared actions of a protocol type in the action picker", async () => {
+    const response = await portal.as('operator', { method: 'GET', url: `/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${DEMO.contoso})` });
+    expect(response.statusCode, response.body).toBe(200);
+    const ids = response.json<{ value: { actionDefinitionId: string }[] }>().value.map((row) => row.actionDefinitionId);
+    expect(ids).toEqual(expect.arrayContaining([recorder, BUILT_IN_ACTIONS.sendEmail.id]));
+    expect(ids).not.toContain(BUILT_IN_ACTIONS.setColor.id);
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${DEMO.fabrikam})` })).statusCode).toBe(404);
+  });
+
   it('refuses a step without event or action, with a rule-only action, or with another tenant\'s action', async () => {
     const protocol = await createProtocol('operator', { name: `Refusals ${stamp()}`, tenantId: DEMO.contoso });
     const put = (body: Record<string, unknown>) => portal.as('operator', { method: 'PUT', url: '/v1/protocolActions', payload: { protocolId: protocol.protocolId, ...body } });
@@ -195,7 +219,7 @@ describe('the protocol engine', () => {
     await addStep('operator', { protocolId: protocol.protocolId, parameters: { Step: 'manual' }, sequence: 5, runAutomatically: false });
     await addStep('operator', { protocolId: protocol.protocolId, parameters: { Step: 'later' }, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnResolved });
     const unit = await createUnit(protocol.protocolId);
-    await readProtocolEvents(portal.db);
+    await readEventsOf(unit);
     await drainJobs();
     expect(ran.filter((entry) => entry.endsWith(`:${unit}`))).toEqual([`first:${unit}`, `second:${unit}`, `third:${unit}`]);
     // The job again (a worker that died after the work): nothing runs twice, no note is written twice.
@@ -213,7 +237,7 @@ describe('the protocol engine', () => {
     await addStep('operator', { protocolId: protocol.protocolId, actionDefinitionId: failing, parameters: { Step: 'boom' }, sequence: 2 });
     await addStep('operator', { protocolId: protocol.protocolId, parameters: { Step: 'after' }, sequence: 3 });
     const unit = await createUnit(protocol.protocolId);
-    await readProtocolEvents(portal.db);
+    await readEventsOf(unit);
     await drainJobs();
     expect(ran.filter((entry) => entry.endsWith(`:${unit}`))).toEqual([`before:${unit}`]);
     const notes = await notesOf(unit);
