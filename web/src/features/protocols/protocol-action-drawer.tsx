@@ -1,5 +1,5 @@
 import LinearProgress from '@mui/material/LinearProgress';
-import { useForm, useWatch, type Path } from 'react-hook-form';
+import { useForm, useWatch, type Path, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { WORK_UNIT_EVENT_OPTIONS, parameterNames, protocolActionInputSchema } from '@cfs/contracts/automation';
 import { FormActions } from '../../components/form-actions';
@@ -11,6 +11,12 @@ import { useProtocolActionDefinitions, useSaveProtocolAction, type Protocol, typ
 
 type Values = z.input<typeof protocolActionInputSchema>;
 type Output = z.output<typeof protocolActionInputSchema>;
+
+/** The zod check of the form, with parameter boxes never typed in (undefined) left out first. */
+const stepResolver: Resolver<Values, unknown, Output> = (values, context, options) => {
+  const parameters = Object.fromEntries(Object.entries(values.parameters ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return schemaResolver(protocolActionInputSchema)({ ...values, parameters }, context, options);
+};
 
 const EVENT_OPTIONS: FieldOption[] = WORK_UNIT_EVENT_OPTIONS.map((option) => ({ value: option.id, label: option.name }));
 
@@ -36,7 +42,7 @@ export default function ProtocolActionDrawer({ id, protocol, step, onCreated, on
 }
 
 function ProtocolActionForm({ id, protocol, step, onSaved, onClose }: { id: string; protocol: Protocol; step: ProtocolAction | undefined; onSaved: (saved: ProtocolAction) => void; onClose: () => void }) {
-  const form = useForm<Values, unknown, Output>({ resolver: schemaResolver(protocolActionInputSchema), defaultValues: valuesOf(protocol.protocolId, step) });
+  const form = useForm<Values, unknown, Output>({ resolver: stepResolver, defaultValues: valuesOf(protocol.protocolId, step) });
   const save = useSaveProtocolAction(id);
   const routeTenantId = useTenantId();
   // A shared protocol may run shared actions only; the picker asks as the tenant in the address.
