@@ -48,7 +48,7 @@ export default function ProtocolDrawer({ id, tenantId, onCreated, onClose }: Pro
           <Tab
             value="rules"
             label={
-              <Badge badgeContent={rules.data?.count ?? 0} color="primary" showZero sx={{ '& .MuiBadge-badge': { right: -12 } }}>
+              <Badge badgeContent={rules.data?.count ?? 0} color="primary" showZero sx={{ pr: 2, '& .MuiBadge-badge': { right: 4 } }}>
                 Assigned Rules
               </Badge>
             }
