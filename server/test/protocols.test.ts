@@ -137,6 +137,21 @@ describe('protocols', () => {
     expect(lookup.json<{ value: { protocolId: number }[] }>().value.map((row) => row.protocolId)).toContain(byAdmin.protocolId);
   });
 
+  it("moves a protocol's steps to its new tenant, and refuses the move while a step runs the old tenant's own action", async () => {
+    const protocol = await createProtocol('admin', { name: `Moving ${stamp()}`, tenantId: DEMO.contoso });
+    await addStep('admin', { protocolId: protocol.protocolId, parameters: { Step: 'shared' } });
+    const moved = await portal.as('admin', { method: 'POST', url: `/v1/protocols/${protocol.protocolId}`, payload: { name: 'Moved', tenantId: DEMO.fabrikam } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const tenants = await scoped(portal.db, ALL_TENANTS).selectFrom('protocol_action').select('tenant_id').where('protocol_id', '=', protocol.protocolId).execute();
+    expect(tenants).toEqual([{ tenant_id: DEMO.fabrikam }]);
+    const own = (await scoped(portal.db, ALL_TENANTS).insertInto('action_definition', { tenant_id: DEMO.fabrikam, name: `Fabrikam own ${stamp()}`, action_definition_type_id: 2 }).returning('action_definition_id').executeTakeFirstOrThrow()).action_definition_id;
+    await addStep('admin', { protocolId: protocol.protocolId, actionDefinitionId: own });
+    const back = await portal.as('admin', { method: 'POST', url: `/v1/protocols/${protocol.protocolId}`, payload: { name: 'Moved back', tenantId: DEMO.contoso } });
+    expect(back.statusCode).toBe(400);
+    expect(back.body).toContain(AUTOMATION_MESSAGES.protocolOfOtherTenant);
+    expect((await portal.as('admin', { method: 'GET', url: `/v1/protocols/${protocol.protocolId}` })).json()).toMatchObject({ name: 'Moved', tenantId: DEMO.fabrikam });
+  });
+
   it('lists the rules that create units following the protocol (Assigned Rules)', async () => {
     const protocol = await createProtocol('operator', { name: `Assigned ${stamp()}`, tenantId: DEMO.contoso });
     const rule = await portal.as('operator', {
