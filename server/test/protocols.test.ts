@@ -8,7 +8,7 @@ import { scoped } from '../src/db/scoped.js';
 import { ActionFailure, registerBuiltInActions, type ActionRun } from '../src/engines/actions/run.js';
 import { actionRunTask } from '../src/engines/actions/runner.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
-import { enqueueProtocolTimers, protocolStepsTask, readProtocolEvents } from '../src/engines/protocols/tasks.js';
+import { enqueueProtocolTimers, protocolRunNoteTask, protocolStepsTask, readProtocolEvents } from '../src/engines/protocols/tasks.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -81,10 +81,12 @@ async function readEventsOf(workUnitId: number) {
 
 /** Runs the protocol jobs due now on one worker until none is left. */
 async function drainJobs(workers = 1) {
-  const started = Array.from({ length: workers }, () => startJobWorker({ db: portal.db, tasks: [protocolStepsTask, actionRunTask], pollMs: 10, log: () => undefined }));
+  const tasks = [protocolStepsTask, actionRunTask, protocolRunNoteTask];
+  const started = Array.from({ length: workers }, () => startJobWorker({ db: portal.db, tasks, pollMs: 10, log: () => undefined }));
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const open = await portal.db.selectFrom('job').select('job_id').where('task', 'in', [protocolStepsTask.name, actionRunTask.name]).where('state', 'in', ['pending', 'running']).where('run_at', '<=', new Date()).execute();
+    // Jobs due within a few seconds count too: a run's note waits for its run.
+    const open = await portal.db.selectFrom('job').select('job_id').where('task', 'in', tasks.map((task) => task.name)).where('state', 'in', ['pending', 'running']).where('run_at', '<=', new Date(Date.now() + 5000)).execute();
     if (open.length === 0 || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -318,7 +320,9 @@ describe('manual actions', () => {
     expect(ran).toContain(`hand:${unit}`);
     const listed = await portal.as('operator', { method: 'GET', url: `/v1/workunits/${unit}/manualActions` });
     expect(listed.json<{ lastRun: { resultStatusId: number; rejected: boolean } }[]>()[0]?.lastRun).toMatchObject({ resultStatusId: ACTION_RESULT_STATUSES.Success, rejected: false });
-    expect((await notesOf(unit)).map((note) => note.detail)).toContainEqual(expect.stringContaining('triggered by operator'));
+    const notes = (await notesOf(unit)).map((note) => note.detail);
+    expect(notes).toContainEqual(expect.stringContaining('triggered by operator'));
+    expect(notes).toContainEqual(expect.stringMatching(/^Protocol action "Record .*" ran: Recorded hand \(typed\)\./));
   });
 
   it('runs a repeatable step again (second payload form, parameters as JSON text) and rejects a step in one transaction', async () => {

@@ -8,6 +8,8 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { enqueueActionRun } from '../../engines/actions/runner.js';
+import { enqueue } from '../../engines/jobs/queue.js';
+import { protocolRunNoteTask } from '../../engines/protocols/tasks.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
 import { textParameters } from './commands.js';
 
@@ -98,7 +100,8 @@ function namedEvent(input: TriggerInput): number | undefined {
  * pending manual step (an actions.run job, enqueued with the request's transaction) or reject it (a
  * Suppressed history row). A step that is not repeatable runs or is rejected once; a step waits only
  * for the event of the unit's current state. The unit row is locked, so two clicks cannot both pass
- * the once-only check. Answers the run's key.
+ * the once-only check. The trigger and, once the run is done, its outcome are noted on the unit.
+ * Answers the run's key.
  */
 export async function triggerManualAction(db: Db, user: Principal, workUnitId: number, protocolActionId: string, input: TriggerInput & { reject: boolean }): Promise<{ id: string; status: 200 | 202 }> {
   if ((input.workUnitId !== undefined && input.workUnitId !== workUnitId) || (input.protocolActionId !== undefined && input.protocolActionId.toLowerCase() !== protocolActionId)) {
@@ -163,6 +166,8 @@ export async function triggerManualAction(db: Db, user: Principal, workUnitId: n
       },
       key,
     );
+    // Its outcome is noted on the unit once the run is done.
+    await enqueue(trx, protocolRunNoteTask, { key }, { key, runAt: new Date(Date.now() + 1000) });
     await tx
       .insertInto('work_unit_note', { work_unit_id: unit.work_unit_id, tenant_id: unit.tenant_id, detail: `Manual action "${step.name}" triggered by ${user.userName}.`, history_type: HISTORY_TYPES.ProtocolActionActivity, created_by: user.userName })
       .execute();

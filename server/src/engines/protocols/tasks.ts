@@ -236,5 +236,19 @@ export const protocolTimerTask = defineTask({
   },
 });
 
+/**
+ * The note of a manual run (Pending Actions): enqueued with the run's `actions.run` job under the
+ * same key, it waits (retrying) until the run's history row is there and notes its outcome once.
+ */
+export const protocolRunNoteTask = defineTask({
+  name: 'protocols.run-note',
+  payload: z.object({ key: z.string() }),
+  attempts: 10,
+  backoff: (attempt) => 2000 * attempt,
+  perform: async ({ key }, { db }) => {
+    if (!(await noteRun(db, key))) throw new Error(`The action run ${key} has not finished yet.`);
+  },
+});
+
 /** The protocol engine's tasks, run by the worker role (registered through the protocols area). */
-export const PROTOCOL_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [protocolEventsTask, protocolStepsTask, protocolTimerTask];
+export const PROTOCOL_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [protocolEventsTask, protocolStepsTask, protocolTimerTask, protocolRunNoteTask];
