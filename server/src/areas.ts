@@ -27,6 +27,8 @@ import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { timelineArea } from './areas/timeline/manifest.js';
 import { actionHistoriesArea } from './areas/actionhistories/manifest.js';
 import { emailArea } from './areas/email/manifest.js';
+import { protocolsArea } from './areas/protocols/manifest.js';
+import { protocolActionsArea } from './areas/protocolactions/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -56,6 +58,8 @@ export const AREAS: readonly AreaManifest[] = [
   actionHistoriesArea,
   timelineArea,
   emailArea,
+  protocolsArea,
+  protocolActionsArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).

@@ -58,6 +58,12 @@ interface Objects {
   disposableRuleId: string;
   /** A protocol step of the tenant that sends an email. */
   emailStepId: string;
+  /** A protocol of the tenant with a step, one of each to delete, and a unit following it whose manual step is pending. */
+  protocolId: number;
+  disposableProtocolId: number;
+  protocolActionId: string;
+  disposableProtocolActionId: string;
+  manualWorkUnitId: number;
 }
 
 type Body = (own: Objects) => unknown;
@@ -71,6 +77,8 @@ const ruleBody = (tenantId: string, name: string) => ({
   conditions: [{ Type: 0, LeftOperand: 1, Operator: 1, RightOperand: 'walk' }],
   matchActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }],
 });
+
+const stepBody = (protocolId: number) => ({ protocolId, actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, workUnitEventTypeId: 1, runAutomatically: false, repeatable: true, parameters: { Template: 'Simple' } });
 
 /** Bodies of the write routes, built for the tenant whose objects are used. */
 const BODIES: Record<string, Body> = {
@@ -133,6 +141,13 @@ const BODIES: Record<string, Body> = {
   'POST /v1/rules/:ruleId/copy': () => undefined,
   'DELETE /v1/rules/:id': () => undefined,
   'POST /v1/emailtemplates/render': (o) => ({ workUnitId: o.workUnitId, protocolActionId: o.emailStepId }),
+  'PUT /v1/protocols': (o) => ({ name: `Walk ${stamp()}`, tenantId: o.tenantId }),
+  'POST /v1/protocols/:id': (o) => ({ name: `Walked ${stamp()}`, tenantId: o.tenantId }),
+  'DELETE /v1/protocols/:id': () => undefined,
+  'PUT /v1/protocolActions': (o) => stepBody(o.protocolId),
+  'POST /v1/protocolActions/:id': (o) => stepBody(o.protocolId),
+  'DELETE /v1/protocolActions/:id': () => undefined,
+  'POST /v1/workunits/:id/protocolActions/:protocolActionId/trigger': () => ({ reject: false }),
 };
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
@@ -163,6 +178,9 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
   'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
   'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/actionDefinitions/GetActionDefinitionsForProtocols': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/protocols/GetMatchedRules': (o) => `id=${o.protocolId}`,
+  'GET /v1/protocols/GetProtocolsForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.sendEmail.id}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -173,6 +191,9 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'secretId') return method === 'DELETE' ? o.disposableSecretId : o.secretId;
   if (url.startsWith('/v1/savedviews/')) return method === 'DELETE' ? o.disposableSavedViewId : o.savedViewId;
   if (name === 'workUnitId') return String(o.workUnitId);
+  if (url.endsWith('/trigger')) return name === 'id' ? String(o.manualWorkUnitId) : o.protocolActionId;
+  if (url.startsWith('/v1/protocols/')) return String(method === 'DELETE' ? o.disposableProtocolId : o.protocolId);
+  if (url.startsWith('/v1/protocolActions/')) return method === 'DELETE' ? o.disposableProtocolActionId : o.protocolActionId;
   if (name === 'tenant') return o.tenantId;
   if (name === 'entityId') return o.entityId;
   if (url.startsWith('/v1/deviceOperations/')) return method === 'DELETE' ? o.disposableDeviceOperationId : o.deviceOperationId;
@@ -316,15 +337,25 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     if (created.statusCode !== 200) throw new Error(`rule: ${created.statusCode} ${created.body}`);
     return created.json<{ ruleId: string }>().ruleId;
   };
-  const protocol = await portal.db.insertInto('protocol').values({ tenant_id: tenantId, name: `walk ${stamp()}` }).returning('protocol_id').executeTakeFirstOrThrow();
+  const emailProtocol = await portal.db.insertInto('protocol').values({ tenant_id: tenantId, name: `walk ${stamp()}` }).returning('protocol_id').executeTakeFirstOrThrow();
   const emailStep = await portal.db
     .insertInto('protocol_action')
-    .values({ protocol_id: protocol.protocol_id, tenant_id: tenantId, action_definition_id: BUILT_IN_ACTIONS.sendEmail.id, work_unit_event_type_id: 1, parameters: JSON.stringify({ Template: 'Simple' }) })
+    .values({ protocol_id: emailProtocol.protocol_id, tenant_id: tenantId, action_definition_id: BUILT_IN_ACTIONS.sendEmail.id, work_unit_event_type_id: 1, parameters: JSON.stringify({ Template: 'Simple' }) })
     .returning('protocol_action_id')
     .executeTakeFirstOrThrow();
+  const protocol = async () => (await portal.as('admin', { method: 'PUT', url: '/v1/protocols', payload: { name: `walk ${stamp()}`, tenantId } })).json<{ protocolId: number }>().protocolId;
+  const protocolId = await protocol();
+  const step = async () => (await portal.as('admin', { method: 'PUT', url: '/v1/protocolActions', payload: stepBody(protocolId) })).json<{ protocolActionId: string }>().protocolActionId;
+  const manualUnit = await portal.as('admin', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'Walk protocol', severityId: 2, stateId: WORK_UNIT_STATES.New, tenantId, workUnitTypeId: WORK_UNIT_TYPES.Incident, protocolId } });
+  if (manualUnit.statusCode !== 200) throw new Error(`unit: ${manualUnit.statusCode} ${manualUnit.body}`);
   return {
     tenantId,
     subscriptionId,
+    protocolId,
+    disposableProtocolId: await protocol(),
+    protocolActionId: await step(),
+    disposableProtocolActionId: await step(),
+    manualWorkUnitId: manualUnit.json<{ workUnitId: number }>().workUnitId,
     workUnitId: unit.rows[0]!.work_unit_id,
     categoryId: category.workUnitCategoryId,
     subcategoryId: subcategory.workUnitSubcategoryId,

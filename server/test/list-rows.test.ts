@@ -60,6 +60,9 @@ beforeAll(async () => {
     .values({ tenant_id: DEMO.contoso, action_definition_id: BUILT_IN_ACTIONS.setColor.id, result_status_id: 1, input_parameters: '{"Color":"Red"}', result_detail: 'Colour set to Red', correlation_id: match.rule_match_id, reference_id: device.device_id, rule_match_id: match.rule_match_id })
     .execute();
   await portal.db.insertInto('email_outbox').values({ tenant_id: DEMO.contoso, template: 'Simple', to_addresses: 'noc@contoso.example', subject: 'Rows', body: '<p>Rows</p>', transport: 'outbox' }).execute();
+  // A protocol with one step (protocols and protocolActions).
+  const protocol = await portal.as('admin', { method: 'PUT', url: '/v1/protocols', payload: { name: 'Rows', tenantId: DEMO.contoso, description: 'Rows', manualActions: 'Call the owner' } });
+  await portal.as('admin', { method: 'PUT', url: '/v1/protocolActions', payload: { protocolId: protocol.json<{ protocolId: number }>().protocolId, actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, workUnitEventTypeId: 1, parameters: { Template: 'Simple' }, summary: 'Rows' } });
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
   const ruleThroughApi = await portal.as('admin', {
     method: 'PUT',

@@ -38,7 +38,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },
   { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },
   { path: 'packages', header: 'Package Catalog', load: () => import('../features/packages/packages-page') },
-  { path: 'protocols', header: 'Work Unit Protocols', load: placeholder },
+  { path: 'protocols', header: 'Work Unit Protocols', load: () => import('../features/protocols/protocols-page') },
   { path: 'actioncatalog', header: 'Action Catalog', load: () => import('../features/actiondefinitions/action-catalog-page') },
   { path: 'pendingdevices', header: 'Pending Devices', load: () => import('../features/pendingdevices/pending-devices-page') },
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },

@@ -4,7 +4,7 @@ import { guid } from '@cfs/contracts/fields';
 import { ruleActionDefinitionSchema } from '@cfs/contracts/rule-options';
 import type { AppDeps } from '../../app-deps.js';
 import { perm, principalOf } from '../../http/route-permission.js';
-import { findActionDefinitionsForRules } from './queries.js';
+import { findActionDefinitionsForProtocols, findActionDefinitionsForRules } from './queries.js';
 
 const tags = ['Action Definitions'];
 
@@ -18,5 +18,15 @@ export const actionDefinitionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = 
       schema: { tags, querystring: z.object({ tenantId: guid() }), response: { 200: z.array(ruleActionDefinitionSchema) } },
     },
     async (request) => findActionDefinitionsForRules(db, principalOf(request).tenantScope, request.query.tenantId),
+  );
+
+  // The protocol action drawer's action picker.
+  app.get(
+    '/v1/actionDefinitions/GetActionDefinitionsForProtocols',
+    {
+      config: { permission: [perm('WorkUnits.Protocols', 'view'), perm('ActionDefinitions', 'view')] },
+      schema: { tags, querystring: z.object({ tenantId: guid() }), response: { 200: z.object({ value: z.array(ruleActionDefinitionSchema) }) } },
+    },
+    async (request) => findActionDefinitionsForProtocols(db, principalOf(request).tenantScope, request.query.tenantId),
   );
 };

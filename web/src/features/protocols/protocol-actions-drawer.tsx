@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
+import { WORK_UNIT_EVENT_OPTIONS } from '@cfs/contracts/automation';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { SideDrawer } from '../../components/side-drawer';
+import { useDrawerParam } from '../../lib/url-state';
+import { useDeleteProtocolAction, useProtocol, useProtocolActions, type ProtocolAction } from './api';
+import ProtocolActionDrawer from './protocol-action-drawer';
+
+const eventName = (id: number) => WORK_UNIT_EVENT_OPTIONS.find((option) => option.id === id)?.name ?? String(id);
+
+/** A protocol's actions (spec 002 §2), by event and in the order they run; `?protocolActionsId=&protocolActionId=`. */
+export default function ProtocolActionsDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const protocol = useProtocol(id);
+  const steps = useProtocolActions(protocol.data?.protocolId);
+  const editor = useDrawerParam('protocolActionId');
+  const [deleting, setDeleting] = useState<ProtocolAction | null>(null);
+  const remove = useDeleteProtocolAction();
+  const rows = steps.data?.rows ?? [];
+  return (
+    <SideDrawer open={id !== null} onClose={onClose} width={DRAWER_WIDE_WIDTH} title={`Protocol Actions${protocol.data ? `: ${protocol.data.name}` : ''}`}>
+      {(protocol.isPending || steps.isPending) && <LinearProgress />}
+      {protocol.isError && <Typography color="text.secondary">This protocol does not exist.</Typography>}
+      {protocol.data && (
+        <>
+          <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 1 }}>
+            <Button startIcon={<AddIcon />} variant="contained" onClick={() => editor.open('new')}>
+              Create Protocol Action
+            </Button>
+          </Stack>
+          {steps.isSuccess && rows.length === 0 && <Typography color="text.secondary">This protocol has no actions yet.</Typography>}
+          {rows.length > 0 && (
+            <Table size="small" aria-label="Protocol actions">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Event</TableCell>
+                  <TableCell>Sequence</TableCell>
+                  <TableCell>Action</TableCell>
+                  <TableCell>Summary</TableCell>
+                  <TableCell>Run Automatically</TableCell>
+                  <TableCell>Repeatable</TableCell>
+                  <TableCell align="right">Actions</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((step) => (
+                  <TableRow key={step.protocolActionId} hover>
+                    <TableCell>{eventName(step.workUnitEventTypeId)}</TableCell>
+                    <TableCell>{step.sequence}</TableCell>
+                    <TableCell>{step.actionDefinition?.name ?? ''}</TableCell>
+                    <TableCell>{step.summary ?? ''}</TableCell>
+                    <TableCell>{step.runAutomatically ? 'Yes' : 'No'}</TableCell>
+                    <TableCell>{step.repeatable ? 'Yes' : 'No'}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <Tooltip title="Edit Protocol Action">
+                        <IconButton size="small" aria-label={`Edit ${step.actionDefinition?.name ?? 'protocol action'}`} onClick={() => editor.open(step.protocolActionId)}>
+                          <EditIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title="Delete Protocol Action">
+                        <IconButton size="small" color="error" aria-label={`Delete ${step.actionDefinition?.name ?? 'protocol action'}`} onClick={() => setDeleting(step)}>
+                          <DeleteIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          <ProtocolActionDrawer id={editor.openId} protocol={protocol.data} step={rows.find((step) => step.protocolActionId === editor.openId)} onCreated={(saved) => editor.open(saved.protocolActionId, { replace: true })} onClose={editor.close} />
+        </>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Protocol Action"
+        text={deleting ? `Are you sure you want to delete the protocol action "${deleting.actionDefinition?.name ?? ''}" (${eventName(deleting.workUnitEventTypeId)})?` : ''}
+        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onCancel={() => setDeleting(null)}
+      />
+    </SideDrawer>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import type { GridColDef } from '@mui/x-data-grid';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import { CellLink } from '../../components/cell-link';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { actionsColumn } from '../../components/grid-columns';
+import { ACTIONS_FIELD } from '../../components/grid-model';
+import { lazyWhenOpened } from '../../components/lazy-when-opened';
+import { ResourceGrid } from '../../components/resource-grid';
+import { isGuid } from '../../lib/ids';
+import { PageHeader } from '../../lib/page-header';
+import { useTenantId } from '../../lib/use-tenant-id';
+import { useDrawerParam, useListState } from '../../lib/url-state';
+import { PROTOCOLS_PATH, useDeleteProtocol, type Protocol } from './api';
+
+// The drawers and their forms load when first opened.
+const ProtocolDrawer = lazyWhenOpened(() => import('./protocol-drawer'), (props) => props.id !== null);
+const ProtocolActionsDrawer = lazyWhenOpened(() => import('./protocol-actions-drawer'), (props) => props.id !== null);
+
+/** Work Unit Protocols (spec 002 §2 Protocols): `?protocolId=&tab=` opens a protocol, `?protocolActionsId=` its actions. */
+export default function ProtocolsPage() {
+  const tenantId = useTenantId();
+  const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+  const editor = useDrawerParam('protocolId', { clear: ['tab'] });
+  const steps = useDrawerParam('protocolActionsId', { clear: ['protocolActionId'] });
+  const [deleting, setDeleting] = useState<Protocol | null>(null);
+  const remove = useDeleteProtocol();
+
+  const columns: GridColDef<Protocol>[] = [
+    { field: 'name', headerName: 'Name', flex: 1, minWidth: 160, renderCell: ({ row }) => <CellLink href={editor.href(row.protocolId)} onClick={() => editor.open(row.protocolId)}>{row.name}</CellLink> },
+    { field: 'protocolId', headerName: 'ID', type: 'number', width: 90 },
+    { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 160 },
+    { field: 'tenant', headerName: 'Tenant', flex: 0.8, minWidth: 120, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
+    actionsColumn<Protocol>(
+      (row) => [
+        { label: 'Edit Protocol', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.protocolId) },
+        { label: 'View Protocol Actions', icon: <ListAltIcon fontSize="small" />, onClick: () => steps.open(row.protocolId) },
+        { label: 'Delete Protocol', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+      ],
+      { width: 130 },
+    ),
+  ];
+
+  return (
+    <>
+      <PageHeader title="Work Unit Protocols" />
+      <ResourceGrid
+        list={list}
+        path={PROTOCOLS_PATH}
+        expand="tenant"
+        columns={columns}
+        essentialColumns={['name', ACTIONS_FIELD]}
+        getRowId={(row) => row.protocolId}
+        fields={{ tenant: { path: 'tenant/name' }, protocolId: { kind: 'number' } }}
+        searchFields={[{ path: 'protocolId', kind: 'number' }, 'name', 'description']}
+        exportFileName="protocols.csv"
+        onCreate={() => editor.open('new')}
+        onRowClick={(row) => editor.open(row.protocolId)}
+      />
+      <ProtocolDrawer id={editor.openId} tenantId={isGuid(tenantId) ? tenantId : null} onCreated={(saved) => editor.open(saved.protocolId, { replace: true })} onClose={editor.close} />
+      <ProtocolActionsDrawer id={steps.openId} onClose={steps.close} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Protocol"
+        text={deleting ? `Are you sure you want to delete the protocol "${deleting.name}"? Its protocol actions are deleted with it; its work units keep existing without a protocol.` : ''}
+        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}
