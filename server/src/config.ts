@@ -42,6 +42,7 @@ const envSchema = z.object({
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
   PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
+  OUTBOUND_ALLOW: z.string().default(''),
 });
 
 export interface Config {
@@ -95,6 +96,11 @@ export interface Config {
   packetRetentionDays: number;
   /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
   packageUploadMaxBytes: number;
+  /**
+   * Internal targets actions may call although the outbound guard refuses them otherwise
+   * (OUTBOUND_ALLOW: comma-separated `host`, `host:port` or CIDR entries; default none).
+   */
+  outboundAllow: string;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -153,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
     packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
+    outboundAllow: e.OUTBOUND_ALLOW,
   };
 }
