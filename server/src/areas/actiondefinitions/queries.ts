@@ -1,3 +1,4 @@
+import { PROTOCOL_ACTION_TYPES } from '@cfs/contracts/automation';
 import { RULE_ACTION_TYPES } from '@cfs/contracts/monitoring';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
@@ -10,7 +11,19 @@ import { NotFoundError } from '../../http/errors.js';
  * rule of the tenant may run — the tenant's own and the installation's, of a rule type
  * (`isRuleActionDefinition`), by name.
  */
-export async function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+export function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+  return findActionDefinitionsOfTypes(db, scope, tenantId, RULE_ACTION_TYPES);
+}
+
+/**
+ * GET v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=) (spec 002 §7): the actions
+ * a protocol step of the tenant may run (types 1, 2, 4 and 5), the tenant's own and shared ones.
+ */
+export function findActionDefinitionsForProtocols(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+  return findActionDefinitionsOfTypes(db, scope, tenantId, PROTOCOL_ACTION_TYPES);
+}
+
+async function findActionDefinitionsOfTypes(db: Db, scope: TenantScope, tenantId: string, types: readonly number[]): Promise<RuleActionDefinition[]> {
   if (!canAccessTenant(scope, tenantId) || !(await scoped(db, scope).hasTenant(tenantId))) throw new NotFoundError('The tenant');
   return scoped(db, scope)
     .selectFrom('action_definition')
@@ -23,7 +36,7 @@ export async function findActionDefinitionsForRules(db: Db, scope: TenantScope, 
       'input_parameters as inputParameters',
     ])
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
-    .where('action_definition_type_id', 'in', [...RULE_ACTION_TYPES])
+    .where('action_definition_type_id', 'in', [...types])
     .orderBy('name')
     .orderBy('action_definition_id')
     .limit(1000)
