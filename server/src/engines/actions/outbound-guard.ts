@@ -116,13 +116,13 @@ export function parseOutboundAllow(text: string): OutboundAllow {
     if (cidr) {
       const [, network = '', prefix = ''] = cidr;
       const family = isIP(network);
-      if (family === 0) throw new Error(`OUTBOUND_ALLOW: "${raw}" is not a CIDR range`);
+      if (family === 0 || Number(prefix) > (family === 4 ? 32 : 128)) throw new Error(`OUTBOUND_ALLOW: "${raw}" is not a CIDR range`);
       const list = new BlockList();
       list.addSubnet(network, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
       entries.push({ kind: 'range', list });
       continue;
     }
-    const hostPort = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(raw) ?? (isIPv6(raw) ? [raw, raw, undefined] : null);
+    const hostPort = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(raw) ?? (isIPv6(raw) ? [raw, raw, undefined] : null);
     if (!hostPort) throw new Error(`OUTBOUND_ALLOW: "${raw}" is not host[:port] or a CIDR range`);
     entries.push({ kind: 'host', host: normalHost(hostPort[1] ?? ''), port: hostPort[2] === undefined ? undefined : Number(hostPort[2]) });
   }
@@ -164,6 +164,11 @@ export async function resolveGuarded(allow: OutboundAllow, host: string, port: n
     const reason = forbiddenAddressReason(bare);
     if (reason && !isAllowed(allow, host, bare, port)) throw new OutboundRefused(`The address is not allowed: ${reason}.`);
     return { address: bare, family: family as 4 | 6 };
+  }
+  // RFC 6761: localhost names are loopback whatever a resolver says.
+  const name = normalHost(bare);
+  if ((name === 'localhost' || name.endsWith('.localhost')) && !isAllowed(allow, host, '127.0.0.1', port) && !isAllowed(allow, host, '::1', port)) {
+    throw new OutboundRefused(`The address is not allowed: ${bare} resolves to loopback.`);
   }
   let timer: NodeJS.Timeout | undefined;
   const answers = await Promise.race([
