@@ -56,6 +56,10 @@ interface Objects {
   /** A rule of the tenant, and one to delete. */
   ruleId: string;
   disposableRuleId: string;
+  /** An action of the tenant, one to delete, and a run of it. */
+  actionDefinitionId: string;
+  disposableActionDefinitionId: string;
+  actionHistoryId: number;
 }
 
 type Body = (own: Objects) => unknown;
@@ -130,7 +134,15 @@ const BODIES: Record<string, Body> = {
   'POST /v1/rules/toggledisabled/:ruleId': () => undefined,
   'POST /v1/rules/:ruleId/copy': () => undefined,
   'DELETE /v1/rules/:id': () => undefined,
+  'PUT /v1/actionDefinitions': (o) => actionBody(o.tenantId, `Walk ${stamp()}`),
+  'POST /v1/actionDefinitions/:id': (o) => actionBody(o.tenantId, `Walked ${stamp()}`),
+  'DELETE /v1/actionDefinitions/:id': () => undefined,
+  'POST /v1/actionDefinitions/:id/test': () => ({ parameters: { Host: 'walk' } }),
 };
+
+function actionBody(tenantId: string, name: string) {
+  return { name, actionDefinitionTypeId: 4, tenantId, endpointUrl: 'https://8.8.8.8/walk/{Host}', inputParameters: 'Host' };
+}
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
 const MULTIPART: Record<string, (o: Objects) => Record<string, string>> = {
@@ -160,6 +172,7 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/rules/GetRulesForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.setColor.id}`,
   'GET /api/generalLookup/ruleleftoperands': (o) => `ruleType=1&tenantId=${o.tenantId}`,
   'GET /v1/actionDefinitions/GetActionDefinitionsForRules': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/actionDefinitions/GetActionDefinitionsForProtocols': (o) => `tenantId=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -176,6 +189,8 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'minutes') return '10';
   if (name === 'leftOperandType') return 'device';
   if (url.startsWith('/v1/rules/')) return method === 'DELETE' ? o.disposableRuleId : o.ruleId;
+  if (url.startsWith('/v1/actionDefinitions/')) return method === 'DELETE' ? o.disposableActionDefinitionId : o.actionDefinitionId;
+  if (url.startsWith('/v1/actionHistories/')) return String(o.actionHistoryId);
   if (name === 'tenantId') return o.tenantId;
   if (name === 'deviceId') return o.deviceId;
   if (name === 'versionId') return o.packageVersionId;
@@ -312,6 +327,15 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     if (created.statusCode !== 200) throw new Error(`rule: ${created.statusCode} ${created.body}`);
     return created.json<{ ruleId: string }>().ruleId;
   };
+  const action = async () =>
+    (await portal.db.insertInto('action_definition').values({ tenant_id: tenantId, name: `walk ${stamp()}`, action_definition_type_id: 4, endpoint_url: 'https://8.8.8.8/walk' }).returning('action_definition_id').executeTakeFirstOrThrow())
+      .action_definition_id;
+  const actionDefinitionId = await action();
+  const history = await portal.db
+    .insertInto('action_history')
+    .values({ tenant_id: tenantId, action_definition_id: actionDefinitionId, result_status_id: 1, result_detail: 'walk' })
+    .returning('action_history_id')
+    .executeTakeFirstOrThrow();
   return {
     tenantId,
     subscriptionId,
@@ -342,6 +366,9 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     disposableBlockId: await block(),
     ruleId: await rule(),
     disposableRuleId: await rule(),
+    actionDefinitionId,
+    disposableActionDefinitionId: await action(),
+    actionHistoryId: Number(history.action_history_id),
   };
 }
 
