@@ -160,6 +160,19 @@ describe('placeholders', () => {
   });
 });
 
+test("a rule's run reads the match and its entity's latest packet", async () => {
+  const entityId = randomUUID();
+  await scoped(portal.db, ALL_TENANTS).insertInto('packet_latest', { entity_id: entityId, tenant_id: DEMO.contoso, timestamp: new Date(), message: JSON.stringify({ Value: 97, Metrics: { cpu: 93.5 } }) }).execute();
+  const id = await defineAction({ url: `${base}/rule?rule={RuleName}`, body: '{"value":"{Value}","cpu":"{Metrics.cpu}","label":"{Label}","subject":"{SubjectId}"}' });
+  const key = `m:${randomUUID()}`;
+  const ruleMatchId = randomUUID();
+  await runAction(portal.db, { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'rule', ruleMatchId, ruleId: randomUUID(), ruleName: 'CPU high & hot', subjectId: entityId, label: 'web-01', phase: 'match', suppressed: false } }, key);
+  expect(seen[0]?.url).toBe('/rule?rule=CPU%20high%20%26%20hot');
+  expect(JSON.parse(seen[0]?.body ?? '{}')).toEqual({ value: '97', cpu: '93.5', label: 'web-01', subject: entityId });
+  const [row] = await historyOf(key);
+  expect(row).toMatchObject({ rule_match_id: ruleMatchId, correlation_id: ruleMatchId, result_status_id: ACTION_RESULT_STATUSES.Success });
+});
+
 describe('outcomes', () => {
   test('a 4xx is a Failure at once, not retried', async () => {
     script.set('/gone', [404]);
