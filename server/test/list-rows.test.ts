@@ -59,6 +59,8 @@ beforeAll(async () => {
     .insertInto('action_history')
     .values({ tenant_id: DEMO.contoso, action_definition_id: BUILT_IN_ACTIONS.setColor.id, result_status_id: 1, input_parameters: '{"Color":"Red"}', result_detail: 'Colour set to Red', correlation_id: match.rule_match_id, reference_id: device.device_id, rule_match_id: match.rule_match_id })
     .execute();
+  // A user-made HTTP action beside the built-ins (its endpoint, method, headers and body set).
+  await portal.db.insertInto('action_definition').values({ tenant_id: DEMO.contoso, name: 'Rows hook', action_definition_type_id: 4, input_parameters: 'Host', endpoint_url: 'https://8.8.8.8/{Host}', http_method: 'POST', headers: 'X-Rows: 1', body: '{}' }).execute();
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
   const ruleThroughApi = await portal.as('admin', {
     method: 'PUT',
