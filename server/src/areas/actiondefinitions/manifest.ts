@@ -1,3 +1,4 @@
+import { actionRunTask } from '../../engines/actions/runner.js';
 import { defineArea } from '../../http/area.js';
 import { actionDefinitionRoutes } from './routes.js';
 
@@ -5,4 +6,6 @@ export const actionDefinitionsArea = defineArea({
   name: 'actiondefinitions',
   routes: actionDefinitionRoutes,
   audited: { actionDefinition: 'ActionDefinitions' },
+  // The one action runner's task: catalogue tests, protocol steps and any other queued action run.
+  tasks: [actionRunTask],
 });
