@@ -171,6 +171,12 @@ test("a rule's run reads the match and its entity's latest packet", async () => 
   expect(JSON.parse(seen[0]?.body ?? '{}')).toEqual({ value: '97', cpu: '93.5', label: 'web-01', subject: entityId });
   const [row] = await historyOf(key);
   expect(row).toMatchObject({ rule_match_id: ruleMatchId, correlation_id: ruleMatchId, result_status_id: ACTION_RESULT_STATUSES.Success });
+  // A work unit rule's subject is the unit's id: it has no packet, its packet placeholders are missing.
+  const unitKey = `m:${randomUUID()}`;
+  await runAction(portal.db, { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'rule', ruleMatchId: randomUUID(), ruleId: randomUUID(), ruleName: 'Units', subjectId: '42', label: null, phase: 'expiration', suppressed: false } }, unitKey);
+  const [unitRow] = await historyOf(unitKey);
+  expect(unitRow?.result_status_id).toBe(ACTION_RESULT_STATUSES.Success);
+  expect(unitRow?.result_detail).toContain('{Value}, {Metrics.cpu}');
 });
 
 describe('outcomes', () => {

@@ -12,6 +12,8 @@ import { ActionFailure, type ActionRun } from './run.js';
  * in the run's history.
  */
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** `{Name}` (letters, digits, underscores, dots: {Metrics.cpu}) or `{Secret:Name}`. */
 const PLACEHOLDER = /\{(Secret:[A-Za-z0-9_.-]+|[A-Za-z_][A-Za-z0-9_.]*)\}/g;
 
@@ -103,7 +105,8 @@ async function originContext(db: Db, run: ActionRun): Promise<Map<string, string
       break;
     }
     case 'rule': {
-      const packet = await tenant.selectFrom('packet_latest').select(['message', 'timestamp']).where('entity_id', '=', origin.subjectId).executeTakeFirst().catch(() => undefined);
+      // A rule's subject is an entity (a UUID) or, for a work unit rule, the unit's id: only an entity has packets.
+      const packet = UUID.test(origin.subjectId) ? await tenant.selectFrom('packet_latest').select(['message', 'timestamp']).where('entity_id', '=', origin.subjectId).executeTakeFirst() : undefined;
       if (packet) {
         flatten('', packet.message, context);
         context.set('Timestamp', text(packet.timestamp));
