@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { configureOutbound, MAX_RESPONSE_BYTES, OutboundNetworkError, sendOutbound } from '../src/engines/actions/outbound.js';
@@ -167,5 +170,25 @@ describe('the client', () => {
   test('a connection refused is a network error', async () => {
     configureOutbound({ allow: parseOutboundAllow('127.0.0.1') });
     await expect(sendOutbound({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {}, body: null })).rejects.toBeInstanceOf(OutboundNetworkError);
+  });
+});
+
+describe('TLS', () => {
+  test('certificates are still verified against the name when the connection goes to the judged address', async () => {
+    const fixtures = path.join(import.meta.dirname, 'fixtures');
+    // A self-signed certificate for localhost and 127.0.0.1: no trusted authority signed it.
+    const server = https.createServer({ key: await fs.readFile(path.join(fixtures, 'outbound-tls.key')), cert: await fs.readFile(path.join(fixtures, 'outbound-tls.crt')) }, (_request, response) => response.end('secret'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      configureOutbound({ allow: parseOutboundAllow(`localhost:${port}`) });
+      const refused = sendOutbound({ method: 'GET', url: `https://localhost:${port}/`, headers: {}, body: null });
+      await expect(refused).rejects.toBeInstanceOf(OutboundNetworkError);
+      await expect(refused).rejects.toThrow(/certificate/i);
+    } finally {
+      configureOutbound({ allow: NOTHING_ALLOWED });
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
