@@ -12,6 +12,7 @@ import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
 import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
+import { actions } from './actions.js';
 import { inTurns, paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
@@ -41,6 +42,8 @@ import { profile, type ProfileSummary } from './profile.js';
  *   as many rows into the same history table; and what the rules cost (with ÷ without).
  * - The rule editor's Test (fleet.ts) over a million stored packets, against reading the same
  *   packets' fields through the driver.
+ * - The action runner (actions.ts): HTTP actions run per second through the runner against the
+ *   same POSTs straight through undici, and a rule match's time to its HTTP action's call (p50, p95).
  * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
  *   before its first grid row, and the time to that row in Chromium with an empty cache, against
  *   a bare React + MUI + Data Grid app built in the same run (`bench/bare-app/`).
@@ -48,7 +51,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * ingestion, ruletest, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
+ * ingestion, ruletest, actions, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
@@ -334,6 +337,10 @@ try {
   if (runs('ruletest')) {
     console.log(`The rule editor's Test over ${RULE_TEST_PACKETS.toLocaleString('en-US')} stored packets`);
     await ruleTest(portal, record, { packets: RULE_TEST_PACKETS, entities: 1_000 });
+  }
+  if (runs('actions')) {
+    console.log('The action runner (HTTP actions to 127.0.0.1)');
+    await actions(portal, record, { runs: 500, concurrency: 8, matches: 40 });
   }
   if (runs('frontend')) {
     console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);

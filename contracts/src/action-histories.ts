@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actionRunDetailSchema } from './automation.js';
 
 /**
  * GET v1/actionHistories (spec 002 §3 ActionHistory, §7 Action catalogue and history): every
@@ -23,6 +24,12 @@ export const actionHistoryRowSchema = z.object({
   messageId: z.string().nullable(),
   protocolActionId: z.uuid().nullable(),
   ruleMatchId: z.uuid().nullable(),
+  /** The work unit a protocol step ran on (Pending Actions filter by it). */
+  workUnitId: z.number().int().nullable().optional(),
   actionDefinition: z.object({ actionDefinitionId: z.uuid(), name: z.string() }).nullable().optional(),
 });
 export type ActionHistoryRow = z.infer<typeof actionHistoryRowSchema>;
+
+/** GET v1/actionHistories/{id}: one run with what it sent and what came back (secrets masked), for the detail dialog. */
+export const actionHistoryDetailSchema = actionHistoryRowSchema.extend(actionRunDetailSchema.shape);
+export type ActionHistoryDetail = z.infer<typeof actionHistoryDetailSchema>;

@@ -44,7 +44,21 @@ export const AUTOMATION_MESSAGES = {
   testPairsTooMany: 'A test takes at most seven extra parameters.',
   alreadyRun: 'This action has run already and cannot be repeated.',
   notPending: 'This action is not waiting for the work unit’s current state.',
+  endpointForbidden: (reason: string) => `This endpoint cannot be called: ${reason}`,
 } as const;
+
+/**
+ * Placeholders in an action's endpoint URL, headers and body (spec 002 §5: case-sensitive):
+ * `{Name}` takes the run's parameter of that name or a value of the run's origin — a protocol
+ * step's work unit fields ({WorkUnitId}, {Title}, {Description}, {SeverityId}, {StateId},
+ * {TenantId}, {AssignedTo}, {CustomValue1}…), a rule's {RuleName}, {RuleId}, {RuleMatchId},
+ * {SubjectId}, {Label}, {Phase} and the subject's latest packet ({Value}, {Metrics.cpu}…), a
+ * test's {MessageId}. `{Secret:Name}` takes the latest value of the tenant's secret Name; the
+ * action history shows SECRET_MASK in its place. In the URL values are URL-encoded, in a JSON
+ * body JSON-escaped; a placeholder without a value is left empty and named in the run's detail.
+ */
+export const SECRET_PLACEHOLDER_PREFIX = 'Secret:';
+export const SECRET_MASK = '••••••';
 
 /** Spec 002 §9: the protocol timer's minimum and default (10 minutes). */
 export const PROTOCOL_TIMER = { minimumSeconds: 600, defaultInterval: '00:10:00' } as const;

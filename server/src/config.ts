@@ -44,6 +44,7 @@ const envSchema = z.object({
   PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
   SMTP_FROM: z.string().optional(),
+  OUTBOUND_ALLOW: z.string().default(''),
 });
 
 export interface Config {
@@ -102,6 +103,11 @@ export interface Config {
    * smtps://…); unset, every email stays in the outbox table that administrators read in the portal.
    */
   smtp: { url: string | undefined; from: string };
+  /**
+   * Internal targets actions may call although the outbound guard refuses them otherwise
+   * (OUTBOUND_ALLOW: comma-separated `host`, `host:port` or CIDR entries; default none).
+   */
+  outboundAllow: string;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -161,5 +167,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
     packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
     smtp: { url: e.SMTP_URL || undefined, from: e.SMTP_FROM || `CFS Portal <no-reply@${new URL(publicUrl).hostname}>` },
+    outboundAllow: e.OUTBOUND_ALLOW,
   };
 }

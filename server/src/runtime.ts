@@ -9,6 +9,7 @@ import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import { ChangeCounters } from './db/change-counters.js';
+import { configureActionRunner } from './engines/actions/runner.js';
 
 export interface Runtime {
   config: Config;
@@ -60,6 +61,7 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   await principals.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
   await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
+  configureActionRunner({ secretBox, outboundAllow: config.outboundAllow });
   if (!config.oidc.embedded) return { config, db, databaseUrl, principals, changes, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {

@@ -64,6 +64,10 @@ interface Objects {
   protocolActionId: string;
   disposableProtocolActionId: string;
   manualWorkUnitId: number;
+  /** An action of the tenant, one to delete, and a run of it. */
+  actionDefinitionId: string;
+  disposableActionDefinitionId: string;
+  actionHistoryId: number;
 }
 
 type Body = (own: Objects) => unknown;
@@ -148,7 +152,15 @@ const BODIES: Record<string, Body> = {
   'POST /v1/protocolActions/:id': (o) => stepBody(o.protocolId),
   'DELETE /v1/protocolActions/:id': () => undefined,
   'POST /v1/workunits/:id/protocolActions/:protocolActionId/trigger': () => ({ reject: false }),
+  'PUT /v1/actionDefinitions': (o) => actionBody(o.tenantId, `Walk ${stamp()}`),
+  'POST /v1/actionDefinitions/:id': (o) => actionBody(o.tenantId, `Walked ${stamp()}`),
+  'DELETE /v1/actionDefinitions/:id': () => undefined,
+  'POST /v1/actionDefinitions/:id/test': () => ({ parameters: { Host: 'walk' } }),
 };
+
+function actionBody(tenantId: string, name: string) {
+  return { name, actionDefinitionTypeId: 4, tenantId, endpointUrl: 'https://8.8.8.8/walk/{Host}', inputParameters: 'Host' };
+}
 
 /** Multipart bodies (a package version upload): the form fields, and one file. */
 const MULTIPART: Record<string, (o: Objects) => Record<string, string>> = {
@@ -200,6 +212,8 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'minutes') return '10';
   if (name === 'leftOperandType') return 'device';
   if (url.startsWith('/v1/rules/')) return method === 'DELETE' ? o.disposableRuleId : o.ruleId;
+  if (url.startsWith('/v1/actionDefinitions/')) return method === 'DELETE' ? o.disposableActionDefinitionId : o.actionDefinitionId;
+  if (url.startsWith('/v1/actionHistories/')) return String(o.actionHistoryId);
   if (name === 'tenantId') return o.tenantId;
   if (name === 'deviceId') return o.deviceId;
   if (name === 'versionId') return o.packageVersionId;
@@ -348,6 +362,15 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
   const step = async () => (await portal.as('admin', { method: 'PUT', url: '/v1/protocolActions', payload: stepBody(protocolId) })).json<{ protocolActionId: string }>().protocolActionId;
   const manualUnit = await portal.as('admin', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'Walk protocol', severityId: 2, stateId: WORK_UNIT_STATES.New, tenantId, workUnitTypeId: WORK_UNIT_TYPES.Incident, protocolId } });
   if (manualUnit.statusCode !== 200) throw new Error(`unit: ${manualUnit.statusCode} ${manualUnit.body}`);
+  const action = async () =>
+    (await portal.db.insertInto('action_definition').values({ tenant_id: tenantId, name: `walk ${stamp()}`, action_definition_type_id: 4, endpoint_url: 'https://8.8.8.8/walk' }).returning('action_definition_id').executeTakeFirstOrThrow())
+      .action_definition_id;
+  const actionDefinitionId = await action();
+  const history = await portal.db
+    .insertInto('action_history')
+    .values({ tenant_id: tenantId, action_definition_id: actionDefinitionId, result_status_id: 1, result_detail: 'walk' })
+    .returning('action_history_id')
+    .executeTakeFirstOrThrow();
   return {
     tenantId,
     subscriptionId,
@@ -384,6 +407,9 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
     ruleId: await rule(),
     disposableRuleId: await rule(),
     emailStepId: emailStep.protocol_action_id,
+    actionDefinitionId,
+    disposableActionDefinitionId: await action(),
+    actionHistoryId: Number(history.action_history_id),
   };
 }
 

@@ -63,6 +63,8 @@ beforeAll(async () => {
   // A protocol with one step (protocols and protocolActions).
   const protocol = await portal.as('admin', { method: 'PUT', url: '/v1/protocols', payload: { name: 'Rows', tenantId: DEMO.contoso, description: 'Rows', manualActions: 'Call the owner' } });
   await portal.as('admin', { method: 'PUT', url: '/v1/protocolActions', payload: { protocolId: protocol.json<{ protocolId: number }>().protocolId, actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, workUnitEventTypeId: 1, parameters: { Template: 'Simple' }, summary: 'Rows' } });
+  // A user-made HTTP action beside the built-ins (its endpoint, method, headers and body set).
+  await portal.db.insertInto('action_definition').values({ tenant_id: DEMO.contoso, name: 'Rows hook', action_definition_type_id: 4, input_parameters: 'Host', endpoint_url: 'https://8.8.8.8/{Host}', http_method: 'POST', headers: 'X-Rows: 1', body: '{}' }).execute();
   await portal.as('admin', { method: 'PUT', url: '/v1/deviceOperations', payload: { deviceId: device.device_id, operationId: operation.operation_id, label: 'Rows', frequencyTypeId: 2, interval: '00:05:00' } });
   const ruleThroughApi = await portal.as('admin', {
     method: 'PUT',

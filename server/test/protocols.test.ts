@@ -200,7 +200,7 @@ describe('protocol actions', () => {
   it("offers the tenant's and the shared actions of a protocol type in the action picker", async () => {
     const response = await portal.as('operator', { method: 'GET', url: `/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${DEMO.contoso})` });
     expect(response.statusCode, response.body).toBe(200);
-    const ids = response.json<{ value: { actionDefinitionId: string }[] }>().value.map((row) => row.actionDefinitionId);
+    const ids = response.json<{ actionDefinitionId: string }[]>().map((row) => row.actionDefinitionId);
     expect(ids).toEqual(expect.arrayContaining([recorder, BUILT_IN_ACTIONS.sendEmail.id]));
     expect(ids).not.toContain(BUILT_IN_ACTIONS.setColor.id);
     expect((await portal.as('operator', { method: 'GET', url: `/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${DEMO.fabrikam})` })).statusCode).toBe(404);

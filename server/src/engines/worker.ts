@@ -7,7 +7,9 @@ import type { TaskDefinition } from './jobs/task.js';
 import { RULE_ENGINE_TASKS } from './rules/tasks.js';
 
 /**
- * The worker role: runs the areas' tasks and the portal's own housekeeping from the job table.
+ * The worker role: runs the engines' tasks (the rule engine, the one action runner that every
+ * rule, protocol and catalogue test run goes through), the areas' tasks and the portal's own
+ * housekeeping from the job table.
  * Returns its stop function.
  */
 export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {

@@ -4,4 +4,5 @@ import { actionDefinitionRoutes } from './routes.js';
 export const actionDefinitionsArea = defineArea({
   name: 'actiondefinitions',
   routes: actionDefinitionRoutes,
+  audited: { actionDefinition: 'ActionDefinitions' },
 });

@@ -11,7 +11,19 @@ import { NotFoundError } from '../../http/errors.js';
  * rule of the tenant may run — the tenant's own and the installation's, of a rule type
  * (`isRuleActionDefinition`), by name.
  */
-export async function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenantId: string, types: readonly number[] = RULE_ACTION_TYPES): Promise<RuleActionDefinition[]> {
+export function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+  return findActionDefinitionsOfTypes(db, scope, tenantId, RULE_ACTION_TYPES);
+}
+
+/**
+ * GET v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=) (spec 002 §7): the actions
+ * a protocol step of the tenant may run (types 1, 2, 4 and 5), the tenant's own and shared ones.
+ */
+export function findActionDefinitionsForProtocols(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+  return findActionDefinitionsOfTypes(db, scope, tenantId, PROTOCOL_ACTION_TYPES);
+}
+
+async function findActionDefinitionsOfTypes(db: Db, scope: TenantScope, tenantId: string, types: readonly number[]): Promise<RuleActionDefinition[]> {
   if (!canAccessTenant(scope, tenantId) || !(await scoped(db, scope).hasTenant(tenantId))) throw new NotFoundError('The tenant');
   return scoped(db, scope)
     .selectFrom('action_definition')
@@ -29,12 +41,4 @@ export async function findActionDefinitionsForRules(db: Db, scope: TenantScope, 
     .orderBy('action_definition_id')
     .limit(1000)
     .execute();
-}
-
-/**
- * GET v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=) (spec 002 §7): the actions a
- * protocol step of the tenant may run — the tenant's own and the installation's, of a protocol type.
- */
-export async function findActionDefinitionsForProtocols(db: Db, scope: TenantScope, tenantId: string): Promise<{ value: RuleActionDefinition[] }> {
-  return { value: await findActionDefinitionsForRules(db, scope, tenantId, PROTOCOL_ACTION_TYPES) };
 }

@@ -29,6 +29,7 @@ export const actionHistoriesResource = defineResource({
     messageId: { type: 'string' },
     protocolActionId: { type: 'guid' },
     ruleMatchId: { type: 'guid' },
+    workUnitId: { type: 'integer' },
   },
   relations: {
     actionDefinition: { kind: 'one', resource: () => actionReference, column: 'action_definition_id' },

@@ -3,7 +3,7 @@ import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, type BlockColor
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type ActionRun, type BuiltInAction } from '../actions/run.js';
-import { runAction } from '../actions/runner.js';
+import { recordLastFailure, runAction } from '../actions/runner.js';
 import { defineTask } from '../jobs/task.js';
 
 /** A rule action to run: which match, which phase, the action and its parameters as the rule named them. */
@@ -75,4 +75,5 @@ export const ruleActionTask = defineTask({
   payload: ruleActionJobSchema,
   attempts: 5,
   perform: (job, { db, key }) => runAction(db, ruleRun(job), key),
+  onFailed: (job, error, { db, key }) => recordLastFailure(db, ruleRun(job), key, error),
 });

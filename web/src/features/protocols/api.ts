@@ -92,7 +92,7 @@ export function useDeleteProtocolAction() {
 export function useProtocolActionDefinitions(tenantId: string | null) {
   return useQuery({
     queryKey: ['protocol', 'actionDefinitions', tenantId ?? ''],
-    queryFn: ({ signal }) => apiGet<{ value: RuleActionDefinition[] }>(`/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${pathId(tenantId ?? '')})`, undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<RuleActionDefinition[]>(`/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${pathId(tenantId ?? '')})`, undefined, { signal }),
     enabled: isGuid(tenantId),
     staleTime: 60_000,
   });

@@ -47,7 +47,7 @@ function ProtocolActionForm({ id, protocol, step, onSaved, onClose }: { id: stri
   const routeTenantId = useTenantId();
   // A shared protocol may run shared actions only; the picker asks as the tenant in the address.
   const definitions = useProtocolActionDefinitions(protocol.tenantId ?? routeTenantId);
-  const offered = (definitions.data?.value ?? []).filter((definition) => protocol.tenantId !== null || definition.tenantId === null);
+  const offered = (definitions.data ?? []).filter((definition) => protocol.tenantId !== null || definition.tenantId === null);
   const actionId = useWatch({ control: form.control, name: 'actionDefinitionId' });
   const chosen = offered.find((definition) => definition.actionDefinitionId === actionId);
   const names = parameterNames(chosen?.inputParameters);
