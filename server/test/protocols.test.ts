@@ -174,7 +174,7 @@ describe('protocols', () => {
     expect(matched.json()).toEqual({ value: [{ ruleId: rule.json<{ ruleId: string }>().ruleId, name: expect.stringContaining('Opens'), enabled: true }], count: 1 });
     const step = await addStep('operator', { protocolId: protocol.protocolId });
     const forAction = await portal.as('operator', { method: 'GET', url: `/v1/protocols/GetProtocolsForAction(actionDefinitionId=${recorder})` });
-    expect(forAction.json<{ value: { protocolId: number }[] }>().value).toContainEqual({ protocolId: protocol.protocolId, name: expect.any(String) });
+    expect(forAction.json<{ protocolId: number }[]>()).toContainEqual({ protocolId: protocol.protocolId, name: expect.any(String) });
     expect(step.protocolActionId).toBeTruthy();
   });
 });

@@ -49,7 +49,7 @@ describe('action catalogue (operator)', () => {
     const name = uniqueName('E2E create action');
     const page = await signedInPage(browser, 'operator');
     await openCatalog(page, tenantId);
-    for (const header of ['Name', 'Description', 'Type', 'Tenant']) await page.getByRole('columnheader', { name: header, exact: true }).waitFor();
+    for (const header of ['Name', 'Description', 'Type', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     const panel = drawer(page);
@@ -138,8 +138,8 @@ describe('action catalogue (operator)', () => {
 
     await history.getByRole('button', { name: 'Details' }).click();
     const dialog = page.getByRole('dialog', { name: 'Action Run Details' });
-    await dialog.getByText(`POST ${endpoint.url}/hook/db1`).waitFor();
-    await dialog.getByText('{"host":"db1","region":"eu-west"}').waitFor();
+    await dialog.getByText(`POST ${endpoint.url}/hook/db1`).first().waitFor();
+    await dialog.getByText('{"host":"db1","region":"eu-west"}').first().waitFor();
     await dialog.getByText('{"ok":true}').waitFor();
     await dialog.getByText('200', { exact: true }).waitFor();
     await screenshot(page, 'action-catalog-run-details');
@@ -154,7 +154,7 @@ describe('action catalogue (operator)', () => {
     const rows = panel.getByTestId('action-history-row');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole('button', { name: 'Details' }).click();
-    await page.getByRole('dialog', { name: 'Action Run Details' }).getByText(`POST ${endpoint.url}/hook/db1`).waitFor();
+    await page.getByRole('dialog', { name: 'Action Run Details' }).getByText(`POST ${endpoint.url}/hook/db1`).first().waitFor();
     await screenshot(page, 'action-catalog-history');
   });
 

@@ -140,7 +140,7 @@ export async function findMatchedRules(db: Db, scope: TenantScope, protocolId: n
 }
 
 /** GET v1/protocols/GetProtocolsForAction(actionDefinitionId=): the caller's protocols with a step running the action (the catalogue's delete lists them). */
-export async function findProtocolsForAction(db: Db, scope: TenantScope, actionDefinitionId: string): Promise<{ value: { protocolId: number; name: string }[] }> {
+export async function findProtocolsForAction(db: Db, scope: TenantScope, actionDefinitionId: string): Promise<{ protocolId: number; name: string }[]> {
   const rows = await scoped(db, scope)
     .selectFrom('protocol')
     .select(['protocol_id', 'name'])
@@ -149,5 +149,5 @@ export async function findProtocolsForAction(db: Db, scope: TenantScope, actionD
     .orderBy('protocol_id')
     .limit(1000)
     .execute();
-  return { value: rows.map((row) => ({ protocolId: row.protocol_id, name: row.name })) };
+  return rows.map((row) => ({ protocolId: row.protocol_id, name: row.name }));
 }

@@ -37,7 +37,7 @@ export const protocolRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db })
     '/v1/protocols/GetProtocolsForAction',
     {
       config: { permission: [perm(AREA, 'view'), perm('ActionDefinitions', 'view')] },
-      schema: { tags, querystring: z.object({ actionDefinitionId: guid() }), response: { 200: z.object({ value: z.array(protocolRefSchema) }) } },
+      schema: { tags, querystring: z.object({ actionDefinitionId: guid() }), response: { 200: z.array(protocolRefSchema) } },
     },
     async (request) => findProtocolsForAction(db, principalOf(request).tenantScope, request.query.actionDefinitionId),
   );

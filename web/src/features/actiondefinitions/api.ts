@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ListResponse } from '@cfs/contracts/api';
 import type { ActionHistoryRow as ActionHistoryEntity } from '@cfs/contracts/action-histories';
 import {
   AUTOMATION_MESSAGES,
@@ -89,15 +88,13 @@ export function useTestActionDefinition(id: string) {
 export function useActionDependencies(id: string | null) {
   const protocols = useQuery({
     queryKey: ['actionDefinition', id, 'protocols'],
-    queryFn: ({ signal }) => apiGet<ListResponse<DependentProtocol>>(`/v1/protocols/GetProtocolsForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<DependentProtocol[]>(`/v1/protocols/GetProtocolsForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, { signal }),
     enabled: isGuid(id),
-    select: (answer) => answer.value,
   });
   const rules = useQuery({
     queryKey: ['actionDefinition', id, 'rules'],
-    queryFn: ({ signal }) => apiGet<ListResponse<DependentRule>>(`/v1/rules/GetRulesForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<DependentRule[]>(`/v1/rules/GetRulesForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, { signal }),
     enabled: isGuid(id),
-    select: (answer) => answer.value,
   });
   return { protocols, rules };
 }
