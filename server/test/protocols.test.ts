@@ -104,6 +104,10 @@ describe('protocols', () => {
     const updated = await portal.as('operator', { method: 'POST', url: `/v1/protocols/${created.protocolId}`, payload: { name: `${name} v2`, tenantId: DEMO.contoso, timerInverval: '01:30:00' } });
     expect(updated.json()).toMatchObject({ name: `${name} v2`, timerInverval: '01:30:00' });
     const unit = await createUnit(created.protocolId);
+    // The work units list finds a protocol's units (the address's protocolId, spec 001 §2).
+    const following = await portal.as('operator', { method: 'GET', url: `/v1/workunits?$filter=${encodeURIComponent(`protocolId eq ${created.protocolId}`)}` });
+    expect(following.statusCode, following.body).toBe(200);
+    expect(following.json<{ value: { workUnitId: number; protocolId: number }[] }>().value).toEqual([expect.objectContaining({ workUnitId: unit, protocolId: created.protocolId })]);
     const audit = await scoped(portal.db, ALL_TENANTS).selectFrom('audit_event').select('action').where('entity_type', '=', 'protocol').where('entity_id', '=', String(created.protocolId)).execute();
     expect(audit.map((row) => row.action).sort()).toEqual(['create', 'update']);
     const deleted = await portal.as('operator', { method: 'DELETE', url: `/v1/protocols/${created.protocolId}` });

@@ -106,7 +106,7 @@ describe('blocks (admin)', () => {
     // The address names the block, and the other tabs appear.
     await expect.poll(() => new URL(page.url()).searchParams.get('blockId')).toBe(blockId);
     await panel.getByRole('tab', { name: 'History' }).waitFor();
-    expect(await panel.getByRole('tab').allTextContents()).toEqual(['Details', 'Rule Matches', 'History', 'Logs']);
+    expect(await panel.getByRole('tab').allTextContents()).toEqual(['Details', 'Rule Matches', 'History', 'Logs', 'Timeline']);
     const saved = await api<{ tenantId: string; subscriptionId: string; blockTypeId: number }>(admin, `/v1/blocks/${blockId}`);
     expect(saved).toMatchObject({ tenantId: own.tenantId, subscriptionId: own.subscriptionId, blockTypeId: 1 });
 
@@ -213,7 +213,7 @@ describe('blocks (admin)', () => {
     await screenshot(page, 'block-create-taken');
   }, 60_000);
 
-  test('the Packet page offers Details, Rule Matches, History and Logs for the same entity', async () => {
+  test('the Packet page offers Details, Rule Matches, History, Logs and Timeline for the same entity', async () => {
     const own = await ownTenant();
     const entityId = randomUUID();
     await report(own.token, packetsOf(entityId));
@@ -222,7 +222,7 @@ describe('blocks (admin)', () => {
     await page.goto(`/${own.tenantId}/packets/${entityId}`);
     const tabs = page.getByRole('tab');
     await page.getByRole('tab', { name: 'Details', selected: true }).waitFor();
-    expect(await tabs.allTextContents()).toEqual(['Details', 'Rule Matches', 'History', 'Logs']);
+    expect(await tabs.allTextContents()).toEqual(['Details', 'Rule Matches', 'History', 'Logs', 'Timeline']);
     await expect.poll(() => page.getByTestId('packet-value').textContent()).toBe('129');
 
     await page.getByRole('tab', { name: 'History' }).click();

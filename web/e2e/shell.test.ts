@@ -23,10 +23,12 @@ const ADMINISTRATION_ITEMS = [
   'Tokens',
   'Work Unit Settings',
   'Version Report',
+  'Outbox',
 ];
+/** Operators hold neither Tenants nor Settings edit: no Tenants, no Outbox. */
 const STAFF_MENU = [
   { group: 'Menu', items: MENU_ITEMS },
-  { group: 'Administration', items: ADMINISTRATION_ITEMS.filter((item) => item !== 'Tenants') },
+  { group: 'Administration', items: ADMINISTRATION_ITEMS.filter((item) => item !== 'Tenants' && item !== 'Outbox') },
 ];
 
 const FORBIDDEN_TOAST = 'You do not have access to one or more requested resources';

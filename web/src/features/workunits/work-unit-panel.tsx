@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import type { WorkUnit } from '@cfs/contracts/work-units';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
+import { Timeline } from '../../components/timeline';
 import { ApiError, isReportedByClient } from '../../lib/api-client';
 import { useQueryParam } from '../../lib/url-state';
 import { useWorkUnit } from './api';
@@ -37,7 +38,7 @@ export interface WorkUnitPanelProps {
   onOpenWorkUnit: (workUnitId: number) => void;
 }
 
-/** The work unit panel (spec 001 §2): create or edit, with Protocols, Pending Actions, Properties and Related tabs when editing. */
+/** The work unit panel (spec 001 §2): create or edit, with Protocols, Pending Actions, Properties and Related tabs when editing, and its Timeline. */
 export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose: close, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
   const unit = useWorkUnit(workUnitId);
   const queryClient = useQueryClient();
@@ -62,7 +63,7 @@ export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId,
   );
 }
 
-const TABS = ['workunit', 'protocols', 'pending', 'properties', 'related'] as const;
+const TABS = ['workunit', 'protocols', 'pending', 'properties', 'related', 'timeline'] as const;
 type PanelTab = (typeof TABS)[number];
 
 interface WorkUnitEditorProps {
@@ -110,6 +111,7 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
             </Badge>
           }
         />
+        <Tab value="timeline" label="Timeline" />
       </Tabs>
       <Box hidden={tab !== 'workunit'}>
         {awaiting > 0 && (
@@ -141,6 +143,8 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
         {/* Another unit replaces this editor, its edits and the note being written: ask first. */}
         <RelatedTab unit={saved} onUpdated={editor.rebase} onOpenWorkUnit={(workUnitId) => guard.confirmThen(() => onOpenWorkUnit(workUnitId))} />
       </Box>
+      {/* Beyond the spec: what led to the unit and what followed from it, in one place; read when opened. */}
+      {tab === 'timeline' && <Timeline path={`/v1/workunits/${saved.workUnitId}/timeline`} />}
     </>
   );
 }
