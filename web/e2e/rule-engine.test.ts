@@ -95,11 +95,11 @@ describe('a threshold rule in the browser', () => {
     // The Timeline: the packet, the match it caused, the runs of its actions, the unit they opened.
     await panel.getByRole('tab', { name: 'Timeline' }).click();
     const timeline = panel.getByRole('list', { name: 'Timeline' });
-    await timeline.getByText(/^Work unit \d+ created/).waitFor();
+    await timeline.getByText(/^Work unit \d+ created: /).waitFor();
     const kinds = await timeline.locator('[data-testid="timeline-entry"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
     expect(kinds.slice(0, 2)).toEqual(['packet', 'ruleMatch']);
     expect(kinds.indexOf('workUnit')).toBeGreaterThan(kinds.indexOf('actionRun'));
-    await timeline.getByText(`Rule "${ruleName}" matched ${name}`).waitFor();
+    await timeline.getByText(`Rule "${ruleName}" matched ${name}`, { exact: true }).waitFor();
     await timeline.getByText('Caused by: Create Work Unit: Success').waitFor();
     await settled(panel);
     await screenshot(page, 'rule-engine-timeline');

@@ -87,7 +87,7 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
   // The tabs stay mounted, so switching keeps the form's edits.
   return (
     <>
-      <Tabs value={tab} onChange={(_event, next: PanelTab) => setTab(next === 'workunit' ? null : next)} sx={{ mb: 1 }}>
+      <Tabs value={tab} onChange={(_event, next: PanelTab) => setTab(next === 'workunit' ? null : next)} variant="scrollable" scrollButtons="auto" sx={{ mb: 1 }}>
         <Tab value="workunit" label="Work Unit" />
         <Tab value="protocols" label="Protocols" />
         <Tab
