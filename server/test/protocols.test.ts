@@ -17,6 +17,7 @@ const stamp = () => Math.random().toString(36).slice(2, 8);
 const ran: string[] = [];
 let recorder = '';
 let failing = '';
+let unanswered = '';
 
 beforeAll(async () => {
   portal = await createTestPortal();
@@ -25,6 +26,7 @@ beforeAll(async () => {
     (await all.insertInto('action_definition', { tenant_id: tenantId, name, action_definition_type_id: typeId, input_parameters: inputParameters }).returning('action_definition_id').executeTakeFirstOrThrow()).action_definition_id;
   recorder = await define(`Record ${stamp()}`, 2, null, 'Step,Note');
   failing = await define(`Fail ${stamp()}`, 2, null, 'Step');
+  unanswered = await define(`Unanswered ${stamp()}`, 2, null, 'Step');
   // Test built-ins: one records the order it ran in, the other fails as an action that cannot run does.
   registerBuiltInActions({
     [recorder]: (_db, run: ActionRun) => {
@@ -33,6 +35,8 @@ beforeAll(async () => {
       return Promise.resolve({ status: ACTION_RESULT_STATUSES.Success, detail: `Recorded ${run.parameters.Step ?? '?'}${run.parameters.Note ? ` (${run.parameters.Note})` : ''}.` });
     },
     [failing]: () => Promise.reject(new ActionFailure('The endpoint refused.')),
+    // An endpoint that never answers: the run may succeed later, so the job is tried again.
+    [unanswered]: () => Promise.reject(new Error('The endpoint did not answer.')),
   });
 });
 afterAll(async () => {
@@ -264,6 +268,27 @@ describe('the protocol engine', () => {
     const notes = await notesOf(unit);
     expect(notes.map((note) => note.history_type)).toEqual([HISTORY_TYPES.ProtocolActionActivity, HISTORY_TYPES.ProtocolActionFailure]);
     expect(notes[1]?.detail).toContain('The endpoint refused.; the 1 later step(s) of this event did not run');
+  });
+
+  it('records the step that never answered as a Failure and notes it once the job has used its attempts', async () => {
+    const protocol = await createProtocol('operator', { name: `Unanswered ${stamp()}`, tenantId: DEMO.contoso });
+    await addStep('operator', { protocolId: protocol.protocolId, parameters: { Step: 'fine' }, sequence: 1 });
+    const silent = await addStep('operator', { protocolId: protocol.protocolId, actionDefinitionId: unanswered, parameters: { Step: 'silent' }, sequence: 2 });
+    await addStep('operator', { protocolId: protocol.protocolId, parameters: { Step: 'never' }, sequence: 3 });
+    const unit = await createUnit(protocol.protocolId);
+    await readEventsOf(unit);
+    const job = await portal.db.selectFrom('job').select(['job_id', 'key', 'payload']).where('task', '=', protocolStepsTask.name).where('payload', '@>', JSON.stringify({ workUnitId: unit })).executeTakeFirstOrThrow();
+    const payload = protocolStepsTask.payload.parse(job.payload);
+    const context = { db: portal.db, jobId: Number(job.job_id), key: job.key, attempt: protocolStepsTask.attempts };
+    await expect(protocolStepsTask.perform(payload, context)).rejects.toThrow('The endpoint did not answer.');
+    expect(await notesOf(unit)).toHaveLength(1);
+    await protocolStepsTask.onFailed?.(payload, new Error('The endpoint did not answer.'), context);
+    const history = await portal.db.selectFrom('action_history').select(['result_status_id', 'result_detail']).where('protocol_action_id', '=', silent.protocolActionId).execute();
+    expect(history).toEqual([{ result_status_id: ACTION_RESULT_STATUSES.Failure, result_detail: 'Gave up after the last attempt: The endpoint did not answer.' }]);
+    const notes = await notesOf(unit);
+    expect(notes.map((note) => note.history_type)).toEqual([HISTORY_TYPES.ProtocolActionActivity, HISTORY_TYPES.ProtocolActionFailure]);
+    expect(notes[1]?.detail).toContain('the 1 later step(s) of this event did not run');
+    expect(ran.filter((entry) => entry.endsWith(`:${unit}`))).toEqual([`fine:${unit}`]);
   });
 
   it('fires each open unit\'s OnTimer steps once per interval across two workers', async () => {

@@ -5,7 +5,8 @@ import { FINISHED_STATES, HISTORY_TYPES, WORK_UNIT_EVENT_TYPES } from '@cfs/cont
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { runAction } from '../actions/runner.js';
+import type { ActionRun } from '../actions/run.js';
+import { recordLastFailure, runAction } from '../actions/runner.js';
 import { readEvents } from '../events/cursor.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { defineTask, type TaskDefinition } from '../jobs/task.js';
@@ -97,37 +98,59 @@ function automaticSteps(db: Db | Tx, protocolId: number, eventTypeId: number) {
 const textParameters = (value: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(value !== null && typeof value === 'object' ? value : {}).map(([name, text]) => [name, typeof text === 'string' ? text : JSON.stringify(text)]));
 
+type Step = Awaited<ReturnType<typeof automaticSteps>>[number];
+
+/** One step's run for the action runner. */
+function stepRun(payload: StepsPayload, step: Step): ActionRun {
+  return {
+    actionDefinitionId: step.action_definition_id,
+    tenantId: payload.tenantId,
+    parameters: textParameters(step.parameters),
+    origin: {
+      kind: 'protocol',
+      workUnitId: payload.workUnitId,
+      protocolId: payload.protocolId,
+      protocolActionId: step.protocol_action_id,
+      workUnitEventTypeId: payload.workUnitEventTypeId,
+      manual: false,
+      triggeredBy: 'Protocol',
+      workUnitEventId: payload.workUnitEventId,
+    },
+  };
+}
+
+/** The unit's steps for this run, or none when the unit left the protocol (or, for the timer, closed) since the job was enqueued. */
+async function stepsToRun(db: Db, payload: StepsPayload): Promise<Step[]> {
+  const unit = await scoped(db, ALL_TENANTS).selectFrom('work_unit').select(['protocol_id', 'state_id']).where('work_unit_id', '=', payload.workUnitId).executeTakeFirst();
+  if (!unit || unit.protocol_id !== payload.protocolId) return [];
+  if (payload.workUnitEventId === null && FINISHED_STATES.includes(unit.state_id)) return [];
+  return automaticSteps(db, payload.protocolId, payload.workUnitEventTypeId);
+}
+
 /** Runs one event's (or one timer period's) automatic steps of a unit, in sequence, stopping at a failure. */
 export async function runProtocolSteps(db: Db, payload: StepsPayload): Promise<void> {
-  const unit = await scoped(db, ALL_TENANTS).selectFrom('work_unit').select(['protocol_id', 'state_id']).where('work_unit_id', '=', payload.workUnitId).executeTakeFirst();
-  // A unit that left the protocol (or, for the timer, closed) since the job was enqueued runs nothing.
-  if (!unit || unit.protocol_id !== payload.protocolId) return;
-  if (payload.workUnitEventId === null && FINISHED_STATES.includes(unit.state_id)) return;
-  const steps = await automaticSteps(db, payload.protocolId, payload.workUnitEventTypeId);
+  const steps = await stepsToRun(db, payload);
   for (const [index, step] of steps.entries()) {
     const key = stepKey(payload.runKey, step.protocol_action_id);
-    await runAction(
-      db,
-      {
-        actionDefinitionId: step.action_definition_id,
-        tenantId: payload.tenantId,
-        parameters: textParameters(step.parameters),
-        origin: {
-          kind: 'protocol',
-          workUnitId: payload.workUnitId,
-          protocolId: payload.protocolId,
-          protocolActionId: step.protocol_action_id,
-          workUnitEventTypeId: payload.workUnitEventTypeId,
-          manual: false,
-          triggeredBy: 'Protocol',
-          workUnitEventId: payload.workUnitEventId,
-        },
-      },
-      key,
-    );
+    await runAction(db, stepRun(payload, step), key);
     const outcome = await noteRun(db, key, steps.length - index - 1);
     if (outcome?.failed) return;
   }
+}
+
+/**
+ * After the job's last attempt (a step kept failing for want of an answer): that step, the first
+ * without a run, is recorded as a Failure and noted on the unit, like a step that failed at once.
+ */
+async function recordStepsGaveUp(db: Db, payload: StepsPayload, error: unknown): Promise<void> {
+  const steps = await stepsToRun(db, payload);
+  const keys = steps.map((step) => stepKey(payload.runKey, step.protocol_action_id));
+  const done = new Set(keys.length ? (await scoped(db, ALL_TENANTS).selectFrom('action_history').select('job_key').where('job_key', 'in', keys).execute()).map((row) => row.job_key) : []);
+  const index = keys.findIndex((key) => !done.has(key));
+  const step = steps[index];
+  if (!step) return;
+  await recordLastFailure(db, stepRun(payload, step), keys[index]!, error);
+  await noteRun(db, keys[index]!, steps.length - index - 1);
 }
 
 export const protocolStepsTask = defineTask({
@@ -135,6 +158,7 @@ export const protocolStepsTask = defineTask({
   payload: stepsPayload,
   attempts: 5,
   perform: (payload, { db }) => runProtocolSteps(db, payload),
+  onFailed: (payload, error, { db }) => recordStepsGaveUp(db, payload, error),
 });
 
 /**
