@@ -36,6 +36,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
+  ACCESS_REQUEST_TENANT_ID: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'a tenant id (GUID)').optional(),
   AGENT_DOWNLOAD_URL: z.string().optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   SECRETS_KEY: z.string().optional(),
@@ -90,6 +91,8 @@ export interface Config {
   devOrigins: string[];
   /** Feature flags that are on, lower-cased (FEATURES=I3ERequestForm,...). */
   features: string[];
+  /** The tenant whose work units carry access requests (ACCESS_REQUEST_TENANT_ID); unset: the installation's first tenant. */
+  accessRequestTenantId: string | undefined;
   /** Where the Welcome page's Download Windows Agent button leads (default: the portal's own build). */
   agentDownloadUrl: string;
   /** Encryption of secrets at rest; unset key = one generated under DATA_DIR/keys. */
@@ -164,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
     agentDownloadUrl: e.AGENT_DOWNLOAD_URL || `${publicUrl}/downloads/agent/cfs-agent-win-x64.exe`,
     features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    accessRequestTenantId: e.ACCESS_REQUEST_TENANT_ID?.toLowerCase() || undefined,
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
     packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
     smtp: { url: e.SMTP_URL || undefined, from: e.SMTP_FROM || `CFS Portal <no-reply@${new URL(publicUrl).hostname}>` },

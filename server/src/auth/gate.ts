@@ -19,6 +19,8 @@ export const PUBLIC_ROUTES: readonly { method: string; url: string; prefix?: tru
   { method: 'GET', url: '/api/generalLookup/oidcclientconfig' },
   // The login page asks whether the access-request form is on before anyone signs in.
   { method: 'GET', url: '/v1/features/:name/enabled' },
+  // The access request a visitor who cannot sign in sends from the login page (rate-limited, bot-guarded).
+  { method: 'POST', url: '/api/v1/accessrequest' },
   { method: 'GET', url: '/oidc/interaction/:uid' },
   { method: 'POST', url: '/oidc/interaction/:uid/login' },
   { method: '*', url: '/oidc/*' },

@@ -16,6 +16,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
+import { accessRequestRoutes } from './access-request-routes.js';
 import { bulkPatchWorkUnits, createWorkUnit, patchWorkUnit } from './commands.js';
 import { addNote, findHistory, requestCallBack } from './notes.js';
 import { findWorkUnit, findWorkUnitIdByPublicId } from './queries.js';
@@ -28,7 +29,10 @@ const workUnitAnswer = { 200: workUnitSchema };
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Work units (spec 001 §7 Work units). */
-export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) => async (app) => {
+  const { db } = deps;
+  // The login page's access request creates a work unit (spec 001 §7).
+  await app.register(accessRequestRoutes(deps));
   registerListRoutes(app, db, {
     path: '/v1/workunits',
     resource: workUnitsResource,

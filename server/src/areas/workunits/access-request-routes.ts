@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ACCESS_REQUEST_FEATURE,
+  ACCESS_REQUEST_MESSAGES,
+  ACCESS_REQUEST_MIN_FILL_MS,
+  ACCESS_REQUEST_RATE_LIMIT,
+  accessRequestAnswerSchema,
+  accessRequestBodySchema,
+} from '@cfs/contracts/access-request';
+import type { AppDeps } from '../../app-deps.js';
+import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
+import { createAccessRequest } from './access-request.js';
+
+const HOUR_MS = 3600 * 1000;
+
+/**
+ * POST /api/v1/accessrequest (spec 001 §7): open to visitors who cannot sign in, so it is limited
+ * per address and refuses bots (a filled honeypot field, or a form sent sooner than a person
+ * could fill it). With the I3ERequestForm feature off it does not exist (404).
+ */
+export const accessRequestRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
+  const enabled = () => config.features.includes(ACCESS_REQUEST_FEATURE.toLowerCase());
+  app.post(
+    '/api/v1/accessrequest',
+    {
+      config: { permission: 'public', rateLimit: { max: ACCESS_REQUEST_RATE_LIMIT, timeWindow: '1 hour' } },
+      schema: { tags: ['Access request'], body: accessRequestBodySchema, response: { 200: accessRequestAnswerSchema } },
+      // The flag is checked before the body is, so a portal without it reveals nothing of the form.
+      preValidation: async () => {
+        if (!enabled()) throw new NotFoundError('The requested resource');
+      },
+    },
+    async (request) => {
+      const { form, website, startedAt } = request.body;
+      const elapsed = Date.now() - Date.parse(startedAt);
+      if ((website ?? '').trim() !== '' || !(elapsed >= ACCESS_REQUEST_MIN_FILL_MS && elapsed <= 24 * HOUR_MS)) {
+        request.log.info({ honeypot: Boolean(website), elapsed }, 'access request refused as automated');
+        throw new BadRequestError(ACCESS_REQUEST_MESSAGES.failure);
+      }
+      if (!(await createAccessRequest(db, config, form))) throw new HttpError(503, ACCESS_REQUEST_MESSAGES.failure);
+      return { message: ACCESS_REQUEST_MESSAGES.success };
+    },
+  );
+};
