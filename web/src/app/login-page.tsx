@@ -12,8 +12,8 @@ import { useLogin, useRequestAccessEnabled } from '../auth/use-login';
 import { useDocumentTitle } from '../lib/document-title';
 import { isGuid } from '../lib/ids';
 
-// The access request area replaces this placeholder (spec 001 §2: "opens an account request drawer").
-const AccessRequestDrawer = lazy(() => import('../features/placeholders/access-request-drawer'));
+// Spec 001 §2: the "Request Access or Reset Account" button opens an account request drawer.
+const AccessRequestDrawer = lazy(() => import('../features/access-request/access-request-drawer'));
 
 export interface LoginPageProps {
   /** /user/accessDenied: the same page with the no-access notice (spec 000 §2). */
