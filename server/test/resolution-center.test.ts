@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOLUTION_CENTER_MESSAGES, SEVERITIES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
 import { DEMO } from '../src/db/seed.js';
+import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
+import { scoped } from '../src/db/scoped.js';
+import { actionRunSchema } from '../src/engines/actions/run.js';
+import { runAction } from '../src/engines/actions/runner.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -158,5 +162,60 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
     expect((await portal.as('enduser', { method: 'GET', url: '/v1/workunits' })).statusCode).toBe(403);
     expect((await portal.as('enduser', { method: 'GET', url: `/v1/workunits/${mine.workUnitId}` })).statusCode).toBe(403);
     expect((await portal.as('enduser', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'x', severityId: 0, stateId: 1, tenantId: DEMO.contoso, workUnitTypeId: 1 } })).statusCode).toBe(403);
+  });
+
+  describe('emails to the requester', () => {
+    const jobsOf = (workUnitId: number) =>
+      portal.db
+        .selectFrom('job')
+        .select(['key', 'payload'])
+        .where('task', '=', 'actions.run')
+        .where('key', 'like', `resolutioncenter:%:${workUnitId}`)
+        .orderBy('job_id')
+        .execute();
+    /** Runs a job as the worker would: the real action runner and the Send Email built-in. */
+    async function runJob(job: { key: string; payload: unknown }) {
+      await runAction(portal.db, actionRunSchema.parse(typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload), job.key);
+    }
+    const outboxOf = (workUnitId: number) =>
+      scoped(portal.db, ALL_TENANTS).selectFrom('email_outbox').select(['template', 'to_addresses', 'subject']).where('work_unit_id', '=', workUnitId).orderBy('email_id').execute();
+    const patchState = (workUnitId: number, stateId: number) =>
+      portal.as('operator', { method: 'PATCH', url: `/v1/workunits/${workUnitId}`, payload: [{ op: 'replace', path: '/stateId', value: stateId }] });
+
+    it('sends ResolutionCenterCreated when a request is filed and ResolutionCenterResolved once when it is resolved', async () => {
+      const unit = await file('enduser', { title: 'Email me about it' });
+      const created = await jobsOf(unit.workUnitId);
+      expect(created.map((job) => job.key)).toEqual([`resolutioncenter:ResolutionCenterCreated:${unit.workUnitId}`]);
+      await runJob(created[0]!);
+      expect(await outboxOf(unit.workUnitId)).toEqual([{ template: 'ResolutionCenterCreated', to_addresses: 'enduser@cfs.example', subject: 'We received your request: Email me about it' }]);
+
+      // Staff work on it: only reaching Resolved tells the requester, and only the first time.
+      for (const state of [WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.InProgress]) expect((await patchState(unit.workUnitId, state)).statusCode).toBe(200);
+      expect(await jobsOf(unit.workUnitId)).toHaveLength(1);
+      const resolved = await patchState(unit.workUnitId, WORK_UNIT_STATES.Resolved);
+      expect(resolved.statusCode, resolved.body).toBe(200);
+      const jobs = await jobsOf(unit.workUnitId);
+      expect(jobs.map((job) => job.key)).toEqual([`resolutioncenter:ResolutionCenterCreated:${unit.workUnitId}`, `resolutioncenter:ResolutionCenterResolved:${unit.workUnitId}`]);
+      await runJob(jobs[1]!);
+      await runJob(jobs[1]!); // a worker that died after sending runs the job again: nothing more is sent
+      expect((await outboxOf(unit.workUnitId)).map((email) => [email.template, email.to_addresses, email.subject])).toEqual([
+        ['ResolutionCenterCreated', 'enduser@cfs.example', 'We received your request: Email me about it'],
+        ['ResolutionCenterResolved', 'enduser@cfs.example', 'Your request has been resolved: Email me about it'],
+      ]);
+      // Reopened and resolved again: no second email.
+      expect((await patchState(unit.workUnitId, WORK_UNIT_STATES.InProgress)).statusCode).toBe(200);
+      expect((await patchState(unit.workUnitId, WORK_UNIT_STATES.Resolved)).statusCode).toBe(200);
+      expect(await jobsOf(unit.workUnitId)).toHaveLength(2);
+    });
+
+    it('sends nothing for a request that was refused, nor for a staff incident resolved', async () => {
+      const before = await portal.db.selectFrom('job').select((eb) => eb.fn.countAll<string>().as('n')).where('key', 'like', 'resolutioncenter:%').executeTakeFirstOrThrow();
+      expect((await portal.as('enduser', { method: 'PUT', url: '/api/v1/rc/workunits', payload: request({ title: '' }) })).statusCode).toBe(400);
+      const staff = await portal.as('operator', { method: 'PUT', url: '/api/v1/workunits', payload: { workUnitId: -1, title: 'Staff incident', severityId: 1, stateId: 1, tenantId: DEMO.contoso, workUnitTypeId: WORK_UNIT_TYPES.Incident, stakeHolderEmailAddress: 'enduser@cfs.example' } });
+      const staffId = staff.json<WorkUnit>().workUnitId;
+      for (const state of [WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.InProgress, WORK_UNIT_STATES.Resolved]) expect((await patchState(staffId, state)).statusCode).toBe(200);
+      const after = await portal.db.selectFrom('job').select((eb) => eb.fn.countAll<string>().as('n')).where('key', 'like', 'resolutioncenter:%').executeTakeFirstOrThrow();
+      expect(after.n).toBe(before.n);
+    });
   });
 });

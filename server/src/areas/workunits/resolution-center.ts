@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, NotFoundError } from '../../http/errors.js';
 import { createWorkUnit } from './commands.js';
+import { enqueueResolutionCenterEmail, RESOLUTION_CENTER_SOURCE } from './resolution-center-emails.js';
 import type { WorkUnitAccess } from './queries.js';
 
 /** Staff (WorkUnits:view) see their tenants' requests; an end user (view:mine) only those they raised. */
@@ -89,9 +90,9 @@ export async function createResolutionCenterRequest(db: Db, user: Principal, inp
     workUnitTypeId: WORK_UNIT_TYPES.Incident,
     workUnitCategoryId: input.workUnitCategoryId ?? null,
     workUnitSubcategoryId: input.workUnitSubcategoryId ?? null,
-    source: 'Resolution Center',
+    source: RESOLUTION_CENTER_SOURCE,
     stakeHolderFullName: user.displayName,
     stakeHolderEmailAddress: user.email,
     stakeHolderPhoneNumber: input.stakeHolderPhoneNumber,
-  });
+  }, { inTransaction: (trx, unit) => enqueueResolutionCenterEmail(trx, unit, 'ResolutionCenterCreated', user.userName) });
 }
