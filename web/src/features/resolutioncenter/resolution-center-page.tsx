@@ -5,6 +5,7 @@ import { CellLink } from '../../components/cell-link';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
+import { useDocumentTitle } from '../../lib/document-title';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { RESOLUTION_CENTER_PATH, type ResolutionCenterUnit } from './api';
@@ -18,6 +19,8 @@ const PAGE_SIZE = 50;
  * newest first, 50 a page; `?workUnitId=` opens a request's details, Create Request files one.
  */
 export default function ResolutionCenterPage() {
+  // The header is the standalone layout's; the page names the document.
+  useDocumentTitle('Resolution Center');
   const tenantId = useTenantId();
   const list = useListState({ defaults: { pageSize: PAGE_SIZE, sort: [{ field: 'created', direction: 'desc' }] } });
   const drawer = useDrawerParam('workUnitId');
