@@ -308,3 +308,49 @@ export const workUnitBulkStateSchema = z.object({
 export type WorkUnitBulkState = z.infer<typeof workUnitBulkStateSchema>;
 
 export const workUnitBulkResultSchema = bulkResultSchema(z.number().int());
+
+/** The Resolution Center (spec 001 §2 Resolution Center, §5 Resolution Center request, §8). */
+export const RESOLUTION_CENTER_MESSAGES = {
+  titleRequired: 'Please enter a title for the Work Unit.',
+  descriptionRequired: 'Please enter a Work Unit description',
+  descriptionTooLong: 'Must be 4000 characters or fewer.',
+  phoneRequired: 'Please enter a phone number.',
+  phoneInvalid: WORK_UNIT_MESSAGES.phoneInvalid,
+  failed: 'A problem occurred. Please try again.',
+  created: 'Successfully created work unit.',
+  thanksForFeedback: 'Thank you for your valuable feedback!',
+} as const;
+
+/** PUT /api/v1/rc/workunits: what the Create Request drawer sends; the server makes it a Sev3 Incident. */
+export const resolutionCenterRequestSchema = z.object({
+  tenantId: guid(WORK_UNIT_MESSAGES.tenantRequired).optional(),
+  title: z.string({ error: RESOLUTION_CENTER_MESSAGES.titleRequired }).trim().min(1, RESOLUTION_CENTER_MESSAGES.titleRequired).max(200),
+  description: z.string({ error: RESOLUTION_CENTER_MESSAGES.descriptionRequired }).trim().min(1, RESOLUTION_CENTER_MESSAGES.descriptionRequired).max(4000, RESOLUTION_CENTER_MESSAGES.descriptionTooLong),
+  stakeHolderPhoneNumber: z
+    .string({ error: RESOLUTION_CENTER_MESSAGES.phoneRequired })
+    .trim()
+    .min(1, { error: RESOLUTION_CENTER_MESSAGES.phoneRequired, abort: true })
+    .max(50, RESOLUTION_CENTER_MESSAGES.phoneInvalid)
+    .regex(PHONE_PATTERN, RESOLUTION_CENTER_MESSAGES.phoneInvalid),
+  workUnitCategoryId: dbId().nullable().optional(),
+  workUnitSubcategoryId: dbId().nullable().optional(),
+});
+export type ResolutionCenterRequest = z.infer<typeof resolutionCenterRequestSchema>;
+
+/** One row of GET v1/workunits/rc: what an end user sees of a request, with its Active/Done status. */
+export const resolutionCenterWorkUnitSchema = z.object({
+  workUnitId: z.number().int(),
+  tenantId: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  stateId: z.number().int(),
+  severityId: z.number().int(),
+  created: z.string(),
+  createdBy: z.string().nullable(),
+  stakeHolderPhoneNumber: z.string().nullable(),
+  workUnitCategoryId: z.number().int().nullable(),
+  workUnitSubcategoryId: z.number().int().nullable(),
+});
+export type ResolutionCenterWorkUnit = z.infer<typeof resolutionCenterWorkUnitSchema>;
+/** Resolved, Closed and Canceled show "Done", the others "Active" (spec 001 §4). */
+export const resolutionCenterStatus = (stateId: number): 'Active' | 'Done' => (FINISHED_STATES.includes(stateId) ? 'Done' : 'Active');

@@ -104,6 +104,7 @@ const BODIES: Record<string, Body> = {
   'PUT /v1/workunittypes': () => ({ name: `Walk type ${stamp()}`, enabled: true }),
   'POST /v1/workunittypes/:id': () => ({ name: `Walked type ${stamp()}`, enabled: true }),
   'PUT /api/v1/workunits': (o) => ({ workUnitId: -1, title: 'Walked incident', severityId: 2, stateId: WORK_UNIT_STATES.New, tenantId: o.tenantId, workUnitTypeId: WORK_UNIT_TYPES.Incident }),
+  'PUT /api/v1/rc/workunits': (o) => ({ tenantId: o.tenantId, title: 'Walked request', description: 'Walked', stakeHolderPhoneNumber: '+1 425 555 0100' }),
   'PATCH /v1/workunits/:id': () => [{ op: 'replace', path: '/title', value: `Walked ${stamp()}` }],
   'PUT /v1/workunitnotes': (o) => ({ workUnitId: o.workUnitId, detail: 'Walked note', isExternalNote: false }),
   'POST /v1/workunitnotes/callme/:workUnitId': () => undefined,
@@ -177,6 +178,7 @@ function multipart(fields: Record<string, string>): { payload: string; contentTy
 /** Query strings of the reads that need one. */
 const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/workunits/GetWorkUnitHistoryRecords': (o) => `workUnitId=${o.workUnitId}`,
+  'GET /v1/workunits/rc/categories': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/auditEvents': (o) => `entityType=tenant&entityId=${o.tenantId}`,
   'GET /api/people': () => 'search=a',
   'GET /api/peopleandgroups': () => 'search=a',

@@ -528,7 +528,7 @@ describe('as enduser', () => {
     const page = await signedInPage(browser, 'enduser');
     await page.goto('/');
     await expectResolutionCenter(page);
-    await page.getByText(NOT_AVAILABLE).waitFor();
+    await page.getByRole('button', { name: 'Create', exact: true }).waitFor();
     await expect.poll(() => page.title(), { timeout: 5000 }).toBe(`Resolution Center - ${environmentName}`);
     await screenshot(page, 'shell-resolution-center');
   });

@@ -50,7 +50,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
 ];
 
 /** The Resolution Center's page, inside its own layout (spec 000 §2). */
-export const RESOLUTION_CENTER_ROUTE: AreaRoute = { path: 'resolutioncenter', header: 'Resolution Center', load: placeholder };
+export const RESOLUTION_CENTER_ROUTE: AreaRoute = { path: 'resolutioncenter', header: 'Resolution Center', load: () => import('../features/resolutioncenter/resolution-center-page') };
 
 export function areaRouteObject(area: AreaRoute, options: { index?: boolean; headerInLayout?: boolean } = {}): RouteObject {
   const handle: AreaRouteHandle = { header: area.header, ...(options.headerInLayout ? { headerInLayout: true } : {}) };

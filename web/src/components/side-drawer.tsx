@@ -92,6 +92,8 @@ export interface SideDrawerProps {
   dirty?: boolean;
   /** Beside the title, e.g. a footer menu or a status chip. */
   headerActions?: ReactNode;
+  /** A panel shorter than the window (the Resolution Center's details: 885px). */
+  maxHeight?: string;
   children: ReactNode;
 }
 
@@ -111,7 +113,7 @@ const narrowScreen = `@media (max-width: ${BREAKPOINTS.sm - 0.05}px)`;
  *     <LocationForm id={drawer.openId} onClose={drawer.close} />
  *   </SideDrawer>
  */
-export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH, dirty = false, headerActions, children }: SideDrawerProps) {
+export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH, dirty = false, headerActions, maxHeight, children }: SideDrawerProps) {
   const [question, setQuestion] = useState<{ proceed: () => void; text: string | undefined } | null>(null);
   const [hasUnsavedChanges, setHasUnsavedChanges] = useState(false);
   const [unsaved] = useState(() => createUnsavedChanges({ ask: (proceed, text) => setQuestion({ proceed, text }), onDirtyChange: setHasUnsavedChanges }));
@@ -141,7 +143,7 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
       onClose={(_event, reason) => {
         if (reason === 'escapeKeyDown') requestClose();
       }}
-      slotProps={{ paper: { sx: { width, maxWidth: '100vw', [narrowScreen]: { width: '100vw' } } } }}
+      slotProps={{ paper: { sx: { width, maxWidth: '100vw', ...(maxHeight ? { maxHeight } : {}), [narrowScreen]: { width: '100vw' } } } }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, py: 1 }}>
         <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 0 }} noWrap>

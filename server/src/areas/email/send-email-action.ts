@@ -12,10 +12,10 @@ import { EmailParameterError, parseEmailParameters, renderEmail, type EmailConte
 async function contextOf(db: Db, run: ActionRun, publicUrl: string): Promise<{ context: EmailContext; workUnitId: number | null }> {
   const { origin } = run;
   const scope = { kind: 'some', tenantIds: [run.tenantId] } as const;
-  if (origin.kind === 'protocol') {
+  if (origin.kind === 'protocol' || origin.kind === 'workUnit') {
     const unit = await findEmailWorkUnit(db, scope, origin.workUnitId, publicUrl);
     if (!unit) throw new ActionFailure(`Work unit ${origin.workUnitId} no longer exists.`);
-    const step = await findProtocolStep(db, run.tenantId, origin.protocolActionId);
+    const step = origin.kind === 'protocol' ? await findProtocolStep(db, run.tenantId, origin.protocolActionId) : undefined;
     return { context: { tenant: unit.tenant, workUnit: unit.workUnit, ruleMatch: null, test: null, summary: step?.summary ?? null }, workUnitId: origin.workUnitId };
   }
   const tenant = await findEmailTenant(db, run.tenantId);

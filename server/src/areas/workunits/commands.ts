@@ -9,6 +9,7 @@ import { scoped } from '../../db/scoped.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../http/errors.js';
 import { EDITABLE_FIELDS, toColumns, toDocument } from './document.js';
 import { recordChange } from './history.js';
+import { enqueueResolutionCenterEmail, RESOLUTION_CENTER_SOURCE } from './resolution-center-emails.js';
 import { findWorkUnit, lockWorkUnit } from './queries.js';
 import { checkWorkUnit, parseDocument } from './rules.js';
 
@@ -35,7 +36,7 @@ async function writeRelations(trx: Tx, workUnitId: number, relations: WorkUnitRe
 }
 
 /** PUT /api/v1/workunits: a new unit (sent with workUnitId -1) starts New (spec 001 §4). */
-export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFields): Promise<WorkUnit> {
+export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFields, options: { inTransaction?: (trx: Tx, unit: { workUnitId: number; tenantId: string }) => Promise<void> } = {}): Promise<WorkUnit> {
   const document = await checkWorkUnit(scoped(db, user.tenantScope), user, parseDocument(input), null);
   const id = await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
@@ -46,6 +47,7 @@ export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFie
     await writeRelations(trx, row.work_unit_id, document.relations);
     await recordChange(tx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id }, user.userName, null, document);
     await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(row.work_unit_id), tenantId: row.tenant_id, action: 'create', changes: { title: row.title } });
+    await options.inTransaction?.(trx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id });
     return row.work_unit_id;
   });
   return findWorkUnit(db, user.tenantScope, id);
@@ -99,6 +101,9 @@ async function applyWorkUnitPatch(db: Db, user: Principal, workUnitId: number, o
       .execute();
     await writeRelations(trx, workUnitId, after.relations);
     await recordChange(tx, { workUnitId, tenantId: after.tenantId }, user.userName, before, after);
+    if (row.source === RESOLUTION_CENTER_SOURCE && after.stateId === WORK_UNIT_STATES.Resolved && before.stateId !== WORK_UNIT_STATES.Resolved) {
+      await enqueueResolutionCenterEmail(trx, { workUnitId, tenantId: after.tenantId }, 'ResolutionCenterResolved', user.userName);
+    }
     const { relations: _r, ...comparableBefore } = before;
     const { relations: _a, ...comparableAfter } = after;
     await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(workUnitId), tenantId: after.tenantId, action: 'update', changes: changedFields(comparableBefore, comparableAfter) });

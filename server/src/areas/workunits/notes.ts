@@ -26,6 +26,21 @@ export async function findHistory(db: Db, user: Principal, workUnitId: number, e
   return rows.map(present);
 }
 
+/** The Resolution Center's detail: a request's external notes, for an end user only on their own requests. */
+export async function findExternalNotes(db: Db, access: WorkUnitAccess, workUnitId: number): Promise<HistoryRecord[]> {
+  await assertWorkUnitAccess(db, access, workUnitId);
+  const rows = await scoped(db, access.scope)
+    .selectFrom('work_unit_note')
+    .selectAll()
+    .where('work_unit_id', '=', workUnitId)
+    .where('is_external_note', '=', true)
+    .orderBy('created', 'desc')
+    .orderBy('work_unit_note_id', 'desc')
+    .limit(1000)
+    .execute();
+  return rows.map(present);
+}
+
 /** PUT /v1/workunitnotes: a person's note (historyType null), internal or external. */
 export async function addNote(db: Db, user: Principal, input: { workUnitId: number; detail: string; isExternalNote: boolean }): Promise<HistoryRecord> {
   return db.transaction().execute(async (trx) => {

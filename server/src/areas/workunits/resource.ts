@@ -62,3 +62,6 @@ export const workUnitsResource = defineResource({
   // its tenant/name is found through the tenants' own index, its workUnitId through the key.
   searchFields: ['title', 'referenceId', 'description', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'],
 });
+
+/** GET v1/workunits/rc: the same fields, the Resolution Center's order (created descending, spec 001 §9). */
+export const resolutionCenterResource = { ...workUnitsResource, defaultOrderBy: 'created desc' };

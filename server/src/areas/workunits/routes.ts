@@ -11,16 +11,18 @@ import {
   workUnitCreateSchema,
   workUnitNoteInputSchema,
   workUnitSchema,
+  resolutionCenterRequestSchema,
 } from '@cfs/contracts/work-units';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { perm, principalOf } from '../../http/route-permission.js';
+import { perm, principalOf, type RoutePermission } from '../../http/route-permission.js';
 import { accessRequestRoutes } from './access-request-routes.js';
 import { bulkPatchWorkUnits, createWorkUnit, patchWorkUnit } from './commands.js';
-import { addNote, findHistory, requestCallBack } from './notes.js';
+import { addNote, findHistory, findExternalNotes, requestCallBack } from './notes.js';
 import { findWorkUnit, findWorkUnitIdByPublicId } from './queries.js';
-import { workUnitsResource } from './resource.js';
+import { resolutionCenterResource, workUnitsResource } from './resource.js';
+import { createResolutionCenterRequest, resolutionCenterAccess, resolutionCenterBase, resolutionCenterCategories } from './resolution-center.js';
 
 const tags = ['Work units'];
 const numericId = z.object({ id: dbIdParam });
@@ -42,6 +44,30 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) =
     exportFileName: 'workunits.csv',
     tags,
   });
+
+  // The Resolution Center (spec 001 §2, §7): staff see their tenants' incidents, an end user (view:mine) the requests they raised.
+  const resolutionCenter: RoutePermission = [perm('WorkUnits', 'view'), { area: 'WorkUnits', verb: 'view:mine' }];
+  registerListRoutes(app, db, {
+    path: '/v1/workunits/rc',
+    resource: resolutionCenterResource,
+    row: workUnitSchema,
+    permission: resolutionCenter,
+    base: (user) => resolutionCenterBase(db, user),
+    exportFileName: 'resolutioncenter.csv',
+    tags,
+  });
+  app.get(
+    '/v1/workunits/rc/categories',
+    { config: { permission: resolutionCenter }, schema: { tags, querystring: z.object({ tenantId: z.uuid() }) } },
+    async (request) => ({ value: await resolutionCenterCategories(db, principalOf(request), request.query.tenantId.toLowerCase()) }),
+  );
+  app.get('/v1/workunits/rc/:id/externalNotes', { config: { permission: resolutionCenter }, schema: { tags, params: numericId, response: history } }, async (request) => {
+    const user = principalOf(request);
+    return { value: await findExternalNotes(db, resolutionCenterAccess(user), request.params.id) };
+  });
+  app.put('/api/v1/rc/workunits', { config: { permission: resolutionCenter }, schema: { tags, body: resolutionCenterRequestSchema, response: workUnitAnswer } }, async (request) =>
+    createResolutionCenterRequest(db, principalOf(request), request.body),
+  );
 
   // GET v1/workunits({id}) by number, or by the public GUID.
   app.get('/v1/workunits/:id', { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, params: z.object({ id: z.string().max(40) }), response: workUnitAnswer } }, async (request) => {

@@ -36,6 +36,8 @@ function runContext(run: ActionRun): { actor: { id: string; name: string }; subj
       return { actor: { id: origin.protocolActionId, name: `Protocol action of work unit ${origin.workUnitId}` }, subject: `Follow-up of work unit ${origin.workUnitId}`, why: `Created by a protocol action of work unit ${origin.workUnitId}.`, reference: `${origin.protocolActionId}:${origin.workUnitId}:${origin.workUnitEventId ?? origin.workUnitEventTypeId}` };
     case 'test':
       return { actor: { id: origin.messageId, name: `Test by ${origin.triggeredBy}` }, subject: 'Test of the Create Work Unit action', why: `A test of the Create Work Unit action by ${origin.triggeredBy}.`, reference: origin.messageId };
+    case 'workUnit':
+      return { actor: { id: String(origin.workUnitId), name: `Work unit ${origin.workUnitId}` }, subject: `Follow-up of work unit ${origin.workUnitId}`, why: `Created for work unit ${origin.workUnitId} (${origin.reason}).`, reference: `${origin.reason}:${origin.workUnitId}` };
   }
 }
 

@@ -124,6 +124,13 @@ async function originContext(db: Db, run: ActionRun): Promise<Map<string, string
       context.set('MessageId', origin.messageId);
       context.set('TriggeredBy', origin.triggeredBy);
       break;
+    case 'workUnit': {
+      const unit = await tenant.selectFrom('work_unit').selectAll().where('work_unit_id', '=', origin.workUnitId).executeTakeFirst();
+      for (const [column, value] of Object.entries(unit ?? {})) context.set(pascal(column), text(value));
+      context.set('WorkUnitId', String(origin.workUnitId));
+      context.set('TriggeredBy', origin.triggeredBy);
+      break;
+    }
   }
   return context;
 }

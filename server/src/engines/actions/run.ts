@@ -40,18 +40,28 @@ export const testOriginSchema = z.object({
   triggeredBy: z.string(),
 });
 
+/** A work unit's own notice, not a protocol step: the Resolution Center's emails to the requester (spec 001 §2). */
+export const workUnitOriginSchema = z.object({
+  kind: z.literal('workUnit'),
+  workUnitId: z.number().int(),
+  /** Why it runs, e.g. `ResolutionCenterCreated`. */
+  reason: z.string(),
+  triggeredBy: z.string(),
+});
+
 export const actionRunSchema = z.object({
   actionDefinitionId: z.uuid(),
   /** The tenant the action runs for: its secrets, its history row. */
   tenantId: z.uuid(),
   /** The named parameters as the rule, the protocol step (with a user's values) or the test gave them. */
   parameters: z.record(z.string(), z.string()),
-  origin: z.discriminatedUnion('kind', [ruleOriginSchema, protocolOriginSchema, testOriginSchema]),
+  origin: z.discriminatedUnion('kind', [ruleOriginSchema, protocolOriginSchema, testOriginSchema, workUnitOriginSchema]),
 });
 export type ActionRun = z.infer<typeof actionRunSchema>;
 export type RuleOrigin = z.infer<typeof ruleOriginSchema>;
 export type ProtocolOrigin = z.infer<typeof protocolOriginSchema>;
 export type TestOrigin = z.infer<typeof testOriginSchema>;
+export type WorkUnitOrigin = z.infer<typeof workUnitOriginSchema>;
 
 /** What running an action came to, as its action history row records it. */
 export interface ActionOutcome {

@@ -63,6 +63,8 @@ function historyLinks(run: ActionRun): { correlation_id: string; reference_id: s
       return { correlation_id: String(origin.workUnitId), reference_id: String(origin.workUnitId), rule_match_id: null, protocol_action_id: origin.protocolActionId, work_unit_id: origin.workUnitId, message_id: null };
     case 'test':
       return { correlation_id: origin.messageId, reference_id: null, rule_match_id: null, protocol_action_id: null, work_unit_id: null, message_id: origin.messageId };
+    case 'workUnit':
+      return { correlation_id: String(origin.workUnitId), reference_id: String(origin.workUnitId), rule_match_id: null, protocol_action_id: null, work_unit_id: origin.workUnitId, message_id: null };
   }
 }
 
