@@ -84,7 +84,8 @@ describe('rules (operator)', () => {
     await tab(panel, 'Conditions').click();
     await condition(panel, 1).getByLabel('Fixed tenant condition').waitFor();
     expect(await condition(panel, 1).getByRole('combobox', { name: 'Left Operand' }).textContent()).toBe('Tenant');
-    expect(await condition(panel, 1).getByRole('combobox', { name: 'Value' }).textContent()).toBe('Contoso');
+    // The value shows the tenant's name once the condition's choices have loaded.
+    await expect.poll(() => condition(panel, 1).getByRole('combobox', { name: 'Value' }).textContent()).toBe('Contoso');
     await screenshot(page, 'rules-editor-tenant-condition');
 
     // Clearing the tenant removes it; an empty rule answers every message of its tabs.

@@ -1,8 +1,10 @@
+import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import { ACCESS_REQUEST_FINISH_DAYS, ACCESS_REQUEST_TITLE_LABEL, ACCESS_REQUEST_TYPE_LABELS, type AccessRequestFields } from '@cfs/contracts/access-request';
 import { PermissionSet } from '@cfs/contracts/permissions';
 import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import type { Config } from '../../config.js';
+import { scoped } from '../../db/scoped.js';
 import type { Db } from '../../db/database.js';
 import { createWorkUnit } from './commands.js';
 
@@ -18,7 +20,7 @@ const ACCESS_REQUEST_ACTOR_ID = '00000000-0000-4000-8000-00000000ac01';
 async function requestTenant(db: Db, config: Config): Promise<string | undefined> {
   if (config.accessRequestTenantId) return config.accessRequestTenantId;
   // Across tenants by design: the visitor is signed in nowhere; only the first tenant's id is read.
-  const first = await db.selectFrom('tenant').select('tenant_id').orderBy('created').orderBy('tenant_id').executeTakeFirst();
+  const first = await scoped(db, ALL_TENANTS).selectFrom('tenant').select('tenant_id').orderBy('created').orderBy('tenant_id').executeTakeFirst();
   return first?.tenant_id;
 }
 
