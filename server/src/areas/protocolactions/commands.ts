@@ -6,6 +6,7 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
+import { textParameters } from '../../engines/protocols/tasks.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 
 type StepRow = Selectable<Database['protocol_action']>;
@@ -15,10 +16,6 @@ interface DefinitionRef {
   description: string | null;
   input_parameters: string | null;
 }
-
-/** A step's parameters as stored (JSON), as the texts the contract names. */
-export const textParameters = (value: unknown): Record<string, string> =>
-  Object.fromEntries(Object.entries(value !== null && typeof value === 'object' ? value : {}).map(([name, text]) => [name, typeof text === 'string' ? text : JSON.stringify(text)]));
 
 export const presentProtocolAction = (row: StepRow, definition?: DefinitionRef): ProtocolAction => ({
   protocolActionId: row.protocol_action_id,

@@ -11,7 +11,7 @@ import { enqueueActionRun } from '../../engines/actions/runner.js';
 import { enqueue } from '../../engines/jobs/queue.js';
 import { protocolRunNoteTask } from '../../engines/protocols/tasks.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
-import { textParameters } from './commands.js';
+import { textParameters } from '../../engines/protocols/tasks.js';
 
 /** A rejection's history row is keyed so: the Pending Actions tab tells a rejection from a run by it. */
 const REJECT_PREFIX = 'protocol-reject:';

@@ -95,7 +95,8 @@ function automaticSteps(db: Db | Tx, protocolId: number, eventTypeId: number) {
     .execute();
 }
 
-const textParameters = (value: unknown): Record<string, string> =>
+/** A step's parameters as stored (JSON), as the texts runs and the contract name. */
+export const textParameters = (value: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(value !== null && typeof value === 'object' ? value : {}).map(([name, text]) => [name, typeof text === 'string' ? text : JSON.stringify(text)]));
 
 type Step = Awaited<ReturnType<typeof automaticSteps>>[number];
