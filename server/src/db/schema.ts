@@ -400,6 +400,7 @@ export interface RolePermission {
 }
 
 export interface Rule {
+  change_work_unit_id: number | null;
   conditions: Json;
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -622,6 +623,62 @@ export interface WorkUnitCategory {
   work_unit_type_id: number;
 }
 
+export interface WorkUnitCommunication {
+  change_work_unit_id: number | null;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  current_impact: string | null;
+  customer_assistance_required: Generated<boolean>;
+  details: string | null;
+  event_engaged: Timestamp | null;
+  event_mitigated: Timestamp | null;
+  event_resolved: Timestamp | null;
+  event_started: Timestamp | null;
+  external_report_published: Timestamp | null;
+  external_report_token: string | null;
+  impacted_services: string | null;
+  internal_bridge: string | null;
+  maximum_impact: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  next_internal_update: Timestamp | null;
+  next_internal_update_notified: Timestamp | null;
+  next_update: Timestamp | null;
+  next_update_notified: Timestamp | null;
+  public_work_unit_communication_id: Generated<number>;
+  root_cause: string | null;
+  service_manager: string;
+  status: Generated<string>;
+  tenant_id: string;
+  title: string;
+  user_changed: Timestamp | null;
+  user_changed_by: string | null;
+  work_unit_communication_id: Generated<string>;
+}
+
+export interface WorkUnitCommunicationActivity {
+  activity_type: string;
+  completed: Timestamp | null;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  details: string;
+  is_complete: Generated<boolean>;
+  is_customer_facing: Generated<boolean>;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  tenant_id: string;
+  work_unit_communication_activity_id: Generated<string>;
+  work_unit_communication_id: string;
+}
+
+export interface WorkUnitCommunicationWorkUnit {
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  tenant_id: string;
+  work_unit_communication_id: string;
+  work_unit_id: number;
+}
+
 export interface WorkUnitEvent {
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -711,6 +768,9 @@ export interface DB {
   user_tenant: UserTenant;
   work_unit: WorkUnit;
   work_unit_category: WorkUnitCategory;
+  work_unit_communication: WorkUnitCommunication;
+  work_unit_communication_activity: WorkUnitCommunicationActivity;
+  work_unit_communication_work_unit: WorkUnitCommunicationWorkUnit;
   work_unit_event: WorkUnitEvent;
   work_unit_note: WorkUnitNote;
   work_unit_relation: WorkUnitRelation;

@@ -44,6 +44,9 @@ export const TENANT_TABLES = {
   protocol: { column: 'tenant_id', sharedWhenNull: true },
   protocol_action: { column: 'tenant_id', sharedWhenNull: true },
   email_outbox: { column: 'tenant_id' },
+  work_unit_communication: { column: 'tenant_id' },
+  work_unit_communication_work_unit: { column: 'tenant_id' },
+  work_unit_communication_activity: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;
