@@ -300,6 +300,13 @@ describe('the communications list (spec 000 §7, 001 §9)', () => {
     const internallyLate = (await list('operator', `${filter('isInternalOverdue eq true')}&$top=100`)).value;
     expect(internallyLate.map((row) => row.workUnitCommunicationId)).toContain(internal.workUnitCommunicationId);
     expect(internallyLate.map((row) => row.workUnitCommunicationId)).not.toContain(closed.workUnitCommunicationId);
+    // Time alone makes a communication overdue: the list is never answered "not modified".
+    await portal.runtime.changes.whenReady();
+    await portal.runtime.changes.sync();
+    const tagged = await portal.as('operator', { method: 'GET', url: '/v1/locations?$top=5' });
+    expect(tagged.headers.etag).toMatch(/^W\//);
+    const answer = await portal.as('operator', { method: 'GET', url: `${URL}?$top=5` });
+    expect(answer.headers.etag).toBeUndefined();
     // A new next update answers the overdue one.
     const answered = await update('operator', overdue.workUnitCommunicationId, form({ title: overdue.title, nextUpdate: '2099-01-01T00:00:00Z' }));
     expect(answered.json()).toMatchObject({ isOverdue: false });
