@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMUNICATION_MESSAGES, publicCommunicationReportSchema, type CommunicationStatus } from '@cfs/contracts/communications';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { PUBLIC_REPORT_RATE_LIMIT } from '../src/areas/workunitcommunications/external-report.js';
 import { deliverCommunicationEmail, formatReportDate, type CommunicationEmailPayload } from '../src/areas/workunitcommunications/notify.js';
+import { workUnitCommunicationsArea } from '../src/areas/workunitcommunications/manifest.js';
 import { overdueKey, sweepOverdueCommunications } from '../src/areas/workunitcommunications/overdue.js';
+import { startJobWorker } from '../src/engines/jobs/worker.js';
 import { DEMO } from '../src/db/seed.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -226,6 +228,25 @@ describe('the overdue timer', () => {
     expect(sent.map((email) => [email.to_addresses, email.subject])).toEqual([[FABRIKAM_INTERNAL, `Internal update due: WUCOMM #${made.publicId}: Bridge quiet`]]);
     expect(sent[0]!.body).toContain('https://bridge.example/room-42');
     expect(new Date((await notifiedOf(made.id)).next_internal_update_notified!).getTime()).toBe(due.getTime());
+  });
+
+  it("runs in the worker: the area's recurring sweep finds the due time and its notice is delivered", async () => {
+    const due = new Date(Date.now() - 6 * MINUTE);
+    const made = await makeCommunication({ serviceManager: 'worker.sm@contoso.example', nextUpdate: due });
+    const worker = startJobWorker({ db: portal.db, tasks: workUnitCommunicationsArea.tasks ?? [], pollMs: 50, log: () => undefined });
+    try {
+      const sent = await vi.waitFor(
+        async () => {
+          const rows = await outboxOf(overdueKey('nextUpdateDue', made.id, due));
+          if (rows.length === 0) throw new Error('not yet');
+          return rows;
+        },
+        { timeout: 15_000, interval: 50 },
+      );
+      expect(sent.map((email) => email.to_addresses)).toEqual(['worker.sm@contoso.example']);
+    } finally {
+      await worker.stop();
+    }
   });
 
   it('sends nothing when the communication was updated or closed between the sweep and the email', async () => {
