@@ -76,7 +76,7 @@ export default function IntakeDrawer({ openId, onPickTenant, onClose }: IntakeDr
           </>
         )}
       </SideDrawer>
-      <SideDrawer open={open && selecting} onClose={() => setSelecting(false)} title="Select Intake Tenant" width="30vw">
+      <SideDrawer open={open && selecting} onClose={() => setSelecting(false)} title="Select Tenant" width="30vw">
         <TenantSelection
           tenants={tenants.data ?? []}
           loading={tenants.isPending}

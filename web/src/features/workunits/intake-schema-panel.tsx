@@ -66,6 +66,7 @@ export function IntakeSchemaPanel({ open, tenantId, tenantName, onClose }: { ope
           startIcon={save.isPending ? <CircularProgress size={16} /> : <UploadFileIcon />}
           variant="outlined"
           size="small"
+          sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
           disabled={save.isPending || !tenant.data}
           onClick={() => fileInput.current?.click()}
         >

@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
+import Typography from '@mui/material/Typography';
 import Form from '@rjsf/mui';
 import type { RJSFSchema } from '@rjsf/utils';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
@@ -52,6 +53,12 @@ export function IntakeWizard({ schema, tenant }: { schema: RJSFSchema; tenant: {
 
   return (
     <Box>
+      {/* With one step the form shows the schema's own title and description; with several, they head the stepper. */}
+      {steps.length > 1 && schema.description && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {schema.description}
+        </Typography>
+      )}
       <Stepper activeStep={active} alternativeLabel sx={{ mb: 3 }}>
         {steps.map((item) => (
           <Step key={item.key ?? ''}>
