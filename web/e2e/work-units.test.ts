@@ -438,10 +438,16 @@ describe('work units (operator, and admin in a second browser)', () => {
     await openList(page);
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('menuitem', { name: 'Intake' }).click();
-    await drawer(page).getByRole('heading', { name: 'Intake', exact: true }).waitFor();
     const selection = drawer(page).filter({ has: page.getByRole('heading', { name: 'Select Tenant' }) });
     await selection.getByRole('combobox', { name: 'Tenant' }).waitFor();
     await selection.getByRole('button', { name: 'Close', exact: true }).click();
+    await selection.waitFor({ state: 'hidden' });
+    // Closed without a pick, the intake panel offers the selection again.
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Intake', exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Select Tenant' }).waitFor();
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await panel.waitFor({ state: 'detached' });
   });
 
   test('filters with chips: a chip needs a value, finished units show only when a State chip asks for them', async () => {
