@@ -10,7 +10,7 @@ import DataObjectIcon from '@mui/icons-material/DataObject';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import { usePermissions } from '../../auth/session-data';
-import { SideDrawer } from '../../components/side-drawer';
+import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { isGuid } from '../../lib/ids';
 import { useTenantsLookup } from '../../lib/lookups';
 import { useIntakeSchema } from './intake-api';
@@ -63,9 +63,7 @@ export default function IntakeDrawer({ openId, onPickTenant, onClose }: IntakeDr
               <Typography sx={{ flex: 1 }}>
                 Tenant: <strong>{tenantName}</strong>
               </Typography>
-              <Button size="small" startIcon={<SwapHorizIcon />} onClick={() => setSelecting(true)}>
-                Change Tenant
-              </Button>
+              <ChangeTenantButton onClick={() => setSelecting(true)} />
               {canEditTenants && (
                 <Button size="small" startIcon={<DataObjectIcon />} onClick={() => setSchemaOpen(true)}>
                   Schema
@@ -90,6 +88,16 @@ export default function IntakeDrawer({ openId, onPickTenant, onClose }: IntakeDr
       </SideDrawer>
       {canEditTenants && tenantId !== null && <IntakeSchemaPanel open={open && schemaOpen} tenantId={tenantId} tenantName={tenantName} onClose={() => setSchemaOpen(false)} />}
     </>
+  );
+}
+
+/** Another tenant means another form: answers given so far are asked about first. */
+function ChangeTenantButton({ onClick }: { onClick: () => void }) {
+  const guard = useUnsavedChangesGuard();
+  return (
+    <Button size="small" startIcon={<SwapHorizIcon />} onClick={() => guard.confirmThen(onClick)}>
+      Change Tenant
+    </Button>
   );
 }
 
