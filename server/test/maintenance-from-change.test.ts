@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastJsonPatch from 'fast-json-patch';
+import { sql } from 'kysely';
 import type { Operation } from 'fast-json-patch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
@@ -246,7 +247,7 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     expect(await rulesOf(cr.workUnitId)).toEqual([]);
     expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ status: 'Cancelled', next_update: null })]);
     expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(/^Maintenance window removed: the change was canceled\./);
-    const audit = await portal.db.selectFrom('audit_event').select(['action', 'actor_name']).where('entity_type', '=', 'rule').where('changes', '@>', JSON.stringify({ reason: 'the change was canceled' })).execute();
+    const audit = await portal.db.selectFrom('audit_event').select(['action', 'actor_name']).where('entity_type', '=', 'rule').where(sql<boolean>`changes @> ${JSON.stringify({ reason: 'the change was canceled' })}::jsonb`).execute();
     expect(audit).toEqual([{ action: 'delete', actor_name: MAINTENANCE_ACTOR }]);
   });
 
