@@ -170,7 +170,7 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     expect(rules).toHaveLength(1);
     const rule = rules[0]!;
     expect(rule).toMatchObject({ tenant_id: DEMO.contoso, rule_type_id: RULE_TYPES.Maintenance, enabled: true, name: `Maintenance: Replace the core switch (#${cr.workUnitId})`, created_by: MAINTENANCE_ACTOR });
-    expect(rule.time_conditions).toMatchObject({ TimeZoneId: 'UTC', StartRange: approved.plannedStartTime, EndRange: approved.plannedFinishTime, DaysOfWeek: [0, 1, 2, 3, 4, 5, 6] });
+    expect(rule.time_conditions).toMatchObject({ TimeZoneId: 'America/New_York', StartRange: approved.plannedStartTime, EndRange: approved.plannedFinishTime, DaysOfWeek: [0, 1, 2, 3, 4, 5, 6] });
     expect(rule.conditions).toEqual([
       tenantCondition(DEMO.contoso),
       { Type: 0, LeftOperand: LEFT_OPERANDS.Entity.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: block, OccurrencePattern: null },
@@ -285,6 +285,14 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     expect(await maintenanceNotes(cr.workUnitId)).toEqual([
       'No maintenance window was opened for this planned outage: the change names no block or device in its relations (relation type Block or Device with the block or device id).',
     ]);
+  });
+
+  it('opens nothing for planned times the rule engine would read as no bound (before 2022), and says why', async () => {
+    const cr = await create(changeRequest({ plannedStartTime: '2021-06-01T10:00:00.000Z', plannedFinishTime: '2021-06-01T12:00:00.000Z', relations: [{ referenceType: 'Block', referenceId: randomUUID() }] }));
+    await approveBoth(cr);
+    await work();
+    expect(await rulesOf(cr.workUnitId)).toEqual([]);
+    expect(await maintenanceNotes(cr.workUnitId)).toEqual(['No maintenance window was opened for this planned outage: the change has no usable planned start and finish time (both from 1 Jan 2022 on, the finish not before the start).']);
   });
 
   it('removes the rule when the change stops naming any subject, leaving the draft communication as it is', async () => {

@@ -47,6 +47,7 @@ const MAX_SUBJECTS = MONITORING_LIMITS.maxConditions - 1;
 const LIFETIME_SECONDS = MONITORING_LIMITS.minimumRuleLifetimeSeconds;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
+const EMPTY_BEFORE = Date.parse(MONITORING_LIMITS.emptyDateThreshold);
 
 type ChangeRow = Pick<
   Selectable<DB['work_unit']>,
@@ -100,8 +101,11 @@ export function decide(unit: ChangeRow, subjects: readonly Subject[]): Decision 
   // Approver 1 is required of every change request (spec 001 §5); approver 2 only when named.
   const allApproved = !!unit.approver1 && approved(unit.approver1, unit.approved1_by) && approved(unit.approver2, unit.approved2_by);
   if (!allApproved) return { kind: 'close', reason: 'the change is no longer approved by its approvers', cancelCommunication: false, noteEvenWithoutRule: false };
-  if (!unit.planned_start_time || !unit.planned_finish_time || unit.planned_finish_time < unit.planned_start_time) {
-    return { kind: 'close', reason: 'the change has no planned start and finish time', cancelCommunication: false, noteEvenWithoutRule: true };
+  // The engine reads range dates before the empty-date threshold (spec 002 §9) as no bound at all,
+  // which would leave the window open for ever: such planned times count as missing.
+  const dated = (at: Date | null): at is Date => at !== null && at.getTime() >= EMPTY_BEFORE;
+  if (!dated(unit.planned_start_time) || !dated(unit.planned_finish_time) || unit.planned_finish_time < unit.planned_start_time) {
+    return { kind: 'close', reason: 'the change has no usable planned start and finish time (both from 1 Jan 2022 on, the finish not before the start)', cancelCommunication: false, noteEvenWithoutRule: true };
   }
   if (subjects.length === 0) {
     return { kind: 'close', reason: 'the change names no block or device in its relations (relation type Block or Device with the block or device id)', cancelCommunication: false, noteEvenWithoutRule: true };
@@ -109,9 +113,14 @@ export function decide(unit: ChangeRow, subjects: readonly Subject[]): Decision 
   return { kind: 'open', start: unit.planned_start_time, finish: unit.planned_finish_time, subjects: subjects.slice(0, MAX_SUBJECTS), leftOut: Math.max(0, subjects.length - MAX_SUBJECTS) };
 }
 
-/** The rule's time limitations: exactly planned start to planned finish (absolute range, every day of the week, UTC). */
+/**
+ * The rule's time limitations: exactly planned start to planned finish, an absolute range of
+ * instants, on every day of the week (the editor asks a Maintenance rule for at least one day).
+ * The range does not depend on the zone; the editor's default zone is named so that the editor
+ * offers it among its choices.
+ */
 export function windowTime(start: Date, finish: Date): TimeConditions {
-  return { TimeZoneId: 'UTC', StartRange: start.toISOString(), EndRange: finish.toISOString(), DaysOfWeek: EVERY_DAY, DaysOfMonth: null, DailyStartTime: null, DailyEndTime: null };
+  return { TimeZoneId: MONITORING_LIMITS.defaultTimeZone, StartRange: start.toISOString(), EndRange: finish.toISOString(), DaysOfWeek: EVERY_DAY, DaysOfMonth: null, DailyStartTime: null, DailyEndTime: null };
 }
 
 /** The rule's conditions: the tenant's fixed first condition (spec 002 §5), then any of the subjects. */
