@@ -155,5 +155,22 @@ describe('the intake wizard', () => {
     await panel.getByRole('textbox', { name: 'Mailbox name' }).waitFor();
     await panel.getByRole('button', { name: 'Submit' }).waitFor();
     await screenshot(page, 'intake-one-step-wizard');
+
+    // Another tenant is another form: answers given are asked about first.
+    await panel.getByRole('textbox', { name: 'Mailbox name' }).fill('Audit team');
+    await panel.getByRole('button', { name: 'Change Tenant' }).click();
+    const question = page.getByRole('dialog', { name: 'Unsaved changes' });
+    await question.getByRole('button', { name: 'No' }).click();
+    await question.waitFor({ state: 'hidden' });
+    expect(await page.getByRole('heading', { name: 'Select Tenant' }).count()).toBe(0);
+    expect(await panel.getByRole('textbox', { name: 'Mailbox name' }).inputValue()).toBe('Audit team');
+
+    // A save that fails says so in the spec's words, and keeps the answers for another try.
+    await page.route('**/api/v1/workunits', (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 503, body: '' }) : route.fallback()));
+    await panel.getByRole('button', { name: 'Submit' }).click();
+    await panel.getByRole('alert').filter({ hasText: INTAKE_MESSAGES.problem }).waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Mailbox name' }).inputValue()).toBe('Audit team');
+    await screenshot(page, 'intake-save-failed');
+    await page.unroute('**/api/v1/workunits');
   });
 });
