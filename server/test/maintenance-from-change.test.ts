@@ -326,6 +326,24 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ status: 'Investigating' })]);
   });
 
+  it('closes the window while a replaced approver has not approved, and opens it again on re-approval with the same draft communication', async () => {
+    const cr = await create(changeRequest({ relations: [{ referenceType: 'Block', referenceId: randomUUID() }] }));
+    const approved = await approveBoth(cr);
+    await work();
+    const [draft] = await communicationsOf(cr.workUnitId);
+    const replaced = await patch('planner', approved, { approver2: 'operator2@cfs.example' });
+    expect(replaced.approved2By).toBeNull();
+    await work();
+    expect(await rulesOf(cr.workUnitId)).toEqual([]);
+    expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(/^Maintenance window removed: the change is no longer approved by its approvers\./);
+
+    const back = await patch('planner', replaced, { approver2: 'admin@cfs.example' });
+    await patch('admin', back, { approved2By: 'admin@cfs.example' });
+    await work();
+    expect(await rulesOf(cr.workUnitId)).toHaveLength(1);
+    expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ work_unit_communication_id: draft!.work_unit_communication_id, status: 'Investigating' })]);
+  });
+
   it('writes one rule and one communication when two workers process the same events at once', async () => {
     const second = await openSecondInstance(portal);
     try {
