@@ -29,6 +29,7 @@ import { actionHistoriesArea } from './areas/actionhistories/manifest.js';
 import { emailArea } from './areas/email/manifest.js';
 import { protocolsArea } from './areas/protocols/manifest.js';
 import { protocolActionsArea } from './areas/protocolactions/manifest.js';
+import { workUnitCommunicationsArea } from './areas/workunitcommunications/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -60,6 +61,7 @@ export const AREAS: readonly AreaManifest[] = [
   emailArea,
   protocolsArea,
   protocolActionsArea,
+  workUnitCommunicationsArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).

@@ -21,6 +21,9 @@ export const PUBLIC_ROUTES: readonly { method: string; url: string; prefix?: tru
   { method: 'GET', url: '/v1/features/:name/enabled' },
   // The access request a visitor who cannot sign in sends from the login page (rate-limited, bot-guarded).
   { method: 'POST', url: '/api/v1/accessrequest' },
+  // A communication's published external report: the unguessable link is the key (rate-limited).
+  { method: 'GET', url: '/v1/public/status/:token' },
+  { method: 'GET', url: '/api/v1/public/status/:token' },
   { method: 'GET', url: '/oidc/interaction/:uid' },
   { method: 'POST', url: '/oidc/interaction/:uid/login' },
   { method: '*', url: '/oidc/*' },

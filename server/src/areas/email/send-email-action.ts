@@ -4,7 +4,7 @@ import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type ActionRun } from '../../engines/actions/run.js';
-import { deliverEmail, type DeliveryResult, type OutgoingEmail } from './delivery.js';
+import { deliverEmail, type DeliveryResult, type OutgoingEmail } from '../../engines/email/delivery.js';
 import { findEmailTenant, findEmailWorkUnit, findProtocolStep } from './queries.js';
 import { EmailParameterError, parseEmailParameters, renderEmail, type EmailContext, type EmailWorkUnit } from './templates.js';
 

@@ -1,5 +1,6 @@
 import { EMAIL_TEMPLATES, type EmailTemplate, type RenderedEmail } from '@cfs/contracts/automation';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
+import { emailDocument, escapeHtml, footerHtml, headerHtml, headingHtml, isEmailAddress, linkHtml, paragraphHtml, subheadingHtml, tableHtml } from '../../engines/email/compose.js';
 
 /**
  * The Send Email action's templates (spec 002 §3 Email parameters IsImportant, Template,
@@ -78,11 +79,6 @@ export class EmailParameterError extends Error {
 
 export const DEFAULT_EMAIL_TEMPLATE: EmailTemplate = 'Simple';
 const MAX_EXTRA_KEYS = 50;
-// Deliberately plain: one @, no spaces or angle brackets, a dot in the domain. The SMTP server has the last word.
-const EMAIL_ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
-
-export const isEmailAddress = (text: string): boolean => text.length <= 254 && EMAIL_ADDRESS.test(text);
-
 function addresses(text: string, field: string): string[] {
   const list = text
     .split(/[,;]/)
@@ -311,45 +307,28 @@ function recipients(context: EmailContext, parameters: EmailParameters): Pick<Re
   return { to: unique([...to, ...extra.to]).join(', '), cc: unique([...cc, ...extra.cc]).join(', '), bcc: unique(extra.bcc).join(', ') };
 }
 
-/** Text made safe for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
-}
-
-const paragraphHtml = (text: string) => `<p style="margin:0 0 12px">${escapeHtml(text).replace(/\r?\n/g, '<br>')}</p>`;
-
-function tableHtml(rows: [string, string][]): string {
-  const cells = rows
-    .map(([name, value]) => `<tr><th align="left" valign="top" style="padding:4px 16px 4px 0;color:#616161;font-weight:600;white-space:nowrap">${escapeHtml(name)}</th><td style="padding:4px 0">${escapeHtml(value).replace(/\r?\n/g, '<br>')}</td></tr>`)
-    .join('');
-  return `<table role="presentation" cellspacing="0" cellpadding="0" style="border-collapse:collapse;margin:0 0 16px;font-size:14px">${cells}</table>`;
-}
-
-/** Only http(s) links are written; anything else would be a script in a mail client's hands. */
-const safeHref = (href: string) => (/^https?:\/\//i.test(href) ? escapeHtml(href) : '#');
-
 /** Renders one email: recipients by template, subject (with IsImportant's prefix), HTML body with every value escaped. */
 export function renderEmail(context: EmailContext, parameters: EmailParameters): RenderedEmail {
   const topic = topicOf(context, parameters.template);
   const content = TEMPLATES[parameters.template](topic);
   const subject = `${context.test ? '[Test] ' : ''}${parameters.isImportant ? '[Important] ' : ''}${parameters.extra.subject ?? content.subject}`.slice(0, 500);
-  const parts: string[] = [`<p style="margin:0 0 16px;font-size:12px;color:#757575">${escapeHtml(context.tenant.name)} · CFS Portal</p>`];
+  const parts: string[] = [headerHtml(context.tenant.name)];
   if (context.test) parts.push(`<p style="margin:0 0 16px;padding:8px 12px;background:#fff8e1;border-radius:4px">${escapeHtml(`A test message from the action catalogue, requested by ${context.test.triggeredBy}: the ${parameters.template} template as it looks for a sample work unit.`)}</p>`);
   if (parameters.isImportant) parts.push('<p style="margin:0 0 12px;color:#c62828;font-weight:700">Important</p>');
-  if (content.heading) parts.push(`<h1 style="margin:0 0 16px;font-size:20px;font-weight:600">${escapeHtml(content.heading)}</h1>`);
+  if (content.heading) parts.push(headingHtml(content.heading));
   parts.push(...content.paragraphs.map(paragraphHtml));
   if (content.details) {
     parts.push(tableHtml(topic.facts));
-    if (topic.description) parts.push(`<h2 style="margin:16px 0 8px;font-size:16px">Description</h2>`, paragraphHtml(topic.description));
-    if (topic.resolution && parameters.template !== 'ResolutionCenterCreated') parts.push(`<h2 style="margin:16px 0 8px;font-size:16px">Resolution</h2>`, paragraphHtml(topic.resolution));
+    if (topic.description) parts.push(subheadingHtml('Description'), paragraphHtml(topic.description));
+    if (topic.resolution && parameters.template !== 'ResolutionCenterCreated') parts.push(subheadingHtml('Resolution'), paragraphHtml(topic.resolution));
   }
-  if (context.summary && parameters.template !== 'None') parts.push(`<h2 style="margin:16px 0 8px;font-size:16px">Note</h2>`, paragraphHtml(context.summary));
+  if (context.summary && parameters.template !== 'None') parts.push(subheadingHtml('Note'), paragraphHtml(context.summary));
   if (parameters.extra.values.length > 0) {
-    if (parameters.template !== 'None') parts.push('<h2 style="margin:16px 0 8px;font-size:16px">Additional details</h2>');
+    if (parameters.template !== 'None') parts.push(subheadingHtml('Additional details'));
     parts.push(tableHtml(parameters.extra.values));
   }
-  if (topic.link && parameters.template !== 'None') parts.push(`<p style="margin:16px 0"><a href="${safeHref(topic.link.href)}" style="color:#1565c0">${escapeHtml(topic.link.label)}</a></p>`);
-  parts.push('<p style="margin:24px 0 0;font-size:12px;color:#9e9e9e">This message was sent by CFS Portal.</p>');
-  const body = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="margin:0;padding:0;background:#f5f5f5"><div style="max-width:640px;margin:0 auto;padding:24px;background:#ffffff;font-family:'Segoe UI',Arial,sans-serif;font-size:14px;line-height:1.5;color:#212121">${parts.join('')}</div></body></html>`;
+  if (topic.link && parameters.template !== 'None') parts.push(linkHtml(topic.link.href, topic.link.label));
+  parts.push(footerHtml());
+  const body = emailDocument(subject, parts);
   return { ...recipients(context, parameters), subject, body };
 }

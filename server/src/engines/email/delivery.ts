@@ -5,7 +5,7 @@ import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { ActionFailure } from '../../engines/actions/run.js';
+import { ActionFailure } from '../actions/run.js';
 
 /** One email to deliver, as rendered, with what the outbox records beside it. */
 export interface OutgoingEmail extends RenderedEmail {
