@@ -51,7 +51,11 @@ export function CommunicationFilterBar({ filters, onChange }: CommunicationFilte
           size="small"
           label="Tenant"
           value={tenantFilter(filters)}
-          onChange={(event) => onChange((current) => setTenantFilter(current, event.target.value))}
+          onChange={(event) => {
+            // Read now: the controlled input is put back before the change below is applied.
+            const tenantId = event.target.value;
+            onChange((current) => setTenantFilter(current, tenantId));
+          }}
           sx={{ minWidth: 180 }}
         >
           <MenuItem value="">
@@ -95,7 +99,10 @@ export function CommunicationFilterBar({ filters, onChange }: CommunicationFilte
               type="date"
               label={`${range.label} from`}
               value={rangeFilter(filters, range.field, 'from')}
-              onChange={(event) => onChange((current) => setRangeFilter(current, range.field, 'from', event.target.value))}
+              onChange={(event) => {
+                const day = event.target.value;
+                onChange((current) => setRangeFilter(current, range.field, 'from', day));
+              }}
               slotProps={{ inputLabel: { shrink: true } }}
               sx={{ width: 165 }}
             />
@@ -107,14 +114,26 @@ export function CommunicationFilterBar({ filters, onChange }: CommunicationFilte
               type="date"
               label={`${range.label} to`}
               value={rangeFilter(filters, range.field, 'to')}
-              onChange={(event) => onChange((current) => setRangeFilter(current, range.field, 'to', event.target.value))}
+              onChange={(event) => {
+                const day = event.target.value;
+                onChange((current) => setRangeFilter(current, range.field, 'to', day));
+              }}
               slotProps={{ inputLabel: { shrink: true } }}
               sx={{ width: 165 }}
             />
           </Box>
         ))}
         <FormControlLabel
-          control={<Switch size="small" checked={overdueFilter(filters)} onChange={(event) => onChange((current) => setOverdueFilter(current, event.target.checked))} />}
+          control={
+            <Switch
+              size="small"
+              checked={overdueFilter(filters)}
+              onChange={(event) => {
+                const overdue = event.target.checked;
+                onChange((current) => setOverdueFilter(current, overdue));
+              }}
+            />
+          }
           label="Overdue"
         />
         {count > 0 && (

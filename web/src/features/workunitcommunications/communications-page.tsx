@@ -30,7 +30,7 @@ function dateColumn(field: 'created' | 'nextUpdate', headerName: string, overdue
     field,
     headerName,
     type: 'dateTime',
-    width: 230,
+    width: field === 'nextUpdate' ? 270 : 190,
     valueGetter: (value: unknown) => (typeof value === 'string' ? new Date(value) : null),
     valueFormatter: (value: unknown) => (value instanceof Date ? formatShortDateTime(value) : ''),
     renderCell: ({ row, formattedValue }) => (
@@ -70,24 +70,24 @@ export default function CommunicationsPage() {
       field: 'title',
       headerName: 'Title',
       flex: 1,
-      minWidth: 220,
+      minWidth: 200,
       renderCell: ({ row }) => (
         <CellLink href={drawer.href(row.publicWorkUnitCommunicationId)} onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}>
           {row.title}
         </CellLink>
       ),
     },
-    { field: 'tenant', headerName: 'Tenant', width: 140, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
     {
       field: 'status',
       headerName: 'Status',
       type: 'singleSelect',
-      width: 180,
+      width: 170,
       valueOptions: COMMUNICATION_STATUSES.map((status) => ({ value: status, label: COMMUNICATION_STATUS_LABELS[status] })),
       valueFormatter: (value: unknown) => COMMUNICATION_STATUS_LABELS[value as keyof typeof COMMUNICATION_STATUS_LABELS] ?? 'unknown',
     },
-    { field: 'serviceManager', headerName: 'Service Manager', width: 190 },
-    { field: 'currentImpact', headerName: 'Current Impact', flex: 1, minWidth: 180 },
+    { field: 'serviceManager', headerName: 'Service Manager', width: 170 },
+    { field: 'currentImpact', headerName: 'Current Impact', flex: 1, minWidth: 160 },
     dateColumn('nextUpdate', 'Next Update', true),
     dateColumn('created', 'Created'),
     actionsColumn<Communication>(
