@@ -35,8 +35,9 @@ function dateColumn(field: 'created' | 'nextUpdate', headerName: string, overdue
     valueFormatter: (value: unknown) => (value instanceof Date ? formatShortDateTime(value) : ''),
     renderCell: ({ row, formattedValue }) => (
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, height: '100%' }}>
-        <span>{String(formattedValue ?? '')}</span>
+        {/* First, so that it shows even when the column is narrowed. */}
         {overdueBadge && row.isOverdue && <Chip size="small" color="error" label="Overdue" />}
+        <span>{String(formattedValue ?? '')}</span>
       </Box>
     ),
   };
@@ -57,7 +58,7 @@ export default function CommunicationsPage() {
       field: 'publicWorkUnitCommunicationId',
       headerName: 'WUCOMM #',
       type: 'number',
-      width: 110,
+      width: 100,
       align: 'left',
       headerAlign: 'left',
       renderCell: ({ row }) => (
@@ -77,19 +78,7 @@ export default function CommunicationsPage() {
         </CellLink>
       ),
     },
-    { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
-    {
-      field: 'status',
-      headerName: 'Status',
-      type: 'singleSelect',
-      width: 170,
-      valueOptions: COMMUNICATION_STATUSES.map((status) => ({ value: status, label: COMMUNICATION_STATUS_LABELS[status] })),
-      valueFormatter: (value: unknown) => COMMUNICATION_STATUS_LABELS[value as keyof typeof COMMUNICATION_STATUS_LABELS] ?? 'unknown',
-    },
-    { field: 'serviceManager', headerName: 'Service Manager', width: 170 },
-    { field: 'currentImpact', headerName: 'Current Impact', flex: 1, minWidth: 160 },
-    dateColumn('nextUpdate', 'Next Update', true),
-    dateColumn('created', 'Created'),
+    // Next to the title, so that the row's actions show without scrolling sideways.
     actionsColumn<Communication>(
       (row) => [
         { label: 'Notify Internal', icon: <NotificationsActiveIcon fontSize="small" />, onClick: () => notify.mutate(row.workUnitCommunicationId), disabled: notify.isPending },
@@ -98,6 +87,19 @@ export default function CommunicationsPage() {
       ],
       { width: 140 },
     ),
+    { field: 'tenant', headerName: 'Tenant', width: 120, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    {
+      field: 'status',
+      headerName: 'Status',
+      type: 'singleSelect',
+      width: 160,
+      valueOptions: COMMUNICATION_STATUSES.map((status) => ({ value: status, label: COMMUNICATION_STATUS_LABELS[status] })),
+      valueFormatter: (value: unknown) => COMMUNICATION_STATUS_LABELS[value as keyof typeof COMMUNICATION_STATUS_LABELS] ?? 'unknown',
+    },
+    { field: 'serviceManager', headerName: 'Service Manager', width: 160 },
+    { field: 'currentImpact', headerName: 'Current Impact', flex: 1, minWidth: 140 },
+    dateColumn('nextUpdate', 'Next Update', true),
+    dateColumn('created', 'Created'),
   ];
 
   const openPublicId = drawer.openId !== null && drawer.openId !== 'new' ? drawer.openId : null;
