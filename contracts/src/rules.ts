@@ -219,6 +219,8 @@ export const ruleSchema = z.object({
   conditions: z.array(z.looseObject({})),
   matchActions: z.array(z.looseObject({})),
   expirationActions: z.array(z.looseObject({})),
+  /** The change request whose approved planned outage opened this Maintenance rule, if any. */
+  changeWorkUnitId: z.number().int().nullable().optional(),
   created: z.date(),
   createdBy: z.string().nullable(),
   modified: z.date(),

@@ -72,6 +72,10 @@ beforeAll(async () => {
     payload: { name: 'Rows', ruleTypeId: 1, tenantId: DEMO.contoso, matchLifetime: '00:05:00', timeConditions: JSON.stringify({ TimeZoneId: 'UTC', DaysOfWeek: [1] }), conditions: [{ LeftOperand: 1, Operator: 1, RightOperand: 'x' }] },
   });
   expect(ruleThroughApi.statusCode, ruleThroughApi.body).toBe(200);
+  // A work unit communication with a past step (workunitcommunications and their activities).
+  const communication = await portal.as('admin', { method: 'PUT', url: '/v1/workunitcommunications', payload: { title: 'Rows', tenantId: DEMO.contoso, serviceManager: 'Rows', nextUpdate: new Date().toISOString() } });
+  const communicationId = communication.json<{ workUnitCommunicationId: string }>().workUnitCommunicationId;
+  await portal.as('admin', { method: 'PUT', url: '/v1/workunitcommunicationactivities', payload: { workUnitCommunicationId: communicationId, activityType: 'ResolutionActivity', details: 'Rows', isComplete: true } });
 });
 afterAll(async () => {
   await portal?.close();

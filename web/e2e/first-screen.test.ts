@@ -83,8 +83,11 @@ describe('the work units list as the first screen', () => {
 
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('menuitem', { name: 'Intake' }).click();
-    await drawer(page).getByRole('heading', { name: 'Intake' }).waitFor();
+    // The intake panel opens with its tenant selection panel over it: close both.
+    await drawer(page).getByRole('heading', { name: 'Select Tenant' }).waitFor();
     expect(traffic.scripts.some((url) => PANEL_CHUNKS.intake.test(url))).toBe(true);
+    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await page.getByRole('heading', { name: 'Select Tenant' }).waitFor({ state: 'hidden' });
     await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
     await drawer(page).waitFor({ state: 'detached' });
 

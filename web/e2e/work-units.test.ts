@@ -433,15 +433,21 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(await drawer(page).count()).toBe(0);
   });
 
-  test('Create > Intake opens the intake panel', async () => {
+  test('Create > Intake opens the intake panel and its tenant selection panel first', async () => {
     const page = await signedInPage(browser, 'operator');
     await openList(page);
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('menuitem', { name: 'Intake' }).click();
+    const selection = drawer(page).filter({ has: page.getByRole('heading', { name: 'Select Tenant' }) });
+    await selection.getByRole('combobox', { name: 'Tenant' }).waitFor();
+    await selection.getByRole('button', { name: 'Close', exact: true }).click();
+    await selection.waitFor({ state: 'hidden' });
+    // Closed without a pick, the intake panel offers the selection again.
     const panel = drawer(page);
-    await panel.getByRole('heading', { name: 'Intake' }).waitFor();
-    await panel.getByText('This area is not available yet.').waitFor();
+    await panel.getByRole('heading', { name: 'Intake', exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Select Tenant' }).waitFor();
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await panel.waitFor({ state: 'detached' });
   });
 
   test('filters with chips: a chip needs a value, finished units show only when a State chip asks for them', async () => {

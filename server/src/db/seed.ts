@@ -71,6 +71,55 @@ const DEMO_CUSTOM_FIELDS: Record<string, Partial<Record<'work_unit_field_1' | 'w
   },
 };
 
+/**
+ * Contoso's intake wizard form (spec 001 §3 Tenant: intake wizard form data): a new starter
+ * request in three sections, so the demo's Create > Intake shows a wizard of three steps.
+ */
+export const DEMO_INTAKE_SCHEMA = {
+  title: 'New starter request',
+  description: 'Everything the service desk needs to have a new colleague ready on their first day.',
+  type: 'object',
+  required: ['person', 'equipment', 'access'],
+  properties: {
+    person: {
+      type: 'object',
+      title: 'Person',
+      required: ['fullName', 'email', 'startDate'],
+      properties: {
+        fullName: { type: 'string', title: 'Full name', minLength: 3, maxLength: 200 },
+        email: { type: 'string', title: 'Email', format: 'email' },
+        startDate: { type: 'string', title: 'Start date', format: 'date' },
+        manager: { type: 'string', title: 'Manager' },
+      },
+    },
+    equipment: {
+      type: 'object',
+      title: 'Equipment',
+      required: ['laptopModel'],
+      properties: {
+        laptopModel: { type: 'string', title: 'Laptop model', enum: ['Surface Laptop 7', 'ThinkPad X1 Carbon', 'MacBook Air 15'] },
+        monitors: { type: 'integer', title: 'Monitors', minimum: 0, maximum: 3, default: 1 },
+        headset: { type: 'boolean', title: 'Headset', default: false },
+      },
+    },
+    access: {
+      type: 'object',
+      title: 'Access',
+      required: ['systems', 'justification'],
+      properties: {
+        systems: {
+          type: 'array',
+          title: 'Systems',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'string', enum: ['Email', 'ERP', 'CRM', 'Reporting', 'VPN'] },
+        },
+        justification: { type: 'string', title: 'Justification', minLength: 10, maxLength: 2000 },
+      },
+    },
+  },
+} as const;
+
 const DEMO_USERS = [
   { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true, groups: [] },
   { userName: 'operator', displayName: 'Oscar Operator', role: 'Operator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false, groups: ['Service Desk'] },
@@ -108,7 +157,7 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
     await trx
       .insertInto('tenant')
       .values([
-        { tenant_id: DEMO.contoso, name: 'Contoso', internal_notification_email_address: 'noc@contoso.example', assignment_groups: 'Service Desk,Network,Database', ...DEMO_CUSTOM_FIELDS[DEMO.contoso], created_by: 'seed', modified_by: 'seed' },
+        { tenant_id: DEMO.contoso, name: 'Contoso', internal_notification_email_address: 'noc@contoso.example', assignment_groups: 'Service Desk,Network,Database', ...DEMO_CUSTOM_FIELDS[DEMO.contoso], intake_wizard_schema: JSON.stringify(DEMO_INTAKE_SCHEMA, null, 2), created_by: 'seed', modified_by: 'seed' },
         { tenant_id: DEMO.fabrikam, name: 'Fabrikam', internal_notification_email_address: 'ops@fabrikam.example', assignment_groups: 'Operations,Security', ...DEMO_CUSTOM_FIELDS[DEMO.fabrikam], created_by: 'seed', modified_by: 'seed' },
       ])
       .execute();

@@ -4,16 +4,17 @@ import type { Runtime } from '../runtime.js';
 import { startJobWorker } from './jobs/worker.js';
 import { deleteFinishedJobs } from './jobs/retention.js';
 import type { TaskDefinition } from './jobs/task.js';
+import { MAINTENANCE_TASKS } from './maintenance/tasks.js';
 import { RULE_ENGINE_TASKS } from './rules/tasks.js';
 
 /**
  * The worker role: runs the engines' tasks (the rule engine, the one action runner that every
- * rule, protocol and catalogue test run goes through), the areas' tasks and the portal's own
- * housekeeping from the job table.
+ * rule, protocol and catalogue test run goes through), the maintenance windows of approved
+ * planned-outage changes, the areas' tasks and the portal's own housekeeping from the job table.
  * Returns its stop function.
  */
 export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {
-  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, actionRunTask, ...areaTasks];
+  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, ...MAINTENANCE_TASKS, actionRunTask, ...areaTasks];
   const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl });
   return () => worker.stop();
 }

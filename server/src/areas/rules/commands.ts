@@ -27,6 +27,7 @@ export const presentRule = (row: RuleRow): Rule => ({
   conditions: row.conditions as Rule['conditions'],
   matchActions: row.match_actions as Rule['matchActions'],
   expirationActions: row.expiration_actions as Rule['expirationActions'],
+  changeWorkUnitId: row.change_work_unit_id,
   created: row.created,
   createdBy: row.created_by,
   modified: row.modified,

@@ -92,6 +92,8 @@ export async function findPublicReport(db: Db, token: string): Promise<PublicCom
     .select(['activity_type', 'details', 'is_complete', 'completed', 'created'])
     .where('work_unit_communication_id', '=', row.work_unit_communication_id)
     .where('is_customer_facing', '=', true)
+    // In the order the steps happened: a past step by when it was completed.
+    .orderBy((eb) => eb.fn.coalesce('completed', 'created'))
     .orderBy('created')
     .orderBy('work_unit_communication_activity_id')
     .execute();

@@ -89,6 +89,8 @@ export async function findInternalReport(db: Db | Tx, scope: TenantScope, workUn
       .selectFrom('work_unit_communication_activity')
       .select(['activity_type', 'details', 'is_customer_facing', 'is_complete', 'completed', 'created'])
       .where('work_unit_communication_id', '=', workUnitCommunicationId)
+      // In the order the steps happened: a past step by when it was completed.
+      .orderBy((eb) => eb.fn.coalesce('completed', 'created'))
       .orderBy('created')
       .orderBy('work_unit_communication_activity_id')
       .execute(),

@@ -33,6 +33,8 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ 
     base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit_communication').selectAll(),
     exportFileName: 'workunitcommunications.csv',
     tags,
+    // isOverdue and isInternalOverdue turn true as time passes.
+    readsClock: true,
   });
 
   app.get('/v1/workunitcommunications/:id', { config: { permission: perm(AREA, 'view') }, schema: { tags, params, response: { 200: communicationSchema } } }, async (request) =>

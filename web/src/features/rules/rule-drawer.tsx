@@ -1,6 +1,8 @@
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -42,8 +44,20 @@ export default function RuleDrawer({ id, tenantId, onCreated, onClose }: RuleDra
     >
       {!creating && rule.isPending && <LinearProgress />}
       {!creating && rule.isError && <Typography color="text.secondary">This rule does not exist.</Typography>}
+      {!creating && rule.data?.changeWorkUnitId != null && <ChangeRequestLine workUnitId={rule.data.changeWorkUnitId} tenantId={tenantId} />}
       {id !== null && (creating || rule.data) && <RuleForm key={id} id={id} rule={rule.data} tenantId={tenantId} onCreated={onCreated} onClose={onClose} />}
     </SideDrawer>
+  );
+}
+
+/** A Maintenance rule opened by an approved planned-outage change names the change it comes from. */
+function ChangeRequestLine({ workUnitId, tenantId }: { workUnitId: number; tenantId: string }) {
+  return (
+    <Typography variant="body2" sx={{ mb: 1 }}>
+      <Link component={RouterLink} to={`/${tenantId}/workunitsv2?workUnitId=${workUnitId}`}>
+        From change request #{workUnitId}
+      </Link>
+    </Typography>
   );
 }
 

@@ -25,7 +25,7 @@ import { STATE_NAME_LABELS } from './work-unit-display';
 
 // The panels load when they first open: the list paints without the forms and date pickers.
 const WorkUnitPanel = lazyWhenOpened(() => import('./work-unit-panel'), (props) => props.openId !== null);
-const IntakeDrawer = lazyWhenOpened(() => import('./intake-drawer'), (props) => props.open);
+const IntakeDrawer = lazyWhenOpened(() => import('./intake-drawer'), (props) => props.openId !== null);
 
 /** Work Units (spec 001 §2 "Work units list"), at /{tenantId}/workunitsv2 and /workunitsv2. */
 export default function WorkUnitsPage() {
@@ -119,7 +119,7 @@ export default function WorkUnitsPage() {
         onCreated={page.created}
         onOpenWorkUnit={(workUnitId) => page.panel.open(workUnitId)}
       />
-      <IntakeDrawer open={page.intake.openId !== null} onClose={page.intake.close} />
+      <IntakeDrawer openId={page.intake.openId} onPickTenant={(tenantId) => page.intake.open(tenantId, { replace: true })} onClose={page.intake.close} />
     </>
   );
 }

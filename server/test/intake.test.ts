@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
+import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { DEMO, DEMO_INTAKE_SCHEMA } from '../src/db/seed.js';
+import { createTenantAs } from './factories.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+/** What the intake wizard (spec 001 §2 "Intake drawer", §7) reads and writes through the API. */
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await createTestPortal();
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+describe('the intake wizard API', () => {
+  it('serves the demo Contoso new starter schema, three sections, as text with a CSV content type', async () => {
+    const served = await portal.as('operator', { method: 'GET', url: `/v1/tenants/${DEMO.contoso}/intakewizardschema` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toContain('text/csv');
+    const schema = JSON.parse(served.body) as typeof DEMO_INTAKE_SCHEMA;
+    expect(schema).toEqual(DEMO_INTAKE_SCHEMA);
+    expect(Object.values(schema.properties).map((section) => section.title)).toEqual(['Person', 'Equipment', 'Access']);
+  });
+
+  it('round-trips an uploaded schema, refuses one that is not JSON or not a JSON Schema with their messages, and keeps the stored one', async () => {
+    const tenant = await createTenantAs(portal, 'admin', { name: 'Intake round trip' });
+    const empty = await portal.as('admin', { method: 'GET', url: `/v1/tenants/${tenant.tenantId}/intakewizardschema` });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toBe('');
+
+    const schema = { title: 'Shared mailbox', type: 'object', required: ['title'], properties: { title: { type: 'string' } } };
+    const saved = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenant.tenantId}`, payload: { name: tenant.name, intakeWizardSchema: JSON.stringify(schema) } });
+    expect(saved.statusCode).toBe(200);
+
+    const notJson = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenant.tenantId}`, payload: { name: tenant.name, intakeWizardSchema: 'title: not json' } });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().errors.intakeWizardSchema[0]).toMatch(new RegExp(`^${TENANT_MESSAGES.intakeSchemaNotJson.replace('.', '\\.')}`));
+    const notSchema = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenant.tenantId}`, payload: { name: tenant.name, intakeWizardSchema: '{"type": 12}' } });
+    expect(notSchema.statusCode).toBe(400);
+    expect(notSchema.json().errors.intakeWizardSchema[0]).toMatch(/^The intake wizard form is not a valid JSON Schema/);
+
+    const served = await portal.as('admin', { method: 'GET', url: `/v1/tenants/${tenant.tenantId}/intakewizardschema` });
+    expect(JSON.parse(served.body)).toEqual(schema);
+  });
+
+  it("answers 404 for a tenant the caller cannot see", async () => {
+    const fabrikam = await portal.as('operator', { method: 'GET', url: `/v1/tenants/${DEMO.fabrikam}/intakewizardschema` });
+    expect(fabrikam.statusCode).toBe(404);
+  });
+
+  it('creates the Intake work unit with the answers in its properties', async () => {
+    const answers = { person: { fullName: 'Jane Doe', email: 'jane.doe@contoso.example', startDate: '2027-01-04' }, access: { systems: ['Email', 'VPN'] } };
+    const created = await portal.as('operator', {
+      method: 'PUT',
+      url: '/api/v1/workunits',
+      payload: { workUnitId: -1, title: 'New starter request: Contoso', severityId: 3, stateId: 1, workUnitTypeId: WORK_UNIT_TYPES.Intake, tenantId: DEMO.contoso, source: 'Intake', properties: JSON.stringify(answers) },
+    });
+    expect(created.statusCode).toBe(200);
+    const unit = (await portal.as('operator', { method: 'GET', url: `/v1/workunits(${created.json<{ workUnitId: number }>().workUnitId})` })).json<{ workUnitTypeId: number; properties: string; workUnitType: { name: string } }>();
+    expect(unit.workUnitTypeId).toBe(WORK_UNIT_TYPES.Intake);
+    expect(unit.workUnitType.name).toBe('Intake');
+    expect(JSON.parse(unit.properties)).toEqual(answers);
+  });
+});
