@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COMMUNICATION_MESSAGES, type Communication } from '@cfs/contracts/communications';
@@ -192,6 +193,19 @@ describe('work unit communications', () => {
     await gridRow(page, onTime.title).waitFor({ state: 'detached' });
     await gridRow(page, overdue.title).waitFor();
     expect(new URL(page.url()).searchParams.get('search')).toContain('isOverdue');
+
+    // Export All: the same filter, up to 1000 rows (spec 001 §9), as CSV with the overdue one.
+    const exported = page.waitForResponse((response) => response.url().includes('/v1/workunitcommunications/Export()'));
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export All' }).click();
+    const query = new URL((await exported).url()).searchParams;
+    expect(query.get('$top')).toBe('1000');
+    expect(query.get('$filter')).toContain('isOverdue eq true');
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('workunitcommunications.csv');
+    const csv = await fs.readFile((await file.path()) ?? '', 'utf8');
+    expect(csv).toContain(overdue.title);
+    expect(csv).not.toContain(onTime.title);
     await screenshot(page, 'communications-overdue');
   });
 
