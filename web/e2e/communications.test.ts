@@ -209,6 +209,31 @@ describe('work unit communications', () => {
     await screenshot(page, 'communications-overdue');
   });
 
+  test('the published report reads the communication again every minute', async () => {
+    const communication = await createCommunication({ title: uniqueName('Printing slow'), currentImpact: 'Print jobs wait a few minutes' });
+    const { externalReportPath } = await api<{ externalReportPath: string }>(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}/externalReport`, { method: 'POST' });
+    // Publishing again keeps the link.
+    expect((await api<{ externalReportPath: string }>(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}/externalReport`, { method: 'POST' })).externalReportPath).toBe(externalReportPath);
+    const customer = await newContext(browser);
+    try {
+      await customer.clock.install();
+      const publicPage = await customer.newPage();
+      await publicPage.goto(externalReportPath);
+      await publicPage.getByText('Print jobs wait a few minutes').waitFor();
+      await api(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}`, {
+        method: 'POST',
+        body: { title: communication.title, tenantId: tenant.tenantId, serviceManager: communication.serviceManager, status: 'ServiceRestored', currentImpact: 'None' },
+      });
+      await publicPage.clock.runFor(30_000);
+      expect(await publicPage.getByText('Open - Service Restored').count()).toBe(0);
+      await publicPage.clock.runFor(31_000);
+      await publicPage.getByText('Open - Service Restored').waitFor();
+      expect(await publicPage.getByText('Print jobs wait a few minutes').count()).toBe(0);
+    } finally {
+      await customer.close();
+    }
+  });
+
   test('Resolved clears and disables the next update and asks for the root cause', async () => {
     const communication = await createCommunication({ title: uniqueName('VPN drops'), nextUpdate: new Date(Date.now() + 2 * 60 * 60_000).toISOString() });
     const page = await signedInPage(browser, 'admin');
