@@ -234,6 +234,36 @@ describe('work unit communications', () => {
     }
   });
 
+  test('completing a next step makes it a past step; a deleted step is gone', async () => {
+    const communication = await createCommunication({ title: uniqueName('Badge readers offline') });
+    const activity = (details: string) =>
+      api(admin, '/v1/workunitcommunicationactivities', { method: 'PUT', body: { workUnitCommunicationId: communication.workUnitCommunicationId, activityType: 'TaskActivity', details } });
+    await activity('Replace the reader controller');
+    await activity('Call the vendor');
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`);
+    const panel = drawer(page);
+    const next = panel.getByRole('region', { name: 'Next steps' });
+    const past = panel.getByRole('region', { name: 'Past steps' });
+    await next.getByText('Replace the reader controller').waitFor();
+
+    await next.getByRole('listitem').filter({ hasText: 'Replace the reader controller' }).getByRole('button', { name: 'Edit activity' }).click();
+    const form = panel.getByRole('form', { name: 'Edit activity' });
+    await form.getByRole('checkbox', { name: 'Complete' }).check();
+    await form.getByRole('button', { name: 'Save & Close' }).click();
+    await past.getByText('Replace the reader controller').waitFor();
+    await past.getByText(/Completed /).waitFor();
+
+    await next.getByRole('listitem').filter({ hasText: 'Call the vendor' }).getByRole('button', { name: 'Delete activity' }).click();
+    await page.getByRole('dialog', { name: 'Delete activity' }).getByRole('button', { name: 'Yes' }).click();
+    await next.getByText('No next steps.').waitFor();
+    const stored = await api<ListResponse<{ details: string; activityType: string; isComplete: boolean }>>(
+      admin,
+      `/v1/workunitcommunicationactivities?$filter=workUnitCommunicationId eq ${communication.workUnitCommunicationId}`,
+    );
+    expect(stored.value.map(({ details, activityType, isComplete }) => ({ details, activityType, isComplete }))).toEqual([{ details: 'Replace the reader controller', activityType: 'ResolutionActivity', isComplete: true }]);
+  });
+
   test('Resolved clears and disables the next update and asks for the root cause', async () => {
     const communication = await createCommunication({ title: uniqueName('VPN drops'), nextUpdate: new Date(Date.now() + 2 * 60 * 60_000).toISOString() });
     const page = await signedInPage(browser, 'admin');
