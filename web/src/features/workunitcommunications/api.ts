@@ -152,7 +152,8 @@ export function useNotifyInternal() {
     mutationFn: (id: string | null | undefined) =>
       id ? apiGet<{ message: string }>(`${COMMUNICATIONS_PATH}/${pathId(id)}/sendInternalNotification`) : Promise.reject(new Error(COMMUNICATION_MESSAGES.notifyFailed + COMMUNICATION_MESSAGES.notifyNoId)),
     successMessage: COMMUNICATION_MESSAGES.notifySent,
-    errorMessage: (error) => (error.message === COMMUNICATION_MESSAGES.notifyFailed + COMMUNICATION_MESSAGES.notifyNoId ? error.message : COMMUNICATION_MESSAGES.notifyFailed),
+    // The server's answer starts with the spec's text and may say why (no address, no id).
+    errorMessage: (error) => (error.message.startsWith(COMMUNICATION_MESSAGES.notifyFailed) ? error.message : COMMUNICATION_MESSAGES.notifyFailed),
   });
 }
 
