@@ -3,7 +3,7 @@ import { COMMUNICATION_MESSAGES, publicCommunicationReportSchema, type Communica
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { PUBLIC_REPORT_RATE_LIMIT } from '../src/areas/workunitcommunications/external-report.js';
 import { deliverCommunicationEmail, formatReportDate, type CommunicationEmailPayload } from '../src/areas/workunitcommunications/notify.js';
-import { workUnitCommunicationsArea } from '../src/areas/workunitcommunications/manifest.js';
+import { AREAS } from '../src/areas.js';
 import { overdueKey, sweepOverdueCommunications } from '../src/areas/workunitcommunications/overdue.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
 import { DEMO } from '../src/db/seed.js';
@@ -163,6 +163,8 @@ describe('the overdue timer', () => {
     portal.db.selectFrom('work_unit_communication').select(['next_update', 'next_update_notified', 'next_internal_update', 'next_internal_update_notified']).where('work_unit_communication_id', '=', id).executeTakeFirstOrThrow();
 
   it('tells the service manager once per due time, however many sweeps run at once, and again after the next update changes', async () => {
+    // The demo's overdue communication is announced first, so the sweeps below count only these.
+    await sweepOverdueCommunications(portal.db);
     const due = new Date(Date.now() - 5 * MINUTE);
     const overdue = await makeCommunication({ title: 'Overdue one', serviceManager: 'operator', nextUpdate: due });
     const closed = await makeCommunication({ title: 'Closed one', status: 'Resolved', nextUpdate: due });
@@ -233,7 +235,7 @@ describe('the overdue timer', () => {
   it("runs in the worker: the area's recurring sweep finds the due time and its notice is delivered", async () => {
     const due = new Date(Date.now() - 6 * MINUTE);
     const made = await makeCommunication({ serviceManager: 'worker.sm@contoso.example', nextUpdate: due });
-    const worker = startJobWorker({ db: portal.db, tasks: workUnitCommunicationsArea.tasks ?? [], pollMs: 50, log: () => undefined });
+    const worker = startJobWorker({ db: portal.db, tasks: AREAS.find((area) => area.name === 'workunitcommunications')?.tasks ?? [], pollMs: 50, log: () => undefined });
     try {
       const sent = await vi.waitFor(
         async () => {

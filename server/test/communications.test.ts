@@ -205,6 +205,20 @@ describe('work unit communications: create, read, update, delete (spec 001 §4, 
     expect((await portal.as('operator', { method: 'PUT', url: ACTIVITIES, payload: { workUnitCommunicationId: created.workUnitCommunicationId, activityType: 'Other', details: 'x' } })).statusCode).toBe(400);
   });
 
+  it('moves a communication without linked units to another of the caller’s tenants, its activities along, and to no tenant out of reach', async () => {
+    const created = await create('admin');
+    const activity = await addActivity('admin', created.workUnitCommunicationId);
+    const moved = await update('admin', created.workUnitCommunicationId, form({ title: created.title, tenantId: DEMO.fabrikam }));
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ tenantId: DEMO.fabrikam, tenant: { name: 'Fabrikam' } });
+    const stored = await sql<{ tenant_id: string }>`SELECT tenant_id FROM work_unit_communication_activity WHERE work_unit_communication_activity_id = ${activity.workUnitCommunicationActivityId}`.execute(portal.db);
+    expect(stored.rows[0]?.tenant_id).toBe(DEMO.fabrikam);
+    const own = await create('operator');
+    const refused = await update('operator', own.workUnitCommunicationId, form({ title: own.title, tenantId: DEMO.fabrikam }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ message: COMMUNICATION_MESSAGES.saveFailed, errors: { tenantId: [COMMUNICATION_MESSAGES.tenantRequired] } });
+  });
+
   it('deletes a communication with its links and activities', async () => {
     const created = await create('operator');
     await addActivity('operator', created.workUnitCommunicationId);

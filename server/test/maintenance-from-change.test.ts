@@ -92,9 +92,29 @@ async function approveBoth(unit: WorkUnit): Promise<WorkUnit> {
 
 const WORKER_TASKS: readonly TaskDefinition<unknown>[] = [...MAINTENANCE_TASKS, ...RULE_ENGINE_TASKS, actionRunTask];
 
+/**
+ * Reads the maintenance cursor until it has passed every event written so far: the cursor reads
+ * only events older than every running transaction, and other databases of the server may hold
+ * one open for a moment.
+ */
+async function readAllEvents(db: Db): Promise<void> {
+  const { rows } = await sql<{ last: string | null }>`SELECT max(work_unit_event_id)::text AS last FROM work_unit_event`.execute(db);
+  const last = rows[0]?.last ?? '0';
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await readMaintenanceEvents(db);
+    const { rows: behind } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM work_unit_event e, engine_cursor c
+      WHERE c.consumer = 'maintenance' AND e.work_unit_event_id <= ${last}::bigint AND (e.tx_id, e.work_unit_event_id) > (c.last_tx, c.last_id)`.execute(db);
+    if ((behind[0]?.n ?? 0) === 0) return;
+    if (Date.now() > deadline) throw new Error('The maintenance cursor did not catch up within 10 s.');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Reads the maintenance cursor and runs the pending jobs as a worker would, until none is left. */
 async function work(db: Db = portal.db): Promise<void> {
-  await readMaintenanceEvents(db);
+  await readAllEvents(db);
   for (;;) {
     const jobs = await db.selectFrom('job').select(['job_id', 'task', 'key', 'payload']).where('state', '=', 'pending').where('task', 'in', WORKER_TASKS.map((task) => task.name)).orderBy('job_id').execute();
     const runnable = jobs.filter((job) => !job.task.endsWith('.work-unit-events'));
@@ -304,6 +324,24 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     await work();
     expect(await rulesOf(cr.workUnitId)).toEqual([]);
     expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ status: 'Investigating' })]);
+  });
+
+  it('closes the window while a replaced approver has not approved, and opens it again on re-approval with the same draft communication', async () => {
+    const cr = await create(changeRequest({ relations: [{ referenceType: 'Block', referenceId: randomUUID() }] }));
+    const approved = await approveBoth(cr);
+    await work();
+    const [draft] = await communicationsOf(cr.workUnitId);
+    const replaced = await patch('planner', approved, { approver2: 'operator2@cfs.example' });
+    expect(replaced.approved2By).toBeNull();
+    await work();
+    expect(await rulesOf(cr.workUnitId)).toEqual([]);
+    expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(/^Maintenance window removed: the change is no longer approved by its approvers\./);
+
+    const back = await patch('planner', replaced, { approver2: 'admin@cfs.example' });
+    await patch('admin', back, { approved2By: 'admin@cfs.example' });
+    await work();
+    expect(await rulesOf(cr.workUnitId)).toHaveLength(1);
+    expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ work_unit_communication_id: draft!.work_unit_communication_id, status: 'Investigating' })]);
   });
 
   it('writes one rule and one communication when two workers process the same events at once', async () => {
