@@ -81,7 +81,7 @@ export default function CommunicationsPage() {
     // Next to the title, so that the row's actions show without scrolling sideways.
     actionsColumn<Communication>(
       (row) => [
-        { label: 'Notify Internal', icon: <NotificationsActiveIcon fontSize="small" />, onClick: () => notify.mutate(row.workUnitCommunicationId), disabled: notify.isPending },
+        { label: 'Notify Internal', icon: <NotificationsActiveIcon fontSize="small" />, onClick: () => notify.mutate(row.workUnitCommunicationId), disabled: notify.isPending || !canEdit },
         { label: 'External Report', icon: <PublicIcon fontSize="small" />, onClick: () => setReport({ publicId: row.publicWorkUnitCommunicationId, kind: 'external' }) },
         { label: 'Internal Report', icon: <DescriptionIcon fontSize="small" />, onClick: () => setReport({ publicId: row.publicWorkUnitCommunicationId, kind: 'internal' }) },
       ],
