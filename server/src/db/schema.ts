@@ -145,6 +145,7 @@ export interface Device {
 export interface DeviceInstallation {
   device_id: string;
   install_status_id: number;
+  installation_id: Generated<number>;
   installed_package_version_id: string | null;
   modified: Generated<Timestamp>;
   modified_by: string | null;
@@ -321,6 +322,13 @@ export interface Package {
   tenant_id: string | null;
 }
 
+export interface PackageLatestVersion {
+  created: Timestamp | null;
+  package_id: string | null;
+  package_version_id: string | null;
+  version: string | null;
+}
+
 export interface PackageVersion {
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -478,6 +486,7 @@ export interface Tenant {
   modified_by: string | null;
   name: string;
   tenant_id: Generated<string>;
+  version_policy_days: number | null;
   work_unit_field_1: string | null;
   work_unit_field_10: string | null;
   work_unit_field_11: string | null;
@@ -539,6 +548,16 @@ export interface UserRole {
 export interface UserTenant {
   tenant_id: string;
   user_id: string;
+}
+
+export interface VersionPolicyWorkUnit {
+  closed: Timestamp | null;
+  device_id: string;
+  latest_package_version_id: string | null;
+  opened: Generated<Timestamp>;
+  package_id: string;
+  tenant_id: string;
+  work_unit_id: number;
 }
 
 export interface WorkUnit {
@@ -748,6 +767,7 @@ export interface DB {
   operation: Operation;
   operation_log: OperationLog;
   package: Package;
+  package_latest_version: PackageLatestVersion;
   package_version: PackageVersion;
   packet: Packet;
   packet_latest: PacketLatest;
@@ -766,6 +786,7 @@ export interface DB {
   token_grant: TokenGrant;
   user_role: UserRole;
   user_tenant: UserTenant;
+  version_policy_work_unit: VersionPolicyWorkUnit;
   work_unit: WorkUnit;
   work_unit_category: WorkUnitCategory;
   work_unit_communication: WorkUnitCommunication;

@@ -47,6 +47,7 @@ export const TENANT_TABLES = {
   work_unit_communication: { column: 'tenant_id' },
   work_unit_communication_work_unit: { column: 'tenant_id' },
   work_unit_communication_activity: { column: 'tenant_id' },
+  version_policy_work_unit: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

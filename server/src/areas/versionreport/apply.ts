@@ -1,0 +1,65 @@
+import { sql, type RawBuilder } from 'kysely';
+import { VERSION_REPORT_COUNT_GROUPS, VERSION_REPORT_COUNTED, VERSION_REPORT_GROUP_FIELDS, VERSION_REPORT_MESSAGES, type VersionReportGroup } from '@cfs/contracts/version-report';
+import type { Principal } from '../../auth/principal.js';
+import type { Db } from '../../db/database.js';
+import { BadRequestError } from '../../http/errors.js';
+import { parseListQuery, type ListQueryInput } from '../../odata/list-query.js';
+import { executeListStatement, filteredRowsSql } from '../../odata/list-query-sql.js';
+import { versionReportBase, versionReportResource } from './resource.js';
+
+/** The most groups one group-by answers: a filter's choices, not a report. */
+const MAX_GROUPS = 1000;
+
+type Apply =
+  | { kind: 'values'; field: (typeof VERSION_REPORT_GROUP_FIELDS)[number] }
+  | { kind: 'count'; group: (typeof VERSION_REPORT_COUNT_GROUPS)[number]; counted: (typeof VERSION_REPORT_COUNTED)[number]; alias: string };
+
+const includes = <T extends string>(list: readonly T[], value: string | undefined): value is T => value !== undefined && (list as readonly string[]).includes(value);
+
+/**
+ * The `$apply` forms the version report answers (spec 002 §7: "a group-by for dropdown options and
+ * a distinct count of deviceId or package id by versionStatus or compliantDevice"):
+ * `groupby((packageName))` and `groupby((versionStatus),aggregate(deviceId with countdistinct as count))`.
+ * Our own small reading: the OData parser we use has no `$apply`, and these two forms are all the
+ * report offers.
+ */
+export function parseApply(text: string): Apply {
+  const compact = text.replace(/\s+/g, ' ').trim();
+  const values = /^groupby\(\(\s*(\w+)\s*\)\)$/.exec(compact);
+  if (values && includes(VERSION_REPORT_GROUP_FIELDS, values[1])) return { kind: 'values', field: values[1] };
+  const count = /^groupby\(\(\s*(\w+)\s*\)\s*,\s*aggregate\(\s*(\w+) with countdistinct as (\w+)\s*\)\)$/.exec(compact);
+  if (count && includes(VERSION_REPORT_COUNT_GROUPS, count[1]) && includes(VERSION_REPORT_COUNTED, count[2]) && count[3]) {
+    return { kind: 'count', group: count[1], counted: count[2], alias: count[3] };
+  }
+  throw new BadRequestError(VERSION_REPORT_MESSAGES.applyInvalid, { $apply: [VERSION_REPORT_MESSAGES.applyInvalid] });
+}
+
+/**
+ * Answers `$apply` over the caller's report rows that `$filter` keeps, as `{ value: [...] }`:
+ * each value once (sorted), or each group with its distinct count. A compliant device runs the
+ * Current version of every package it has: the devices are grouped first, then counted.
+ */
+export async function answerApply(db: Db, user: Principal, query: ListQueryInput, signal: AbortSignal): Promise<{ value: VersionReportGroup[] }> {
+  const apply = parseApply(String(query.$apply));
+  const parsed = parseListQuery(versionReportResource, { $filter: query.$filter });
+  const base = versionReportBase(db, user.tenantScope);
+  const rows = (fields: string[]) => filteredRowsSql(base, parsed, user.tenantScope, fields);
+  let statement: RawBuilder<{ row: string }>;
+  if (apply.kind === 'values') {
+    const field = sql.id(apply.field);
+    statement = sql`SELECT json_build_object(${sql.lit(apply.field)}, ${field})::text AS "row" FROM (SELECT DISTINCT ${field} FROM (${rows([apply.field])}) AS "f" WHERE ${field} IS NOT NULL ORDER BY ${field} LIMIT ${sql.lit(MAX_GROUPS)}) AS "g"`;
+  } else if (apply.group === 'versionStatus') {
+    const counted = sql.id(apply.counted);
+    statement = sql`SELECT json_build_object('versionStatus', "versionStatus", ${sql.lit(apply.alias)}, count(DISTINCT ${counted}))::text AS "row" FROM (${rows(['versionStatus', apply.counted])}) AS "f" GROUP BY "versionStatus" ORDER BY "versionStatus"`;
+  } else if (apply.counted === 'deviceId') {
+    const devices = sql`SELECT "deviceId", bool_and("versionStatus" = 'Current') AS "compliantDevice" FROM (${rows(['deviceId', 'versionStatus'])}) AS "f" GROUP BY "deviceId"`;
+    statement = sql`SELECT json_build_object('compliantDevice', "compliantDevice", ${sql.lit(apply.alias)}, count(*))::text AS "row" FROM (${devices}) AS "d" GROUP BY "compliantDevice" ORDER BY "compliantDevice" DESC`;
+  } else {
+    // Packages by the compliance of the devices they are on: a package on both kinds counts in both groups.
+    const devices = sql`SELECT "deviceId" FROM (${rows(['deviceId', 'versionStatus'])}) AS "f" GROUP BY "deviceId" HAVING bool_and("versionStatus" = 'Current')`;
+    const packages = sql`SELECT "packageId", "deviceId" IN (${devices}) AS "compliantDevice" FROM (${rows(['packageId', 'deviceId'])}) AS "p"`;
+    statement = sql`SELECT json_build_object('compliantDevice', "compliantDevice", ${sql.lit(apply.alias)}, count(DISTINCT "packageId"))::text AS "row" FROM (${packages}) AS "c" GROUP BY "compliantDevice" ORDER BY "compliantDevice" DESC`;
+  }
+  const result = await executeListStatement(db, statement, signal);
+  return { value: result.rows.map((row) => JSON.parse(row.row) as VersionReportGroup) };
+}
