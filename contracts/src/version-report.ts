@@ -72,12 +72,3 @@ export const VERSION_REPORT_MESSAGES = {
 export function upToDatePercentage(compliantDevices: number, devices: number): string {
   return devices === 0 ? '100.00' : ((compliantDevices / devices) * 100).toFixed(2);
 }
-
-/** The tenant's version policy (a tenant setting): days within which devices must run a new Latest; null is no policy. */
-export const VERSION_POLICY_MAX_DAYS = 3650;
-export const versionPolicyDaysSchema = z
-  .number({ error: 'Please enter a whole number of days.' })
-  .int('Please enter a whole number of days.')
-  .min(0, 'Please enter 0 or more days.')
-  .max(VERSION_POLICY_MAX_DAYS, `Please enter at most ${VERSION_POLICY_MAX_DAYS} days.`)
-  .nullable();

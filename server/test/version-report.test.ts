@@ -4,6 +4,9 @@ import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet
 import { upToDatePercentage, VERSION_REPORT_MESSAGES } from '@cfs/contracts/version-report';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
+import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { VERSION_POLICY_DAYS_MESSAGE } from '@cfs/contracts/tenants';
+import { sweepVersionPolicy } from '../src/areas/workunits/version-policy.js';
 import { createTenantAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -202,6 +205,39 @@ describe('version report summary', () => {
     ]);
   });
 
+  test("answers the strip's counts from the devices' package counts as the general grouping does, also after installations and the Latest change", async () => {
+    const forms = ['versionStatus', 'compliantDevice'].flatMap((group) => ['deviceId', 'packageId'].map((counted) => `groupby((${group}),aggregate(${counted} with countdistinct as count))`));
+    const agree = async () => {
+      for (const form of forms) expect(await apply('admin', form), form).toEqual(await apply('admin', form, `${ofTenant()} and deviceName ne 'none'`));
+    };
+    await agree();
+    // A device moves to the Latest, then back; a new Latest of Gamma makes its devices Outdated, and deleting it undoes that.
+    const setAlpha = (version: string) => scoped(portal.db, ALL_TENANTS).updateTable('device_installation').set({ installed_package_version_id: versions[`Alpha ${version}`]! }).where('device_id', '=', devices['dev-b']!).where('package_id', '=', packages.Alpha!).execute();
+    await setAlpha('1.1.0');
+    await agree();
+    expect(await apply('admin', 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))')).toEqual([
+      { versionStatus: 'Current', count: 6 },
+      { versionStatus: 'Outdated', count: 3 },
+    ]);
+    await setAlpha('1.0.0');
+    const gamma = await portal.db
+      .insertInto('package_version')
+      .values({ package_id: packages.Gamma!, version: '0.1.0', label: '0.1.0', package_version_status_id: PACKAGE_VERSION_STATUSES.Latest, file_sha256: randomBytes(32).toString('hex'), file_name: 'Gamma.zip', file_size: 10 })
+      .returning('package_version_id')
+      .executeTakeFirstOrThrow();
+    await agree();
+    expect(await apply('admin', 'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))')).toEqual([
+      { compliantDevice: true, count: 3 },
+      { compliantDevice: false, count: 4 },
+    ]);
+    await portal.db.deleteFrom('package_version').where('package_version_id', '=', gamma.package_version_id).execute();
+    await agree();
+    expect(await apply('admin', 'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))')).toEqual([
+      { compliantDevice: true, count: 4 },
+      { compliantDevice: false, count: 3 },
+    ]);
+  });
+
   test('offers each filter value once, sorted, for the dropdowns', async () => {
     expect(await apply('admin', 'groupby((packageName))')).toEqual([{ packageName: 'Alpha' }, { packageName: 'Beta' }, { packageName: 'Gamma' }]);
     expect(await apply('admin', 'groupby((versionStatus))')).toEqual([{ versionStatus: 'Current' }, { versionStatus: 'Outdated' }]);
@@ -273,5 +309,61 @@ describe('version report export', () => {
     expect(all.statusCode, all.body).toBe(200);
     expect(all.body.trim().split('\n')).toHaveLength(12);
     await scoped(portal.db, ALL_TENANTS).updateTable('device').set({ is_deleted: true }).where('name', '=', '=HYPERLINK("http://evil.example")').execute();
+  });
+});
+
+describe('version policy', () => {
+  test('is a tenant setting: a number of days, or none', async () => {
+    const refused = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenantId}`, payload: { name: tenantName, versionPolicyDays: -1 } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ errors: Record<string, string[]> }>().errors.versionPolicyDays).toEqual([VERSION_POLICY_DAYS_MESSAGE]);
+    const saved = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenantId}`, payload: { name: tenantName, versionPolicyDays: 30 } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<{ versionPolicyDays: number | null }>().versionPolicyDays).toBe(30);
+  });
+
+  test('opens one work unit per device and package out of policy, once however many sweeps run, and resolves it with a note when the device runs the Latest', async () => {
+    const units = () =>
+      portal.db
+        .selectFrom('version_policy_work_unit')
+        .innerJoin('work_unit', 'work_unit.work_unit_id', 'version_policy_work_unit.work_unit_id')
+        .select(['work_unit.work_unit_id', 'work_unit.title', 'work_unit.state_id', 'version_policy_work_unit.device_id', 'version_policy_work_unit.closed'])
+        .where('version_policy_work_unit.tenant_id', '=', tenantId)
+        .orderBy('work_unit.title')
+        .execute();
+    // Beta 2.0.0 (released 2 Jan) is due on 1 Feb at noon, Alpha 1.1.0 (5 Jan) on 4 Feb: nothing yet on 1 Feb in the morning.
+    expect((await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 1, 6)))).opened).toEqual([]);
+    const [first, second] = await Promise.all([sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 10))), sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 10)))]);
+    expect(first!.opened.length + second!.opened.length).toBe(4);
+    expect((await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 11)))).opened).toEqual([]);
+    const opened = await units();
+    expect(opened.map((unit) => unit.title)).toEqual([
+      'dev-b: Alpha 1.0.0 is not the Latest 1.1.0',
+      'dev-b: Beta 2.1.0-rc.1 is not the Latest 2.0.0',
+      'dev-c: Alpha 1.2.0-beta.1 is not the Latest 1.1.0',
+      'dev-i: Alpha 1.0.0 is not the Latest 1.1.0',
+    ]);
+    expect(opened.every((unit) => unit.state_id === WORK_UNIT_STATES.New && unit.closed === null)).toBe(true);
+    const devI = opened.find((unit) => unit.device_id === devices['dev-i'])!;
+    const relations = await portal.db.selectFrom('work_unit_relation').select(['reference_type', 'reference_id']).where('work_unit_id', '=', devI.work_unit_id).execute();
+    expect(relations).toEqual([{ reference_type: 'Device', reference_id: devices['dev-i'] }]);
+
+    // dev-i is updated to the Latest: its unit is resolved with a note, the others stay open.
+    await scoped(portal.db, ALL_TENANTS)
+      .updateTable('device_installation')
+      .set({ installed_package_version_id: versions['Alpha 1.1.0']!, package_version_id: versions['Alpha 1.1.0']! })
+      .where('device_id', '=', devices['dev-i']!)
+      .execute();
+    const swept = await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 12)));
+    expect(swept).toEqual({ opened: [], closed: [Number(devI.work_unit_id)] });
+    const after = await units();
+    const resolved = after.find((unit) => unit.device_id === devices['dev-i'])!;
+    expect(resolved.state_id).toBe(WORK_UNIT_STATES.Resolved);
+    expect(resolved.closed).not.toBeNull();
+    expect(after.filter((unit) => unit.closed === null)).toHaveLength(3);
+    const notes = await portal.db.selectFrom('work_unit_note').select('detail').where('work_unit_id', '=', devI.work_unit_id).where('history_type', 'is', null).execute();
+    expect(notes.map((note) => note.detail)).toEqual(['dev-i now runs Alpha 1.1.0, the Latest version.']);
+    // Nothing more to do: no second note, no new unit for dev-i.
+    expect(await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 13)))).toEqual({ opened: [], closed: [] });
   });
 });

@@ -124,6 +124,7 @@ export interface Device {
   device_type_id: Generated<number>;
   enabled: Generated<boolean>;
   heartbeat_interval: Generated<number>;
+  installed_packages: Generated<number>;
   ip_address: string | null;
   is_deleted: Generated<boolean>;
   last_contact: Timestamp | null;
@@ -133,6 +134,7 @@ export interface Device {
   modified_by: string | null;
   name: string;
   operating_system_id: Generated<number>;
+  outdated_packages: Generated<number>;
   restart_agent_flag: Generated<boolean>;
   subscription_id: string;
   tags: string | null;

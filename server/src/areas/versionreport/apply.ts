@@ -2,6 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { VERSION_REPORT_COUNT_GROUPS, VERSION_REPORT_COUNTED, VERSION_REPORT_GROUP_FIELDS, VERSION_REPORT_MESSAGES, type VersionReportGroup } from '@cfs/contracts/version-report';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import { scoped, tenantCondition } from '../../db/scoped.js';
 import { BadRequestError } from '../../http/errors.js';
 import { parseListQuery, type ListQueryInput } from '../../odata/list-query.js';
 import { executeListStatement, filteredRowsSql } from '../../odata/list-query-sql.js';
@@ -41,6 +43,10 @@ export function parseApply(text: string): Apply {
  */
 export async function answerApply(db: Db, user: Principal, query: ListQueryInput, signal: AbortSignal): Promise<{ value: VersionReportGroup[] }> {
   const apply = parseApply(String(query.$apply));
+  const tenant = tenantOnly(query.$filter);
+  if (tenant !== undefined && apply.kind === 'count' && !(apply.group === 'compliantDevice' && apply.counted === 'packageId')) {
+    return { value: await summaryCounts(db, user.tenantScope, tenant, apply) };
+  }
   const parsed = parseListQuery(versionReportResource, { $filter: query.$filter });
   const base = versionReportBase(db, user.tenantScope);
   const rows = (fields: string[]) => filteredRowsSql(base, parsed, user.tenantScope, fields);
@@ -62,4 +68,59 @@ export async function answerApply(db: Db, user: Principal, query: ListQueryInput
   }
   const result = await executeListStatement(db, statement, signal);
   return { value: result.rows.map((row) => JSON.parse(row.row) as VersionReportGroup) };
+}
+
+/** The tenant of a filter that names only the tenant (the screen's summary strip), null for no filter, undefined for any other. */
+function tenantOnly(filter: unknown): string | null | undefined {
+  if (filter === undefined || (typeof filter === 'string' && filter.trim() === '')) return null;
+  const match = typeof filter === 'string' ? /^\s*\(?\s*tenantId eq '?([0-9a-fA-F-]{36})'?\s*\)?\s*$/.exec(filter) : null;
+  return match?.[1]?.toLowerCase();
+}
+
+/**
+ * The summary strip's counts for a whole tenant (or every tenant of the caller), read from the
+ * devices' package counts (`installed_packages`, `outdated_packages`, kept by triggers): one row
+ * per device instead of one per installation. Packages are counted by an index probe each for a
+ * Current and for an Outdated installation. Answers what the general path would.
+ */
+async function summaryCounts(db: Db, scope: TenantScope, tenantId: string | null, apply: Extract<Apply, { kind: 'count' }>): Promise<VersionReportGroup[]> {
+  if (apply.counted === 'deviceId') {
+    let devices = scoped(db, scope)
+      .selectFrom('device')
+      .select([
+        sql<number>`count(*) FILTER (WHERE installed_packages > outdated_packages)::integer`.as('current'),
+        sql<number>`count(*) FILTER (WHERE outdated_packages > 0)::integer`.as('outdated'),
+        sql<number>`count(*) FILTER (WHERE outdated_packages = 0)::integer`.as('compliant'),
+      ])
+      .where('is_deleted', '=', false)
+      .where('installed_packages', '>', 0);
+    if (tenantId !== null) devices = devices.where('tenant_id', '=', tenantId);
+    const row = await devices.executeTakeFirstOrThrow();
+    const groups =
+      apply.group === 'versionStatus'
+        ? [
+            { versionStatus: 'Current' as const, [apply.alias]: row.current },
+            { versionStatus: 'Outdated' as const, [apply.alias]: row.outdated },
+          ]
+        : [
+            { compliantDevice: true, [apply.alias]: row.compliant },
+            { compliantDevice: false, [apply.alias]: row.outdated },
+          ];
+    // As a GROUP BY answers: no group without rows.
+    return groups.filter((group) => Number(group[apply.alias]) > 0);
+  }
+  const limit = tenantId === null ? sql`${tenantCondition('device_installation', 'di', scope)}` : sql`di.tenant_id = ${tenantId}::uuid AND ${tenantCondition('device_installation', 'di', scope)}`;
+  const installed = (condition: RawBuilder<unknown>) =>
+    sql`EXISTS (SELECT 1 FROM device_installation di JOIN device d ON d.device_id = di.device_id AND NOT d.is_deleted
+      WHERE di.package_id = p.package_id AND di.installed_package_version_id IS NOT NULL AND ${limit} AND ${condition})`;
+  const { rows } = await sql<{ current: number; outdated: number }>`
+    SELECT count(*) FILTER (WHERE c)::integer AS "current", count(*) FILTER (WHERE o)::integer AS "outdated" FROM (
+      SELECT ${installed(sql`(lv.package_version_id IS NULL OR di.installed_package_version_id = lv.package_version_id)`)} AS c,
+             ${installed(sql`lv.package_version_id IS NOT NULL AND di.installed_package_version_id <> lv.package_version_id`)} AS o
+      FROM package p LEFT JOIN package_latest_version lv ON lv.package_id = p.package_id) AS "x"`.execute(db);
+  const row = rows[0] ?? { current: 0, outdated: 0 };
+  return [
+    { versionStatus: 'Current' as const, [apply.alias]: row.current },
+    { versionStatus: 'Outdated' as const, [apply.alias]: row.outdated },
+  ].filter((group) => Number(group[apply.alias]) > 0);
 }

@@ -15,6 +15,11 @@ import { runStatements } from '../migrate.js';
  *   package figures of the summary strip and the package choices of the filters.
  * - `tenant.version_policy_days`: "devices must run the Latest version within N days of its
  *   release"; null is no policy.
+ * - `device.installed_packages` / `device.outdated_packages`: how many packages each device has
+ *   installed and how many of them are not the Latest, kept by triggers on the installations
+ *   (each change) and on the catalogue (a new Latest recounts the devices that have the package).
+ *   The summary strip counts devices from these, a row per device, instead of grouping every
+ *   installation of the tenant (2,000,000 at 100,000 devices × 20 packages) on each call.
  * - `version_policy_work_unit`: the work unit opened for one device and package out of policy;
  *   one open at a time per device and package (the unique partial index), closed when the device
  *   runs the Latest.
@@ -41,5 +46,58 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `CREATE UNIQUE INDEX version_policy_work_unit_open_idx ON version_policy_work_unit (device_id, package_id) WHERE closed IS NULL`,
     `CREATE INDEX version_policy_work_unit_tenant_idx ON version_policy_work_unit (tenant_id) WHERE closed IS NULL`,
     `SELECT track_changes('version_policy_work_unit')`,
+    `ALTER TABLE device ADD COLUMN installed_packages integer NOT NULL DEFAULT 0, ADD COLUMN outdated_packages integer NOT NULL DEFAULT 0`,
+    // Whether one installation counts as installed, and as not the Latest of its package.
+    `CREATE FUNCTION installation_outdated(package uuid, installed uuid) RETURNS integer LANGUAGE sql STABLE AS $$
+        SELECT CASE WHEN installed IS NOT NULL AND EXISTS (
+          SELECT 1 FROM package_version WHERE package_id = package AND package_version_status_id = 1 AND package_version_id <> installed) THEN 1 ELSE 0 END
+    $$`,
+    `CREATE FUNCTION device_installation_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        old_installed integer := 0; old_outdated integer := 0; new_installed integer := 0; new_outdated integer := 0;
+    BEGIN
+        IF TG_OP <> 'INSERT' AND OLD.installed_package_version_id IS NOT NULL THEN
+            old_installed := 1; old_outdated := installation_outdated(OLD.package_id, OLD.installed_package_version_id);
+        END IF;
+        IF TG_OP <> 'DELETE' AND NEW.installed_package_version_id IS NOT NULL THEN
+            new_installed := 1; new_outdated := installation_outdated(NEW.package_id, NEW.installed_package_version_id);
+        END IF;
+        IF TG_OP = 'UPDATE' AND OLD.device_id = NEW.device_id THEN
+            IF old_installed <> new_installed OR old_outdated <> new_outdated THEN
+                UPDATE device SET installed_packages = installed_packages + new_installed - old_installed, outdated_packages = outdated_packages + new_outdated - old_outdated WHERE device_id = NEW.device_id;
+            END IF;
+            RETURN NULL;
+        END IF;
+        IF old_installed > 0 THEN
+            UPDATE device SET installed_packages = installed_packages - 1, outdated_packages = outdated_packages - old_outdated WHERE device_id = OLD.device_id;
+        END IF;
+        IF new_installed > 0 THEN
+            UPDATE device SET installed_packages = installed_packages + 1, outdated_packages = outdated_packages + new_outdated WHERE device_id = NEW.device_id;
+        END IF;
+        RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER device_installation_counts AFTER INSERT OR DELETE OR UPDATE OF installed_package_version_id, device_id, package_id ON device_installation
+        FOR EACH ROW EXECUTE FUNCTION device_installation_counts()`,
+    // Every device's counts from its installations: after a bulk load, and for the rows already there.
+    `CREATE FUNCTION recount_device_packages(package uuid DEFAULT NULL) RETURNS void LANGUAGE sql AS $$
+        UPDATE device d SET installed_packages = c.installed, outdated_packages = c.outdated
+        FROM (SELECT dev.device_id, count(di.installed_package_version_id)::integer AS installed,
+                     coalesce(sum(installation_outdated(di.package_id, di.installed_package_version_id)), 0)::integer AS outdated
+              FROM device dev LEFT JOIN device_installation di ON di.device_id = dev.device_id
+              WHERE package IS NULL OR dev.device_id IN (SELECT device_id FROM device_installation WHERE package_id = package)
+              GROUP BY dev.device_id) AS c
+        WHERE d.device_id = c.device_id AND (d.installed_packages, d.outdated_packages) IS DISTINCT FROM (c.installed, c.outdated)
+    $$`,
+    // A package's Latest changes (an upload, a deletion): the devices that have the package are counted again.
+    `CREATE FUNCTION package_version_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (TG_OP <> 'INSERT' AND OLD.package_version_status_id = 1) OR (TG_OP <> 'DELETE' AND NEW.package_version_status_id = 1) THEN
+            PERFORM recount_device_packages(CASE WHEN TG_OP = 'DELETE' THEN OLD.package_id ELSE NEW.package_id END);
+        END IF;
+        RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER package_version_counts AFTER INSERT OR DELETE OR UPDATE OF package_version_status_id ON package_version
+        FOR EACH ROW EXECUTE FUNCTION package_version_counts()`,
+    `SELECT recount_device_packages()`,
   ]);
 }
