@@ -206,7 +206,7 @@ describe('version report summary', () => {
   });
 
   test("answers the strip's counts from the devices' package counts as the general grouping does, also after installations and the Latest change", async () => {
-    const forms = ['versionStatus', 'compliantDevice'].flatMap((group) => ['deviceId', 'packageId'].map((counted) => `groupby((${group}),aggregate(${counted} with countdistinct as count))`));
+    const forms = [...['versionStatus', 'compliantDevice'].flatMap((group) => ['deviceId', 'packageId'].map((counted) => `groupby((${group}),aggregate(${counted} with countdistinct as count))`)), 'groupby((packageName))'];
     const agree = async () => {
       for (const form of forms) expect(await apply('admin', form), form).toEqual(await apply('admin', form, `${ofTenant()} and deviceName ne 'none'`));
     };

@@ -47,6 +47,7 @@ export async function answerApply(db: Db, user: Principal, query: ListQueryInput
   if (tenant !== undefined && apply.kind === 'count' && !(apply.group === 'compliantDevice' && apply.counted === 'packageId')) {
     return { value: await summaryCounts(db, user.tenantScope, tenant, apply) };
   }
+  if (tenant !== undefined && apply.kind === 'values' && apply.field === 'packageName') return { value: await installedPackageNames(db, user.tenantScope, tenant) };
   const parsed = parseListQuery(versionReportResource, { $filter: query.$filter });
   const base = versionReportBase(db, user.tenantScope);
   const rows = (fields: string[]) => filteredRowsSql(base, parsed, user.tenantScope, fields);
@@ -70,6 +71,25 @@ export async function answerApply(db: Db, user: Principal, query: ListQueryInput
   return { value: result.rows.map((row) => JSON.parse(row.row) as VersionReportGroup) };
 }
 
+/**
+ * Whether a device of the scope (not deleted) has package `p` installed as `condition` says: each
+ * condition names one version (or any), so this is a probe of `device_installation_report_idx`
+ * that stops at its first row, never a walk past every device on another version.
+ */
+function installedAs(scope: TenantScope, tenantId: string | null, condition: RawBuilder<unknown>): RawBuilder<boolean> {
+  const tenant = tenantId === null ? sql`` : sql` AND di.tenant_id = ${tenantId}::uuid`;
+  return sql<boolean>`EXISTS (SELECT 1 FROM device_installation di JOIN device d ON d.device_id = di.device_id AND NOT d.is_deleted
+    WHERE di.package_id = p.package_id AND ${condition} AND ${tenantCondition('device_installation', 'di', scope)}${tenant})`;
+}
+
+/** The packages installed on a device of the scope, by name: the Package filter's choices without reading every installation. */
+async function installedPackageNames(db: Db, scope: TenantScope, tenantId: string | null): Promise<VersionReportGroup[]> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT DISTINCT p.name FROM package p WHERE ${installedAs(scope, tenantId, sql`di.installed_package_version_id IS NOT NULL`)}
+    ORDER BY p.name LIMIT ${sql.lit(MAX_GROUPS)}`.execute(db);
+  return rows.map((row) => ({ packageName: row.name }));
+}
+
 /** The tenant of a filter that names only the tenant (the screen's summary strip), null for no filter, undefined for any other. */
 function tenantOnly(filter: unknown): string | null | undefined {
   if (filter === undefined || (typeof filter === 'string' && filter.trim() === '')) return null;
@@ -81,7 +101,7 @@ function tenantOnly(filter: unknown): string | null | undefined {
  * The summary strip's counts for a whole tenant (or every tenant of the caller), read from the
  * devices' package counts (`installed_packages`, `outdated_packages`, kept by triggers): one row
  * per device instead of one per installation. Packages are counted by an index probe each for a
- * Current and for an Outdated installation. Answers what the general path would.
+ * installation on the Latest and for one on each other version. Answers what the general path would.
  */
 async function summaryCounts(db: Db, scope: TenantScope, tenantId: string | null, apply: Extract<Apply, { kind: 'count' }>): Promise<VersionReportGroup[]> {
   if (apply.counted === 'deviceId') {
@@ -109,14 +129,13 @@ async function summaryCounts(db: Db, scope: TenantScope, tenantId: string | null
     // As a GROUP BY answers: no group without rows.
     return groups.filter((group) => Number(group[apply.alias]) > 0);
   }
-  const limit = tenantId === null ? sql`${tenantCondition('device_installation', 'di', scope)}` : sql`di.tenant_id = ${tenantId}::uuid AND ${tenantCondition('device_installation', 'di', scope)}`;
-  const installed = (condition: RawBuilder<unknown>) =>
-    sql`EXISTS (SELECT 1 FROM device_installation di JOIN device d ON d.device_id = di.device_id AND NOT d.is_deleted
-      WHERE di.package_id = p.package_id AND di.installed_package_version_id IS NOT NULL AND ${limit} AND ${condition})`;
   const { rows } = await sql<{ current: number; outdated: number }>`
     SELECT count(*) FILTER (WHERE c)::integer AS "current", count(*) FILTER (WHERE o)::integer AS "outdated" FROM (
-      SELECT ${installed(sql`(lv.package_version_id IS NULL OR di.installed_package_version_id = lv.package_version_id)`)} AS c,
-             ${installed(sql`lv.package_version_id IS NOT NULL AND di.installed_package_version_id <> lv.package_version_id`)} AS o
+      SELECT CASE WHEN lv.package_version_id IS NULL THEN ${installedAs(scope, tenantId, sql`di.installed_package_version_id IS NOT NULL`)}
+                  ELSE ${installedAs(scope, tenantId, sql`di.installed_package_version_id = lv.package_version_id`)} END AS c,
+             lv.package_version_id IS NOT NULL AND EXISTS (
+               SELECT 1 FROM package_version v WHERE v.package_id = p.package_id AND v.package_version_id <> lv.package_version_id
+                 AND ${installedAs(scope, tenantId, sql`di.installed_package_version_id = v.package_version_id`)}) AS o
       FROM package p LEFT JOIN package_latest_version lv ON lv.package_id = p.package_id) AS "x"`.execute(db);
   const row = rows[0] ?? { current: 0, outdated: 0 };
   return [
