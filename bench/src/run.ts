@@ -13,6 +13,7 @@ import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.
 import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
 import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
+import { loadInstallations, versionReport } from './version-report.js';
 import { inTurns, paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
@@ -37,6 +38,8 @@ import { profile, type ProfileSummary } from './profile.js';
  *   counter's trigger on ÷ off.
  * - The devices grid's poll at 100,000 devices (fleet.ts), live values and location included,
  *   against the same SQL through the driver.
+ * - The version report at 100,000 devices × 20 packages (version-report.ts): its first page and
+ *   each summary query, p50 and p95, against a devices list page of the same size.
  * - Packet ingestion (fleet.ts): packets accepted end to end through POST /v1/packets in batches
  *   of 100 with a tenant token, with no rule and with twenty Ingestion rules, against raw COPY of
  *   as many rows into the same history table; and what the rules cost (with ÷ without).
@@ -51,7 +54,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * ingestion, ruletest, actions, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
+ * versionreport, ingestion, ruletest, actions, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
@@ -66,6 +69,7 @@ const runs = (part: string) => !ONLY || ONLY.includes(part);
 const RULE_TEST_PACKETS = Number(process.env.BENCH_RULE_TEST_PACKETS ?? 1_000_000);
 const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 50_000));
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const VERSION_REPORT_PACKAGES = 20;
 
 interface Figure {
   name: string;
@@ -109,7 +113,8 @@ const portal = await openBenchPortal(async ({ db }) => {
            now() - floor(random() * 525600) * interval '1 minute', now()
     FROM generate_series(1, ${WORK_UNITS}) AS g,
          (SELECT array_agg(tenant_id ORDER BY name) AS ids FROM (SELECT tenant_id, name FROM tenant ORDER BY name DESC LIMIT 52) AS few) AS t`.execute(db);
-  if (runs('devices')) await loadDevices(db, DEVICES);
+  if (runs('devices') || runs('versionreport')) await loadDevices(db, DEVICES);
+  if (runs('versionreport')) await loadInstallations(db, VERSION_REPORT_PACKAGES);
   // A live database is vacuumed by autovacuum; measure that steady state, not a freshly loaded heap.
   await sql`VACUUM ANALYZE`.execute(db);
   // The last row of the page before DEEP_PAGE in the list's order (severity, newest first, key
@@ -329,6 +334,10 @@ try {
   if (runs('devices')) {
     console.log(`Devices at ${DEVICES.toLocaleString('en-US')} devices`);
     await devicesList(portal, record, { runs: RUNS, devices: DEVICES });
+  }
+  if (runs('versionreport')) {
+    console.log(`Version report at ${DEVICES.toLocaleString('en-US')} devices × ${VERSION_REPORT_PACKAGES} packages`);
+    await versionReport(portal, record, { runs: RUNS / 5, devices: DEVICES, packages: VERSION_REPORT_PACKAGES });
   }
   if (runs('ingestion')) {
     console.log(`Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, 2 rounds each way, in turns)`);

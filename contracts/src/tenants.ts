@@ -52,6 +52,10 @@ function perCustomField<S extends z.ZodType>(schema: S): Record<CustomFieldColum
 /** Not in the spec: what a disabled tenant answers to new work (work units, tokens, later device credentials and packets). */
 export const TENANT_DISABLED_MESSAGE = 'The tenant is disabled; it takes no new work. An administrator can enable it again.';
 
+/** Not in the spec: the tenant's version policy (devices run the Latest within N days of its release). */
+export const VERSION_POLICY_MAX_DAYS = 3650;
+export const VERSION_POLICY_DAYS_MESSAGE = `Please enter a whole number of days from 0 to ${VERSION_POLICY_MAX_DAYS}, or leave it empty for no policy.`;
+
 export const tenantSchema = z.object({
   tenantId: z.uuid(),
   name: z.string(),
@@ -59,6 +63,8 @@ export const tenantSchema = z.object({
   enabled: z.boolean(),
   assignmentGroups: z.string(),
   intakeWizardSchema: z.string().nullable(),
+  /** The version policy: devices run the Latest version of each package within this many days of its release; null is none. */
+  versionPolicyDays: z.number().int().nullable(),
   created: z.date(),
   createdBy: z.string().nullable(),
   modified: z.date(),
@@ -74,6 +80,13 @@ export const tenantInputSchema = z.object({
   enabled: z.boolean().optional(),
   assignmentGroups: z.string().max(4000).optional(),
   intakeWizardSchema: z.string().max(500_000).nullable().optional(),
+  versionPolicyDays: z
+    .number({ error: VERSION_POLICY_DAYS_MESSAGE })
+    .int(VERSION_POLICY_DAYS_MESSAGE)
+    .min(0, VERSION_POLICY_DAYS_MESSAGE)
+    .max(VERSION_POLICY_MAX_DAYS, VERSION_POLICY_DAYS_MESSAGE)
+    .nullable()
+    .optional(),
   ...perCustomField(customFieldText),
 });
 export type TenantInput = z.infer<typeof tenantInputSchema>;

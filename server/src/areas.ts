@@ -33,6 +33,7 @@ import { workUnitCommunicationsArea } from './areas/workunitcommunications/manif
 import { complianceArea } from './areas/compliance/manifest.js';
 import { registerSystemWorkUnitWriter } from './engines/work-units/system-writer.js';
 import { systemWorkUnitWriter } from './areas/workunits/system-writer.js';
+import { versionReportArea } from './areas/versionreport/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -66,6 +67,7 @@ export const AREAS: readonly AreaManifest[] = [
   protocolActionsArea,
   workUnitCommunicationsArea,
   complianceArea,
+  versionReportArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).

@@ -35,6 +35,13 @@ beforeAll(async () => {
   // A device operation (devices and packages are written as their areas leave them).
   const device = await portal.db.insertInto('device').values({ tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction, name: 'rows-01' }).returning('device_id').executeTakeFirstOrThrow();
   const pkg = await portal.db.insertInto('package').values({ name: 'Rows', package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow();
+  // An installed version of it (a row of the version report).
+  const version = await portal.db
+    .insertInto('package_version')
+    .values({ package_id: pkg.package_id, version: '1.0.0', label: 'Rows', package_version_status_id: 1, file_sha256: 'a'.repeat(64), file_name: 'rows.zip', file_size: 1 })
+    .returning('package_version_id')
+    .executeTakeFirstOrThrow();
+  await portal.db.insertInto('device_installation').values({ device_id: device.device_id, package_id: pkg.package_id, tenant_id: DEMO.contoso, package_version_id: version.package_version_id, installed_package_version_id: version.package_version_id, install_status_id: 2 }).execute();
   const operation = await portal.db
     .insertInto('operation')
     .values({ package_id: pkg.package_id, name: 'Rows', frequency_type_ids: [2], operation_type_id: 6, operation_result_type_id: 2 })

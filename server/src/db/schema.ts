@@ -169,6 +169,7 @@ export interface Device {
   device_type_id: Generated<number>;
   enabled: Generated<boolean>;
   heartbeat_interval: Generated<number>;
+  installed_packages: Generated<number>;
   ip_address: string | null;
   is_deleted: Generated<boolean>;
   last_contact: Timestamp | null;
@@ -178,6 +179,7 @@ export interface Device {
   modified_by: string | null;
   name: string;
   operating_system_id: Generated<number>;
+  outdated_packages: Generated<number>;
   restart_agent_flag: Generated<boolean>;
   subscription_id: string;
   tags: string | null;
@@ -190,6 +192,7 @@ export interface Device {
 export interface DeviceInstallation {
   device_id: string;
   install_status_id: number;
+  installation_id: Generated<number>;
   installed_package_version_id: string | null;
   modified: Generated<Timestamp>;
   modified_by: string | null;
@@ -366,6 +369,13 @@ export interface Package {
   tenant_id: string | null;
 }
 
+export interface PackageLatestVersion {
+  created: Timestamp | null;
+  package_id: string | null;
+  package_version_id: string | null;
+  version: string | null;
+}
+
 export interface PackageVersion {
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -523,6 +533,7 @@ export interface Tenant {
   modified_by: string | null;
   name: string;
   tenant_id: Generated<string>;
+  version_policy_days: number | null;
   work_unit_field_1: string | null;
   work_unit_field_10: string | null;
   work_unit_field_11: string | null;
@@ -584,6 +595,16 @@ export interface UserRole {
 export interface UserTenant {
   tenant_id: string;
   user_id: string;
+}
+
+export interface VersionPolicyWorkUnit {
+  closed: Timestamp | null;
+  device_id: string;
+  latest_package_version_id: string | null;
+  opened: Generated<Timestamp>;
+  package_id: string;
+  tenant_id: string;
+  work_unit_id: number;
 }
 
 export interface WorkUnit {
@@ -797,6 +818,7 @@ export interface DB {
   operation: Operation;
   operation_log: OperationLog;
   package: Package;
+  package_latest_version: PackageLatestVersion;
   package_version: PackageVersion;
   packet: Packet;
   packet_latest: PacketLatest;
@@ -815,6 +837,7 @@ export interface DB {
   token_grant: TokenGrant;
   user_role: UserRole;
   user_tenant: UserTenant;
+  version_policy_work_unit: VersionPolicyWorkUnit;
   work_unit: WorkUnit;
   work_unit_category: WorkUnitCategory;
   work_unit_communication: WorkUnitCommunication;

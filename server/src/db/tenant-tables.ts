@@ -50,6 +50,7 @@ export const TENANT_TABLES = {
   control_set: { column: 'tenant_id', sharedWhenNull: true },
   control_status: { column: 'tenant_id' },
   control_poam: { column: 'tenant_id' },
+  version_policy_work_unit: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { exportQuerySchema, listQuerySchema, listResponseSchema } from '@cfs/contracts/api';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { z } from 'zod';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Db } from '../db/database.js';
@@ -30,6 +30,16 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
    * while no row changes), which the tables' change counters cannot see: answered untagged, never 304.
    */
   readsClock?: boolean;
+  /**
+   * The spec calls this list's export with POST (`POST {path}/Export()`): it is answered there too,
+   * the list options read from the query string and from a JSON body of the same names.
+   */
+  postExport?: boolean;
+  /**
+   * Answers a request that carries `$apply` (the spec's group-by and distinct counts over the
+   * list's rows), for the caller, with the request's other options; without it `$apply` is ignored.
+   */
+  apply?: (principal: Principal, query: ListQueryInput, signal: AbortSignal) => Promise<unknown>;
 }
 
 /** A signal that aborts when the client goes away before its answer is sent (a closed tab, a new filter). */
@@ -84,7 +94,7 @@ export function toCsv(columns: readonly ExportColumn[], rows: readonly string[])
  *   });
  */
 export function registerListRoutes<TB extends keyof Database, O>(app: FastifyInstance, db: Db, options: ListRouteOptions<TB, O>): void {
-  const { path, resource, permission, base, exportFileName, tags, row, readsClock = false } = options;
+  const { path, resource, permission, base, exportFileName, tags, row, readsClock = false, postExport = false, apply } = options;
   const config = { permission, listRow: row };
   const schema = { tags, querystring: listQuerySchema };
 
@@ -106,6 +116,7 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $skiptoken $count $expand $select)` } }, async (request, reply) => {
     const user = principalOf(request);
     const query = request.query as ListQueryInput;
+    if (apply && typeof query.$apply === 'string') return reply.send(await apply(user, query, clientGone(reply)));
     const compiled = compileList(db, resource, baseOf(user), query, user.tenantScope);
     // Polling grids send back the tag of the answer they hold: unchanged data costs no query.
     const tag = readsClock ? undefined : app.listTags.of(compiled, user);
@@ -118,8 +129,8 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   });
 
   const exportSchema = { tags, querystring: exportQuerySchema, summary: 'CSV export (also as Export()): the columns named by `columns`, in order, under their titles' };
-  app.get(`${path}/Export`, { config, schema: exportSchema }, async (request, reply) => {
-    const query = { ...(request.query as ListQueryInput) };
+  const answerExport = async (request: FastifyRequest, reply: FastifyReply, options: ListQueryInput) => {
+    const query = { ...options };
     if (query.$top === undefined) query.$top = String(resource.maxTop);
     const parsed = parseListQuery(resource, { ...query, $count: 'false' });
     const columns = parseExportColumns(parsed, query);
@@ -130,5 +141,11 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)
       .send(toCsv(columns, result.rows.map((r) => r.row)));
-  });
+  };
+  app.get(`${path}/Export`, { config, schema: exportSchema }, (request, reply) => answerExport(request, reply, request.query as ListQueryInput));
+  if (postExport) {
+    app.post(`${path}/Export`, { config, schema: { ...exportSchema, body: exportQuerySchema.optional() } }, (request, reply) =>
+      answerExport(request, reply, { ...(request.query as ListQueryInput), ...((request.body as ListQueryInput | undefined) ?? {}) }),
+    );
+  }
 }

@@ -272,6 +272,26 @@ export function buildListSql<DB, TB extends keyof DB, O>(
 }
 
 /**
+ * The rows a list's `$filter` keeps, with the named fields under their API names: what an
+ * aggregate over a list reads (the version report's `$apply`), through the same field SQL,
+ * relation joins and tenant limits as the list itself. Run it with executeListStatement.
+ *
+ * @example
+ *   const rows = filteredRowsSql(base, parseListQuery(resource, { $filter }), scope, ['deviceId', 'versionStatus']);
+ *   sql`SELECT "versionStatus", count(DISTINCT "deviceId") FROM (${rows}) AS f GROUP BY 1`;
+ */
+export function filteredRowsSql<DB, TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, parsed: ParsedListQuery, tenants: TenantScope, fields: readonly string[]): RawBuilder<Record<string, unknown>> {
+  const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
+  const filter = parsed.filter && predicateSql(parsed.filter, root);
+  const cells = fields.map((name) => {
+    const field = Object.hasOwn(parsed.resource.fields, name) ? parsed.resource.fields[name] : undefined;
+    if (!field) throw new Error(`'${parsed.resource.table}' has no field '${name}'`);
+    return sql`${fieldSql(name, field, root.alias)} AS ${sql.id(name)}`;
+  });
+  return clauses(sql`SELECT ${sql.join(cells)}`, sql`FROM ${base} AS ${sql.id(root.alias)}`, root.joinSql(), filter && sql`WHERE ${filter}`);
+}
+
+/**
  * The rows after a `$skiptoken`'s row in the order `keys`, as conditions whose union they are:
  * equal on the first i keys and after on key i, for each i. Each one is a range of an index on the
  * order's columns, read in index order from its start, so a page deep in the list costs what

@@ -43,7 +43,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'pendingdevices', header: 'Pending Devices', load: () => import('../features/pendingdevices/pending-devices-page') },
   { path: 'tokens', header: 'Tenant Tokens', load: () => import('../features/tokens/tokens-page') },
   { path: 'workunitsettings', header: 'Work Unit Settings', load: () => import('../features/workunitsettings/work-unit-settings-page') },
-  { path: 'versionreport', header: 'Version Report', load: placeholder },
+  { path: 'versionreport', header: 'Version Report', load: () => import('../features/versionreport/version-report-page') },
   { path: 'outbox', header: 'Outbox', load: () => import('../features/outbox/outbox-page') },
   { path: 'packets/:id', header: 'Packet', load: () => import('../features/packets/packet-page') },
   { path: 'workunits/index', header: 'Work Units (old experience)', load: () => import('../features/workunits/classic-work-units-page') },

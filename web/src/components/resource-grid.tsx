@@ -72,6 +72,8 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   liveSearch?: boolean;
   /** Shows Export Page and Export All, downloading this file name (e.g. `workunits.csv`). */
   exportFileName?: string;
+  /** POST: the spec calls this list's export with POST (`POST /v1/compliancereport/Export()`), the options in the body. */
+  exportMethod?: 'GET' | 'POST';
   onCreate?: () => void;
   menu?: ToolbarMenu;
   /** More toolbar buttons (e.g. Clone Operations). */
@@ -162,6 +164,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
             `${path}/Export()`,
             { ...toExportParams({ ...params, page: request.page }, resource, scope, undefined, request.skipToken), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, scope)) },
             props.exportFileName ?? '',
+            props.exportMethod,
           )
       : undefined,
     columnsToggle: props.columnsToggle ?? false,
@@ -176,7 +179,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
             const chosen: ListParams = { ...params, page: 0, search: '', filters: [{ field: bulk.idField, operator: 'isAnyOf', value: [...bulk.selection.ids] }] };
             // The visible columns, as Export Page writes them.
             const shown = JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, 'page'));
-            return runExport(`${path}/Export()`, { ...toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), columns: shown }, props.exportFileName ?? '');
+            return runExport(`${path}/Export()`, { ...toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), columns: shown }, props.exportFileName ?? '', props.exportMethod);
           }
         : undefined,
     },
@@ -272,9 +275,9 @@ function useSameWhileEqual<T>(value: T): T {
 }
 
 /** A failed CSV export is only logged (spec 001 §8, 002 §7). */
-async function runExport(path: string, query: ReturnType<typeof toExportParams> & { columns: string }, fileName: string): Promise<void> {
+async function runExport(path: string, query: ReturnType<typeof toExportParams> & { columns: string }, fileName: string, method: 'GET' | 'POST' = 'GET'): Promise<void> {
   try {
-    await apiDownload(path, query, fileName);
+    await (method === 'POST' ? apiDownload(path, {}, fileName, 'POST', query) : apiDownload(path, query, fileName));
   } catch (error) {
     console.error(`CSV export of ${path} failed`, error);
   }

@@ -18,6 +18,7 @@ function toColumns(input: TenantInput, stored?: TenantRow): Updateable<Database[
   const values: Updateable<Database['tenant']> = { name: input.name };
   if (input.internalNotificationEmailAddress !== undefined) values.internal_notification_email_address = input.internalNotificationEmailAddress || null;
   if (input.enabled !== undefined) values.enabled = input.enabled;
+  if (input.versionPolicyDays !== undefined) values.version_policy_days = input.versionPolicyDays;
   if (input.assignmentGroups !== undefined) {
     values.assignment_groups = input.assignmentGroups.split(',').map((group) => group.trim()).filter(Boolean).join(',');
   }

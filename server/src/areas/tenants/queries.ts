@@ -20,6 +20,7 @@ export function presentTenant(row: TenantRow): Tenant {
     enabled: row.enabled,
     assignmentGroups: row.assignment_groups,
     intakeWizardSchema: row.intake_wizard_schema,
+    versionPolicyDays: row.version_policy_days,
     created: row.created,
     createdBy: row.created_by,
     modified: row.modified,

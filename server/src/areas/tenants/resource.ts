@@ -10,6 +10,7 @@ export const tenantsResource = defineResource({
     internalNotificationEmailAddress: { type: 'string' },
     enabled: { type: 'boolean' },
     assignmentGroups: { type: 'string' },
+    versionPolicyDays: { type: 'integer' },
     created: { type: 'datetime' },
     createdBy: { type: 'string' },
     modified: { type: 'datetime' },

@@ -131,6 +131,7 @@ describe('the tenant sent to PUT/POST v1/tenants', () => {
       enabled: false,
       assignmentGroups: 'Service Desk, Network,,Service Desk',
       intakeWizardSchema: null,
+      versionPolicyDays: 14,
       workUnitField2: '{"Name":"Region","Type":1,"Options":""}',
     });
     expect(values).toEqual({
@@ -140,6 +141,7 @@ describe('the tenant sent to PUT/POST v1/tenants', () => {
       assignmentGroups: ['Service Desk', 'Network'],
       customFields: [{ column: 'workUnitField2', Name: 'Region', Type: 1, Options: '' }],
       intakeWizardSchema: '',
+      versionPolicyDays: '14',
     });
   });
 

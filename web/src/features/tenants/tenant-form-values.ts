@@ -7,6 +7,8 @@ import {
   customFieldSchema,
   TENANT_MESSAGES,
   tenantInputSchema,
+  VERSION_POLICY_DAYS_MESSAGE,
+  VERSION_POLICY_MAX_DAYS,
   type CustomField,
   type CustomFieldColumn,
   type TenantInput,
@@ -36,10 +38,12 @@ export interface TenantFormValues {
   assignmentGroups: string[];
   customFields: CustomFieldRow[];
   intakeWizardSchema: string;
+  /** Days as typed; empty is no version policy. */
+  versionPolicyDays: string;
 }
 
 /** The tenant fields the form reads; the API's tenant has these and more. */
-export type TenantFormSource = Pick<TenantInput, 'name' | 'internalNotificationEmailAddress' | 'enabled' | 'assignmentGroups' | 'intakeWizardSchema'> &
+export type TenantFormSource = Pick<TenantInput, 'name' | 'internalNotificationEmailAddress' | 'enabled' | 'assignmentGroups' | 'intakeWizardSchema' | 'versionPolicyDays'> &
   Partial<Record<CustomFieldColumn, string | null>>;
 
 export const emptyCustomFieldRow: CustomFieldRow = { column: null, Name: '', Type: CUSTOM_FIELD_TYPES.Textbox, Options: '' };
@@ -118,7 +122,7 @@ export function isJsonText(text: string): boolean {
 
 export function tenantFormValues(tenant: TenantFormSource | undefined): TenantFormValues {
   if (!tenant) {
-    return { name: '', internalNotificationEmailAddress: '', enabled: true, assignmentGroups: [], customFields: [], intakeWizardSchema: '' };
+    return { name: '', internalNotificationEmailAddress: '', enabled: true, assignmentGroups: [], customFields: [], intakeWizardSchema: '', versionPolicyDays: '' };
   }
   return {
     name: tenant.name,
@@ -127,6 +131,7 @@ export function tenantFormValues(tenant: TenantFormSource | undefined): TenantFo
     assignmentGroups: splitAssignmentGroups(tenant.assignmentGroups),
     customFields: customFieldRowsFromTenant(tenant),
     intakeWizardSchema: tenant.intakeWizardSchema ?? '',
+    versionPolicyDays: tenant.versionPolicyDays === null || tenant.versionPolicyDays === undefined ? '' : String(tenant.versionPolicyDays),
   };
 }
 
@@ -139,6 +144,7 @@ export function toTenantInput(values: TenantFormValues): TenantInput {
     enabled: values.enabled,
     assignmentGroups: joinAssignmentGroups(values.assignmentGroups),
     intakeWizardSchema: schema === '' ? null : schema,
+    versionPolicyDays: values.versionPolicyDays.trim() === '' ? null : Number(values.versionPolicyDays),
     ...customFieldColumnsFromRows(values.customFields),
   };
 }
@@ -195,11 +201,12 @@ export const tenantFormSchema = z.object({
   assignmentGroups: z.array(z.string()),
   customFields: z.array(customFieldRowSchema).max(CUSTOM_FIELD_COUNT).superRefine(requireColumnAndOptions).superRefine(rejectDuplicates),
   intakeWizardSchema: z.string().refine((text) => text.trim() === '' || isJsonText(text), TENANT_MESSAGES.intakeSchemaNotJson),
+  versionPolicyDays: z.string().refine((text) => text.trim() === '' || (/^\d+$/.test(text.trim()) && Number(text) <= VERSION_POLICY_MAX_DAYS), VERSION_POLICY_DAYS_MESSAGE),
 });
 
 /** The tabs of the drawer and the form fields each holds, to point at a tab with errors. */
 export const TENANT_FORM_TABS = {
-  details: ['name', 'internalNotificationEmailAddress', 'enabled', 'assignmentGroups'],
+  details: ['name', 'internalNotificationEmailAddress', 'enabled', 'assignmentGroups', 'versionPolicyDays'],
   fields: ['customFields'],
   intake: ['intakeWizardSchema'],
 } as const satisfies Record<string, readonly (keyof TenantFormValues)[]>;
@@ -224,6 +231,7 @@ const TENANT_FORM_FIELDS: Record<keyof TenantFormValues, true> = {
   assignmentGroups: true,
   customFields: true,
   intakeWizardSchema: true,
+  versionPolicyDays: true,
 };
 
 function isTenantFormField(text: string): text is keyof TenantFormValues {

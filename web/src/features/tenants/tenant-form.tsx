@@ -92,6 +92,13 @@ export function TenantForm({ id, tenant, onClose, onCreated }: { id: string; ten
               helperText="Press Enter or type a comma after each group."
             />
             <FormCheckboxField control={form.control} name="enabled" label="Enabled" />
+            <FormTextField
+              control={form.control}
+              name="versionPolicyDays"
+              label="Version policy (days)"
+              inputMode="numeric"
+              helperText="Devices must run the Latest version of each package within this many days of its release; empty for no policy."
+            />
           </>
         )}
         {tab === 'fields' && <TenantCustomFields form={form} />}
