@@ -30,6 +30,7 @@ import { emailArea } from './areas/email/manifest.js';
 import { protocolsArea } from './areas/protocols/manifest.js';
 import { protocolActionsArea } from './areas/protocolactions/manifest.js';
 import { workUnitCommunicationsArea } from './areas/workunitcommunications/manifest.js';
+import { homeArea } from './areas/home/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -62,6 +63,7 @@ export const AREAS: readonly AreaManifest[] = [
   protocolsArea,
   protocolActionsArea,
   workUnitCommunicationsArea,
+  homeArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).
