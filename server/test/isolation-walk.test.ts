@@ -213,6 +213,10 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/actionDefinitions/GetActionDefinitionsForProtocols': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/protocols/GetMatchedRules': (o) => `id=${o.protocolId}`,
   'GET /v1/protocols/GetProtocolsForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.sendEmail.id}`,
+  'GET /v1/home/workunits': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/devices': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/rulematches': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/communications': (o) => `tenantId=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
