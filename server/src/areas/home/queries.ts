@@ -22,14 +22,21 @@ export function tenantOnly(scope: TenantScope, tenantId: string): TenantScope {
 const count = (value: string | number | bigint | null | undefined): number => Number(value ?? 0);
 
 /**
- * Open work units by severity and state. Served by `work_unit_tenant_sort_idx` (tenant_id,
- * severity_id, …): one range of the tenant's rows, grouped in the index's severity order.
+ * The values as SQL literals, not parameters: a partial index's predicate (`state_id NOT IN (6, 7,
+ * 8)`) is matched only by a query that states the same constants.
+ */
+const literals = (values: readonly (string | number)[]) => sql.join(values.map((value) => sql.lit(value)));
+
+/**
+ * Open work units by severity and state, read index-only from `work_unit_open_idx` (tenant_id,
+ * severity_id, state_id, partial on the open states): the tenant's open work alone, whatever the
+ * size of its history.
  */
 export async function workUnitFigures(db: Db, scope: TenantScope): Promise<HomeWorkUnits> {
   const rows = await scoped(db, scope)
     .selectFrom('work_unit')
     .select(['severity_id', 'state_id', (eb) => eb.fn.countAll<string>().as('count')])
-    .where('state_id', 'not in', [...FINISHED_STATES])
+    .where(sql<boolean>`state_id NOT IN (${literals(FINISHED_STATES)})`)
     .groupBy(['severity_id', 'state_id'])
     .orderBy('severity_id')
     .orderBy('state_id')
@@ -48,26 +55,27 @@ const isPreRelease = (version: ReturnType<typeof sql.ref>) => sql`(${version} ~ 
 
 /**
  * The tenant's devices that are not deleted, online or offline by their heartbeat interval, and
- * those running an installed version below the package's Latest. One statement: the count reads
- * the tenant's devices from `device_tenant_name_idx` (partial, not deleted), and the out-of-date
- * test of each device reads its installations by the primary key (device_id, package_id) and the
- * Latest version by `package_version_status_idx` (package_id, status).
+ * those with an installed version below its package's Latest. One statement: the versions below
+ * their package's Latest are found first (the catalogue: a few rows), then the tenant's
+ * installations of those versions, index-only from `device_installation_installed_idx` (tenant_id,
+ * installed_package_version_id, device_id), hashed once and probed for each of the tenant's devices
+ * (`device_tenant_name_idx`, partial on not deleted, or the table for a tenant holding most devices).
  */
 export async function deviceFigures(db: Db, scope: TenantScope): Promise<HomeDevices> {
   const installed = sql.ref('iv.version');
   const latest = sql.ref('lv.version');
+  const outdatedVersions = sql`SELECT iv.package_version_id FROM package_version iv
+    JOIN package_version lv ON lv.package_id = iv.package_id AND lv.package_version_status_id = ${sql.lit(PACKAGE_VERSION_STATUSES.Latest)}
+    WHERE ${versionCore(installed)} < ${versionCore(latest)}
+       OR (${versionCore(installed)} = ${versionCore(latest)} AND ${isPreRelease(installed)} AND NOT ${isPreRelease(latest)})`;
   const row = await scoped(db, scope)
     .selectFrom('device')
     .select((eb) => [
       eb.fn.countAll<string>().as('total'),
       sql<string>`count(*) FILTER (WHERE ${deviceOnlineSql(sql.ref('device.last_contact'), sql.ref('device.heartbeat_interval'))})`.as('online'),
-      sql<string>`count(*) FILTER (WHERE EXISTS (
-        SELECT 1 FROM device_installation di
-        JOIN package_version iv ON iv.package_version_id = di.installed_package_version_id
-        JOIN package_version lv ON lv.package_id = di.package_id AND lv.package_version_status_id = ${PACKAGE_VERSION_STATUSES.Latest}
-        WHERE di.device_id = device.device_id AND ${tenantCondition('device_installation', 'di', scope)}
-          AND (${versionCore(installed)} < ${versionCore(latest)}
-               OR (${versionCore(installed)} = ${versionCore(latest)} AND ${isPreRelease(installed)} AND NOT ${isPreRelease(latest)}))
+      sql<string>`count(*) FILTER (WHERE device.device_id IN (
+        SELECT di.device_id FROM device_installation di
+        WHERE ${tenantCondition('device_installation', 'di', scope)} AND di.installed_package_version_id IN (${outdatedVersions})
       ))`.as('out_of_date'),
     ])
     .where('device.is_deleted', '=', false)
@@ -106,8 +114,8 @@ export async function ruleMatchFigures(db: Db, scope: TenantScope): Promise<Home
 
 /**
  * Open communications and the overdue ones among them: open with the next update past, as the
- * communications grid's `isOverdue` filter says (`work_unit_communication_tenant_created_idx`
- * gives the tenant's rows).
+ * communications grid's `isOverdue` filter says. Read index-only from
+ * `work_unit_communication_open_idx` (tenant_id, next_update, partial on the open statuses).
  */
 export async function communicationFigures(db: Db, scope: TenantScope): Promise<HomeCommunications> {
   const row = await scoped(db, scope)
@@ -116,7 +124,7 @@ export async function communicationFigures(db: Db, scope: TenantScope): Promise<
       eb.fn.countAll<string>().as('open'),
       sql<string>`count(*) FILTER (WHERE next_update IS NOT NULL AND next_update < now())`.as('overdue'),
     ])
-    .where('status', 'not in', [...CLOSED_COMMUNICATION_STATUSES])
+    .where(sql<boolean>`status NOT IN (${literals(CLOSED_COMMUNICATION_STATUSES)})`)
     .executeTakeFirstOrThrow();
   return { open: count(row.open), overdue: count(row.overdue) };
 }
