@@ -126,6 +126,8 @@ export const WORK_UNIT_MESSAGES = {
   callMeFailed: 'A problem occured making your call back request.',
   noProperties: 'No properties found.',
   noAdditionalProperties: 'This work unit does not have any additional properties.',
+  /** Not in the spec: an intake whose answers its tenant's intake form does not accept. */
+  intakeAnswersInvalid: 'The answers do not match the tenant’s intake form:',
   pleaseMakeSelection: 'Please make a selection',
   noteRequired: 'Please enter a note.',
   /** Not in the spec: a bulk change that could not be sent at all (each unit's refusal is listed instead). */

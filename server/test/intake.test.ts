@@ -51,7 +51,11 @@ describe('the intake wizard API', () => {
   });
 
   it('creates the Intake work unit with the answers in its properties', async () => {
-    const answers = { person: { fullName: 'Jane Doe', email: 'jane.doe@contoso.example', startDate: '2027-01-04' }, access: { systems: ['Email', 'VPN'] } };
+    const answers = {
+      person: { fullName: 'Jane Doe', email: 'jane.doe@contoso.example', startDate: '2027-01-04' },
+      equipment: { laptopModel: 'ThinkPad X1 Carbon', monitors: 2 },
+      access: { systems: ['Email', 'VPN'], justification: 'Finance analyst' },
+    };
     const created = await portal.as('operator', {
       method: 'PUT',
       url: '/api/v1/workunits',
@@ -62,5 +66,25 @@ describe('the intake wizard API', () => {
     expect(unit.workUnitTypeId).toBe(WORK_UNIT_TYPES.Intake);
     expect(unit.workUnitType.name).toBe('Intake');
     expect(JSON.parse(unit.properties)).toEqual(answers);
+  });
+
+  it("refuses an intake whose answers its tenant's form does not accept, and writes nothing", async () => {
+    const before = await portal.db.selectFrom('work_unit').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    const answers = {
+      person: { fullName: 'No Email', email: 'not an address', startDate: '2027-01-04' },
+      equipment: { laptopModel: 'ThinkPad X1 Carbon' },
+      access: { systems: ['Email'], justification: 'Finance analyst' },
+    };
+    const refused = await portal.as('operator', {
+      method: 'PUT',
+      url: '/api/v1/workunits',
+      payload: { workUnitId: -1, title: 'New starter request: Contoso', severityId: 3, stateId: 1, workUnitTypeId: WORK_UNIT_TYPES.Intake, tenantId: DEMO.contoso, source: 'Intake', properties: JSON.stringify(answers) },
+    });
+    expect(refused.statusCode).toBe(400);
+    const problems = refused.json<{ errors: { properties: string[] } }>().errors.properties;
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^The answers do not match the tenant’s intake form: .*\/person\/email/);
+    const after = await portal.db.selectFrom('work_unit').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    expect(after.count).toBe(before.count);
   });
 });

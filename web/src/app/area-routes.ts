@@ -30,7 +30,7 @@ export const WORK_UNITS_ROUTE: AreaRoute = { path: 'workunitsv2', header: 'Work 
  */
 export const AREA_ROUTES: readonly AreaRoute[] = [
   WORK_UNITS_ROUTE,
-  { path: 'workunitcommunications', header: 'Work Unit Communications', load: placeholder },
+  { path: 'workunitcommunications', header: 'Work Unit Communications', load: () => import('../features/workunitcommunications/communications-page') },
   { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
   { path: 'blocks', header: 'Blocks', load: () => import('../features/blocks/blocks-page') },
   { path: 'rules', header: 'Rules', load: () => import('../features/rules/rules-page') },

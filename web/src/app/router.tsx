@@ -28,6 +28,8 @@ export const routes: RouteObject[] = [
       { path: CALLBACK_PATH, lazy: lazyPage(() => import('../auth/callback-page')) },
       { path: LOGIN_PATH, lazy: loginPage },
       { path: `/:tenantId${LOGIN_PATH}`, lazy: loginPage },
+      // A published communication report: read by customers without signing in.
+      { path: '/status/:token', lazy: lazyPage(() => import('../features/workunitcommunications/public-status-page')) },
       { path: ACCESS_DENIED_PATH, lazy: async () => ({ Component: (await import('./login-page')).AccessDeniedPage }) },
       {
         element: <RequireSignIn />,

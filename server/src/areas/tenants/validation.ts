@@ -1,5 +1,5 @@
-import { Ajv } from 'ajv';
 import { TENANT_MESSAGES, customFieldColumns, customFieldSchema, type CustomFieldColumn, type TenantInput } from '@cfs/contracts/tenants';
+import { schemaProblems } from '../../http/json-schema.js';
 
 type FieldErrors = Record<string, string[]>;
 
@@ -44,8 +44,6 @@ export function normalizeCustomFields(
   return normalized;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true });
-
 /** The intake wizard's form must be JSON and a JSON Schema the wizard can render. */
 export function normalizeIntakeSchema(text: string | null | undefined, errors: FieldErrors): string | null | undefined {
   if (text === undefined) return undefined;
@@ -61,8 +59,8 @@ export function normalizeIntakeSchema(text: string | null | undefined, errors: F
     (errors.intakeWizardSchema ??= []).push('The intake wizard form must be a JSON Schema object.');
     return undefined;
   }
-  if (!ajv.validateSchema(parsed)) {
-    const problems = (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`.trim()).slice(0, 5);
+  const problems = schemaProblems(parsed);
+  if (problems.length > 0) {
     (errors.intakeWizardSchema ??= []).push(`The intake wizard form is not a valid JSON Schema: ${problems.join('; ')}`);
     return undefined;
   }

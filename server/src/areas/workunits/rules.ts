@@ -2,6 +2,7 @@ import { TENANT_DISABLED_MESSAGE, customFieldOptions, customFieldSchema } from '
 import {
   WORK_UNIT_MESSAGES,
   WORK_UNIT_STATES,
+  WORK_UNIT_TYPES,
   allowedNextStates,
   customValueFields,
   workUnitInputSchema,
@@ -10,6 +11,7 @@ import {
 import type { Principal } from '../../auth/principal.js';
 import type { ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, HttpError } from '../../http/errors.js';
+import { answerProblems } from '../../http/json-schema.js';
 import { VALIDATION_MESSAGE } from '../../http/error-handler.js';
 
 type Errors = Record<string, string[]>;
@@ -72,6 +74,12 @@ export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUni
     try {
       const properties: unknown = JSON.parse(next.properties);
       if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) add(errors, 'properties', 'Properties must be a JSON object.');
+      // An intake is filed with the answers to its tenant's intake form: they must satisfy the form,
+      // whatever the browser checked (spec 001 §2 "Intake drawer": validation from the schema).
+      else if (previous === null && next.workUnitTypeId === WORK_UNIT_TYPES.Intake && tenant?.intake_wizard_schema) {
+        const problems = answerProblems(tenant.intake_wizard_schema, properties);
+        if (problems.length > 0) add(errors, 'properties', `${WORK_UNIT_MESSAGES.intakeAnswersInvalid} ${problems.join('; ')}`);
+      }
     } catch {
       add(errors, 'properties', 'Properties must be a JSON object.');
     }

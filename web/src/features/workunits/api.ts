@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Operation } from 'fast-json-patch';
 import type { BulkResult, ListResponse } from '@cfs/contracts/api';
-import type { Person } from '@cfs/contracts/shell';
 import { WORK_UNIT_MESSAGES, type HistoryRecord as HistoryRecordEntity, type WorkUnit, type WorkUnitBulkAssign, type WorkUnitBulkState, type WorkUnitFields } from '@cfs/contracts/work-units';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
@@ -207,21 +206,7 @@ export function useCallMe(workUnitId: number) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// People and approvals
-
-export type PeopleDirectory = 'people' | 'peopleandgroups';
-
-/** `/api/people` or `/api/peopleandgroups?searchTerm=` (the caller debounces 400 ms). */
-export function usePeopleSearch(directory: PeopleDirectory, searchTerm: string) {
-  const term = searchTerm.trim();
-  return useQuery({
-    queryKey: ['people', directory, term],
-    queryFn: ({ signal }) => apiGet<Person[]>(`/api/${directory}`, { searchTerm: term }, { signal }),
-    enabled: term.length > 0,
-    staleTime: 60_000,
-    placeholderData: keepPreviousData,
-  });
-}
+// Approvals
 
 /** `/api/generallookup/approval?approverId=`: whether the signed-in user is this approver, and their name. */
 export function useApprovalCheck(approverId: string) {

@@ -12,7 +12,7 @@ import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { enumOptions } from '../../components/enum-label';
 import type { RowSelection } from '../../components/row-selection';
 import { useBulkAssign, useBulkState } from './api';
-import { PeopleField } from './people-field';
+import { PeopleField } from '../../components/people-field';
 import type { WorkUnitBulkActions } from './work-unit-bulk-actions';
 import { STATE_NAME_LABELS } from './work-unit-display';
 

@@ -24,7 +24,7 @@ import { FormDateTimeField } from '../../components/form-date-time-field';
 import { FormCheckboxField, FormSelectField, FormTextField } from '../../components/form-fields';
 import { formatDateTime } from '../../lib/dates';
 import { ApprovalSection } from './approval-section';
-import { PeopleField } from './people-field';
+import { PeopleField } from '../../components/people-field';
 import type { WorkUnitFormApi } from './use-work-unit-form';
 import { useWorkUnitFormOptions } from './use-work-unit-form-options';
 import { ASSIGNMENT_GROUP_PROMPT_TEXTS } from './work-unit-form-values';

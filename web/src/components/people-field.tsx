@@ -4,8 +4,8 @@ import TextField from '@mui/material/TextField';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { PEOPLE_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/constants';
 import type { Person } from '@cfs/contracts/shell';
-import { usePeopleSearch, type PeopleDirectory } from './api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { usePeopleSearch, type PeopleDirectory } from '../lib/people';
+import { useDebouncedValue } from '../lib/use-debounced-value';
 
 export interface PeopleFieldProps<T extends FieldValues, TOut> {
   control: Control<T, unknown, TOut>;
