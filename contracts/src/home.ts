@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { checkDateSchema } from './compliance.js';
 
 /**
  * The Home dashboard (spec 000 §2 route `/{tenantId}`): one figure set per tile, each read with
  * its own call `GET /v1/home/{tile}?tenantId=` and the view permission of the tile's area, so a
  * user sees only the tiles of the areas they may open.
  */
-export const HOME_TILES = ['workunits', 'devices', 'rulematches', 'communications'] as const;
+export const HOME_TILES = ['workunits', 'devices', 'rulematches', 'communications', 'compliance'] as const;
 export type HomeTile = (typeof HOME_TILES)[number];
 
 /** The dashboard refreshes its figures this often (the devices grid's own polling interval). */
@@ -52,3 +53,25 @@ export const homeCommunicationsSchema = z.object({
   overdue: z.number().int(),
 });
 export type HomeCommunications = z.infer<typeof homeCommunicationsSchema>;
+
+/** The compliance tile asks for the week of the user's own today (`checkDate`, any date in the week). */
+export const homeComplianceQuerySchema = homeQuerySchema.extend({ checkDate: checkDateSchema });
+
+/**
+ * This week's compliance of each control set the tenant has: how many of its controls hold a status
+ * other than Notset (and that share as a percentage to two decimals), and how many are NonCompliant.
+ */
+export const homeComplianceSchema = z.object({
+  weekStart: z.string(),
+  controlSets: z.array(
+    z.object({
+      controlSetId: z.uuid(),
+      name: z.string(),
+      controls: z.number().int(),
+      set: z.number().int(),
+      percentSet: z.number(),
+      nonCompliant: z.number().int(),
+    }),
+  ),
+});
+export type HomeCompliance = z.infer<typeof homeComplianceSchema>;

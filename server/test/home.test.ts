@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import type { HomeCommunications, HomeDevices, HomeRuleMatches, HomeWorkUnits } from '@cfs/contracts/home';
+import type { HomeCommunications, HomeCompliance, HomeDevices, HomeRuleMatches, HomeWorkUnits } from '@cfs/contracts/home';
 import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/seed.js';
@@ -188,9 +188,30 @@ describe('home dashboard', () => {
     expect(body).toEqual({ open: 4, overdue: 2 });
   });
 
+  it('gives this week’s share of controls set and the non-compliant count of each control set, for the week of the date asked', async () => {
+    const db = scoped(portal.db, ALL_TENANTS);
+    const controlSet = await db.selectFrom('control_set').select(['control_set_id', 'name']).where('tenant_id', 'is', null).orderBy('name').executeTakeFirstOrThrow();
+    const controls = await portal.db.selectFrom('control').select('control_id').where('control_set_id', '=', controlSet.control_set_id).orderBy('sort_order').execute();
+    const status = (index: number, checkDate: string, value: string) => ({ tenant_id: tenantId, control_id: controls[index]!.control_id, check_date: checkDate, status: value });
+    // The week of Wednesday 2026-03-11 starts on Sunday 2026-03-08 (the week spans the daylight-saving change of 2026-03-08 in the US).
+    await db
+      .insertInto('control_status', [status(0, '2026-03-08', 'Compliant'), status(1, '2026-03-08', 'NonCompliant'), status(2, '2026-03-08', 'Notset'), status(3, '2026-03-01', 'NonCompliant'), status(4, '2026-03-15', 'Exempt')])
+      .execute();
+    const response = await portal.as('admin', { method: 'GET', url: `/v1/home/compliance?tenantId=${tenantId}&checkDate=2026-03-11` });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<HomeCompliance>();
+    expect(body.weekStart).toBe('2026-03-08');
+    const figures = body.controlSets.find((row) => row.controlSetId === controlSet.control_set_id);
+    expect(figures).toEqual({ controlSetId: controlSet.control_set_id, name: controlSet.name, controls: controls.length, set: 2, percentSet: Math.round((2 * 10_000) / controls.length) / 100, nonCompliant: 1 });
+    // Another set of the installation: nothing set this week.
+    for (const other of body.controlSets.filter((row) => row.controlSetId !== controlSet.control_set_id)) expect(other).toMatchObject({ set: 0, nonCompliant: 0, percentSet: 0 });
+    const bad = await portal.as('admin', { method: 'GET', url: `/v1/home/compliance?tenantId=${tenantId}&checkDate=2026-02-30` });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('answers each tile only with its own area’s view permission', async () => {
     expect((await tile('home-workunits-only', 'workunits')).status).toBe(200);
-    for (const name of ['devices', 'rulematches', 'communications']) expect((await tile('home-workunits-only', name)).status).toBe(403);
+    for (const name of ['devices', 'rulematches', 'communications', 'compliance']) expect((await tile('home-workunits-only', name)).status).toBe(403);
     expect((await tile<HomeDevices>('home-devices-only', 'devices')).body).toEqual({ total: 5, online: 3, offline: 2, outOfDate: 2 });
     expect((await tile('home-devices-only', 'workunits')).status).toBe(403);
     expect((await tile('enduser', 'workunits', DEMO.contoso)).status).toBe(403);

@@ -217,6 +217,7 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/home/devices': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/home/rulematches': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/home/communications': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/compliance': (o) => `tenantId=${o.tenantId}&checkDate=2026-03-11`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */

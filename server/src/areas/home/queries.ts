@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { HOME_TOP_RULES, type HomeCommunications, type HomeDevices, type HomeRuleMatches, type HomeWorkUnits } from '@cfs/contracts/home';
+import { HOME_TOP_RULES, type HomeCommunications, type HomeCompliance, type HomeDevices, type HomeRuleMatches, type HomeWorkUnits } from '@cfs/contracts/home';
 import { PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { FINISHED_STATES } from '@cfs/contracts/work-units';
 import { CLOSED_COMMUNICATION_STATUSES } from '@cfs/contracts/communications';
@@ -127,4 +127,38 @@ export async function communicationFigures(db: Db, scope: TenantScope): Promise<
     .where(sql<boolean>`status NOT IN (${literals(CLOSED_COMMUNICATION_STATUSES)})`)
     .executeTakeFirstOrThrow();
   return { open: count(row.open), overdue: count(row.overdue) };
+}
+
+/**
+ * This week's compliance of each control set the tenant has (its own and the installation's):
+ * controls with a status other than Notset, and NonCompliant ones, for the week starting
+ * `weekStart`. The statuses of the week are read from `control_status_week_idx` (tenant_id,
+ * check_date, control_id); the controls from their set's `control_set_order_idx`.
+ */
+export async function complianceFigures(db: Db, scope: TenantScope, weekStart: string): Promise<HomeCompliance> {
+  const rows = await scoped(db, scope)
+    .selectFrom('control_set')
+    .innerJoin('control', 'control.control_set_id', 'control_set.control_set_id')
+    .leftJoin('control_status', (join) =>
+      join.onRef('control_status.control_id', '=', 'control.control_id').on(sql<boolean>`control_status.check_date = ${weekStart}::date`).on(tenantCondition('control_status', 'control_status', scope)),
+    )
+    .select((eb) => [
+      'control_set.control_set_id',
+      'control_set.name',
+      eb.fn.count<string>('control.control_id').as('controls'),
+      sql<string>`count(control_status.control_status_id) FILTER (WHERE control_status.status <> 'Notset')`.as('set'),
+      sql<string>`count(control_status.control_status_id) FILTER (WHERE control_status.status = 'NonCompliant')`.as('non_compliant'),
+    ])
+    .groupBy(['control_set.control_set_id', 'control_set.name'])
+    .orderBy('control_set.name')
+    .execute();
+  return {
+    weekStart,
+    controlSets: rows.map((row) => {
+      const controls = count(row.controls);
+      const set = count(row.set);
+      // Spec 002 §9: percentages to two decimals.
+      return { controlSetId: row.control_set_id, name: row.name, controls, set, percentSet: controls === 0 ? 0 : Math.round((set * 10_000) / controls) / 100, nonCompliant: count(row.non_compliant) };
+    }),
+  };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { homeCommunicationsSchema, homeDevicesSchema, homeQuerySchema, homeRuleMatchesSchema, homeWorkUnitsSchema } from '@cfs/contracts/home';
+import { homeComplianceQuerySchema, homeComplianceSchema, homeCommunicationsSchema, homeDevicesSchema, homeQuerySchema, homeRuleMatchesSchema, homeWorkUnitsSchema } from '@cfs/contracts/home';
 import type { AppDeps } from '../../app-deps.js';
 import { perm, principalOf } from '../../http/route-permission.js';
-import { communicationFigures, deviceFigures, ruleMatchFigures, tenantOnly, workUnitFigures } from './queries.js';
+import { communicationFigures, complianceFigures, deviceFigures, ruleMatchFigures, tenantOnly, workUnitFigures } from './queries.js';
 
 const tags = ['Home'];
 
@@ -36,5 +36,10 @@ export const homeRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => 
     '/v1/home/communications',
     { config: { permission: perm('WorkUnitCommunications', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeCommunicationsSchema } } },
     async (request) => communicationFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+  );
+  app.get(
+    '/v1/home/compliance',
+    { config: { permission: perm('Compliance', 'view') }, schema: { tags, querystring: homeComplianceQuerySchema, response: { 200: homeComplianceSchema } } },
+    async (request) => complianceFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId), request.query.checkDate),
   );
 };

@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
@@ -13,7 +14,7 @@ import { SEVERITIES, SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-u
 import type { Area } from '@cfs/contracts/permissions';
 import { usePermissions } from '../../auth/session-data';
 import { useHomeTile } from './api';
-import { OPEN_STATES, devicesHref, overdueCommunicationsHref, ruleMatchesHref, versionReportHref, workUnitsHref } from './home-links';
+import { OPEN_STATES, complianceHref, devicesHref, overdueCommunicationsHref, ruleMatchesHref, versionReportHref, workUnitsHref } from './home-links';
 
 /** Each open state's colour in the work units chart: new work stands out, waiting work is muted. */
 const STATE_COLORS: Readonly<Record<number, string>> = { 1: '#d32f2f', 2: '#ef6c00', 3: '#1976d2', 4: '#9e9e9e', 5: '#2e7d32' };
@@ -21,7 +22,8 @@ const SEVERITY_IDS = Object.values(SEVERITIES);
 
 /**
  * The Home dashboard (spec 000 §2 `/{tenantId}`): the tenant at a glance, a tile per area the
- * user may view — open work units, devices, rule matches, overdue communications — each figure a
+ * user may view — open work units, devices, rule matches, overdue communications, this week's
+ * compliance — each figure a
  * link to the area's screen filtered to the rows it counts. `fallback` shows when no tile is for
  * this user.
  */
@@ -33,6 +35,7 @@ export default function HomeDashboard({ tenantId, fallback }: { tenantId: string
     can('Devices') && <DevicesTile key="devices" tenantId={tenantId} />,
     can('Rules') && <RuleMatchesTile key="rulematches" tenantId={tenantId} />,
     can('WorkUnitCommunications') && <CommunicationsTile key="communications" tenantId={tenantId} />,
+    can('Compliance') && <ComplianceTile key="compliance" tenantId={tenantId} />,
   ].filter(Boolean);
   if (tiles.length === 0) return <>{fallback}</>;
   return (
@@ -196,6 +199,52 @@ function CommunicationsTile({ tenantId }: { tenantId: string }) {
             <Figure label="Overdue communications" value={figures.overdue} href={overdueCommunicationsHref(tenantId)} color="error.main" />
             <Figure label="Open communications" value={figures.open} href={`/${tenantId}/workunitcommunications`} />
           </>
+        )
+      }
+    </Tile>
+  );
+}
+
+/** The user's own today as a calendar date: the compliance week is the user's week, not the server's. */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+function ComplianceTile({ tenantId }: { tenantId: string }) {
+  const query = useHomeTile('compliance', tenantId, true, { checkDate: localToday() });
+  const figures = query.data;
+  return (
+    <Tile title="Compliance This Week" href={`/${tenantId}/compliance`} query={query}>
+      {() =>
+        figures && (
+          <Box component="nav" aria-label="Compliance by control set" sx={{ display: 'grid', gap: 1.5, mt: 1 }}>
+            {figures.controlSets.length === 0 && <Typography color="text.secondary">No control sets.</Typography>}
+            {figures.controlSets.map((set) => (
+              <Link
+                key={set.controlSetId}
+                component={RouterLink}
+                to={complianceHref(tenantId, set.controlSetId, figures.weekStart)}
+                underline="none"
+                color="inherit"
+                aria-label={`${set.name}: ${set.percentSet.toFixed(2)}% set, ${set.nonCompliant} non-compliant`}
+                sx={{ display: 'block', borderRadius: 1, px: 1, py: 0.5, '&:hover': { bgcolor: 'action.hover' } }}
+              >
+                <Typography variant="body2" sx={{ fontWeight: 500 }} noWrap>
+                  {set.name}
+                </Typography>
+                <LinearProgress variant="determinate" value={set.percentSet} sx={{ my: 0.5, height: 6, borderRadius: 3 }} />
+                <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
+                  <Typography variant="caption" color="text.secondary">
+                    {set.percentSet.toFixed(2)}% set ({set.set} of {set.controls})
+                  </Typography>
+                  <Typography variant="caption" sx={{ color: set.nonCompliant > 0 ? 'warning.dark' : 'text.secondary' }}>
+                    {set.nonCompliant} non-compliant
+                  </Typography>
+                </Box>
+              </Link>
+            ))}
+          </Box>
         )
       }
     </Tile>

@@ -40,3 +40,8 @@ export function ruleMatchesHref(tenantId: string, ruleId?: string): string {
 export function overdueCommunicationsHref(tenantId: string): string {
   return filtered(`/${tenantId}/workunitcommunications`, [{ id: 'isOverdue', field: 'isOverdue', operator: 'is', value: 'true' }]);
 }
+
+/** The compliance checklist of one control set, at the week given by its first day. */
+export function complianceHref(tenantId: string, controlSetId: string, weekStart: string): string {
+  return `/${tenantId}/compliance?${new URLSearchParams({ controlSetId, week: weekStart }).toString()}`;
+}
