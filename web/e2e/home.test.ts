@@ -69,9 +69,10 @@ describe('home dashboard (admin)', () => {
     await tile(page, 'Open Work Units').getByRole('link', { name: 'Sev0: 3' }).waitFor();
     await tile(page, 'Open Work Units').getByRole('link', { name: 'Sev2: 1' }).waitFor();
     // The chart's legend names the open states that hold work.
-    const chart = tile(page, 'Open Work Units').locator('.MuiBarChart-root, [class*="MuiChartsWrapper"]').first();
-    await chart.getByText('In Progress').waitFor();
-    expect(await chart.getByText('Resolved').count()).toBe(0);
+    const workUnits = tile(page, 'Open Work Units');
+    await workUnits.getByText('In Progress', { exact: true }).waitFor();
+    expect(await workUnits.locator('svg').count()).toBeGreaterThan(0);
+    expect(await workUnits.getByText('Resolved', { exact: true }).count()).toBe(0);
     await tile(page, 'Devices').getByRole('link', { name: 'Online: 1' }).waitFor();
     await tile(page, 'Devices').getByRole('link', { name: 'Offline: 2' }).waitFor();
     await tile(page, 'Devices').getByRole('link', { name: 'Out of date: 0' }).waitFor();
@@ -136,6 +137,25 @@ describe('home dashboard (admin)', () => {
     await page.getByRole('heading', { level: 1, name: 'Work Unit Communications' }).waitFor();
   });
 
+  test('this week’s compliance of a control set opens the checklist of that set at this week', async () => {
+    const page = await signedInPage(browser, 'admin');
+    await home(page);
+    const compliance = tile(page, 'Compliance This Week');
+    const first = compliance.getByRole('link', { name: /% set, \d+ non-compliant$/ }).first();
+    await first.waitFor();
+    await screenshot(page, 'home-dashboard-compliance');
+    await first.click();
+    await page.waitForURL((url) => url.pathname === `/${tenantId}/compliance` && url.searchParams.has('controlSetId'));
+    const week = new URL(page.url()).searchParams.get('week') ?? '';
+    // The week is given by its first day, a Sunday, and holds today.
+    const start = new Date(`${week}T00:00:00`);
+    expect(start.getDay()).toBe(0);
+    const days = (Date.now() - start.getTime()) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(0);
+    expect(days).toBeLessThan(7);
+    await page.getByRole('heading', { level: 1, name: 'Compliance' }).waitFor();
+  });
+
   test('shows only the tiles of the areas the user may view, and asks for no other', async () => {
     const page = await signedInPage(browser, 'admin', { ownContext: true });
     const asked: string[] = [];
@@ -150,6 +170,7 @@ describe('home dashboard (admin)', () => {
     expect(await tile(page, 'Devices').count()).toBe(0);
     expect(await tile(page, 'Rule Matches').count()).toBe(0);
     expect(await tile(page, 'Communications').count()).toBe(0);
+    expect(await tile(page, 'Compliance This Week').count()).toBe(0);
     expect([...new Set(asked)]).toEqual(['/v1/home/workunits']);
     await screenshot(page, 'home-work-units-only');
   });
