@@ -133,8 +133,13 @@ describe('home dashboard (admin)', () => {
     await tile(page, 'Communications').getByRole('link', { name: 'Overdue communications: 1' }).click();
     await page.waitForURL((url) => url.pathname === `/${tenantId}/workunitcommunications`);
     const search = JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as { filters: { field: string; value: unknown }[] };
-    expect(search.filters).toEqual([{ id: 'isOverdue', field: 'isOverdue', operator: 'is', value: 'true' }]);
+    expect(search.filters).toEqual([{ id: 'isOverdue', field: 'isOverdue', operator: 'is', value: true }]);
     await page.getByRole('heading', { level: 1, name: 'Work Unit Communications' }).waitFor();
+    // The screen's own Overdue switch is on, and the grid lists the overdue communication alone.
+    expect(await page.getByRole('switch', { name: 'Overdue' }).or(page.getByRole('checkbox', { name: 'Overdue' })).isChecked()).toBe(true);
+    const rows = page.locator('.MuiDataGrid-row');
+    await expect.poll(async () => (await rows.allTextContents()).filter((text) => text.includes(mark)), { timeout: 10_000 }).toEqual([expect.stringContaining(`${mark} overdue`)]);
+    await screenshot(page, 'home-to-overdue-communications');
   });
 
   test('this week’s compliance of a control set opens the checklist of that set at this week', async () => {

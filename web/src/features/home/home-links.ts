@@ -36,9 +36,9 @@ export function ruleMatchesHref(tenantId: string, ruleId?: string): string {
   return ruleId ? `/${tenantId}/rules?${new URLSearchParams({ ruleMatchesId: ruleId }).toString()}` : `/${tenantId}/rules`;
 }
 
-/** The communications grid with its Overdue filter. */
+/** The communications grid with its Overdue switch on (the filter item that switch writes). */
 export function overdueCommunicationsHref(tenantId: string): string {
-  return filtered(`/${tenantId}/workunitcommunications`, [{ id: 'isOverdue', field: 'isOverdue', operator: 'is', value: 'true' }]);
+  return filtered(`/${tenantId}/workunitcommunications`, [{ id: 'isOverdue', field: 'isOverdue', operator: 'is', value: true }]);
 }
 
 /** The compliance checklist of one control set, at the week given by its first day. */
