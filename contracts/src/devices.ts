@@ -57,6 +57,8 @@ export const deviceSchema = z.object({
   cpuPercent: z.number().nullable(),
   memoryPercent: z.number().nullable(),
   packetTimestamp: z.date().nullable(),
+  /** Last contact within two heartbeat intervals (contracts/home ONLINE_MISSED_HEARTBEATS). */
+  isOnline: z.boolean(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

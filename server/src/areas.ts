@@ -34,6 +34,7 @@ import { complianceArea } from './areas/compliance/manifest.js';
 import { registerSystemWorkUnitWriter } from './engines/work-units/system-writer.js';
 import { systemWorkUnitWriter } from './areas/workunits/system-writer.js';
 import { versionReportArea } from './areas/versionreport/manifest.js';
+import { homeArea } from './areas/home/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -68,6 +69,7 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitCommunicationsArea,
   complianceArea,
   versionReportArea,
+  homeArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).

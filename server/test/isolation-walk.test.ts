@@ -226,6 +226,11 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/actionDefinitions/GetActionDefinitionsForProtocols': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/protocols/GetMatchedRules': (o) => `id=${o.protocolId}`,
   'GET /v1/protocols/GetProtocolsForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.sendEmail.id}`,
+  'GET /v1/home/workunits': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/devices': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/rulematches': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/communications': (o) => `tenantId=${o.tenantId}`,
+  'GET /v1/home/compliance': (o) => `tenantId=${o.tenantId}&checkDate=2026-03-11`,
   'GET /v1/controlsets': (o) => `tenantId=${o.tenantId}&checkDate=2026-03-08`,
   'PUT /v1/controlsets': (o) => `tenantId=${o.tenantId}`,
 };

@@ -15,6 +15,7 @@ import { useTenantId } from '../lib/use-tenant-id';
 import { PageHeader } from '../lib/page-header';
 import { apiGet } from '../lib/api-client';
 import { isGuid, pathId } from '../lib/ids';
+import HomeDashboard from '../features/home/home-dashboard';
 
 /** GET /api/{tenantId}/settings: the tenant's settings, of which the Welcome page reads the agent's address. */
 function useTenantSettings(tenantId: string) {
@@ -26,9 +27,11 @@ function useTenantSettings(tenantId: string) {
   });
 }
 
-/** /{tenantId}: a card for every area this user may open, by the same rules as the menu (spec 000 §6). */
+/**
+ * /{tenantId} (spec 000 §2 Home): the tenant's dashboard, one tile per area the user may view; a
+ * user none of its tiles is for sees a card for every area they may open, by the menu's rules (§6).
+ */
 export default function HomePage() {
-  const groups = visibleMenu(usePermissions());
   const tenantId = useTenantId();
   const downloadUrl = useTenantSettings(tenantId).data?.agentDownloadUrl;
   return (
@@ -44,7 +47,16 @@ export default function HomePage() {
           ) : undefined
         }
       />
-      {groups.length === 0 ? <Typography color="text.secondary">No areas are available to you.</Typography> : null}
+      <HomeDashboard tenantId={tenantId} fallback={<AreaCards tenantId={tenantId} />} />
+    </>
+  );
+}
+
+function AreaCards({ tenantId }: { tenantId: string }) {
+  const groups = visibleMenu(usePermissions());
+  if (groups.length === 0) return <Typography color="text.secondary">No areas are available to you.</Typography>;
+  return (
+    <>
       {groups.map((group) => (
         <Box key={group.key} component="section" aria-label={group.label} sx={{ mb: 3 }}>
           <Typography variant="overline" component="h2" color="text.secondary">

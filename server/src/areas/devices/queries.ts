@@ -4,6 +4,7 @@ import { HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import type { DB as Database } from '../../db/schema.js';
+import { deviceOnlineSql } from '../../db/device-presence.js';
 import { scoped } from '../../db/scoped.js';
 import { orNotFound } from '../../http/errors.js';
 
@@ -23,11 +24,16 @@ export function devicesBase(db: Db, scope: TenantScope) {
     .selectFrom('device')
     .leftJoin('packet_latest', (join) => join.onRef('packet_latest.entity_id', '=', 'device.device_id').onRef('packet_latest.tenant_id', '=', 'device.tenant_id'))
     .selectAll('device')
-    .select([metric(HEARTBEAT_METRICS.cpuPercent).as('cpu_percent'), metric(HEARTBEAT_METRICS.memoryPercent).as('memory_percent'), 'packet_latest.timestamp as packet_timestamp'])
+    .select([
+      metric(HEARTBEAT_METRICS.cpuPercent).as('cpu_percent'),
+      metric(HEARTBEAT_METRICS.memoryPercent).as('memory_percent'),
+      'packet_latest.timestamp as packet_timestamp',
+      deviceOnlineSql(sql.ref('device.last_contact'), sql.ref('device.heartbeat_interval')).as('is_online'),
+    ])
     .where('device.is_deleted', '=', false);
 }
 
-type DeviceRow = Selectable<Database['device']> & { cpu_percent: number | null; memory_percent: number | null; packet_timestamp: Date | null };
+type DeviceRow = Selectable<Database['device']> & { cpu_percent: number | null; memory_percent: number | null; packet_timestamp: Date | null; is_online: boolean };
 
 export const presentDevice = (row: DeviceRow, location: { locationId: string; name: string } | null = null): Device => ({
   deviceId: row.device_id,
@@ -53,6 +59,7 @@ export const presentDevice = (row: DeviceRow, location: { locationId: string; na
   cpuPercent: row.cpu_percent,
   memoryPercent: row.memory_percent,
   packetTimestamp: row.packet_timestamp,
+  isOnline: row.is_online,
 });
 
 /** GET v1/devices/{id}: 404 for a deleted device or another tenant's. */

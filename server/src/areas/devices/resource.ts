@@ -14,7 +14,7 @@ const locationReference = defineResource({
 /**
  * GET v1/devices (spec 002 §2 Devices): the caller's devices that are not deleted, with the live
  * values of each device's latest packet (`cpu_percent`, `memory_percent`, `packet_timestamp`,
- * columns of the base statement, see queries.ts). The default order (name, then the key) is read
+ * columns of the base statement, see queries.ts) and whether it is online (`is_online`). The default order (name, then the key) is read
  * from the partial index `device_tenant_name_idx`; a name search from the trigram index on `lower(name)`.
  */
 export const devicesResource = defineResource({
@@ -43,6 +43,8 @@ export const devicesResource = defineResource({
     cpuPercent: { type: 'number' },
     memoryPercent: { type: 'number' },
     packetTimestamp: { type: 'datetime' },
+    // Online by the heartbeat interval (db/device-presence.ts), a column of the base statement.
+    isOnline: { type: 'boolean' },
   },
   relations: {
     location: { kind: 'one', resource: () => locationReference, column: 'location_id' },

@@ -56,6 +56,8 @@ export default function DevicesPage() {
     { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 75, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
     { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 95, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
     { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 90, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
+    // Online while the last contact is within two heartbeat intervals; Home's device figures link here filtered by it.
+    { field: 'isOnline', headerName: 'Online', type: 'boolean', width: 95 },
     { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 90, valueGetter: (_value, row) => row.location?.name ?? '' },
     {
       field: 'deviceId',
@@ -97,7 +99,7 @@ export default function DevicesPage() {
         columns={columns}
         essentialColumns={['name', 'cpuPercent', 'packetTimestamp', ACTIONS_FIELD]}
         getRowId={(row) => row.deviceId}
-        fields={{ location: { path: 'location/name' } }}
+        fields={{ location: { path: 'location/name' }, isOnline: { kind: 'boolean' } }}
         searchFields={['name']}
         exportFileName="devices.csv"
         refetchInterval={FLEET_POLLING_MS.devices}

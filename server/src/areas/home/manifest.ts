@@ -1,0 +1,7 @@
+import { defineArea } from '../../http/area.js';
+import { homeRoutes } from './routes.js';
+
+export const homeArea = defineArea({
+  name: 'home',
+  routes: homeRoutes,
+});

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { homeComplianceQuerySchema, homeComplianceSchema, homeCommunicationsSchema, homeDevicesSchema, homeQuerySchema, homeRuleMatchesSchema, homeWorkUnitsSchema } from '@cfs/contracts/home';
+import type { AppDeps } from '../../app-deps.js';
+import { perm, principalOf } from '../../http/route-permission.js';
+import { communicationFigures, complianceFigures, deviceFigures, ruleMatchFigures, tenantOnly, workUnitFigures } from './queries.js';
+
+const tags = ['Home'];
+
+/**
+ * The Home dashboard's tiles (spec 000 §2 `/{tenantId}`): one call per tile, each with the view
+ * permission of the area its figures come from and link to, so a caller without that permission
+ * gets 403 and the page leaves the tile out. The figures read the clock (online devices, active
+ * matches, overdue communications), so they are never cached.
+ */
+export const homeRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('Cache-Control', 'no-store');
+  });
+
+  app.get(
+    '/v1/home/workunits',
+    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeWorkUnitsSchema } } },
+    async (request) => workUnitFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+  );
+  app.get(
+    '/v1/home/devices',
+    { config: { permission: perm('Devices', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeDevicesSchema } } },
+    async (request) => deviceFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+  );
+  app.get(
+    '/v1/home/rulematches',
+    { config: { permission: perm('Rules', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeRuleMatchesSchema } } },
+    async (request) => ruleMatchFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+  );
+  app.get(
+    '/v1/home/communications',
+    { config: { permission: perm('WorkUnitCommunications', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeCommunicationsSchema } } },
+    async (request) => communicationFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+  );
+  app.get(
+    '/v1/home/compliance',
+    { config: { permission: perm('Compliance', 'view') }, schema: { tags, querystring: homeComplianceQuerySchema, response: { 200: homeComplianceSchema } } },
+    async (request) => complianceFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId), request.query.checkDate),
+  );
+};
