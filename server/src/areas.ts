@@ -30,6 +30,9 @@ import { emailArea } from './areas/email/manifest.js';
 import { protocolsArea } from './areas/protocols/manifest.js';
 import { protocolActionsArea } from './areas/protocolactions/manifest.js';
 import { workUnitCommunicationsArea } from './areas/workunitcommunications/manifest.js';
+import { complianceArea } from './areas/compliance/manifest.js';
+import { registerSystemWorkUnitWriter } from './engines/work-units/system-writer.js';
+import { systemWorkUnitWriter } from './areas/workunits/system-writer.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -62,8 +65,11 @@ export const AREAS: readonly AreaManifest[] = [
   protocolsArea,
   protocolActionsArea,
   workUnitCommunicationsArea,
+  complianceArea,
 ];
 
 // The action runner runs the built-in actions wherever this list is loaded (the app, the worker, tests).
 registerBuiltInActions(RULE_BUILT_IN_ACTIONS);
 for (const area of AREAS) if (area.builtInActions) registerBuiltInActions(area.builtInActions);
+// Other areas open work units for their causes (the compliance POA&M) through the work units area's commands.
+registerSystemWorkUnitWriter(systemWorkUnitWriter);

@@ -111,6 +111,51 @@ export interface Block {
   tenant_id: string;
 }
 
+export interface Control {
+  control_id: Generated<string>;
+  control_set_id: string;
+  description: Generated<string>;
+  family: string;
+  name: string;
+  sort_order: number;
+  title: string;
+}
+
+export interface ControlPoam {
+  closed: Timestamp | null;
+  control_id: string;
+  control_poam_id: Generated<string>;
+  opened: Generated<Timestamp>;
+  opened_for: Timestamp;
+  tenant_id: string;
+  work_unit_id: number;
+}
+
+export interface ControlSet {
+  control_set_id: Generated<string>;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  name: string;
+  source: string | null;
+  tenant_id: string | null;
+}
+
+export interface ControlStatus {
+  check_date: Timestamp;
+  control_id: string;
+  control_status_id: Generated<string>;
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  notes: Generated<string>;
+  status: Generated<string>;
+  tenant_id: string;
+}
+
 export interface Device {
   agent_key_hash: string | null;
   agent_version: string | null;
@@ -733,6 +778,10 @@ export interface DB {
   app_user: AppUser;
   audit_event: AuditEvent;
   block: Block;
+  control: Control;
+  control_poam: ControlPoam;
+  control_set: ControlSet;
+  control_status: ControlStatus;
   device: Device;
   device_installation: DeviceInstallation;
   device_log: DeviceLog;

@@ -128,7 +128,7 @@ const DEMO_USERS = [
 ] as const;
 
 /**
- * Base roles on every start (their permission lists follow the code); demo tenants, users and
+ * Base roles and the areas' installation rows on every start (their permission lists follow the code); demo tenants, users and
  * work units on the first start of a database that has no tenants. Several instances may start at once:
  * an advisory lock lets one of them seed.
  */
@@ -150,6 +150,8 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
         .values(role.permissions.map((permission) => ({ role_id, permission })))
         .execute();
     }
+
+    for (const area of AREA_MANIFESTS) await area.installationSeed?.(trx);
 
     const { count } = await trx.selectFrom('tenant').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     if (!options.demo || count > 0) return;

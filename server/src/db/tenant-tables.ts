@@ -9,7 +9,7 @@ import type { DB as Database } from './schema.js';
  * caller (audit events of installation-wide settings, directory groups of the whole directory).
  *
  * Not listed, on purpose: child tables reached only through a listed parent (work_unit_relation,
- * work_unit_subcategory, tenant_secret_version, a package's package_version and operation), and the sign-in tables (NOT_TENANT_OWNED).
+ * work_unit_subcategory, tenant_secret_version, a package's package_version and operation, a control set's control), and the sign-in tables (NOT_TENANT_OWNED).
  */
 export const TENANT_TABLES = {
   tenant: { column: 'tenant_id' },
@@ -47,6 +47,9 @@ export const TENANT_TABLES = {
   work_unit_communication: { column: 'tenant_id' },
   work_unit_communication_work_unit: { column: 'tenant_id' },
   work_unit_communication_activity: { column: 'tenant_id' },
+  control_set: { column: 'tenant_id', sharedWhenNull: true },
+  control_status: { column: 'tenant_id' },
+  control_poam: { column: 'tenant_id' },
 } as const satisfies Partial<Record<keyof Database, { column: string; sharedWhenNull?: boolean }>>;
 
 export type TenantTable = keyof typeof TENANT_TABLES;

@@ -27,6 +27,11 @@ export interface AreaManifest {
   readonly tasks?: readonly TaskDefinition<unknown>[];
   /** Built-in actions the area performs, by their fixed action definition id (spec 002 §3: Create Work Unit). */
   readonly builtInActions?: Readonly<Record<string, BuiltInAction>>;
+  /**
+   * Rows every installation has (not only the demo), written on every start in the seed's
+   * transaction: idempotent, so a second start or a second instance writes nothing twice.
+   */
+  readonly installationSeed?: (trx: Tx) => Promise<void>;
   /** The area's demo rows, written in the demo seed's transaction after the demo tenants exist. */
   readonly demoSeed?: (trx: Tx) => Promise<void>;
   /**
