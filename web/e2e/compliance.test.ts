@@ -12,7 +12,7 @@ import {
   type ControlStatusValue,
 } from '@cfs/contracts/compliance';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, createTenant, launchBrowser, screenshot, sessionOf, settled, signedInPage, type Session } from './support';
+import { api, createTenant, launchBrowser, newContext, portalDatabase, screenshot, sessionOf, settled, signedInPage, uniqueName, type Session } from './support';
 
 /**
  * The compliance checklist in the browser (spec 002 §2 Compliance checklist, §4 control status
@@ -52,6 +52,31 @@ async function recordOf(session: Session, tenantId: string, checkDate: string, n
 
 async function setStatus(session: Session, tenantId: string, set: ControlSetRow, checkDate: string, name: string, status: ControlStatusValue, notes = ''): Promise<void> {
   await api(session, '/v1/controlstatuses', { method: 'POST', body: { checkDate, status, notes, tenantId, controlId: controlId(set, name) } });
+}
+
+/**
+ * A user of the tenant whose only permission is Compliance view, written behind the portal's back
+ * (no screen makes users): the operator's password, a role of its own. Answers the user name.
+ */
+async function complianceViewer(tenantId: string): Promise<string> {
+  const userName = uniqueName('viewer').replace(' ', '-');
+  const client = await portalDatabase();
+  try {
+    const role = await client.query<{ role_id: number }>('INSERT INTO app_role (name, description) VALUES ($1, $2) RETURNING role_id', [userName, 'Compliance view only']);
+    const roleId = role.rows[0]?.role_id;
+    await client.query('INSERT INTO role_permission (role_id, permission) VALUES ($1, $2)', [roleId, 'Compliance:view']);
+    const user = await client.query<{ user_id: string }>(
+      `INSERT INTO app_user (user_name, display_name, email, password_hash, tenant_id)
+       SELECT $1, 'Vera Viewer', NULL, password_hash, $2 FROM app_user WHERE user_name = 'operator' RETURNING user_id`,
+      [userName, tenantId],
+    );
+    const userId = user.rows[0]?.user_id;
+    await client.query('INSERT INTO user_role (user_id, role_id) VALUES ($1, $2)', [userId, roleId]);
+    await client.query('INSERT INTO user_tenant (user_id, tenant_id) VALUES ($1, $2)', [userId, tenantId]);
+  } finally {
+    await client.end();
+  }
+  return userName;
 }
 
 function row(page: Page, name: string): Locator {
@@ -256,5 +281,75 @@ describe('the compliance checklist (administrator)', () => {
     expect(ac1).toBeDefined();
     expect(ac1).toContain('Compliant');
     expect(ac1).toContain('Policy signed 2 Nov.');
+  });
+
+  test('an uploaded control set is offered in the selector with its controls by family', async () => {
+    const session = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(session);
+    const name = uniqueName('E2E baseline');
+    const file = {
+      name,
+      description: 'Two controls of our own.',
+      controls: [
+        { id: 'ZZ-1', family: 'Zebra Handling', title: 'Stripe inventory', description: 'Count the stripes weekly.' },
+        { id: 'ZZ-2', family: 'Zebra Handling', title: 'Feeding schedule', description: 'Feed twice a day.' },
+      ],
+    };
+    const page = await signedInPage(browser, 'admin');
+    await openChecklist(page, tenant.tenantId, WEEK);
+    await page.getByRole('button', { name: 'Upload Control Set' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Control set file').setInputFiles({ name: 'zebra.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await dialog.getByText('zebra.json').waitFor();
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await toast(page, `Control set "${name}" uploaded with 2 controls.`);
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await page.getByRole('combobox', { name: 'Control Set' }).textContent())?.trim()).toBe(name);
+    await page.getByRole('heading', { name: 'Zebra Handling', exact: true }).waitFor();
+    await toggle(page, 'ZZ-2', 'Compliant').click();
+    await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
+    await screenshot(page, 'compliance-uploaded-set');
+  });
+});
+
+describe('the compliance checklist (view only)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('a user with Compliance view only sees the week and cannot change it', async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(admin);
+    const set = await lowBaseline(admin, tenant.tenantId, WEEK);
+    await setStatus(admin, tenant.tenantId, set, WEEK, 'AC-1', 'Poam', 'Plan agreed.');
+    const userName = await complianceViewer(tenant.tenantId);
+
+    const context = await newContext(browser);
+    try {
+      const page = await context.newPage();
+      await page.goto(`/${tenant.tenantId}/compliance?week=${WEEK}`);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL(/\/oidc\/interaction\//);
+      await page.getByLabel('User name').fill(userName);
+      await page.getByLabel('Password').fill('operator');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname.endsWith('/compliance'));
+      await openChecklist(page, tenant.tenantId, WEEK);
+      await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Poam);
+      expect(await page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue()).toBe('Plan agreed.');
+      expect(await toggle(page, 'AC-1', 'Compliant').isDisabled()).toBe(true);
+      expect(await toggle(page, 'AC-2', 'Compliant').isDisabled()).toBe(true);
+      expect(await page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).getAttribute('readonly')).not.toBeNull();
+      for (const button of ['Copy last week', 'Upload Control Set']) expect(await page.getByRole('button', { name: button }).count()).toBe(0);
+      // Export reads only: it stays.
+      await page.getByRole('button', { name: 'Export', exact: true }).waitFor();
+      await screenshot(page, 'compliance-view-only');
+    } finally {
+      await context.close();
+    }
   });
 });
