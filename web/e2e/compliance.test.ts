@@ -209,6 +209,40 @@ describe('the compliance checklist (administrator)', () => {
     expect(await shownStatus(page, 'AC-3')).toBe(CONTROL_STATUS_LABELS.Poam);
   }, 120_000);
 
+  test("a change someone else made first: the spec's failure message, then the week as the server holds it", async () => {
+    const session = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(session);
+    const set = await lowBaseline(session, tenant.tenantId, WEEK);
+    await setStatus(session, tenant.tenantId, set, WEEK, 'AC-2', 'Compliant', 'Checked on Monday.');
+    await setStatus(session, tenant.tenantId, set, WEEK, 'AC-3', 'Exempt');
+    const page = await signedInPage(browser, 'admin');
+    await openChecklist(page, tenant.tenantId, WEEK);
+    await expect.poll(() => shownStatus(page, 'AC-2')).toBe(CONTROL_STATUS_LABELS.Compliant);
+
+    // AC-1 gets a status behind the screen: choosing one here finds the week taken.
+    await setStatus(session, tenant.tenantId, set, WEEK, 'AC-1', 'Poam');
+    await toggle(page, 'AC-1', 'Compliant').click();
+    await toast(page, CONTROL_STATUS_MESSAGES.statusCreateFailed);
+    await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Poam);
+
+    // AC-2's note changes behind the screen: the patch's test of the old note refuses this one.
+    const ac2 = (await recordOf(session, tenant.tenantId, WEEK, 'AC-2'))!;
+    await api(session, `/v1/controlstatuses/${ac2.id}`, { method: 'PATCH', body: [{ op: 'replace', path: '/notes', value: 'Checked on Tuesday.' }] });
+    const notes = page.getByRole('textbox', { name: 'Notes of AC-2', exact: true });
+    await notes.fill('Checked on Wednesday.');
+    await notes.press('Tab');
+    await toast(page, CONTROL_STATUS_MESSAGES.noteUpdateFailed);
+    await expect.poll(() => notes.inputValue()).toBe('Checked on Tuesday.');
+
+    // AC-3 is deleted behind the screen: deleting it here fails.
+    const ac3 = (await recordOf(session, tenant.tenantId, WEEK, 'AC-3'))!;
+    await api(session, `/v1/controlstatuses/${ac3.id}`, { method: 'DELETE' });
+    await toggle(page, 'AC-3', 'Exempt').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await toast(page, CONTROL_STATUS_MESSAGES.deleteFailed);
+    await expect.poll(() => shownStatus(page, 'AC-3')).toBeNull();
+  });
+
   test("switching weeks shows each week's statuses", async () => {
     const session = await sessionOf(browser, 'admin');
     const tenant = await createTenant(session);
