@@ -73,6 +73,11 @@ interface Objects {
   disposableCommunicationId: string;
   communicationActivityId: string;
   disposableCommunicationActivityId: string;
+  /** A shipped control set, one of its controls, and the tenant's status of it (one to delete). */
+  controlSetId: string;
+  controlId: string;
+  controlStatusId: string;
+  disposableControlStatusId: string;
 }
 
 type Body = (own: Objects) => unknown;
@@ -171,9 +176,17 @@ const BODIES: Record<string, Body> = {
   'POST /v1/workunitcommunicationactivities/:id': (o) => activityBody(o.communicationId),
   'DELETE /v1/workunitcommunicationactivities/:id': () => undefined,
   'POST /v1/workunitcommunications/:id/externalReport': () => undefined,
+  'PUT /v1/controlsets': () => ({ name: `Walk ${stamp()}`, controls: [{ id: 'W-1', family: 'Walk', title: 'Walk' }] }),
+  'POST /v1/controlsets/Export': (o) => ({ startDate: '2026-03-08', tenantId: o.tenantId }),
+  'POST /v1/controlstatuses': (o) => ({ checkDate: randomWeek(), status: 'Compliant', tenantId: o.tenantId, controlId: o.controlId }),
+  'POST /v1/controlstatuses/copyLastWeek': (o) => ({ controlSetId: o.controlSetId, tenantId: o.tenantId, checkDate: '2026-03-15' }),
+  'PATCH /v1/controlstatuses/:id': () => [{ op: 'replace', path: '/notes', value: `Walked ${stamp()}` }],
+  'DELETE /v1/controlstatuses/:id': () => undefined,
   'DELETE /v1/workunitcommunications/:id/externalReport': () => undefined,
 };
 
+/** A compliance week no other call of the walk has used (one record per tenant, control and week). */
+const randomWeek = () => `${2100 + Math.floor(Math.random() * 800)}-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}`;
 const communicationBody = (tenantId: string) => ({ title: `Walked ${stamp()}`, tenantId, serviceManager: 'Walker' });
 const activityBody = (communicationId: string) => ({ workUnitCommunicationId: communicationId, activityType: 'TaskActivity', details: `Walked ${stamp()}` });
 
@@ -213,6 +226,8 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'GET /v1/actionDefinitions/GetActionDefinitionsForProtocols': (o) => `tenantId=${o.tenantId}`,
   'GET /v1/protocols/GetMatchedRules': (o) => `id=${o.protocolId}`,
   'GET /v1/protocols/GetProtocolsForAction': () => `actionDefinitionId=${BUILT_IN_ACTIONS.sendEmail.id}`,
+  'GET /v1/controlsets': (o) => `tenantId=${o.tenantId}&checkDate=2026-03-08`,
+  'PUT /v1/controlsets': (o) => `tenantId=${o.tenantId}`,
 };
 
 /** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
@@ -225,6 +240,7 @@ function paramValue(url: string, name: string, o: Objects, method: string): stri
   if (name === 'workUnitId' || name === 'workunitId') return String(o.workUnitId);
   if (url.startsWith('/v1/workunitcommunications/')) return method === 'DELETE' && url === '/v1/workunitcommunications/:id' ? o.disposableCommunicationId : o.communicationId;
   if (url.startsWith('/v1/workunitcommunicationactivities/')) return method === 'DELETE' ? o.disposableCommunicationActivityId : o.communicationActivityId;
+  if (url.startsWith('/v1/controlstatuses/')) return method === 'DELETE' ? o.disposableControlStatusId : o.controlStatusId;
   if (url.endsWith('/trigger')) return name === 'id' ? String(o.manualWorkUnitId) : o.protocolActionId;
   if (url.startsWith('/v1/protocols/')) return String(method === 'DELETE' ? o.disposableProtocolId : o.protocolId);
   if (url.startsWith('/v1/protocolActions/')) return method === 'DELETE' ? o.disposableProtocolActionId : o.protocolActionId;
@@ -410,7 +426,26 @@ async function objectsOf(tenantId: string, subscriptionId: string): Promise<Obje
         .returning('work_unit_communication_activity_id')
         .executeTakeFirstOrThrow()
     ).work_unit_communication_activity_id;
+  const shipped = await portal.db
+    .selectFrom('control')
+    .innerJoin('control_set', 'control_set.control_set_id', 'control.control_set_id')
+    .select(['control.control_id', 'control.control_set_id'])
+    .where('control_set.name', '=', 'NIST SP 800-53 Rev. 5 Moderate baseline')
+    .where('control.name', '=', 'AC-1')
+    .executeTakeFirstOrThrow();
+  const controlStatus = async () =>
+    (
+      await portal.db
+        .insertInto('control_status')
+        .values({ tenant_id: tenantId, control_id: shipped.control_id, check_date: randomWeek(), status: 'NonCompliant' })
+        .returning('control_status_id')
+        .executeTakeFirstOrThrow()
+    ).control_status_id;
   return {
+    controlSetId: shipped.control_set_id,
+    controlId: shipped.control_id,
+    controlStatusId: await controlStatus(),
+    disposableControlStatusId: await controlStatus(),
     communicationId,
     disposableCommunicationId: await communication(),
     communicationActivityId: await activity(),

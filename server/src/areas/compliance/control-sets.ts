@@ -10,7 +10,7 @@ import { scoped } from '../../db/scoped.js';
 import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
 
 /** The control sets every installation ships with (NIST SP 800-53 Rev. 5 Low and Moderate baselines, public domain). */
-const SHIPPED_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'data', 'control-sets');
+const SHIPPED_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'seed-data', 'control-sets');
 const SHIPPED_FILES = ['nist-800-53-rev5-low.json', 'nist-800-53-rev5-moderate.json'];
 
 const MAX_TEXT = { name: 200, family: 200, title: 500, id: 50, description: 20_000, source: 2000 } as const;
