@@ -24,6 +24,8 @@ const LOW = 'NIST SP 800-53 Rev. 5 Low baseline';
 /** A Sunday: the first day of a compliance week. */
 const WEEK = '2026-11-01';
 const NEXT_WEEK = addDays(WEEK, 7);
+/** A week's rows take a while to arrive and render on a busy machine. */
+const POLL = { timeout: 15_000 };
 
 type ControlSetRow = JsonOf<ControlSet>;
 type ControlStatusRow = JsonOf<ControlStatus>;
@@ -155,7 +157,7 @@ describe('the compliance checklist (administrator)', () => {
     await toggle(page, 'AC-1', 'NonCompliant').click();
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
     await toast(page, CONTROL_STATUS_MESSAGES.deleted);
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBeNull();
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBeNull();
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-1')).toBeUndefined();
 
     // A note where no record exists creates one with status Notset, saved when the field loses focus.
@@ -164,7 +166,7 @@ describe('the compliance checklist (administrator)', () => {
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toBeUndefined();
     await notes.press('Tab');
     await toast(page, CONTROL_STATUS_MESSAGES.noteCreated);
-    await expect.poll(() => shownStatus(page, 'AC-2')).toBe(CONTROL_STATUS_LABELS.Notset);
+    await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Notset);
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({ status: 'Notset', notes: 'Accounts reviewed by the ISSO.' });
 
     // Changing the note updates the record on blur; it is still there after a reload.
@@ -183,16 +185,16 @@ describe('the compliance checklist (administrator)', () => {
     await toggle(page, 'AC-1', 'Compliant').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
     await toggle(page, 'AC-8', 'Exempt').click();
-    await expect.poll(() => shownStatus(page, 'AC-8')).toBe(CONTROL_STATUS_LABELS.Exempt);
+    await expect.poll(() => shownStatus(page, 'AC-8'), POLL).toBe(CONTROL_STATUS_LABELS.Exempt);
     await toggle(page, 'AC-7', 'NonCompliant').click();
-    await expect.poll(() => shownStatus(page, 'AC-7')).toBe(CONTROL_STATUS_LABELS.NonCompliant);
+    await expect.poll(() => shownStatus(page, 'AC-7'), POLL).toBe(CONTROL_STATUS_LABELS.NonCompliant);
 
     // The statement on demand, from the keyboard.
     const statement = row(page, 'AC-1').getByRole('button', { name: 'Statement of AC-1' });
     await statement.focus();
     await page.keyboard.press('Enter');
     await page.getByText('Develop, document, and disseminate', { exact: false }).first().waitFor();
-    await expect.poll(() => statement.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => statement.getAttribute('aria-expanded'), POLL).toBe('true');
     await screenshot(page, 'compliance-grid');
 
     // The chosen statuses wear the spec's colours (§9).
@@ -205,7 +207,7 @@ describe('the compliance checklist (administrator)', () => {
 
     await page.reload();
     await row(page, 'AC-2').waitFor();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue()).toBe('Accounts reviewed by the ISSO; two stale accounts disabled.');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL).toBe('Accounts reviewed by the ISSO; two stale accounts disabled.');
     expect(await shownStatus(page, 'AC-3')).toBe(CONTROL_STATUS_LABELS.Poam);
   }, 120_000);
 
@@ -217,13 +219,13 @@ describe('the compliance checklist (administrator)', () => {
     await setStatus(session, tenant.tenantId, set, WEEK, 'AC-3', 'Exempt');
     const page = await signedInPage(browser, 'admin');
     await openChecklist(page, tenant.tenantId, WEEK);
-    await expect.poll(() => shownStatus(page, 'AC-2')).toBe(CONTROL_STATUS_LABELS.Compliant);
+    await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Compliant);
 
     // AC-1 gets a status behind the screen: choosing one here finds the week taken.
     await setStatus(session, tenant.tenantId, set, WEEK, 'AC-1', 'Poam');
     await toggle(page, 'AC-1', 'Compliant').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusCreateFailed);
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Poam);
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Poam);
 
     // AC-2's note changes behind the screen: the patch's test of the old note refuses this one.
     const ac2 = (await recordOf(session, tenant.tenantId, WEEK, 'AC-2'))!;
@@ -232,7 +234,7 @@ describe('the compliance checklist (administrator)', () => {
     await notes.fill('Checked on Wednesday.');
     await notes.press('Tab');
     await toast(page, CONTROL_STATUS_MESSAGES.noteUpdateFailed);
-    await expect.poll(() => notes.inputValue()).toBe('Checked on Tuesday.');
+    await expect.poll(() => notes.inputValue(), POLL).toBe('Checked on Tuesday.');
 
     // AC-3 is deleted behind the screen: deleting it here fails.
     const ac3 = (await recordOf(session, tenant.tenantId, WEEK, 'AC-3'))!;
@@ -240,7 +242,7 @@ describe('the compliance checklist (administrator)', () => {
     await toggle(page, 'AC-3', 'Exempt').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await toast(page, CONTROL_STATUS_MESSAGES.deleteFailed);
-    await expect.poll(() => shownStatus(page, 'AC-3')).toBeNull();
+    await expect.poll(() => shownStatus(page, 'AC-3'), POLL).toBeNull();
   });
 
   test("switching weeks shows each week's statuses", async () => {
@@ -252,18 +254,18 @@ describe('the compliance checklist (administrator)', () => {
 
     const page = await signedInPage(browser, 'admin');
     await openChecklist(page, tenant.tenantId, WEEK);
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Compliant);
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Compliant);
     expect(await page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue()).toBe('First week.');
 
     await page.getByRole('button', { name: 'Next week' }).click();
     await page.waitForURL((url) => url.searchParams.get('week') === NEXT_WEEK);
     await page.getByTestId('compliance-week-range').getByText('8/Nov/2026 – 14/Nov/2026').waitFor();
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Exempt);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue()).toBe('Second week.');
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Exempt);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue(), POLL).toBe('Second week.');
 
     await page.getByRole('button', { name: 'Next week' }).click();
     await page.waitForURL((url) => url.searchParams.get('week') === addDays(WEEK, 14));
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBeNull();
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBeNull();
 
     // A day picked in the calendar stands for its week: Wednesday 4 Nov is the week of 1 Nov.
     await page.getByRole('button', { name: /Choose date/ }).click();
@@ -272,7 +274,7 @@ describe('the compliance checklist (administrator)', () => {
     await calendar.getByText('November 2026').waitFor();
     await calendar.getByRole('gridcell', { name: '4', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('week') === WEEK);
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Compliant);
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Compliant);
     await screenshot(page, 'compliance-week');
   });
 
@@ -286,13 +288,13 @@ describe('the compliance checklist (administrator)', () => {
 
     const page = await signedInPage(browser, 'admin');
     await openChecklist(page, tenant.tenantId, NEXT_WEEK);
-    await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Exempt);
+    await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Exempt);
     expect(await shownStatus(page, 'AC-2')).toBeNull();
 
     await page.getByRole('button', { name: 'Copy last week' }).click();
     await toast(page, 'Copied 1 control status from last week.');
-    await expect.poll(() => shownStatus(page, 'AC-2')).toBe(CONTROL_STATUS_LABELS.Poam);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue()).toBe('Plan due in March.');
+    await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Poam);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL).toBe('Plan due in March.');
     // This week's own choice stays.
     expect(await shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Exempt);
     expect(await recordOf(session, tenant.tenantId, NEXT_WEEK, 'AC-2')).toMatchObject({ status: 'Poam', notes: 'Plan due in March.', checkDate: NEXT_WEEK });
@@ -338,7 +340,7 @@ describe('the compliance checklist (administrator)', () => {
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await toast(page, `Control set "${name}" uploaded with 2 controls.`);
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await page.getByRole('combobox', { name: 'Control Set' }).textContent())?.trim()).toBe(name);
+    await expect.poll(async () => (await page.getByRole('combobox', { name: 'Control Set' }).textContent())?.trim(), POLL).toBe(name);
     await page.getByRole('heading', { name: 'Zebra Handling', exact: true }).waitFor();
     await toggle(page, 'ZZ-2', 'Compliant').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
@@ -373,7 +375,7 @@ describe('the compliance checklist (view only)', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL((url) => url.pathname.endsWith('/compliance'));
       await openChecklist(page, tenant.tenantId, WEEK);
-      await expect.poll(() => shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Poam);
+      await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Poam);
       expect(await page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue()).toBe('Plan agreed.');
       expect(await toggle(page, 'AC-1', 'Compliant').isDisabled()).toBe(true);
       expect(await toggle(page, 'AC-2', 'Compliant').isDisabled()).toBe(true);
