@@ -34,7 +34,7 @@ export const AREA_ROUTES: readonly AreaRoute[] = [
   { path: 'devices', header: 'Devices', load: () => import('../features/devices/devices-page') },
   { path: 'blocks', header: 'Blocks', load: () => import('../features/blocks/blocks-page') },
   { path: 'rules', header: 'Rules', load: () => import('../features/rules/rules-page') },
-  { path: 'compliance', header: 'Compliance', load: placeholder },
+  { path: 'compliance', header: 'Compliance', load: () => import('../features/compliance/compliance-page') },
   { path: 'tenants', header: 'Tenants', load: () => import('../features/tenants/tenants-page') },
   { path: 'locations', header: 'Locations', load: () => import('../features/locations/locations-page') },
   { path: 'packages', header: 'Package Catalog', load: () => import('../features/packages/packages-page') },

@@ -161,7 +161,41 @@ export async function apiGetBlob(path: string, params?: QueryParams, options: Re
 /** Fetches a file (CSV export) with the bearer token and hands it to the browser as a download. */
 export async function apiDownload(path: string, params: QueryParams, fileName: string, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<void> {
   const response = await request(method, buildUrl(path, params), body, {});
-  const blob = await response.blob();
+  saveBlob(await response.blob(), fileName);
+}
+
+/**
+ * Fetches a file whose name the server chooses (its `Content-Disposition`, e.g. an export named
+ * after the week it holds) and hands it to the browser under that name, else under `fallbackName`.
+ * Answers the name used.
+ *
+ * @example
+ *   await apiDownloadNamed('POST', '/v1/controlsets/Export()', { startDate, tenantId }, 'compliance.csv');
+ */
+export async function apiDownloadNamed(method: 'GET' | 'POST', path: string, body: unknown, fallbackName: string): Promise<string> {
+  const response = await request(method, path, body, {});
+  const fileName = fileNameOf(response.headers.get('Content-Disposition')) ?? fallbackName;
+  saveBlob(await response.blob(), fileName);
+  return fileName;
+}
+
+/** The file name of a `Content-Disposition` header (`filename*=UTF-8''…` first, then `filename="…"`). */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // A malformed encoding: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(disposition);
+  const name = (plain?.[2] ?? plain?.[1])?.trim();
+  return name ? name : undefined;
+}
+
+function saveBlob(blob: Blob, fileName: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
