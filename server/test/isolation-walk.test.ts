@@ -178,6 +178,7 @@ const BODIES: Record<string, Body> = {
   'POST /v1/workunitcommunications/:id/externalReport': () => undefined,
   'PUT /v1/controlsets': () => ({ name: `Walk ${stamp()}`, controls: [{ id: 'W-1', family: 'Walk', title: 'Walk' }] }),
   'POST /v1/controlsets/Export': (o) => ({ startDate: '2026-03-08', tenantId: o.tenantId }),
+  'POST /v1/compliancereport/Export': () => ({}),
   'POST /v1/controlstatuses': (o) => ({ checkDate: randomWeek(), status: 'Compliant', tenantId: o.tenantId, controlId: o.controlId }),
   'POST /v1/controlstatuses/copyLastWeek': (o) => ({ controlSetId: o.controlSetId, tenantId: o.tenantId, checkDate: '2026-03-15' }),
   'PATCH /v1/controlstatuses/:id': () => [{ op: 'replace', path: '/notes', value: `Walked ${stamp()}` }],
@@ -235,8 +236,11 @@ const QUERIES: Record<string, (o: Objects) => string> = {
   'PUT /v1/controlsets': (o) => `tenantId=${o.tenantId}`,
 };
 
-/** Routes that name no tenant-owned object: shared by every tenant (work unit types) or creating a tenant. */
-const NOT_TENANT_BOUND = new Set(['PUT /v1/tenants', 'PUT /v1/workunittypes', 'POST /v1/workunittypes/:id']);
+/**
+ * Routes that name no tenant-owned object: shared by every tenant (work unit types), creating a
+ * tenant, or a list's export sent by POST (its rows are the caller's scope, as the GET export's).
+ */
+const NOT_TENANT_BOUND = new Set(['PUT /v1/tenants', 'PUT /v1/workunittypes', 'POST /v1/workunittypes/:id', 'POST /v1/compliancereport/Export']);
 
 /** Path parameters by the collection they follow. */
 function paramValue(url: string, name: string, o: Objects, method: string): string {
