@@ -11,7 +11,6 @@ export function lazyPage(load: () => Promise<PageModule>): NonNullable<RouteObje
   return async () => ({ Component: (await load()).default });
 }
 
-const placeholder = () => import('../features/placeholders/area-placeholder-page');
 
 export interface AreaRoute {
   /** Path under /{tenantId} (spec 000 §2). */
