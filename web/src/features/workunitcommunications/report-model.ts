@@ -52,28 +52,36 @@ function ordered<T extends ReportActivitySource>(activities: readonly T[]): T[] 
   return [...activities].sort((a, b) => rank(a) - rank(b) || a.created.localeCompare(b.created));
 }
 
-export function externalReport(communication: Communication, activities: readonly CommunicationActivity[], timeZone?: string): ReportModel {
+/**
+ * What a customer may read of a communication: the fields of the published report, with the
+ * customer-facing activities only. The staff's External Report is drawn from it, so it shows
+ * exactly what the published link shows.
+ */
+function customerView(communication: Communication, activities: readonly CommunicationActivity[]): PublicReport {
   return {
-    heading: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}`,
-    internal: false,
-    rows: [
-      { label: 'Title', value: communication.title },
-      { label: 'Tenant', value: text(communication.tenant?.name) },
-      { label: 'Status', value: COMMUNICATION_STATUS_LABELS[communication.status] },
-      { label: 'Details', value: text(communication.details) },
-      { label: 'Customer Assistance Required', value: yesNo(communication.customerAssistanceRequired) },
-      { label: 'Current Impact', value: text(communication.currentImpact) },
-      { label: 'Maximum Impact', value: text(communication.maximumImpact) },
-      { label: 'Impacted Services', value: text(communication.impactedServices) },
-      { label: 'Event Started', value: formatDateTime(communication.eventStarted, timeZone) },
-      { label: 'Event Mitigated', value: formatDateTime(communication.eventMitigated, timeZone) },
-      { label: 'Event Resolved', value: formatDateTime(communication.eventResolved, timeZone) },
-      { label: 'Root Cause', value: text(communication.rootCause) },
-      { label: 'Next Update', value: formatDateTime(communication.nextUpdate, timeZone) },
-      { label: 'Last Updated', value: formatDateTime(communication.modified, timeZone) },
-    ],
-    activities: ordered(activities.filter((activity) => activity.isCustomerFacing)).map((activity) => activityOf(activity, false, timeZone)),
+    publicWorkUnitCommunicationId: communication.publicWorkUnitCommunicationId,
+    title: communication.title,
+    tenantName: text(communication.tenant?.name),
+    status: communication.status,
+    details: communication.details,
+    customerAssistanceRequired: communication.customerAssistanceRequired,
+    rootCause: communication.rootCause,
+    eventStarted: communication.eventStarted,
+    eventMitigated: communication.eventMitigated,
+    eventResolved: communication.eventResolved,
+    nextUpdate: communication.nextUpdate,
+    currentImpact: communication.currentImpact,
+    maximumImpact: communication.maximumImpact,
+    impactedServices: communication.impactedServices,
+    modified: communication.modified,
+    activities: activities
+      .filter((activity) => activity.isCustomerFacing)
+      .map(({ activityType, details, isComplete, completed, created }) => ({ activityType, details, isComplete, completed, created })),
   };
+}
+
+export function externalReport(communication: Communication, activities: readonly CommunicationActivity[], timeZone?: string): ReportModel {
+  return publishedReport(customerView(communication, activities), timeZone);
 }
 
 export function internalReport(communication: Communication, activities: readonly CommunicationActivity[], timeZone?: string): ReportModel {
