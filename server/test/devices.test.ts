@@ -46,10 +46,12 @@ async function createPackage(tenantId: string | null, name: string, operatingSys
     .returning('package_id')
     .executeTakeFirstOrThrow();
   const ids: string[] = [];
-  for (const version of versions) {
+  for (const [index, version] of versions.entries()) {
+    // A package has one Latest version: the last one given; the earlier ones are archived.
+    const status = index === versions.length - 1 ? PACKAGE_VERSION_STATUSES.Latest : PACKAGE_VERSION_STATUSES.Archived;
     const row = await portal.db
       .insertInto('package_version')
-      .values({ package_id: pkg.package_id, version, label: version, package_version_status_id: PACKAGE_VERSION_STATUSES.Latest, file_sha256: '0'.repeat(64), file_name: 'x.zip', file_size: 1 })
+      .values({ package_id: pkg.package_id, version, label: version, package_version_status_id: status, file_sha256: '0'.repeat(64), file_name: 'x.zip', file_size: 1 })
       .returning('package_version_id')
       .executeTakeFirstOrThrow();
     ids.push(row.package_version_id);
