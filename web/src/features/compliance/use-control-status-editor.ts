@@ -61,73 +61,52 @@ export function useControlStatusEditor(tenantId: string, controlSetId: string, c
     [key, queryClient, toast],
   );
 
+  /**
+   * Writes one field of a control's record for the week, after the control's earlier writes: a
+   * new record (the other field at its default) where none exists, a patch of the field where it
+   * differs, nothing where it is already so. An empty note on a control without a record creates nothing.
+   */
+  const writeField = useCallback(
+    (control: ControlRow, field: 'status' | 'notes', value: string, created: { status: ControlStatusValue; notes: string }) => {
+      const kind = field === 'status' ? 'status' : 'note';
+      void run(control.id, async () => {
+        const record = statusOf(cachedControl(queryClient, key, control.id) ?? control);
+        if (!record && field === 'notes' && value.trim() === '') return;
+        if (record && record[field] === value) return;
+        const action = record ? 'update' : 'create';
+        await attempt(
+          async () =>
+            setCachedStatus(
+              queryClient,
+              key,
+              control.id,
+              record
+                ? await patchControlStatus(record.id, [
+                    { op: 'test', path: `/${field}`, value: record[field] },
+                    { op: 'replace', path: `/${field}`, value },
+                  ])
+                : await createControlStatus({ checkDate, ...created, tenantId, controlId: control.id }),
+            ),
+          controlStatusMessage(action, kind, 'success'),
+          controlStatusMessage(action, kind, 'failure'),
+        );
+      });
+    },
+    [attempt, checkDate, key, queryClient, run, tenantId],
+  );
+
   const chooseStatus = useCallback(
     (control: ControlRow, status: ControlStatusValue | null) => {
       if (status === null) {
         if (statusOf(control)) setDeleting(control);
         return;
       }
-      void run(control.id, async () => {
-        const record = statusOf(cachedControl(queryClient, key, control.id) ?? control);
-        if (!record) {
-          await attempt(
-            async () => setCachedStatus(queryClient, key, control.id, await createControlStatus({ checkDate, status, notes: '', tenantId, controlId: control.id })),
-            controlStatusMessage('create', 'status', 'success'),
-            controlStatusMessage('create', 'status', 'failure'),
-          );
-        } else if (record.status !== status) {
-          await attempt(
-            async () =>
-              setCachedStatus(
-                queryClient,
-                key,
-                control.id,
-                await patchControlStatus(record.id, [
-                  { op: 'test', path: '/status', value: record.status },
-                  { op: 'replace', path: '/status', value: status },
-                ]),
-              ),
-            controlStatusMessage('update', 'status', 'success'),
-            controlStatusMessage('update', 'status', 'failure'),
-          );
-        }
-      });
+      writeField(control, 'status', status, { status, notes: '' });
     },
-    [attempt, checkDate, key, queryClient, run, tenantId],
+    [writeField],
   );
 
-  const saveNotes = useCallback(
-    (control: ControlRow, notes: string) => {
-      void run(control.id, async () => {
-        const record = statusOf(cachedControl(queryClient, key, control.id) ?? control);
-        if (!record) {
-          // An empty field that was only visited creates nothing.
-          if (notes.trim() === '') return;
-          await attempt(
-            async () => setCachedStatus(queryClient, key, control.id, await createControlStatus({ checkDate, status: 'Notset', notes, tenantId, controlId: control.id })),
-            controlStatusMessage('create', 'note', 'success'),
-            controlStatusMessage('create', 'note', 'failure'),
-          );
-        } else if (record.notes !== notes) {
-          await attempt(
-            async () =>
-              setCachedStatus(
-                queryClient,
-                key,
-                control.id,
-                await patchControlStatus(record.id, [
-                  { op: 'test', path: '/notes', value: record.notes },
-                  { op: 'replace', path: '/notes', value: notes },
-                ]),
-              ),
-            controlStatusMessage('update', 'note', 'success'),
-            controlStatusMessage('update', 'note', 'failure'),
-          );
-        }
-      });
-    },
-    [attempt, checkDate, key, queryClient, run, tenantId],
-  );
+  const saveNotes = useCallback((control: ControlRow, notes: string) => writeField(control, 'notes', notes, { status: 'Notset', notes }), [writeField]);
 
   const confirmDelete = useCallback(async () => {
     const control = deleting;
