@@ -1,7 +1,9 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
+/** The long suites of `npm run test:hard`: processes killed mid-stream, load, backup and restore. */
+const hardTests = ['server/test/hard/**/*.test.ts'];
 
 /**
  * One runner for every suite. The server suite runs once, on the PostgreSQL server at
@@ -14,7 +16,11 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'contracts', include: ['contracts/src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'server', include: serverTests, globalSetup: ['server/test/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'server', include: serverTests, exclude: [...configDefaults.exclude, ...hardTests], globalSetup: ['server/test/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      {
+        extends: true,
+        test: { name: 'hard', include: hardTests, globalSetup: ['server/test/global-setup.ts'], fileParallelism: false, testTimeout: 600_000, hookTimeout: 300_000 },
+      },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
       { extends: true, test: { name: 'agent', include: ['agent/src/**/*.test.ts'] } },
       {

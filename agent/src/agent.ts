@@ -6,10 +6,13 @@ import { backoffDelay } from './backoff.js';
 import { DataFolder, loadIdentity, saveIdentity, type Identity } from './data-folder.js';
 import { HostMetrics } from './host-metrics.js';
 import { Installer } from './installer.js';
+import { outboundPolicy, type OutboundPolicy } from './http-check.js';
 import { runOperation, type OperationResult } from './operations.js';
-import { Outbox, type OutboxItem, type SendOutcome } from './outbox.js';
+import { Outbox, type OutboxItem } from './outbox.js';
+import { OutboxDelivery } from './outbox-delivery.js';
 import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
 import { PortalClient, PortalError } from './portal-client.js';
+import { Sleeper } from './sleeper.js';
 import { dueOperations, emptyScheduleState, msUntilNextDue, oneTimeKey, pruneScheduleState } from './scheduler.js';
 import { AGENT_VERSION } from './version.js';
 
@@ -22,31 +25,14 @@ export interface AgentOptions {
   /** How often the configuration is fetched (the portal's default unless a test shortens it). */
   pollMs?: number;
   quiet?: boolean;
+  /** Internal targets this machine's owner lets operations call besides the portal (CFS_AGENT_OUTBOUND_ALLOW). */
+  outboundAllow?: string;
 }
 
 /** How a run of the agent ended: the portal asked for a restart, the agent was stopped, or the portal refused it for good. */
 export type AgentExit = { kind: 'restart' } | { kind: 'stopped' } | { kind: 'refused'; message: string };
 
 const ONE_TIME_FILE = 'one-time.json';
-
-/** A sleep that `wake()` or `stop` ends early. */
-class Sleeper {
-  private wakeUp: (() => void) | undefined;
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        if (this.wakeUp === done) this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
-  }
-  wake(): void {
-    this.wakeUp?.();
-  }
-}
 
 /**
  * The device agent: enrols with the tenant token, waits for promotion, then keeps its device
@@ -58,23 +44,27 @@ export class Agent {
   private readonly folder: DataFolder;
   private readonly client: PortalClient;
   private readonly outbox: Outbox;
+  private readonly delivery: OutboxDelivery;
   private readonly metrics = new HostMetrics();
+  private readonly outbound: OutboundPolicy;
   private readonly installer: Installer;
   private identity: Identity;
   private configuration: AgentConfiguration | undefined;
   private readonly schedule = emptyScheduleState();
-  private readonly sleepers = { config: new Sleeper(), heartbeat: new Sleeper(), scheduler: new Sleeper(), outbox: new Sleeper(), pending: new Sleeper() };
+  private readonly sleepers = { config: new Sleeper(), heartbeat: new Sleeper(), scheduler: new Sleeper(), pending: new Sleeper() };
   private running = false;
   private endSession: ((exit: AgentExit | 'reenrol') => void) | undefined;
   private readonly installFailures = new Map<string, { failures: number; until: number }>();
 
   constructor(private readonly options: AgentOptions) {
     this.folder = new DataFolder(options.dataDir);
+    this.outbound = outboundPolicy(options.server, options.outboundAllow);
     this.client = new PortalClient(options.server, `cfs-agent/${AGENT_VERSION} (${process.platform}; ${process.arch})`);
     this.outbox = new Outbox(this.folder.file('outbox.jsonl'));
     this.installer = new Installer(this.folder, this.client);
     this.identity = loadIdentity(this.folder);
     this.log = new AgentLog(options.quiet);
+    this.delivery = new OutboxDelivery(this.outbox, this.client, () => this.credential(), this.log);
     for (const name of this.folder.readJson<string[]>(ONE_TIME_FILE) ?? []) this.schedule.oneTimeDone.add(name);
   }
 
@@ -96,6 +86,7 @@ export class Agent {
     if (exit !== 'reenrol') this.running = false;
     this.endSession?.(exit);
     for (const sleeper of Object.values(this.sleepers)) sleeper.wake();
+    this.delivery.wake();
   }
 
   async run(): Promise<AgentExit> {
@@ -220,7 +211,7 @@ export class Agent {
     if (configuration.restartAgent) {
       this.log.info('The portal asked this agent to restart');
       await this.client.json('POST', '/v1/agent/restart/acknowledge', this.credential());
-      await this.flushOutbox().catch(() => undefined);
+      await this.delivery.flush().catch(() => undefined);
       this.finish({ kind: 'restart' });
       return;
     }
@@ -288,7 +279,7 @@ export class Agent {
           },
         });
         this.log.trace(`Heartbeat: CPU ${sample.cpuPercent}%, memory ${sample.memoryPercent}%`);
-        this.sleepers.outbox.wake();
+        this.delivery.wake();
       } catch (error) {
         this.log.warn(`The heartbeat could not be measured: ${(error as Error).message}`);
       }
@@ -316,7 +307,7 @@ export class Agent {
     if (operation.completionToken) this.schedule.tokensRun.add(operation.completionToken);
     try {
       this.log.trace(`Running ${operation.label} (${operation.operationName})`);
-      const ran = await runOperation(operation.operationTypeId, resolveParameters(operation.parameters, this.runtimeConfig()), { metrics: this.metrics });
+      const ran = await runOperation(operation.operationTypeId, resolveParameters(operation.parameters, this.runtimeConfig()), { metrics: this.metrics, outbound: this.outbound });
       const secrets = securedValues(operation.parameters);
       const result = { ...ran, detail: withoutSecrets(ran.detail, secrets), value: typeof ran.value === 'string' ? withoutSecrets(ran.value, secrets) : ran.value };
       await this.outbox.append(...this.resultItems(operation, result));
@@ -324,7 +315,7 @@ export class Agent {
         this.schedule.oneTimeDone.add(oneTimeKey(operation));
         this.folder.writeJson(ONE_TIME_FILE, [...this.schedule.oneTimeDone]);
       }
-      this.sleepers.outbox.wake();
+      this.delivery.wake();
     } catch (error) {
       this.log.error(`${operation.label} could not be reported: ${(error as Error).message}`);
     } finally {
@@ -360,60 +351,7 @@ export class Agent {
     return items;
   }
 
-  private async outboxLoop(generation: number): Promise<void> {
-    let failures = 0;
-    while (this.activeIn(generation)) {
-      let empty = false;
-      try {
-        empty = await this.flushOutbox();
-      } catch (error) {
-        if (this.refusedCredential(error)) return;
-        this.log.warn(`The outbox could not be sent: ${(error as Error).message}`);
-      }
-      if (empty) {
-        failures = 0;
-        await this.sleepers.outbox.sleep(10_000);
-      } else {
-        failures += 1;
-        // Not woken by new items while the portal is away: they wait for the backoff like the rest.
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures, { baseMs: 2000, maxMs: 120_000 })));
-      }
-    }
-  }
-
-  /** Sends what waits in the outbox; false when the portal could not take it now. */
-  private flushOutbox(): Promise<boolean> {
-    return this.outbox.flush((items) => this.send(items));
-  }
-
-  private async send(items: OutboxItem[]): Promise<SendOutcome> {
-    const first = items[0]!;
-    const credential = this.credential();
-    try {
-      switch (first.kind) {
-        case 'packet':
-          await this.client.json('POST', '/v1/packets', credential, items.flatMap((item) => (item.kind === 'packet' ? [item.packet] : [])));
-          break;
-        case 'deviceLog':
-          await this.client.json('POST', '/v1/agent/logs', credential, { entries: items.flatMap((item) => (item.kind === 'deviceLog' ? [item.entry] : [])) });
-          break;
-        case 'operationLog':
-          await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/logs`, credential, {
-            entries: items.flatMap((item) => (item.kind === 'operationLog' ? [item.entry] : [])),
-          });
-          break;
-        case 'complete':
-          await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/complete`, credential, { completionToken: first.completionToken });
-          break;
-      }
-      return 'sent';
-    } catch (error) {
-      if (!(error instanceof PortalError)) throw error;
-      if (error.refused) throw error;
-      if (error.transient) return 'retry';
-      // Refused for good (an operation deleted since, a completion dequeued): kept, it would block everything after it.
-      this.log.warn(`The portal refused ${items.length} ${first.kind} item(s): ${error.message}`);
-      return 'drop';
-    }
+  private outboxLoop(generation: number): Promise<void> {
+    return this.delivery.run(() => this.activeIn(generation), (error) => this.refusedCredential(error));
   }
 }

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent } from './agent.js';
+import { outboundPolicy } from './http-check.js';
 
-const USAGE = 'Usage: cfs-agent --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME]\n  (npm run agent -- --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME])';
+const USAGE =
+  'Usage: cfs-agent --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS]\n  (npm run agent -- --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS])';
 
 /**
  * The agent's command line. A restart asked for by the portal starts the agent afresh in this same
@@ -19,6 +21,7 @@ async function main(): Promise<number> {
         token: { type: 'string' },
         data: { type: 'string' },
         name: { type: 'string' },
+        'outbound-allow': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       // A single executable sees its own path as the first argument.
@@ -42,13 +45,20 @@ async function main(): Promise<number> {
   const dataDir = path.resolve(values.data ?? process.env.CFS_AGENT_DATA ?? 'cfs-agent-data');
   // Tests shorten the configuration poll; the portal's interval otherwise.
   const pollMs = process.env.CFS_AGENT_POLL_MS ? Number(process.env.CFS_AGENT_POLL_MS) : undefined;
+  const outboundAllow = values['outbound-allow'] ?? process.env.CFS_AGENT_OUTBOUND_ALLOW ?? '';
+  try {
+    outboundPolicy(server, outboundAllow);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
 
   let current: Agent | undefined;
   const stop = () => current?.stop();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   for (;;) {
-    current = new Agent({ server, token, dataDir, ...(values.name ? { machineName: values.name } : {}), ...(pollMs ? { pollMs } : {}) });
+    current = new Agent({ server, token, dataDir, ...(values.name ? { machineName: values.name } : {}), ...(pollMs ? { pollMs } : {}), outboundAllow });
     const exit = await current.run();
     if (exit.kind === 'restart') {
       current.log.info('Restarting');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_TYPES } from '@cfs/contracts/fleet';
 import type { HostMetrics } from './host-metrics.js';
+import { outboundPolicy } from './http-check.js';
 import { runOperation } from './operations.js';
 import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
 
@@ -46,7 +47,9 @@ afterAll(async () => {
 });
 
 const metrics = { sample: async () => ({ cpuPercent: 12.5, memoryPercent: 40 }), disk: async () => 70 } as unknown as HostMetrics;
-const run = (type: number, parameters: Record<string, string>) => runOperation(type, new Map(Object.entries(parameters)), { metrics });
+// The test endpoint stands for the agent's portal, which its operations may always call.
+const context = () => ({ metrics, outbound: outboundPolicy(base, '127.0.0.1:1') });
+const run = (type: number, parameters: Record<string, string>) => runOperation(type, new Map(Object.entries(parameters)), context());
 
 describe('Availability', () => {
   it('passes when the address answers 2xx or 3xx, and fails on 5xx or no answer', async () => {
@@ -61,6 +64,16 @@ describe('Availability', () => {
     const port = (server.address() as AddressInfo).port;
     expect(await run(OPERATION_TYPES.Availability, { Url: `tcp://127.0.0.1:${port}` })).toMatchObject({ ok: true, value: 1 });
     expect(await run(OPERATION_TYPES.Availability, { Host: '127.0.0.1', Port: '1' })).toMatchObject({ ok: false, value: 0 });
+  });
+
+  it('calls the portal and what the machine allows, and refuses other internal addresses before connecting', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const refused = await run(OPERATION_TYPES.Availability, { Url: `http://127.0.0.2:${port}/ok` });
+    expect(refused).toMatchObject({ ok: false, value: 0 });
+    expect(refused.detail).toMatch(/not allowed: 127\.0\.0\.2 is a loopback/);
+    expect((await run(OPERATION_TYPES.Availability, { Host: '169.254.169.254', Port: '80' })).detail).toMatch(/not allowed/);
+    const allowed = await runOperation(OPERATION_TYPES.Availability, new Map([['Url', `http://localhost:${port}/ok`]]), { metrics, outbound: outboundPolicy('https://portal.example', `localhost:${port}`) });
+    expect(allowed).toMatchObject({ ok: true, value: 1 });
   });
 });
 
@@ -158,7 +171,7 @@ describe('secured values in what an operation reports', () => {
       { name: 'Token', source: 'SecuredValue' as const, value: secret },
     ];
     const runtime = { MachineName: 'host', DeviceId: '', PortalUrl: base, DataDirectory: os.tmpdir() };
-    const result = await runOperation(OPERATION_TYPES.Availability, resolveParameters(parameters, runtime), { metrics });
+    const result = await runOperation(OPERATION_TYPES.Availability, resolveParameters(parameters, runtime), context());
     expect(result.detail).toContain(encodeURIComponent(secret));
     const shown = withoutSecrets(`${result.detail} (${secret})`, securedValues(parameters));
     expect(shown).not.toContain(encodeURIComponent(secret));

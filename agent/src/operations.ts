@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { OPERATION_TYPES } from '@cfs/contracts/fleet';
 import type { HostMetrics } from './host-metrics.js';
-import { DEFAULT_TIMEOUT_MS, httpRequest, tcpCheck } from './http-check.js';
+import { DEFAULT_TIMEOUT_MS, httpRequest, tcpCheck, type OutboundPolicy } from './http-check.js';
 import { readJsonPath } from './json-path.js';
 import { parameter, requireParameter } from './parameters.js';
 
@@ -17,6 +17,8 @@ type Parameters = ReadonlyMap<string, string | undefined>;
 
 export interface OperationContext {
   metrics: HostMetrics;
+  /** Where the operation's calls may connect. */
+  outbound: OutboundPolicy;
 }
 
 const timeoutOf = (parameters: Parameters) => {
@@ -58,7 +60,7 @@ async function metric(parameters: Parameters, context: OperationContext): Promis
 }
 
 /** Availability: an HTTP(S) address answers with an expected status, or a TCP port (tcp://host:port, or Host and Port) accepts a connection. */
-async function availability(parameters: Parameters): Promise<OperationResult> {
+async function availability(parameters: Parameters, { outbound }: OperationContext): Promise<OperationResult> {
   const timeoutMs = timeoutOf(parameters);
   const url = parameter(parameters, 'Url', 'Address');
   const host = parameter(parameters, 'Host');
@@ -67,7 +69,7 @@ async function availability(parameters: Parameters): Promise<OperationResult> {
     const hostName = target?.hostname ?? host!;
     const port = Number(target?.port || requireParameter(parameters, 'Port'));
     try {
-      const { ms } = await tcpCheck(hostName, port, timeoutMs);
+      const { ms } = await tcpCheck(outbound, hostName, port, timeoutMs);
       return { ok: true, value: 1, detail: `${hostName}:${port} accepted a connection in ${ms} ms`, metrics: { ResponseMs: ms } };
     } catch (error) {
       return { ok: false, value: 0, detail: `${hostName}:${port} is not available: ${(error as Error).message}`, metrics: {} };
@@ -76,7 +78,7 @@ async function availability(parameters: Parameters): Promise<OperationResult> {
   const address = requireParameter(parameters, 'Url');
   const method = (parameter(parameters, 'Method') ?? 'GET').toUpperCase();
   try {
-    const outcome = await httpRequest(address, { method, timeoutMs });
+    const outcome = await httpRequest(outbound, address, { method, timeoutMs });
     const ok = expectedStatus(parameters)(outcome.status);
     return { ok, value: ok ? 1 : 0, detail: `${method} ${address} answered ${outcome.status} in ${outcome.ms} ms`, metrics: { ResponseMs: outcome.ms, StatusCode: outcome.status } };
   } catch (error) {
@@ -85,11 +87,11 @@ async function availability(parameters: Parameters): Promise<OperationResult> {
 }
 
 /** ApiRead: GET a JSON document and read the value at `JsonPath`. */
-async function apiRead(parameters: Parameters): Promise<OperationResult> {
+async function apiRead(parameters: Parameters, { outbound }: OperationContext): Promise<OperationResult> {
   const address = requireParameter(parameters, 'Url');
   const path = parameter(parameters, 'JsonPath', 'Path') ?? '$';
   const headers = headersOf(parameter(parameters, 'Headers'));
-  const outcome = await httpRequest(address, { method: 'GET', timeoutMs: timeoutOf(parameters), ...(headers ? { headers } : {}) });
+  const outcome = await httpRequest(outbound, address, { method: 'GET', timeoutMs: timeoutOf(parameters), ...(headers ? { headers } : {}) });
   if (outcome.status < 200 || outcome.status >= 300) return { ok: false, value: outcome.status, detail: `GET ${address} answered ${outcome.status}`, metrics: { StatusCode: outcome.status } };
   const read = readJsonPath(JSON.parse(outcome.body) as unknown, path);
   if (!read.found) return { ok: false, value: '', detail: `GET ${address}: nothing at ${path}`, metrics: { ResponseMs: outcome.ms } };
@@ -133,7 +135,7 @@ interface SyntheticStep {
 const substitute = (text: string, values: ReadonlyMap<string, string>) => text.replace(/\$\{(\w+)\}/g, (whole, name: string) => values.get(name) ?? whole);
 
 /** Synthetic: a scripted sequence of HTTP steps (`Steps`, a JSON list); it passes when every step does. */
-async function synthetic(parameters: Parameters): Promise<OperationResult> {
+async function synthetic(parameters: Parameters, { outbound }: OperationContext): Promise<OperationResult> {
   const steps = JSON.parse(requireParameter(parameters, 'Steps', 'Script')) as SyntheticStep[];
   if (!Array.isArray(steps) || steps.length === 0) throw new Error('Steps must be a JSON list of steps');
   const values = new Map<string, string>();
@@ -148,7 +150,7 @@ async function synthetic(parameters: Parameters): Promise<OperationResult> {
     if (body !== undefined && !Object.keys(headers).some((key) => key.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     let outcome;
     try {
-      outcome = await httpRequest(url, { method, headers, ...(body === undefined ? {} : { body }), timeoutMs: timeoutOf(parameters) });
+      outcome = await httpRequest(outbound, url, { method, headers, ...(body === undefined ? {} : { body }), timeoutMs: timeoutOf(parameters) });
     } catch (error) {
       lines.push(`${name}: ${method} ${url} failed: ${(error as Error).message}`);
       return { ok: false, value: total, detail: lines.join('\n'), metrics: { Steps: index, TotalMs: total } };
@@ -175,20 +177,20 @@ async function synthetic(parameters: Parameters): Promise<OperationResult> {
  * Username is given, else client credentials. With `Mode` Form, a POST of the user name and
  * password as JSON that must answer 2xx. Secrets never appear in the log.
  */
-async function authentication(parameters: Parameters): Promise<OperationResult> {
+async function authentication(parameters: Parameters, { outbound }: OperationContext): Promise<OperationResult> {
   let endpoint = requireParameter(parameters, 'Url', 'TokenUrl', 'Authority');
   const timeoutMs = timeoutOf(parameters);
   const username = parameter(parameters, 'Username', 'UserName');
   const password = parameter(parameters, 'Password');
   if ((parameter(parameters, 'Mode') ?? '').toLowerCase() === 'form') {
-    const outcome = await httpRequest(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }), timeoutMs });
+    const outcome = await httpRequest(outbound, endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }), timeoutMs });
     const ok = outcome.status >= 200 && outcome.status < 300;
     return { ok, value: outcome.ms, detail: `Login at ${endpoint} answered ${outcome.status} in ${outcome.ms} ms`, metrics: { ResponseMs: outcome.ms, StatusCode: outcome.status } };
   }
   let discoveryMs = 0;
   if (endpoint.includes('/.well-known/openid-configuration') || parameter(parameters, 'Authority') === endpoint) {
     const discoveryUrl = endpoint.includes('/.well-known/') ? endpoint : `${endpoint.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-    const discovery = await httpRequest(discoveryUrl, { timeoutMs });
+    const discovery = await httpRequest(outbound, discoveryUrl, { timeoutMs });
     if (discovery.status !== 200) return { ok: false, value: discovery.ms, detail: `Discovery at ${discoveryUrl} answered ${discovery.status}`, metrics: { StatusCode: discovery.status } };
     endpoint = String((JSON.parse(discovery.body) as { token_endpoint?: string }).token_endpoint ?? '');
     if (!endpoint) return { ok: false, value: discovery.ms, detail: `Discovery at ${discoveryUrl} names no token endpoint`, metrics: {} };
@@ -206,7 +208,7 @@ async function authentication(parameters: Parameters): Promise<OperationResult> 
   if (clientId) form.set('client_id', clientId);
   if (clientSecret) form.set('client_secret', clientSecret);
   if (scope) form.set('scope', scope);
-  const outcome = await httpRequest(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(), timeoutMs });
+  const outcome = await httpRequest(outbound, endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(), timeoutMs });
   let hasToken: boolean;
   try {
     hasToken = typeof (JSON.parse(outcome.body) as { access_token?: unknown }).access_token === 'string';

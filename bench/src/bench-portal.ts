@@ -68,6 +68,10 @@ export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void
     DEMO_SEED: 'true',
     PORT: String(port),
     PUBLIC_URL: publicUrl,
+    // The ingestion figure posts with one tenant token as fast as the portal takes packets, beyond any script's limit.
+    MACHINE_RATE_LIMIT_PER_MINUTE: '1000000',
+    // The throughput figures load the portal as one caller on many connections, standing for many tenants.
+    TENANT_CONCURRENT_READS: '64',
     ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
     ...(serverUrl ? { DATABASE_URL: withDatabaseName(serverUrl, database) } : {}),
   });

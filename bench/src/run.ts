@@ -13,6 +13,7 @@ import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.
 import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
 import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
+import { scaling } from './scaling.js';
 import { loadInstallations, versionReport } from './version-report.js';
 import { inTurns, paired, time, timed } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
@@ -47,6 +48,9 @@ import { profile, type ProfileSummary } from './profile.js';
  *   packets' fields through the driver.
  * - The action runner (actions.ts): HTTP actions run per second through the runner against the
  *   same POSTs straight through undici, and a rule match's time to its HTTP action's call (p50, p95).
+ * - Past one process (scaling.ts): the list API and ingestion with 1, 2 and 4 api instances (the
+ *   built server, ROLE=api) on one PostgreSQL server, per busy core against one instance, and a
+ *   read replica's effect on a list's latency under ingestion (DATABASE_READ_URL on ÷ off).
  * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
  *   before its first grid row, and the time to that row in Chromium with an empty cache, against
  *   a bare React + MUI + Data Grid app built in the same run (`bench/bare-app/`).
@@ -54,7 +58,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * versionreport, ingestion, ruletest, actions, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
+ * versionreport, ingestion, ruletest, actions, scaling, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
@@ -350,6 +354,10 @@ try {
   if (runs('actions')) {
     console.log('The action runner (HTTP actions to 127.0.0.1)');
     await actions(portal, record, { runs: 500, concurrency: 8, matches: 40 });
+  }
+  if (runs('scaling')) {
+    console.log('Past one process: 1, 2 and 4 api instances on one PostgreSQL server, and a read replica (the built server)');
+    await scaling(record, { seconds: LOAD_SECONDS, connections: CONNECTIONS, batch: 100 });
   }
   if (runs('frontend')) {
     console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);

@@ -24,6 +24,14 @@ export const AGENT_LIMITS = {
 export const AGENT_CONFIGURATION_POLL_MS = 30_000;
 /** How often an agent that is still pending asks again. */
 export const AGENT_PENDING_POLL_MS = 30_000;
+/**
+ * Calls per minute the agent API and packet ingestion take from one tenant API token: a script's
+ * packet batches (up to 1,000 packets each), and every agent enrolling with the token asks twice a
+ * minute until it is promoted. A device credential may make a tenth of that (an agent makes about
+ * five calls a minute), and one address twice that (a site's agents behind one NAT address).
+ * MACHINE_RATE_LIMIT_PER_MINUTE sets the token's figure, and the others with it.
+ */
+export const MACHINE_RATE_LIMIT_PER_MINUTE = 6000;
 /** The heartbeat period when the device's heartbeat interval is 0 (not set). */
 export const AGENT_DEFAULT_HEARTBEAT_SECONDS = 60;
 

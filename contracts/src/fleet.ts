@@ -105,9 +105,3 @@ export const FLEET_MESSAGES = {
  * A device operation's result is a packet whose `entityId` is the device operation id.
  */
 export const HEARTBEAT_METRICS = { cpuPercent: 'CpuPercent', memoryPercent: 'MemoryPercent' } as const;
-
-/**
- * The content-addressed file store under DATA_DIR: a package version's file is kept at
- * `files/sha256/<first two hex digits>/<the 64 hex digits>`.
- */
-export const FILE_STORE_FOLDER = 'files/sha256';

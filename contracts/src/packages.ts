@@ -24,6 +24,7 @@ export const PACKAGE_MESSAGES = {
   versionInvalid: 'Version must be a SemVer 2 version, e.g. 1.2.3 or 1.3.0-beta.1',
   versionDuplicate: (version: string) => `Version ${version} already exists for this package.`,
   fileTooLarge: (megabytes: number) => `The file is larger than the ${String(megabytes)} MB limit.`,
+  uploadUnreadable: 'The upload is not a readable multipart form.',
   uploaded: 'Package version uploaded successfully.',
   uploadFailed: FLEET_MESSAGES.uploadFailed,
   versionDeleted: FLEET_MESSAGES.packageVersionDeleted,

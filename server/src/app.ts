@@ -18,8 +18,14 @@ import { registerChangeCounters } from './http/list-etag.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerMachineRateLimits } from './http/rate-limits.js';
+import { registerTenantShares } from './http/tenant-shares.js';
+import { registerUnreadBodyClose } from './http/unread-bodies.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { rewriteODataUrl } from './odata/url-rewrite.js';
+import { registerRequestObservability, requestIdOf } from './observability/http.js';
+import { ReadRouting } from './db/read-routing.js';
+import { registerReadRouting } from './http/read-routing.js';
 
 /** Request log lines carry the address with sign-in material redacted (codes, tokens, ID token hints). */
 export const requestLogSerializers = {
@@ -27,8 +33,21 @@ export const requestLogSerializers = {
 };
 
 /**
- * One log line per request, when it completes (method, redacted address, status, time), not
- * Fastify's two: half the log for the same information.
+ * Who called, as far as the gate established it: a user's name and tenant, or a machine's device or
+ * API token (its id, never the credential) and tenant. A refused request is logged with them too.
+ */
+function callerOf(request: FastifyRequest): { user?: string; tenant?: string; device?: string; apiToken?: string } {
+  if (request.principal) return { user: request.principal.userName, ...(request.principal.tenantId ? { tenant: request.principal.tenantId } : {}) };
+  const machine = request.machine;
+  if (machine?.kind === 'device') return { device: machine.deviceId, tenant: machine.tenantId };
+  if (machine?.kind === 'token') return { apiToken: machine.tokenGrantId, tenant: machine.tenantId };
+  return {};
+}
+
+/**
+ * One log line per request, when it completes (method, redacted address, the route it matched,
+ * status, time, the caller), not Fastify's two: half the log for the same information. Refusals
+ * (401, 403) are among them, so a denied request can be traced to its caller and route.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -37,16 +56,25 @@ class OneLinePerRequest extends LogController {
     if (this.isLogDisabled(request)) return;
     // The identity provider's routes rewrite the raw address; the log shows the one the client sent.
     const url = (request.raw as { originalUrl?: string }).originalUrl ?? request.url;
-    const line = { method: request.method, url: redactUrl(url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    const line = {
+      method: request.method,
+      url: redactUrl(url),
+      ...(request.routeOptions.url ? { route: request.routeOptions.url } : {}),
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...callerOf(request),
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request');
     else reply.log.info(line, 'request');
   }
 }
 
 /** Paths the server answers itself; anything else under GET is the single-page app. */
-const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz', '/downloads/'];
+const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz', '/readyz', '/metrics', '/downloads/'];
 
 export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
+  /** Where reads may go (the read replica); without it every read goes to `db`. */
+  reads?: ReadRouting;
   principals: PrincipalCache;
   /** The tables' change counters that list answers are tagged with. */
   changes: ChangeCounters;
@@ -71,7 +99,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rewriteUrl: (request) => rewriteODataUrl(request.url ?? '/'),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
+    genReqId: requestIdOf,
   });
+  registerRequestObservability(app);
+  registerReadRouting(app, options.reads ?? new ReadRouting(db, undefined));
+  registerUnreadBodyClose(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -93,15 +125,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     },
   });
-  // First, so that it sees every route, the libraries' included.
+  // Rate limits before the gate, so that a call past its limit costs no credential lookup.
+  await app.register(rateLimit, { global: false });
+  registerMachineRateLimits(app, config.machineRateLimitPerMinute);
+  // Before any route, so that its check sees every route, the libraries' included.
   registerAuthGate(app, { db, config, verifier, principals });
+  // After the gate, which names the caller's tenant.
+  registerTenantShares(app, config.tenantConcurrentReads);
   if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
 
   // External plugins.
   // Answers over 1 KB travel compressed to clients that accept it (the web app's files are
   // compressed once at build time and sent as they are).
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
       info: { title: `${config.environment.name} API`, version: config.version },

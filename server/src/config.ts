@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { MACHINE_RATE_LIMIT_PER_MINUTE } from '@cfs/contracts/agent';
 import { DEFAULT_ENVIRONMENT_NAME } from '@cfs/contracts/constants';
 import { DEFAULT_PERMISSION_PREFIX } from '@cfs/contracts/permissions';
 
@@ -12,6 +13,7 @@ const envSchema = z.object({
   HOST: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  DATABASE_READ_URL: z.string().optional(),
   PUBLIC_URL: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   OIDC_AUTHORITY: z.string().optional(),
@@ -39,22 +41,39 @@ const envSchema = z.object({
   ACCESS_REQUEST_TENANT_ID: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'a tenant id (GUID)').optional(),
   AGENT_DOWNLOAD_URL: z.string().optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  MACHINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(MACHINE_RATE_LIMIT_PER_MINUTE),
+  TENANT_CONCURRENT_READS: z.coerce.number().int().min(1).default(1),
   SECRETS_KEY: z.string().optional(),
   SECRETS_PREVIOUS_KEYS: z.string().optional(),
   PACKET_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
+  FILE_STORE: z.enum(['folder', 'database']).default('folder'),
+  FILE_STORE_DIR: z.string().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
   SMTP_FROM: z.string().optional(),
   OUTBOUND_ALLOW: z.string().default(''),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').or(z.literal('')).optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
 });
+
+/** FILE_STORE=folder with FILE_STORE_DIR (default DATA_DIR/files), or FILE_STORE=database. */
+export type FileStoreSetting = { kind: 'folder'; dir: string } | { kind: 'database' };
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** A streaming replica of that database for list, export, report and dashboard reads (db/read-routing.ts). */
+  databaseReadUrl: string | undefined;
   /** The longest one statement of the portal's work may run (0: no limit); migrations run without it. */
   statementTimeoutMs: number;
+  /** Calls per minute of the agent API and packet ingestion from one tenant API token (http/rate-limits.ts). */
+  machineRateLimitPerMinute: number;
+  /** Signed-in reads one tenant runs at once on one instance; the rest wait their turn (http/tenant-shares.ts). */
+  tenantConcurrentReads: number;
   publicUrl: string;
   role: 'all' | 'api' | 'worker';
   /** Unset OIDC_AUTHORITY means the embedded identity provider at {publicUrl}/oidc. */
@@ -101,6 +120,8 @@ export interface Config {
   packetRetentionDays: number;
   /** The largest package version file an upload may bring, in bytes (PACKAGE_UPLOAD_MAX_MB). */
   packageUploadMaxBytes: number;
+  /** Where package files are kept (files/content-store.ts): a folder (FILE_STORE_DIR, shared by every instance) or the database. */
+  fileStore: FileStoreSetting;
   /**
    * Email delivery (DESIGN: nodemailer over SMTP when SMTP_URL is set, smtp://user:pass@host:port or
    * smtps://…); unset, every email stays in the outbox table that administrators read in the portal.
@@ -111,6 +132,19 @@ export interface Config {
    * (OUTBOUND_ALLOW: comma-separated `host`, `host:port` or CIDR entries; default none).
    */
   outboundAllow: string;
+  /**
+   * Prometheus metrics (GET /metrics): on the portal's port for a scraper sending this bearer token
+   * (METRICS_TOKEN), and/or without a token on a port of their own (METRICS_PORT, on HOST), which
+   * the worker role serves too. Neither set: no metrics are served.
+   */
+  metrics: { token: string | undefined; port: number | undefined };
+  /** How long a stopping process waits for its requests and jobs in hand before it exits anyway. */
+  shutdownTimeoutSeconds: number;
+  /**
+   * How long a claimed job stays its worker's without a sign of life (renewed every third of it
+   * while the job runs): a killed worker's jobs run elsewhere after at most this long.
+   */
+  jobLeaseSeconds: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -137,7 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     host: e.HOST ?? ((e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL) ? '127.0.0.1' : '0.0.0.0'),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseReadUrl: e.DATABASE_READ_URL || undefined,
     statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    machineRateLimitPerMinute: e.MACHINE_RATE_LIMIT_PER_MINUTE,
+    tenantConcurrentReads: e.TENANT_CONCURRENT_READS,
     publicUrl,
     role: e.ROLE,
     oidc: {
@@ -170,7 +207,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     accessRequestTenantId: e.ACCESS_REQUEST_TENANT_ID?.toLowerCase() || undefined,
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
     packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
+    fileStore: e.FILE_STORE === 'database' ? { kind: 'database' } : { kind: 'folder', dir: path.resolve(e.FILE_STORE_DIR ?? path.join(e.DATA_DIR, 'files')) },
     smtp: { url: e.SMTP_URL || undefined, from: e.SMTP_FROM || `CFS Portal <no-reply@${new URL(publicUrl).hostname}>` },
     outboundAllow: e.OUTBOUND_ALLOW,
+    metrics: { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT },
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
   };
 }

@@ -6,6 +6,8 @@ import { openRuntime } from './runtime.js';
 import { AREAS } from './areas.js';
 import { startWorker } from './engines/worker.js';
 import { agentBundle, prepareDemoAgent, runDemoAgent } from './areas/agent/demo-agent.js';
+import { createLogger } from './observability/logger.js';
+import { serveMetrics } from './observability/metrics-server.js';
 
 const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
 
@@ -17,6 +19,8 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, databaseLog ? { log: databaseLog } : {});
   const stops: (() => Promise<void>)[] = [];
 
+  const logger = createLogger(config, { role: config.role });
+  if (config.metrics.port) stops.push(await serveMetrics(runtime.db, config.host, config.metrics.port, (error) => logger.error({ err: error }, 'Metrics could not be read')));
   if (config.role !== 'api') stops.push(startWorker(runtime, AREAS.flatMap((area) => area.tasks ?? [])));
   if (config.role !== 'worker') {
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}) });
@@ -42,13 +46,21 @@ async function main(): Promise<void> {
     }
   }
 
+  // Graceful: the listener stops taking connections and answers the requests it has, the worker
+  // stops claiming and finishes the jobs in hand, then the database closes. A second signal, or
+  // SHUTDOWN_TIMEOUT_SECONDS, ends the process at once (a job cut short is claimed again later).
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) process.exit(1);
     stopping = true;
-    console.log(`${signal}: stopping`);
+    logger.info({ signal }, 'stopping: finishing requests and jobs in hand');
+    setTimeout(() => {
+      logger.warn('stopping took too long: exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000).unref();
     for (const close of stops) await close();
     await runtime.closeDatabase();
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { connect, openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seed } from './db/seed.js';
+import { fileStoreOf } from './files/content-store.js';
 import { loadOrCreateKeys, publicKeySet, type ProviderKeys } from './auth/embedded/keys.js';
 import { createEmbeddedProvider } from './auth/embedded/provider.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
@@ -10,12 +11,15 @@ import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import { ChangeCounters } from './db/change-counters.js';
 import { configureActionRunner } from './engines/actions/runner.js';
+import { ReadRouting } from './db/read-routing.js';
 
 export interface Runtime {
   config: Config;
   db: Db;
   /** The database's connection string (the embedded server's when DATABASE_URL is unset), for LISTEN. */
   databaseUrl: string;
+  /** Where list, export, report and dashboard reads go: the read replica when one is configured. */
+  reads: ReadRouting;
   /** Callers' principals per token, dropped when the database announces a change (auth/principal-cache.ts). */
   principals: PrincipalCache;
   /** The tables' change counters, read from the database a few times a second (db/change-counters.ts). */
@@ -42,16 +46,19 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   });
   const principals = new PrincipalCache();
   const changes = new ChangeCounters();
+  const replica = config.databaseReadUrl ? connect(config.databaseReadUrl, undefined, config.statementTimeoutMs) : undefined;
+  const reads = new ReadRouting(db, replica);
   const closeDatabase = async () => {
     await principals.close();
     await changes.close();
+    await replica?.destroy();
     await closePool();
   };
   // Migrations and the seed may take longer than a request may: they run on a connection of their own without the timeout.
   const setup = connect(databaseUrl, 1);
   try {
     await migrateToLatest(setup);
-    await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded, dataDir: config.dataDir });
+    await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded, files: fileStoreOf(config) });
   } catch (error) {
     await closeDatabase();
     throw error;
@@ -62,11 +69,12 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   configureActionRunner({ secretBox, outboundAllow: config.outboundAllow });
-  if (!config.oidc.embedded) return { config, db, databaseUrl, principals, changes, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
+  if (!config.oidc.embedded) return { config, db, reads, databaseUrl, principals, changes, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,
     db,
+    reads,
     databaseUrl,
     principals,
     changes,

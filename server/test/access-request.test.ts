@@ -98,9 +98,9 @@ describe('POST /api/v1/accessrequest', () => {
 
   it('refuses a bot: a filled honeypot field or a form sent too soon creates nothing', async () => {
     const count = (await accessRequestUnits(portal)).length;
-    const honeypot = await send(portal, { form: newAccount, startedAt: started(), website: 'http://spam.example' });
-    const tooSoon = await send(portal, { form: newAccount, startedAt: started(200) });
-    const future = await send(portal, { form: newAccount, startedAt: new Date(Date.now() + 60_000).toISOString() });
+    const honeypot = await send(portal, { form: { ...newAccount, email: 'bot1@example.com' }, startedAt: started(), website: 'http://spam.example' });
+    const tooSoon = await send(portal, { form: { ...newAccount, email: 'bot2@example.com' }, startedAt: started(200) });
+    const future = await send(portal, { form: { ...newAccount, email: 'bot3@example.com' }, startedAt: new Date(Date.now() + 60_000).toISOString() });
     for (const response of [honeypot, tooSoon, future]) {
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(M.failure);
@@ -141,7 +141,17 @@ describe('POST /api/v1/accessrequest', () => {
 
   it(`limits one address to ${ACCESS_REQUEST_RATE_LIMIT} requests an hour`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++) statuses.push((await send(portal, { form: reset, startedAt: started() }, '10.9.9.9')).statusCode);
+    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++) statuses.push((await send(portal, { form: { ...reset, email: `person${i}@example.com` }, startedAt: started() }, '10.9.9.9')).statusCode);
     expect(statuses).toEqual([...Array<number>(ACCESS_REQUEST_RATE_LIMIT).fill(200), 429]);
+  });
+
+  it(`limits one email address to ${ACCESS_REQUEST_RATE_LIMIT} requests an hour, from any addresses, whatever its case`, async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++) statuses.push((await send(portal, { form: { ...reset, email: i % 2 ? 'Same.Person@example.com' : 'same.person@example.com' }, startedAt: started() })).statusCode);
+    expect(statuses).toEqual([...Array<number>(ACCESS_REQUEST_RATE_LIMIT).fill(200), 429]);
+    const refused = await send(portal, { form: { ...reset, email: 'same.person@example.com' }, startedAt: started() });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await send(portal, { form: { ...reset, email: 'another.person@example.com' }, startedAt: started() })).statusCode).toBe(200);
   });
 });

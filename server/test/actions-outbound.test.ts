@@ -5,57 +5,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { configureOutbound, MAX_RESPONSE_BYTES, OutboundNetworkError, sendOutbound } from '../src/engines/actions/outbound.js';
-import { endpointRefusal, forbiddenAddressReason, NOTHING_ALLOWED, OutboundRefused, parseOutboundAllow } from '../src/engines/actions/outbound-guard.js';
-
-/** URLs that all reach a refused address, however spelled. */
-const REFUSED_URLS = [
-  'http://127.0.0.1/',
-  'http://127.1/',
-  'http://127.0.1/',
-  'http://2130706433/',
-  'http://017700000001/',
-  'http://0177.0.0.1/',
-  'http://0x7f000001/',
-  'http://0x7f.0.0.1/',
-  'http://0x7f.1/',
-  'http://127.0.0.1./',
-  'http://%31%32%37.0.0.1/',
-  'http://0/',
-  'http://0.0.0.0/',
-  'http://10.0.0.1/',
-  'http://012.1/',
-  'http://172.16.0.1/',
-  'http://172.31.255.254/',
-  'http://192.168.1.1/',
-  'http://3232235777/',
-  'http://100.64.0.1/',
-  'http://169.254.169.254/latest/meta-data/',
-  'http://0xa9fea9fe/',
-  'http://2852039166/',
-  'http://224.0.0.1/',
-  'http://255.255.255.255/',
-  'http://240.0.0.1/',
-  'http://198.18.0.1/',
-  'http://[::1]/',
-  'http://[0:0:0:0:0:0:0:1]/',
-  'http://[::]/',
-  'http://[::ffff:127.0.0.1]/',
-  'http://[::ffff:7f00:1]/',
-  'http://[0:0:0:0:0:ffff:7f00:1]/',
-  'http://[::ffff:169.254.169.254]/',
-  'http://[::ffff:10.0.0.1]/',
-  'http://[::127.0.0.1]/',
-  'http://[64:ff9b::127.0.0.1]/',
-  'http://[64:ff9b::a9fe:a9fe]/',
-  'http://[2002:7f00:1::]/',
-  'http://[2002:c0a8:101::1]/',
-  'http://[fd00:ec2::254]/',
-  'http://[fc00::1]/',
-  'http://[fe80::1]/',
-  'http://[ff02::1]/',
-  'http://[2001:db8::1]/',
-  'https://127.0.0.1:8443/',
-];
+import { endpointRefusal, forbiddenAddressReason, NOTHING_ALLOWED, OutboundRefused, parseOutboundAllow } from '@cfs/contracts/outbound-guard';
+import { REFUSED_URLS } from './outbound-spellings.js';
 
 describe('the guard', () => {
   test.each(REFUSED_URLS)('%s is refused', async (url) => {

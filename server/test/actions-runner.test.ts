@@ -12,6 +12,7 @@ import { actionRunTask, enqueueActionRun, runAction } from '../src/engines/actio
 import { claimJobs } from '../src/engines/jobs/queue.js';
 import { defineTask } from '../src/engines/jobs/task.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
+import { createHttpAction } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
@@ -66,21 +67,7 @@ beforeEach(() => {
   delayMs = 0;
 });
 
-async function defineAction(values: { url: string; method?: string; headers?: string; body?: string; tenantId?: string | null }): Promise<string> {
-  const row = await scoped(portal.db, ALL_TENANTS)
-    .insertInto('action_definition', {
-      name: `Hook ${randomUUID().slice(0, 8)}`,
-      action_definition_type_id: 4,
-      tenant_id: values.tenantId === undefined ? DEMO.contoso : values.tenantId,
-      endpoint_url: values.url,
-      http_method: values.method ?? 'POST',
-      headers: values.headers ?? null,
-      body: values.body ?? null,
-    })
-    .returning('action_definition_id')
-    .executeTakeFirstOrThrow();
-  return row.action_definition_id;
-}
+const defineAction = (values: Parameters<typeof createHttpAction>[1]) => createHttpAction(portal, values);
 
 const testRun = (actionDefinitionId: string, parameters: Record<string, string> = {}): ActionRun => ({
   actionDefinitionId,

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateToken, generateApiToken, isWellFormedToken } from '../src/auth/api-tokens.js';
+import { createAdapterFactory, resealSignInRecords } from '../src/auth/embedded/adapter.js';
 import { createSecretBox } from '../src/crypto/secret-box.js';
 import { reencryptSecrets } from '../src/areas/tenants/secrets.js';
 import { DEMO } from '../src/db/seed.js';
@@ -218,6 +220,18 @@ describe('secrets', () => {
     const after = await portal.db.selectFrom('tenant_secret_version').select(['key_id', 'ciphertext']).where('secret_id', '=', secretId).executeTakeFirstOrThrow();
     expect(createSecretBox(newKey).decrypt(after.key_id, after.ciphertext)).toBe('still-readable');
     expect(await reencryptSecrets(portal.db, rotated)).toBe(0);
+  });
+
+  it("keeps the identity provider's sign-in records through a key rotation", async () => {
+    const oldKey = Buffer.alloc(32, 11);
+    const newKey = Buffer.alloc(32, 12);
+    const id = `rotation-${randomUUID()}`;
+    const payload = { accountId: 'operator', grantId: randomUUID(), kind: 'RefreshToken' };
+    await createAdapterFactory(portal.db, createSecretBox(oldKey))('RefreshToken').upsert(id, payload, 3600);
+    const withNewKeyAlone = createAdapterFactory(portal.db, createSecretBox(newKey))('RefreshToken');
+    expect(await withNewKeyAlone.find(id)).toBeUndefined();
+    expect(await resealSignInRecords(portal.db, createSecretBox(newKey, [oldKey]))).toBeGreaterThan(0);
+    expect(await withNewKeyAlone.find(id)).toEqual(payload);
   });
 
   it('rejects a changed ciphertext instead of decrypting garbage', () => {

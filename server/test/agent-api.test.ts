@@ -3,10 +3,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentConfiguration, EnrolmentResult } from '@cfs/contracts/agent';
-import { FILE_STORE_FOLDER, FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
+import { FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { prepareDemoAgent } from '../src/areas/agent/demo-agent.js';
 import { hashCredential } from '../src/auth/machine-callers.js';
 import { DEMO } from '../src/db/seed.js';
+import { fileStoreOf } from '../src/files/content-store.js';
 import { createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -235,11 +236,7 @@ describe('one device cannot speak for another', () => {
     const other = await enrolledDevice(fleet);
     const { packageId } = await operationOfCatalogue();
     const content = Buffer.from(`agent plug-in ${randomUUID()}`);
-    const { createHash } = await import('node:crypto');
-    const sha = createHash('sha256').update(content).digest('hex');
-    const folder = path.join(portal.config.dataDir, FILE_STORE_FOLDER, sha.slice(0, 2));
-    await fs.mkdir(folder, { recursive: true });
-    await fs.writeFile(path.join(folder, sha), content);
+    const { sha256: sha } = await portal.db.transaction().execute((trx) => fileStoreOf(portal.config).put(trx, content));
     const version = await portal.db
       .insertInto('package_version')
       .values({ package_id: packageId, version: `1.0.${Date.now() % 100000}`, label: 'first', package_version_status_id: 1, file_sha256: sha, file_name: 'plugin.zip', file_size: content.length })

@@ -7,7 +7,7 @@ import { DEMO } from '../src/db/seed.js';
 import { scoped } from '../src/db/scoped.js';
 import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
 import { parseListQuery } from '../src/odata/list-query.js';
-import { createTenantAs } from './factories.js';
+import { createTenantAs, createUserIn } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -15,14 +15,6 @@ let portal: TestPortal;
 let contosoUnits: number[];
 let fabrikamUnit: number;
 
-async function createUser(userName: string, permissions: string[], tenantId: string): Promise<void> {
-  const { db } = portal;
-  const role = await db.insertInto('app_role').values({ name: `role-${userName}`, description: 'communications test' }).returning('role_id').executeTakeFirstOrThrow();
-  if (permissions.length) await db.insertInto('role_permission').values(permissions.map((permission) => ({ role_id: role.role_id, permission }))).execute();
-  const user = await db.insertInto('app_user').values({ user_name: userName, display_name: userName, email: `${userName}@cfs.example`, tenant_id: tenantId }).returning('user_id').executeTakeFirstOrThrow();
-  await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
-  await db.insertInto('user_tenant').values({ user_id: user.user_id, tenant_id: tenantId }).execute();
-}
 
 beforeAll(async () => {
   portal = await createTestPortal();
@@ -30,8 +22,8 @@ beforeAll(async () => {
     scoped(portal.db, ALL_TENANTS).selectFrom('work_unit').select('work_unit_id').where('tenant_id', '=', tenantId).orderBy('work_unit_id').limit(3).execute();
   contosoUnits = (await units(DEMO.contoso)).map((row) => row.work_unit_id);
   fabrikamUnit = (await units(DEMO.fabrikam))[0]!.work_unit_id;
-  await createUser('comm-viewer', ['WorkUnitCommunications:view'], DEMO.contoso);
-  await createUser('comm-editor', ['WorkUnitCommunications:view', 'WorkUnitCommunications:edit'], DEMO.contoso);
+  await createUserIn(portal, 'comm-viewer', ['WorkUnitCommunications:view'], DEMO.contoso);
+  await createUserIn(portal, 'comm-editor', ['WorkUnitCommunications:view', 'WorkUnitCommunications:edit'], DEMO.contoso);
 });
 afterAll(async () => {
   await portal?.close();

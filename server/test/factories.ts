@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
+import { DEMO } from '../src/db/seed.js';
+import { scoped } from '../src/db/scoped.js';
 import type { TestPortal } from './harness.js';
 
 /** Small factories for API tests: each creates through the API as a user, as a person would. */
@@ -51,4 +55,40 @@ export async function createDevice(portal: TestPortal, tenantId: string, subscri
     .returning(['device_id', 'name', 'tenant_id', 'subscription_id'])
     .executeTakeFirstOrThrow();
   return { deviceId: row.device_id, name: row.name, tenantId: row.tenant_id, subscriptionId: row.subscription_id };
+}
+
+/**
+ * A user of one tenant (or of none) holding exactly `permissions` (a role of its own), made in the database as
+ * the directory would: what a test needs to ask as someone limited to one tenant or one permission.
+ */
+export async function createUserIn(portal: TestPortal, userName: string, permissions: readonly string[], tenantId: string | null, options: { subscriptionId?: string; enabled?: boolean } = {}): Promise<void> {
+  const { db } = portal;
+  const role = await db.insertInto('app_role').values({ name: `role-${userName}`, description: 'test' }).returning('role_id').executeTakeFirstOrThrow();
+  if (permissions.length) await db.insertInto('role_permission').values(permissions.map((permission) => ({ role_id: role.role_id, permission }))).execute();
+  const user = await db
+    .insertInto('app_user')
+    .values({ user_name: userName, display_name: userName, email: `${userName}@cfs.example`, tenant_id: tenantId, subscription_id: options.subscriptionId ?? null, enabled: options.enabled ?? true })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
+  if (tenantId) await db.insertInto('user_tenant').values({ user_id: user.user_id, tenant_id: tenantId }).execute();
+}
+
+/* Actions --------------------------------------------------------------------------------------
+ * An HTTP action (type 4) written to the database as it is stored, past the save-time check of its
+ * endpoint: what the runner does with a URL is judged at the call. Contoso's unless a tenant is given. */
+export async function createHttpAction(portal: TestPortal, values: { url: string; method?: string; headers?: string; body?: string; tenantId?: string | null }): Promise<string> {
+  const row = await scoped(portal.db, ALL_TENANTS)
+    .insertInto('action_definition', {
+      name: `Hook ${randomUUID().slice(0, 8)}`,
+      action_definition_type_id: 4,
+      tenant_id: values.tenantId === undefined ? DEMO.contoso : values.tenantId,
+      endpoint_url: values.url,
+      http_method: values.method ?? 'POST',
+      headers: values.headers ?? null,
+      body: values.body ?? null,
+    })
+    .returning('action_definition_id')
+    .executeTakeFirstOrThrow();
+  return row.action_definition_id;
 }

@@ -7,7 +7,7 @@ import type { TestPortal } from './harness.js';
  * Fleet rows for API tests whose areas (devices, packages, the agent's enrolment) are not the
  * subject of the test: written straight into the tables, as those areas would leave them.
  */
-export async function insertDevice(portal: TestPortal, tenantId: string, subscriptionId: string, body: { name?: string; operatingSystemId?: number } = {}) {
+export async function insertDevice(portal: Pick<TestPortal, 'db'>, tenantId: string, subscriptionId: string, body: { name?: string; operatingSystemId?: number } = {}) {
   return scoped(portal.db, ALL_TENANTS)
     .insertInto('device', { tenant_id: tenantId, subscription_id: subscriptionId, name: body.name ?? `Device ${randomBytes(3).toString('hex')}`, operating_system_id: body.operatingSystemId ?? 1 })
     .returning(['device_id', 'tenant_id'])

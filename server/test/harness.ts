@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { mintAccessToken } from '../src/auth/embedded/mint.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
+import { freePort } from './processes.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface TestPortal {
@@ -92,6 +93,37 @@ export async function openSecondInstance(portal: TestPortal, env: Record<string,
     close: async () => {
       await app.close();
       await runtime.closeDatabase();
+    },
+  };
+}
+
+/** Every route the portal registers (the libraries' included), seen as an app is built over `portal`'s runtime. */
+export async function registeredRoutes(portal: TestPortal): Promise<RouteOptions[]> {
+  const { runtime } = portal;
+  const routes: RouteOptions[] = [];
+  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false, routeObserver: (route) => void routes.push(route) });
+  await app.ready();
+  await app.close();
+  return routes;
+}
+
+/**
+ * A test portal that also listens on 127.0.0.1, at the address that is its PUBLIC_URL (`origin`):
+ * the identity provider's issuer is the address a browser uses, so the port is chosen first.
+ */
+export async function createListeningPortal(env: Record<string, string> = {}): Promise<TestPortal & { origin: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const portal = await createTestPortal({ PUBLIC_URL: origin, ...env });
+  const { runtime } = portal;
+  const server = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+  await server.listen({ port, host: '127.0.0.1' });
+  return {
+    ...portal,
+    origin,
+    async close() {
+      await server.close();
+      await portal.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/wo
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/seed.js';
 import { scoped } from '../src/db/scoped.js';
-import { createTenantAs } from './factories.js';
+import { createTenantAs, createUserIn } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -18,14 +18,6 @@ const MINUTE = 60_000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const later = (ms: number) => new Date(Date.now() + ms);
 
-async function createUser(userName: string, permissions: string[], tenant: string): Promise<void> {
-  const { db } = portal;
-  const role = await db.insertInto('app_role').values({ name: `role-${userName}`, description: 'home test' }).returning('role_id').executeTakeFirstOrThrow();
-  if (permissions.length) await db.insertInto('role_permission').values(permissions.map((permission) => ({ role_id: role.role_id, permission }))).execute();
-  const user = await db.insertInto('app_user').values({ user_name: userName, display_name: userName, email: `${userName}@cfs.example`, tenant_id: tenant }).returning('user_id').executeTakeFirstOrThrow();
-  await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
-  await db.insertInto('user_tenant').values({ user_id: user.user_id, tenant_id: tenant }).execute();
-}
 
 async function seedFixture(): Promise<void> {
   const db = scoped(portal.db, ALL_TENANTS);
@@ -130,8 +122,8 @@ beforeAll(async () => {
   portal = await createTestPortal();
   tenantId = (await createTenantAs(portal, 'admin')).tenantId;
   await seedFixture();
-  await createUser('home-workunits-only', ['WorkUnits:view'], tenantId);
-  await createUser('home-devices-only', ['Devices:view'], tenantId);
+  await createUserIn(portal, 'home-workunits-only', ['WorkUnits:view'], tenantId);
+  await createUserIn(portal, 'home-devices-only', ['Devices:view'], tenantId);
 });
 afterAll(async () => {
   await portal?.close();

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -10,6 +9,7 @@ import { defineTask } from '../src/engines/jobs/task.js';
 import { startJobWorker, type JobWorker } from '../src/engines/jobs/worker.js';
 import { DEMO } from '../src/db/seed.js';
 import { slowTask, TEST_TASK_TABLES, tickTask } from './fixtures/test-tasks.js';
+import { spawnFixtureWorker, until } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 let database: TestDatabase;
@@ -32,24 +32,10 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 function spawnWorker(workerId: string, leaseMs: number, task: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'job-worker.ts'), database.url, String(leaseMs), task], {
-    env: { ...process.env, WORKER_ID: workerId },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { child, ready } = spawnFixtureWorker(database.url, workerId, leaseMs, task);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker ${workerId} exited with ${code}`)));
-  });
+  return ready;
 }
 
 const count = async (query: string) => Number((await sql.raw<{ n: number }>(query).execute(db)).rows[0]?.n ?? 0);
@@ -148,6 +134,43 @@ describe('jobs', () => {
   });
 });
 
+describe('a worker that loses its database', () => {
+  test('while a job runs says so and carries on, and the job runs again once its lease runs out', async () => {
+    const cutOff = connect(database.url, 2);
+    const problems: string[] = [];
+    const losesDatabase = defineTask({
+      name: 'test.loses-database',
+      payload: z.object({}),
+      // As a database restart does, between the work and the writing of its outcome.
+      perform: async (_payload, { attempt }) => {
+        if (attempt === 1) await cutOff.destroy();
+      },
+    });
+    await db.transaction().execute((trx) => enqueue(trx, losesDatabase, {}, { key: 'cut-off' }));
+    workers.push(startJobWorker({ db: cutOff, tasks: [losesDatabase], leaseMs: 300, pollMs: 50, workerId: 'cut-off', log: (message) => problems.push(message) }));
+    await until(async () => problems.some((message) => message.includes('could not be recorded')), 'the worker to report the lost outcome');
+    workers.push(startJobWorker({ db, tasks: [losesDatabase], leaseMs: 300, pollMs: 50, workerId: 'steady' }));
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE key = 'cut-off' AND state = 'done' AND attempts = 2`)) === 1, 'the job to be done again');
+  });
+});
+
+describe('the job listener', () => {
+  test('connects again after the server ended its connection, and its notifications wake the worker', async () => {
+    const done: string[] = [];
+    const quick = defineTask({ name: 'test.quick', payload: z.object({}), perform: async (_payload, { key }) => void done.push(key) });
+    // Polling once a minute: only a notification can have the job done within the test's wait.
+    workers.push(startJobWorker({ db, tasks: [quick], listenUrl: database.url, pollMs: 60_000, log: () => undefined }));
+    const listenerPid = async () =>
+      (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = 'cfs-job-listener' AND datname = current_database()`.execute(db)).rows[0]?.pid;
+    await until(async () => (await listenerPid()) !== undefined, 'the listener to connect');
+    const first = await listenerPid();
+    await sql`SELECT pg_terminate_backend(${first})`.execute(db);
+    await until(async () => ![undefined, first].includes(await listenerPid()), 'the listener to connect again');
+    await db.transaction().execute((trx) => enqueue(trx, quick, {}, { key: 'after-reconnect' }));
+    await until(async () => done.includes('after-reconnect'), 'the notification to wake the worker', 5000);
+  });
+});
+
 describe('work unit event cursors', () => {
   const addEvent = (executor: Db | Tx) =>
     executor
@@ -160,6 +183,17 @@ describe('work unit event cursors', () => {
   const drain = async (consumer: string) => {
     const seen: number[] = [];
     while ((await readEvents(db, consumer, 3, async (events) => void seen.push(...events.map((event) => event.work_unit_event_id)))) > 0);
+    return seen;
+  };
+  // Events become readable once no older transaction of the server is open, and other test files
+  // share the server: read until `count` events arrived or ten seconds passed.
+  const drainUntil = async (consumer: string, count: number) => {
+    const seen: number[] = [];
+    const deadline = Date.now() + 10_000;
+    while (seen.length < count && Date.now() < deadline) {
+      seen.push(...(await drain(consumer)));
+      if (seen.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     return seen;
   };
 
@@ -177,11 +211,13 @@ describe('work unit event cursors', () => {
     });
     await until(async () => lateId > 0, 'the late event');
     const third = await addEvent(db);
-    expect(await drain('protocols')).toEqual([first]);
+    // While the late transaction is open, nothing after it is read (the third event waits too).
+    expect(await drainUntil('protocols', 1)).toEqual([first]);
+    expect(await drain('protocols')).toEqual([]);
     commitLate();
     await lateTransaction;
-    expect(await drain('protocols')).toEqual([lateId, third]);
-    expect(await drain('communications')).toEqual([first, lateId, third]);
+    expect(await drainUntil('protocols', 2)).toEqual([lateId, third]);
+    expect(await drainUntil('communications', 3)).toEqual([first, lateId, third]);
     expect(await drain('protocols')).toEqual([]);
   });
 

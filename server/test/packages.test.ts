@@ -3,12 +3,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { DEMO } from '../src/db/seed.js';
 import { removeFiles } from '../src/areas/packages/versions.js';
-import { openStored, storedPath } from '../src/files/content-store.js';
+import { fileStoreOf, storedPath } from '../src/files/content-store.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+import { filesUnder, multipart } from './upload-helpers.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -22,20 +24,6 @@ type Version = { packageVersionId: string; version: string; label: string; packa
 type Operation = { operationId: string; name: string; operationType: number; frequencyDefinitions: number[]; defaultInterval: string; operationResultTypeId: number; parameterDefinitions: Record<string, unknown>[] };
 type PackageRow = { packageId: string; name: string; tenantId: string | null; operatingSystemRidsId: number[]; operations?: Operation[]; versions?: Version[]; tenant?: { name: string } | null };
 
-/** A multipart/form-data body as a browser sends one. */
-function multipart(fields: Record<string, string>, file?: { fileName: string; content: string | Buffer; field?: string }) {
-  const boundary = `----cfs${randomUUID()}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file-0'}"; filename="${file.fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    chunks.push(typeof file.content === 'string' ? Buffer.from(file.content) : file.content);
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 const upload = (user: string, fields: Record<string, string>, file?: { fileName: string; content: string | Buffer }) =>
   portal.as(user, { method: 'POST', url: '/v1/packages/upload', ...multipart(fields, file) });
 
@@ -45,13 +33,10 @@ const createPackage = async (user: string, body: Record<string, unknown> = {}) =
   return response.json<PackageRow>();
 };
 
-const readPackage = async (user: string, id: string) => (await portal.as(user, { method: 'GET', url: `/v1/packages/${id}` })).json<PackageRow & { operations: Operation[]; versions: Version[] }>();
+/** The portal's stored file of a hash, as the agent's download reads it. */
+const openStored = (sha256: string) => fileStoreOf(portal.config).open(portal.db, sha256);
 
-/** Every file under DATA_DIR, relative to it. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
-}
+const readPackage = async (user: string, id: string) => (await portal.as(user, { method: 'GET', url: `/v1/packages/${id}` })).json<PackageRow & { operations: Operation[]; versions: Version[] }>();
 
 /** The actions of a package's change history, oldest first. */
 const historyOf = async (packageId: string) =>
@@ -80,7 +65,7 @@ describe('packages', () => {
     const versions = agent!.versions!;
     expect(versions.filter((version) => version.packageVersionStatusId === PACKAGE_VERSION_STATUSES.Latest).map((version) => version.version)).toEqual(['1.1.0']);
     for (const version of versions) {
-      const stored = await openStored(portal.config, version.fileSha256);
+      const stored = await openStored(version.fileSha256);
       expect(stored?.size).toBe(version.fileSize);
       stored?.stream.destroy();
     }
@@ -162,7 +147,7 @@ describe('packages', () => {
     await send('0.9.0');
     await send('2.0.0-beta.1');
     expect(await statusOf()).toEqual({ '1.0.0': 2, '1.1.0': 1, '0.9.0': 2, '2.0.0-beta.1': 3 });
-    const stored = await fs.readFile(storedPath(portal.config.dataDir, first.fileSha256), 'utf8');
+    const stored = await fs.readFile(storedPath(path.join(portal.config.dataDir, 'files'), first.fileSha256), 'utf8');
     expect(stored).toBe('echo 1.0.0');
     expect(first.fileSha256).toBe(createHash('sha256').update('echo 1.0.0').digest('hex'));
 
@@ -190,7 +175,7 @@ describe('packages', () => {
     expect(refused.json().message).toBe('The Latest version cannot be deleted.');
     expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}/versions/${old.packageVersionId}` })).statusCode).toBe(204);
     expect((await readPackage('operator', pkg.packageId)).versions.map((version) => version.version)).toEqual(['1.0.1']);
-    expect(await openStored(portal.config, old.fileSha256)).toBeNull();
+    expect(await openStored(old.fileSha256)).toBeNull();
   });
 
   it('removes a stored file only while no version names it, checked again under the file\'s lock', async () => {
@@ -198,7 +183,7 @@ describe('packages', () => {
     const kept = (await upload('operator', { packageId: pkg.packageId, version: '1.0.0', label: 'kept' }, { fileName: 'k.txt', content: `kept ${pkg.packageId}` })).json<Version>();
     // As a delete on another instance would after its commit, while an upload of the same content committed meanwhile.
     await removeFiles(portal.db, portal.config, [kept.fileSha256]);
-    expect(await openStored(portal.config, kept.fileSha256)).not.toBeNull();
+    expect(await openStored(kept.fileSha256)).not.toBeNull();
   });
 
   it('refuses a file over the configured cap with 413 and keeps nothing of it', async () => {
@@ -216,6 +201,14 @@ describe('packages', () => {
     } finally {
       await small.close();
     }
+  });
+
+  it('answers a body the multipart reader cannot parse with 400, not 500', async () => {
+    const pkg = await createPackage('operator');
+    const { payload } = multipart({ packageId: pkg.packageId, version: '1.0.0', label: 'x' }, { fileName: 'a.sh', content: 'echo' });
+    const response = await portal.as('operator', { method: 'POST', url: '/v1/packages/upload', headers: { 'content-type': 'multipart/form-data' }, payload });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ message: PACKAGE_MESSAGES.uploadFailed, errors: { file: [PACKAGE_MESSAGES.uploadUnreadable] } });
   });
 
   it('keeps an uploaded file’s base name as data only: a name that climbs out of the store writes nothing outside it', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceCredential } from '../src/auth/machine-callers.js';
 import { DEMO } from '../src/db/seed.js';
 import { maintainPacketPartitions, packetPartitions } from '../src/engines/ingestion/partitions.js';
+import { newestPacketsStatement } from '../src/engines/rules/window.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -239,6 +240,21 @@ describe('partition upkeep', () => {
     expect(await historyCount(entityId)).toBe(1);
     // Running it again drops nothing more: the task may run twice.
     expect((await maintainPacketPartitions(portal.db, 30)).dropped).toEqual([]);
+  });
+
+  it('reads only the partitions of the days a rule window spans', async () => {
+    const entityId = randomUUID();
+    await post(contosoToken, packet(entityId, minutesAgo(2), 1));
+    const now = new Date();
+    const today = `packet_${now.toISOString().slice(0, 10).replaceAll('-', '')}`;
+    // The statement as the rule engine runs it, executed under EXPLAIN ANALYZE: the partitions it read.
+    const statement = newestPacketsStatement(DEMO.contoso, [entityId], new Date(now.getTime() - 10 * 60_000), now, 5).compile(portal.db);
+    const explained = await portal.db.executeQuery<{ 'QUERY PLAN': string }>({ ...statement, sql: `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${statement.sql}` });
+    const read = new Set(explained.rows.flatMap((row) => [...row['QUERY PLAN'].matchAll(/ on (packet_\d{8})/g)].map((match) => match[1])));
+    // A window just after midnight spans yesterday too; any other day is never read.
+    expect(read.has(today)).toBe(true);
+    expect(read.size).toBeLessThanOrEqual(2);
+    expect((await packetPartitions(portal.db)).length).toBeGreaterThan(30);
   });
 
   it('makes a missing day when a packet arrives for it before the task has run', async () => {

@@ -1,19 +1,15 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { isListedPublic } from '../src/auth/gate.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { buildApp } from '../src/app.js';
+import { createTestPortal, registeredRoutes, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 const routes: RouteOptions[] = [];
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  const { runtime } = portal;
-  // A second app over the same runtime, watched route by route as it is built.
-  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false, routeObserver: (route) => void routes.push(route) });
-  await app.ready();
-  await app.close();
+  routes.push(...(await registeredRoutes(portal)));
 });
 afterAll(async () => {
   await portal?.close();

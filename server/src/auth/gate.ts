@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import type { RoutePermission } from '../http/route-permission.js';
+import { metrics } from '../observability/metrics.js';
 import { hashPayloadId } from './embedded/adapter.js';
 import type { Principal } from './principal.js';
 import type { PrincipalCache } from './principal-cache.js';
@@ -16,6 +17,9 @@ import type { TokenVerifier } from './verify.js';
  */
 export const PUBLIC_ROUTES: readonly { method: string; url: string; prefix?: true }[] = [
   { method: 'GET', url: '/healthz' },
+  { method: 'GET', url: '/readyz' },
+  // Prometheus scrapers: the route checks METRICS_TOKEN itself (no user signs in to scrape).
+  { method: 'GET', url: '/metrics' },
   { method: 'GET', url: '/api/generalLookup/oidcclientconfig' },
   // The login page asks whether the access-request form is on before anyone signs in.
   { method: 'GET', url: '/v1/features/:name/enabled' },
@@ -89,6 +93,7 @@ async function grantAlive(db: Db, grantId: string): Promise<boolean> {
  */
 async function authenticate(deps: GateDeps, token: string): Promise<Principal> {
   const cached = deps.principals.get(token);
+  metrics.principalCache.inc({ result: cached ? 'hit' : 'miss' });
   if (cached) return cached.principal;
   let claims;
   try {
@@ -127,6 +132,8 @@ export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
     // What a signed-in caller is told is theirs alone: no browser or proxy keeps a copy.
     if (request.principal) reply.header('Cache-Control', 'no-store');
     if (request.method === 'GET' || request.method === 'HEAD') return done(null, payload);
+    // A refused request changed nothing, and a flood of them must not cost a database round trip each.
+    if (reply.statusCode === 401 || reply.statusCode === 403) return done(null, payload);
     // A machine's write (packets, an agent's reports) changes no one's permissions or tenants, and
     // agents post all the time: they do not wait for the announcements.
     if (request.machine) return done(null, payload);

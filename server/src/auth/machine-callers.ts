@@ -23,6 +23,11 @@ export type MachineRejection = { ok: false; message: string };
 const DEVICE_PREFIX = 'cfsd_';
 const DEVICE_CREDENTIAL = /^cfsd_[A-Za-z0-9_-]{43}$/;
 
+/** Whether a bearer credential is a device's (else it is taken for a tenant API token). */
+export function isDeviceCredential(raw: string): boolean {
+  return raw.startsWith(DEVICE_PREFIX);
+}
+
 export function hashCredential(raw: string): string {
   return createHash('sha256').update(raw, 'utf8').digest('hex');
 }
@@ -42,7 +47,7 @@ const TOKEN_MESSAGES = {
 } as const;
 
 export async function authenticateMachine(db: Db, raw: string, now = new Date()): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
-  if (raw.startsWith(DEVICE_PREFIX)) return authenticateDevice(db, raw, now);
+  if (isDeviceCredential(raw)) return authenticateDevice(db, raw, now);
   const token = await authenticateToken(db, raw, now);
   if (!token.ok) return { ok: false, message: TOKEN_MESSAGES[token.reason] };
   return { ok: true, caller: { kind: 'token', tenantId: token.tenantId, tokenGrantId: token.tokenGrantId, scope: { kind: 'some', tenantIds: [token.tenantId] } } };

@@ -1,11 +1,14 @@
 import { loadConfig } from '../config.js';
+import { runCommand } from './command.js';
 import { loadSecretBox } from '../crypto/secret-box.js';
 import { openDatabase } from '../db/database.js';
 import { reencryptSecrets } from '../areas/tenants/secrets.js';
+import { resealSignInRecords } from '../auth/embedded/adapter.js';
 
 /**
- * `npm run secrets:rotate`: re-encrypts every stored secret with SECRETS_KEY, opening old values
- * with SECRETS_PREVIOUS_KEYS. On the embedded database it works beside a running portal too.
+ * `npm run secrets:rotate`: re-encrypts every stored secret (tenant secrets, and the embedded
+ * identity provider's sign-in records) with SECRETS_KEY, opening old values with
+ * SECRETS_PREVIOUS_KEYS. On the embedded database it works beside a running portal too.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -13,13 +16,11 @@ async function main(): Promise<void> {
   const { db, close } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const count = await reencryptSecrets(db, box);
-    console.log(`Re-encrypted ${count} secret version(s) with key ${box.keyId}.`);
+    const records = await resealSignInRecords(db, box);
+    console.log(`Re-encrypted ${count} secret version(s) and ${records} sign-in record(s) with key ${box.keyId}.`);
   } finally {
     await close();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runCommand(main);

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { startEmbeddedServer } from './embedded-server.js';
 import { guardTransactions } from './transaction-guard.js';
 import type { DB as Database } from './schema.js';
+import { trackPool } from '../observability/metrics.js';
 
 /** The root handle: reads, and the start of transactions. */
 export type Db = Kysely<Database>;
@@ -40,10 +41,23 @@ export function withDatabaseName(url: string, database: string): string {
 }
 
 export function connect(url: string, poolSize = 10, statementTimeoutMs = 0): Db {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // One statement runs in one server process: with parallel workers one tenant's costly search
+    // took every core of the database server, and every other tenant's requests waited for CPU.
+    options: '-c max_parallel_workers_per_gather=0',
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // An idle connection the server ends (a restart, an administrator) is dropped from the pool and
   // replaced on demand; without a listener the pool's 'error' event would end the process.
   pool.on('error', (error) => console.error('A database connection was closed by the server:', error.message));
+  // The pool listens only to its idle connections. One that is lost while checked out (a query or
+  // transaction under way when the server restarts) fails its query, which is answered as an
+  // error, and then leaves the pool on release; without this listener its 'error' event would
+  // end the process.
+  pool.on('connect', (client) => client.on('error', (error) => console.error('A database connection in use was closed by the server:', error.message)));
+  trackPool(pool);
   const dialect = new PostgresDialect({ pool });
   // In tests a query through the root handle inside an open transaction throws (transaction-guard.ts).
   return new Kysely<Database>({ dialect: process.env.NODE_ENV === 'test' ? guardTransactions(dialect) : dialect });

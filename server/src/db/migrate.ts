@@ -34,3 +34,14 @@ export async function migrateToLatest(db: Db): Promise<void> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
 }
+
+let migrationNames: Promise<string[]> | undefined;
+
+/** The migrations this build has that the database has not run (none once start-up migrated it). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  migrationNames ??= provider.getMigrations().then((migrations) => Object.keys(migrations));
+  const names = await migrationNames;
+  const ran = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+  const done = new Set(ran.rows.map((row) => row.name));
+  return names.filter((name) => !done.has(name));
+}

@@ -294,6 +294,7 @@ export interface Job {
   locked_until: Timestamp | null;
   max_attempts: number;
   payload: Generated<Json>;
+  request_id: string | null;
   run_at: Generated<Timestamp>;
   state: Generated<string>;
   task: string;
@@ -512,6 +513,18 @@ export interface SavedView {
   user_id: string;
 }
 
+export interface StoredFile {
+  created: Generated<Timestamp>;
+  sha256: string;
+  size: number;
+}
+
+export interface StoredFileChunk {
+  data: Buffer;
+  n: number;
+  sha256: string;
+}
+
 export interface Subscription {
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -605,6 +618,14 @@ export interface VersionPolicyWorkUnit {
   package_id: string;
   tenant_id: string;
   work_unit_id: number;
+}
+
+export interface WorkerHeartbeat {
+  host: string;
+  pid: number;
+  seen: Generated<Timestamp>;
+  started: Generated<Timestamp>;
+  worker_id: string;
 }
 
 export interface WorkUnit {
@@ -830,6 +851,8 @@ export interface DB {
   rule_correlation_member: RuleCorrelationMember;
   rule_match: RuleMatch;
   saved_view: SavedView;
+  stored_file: StoredFile;
+  stored_file_chunk: StoredFileChunk;
   subscription: Subscription;
   tenant: Tenant;
   tenant_secret: TenantSecret;
@@ -848,4 +871,5 @@ export interface DB {
   work_unit_relation: WorkUnitRelation;
   work_unit_subcategory: WorkUnitSubcategory;
   work_unit_type: WorkUnitType;
+  worker_heartbeat: WorkerHeartbeat;
 }

@@ -4,6 +4,7 @@ import { CUSTOM_FIELD_TYPES } from '@cfs/contracts/tenants';
 import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
+import type { FileStore } from '../files/content-store.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
 import { AREAS as AREA_MANIFESTS } from '../areas.js';
 
@@ -132,9 +133,10 @@ const DEMO_USERS = [
  * work units on the first start of a database that has no tenants. Several instances may start at once:
  * an advisory lock lets one of them seed.
  */
-export async function seed(db: Db, options: { demo: boolean; localUsers: boolean; dataDir?: string }): Promise<void> {
-  // The demo rows' files on every start: a test or an instance copying a seeded database has its own DATA_DIR.
-  if (options.demo && options.dataDir) for (const area of AREA_MANIFESTS) await area.demoFiles?.(options.dataDir);
+export async function seed(db: Db, options: { demo: boolean; localUsers: boolean; files?: FileStore }): Promise<void> {
+  // The demo rows' files on every start: a test or an instance copying a seeded database may have a file store of its own.
+  const { files } = options;
+  if (options.demo && files) for (const area of AREA_MANIFESTS) await area.demoFiles?.(db, files);
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
     for (const [name, role] of Object.entries(BASE_ROLES)) {

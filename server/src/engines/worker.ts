@@ -1,5 +1,6 @@
 import { deleteExpiredSignInRecords } from '../auth/embedded/adapter.js';
 import { actionRunTask } from './actions/runner.js';
+import { createLogger } from '../observability/logger.js';
 import type { Runtime } from '../runtime.js';
 import { startJobWorker } from './jobs/worker.js';
 import { deleteFinishedJobs } from './jobs/retention.js';
@@ -15,6 +16,7 @@ import { RULE_ENGINE_TASKS } from './rules/tasks.js';
  */
 export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {
   const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, ...MAINTENANCE_TASKS, actionRunTask, ...areaTasks];
-  const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl });
+  const logger = createLogger(runtime.config, { role: 'worker' });
+  const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl, leaseMs: runtime.config.jobLeaseSeconds * 1000, log: (message, error, fields) => logger.error({ ...fields, err: error }, message) });
   return () => worker.stop();
 }

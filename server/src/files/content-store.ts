@@ -2,18 +2,53 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FILE_STORE_FOLDER } from '@cfs/contracts/fleet';
-import type { Config } from '../config.js';
+import type { Config, FileStoreSetting } from '../config.js';
+import type { Db, Tx } from '../db/database.js';
 
 /**
- * The content-addressed file store: a file is kept at
- * `DATA_DIR/files/sha256/<first two hex digits>/<64 hex digits>`, named only by its SHA-256, so
- * the name a file was uploaded under never becomes a path (no traversal, however it is spelled)
- * and the same content is kept once. Every instance of the portal reads the same DATA_DIR.
+ * The content-addressed file store of package versions: a file is named only by its SHA-256, so
+ * the name it was uploaded under never becomes a path (no traversal, however it is spelled) and
+ * the same content is kept once. Where the files live is a setting (FILE_STORE):
+ * - `folder` (the default): `FILE_STORE_DIR/sha256/<first two hex digits>/<64 hex digits>`,
+ *   FILE_STORE_DIR being `DATA_DIR/files` unless set; several instances share it on a shared path.
+ * - `database`: in the portal's database (`stored_file`, its content in 1 MiB chunks), so that
+ *   instances share nothing but PostgreSQL and a backup of the database holds the files too.
+ *
+ * An upload is received into a temporary file on this instance's disk while it is hashed; it is
+ * kept in the transaction that saves the version that names it (keep), so a saved row always names
+ * a kept file, and in the database store a rolled-back save keeps nothing.
+ *
+ * @example
+ *   const store = fileStoreOf(config);
+ *   const received = await store.receive(part.stream, config.packageUploadMaxBytes);
+ *   await db.transaction().execute(async (trx) => { …insert the row…; await received.keep(trx); });
+ *   await received.discard();
  */
-const SHA256 = /^[0-9a-f]{64}$/;
+export interface FileStore {
+  /**
+   * Streams `source` into a temporary file while hashing it. Over `maxBytes` the stream is
+   * stopped, the temporary file removed and FileTooLargeError thrown.
+   */
+  receive(source: Readable, maxBytes: number, isTruncated?: () => boolean): Promise<ReceivedFile>;
+  /** Keeps content given in full (the demo's small scripts); keeping the same content again changes nothing. */
+  put(trx: Tx, content: string | Buffer): Promise<{ sha256: string; size: number }>;
+  /** The stored file of a hash as a readable stream, or null when it is not there (or the hash is malformed). */
+  open(db: Db, sha256: string): Promise<{ stream: Readable; size: number } | null>;
+  /** Removes a hash's file, when no row names it any more (the caller checks, under the file's lock). */
+  remove(trx: Tx, sha256: string): Promise<void>;
+}
+
+/** A file received into the store's temporary folder, hashed, not yet kept. */
+export interface ReceivedFile {
+  sha256: string;
+  size: number;
+  /** Keeps the file at its content address, in the transaction that saves the row naming it (content already kept stays as it is). */
+  keep(trx: Tx): Promise<void>;
+  /** Removes the temporary file; safe to call after `keep` or twice. */
+  discard(): Promise<void>;
+}
 
 export class FileTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
@@ -22,34 +57,39 @@ export class FileTooLargeError extends Error {
   }
 }
 
-function storeRoot(dataDir: string): string {
-  return path.join(dataDir, ...FILE_STORE_FOLDER.split('/'));
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The size of one stored chunk in the database store. */
+export const CHUNK_BYTES = 1024 * 1024;
+
+/** The folder store's files, below FILE_STORE_DIR (what a backup copies). */
+export function fileFolder(dir: string): string {
+  return path.join(dir, 'sha256');
 }
 
-/** Where a hash's file lives; anything but 64 lower-case hex digits is refused before a path is built. */
-export function storedPath(dataDir: string, sha256: string): string {
+/** Where a hash's file lives in the folder store; anything but 64 lower-case hex digits is refused before a path is built. */
+export function storedPath(dir: string, sha256: string): string {
   if (!SHA256.test(sha256)) throw new Error('Not a SHA-256');
-  return path.join(storeRoot(dataDir), sha256.slice(0, 2), sha256);
+  return path.join(fileFolder(dir), sha256.slice(0, 2), sha256);
 }
 
-/** A file received into the store's temporary folder, hashed, not yet kept. */
-export interface ReceivedFile {
-  sha256: string;
-  size: number;
-  /** Moves the file to its content address (a file already there with the same content is kept as it is). */
-  keep(): Promise<void>;
-  /** Removes the temporary file; safe to call after `keep` or twice. */
-  discard(): Promise<void>;
+/** The store the configuration names (FILE_STORE, FILE_STORE_DIR). */
+export function fileStoreOf(config: Pick<Config, 'dataDir' | 'fileStore'>): FileStore {
+  return config.fileStore.kind === 'folder' ? folderStore(config.fileStore.dir) : databaseStore(path.join(config.dataDir, 'uploads'));
+}
+
+/** The store of each kind, for copying between them (copyStoredFiles). */
+export function fileStoreOfKind(config: Pick<Config, 'dataDir'>, setting: FileStoreSetting): FileStore {
+  return fileStoreOf({ dataDir: config.dataDir, fileStore: setting });
 }
 
 /**
- * Streams `source` into a temporary file inside the store while hashing it. Over `maxBytes` the
- * stream is stopped, the temporary file removed and FileTooLargeError thrown. The temporary file
- * sits in the store so that keeping it is one rename on the same file system.
+ * Streams `source` into a new file in `tempDir` while hashing it; the caller keeps or discards it.
+ * The multipart reader stops at its own limit without an error (it only marks the file truncated),
+ * so `isTruncated` is asked too.
  */
-export async function receiveFile(dataDir: string, source: Readable, maxBytes: number, isTruncated: () => boolean = () => false): Promise<ReceivedFile> {
-  const tempDir = path.join(storeRoot(dataDir), 'tmp');
-  await fs.mkdir(tempDir, { recursive: true });
+async function receiveInto(tempDir: string, source: Readable, maxBytes: number, isTruncated: () => boolean): Promise<{ tempPath: string; sha256: string; size: number; discard: () => Promise<void> }> {
+  await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
   const tempPath = path.join(tempDir, `${randomUUID()}.part`);
   const hash = createHash('sha256');
   let size = 0;
@@ -67,7 +107,6 @@ export async function receiveFile(dataDir: string, source: Readable, maxBytes: n
   const discard = () => fs.rm(tempPath, { force: true });
   try {
     await pipeline(source, meter, createWriteStream(tempPath, { flags: 'wx' }));
-    // The multipart reader stops at its own limit without an error: it only marks the file truncated.
     if (isTruncated()) throw new FileTooLargeError(maxBytes);
   } catch (error) {
     await discard();
@@ -75,46 +114,123 @@ export async function receiveFile(dataDir: string, source: Readable, maxBytes: n
     source.resume();
     throw error;
   }
-  const sha256 = hash.digest('hex');
+  return { tempPath, sha256: hash.digest('hex'), size, discard };
+}
+
+function folderStore(dir: string): FileStore {
+  const keepAt = async (from: string, sha256: string) => {
+    const target = storedPath(dir, sha256);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.rename(from, target);
+  };
   return {
-    sha256,
-    size,
-    discard,
-    async keep() {
-      const target = storedPath(dataDir, sha256);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(tempPath, target);
+    async receive(source, maxBytes, isTruncated = () => false) {
+      // The temporary file sits in the store, so that keeping it is one rename on the same file system.
+      const received = await receiveInto(path.join(fileFolder(dir), 'tmp'), source, maxBytes, isTruncated);
+      return { sha256: received.sha256, size: received.size, discard: received.discard, keep: () => keepAt(received.tempPath, received.sha256) };
+    },
+    async put(_trx, content) {
+      const buffer = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      const sha256 = createHash('sha256').update(buffer).digest('hex');
+      const temp = path.join(fileFolder(dir), 'tmp', `${randomUUID()}.part`);
+      await fs.mkdir(path.dirname(temp), { recursive: true });
+      await fs.writeFile(temp, buffer);
+      await keepAt(temp, sha256);
+      return { sha256, size: buffer.length };
+    },
+    async open(_db, sha256) {
+      if (!SHA256.test(sha256)) return null;
+      const file = storedPath(dir, sha256);
+      try {
+        const stat = await fs.stat(file);
+        if (!stat.isFile()) return null;
+        return { stream: createReadStream(file), size: stat.size };
+      } catch {
+        return null;
+      }
+    },
+    async remove(_trx, sha256) {
+      if (!SHA256.test(sha256)) return;
+      await fs.rm(storedPath(dir, sha256), { force: true });
     },
   };
 }
 
-/** Keeps content given in full (the demo seed's small scripts). */
-export async function storeContent(dataDir: string, content: string | Buffer): Promise<{ sha256: string; size: number }> {
-  const buffer = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  const sha256 = createHash('sha256').update(buffer).digest('hex');
-  const target = storedPath(dataDir, sha256);
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${randomUUID()}.part`;
-  await fs.writeFile(temp, buffer);
-  await fs.rename(temp, target);
-  return { sha256, size: buffer.length };
+function databaseStore(tempDir: string): FileStore {
+  /** Writes a file's row and chunks unless the content is kept already (a concurrent keep of the same content waits for the first). */
+  const keepChunks = async (trx: Tx, sha256: string, size: number, chunks: AsyncIterable<Buffer> | Iterable<Buffer>) => {
+    const added = await trx.insertInto('stored_file').values({ sha256, size }).onConflict((oc) => oc.column('sha256').doNothing()).returning('sha256').executeTakeFirst();
+    if (!added) return;
+    let n = 0;
+    for await (const data of chunks) await trx.insertInto('stored_file_chunk').values({ sha256, n: n++, data }).execute();
+  };
+  return {
+    async receive(source, maxBytes, isTruncated = () => false) {
+      const received = await receiveInto(tempDir, source, maxBytes, isTruncated);
+      return {
+        sha256: received.sha256,
+        size: received.size,
+        discard: received.discard,
+        keep: (trx) => keepChunks(trx, received.sha256, received.size, createReadStream(received.tempPath, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>),
+      };
+    },
+    async put(trx, content) {
+      const buffer = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      const sha256 = createHash('sha256').update(buffer).digest('hex');
+      const chunks = Array.from({ length: Math.ceil(buffer.length / CHUNK_BYTES) }, (_, i) => buffer.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+      await keepChunks(trx, sha256, buffer.length, chunks);
+      return { sha256, size: buffer.length };
+    },
+    async open(db, sha256) {
+      if (!SHA256.test(sha256)) return null;
+      const file = await db.selectFrom('stored_file').select('size').where('sha256', '=', sha256).executeTakeFirst();
+      if (!file) return null;
+      // One chunk in memory at a time, read as the receiver takes them.
+      async function* chunks(): AsyncGenerator<Buffer> {
+        for (let n = 0; ; n++) {
+          const chunk = await db.selectFrom('stored_file_chunk').select('data').where('sha256', '=', sha256).where('n', '=', n).executeTakeFirst();
+          if (!chunk) return;
+          yield chunk.data;
+        }
+      }
+      return { stream: Readable.from(chunks(), { objectMode: false }), size: Number(file.size) };
+    },
+    async remove(trx, sha256) {
+      if (!SHA256.test(sha256)) return;
+      await trx.deleteFrom('stored_file').where('sha256', '=', sha256).execute();
+    },
+  };
 }
 
-/** The stored file of a hash as a readable stream, or null when it is not there (or the hash is malformed). */
-export async function openStored(config: Pick<Config, 'dataDir'>, sha256: string): Promise<{ stream: Readable; size: number } | null> {
-  if (!SHA256.test(sha256)) return null;
-  const file = storedPath(config.dataDir, sha256);
-  try {
-    const stat = await fs.stat(file);
-    if (!stat.isFile()) return null;
-    return { stream: createReadStream(file), size: stat.size };
-  } catch {
-    return null;
+/**
+ * Copies the files of `hashes` from one store into another where they are missing (restoring a
+ * backup into the other kind of store, or switching FILE_STORE): each through the target's own
+ * receive and keep, so its hash is checked again on the way. Answers how many were copied; a hash
+ * neither store holds is named in the error.
+ */
+export async function copyStoredFiles(db: Db, from: FileStore, to: FileStore, hashes: readonly string[]): Promise<number> {
+  let copied = 0;
+  const missing: string[] = [];
+  for (const sha256 of hashes) {
+    const present = await to.open(db, sha256);
+    if (present) {
+      present.stream.destroy();
+      continue;
+    }
+    const source = await from.open(db, sha256);
+    if (!source) {
+      missing.push(sha256);
+      continue;
+    }
+    const received = await to.receive(source.stream, Number.MAX_SAFE_INTEGER);
+    try {
+      if (received.sha256 !== sha256) throw new Error(`The stored file ${sha256} does not hold the content its name says (it hashes to ${received.sha256}).`);
+      await db.transaction().execute((trx) => received.keep(trx));
+      copied += 1;
+    } finally {
+      await received.discard();
+    }
   }
-}
-
-/** Removes a hash's file, when no row names it any more (the caller checks). */
-export async function removeStored(dataDir: string, sha256: string): Promise<void> {
-  if (!SHA256.test(sha256)) return;
-  await fs.rm(storedPath(dataDir, sha256), { force: true });
+  if (missing.length > 0) throw new Error(`${missing.length} package file(s) are in neither store: ${missing.join(', ')}`);
+  return copied;
 }

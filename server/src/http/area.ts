@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Area } from '@cfs/contracts/permissions';
 import type { AppDeps } from '../app-deps.js';
-import type { Tx } from '../db/database.js';
+import type { AccessPolicy } from './access-policy.js';
+import type { Db, Tx } from '../db/database.js';
+import type { FileStore } from '../files/content-store.js';
 import type { TaskDefinition } from '../engines/jobs/task.js';
 import type { BuiltInAction } from '../engines/actions/run.js';
 
@@ -21,6 +23,8 @@ export interface AreaManifest {
   /** The spec's area name (DESIGN: workunits, tenants, tokens…). */
   readonly name: string;
   readonly routes?: (deps: AppDeps) => FastifyPluginAsyncZod;
+  /** Who may call each of its routes, kept apart from the routes' declarations (the authorization matrix compares them). */
+  readonly access?: AccessPolicy;
   /** Entity types the area records in the audit trail, with the area whose view permission reads their history. */
   readonly audited?: Readonly<Record<string, Area>>;
   /** The area's background tasks, run by the worker role (engines/jobs). */
@@ -36,9 +40,9 @@ export interface AreaManifest {
   readonly demoSeed?: (trx: Tx) => Promise<void>;
   /**
    * Files the area's demo rows point at, written on every start in demo mode (before the rows):
-   * each instance and each test portal has a DATA_DIR of its own, while a database may be a copy.
+   * each instance and each test portal may have a file store of its own, while a database may be a copy.
    */
-  readonly demoFiles?: (dataDir: string) => Promise<void>;
+  readonly demoFiles?: (db: Db, files: FileStore) => Promise<void>;
 }
 
 export function defineArea(manifest: AreaManifest): AreaManifest {

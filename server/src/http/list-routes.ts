@@ -37,9 +37,10 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
   postExport?: boolean;
   /**
    * Answers a request that carries `$apply` (the spec's group-by and distinct counts over the
-   * list's rows), for the caller, with the request's other options; without it `$apply` is ignored.
+   * list's rows), for the caller, with the request's other options, read through `reader` (the
+   * read replica when there is one); without it `$apply` is ignored.
    */
-  apply?: (principal: Principal, query: ListQueryInput, signal: AbortSignal) => Promise<unknown>;
+  apply?: (principal: Principal, query: ListQueryInput, signal: AbortSignal, reader: Db) => Promise<unknown>;
 }
 
 /** A signal that aborts when the client goes away before its answer is sent (a closed tab, a new filter). */
@@ -54,10 +55,17 @@ function clientGone(reply: FastifyReply): AbortSignal {
 /**
  * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, return at the start, also
  * after leading spaces or line breaks, which spreadsheets skip) gets a leading apostrophe, so an
- * exported title cannot become a command in the user's spreadsheet.
+ * exported title cannot become a command in the user's spreadsheet. Text that already starts with
+ * apostrophes before such a cell gets one too, so the escape can always be undone: a cell that is
+ * an apostrophe, any more apostrophes and formula-leading text had its first apostrophe added.
+ *
+ * @example
+ *   spreadsheetSafe('=1+1')  // "'=1+1"
+ *   spreadsheetSafe("'=1")   // "''=1" (a note that was written with its own apostrophe)
+ *   spreadsheetSafe("'ok")   // "'ok"
  */
 export function spreadsheetSafe(value: string): string {
-  return /^[\s]*[=+\-@]|^[\t\r]/.test(value) ? `'${value}` : value;
+  return /^'*(\s*[=+\-@]|[\t\r])/.test(value) ? `'${value}` : value;
 }
 
 /**
@@ -95,7 +103,8 @@ export function toCsv(columns: readonly ExportColumn[], rows: readonly string[])
  */
 export function registerListRoutes<TB extends keyof Database, O>(app: FastifyInstance, db: Db, options: ListRouteOptions<TB, O>): void {
   const { path, resource, permission, base, exportFileName, tags, row, readsClock = false, postExport = false, apply } = options;
-  const config = { permission, listRow: row };
+  // The resource rides along so that tests can walk every list and export by its fields.
+  const config = { permission, listRow: row, listResource: resource };
   const schema = { tags, querystring: listQuerySchema };
 
   // The base statement of each caller, compiled once: a principal is cached per token and replaced,
@@ -116,15 +125,17 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
   app.get(path, { config, schema: { ...schema, response: listAnswer, summary: `List (OData-style: $filter $orderby $top $skip $skiptoken $count $expand $select)` } }, async (request, reply) => {
     const user = principalOf(request);
     const query = request.query as ListQueryInput;
-    if (apply && typeof query.$apply === 'string') return reply.send(await apply(user, query, clientGone(reply)));
+    if (apply && typeof query.$apply === 'string') return reply.send(await request.read((reader) => apply(user, query, clientGone(reply), reader)));
     const compiled = compileList(db, resource, baseOf(user), query, user.tenantScope);
     // Polling grids send back the tag of the answer they hold: unchanged data costs no query.
     const tag = readsClock ? undefined : app.listTags.of(compiled, user);
-    if (tag) {
-      reply.header('ETag', tag);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.code(304).send();
-    }
-    const answer = await runCompiledList(db, compiled, query, { path: request.url.split('?')[0], signal: clientGone(reply) });
+    if (tag && matchesIfNoneMatch(request.headers['if-none-match'], tag)) return reply.header('ETag', tag).code(304).send();
+    const answer = await request.read(async (reader, onReplica) => {
+      // An answer read on the replica may be older than the counters the tag names: it goes
+      // untagged, so that no poll keeps it past a change.
+      if (tag && !onReplica) reply.header('ETag', tag);
+      return runCompiledList(reader, compiled, query, { path: request.url.split('?')[0], signal: clientGone(reply) });
+    });
     return reply.type('application/json; charset=utf-8').send(answer);
   });
 
@@ -136,7 +147,7 @@ export function registerListRoutes<TB extends keyof Database, O>(app: FastifyIns
     const columns = parseExportColumns(parsed, query);
     const user = principalOf(request);
     const cells = columns.map((column) => column.ref);
-    const result = await executeListStatement(db, buildListSql(base(user), parsed, user.tenantScope, { cells }).rows, clientGone(reply));
+    const result = await request.read((reader) => executeListStatement(reader, buildListSql(base(user), parsed, user.tenantScope, { cells }).rows, clientGone(reply)));
     return reply
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${exportFileName}"`)

@@ -1,7 +1,7 @@
 import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
 import { createHash } from 'node:crypto';
 import type { CompiledQuery, Kysely, OperationNode, QueryResult, RawBuilder, SelectQueryBuilder } from 'kysely';
-import { createQueryId, sql, TableNode } from 'kysely';
+import { sql, TableNode } from 'kysely';
 import type {
   Expansion,
   FieldRef,
@@ -17,6 +17,7 @@ import type {
 } from './list-query.js';
 import { makeSkipToken, parseListQuery } from './list-query.js';
 import type { TenantScope } from '../auth/tenant-scope.js';
+import { executeCancellable } from '../db/cancellable.js';
 import { tenantCondition } from '../db/scoped.js';
 import { isTenantTable } from '../db/tenant-tables.js';
 import type { FieldDef, Resource } from './resource.js';
@@ -59,9 +60,7 @@ export interface ListRunOptions {
 
 /** Runs a list request's statements (compileList) and answers its JSON text, as runListQuery does. */
 export async function runCompiledList<DB>(db: Kysely<DB>, compiled: CompiledList, query: ListQueryInput, options: ListRunOptions = {}): Promise<string> {
-  const run = <R,>(statement: CompiledQuery<R>) =>
-    // A fresh query id per run: a cancellation (the caller went away) names this run, not a later one of the same statement.
-    db.executeQuery<R>({ ...statement, queryId: createQueryId() }, { signal: options.signal, inflightQueryAbortStrategy: 'cancel query' });
+  const run = <R,>(statement: CompiledQuery<R>) => executeCancellable(db, statement, options.signal);
   const resolved = new Map<RelatedKeys, Promise<unknown[]>>();
   const resolve = <R,>(statement: CompiledQuery<R>) => resolveRelatedKeys(db, statement, resolved, run);
   const [total, page] = await Promise.all([compiled.count && resolve(compiled.count).then(run), resolve(compiled.rows).then(run)]);
@@ -98,8 +97,7 @@ function nextLink(path: string, query: ListQueryInput, token: string): string {
  * up first as runListQuery does (relatedKeysSql); cancelled on the server when `signal` aborts.
  */
 export async function executeListStatement<DB, R>(db: Kysely<DB>, statement: RawBuilder<R>, signal?: AbortSignal): Promise<QueryResult<R>> {
-  const options = { signal, inflightQueryAbortStrategy: 'cancel query' } as const;
-  const run = <T,>(compiled: CompiledQuery<T>) => db.executeQuery<T>({ ...compiled, queryId: createQueryId() }, options);
+  const run = <T,>(compiled: CompiledQuery<T>) => executeCancellable(db, compiled, signal);
   return run(await resolveRelatedKeys(db, statement.compile(db), new Map(), run));
 }
 

@@ -4,7 +4,7 @@ import { FREQUENCY_TYPES, INSTALL_STATUSES, PARAMETER_SOURCES, type ParameterSou
 import { AGENT_MESSAGES } from '@cfs/contracts/agent';
 import type { Config } from '../../config.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
-import { openStored } from '../../files/content-store.js';
+import { fileStoreOf } from '../../files/content-store.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
@@ -152,7 +152,7 @@ export async function agentConfiguration(db: Db, box: SecretBox, publicUrl: stri
  * A package version's file, when the portal wants it on this device: a device cannot fetch other
  * packages (another tenant's, or ones it was not given) by guessing ids.
  */
-export async function wantedPackageFile(db: Db, config: Pick<Config, 'dataDir'>, device: DeviceCaller, packageVersionId: string): Promise<{ stream: Readable; size: number; fileName: string }> {
+export async function wantedPackageFile(db: Db, config: Pick<Config, 'dataDir' | 'fileStore'>, device: DeviceCaller, packageVersionId: string): Promise<{ stream: Readable; size: number; fileName: string }> {
   const row = await scoped(db, device.scope)
     .selectFrom('device_installation as i')
     .innerJoin('package_version as v', 'v.package_version_id', 'i.package_version_id')
@@ -161,7 +161,7 @@ export async function wantedPackageFile(db: Db, config: Pick<Config, 'dataDir'>,
     .where('i.package_version_id', '=', packageVersionId)
     .executeTakeFirst();
   if (!row) throw new NotFoundError('The package version');
-  const stored = await openStored(config, row.file_sha256.toLowerCase());
+  const stored = await fileStoreOf(config).open(db, row.file_sha256.toLowerCase());
   if (!stored) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
   return { ...stored, fileName: row.file_name };
 }

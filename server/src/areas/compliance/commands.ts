@@ -1,4 +1,3 @@
-import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import {
   addDays,
@@ -16,11 +15,10 @@ import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../http/errors.js';
+import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
+import { applyJsonPatch, pointersOf } from '../../http/json-patch.js';
 import { enqueuePoamChecks } from './poam.js';
 import { assertTenant, findUsableControl, onDate, presentControlStatus, STATUS_COLUMNS, usableControlSets } from './queries.js';
-
-const { applyPatch, JsonPatchError } = fastJsonPatch;
 
 /** A failure of a write answered with the spec's message for it (spec 002 §8), the reason per field. */
 function failed(status: number, message: string, field: string, reason: string): HttpError {
@@ -65,11 +63,6 @@ export async function createControlStatus(db: Db, user: Principal, input: { chec
   }
 }
 
-function conflictPath(error: unknown, operations: readonly Operation[]): string | undefined {
-  if (!(error instanceof JsonPatchError) || error.name !== 'TEST_OPERATION_FAILED') return undefined;
-  return error.operation?.path ?? operations[error.index ?? 0]?.path ?? '/';
-}
-
 /**
  * PATCH v1/controlstatuses/{id} (spec 002 §4): a JSON Patch (RFC 6902) of the record's status or
  * notes, applied in one transaction that holds the row; `test` operations that no longer hold
@@ -79,10 +72,10 @@ export async function patchControlStatus(db: Db, user: Principal, id: string, op
   const changes = operations.filter((operation) => operation.op !== 'test');
   const onlyNotes = changes.length > 0 && changes.every((operation) => operation.path === '/notes');
   const message = controlStatusMessage('update', onlyNotes ? 'note' : 'status', 'failure');
-  for (const operation of changes) {
-    const field = operation.path.split('/')[1] ?? '';
-    if (!(CONTROL_STATUS_PATCHABLE as readonly string[]).includes(field) || operation.path !== `/${field}`) {
-      throw failed(400, message, field || 'path', COMPLIANCE_MESSAGES.notPatchable(operation.path));
+  for (const pointer of changes.flatMap(pointersOf)) {
+    const field = pointer.split('/')[1] ?? '';
+    if (!(CONTROL_STATUS_PATCHABLE as readonly string[]).includes(field) || pointer !== `/${field}`) {
+      throw failed(400, message, field || 'path', COMPLIANCE_MESSAGES.notPatchable(pointer));
     }
   }
   return db.transaction().execute(async (trx) => {
@@ -90,14 +83,7 @@ export async function patchControlStatus(db: Db, user: Principal, id: string, op
     const row = await tx.selectFrom('control_status').select(STATUS_COLUMNS).where('control_status_id', '=', id).forUpdate().executeTakeFirst();
     if (!row) throw new NotFoundError('The control status');
     const before: ControlStatusDocument = { id: row.control_status_id, checkDate: row.check_date, status: row.status as ControlStatusValue, notes: row.notes, tenantId: row.tenant_id, controlId: row.control_id };
-    let patched: unknown;
-    try {
-      patched = applyPatch(structuredClone(before), structuredClone(operations), true, false).newDocument;
-    } catch (error) {
-      const path = conflictPath(error, operations);
-      if (path !== undefined) throw new ConflictError(`The value at "${path}" is not equal to the test value`);
-      throw new BadRequestError(message, { patch: [`The patch cannot be applied: ${(error as Error).message.split('\n')[0] ?? ''}`] });
-    }
+    const patched = applyJsonPatch(before, operations, (reason) => new BadRequestError(message, { patch: [reason] }));
     const checked = controlStatusDocumentSchema.safeParse(patched);
     if (!checked.success) {
       const errors: Record<string, string[]> = {};

@@ -10,9 +10,10 @@ const tags = ['Home'];
  * The Home dashboard's tiles (spec 000 §2 `/{tenantId}`): one call per tile, each with the view
  * permission of the area its figures come from and link to, so a caller without that permission
  * gets 403 and the page leaves the tile out. The figures read the clock (online devices, active
- * matches, overdue communications), so they are never cached.
+ * matches, overdue communications), so they are never cached. They are read on the read replica
+ * when there is one.
  */
-export const homeRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
+export const homeRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = () => async (app) => {
   app.addHook('onSend', async (_request, reply) => {
     void reply.header('Cache-Control', 'no-store');
   });
@@ -20,26 +21,26 @@ export const homeRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => 
   app.get(
     '/v1/home/workunits',
     { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeWorkUnitsSchema } } },
-    async (request) => workUnitFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+    (request) => request.read((reader) => workUnitFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
   );
   app.get(
     '/v1/home/devices',
     { config: { permission: perm('Devices', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeDevicesSchema } } },
-    async (request) => deviceFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+    (request) => request.read((reader) => deviceFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
   );
   app.get(
     '/v1/home/rulematches',
     { config: { permission: perm('Rules', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeRuleMatchesSchema } } },
-    async (request) => ruleMatchFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+    (request) => request.read((reader) => ruleMatchFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
   );
   app.get(
     '/v1/home/communications',
     { config: { permission: perm('WorkUnitCommunications', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeCommunicationsSchema } } },
-    async (request) => communicationFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+    (request) => request.read((reader) => communicationFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
   );
   app.get(
     '/v1/home/compliance',
     { config: { permission: perm('Compliance', 'view') }, schema: { tags, querystring: homeComplianceQuerySchema, response: { 200: homeComplianceSchema } } },
-    async (request) => complianceFigures(db, tenantOnly(principalOf(request).tenantScope, request.query.tenantId), request.query.checkDate),
+    (request) => request.read((reader) => complianceFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId), request.query.checkDate)),
   );
 };

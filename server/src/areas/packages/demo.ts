@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { EXECUTABLE_TYPES, FREQUENCY_TYPES, OPERATING_SYSTEMS, OPERATION_RESULT_TYPES, OPERATION_TYPES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import type { ParameterDefinition } from '@cfs/contracts/packages';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
-import type { Tx } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { DEMO } from '../../db/seed.js';
 import { scoped } from '../../db/scoped.js';
-import { storeContent } from '../../files/content-store.js';
+import type { FileStore } from '../../files/content-store.js';
 
 /**
  * The demo catalogue. The devices, device operations and agent areas rely on the tenantless
@@ -162,8 +162,10 @@ const DEMO_PACKAGES: DemoPackage[] = [
 ];
 
 /** Keeps the demo versions' files in the store; the same content always lands at the same address, so running it again changes nothing. */
-export async function storeDemoPackageFiles(dataDir: string): Promise<void> {
-  for (const pkg of DEMO_PACKAGES) for (const version of pkg.versions) await storeContent(dataDir, version.content);
+export async function storeDemoPackageFiles(db: Db, files: FileStore): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const pkg of DEMO_PACKAGES) for (const version of pkg.versions) await files.put(trx, version.content);
+  });
 }
 
 /** The demo catalogue's rows; their files are kept by `storeDemoPackageFiles`. */

@@ -2,9 +2,10 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { operationInputSchema, operationSchema, packageDetailSchema, packageInputSchema, packageSchema, packageVersionSchema } from '@cfs/contracts/packages';
+import { operationInputSchema, operationSchema, PACKAGE_MESSAGES, packageDetailSchema, packageInputSchema, packageSchema, packageVersionSchema } from '@cfs/contracts/packages';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { BadRequestError } from '../../http/errors.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { perm, principalOf } from '../../http/route-permission.js';
 import { createOperation, createPackage, deleteOperation, deletePackage, findPackage, updateOperation, updatePackage } from './commands.js';
@@ -16,11 +17,20 @@ const params = z.object({ id: z.uuid() });
 const operationParams = z.object({ id: z.uuid(), operationId: z.uuid() });
 const versionParams = z.object({ id: z.uuid(), versionId: z.uuid() });
 
-/** The multipart parts as the upload reads them, named by their form field. */
+/**
+ * The multipart parts as the upload reads them, named by their form field. A body the multipart
+ * reader cannot parse (no boundary, a malformed part header) is the caller's mistake: its parser
+ * throws plain errors, which would otherwise answer 500.
+ */
 async function* uploadParts(request: FastifyRequest): AsyncIterable<UploadPart> {
-  for await (const part of request.parts()) {
-    if (part.type === 'field') yield { type: 'field', name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
-    else yield { type: 'file', name: part.fieldname, fileName: part.filename, stream: part.file, truncated: () => part.file.truncated };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') yield { type: 'field', name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
+      else yield { type: 'file', name: part.fieldname, fileName: part.filename, stream: part.file, truncated: () => part.file.truncated };
+    }
+  } catch (error) {
+    if (error instanceof Error && !('statusCode' in error)) throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { file: [PACKAGE_MESSAGES.uploadUnreadable] });
+    throw error;
   }
 }
 

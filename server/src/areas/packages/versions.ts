@@ -9,7 +9,7 @@ import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { FileTooLargeError, receiveFile, removeStored, type ReceivedFile } from '../../files/content-store.js';
+import { fileStoreOf, FileTooLargeError, type ReceivedFile } from '../../files/content-store.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { lockPackage, unreferenced } from './commands.js';
 import { presentVersion } from './presenters.js';
@@ -28,7 +28,7 @@ function tooLarge(config: Config): HttpError {
 
 /**
  * Reads the upload's parts (spec 002 §7: `file-N`, label, tenantId, and the package and version),
- * streaming the file into the store's temporary folder while hashing it. Over the size cap the
+ * streaming the file into the file store's temporary folder while hashing it. Over the size cap the
  * temporary file is removed and the answer is 413; nothing is kept until the version is saved.
  * The file's name is kept as data only: the store names files by their hash.
  */
@@ -46,7 +46,7 @@ export async function receiveUpload(config: Config, parts: AsyncIterable<UploadP
         part.stream.resume();
         continue;
       }
-      const received = await receiveFile(config.dataDir, part.stream, config.packageUploadMaxBytes, part.truncated);
+      const received = await fileStoreOf(config).receive(part.stream, config.packageUploadMaxBytes, part.truncated);
       file = { ...received, fileName: part.fileName };
     }
   } catch (error) {
@@ -60,7 +60,7 @@ export async function receiveUpload(config: Config, parts: AsyncIterable<UploadP
 /**
  * Saves an uploaded version (spec 002 §3 Package version, §4): SemVer 2; a version with a
  * pre-release tag is PreRelease and never Latest; a stable version above the Latest becomes Latest
- * and the previous Latest is Archived; a stable version below it is Archived. The file is moved to
+ * and the previous Latest is Archived; a stable version below it is Archived. The file is kept at
  * its content address inside the transaction, so a saved row always names a kept file.
  */
 export async function saveUploadedVersion(db: Db, user: Principal, upload: ReceivedUpload): Promise<PackageVersion> {
@@ -97,7 +97,7 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
         .returningAll()
         .executeTakeFirstOrThrow();
       await lockStoredFile(trx, file.sha256);
-      await file.keep();
+      await file.keep(trx);
       await recordAudit(trx, user, {
         entityType: 'package',
         entityId: packageId,
@@ -145,7 +145,7 @@ export async function removeFiles(db: Db, config: Config, hashes: string[]): Pro
   for (const hash of hashes) {
     await db.transaction().execute(async (trx) => {
       await lockStoredFile(trx, hash);
-      if ((await unreferenced(trx, [hash])).length > 0) await removeStored(config.dataDir, hash);
+      if ((await unreferenced(trx, [hash])).length > 0) await fileStoreOf(config).remove(trx, hash);
     });
   }
 }

@@ -24,6 +24,6 @@ export const versionReportRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ 
     exportFileName: VERSION_REPORT_EXPORT_FILE,
     tags,
     postExport: true,
-    apply: (user, query, signal) => answerApply(db, user, query, signal),
+    apply: (user, query, signal, reader) => answerApply(reader, user, query, signal),
   });
 };

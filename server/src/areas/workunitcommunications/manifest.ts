@@ -1,4 +1,5 @@
 import { defineArea } from '../../http/area.js';
+import { workUnitCommunicationsAccess } from './access-policy.js';
 import { seedDemoCommunications } from './demo.js';
 import { communicationEmailTask } from './notify.js';
 import { overdueSweepTask } from './overdue.js';
@@ -11,6 +12,7 @@ export const workUnitCommunicationsArea = defineArea({
     await app.register(communicationRoutes(deps));
     await app.register(communicationReportRoutes(deps));
   },
+  access: workUnitCommunicationsAccess,
   audited: { workUnitCommunication: 'WorkUnitCommunications' },
   tasks: [communicationEmailTask, overdueSweepTask],
   demoSeed: (trx) => seedDemoCommunications(trx),

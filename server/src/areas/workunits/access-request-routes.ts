@@ -9,17 +9,27 @@ import {
 } from '@cfs/contracts/access-request';
 import type { AppDeps } from '../../app-deps.js';
 import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
+import { enforceLimit } from '../../http/rate-limits.js';
 import { createAccessRequest } from './access-request.js';
 
 const HOUR_MS = 3600 * 1000;
 
 /**
  * POST /api/v1/accessrequest (spec 001 §7): open to visitors who cannot sign in, so it is limited
- * per address and refuses bots (a filled honeypot field, or a form sent sooner than a person
+ * per address and per email address and refuses bots (a filled honeypot field, or a form sent sooner than a person
  * could fill it). With the I3ERequestForm feature off it does not exist (404).
  */
 export const accessRequestRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
   const enabled = () => config.features.includes(ACCESS_REQUEST_FEATURE.toLowerCase());
+  // Besides the address: one email address's requests, whatever addresses they come from.
+  const perEmail = app.createRateLimit({
+    max: ACCESS_REQUEST_RATE_LIMIT,
+    timeWindow: HOUR_MS,
+    keyGenerator: (request) => {
+      const body = request.body as { form?: { email?: unknown } } | undefined;
+      return String(body?.form?.email ?? '').trim().toLowerCase();
+    },
+  });
   app.post(
     '/api/v1/accessrequest',
     {
@@ -29,6 +39,7 @@ export const accessRequestRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ 
       preValidation: async () => {
         if (!enabled()) throw new NotFoundError('The requested resource');
       },
+      preHandler: (request, reply) => enforceLimit(perEmail, request, reply, ACCESS_REQUEST_MESSAGES.failure),
     },
     async (request) => {
       const { form, website, startedAt } = request.body;

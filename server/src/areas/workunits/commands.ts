@@ -1,4 +1,3 @@
-import fastJsonPatch from 'fast-json-patch';
 import type { BulkResult } from '@cfs/contracts/api';
 import type { Operation } from 'fast-json-patch';
 import { WORK_UNIT_STATES, FINISHED_STATES, workUnitInputSchema, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
@@ -6,14 +5,13 @@ import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../http/errors.js';
+import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
+import { applyJsonPatch, pointersOf } from '../../http/json-patch.js';
 import { EDITABLE_FIELDS, toColumns, toDocument } from './document.js';
 import { recordChange } from './history.js';
 import { enqueueResolutionCenterEmail, RESOLUTION_CENTER_SOURCE } from './resolution-center-emails.js';
 import { findWorkUnit, lockWorkUnit } from './queries.js';
 import { checkWorkUnit, parseDocument } from './rules.js';
-
-const { applyPatch, JsonPatchError } = fastJsonPatch;
 
 const PATCHABLE = new Set<string>([...EDITABLE_FIELDS, 'relations']);
 
@@ -53,11 +51,6 @@ export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFie
   return findWorkUnit(db, user.tenantScope, id);
 }
 
-function conflictPath(error: unknown, operations: readonly Operation[]): string | undefined {
-  if (!(error instanceof JsonPatchError) || error.name !== 'TEST_OPERATION_FAILED') return undefined;
-  return error.operation?.path ?? operations[error.index ?? 0]?.path ?? '/';
-}
-
 /**
  * PATCH /v1/workunits/{id}: applies a JSON Patch (RFC 6902) to the unit's editable state inside
  * one transaction that holds the row, so two editors are served one after the other: the second
@@ -70,22 +63,15 @@ export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number,
 
 /** The single-unit change every edit goes through: rules, history, events and audit in one transaction. */
 async function applyWorkUnitPatch(db: Db, user: Principal, workUnitId: number, operations: readonly Operation[]): Promise<void> {
-  for (const operation of operations) {
-    const field = operation.path.split('/')[1] ?? '';
-    if (!PATCHABLE.has(field)) throw new BadRequestError(`'${operation.path}' cannot be changed.`, { [field || 'path']: [`'${operation.path}' cannot be changed.`] });
+  for (const pointer of operations.flatMap(pointersOf)) {
+    const field = pointer.split('/')[1] ?? '';
+    if (!PATCHABLE.has(field)) throw new BadRequestError(`'${pointer}' cannot be changed.`, { [field || 'path']: [`'${pointer}' cannot be changed.`] });
   }
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const { row, relations } = await lockWorkUnit(trx, { scope: user.tenantScope }, workUnitId);
     const before = toDocument(row, relations);
-    let patched: unknown;
-    try {
-      patched = applyPatch(structuredClone(before), structuredClone(operations) as Operation[], true, false).newDocument;
-    } catch (error) {
-      const path = conflictPath(error, operations);
-      if (path !== undefined) throw new ConflictError(`The value at "${path}" is not equal to the test value`);
-      throw new BadRequestError(`The patch cannot be applied: ${(error as Error).message.split('\n')[0]}`);
-    }
+    const patched = applyJsonPatch(before, operations, (reason) => new BadRequestError(reason));
     const after = await checkWorkUnit(tx, user, parseDocument(patched), before);
     // A patch that changes nothing writes nothing: no modified stamp, no history, no event.
     const unchanged = workUnitInputSchema.safeParse(before);

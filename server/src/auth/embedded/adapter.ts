@@ -95,6 +95,41 @@ async function findWhere(db: Db, open: (stored: unknown) => AdapterPayload, type
   return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
 }
 
+/**
+ * Seals every sign-in record again with the current key (`npm run secrets:rotate`), so that
+ * dropping the previous key from SECRETS_PREVIOUS_KEYS ends no one's sign-in. A record that no
+ * configured key opens is already treated as absent and is left as it is; a record the provider
+ * rewrote meanwhile (its sealed text changed) keeps the provider's version. Returns how many.
+ */
+export async function resealSignInRecords(db: Db, box: SecretBox): Promise<number> {
+  const rows = await db
+    .selectFrom('oidc_payload')
+    .select(['type', 'id', 'payload'])
+    .where(sql<string>`payload->>'key'`, '<>', box.keyId)
+    .execute();
+  let count = 0;
+  for (const row of rows) {
+    const stored = sealedSchema.safeParse(row.payload);
+    if (!stored.success) continue;
+    let plaintext: string;
+    try {
+      plaintext = box.decrypt(stored.data.key, stored.data.sealed);
+    } catch {
+      continue;
+    }
+    const { keyId, ciphertext } = box.encrypt(plaintext);
+    const result = await db
+      .updateTable('oidc_payload')
+      .set({ payload: JSON.stringify({ sealed: ciphertext, key: keyId }) })
+      .where('type', '=', row.type)
+      .where('id', '=', row.id)
+      .where(sql<string>`payload->>'sealed'`, '=', stored.data.sealed)
+      .executeTakeFirst();
+    count += Number(result.numUpdatedRows);
+  }
+  return count;
+}
+
 /** Housekeeping: expired sign-in records go every 15 minutes. */
 export const deleteExpiredSignInRecords = defineTask({
   name: 'housekeeping.expired-sign-in-records',

@@ -236,6 +236,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
         const result = await checkSignIn(db, userName, form.password ?? '');
         if (!result.ok) {
           const error = result.reason === 'locked' ? ACCOUNT_LOCKED_MESSAGE : 'The user name or password is not correct.';
+          if (result.reason === 'locked') void reply.header('Retry-After', String(result.retryAfterSeconds));
           return reply
             .code(result.reason === 'locked' ? 429 : 401)
             .type('text/html')

@@ -6,7 +6,7 @@ import { hashPassword, needsRehash, verifyAgainstNothing, verifyPassword } from 
 export const ACCOUNT_FAILURE_LIMIT = 10;
 export const ACCOUNT_FAILURE_WINDOW_MINUTES = 15;
 
-export type SignInResult = { ok: true; userName: string } | { ok: false; reason: 'invalid' | 'locked' };
+export type SignInResult = { ok: true; userName: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
 /**
  * Checks a user name and password for the embedded sign-in page. Every answer costs one password
@@ -26,10 +26,11 @@ export async function checkSignIn(db: Db, userName: string, password: string): P
     await verifyAgainstNothing(password);
     return { ok: false, reason: 'invalid' };
   }
-  const windowOpen = user.failed_sign_ins_since !== null && Date.now() - user.failed_sign_ins_since.getTime() < ACCOUNT_FAILURE_WINDOW_MINUTES * 60_000;
+  const windowEnds = user.failed_sign_ins_since === null ? 0 : user.failed_sign_ins_since.getTime() + ACCOUNT_FAILURE_WINDOW_MINUTES * 60_000;
+  const windowOpen = Date.now() < windowEnds;
   if (windowOpen && user.failed_sign_ins >= ACCOUNT_FAILURE_LIMIT) {
     await verifyAgainstNothing(password);
-    return { ok: false, reason: 'locked' };
+    return { ok: false, reason: 'locked', retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000)) };
   }
   if (!(await verifyPassword(password, user.password_hash))) {
     // A new window starts with the first failure after the last one closed.

@@ -1,11 +1,11 @@
 import { Agent, buildConnector, request as undiciRequest, type Dispatcher } from 'undici';
 import { isIP } from 'node:net';
-import { NOTHING_ALLOWED, OutboundRefused, resolveGuarded, type OutboundAllow } from './outbound-guard.js';
+import { NOTHING_ALLOWED, OutboundRefused, resolveGuarded, type AddressLookup, type OutboundAllow } from '@cfs/contracts/outbound-guard';
 
 /**
  * The one outgoing HTTP client of the action runner (DESIGN: outbound HTTP): undici with a
  * guarded connector — every connection, the first and each redirect's, resolves its host, judges
- * the addresses (outbound-guard.ts) and connects to the judged address itself, with TLS still
+ * the addresses (contracts' outbound-guard.ts) and connects to the judged address itself, with TLS still
  * verifying the name. Connect and total timeouts, at most MAX_RESPONSE_BYTES of a response read,
  * redirects followed by hand (at most MAX_REDIRECTS), each hop judged again.
  */
@@ -17,6 +17,8 @@ export interface OutboundOptions {
   allow: OutboundAllow;
   connectTimeoutMs: number;
   totalTimeoutMs: number;
+  /** How names are resolved: the system resolver unless given (a test names hosts no resolver here knows). */
+  lookup?: AddressLookup;
 }
 
 export interface OutboundRequest {
@@ -54,7 +56,7 @@ function guardedAgent(options: OutboundOptions): Agent {
     connect(connectOptions, callback) {
       const host = connectOptions.hostname;
       const port = Number(connectOptions.port) || (connectOptions.protocol === 'https:' ? 443 : 80);
-      resolveGuarded(options.allow, host, port, options.connectTimeoutMs).then(
+      resolveGuarded(options.allow, host, port, options.connectTimeoutMs, options.lookup).then(
         (target) => {
           const literal = isIP(host.replace(/^\[|\]$/g, '')) !== 0;
           connect({ ...connectOptions, hostname: target.address, ...(literal ? {} : { servername: connectOptions.servername ?? host }) }, callback);

@@ -4,10 +4,11 @@ import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
+import { metrics } from '../../observability/metrics.js';
 import { enqueue } from '../jobs/queue.js';
 import { defineTask } from '../jobs/task.js';
 import { configureOutbound, OutboundNetworkError, sendOutbound, type OutboundRequest } from './outbound.js';
-import { endpointRefusal, OutboundRefused, parseOutboundAllow, type OutboundAllow } from './outbound-guard.js';
+import { endpointRefusal, OutboundRefused, parseOutboundAllow, type OutboundAllow } from '@cfs/contracts/outbound-guard';
 import { maskSecrets, runPlaceholders, type Placeholders } from './placeholders.js';
 import { ActionFailure, actionRunSchema, builtInAction, type ActionOutcome, type ActionRun } from './run.js';
 
@@ -68,8 +69,12 @@ function historyLinks(run: ActionRun): { correlation_id: string; reference_id: s
   }
 }
 
+/** Outcome names for the action-runs metric (`status="Success"`). */
+const ACTION_STATUS_NAMES = new Map<number, string>(Object.entries(ACTION_RESULT_STATUSES).map(([name, id]) => [id, name]));
+
 /** Writes the run's one history row (a second writer under the same key writes nothing). */
 async function record(executor: Db | Tx, run: ActionRun, key: string, outcome: ActionOutcome, http?: HttpRecord): Promise<void> {
+  metrics.actionOutcomes.inc({ status: ACTION_STATUS_NAMES.get(outcome.status) ?? String(outcome.status) });
   const links = historyLinks(run);
   await scoped(executor, ALL_TENANTS)
     .insertInto('action_history', {

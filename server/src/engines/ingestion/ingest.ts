@@ -9,6 +9,7 @@ import { HttpError } from '../../http/errors.js';
 import { evaluateBatch, recordEvaluation, type BatchEvaluation } from '../rules/evaluate-batch.js';
 import { isMatchRanOut, matchesInStatement } from '../rules/matches.js';
 import { ensurePacketPartitions, utcDay } from './partitions.js';
+import { metrics } from '../../observability/metrics.js';
 
 /** One packet that passed validation, ready to store. */
 interface Accepted {
@@ -182,7 +183,7 @@ export async function ingestPackets(db: Db, caller: MachineCaller, body: unknown
   // Two instances storing packets of one entity with matches to record can deadlock (the latest row
   // and the match are locked in either order within one statement): the loser wrote nothing and
   // stores again.
-  const store = () => retryOnConflict(() => storeBatch(db, caller, batch));
+  const store = () => retryOnConflict(() => storeBatch(db, caller, batch)).then(counted);
   try {
     return await store();
   } catch (error) {
@@ -193,6 +194,12 @@ export async function ingestPackets(db: Db, caller: MachineCaller, body: unknown
     await ensurePacketPartitions(db, utcDay(new Date(Math.min(...days))), utcDay(new Date(Math.max(...days))));
     return store();
   }
+}
+
+function counted(result: IngestResult): IngestResult {
+  metrics.ingestBatchSize.observe(result.accepted);
+  metrics.ingestedPackets.inc(result.stored);
+  return result;
 }
 
 function isMissingPartition(error: unknown): boolean {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
+import { currentRequestId } from '../../observability/request-context.js';
 import type { TaskDefinition } from './task.js';
 
 export interface EnqueueOptions {
@@ -24,7 +25,7 @@ export async function enqueue<P>(trx: Tx, task: TaskDefinition<P>, payload: P, o
   const checked = task.payload.parse(payload);
   const result = await trx
     .insertInto('job')
-    .values({ task: task.name, key: options.key, payload: JSON.stringify(checked), max_attempts: task.attempts, run_at: options.runAt ?? new Date() })
+    .values({ task: task.name, key: options.key, payload: JSON.stringify(checked), max_attempts: task.attempts, run_at: options.runAt ?? new Date(), request_id: currentRequestId() ?? null })
     .onConflict((oc) => oc.columns(['task', 'key']).doNothing())
     .returning('job_id')
     .executeTakeFirst();
@@ -41,9 +42,10 @@ export async function enqueue<P>(trx: Tx, task: TaskDefinition<P>, payload: P, o
 export async function enqueueMany<P>(trx: Tx, task: TaskDefinition<P>, jobs: readonly { payload: P; key: string; runAt?: Date }[]): Promise<number> {
   if (jobs.length === 0) return 0;
   const now = new Date();
+  const requestId = currentRequestId() ?? null;
   const added = await trx
     .insertInto('job')
-    .values(jobs.map((job) => ({ task: task.name, key: job.key, payload: JSON.stringify(task.payload.parse(job.payload)), max_attempts: task.attempts, run_at: job.runAt ?? now })))
+    .values(jobs.map((job) => ({ task: task.name, key: job.key, payload: JSON.stringify(task.payload.parse(job.payload)), max_attempts: task.attempts, run_at: job.runAt ?? now, request_id: requestId })))
     .onConflict((oc) => oc.columns(['task', 'key']).doNothing())
     .returning('job_id')
     .execute();
@@ -58,6 +60,8 @@ export interface ClaimedJob {
   payload: unknown;
   attempts: number;
   max_attempts: number;
+  /** The request that caused the job (observability/request-context.ts), if one did. */
+  request_id: string | null;
 }
 
 /**
@@ -77,7 +81,7 @@ export async function claimJobs(db: Db, worker: string, tasks: readonly string[]
       ORDER BY run_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
-    RETURNING job_id, task, key, payload, attempts, max_attempts`.execute(db);
+    RETURNING job_id, task, key, payload, attempts, max_attempts, request_id`.execute(db);
   return rows;
 }
 

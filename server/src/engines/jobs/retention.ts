@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { sweepHeartbeats } from './heartbeat.js';
 import { defineTask } from './task.js';
 
-/** Finished jobs are kept a week for looking into, then removed (hourly). */
+/** Finished jobs are kept a week for looking into, then removed (hourly), with workers long gone. */
 export const deleteFinishedJobs = defineTask({
   name: 'housekeeping.finished-jobs',
   payload: z.object({}),
@@ -13,5 +14,6 @@ export const deleteFinishedJobs = defineTask({
       .where('state', 'in', ['done', 'failed'])
       .where('finished', '<', sql<Date>`now() - interval '7 days'`)
       .execute();
+    await sweepHeartbeats(db);
   },
 });

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import type { Db } from '../../db/database.js';
+import { metrics } from '../../observability/metrics.js';
+import { runWithRequestId } from '../../observability/request-context.js';
+import { startHeartbeat } from './heartbeat.js';
 import { claimJobs, completeJob, enqueue, extendLease, failJob, type ClaimedJob } from './queue.js';
 import type { TaskContext, TaskDefinition } from './task.js';
 
@@ -17,7 +20,8 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** Names this worker in `job.locked_by`. */
   workerId?: string;
-  log?: (message: string, error?: unknown) => void;
+  /** Where failures go; `fields` names the job (task, key, id, and the request that caused it). */
+  log?: (message: string, error?: unknown, fields?: Record<string, unknown>) => void;
 }
 
 export interface JobWorker {
@@ -57,6 +61,13 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   async function run(job: ClaimedJob): Promise<void> {
     const task = byName.get(job.task);
     if (!task) return;
+    // The job runs as part of the request that caused it: its log lines and the jobs it enqueues carry that id.
+    if (job.request_id) return runWithRequestId(job.request_id, () => runClaimed(job, task));
+    return runClaimed(job, task);
+  }
+
+  async function runClaimed(job: ClaimedJob, task: TaskDefinition<unknown>): Promise<void> {
+    const fields = { task: job.task, key: job.key, jobId: job.job_id, attempt: job.attempts, ...(job.request_id ? { reqId: job.request_id } : {}) };
     const heartbeat = setInterval(() => void extendLease(db, workerId, job.job_id, leaseMs).catch(() => undefined), Math.max(leaseMs / 3, 50));
     try {
       // A job whose worker died on its last attempt is not run again.
@@ -64,12 +75,14 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       const payload = task.payload.parse(job.payload);
       await task.perform(payload, context(job));
       await completeJob(db, workerId, job.job_id);
+      metrics.jobOutcomes.inc({ task: job.task, outcome: 'done' });
     } catch (error) {
       const outcome = await failJob(db, workerId, { ...job, attempts: Math.min(job.attempts, job.max_attempts) }, error, task.backoff(job.attempts));
+      metrics.jobOutcomes.inc({ task: job.task, outcome });
       if (outcome === 'failed') {
-        log(`Job ${job.task} ${job.key} failed after ${job.max_attempts} attempt(s)`, error);
+        log(`Job ${job.task} ${job.key} failed after ${job.max_attempts} attempt(s)`, error, fields);
         const parsed = task.payload.safeParse(job.payload);
-        if (task.onFailed && parsed.success) await task.onFailed(parsed.data, error, context(job)).catch((hookError: unknown) => log(`The failure hook of ${job.task} failed`, hookError));
+        if (task.onFailed && parsed.success) await task.onFailed(parsed.data, error, context(job)).catch((hookError: unknown) => log(`The failure hook of ${job.task} failed`, hookError, fields));
       }
     } finally {
       clearInterval(heartbeat);
@@ -90,25 +103,58 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     await enqueueRecurring();
     const jobs = await claimJobs(db, workerId, names, concurrency - running.size, leaseMs);
     for (const job of jobs) {
-      const promise = run(job).finally(() => {
-        running.delete(promise);
-        wake?.();
-      });
+      const promise = run(job)
+        // The database went away before the outcome was written (a restart): the job stays this
+        // worker's until its lease runs out, then runs again. Unhandled, it would end the process.
+        .catch((error: unknown) => log(`Job ${job.task} ${job.key} ended but its outcome could not be recorded; it runs again when its lease runs out`, error))
+        .finally(() => {
+          running.delete(promise);
+          wake?.();
+        });
       running.add(promise);
     }
   }
 
+  let listenDelay = 250;
+  /**
+   * LISTENs on a connection of its own and, when the server ends it (a restart), connects again
+   * with backoff; polling carries on meanwhile, so jobs are only picked up later, never lost.
+   */
   async function listen(url: string): Promise<void> {
-    const client = new pg.Client({ connectionString: url });
+    if (stopped) return;
+    const client = new pg.Client({ connectionString: url, application_name: 'cfs-job-listener' });
+    let lost = false;
+    const reconnect = () => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = undefined;
+      if (!stopped) setTimeout(() => void listen(url).catch(() => undefined), listenDelay).unref();
+      listenDelay = Math.min(listenDelay * 2, 10_000);
+    };
     client.on('notification', () => wake?.());
-    client.on('error', (error) => log('The job listener lost its connection; polling continues', error));
-    await client.connect();
-    await client.query('LISTEN job_enqueued');
+    client.on('error', (error) => log('The job listener lost its connection; polling continues until it is back', error));
+    client.on('end', reconnect);
+    try {
+      await client.connect();
+      await client.query('LISTEN job_enqueued');
+    } catch (error) {
+      reconnect();
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     listener = client;
+    listenDelay = 250;
+    // Jobs enqueued while it was away were announced to nobody.
+    wake?.();
   }
 
+  const stopHeartbeat = startHeartbeat(db, workerId, (error) => log('The worker could not record its heartbeat', error));
   const loop = (async () => {
-    if (options.listenUrl) await listen(options.listenUrl).catch((error: unknown) => log('Cannot listen for jobs; polling only', error));
+    if (options.listenUrl) await listen(options.listenUrl).catch((error: unknown) => log('Cannot listen for jobs yet; polling until it can', error));
     while (!stopped) {
       try {
         await tick();
@@ -134,6 +180,7 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       wake?.();
       await loop;
       await Promise.allSettled([...running]);
+      await stopHeartbeat();
       await listener?.end().catch(() => undefined);
     },
   };

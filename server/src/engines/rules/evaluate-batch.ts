@@ -5,6 +5,7 @@ import { holdsFor, labelOf, reasonFor, type CompiledRule, type PacketSubject } f
 import { recordMatches, type MatchCandidate } from './matches.js';
 import { rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
+import { metrics } from '../../observability/metrics.js';
 
 /** A packet as ingestion hands it over: checked, its message parsed. */
 export interface IncomingPacket {
@@ -68,6 +69,8 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
     }
     if (rules.window.some((rule) => rule.inTime(timestamp))) windowEntities.set(packetKey(packet.entityId, packet.at), packet.entityId);
   }
+  metrics.ruleEvaluations.inc({ kind: 'packet' }, rules.packet.length * batch.length);
+  metrics.ruleMatches.inc({ kind: 'packet' }, candidates.length);
   if (candidates.length === 0 && windowEntities.size === 0) return undefined;
   return { tenantId, candidates, windowEntities, windowRules: rules.window };
 }

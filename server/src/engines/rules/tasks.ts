@@ -11,6 +11,7 @@ import { compileRule, holdsFor, labelOf, reasonFor, type CompiledRule, type Work
 import { expireMatches, recordMatches, type MatchCandidate } from './matches.js';
 import { loadRuleRows, rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
+import { metrics } from '../../observability/metrics.js';
 
 /** How often due matches are closed: an expiration action runs within this time of `expires`. */
 export const EXPIRY_EVERY_MS = 5000;
@@ -57,12 +58,14 @@ export async function evaluateWorkUnitEvents(db: Db, batchSize = 200): Promise<n
           title: unit.title,
           timestamp: event.created,
         };
+        metrics.ruleEvaluations.inc({ kind: 'workUnit' }, rules.length);
         for (const rule of rules) {
           if (!rule.inTime(event.created) || !holdsFor(rule, subject)) continue;
           candidates.push({ rule, tenantId: unit.tenant_id, subjectId: String(unit.work_unit_id), label: labelOf(subject), count: 1, first: event.created, last: event.created, packet: { workUnitId: unit.work_unit_id, eventTypeId: event.event_type_id, fromStateId: event.from_state_id, toStateId: event.to_state_id }, reason: reasonFor(rule, subject), inMaintenance: false });
         }
       }
       await recordMatches(trx, candidates);
+      metrics.ruleMatches.inc({ kind: 'workUnit' }, candidates.length);
     });
     total += read;
     if (read < batchSize) break;

@@ -72,12 +72,12 @@ interface StoredPacket {
 }
 
 /**
- * The newest packets of some entities within a window, up to `depth` each, newest first: one
- * statement, each entity read by the history's key (entity, timestamp) in the days it names.
+ * The statement of newestPackets: each entity read by the history's key (entity, timestamp) in the
+ * days it names (the history is partitioned by day: only the partitions of the window's days are
+ * read). Raw SQL: a lateral read per entity; scoped by the tenant in the statement itself.
  */
-async function newestPackets(db: Db, tenantId: string, entityIds: readonly string[], from: Date, to: Date, depth: number): Promise<Map<string, PacketSubject[]>> {
-  // Raw SQL: a lateral read per entity; scoped by the tenant in the statement itself.
-  const { rows } = await sql<StoredPacket>`
+export function newestPacketsStatement(tenantId: string, entityIds: readonly string[], from: Date, to: Date, depth: number) {
+  return sql<StoredPacket>`
     SELECT p.entity_id, p.timestamp, p.message,
       coalesce((SELECT d.device_id FROM device d WHERE d.device_id = e.id AND d.tenant_id = ${tenantId}),
                (SELECT o.device_id FROM device_operation o WHERE o.device_operation_id = e.id AND o.tenant_id = ${tenantId})) AS device_id
@@ -86,7 +86,12 @@ async function newestPackets(db: Db, tenantId: string, entityIds: readonly strin
       SELECT entity_id, timestamp, message FROM packet
       WHERE entity_id = e.id AND tenant_id = ${tenantId} AND timestamp >= ${from} AND timestamp <= ${to}
       ORDER BY timestamp DESC LIMIT ${depth}) p
-    ORDER BY p.entity_id, p.timestamp DESC`.execute(db);
+    ORDER BY p.entity_id, p.timestamp DESC`;
+}
+
+/** The newest packets of some entities within a window, up to `depth` each, newest first, in one statement. */
+async function newestPackets(db: Db, tenantId: string, entityIds: readonly string[], from: Date, to: Date, depth: number): Promise<Map<string, PacketSubject[]>> {
+  const { rows } = await newestPacketsStatement(tenantId, entityIds, from, to, depth).execute(db);
   const byEntity = new Map<string, PacketSubject[]>();
   for (const row of rows) {
     const list = byEntity.get(row.entity_id) ?? [];

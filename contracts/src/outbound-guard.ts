@@ -2,14 +2,15 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The outbound guard (DESIGN: outgoing HTTP from action definitions): an action may call public
- * addresses only. Loopback, private, shared (CGNAT), link-local, cloud metadata, unspecified,
+ * The outbound guard (DESIGN: outgoing HTTP from action definitions and agent checks): the
+ * server's action runner and the device agent's HTTP and TCP checks may call public addresses only. Loopback, private, shared (CGNAT), link-local, cloud metadata, unspecified,
  * multicast, broadcast, documentation and otherwise reserved addresses are refused however they
  * are spelled — the URL parser first turns decimal, octal, hex and short IPv4 forms into dotted
  * quads, IPv6 is compared by value, and an IPv4 address inside IPv6 (IPv4-mapped, IPv4-compatible,
  * NAT64, 6to4, Teredo) is judged as that IPv4 address. A DNS name is judged by every address it
- * resolves to, and the connection then goes to the address that was judged (outbound.ts), so a
- * name cannot resolve to one address for the check and another for the connection.
+ * resolves to, and the connection then goes to the address that was judged (the server's
+ * outbound.ts, the agent's http-check.ts), so a name cannot resolve to one address for the check
+ * and another for the connection.
  *
  * OUTBOUND_ALLOW lists the exceptions: `host`, `host:port`, `[v6]:port` or a CIDR range.
  */
@@ -152,12 +153,17 @@ export interface ResolvedTarget {
   family: 4 | 6;
 }
 
+/** Every address a name resolves to; the system resolver unless a caller brings its own. */
+export type AddressLookup = (name: string) => Promise<{ address: string; family: number }[]>;
+
+const systemLookup: AddressLookup = (name) => lookup(name, { all: true, verbatim: true });
+
 /**
  * The address to connect to for `host`:`port`, judged by the guard: an IP literal as it is, a name
  * by every address it resolves to (any refused address refuses the name: a resolver may answer
  * differently on the next call). Throws OutboundRefused.
  */
-export async function resolveGuarded(allow: OutboundAllow, host: string, port: number, timeoutMs: number): Promise<ResolvedTarget> {
+export async function resolveGuarded(allow: OutboundAllow, host: string, port: number, timeoutMs: number, resolve: AddressLookup = systemLookup): Promise<ResolvedTarget> {
   const bare = host.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   if (family !== 0) {
@@ -172,7 +178,7 @@ export async function resolveGuarded(allow: OutboundAllow, host: string, port: n
   }
   let timer: NodeJS.Timeout | undefined;
   const answers = await Promise.race([
-    lookup(bare, { all: true, verbatim: true }),
+    resolve(bare),
     new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error(`Resolving ${bare} timed out`), { code: 'ETIMEDOUT' })), timeoutMs);
     }),

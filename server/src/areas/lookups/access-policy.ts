@@ -1,0 +1,15 @@
+import { defineAccessPolicy } from '../../http/access-policy.js';
+
+export const lookupsAccess = defineAccessPolicy({
+  'GET /api/generalLookup/oidcclientconfig': 'public',
+  'GET /api/generallookup/tenants': 'signed-in',
+  'GET /api/generallookup/subscriptions': 'signed-in',
+  'GET /api/generallookup/workunittypes': 'signed-in',
+  'GET /api/generalLookup/timezones': 'signed-in',
+  'GET /api/generalLookup/version': 'signed-in',
+  'GET /api/generalLookup/environment': 'signed-in',
+  'GET /api/generalLookup/environmentcolor': 'signed-in',
+  'GET /api/generalLookup/ruletypes': 'signed-in',
+  'GET /api/generalLookup/operators': 'signed-in',
+  'GET /api/generalLookup/occuranceoptions': 'signed-in',
+});
