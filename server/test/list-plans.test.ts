@@ -42,7 +42,7 @@ describe('list plans at scale', () => {
       await sql`SET statement_timeout = 0`.execute(connection);
       await sql`
         INSERT INTO work_unit (tenant_id, work_unit_type_id, title, severity_id, state_id, created, modified)
-        SELECT (${sql.val(tenants)}::uuid[])[1 + g % ${tenants.length}], 1 + g % 3, 'Plan unit ' || g, g % 5, 1 + g % 8,
+        SELECT (${sql.val(tenants)}::uuid[])[1 + g % ${tenants.length}], 1 + g % 3, 'Plan unit ' || g, g % 5, 1 + g % 2,
                now() - g * interval '1 minute', now()
         FROM generate_series(1, 60000) AS g`.execute(connection);
       await sql`VACUUM ANALYZE work_unit`.execute(connection);
@@ -108,8 +108,11 @@ describe('list plans at scale', () => {
   });
 
   it("answers the grid's search through the trigram index, with the tenant name and id arms beside it, not by reading the list's rows", async () => {
-    // The default list (state New, type Incident) and the search box's OR over every search field.
-    const search = { ...DEFAULT_LIST, $filter: `stateId in (1) and workUnitTypeId in (1) and ${workUnitSearch('4242')}`, $expand: 'tenant,workUnitType' };
+    // The default list (state New, type Incident: a sixth of the rows) and the search box's OR over
+    // every search field, for a term one title holds. The planner guesses a LIKE's share of rows from
+    // the sampled values: a term that many titles hold (say '4242') now and then falls in the sample
+    // and is guessed a hundred times commoner than it is, which flips the plan to the state index.
+    const search = { ...DEFAULT_LIST, $filter: `stateId in (1) and workUnitTypeId in (1) and ${workUnitSearch('42424')}`, $expand: 'tenant,workUnitType' };
     for (const scope of [ALL_TENANTS, { kind: 'some', tenantIds: [tenants[3]!] } as const]) {
       const { rows, count } = await plans(scope, search);
       for (const found of [rows, count]) {
