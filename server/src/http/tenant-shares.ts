@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 
 /** Reads of one tenant that may wait for a turn; the next is refused (429). */
@@ -31,6 +31,16 @@ function shareKey(request: FastifyRequest): string | undefined {
  * After the auth gate, which names the caller; the turn is handed on when the answer is sent or
  * the caller goes away.
  */
+/**
+ * Calls `then` once the answer is sent or the caller has gone away, now if that has already
+ * happened: a response emits 'close' once, and a caller that left while the auth gate was still
+ * naming it (a page reloaded during its first calls) has had its 'close' before this hook runs.
+ */
+function whenClosed(reply: FastifyReply, then: () => void): void {
+  if (reply.raw.closed) return then();
+  reply.raw.once('close', then);
+}
+
 export function registerTenantShares(app: FastifyInstance, concurrent: number): void {
   const shares = new Map<string, Share>();
   const handOn = (key: string, share: Share) => {
@@ -46,7 +56,7 @@ export function registerTenantShares(app: FastifyInstance, concurrent: number): 
     if (!share) shares.set(key, (share = { running: 0, waiting: [] }));
     const current = share;
     const run = () => {
-      reply.raw.once('close', () => handOn(key, current));
+      whenClosed(reply, () => handOn(key, current));
       done();
     };
     if (current.running < concurrent) {
@@ -59,7 +69,7 @@ export function registerTenantShares(app: FastifyInstance, concurrent: number): 
     }
     current.waiting.push(run);
     // A caller that leaves while waiting gives up its place.
-    reply.raw.once('close', () => {
+    whenClosed(reply, () => {
       const index = current.waiting.indexOf(run);
       if (index >= 0) current.waiting.splice(index, 1);
     });
