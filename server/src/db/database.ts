@@ -5,6 +5,7 @@ import { startEmbeddedServer } from './embedded-server.js';
 import { guardTransactions } from './transaction-guard.js';
 import type { DB as Database } from './schema.js';
 import { trackPool } from '../observability/metrics.js';
+import { keepPreparedPlans } from './prepared.js';
 
 /** The root handle: reads, and the start of transactions. */
 export type Db = Kysely<Database>;
@@ -56,7 +57,10 @@ export function connect(url: string, poolSize = 10, statementTimeoutMs = 0): Db 
   // transaction under way when the server restarts) fails its query, which is answered as an
   // error, and then leaves the pool on release; without this listener its 'error' event would
   // end the process.
-  pool.on('connect', (client) => client.on('error', (error) => console.error('A database connection in use was closed by the server:', error.message)));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => console.error('A database connection in use was closed by the server:', error.message));
+    keepPreparedPlans(client);
+  });
   trackPool(pool);
   const dialect = new PostgresDialect({ pool });
   // In tests a query through the root handle inside an open transaction throws (transaction-guard.ts).

@@ -8,6 +8,7 @@ import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
 import { evaluateBatch, recordEvaluation, type BatchEvaluation } from '../rules/evaluate-batch.js';
 import { isMatchRanOut, matchesInStatement } from '../rules/matches.js';
+import { prepared } from '../../db/prepared.js';
 import { ensurePacketPartitions, utcDay } from './partitions.js';
 import { metrics } from '../../observability/metrics.js';
 
@@ -223,8 +224,8 @@ function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepte
  */
 async function writeBatchWithMatches(executor: Db, tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>, evaluation: BatchEvaluation): Promise<number> {
   const { ctes, check } = matchesInStatement(evaluation.candidates);
-  const { rows } = await sql<{ stored: number }>`${batchHead(tenantId, batch, newest)}, stored AS (${historyInsert(tenantId)}), ${ctes}
-    SELECT (SELECT count(*) FROM stored)::int AS stored WHERE ${check}`.execute(executor);
+  const { rows } = await prepared(sql<{ stored: number }>`${batchHead(tenantId, batch, newest)}, stored AS (${historyInsert(tenantId)}), ${ctes}
+    SELECT (SELECT count(*) FROM stored)::int AS stored WHERE ${check}`).execute(executor);
   return rows[0]?.stored ?? 0;
 }
 
