@@ -12,6 +12,8 @@ import { buildListSql, compileList, executeListStatement, listBase, runCompiledL
 import { matchesIfNoneMatch } from './list-etag.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
+import { whenClosed } from './reply-closed.js';
+import { HttpError } from './errors.js';
 
 export interface ListRouteOptions<TB extends keyof Database, O> {
   /** The list path, e.g. `/v1/tenants`; the CSV export answers `{path}/Export()`. */
@@ -43,11 +45,15 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
   apply?: (principal: Principal, query: ListQueryInput, signal: AbortSignal, reader: Db) => Promise<unknown>;
 }
 
-/** A signal that aborts when the client goes away before its answer is sent (a closed tab, a new filter). */
+/**
+ * A signal that aborts when the client goes away before its answer is sent (a closed tab, a new
+ * filter), already aborted when it left before the route ran. Its reason answers 499 (the client
+ * closed the request), which nobody receives and the error handler does not log as a failure.
+ */
 function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('The client went away.'));
+  whenClosed(reply, () => {
+    if (!reply.raw.writableFinished) controller.abort(new HttpError(499, 'The client went away.'));
   });
   return controller.signal;
 }

@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
+import { whenClosed } from './reply-closed.js';
 
 /** Reads of one tenant that may wait for a turn; the next is refused (429). */
 export const TENANT_WAITING_READS = 200;
@@ -31,16 +32,6 @@ function shareKey(request: FastifyRequest): string | undefined {
  * After the auth gate, which names the caller; the turn is handed on when the answer is sent or
  * the caller goes away.
  */
-/**
- * Calls `then` once the answer is sent or the caller has gone away, now if that has already
- * happened: a response emits 'close' once, and a caller that left while the auth gate was still
- * naming it (a page reloaded during its first calls) has had its 'close' before this hook runs.
- */
-function whenClosed(reply: FastifyReply, then: () => void): void {
-  if (reply.raw.closed) return then();
-  reply.raw.once('close', then);
-}
-
 export function registerTenantShares(app: FastifyInstance, concurrent: number): void {
   const shares = new Map<string, Share>();
   const handOn = (key: string, share: Share) => {
