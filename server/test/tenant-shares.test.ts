@@ -19,61 +19,110 @@ const reader: Principal = {
   subscriptionId: null,
 };
 
+/** A promise and the function that settles it. */
+function signal(): { done: Promise<void>; settle: () => void } {
+  let settle: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  return { done, settle };
+}
+
+interface SharedApp {
+  app: FastifyInstance;
+  port: number;
+  /** Settles when the stand-in gate has the request numbered `n` (from 1) in hand. */
+  gateHas: (n: number) => Promise<void>;
+  /** Settles when the server has seen the request numbered `n` close. */
+  closed: (n: number) => Promise<void>;
+  /** Holds the gate (its requests wait) until `openGate`. */
+  holdGate: () => void;
+  openGate: () => void;
+  /** Answers the /held reads, those still to come at once. */
+  release: () => void;
+}
+
 /**
  * One read at a time per tenant, as the portal runs by default, behind a stand-in for the auth gate
- * that takes `gateMs` to name the caller (a first call of a new token checks it and reads the user).
+ * that names the caller (the real one checks a new token and reads the user first): the test
+ * decides when it lets requests through.
  */
-async function sharedApp(gateMs: number): Promise<{ app: FastifyInstance; port: number; release: () => void }> {
-  const held: (() => void)[] = [];
+async function sharedApp(): Promise<SharedApp> {
   const app = Fastify();
+  const arrivals: ReturnType<typeof signal>[] = [];
+  const closes: ReturnType<typeof signal>[] = [];
+  const nth = (list: ReturnType<typeof signal>[], n: number) => (list[n - 1] ??= signal());
+  let gate = signal();
+  gate.settle();
+  let count = 0;
+  const held: (() => void)[] = [];
+  let released = false;
   app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', async (request) => {
-    await new Promise((resolve) => setTimeout(resolve, gateMs));
+  app.addHook('onRequest', async (request, reply) => {
+    count += 1;
+    const n = count;
+    reply.raw.once('close', () => nth(closes, n).settle());
+    nth(arrivals, n).settle();
+    await gate.done;
     request.principal = reader;
   });
   registerTenantShares(app, 1);
   app.get('/read', async () => ({ ok: true }));
-  // Answers once released: a read that holds the tenant's share.
-  app.get('/held', () => new Promise((resolve) => held.push(() => resolve({ ok: true }))));
+  app.get('/held', () => new Promise((resolve) => (released ? resolve({ ok: true }) : held.push(() => resolve({ ok: true })))));
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, port: (app.server.address() as AddressInfo).port, release: () => held.splice(0).forEach((answer) => answer()) };
+  return {
+    app,
+    port: (app.server.address() as AddressInfo).port,
+    gateHas: (n) => nth(arrivals, n).done,
+    closed: (n) => nth(closes, n).done,
+    holdGate: () => (gate = signal()),
+    openGate: () => gate.settle(),
+    release: () => {
+      released = true;
+      held.splice(0).forEach((answer) => answer());
+    },
+  };
 }
 
-/** Sends a GET and leaves after `leaveMs`, before any answer. */
-async function leaveEarly(port: number, leaveMs: number): Promise<void> {
-  const request = http.get({ host: '127.0.0.1', port, path: '/read' });
+/** Sends a GET that the test can leave before any answer. */
+function leavable(port: number, path: string): { leave: () => void } {
+  const request = http.get({ host: '127.0.0.1', port, path });
   request.on('error', () => undefined);
-  await new Promise((resolve) => setTimeout(resolve, leaveMs));
-  request.destroy();
+  return { leave: () => request.destroy() };
 }
+
+const read = (port: number, path = '/read') => fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) });
 
 describe("a tenant's share of reads", () => {
-  let app: FastifyInstance | undefined;
+  let shared: SharedApp | undefined;
   afterEach(async () => {
-    await app?.close();
-    app = undefined;
+    shared?.release();
+    await shared?.app.close();
+    shared = undefined;
   });
 
-  it('is handed on when a caller leaves while the auth gate is still naming it', async () => {
-    const started = await sharedApp(150);
-    app = started.app;
-    // Gone before the gate named it: its response closed before the share was taken.
-    await leaveEarly(started.port, 30);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const answer = await fetch(`http://127.0.0.1:${started.port}/read`, { signal: AbortSignal.timeout(3_000) });
-    expect(answer.status).toBe(200);
+  it('is not taken by a caller that left while the auth gate was still naming it', async () => {
+    shared = await sharedApp();
+    shared.holdGate();
+    const gone = leavable(shared.port, '/read');
+    await shared.gateHas(1);
+    gone.leave();
+    await shared.closed(1);
+    shared.openGate();
+    // Before the fix the share stayed taken by the first, and this one waited for ever.
+    expect((await read(shared.port)).status).toBe(200);
   });
 
   it('is handed on when a waiting caller leaves, and the next waiting one is served', async () => {
-    const started = await sharedApp(0);
-    app = started.app;
-    const held = fetch(`http://127.0.0.1:${started.port}/held`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // Waits behind the held read, then leaves.
-    await leaveEarly(started.port, 50);
-    const next = fetch(`http://127.0.0.1:${started.port}/read`, { signal: AbortSignal.timeout(3_000) });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    started.release();
+    shared = await sharedApp();
+    const held = read(shared.port, '/held');
+    await shared.gateHas(1);
+    // Waits behind the held read (the gate names it at once), then leaves.
+    const waiting = leavable(shared.port, '/read');
+    await shared.gateHas(2);
+    waiting.leave();
+    await shared.closed(2);
+    const next = read(shared.port);
+    await shared.gateHas(3);
+    shared.release();
     expect((await held).status).toBe(200);
     expect((await next).status).toBe(200);
   });

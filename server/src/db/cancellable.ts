@@ -14,6 +14,7 @@ const CANCEL_RETRY_MS = 50;
  * and on abort the backends showing that mark as their active statement are cancelled, again every
  * CANCEL_RETRY_MS until the statement has ended. A statement not yet sent when the caller left is
  * never sent. The cancel runs on the same server as the statement (a replica's reads on the replica).
+ * Either way the promise rejects with the signal's reason.
  *
  * @example
  *   const result = await executeCancellable(reader, compiled, clientGone(reply));
@@ -39,6 +40,10 @@ export async function executeCancellable<DB, R>(db: Kysely<DB>, statement: Compi
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     return await running;
+  } catch (error) {
+    // Cancelled because its caller left: the caller's reason, not the server's "canceling statement".
+    if (signal.aborted) throw signal.reason;
+    throw error;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -12,7 +12,7 @@ import { buildListSql, compileList, executeListStatement, listBase, runCompiledL
 import { matchesIfNoneMatch } from './list-etag.js';
 import type { Resource } from '../odata/resource.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
-import { whenClosed } from './reply-closed.js';
+import { CLIENT_GONE_MESSAGE, whenClosed } from './reply-closed.js';
 import { HttpError } from './errors.js';
 
 export interface ListRouteOptions<TB extends keyof Database, O> {
@@ -53,7 +53,7 @@ export interface ListRouteOptions<TB extends keyof Database, O> {
 function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   whenClosed(reply, () => {
-    if (!reply.raw.writableFinished) controller.abort(new HttpError(499, 'The client went away.'));
+    if (!reply.raw.writableFinished) controller.abort(new HttpError(499, CLIENT_GONE_MESSAGE));
   });
   return controller.signal;
 }

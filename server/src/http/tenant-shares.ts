@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
-import { whenClosed } from './reply-closed.js';
+import { CLIENT_GONE_MESSAGE, whenClosed } from './reply-closed.js';
 
 /** Reads of one tenant that may wait for a turn; the next is refused (429). */
 export const TENANT_WAITING_READS = 200;
@@ -43,6 +43,8 @@ export function registerTenantShares(app: FastifyInstance, concurrent: number): 
   app.addHook('onRequest', (request, reply, done) => {
     const key = shareKey(request);
     if (key === undefined) return done();
+    // Gone while the gate named it (a page reloaded during its first calls): nothing to answer.
+    if (reply.raw.closed) return done(new HttpError(499, CLIENT_GONE_MESSAGE));
     let share = shares.get(key);
     if (!share) shares.set(key, (share = { running: 0, waiting: [] }));
     const current = share;
