@@ -17,7 +17,7 @@ import { DEMO } from '../../server/src/db/seed.js';
 import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { getHere, type BenchPortal } from './bench-portal.js';
-import { paired, timed } from './measure.js';
+import { listStatementsTimed, paired, timed } from './measure.js';
 
 /** What a figure is recorded with (run.ts prints and keeps it). */
 export type RecordFigure = (figure: { name: string; value: number; unit: string; baselineName: string; baseline: number; target?: string }) => void;
@@ -249,7 +249,7 @@ export async function devicesList(portal: BenchPortal, record: RecordFigure, opt
   const { db } = portal.runtime;
   const scope: TenantScope = { kind: 'some', tenantIds: [DEMO.contoso] };
   const statements = buildListSql(devicesBase(db, scope), parseListQuery(devicesResource, query as ListQueryInput), scope);
-  const direct = () => timed(() => Promise.all([statements.rows.execute(db), statements.count.execute(db)]));
+  const direct = () => listStatementsTimed(db, statements);
   const first = await getHere(portal, operator, path);
   if (!first.body.includes('"cpuPercent"')) throw new Error(`GET ${path} answered without live values: ${first.body.slice(0, 200)}`);
   const { a: http, b: driver } = await paired(options.runs, async () => (await getHere(portal, operator, path)).ms, direct);

@@ -56,3 +56,14 @@ function summary(samples: number[]): Timing {
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/**
+ * How long a list request's statements take through the driver, run as the list route runs them:
+ * the page, then its count (the pages measured are full, so the route asks for the count).
+ */
+export function listStatementsTimed<D>(db: D, statements: { rows: { execute(db: D): Promise<unknown> }; count: { execute(db: D): Promise<unknown> } }, withCount = true): Promise<number> {
+  return timed(async () => {
+    await statements.rows.execute(db);
+    if (withCount) await statements.count.execute(db);
+  });
+}

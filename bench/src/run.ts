@@ -15,7 +15,7 @@ import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
 import { scaling } from './scaling.js';
 import { loadInstallations, versionReport } from './version-report.js';
-import { inTurns, paired, time, timed } from './measure.js';
+import { inTurns, listStatementsTimed, paired, time } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
 /**
@@ -147,9 +147,9 @@ const listPath = (resource: string, query: Record<string, string>) => `/v1/${res
 async function overhead(portal: BenchPortal, token: string, label: string, query: Record<string, string>): Promise<void> {
   const { db } = portal.runtime;
   const path = listPath('tenants', query);
-  // The same two statements the route runs (page and count, side by side as it does), through the driver.
+  // The same two statements the route runs, as it runs them, through the driver.
   const statements = buildListSql(db.selectFrom('tenant').selectAll(), parseListQuery(tenantsResource, query as ListQueryInput), ALL_TENANTS);
-  const direct = () => timed(() => Promise.all([statements.rows.execute(db), ...(query.$count ? [statements.count.execute(db)] : [])]));
+  const direct = () => listStatementsTimed(db, statements, query.$count === 'true');
   const { a: http, b: driver, difference } = await paired(RUNS, async () => (await getHere(portal, token, path)).ms, direct);
   record({ name: `${label}: p50 over HTTP`, value: http.p50, unit: 'ms', baselineName: 'the same SQL through the driver', baseline: driver.p50 });
   record({ name: `${label}: overhead per call (p50 of paired calls)`, value: difference.p50, unit: 'ms', baselineName: 'the SQL', baseline: driver.p50, target: '≤ 0.35 ms' });

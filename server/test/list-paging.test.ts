@@ -66,6 +66,27 @@ describe('paging a list', () => {
     expect(narrow.body).not.toHaveProperty('@cfs.countIsLowerBound');
   });
 
+  test('the count is the same whether the page shows where the list ends or not, by $skip or by the token', async () => {
+    const filter = "startswith(title,'Paged unit 99')";
+    const counted = async (query: Record<string, string>) => {
+      const { status, body } = await get(list({ $count: 'true', $filter: filter, ...query }));
+      expect(status).toBe(200);
+      return [body['@odata.count'], body.value.length];
+    };
+    // The page ends the list (skip plus its rows); a full page, one past the end and $top=0 ask the database.
+    expect(await counted({ $top: '200' })).toEqual([111, 111]);
+    expect(await counted({ $top: '50', $skip: '100' })).toEqual([111, 11]);
+    expect(await counted({ $top: '50', $skip: '150' })).toEqual([111, 0]);
+    expect(await counted({ $top: '50' })).toEqual([111, 50]);
+    expect(await counted({ $top: '0' })).toEqual([111, 0]);
+    expect((await get(list({ $top: '10', $count: 'true', $filter: "title eq 'No such unit'" }))).body['@odata.count']).toBe(0);
+    // The last page by the token: the count is the whole list's, not the rows after the token.
+    const first = await get(list({ $top: '100', $count: 'true', $filter: filter }));
+    const last = await get(first.body['@odata.nextLink']!);
+    expect(last.body.value).toHaveLength(11);
+    expect(last.body['@odata.count']).toBe(111);
+  });
+
   test('$skip past the cap answers 400 naming the $skiptoken way; a broken or foreign token answers 400 too', async () => {
     const deep = await get(list({ $top: '10', $skip: String(MAX_SKIP + 10) }));
     expect(deep.status).toBe(400);

@@ -39,16 +39,15 @@ export async function findBlockHistory(db: Db, scope: TenantScope, blockId: stri
   const { from, to } = historyRange(params.from, params.to, retentionDays);
   const range = scoped(db, scope).selectFrom('packet').where('entity_id', '=', entity.entityId).where('tenant_id', '=', entity.tenantId).where('timestamp', '>=', from).where('timestamp', '<=', to);
   const pageSize = MONITORING_LIMITS.blockHistoryPageSize;
-  const [rows, count] = await Promise.all([
-    range
-      .select(['received', 'timestamp', sql<unknown>`message -> 'Value'`.as('value')])
-      .orderBy('timestamp', 'desc')
-      .orderBy('content_hash', 'desc')
-      .limit(pageSize)
-      .offset((params.pageNumber - 1) * pageSize)
-      .execute(),
-    range.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-  ]);
+  // The page, then its count: one connection at a time, as every list (odata/list-query-sql.ts).
+  const rows = await range
+    .select(['received', 'timestamp', sql<unknown>`message -> 'Value'`.as('value')])
+    .orderBy('timestamp', 'desc')
+    .orderBy('content_hash', 'desc')
+    .limit(pageSize)
+    .offset((params.pageNumber - 1) * pageSize)
+    .execute();
+  const count = await range.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow();
   return {
     historyItems: rows.map((row) => ({ receivedTimestamp: row.received, value: historyValue(row.value), timestamp: row.timestamp })),
     totalCount: Number(count.total),
