@@ -28,6 +28,7 @@ export interface IngestionOptions {
   entities: number;
   batch: number;
   connections: number;
+  /** Rounds each way: a multiple of the three ways, so that each way goes first, second and last as often. */
   rounds: number;
 }
 
@@ -43,10 +44,19 @@ function heartbeat(entityId: string, at: Date, index: number) {
 
 type Heartbeat = ReturnType<typeof heartbeat>;
 
-/** One round's packets: the entities each reporting in turn, a millisecond apart, ending now. */
-function makeRound(ids: readonly string[], options: Pick<IngestionOptions, 'packets'>): Heartbeat[] {
-  const end = Date.now();
-  return Array.from({ length: options.packets }, (_, i) => heartbeat(ids[i % ids.length]!, new Date(end - (options.packets - i)), i));
+/**
+ * The rounds' packets, the entities each reporting in turn a millisecond apart. Each round goes on
+ * where the last one ended, so that every entity's packets come in time order, as an agent's do,
+ * and each packet moves its entity's latest row; the first starts far enough back for the last
+ * to end before now.
+ */
+function packetRounds(ids: readonly string[], packetsInAll: number) {
+  let next = Date.now() - packetsInAll - 60_000;
+  return (count: number): Heartbeat[] => {
+    const start = next;
+    next += count;
+    return Array.from({ length: count }, (_, i) => heartbeat(ids[i % ids.length]!, new Date(start + i), i));
+  };
 }
 
 /** CSV for COPY into the history table: the same rows ingestion would store. */
@@ -141,17 +151,18 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   // The steady state: agents report the same entities again and again, so a warm-up round (not
   // counted) has every entity report once first; the rounds then move their latest rows.
   const ids = Array.from({ length: options.entities }, () => randomUUID());
-  await ingest(makeRound(ids, { packets: options.entities }), true);
-  await copyIntoHistory(portal.runtime.databaseUrl, copyRows(makeRound(ids, { packets: options.entities }), DEMO.contoso));
+  const round = packetRounds(ids, 2 * options.entities + 3 * options.rounds * options.packets);
+  await ingest(round(options.entities), true);
+  await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.entities), DEMO.contoso));
   const totals = { bare: 0, rules: 0, copy: 0 };
   const ways = [
-    async () => (totals.bare += await ingest(makeRound(ids, options), false)),
-    async () => (totals.rules += await ingest(makeRound(ids, options), true)),
-    async () => (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(makeRound(ids, options), DEMO.contoso))),
+    async () => (totals.bare += await ingest(round(options.packets), false)),
+    async () => (totals.rules += await ingest(round(options.packets), true)),
+    async () => (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.packets), DEMO.contoso))),
   ];
-  for (let round = 0; round < options.rounds; round++) {
+  for (let turn = 0; turn < options.rounds; turn++) {
     // Each way goes first, second and last in turn, so that none always meets a warmer or busier database.
-    for (let turn = 0; turn < ways.length; turn++) await ways[(round + turn) % ways.length]!();
+    for (let way = 0; way < ways.length; way++) await ways[(turn + way) % ways.length]!();
   }
   await switchRules(db, ruleIds, false);
   const packets = options.packets * options.rounds;

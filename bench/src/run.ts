@@ -72,6 +72,8 @@ const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim()).filte
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 const RULE_TEST_PACKETS = Number(process.env.BENCH_RULE_TEST_PACKETS ?? 1_000_000);
 const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 50_000));
+/** Rounds of each way of ingesting; a multiple of the three ways, so that each goes first, second and last as often. */
+const INGESTION_ROUNDS = Math.max(3, Math.ceil(Number(process.env.BENCH_INGESTION_ROUNDS ?? 6) / 3) * 3);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const VERSION_REPORT_PACKAGES = 20;
 
@@ -344,8 +346,8 @@ try {
     await versionReport(portal, record, { runs: RUNS / 5, devices: DEVICES, packages: VERSION_REPORT_PACKAGES });
   }
   if (runs('ingestion')) {
-    console.log(`Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, 2 rounds each way, in turns)`);
-    await ingestion(portal, record, { packets: PACKETS_PER_ROUND, entities: 5_000, batch: 100, connections: CONNECTIONS, rounds: 2 });
+    console.log(`Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, ${INGESTION_ROUNDS} rounds each way, in turns)`);
+    await ingestion(portal, record, { packets: PACKETS_PER_ROUND, entities: 5_000, batch: 100, connections: CONNECTIONS, rounds: INGESTION_ROUNDS });
   }
   if (runs('ruletest')) {
     console.log(`The rule editor's Test over ${RULE_TEST_PACKETS.toLocaleString('en-US')} stored packets`);

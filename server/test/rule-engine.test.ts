@@ -12,7 +12,7 @@ import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { evaluateWindow } from '../src/engines/rules/window.js';
 import { ruleInputSchema } from '@cfs/contracts/rules';
-import { createTokenAs } from './factories.js';
+import { createDevice, createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -133,6 +133,7 @@ describe('Ingestion rules', () => {
     expect(match).toMatchObject({ match_count: 2 });
     expect(match!.expires.getTime()).toBe(expires);
     expect((match!.reason as { conditions: { seen: string }[] }).conditions[1]!.seen).toBe('95');
+    expect(match!.rule_packet).toEqual({ entityId, timestamp: repeat.timestamp, message: repeat.message });
 
     await drainJobs();
     expect(await colorOf(entityId)).toBe(BLOCK_COLORS.Red);
@@ -163,6 +164,27 @@ describe('Ingestion rules', () => {
     const after = await matchesOf(ruleId);
     expect(after).toHaveLength(2);
     expect(after[1]).toMatchObject({ completion_processed: false, match_count: 1 });
+  });
+
+  it("show each match's newest packet as its batch held it, whatever its place in the batch", async () => {
+    const [quiet, busy, other] = [randomUUID(), randomUUID(), randomUUID()];
+    const ruleId = await insertRule({ conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, LeftOperandFieldName: null, Operator: OPERATORS.GreaterThan, RightOperand: '80', OccurrencePattern: null }] });
+    const busyNewest = cpuPacket(busy, secondsAgo(10), 93, 'Busy host');
+    const otherOnce = { entityId: other, timestamp: secondsAgo(15), message: { Value: '97', States: { Agent: 'Running' } } };
+    await post(contosoToken, [cpuPacket(quiet, secondsAgo(30), 10), cpuPacket(busy, secondsAgo(20), 91, 'Busy host'), otherOnce, cpuPacket(quiet, secondsAgo(12), 20), busyNewest]);
+    const matches = await matchesOf(ruleId);
+    expect(matches.map((match) => match.subject_id).sort()).toEqual([other, busy].sort());
+    const of = (entityId: string) => matches.find((match) => match.subject_id === entityId)!;
+    expect(of(busy)).toMatchObject({ match_count: 2, label: 'Busy host', rule_packet: { entityId: busy, timestamp: busyNewest.timestamp, message: busyNewest.message } });
+    expect(of(other)).toMatchObject({ match_count: 1, label: null, rule_packet: otherOnce });
+  });
+
+  it("match on the packet's device, which ingestion looks up only for the rules that read it", async () => {
+    const device = await createDevice(portal, DEMO.contoso, DEMO.contosoProduction);
+    const ruleId = await insertRule({ conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Device.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: device.deviceId, OccurrencePattern: null }] });
+    const other = randomUUID();
+    await post(contosoToken, [cpuPacket(other, secondsAgo(20), 5), cpuPacket(device.deviceId, secondsAgo(10), 5)]);
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ subject_id: device.deviceId, reason: expect.objectContaining({ conditions: expect.arrayContaining([expect.objectContaining({ leftOperand: 'Device', seen: device.deviceId })]) }) })]);
   });
 
   it('extend expires on a repeat when the lifetime slides', async () => {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OPERATORS, OPERATOR_IDS, type OperatorId } from '@cfs/contracts/monitoring';
+import { LEFT_OPERANDS, OPERATORS, OPERATOR_IDS, RULE_TYPES, type OperatorId } from '@cfs/contracts/monitoring';
 import { timeConditionsSchema } from '@cfs/contracts/rules';
 import { compileOperator } from '../src/engines/rules/operators.js';
+import { compileRule, holdsFor, packetEvaluator, type CompiledRule, type PacketSubject } from '../src/engines/rules/compile.js';
 import { compileTimeWindow } from '../src/engines/rules/time-window.js';
 
 /**
@@ -128,5 +129,66 @@ describe('time limitations', () => {
     expect(range(new Date('2026-07-01T00:00:00Z'))).toBe(false);
     const emptyStart = windowOf({ TimeZoneId: 'UTC', StartRange: '0001-01-01T00:00:00Z' });
     expect(emptyStart(new Date('2021-06-01T00:00:00Z'))).toBe(true);
+  });
+});
+
+describe("a tenant's packet rules evaluated together", () => {
+  // Conditions drawn from a few fields that rules share, so that many rules hold the same condition.
+  const TENANTS = ['6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b', '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e'];
+  const numeric = fc.integer({ min: 0, max: 6 }).map((n) => String(n * 20));
+  const word = fc.constantFrom('Running', 'running', 'Stopped', 'web', 'db-1', 'b');
+  const anyOperator = fc.constantFrom(...OPERATOR_IDS);
+  const condition = fc.oneof(
+    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Metric.id), LeftOperandFieldName: fc.constantFrom('CpuPercent', 'MemoryPercent'), Operator: anyOperator, RightOperand: numeric }),
+    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Value.id), LeftOperandFieldName: fc.constant(null), Operator: anyOperator, RightOperand: numeric }),
+    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.State.id), LeftOperandFieldName: fc.constant('Agent'), Operator: anyOperator, RightOperand: word }),
+    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Property.id), LeftOperandFieldName: fc.constant('BlockName'), Operator: anyOperator, RightOperand: word }),
+    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Tenant.id), LeftOperandFieldName: fc.constant(null), Operator: fc.constantFrom(OPERATORS.Equals, OPERATORS.NotEquals), RightOperand: fc.constantFrom(...TENANTS) }),
+  );
+  const conditions = fc.array(fc.tuple(condition, fc.constantFrom(0, 1)).map(([item, Type]) => ({ ...item, Type, OccurrencePattern: null })), { minLength: 1, maxLength: 4 });
+  const today = new Date().getUTCDay();
+  const rule = fc.record({ conditions, offDay: fc.boolean() });
+  const packet = fc.record({
+    tenantId: fc.constantFrom(...TENANTS),
+    message: fc.record(
+      {
+        Value: fc.oneof(fc.integer({ min: 0, max: 120 }), fc.constant('n/a')),
+        Metrics: fc.record({ CpuPercent: fc.integer({ min: 0, max: 120 }), MemoryPercent: fc.integer({ min: 0, max: 120 }) }, { requiredKeys: [] }),
+        States: fc.record({ Agent: word }, { requiredKeys: [] }),
+        Properties: fc.record({ BlockName: word }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    ),
+  });
+
+  it('match exactly the rules that hold one by one, shared conditions tested once', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), fc.array(packet, { minLength: 1, maxLength: 10 }), (specs, packets) => {
+        const rules = specs.map((spec, index) =>
+          compileRule({
+            rule_id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+            name: `Rule ${index}`,
+            tenant_id: TENANTS[0]!,
+            rule_type_id: RULE_TYPES.Ingestion,
+            match_lifetime_seconds: 300,
+            use_sliding_expiration: false,
+            // A rule limited to another day of the week does not match today.
+            time_conditions: spec.offDay ? { TimeZoneId: 'UTC', DaysOfWeek: [(today + 3) % 7] } : null,
+            conditions: spec.conditions,
+            match_actions: [],
+            expiration_actions: [],
+          }),
+        );
+        expect(rules.every((compiled) => compiled !== undefined)).toBe(true);
+        const compiled = rules as CompiledRule[];
+        const evaluate = packetEvaluator(compiled);
+        for (const [index, { tenantId, message }] of packets.entries()) {
+          const subject: PacketSubject = { kind: 'packet', tenantId, entityId: `entity-${index}`, deviceId: null, timestamp: new Date(), message };
+          const oneByOne = compiled.filter((candidate) => candidate.inTime(subject.timestamp) && holdsFor(candidate, subject));
+          expect(evaluate(subject).map((matched) => matched.ruleId)).toEqual(oneByOne.map((matched) => matched.ruleId));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

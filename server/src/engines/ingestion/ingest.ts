@@ -229,7 +229,7 @@ async function writeBatchWithMatches(executor: Db, tenantId: string, batch: read
   return rows[0]?.stored ?? 0;
 }
 
-/** The batch as a record set, and each entity's latest packet moved when the batch's is newer. */
+/** The batch as a record set (`n` each packet's position, from 1), and each entity's latest packet moved when the batch's is newer. */
 function batchHead(tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>) {
   // The rows as JSON text, each message embedded as the JSON it already is (canonical, checked):
   // not a string inside the text, which the database would read twice (as text, then as jsonb).
@@ -238,7 +238,8 @@ function batchHead(tenantId: string, batch: readonly Accepted[], newest: Readonl
   // own tenant, and the caller's right to every entity was checked before this runs.
   return sql`
     WITH input AS (
-      SELECT p.e, p.t, p.h, p.m, p.l FROM jsonb_to_recordset(${rows}::jsonb) AS p(e uuid, t timestamptz, h text, m jsonb, l boolean)
+      SELECT p.e, p.t, p.h, p.m, p.l, p.n
+      FROM ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (e uuid, t timestamptz, h text, m jsonb, l boolean)) WITH ORDINALITY AS p(e, t, h, m, l, n)
     ), latest AS (
       INSERT INTO packet_latest AS l (entity_id, tenant_id, timestamp, message)
       SELECT e, ${tenantId}::uuid, t, m FROM input WHERE l
@@ -265,6 +266,8 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
     if (!known || packet.at >= known.at) newestOf.set(packet.entityId, packet);
   }
   const newest = new Set(newestOf.values());
+  // Ownership first: it also tells which entities are devices (or their operations), which rules read.
+  const claimed = await checkOwnership(db, caller, batch);
   const known = ownersOf(db);
   // The rules: compiled once per change and evaluated here, in memory, on the whole batch before
   // it is written; what they conclude is recorded with the batch (in its statement, or its
@@ -275,7 +278,6 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
   // never moves (a device keeps its tenant, a latest row keeps the tenant that first reported it),
   // so the check stays true and one atomic statement stores the batch, without a transaction's
   // extra round trips.
-  const claimed = await checkOwnership(db, caller, batch);
   if (claimed.length === 0 && !evaluation) return done((await writeBatch(db, tenantId, batch, newest)).rows);
   // Ingestion rules' matches only: in the batch's one statement too.
   if (claimed.length === 0 && evaluation && evaluation.windowEntities.size === 0) {

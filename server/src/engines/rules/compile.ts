@@ -44,6 +44,9 @@ interface CompiledCondition {
   /** N of M (OccurrencePattern), when the condition has one other than every time. */
   occurrence: { n: number; m: number } | null;
   aggregate: 'Count' | 'Average' | 'Minimum' | 'Maximum' | 'Sum' | null;
+  /** How a match's reason names the left operand ('Metrics.CpuPercent', 'Average(Value)') and the operator. */
+  leftOperandLabel: string;
+  operatorLabel: string;
 }
 
 /** How a rule is evaluated (README "Rules"). */
@@ -173,7 +176,9 @@ function compileCondition(condition: Condition, index: number): CompiledConditio
   const aggregate = (AGGREGATES as Record<number, CompiledCondition['aggregate']>)[condition.LeftOperand] ?? null;
   const test = compileOperator(condition.Operator as OperatorId, rightOperandOf(condition));
   const read = aggregate ? (subject: Subject) => (subject.kind === 'packet' ? subject.aggregates?.get(index) : undefined) : reader(condition);
-  return { index, condition, read, test, occurrence: n === 1 && m === 1 ? null : { n, m }, aggregate };
+  const operand = leftOperandById(condition.LeftOperand);
+  const leftOperandLabel = aggregate ? `${aggregate}(${condition.LeftOperandFieldName ?? 'Value'})` : operand?.field ? `${operand.name}.${condition.LeftOperandFieldName ?? ''}` : (operand?.name ?? String(condition.LeftOperand));
+  return { index, condition, read, test, occurrence: n === 1 && m === 1 ? null : { n, m }, aggregate, leftOperandLabel, operatorLabel: operatorName(condition.Operator) };
 }
 
 /**
@@ -182,11 +187,12 @@ function compileCondition(condition: Condition, index: number): CompiledConditio
  */
 export function joinConditions(conditions: readonly CompiledCondition[], holds: (condition: CompiledCondition) => boolean): boolean {
   let result = false;
-  conditions.forEach((condition, position) => {
+  for (let position = 0; position < conditions.length; position++) {
+    const condition = conditions[position]!;
     if (position === 0) result = holds(condition);
     else if (condition.condition.Type === 1) result = result || holds(condition);
     else result = result && holds(condition);
-  });
+  }
   return result;
 }
 
@@ -245,6 +251,63 @@ export function holdsFor(rule: CompiledRule, subject: Subject): boolean {
 }
 
 /**
+ * A tenant's packet rules as one evaluator, run on every packet ingested: it answers which rules
+ * match the packet, as `rule.inTime` and `holdsFor` would for each. Rules of a tenant share their
+ * conditions' reads (every rule holds the automatic tenant condition; thresholds on one metric
+ * read the same field), so each distinct left operand is read once per packet and each distinct
+ * condition tested at most once, and the rules are joined over those answers (`joinConditions`'
+ * order, with its short cuts) without a closure per rule.
+ */
+export function packetEvaluator(rules: readonly CompiledRule[]): (subject: PacketSubject) => CompiledRule[] {
+  const readerSlots = new Map<string, number>();
+  const readers: ((subject: Subject) => unknown)[] = [];
+  const testSlots = new Map<string, number>();
+  const tests: Comparator[] = [];
+  const testReader: number[] = [];
+  const slotOf = (condition: CompiledCondition): number => {
+    const { LeftOperand, LeftOperandFieldName, Operator, RightOperand } = condition.condition;
+    // An aggregate is read by its condition's index, so only that condition reads the same value.
+    const readKey = JSON.stringify([LeftOperand, LeftOperandFieldName, condition.aggregate ? condition.index : null]);
+    let reader = readerSlots.get(readKey);
+    if (reader === undefined) {
+      reader = readers.push(condition.read) - 1;
+      readerSlots.set(readKey, reader);
+    }
+    const testKey = JSON.stringify([reader, Operator, RightOperand]);
+    let slot = testSlots.get(testKey);
+    if (slot === undefined) {
+      slot = tests.push(condition.test) - 1;
+      testReader.push(reader);
+      testSlots.set(testKey, slot);
+    }
+    return slot;
+  };
+  const plans = rules.map((rule) => ({ rule, slots: Int32Array.from(rule.conditions, slotOf), or: Uint8Array.from(rule.conditions, (condition) => (condition.condition.Type === 1 ? 1 : 0)) }));
+  // Reused from packet to packet (the evaluator runs to its end without yielding).
+  const values: unknown[] = new Array<unknown>(readers.length);
+  const answers = new Uint8Array(tests.length); // 0 not tested yet, 1 held, 2 did not
+  return (subject) => {
+    for (let reader = 0; reader < readers.length; reader++) values[reader] = readers[reader]!(subject);
+    answers.fill(0);
+    const matched: CompiledRule[] = [];
+    for (const { rule, slots, or } of plans) {
+      if (!rule.inTime(subject.timestamp)) continue;
+      let result = false;
+      for (let position = 0; position < slots.length; position++) {
+        // Or keeps a true result and And a false one, without testing the condition.
+        if (position > 0 && (or[position] === 1) === result) continue;
+        const slot = slots[position]!;
+        let answer = answers[slot]!;
+        if (answer === 0) answers[slot] = answer = tests[slot]!(values[testReader[slot]!]) ? 1 : 2;
+        result = answer === 1;
+      }
+      if (result) matched.push(rule);
+    }
+    return matched;
+  };
+}
+
+/**
  * Whether a rule's conditions hold over an entity's newest packets (History): a condition with an
  * occurrence pattern N/M holds when it held for at least N of the newest M; one without, when it
  * holds for the newest. `newestFirst` holds at least one packet.
@@ -264,9 +327,7 @@ export function reasonFor(rule: CompiledRule, subject: Subject): MatchReason {
     conditions: rule.conditions.flatMap((condition) => {
       const seen = condition.read(subject);
       if (!condition.test(seen)) return [];
-      const operand = leftOperandById(condition.condition.LeftOperand);
-      const left = condition.aggregate ? `${condition.aggregate}(${condition.condition.LeftOperandFieldName ?? 'Value'})` : operand?.field ? `${operand.name}.${condition.condition.LeftOperandFieldName ?? ''}` : (operand?.name ?? String(condition.condition.LeftOperand));
-      return [{ index: condition.index, leftOperand: left, operator: operatorName(condition.condition.Operator), rightOperand: condition.condition.RightOperand, seen: seen === undefined || seen === null ? null : asText(seen).slice(0, 500) }];
+      return [{ index: condition.index, leftOperand: condition.leftOperandLabel, operator: condition.operatorLabel, rightOperand: condition.condition.RightOperand, seen: seen === undefined || seen === null ? null : asText(seen).slice(0, 500) }];
     }),
     timestamp: subject.timestamp.toISOString(),
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/database.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { holdsFor, labelOf, reasonFor, type CompiledRule, type PacketSubject } from './compile.js';
-import { recordMatches, type MatchCandidate } from './matches.js';
+import { recordMatches, type MatchCandidate, type PacketKey } from './matches.js';
 import { rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
 import { metrics } from '../../observability/metrics.js';
@@ -20,7 +20,7 @@ export interface IncomingPacket {
 export interface BatchEvaluation {
   tenantId: string;
   /** Ingestion rules' matches, by the packet that made each (only new packets count). */
-  candidates: { packetKey: { entityId: string; timestamp: string }; candidate: MatchCandidate }[];
+  candidates: { packetKey: PacketKey; candidate: MatchCandidate }[];
   /** Entities whose packets the worker must look at for History, Aggregation and Correlation rules. */
   windowEntities: Map<string, string>;
   windowRules: readonly CompiledRule[];
@@ -44,15 +44,16 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
   if (rules.packet.length === 0 && rules.window.length === 0) return undefined;
   const candidates: BatchEvaluation['candidates'] = [];
   const windowEntities = new Map<string, string>();
-  for (const packet of batch) {
+  for (let index = 0; index < batch.length; index++) {
+    const packet = batch[index]!;
     const timestamp = new Date(packet.at);
     const parsed = packet.parsed;
     const message = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { Value: parsed };
-    const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: deviceOf(packet.entityId), timestamp, message };
-    for (const rule of rules.packet) {
-      if (!rule.inTime(timestamp) || !holdsFor(rule, subject)) continue;
+    // The device is looked up only when a rule reads it: it is the one per-packet lookup the rest does without.
+    const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: rules.readsDevice ? deviceOf(packet.entityId) : null, timestamp, message };
+    for (const rule of rules.packetMatches(subject)) {
       candidates.push({
-        packetKey: { entityId: packet.entityId, timestamp: packet.timestamp },
+        packetKey: { position: index + 1, entityId: packet.entityId, timestamp: packet.timestamp },
         candidate: {
           rule,
           tenantId,

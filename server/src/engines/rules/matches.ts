@@ -22,6 +22,13 @@ export interface MatchCandidate {
   inMaintenance: boolean;
 }
 
+/** A candidate's packet in its batch: its position there (from 1), its entity and its timestamp as sent. */
+export interface PacketKey {
+  position: number;
+  entityId: string;
+  timestamp: string;
+}
+
 /** Folds candidates of one rule and subject into one (count summed, first/last widened, newest packet kept). */
 export function foldCandidates(candidates: readonly MatchCandidate[]): MatchCandidate[] {
   const folded = new Map<string, MatchCandidate>();
@@ -210,7 +217,9 @@ export function isMatchRanOut(error: unknown): boolean {
 /**
  * Matches recorded in the statement that stores a packet batch (ingestion's one statement, no
  * transaction held open across round trips): common table expressions to follow the batch's
- * `stored` (the packets that were new, `entity_id, timestamp`). Each candidate names its packet;
+ * `input` (its packets, `n` their position from 1, `m` the message) and `stored` (the packets that
+ * were new, `entity_id, timestamp`). Each candidate names its packet by position, and the match
+ * shows that packet's message as the batch holds it (not sent again per rule that matched it);
  * those of packets that were not new are dropped, the rest folded per rule and subject (count,
  * first, and the newest one's packet and reason), opened or raised as `recordMatches` does, and
  * the match actions of those opened enqueued. The statement ends by stopping with `MATCH_RAN_OUT`
@@ -219,9 +228,10 @@ export function isMatchRanOut(error: unknown): boolean {
  *
  * Use: `WITH input AS (…), latest AS (INSERT … RETURNING 1), stored AS (INSERT … RETURNING entity_id, timestamp), ${ctes} SELECT … FROM ${tail}`.
  */
-export function matchesInStatement(candidates: readonly { packetKey: { entityId: string; timestamp: string }; candidate: MatchCandidate }[], now = new Date()): { ctes: RawBuilder<unknown>; check: RawBuilder<boolean> } {
+export function matchesInStatement(candidates: readonly { packetKey: PacketKey; candidate: MatchCandidate }[], now = new Date()): { ctes: RawBuilder<unknown>; check: RawBuilder<boolean> } {
   const input = JSON.stringify(
     candidates.map(({ packetKey, candidate }) => ({
+      k: packetKey.position,
       ke: packetKey.entityId,
       kt: packetKey.timestamp,
       r: candidate.rule.ruleId,
@@ -230,7 +240,6 @@ export function matchesInStatement(candidates: readonly { packetKey: { entityId:
       l: candidate.label,
       a: candidate.last.toISOString(),
       e: new Date(now.getTime() + candidate.rule.lifetimeSeconds * 1000).toISOString(),
-      p: candidate.packet,
       w: candidate.reason,
       m: candidate.inMaintenance,
       j: candidate.rule.matchActions.map((action) => ({ ruleId: candidate.rule.ruleId, ruleName: candidate.rule.name, phase: 'match', actionDefinitionId: action.ActionDefinitionId, parameters: action.Parameters })),
@@ -240,9 +249,11 @@ export function matchesInStatement(candidates: readonly { packetKey: { entityId:
   // built from the same rows; every row carries the tenant of the subject it matched.
   const ctes = sql`
     candidate AS (
-      SELECT c.* FROM jsonb_to_recordset(${input}::jsonb)
-        AS c(ke uuid, kt timestamptz, r uuid, t uuid, s text, l text, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean, j jsonb)
-      WHERE EXISTS (SELECT 1 FROM stored WHERE stored.entity_id = c.ke AND stored.timestamp = c.kt)
+      SELECT c.*, jsonb_build_object('entityId', c.ke, 'timestamp', c.kt, 'message', i.m) AS p
+      FROM jsonb_to_recordset(${input}::jsonb)
+        AS c(k bigint, ke text, kt text, r uuid, t uuid, s text, l text, a timestamptz, e timestamptz, w jsonb, m boolean, j jsonb)
+      JOIN input i ON i.n = c.k
+      WHERE EXISTS (SELECT 1 FROM stored WHERE stored.entity_id = i.e AND stored.timestamp = i.t)
         -- The latest rows are written before the matches (reading latest runs it first), the order
         -- in which the batch's transaction path takes them: two batches of one entity wait for each
         -- other instead of deadlocking.

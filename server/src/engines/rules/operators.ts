@@ -72,16 +72,26 @@ function equals(right: string): Comparator {
 
 /** Texts whose answer a pattern keeps: an entity's fields repeat from packet to packet. */
 const PATTERN_ANSWERS_KEPT = 10_000;
+/** Patterns kept with their answers across compilations of the rules that hold them. */
+const PATTERNS_KEPT = 1_000;
+const patterns = new Map<string, { test: ((text: string) => boolean) | undefined; answers: Map<string, boolean> }>();
 
 /**
  * A pattern RE2 cannot run never matches (the rules area refuses to save one). Each answer is
  * kept for the text it was given, since a call into RE2 costs microseconds and the same names and
- * states come back with every packet; the oldest answers are forgotten beyond the limit.
+ * states come back with every packet; the oldest answers are forgotten beyond the limit. A pattern
+ * and its answers are kept per instance, not per compiled rule: a tenant's rules are compiled
+ * again whenever one of them changes, and its unchanged patterns keep what they learned.
  */
 function matches(right: string): Comparator {
-  const test = compilePattern(right);
+  let pattern = patterns.get(right);
+  if (!pattern) {
+    pattern = { test: compilePattern(right), answers: new Map() };
+    if (patterns.size >= PATTERNS_KEPT) patterns.delete(patterns.keys().next().value as string);
+    patterns.set(right, pattern);
+  }
+  const { test, answers } = pattern;
   if (!test) return () => false;
-  const answers = new Map<string, boolean>();
   return (left) => {
     if (isEmpty(left)) return false;
     const text = asText(left);

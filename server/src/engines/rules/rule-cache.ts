@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
+import { LEFT_OPERANDS } from '@cfs/contracts/monitoring';
 import type { Db, Tx } from '../../db/database.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import { scoped } from '../../db/scoped.js';
-import { compileRule, type CompiledRule, type RuleRow } from './compile.js';
+import { compileRule, packetEvaluator, type CompiledRule, type PacketSubject, type RuleRow } from './compile.js';
 
 /**
  * The enabled rules that apply to a tenant (its own and the installation's), compiled, kept in
@@ -17,6 +18,10 @@ export interface TenantRules {
   all: readonly CompiledRule[];
   /** Evaluated as each packet arrives (Ingestion rules without occurrence patterns). */
   packet: readonly CompiledRule[];
+  /** Which packet rules match a packet (`packetEvaluator` of `packet`). */
+  packetMatches: (subject: PacketSubject) => CompiledRule[];
+  /** Whether a packet or maintenance rule reads the packet's device (else ingestion does not look it up). */
+  readsDevice: boolean;
   /** Evaluated by the worker over stored packets (History, Aggregation, Correlation, patterned Ingestion). */
   window: readonly CompiledRule[];
   maintenance: readonly CompiledRule[];
@@ -46,11 +51,15 @@ export function forgetRules(db: Db): void {
 }
 
 function split(all: CompiledRule[]): TenantRules {
+  const packet = all.filter((rule) => rule.mode === 'packet');
+  const maintenance = all.filter((rule) => rule.mode === 'maintenance');
   return {
     all,
-    packet: all.filter((rule) => rule.mode === 'packet'),
+    packet,
+    packetMatches: packetEvaluator(packet),
+    readsDevice: [...packet, ...maintenance].some((rule) => rule.conditions.some((condition) => condition.condition.LeftOperand === LEFT_OPERANDS.Device.id)),
     window: all.filter((rule) => rule.mode === 'history' || rule.mode === 'aggregate' || rule.mode === 'correlation'),
-    maintenance: all.filter((rule) => rule.mode === 'maintenance'),
+    maintenance,
     workUnit: all.filter((rule) => rule.mode === 'workUnit'),
   };
 }
