@@ -19,8 +19,8 @@ interface Accepted {
   timestamp: string;
   at: number;
   message: string;
-  /** The message as parsed from the request, which the rules read. */
-  parsed: unknown;
+  /** The message as parsed from the request (an object: the contract refuses anything else), which the rules read. */
+  parsed: PacketInput['message'];
   hash: string;
 }
 

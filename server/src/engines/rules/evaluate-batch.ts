@@ -12,8 +12,8 @@ export interface IncomingPacket {
   entityId: string;
   timestamp: string;
   at: number;
-  /** The message as parsed from the request. */
-  parsed: unknown;
+  /** The message as parsed from the request: an object (the packet contract refuses anything else). */
+  parsed: Readonly<Record<string, unknown>>;
 }
 
 /** What the rules concluded about a batch before it was written. */
@@ -47,8 +47,7 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
   for (let index = 0; index < batch.length; index++) {
     const packet = batch[index]!;
     const timestamp = new Date(packet.at);
-    const parsed = packet.parsed;
-    const message = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { Value: parsed };
+    const message = packet.parsed;
     // The device is looked up only when a rule reads it: it is the one per-packet lookup the rest does without.
     const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: rules.readsDevice ? deviceOf(packet.entityId) : null, timestamp, message };
     for (const rule of rules.packetMatches(subject)) {
