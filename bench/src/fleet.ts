@@ -90,7 +90,7 @@ async function copyIntoHistory(url: string, rows: string[]): Promise<number> {
  * and name checks, a pattern; a few match now and then (the heartbeats' CPU and memory run 0–99),
  * most never. They are created disabled and switched on for the rounds that measure them.
  */
-async function benchRules(db: Db): Promise<string[]> {
+async function benchRules(db: Db, tenantId: string): Promise<string[]> {
   const condition = (LeftOperand: number, LeftOperandFieldName: string | null, Operator: number, RightOperand: string | null) => ({ Type: 0, LeftOperand, LeftOperandFieldName, Operator, RightOperand, OccurrencePattern: null });
   const { Metric, State, Property, Value } = LEFT_OPERANDS;
   const sets = [
@@ -111,7 +111,7 @@ async function benchRules(db: Db): Promise<string[]> {
   ];
   const rows = await db
     .insertInto('rule')
-    .values(sets.map((conditions, index) => ({ tenant_id: DEMO.contoso, enabled: false, name: `Bench rule ${index + 1}`, rule_type_id: RULE_TYPES.Ingestion, match_lifetime_seconds: 300, conditions: JSON.stringify([tenantCondition(DEMO.contoso), ...conditions]) })))
+    .values(sets.map((conditions, index) => ({ tenant_id: tenantId, enabled: false, name: `Bench rule ${index + 1}`, rule_type_id: RULE_TYPES.Ingestion, match_lifetime_seconds: 300, conditions: JSON.stringify([tenantCondition(tenantId), ...conditions]) })))
     .returning('rule_id')
     .execute();
   return rows.map((row) => row.rule_id);
@@ -130,13 +130,16 @@ async function switchRules(db: Db, ruleIds: readonly string[], enabled: boolean)
  * history table through one connection, in turns.
  */
 export async function ingestion(portal: BenchPortal, record: RecordFigure, options: IngestionOptions): Promise<void> {
+  const db = portal.runtime.db;
+  // A tenant of its own: "no rules" means none (the demo tenant has rules of its own).
+  const tenant = randomUUID();
+  await db.insertInto('tenant').values({ tenant_id: tenant, name: `Bench ingestion ${tenant.slice(0, 8)}` }).execute();
   const admin = await portal.token('admin');
-  const grant = await portal.app.inject({ method: 'PUT', url: '/v1/tokens', headers: { authorization: `Bearer ${admin}` }, payload: { tenantId: DEMO.contoso, name: 'Bench agents', lifetimeYears: 1 } });
+  const grant = await portal.app.inject({ method: 'PUT', url: '/v1/tokens', headers: { authorization: `Bearer ${admin}` }, payload: { tenantId: tenant, name: 'Bench agents', lifetimeYears: 1 } });
   if (grant.statusCode !== 200) throw new Error(`token: ${grant.statusCode} ${grant.body}`);
   const token = grant.json<{ generatedToken: string }>().generatedToken;
   const url = `${portal.address}/v1/packets`;
-  const db = portal.runtime.db;
-  const ruleIds = await benchRules(db);
+  const ruleIds = await benchRules(db, tenant);
   const batches = (packets: Heartbeat[]) => {
     const bodies: string[] = [];
     for (let i = 0; i < packets.length; i += options.batch) bodies.push(JSON.stringify(packets.slice(i, i + options.batch)));
@@ -153,12 +156,12 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   const ids = Array.from({ length: options.entities }, () => randomUUID());
   const round = packetRounds(ids, 2 * options.entities + 3 * options.rounds * options.packets);
   await ingest(round(options.entities), true);
-  await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.entities), DEMO.contoso));
+  await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.entities), tenant));
   const totals = { bare: 0, rules: 0, copy: 0 };
   const ways = [
     async () => (totals.bare += await ingest(round(options.packets), false)),
     async () => (totals.rules += await ingest(round(options.packets), true)),
-    async () => (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.packets), DEMO.contoso))),
+    async () => (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.packets), tenant))),
   ];
   for (let turn = 0; turn < options.rounds; turn++) {
     // Each way goes first, second and last in turn, so that none always meets a warmer or busier database.

@@ -197,6 +197,16 @@ describe('Ingestion rules', () => {
     expect((await matchesOf(ruleId))[0]!.expires.getTime()).toBeGreaterThan(first);
   });
 
+  it('keep expires on a repeat when the lifetime does not slide', async () => {
+    const entityId = randomUUID();
+    const ruleId = await insertRule({ conditions: [cpuAbove(10)] });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(30), 50));
+    const first = (await matchesOf(ruleId))[0]!.expires.getTime();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(20), 50));
+    expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ match_count: 2, expires: new Date(first) })]);
+  });
+
   it('close an expired match that was not yet processed before opening the next one for the subject', async () => {
     const entityId = randomUUID();
     const ruleId = await insertRule({ conditions: [cpuAbove(10)], expirationActions: [green] });

@@ -132,6 +132,41 @@ describe('time limitations', () => {
   });
 });
 
+describe("a packet's fields as conditions read them", () => {
+  const tenantId = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
+  const holds = (LeftOperandFieldName: string, Operator: OperatorId, RightOperand: string | null, message: Record<string, unknown>) => {
+    const rule = compileRule({
+      rule_id: '00000000-0000-4000-8000-000000000001',
+      name: 'field',
+      tenant_id: tenantId,
+      rule_type_id: RULE_TYPES.Ingestion,
+      match_lifetime_seconds: 300,
+      use_sliding_expiration: false,
+      time_conditions: null,
+      conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Property.id, LeftOperandFieldName, Operator, RightOperand, OccurrencePattern: null }],
+      match_actions: [],
+      expiration_actions: [],
+    })!;
+    return holdsFor(rule, { kind: 'packet', tenantId, entityId: 'entity', deviceId: null, timestamp: new Date(), message });
+  };
+
+  it('read a field by its exact name first, else without regard to case', () => {
+    expect(holds('BlockName', OPERATORS.Equals, 'web-1', { Properties: { BlockName: 'web-1' } })).toBe(true);
+    expect(holds('blockname', OPERATORS.Equals, 'web-1', { Properties: { BLOCKNAME: 'web-1' } })).toBe(true);
+    expect(holds('BlockName', OPERATORS.Equals, 'exact', { Properties: { blockname: 'other', BlockName: 'exact' } })).toBe(true);
+    expect(holds('Zoë', OPERATORS.Equals, 'yes', { Properties: { ZOË: 'yes' } })).toBe(true);
+    expect(holds('BlockName', OPERATORS.IsEmpty, null, { Properties: { BlockNames: 'web-1' } })).toBe(true);
+  });
+
+  it('read only what the packet holds: a name every object inherits is missing unless sent', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(holds(name, OPERATORS.IsEmpty, null, { Properties: { BlockName: 'web-1' } })).toBe(true);
+      expect(holds(name, OPERATORS.IsNotEmpty, null, { Properties: { BlockName: 'web-1' } })).toBe(false);
+    }
+    expect(holds('constructor', OPERATORS.Equals, 'sent', JSON.parse('{"Properties":{"constructor":"sent"}}') as Record<string, unknown>)).toBe(true);
+  });
+});
+
 describe("a tenant's packet rules evaluated together", () => {
   // Conditions drawn from a few fields that rules share, so that many rules hold the same condition.
   const TENANTS = ['6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b', '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e'];

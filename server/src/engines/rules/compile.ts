@@ -86,15 +86,39 @@ export interface RuleRow {
   expiration_actions: unknown;
 }
 
-/** A group's field, by its exact name or else without regard to case (agents differ in casing). */
-function field(group: unknown, name: string): unknown {
-  if (group === null || typeof group !== 'object') return undefined;
-  const record = group as Record<string, unknown>;
-  if (name in record) return record[name];
+/**
+ * Reads a group's own field by its exact name or else without regard to case (agents differ in
+ * casing), made once per name. Every packet passes here for each field its tenant's rules read,
+ * so the exact name is one lookup; the search without case lowers only keys that could match: a
+ * key lowers to an ASCII name only when it is as long (the one lowering that lengthens a text
+ * writes a non-ASCII mark).
+ */
+function fieldOf(name: string): (group: unknown) => unknown {
   const lower = name.toLowerCase();
-  for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key];
-  return undefined;
+  const ascii = [...name].every((character) => character.charCodeAt(0) < 128);
+  return (group) => {
+    if (group === null || typeof group !== 'object') return undefined;
+    const record = group as Record<string, unknown>;
+    if (Object.hasOwn(record, name)) return record[name];
+    for (const key in record) if ((!ascii || key.length === name.length) && Object.hasOwn(record, key) && key.toLowerCase() === lower) return record[key];
+    return undefined;
+  };
 }
+
+/** Names whose readers are kept; rules name few fields, and beyond this many the oldest is forgotten. */
+const FIELDS_KEPT = 1000;
+const fields = new Map<string, (group: unknown) => unknown>();
+/** A group's field (`fieldOf`), its reader made once per name. */
+function field(group: unknown, name: string): unknown {
+  let read = fields.get(name);
+  if (!read) {
+    if (fields.size >= FIELDS_KEPT) fields.delete(fields.keys().next().value as string);
+    fields.set(name, (read = fieldOf(name)));
+  }
+  return read(group);
+}
+
+const GROUP_FIELDS = { Value: fieldOf('Value'), Properties: fieldOf('Properties'), Metrics: fieldOf('Metrics'), States: fieldOf('States'), Diagnostics: fieldOf('Diagnostics') } as const;
 
 /** A packet field named as `Value`, `Metrics.cpu` or `cpu` with its group given. */
 export function packetField(message: Readonly<Record<string, unknown>>, path: string): unknown {
@@ -112,20 +136,20 @@ const NAMED_IDS: Partial<Record<string, Record<string, number>>> = {
 };
 
 function reader(condition: Condition): (subject: Subject) => unknown {
-  const name = condition.LeftOperandFieldName ?? '';
+  const named = fieldOf(condition.LeftOperandFieldName ?? '');
   const packet = (read: (subject: PacketSubject) => unknown) => (subject: Subject) => (subject.kind === 'packet' ? read(subject) : undefined);
   const unit = (read: (subject: WorkUnitSubject) => unknown) => (subject: Subject) => (subject.kind === 'workUnit' ? read(subject) : undefined);
   switch (condition.LeftOperand) {
     case LEFT_OPERANDS.Value.id:
-      return packet((subject) => field(subject.message, 'Value'));
+      return packet((subject) => GROUP_FIELDS.Value(subject.message));
     case LEFT_OPERANDS.Property.id:
-      return packet((subject) => field(field(subject.message, 'Properties'), name));
+      return packet((subject) => named(GROUP_FIELDS.Properties(subject.message)));
     case LEFT_OPERANDS.Metric.id:
-      return packet((subject) => field(field(subject.message, 'Metrics'), name));
+      return packet((subject) => named(GROUP_FIELDS.Metrics(subject.message)));
     case LEFT_OPERANDS.State.id:
-      return packet((subject) => field(field(subject.message, 'States'), name));
+      return packet((subject) => named(GROUP_FIELDS.States(subject.message)));
     case LEFT_OPERANDS.Diagnostic.id:
-      return packet((subject) => field(field(subject.message, 'Diagnostics'), name));
+      return packet((subject) => named(GROUP_FIELDS.Diagnostics(subject.message)));
     case LEFT_OPERANDS.Entity.id:
       return packet((subject) => subject.entityId);
     case LEFT_OPERANDS.Device.id:
@@ -258,7 +282,7 @@ export function holdsFor(rule: CompiledRule, subject: Subject): boolean {
  * condition tested at most once, and the rules are joined over those answers (`joinConditions`'
  * order, with its short cuts) without a closure per rule.
  */
-export function packetEvaluator(rules: readonly CompiledRule[]): (subject: PacketSubject) => CompiledRule[] {
+export function packetEvaluator(rules: readonly CompiledRule[]): (subject: PacketSubject) => readonly CompiledRule[] {
   const readerSlots = new Map<string, number>();
   const readers: ((subject: Subject) => unknown)[] = [];
   const testSlots = new Map<string, number>();
@@ -282,16 +306,18 @@ export function packetEvaluator(rules: readonly CompiledRule[]): (subject: Packe
     }
     return slot;
   };
-  const plans = rules.map((rule) => ({ rule, slots: Int32Array.from(rule.conditions, slotOf), or: Uint8Array.from(rule.conditions, (condition) => (condition.condition.Type === 1 ? 1 : 0)) }));
-  // Reused from packet to packet (the evaluator runs to its end without yielding).
+  const plans = rules.map((rule) => ({ rule, always: rule.inTime === ALWAYS, slots: Int32Array.from(rule.conditions, slotOf), or: Uint8Array.from(rule.conditions, (condition) => (condition.condition.Type === 1 ? 1 : 0)) }));
+  // Reused from packet to packet (the evaluator runs to its end without yielding), the answer too:
+  // it holds until the next packet is evaluated, and most packets match nothing.
   const values: unknown[] = new Array<unknown>(readers.length);
   const answers = new Uint8Array(tests.length); // 0 not tested yet, 1 held, 2 did not
+  const matched: CompiledRule[] = [];
   return (subject) => {
     for (let reader = 0; reader < readers.length; reader++) values[reader] = readers[reader]!(subject);
     answers.fill(0);
-    const matched: CompiledRule[] = [];
-    for (const { rule, slots, or } of plans) {
-      if (!rule.inTime(subject.timestamp)) continue;
+    matched.length = 0;
+    for (const { rule, always, slots, or } of plans) {
+      if (!always && !rule.inTime(subject.timestamp)) continue;
       let result = false;
       for (let position = 0; position < slots.length; position++) {
         // Or keeps a true result and And a false one, without testing the condition.
@@ -333,9 +359,11 @@ export function reasonFor(rule: CompiledRule, subject: Subject): MatchReason {
   };
 }
 
+const BLOCK_NAME = fieldOf('BlockName');
+
 /** A subject's label in lists: a packet's Properties.BlockName (spec 002 §3) or its entity; a work unit's title. */
 export function labelOf(subject: Subject): string | null {
   if (subject.kind === 'workUnit') return subject.title;
-  const name = field(field(subject.message, 'Properties'), 'BlockName');
+  const name = BLOCK_NAME(GROUP_FIELDS.Properties(subject.message));
   return typeof name === 'string' && name !== '' ? name.slice(0, 200) : null;
 }

@@ -50,24 +50,21 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
     const message = packet.parsed;
     // The device is looked up only when a rule reads it: it is the one per-packet lookup the rest does without.
     const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: rules.readsDevice ? deviceOf(packet.entityId) : null, timestamp, message };
-    for (const rule of rules.packetMatches(subject)) {
-      candidates.push({
-        packetKey: { position: index + 1, entityId: packet.entityId, timestamp: packet.timestamp },
-        candidate: {
-          rule,
-          tenantId,
-          subjectId: packet.entityId,
-          label: labelOf(subject),
-          count: 1,
-          first: timestamp,
-          last: timestamp,
-          packet: { entityId: packet.entityId, timestamp: packet.timestamp, message },
-          reason: reasonFor(rule, subject),
-          inMaintenance: inMaintenance(rules.maintenance, subject, timestamp),
-        },
-      });
+    const matched = rules.packetMatches(subject);
+    if (matched.length > 0) {
+      // What the packet's matches share, worked out once for them all.
+      const label = labelOf(subject);
+      const maintained = inMaintenance(rules.maintenance, subject, timestamp);
+      const key = { position: index + 1, entityId: packet.entityId, timestamp: packet.timestamp };
+      const matchedPacket = { entityId: packet.entityId, timestamp: packet.timestamp, message };
+      for (const rule of matched) {
+        candidates.push({
+          packetKey: key,
+          candidate: { rule, tenantId, subjectId: packet.entityId, label, count: 1, first: timestamp, last: timestamp, packet: matchedPacket, reason: reasonFor(rule, subject), inMaintenance: maintained },
+        });
+      }
     }
-    if (rules.window.some((rule) => rule.inTime(timestamp))) windowEntities.set(packetKey(packet.entityId, packet.at), packet.entityId);
+    if (rules.window.length > 0 && rules.window.some((rule) => rule.inTime(timestamp))) windowEntities.set(packetKey(packet.entityId, packet.at), packet.entityId);
   }
   metrics.ruleEvaluations.inc({ kind: 'packet' }, rules.packet.length * batch.length);
   metrics.ruleMatches.inc({ kind: 'packet' }, candidates.length);

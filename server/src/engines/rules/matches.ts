@@ -128,10 +128,12 @@ interface WrittenMatch {
 /**
  * Opens or raises the match of each row of `source` (columns r rule, t tenant, s subject, l label,
  * n count, f first, a last, e expires, p packet, w reason, m in maintenance), in (rule, subject)
- * order so that concurrent writers lock in one order. A subject whose open match ran out unclosed
- * is left alone and missing from what it returns.
+ * order so that concurrent writers lock in one order. A raise pushes `expires` out for the rules
+ * of `rules` that slide (named in the statement, so that no row reads the rule table). A subject
+ * whose open match ran out unclosed is left alone and missing from what it returns.
  */
-function upsertFrom(source: RawBuilder<unknown>, now: Date): RawBuilder<WrittenMatch> {
+function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: Iterable<CompiledRule>): RawBuilder<WrittenMatch> {
+  const sliding = [...new Set([...rules].filter((rule) => rule.sliding).map((rule) => rule.ruleId))];
   return sql<WrittenMatch>`
     INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
     SELECT * FROM (${source}) AS source ORDER BY 1, 3
@@ -141,7 +143,7 @@ function upsertFrom(source: RawBuilder<unknown>, now: Date): RawBuilder<WrittenM
       rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
       reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
       label = coalesce(excluded.label, m.label),
-      expires = CASE WHEN (SELECT use_sliding_expiration FROM rule WHERE rule_id = m.rule_id) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
+      expires = CASE WHEN m.rule_id = ANY(${sliding}::uuid[]) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
       modified = now()
     WHERE m.expires > ${now}
     RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`;
@@ -162,7 +164,6 @@ async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Da
       f: candidate.first.toISOString(),
       a: candidate.last.toISOString(),
       e: new Date(now.getTime() + candidate.rule.lifetimeSeconds * 1000).toISOString(),
-      d: candidate.rule.sliding,
       p: candidate.packet,
       w: candidate.reason,
       m: candidate.inMaintenance,
@@ -172,7 +173,7 @@ async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Da
   // rows; every row carries the tenant of the subject it matched, which evaluation took from the data.
   const { rows } = await sql<WrittenMatch>`
     ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${input}::jsonb)
-      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, d boolean, p jsonb, w jsonb, m boolean)`, now)}`.execute(trx);
+      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean)`, now, folded.map((candidate) => candidate.rule))}`.execute(trx);
   return rows;
 }
 
@@ -263,7 +264,7 @@ export function matchesInStatement(candidates: readonly { packetKey: PacketKey; 
         count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f
       FROM candidate ORDER BY r, s, a DESC
     ), upserted AS (
-      ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM folded`, now)}
+      ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM folded`, now, candidates.map(({ candidate }) => candidate.rule))}
     ), jobs AS (
       INSERT INTO job (task, key, payload, max_attempts)
       SELECT ${ruleActionTask.name}, u.rule_match_id || ':match:' || (x.i - 1),

@@ -18,8 +18,8 @@ export interface TenantRules {
   all: readonly CompiledRule[];
   /** Evaluated as each packet arrives (Ingestion rules without occurrence patterns). */
   packet: readonly CompiledRule[];
-  /** Which packet rules match a packet (`packetEvaluator` of `packet`). */
-  packetMatches: (subject: PacketSubject) => CompiledRule[];
+  /** Which packet rules match a packet (`packetEvaluator` of `packet`); the answer holds until the next call. */
+  packetMatches: (subject: PacketSubject) => readonly CompiledRule[];
   /** Whether a packet or maintenance rule reads the packet's device (else ingestion does not look it up). */
   readsDevice: boolean;
   /** Evaluated by the worker over stored packets (History, Aggregation, Correlation, patterned Ingestion). */
