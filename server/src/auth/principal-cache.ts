@@ -1,6 +1,7 @@
 import type { JWTPayload } from 'jose';
 import pg from 'pg';
 import type { Principal } from './principal.js';
+import { keepBounded } from '../bounded-map.js';
 
 /** The channel on which the database announces changes to who may do what (migration 0005). */
 export const PRINCIPAL_CHANNEL = 'principal_changed';
@@ -59,9 +60,7 @@ export class PrincipalCache {
   set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined): void {
     if (!this.listening) return;
     const tokenExpiry = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
-    this.entries.set(token, { claims, principal, grantId, expiresAt: Math.min(this.now() + this.ttlMs, tokenExpiry) });
-    // Oldest first: a Map keeps insertion order.
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    keepBounded(this.entries, token, { claims, principal, grantId, expiresAt: Math.min(this.now() + this.ttlMs, tokenExpiry) }, this.maxEntries);
   }
 
   /** Applies one announcement: `user:<id>`, `grant:<id>`, or `all`. */

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
+import { keepBounded } from '../bounded-map.js';
 
 /**
  * JSON Schema checks of stored forms (the tenant's intake wizard form) and of the answers sent
@@ -25,11 +26,6 @@ export function schemaProblems(schema: object): string[] {
 
 /** What in `value` the form `schemaText` (a stored, already checked JSON Schema) does not accept; empty when it accepts it. */
 export function answerProblems(schemaText: string, value: unknown): string[] {
-  let validate = compiled.get(schemaText);
-  if (!validate) {
-    validate = ajv.compile(JSON.parse(schemaText) as object);
-    if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value ?? '');
-    compiled.set(schemaText, validate);
-  }
+  const validate = compiled.get(schemaText) ?? keepBounded(compiled, schemaText, ajv.compile(JSON.parse(schemaText) as object), COMPILED_MAX);
   return validate(value) ? [] : describe(validate.errors);
 }

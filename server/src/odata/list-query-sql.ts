@@ -20,6 +20,7 @@ import type { TenantScope } from '../auth/tenant-scope.js';
 import { executeCancellable } from '../db/cancellable.js';
 import { tenantCondition } from '../db/scoped.js';
 import { isTenantTable } from '../db/tenant-tables.js';
+import { keepBounded } from '../bounded-map.js';
 import type { FieldDef, Resource } from './resource.js';
 import { fieldSql, searchTextSql } from './resource.js';
 
@@ -171,9 +172,7 @@ export function compileList<DB, TB extends keyof DB, O>(
     .update(JSON.stringify([rows.sql, rows.parameters, count?.sql, count?.parameters], (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)))
     .digest('base64url');
   const compiled: CompiledList = { parsed, rows, count, tables: [...tables].sort(), digest };
-  byKey.set(key, compiled);
-  if (byKey.size > COMPILED_PER_RESOURCE) byKey.delete(byKey.keys().next().value as string);
-  return compiled;
+  return keepBounded(byKey, key, compiled, COMPILED_PER_RESOURCE);
 }
 
 /**

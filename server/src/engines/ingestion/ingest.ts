@@ -11,6 +11,7 @@ import { isMatchRanOut, matchesInStatement } from '../rules/matches.js';
 import { prepared } from '../../db/prepared.js';
 import { ensurePacketPartitions, utcDay } from './partitions.js';
 import { metrics } from '../../observability/metrics.js';
+import { keepBounded } from '../../bounded-map.js';
 
 /** One packet that passed validation, ready to store. */
 interface Accepted {
@@ -128,8 +129,8 @@ async function checkOwnership(db: Db, caller: MachineCaller, batch: readonly Acc
       .unionAll(all.selectFrom('packet_latest').select([sql.lit('reported').as('kind'), 'entity_id as id', 'tenant_id', sql<string>`NULL::uuid`.as('device_id')]).where(among('entity_id')))
       .execute();
     // A device or device operation says more than a latest row (whose device, not only whose tenant).
-    for (const row of rows) if (row.kind === 'reported') remember(known, row.id, { tenantId: row.tenant_id, deviceId: null });
-    for (const row of rows) if (row.kind === 'fleet') remember(known, row.id, { tenantId: row.tenant_id, deviceId: row.device_id });
+    for (const row of rows) if (row.kind === 'reported') keepBounded(known, row.id, { tenantId: row.tenant_id, deviceId: null }, OWNERS_KEPT);
+    for (const row of rows) if (row.kind === 'fleet') keepBounded(known, row.id, { tenantId: row.tenant_id, deviceId: row.device_id }, OWNERS_KEPT);
   }
   const allowed = (id: string): boolean => {
     const owner = known.get(id);
@@ -164,10 +165,6 @@ function ownersOf(db: Db): Map<string, Owner> {
   return known;
 }
 
-function remember(known: Map<string, Owner>, id: string, owner: Owner): void {
-  known.set(id, owner);
-  if (known.size > OWNERS_KEPT) known.delete(known.keys().next().value as string);
-}
 
 /**
  * Stores one batch of packets for a machine caller: validates every item, checks the caller may

@@ -2,6 +2,7 @@ import { LEFT_OPERANDS, OCCURRENCE_PATTERN, RULE_TYPES, leftOperandById, type Op
 import { conditionSchema, lifetimeSeconds, ruleActionSchema, timeConditionsSchema, type Condition, type MatchReason, type RuleAction } from '@cfs/contracts/rules';
 import { SEVERITIES, WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { z } from 'zod';
+import { keepBounded } from '../../bounded-map.js';
 import { compileOperator, asText, operatorName, type Comparator } from './operators.js';
 import { compileTimeWindow, type TimeWindow } from './time-window.js';
 
@@ -110,15 +111,12 @@ const FIELDS_KEPT = 1000;
 const fields = new Map<string, (group: unknown) => unknown>();
 /** A group's field (`fieldOf`), its reader made once per name. */
 function field(group: unknown, name: string): unknown {
-  let read = fields.get(name);
-  if (!read) {
-    if (fields.size >= FIELDS_KEPT) fields.delete(fields.keys().next().value as string);
-    fields.set(name, (read = fieldOf(name)));
-  }
+  const read = fields.get(name) ?? keepBounded(fields, name, fieldOf(name), FIELDS_KEPT);
   return read(group);
 }
 
-const GROUP_FIELDS = { Value: fieldOf('Value'), Properties: fieldOf('Properties'), Metrics: fieldOf('Metrics'), States: fieldOf('States'), Diagnostics: fieldOf('Diagnostics') } as const;
+/** The message's own fields: its Value and its groups. */
+const MESSAGE_FIELDS = { Value: fieldOf('Value'), Properties: fieldOf('Properties'), Metrics: fieldOf('Metrics'), States: fieldOf('States'), Diagnostics: fieldOf('Diagnostics') } as const;
 
 /** A packet field named as `Value`, `Metrics.cpu` or `cpu` with its group given. */
 export function packetField(message: Readonly<Record<string, unknown>>, path: string): unknown {
@@ -141,15 +139,15 @@ function reader(condition: Condition): (subject: Subject) => unknown {
   const unit = (read: (subject: WorkUnitSubject) => unknown) => (subject: Subject) => (subject.kind === 'workUnit' ? read(subject) : undefined);
   switch (condition.LeftOperand) {
     case LEFT_OPERANDS.Value.id:
-      return packet((subject) => GROUP_FIELDS.Value(subject.message));
+      return packet((subject) => MESSAGE_FIELDS.Value(subject.message));
     case LEFT_OPERANDS.Property.id:
-      return packet((subject) => named(GROUP_FIELDS.Properties(subject.message)));
+      return packet((subject) => named(MESSAGE_FIELDS.Properties(subject.message)));
     case LEFT_OPERANDS.Metric.id:
-      return packet((subject) => named(GROUP_FIELDS.Metrics(subject.message)));
+      return packet((subject) => named(MESSAGE_FIELDS.Metrics(subject.message)));
     case LEFT_OPERANDS.State.id:
-      return packet((subject) => named(GROUP_FIELDS.States(subject.message)));
+      return packet((subject) => named(MESSAGE_FIELDS.States(subject.message)));
     case LEFT_OPERANDS.Diagnostic.id:
-      return packet((subject) => named(GROUP_FIELDS.Diagnostics(subject.message)));
+      return packet((subject) => named(MESSAGE_FIELDS.Diagnostics(subject.message)));
     case LEFT_OPERANDS.Entity.id:
       return packet((subject) => subject.entityId);
     case LEFT_OPERANDS.Device.id:
@@ -364,6 +362,6 @@ const BLOCK_NAME = fieldOf('BlockName');
 /** A subject's label in lists: a packet's Properties.BlockName (spec 002 §3) or its entity; a work unit's title. */
 export function labelOf(subject: Subject): string | null {
   if (subject.kind === 'workUnit') return subject.title;
-  const name = BLOCK_NAME(GROUP_FIELDS.Properties(subject.message));
+  const name = BLOCK_NAME(MESSAGE_FIELDS.Properties(subject.message));
   return typeof name === 'string' && name !== '' ? name.slice(0, 200) : null;
 }

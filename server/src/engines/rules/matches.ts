@@ -132,8 +132,8 @@ interface WrittenMatch {
  * of `rules` that slide (named in the statement, so that no row reads the rule table). A subject
  * whose open match ran out unclosed is left alone and missing from what it returns.
  */
-function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: Iterable<CompiledRule>): RawBuilder<WrittenMatch> {
-  const sliding = [...new Set([...rules].filter((rule) => rule.sliding).map((rule) => rule.ruleId))];
+function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: readonly CompiledRule[]): RawBuilder<WrittenMatch> {
+  const sliding = [...new Set(rules.filter((rule) => rule.sliding).map((rule) => rule.ruleId))];
   return sql<WrittenMatch>`
     INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
     SELECT * FROM (${source}) AS source ORDER BY 1, 3

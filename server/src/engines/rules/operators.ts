@@ -1,5 +1,6 @@
 import { OPERATORS, type OperatorId } from '@cfs/contracts/monitoring';
 import { compilePattern } from './pattern.js';
+import { keepBounded } from '../../bounded-map.js';
 
 /**
  * The fourteen condition operators (spec 002 §3), as the engine and the Test run apply them. The
@@ -84,22 +85,14 @@ const patterns = new Map<string, { test: ((text: string) => boolean) | undefined
  * again whenever one of them changes, and its unchanged patterns keep what they learned.
  */
 function matches(right: string): Comparator {
-  let pattern = patterns.get(right);
-  if (!pattern) {
-    pattern = { test: compilePattern(right), answers: new Map() };
-    if (patterns.size >= PATTERNS_KEPT) patterns.delete(patterns.keys().next().value as string);
-    patterns.set(right, pattern);
-  }
-  const { test, answers } = pattern;
+  const { test, answers } = patterns.get(right) ?? keepBounded(patterns, right, { test: compilePattern(right), answers: new Map<string, boolean>() }, PATTERNS_KEPT);
   if (!test) return () => false;
   return (left) => {
     if (isEmpty(left)) return false;
     const text = asText(left);
     let answer = answers.get(text);
     if (answer === undefined) {
-      answer = test(text);
-      if (answers.size >= PATTERN_ANSWERS_KEPT) answers.delete(answers.keys().next().value as string);
-      answers.set(text, answer);
+      answer = keepBounded(answers, text, test(text), PATTERN_ANSWERS_KEPT);
     }
     return answer;
   };
