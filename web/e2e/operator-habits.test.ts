@@ -7,6 +7,7 @@ import {
   drawer,
   gridRow,
   launchBrowser,
+  openPages,
   pauseClock,
   screenshot,
   searchGrid,
@@ -72,7 +73,7 @@ describe('operators’ habits in lists and drawers', () => {
     await link.click();
     await drawer(page).getByRole('heading', { name: workUnitHeading(unit) }).waitFor();
     expect(new URL(page.url()).searchParams.get('workUnitId')).toBe(String(unit.workUnitId));
-    expect(page.context().pages()).toHaveLength(1);
+    expect(openPages(page)).toEqual([page]);
   });
 
   test('a click anywhere on a row opens it: a work unit from its ID cell, a tenant from its email cell', async () => {
