@@ -4,6 +4,22 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
 /** The long suites of `npm run test:hard`: processes killed mid-stream, load, backup and restore. */
 const hardTests = ['server/test/hard/**/*.test.ts'];
+/**
+ * Browser files that count the answers of the server's change counters (304 Not Modified): a
+ * write by a test of another file at the same moment would move the counters under them, so they
+ * run alone, after the rest.
+ */
+const aloneBrowserTests = ['web/e2e/list-polling.test.ts'];
+
+/** What the browser projects share: the built portal their global setup starts, and their waits. */
+const browserProject = {
+  globalSetup: ['web/e2e/global-setup.ts'],
+  testTimeout: 90_000,
+  hookTimeout: 120_000,
+  // A page answers in its own time on a busy machine: a poll waits up to 10 s for it (vitest's
+  // own default, 1 s, failed a page that took longer to render its first answer).
+  expect: { poll: { timeout: 10_000 } },
+};
 
 /**
  * One runner for every suite. The server suite runs once, on the PostgreSQL server at
@@ -14,6 +30,9 @@ export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
+    // Two files at a time, one per core: a browser test waits on its page for a third of its time,
+    // and the server suite's files on the database.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'contracts', include: ['contracts/src/**/*.test.ts'] } },
       {
@@ -25,10 +44,10 @@ export default defineConfig({
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // The files run one after another in one process that loads the server's modules once.
-          // Each file's portal has a database of its own and closes in its afterAll; a file that
-          // sets an environment variable restores it after each test. Loading the modules again
-          // for each of the 67 files was 120 of the suite's 400 s here.
+          // A worker runs its files one after another in one process that loads the server's
+          // modules once. Each file's portal has a database of its own and closes in its afterAll;
+          // a file that sets an environment variable restores it after each test. Loading the
+          // modules again for each of the 67 files was 120 of the suite's 400 s here.
           isolate: false,
         },
       },
@@ -38,20 +57,9 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
       { extends: true, test: { name: 'agent', include: ['agent/src/**/*.test.ts'] } },
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
-          include: ['web/e2e/**/*.test.ts'],
-          globalSetup: ['web/e2e/global-setup.ts'],
-          fileParallelism: false,
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
-          // A page answers in its own time on a busy machine: a poll waits up to 10 s for it
-          // (vitest's own default, 1 s, failed a page that took longer to render its first answer).
-          expect: { poll: { timeout: 10_000 } },
-        },
-      },
+      { extends: true, test: { name: 'e2e', include: ['web/e2e/**/*.test.ts'], exclude: [...configDefaults.exclude, ...aloneBrowserTests], ...browserProject } },
+      // After every other file (a later group), with nothing beside it.
+      { extends: true, test: { name: 'e2e-alone', include: aloneBrowserTests, sequence: { groupOrder: 1 }, maxWorkers: 1, ...browserProject } },
     ],
   },
 });
