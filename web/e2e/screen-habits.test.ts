@@ -148,6 +148,31 @@ describe('screen habits', () => {
     });
   }
 
+  test('a person whose system asks for less motion gets drawers and menus at once and no ripples; anyone else sees them move', async () => {
+    const session = await sessionOf(browser, 'operator');
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      const page = await signedInPage(browser, 'operator', { reducedMotion });
+      await page.goto(`/${homeTenantId(session)}/locations`);
+      const create = page.getByRole('button', { name: 'Create', exact: true });
+      await create.click();
+      const panel = drawer(page);
+      await panel.getByRole('heading', { name: 'Create Location' }).waitFor();
+      // The drawer slides in (MUI's 225 ms, its shadow 300 ms), or is in place at once.
+      const slide = await panel.evaluate((element) => getComputedStyle(element).transitionDuration.split(', ').map((duration) => parseFloat(duration)));
+      // A button's ripple is made at its first press (the Create button's, hidden behind the drawer now).
+      const ripples = await page.locator('.MuiTouchRipple-root').count();
+      await panel.getByRole('button', { name: 'Close', exact: true }).click();
+      await page.waitForURL((url) => !url.searchParams.has('locationId'));
+      if (reducedMotion === 'reduce') {
+        expect(Math.max(...slide)).toBe(0);
+        expect(ripples).toBe(0);
+      } else {
+        expect(Math.max(...slide)).toBeGreaterThanOrEqual(0.225);
+        expect(ripples).toBeGreaterThan(0);
+      }
+    }
+  });
+
   test('on a 375 px screen the work units grid shows ID, Title, Severity and State without scrolling sideways, and the pager keeps its rows-per-page choice', async () => {
     const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E narrow') });
     const page = await signedInPage(browser, 'operator', { width: 375, height: 800 });

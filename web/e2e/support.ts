@@ -52,6 +52,12 @@ export interface ContextOptions {
   width?: number;
   height?: number;
   colorScheme?: 'light' | 'dark';
+  /**
+   * The system's motion preference the page sees: `reduce` unless told, so that drawers, menus
+   * and dialogs appear at once (the portal honours the preference) and a test neither waits on
+   * nor renders their animations, which took half of the CPU of opening and closing a drawer.
+   */
+  reducedMotion?: 'reduce' | 'no-preference';
 }
 
 /** Debian's Chromium, driven by playwright-core (no downloaded browser). */
@@ -65,7 +71,12 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
 }
 
 function contextOptions(options: ContextOptions) {
-  return { baseURL: portalUrl(), viewport: { width: options.width ?? 1400, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light' };
+  return {
+    baseURL: portalUrl(),
+    viewport: { width: options.width ?? 1400, height: options.height ?? 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'reduce',
+  };
 }
 
 /** Signs in through the portal's login page and the embedded provider's sign-in form. */
@@ -187,7 +198,7 @@ export async function signedInPage(browser: Browser, user: UserName, options: Pa
   }
   const contexts = sharedContexts.get(browser) ?? new Map<string, Promise<BrowserContext>>();
   sharedContexts.set(browser, contexts);
-  const key = JSON.stringify([user, options.width, options.height, options.colorScheme, options.permissions]);
+  const key = JSON.stringify([user, options.width, options.height, options.colorScheme, options.reducedMotion, options.permissions]);
   let context = contexts.get(key);
   if (!context) {
     context = signedInContext(browser, user, options);

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { QueryClientProvider } from '@tanstack/react-query';
 import GlobalStyles from '@mui/material/GlobalStyles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { SnackbarProvider } from 'notistack';
 import { BREAKPOINTS } from '@cfs/contracts/constants';
 import { AuthGate } from '../auth/auth-gate';
 import { createQueryClient } from '../lib/query-client';
 import { createAppRouter } from './router';
+import { REDUCED_MOTION_QUERY } from './theme';
 import { ThemeModeProvider } from './theme-mode';
 
 /**
@@ -24,12 +26,19 @@ const narrowToasts = {
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(createAppRouter);
+  // Toasts appear and go at once for a person whose system asks for less motion.
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
   return (
     <ThemeModeProvider>
       <GlobalStyles styles={narrowToasts} />
       {/* Top centre: clear of the drawers' Save buttons and of the grids' pagers, which sit low and
           to the right. Each toast times its own hiding (lib/toast.ts). */}
-      <SnackbarProvider maxSnack={4} autoHideDuration={null} anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
+      <SnackbarProvider
+        maxSnack={4}
+        autoHideDuration={null}
+        anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+        {...(reducedMotion ? { transitionDuration: 0 } : {})}
+      >
         <QueryClientProvider client={queryClient}>
           <AuthGate>
             <RouterProvider router={router} />

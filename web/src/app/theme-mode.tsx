@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider, type PaletteMode } from '@mui/material/styles';
-import { createAppTheme } from './theme';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { createAppTheme, REDUCED_MOTION_QUERY } from './theme';
 
 const STORAGE_KEY = 'cfs-portal.themeMode';
 
@@ -31,7 +32,8 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
       // Storage may be full or blocked; the switch still works for this page.
     }
   }, [mode]);
-  const theme = useMemo(() => createAppTheme(mode), [mode]);
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
+  const theme = useMemo(() => createAppTheme(mode, { reducedMotion }), [mode, reducedMotion]);
   const value = useMemo(() => ({ mode, toggleMode }), [mode, toggleMode]);
   return (
     <ThemeModeContext value={value}>
