@@ -2,14 +2,12 @@ import { useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { QueryClientProvider } from '@tanstack/react-query';
 import GlobalStyles from '@mui/material/GlobalStyles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { SnackbarProvider } from 'notistack';
 import { BREAKPOINTS } from '@cfs/contracts/constants';
 import { AuthGate } from '../auth/auth-gate';
 import { createQueryClient } from '../lib/query-client';
 import { createAppRouter } from './router';
-import { REDUCED_MOTION_QUERY } from './theme';
-import { ThemeModeProvider } from './theme-mode';
+import { ThemeModeProvider, useReducedMotion } from './theme-mode';
 
 /**
  * On a narrow screen a toast would span the header row: it leaves the row's end buttons free
@@ -27,7 +25,7 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(createAppRouter);
   // Toasts appear and go at once for a person whose system asks for less motion.
-  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
+  const reducedMotion = useReducedMotion();
   return (
     <ThemeModeProvider>
       <GlobalStyles styles={narrowToasts} />

@@ -32,7 +32,7 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
       // Storage may be full or blocked; the switch still works for this page.
     }
   }, [mode]);
-  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
+  const reducedMotion = useReducedMotion();
   const theme = useMemo(() => createAppTheme(mode, { reducedMotion }), [mode, reducedMotion]);
   const value = useMemo(() => ({ mode, toggleMode }), [mode, toggleMode]);
   return (
@@ -49,4 +49,9 @@ export function useThemeMode(): ThemeModeContextValue {
   const value = useContext(ThemeModeContext);
   if (!value) throw new Error('useThemeMode needs a ThemeModeProvider.');
   return value;
+}
+
+/** Whether the person's system asks for less motion (the theme and the toasts follow it). */
+export function useReducedMotion(): boolean {
+  return useMediaQuery(REDUCED_MOTION_QUERY, { noSsr: true });
 }
