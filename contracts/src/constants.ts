@@ -36,6 +36,7 @@ export const SEARCH_DEBOUNCE_MS = 250;
 export const RELATED_SEARCH_DEBOUNCE_MS = 500;
 export const PEOPLE_SEARCH_DEBOUNCE_MS = 400;
 export const WORK_UNITS_POLL_MS = 60_000;
+/** Spec 001 §2, §9: after a run or a reject the lists are read again 5 s later (the run is queued). */
 export const POST_ACTION_REFRESH_MS = 5000;
 
 export const DATE_FORMAT = 'D/MMM/YYYY HH:mm z';

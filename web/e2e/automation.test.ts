@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
+import { ACTION_RESULT_STATUSES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import {
   actionEndpoint,
@@ -12,6 +12,7 @@ import {
   drawer,
   launchBrowser,
   portalUrl,
+  refreshAfterManualAction,
   screenshot,
   searchGrid,
   sessionOf,
@@ -73,7 +74,7 @@ describe('automation (administrator)', () => {
     await expect
       .poll(async () => (await api<ListResponse<{ subject: string }>>(session, `/v1/emailOutbox?$filter=workUnitId eq ${unit.workUnitId}`)).value.map((email) => email.subject), { timeout: 30_000, interval: 500 })
       .toEqual([expect.stringContaining(title)]);
-    const page = await signedInPage(browser, 'admin');
+    const page = await signedInPage(browser, 'admin', { clock: true });
     await page.goto('/outbox');
     await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
     await searchGrid(page, title);
@@ -94,6 +95,7 @@ describe('automation (administrator)', () => {
 
     // The endpoint received the request with every placeholder filled.
     await expect.poll(() => endpoint.calls, { timeout: 20_000 }).toEqual([{ method: 'POST', path: `/noc/${unit.workUnitId}`, body: JSON.stringify({ ticket: 'NOC-77', title }) }]);
+    await refreshAfterManualAction(page, session, unit.workUnitId, manualSummary, ACTION_RESULT_STATUSES.Success);
     await expect.poll(() => step.getByText(/Last run: Success/).count(), { timeout: 20_000 }).toBe(1);
 
     // The timeline: created, emailed, acknowledged, the NOC called — in that order.

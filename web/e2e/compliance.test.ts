@@ -89,10 +89,15 @@ function toggle(page: Page, name: string, status: ControlStatusValue): Locator {
   return row(page, name).getByRole('button', { name: CONTROL_STATUS_LABELS[status], exact: true });
 }
 
-/** The status the row's toggle shows chosen, or null. */
+/**
+ * The status the row's toggle shows chosen, or null. Read in one step: a count, then a read of the
+ * button it counted, waited for that button when a new week's rows came in between (30 s each).
+ */
 async function shownStatus(page: Page, name: string): Promise<string | null> {
-  const pressed = row(page, name).locator('button[aria-pressed="true"]');
-  return (await pressed.count()) === 0 ? null : pressed.first().getAttribute('aria-label');
+  const labels = await row(page, name)
+    .locator('button[aria-pressed="true"]')
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
+  return labels[0] ?? null;
 }
 
 async function openChecklist(page: Page, tenantId: string, week: string): Promise<void> {

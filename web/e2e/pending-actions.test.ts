@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
+import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_EVENT_TYPES } from '@cfs/contracts/work-units';
 import {
   actionEndpoint,
@@ -10,6 +11,7 @@ import {
   createWorkUnit,
   drawer,
   launchBrowser,
+  refreshAfterManualAction,
   screenshot,
   sessionOf,
   settled,
@@ -21,6 +23,7 @@ import {
  * Manual protocol actions in the work unit panel (spec 001 §2 Work unit panel, Pending Actions
  * tab, §3 Manual action, §7, §8): the banner, the Pending Actions badge, Run with a parameter
  * dialog, Reject with the spec's question, both lists read again 5 s later, and the Protocols tab.
+ * The 5 s pass on the page's clock, once the server holds the outcome.
  */
 describe('pending actions (operator)', () => {
   let browser: Browser;
@@ -59,7 +62,7 @@ describe('pending actions (operator)', () => {
     await createProtocolAction(session, { protocolId: protocol.protocolId, actionDefinitionId: escalate.actionDefinitionId, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew, summary: rejectSummary, sequence: 2 });
     const unit = await createWorkUnit(session, { protocolId: protocol.protocolId });
 
-    const page = await signedInPage(browser, 'operator');
+    const page = await signedInPage(browser, 'operator', { clock: true });
     const panel = await openUnit(page, unit.workUnitId);
     for (const name of ['Work Unit', 'Protocols', /^Pending Actions/, 'Properties', /^Related/]) await tab(panel, name).waitFor();
     await panel.getByText(AUTOMATION_MESSAGES.pendingBanner).waitFor();
@@ -70,7 +73,8 @@ describe('pending actions (operator)', () => {
 
     // Protocols: the protocol and every manual action of it.
     await tab(panel, 'Protocols').click();
-    await panel.getByText(protocol.name, { exact: true }).waitFor();
+    // The tab's heading: the Work Unit tab, hidden but still in the page, names the protocol too.
+    await panel.getByRole('heading', { name: protocol.name, exact: true }).waitFor();
     await panel.getByText('What the service desk does for a printer').waitFor();
     await card(panel, runSummary).waitFor();
     await card(panel, rejectSummary).waitFor();
@@ -94,7 +98,8 @@ describe('pending actions (operator)', () => {
     expect(triggered.status()).toBe(202);
     await expect.poll(() => endpoint.calls.map((call) => `${call.path} ${call.body}`), { timeout: 15_000 }).toEqual(['/page {"note":"Printer on fire"}']);
     // 5 s later the lists are read again: the step has run and is not repeatable.
-    await expect.poll(() => toRun.getByText(/Last run: (Enqueue )?Success/).count(), { timeout: 15_000 }).toBe(1);
+    await refreshAfterManualAction(page, session, unit.workUnitId, runSummary, ACTION_RESULT_STATUSES.Success);
+    await expect.poll(() => toRun.getByText('Last run: Success', { exact: false }).count(), { timeout: 15_000 }).toBe(1);
     expect(await toRun.getByRole('button', { name: 'Run', exact: true }).isDisabled()).toBe(true);
     expect(await tab(panel, /^Pending Actions/).textContent()).toBe('Pending Actions1');
 
@@ -103,6 +108,7 @@ describe('pending actions (operator)', () => {
     await toReject.getByRole('button', { name: 'Reject', exact: true }).click();
     const question = page.getByRole('dialog').filter({ hasText: AUTOMATION_MESSAGES.rejectConfirm(escalate.name) });
     await question.getByRole('button', { name: 'Yes' }).click();
+    await refreshAfterManualAction(page, session, unit.workUnitId, rejectSummary, ACTION_RESULT_STATUSES.Suppressed);
     await expect.poll(() => toReject.getByText(/Last run: Rejected/).count(), { timeout: 15_000 }).toBe(1);
     expect(await toReject.getByRole('button', { name: 'Reject', exact: true }).isDisabled()).toBe(true);
     expect(endpoint.calls).toHaveLength(1);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
-import type { ActionDefinition, ActionDefinitionInput, Protocol, ProtocolAction, ProtocolActionInput, ProtocolInput } from '@cfs/contracts/automation';
+import type { ActionDefinition, ActionDefinitionInput, ManualAction, Protocol, ProtocolAction, ProtocolActionInput, ProtocolInput } from '@cfs/contracts/automation';
+import { POST_ACTION_REFRESH_MS } from '@cfs/contracts/constants';
 import type { CurrentUser, TenantLookup } from '@cfs/contracts/shell';
 import type { Subscription, Tenant, TenantInput } from '@cfs/contracts/tenants';
 import type { GeneratedToken, TokenCreate } from '@cfs/contracts/tokens';
@@ -490,6 +491,21 @@ export function createProtocol(session: Session, fields: Partial<ProtocolInput> 
 /** A step of a protocol; manual (not run automatically) unless told otherwise. */
 export function createProtocolAction(session: Session, fields: ProtocolActionInput): Promise<JsonOf<ProtocolAction>> {
   return api<JsonOf<ProtocolAction>>(session, '/v1/protocolActions', { method: 'PUT', body: { runAutomatically: false, ...fields } });
+}
+
+/**
+ * After a manual step is run or rejected in the work unit panel, the panel reads its lists again
+ * 5 s later: on a page with Playwright's clock (`clock: true`), this waits until the server holds
+ * the step's outcome (its last run's result, one of ACTION_RESULT_STATUSES) and then moves the
+ * page's clock on by those 5 s, instead of waiting for them.
+ */
+export async function refreshAfterManualAction(page: Page, session: Session, workUnitId: number, summary: string, result: number): Promise<void> {
+  const lastResult = async () => {
+    const actions = await api<JsonOf<ManualAction>[]>(session, `/v1/workunits/${workUnitId}/manualActions?scope=current`);
+    return actions.find((action) => action.summary === summary)?.lastRun?.resultStatusId;
+  };
+  await expect.poll(lastResult, { timeout: 20_000 }).toBe(result);
+  await page.clock.runFor(POST_ACTION_REFRESH_MS);
 }
 
 export interface ReceivedCall {

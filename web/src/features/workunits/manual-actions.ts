@@ -2,9 +2,6 @@ import { parameterNames, type TriggerInput } from '@cfs/contracts/automation';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import type { ManualAction } from './automation-api';
 
-/** Spec 001 §2, §9: after a run or a reject the lists are read again 5 s later (the run is queued). */
-export const POST_ACTION_REFRESH_MS = 5000;
-
 /** Not run nor rejected on this unit yet: what the banner and the badge count. */
 export const isAwaiting = (action: ManualAction): boolean => action.lastRun === null;
 

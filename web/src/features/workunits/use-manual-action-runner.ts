@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
+import { POST_ACTION_REFRESH_MS } from '@cfs/contracts/constants';
 import { isReportedByClient } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useTriggerManualAction, type ManualAction } from './automation-api';
-import { POST_ACTION_REFRESH_MS, triggerBody } from './manual-actions';
+import { triggerBody } from './manual-actions';
 
 export interface ManualActionRequest {
   action: ManualAction;
