@@ -43,7 +43,8 @@ export async function ensureInstalled() {
  * Builds contracts, server, web and the agent when any of their sources is newer than the build.
  * `agentExecutables: false` makes only the agent's bundle, which the demo agent runs from; the
  * single executables (a minute of work, and a download of Node for Windows the first time) are
- * then built by `buildAgentExecutablesInBackground`, so that the portal need not wait for them.
+ * then built by `buildAgentExecutablesInBackground` for `npm start`, so that the portal need not
+ * wait for them, and not at all for `npm test`.
  */
 export async function ensureBuilt({ agentExecutables = true } = {}) {
   const sources = ['contracts/src', 'server/src', 'web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'agent/src', 'scripts/build-agent-executables.mjs', 'package-lock.json']
@@ -52,9 +53,14 @@ export async function ensureBuilt({ agentExecutables = true } = {}) {
   const outputs = ['server/dist/main.js', 'web/dist/index.html', agentOutput].map((item) => newestMtime(path.join(root, item)));
   if (Math.min(...outputs) > Math.max(...sources)) return;
   console.log('Building the portal…');
-  if (agentExecutables) return mustRun('npm', ['run', 'build']);
-  for (const workspace of ['contracts', 'server', 'web']) await mustRun('npm', ['run', 'build', '-w', workspace]);
-  await mustRun(process.execPath, ['scripts/build-agent-executables.mjs', '--bundle-only']);
+  // Two at a time, as `npm run build` does them one after another: the server's compiler (which
+  // builds the contracts it references first) beside the web app's and the agent's bundles, which
+  // read the contracts' sources.
+  const agent = [process.execPath, ['scripts/build-agent-executables.mjs', ...(agentExecutables ? [] : ['--bundle-only'])]];
+  await Promise.all([
+    mustRun('npm', ['run', 'build', '-w', 'server']),
+    mustRun('npm', ['run', 'build', '-w', 'web']).then(() => mustRun(...agent)),
+  ]);
 }
 
 /** The agent's single executables, built beside the running portal; the returned function stops the build. */

@@ -4,14 +4,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBuilt, ensureInstalled, root, run } from './lib.mjs';
 
-/** Runs `projects`; returns the exit code. Extra command-line arguments go to vitest. */
-export async function runSuites(projects, { name }) {
+/**
+ * Runs `projects`; returns the exit code. Extra command-line arguments go to vitest. The agent's
+ * single executables are built first only when `agentExecutables` says so: no test of `npm test`
+ * runs them (the browser tests' agent runs from its bundle, the download route is tested with a
+ * stand-in file), and they were a third of a clean clone's build.
+ */
+export async function runSuites(projects, { name, agentExecutables = false }) {
   await ensureInstalled();
   // The server suite runs on the PostgreSQL server at TEST_DATABASE_URL (CI: the machine's local
   // one) when it answers, else on an embedded server its global setup starts.
   const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   // The browser tests and the process-level suites drive the built portal.
-  await ensureBuilt();
+  await ensureBuilt({ agentExecutables });
 
   const report = path.join(root, '.tmp', `vitest-${name}.json`);
   // Suites that measure something append one line each here (server/test/figures.ts).
