@@ -11,9 +11,13 @@ const hardTests = ['server/test/hard/**/*.test.ts'];
  */
 const aloneBrowserTests = ['web/e2e/list-polling.test.ts'];
 
-/** What the browser projects share: the built portal their global setup starts, and their waits. */
+/**
+ * What the browser projects share: the built portal their global setup starts (each file waits
+ * until it answers), and their waits.
+ */
 const browserProject = {
   globalSetup: ['web/e2e/global-setup.ts'],
+  setupFiles: ['web/e2e/portal-ready.ts'],
   testTimeout: 90_000,
   hookTimeout: 120_000,
   // A page answers in its own time on a busy machine: a poll waits up to 10 s for it (vitest's

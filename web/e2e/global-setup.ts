@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,6 +14,9 @@ declare module 'vitest' {
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
+/** Written into the portal's data folder when it exits before the run ends: why, with its output. */
+export const PORTAL_EXITED_FILE = 'portal-exited.txt';
+
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -23,26 +26,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The portal exited with ${child.exitCode}:\n${output()}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The portal did not become healthy:\n${output()}`);
-}
-
-/** Starts the built portal (server/dist + web/dist) on a fresh embedded database for the browser tests. */
+/**
+ * Starts the built portal (server/dist + web/dist) on a fresh embedded database for the browser
+ * tests, and returns as soon as it is started: the portal prepares its database while the other
+ * projects' global setups run, and each browser test file waits until it answers (portal-ready.ts).
+ * A portal that exits before the run ends says why, here and to every file still to run.
+ */
 export default async function setup(project: TestProject) {
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-e2e-'));
   let log = '';
+  let stopping = false;
   const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: root,
     // OUTBOUND_ALLOW: the actions under test call endpoints the tests run on loopback.
@@ -51,12 +46,21 @@ export default async function setup(project: TestProject) {
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await waitForHealth(url, child, () => log);
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    const message = `The browser tests' portal at ${url} exited (${code ?? signal}):\n${log}`;
+    console.error(message);
+    // The files waiting for it read this and fail at once (portal-ready.ts).
+    void fs.writeFile(path.join(dataDir, PORTAL_EXITED_FILE), message);
+  });
   project.provide('portalUrl', url);
   project.provide('portalDataDir', dataDir);
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    stopping = true;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     // The database server's last files may still be going away as the portal exits.
     await fs.rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   };
