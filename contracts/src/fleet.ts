@@ -85,6 +85,7 @@ export const FLEET_MESSAGES = {
   deviceOperationUpdated: 'Device Operation updated successfully.',
   deviceOperationCreated: 'Device Operation created successfully.',
   deviceOperationDisabled: 'Device Operation disabled successfully.',
+  deviceOperationDeleted: 'Device Operation deleted successfully.',
   deviceOperationEnqueued: 'On Demand Device Operation enqueued successfully.',
   deviceOperationDequeued: 'On Demand Device Operation dequeued successfully.',
   deviceOperationsCloned: 'Device Operations Cloned Successfully.',

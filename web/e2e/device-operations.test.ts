@@ -177,6 +177,8 @@ describe('device operations (operator)', () => {
     await gridRow(page, 'Beta').getByRole('button', { name: 'Delete Operation' }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: 'Delete Operation: Beta' });
     await dialog.getByRole('button', { name: 'Yes' }).click();
+    // Once the server has answered: the grid may show no Beta row for a moment while it is read again.
+    await toast(page, FLEET_MESSAGES.deviceOperationDeleted);
     await expect.poll(() => gridRow(page, 'Beta').count()).toBe(0);
     expect((await operationsOf(session, sourceId)).map((row) => row.label)).toEqual(['Alpha']);
   });

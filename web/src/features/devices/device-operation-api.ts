@@ -84,7 +84,7 @@ export function useDeleteDeviceOperation() {
   return useApiMutation({
     mutationFn: (row: DeviceOperation) => apiSend<undefined>('DELETE', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`),
     invalidate,
-    successMessage: 'Device Operation deleted successfully.',
+    successMessage: FLEET_MESSAGES.deviceOperationDeleted,
     errorMessage: serverText,
   });
 }
