@@ -136,6 +136,35 @@ describe('polled lists', () => {
     await sql`DELETE FROM user_tenant WHERE tenant_id = ${DEMO.fabrikam}::uuid AND user_id = (SELECT user_id FROM app_user WHERE user_name = 'operator')`.execute(portal.db);
   });
 
+  test('answers a table whose counter is switched off or gone by its query, untagged, and keeps the other lists’ tags', async () => {
+    const url = '/v1/subscriptions?$count=true';
+    const other = '/v1/tenants?$count=true';
+    const otherTag = tagOf(await poll(other));
+    const untagged = async () => {
+      await settled();
+      const response = await poll(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.etag).toBeUndefined();
+      expect((await poll(other, otherTag)).statusCode).toBe(304);
+    };
+    try {
+      // A disabled trigger no longer counts the table's writes: its counter cannot be trusted.
+      await sql`ALTER TABLE subscription DISABLE TRIGGER count_change`.execute(portal.db);
+      await untagged();
+      await sql`ALTER TABLE subscription ENABLE TRIGGER count_change`.execute(portal.db);
+      await settled();
+      tagOf(await poll(url));
+      // A counter whose sequence is gone leaves its table out of the reading, not the reading out.
+      await sql`ALTER SEQUENCE change_counter_subscription RENAME TO change_counter_subscription_gone`.execute(portal.db);
+      await untagged();
+    } finally {
+      await sql`ALTER TABLE subscription ENABLE TRIGGER count_change`.execute(portal.db);
+      await sql`ALTER SEQUENCE IF EXISTS change_counter_subscription_gone RENAME TO change_counter_subscription`.execute(portal.db);
+    }
+    await settled();
+    tagOf(await poll(url));
+  });
+
   test('runs the query, untagged, while the counters cannot be read, and answers 304 again once they can', async () => {
     const url = '/v1/subscriptions?$count=true';
     const tag = tagOf(await poll(url));
