@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { loadOrCreateKeys } from '../src/auth/embedded/keys.js';
 import { mintAccessToken } from '../src/auth/embedded/mint.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
@@ -22,12 +23,32 @@ export interface TestPortal {
   close(): Promise<void>;
 }
 
+/** The embedded provider's keys, made once per test worker (keys.ts). */
+let providerKeys: Promise<string> | undefined;
+
+/**
+ * Puts the worker's provider keys into a new data folder, as the portal keeps its own (owner-only
+ * DATA_DIR/keys/identity-provider.json): an RSA key takes 0.1 to 0.4 s of CPU to make, and each
+ * test portal would make one. The portals of a worker then share the provider's signing and
+ * cookie keys (a test that needs keys of its own gives DATA_DIR); each has its own database.
+ */
+async function withProviderKeys(dataDir: string): Promise<void> {
+  providerKeys ??= fs.mkdtemp(path.join(os.tmpdir(), 'cfs-test-keys-')).then(async (folder) => {
+    await loadOrCreateKeys(folder);
+    return fs.readFile(path.join(folder, 'keys', 'identity-provider.json'), 'utf8');
+  });
+  const keys = path.join(dataDir, 'keys');
+  await fs.mkdir(keys, { recursive: true, mode: 0o700 });
+  await fs.writeFile(path.join(keys, 'identity-provider.json'), await providerKeys, { mode: 0o600 });
+}
+
 /**
  * A whole portal in-process with a database of its own, copied from the run's migrated and
  * seeded template (the demo tenants, users and work units).
  */
 export async function createTestPortal(env: Record<string, string> = {}): Promise<TestPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-test-'));
+  await withProviderKeys(dataDir);
   // With an external identity provider the portal has no local accounts: it migrates and seeds its own database.
   const database = await createTestDatabase({ empty: env.OIDC_AUTHORITY !== undefined });
   const config = loadConfig({
