@@ -221,12 +221,24 @@ describe('work units (operator, and admin in a second browser)', () => {
     await notes.getByRole('textbox', { name: 'New note' }).waitFor();
     // Call Me is the end user's (spec 001 §2), not offered to staff.
     expect(await notes.getByRole('button', { name: 'Call Me' }).count()).toBe(0);
+    // The history is fetched again after a note is added; the operator starts the next note
+    // before that answer arrives, and what they type stays.
+    let releaseHistory = () => {};
+    const historyHeld = new Promise<void>((resolve) => (releaseHistory = resolve));
+    const isHistory = (url: URL) => url.pathname.includes('GetWorkUnitHistoryRecords');
+    await page.route(isHistory, async (route) => {
+      await historyHeld;
+      await route.fallback();
+    });
     await notes.getByRole('textbox', { name: 'New note' }).fill('Internal: extinguisher used, printer unplugged.');
     await notes.getByRole('button', { name: 'Add Note' }).click();
     await page.getByText('Note added successfully!').first().waitFor();
-    await notes.getByText('Internal: extinguisher used, printer unplugged.').waitFor();
-
     await notes.getByRole('textbox', { name: 'New note' }).fill('External: a replacement printer arrives tomorrow.');
+    releaseHistory();
+    await notes.getByText('Internal: extinguisher used, printer unplugged.').waitFor();
+    await page.unroute(isHistory);
+    await expect.poll(() => notes.getByRole('button', { name: 'Add Note' }).isEnabled()).toBe(true);
+    expect(await notes.getByRole('textbox', { name: 'New note' }).inputValue()).toBe('External: a replacement printer arrives tomorrow.');
     await notes.getByRole('checkbox', { name: 'External note' }).check();
     await notes.getByRole('button', { name: 'Add Note' }).click();
     await notes.getByText('External: a replacement printer arrives tomorrow.').waitFor();
@@ -461,13 +473,21 @@ describe('work units (operator, and admin in a second browser)', () => {
     await choose(dialog, page, 'Field', 'State');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.getByText('Please make a selection').waitFor();
-    await dialog.getByRole('combobox', { name: 'Values' }).click();
-    await page.getByRole('listbox').getByRole('option', { name: 'Canceled' }).click();
+    const values = dialog.getByRole('combobox', { name: 'Values' });
+    await values.click();
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: 'Canceled' }).click();
+    // Escape closes the menu, not the dialog, and leaves the choice in the field.
     await page.keyboard.press('Escape');
+    await listbox.waitFor({ state: 'hidden' });
+    expect(await values.textContent()).toBe('Canceled');
     await dialog.getByRole('button', { name: 'Apply' }).click();
-    // Straight on, without waiting for the list: the next removal starts from the applied chip.
-    await chip(page, 'Type: Incident').locator('.MuiChip-deleteIcon').click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The bar shows the applied chip: its longer label moves the Type chip along, so a click aimed
+    // before that lands on the Type chip's label (its Edit Filter dialog) instead of its delete icon.
     await chip(page, 'State: New, Canceled').waitFor();
+    // Straight on, without waiting for the list: the removal starts from the applied chip.
+    await chip(page, 'Type: Incident').locator('.MuiChip-deleteIcon').click();
     await expect.poll(() => chip(page, 'Type: Incident').count()).toBe(0);
     expect(listState(page).filters).toEqual([expect.objectContaining({ field: 'stateId', value: [1, 8] })]);
     // The canceled change request is listed.

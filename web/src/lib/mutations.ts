@@ -16,7 +16,11 @@ export interface ApiMutationOptions<TVariables, TResult> {
   errorMessage?: string | ((error: Error) => string | readonly string[] | undefined);
   /** The success toast; a function words it from the answer ("Work unit #42 saved."). */
   successMessage?: string | ((result: TResult, variables: TVariables) => string);
-  /** Runs first after a success: put the answer in the cache. */
+  /**
+   * Runs first after a success, before the refresh: put the answer in the cache, or clear the
+   * input that made it. A `mutate(…, { onSuccess })` callback runs only after the refresh, when
+   * the user may already be typing the next entry, which it would wipe.
+   */
   onSuccess?: (result: TResult, variables: TVariables) => void;
   /** 0 for an answer that holds a secret: not kept once the screen lets go of the mutation. */
   gcTime?: number;

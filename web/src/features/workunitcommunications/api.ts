@@ -87,8 +87,9 @@ export function useWorkUnitChoices(tenantId: string, text: string) {
   });
 }
 
-export function useLinkWorkUnits(communicationId: string) {
+export function useLinkWorkUnits(communicationId: string, onLinked: () => void) {
   return useApiMutation({
+    onSuccess: onLinked,
     mutationFn: (workunitIds: number[]) => apiSend<LinkedWorkUnit[]>('POST', `${COMMUNICATIONS_PATH}/${pathId(communicationId)}/workUnits`, { workunitIds }),
     invalidate: [listQueryKey(COMMUNICATIONS_PATH)],
     successMessage: 'Work unit linked.',

@@ -31,18 +31,16 @@ export function LinkedWorkUnits({ communication, canEdit }: { communication: Com
   const term = useDebouncedValue(input, LINK_SEARCH_DEBOUNCE_MS);
   const searching = chosen !== null && input === choiceLabel(chosen) ? '' : term;
   const choices = useWorkUnitChoices(communication.tenantId, searching);
-  const link = useLinkWorkUnits(communication.workUnitCommunicationId);
+  const link = useLinkWorkUnits(communication.workUnitCommunicationId, () => {
+    setChosen(null);
+    setInput('');
+  });
   const unlink = useUnlinkWorkUnit(communication.workUnitCommunicationId);
   const options = (choices.data?.rows ?? []).filter((unit) => !linked.some((existing) => existing.workUnitId === unit.workUnitId));
 
   const add = () => {
     if (!chosen) return;
-    link.mutate([chosen.workUnitId], {
-      onSuccess: () => {
-        setChosen(null);
-        setInput('');
-      },
-    });
+    link.mutate([chosen.workUnitId]);
   };
 
   return (

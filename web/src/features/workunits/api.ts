@@ -186,8 +186,9 @@ export function useHistoryRecords(workUnitId: number, externalOnly: boolean) {
 }
 
 /** `PUT /v1/workunitnotes`: "Note added successfully!" or "Unable to save note.". */
-export function useAddNote(workUnitId: number) {
+export function useAddNote(workUnitId: number, onAdded: () => void) {
   return useApiMutation({
+    onSuccess: onAdded,
     mutationFn: (note: { detail: string; isExternalNote: boolean }) => apiSend<HistoryRecord>('PUT', '/v1/workunitnotes', { workUnitId, ...note }),
     successMessage: WORK_UNIT_MESSAGES.noteAdded,
     invalidate: [historyKey(workUnitId, false), historyKey(workUnitId, true)],

@@ -18,7 +18,12 @@ export function useWorkUnitNotes(workUnitId: number) {
   const [isExternalNote, setExternalNote] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const records = useHistoryRecords(workUnitId, view === 'external');
-  const addNote = useAddNote(workUnitId);
+  // The note box empties as soon as the server has the note, not after the history is fetched
+  // again: by then the user may be typing the next note.
+  const addNote = useAddNote(workUnitId, () => {
+    setDetail('');
+    setExternalNote(false);
+  });
   const callMe = useCallMe(workUnitId);
   const permissions = usePermissions();
   const offersCallMe = permissions.hasViewMine() && !permissions.has('WorkUnits', 'view');
@@ -32,15 +37,7 @@ export function useWorkUnitNotes(workUnitId: number) {
       return;
     }
     setError(null);
-    addNote.mutate(
-      { detail: parsed.data.detail, isExternalNote: parsed.data.isExternalNote },
-      {
-        onSuccess: () => {
-          setDetail('');
-          setExternalNote(false);
-        },
-      },
-    );
+    addNote.mutate({ detail: parsed.data.detail, isExternalNote: parsed.data.isExternalNote });
   };
 
   return {
