@@ -10,6 +10,7 @@ import { workUnitsResource } from '../../server/src/areas/workunits/resource.js'
 import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
+import { timedGet } from './http-client.js';
 import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
 import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
@@ -158,6 +159,23 @@ async function overhead(portal: BenchPortal, token: string, label: string, query
   record({ name: `${label}: overhead per call (p95 of paired calls)`, value: difference.p95, unit: 'ms', baselineName: 'the SQL', baseline: driver.p95 });
   const apart = await paired(RUNS, async () => (await get(portal, token, path)).ms, direct);
   record({ name: `${label}: overhead per call, caller on another thread (p50)`, value: apart.difference.p50, unit: 'ms', baselineName: 'the SQL', baseline: apart.b.p50 });
+  // What HTTP itself costs on this machine: a bare Fastify route in the same process that runs the
+  // same statements through the same driver and answers their rows as JSON, to the same client.
+  const bare = Fastify();
+  bare.get('/list', async () => {
+    const rows = await statements.rows.execute(db);
+    const count = query.$count === 'true' ? await statements.count.execute(db) : undefined;
+    return { value: rows.rows, count: count?.rows };
+  });
+  const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/list`;
+  try {
+    const floor = await paired(RUNS, async () => (await timedGet(portal.here, bareUrl, token)).ms, direct);
+    record({ name: `${label}: a bare Fastify route running the same SQL, overhead per call (p50)`, value: floor.difference.p50, unit: 'ms', baselineName: 'the SQL', baseline: floor.b.p50 });
+    const layers = await paired(RUNS, async () => (await getHere(portal, token, path)).ms, async () => (await timedGet(portal.here, bareUrl, token)).ms);
+    record({ name: `${label}: the portal's layers over that bare route (p50 of paired calls)`, value: layers.difference.p50, unit: 'ms', baselineName: 'the bare route', baseline: layers.b.p50 });
+  } finally {
+    await bare.close();
+  }
 }
 
 async function throughput(portal: BenchPortal, token: string): Promise<void> {
