@@ -57,6 +57,9 @@ async function main(): Promise<number> {
   const stop = () => current?.stop();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Started by a parent that holds a channel to it (the portal's demo agent), it stops when that
+  // parent goes, however it went: a portal killed with SIGKILL leaves no agent behind.
+  if (process.channel) process.on('disconnect', stop);
   for (;;) {
     current = new Agent({ server, token, dataDir, ...(values.name ? { machineName: values.name } : {}), ...(pollMs ? { pollMs } : {}), outboundAllow });
     const exit = await current.run();

@@ -5,7 +5,7 @@ import { loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 import { AREAS } from './areas.js';
 import { startWorker } from './engines/worker.js';
-import { agentBundle, prepareDemoAgent, runDemoAgent } from './areas/agent/demo-agent.js';
+import { agentCommand, prepareDemoAgent, runDemoAgent } from './areas/agent/demo-agent.js';
 import { createLogger } from './observability/logger.js';
 import { serveMetrics } from './observability/metrics-server.js';
 
@@ -36,10 +36,10 @@ async function main(): Promise<void> {
     if (config.demoAgent) {
       // The demo's agent is a nicety: a portal that cannot start it still serves.
       try {
-        const bundle = agentBundle(config);
-        const demo = bundle && (await prepareDemoAgent(runtime.db, config));
-        if (bundle && demo) stops.unshift(runDemoAgent(bundle, { server: config.publicUrl, ...demo, log: (line) => app.log.info(line) }));
-        else if (!bundle) app.log.warn('The demo agent is not built (npm run build): the portal runs without it.');
+        const command = agentCommand(config);
+        const demo = command && (await prepareDemoAgent(runtime.db, config));
+        if (command && demo) stops.unshift(runDemoAgent(command, { server: config.publicUrl, ...demo, log: (line) => app.log.info(line) }));
+        else if (!command) app.log.warn('The demo agent is not built (npm run build): the portal runs without it.');
       } catch (error) {
         app.log.error({ err: error }, 'The demo agent could not be started');
       }

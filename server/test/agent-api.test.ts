@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { DEMO } from '../src/db/seed.js';
 import { fileStoreOf } from '../src/files/content-store.js';
 import { createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { isAlive, until } from './processes.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -388,5 +390,34 @@ describe('the demo agent', () => {
       ['Portal health', 'Availability', FREQUENCY_TYPES.Recurring, 30],
     ]);
     expect(configuration.operations[1]!.parameters).toContainEqual({ name: 'Url', source: 'PortalEntry', value: 'http://portal.test/healthz' });
+  });
+
+  it('stops when the portal that started it is killed with SIGKILL, so the next start runs the only one', async () => {
+    const demo = await prepareDemoAgent(portal.db, portal.config);
+    if (!demo) throw new Error('no demo agent');
+    const address = await portal.app.listen({ port: 0, host: '127.0.0.1' });
+    const holder = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'hold-demo-agent.ts'), address, demo.dataDir, demo.token], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let agentPid: number | undefined;
+    try {
+      agentPid = await new Promise<number>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => {
+          const started = /started \(pid (\d+)\)/.exec(chunk.toString());
+          if (started) resolve(Number(started[1]));
+        });
+        holder.once('exit', (code) => reject(new Error(`the holder exited with ${code}`)));
+      });
+      // The agent is at work: enrolled, and in contact with the portal.
+      const { agentKey } = JSON.parse(await fs.readFile(path.join(demo.dataDir, 'identity.json'), 'utf8')) as { agentKey: string };
+      const inContact = async () => (await portal.db.selectFrom('device').select('last_contact').where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirst())?.last_contact != null;
+      await until(inContact, 'the demo agent to report');
+      holder.kill('SIGKILL');
+      const pid = agentPid;
+      await until(() => !isAlive(pid), 'the agent to stop once its portal was gone', 15_000);
+    } finally {
+      holder.kill('SIGKILL');
+      if (agentPid !== undefined && isAlive(agentPid)) process.kill(agentPid, 'SIGKILL');
+    }
   });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startEmbeddedServer, type EmbeddedServer } from '../src/db/embedded-server.js';
+import { isAlive } from './processes.js';
 
 const folders: string[] = [];
 const servers: EmbeddedServer[] = [];
@@ -32,15 +33,6 @@ async function query(server: EmbeddedServer, text: string): Promise<unknown[]> {
     return (await client.query(text)).rows;
   } finally {
     await client.end();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -24,6 +24,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a process of this machine with that id is running. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Polls `check` until it holds; throws naming `what` once `timeoutMs` has passed. */
 export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -186,26 +186,30 @@ export async function prepareDemoAgent(db: Db, config: Config): Promise<{ dataDi
   });
 }
 
-/** The agent as `npm run build` bundles it (agent/dist/cfs-agent.cjs), run by this Node. */
-export function agentBundle(config: Config): string | undefined {
+/** The command that runs the agent as `npm run build` bundles it (agent/dist/cfs-agent.cjs): this Node and the bundle. */
+export function agentCommand(config: Config): readonly [string, ...string[]] | undefined {
   const bundle = path.join(config.agentDist, 'cfs-agent.cjs');
-  return fs.existsSync(bundle) ? bundle : undefined;
+  return fs.existsSync(bundle) ? [process.execPath, bundle] : undefined;
 }
 
 /**
  * Starts the demo agent and keeps it running: restarted after a crash, left stopped once the
  * portal refused it (exit code 3: its token was revoked, its device disabled). Returns the stop.
+ * The agent holds a channel to this process and stops when it closes, so a portal killed outright
+ * leaves no agent running beside the next one.
  */
-export function runDemoAgent(bundle: string, options: { server: string; token: string; dataDir: string; log: (line: string) => void }): () => Promise<void> {
+export function runDemoAgent(command: readonly [string, ...string[]], options: { server: string; token: string; dataDir: string; log: (line: string) => void }): () => Promise<void> {
   let child: ChildProcess | undefined;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
   const start = () => {
     // The token goes through the environment, not the command line that every user of the machine can list.
-    child = spawn(process.execPath, [bundle, '--server', options.server, '--data', options.dataDir], {
+    const [program, ...args] = command;
+    child = spawn(program, [...args, '--server', options.server, '--data', options.dataDir], {
       env: { ...process.env, CFS_AGENT_TOKEN: options.token },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    options.log(`[demo agent] started (pid ${child.pid ?? 'unknown'})`);
     const forward = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) options.log(`[demo agent] ${line}`);
     };
