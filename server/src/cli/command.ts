@@ -17,14 +17,38 @@ export function commandConfig(): Config {
   return loadConfig(process.env, packageJson.version);
 }
 
-/** The command's first argument; without it the usage line is printed and the command ends with 2. */
+/** What a command's arguments ask for: the arguments it takes, or an end with what to print. */
+export type ArgumentsReading = { values: string[] } | { exitCode: 0 | 2; message: string };
+
+/**
+ * Reads a command's arguments, `expected` of them: `--help` (or `-h`) asks for the usage line,
+ * which is no error; another option, or too few or too many arguments, is told with the usage
+ * line as an error (2).
+ */
+export function readArguments(args: readonly string[], usage: string, expected: number): ArgumentsReading {
+  if (args[0] === '--help' || args[0] === '-h') return { exitCode: 0, message: usage };
+  const option = args.find((arg) => arg.startsWith('-'));
+  if (option !== undefined) return { exitCode: 2, message: `Unknown option ${option}\n${usage}` };
+  if (args.length !== expected || args.includes('')) return { exitCode: 2, message: usage };
+  return { values: [...args] };
+}
+
+function commandArguments(usage: string, expected: number): string[] {
+  const reading = readArguments(process.argv.slice(2), usage, expected);
+  if ('values' in reading) return reading.values;
+  (reading.exitCode === 0 ? console.log : console.error)(reading.message);
+  process.exit(reading.exitCode);
+}
+
+/** The command's one argument; otherwise the usage line is printed and the command ends (0 for --help, else 2). */
 export function commandArgument(usage: string): string {
-  const value = process.argv[2];
-  if (!value) {
-    console.error(usage);
-    process.exit(2);
-  }
+  const [value = ''] = commandArguments(usage, 1);
   return value;
+}
+
+/** For a command that takes no argument: `--help` prints the usage line; any argument ends it with 2. */
+export function commandWithoutArguments(usage: string): void {
+  commandArguments(usage, 0);
 }
 
 export function runCommand(main: () => Promise<void>): void {

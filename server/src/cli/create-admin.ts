@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.js';
-import { runCommand } from './command.js';
+import { commandArgument, runCommand } from './command.js';
 import { openRuntime } from '../runtime.js';
 import { createAdministrator, generatePassword } from '../auth/embedded/administrator.js';
 
@@ -9,11 +9,7 @@ import { createAdministrator, generatePassword } from '../auth/embedded/administ
  * password. The password is ADMIN_PASSWORD when set, else generated and printed once.
  */
 async function main(): Promise<void> {
-  const userName = process.argv[2];
-  if (!userName) {
-    console.error('usage: npm run admin -- <user name>   (ADMIN_PASSWORD=… to choose the password)');
-    process.exit(2);
-  }
+  const userName = commandArgument('usage: npm run admin -- <user name>   (ADMIN_PASSWORD=… to choose the password)');
   const config = loadConfig(process.env);
   if (!config.oidc.embedded) throw new Error('An external identity provider is configured (OIDC_AUTHORITY): give the administrator role there.');
   // The runtime migrates and seeds the roles first, so this works on a new database too.

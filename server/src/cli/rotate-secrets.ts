@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.js';
-import { runCommand } from './command.js';
+import { commandWithoutArguments, runCommand } from './command.js';
 import { loadSecretBox } from '../crypto/secret-box.js';
 import { openDatabase } from '../db/database.js';
 import { reencryptSecrets } from '../areas/tenants/secrets.js';
@@ -11,6 +11,7 @@ import { resealSignInRecords } from '../auth/embedded/adapter.js';
  * SECRETS_PREVIOUS_KEYS. On the embedded database it works beside a running portal too.
  */
 async function main(): Promise<void> {
+  commandWithoutArguments('usage: npm run secrets:rotate   (SECRETS_KEY: the new key; SECRETS_PREVIOUS_KEYS: the keys it replaces)');
   const config = loadConfig(process.env);
   const box = await loadSecretBox(config.dataDir, config.secrets);
   const { db, close } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
