@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { connect, type Db, type Tx } from '../src/db/database.js';
-import { readEvents } from '../src/engines/events/cursor.js';
+import { readEvents, WORK_UNIT_EVENT_CHANNEL } from '../src/engines/events/cursor.js';
 import { enqueue } from '../src/engines/jobs/queue.js';
 import { defineTask } from '../src/engines/jobs/task.js';
 import { startJobWorker, type JobWorker } from '../src/engines/jobs/worker.js';
@@ -168,6 +168,32 @@ describe('the job listener', () => {
     await until(async () => ![undefined, first].includes(await listenerPid()), 'the listener to connect again');
     await db.transaction().execute((trx) => enqueue(trx, quick, {}, { key: 'after-reconnect' }));
     await until(async () => done.includes('after-reconnect'), 'the notification to wake the worker', 5000);
+  });
+});
+
+describe('a task woken by a channel', () => {
+  test('runs once for each transaction that records work unit events, whichever of its workers hear it', async () => {
+    const ran: string[] = [];
+    const consumer = defineTask({ name: 'test.event-consumer', payload: z.object({}), wakeOn: WORK_UNIT_EVENT_CHANNEL, perform: async (_payload, { key }) => void ran.push(key) });
+    // Polling once a minute and no period: only the transaction's notification can start it.
+    for (const workerId of ['a', 'b']) workers.push(startJobWorker({ db, tasks: [consumer], listenUrl: database.url, pollMs: 60_000, workerId, log: () => undefined }));
+    const listeners = async () => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'cfs-job-listener' AND datname = current_database()`.execute(db)).rows[0]?.n ?? 0);
+    await until(async () => (await listeners()) === 2, 'both listeners to connect');
+    const recordEvents = (count: number) =>
+      db.transaction().execute(async (trx) => {
+        for (let i = 0; i < count; i++) await trx.insertInto('work_unit_event').values({ work_unit_id: 1, tenant_id: DEMO.contoso, event_type_id: 1, created_by: 'test' }).execute();
+        return (await sql<{ id: string }>`SELECT pg_current_xact_id()::text AS id`.execute(trx)).rows[0]?.id;
+      });
+    const first = await recordEvents(3);
+    await until(() => ran.length >= 1, 'the first transaction to start the task', 5000);
+    const second = await recordEvents(1);
+    await until(() => ran.length >= 2, 'the second transaction to start the task', 5000);
+    await until(async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 2, 'both jobs to be done');
+    expect(ran.sort()).toEqual([`wake:${first}`, `wake:${second}`].sort());
+    expect(await db.selectFrom('job').select(['task', 'key']).orderBy('job_id').execute()).toEqual([
+      { task: 'test.event-consumer', key: `wake:${first}` },
+      { task: 'test.event-consumer', key: `wake:${second}` },
+    ]);
   });
 });
 

@@ -4,6 +4,9 @@ import type { DB } from '../../db/schema.js';
 
 export type WorkUnitEvent = Selectable<DB['work_unit_event']>;
 
+/** Notified by each transaction that records work unit events, as it commits (migration 0030): the consumers' `wakeOn`. */
+export const WORK_UNIT_EVENT_CHANNEL = 'work_unit_event';
+
 /**
  * Hands the next work unit events to one consumer (an engine: protocols, communications, rules…),
  * each event once per consumer, in the order their transactions finished.

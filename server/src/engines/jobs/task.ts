@@ -38,6 +38,12 @@ export interface TaskDefinition<P = unknown> {
   onFailed?(payload: P, error: unknown, context: TaskContext): Promise<void>;
   /** A recurring task fires once per period across every worker process (the key is the period's start). */
   readonly every?: number;
+  /**
+   * A channel whose notifications also start the task, at once: each notification's payload (the
+   * id of the transaction that sent it) keys one job, whichever workers hear it. A worker that
+   * was not listening misses it, so such a task recurs as well (`every`).
+   */
+  readonly wakeOn?: string;
 }
 
 export type TaskDeclaration<P> = Pick<TaskDefinition<P>, 'name' | 'payload' | 'perform'> & Partial<Omit<TaskDefinition<P>, 'name' | 'payload' | 'perform'>>;

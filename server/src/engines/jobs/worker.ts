@@ -51,6 +51,9 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   const byName = new Map(tasks.map((task) => [task.name, task] as const));
   const names = [...byName.keys()];
   const lastPeriod = new Map<string, number>();
+  const channels = [...new Set(tasks.flatMap((task) => (task.wakeOn ? [task.wakeOn] : [])))];
+  /** Notifications heard on the tasks' channels since the last tick: each starts its tasks once. */
+  let heard: { channel: string; payload: string }[] = [];
   const running = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -99,8 +102,20 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
+  async function enqueueWoken(): Promise<void> {
+    const woken = heard;
+    heard = [];
+    for (const { channel, payload } of woken) {
+      for (const task of tasks) {
+        if (task.wakeOn !== channel) continue;
+        await db.transaction().execute((trx) => enqueue(trx, task, {}, { key: `wake:${payload}` }));
+      }
+    }
+  }
+
   async function tick(): Promise<void> {
     await enqueueRecurring();
+    await enqueueWoken();
     const jobs = await claimJobs(db, workerId, names, concurrency - running.size, leaseMs);
     for (const job of jobs) {
       const promise = run(job)
@@ -131,12 +146,16 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       if (!stopped) setTimeout(() => void listen(url).catch(() => undefined), listenDelay).unref();
       listenDelay = Math.min(listenDelay * 2, 10_000);
     };
-    client.on('notification', () => wake?.());
+    client.on('notification', ({ channel, payload }) => {
+      if (channel !== 'job_enqueued' && payload) heard.push({ channel, payload });
+      wake?.();
+    });
     client.on('error', (error) => log('The job listener lost its connection; polling continues until it is back', error));
     client.on('end', reconnect);
     try {
       await client.connect();
       await client.query('LISTEN job_enqueued');
+      for (const channel of channels) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
     } catch (error) {
       reconnect();
       await client.end().catch(() => undefined);
@@ -162,6 +181,8 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
         log('The job worker could not claim jobs', error);
       }
       if (stopped) break;
+      // Heard while the tick ran: its tasks start now, not after the poll.
+      if (heard.length > 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
         wake = () => {

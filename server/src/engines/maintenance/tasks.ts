@@ -3,7 +3,7 @@ import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { readEvents } from '../events/cursor.js';
+import { readEvents, WORK_UNIT_EVENT_CHANNEL } from '../events/cursor.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { defineTask, type TaskDefinition } from '../jobs/task.js';
 import { reconcileChangeWindow } from './change-window.js';
@@ -59,6 +59,7 @@ export const maintenanceEventsTask = defineTask({
   name: 'maintenance.work-unit-events',
   payload: z.object({}),
   every: MAINTENANCE_EVENTS_EVERY_MS,
+  wakeOn: WORK_UNIT_EVENT_CHANNEL,
   perform: async (_payload, { db }) => {
     await readMaintenanceEvents(db);
   },

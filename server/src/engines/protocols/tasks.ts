@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import type { ActionRun } from '../actions/run.js';
 import { recordLastFailure, runAction } from '../actions/runner.js';
-import { readEvents } from '../events/cursor.js';
+import { readEvents, WORK_UNIT_EVENT_CHANNEL } from '../events/cursor.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { defineTask, type TaskDefinition } from '../jobs/task.js';
 
@@ -202,6 +202,7 @@ export const protocolEventsTask = defineTask({
   name: 'protocols.work-unit-events',
   payload: z.object({}),
   every: PROTOCOL_EVENTS_EVERY_MS,
+  wakeOn: WORK_UNIT_EVENT_CHANNEL,
   perform: async (_payload, { db }) => {
     await readProtocolEvents(db);
   },

@@ -4,7 +4,7 @@ import { lifetimeSeconds } from '@cfs/contracts/rules';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { readEvents } from '../events/cursor.js';
+import { readEvents, WORK_UNIT_EVENT_CHANNEL } from '../events/cursor.js';
 import { defineTask, type TaskDefinition } from '../jobs/task.js';
 import { ruleActionTask } from './actions.js';
 import { compileRule, holdsFor, labelOf, reasonFor, type CompiledRule, type WorkUnitSubject } from './compile.js';
@@ -77,6 +77,7 @@ export const workUnitEventsTask = defineTask({
   name: 'rules.work-unit-events',
   payload: z.object({}),
   every: WORK_UNIT_EVENTS_EVERY_MS,
+  wakeOn: WORK_UNIT_EVENT_CHANNEL,
   perform: async (_payload, { db }) => {
     await evaluateWorkUnitEvents(db);
   },
