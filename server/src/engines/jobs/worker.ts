@@ -154,8 +154,9 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     client.on('end', reconnect);
     try {
       await client.connect();
-      await client.query('LISTEN job_enqueued');
       for (const channel of channels) await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      // Last: a listener whose latest statement is this one hears everything it listens for.
+      await client.query('LISTEN job_enqueued');
     } catch (error) {
       reconnect();
       await client.end().catch(() => undefined);
