@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeOnce } from '../files/write-once.js';
 
 /**
  * Encrypts values at rest (tenant secrets, SMTP passwords) with AES-256-GCM, an authenticated
@@ -71,10 +72,6 @@ export async function loadSecretBox(dataDir: string, env: { key?: string | undef
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    await fs.writeFile(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return createSecretBox(parseKey(await fs.readFile(file, 'utf8'), file), previous);
+  // Another process starting at the same moment may have made its own first: then theirs holds.
+  return createSecretBox(parseKey(await writeOnce(file, randomBytes(32).toString('base64')), file), previous);
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { writeOnce } from '../../files/write-once.js';
 
 export interface ProviderKeys {
   /** The private signing key (RS256) with its kid. */
@@ -26,14 +27,8 @@ export async function loadOrCreateKeys(dataDir: string): Promise<ProviderKeys> {
   const signing = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: 'RS256', use: 'sig' };
   const keys: ProviderKeys = { signing, cookieKeys: [randomBytes(32).toString('base64url')] };
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  // 'wx' fails if another process created the file first; then read theirs.
-  try {
-    await fs.writeFile(file, JSON.stringify(keys), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return JSON.parse(await fs.readFile(file, 'utf8')) as ProviderKeys;
-  }
-  return keys;
+  // Another process starting at the same moment may have made its own first: then theirs holds.
+  return JSON.parse(await writeOnce(file, JSON.stringify(keys))) as ProviderKeys;
 }
 
 /** The public half of the signing key, as a key set for token verification. */
