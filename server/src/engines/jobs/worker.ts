@@ -105,12 +105,13 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   async function enqueueWoken(): Promise<void> {
     const woken = heard;
     heard = [];
-    for (const { channel, payload } of woken) {
-      for (const task of tasks) {
-        if (task.wakeOn !== channel) continue;
-        await db.transaction().execute((trx) => enqueue(trx, task, {}, { key: `wake:${payload}` }));
+    if (woken.length === 0) return;
+    // One transaction for all that was heard since the last tick.
+    await db.transaction().execute(async (trx) => {
+      for (const { channel, payload } of woken) {
+        for (const task of tasks) if (task.wakeOn === channel) await enqueue(trx, task, {}, { key: `wake:${payload}` });
       }
-    }
+    });
   }
 
   async function tick(): Promise<void> {
