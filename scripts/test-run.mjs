@@ -27,7 +27,15 @@ export async function runSuites(projects, { name, agentExecutables = false }) {
   const extra = process.argv.slice(2);
   const code = await run(
     'npx',
-    ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra],
+    [
+      'vitest',
+      'run',
+      ...projects.flatMap((project) => ['--project', project]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...extra,
+    ],
     { env: { ...process.env, TEST_DATABASE_URL: databaseUrl, CFS_FIGURES_FILE: figures } },
   );
 

@@ -26,9 +26,15 @@ export function precompress(): Plugin {
         files.map(async (file) => {
           const source = await fs.readFile(path.join(outDir, file));
           if (source.length < 1024) return;
-          const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length };
+          const params = {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+          };
           await fs.writeFile(path.join(outDir, `${file}.br`), await brotli(source, { params }));
-          await fs.writeFile(path.join(outDir, `${file}.gz`), await gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }));
+          await fs.writeFile(
+            path.join(outDir, `${file}.gz`),
+            await gzip(source, { level: zlib.constants.Z_BEST_COMPRESSION }),
+          );
         }),
       );
     },

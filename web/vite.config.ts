@@ -17,7 +17,10 @@ const vendorChunks: { name: string; test: RegExp }[] = [
   { name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
   { name: 'oidc', test: /node_modules[\\/](oidc-client-ts|react-oidc-context|jwt-decode)[\\/]/ },
   { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
-  { name: 'mui-core', test: /node_modules[\\/](@mui[\\/](system|utils|styled-engine|private-theming|types)|@emotion|stylis|react-is|@babel[\\/]runtime|clsx|prop-types)[\\/]/ },
+  {
+    name: 'mui-core',
+    test: /node_modules[\\/](@mui[\\/](system|utils|styled-engine|private-theming|types)|@emotion|stylis|react-is|@babel[\\/]runtime|clsx|prop-types)[\\/]/,
+  },
   { name: 'mui-material', test: /node_modules[\\/]@mui[\\/]material[\\/]/ },
   { name: 'dayjs', test: /node_modules[\\/]dayjs[\\/]/ },
   { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },

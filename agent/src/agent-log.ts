@@ -22,7 +22,12 @@ export class AgentLog {
       else console.log(line);
     }
     if (this.outbox && this.loggingLevel === 'All') {
-      void this.outbox.append({ kind: 'deviceLog', entry: { created: new Date().toISOString(), entryType: level, detail: detail.slice(0, 8000) } }).catch(() => undefined);
+      void this.outbox
+        .append({
+          kind: 'deviceLog',
+          entry: { created: new Date().toISOString(), entryType: level, detail: detail.slice(0, 8000) },
+        })
+        .catch(() => undefined);
     }
   }
 

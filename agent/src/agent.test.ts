@@ -30,6 +30,7 @@ class FakePortal {
   packages: AgentPackage[] = [];
   files = new Map<string, Buffer>();
   reports: { packageId: string; status: string; packageVersionId: string | null }[] = [];
+  reportsDown = false;
 
   configuration(): AgentConfiguration {
     return {
@@ -73,9 +74,12 @@ class FakePortal {
         if (url === '/ok') return send(200, {});
         if (url === '/v1/agent/enrol') {
           if (this.refuseToken) return send(401, { message: 'The token has been revoked.' });
-          return this.enrolled ? send(200, { status: 'enrolled', deviceId: DEVICE_ID, credential: 'cfsd_test' }) : send(200, { status: 'pending', pendingDeviceId: DEVICE_ID });
+          return this.enrolled
+            ? send(200, { status: 'enrolled', deviceId: DEVICE_ID, credential: 'cfsd_test' })
+            : send(200, { status: 'pending', pendingDeviceId: DEVICE_ID });
         }
-        if (auth !== 'Bearer cfsd_test' || this.refuseDevice) return send(401, { message: 'The device credential is not valid.' });
+        if (auth !== 'Bearer cfsd_test' || this.refuseDevice)
+          return send(401, { message: 'The device credential is not valid.' });
         if (url === '/v1/agent/configuration') return send(200, this.configuration());
         if (url === '/v1/agent/restart/acknowledge') {
           this.acknowledged += 1;
@@ -88,7 +92,9 @@ class FakePortal {
           return send(200, {});
         }
         if (url === `/v1/agent/operations/${OPERATION_ID}/logs`) {
-          this.operationLogs.push(...(JSON.parse(body) as { entries: { detail: string }[] }).entries.map((entry) => entry.detail));
+          this.operationLogs.push(
+            ...(JSON.parse(body) as { entries: { detail: string }[] }).entries.map((entry) => entry.detail),
+          );
           return send(204);
         }
         if (url === `/v1/agent/operations/${OPERATION_ID}/complete`) {
@@ -103,8 +109,13 @@ class FakePortal {
         }
         const installation = /^\/v1\/agent\/installations\/([^/]+)$/.exec(url);
         if (installation) {
+          if (this.reportsDown) return send(503, { message: 'down' });
           const report = JSON.parse(body) as { status: string; packageVersionId: string | null };
-          this.reports.push({ packageId: installation[1]!, status: report.status, packageVersionId: report.packageVersionId });
+          this.reports.push({
+            packageId: installation[1]!,
+            status: report.status,
+            packageVersionId: report.packageVersionId,
+          });
           const pkg = this.packages.find((item) => item.packageId === installation[1]);
           if (pkg && report.status === 'Installed') pkg.installedPackageVersionId = report.packageVersionId;
           return send(204);
@@ -150,12 +161,18 @@ describe('the agent against a portal', () => {
     expect(portal.completions).toEqual([TOKEN]);
     expect(portal.operationLogs[0]).toMatch(/^Success: GET .*\/ok answered 200/);
     const heartbeat = portal.packets.find((packet) => packet.entityId === DEVICE_ID)!;
-    expect(heartbeat.message).toMatchObject({ Properties: { BlockName: os.hostname() }, Metrics: { CpuPercent: expect.any(Number), MemoryPercent: expect.any(Number) } });
+    expect(heartbeat.message).toMatchObject({
+      Properties: { BlockName: os.hostname() },
+      Metrics: { CpuPercent: expect.any(Number), MemoryPercent: expect.any(Number) },
+    });
     expect((heartbeat.message.Metrics as { CpuPercent: number }).CpuPercent).toBeLessThanOrEqual(100);
     agent.stop();
     expect(await running).toEqual({ kind: 'stopped' });
     const identity = path.join(dataDir, 'identity.json');
-    expect(JSON.parse(fs.readFileSync(identity, 'utf8'))).toMatchObject({ deviceId: DEVICE_ID, credential: 'cfsd_test' });
+    expect(JSON.parse(fs.readFileSync(identity, 'utf8'))).toMatchObject({
+      deviceId: DEVICE_ID,
+      credential: 'cfsd_test',
+    });
     if (process.platform !== 'win32') expect(fs.statSync(identity).mode & 0o777).toBe(0o600);
   });
 
@@ -165,7 +182,11 @@ describe('the agent against a portal', () => {
     portal.packetsDown = true;
     const first = agentFor();
     const running = first.run();
-    await until(() => fs.existsSync(path.join(dataDir, 'outbox.jsonl')) && fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').includes(DEVICE_ID));
+    await until(
+      () =>
+        fs.existsSync(path.join(dataDir, 'outbox.jsonl')) &&
+        fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').includes(DEVICE_ID),
+    );
     first.stop();
     await running;
     const kept = fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n').length;
@@ -202,14 +223,20 @@ describe('the agent against a portal', () => {
 });
 
 describe('package installs', () => {
-  const wanted = (id: string, content: Buffer, sha256 = createHash('sha256').update(content).digest('hex')): AgentPackage => {
+  const wanted = (
+    id: string,
+    content: Buffer,
+    sha256 = createHash('sha256').update(content).digest('hex'),
+    version = '1.2.3',
+    packageId = `${id}-package`,
+  ): AgentPackage => {
     portal.files.set(id, content);
     return {
-      packageId: `${id}-package`,
-      packageName: `Plug-in ${id}`,
+      packageId,
+      packageName: `Plug-in ${packageId.replace(/-package$/, '')}`,
       executableName: null,
       packageVersionId: id,
-      version: '1.2.3',
+      version,
       fileName: 'plugin.js',
       sha256,
       size: content.length,
@@ -223,7 +250,10 @@ describe('package installs', () => {
     portal.enrolled = true;
     portal.queued = false;
     const good = Buffer.from('module.exports = 1;\n');
-    portal.packages = [wanted('good', good), wanted('tampered', Buffer.from('evil'), createHash('sha256').update('expected').digest('hex'))];
+    portal.packages = [
+      wanted('good', good),
+      wanted('tampered', Buffer.from('evil'), createHash('sha256').update('expected').digest('hex')),
+    ];
     const agent = agentFor();
     const running = agent.run();
     await until(() => portal.reports.length >= 2);
@@ -238,5 +268,74 @@ describe('package installs', () => {
     expect(fs.readFileSync(path.join(dataDir, 'packages', 'Plug-in_good', '1.2.3', 'plugin.js'))).toEqual(good);
     expect(fs.existsSync(path.join(dataDir, 'packages', 'Plug-in_tampered'))).toBe(false);
     expect(fs.readdirSync(path.join(dataDir, 'downloads'))).toEqual([]);
+  });
+
+  const installedJson = () =>
+    JSON.parse(fs.readFileSync(path.join(dataDir, 'installed.json'), 'utf8')) as Record<
+      string,
+      { packageVersionId: string }
+    >;
+  const reportsOf = (status: string) => portal.reports.filter((report) => report.status === status);
+
+  it('removes a package the portal no longer wants: deletes its files, forgets it and reports it Removed', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    const kept = Buffer.from('kept\n');
+    portal.packages = [wanted('gone', Buffer.from('module.exports = 2;\n')), wanted('kept', kept)];
+    const agent = agentFor();
+    const running = agent.run();
+    await until(() => reportsOf('Installed').length >= 2);
+    expect(fs.existsSync(path.join(dataDir, 'packages', 'Plug-in_gone', '1.2.3', 'plugin.js'))).toBe(true);
+
+    // The portal sets the installation to none: it stops listing the package.
+    portal.packages = portal.packages.filter((pkg) => pkg.packageId !== 'gone-package');
+    await until(() => reportsOf('Removed').length > 0);
+    agent.stop();
+    await running;
+    expect(reportsOf('Removed')).toEqual([{ packageId: 'gone-package', status: 'Removed', packageVersionId: 'gone' }]);
+    expect(fs.existsSync(path.join(dataDir, 'packages', 'Plug-in_gone'))).toBe(false);
+    expect(Object.keys(installedJson())).toEqual(['kept-package']);
+    expect(fs.readFileSync(path.join(dataDir, 'packages', 'Plug-in_kept', '1.2.3', 'plugin.js'))).toEqual(kept);
+  });
+
+  it('reports a removal again until the portal has heard it', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    portal.packages = [wanted('gone', Buffer.from('x\n'))];
+    const agent = agentFor();
+    const running = agent.run();
+    await until(() => reportsOf('Installed').length > 0);
+    portal.reportsDown = true;
+    portal.packages = [];
+    await until(() => !fs.existsSync(path.join(dataDir, 'packages', 'Plug-in_gone')));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Its files are gone, but it remembers the package while the portal has not heard.
+    expect(Object.keys(installedJson())).toEqual(['gone-package']);
+    portal.reportsDown = false;
+    await until(() => reportsOf('Removed').length > 0);
+    await until(() => Object.keys(installedJson()).length === 0);
+    agent.stop();
+    await running;
+  });
+
+  it("upgrades to the new version wanted, then removes the old version's files", async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    portal.packages = [wanted('v1', Buffer.from('version 1\n'), undefined, '1.0.0', 'tool-package')];
+    const agent = agentFor();
+    const running = agent.run();
+    await until(() => reportsOf('Installed').length > 0);
+    const v1 = path.join(dataDir, 'packages', 'Plug-in_tool', '1.0.0', 'plugin.js');
+    expect(fs.existsSync(v1)).toBe(true);
+
+    const v2Content = Buffer.from('version 2\n');
+    portal.packages = [wanted('v2', v2Content, undefined, '2.0.0', 'tool-package')];
+    await until(() => reportsOf('Installed').some((report) => report.packageVersionId === 'v2'));
+    agent.stop();
+    await running;
+    expect(fs.readdirSync(path.join(dataDir, 'packages', 'Plug-in_tool'))).toEqual(['2.0.0']);
+    expect(fs.readFileSync(path.join(dataDir, 'packages', 'Plug-in_tool', '2.0.0', 'plugin.js'))).toEqual(v2Content);
+    expect(installedJson()).toEqual({ 'tool-package': expect.objectContaining({ packageVersionId: 'v2' }) });
+    expect(reportsOf('Removed')).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
 import os from 'node:os';
-import { AGENT_CONFIGURATION_POLL_MS, AGENT_DEFAULT_HEARTBEAT_SECONDS, AGENT_PENDING_POLL_MS, type AgentConfiguration, type AgentOperation, type EnrolmentResult } from '@cfs/contracts/agent';
+import {
+  AGENT_CONFIGURATION_POLL_MS,
+  AGENT_DEFAULT_HEARTBEAT_SECONDS,
+  AGENT_PENDING_POLL_MS,
+  type AgentConfiguration,
+  type AgentOperation,
+  type EnrolmentResult,
+  type InstallationReport,
+} from '@cfs/contracts/agent';
 import { FREQUENCY_TYPES, HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
 import { AgentLog } from './agent-log.js';
 import { backoffDelay } from './backoff.js';
@@ -8,6 +16,7 @@ import { HostMetrics } from './host-metrics.js';
 import { Installer } from './installer.js';
 import { outboundPolicy, type OutboundPolicy } from './http-check.js';
 import { runOperation, type OperationResult } from './operations.js';
+import { readPolicy, type ReadPolicy } from './read-allow.js';
 import { Outbox, type OutboxItem } from './outbox.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
@@ -27,6 +36,8 @@ export interface AgentOptions {
   quiet?: boolean;
   /** Internal targets this machine's owner lets operations call besides the portal (CFS_AGENT_OUTBOUND_ALLOW). */
   outboundAllow?: string;
+  /** Folders besides its data folder whose files operations may read (CFS_AGENT_READ_ALLOW). */
+  readAllow?: string;
 }
 
 /** How a run of the agent ended: the portal asked for a restart, the agent was stopped, or the portal refused it for good. */
@@ -37,7 +48,7 @@ const ONE_TIME_FILE = 'one-time.json';
 /**
  * The device agent: enrols with the tenant token, waits for promotion, then keeps its device
  * alive in the portal — configuration, heartbeats with this machine's CPU and memory, operations
- * on their frequencies, package installs — and reports through the on-disk outbox.
+ * on their frequencies, package installs, upgrades and removals — and reports through the on-disk outbox.
  */
 export class Agent {
   readonly log: AgentLog;
@@ -47,11 +58,17 @@ export class Agent {
   private readonly delivery: OutboxDelivery;
   private readonly metrics = new HostMetrics();
   private readonly outbound: OutboundPolicy;
+  private readonly files: ReadPolicy;
   private readonly installer: Installer;
   private identity: Identity;
   private configuration: AgentConfiguration | undefined;
   private readonly schedule = emptyScheduleState();
-  private readonly sleepers = { config: new Sleeper(), heartbeat: new Sleeper(), scheduler: new Sleeper(), pending: new Sleeper() };
+  private readonly sleepers = {
+    config: new Sleeper(),
+    heartbeat: new Sleeper(),
+    scheduler: new Sleeper(),
+    pending: new Sleeper(),
+  };
   private running = false;
   private endSession: ((exit: AgentExit | 'reenrol') => void) | undefined;
   private readonly installFailures = new Map<string, { failures: number; until: number }>();
@@ -59,6 +76,7 @@ export class Agent {
   constructor(private readonly options: AgentOptions) {
     this.folder = new DataFolder(options.dataDir);
     this.outbound = outboundPolicy(options.server, options.outboundAllow);
+    this.files = readPolicy(this.folder.dir, options.readAllow);
     this.client = new PortalClient(options.server, `cfs-agent/${AGENT_VERSION} (${process.platform}; ${process.arch})`);
     this.outbox = new Outbox(this.folder.file('outbox.jsonl'));
     this.installer = new Installer(this.folder, this.client);
@@ -91,7 +109,10 @@ export class Agent {
 
   async run(): Promise<AgentExit> {
     this.running = true;
-    this.log.info(`CFS agent ${AGENT_VERSION} on ${this.machineName} (${process.platform} ${process.arch}), portal ${this.options.server}, data in ${this.folder.dir}`);
+    this.log.info(
+      `CFS agent ${AGENT_VERSION} on ${this.machineName} (${process.platform} ${process.arch}), portal ${this.options.server}, data in ${this.folder.dir}`,
+    );
+    this.log.info(`Read File operations may read: ${this.files.roots.join(', ')} (--read-allow)`);
     while (this.running) {
       const enrolled = await this.enrol();
       if (enrolled) return enrolled;
@@ -119,14 +140,21 @@ export class Agent {
         });
         failures = 0;
         if (result?.status === 'enrolled') {
-          this.identity = { ...this.identity, deviceId: result.deviceId, credential: result.credential, portalUrl: this.options.server };
+          this.identity = {
+            ...this.identity,
+            deviceId: result.deviceId,
+            credential: result.credential,
+            portalUrl: this.options.server,
+          };
           saveIdentity(this.folder, this.identity);
           this.log.info(`Enrolled as device ${result.deviceId}`);
           return undefined;
         }
         if (!saidPending) this.log.info('Waiting for an administrator to promote this pending device');
         saidPending = true;
-        await this.sleepers.pending.sleep(Math.min(this.options.pollMs ?? AGENT_PENDING_POLL_MS, AGENT_PENDING_POLL_MS));
+        await this.sleepers.pending.sleep(
+          Math.min(this.options.pollMs ?? AGENT_PENDING_POLL_MS, AGENT_PENDING_POLL_MS),
+        );
       } catch (error) {
         if (error instanceof PortalError && !error.transient) {
           this.running = false;
@@ -181,7 +209,11 @@ export class Agent {
     let failures = 0;
     while (this.activeIn(generation)) {
       try {
-        const configuration = await this.client.json<AgentConfiguration>('GET', '/v1/agent/configuration', this.credential());
+        const configuration = await this.client.json<AgentConfiguration>(
+          'GET',
+          '/v1/agent/configuration',
+          this.credential(),
+        );
         if (!configuration) throw new PortalError(0, 'An empty configuration');
         failures = 0;
         await this.apply(configuration, generation);
@@ -191,7 +223,9 @@ export class Agent {
         if (this.refusedCredential(error)) return;
         failures += 1;
         this.log.warn(`The configuration could not be fetched: ${(error as Error).message}`);
-        await this.sleepers.config.sleep(Math.min(backoffDelay(failures), this.options.pollMs ?? AGENT_CONFIGURATION_POLL_MS));
+        await this.sleepers.config.sleep(
+          Math.min(backoffDelay(failures), this.options.pollMs ?? AGENT_CONFIGURATION_POLL_MS),
+        );
       }
     }
   }
@@ -200,11 +234,14 @@ export class Agent {
     const wasTracing = this.log.tracing;
     this.log.loggingLevel = configuration.loggingLevel;
     this.log.tracing = configuration.tracing;
-    if (configuration.tracing && !wasTracing) this.log.info(`Tracing is on until ${new Date(configuration.traceExpiration ?? Date.now()).toISOString()}`);
+    if (configuration.tracing && !wasTracing)
+      this.log.info(`Tracing is on until ${new Date(configuration.traceExpiration ?? Date.now()).toISOString()}`);
     const first = this.configuration === undefined;
     this.configuration = configuration;
     pruneScheduleState(configuration.operations, this.schedule);
-    this.log.trace(`Configuration: heartbeat ${configuration.heartbeatIntervalSeconds} s, ${configuration.operations.length} operations, ${configuration.packages.length} packages`);
+    this.log.trace(
+      `Configuration: heartbeat ${configuration.heartbeatIntervalSeconds} s, ${configuration.operations.length} operations, ${configuration.packages.length} packages`,
+    );
     if (first) this.sleepers.heartbeat.wake();
     this.sleepers.scheduler.wake();
 
@@ -216,6 +253,7 @@ export class Agent {
       return;
     }
     await this.installPackages(configuration, generation);
+    await this.removePackages(configuration, generation);
   }
 
   private async installPackages(configuration: AgentConfiguration, generation: number): Promise<void> {
@@ -225,7 +263,12 @@ export class Agent {
       const local = installed[pkg.packageId];
       if (local?.packageVersionId === pkg.packageVersionId) {
         // Installed here, but the portal has not heard it yet (the report was lost): tell it again.
-        if (pkg.installedPackageVersionId !== pkg.packageVersionId) await this.report(pkg.packageId, { packageVersionId: pkg.packageVersionId, status: 'Installed', detail: local.path });
+        if (pkg.installedPackageVersionId !== pkg.packageVersionId)
+          await this.report(pkg.packageId, {
+            packageVersionId: pkg.packageVersionId,
+            status: 'Installed',
+            detail: local.path,
+          });
         continue;
       }
       const failed = this.installFailures.get(pkg.packageVersionId);
@@ -239,18 +282,59 @@ export class Agent {
       } catch (error) {
         if (this.refusedCredential(error)) return;
         const failures = (failed?.failures ?? 0) + 1;
-        this.installFailures.set(pkg.packageVersionId, { failures, until: Date.now() + backoffDelay(failures, { baseMs: 60_000, maxMs: 6 * 3600_000 }) });
+        this.installFailures.set(pkg.packageVersionId, {
+          failures,
+          until: Date.now() + backoffDelay(failures, { baseMs: 60_000, maxMs: 6 * 3600_000 }),
+        });
         this.log.error(`Installing ${pkg.packageName} ${pkg.version} failed: ${(error as Error).message}`);
-        await this.report(pkg.packageId, { packageVersionId: pkg.packageVersionId, status: 'Failed', detail: (error as Error).message });
+        await this.report(pkg.packageId, {
+          packageVersionId: pkg.packageVersionId,
+          status: 'Failed',
+          detail: (error as Error).message,
+        });
       }
     }
   }
 
-  private async report(packageId: string, body: { packageVersionId: string; status: 'Installed' | 'Failed'; detail: string }): Promise<void> {
+  /**
+   * The packages installed here that the portal no longer lists (it set them to none, spec 002 §7:
+   * Removal Pending): their files go, then the portal hears Removed. They are forgotten only once it
+   * has heard (or has no installation left to hear it), so a lost report is sent again.
+   */
+  private async removePackages(configuration: AgentConfiguration, generation: number): Promise<void> {
+    for (const local of this.installer.unwanted(configuration.packages)) {
+      if (!this.activeIn(generation)) return;
+      try {
+        await this.installer.remove(local.packageId);
+      } catch (error) {
+        this.log.error(
+          `Removing version ${local.version} of package ${local.packageId} failed: ${(error as Error).message}`,
+        );
+        continue;
+      }
+      this.log.info(`Removed version ${local.version} of package ${local.packageId} from ${local.path}`);
+      const heard = await this.report(local.packageId, {
+        packageVersionId: local.packageVersionId,
+        status: 'Removed',
+        detail: `Removed from ${local.path}`,
+      });
+      if (heard) this.installer.forget(local.packageId);
+    }
+  }
+
+  /** True once the portal has the report, or has no installation of that package to report on. */
+  private async report(
+    packageId: string,
+    body: { packageVersionId: string; status: InstallationReport['status']; detail: string },
+  ): Promise<boolean> {
     try {
       await this.client.json('POST', `/v1/agent/installations/${packageId}`, this.credential(), body);
+      return true;
     } catch (error) {
-      if (!this.refusedCredential(error)) this.log.warn(`The installation report could not be sent: ${(error as Error).message}`);
+      if (error instanceof PortalError && error.status === 404) return true;
+      if (!this.refusedCredential(error))
+        this.log.warn(`The installation report could not be sent: ${(error as Error).message}`);
+      return false;
     }
   }
 
@@ -272,7 +356,10 @@ export class Agent {
             message: {
               Value: sample.cpuPercent,
               Properties: { BlockName: this.machineName },
-              Metrics: { [HEARTBEAT_METRICS.cpuPercent]: sample.cpuPercent, [HEARTBEAT_METRICS.memoryPercent]: sample.memoryPercent },
+              Metrics: {
+                [HEARTBEAT_METRICS.cpuPercent]: sample.cpuPercent,
+                [HEARTBEAT_METRICS.memoryPercent]: sample.memoryPercent,
+              },
               States: {},
               Diagnostics: {},
             },
@@ -283,7 +370,10 @@ export class Agent {
       } catch (error) {
         this.log.warn(`The heartbeat could not be measured: ${(error as Error).message}`);
       }
-      const seconds = configuration.heartbeatIntervalSeconds > 0 ? configuration.heartbeatIntervalSeconds : AGENT_DEFAULT_HEARTBEAT_SECONDS;
+      const seconds =
+        configuration.heartbeatIntervalSeconds > 0
+          ? configuration.heartbeatIntervalSeconds
+          : AGENT_DEFAULT_HEARTBEAT_SECONDS;
       await this.sleepers.heartbeat.sleep(seconds * 1000);
     }
   }
@@ -297,7 +387,12 @@ export class Agent {
   }
 
   private runtimeConfig() {
-    return { MachineName: this.machineName, DeviceId: this.identity.deviceId ?? '', PortalUrl: this.options.server, DataDirectory: this.folder.dir };
+    return {
+      MachineName: this.machineName,
+      DeviceId: this.identity.deviceId ?? '',
+      PortalUrl: this.options.server,
+      DataDirectory: this.folder.dir,
+    };
   }
 
   private async runOne(operation: AgentOperation): Promise<void> {
@@ -307,9 +402,17 @@ export class Agent {
     if (operation.completionToken) this.schedule.tokensRun.add(operation.completionToken);
     try {
       this.log.trace(`Running ${operation.label} (${operation.operationName})`);
-      const ran = await runOperation(operation.operationTypeId, resolveParameters(operation.parameters, this.runtimeConfig()), { metrics: this.metrics, outbound: this.outbound });
+      const ran = await runOperation(
+        operation.operationTypeId,
+        resolveParameters(operation.parameters, this.runtimeConfig()),
+        { metrics: this.metrics, outbound: this.outbound, files: this.files },
+      );
       const secrets = securedValues(operation.parameters);
-      const result = { ...ran, detail: withoutSecrets(ran.detail, secrets), value: typeof ran.value === 'string' ? withoutSecrets(ran.value, secrets) : ran.value };
+      const result = {
+        ...ran,
+        detail: withoutSecrets(ran.detail, secrets),
+        value: typeof ran.value === 'string' ? withoutSecrets(ran.value, secrets) : ran.value,
+      };
       await this.outbox.append(...this.resultItems(operation, result));
       if (operation.frequencyTypeId === FREQUENCY_TYPES.OneTimeKeepAlive) {
         this.schedule.oneTimeDone.add(oneTimeKey(operation));
@@ -336,22 +439,41 @@ export class Agent {
           timestamp: now,
           message: {
             Value: result.value,
-            Properties: { BlockName: operation.label, OperationName: operation.operationName, DeviceId: this.identity.deviceId ?? '' },
+            Properties: {
+              BlockName: operation.label,
+              OperationName: operation.operationName,
+              DeviceId: this.identity.deviceId ?? '',
+            },
             Metrics: result.metrics,
             States: { Status: status },
             Diagnostics: { Detail: result.detail.slice(0, 2000) },
           },
         },
       },
-      { kind: 'operationLog', deviceOperationId: operation.deviceOperationId, entry: { created: now, entryType: result.ok ? 'Info' : 'Error', detail: `${status}: ${result.detail}`.slice(0, 8000) } },
+      {
+        kind: 'operationLog',
+        deviceOperationId: operation.deviceOperationId,
+        entry: {
+          created: now,
+          entryType: result.ok ? 'Info' : 'Error',
+          detail: `${status}: ${result.detail}`.slice(0, 8000),
+        },
+      },
     ];
     if (operation.frequencyTypeId === FREQUENCY_TYPES.OnDemand && operation.completionToken) {
-      items.push({ kind: 'complete', deviceOperationId: operation.deviceOperationId, completionToken: operation.completionToken });
+      items.push({
+        kind: 'complete',
+        deviceOperationId: operation.deviceOperationId,
+        completionToken: operation.completionToken,
+      });
     }
     return items;
   }
 
   private outboxLoop(generation: number): Promise<void> {
-    return this.delivery.run(() => this.activeIn(generation), (error) => this.refusedCredential(error));
+    return this.delivery.run(
+      () => this.activeIn(generation),
+      (error) => this.refusedCredential(error),
+    );
   }
 }

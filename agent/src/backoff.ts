@@ -3,7 +3,10 @@
  * up to `base × 2^(failures-1)`, capped, so that agents that lost the portal together do not all
  * come back at the same second.
  */
-export function backoffDelay(failures: number, options: { baseMs?: number; maxMs?: number; random?: () => number } = {}): number {
+export function backoffDelay(
+  failures: number,
+  options: { baseMs?: number; maxMs?: number; random?: () => number } = {},
+): number {
   if (failures <= 0) return 0;
   const base = options.baseMs ?? 1000;
   const max = options.maxMs ?? 5 * 60_000;

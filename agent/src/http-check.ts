@@ -1,12 +1,21 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { OutboundRefused, parseOutboundAllow, portOf, resolveGuarded, type AddressLookup, type OutboundAllow } from '@cfs/contracts/outbound-guard';
+import {
+  MAX_REDIRECTS,
+  OutboundRefused,
+  parseOutboundAllow,
+  portOf,
+  REDIRECT_STATUSES,
+  requestAfterRedirect,
+  resolveGuarded,
+  type AddressLookup,
+  type OutboundAllow,
+} from '@cfs/contracts/outbound-guard';
 
 /** Outbound calls of operations: a timeout on each, and at most this much of a body read. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const MAX_REDIRECTS = 5;
 
 /**
  * Where an operation may connect (DESIGN: outbound HTTP, SSRF-safe agent checks). An operation is
@@ -51,13 +60,23 @@ async function readCapped(response: http.IncomingMessage): Promise<string> {
 
 function callableUrl(text: string): URL {
   const url = new URL(text);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Only http and https addresses can be called, not ${url.protocol}`);
-  if (url.username || url.password) throw new OutboundRefused('An address may not carry a user name or password; use a header.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`Only http and https addresses can be called, not ${url.protocol}`);
+  if (url.username || url.password)
+    throw new OutboundRefused('An address may not carry a user name or password; use a header.');
   return url;
 }
 
 /** One request to the address the guard judged for the URL's host (TLS still verifies the name). */
-async function send(policy: OutboundPolicy, url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number, signal: AbortSignal): Promise<http.IncomingMessage> {
+async function send(
+  policy: OutboundPolicy,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   const port = portOf(url);
   const target = await resolveGuarded(policy.allow, url.hostname, port, timeoutMs, policy.lookup);
   const literal = net.isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0;
@@ -82,12 +101,12 @@ async function send(policy: OutboundPolicy, url: URL, method: string, headers: R
   });
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Headers that carry credentials: not sent on to another origin by a redirect. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-
 /** An HTTP(S) call through the guard: every hop's host judged, redirects followed by hand (at most MAX_REDIRECTS). */
-export async function httpRequest(policy: OutboundPolicy, address: string, options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<HttpOutcome> {
+export async function httpRequest(
+  policy: OutboundPolicy,
+  address: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<HttpOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const started = performance.now();
@@ -98,27 +117,33 @@ export async function httpRequest(policy: OutboundPolicy, address: string, optio
   for (let hop = 0; ; hop++) {
     const response = await send(policy, url, method, headers, body, timeoutMs, signal);
     const location = response.headers.location;
-    if (REDIRECTS.has(response.statusCode ?? 0) && location) {
+    if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location) {
       response.resume();
       if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`More than ${MAX_REDIRECTS} redirects`);
       const next = callableUrl(new URL(location, url).toString());
-      if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
-      // 303, and 301/302 after a POST, turn into a GET without the body (as browsers do).
-      if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
-        if (method !== 'HEAD') method = 'GET';
-        body = undefined;
-        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name)));
-      }
+      const after = requestAfterRedirect(response.statusCode ?? 0, { url, method, headers }, next);
+      ({ method, headers } = after);
+      if (!after.keepsBody) body = undefined;
       url = next;
       continue;
     }
     const text = method === 'HEAD' ? '' : await readCapped(response);
-    return { status: response.statusCode ?? 0, ms: Math.round(performance.now() - started), body: text, headers: response.headers };
+    return {
+      status: response.statusCode ?? 0,
+      ms: Math.round(performance.now() - started),
+      body: text,
+      headers: response.headers,
+    };
   }
 }
 
 /** Opens a TCP connection to the address the guard judged and closes it: the port answers or it does not. */
-export async function tcpCheck(policy: OutboundPolicy, host: string, port: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ ms: number }> {
+export async function tcpCheck(
+  policy: OutboundPolicy,
+  host: string,
+  port: number,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<{ ms: number }> {
   const started = performance.now();
   const target = await resolveGuarded(policy.allow, host, port, timeoutMs, policy.lookup);
   return new Promise((resolve, reject) => {

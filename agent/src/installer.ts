@@ -9,7 +9,10 @@ import type { PortalClient } from './portal-client.js';
 const INSTALLED_FILE = 'installed.json';
 
 /** What this machine has installed, by package id. */
-export type InstalledPackages = Record<string, { packageVersionId: string; version: string; path: string; sha256: string }>;
+export type InstalledPackages = Record<
+  string,
+  { packageVersionId: string; version: string; path: string; sha256: string }
+>;
 
 export function sha256Of(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -27,7 +30,8 @@ const safeName = (text: string) => text.replace(/[^\w.-]+/g, '_').slice(0, 100) 
  * Installs the package versions the portal wants on this device: downloads each file, checks its
  * SHA-256 against the one the portal published before anything is kept, and places it under
  * `packages/<package>/<version>/` in the data folder. A file whose hash differs is thrown away and
- * reported as Failed.
+ * reported as Failed. An upgrade keeps only the new version: the old one's folder goes once the
+ * new one is in place. A package the portal no longer wants is removed: its files and its entry.
  */
 export class Installer {
   constructor(
@@ -53,17 +57,63 @@ export class Installer {
     try {
       await this.client.download(pkg.downloadUrl, credential, temporary);
       const actual = await sha256Of(temporary);
-      if (actual !== pkg.sha256.toLowerCase()) throw new Error(`The downloaded file's SHA-256 is ${actual}, not ${pkg.sha256}: it was not installed`);
+      if (actual !== pkg.sha256.toLowerCase())
+        throw new Error(`The downloaded file's SHA-256 is ${actual}, not ${pkg.sha256}: it was not installed`);
       await fs.mkdir(target, { recursive: true });
       const file = path.join(target, safeName(pkg.fileName));
       await fs.rename(temporary, file);
       if (pkg.executableName && process.platform !== 'win32') await fs.chmod(file, 0o755);
       const installed = this.installed();
-      installed[pkg.packageId] = { packageVersionId: pkg.packageVersionId, version: pkg.version, path: file, sha256: actual };
+      const previous = installed[pkg.packageId];
+      installed[pkg.packageId] = {
+        packageVersionId: pkg.packageVersionId,
+        version: pkg.version,
+        path: file,
+        sha256: actual,
+      };
       this.folder.writeJson(INSTALLED_FILE, installed);
+      // Only after the new version is recorded: a crash before this leaves the old one working.
+      if (previous && path.dirname(previous.path) !== target) await this.removeFiles(previous.path);
       return { path: file };
     } finally {
       await fs.rm(temporary, { force: true });
     }
+  }
+
+  /** The installed packages the portal no longer lists as wanted on this device. */
+  unwanted(
+    packages: readonly AgentPackage[],
+  ): { packageId: string; packageVersionId: string; version: string; path: string }[] {
+    const wanted = new Set(packages.map((pkg) => pkg.packageId));
+    return Object.entries(this.installed())
+      .filter(([packageId]) => !wanted.has(packageId))
+      .map(([packageId, local]) => ({ packageId, ...local }));
+  }
+
+  /** Deletes an installed package's files; it stays in installed.json until `forget`, so a removal the portal did not hear of is reported again. */
+  async remove(packageId: string): Promise<void> {
+    const local = this.installed()[packageId];
+    if (local) await this.removeFiles(local.path);
+  }
+
+  forget(packageId: string): void {
+    const installed = this.installed();
+    if (!(packageId in installed)) return;
+    delete installed[packageId];
+    this.folder.writeJson(INSTALLED_FILE, installed);
+  }
+
+  /**
+   * The folder of one installed version (`packages/<package>/<version>/`), then its package's
+   * folder if nothing else is left in it. Only ever under `packages/`: a path in installed.json
+   * that leads elsewhere (edited by hand) is not followed.
+   */
+  private async removeFiles(file: string): Promise<void> {
+    const packages = path.resolve(this.folder.dir, 'packages');
+    const versionFolder = path.dirname(path.resolve(file));
+    const packageFolder = path.dirname(versionFolder);
+    if (path.dirname(packageFolder) !== packages) return;
+    await fs.rm(versionFolder, { recursive: true, force: true });
+    await fs.rmdir(packageFolder).catch(() => undefined);
   }
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonPath, readJsonPath } from './json-path.js';
 
-const document = { status: { healthy: true, 'odd key': 7 }, items: [{ price: 10.5 }, { price: 12 }], count: 0, empty: null };
+const document = {
+  status: { healthy: true, 'odd key': 7 },
+  items: [{ price: 10.5 }, { price: 12 }],
+  count: 0,
+  empty: null,
+};
 
 describe('readJsonPath', () => {
   it('reads members and indexes with or without the leading $', () => {

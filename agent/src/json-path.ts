@@ -56,7 +56,8 @@ export function readJsonPath(document: unknown, path: string): JsonPathResult {
       if (at < 0 || at >= current.length) return { found: false };
       current = current[at];
     } else {
-      if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, step)) return { found: false };
+      if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, step))
+        return { found: false };
       current = (current as Record<string, unknown>)[step];
     }
   }

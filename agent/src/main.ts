@@ -3,8 +3,14 @@ import { parseArgs } from 'node:util';
 import { Agent } from './agent.js';
 import { outboundPolicy } from './http-check.js';
 
-const USAGE =
-  'Usage: cfs-agent --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS]\n  (npm run agent -- --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS])';
+const USAGE = [
+  'Usage: cfs-agent --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
+  '  (npm run agent -- --server URL --token TOKEN [...the same options])',
+  '  --outbound-allow HOSTS  internal hosts operations may call besides the portal (CFS_AGENT_OUTBOUND_ALLOW)',
+  '  --read-allow DIRS       folders whose files Read File operations may read, besides the data folder',
+  '                          (its secrets never); separated by commas or the path delimiter (CFS_AGENT_READ_ALLOW).',
+  '                          Only this machine sets it: the portal cannot widen it.',
+].join('\n');
 
 /**
  * The agent's command line. A restart asked for by the portal starts the agent afresh in this same
@@ -22,6 +28,7 @@ async function main(): Promise<number> {
         data: { type: 'string' },
         name: { type: 'string' },
         'outbound-allow': { type: 'string' },
+        'read-allow': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       // A single executable sees its own path as the first argument.
@@ -46,6 +53,7 @@ async function main(): Promise<number> {
   // Tests shorten the configuration poll; the portal's interval otherwise.
   const pollMs = process.env.CFS_AGENT_POLL_MS ? Number(process.env.CFS_AGENT_POLL_MS) : undefined;
   const outboundAllow = values['outbound-allow'] ?? process.env.CFS_AGENT_OUTBOUND_ALLOW ?? '';
+  const readAllow = values['read-allow'] ?? process.env.CFS_AGENT_READ_ALLOW ?? '';
   try {
     outboundPolicy(server, outboundAllow);
   } catch (error) {
@@ -61,7 +69,15 @@ async function main(): Promise<number> {
   // parent goes, however it went: a portal killed with SIGKILL leaves no agent behind.
   if (process.channel) process.on('disconnect', stop);
   for (;;) {
-    current = new Agent({ server, token, dataDir, ...(values.name ? { machineName: values.name } : {}), ...(pollMs ? { pollMs } : {}), outboundAllow });
+    current = new Agent({
+      server,
+      token,
+      dataDir,
+      ...(values.name ? { machineName: values.name } : {}),
+      ...(pollMs ? { pollMs } : {}),
+      outboundAllow,
+      readAllow,
+    });
     const exit = await current.run();
     if (exit.kind === 'restart') {
       current.log.info('Restarting');

@@ -63,10 +63,17 @@ export class OutboxDelivery {
     try {
       switch (first.kind) {
         case 'packet':
-          await this.client.json('POST', '/v1/packets', credential, items.flatMap((item) => (item.kind === 'packet' ? [item.packet] : [])));
+          await this.client.json(
+            'POST',
+            '/v1/packets',
+            credential,
+            items.flatMap((item) => (item.kind === 'packet' ? [item.packet] : [])),
+          );
           break;
         case 'deviceLog':
-          await this.client.json('POST', '/v1/agent/logs', credential, { entries: items.flatMap((item) => (item.kind === 'deviceLog' ? [item.entry] : [])) });
+          await this.client.json('POST', '/v1/agent/logs', credential, {
+            entries: items.flatMap((item) => (item.kind === 'deviceLog' ? [item.entry] : [])),
+          });
           break;
         case 'operationLog':
           await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/logs`, credential, {
@@ -74,7 +81,9 @@ export class OutboxDelivery {
           });
           break;
         case 'complete':
-          await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/complete`, credential, { completionToken: first.completionToken });
+          await this.client.json('POST', `/v1/agent/operations/${first.deviceOperationId}/complete`, credential, {
+            completionToken: first.completionToken,
+          });
           break;
       }
       return 'sent';

@@ -13,8 +13,14 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const packet = (n: number): OutboxItem => ({ kind: 'packet', packet: { entityId: 'e', timestamp: new Date(n).toISOString(), message: { Value: n } } });
-const log = (n: number): OutboxItem => ({ kind: 'deviceLog', entry: { created: new Date(n).toISOString(), entryType: 'Info', detail: `line ${n}` } });
+const packet = (n: number): OutboxItem => ({
+  kind: 'packet',
+  packet: { entityId: 'e', timestamp: new Date(n).toISOString(), message: { Value: n } },
+});
+const log = (n: number): OutboxItem => ({
+  kind: 'deviceLog',
+  entry: { created: new Date(n).toISOString(), entryType: 'Info', detail: `line ${n}` },
+});
 
 describe('Outbox', () => {
   it('sends in batches of at most 100 and removes only what the portal took', async () => {
@@ -54,7 +60,11 @@ describe('Outbox', () => {
 
   it('sends each batch to one destination, and drops a batch the portal refused for good', async () => {
     const outbox = new Outbox(path.join(dir, 'outbox.jsonl'));
-    const opLog = (id: string): OutboxItem => ({ kind: 'operationLog', deviceOperationId: id, entry: { created: '', entryType: 'Info', detail: id } });
+    const opLog = (id: string): OutboxItem => ({
+      kind: 'operationLog',
+      deviceOperationId: id,
+      entry: { created: '', entryType: 'Info', detail: id },
+    });
     await outbox.append(opLog('a'), opLog('a'), opLog('b'), packet(1));
     const batches: string[][] = [];
     await outbox.flush(async (items) => {

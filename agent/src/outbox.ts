@@ -57,7 +57,9 @@ export class Outbox {
   append(...items: OutboxItem[]): Promise<void> {
     if (items.length === 0) return Promise.resolve();
     return this.serial(async () => {
-      await fs.promises.appendFile(this.file, items.map((item) => `${JSON.stringify(item)}\n`).join(''), { mode: 0o600 });
+      await fs.promises.appendFile(this.file, items.map((item) => `${JSON.stringify(item)}\n`).join(''), {
+        mode: 0o600,
+      });
       if ((await fs.promises.stat(this.file)).size > this.maxBytes) await this.trim();
     });
   }
@@ -117,7 +119,9 @@ export class Outbox {
         if (outcome === 'retry') return false;
         const rest = items.slice(batch.length);
         const temporary = `${this.file}.tmp`;
-        await fs.promises.writeFile(temporary, rest.map((item) => `${JSON.stringify(item)}\n`).join(''), { mode: 0o600 });
+        await fs.promises.writeFile(temporary, rest.map((item) => `${JSON.stringify(item)}\n`).join(''), {
+          mode: 0o600,
+        });
         await fs.promises.rename(temporary, this.file);
       }
     });

@@ -8,7 +8,11 @@ export type RuntimeConfig = Record<(typeof RUNTIME_CONFIG_KEYS)[number], string>
  * this device), EnvironmentVariable from this machine's environment, RuntimeConfig from the
  * agent's own facts (machine name, device id…).
  */
-export function resolveParameters(parameters: readonly AgentParameter[], runtime: RuntimeConfig, env: NodeJS.ProcessEnv = process.env): Map<string, string | undefined> {
+export function resolveParameters(
+  parameters: readonly AgentParameter[],
+  runtime: RuntimeConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Map<string, string | undefined> {
   const resolved = new Map<string, string | undefined>();
   for (const parameter of parameters) {
     const value = parameter.value ?? undefined;
@@ -17,7 +21,10 @@ export function resolveParameters(parameters: readonly AgentParameter[], runtime
         resolved.set(parameter.name, value === undefined ? undefined : env[value]);
         break;
       case 'RuntimeConfig':
-        resolved.set(parameter.name, value !== undefined && Object.hasOwn(runtime, value) ? runtime[value as keyof RuntimeConfig] : undefined);
+        resolved.set(
+          parameter.name,
+          value !== undefined && Object.hasOwn(runtime, value) ? runtime[value as keyof RuntimeConfig] : undefined,
+        );
         break;
       default:
         resolved.set(parameter.name, value);
@@ -29,7 +36,8 @@ export function resolveParameters(parameters: readonly AgentParameter[], runtime
 /** A parameter by name, case-insensitively (operations are configured by people). */
 export function parameter(parameters: ReadonlyMap<string, string | undefined>, ...names: string[]): string | undefined {
   for (const name of names) {
-    for (const [key, value] of parameters) if (key.toLowerCase() === name.toLowerCase() && value !== undefined && value !== '') return value;
+    for (const [key, value] of parameters)
+      if (key.toLowerCase() === name.toLowerCase() && value !== undefined && value !== '') return value;
   }
   return undefined;
 }
@@ -42,7 +50,9 @@ export function requireParameter(parameters: ReadonlyMap<string, string | undefi
 
 /** The decrypted secured values among an operation's parameters: what it reports must not show them. */
 export function securedValues(parameters: readonly AgentParameter[]): string[] {
-  return parameters.flatMap((parameter) => (parameter.source === 'SecuredValue' && parameter.value ? [parameter.value] : []));
+  return parameters.flatMap((parameter) =>
+    parameter.source === 'SecuredValue' && parameter.value ? [parameter.value] : [],
+  );
 }
 
 /**

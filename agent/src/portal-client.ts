@@ -42,7 +42,11 @@ export class PortalClient {
     try {
       response = await fetch(path.startsWith('http') ? path : this.url(path), {
         ...init,
-        headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${init.bearer}`, 'user-agent': this.userAgent },
+        headers: {
+          ...(init.headers as Record<string, string> | undefined),
+          authorization: `Bearer ${init.bearer}`,
+          'user-agent': this.userAgent,
+        },
         signal: AbortSignal.timeout(init.timeoutMs ?? TIMEOUT_MS),
       });
     } catch (error) {
@@ -76,6 +80,9 @@ export class PortalClient {
   async download(url: string, bearer: string, destination: string): Promise<void> {
     const response = await this.fetch(url, { method: 'GET', bearer, timeoutMs: 10 * 60_000 });
     if (!response.body) throw new PortalError(0, 'The download had no content');
-    await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(destination, { mode: 0o600 }));
+    await pipeline(
+      Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
+      createWriteStream(destination, { mode: 0o600 }),
+    );
   }
 }

@@ -69,7 +69,10 @@ describe('msUntilNextDue', () => {
     const state = emptyScheduleState();
     state.lastStarted.set('a', 0);
     state.lastStarted.set('b', 0);
-    const operations = [operation('a', FREQUENCY_TYPES.Recurring, { intervalSeconds: 120 }), operation('b', FREQUENCY_TYPES.Recurring, { intervalSeconds: 45 })];
+    const operations = [
+      operation('a', FREQUENCY_TYPES.Recurring, { intervalSeconds: 120 }),
+      operation('b', FREQUENCY_TYPES.Recurring, { intervalSeconds: 45 }),
+    ];
     expect(msUntilNextDue(operations, state, 40_000, 60_000)).toBe(5_000);
     expect(msUntilNextDue(operations, state, 40_000, 1_000)).toBe(1_000);
     expect(msUntilNextDue([operation('c', FREQUENCY_TYPES.Recurring)], state, 40_000, 60_000)).toBe(0);

@@ -21,12 +21,18 @@ export function emptyScheduleState(): ScheduleState {
   return { lastStarted: new Map(), running: new Set(), tokensRun: new Set(), oneTimeDone: new Set() };
 }
 
-export const oneTimeKey = (operation: Pick<AgentOperation, 'deviceOperationId' | 'modified'>) => `${operation.deviceOperationId}@${new Date(operation.modified).toISOString()}`;
+export const oneTimeKey = (operation: Pick<AgentOperation, 'deviceOperationId' | 'modified'>) =>
+  `${operation.deviceOperationId}@${new Date(operation.modified).toISOString()}`;
 
-const intervalMs = (operation: AgentOperation) => Math.max(operation.intervalSeconds, FLEET_LIMITS.minimumOperationIntervalSeconds) * 1000;
+const intervalMs = (operation: AgentOperation) =>
+  Math.max(operation.intervalSeconds, FLEET_LIMITS.minimumOperationIntervalSeconds) * 1000;
 
 /** The operations to start now. */
-export function dueOperations(operations: readonly AgentOperation[], state: ScheduleState, now: number): AgentOperation[] {
+export function dueOperations(
+  operations: readonly AgentOperation[],
+  state: ScheduleState,
+  now: number,
+): AgentOperation[] {
   return operations.filter((operation) => {
     if (state.running.has(operation.deviceOperationId)) return false;
     switch (operation.frequencyTypeId) {
@@ -45,10 +51,16 @@ export function dueOperations(operations: readonly AgentOperation[], state: Sche
 }
 
 /** Milliseconds until the next Recurring operation is due (at most `ceilingMs`). */
-export function msUntilNextDue(operations: readonly AgentOperation[], state: ScheduleState, now: number, ceilingMs: number): number {
+export function msUntilNextDue(
+  operations: readonly AgentOperation[],
+  state: ScheduleState,
+  now: number,
+  ceilingMs: number,
+): number {
   let soonest = ceilingMs;
   for (const operation of operations) {
-    if (operation.frequencyTypeId !== FREQUENCY_TYPES.Recurring || state.running.has(operation.deviceOperationId)) continue;
+    if (operation.frequencyTypeId !== FREQUENCY_TYPES.Recurring || state.running.has(operation.deviceOperationId))
+      continue;
     const last = state.lastStarted.get(operation.deviceOperationId);
     const wait = last === undefined ? 0 : last + intervalMs(operation) - now;
     soonest = Math.min(soonest, Math.max(0, wait));

@@ -32,7 +32,15 @@ function App() {
       .then((response) => response.json() as Promise<Row[]>)
       .then(setRows);
   }, []);
-  return <DataGrid rows={rows ?? []} columns={columns} loading={rows === null} pageSizeOptions={[10, 25, 50, 100]} initialState={{ pagination: { paginationModel: { pageSize: 10 } } }} />;
+  return (
+    <DataGrid
+      rows={rows ?? []}
+      columns={columns}
+      loading={rows === null}
+      pageSizeOptions={[10, 25, 50, 100]}
+      initialState={{ pagination: { paginationModel: { pageSize: 10 } } }}
+    />
+  );
 }
 
 const root = document.getElementById('root');

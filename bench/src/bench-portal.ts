@@ -55,7 +55,10 @@ async function freePort(): Promise<number> {
  * longer to write than a request may run). `webDist` is the web app it serves (a build of the
  * benchmark's own), at the public address a browser signs in at.
  */
-export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void>, options: { webDist?: string } = {}): Promise<BenchPortal> {
+export async function openBenchPortal(
+  load: (loader: { db: Db }) => Promise<void>,
+  options: { webDist?: string } = {},
+): Promise<BenchPortal> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-bench-'));
   const serverUrl = process.env.BENCH_DATABASE_URL;
   const database = `cfs_bench_${process.pid}`;
@@ -88,19 +91,23 @@ export async function openBenchPortal(load: (loader: { db: Db }) => Promise<void
     } finally {
       await loader.destroy();
     }
-    const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+    const app = await buildApp({
+      ...runtime,
+      ...(runtime.provider ? { provider: runtime.provider } : {}),
+      logger: false,
+    });
     const address = await app.listen({ port, host: '127.0.0.1' });
-    const { keys } = runtime;
+    const { keys, provider } = runtime;
     const client = startClient();
     const here = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    if (!keys) throw new Error('The benchmark needs the embedded identity provider');
+    if (!keys || !provider) throw new Error('The benchmark needs the embedded identity provider');
     return {
       runtime,
       address,
       publicUrl,
       app,
       label: serverUrl ? 'PostgreSQL server' : 'embedded PostgreSQL',
-      token: (user) => mintAccessToken(config, keys, user),
+      token: (user) => mintAccessToken({ config, keys, provider }, user),
       client,
       here,
       close: async () => {
@@ -132,9 +139,20 @@ export interface BenchClient {
   /** One GET, timed by the client; conditional with `ifNoneMatch`. */
   get(url: string, token: string, ifNoneMatch?: string): Promise<Answer & { status: number; etag: string | undefined }>;
   /** `connections` kept-alive connections sending the same GET for `seconds`; answers other than `expect` (200) are failures. */
-  load(url: string, token: string, connections: number, seconds: number, conditional?: { ifNoneMatch: string; expect: number }): Promise<LoadResult>;
+  load(
+    url: string,
+    token: string,
+    connections: number,
+    seconds: number,
+    conditional?: { ifNoneMatch: string; expect: number },
+  ): Promise<LoadResult>;
   /** POSTs every body (JSON text) once over `connections` kept-alive connections; answers other than 200 are failures. */
-  postAll(url: string, token: string, connections: number, bodies: string[]): Promise<LoadResult & { firstFailure?: string }>;
+  postAll(
+    url: string,
+    token: string,
+    connections: number,
+    bodies: string[],
+  ): Promise<LoadResult & { firstFailure?: string }>;
   close(): Promise<void>;
 }
 
@@ -145,7 +163,10 @@ export interface BenchClient {
 export function startClient(): BenchClient {
   const clientUrl = new URL('./http-client.ts', import.meta.url).href;
   // A worker does not inherit the TypeScript loader; it registers it before loading the client.
-  const worker = new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(clientUrl)}); })`, { eval: true });
+  const worker = new Worker(
+    `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(clientUrl)}); })`,
+    { eval: true },
+  );
   // One request at a time: each answer settles the one that is waiting.
   let waiting: { resolve: (answer: unknown) => void; reject: (error: unknown) => void } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -154,7 +175,7 @@ export function startClient(): BenchClient {
     else waiting?.resolve(answer);
   });
   worker.on('error', (error) => waiting?.reject(error));
-  const ask = <T,>(request: ClientRequest): Promise<T> => {
+  const ask = <T>(request: ClientRequest): Promise<T> => {
     const answer = queue.then(
       () =>
         new Promise<T>((resolve, reject) => {
@@ -167,7 +188,8 @@ export function startClient(): BenchClient {
   };
   return {
     get: (url, token, ifNoneMatch) => ask({ kind: 'get', url, token, ...(ifNoneMatch ? { ifNoneMatch } : {}) }),
-    load: (url, token, connections, seconds, conditional) => ask({ kind: 'load', url, token, connections, seconds, ...conditional }),
+    load: (url, token, connections, seconds, conditional) =>
+      ask({ kind: 'load', url, token, connections, seconds, ...conditional }),
     postAll: (url, token, connections, bodies) => ask({ kind: 'post-all', url, token, connections, bodies }),
     close: async () => {
       await worker.terminate();
@@ -183,13 +205,15 @@ export function startClient(): BenchClient {
  */
 export async function getHere(portal: BenchPortal, token: string, pathAndQuery: string): Promise<Answer> {
   const answer = await timedGet(portal.here, `${portal.address}${pathAndQuery}`, token);
-  if (answer.status !== 200) throw new Error(`GET ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+  if (answer.status !== 200)
+    throw new Error(`GET ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
   return { ms: answer.ms, body: answer.body };
 }
 
 /** GETs a path as a user: the answer's text and the time the client measured; anything but 200 throws. */
 export async function get(portal: BenchPortal, token: string, pathAndQuery: string): Promise<Answer> {
   const answer = await portal.client.get(`${portal.address}${pathAndQuery}`, token);
-  if (answer.status !== 200) throw new Error(`GET ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+  if (answer.status !== 200)
+    throw new Error(`GET ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
   return { ms: answer.ms, body: answer.body };
 }

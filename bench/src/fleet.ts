@@ -13,14 +13,21 @@ import { devicesBase } from '../../server/src/areas/devices/queries.js';
 import { devicesResource } from '../../server/src/areas/devices/resource.js';
 import type { TenantScope } from '../../server/src/auth/tenant-scope.js';
 import type { Db } from '../../server/src/db/database.js';
-import { DEMO } from '../../server/src/db/seed.js';
+import { DEMO } from '../../server/src/db/demo-ids.js';
 import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { getHere, type BenchPortal } from './bench-portal.js';
 import { listStatementsTimed, paired, timed } from './measure.js';
 
 /** What a figure is recorded with (run.ts prints and keeps it). */
-export type RecordFigure = (figure: { name: string; value: number; unit: string; baselineName: string; baseline: number; target?: string }) => void;
+export type RecordFigure = (figure: {
+  name: string;
+  value: number;
+  unit: string;
+  baselineName: string;
+  baseline: number;
+  target?: string;
+}) => void;
 
 export interface IngestionOptions {
   /** Packets per round; each round is measured once each way. */
@@ -38,7 +45,13 @@ function heartbeat(entityId: string, at: Date, index: number) {
   return {
     entityId,
     timestamp: at.toISOString(),
-    message: { Value: cpu, Properties: { BlockName: `host-${entityId.slice(0, 8)}` }, Metrics: { CpuPercent: cpu, MemoryPercent: (index * 53) % 100 }, States: { Agent: 'Running' }, Diagnostics: {} },
+    message: {
+      Value: cpu,
+      Properties: { BlockName: `host-${entityId.slice(0, 8)}` },
+      Metrics: { CpuPercent: cpu, MemoryPercent: (index * 53) % 100 },
+      States: { Agent: 'Running' },
+      Diagnostics: {},
+    },
   };
 }
 
@@ -74,7 +87,9 @@ async function copyIntoHistory(url: string, rows: string[]): Promise<number> {
   await client.connect();
   try {
     const started = process.hrtime.bigint();
-    const stream = client.query(copyFrom('COPY packet (entity_id, tenant_id, timestamp, content_hash, message) FROM STDIN WITH (FORMAT csv)'));
+    const stream = client.query(
+      copyFrom('COPY packet (entity_id, tenant_id, timestamp, content_hash, message) FROM STDIN WITH (FORMAT csv)'),
+    );
     // Rows in chunks of a thousand: what a bulk loader writes, without one write call per row.
     const chunks: string[] = [];
     for (let i = 0; i < rows.length; i += 1000) chunks.push(rows.slice(i, i + 1000).join(''));
@@ -91,27 +106,54 @@ async function copyIntoHistory(url: string, rows: string[]): Promise<number> {
  * most never. They are created disabled and switched on for the rounds that measure them.
  */
 async function benchRules(db: Db, tenantId: string): Promise<string[]> {
-  const condition = (LeftOperand: number, LeftOperandFieldName: string | null, Operator: number, RightOperand: string | null) => ({ Type: 0, LeftOperand, LeftOperandFieldName, Operator, RightOperand, OccurrencePattern: null });
+  const condition = (
+    LeftOperand: number,
+    LeftOperandFieldName: string | null,
+    Operator: number,
+    RightOperand: string | null,
+  ) => ({ Type: 0, LeftOperand, LeftOperandFieldName, Operator, RightOperand, OccurrencePattern: null });
   const { Metric, State, Property, Value } = LEFT_OPERANDS;
   const sets = [
-    ...[96, 97, 98, 99].map((threshold) => [condition(Metric.id, 'CpuPercent', OPERATORS.GreaterThan, String(threshold))]),
-    ...[96, 97, 98, 99].map((threshold) => [condition(Metric.id, 'MemoryPercent', OPERATORS.GreaterThanOrEqual, String(threshold))]),
+    ...[96, 97, 98, 99].map((threshold) => [
+      condition(Metric.id, 'CpuPercent', OPERATORS.GreaterThan, String(threshold)),
+    ]),
+    ...[96, 97, 98, 99].map((threshold) => [
+      condition(Metric.id, 'MemoryPercent', OPERATORS.GreaterThanOrEqual, String(threshold)),
+    ]),
     [condition(State.id, 'Agent', OPERATORS.Equals, 'Stopped')],
     [condition(State.id, 'Agent', OPERATORS.NotEquals, 'Running')],
     [condition(Property.id, 'BlockName', OPERATORS.Matches, '^db-[0-9]+$')],
     [condition(Property.id, 'BlockName', OPERATORS.StartsWith, 'web-')],
     [condition(Value.id, null, OPERATORS.LessThan, '-1')],
     [condition(Metric.id, 'DiskPercent', OPERATORS.GreaterThan, '90')],
-    [condition(Metric.id, 'CpuPercent', OPERATORS.GreaterThan, '95'), condition(Metric.id, 'MemoryPercent', OPERATORS.GreaterThan, '95')],
-    [condition(Metric.id, 'CpuPercent', OPERATORS.LessThan, '0'), { ...condition(State.id, 'Agent', OPERATORS.Equals, 'Degraded'), Type: 1 }],
+    [
+      condition(Metric.id, 'CpuPercent', OPERATORS.GreaterThan, '95'),
+      condition(Metric.id, 'MemoryPercent', OPERATORS.GreaterThan, '95'),
+    ],
+    [
+      condition(Metric.id, 'CpuPercent', OPERATORS.LessThan, '0'),
+      { ...condition(State.id, 'Agent', OPERATORS.Equals, 'Degraded'), Type: 1 },
+    ],
     [condition(Property.id, 'BlockName', OPERATORS.Contains, 'backup')],
     [condition(Property.id, 'BlockName', OPERATORS.EndsWith, '-old')],
     [condition(State.id, 'Agent', OPERATORS.IsEmpty, null)],
-    [condition(Metric.id, 'CpuPercent', OPERATORS.Equals, '99'), condition(Metric.id, 'MemoryPercent', OPERATORS.Equals, '99')],
+    [
+      condition(Metric.id, 'CpuPercent', OPERATORS.Equals, '99'),
+      condition(Metric.id, 'MemoryPercent', OPERATORS.Equals, '99'),
+    ],
   ];
   const rows = await db
     .insertInto('rule')
-    .values(sets.map((conditions, index) => ({ tenant_id: tenantId, enabled: false, name: `Bench rule ${index + 1}`, rule_type_id: RULE_TYPES.Ingestion, match_lifetime_seconds: 300, conditions: JSON.stringify([tenantCondition(tenantId), ...conditions]) })))
+    .values(
+      sets.map((conditions, index) => ({
+        tenant_id: tenantId,
+        enabled: false,
+        name: `Bench rule ${index + 1}`,
+        rule_type_id: RULE_TYPES.Ingestion,
+        match_lifetime_seconds: 300,
+        conditions: JSON.stringify([tenantCondition(tenantId), ...conditions]),
+      })),
+    )
     .returning('rule_id')
     .execute();
   return rows.map((row) => row.rule_id);
@@ -133,22 +175,32 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   const db = portal.runtime.db;
   // A tenant of its own: "no rules" means none (the demo tenant has rules of its own).
   const tenant = randomUUID();
-  await db.insertInto('tenant').values({ tenant_id: tenant, name: `Bench ingestion ${tenant.slice(0, 8)}` }).execute();
+  await db
+    .insertInto('tenant')
+    .values({ tenant_id: tenant, name: `Bench ingestion ${tenant.slice(0, 8)}` })
+    .execute();
   const admin = await portal.token('admin');
-  const grant = await portal.app.inject({ method: 'PUT', url: '/v1/tokens', headers: { authorization: `Bearer ${admin}` }, payload: { tenantId: tenant, name: 'Bench agents', lifetimeYears: 1 } });
+  const grant = await portal.app.inject({
+    method: 'PUT',
+    url: '/v1/tokens',
+    headers: { authorization: `Bearer ${admin}` },
+    payload: { tenantId: tenant, name: 'Bench agents', lifetimeYears: 1 },
+  });
   if (grant.statusCode !== 200) throw new Error(`token: ${grant.statusCode} ${grant.body}`);
   const token = grant.json<{ generatedToken: string }>().generatedToken;
   const url = `${portal.address}/v1/packets`;
   const ruleIds = await benchRules(db, tenant);
   const batches = (packets: Heartbeat[]) => {
     const bodies: string[] = [];
-    for (let i = 0; i < packets.length; i += options.batch) bodies.push(JSON.stringify(packets.slice(i, i + options.batch)));
+    for (let i = 0; i < packets.length; i += options.batch)
+      bodies.push(JSON.stringify(packets.slice(i, i + options.batch)));
     return bodies;
   };
   const ingest = async (packets: Heartbeat[], rules: boolean) => {
     await switchRules(db, ruleIds, rules);
     const result = await portal.client.postAll(url, token, options.connections, batches(packets));
-    if (result.failures > 0) throw new Error(`POST /v1/packets: ${result.failures} batches refused, e.g. ${result.firstFailure ?? ''}`);
+    if (result.failures > 0)
+      throw new Error(`POST /v1/packets: ${result.failures} batches refused, e.g. ${result.firstFailure ?? ''}`);
     return result.seconds;
   };
   // The steady state: agents report the same entities again and again, so a warm-up round (not
@@ -161,7 +213,8 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   const ways = [
     async () => (totals.bare += await ingest(round(options.packets), false)),
     async () => (totals.rules += await ingest(round(options.packets), true)),
-    async () => (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.packets), tenant))),
+    async () =>
+      (totals.copy += await copyIntoHistory(portal.runtime.databaseUrl, copyRows(round(options.packets), tenant))),
   ];
   for (let turn = 0; turn < options.rounds; turn++) {
     // Each way goes first, second and last in turn, so that none always meets a warmer or busier database.
@@ -170,9 +223,30 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
   await switchRules(db, ruleIds, false);
   const packets = options.packets * options.rounds;
   const shape = `batches of ${options.batch}, ${options.connections} connections, ${options.entities.toLocaleString('en-US')} entities, history + latest`;
-  record({ name: `packets accepted through POST /v1/packets, no rules (${shape})`, value: packets / totals.bare, unit: 'packets/s', baselineName: 'raw COPY into the history table', baseline: packets / totals.copy, target: '≥ 0.25' });
-  record({ name: `packets accepted through POST /v1/packets, ${ruleIds.length} Ingestion rules evaluated and their matches recorded`, value: packets / totals.rules, unit: 'packets/s', baselineName: 'raw COPY into the history table', baseline: packets / totals.copy, target: '≥ 0.25' });
-  record({ name: `ingestion with ${ruleIds.length} Ingestion rules`, value: packets / totals.rules, unit: 'packets/s', baselineName: 'ingestion with no rules', baseline: packets / totals.bare, target: '≥ 0.90' });
+  record({
+    name: `packets accepted through POST /v1/packets, no rules (${shape})`,
+    value: packets / totals.bare,
+    unit: 'packets/s',
+    baselineName: 'raw COPY into the history table',
+    baseline: packets / totals.copy,
+    target: '≥ 0.25',
+  });
+  record({
+    name: `packets accepted through POST /v1/packets, ${ruleIds.length} Ingestion rules evaluated and their matches recorded`,
+    value: packets / totals.rules,
+    unit: 'packets/s',
+    baselineName: 'raw COPY into the history table',
+    baseline: packets / totals.copy,
+    target: '≥ 0.25',
+  });
+  record({
+    name: `ingestion with ${ruleIds.length} Ingestion rules`,
+    value: packets / totals.rules,
+    unit: 'packets/s',
+    baselineName: 'ingestion with no rules',
+    baseline: packets / totals.bare,
+    target: '≥ 0.90',
+  });
 }
 
 /**
@@ -180,17 +254,30 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
  * last day of a tenant's packets (1,000 entities), against reading the same packets' fields (the
  * ones the rule names) through the driver without evaluating anything.
  */
-export async function ruleTest(portal: BenchPortal, record: RecordFigure, options: { packets: number; entities: number }): Promise<void> {
+export async function ruleTest(
+  portal: BenchPortal,
+  record: RecordFigure,
+  options: { packets: number; entities: number },
+): Promise<void> {
   const db = portal.runtime.db;
   const tenant = randomUUID();
-  await db.insertInto('tenant').values({ tenant_id: tenant, name: `Bench rule test ${tenant.slice(0, 8)}` }).execute();
+  await db
+    .insertInto('tenant')
+    .values({ tenant_id: tenant, name: `Bench rule test ${tenant.slice(0, 8)}` })
+    .execute();
   const ids = Array.from({ length: options.entities }, () => randomUUID());
   const end = Date.now() - 60_000;
   const step = Math.floor((20 * 3_600_000) / options.packets);
   // Written a hundred thousand at a time: the rows of a million packets at once would hold some 300 MB.
   for (let start = 0; start < options.packets; start += 100_000) {
     const chunk = Array.from({ length: Math.min(100_000, options.packets - start) }, (_, offset) => start + offset);
-    await copyIntoHistory(portal.runtime.databaseUrl, copyRows(chunk.map((i) => heartbeat(ids[i % ids.length]!, new Date(end - (options.packets - i) * step), i)), tenant));
+    await copyIntoHistory(
+      portal.runtime.databaseUrl,
+      copyRows(
+        chunk.map((i) => heartbeat(ids[i % ids.length]!, new Date(end - (options.packets - i) * step), i)),
+        tenant,
+      ),
+    );
   }
   await sql`ANALYZE packet`.execute(db);
   const values = ruleInputSchema.parse({
@@ -198,7 +285,17 @@ export async function ruleTest(portal: BenchPortal, record: RecordFigure, option
     ruleTypeId: RULE_TYPES.Ingestion,
     tenantId: tenant,
     matchLifetime: '00:05:00',
-    conditions: [tenantCondition(tenant), { Type: 0, LeftOperand: LEFT_OPERANDS.Metric.id, LeftOperandFieldName: 'CpuPercent', Operator: OPERATORS.GreaterThan, RightOperand: '98', OccurrencePattern: null }],
+    conditions: [
+      tenantCondition(tenant),
+      {
+        Type: 0,
+        LeftOperand: LEFT_OPERANDS.Metric.id,
+        LeftOperandFieldName: 'CpuPercent',
+        Operator: OPERATORS.GreaterThan,
+        RightOperand: '98',
+        OccurrencePattern: null,
+      },
+    ],
   });
   const from = new Date(Date.now() - 86_400_000);
   const read = async () =>
@@ -213,10 +310,12 @@ export async function ruleTest(portal: BenchPortal, record: RecordFigure, option
         }
       }),
     );
-  const test = async () => timed(async () => {
-    const result = await testRule(db, { kind: 'some', tenantIds: [tenant] }, values, 'day');
-    if (result.packetsExamined !== options.packets) throw new Error(`The Test read ${result.packetsExamined} packets, not ${options.packets}`);
-  });
+  const test = async () =>
+    timed(async () => {
+      const result = await testRule(db, { kind: 'some', tenantIds: [tenant] }, values, 'day');
+      if (result.packetsExamined !== options.packets)
+        throw new Error(`The Test read ${result.packetsExamined} packets, not ${options.packets}`);
+    });
   const runs = { test: 0, read: 0 };
   for (let round = 0; round < 2; round++) {
     if (round % 2 === 0) {
@@ -227,7 +326,14 @@ export async function ruleTest(portal: BenchPortal, record: RecordFigure, option
       runs.test += await test();
     }
   }
-  record({ name: `the rule editor's Test over ${options.packets.toLocaleString('en-US')} stored packets (last day, ${options.entities.toLocaleString('en-US')} entities)`, value: runs.test / 2000, unit: 's', baselineName: 'reading the same packets through the driver', baseline: runs.read / 2000, target: 'within seconds' });
+  record({
+    name: `the rule editor's Test over ${options.packets.toLocaleString('en-US')} stored packets (last day, ${options.entities.toLocaleString('en-US')} entities)`,
+    value: runs.test / 2000,
+    unit: 's',
+    baselineName: 'reading the same packets through the driver',
+    baseline: runs.read / 2000,
+    target: 'within seconds',
+  });
 }
 
 /**
@@ -256,17 +362,30 @@ export async function loadDevices(db: Db, count: number): Promise<void> {
  * expanded and the live values of each device's latest packet) as the one-tenant operator asks it,
  * over HTTP, against the same statements sent straight through the driver, in turns.
  */
-export async function devicesList(portal: BenchPortal, record: RecordFigure, options: { runs: number; devices: number }): Promise<void> {
+export async function devicesList(
+  portal: BenchPortal,
+  record: RecordFigure,
+  options: { runs: number; devices: number },
+): Promise<void> {
   const operator = await portal.token('operator');
   const query = { $top: '10', $count: 'true', $expand: 'location', $orderby: 'name' };
   const path = `/v1/devices?${new URLSearchParams(query).toString()}`;
   const { db } = portal.runtime;
   const scope: TenantScope = { kind: 'some', tenantIds: [DEMO.contoso] };
-  const statements = buildListSql(devicesBase(db, scope), parseListQuery(devicesResource, query as ListQueryInput), scope);
+  const statements = buildListSql(
+    devicesBase(db, scope),
+    parseListQuery(devicesResource, query as ListQueryInput),
+    scope,
+  );
   const direct = () => listStatementsTimed(db, statements);
   const first = await getHere(portal, operator, path);
-  if (!first.body.includes('"cpuPercent"')) throw new Error(`GET ${path} answered without live values: ${first.body.slice(0, 200)}`);
-  const { a: http, b: driver } = await paired(options.runs, async () => (await getHere(portal, operator, path)).ms, direct);
+  if (!first.body.includes('"cpuPercent"'))
+    throw new Error(`GET ${path} answered without live values: ${first.body.slice(0, 200)}`);
+  const { a: http, b: driver } = await paired(
+    options.runs,
+    async () => (await getHere(portal, operator, path)).ms,
+    direct,
+  );
   record({
     name: `devices grid poll at ${options.devices.toLocaleString('en-US')} devices ($top=10, $count, $expand=location, by name, live values): p50 over HTTP`,
     value: http.p50,

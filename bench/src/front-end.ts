@@ -20,7 +20,16 @@ import { precompress } from '../../web/vite-precompress.js';
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ROW_SELECTOR = '.MuiDataGrid-row';
 /** Records when the first grid row enters the document, in the page's own clock (0 = navigation start). */
 const FIRST_ROW_OBSERVER = `
@@ -80,7 +89,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Signs in through the portal's login page and the embedded provider's form; answers the stored sign-in and the user's home path. */
-export async function signIn(browser: Browser, publicUrl: string, user: string): Promise<{ storageState: Awaited<ReturnType<BrowserContext['storageState']>>; home: string }> {
+export async function signIn(
+  browser: Browser,
+  publicUrl: string,
+  user: string,
+): Promise<{ storageState: Awaited<ReturnType<BrowserContext['storageState']>>; home: string }> {
   const context = await browser.newContext({ baseURL: publicUrl });
   try {
     const page = await context.newPage();
@@ -90,7 +103,9 @@ export async function signIn(browser: Browser, publicUrl: string, user: string):
     await page.getByLabel('User name').fill(user);
     await page.getByLabel('Password').fill(user);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/oidc') && !url.pathname.startsWith('/user/') && url.pathname !== '/');
+    await page.waitForURL(
+      (url) => !url.pathname.startsWith('/oidc') && !url.pathname.startsWith('/user/') && url.pathname !== '/',
+    );
     return { storageState: await context.storageState(), home: new URL(page.url()).pathname };
   } finally {
     await context.close();
@@ -101,8 +116,16 @@ export async function signIn(browser: Browser, publicUrl: string, user: string):
  * Opens `url` in a new context (an empty cache) and waits for the first grid row. `dist` is the
  * built app the server sends, where each script's gzip copy is weighed.
  */
-export async function openFirstScreen(browser: Browser, url: string, dist: string, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<FirstScreen> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...(storageState ? { storageState } : {}) });
+export async function openFirstScreen(
+  browser: Browser,
+  url: string,
+  dist: string,
+  storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+): Promise<FirstScreen> {
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    ...(storageState ? { storageState } : {}),
+  });
   try {
     await context.addInitScript(FIRST_ROW_OBSERVER);
     const page = await context.newPage();
@@ -111,14 +134,21 @@ export async function openFirstScreen(browser: Browser, url: string, dist: strin
     let painted = false;
     page.on('request', (request) => {
       const { pathname, search } = new URL(request.url());
-      if (!painted && request.url().startsWith(origin) && /^\/(api|v1)\//.test(pathname)) apiCalls.push(`${request.method()} ${decodeURIComponent(pathname + search)}`);
+      if (!painted && request.url().startsWith(origin) && /^\/(api|v1)\//.test(pathname))
+        apiCalls.push(`${request.method()} ${decodeURIComponent(pathname + search)}`);
     });
     await page.goto(url);
     await page.locator(ROW_SELECTOR).first().waitFor({ timeout: 60_000 });
     painted = true;
     const firstRowMs = Number(await page.evaluate('window.__firstRowMs'));
-    const entries = (await page.evaluate(`performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime])`)) as [string, number][];
-    const scripts = entries.filter(([name, start]) => start <= firstRowMs && name.startsWith(origin) && new URL(name).pathname.endsWith('.js')).map(([name]) => new URL(name).pathname);
+    const entries = (await page.evaluate(
+      `performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime])`,
+    )) as [string, number][];
+    const scripts = entries
+      .filter(
+        ([name, start]) => start <= firstRowMs && name.startsWith(origin) && new URL(name).pathname.endsWith('.js'),
+      )
+      .map(([name]) => new URL(name).pathname);
     let scriptGzipBytes = 0;
     for (const script of scripts) scriptGzipBytes += await gzipSize(path.join(dist, script));
     return { firstRowMs, scripts, scriptGzipBytes, apiCalls };

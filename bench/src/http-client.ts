@@ -15,13 +15,26 @@ import { parentPort } from 'node:worker_threads';
  */
 export type ClientRequest =
   | { kind: 'get'; url: string; token: string; ifNoneMatch?: string }
-  | { kind: 'load'; url: string; token: string; connections: number; seconds: number; ifNoneMatch?: string; expect?: number }
+  | {
+      kind: 'load';
+      url: string;
+      token: string;
+      connections: number;
+      seconds: number;
+      ifNoneMatch?: string;
+      expect?: number;
+    }
   | { kind: 'post-all'; url: string; token: string; connections: number; bodies: string[] }
   | { kind: 'close' };
 
 const single = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(agent: http.Agent, url: string, token: string, ifNoneMatch?: string): Promise<{ status: number; body: string; etag: string | undefined }> {
+function get(
+  agent: http.Agent,
+  url: string,
+  token: string,
+  ifNoneMatch?: string,
+): Promise<{ status: number; body: string; etag: string | undefined }> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;
   return new Promise((resolve, reject) => {
@@ -29,20 +42,38 @@ function get(agent: http.Agent, url: string, token: string, ifNoneMatch?: string
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), etag: response.headers.etag }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          etag: response.headers.etag,
+        }),
+      );
     });
     request.on('error', reject);
   });
 }
 
 /** One GET on `agent`, timed from the request to the answer's last byte; `ifNoneMatch` makes it conditional. */
-export async function timedGet(agent: http.Agent, url: string, token: string, ifNoneMatch?: string): Promise<{ ms: number; status: number; body: string; etag: string | undefined }> {
+export async function timedGet(
+  agent: http.Agent,
+  url: string,
+  token: string,
+  ifNoneMatch?: string,
+): Promise<{ ms: number; status: number; body: string; etag: string | undefined }> {
   const start = process.hrtime.bigint();
   const { status, body, etag } = await get(agent, url, token, ifNoneMatch);
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, status, body, etag };
 }
 
-async function load(url: string, token: string, connections: number, seconds: number, ifNoneMatch?: string, expect = 200) {
+async function load(
+  url: string,
+  token: string,
+  connections: number,
+  seconds: number,
+  ifNoneMatch?: string,
+  expect = 200,
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const started = process.hrtime.bigint();
   const until = started + BigInt(Math.round(seconds * 1e9));
@@ -63,12 +94,26 @@ async function load(url: string, token: string, connections: number, seconds: nu
 
 function post(agent: http.Agent, url: string, token: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

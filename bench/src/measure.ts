@@ -24,7 +24,12 @@ export async function time(runs: number, sample: () => Promise<number>, warmup =
  * Two calls taken in turns (a then b, then b then a, …) after `warmup` rounds of each, so that
  * drift of the machine's load falls on both alike.
  */
-export async function inTurns<A, B>(runs: number, a: () => Promise<A>, b: () => Promise<B>, warmup = 0): Promise<{ as: A[]; bs: B[] }> {
+export async function inTurns<A, B>(
+  runs: number,
+  a: () => Promise<A>,
+  b: () => Promise<B>,
+  warmup = 0,
+): Promise<{ as: A[]; bs: B[] }> {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
@@ -44,7 +49,12 @@ export async function inTurns<A, B>(runs: number, a: () => Promise<A>, b: () => 
 }
 
 /** Two calls timed in turns (inTurns); `difference` is taken per pair, then its median and p95. */
-export async function paired(runs: number, a: () => Promise<number>, b: () => Promise<number>, warmup = 20): Promise<{ a: Timing; b: Timing; difference: Timing }> {
+export async function paired(
+  runs: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+  warmup = 20,
+): Promise<{ a: Timing; b: Timing; difference: Timing }> {
   const { as, bs } = await inTurns(runs, a, b, warmup);
   return { a: summary(as), b: summary(bs), difference: summary(as.map((value, index) => value - bs[index]!)) };
 }
@@ -55,13 +65,15 @@ function summary(samples: number[]): Timing {
   return { p50: at(0.5), p95: at(0.95), runs: sorted.length };
 }
 
-export const ms = (value: number) => `${value.toFixed(2)} ms`;
-
 /**
  * How long a list request's statements take through the driver, run as the list route runs them:
  * the page, then its count (the pages measured are full, so the route asks for the count).
  */
-export function listStatementsTimed<D>(db: D, statements: { rows: { execute(db: D): Promise<unknown> }; count: { execute(db: D): Promise<unknown> } }, withCount = true): Promise<number> {
+export function listStatementsTimed<D>(
+  db: D,
+  statements: { rows: { execute(db: D): Promise<unknown> }; count: { execute(db: D): Promise<unknown> } },
+  withCount = true,
+): Promise<number> {
   return timed(async () => {
     await statements.rows.execute(db);
     if (withCount) await statements.count.execute(db);

@@ -24,7 +24,9 @@ export async function profile(work: () => Promise<number>): Promise<ProfileSumma
     const requests = Math.max(1, await work());
     const { profile: taken } = await session.post('Profiler.stop');
     const own = new Map<number, number>();
-    (taken.samples ?? []).forEach((id, index) => own.set(id, (own.get(id) ?? 0) + (taken.timeDeltas?.[index] ?? 0) / 1000));
+    (taken.samples ?? []).forEach((id, index) =>
+      own.set(id, (own.get(id) ?? 0) + (taken.timeDeltas?.[index] ?? 0) / 1000),
+    );
     const parts = new Map<string, number>();
     const functions = new Map<string, number>();
     for (const node of taken.nodes) {
@@ -36,7 +38,8 @@ export async function profile(work: () => Promise<number>): Promise<ProfileSumma
       const name = `${functionName || '(anonymous)'} ${shortUrl(url)}${url ? `:${lineNumber + 1}` : ''}`;
       functions.set(name, (functions.get(name) ?? 0) + ms);
     }
-    const perRequest = (entries: Map<string, number>) => [...entries].sort((a, b) => b[1] - a[1]).map(([label, ms]) => ({ label, ms: ms / requests }));
+    const perRequest = (entries: Map<string, number>) =>
+      [...entries].sort((a, b) => b[1] - a[1]).map(([label, ms]) => ({ label, ms: ms / requests }));
     return {
       requests,
       parts: perRequest(parts).map(({ label, ms }) => ({ part: label, ms })),
@@ -71,6 +74,12 @@ function partOf(url: string, functionName: string): string {
     const [scope, name] = short.split('/');
     return scope?.startsWith('@') ? `${scope}/${name}` : (scope ?? short);
   }
-  if (url.startsWith('node:')) return `node: ${url.slice('node:'.length).replace(/^internal\//, '').split('/')[0]}`;
+  if (url.startsWith('node:'))
+    return `node: ${
+      url
+        .slice('node:'.length)
+        .replace(/^internal\//, '')
+        .split('/')[0]
+    }`;
   return short;
 }

@@ -7,11 +7,21 @@ import { tenantsResource } from '../../server/src/areas/tenants/resource.js';
 import { ALL_TENANTS } from '../../server/src/auth/tenant-scope.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { workUnitsResource } from '../../server/src/areas/workunits/resource.js';
-import { makeSkipToken, parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
+import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
+import { makeSkipToken } from '../../server/src/odata/list-query-skip-token.js';
 import { connect } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { timedGet } from './http-client.js';
-import { buildBareApp, buildWebApp, launchBrowser, median, openFirstScreen, serveStatic, signIn, tempDir } from './front-end.js';
+import {
+  buildBareApp,
+  buildWebApp,
+  launchBrowser,
+  median,
+  openFirstScreen,
+  serveStatic,
+  signIn,
+  tempDir,
+} from './front-end.js';
 import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
 import { scaling } from './scaling.js';
@@ -69,7 +79,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const FRONT_END_RUNS = Number(process.env.BENCH_FRONT_END_RUNS ?? 7);
-const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim()).filter(Boolean);
+const ONLY = process.env.BENCH_ONLY?.split(',')
+  .map((part) => part.trim())
+  .filter(Boolean);
 const runs = (part: string) => !ONLY || ONLY.includes(part);
 const RULE_TEST_PACKETS = Number(process.env.BENCH_RULE_TEST_PACKETS ?? 1_000_000);
 const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 50_000));
@@ -94,7 +106,9 @@ const figures: Figure[] = [];
 function record(figure: Omit<Figure, 'ratio'>): void {
   const full = { ...figure, ratio: figure.baseline === 0 ? Number.NaN : figure.value / figure.baseline };
   figures.push(full);
-  console.log(`  ${full.name}: ${full.value.toFixed(2)} ${full.unit} ÷ ${full.baselineName} ${full.baseline.toFixed(2)} = ${full.ratio.toFixed(2)}${full.target ? `  (target ${full.target})` : ''}`);
+  console.log(
+    `  ${full.name}: ${full.value.toFixed(2)} ${full.unit} ÷ ${full.baselineName} ${full.baseline.toFixed(2)} = ${full.ratio.toFixed(2)}${full.target ? `  (target ${full.target})` : ''}`,
+  );
 }
 
 /** The deep page reached by keyset: page 50,000 of 10 rows, or the last whole page of a shorter list. */
@@ -107,31 +121,40 @@ const started = Date.now();
 // The portal serves a build of the web app made now, so the first-screen figures are this tree's.
 const webDist = await tempDir('cfs-bench-web-');
 await buildWebApp(webDist);
-const portal = await openBenchPortal(async ({ db }) => {
-  await sql`INSERT INTO tenant (name, assignment_groups) SELECT 'Tenant ' || g, 'Service Desk' FROM generate_series(1, ${TENANTS}) AS g`.execute(db);
-  // Work units over the demo tenants and 50 more, by a seeded random so the spreads of tenant,
-  // state, type, severity and time are independent of one another.
-  await sql`SELECT setseed(0.42)`.execute(db);
-  await sql`
+const portal = await openBenchPortal(
+  async ({ db }) => {
+    await sql`INSERT INTO tenant (name, assignment_groups) SELECT 'Tenant ' || g, 'Service Desk' FROM generate_series(1, ${TENANTS}) AS g`.execute(
+      db,
+    );
+    // Work units over the demo tenants and 50 more, by a seeded random so the spreads of tenant,
+    // state, type, severity and time are independent of one another.
+    await sql`SELECT setseed(0.42)`.execute(db);
+    await sql`
     INSERT INTO work_unit (tenant_id, work_unit_type_id, title, severity_id, state_id, assigned_to, created, modified)
     SELECT t.ids[1 + floor(random() * array_length(t.ids, 1))::int], 1 + floor(random() * 3)::int, 'Generated work unit ' || g,
            floor(random() * 5)::int, 1 + floor(random() * 8)::int,
            CASE WHEN random() < 0.25 THEN NULL ELSE 'user' || floor(random() * 97)::int || '@example.com' END,
            now() - floor(random() * 525600) * interval '1 minute', now()
     FROM generate_series(1, ${WORK_UNITS}) AS g,
-         (SELECT array_agg(tenant_id ORDER BY name) AS ids FROM (SELECT tenant_id, name FROM tenant ORDER BY name DESC LIMIT 52) AS few) AS t`.execute(db);
-  if (runs('devices') || runs('versionreport')) await loadDevices(db, DEVICES);
-  if (runs('versionreport')) await loadInstallations(db, VERSION_REPORT_PACKAGES);
-  // A live database is vacuumed by autovacuum; measure that steady state, not a freshly loaded heap.
-  await sql`VACUUM ANALYZE`.execute(db);
-  // The last row of the page before DEEP_PAGE in the list's order (severity, newest first, key
-  // last), read once here instead of walking 50,000 pages of links to it.
-  const { rows } = await sql<{ after: string[] }>`
+         (SELECT array_agg(tenant_id ORDER BY name) AS ids FROM (SELECT tenant_id, name FROM tenant ORDER BY name DESC LIMIT 52) AS few) AS t`.execute(
+      db,
+    );
+    if (runs('devices') || runs('versionreport')) await loadDevices(db, DEVICES);
+    if (runs('versionreport')) await loadInstallations(db, VERSION_REPORT_PACKAGES);
+    // A live database is vacuumed by autovacuum; measure that steady state, not a freshly loaded heap.
+    await sql`VACUUM ANALYZE`.execute(db);
+    // The last row of the page before DEEP_PAGE in the list's order (severity, newest first, key
+    // last), read once here instead of walking 50,000 pages of links to it.
+    const { rows } = await sql<{ after: string[] }>`
     SELECT ARRAY[severity_id::text, created::text, work_unit_id::text] AS after FROM work_unit
     ORDER BY severity_id, created DESC, work_unit_id DESC OFFSET ${(DEEP_PAGE - 1) * 10 - 1} LIMIT 1`.execute(db);
-  deepToken = makeSkipToken(parseListQuery(workUnitsResource, { $orderby: DEEP_ORDER }), rows[0]?.after ?? []);
-}, { webDist });
-console.log(`${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    deepToken = makeSkipToken(parseListQuery(workUnitsResource, { $orderby: DEEP_ORDER }), rows[0]?.after ?? []);
+  },
+  { webDist },
+);
+console.log(
+  `${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 
 /**
  * The work units grid's search box as it sends a term (web: `searchClause` over
@@ -139,26 +162,74 @@ console.log(`${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units lo
  * OR-ed, and the id when the term is a number.
  */
 function workUnitSearch(term: string): string {
-  const texts = ['title', 'referenceId', 'description', 'tenant/name', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'];
+  const texts = [
+    'title',
+    'referenceId',
+    'description',
+    'tenant/name',
+    'assignedTo',
+    'stakeHolderFullName',
+    'stakeHolderPhoneNumber',
+    'stakeHolderEmailAddress',
+  ];
   const clauses = texts.map((path) => `contains(tolower(${path}),'${term.toLowerCase().replaceAll("'", "''")}')`);
   if (/^\d+$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${term}`);
   return `(${clauses.join(' or ')})`;
 }
 
-const listPath = (resource: string, query: Record<string, string>) => `/v1/${resource}?${new URLSearchParams(query).toString()}`;
+const listPath = (resource: string, query: Record<string, string>) =>
+  `/v1/${resource}?${new URLSearchParams(query).toString()}`;
 
-async function overhead(portal: BenchPortal, token: string, label: string, query: Record<string, string>): Promise<void> {
+async function overhead(
+  portal: BenchPortal,
+  token: string,
+  label: string,
+  query: Record<string, string>,
+): Promise<void> {
   const { db } = portal.runtime;
   const path = listPath('tenants', query);
   // The same two statements the route runs, as it runs them, through the driver.
-  const statements = buildListSql(db.selectFrom('tenant').selectAll(), parseListQuery(tenantsResource, query as ListQueryInput), ALL_TENANTS);
+  const statements = buildListSql(
+    db.selectFrom('tenant').selectAll(),
+    parseListQuery(tenantsResource, query as ListQueryInput),
+    ALL_TENANTS,
+  );
   const direct = () => listStatementsTimed(db, statements, query.$count === 'true');
-  const { a: http, b: driver, difference } = await paired(RUNS, async () => (await getHere(portal, token, path)).ms, direct);
-  record({ name: `${label}: p50 over HTTP`, value: http.p50, unit: 'ms', baselineName: 'the same SQL through the driver', baseline: driver.p50 });
-  record({ name: `${label}: overhead per call (p50 of paired calls)`, value: difference.p50, unit: 'ms', baselineName: 'the SQL', baseline: driver.p50, target: '≤ 0.35 ms' });
-  record({ name: `${label}: overhead per call (p95 of paired calls)`, value: difference.p95, unit: 'ms', baselineName: 'the SQL', baseline: driver.p95 });
+  const {
+    a: http,
+    b: driver,
+    difference,
+  } = await paired(RUNS, async () => (await getHere(portal, token, path)).ms, direct);
+  record({
+    name: `${label}: p50 over HTTP`,
+    value: http.p50,
+    unit: 'ms',
+    baselineName: 'the same SQL through the driver',
+    baseline: driver.p50,
+  });
+  record({
+    name: `${label}: overhead per call (p50 of paired calls)`,
+    value: difference.p50,
+    unit: 'ms',
+    baselineName: 'the SQL',
+    baseline: driver.p50,
+    target: '≤ 0.35 ms',
+  });
+  record({
+    name: `${label}: overhead per call (p95 of paired calls)`,
+    value: difference.p95,
+    unit: 'ms',
+    baselineName: 'the SQL',
+    baseline: driver.p95,
+  });
   const apart = await paired(RUNS, async () => (await get(portal, token, path)).ms, direct);
-  record({ name: `${label}: overhead per call, caller on another thread (p50)`, value: apart.difference.p50, unit: 'ms', baselineName: 'the SQL', baseline: apart.b.p50 });
+  record({
+    name: `${label}: overhead per call, caller on another thread (p50)`,
+    value: apart.difference.p50,
+    unit: 'ms',
+    baselineName: 'the SQL',
+    baseline: apart.b.p50,
+  });
   // What HTTP itself costs on this machine: a bare Fastify route in the same process that runs the
   // same statements through the same driver and answers their rows as JSON, to the same client.
   const bare = Fastify();
@@ -170,9 +241,25 @@ async function overhead(portal: BenchPortal, token: string, label: string, query
   const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/list`;
   try {
     const floor = await paired(RUNS, async () => (await timedGet(portal.here, bareUrl, token)).ms, direct);
-    record({ name: `${label}: a bare Fastify route running the same SQL, overhead per call (p50)`, value: floor.difference.p50, unit: 'ms', baselineName: 'the SQL', baseline: floor.b.p50 });
-    const layers = await paired(RUNS, async () => (await getHere(portal, token, path)).ms, async () => (await timedGet(portal.here, bareUrl, token)).ms);
-    record({ name: `${label}: the portal's layers over that bare route (p50 of paired calls)`, value: layers.difference.p50, unit: 'ms', baselineName: 'the bare route', baseline: layers.b.p50 });
+    record({
+      name: `${label}: a bare Fastify route running the same SQL, overhead per call (p50)`,
+      value: floor.difference.p50,
+      unit: 'ms',
+      baselineName: 'the SQL',
+      baseline: floor.b.p50,
+    });
+    const layers = await paired(
+      RUNS,
+      async () => (await getHere(portal, token, path)).ms,
+      async () => (await timedGet(portal.here, bareUrl, token)).ms,
+    );
+    record({
+      name: `${label}: the portal's layers over that bare route (p50 of paired calls)`,
+      value: layers.difference.p50,
+      unit: 'ms',
+      baselineName: 'the bare route',
+      baseline: layers.b.p50,
+    });
   } finally {
     await bare.close();
   }
@@ -192,44 +279,108 @@ async function throughput(portal: BenchPortal, token: string): Promise<void> {
     const hello = await rate(bareUrl);
     const permissions = await rate(`${portal.address}/v1/permissions`);
     const tenants = await rate(`${portal.address}${listPath('tenants', { $top: '10', $count: 'true' })}`);
-    record({ name: 'signed-in GET /v1/permissions', value: permissions, unit: 'req/s', baselineName: 'bare Fastify "hello"', baseline: hello, target: '≥ 0.5' });
-    record({ name: 'GET /v1/tenants?$top=10&$count=true', value: tenants, unit: 'req/s', baselineName: 'bare Fastify "hello"', baseline: hello });
+    record({
+      name: 'signed-in GET /v1/permissions',
+      value: permissions,
+      unit: 'req/s',
+      baselineName: 'bare Fastify "hello"',
+      baseline: hello,
+      target: '≥ 0.5',
+    });
+    record({
+      name: 'GET /v1/tenants?$top=10&$count=true',
+      value: tenants,
+      unit: 'req/s',
+      baselineName: 'bare Fastify "hello"',
+      baseline: hello,
+    });
     // PostgREST's published single-row GET on 2 vCPU, the issue's yardstick for the tenants list.
-    record({ name: 'GET /v1/tenants?$top=10&$count=true', value: tenants, unit: 'req/s', baselineName: "PostgREST's published 2,585 req/s", baseline: 2585, target: '≥ 1' });
+    record({
+      name: 'GET /v1/tenants?$top=10&$count=true',
+      value: tenants,
+      unit: 'req/s',
+      baselineName: "PostgREST's published 2,585 req/s",
+      baseline: 2585,
+      target: '≥ 1',
+    });
   } finally {
     await bare.close();
   }
 }
 
 /** The work units grid's first request: the default filter, order and expansions, with the count. */
-const defaultList = { $count: 'true', $top: '10', $skip: '0', $orderby: 'severityId asc,created desc', $filter: 'stateId in (1) and workUnitTypeId in (1)', $expand: 'tenant,workUnitType' };
+const defaultList = {
+  $count: 'true',
+  $top: '10',
+  $skip: '0',
+  $orderby: 'severityId asc,created desc',
+  $filter: 'stateId in (1) and workUnitTypeId in (1)',
+  $expand: 'tenant,workUnitType',
+};
 
 async function workUnits(portal: BenchPortal): Promise<void> {
   const admin = await portal.token('admin');
   const operator = await portal.token('operator');
-  const p50 = async (token: string, query: Record<string, string>) => (await time(RUNS / 5, async () => (await get(portal, token, listPath('workunits', query))).ms, 5)).p50;
+  const p50 = async (token: string, query: Record<string, string>) =>
+    (await time(RUNS / 5, async () => (await get(portal, token, listPath('workunits', query))).ms, 5)).p50;
   const adminDefault = await p50(admin, defaultList);
-  record({ name: 'work units default list, one-tenant operator', value: await p50(operator, defaultList), unit: 'ms', baselineName: "the admin's (all tenants)", baseline: adminDefault });
+  record({
+    name: 'work units default list, one-tenant operator',
+    value: await p50(operator, defaultList),
+    unit: 'ms',
+    baselineName: "the admin's (all tenants)",
+    baseline: adminDefault,
+  });
   const { $count: _count, ...withoutCount } = defaultList;
-  record({ name: 'work units default list with $count', value: adminDefault, unit: 'ms', baselineName: 'without', baseline: await p50(admin, withoutCount), target: '≤ 1.2' });
+  record({
+    name: 'work units default list with $count',
+    value: adminDefault,
+    unit: 'ms',
+    baselineName: 'without',
+    baseline: await p50(admin, withoutCount),
+    target: '≤ 1.2',
+  });
   // The default list with the search box filled in, as the grid sends it: "unit 4242" holds a word
   // every generated title has; "4242" is a number, so the id is searched too.
   for (const term of ['unit 4242', '4242']) {
     const search = await p50(admin, { ...defaultList, $filter: `${defaultList.$filter} and ${workUnitSearch(term)}` });
-    record({ name: `work units search "${term}" (the grid's OR over every search field)`, value: search, unit: 'ms', baselineName: 'the default list', baseline: adminDefault, target: '≤ 20 ms at 1M rows' });
+    record({
+      name: `work units search "${term}" (the grid's OR over every search field)`,
+      value: search,
+      unit: 'ms',
+      baselineName: 'the default list',
+      baseline: adminDefault,
+      target: '≤ 20 ms at 1M rows',
+    });
   }
   const page = (skip: number) => ({ $count: 'true', $top: '10', $skip: String(skip), $orderby: DEEP_ORDER });
   const first = await p50(admin, page(0));
-  record({ name: 'work units page 500 ($skip=5000)', value: await p50(admin, page(5000)), unit: 'ms', baselineName: 'page 1', baseline: first, target: '≤ 2' });
+  record({
+    name: 'work units page 500 ($skip=5000)',
+    value: await p50(admin, page(5000)),
+    unit: 'ms',
+    baselineName: 'page 1',
+    baseline: first,
+    target: '≤ 2',
+  });
   const deep = { $count: 'true', $top: '10', $orderby: DEEP_ORDER, $skiptoken: deepToken };
-  record({ name: `work units page ${DEEP_PAGE.toLocaleString('en-US')} by $skiptoken`, value: await p50(admin, deep), unit: 'ms', baselineName: 'page 1', baseline: first, target: '≤ 2' });
+  record({
+    name: `work units page ${DEEP_PAGE.toLocaleString('en-US')} by $skiptoken`,
+    value: await p50(admin, deep),
+    unit: 'ms',
+    baselineName: 'page 1',
+    baseline: first,
+    target: '≤ 2',
+  });
 }
 
 let loadProfile: ProfileSummary | undefined;
 async function whereTheTimeGoes(portal: BenchPortal, token: string): Promise<void> {
   const url = `${portal.address}${listPath('tenants', { $top: '10', $count: 'true' })}`;
   loadProfile = await profile(async () => (await portal.client.load(url, token, CONNECTIONS, LOAD_SECONDS)).requests);
-  console.log(`  GET /v1/tenants?$top=10&$count=true under load, ${loadProfile.requests} calls: ms of the portal's thread per call`);
+  console.log(
+    `  GET /v1/tenants?$top=10&$count=true under load, ${loadProfile.requests} calls: ms of the portal's thread per call`,
+  );
   for (const { part, ms } of loadProfile.parts.slice(0, 14)) console.log(`    ${ms.toFixed(3)}  ${part}`);
   console.log('  functions (own time per call):');
   for (const { name, ms } of loadProfile.functions.slice(0, 10)) console.log(`    ${ms.toFixed(3)}  ${name}`);
@@ -245,8 +396,19 @@ async function polling(portal: BenchPortal, token: string, label: string, pathAn
     if (answer.status !== 304) throw new Error(`${pathAndQuery} with its own tag answered ${answer.status}`);
     return answer.ms;
   };
-  const { a: notModified, b: full } = await paired(RUNS / 5, revalidated, async () => (await get(portal, token, pathAndQuery)).ms, 5);
-  record({ name: `${label} polled, answered 304: p50 over HTTP`, value: notModified.p50, unit: 'ms', baselineName: 'the same list answered 200', baseline: full.p50 });
+  const { a: notModified, b: full } = await paired(
+    RUNS / 5,
+    revalidated,
+    async () => (await get(portal, token, pathAndQuery)).ms,
+    5,
+  );
+  record({
+    name: `${label} polled, answered 304: p50 over HTTP`,
+    value: notModified.p50,
+    unit: 'ms',
+    baselineName: 'the same list answered 200',
+    baseline: full.p50,
+  });
   const rate = async (conditional?: { ifNoneMatch: string; expect: number }) => {
     await portal.client.load(url, token, CONNECTIONS, 1, conditional);
     const result = await portal.client.load(url, token, CONNECTIONS, LOAD_SECONDS, conditional);
@@ -254,7 +416,13 @@ async function polling(portal: BenchPortal, token: string, label: string, pathAn
     return result.requests / result.seconds;
   };
   const fullRate = await rate();
-  record({ name: `${label} polled with 304`, value: await rate({ ifNoneMatch: etag, expect: 304 }), unit: 'req/s', baselineName: 'the same polls answered 200', baseline: fullRate });
+  record({
+    name: `${label} polled with 304`,
+    value: await rate({ ifNoneMatch: etag, expect: 304 }),
+    unit: 'req/s',
+    baselineName: 'the same polls answered 200',
+    baseline: fullRate,
+  });
 }
 
 /**
@@ -271,14 +439,17 @@ async function writeCost(portal: BenchPortal): Promise<void> {
       await Promise.all(
         Array.from({ length: CONNECTIONS }, async () => {
           while (Date.now() < until) {
-            await sql`UPDATE work_unit SET modified = now() WHERE work_unit_id = ${1 + Math.floor(Math.random() * WORK_UNITS)}`.execute(writers);
+            await sql`UPDATE work_unit SET modified = now() WHERE work_unit_id = ${1 + Math.floor(Math.random() * WORK_UNITS)}`.execute(
+              writers,
+            );
             statements++;
           }
         }),
       );
       return statements / seconds;
     };
-    const trigger = (on: boolean) => sql.raw(`ALTER TABLE work_unit ${on ? 'ENABLE' : 'DISABLE'} TRIGGER count_change`).execute(writers);
+    const trigger = (on: boolean) =>
+      sql.raw(`ALTER TABLE work_unit ${on ? 'ENABLE' : 'DISABLE'} TRIGGER count_change`).execute(writers);
     await rate(1);
     const totals = { on: 0, off: 0 };
     for (const on of [false, true, false, true]) {
@@ -286,7 +457,13 @@ async function writeCost(portal: BenchPortal): Promise<void> {
       totals[on ? 'on' : 'off'] += await rate(LOAD_SECONDS / 2);
     }
     await trigger(true);
-    record({ name: `single-row updates from ${CONNECTIONS} connections, change counter on`, value: totals.on / 2, unit: 'statements/s', baselineName: 'counter off', baseline: totals.off / 2 });
+    record({
+      name: `single-row updates from ${CONNECTIONS} connections, change counter on`,
+      value: totals.on / 2,
+      unit: 'statements/s',
+      baselineName: 'counter off',
+      baseline: totals.off / 2,
+    });
   } finally {
     await writers.destroy();
   }
@@ -300,7 +477,8 @@ async function frontEnd(portal: BenchPortal): Promise<void> {
     const bare = await serveStatic(bareDist);
     try {
       const { storageState, home } = await signIn(browser, portal.publicUrl, 'operator');
-      const portalPage = () => openFirstScreen(browser, `${portal.publicUrl}${home}/workunitsv2`, webDist, storageState);
+      const portalPage = () =>
+        openFirstScreen(browser, `${portal.publicUrl}${home}/workunitsv2`, webDist, storageState);
       const barePage = () => openFirstScreen(browser, `${bare.url}/`, bareDist);
       // A first visit each warms the servers and Chromium; then the two take turns, each first as often.
       const { as: portalRuns, bs: bareRuns } = await inTurns(FRONT_END_RUNS, portalPage, barePage, 1);
@@ -309,10 +487,19 @@ async function frontEnd(portal: BenchPortal): Promise<void> {
       const bareJs = median(bareRuns.map((run) => run.scriptGzipBytes));
       const sample = portalRuns[0];
       if (sample) {
-        console.log(`  the work units page asked for ${sample.scripts.length} scripts and made ${sample.apiCalls.length} API calls before its first row:`);
+        console.log(
+          `  the work units page asked for ${sample.scripts.length} scripts and made ${sample.apiCalls.length} API calls before its first row:`,
+        );
         for (const call of sample.apiCalls) console.log(`    ${call.length > 110 ? `${call.slice(0, 110)}…` : call}`);
       }
-      record({ name: 'JS before the first work units row (gzip)', value: kB(portalJs), unit: 'kB', baselineName: 'bare React + MUI + Data Grid app', baseline: kB(bareJs), target: '≤ 1.3' });
+      record({
+        name: 'JS before the first work units row (gzip)',
+        value: kB(portalJs),
+        unit: 'kB',
+        baselineName: 'bare React + MUI + Data Grid app',
+        baseline: kB(bareJs),
+        target: '≤ 1.3',
+      });
       record({
         name: `time to the first work units row, empty cache (median of ${FRONT_END_RUNS})`,
         value: median(portalRuns.map((run) => run.firstRowMs)),
@@ -334,8 +521,19 @@ try {
   const admin = await portal.token('admin');
   if (runs('overhead')) {
     console.log('API overhead per list call');
-    await overhead(portal, admin, 'tenants grid call ($count, $top=10, by name)', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' });
-    await overhead(portal, admin, "tenants search (contains 'tenant 1')", { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc', $filter: "contains(name,'tenant 1')" });
+    await overhead(portal, admin, 'tenants grid call ($count, $top=10, by name)', {
+      $count: 'true',
+      $top: '10',
+      $skip: '0',
+      $orderby: 'name asc',
+    });
+    await overhead(portal, admin, "tenants search (contains 'tenant 1')", {
+      $count: 'true',
+      $top: '10',
+      $skip: '0',
+      $orderby: 'name asc',
+      $filter: "contains(name,'tenant 1')",
+    });
   }
   if (runs('throughput')) {
     console.log(`Throughput (${CONNECTIONS} connections, ${LOAD_SECONDS} s each)`);
@@ -352,7 +550,12 @@ try {
   if (runs('polling')) {
     console.log('Polling with 304 Not Modified');
     await polling(portal, admin, 'work units default list', listPath('workunits', defaultList));
-    await polling(portal, admin, 'tenants grid call', listPath('tenants', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' }));
+    await polling(
+      portal,
+      admin,
+      'tenants grid call',
+      listPath('tenants', { $count: 'true', $top: '10', $skip: '0', $orderby: 'name asc' }),
+    );
   }
   if (runs('writes')) await writeCost(portal);
   if (runs('devices')) {
@@ -364,8 +567,16 @@ try {
     await versionReport(portal, record, { runs: RUNS / 5, devices: DEVICES, packages: VERSION_REPORT_PACKAGES });
   }
   if (runs('ingestion')) {
-    console.log(`Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, ${INGESTION_ROUNDS} rounds each way, in turns)`);
-    await ingestion(portal, record, { packets: PACKETS_PER_ROUND, entities: 5_000, batch: 100, connections: CONNECTIONS, rounds: INGESTION_ROUNDS });
+    console.log(
+      `Packet ingestion (${PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, ${INGESTION_ROUNDS} rounds each way, in turns)`,
+    );
+    await ingestion(portal, record, {
+      packets: PACKETS_PER_ROUND,
+      entities: 5_000,
+      batch: 100,
+      connections: CONNECTIONS,
+      rounds: INGESTION_ROUNDS,
+    });
   }
   if (runs('ruletest')) {
     console.log(`The rule editor's Test over ${RULE_TEST_PACKETS.toLocaleString('en-US')} stored packets`);
@@ -376,7 +587,9 @@ try {
     await actions(portal, record, { runs: 500, concurrency: 8, matches: 40 });
   }
   if (runs('scaling')) {
-    console.log('Past one process: 1, 2 and 4 api instances on one PostgreSQL server, and a read replica (the built server)');
+    console.log(
+      'Past one process: 1, 2 and 4 api instances on one PostgreSQL server, and a read replica (the built server)',
+    );
     await scaling(record, { seconds: LOAD_SECONDS, connections: CONNECTIONS, batch: 100 });
   }
   if (runs('frontend')) {
@@ -390,7 +603,12 @@ try {
 
 const results = {
   date: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  },
   database: portal.label,
   workUnits: WORK_UNITS,
   figures,
@@ -403,6 +621,8 @@ const file = path.join(folder, `${results.date.slice(0, 10)}${ONLY ? `-${ONLY.jo
 await fs.writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\n| figure | value | baseline | ratio | target |\n|---|---|---|---|---|`);
 for (const figure of figures) {
-  console.log(`| ${figure.name} | ${figure.value.toFixed(2)} ${figure.unit} | ${figure.baselineName}: ${figure.baseline.toFixed(2)} | ${figure.ratio.toFixed(2)} | ${figure.target ?? ''} |`);
+  console.log(
+    `| ${figure.name} | ${figure.value.toFixed(2)} ${figure.unit} | ${figure.baselineName}: ${figure.baseline.toFixed(2)} | ${figure.ratio.toFixed(2)} | ${figure.target ?? ''} |`,
+  );
 }
 console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);

@@ -3,9 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { DEMO } from '../../server/src/db/seed.js';
-import { loadOrCreateKeys } from '../../server/src/auth/embedded/keys.js';
-import { mintAccessToken } from '../../server/src/auth/embedded/mint.js';
+import { DEMO } from '../../server/src/db/demo-ids.js';
+import { mintAccessToken, openTokenMinter } from '../../server/src/auth/embedded/mint.js';
 import { loadConfig } from '../../server/src/config.js';
 import { startPrimary, startReplica, type Cluster } from '../../server/test/postgres-cluster.js';
 import { freePort, PortalProcess } from '../../server/test/processes.js';
@@ -39,7 +38,10 @@ async function busyCores<T>(work: () => Promise<T>): Promise<{ result: T; cores:
 
 /** A portal process of the built server (`npm run build`), ready once /healthz answers. */
 async function startInstance(env: Record<string, string>): Promise<PortalProcess> {
-  const instance = new PortalProcess({ LOG_LEVEL: 'warn', DEMO_AGENT: 'false', DEMO_SEED: 'true', ...env }, await freePort());
+  const instance = new PortalProcess(
+    { LOG_LEVEL: 'warn', DEMO_AGENT: 'false', DEMO_SEED: 'true', ...env },
+    await freePort(),
+  );
   await instance.start();
   return instance;
 }
@@ -63,7 +65,13 @@ function packetBatch(entities: readonly string[], batch: number, sequence: numbe
       return {
         entityId: entities[(sequence * batch + i) % entities.length],
         timestamp: new Date(now - batch + i).toISOString(),
-        message: { Value: cpu, Properties: { BlockName: 'bench' }, Metrics: { CpuPercent: cpu, MemoryPercent: 50 }, States: { Agent: 'Running' }, Diagnostics: {} },
+        message: {
+          Value: cpu,
+          Properties: { BlockName: 'bench' },
+          Metrics: { CpuPercent: cpu, MemoryPercent: 50 },
+          States: { Agent: 'Running' },
+          Diagnostics: {},
+        },
       };
     }),
   );
@@ -85,9 +93,8 @@ export async function scaling(record: RecordFigure, options: ScalingOptions): Pr
   try {
     // The first instance migrates and seeds; the others share its DATA_DIR (signing keys) and database.
     const first = await startInstance(env);
-    const keys = await loadOrCreateKeys(dataDir);
-    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
-    const admin = await mintAccessToken(config, keys, 'admin');
+    const minter = await openTokenMinter(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const admin = await mintAccessToken(minter, 'admin').finally(() => minter.close());
     const grant = await fetch(`${first.url}/v1/tokens`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
@@ -103,14 +110,24 @@ export async function scaling(record: RecordFigure, options: ScalingOptions): Pr
         duration: seconds,
         method: 'POST',
         headers: { authorization: `Bearer ${agentToken}`, 'content-type': 'application/json' },
-        requests: [{ setupRequest: (request) => ({ ...request, body: packetBatch(entities, options.batch, sequence++) }) }],
+        requests: [
+          { setupRequest: (request) => ({ ...request, body: packetBatch(entities, options.batch, sequence++) }) },
+        ],
       });
     const listLoad = (url: string, seconds: number, connections: number) =>
-      load({ url: `${url}/v1/tenants?$top=10&$count=true`, connections, duration: seconds, headers: { authorization: `Bearer ${admin}` } });
+      load({
+        url: `${url}/v1/tenants?$top=10&$count=true`,
+        connections,
+        duration: seconds,
+        headers: { authorization: `Bearer ${admin}` },
+      });
     /** One load per instance at once (as a balancer spreads it): requests per second and refusals, summed. */
     const onEvery = async (urls: readonly string[], run: (url: string) => Promise<autocannon.Result>) => {
       const results = await Promise.all(urls.map(run));
-      return { rate: results.reduce((sum, result) => sum + result.requests.average, 0), refused: results.reduce((sum, result) => sum + result.non2xx, 0) };
+      return {
+        rate: results.reduce((sum, result) => sum + result.requests.average, 0),
+        refused: results.reduce((sum, result) => sum + result.non2xx, 0),
+      };
     };
     // Warm-up: every entity reports once, every statement is planned.
     await ingestLoad(first.url, 2, 4);
@@ -124,15 +141,30 @@ export async function scaling(record: RecordFigure, options: ScalingOptions): Pr
       const connections = Math.max(4, Math.ceil(options.connections / count));
       const list = await busyCores(() => onEvery(urls, (url) => listLoad(url, options.seconds, connections)));
       const ingest = await busyCores(() => onEvery(urls, (url) => ingestLoad(url, options.seconds, 4)));
-      if (list.result.refused > 0 || ingest.result.refused > 0) throw new Error(`Refused: ${list.result.refused} list calls, ${ingest.result.refused} batches`);
+      if (list.result.refused > 0 || ingest.result.refused > 0)
+        throw new Error(`Refused: ${list.result.refused} list calls, ${ingest.result.refused} batches`);
       const listRate = list.result.rate;
       const packetRate = ingest.result.rate * options.batch;
       perCore[count] = { list: listRate / list.cores, packets: packetRate / ingest.cores };
-      console.log(`    ${count} api instance(s): list ${listRate.toFixed(0)} req/s on ${list.cores.toFixed(2)} busy cores, ingestion ${packetRate.toFixed(0)} packets/s on ${ingest.cores.toFixed(2)} busy cores`);
+      console.log(
+        `    ${count} api instance(s): list ${listRate.toFixed(0)} req/s on ${list.cores.toFixed(2)} busy cores, ingestion ${packetRate.toFixed(0)} packets/s on ${ingest.cores.toFixed(2)} busy cores`,
+      );
       const one = perCore[1];
       if (!one) throw new Error('no single-instance figure');
-      record({ name: `GET /v1/tenants?$top=10&$count=true, ${count} api instance(s): req/s per busy core`, value: perCore[count].list, unit: 'req/s/core', baselineName: '1 instance', baseline: one.list });
-      record({ name: `POST /v1/packets (batches of ${options.batch}), ${count} api instance(s): packets/s per busy core`, value: perCore[count].packets, unit: 'packets/s/core', baselineName: '1 instance', baseline: one.packets });
+      record({
+        name: `GET /v1/tenants?$top=10&$count=true, ${count} api instance(s): req/s per busy core`,
+        value: perCore[count].list,
+        unit: 'req/s/core',
+        baselineName: '1 instance',
+        baseline: one.list,
+      });
+      record({
+        name: `POST /v1/packets (batches of ${options.batch}), ${count} api instance(s): packets/s per busy core`,
+        value: perCore[count].packets,
+        unit: 'packets/s/core',
+        baselineName: '1 instance',
+        baseline: one.packets,
+      });
     }
     await stopInstances(instances);
 
@@ -142,7 +174,10 @@ export async function scaling(record: RecordFigure, options: ScalingOptions): Pr
       const instance = await startInstance({ ...env, ...extra });
       try {
         await listLoad(instance.url, 1, 2);
-        const [list] = await Promise.all([listLoad(instance.url, options.seconds, 4), ingestLoad(instance.url, options.seconds, 4)]);
+        const [list] = await Promise.all([
+          listLoad(instance.url, options.seconds, 4),
+          ingestLoad(instance.url, options.seconds, 4),
+        ]);
         return list.latency;
       } finally {
         await stopInstances([instance]);
@@ -150,8 +185,20 @@ export async function scaling(record: RecordFigure, options: ScalingOptions): Pr
     };
     const without = await latencyUnderIngestion({});
     const withReplica = await latencyUnderIngestion({ DATABASE_READ_URL: replica.url() });
-    record({ name: 'tenants list under ingestion load, read replica on: p50', value: withReplica.p50, unit: 'ms', baselineName: 'replica off', baseline: without.p50 });
-    record({ name: 'tenants list under ingestion load, read replica on: p99', value: withReplica.p99, unit: 'ms', baselineName: 'replica off', baseline: without.p99 });
+    record({
+      name: 'tenants list under ingestion load, read replica on: p50',
+      value: withReplica.p50,
+      unit: 'ms',
+      baselineName: 'replica off',
+      baseline: without.p50,
+    });
+    record({
+      name: 'tenants list under ingestion load, read replica on: p99',
+      value: withReplica.p99,
+      unit: 'ms',
+      baselineName: 'replica off',
+      baseline: without.p99,
+    });
   } finally {
     await replica?.stop();
     await primary.stop();

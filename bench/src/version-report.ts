@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import type { Db } from '../../server/src/db/database.js';
-import { DEMO } from '../../server/src/db/seed.js';
+import { DEMO } from '../../server/src/db/demo-ids.js';
 import { get, type BenchPortal } from './bench-portal.js';
 import type { RecordFigure } from './fleet.js';
 import { paired } from './measure.js';
@@ -15,7 +15,9 @@ export async function loadInstallations(db: Db, packages: number): Promise<void>
   const { Latest, Archived, PreRelease } = PACKAGE_VERSION_STATUSES;
   await sql`
     INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids)
-    SELECT ${DEMO.contoso}::uuid, 'Bench package ' || lpad(g::text, 2, '0'), 1, '{1}' FROM generate_series(1, ${packages}) AS g`.execute(db);
+    SELECT ${DEMO.contoso}::uuid, 'Bench package ' || lpad(g::text, 2, '0'), 1, '{1}' FROM generate_series(1, ${packages}) AS g`.execute(
+    db,
+  );
   await sql`
     INSERT INTO package_version (package_id, version, label, package_version_status_id, file_sha256, file_name, file_size, created)
     SELECT p.package_id, v.version, v.version, v.status, repeat('0', 64), 'bench.zip', 1, now() - v.age * interval '1 day'
@@ -45,7 +47,11 @@ export async function loadInstallations(db: Db, packages: number): Promise<void>
  * the first page (25 by device name, with the count) and each query of the summary strip, over
  * HTTP, against a plain indexed page of the devices list (25 by name, with the count) in turns.
  */
-export async function versionReport(portal: BenchPortal, record: RecordFigure, options: { runs: number; devices: number; packages: number }): Promise<void> {
+export async function versionReport(
+  portal: BenchPortal,
+  record: RecordFigure,
+  options: { runs: number; devices: number; packages: number },
+): Promise<void> {
   const operator = await portal.token('operator');
   const tenant = `tenantId eq ${DEMO.contoso}`;
   const path = (query: Record<string, string>) => `/v1/compliancereport?${new URLSearchParams(query).toString()}`;
@@ -56,15 +62,53 @@ export async function versionReport(portal: BenchPortal, record: RecordFigure, o
     const first = await get(portal, operator, pathAndQuery);
     if (!first.body.includes('"value"')) throw new Error(`GET ${pathAndQuery}: ${first.body.slice(0, 200)}`);
     const { a, b } = await paired(runs, async () => (await get(portal, operator, pathAndQuery)).ms, baseline, 3);
-    console.log(`  ${label}: p50 ${a.p50.toFixed(1)} ms, p95 ${a.p95.toFixed(1)} ms (devices page p50 ${b.p50.toFixed(1)} ms)`);
-    record({ name: `version report at ${scale}: ${label}, p50`, value: a.p50, unit: 'ms', baselineName: 'a devices list page ($top=25, $count, by name)', baseline: b.p50 });
-    record({ name: `version report at ${scale}: ${label}, p95`, value: a.p95, unit: 'ms', baselineName: 'a devices list page ($top=25, $count, by name), p95', baseline: b.p95 });
+    console.log(
+      `  ${label}: p50 ${a.p50.toFixed(1)} ms, p95 ${a.p95.toFixed(1)} ms (devices page p50 ${b.p50.toFixed(1)} ms)`,
+    );
+    record({
+      name: `version report at ${scale}: ${label}, p50`,
+      value: a.p50,
+      unit: 'ms',
+      baselineName: 'a devices list page ($top=25, $count, by name)',
+      baseline: b.p50,
+    });
+    record({
+      name: `version report at ${scale}: ${label}, p95`,
+      value: a.p95,
+      unit: 'ms',
+      baselineName: 'a devices list page ($top=25, $count, by name), p95',
+      baseline: b.p95,
+    });
   };
-  await measure('first page ($top=25, $count, by device name)', path({ $top: '25', $count: 'true', $filter: tenant, $orderby: 'deviceName asc' }), options.runs);
-  await measure("page of Outdated rows ($filter versionStatus eq 'Outdated')", path({ $top: '25', $count: 'true', $filter: `${tenant} and versionStatus eq 'Outdated'` }), options.runs);
+  await measure(
+    'first page ($top=25, $count, by device name)',
+    path({ $top: '25', $count: 'true', $filter: tenant, $orderby: 'deviceName asc' }),
+    options.runs,
+  );
+  await measure(
+    "page of Outdated rows ($filter versionStatus eq 'Outdated')",
+    path({ $top: '25', $count: 'true', $filter: `${tenant} and versionStatus eq 'Outdated'` }),
+    options.runs,
+  );
   const summaryRuns = Math.max(10, Math.floor(options.runs / 5));
-  await measure('summary: devices by versionStatus', path({ $apply: 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))', $filter: tenant }), summaryRuns);
-  await measure('summary: packages by versionStatus', path({ $apply: 'groupby((versionStatus),aggregate(packageId with countdistinct as count))', $filter: tenant }), summaryRuns);
-  await measure('summary: devices by compliantDevice', path({ $apply: 'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))', $filter: tenant }), summaryRuns);
-  await measure('filter choices: packageName group-by', path({ $apply: 'groupby((packageName))', $filter: tenant }), summaryRuns);
+  await measure(
+    'summary: devices by versionStatus',
+    path({ $apply: 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))', $filter: tenant }),
+    summaryRuns,
+  );
+  await measure(
+    'summary: packages by versionStatus',
+    path({ $apply: 'groupby((versionStatus),aggregate(packageId with countdistinct as count))', $filter: tenant }),
+    summaryRuns,
+  );
+  await measure(
+    'summary: devices by compliantDevice',
+    path({ $apply: 'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))', $filter: tenant }),
+    summaryRuns,
+  );
+  await measure(
+    'filter choices: packageName group-by',
+    path({ $apply: 'groupby((packageName))', $filter: tenant }),
+    summaryRuns,
+  );
 }

@@ -6,7 +6,10 @@ export const ACCESS_REQUEST_FEATURE = 'I3ERequestForm';
 
 export const ACCESS_REQUEST_TYPES = ['NewAccount', 'PasswordReset'] as const;
 export type AccessRequestType = (typeof ACCESS_REQUEST_TYPES)[number];
-export const ACCESS_REQUEST_TYPE_LABELS: Record<AccessRequestType, string> = { NewAccount: 'New Account', PasswordReset: 'Password Reset' };
+export const ACCESS_REQUEST_TYPE_LABELS: Record<AccessRequestType, string> = {
+  NewAccount: 'New Account',
+  PasswordReset: 'Password Reset',
+};
 
 export const ACCESS_REQUEST_ENVIRONMENTS = ['IL4 (CUI)', 'Commercial'] as const;
 export const ACCESS_REQUEST_DEFAULT_ENVIRONMENT = 'IL4 (CUI)';
@@ -59,13 +62,21 @@ export const accessRequestFieldsSchema = z
       .refine((value) => value === '' || /^\p{L}$/u.test(value), M.middleInitial)
       .optional(),
     lastName: requiredText(M.lastNameRequired, 100),
-    suffix: z.union([z.enum(ACCESS_REQUEST_SUFFIXES), z.literal('')]).nullable().optional(),
+    suffix: z
+      .union([z.enum(ACCESS_REQUEST_SUFFIXES), z.literal('')])
+      .nullable()
+      .optional(),
     email: requiredText(M.emailRequired, 320).refine((value) => EMAIL_PATTERN.test(value), M.emailInvalid),
     phone: requiredText(M.phoneRequired, 50).refine((value) => PHONE_PATTERN.test(value), M.phoneInvalid),
     targetAccountName: optionalText(320),
-    environment: z.enum(ACCESS_REQUEST_ENVIRONMENTS, { error: M.environmentRequired }).default(ACCESS_REQUEST_DEFAULT_ENVIRONMENT),
+    environment: z
+      .enum(ACCESS_REQUEST_ENVIRONMENTS, { error: M.environmentRequired })
+      .default(ACCESS_REQUEST_DEFAULT_ENVIRONMENT),
     citizenship: optionalText(100),
-    designation: z.union([z.enum(ACCESS_REQUEST_DESIGNATIONS), z.literal('')]).nullable().optional(),
+    designation: z
+      .union([z.enum(ACCESS_REQUEST_DESIGNATIONS), z.literal('')])
+      .nullable()
+      .optional(),
     grade: optionalText(50),
     companyName: optionalText(200),
     organization: optionalText(200),
@@ -79,7 +90,8 @@ export const accessRequestFieldsSchema = z
     };
     if (form.requestType === 'PasswordReset') {
       require('targetAccountName', M.targetAccountRequired);
-      if (form.targetAccountName && !EMAIL_PATTERN.test(form.targetAccountName)) ctx.addIssue({ code: 'custom', path: ['targetAccountName'], message: M.targetAccountInvalid });
+      if (form.targetAccountName && !EMAIL_PATTERN.test(form.targetAccountName))
+        ctx.addIssue({ code: 'custom', path: ['targetAccountName'], message: M.targetAccountInvalid });
       return;
     }
     require('citizenship', M.citizenshipRequired);
@@ -91,14 +103,49 @@ export const accessRequestFieldsSchema = z
 export type AccessRequestFields = z.input<typeof accessRequestFieldsSchema>;
 
 /**
- * POST /api/v1/accessrequest: the form plus the bot guards. `website` is a field people never see
- * (it must stay empty); `startedAt` is when the form was opened (ISO time).
+ * POST /api/v1/accessrequest in our form: the form plus the bot guards. `website` is a field
+ * people never see (it must stay empty); `startedAt` is when the form was opened (ISO time): a
+ * form sent sooner than a person could fill it is refused.
  */
-export const accessRequestBodySchema = z.object({
+const accessRequestFormBodySchema = z.object({
   form: accessRequestFieldsSchema,
   website: z.string().max(500).optional(),
-  startedAt: z.iso.datetime({ offset: true, error: M.failure }),
+  startedAt: z.iso.datetime({ offset: true, error: M.failure }).optional(),
 });
-export type AccessRequestBody = z.input<typeof accessRequestBodySchema>;
+export type AccessRequestBody = z.input<typeof accessRequestFormBodySchema>;
+
+/**
+ * The work unit's fields the spec's form sends beside the form's (spec 001 §7: title, description,
+ * stakeholder, planned start and finish, severity). The portal sets them itself from the form, so
+ * what is sent in them is not read.
+ */
+const SPEC_WORK_UNIT_FIELDS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  'stakeHolderFullName',
+  'stakeHolderEmailAddress',
+  'stakeHolderPhoneNumber',
+  'plannedStartTime',
+  'plannedFinishTime',
+  'severityId',
+]);
+const FORM_FIELDS: ReadonlySet<string> = new Set(Object.keys(accessRequestFieldsSchema.shape));
+
+/**
+ * The access request's body in either wire form. Ours holds the form in `form`; any other body is
+ * the spec's (001 §7): the form's fields at the top level, with the work unit's fields the spec's
+ * client adds (`SPEC_WORK_UNIT_FIELDS`), and `website` and `startedAt` when it sends them. A
+ * member of neither form is a 400 naming it.
+ */
+export const accessRequestBodySchema = z.preprocess((body) => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'form' in body) return body;
+  const form: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (FORM_FIELDS.has(key)) form[key] = value;
+    else if (!SPEC_WORK_UNIT_FIELDS.has(key)) rest[key] = value;
+  }
+  return { ...rest, form };
+}, accessRequestFormBodySchema);
 
 export const accessRequestAnswerSchema = z.object({ message: z.string() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionRunDetailSchema } from './automation.js';
+import { actionRunDetailSchema } from './action-definitions.js';
 
 /**
  * GET v1/actionHistories (spec 002 §3 ActionHistory, §7 Action catalogue and history): every
@@ -9,7 +9,14 @@ import { actionRunDetailSchema } from './automation.js';
 export const ACTION_HISTORY_LIST = { defaultPageSize: 10, defaultOrderBy: 'actionProcessed desc' } as const;
 
 /** Result statuses as the lists show them (spec 002 §3). */
-export const ACTION_RESULT_LABELS: Record<number, string> = { 0: 'Unknown', 1: 'Success', 2: 'Failure', 3: 'Enqueue Success', 4: 'Enqueue Failure', 5: 'Suppressed' };
+export const ACTION_RESULT_LABELS: Record<number, string> = {
+  0: 'Unknown',
+  1: 'Success',
+  2: 'Failure',
+  3: 'Enqueue Success',
+  4: 'Enqueue Failure',
+  5: 'Suppressed',
+};
 
 export const actionHistoryRowSchema = z.object({
   actionHistoryId: z.number(),

@@ -8,7 +8,6 @@ import { PARAMETER_SOURCES } from './fleet.js';
  * is promoted it is told `pending`; afterwards the same call returns its device id and a device
  * credential, with which it makes every other call. The credential speaks for that device only.
  */
-export const AGENT_API_VERSION = 'v1';
 
 export const AGENT_LIMITS = {
   /** The agent's own key: 256 random bits, base64url (43 characters); longer keys are accepted. */
@@ -121,6 +120,10 @@ export const agentConfigurationSchema = z.object({
   tracing: z.boolean(),
   restartAgent: z.boolean(),
   operations: z.array(agentOperationSchema),
+  /**
+   * The package versions the portal wants on the device. An installed package not listed (set to
+   * none: Removal Pending) is removed by the agent, which then reports it Removed.
+   */
   packages: z.array(agentPackageSchema),
 });
 export type AgentConfiguration = z.infer<typeof agentConfigurationSchema>;
@@ -132,8 +135,9 @@ export const agentLogEntrySchema = z.object({
 });
 export type AgentLogEntry = z.infer<typeof agentLogEntrySchema>;
 
-export const agentLogBatchSchema = z.object({ entries: z.array(agentLogEntrySchema).min(1).max(AGENT_LIMITS.batchMax) });
-export type AgentLogBatch = z.infer<typeof agentLogBatchSchema>;
+export const agentLogBatchSchema = z.object({
+  entries: z.array(agentLogEntrySchema).min(1).max(AGENT_LIMITS.batchMax),
+});
 
 export const operationCompletionSchema = z.object({ completionToken: z.uuid() });
 

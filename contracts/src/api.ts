@@ -10,7 +10,10 @@ import { MAX_EXPORT_COLUMNS, MAX_EXPORT_TITLE } from './constants.js';
 export function listResponseSchema<T extends z.ZodType>(row: T) {
   return z.object({
     '@odata.count': z.number().int().optional(),
-    '@cfs.countIsLowerBound': z.literal(true).optional().describe('more rows match than @odata.count: counting stopped at the cap'),
+    '@cfs.countIsLowerBound': z
+      .literal(true)
+      .optional()
+      .describe('more rows match than @odata.count: counting stopped at the cap'),
     value: z.array(row),
     '@odata.nextLink': z.string().optional().describe('the next page: this request with $skiptoken in place of $skip'),
   });
@@ -46,9 +49,11 @@ export const listQuerySchema = z.looseObject({
 
 /** A list's export takes the list options and the columns to write. */
 export const exportQuerySchema = listQuerySchema.extend({
-  columns: z.string().optional().describe('JSON: [{"field":"tenant/name","title":"Tenant"}], the header titles and cells in order (at most 50)'),
+  columns: z
+    .string()
+    .optional()
+    .describe('JSON: [{"field":"tenant/name","title":"Tenant"}], the header titles and cells in order (at most 50)'),
 });
-export type ListQuery = z.infer<typeof listQuerySchema>;
 
 /** The most ids one bulk call accepts; a larger selection is sent in parts. */
 export const BULK_MAX_IDS = 500;
@@ -92,4 +97,3 @@ export const exportColumnsSchema = z
   )
   .min(1)
   .max(MAX_EXPORT_COLUMNS);
-export type ExportColumns = z.infer<typeof exportColumnsSchema>;

@@ -10,8 +10,11 @@ export const BLOCK_MESSAGES = {
   typeRequired: 'Type is required',
   /** Not in the spec's catalogue: a deviceHeartbeat block is the agents' own (§5 "deviceHeartbeat cannot be chosen"). */
   heartbeatRefused: 'Device heartbeat blocks cannot be created; please choose another type.',
-  /** Not in the spec's catalogue: the id is the entity's, and an entity has one block. */
-  blockIdTaken: 'A block with this Block ID already exists.',
+  /**
+   * Not in the spec's catalogue: the id is the entity's, an entity has one block and one owning
+   * tenant, and the text is the same whoever holds the id (server/src/areas/blocks/commands.ts).
+   */
+  blockIdUnavailable: 'This Block ID cannot be used; please enter another.',
   tenantRequired: SHELL_MESSAGES.tenantRequired,
   subscriptionRequired: SHELL_MESSAGES.subscriptionRequired,
   saveFailed: 'A problem occurred saving the block. Please try again.',
@@ -46,6 +49,11 @@ const description = z
   .optional()
   .transform((value) => (value === undefined || value === '' ? null : value));
 
+/** POST /v1/blocks/{id} (§4: an edit sends only name and description); a create sends them too. */
+export const blockUpdateSchema = z.object({ name, description });
+export type BlockUpdateInput = z.input<typeof blockUpdateSchema>;
+export type BlockUpdateValues = z.output<typeof blockUpdateSchema>;
+
 /** PUT /v1/blocks (create): blockId, subscriptionId, name, description, blockTypeId; the tenant is the subscription's. */
 export const blockCreateSchema = z.object({
   blockId: z
@@ -56,21 +64,18 @@ export const blockCreateSchema = z.object({
   subscriptionId: guid(BLOCK_MESSAGES.subscriptionRequired),
   /** The form's Tenant choice; when given, it must be the subscription's tenant. */
   tenantId: guid(BLOCK_MESSAGES.tenantRequired).nullable().optional(),
-  name,
-  description,
+  ...blockUpdateSchema.shape,
   blockTypeId: z
     .number({ error: BLOCK_MESSAGES.typeRequired })
     .int(BLOCK_MESSAGES.typeRequired)
     .refine((value) => value !== BLOCK_TYPES.deviceHeartbeat, BLOCK_MESSAGES.heartbeatRefused)
-    .refine((value) => value === BLOCK_TYPES.deviceHeartbeat || (CHOOSABLE_BLOCK_TYPES as readonly number[]).includes(value), BLOCK_MESSAGES.typeRequired),
+    .refine(
+      (value) => value === BLOCK_TYPES.deviceHeartbeat || (CHOOSABLE_BLOCK_TYPES as readonly number[]).includes(value),
+      BLOCK_MESSAGES.typeRequired,
+    ),
 });
 export type BlockCreateInput = z.input<typeof blockCreateSchema>;
 export type BlockCreateValues = z.output<typeof blockCreateSchema>;
-
-/** POST /v1/blocks/{id} (§4: an edit sends only name and description). */
-export const blockUpdateSchema = z.object({ name, description });
-export type BlockUpdateInput = z.input<typeof blockUpdateSchema>;
-export type BlockUpdateValues = z.output<typeof blockUpdateSchema>;
 
 export const blockSchema = z.object({
   blockId: z.uuid(),
@@ -91,22 +96,32 @@ export type Block = z.infer<typeof blockSchema>;
 
 /** GET /v1/blocks/{blockId}/history?pageNumber&rowCount (&from&to): pages of 100, newest first. */
 export const blockHistoryQuerySchema = z.object({
-  pageNumber: z.coerce.number({ error: 'pageNumber must be a number from 1' }).int('pageNumber must be a number from 1').min(1, 'pageNumber must be a number from 1').max(100_000).default(1),
+  pageNumber: z.coerce
+    .number({ error: 'pageNumber must be a number from 1' })
+    .int('pageNumber must be a number from 1')
+    .min(1, 'pageNumber must be a number from 1')
+    .max(100_000)
+    .default(1),
   rowCount: z.coerce
     .number({ error: `rowCount must be ${MONITORING_LIMITS.blockHistoryPageSize}` })
-    .refine((value) => value === MONITORING_LIMITS.blockHistoryPageSize, `rowCount must be ${MONITORING_LIMITS.blockHistoryPageSize}`)
+    .refine(
+      (value) => value === MONITORING_LIMITS.blockHistoryPageSize,
+      `rowCount must be ${MONITORING_LIMITS.blockHistoryPageSize}`,
+    )
     .default(MONITORING_LIMITS.blockHistoryPageSize),
   from: z.iso.datetime({ offset: true, error: 'from must be a date and time with a time zone (ISO 8601)' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be a date and time with a time zone (ISO 8601)' }).optional(),
 });
-export type BlockHistoryQuery = z.input<typeof blockHistoryQuerySchema>;
 
 const packetValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const blockHistorySchema = z.object({
   historyItems: z.array(z.object({ receivedTimestamp: z.date(), value: packetValue, timestamp: z.date() })),
   totalCount: z.number().int(),
 });
-export type BlockHistory = { historyItems: { receivedTimestamp: string; value: string | number | boolean | null; timestamp: string }[]; totalCount: number };
+export type BlockHistory = {
+  historyItems: { receivedTimestamp: string; value: string | number | boolean | null; timestamp: string }[];
+  totalCount: number;
+};
 
 /** The Details form of a new block: the server takes the tenant from the subscription, the form asks for both (§5). */
 export const blockFormSchema = blockCreateSchema.extend({ tenantId: guid(BLOCK_MESSAGES.tenantRequired) });
@@ -115,4 +130,8 @@ export type BlockFormInput = z.input<typeof blockFormSchema>;
 /** The time ranges the History tab's chart offers. */
 export const BLOCK_HISTORY_RANGES = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
 export type BlockHistoryRange = keyof typeof BLOCK_HISTORY_RANGES;
-export const BLOCK_HISTORY_RANGE_LABELS: Record<BlockHistoryRange, string> = { hour: 'Last hour', day: 'Last day', week: 'Last 7 days' };
+export const BLOCK_HISTORY_RANGE_LABELS: Record<BlockHistoryRange, string> = {
+  hour: 'Last hour',
+  day: 'Last day',
+  week: 'Last 7 days',
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dbId, guid } from './fields.js';
+import { INVALID_DATE_MESSAGE, dbId, guid } from './fields.js';
 
 /**
  * Work unit communications (spec 001 §2 Work Unit Communications, §3 Work unit communication and
@@ -24,7 +24,13 @@ export const COMMUNICATION_MESSAGES = {
 } as const;
 
 /** Spec 001 §4: the five statuses, their labels, and the two that close a communication. */
-export const COMMUNICATION_STATUSES = ['Investigating', 'ConfirmedImpact', 'ServiceRestored', 'Cancelled', 'Resolved'] as const;
+export const COMMUNICATION_STATUSES = [
+  'Investigating',
+  'ConfirmedImpact',
+  'ServiceRestored',
+  'Cancelled',
+  'Resolved',
+] as const;
 export type CommunicationStatus = (typeof COMMUNICATION_STATUSES)[number];
 export const COMMUNICATION_STATUS_LABELS: Record<CommunicationStatus, string> = {
   Investigating: 'Open - Investigating',
@@ -35,12 +41,16 @@ export const COMMUNICATION_STATUS_LABELS: Record<CommunicationStatus, string> = 
 };
 /** nextUpdate is disabled and cleared in these statuses (spec 001 §4). */
 export const CLOSED_COMMUNICATION_STATUSES: readonly CommunicationStatus[] = ['Resolved', 'Cancelled'];
-export const isClosedCommunicationStatus = (status: string): boolean => (CLOSED_COMMUNICATION_STATUSES as readonly string[]).includes(status);
+export const isClosedCommunicationStatus = (status: string): boolean =>
+  (CLOSED_COMMUNICATION_STATUSES as readonly string[]).includes(status);
 
 export const ACTIVITY_TYPES = ['TaskActivity', 'ResolutionActivity'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 /** Past steps are ResolutionActivity, next steps TaskActivity (spec 001 §3). */
-export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = { ResolutionActivity: 'Past step', TaskActivity: 'Next step' };
+export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
+  ResolutionActivity: 'Past step',
+  TaskActivity: 'Next step',
+};
 
 /** Export All fetches up to this many rows (spec 001 §9). */
 export const COMMUNICATION_EXPORT_MAX = 1000;
@@ -59,7 +69,7 @@ const optionalText = (max: number) =>
     .transform((value) => (value === undefined || value === '' ? null : value));
 /** Dates travel as ISO 8601 text in UTC (spec 001 §7 "dates in UTC"). */
 const optionalInstant = z.iso
-  .datetime({ offset: true })
+  .datetime({ offset: true, error: INVALID_DATE_MESSAGE })
   .nullable()
   .optional()
   .transform((value) => (value === undefined || value === null ? null : new Date(value).toISOString()));
@@ -67,9 +77,17 @@ const optionalInstant = z.iso
 /** PUT v1/workunitcommunications (create) and POST v1/workunitcommunications/{id} (update). */
 export const communicationInputSchema = z
   .object({
-    title: z.string({ error: COMMUNICATION_MESSAGES.titleRequired }).trim().min(1, COMMUNICATION_MESSAGES.titleRequired).max(200),
+    title: z
+      .string({ error: COMMUNICATION_MESSAGES.titleRequired })
+      .trim()
+      .min(1, COMMUNICATION_MESSAGES.titleRequired)
+      .max(200),
     tenantId: guid(COMMUNICATION_MESSAGES.tenantRequired),
-    serviceManager: z.string({ error: COMMUNICATION_MESSAGES.serviceManagerRequired }).trim().min(1, COMMUNICATION_MESSAGES.serviceManagerRequired).max(200),
+    serviceManager: z
+      .string({ error: COMMUNICATION_MESSAGES.serviceManagerRequired })
+      .trim()
+      .min(1, COMMUNICATION_MESSAGES.serviceManagerRequired)
+      .max(200),
     status: z.enum(COMMUNICATION_STATUSES).optional().default('Investigating'),
     details: optionalText(4000),
     customerAssistanceRequired: z.boolean().optional().default(false),
@@ -86,7 +104,8 @@ export const communicationInputSchema = z
     internalBridge: optionalText(1000),
   })
   .superRefine((value, context) => {
-    if (value.status === 'Resolved' && !value.rootCause) context.addIssue({ code: 'custom', path: ['rootCause'], message: COMMUNICATION_MESSAGES.rootCauseRequired });
+    if (value.status === 'Resolved' && !value.rootCause)
+      context.addIssue({ code: 'custom', path: ['rootCause'], message: COMMUNICATION_MESSAGES.rootCauseRequired });
   })
   // A closed communication has no next update (spec 001 §4): cleared here so the server stores none.
   .transform((value) => (isClosedCommunicationStatus(value.status) ? { ...value, nextUpdate: null } : value));
@@ -110,7 +129,11 @@ export type CommunicationActivity = z.infer<typeof communicationActivitySchema>;
 export const communicationActivityInputSchema = z.object({
   workUnitCommunicationId: z.uuid(),
   activityType: z.enum(ACTIVITY_TYPES),
-  details: z.string({ error: COMMUNICATION_MESSAGES.detailsRequired }).trim().min(1, COMMUNICATION_MESSAGES.detailsRequired).max(4000),
+  details: z
+    .string({ error: COMMUNICATION_MESSAGES.detailsRequired })
+    .trim()
+    .min(1, COMMUNICATION_MESSAGES.detailsRequired)
+    .max(4000),
   isCustomerFacing: z.boolean().optional().default(false),
   isComplete: z.boolean().optional().default(false),
   completed: optionalInstant,
@@ -189,6 +212,14 @@ export const publicCommunicationReportSchema = z.object({
   maximumImpact: z.string().nullable(),
   impactedServices: z.string().nullable(),
   modified: z.string(),
-  activities: z.array(communicationActivitySchema.pick({ activityType: true, details: true, isComplete: true, completed: true, created: true })),
+  activities: z.array(
+    communicationActivitySchema.pick({
+      activityType: true,
+      details: true,
+      isComplete: true,
+      completed: true,
+      created: true,
+    }),
+  ),
 });
 export type PublicCommunicationReport = z.infer<typeof publicCommunicationReportSchema>;

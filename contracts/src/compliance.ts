@@ -49,7 +49,11 @@ export const CONTROL_STATUS_MESSAGES = {
  * note-only create with status Notset, a patch of /notes alone) speaks of the note, any other of
  * the status. The server answers failures with these texts; the screen shows them as toasts.
  */
-export function controlStatusMessage(action: 'create' | 'update', target: 'status' | 'note', outcome: 'success' | 'failure'): string {
+export function controlStatusMessage(
+  action: 'create' | 'update',
+  target: 'status' | 'note',
+  outcome: 'success' | 'failure',
+): string {
   const m = CONTROL_STATUS_MESSAGES;
   if (action === 'create') {
     if (target === 'note') return outcome === 'success' ? m.noteCreated : m.noteCreateFailed;
@@ -72,9 +76,11 @@ export const COMPLIANCE_MESSAGES = {
   tenantNotFound: 'The tenant was not found.',
   alreadyRecorded: 'This control has a status for this week already.',
   notPatchable: (path: string) => `'${path}' cannot be changed.`,
-  copied: (count: number) => (count === 1 ? 'Copied 1 control status from last week.' : `Copied ${count} control statuses from last week.`),
+  copied: (count: number) =>
+    count === 1 ? 'Copied 1 control status from last week.' : `Copied ${count} control statuses from last week.`,
   nothingToCopy: 'Last week has no control statuses to copy for the controls without one this week.',
-  uploadNotRecognised: 'The file is not a control set: expected {"name": …, "controls": [{"id", "family", "title", "description"}]} or an OSCAL catalog.',
+  uploadNotRecognised:
+    'The file is not a control set: expected {"name": …, "controls": [{"id", "family", "title", "description"}]} or an OSCAL catalog.',
   uploadNameRequired: 'The control set needs a name.',
   uploadNoControls: 'The control set has no controls.',
   uploadTooManyControls: 'A control set has at most 1000 controls.',
@@ -193,7 +199,6 @@ export const controlSetsQuerySchema = z.object({
   tenantId: guid(COMPLIANCE_MESSAGES.tenantRequired).optional(),
   controlSetId: guid(COMPLIANCE_MESSAGES.controlSetRequired).optional(),
 });
-export type ControlSetsQuery = z.input<typeof controlSetsQuerySchema>;
 
 export const controlSetsResponseSchema = z.object({
   '@odata.count': z.number().int(),
@@ -234,7 +239,6 @@ export const controlSetExportSchema = z.object({
   tenantId: guid(COMPLIANCE_MESSAGES.tenantRequired),
   controlSetId: guid(COMPLIANCE_MESSAGES.controlSetRequired).optional(),
 });
-export type ControlSetExport = z.input<typeof controlSetExportSchema>;
 
 /** The export's file name: the week's first day in it. */
 export const complianceExportFileName = (weekStartDate: string): string => `compliance-${weekStartDate}.csv`;
@@ -245,7 +249,6 @@ export const copyLastWeekSchema = z.object({
   tenantId: guid(COMPLIANCE_MESSAGES.tenantRequired),
   checkDate: checkDateSchema,
 });
-export type CopyLastWeek = z.input<typeof copyLastWeekSchema>;
 export const copyLastWeekResultSchema = z.object({ copied: z.number().int(), message: z.string() });
 export type CopyLastWeekResult = z.infer<typeof copyLastWeekResultSchema>;
 
@@ -271,7 +274,9 @@ export type ControlSetFile = z.infer<typeof controlSetFileSchema>;
 export const controlSetUploadQuerySchema = z.object({ tenantId: guid(COMPLIANCE_MESSAGES.tenantRequired).optional() });
 
 /** A control set without its controls: what an upload answers. */
-export const controlSetSummarySchema = controlSetSchema.omit({ controls: true }).extend({ controlCount: z.number().int() });
+export const controlSetSummarySchema = controlSetSchema
+  .omit({ controls: true })
+  .extend({ controlCount: z.number().int() });
 export type ControlSetSummary = z.infer<typeof controlSetSummarySchema>;
 
 /** The POA&M work unit of a control NonCompliant two weeks in a row (beyond the spec): its title. */

@@ -15,6 +15,7 @@ export const LIST_COUNT_CAP = 10_000;
  * The largest `$skip` a list accepts: skipped rows are still read. Deeper pages follow the
  * `$skiptoken` of the previous page's `@odata.nextLink`. Equal to the count cap, so every page of
  * an exactly counted list is reachable by `$skip`.
+ * @alias
  */
 export const MAX_SKIP = LIST_COUNT_CAP;
 /** The most columns one CSV export may name, and the longest column title. */

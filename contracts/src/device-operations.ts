@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listResponseSchema } from './api.js';
 import { guid } from './fields.js';
 import { FLEET_LIMITS, FLEET_MESSAGES, FREQUENCY_TYPES, PARAMETER_SOURCES } from './fleet.js';
 
@@ -31,6 +32,8 @@ export const DEVICE_OPERATION_MESSAGES = {
   cloneOperationNotOfSource: 'Every operation must be one of the source device.',
   deleteConfirm: 'Are you sure you want to delete this device operation? This cannot be undone.',
   queued: 'Queued',
+  hostAccessRequired:
+    'Only users with the Devices.HostAccess permission may set up or run operations that read files or run commands on a device.',
 } as const;
 
 /** `HH:mm:ss`; hours may pass 23 (a daily operation is 24:00:00). */
@@ -55,7 +58,10 @@ export const intervalSchema = z
   .trim()
   .min(1, DEVICE_OPERATION_MESSAGES.intervalRequired)
   .regex(INTERVAL_PATTERN, DEVICE_OPERATION_MESSAGES.intervalFormat)
-  .refine((text) => (intervalSeconds(text) ?? Infinity) >= FLEET_LIMITS.minimumOperationIntervalSeconds, DEVICE_OPERATION_MESSAGES.intervalMinimum);
+  .refine(
+    (text) => (intervalSeconds(text) ?? Infinity) >= FLEET_LIMITS.minimumOperationIntervalSeconds,
+    DEVICE_OPERATION_MESSAGES.intervalMinimum,
+  );
 
 export const parameterSourceSchema = z.enum(PARAMETER_SOURCES, { error: DEVICE_OPERATION_MESSAGES.sourceInvalid });
 
@@ -64,7 +70,11 @@ export const parameterSourceSchema = z.enum(PARAMETER_SOURCES, { error: DEVICE_O
  * value is the name of a tenant secret: the secret's value never leaves the server except to the agent.
  */
 export const deviceOperationParameterSchema = z.object({
-  Name: z.string({ error: DEVICE_OPERATION_MESSAGES.parameterNameRequired }).trim().min(1, DEVICE_OPERATION_MESSAGES.parameterNameRequired).max(200),
+  Name: z
+    .string({ error: DEVICE_OPERATION_MESSAGES.parameterNameRequired })
+    .trim()
+    .min(1, DEVICE_OPERATION_MESSAGES.parameterNameRequired)
+    .max(200),
   Source: parameterSourceSchema,
   Value: z.string().max(4000).nullable(),
 });
@@ -88,13 +98,21 @@ export const frequencyTypeIdSchema = z
   .int(DEVICE_OPERATION_MESSAGES.frequencyRequired)
   .refine((value) => frequencyIds.includes(value), DEVICE_OPERATION_MESSAGES.frequencyRequired);
 
-export const FREQUENCY_LABELS: Readonly<Record<number, string>> = { 1: 'On Demand', 2: 'Recurring', 3: 'One Time Keep Alive' };
+export const FREQUENCY_LABELS: Readonly<Record<number, string>> = {
+  1: 'On Demand',
+  2: 'Recurring',
+  3: 'One Time Keep Alive',
+};
 
 /** PUT v1/deviceOperations (the device operation without its id) and POST v1/deviceOperations/{id}. */
 export const deviceOperationInputSchema = z.object({
   deviceId: guid(DEVICE_OPERATION_MESSAGES.deviceRequired),
   operationId: guid(DEVICE_OPERATION_MESSAGES.operationRequired),
-  label: z.string({ error: DEVICE_OPERATION_MESSAGES.labelRequired }).trim().min(1, DEVICE_OPERATION_MESSAGES.labelRequired).max(200),
+  label: z
+    .string({ error: DEVICE_OPERATION_MESSAGES.labelRequired })
+    .trim()
+    .min(1, DEVICE_OPERATION_MESSAGES.labelRequired)
+    .max(200),
   referenceId: z.string().max(200).nullable().optional(),
   globalSettingId: z.string().max(200).nullable().optional(),
   enabled: z.boolean().default(true),
@@ -108,7 +126,11 @@ export type DeviceOperationInput = z.infer<typeof deviceOperationInputSchema>;
 /** The latest packet of a device operation (its results): `Value` and the packet's timestamp. */
 export const packetInfoSchema = z.object({ value: z.unknown(), age: z.string().nullable() });
 
-export const operationPackageSchema = z.object({ packageId: z.uuid(), name: z.string(), tenantId: z.uuid().nullable() });
+export const operationPackageSchema = z.object({
+  packageId: z.uuid(),
+  name: z.string(),
+  tenantId: z.uuid().nullable(),
+});
 
 export const operationSchema = z.object({
   operationId: z.uuid(),
@@ -128,6 +150,16 @@ export type Operation = z.infer<typeof operationSchema>;
 /** A row of GET v1/operations/GetAvailableOperationsForDevice(tenantId,operatingSystemId). */
 export const availableOperationSchema = operationSchema.extend({ totalBeforeFiltering: z.number().int() });
 export type AvailableOperation = z.infer<typeof availableOperationSchema>;
+
+/**
+ * The answer of GET v1/operations/GetAvailableOperationsForDevice: a list answer (`ListResponse`)
+ * of these rows, each with the fields `$select` names (every field without it).
+ */
+export const availableOperationsAnswerSchema = listResponseSchema(
+  availableOperationSchema
+    .partial()
+    .describe('An operation the device can run: the fields $select names, else every one'),
+);
 
 export const deviceOperationSchema = z.object({
   deviceOperationId: z.uuid(),
@@ -154,7 +186,9 @@ export const deviceOperationSchema = z.object({
 export type DeviceOperation = z.infer<typeof deviceOperationSchema>;
 
 /** Shown as Queued (spec 002 §4): OnDemand, not complete, and a completion token exists. */
-export function isQueued(row: Pick<DeviceOperation, 'frequencyTypeId' | 'operationComplete' | 'completionToken'>): boolean {
+export function isQueued(
+  row: Pick<DeviceOperation, 'frequencyTypeId' | 'operationComplete' | 'completionToken'>,
+): boolean {
   return row.frequencyTypeId === FREQUENCY_TYPES.OnDemand && !row.operationComplete && row.completionToken !== null;
 }
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEVICE_LOGGING_LEVELS, DEVICE_TYPES, EMPTY_GUID, FLEET_LIMITS, INSTALL_STATUSES, TRACE_OPTIONS } from './fleet.js';
+import {
+  DEVICE_LOGGING_LEVELS,
+  DEVICE_TYPES,
+  EMPTY_GUID,
+  FLEET_LIMITS,
+  INSTALL_STATUSES,
+  TRACE_OPTIONS,
+} from './fleet.js';
 import { guid } from './fields.js';
 import { SHELL_MESSAGES } from './messages.js';
 
@@ -28,7 +35,10 @@ export const DEVICE_MESSAGES = {
 } as const;
 
 const enumValue = <T extends Record<string, number>>(values: T) =>
-  z.number().int().refine((value) => Object.values(values).includes(value));
+  z
+    .number()
+    .int()
+    .refine((value) => Object.values(values).includes(value));
 
 export const deviceLocationSchema = z.object({ locationId: z.uuid(), name: z.string() });
 
@@ -64,13 +74,25 @@ export type Device = z.infer<typeof deviceSchema>;
 
 /** POST v1/devices/{id}: the fields a user edits (spec 002 §5 Device). */
 export const deviceInputSchema = z.object({
-  name: z.string({ error: DEVICE_MESSAGES.nameRequired }).trim().min(1, DEVICE_MESSAGES.nameRequired).max(200, DEVICE_MESSAGES.nameRequired),
-  description: z.string().max(FLEET_LIMITS.deviceDescriptionMax, DEVICE_MESSAGES.descriptionTooLong).nullable().optional(),
+  name: z
+    .string({ error: DEVICE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, DEVICE_MESSAGES.nameRequired)
+    .max(200, DEVICE_MESSAGES.nameRequired),
+  description: z
+    .string()
+    .max(FLEET_LIMITS.deviceDescriptionMax, DEVICE_MESSAGES.descriptionTooLong)
+    .nullable()
+    .optional(),
   tags: z.string().max(2000).nullable().optional(),
   deviceTypeId: enumValue(DEVICE_TYPES).optional(),
   locationId: guid(DEVICE_MESSAGES.locationOfTenant).nullable().optional(),
   deviceLoggingLevelId: enumValue(DEVICE_LOGGING_LEVELS).optional(),
-  heartbeatInterval: z.number({ error: DEVICE_MESSAGES.heartbeatRange }).int(DEVICE_MESSAGES.heartbeatRange).min(0, DEVICE_MESSAGES.heartbeatRange).max(FLEET_LIMITS.heartbeatMax, DEVICE_MESSAGES.heartbeatRange),
+  heartbeatInterval: z
+    .number({ error: DEVICE_MESSAGES.heartbeatRange })
+    .int(DEVICE_MESSAGES.heartbeatRange)
+    .min(0, DEVICE_MESSAGES.heartbeatRange)
+    .max(FLEET_LIMITS.heartbeatMax, DEVICE_MESSAGES.heartbeatRange),
   enabled: z.boolean().optional(),
   tenantId: guid(DEVICE_MESSAGES.tenantRequired),
   subscriptionId: guid(DEVICE_MESSAGES.subscriptionRequired),
@@ -102,7 +124,14 @@ export const deviceInstallationSchema = z.object({
   /** The version wanted (or installed); null when none is chosen. */
   packageVersionId: z.uuid().nullable(),
   installedPackageVersionId: z.uuid().nullable(),
-  packageVersions: z.array(z.object({ packageVersionId: z.uuid(), version: z.string(), label: z.string(), packageVersionStatusId: z.number().int() })),
+  packageVersions: z.array(
+    z.object({
+      packageVersionId: z.uuid(),
+      version: z.string(),
+      label: z.string(),
+      packageVersionStatusId: z.number().int(),
+    }),
+  ),
 });
 export type DeviceInstallation = z.infer<typeof deviceInstallationSchema>;
 

@@ -27,6 +27,11 @@ export function guid(message?: string) {
   });
 }
 
+/** What a date field holds while its entry is not a date (incomplete, impossible): never a date, so a schema refuses it. */
+export const INVALID_DATE = 'invalid';
+/** Spec 002 §5 "Date pickers show 'Please enter a valid date'". */
+export const INVALID_DATE_MESSAGE = 'Please enter a valid date';
+
 /** An email address as forms check it (the access request's rule, spec 001 §5): something@host.domain. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A phone number: digits with the usual separators and an optional leading +, 6 to 15 digits. */

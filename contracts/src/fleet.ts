@@ -13,19 +13,34 @@ export const DEVICE_LOGGING_LEVELS = { All: 0, None: 1 } as const;
 
 /** Frequencies of a device operation (spec 002 §3: OnDemand 1, Recurring 2, OneTimeKeepAlive 3). */
 export const FREQUENCY_TYPES = { OnDemand: 1, Recurring: 2, OneTimeKeepAlive: 3 } as const;
-export type FrequencyTypeId = (typeof FREQUENCY_TYPES)[keyof typeof FREQUENCY_TYPES];
 
 export const PARAMETER_SOURCES = ['PortalEntry', 'EnvironmentVariable', 'SecuredValue', 'RuntimeConfig'] as const;
 export type ParameterSource = (typeof PARAMETER_SOURCES)[number];
 
 /** Operation types, in the spec's order (spec 002 §3), numbered from 1. */
-export const OPERATION_TYPES = { Authentication: 1, Synthetic: 2, Availability: 3, ApiRead: 4, LocalFileRead: 5, Metric: 6 } as const;
-export type OperationTypeId = (typeof OPERATION_TYPES)[keyof typeof OPERATION_TYPES];
+export const OPERATION_TYPES = {
+  Authentication: 1,
+  Synthetic: 2,
+  Availability: 3,
+  ApiRead: 4,
+  LocalFileRead: 5,
+  Metric: 6,
+} as const;
+/** The operation types that read files or run commands on a device: they need HOST_ACCESS_PERMISSION (permissions.ts). */
+export const HOST_ACCESS_OPERATION_TYPES: readonly number[] = [OPERATION_TYPES.LocalFileRead];
 
 export const OPERATION_RESULT_TYPES = { Text: 1, Numeric: 2 } as const;
 
 /** Package types, in the spec's order (spec 002 §3), numbered from 1. */
-export const PACKAGE_TYPES = { Watcher: 1, Command: 2, ScriptRunner: 3, AgentLogic: 4, AgentRunner: 5, AgentUpdater: 6, SecuredValue: 7 } as const;
+export const PACKAGE_TYPES = {
+  Watcher: 1,
+  Command: 2,
+  ScriptRunner: 3,
+  AgentLogic: 4,
+  AgentRunner: 5,
+  AgentUpdater: 6,
+  SecuredValue: 7,
+} as const;
 export const EXECUTABLE_TYPES = { Executable: 1, Script: 2 } as const;
 
 /** Package version statuses (spec 002 §3, §4): a version with a pre-release tag is never Latest. */
@@ -36,7 +51,14 @@ export const PACKAGE_VERSION_STATUSES = { Latest: 1, Archived: 2, PreRelease: 3 
  * the portal (`Pending`, `RemovalPending`), reported by the agent (`Installed`, `Failed`,
  * `Removed`), or nothing chosen (`AvailableForInstall`).
  */
-export const INSTALL_STATUSES = { AvailableForInstall: 0, Pending: 1, Installed: 2, Failed: 3, RemovalPending: 4, Removed: 5 } as const;
+export const INSTALL_STATUSES = {
+  AvailableForInstall: 0,
+  Pending: 1,
+  Installed: 2,
+  Failed: 3,
+  RemovalPending: 4,
+  Removed: 5,
+} as const;
 
 /** The "none" version of an installation (spec 002 §7: sent as an empty GUID). */
 export const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';

@@ -11,7 +11,14 @@ export const LOCATION_MESSAGES = {
   saved: 'Location saved.',
 } as const;
 
-const optionalText = (max: number) => z.string().trim().max(max).nullable().optional().transform((value) => (value === undefined || value === '' ? null : value));
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? null : value));
 
 export const locationSchema = z.object({
   locationId: z.uuid(),
@@ -34,7 +41,10 @@ export type Location = z.infer<typeof locationSchema>;
 
 export const locationInputSchema = z.object({
   name: z.string({ error: LOCATION_MESSAGES.nameRequired }).trim().min(1, LOCATION_MESSAGES.nameRequired).max(200),
-  tenantId: guid('Please choose a tenant.').nullable().optional().transform((value) => value ?? null),
+  tenantId: guid('Please choose a tenant.')
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   address1: optionalText(200),
   address2: optionalText(200),
   city: optionalText(100),

@@ -9,9 +9,16 @@ export const SHELL_MESSAGES = {
   pageNotFound: 'Page Not Found',
   unsavedChanges: 'There are unsaved changes. Are you sure you want to close?',
   invalidGuid: 'Please enter a valid GUID.',
+  /** A grid whose list call failed, above the server's message (no rows and no pager are shown). */
+  listFailed: 'The list could not be loaded.',
+  tryAgain: 'Try Again',
   copiedToClipboard: 'Copied to clipboard',
+  /** The info toast after any copy (spec 001 §8 "Copy"), beside the button's tooltip. */
+  copiedInfo: 'copied to clipboard.',
+  entityIdCopied: (entityId: string) => `Entity Id ${entityId} copied to clipboard.`,
   exporting: 'Exporting...',
-  areaNotAvailable: 'This area is not available yet.',
+  /** Not in the spec (a failed export is only logged there): operators asked to be told. */
+  exportFailed: 'The export failed. Please try again.',
   makeSelection: 'Please make a selection',
   tenantRequired: 'Please choose a tenant.',
   subscriptionRequired: 'Please choose a subscription.',

@@ -20,17 +20,23 @@ export const BLOCK_COLOR_NAMES = Object.keys(BLOCK_COLORS) as BlockColorName[];
 
 /** Block types (spec 002 §3: 1 numeric, 2 smallText, 8 deviceHeartbeat; the last is the agents' own and cannot be chosen). */
 export const BLOCK_TYPES = { numeric: 1, smallText: 2, deviceHeartbeat: 8 } as const;
-export type BlockTypeId = (typeof BLOCK_TYPES)[keyof typeof BLOCK_TYPES];
 
 /** Rule types (spec 002 §3). */
-export const RULE_TYPES = { Ingestion: 1, Correlation: 2, History: 3, WorkUnit: 4, Maintenance: 5, Aggregation: 6 } as const;
+export const RULE_TYPES = {
+  Ingestion: 1,
+  Correlation: 2,
+  History: 3,
+  WorkUnit: 4,
+  Maintenance: 5,
+  Aggregation: 6,
+} as const;
 export type RuleTypeId = (typeof RULE_TYPES)[keyof typeof RULE_TYPES];
 export const RULE_TYPE_IDS = Object.values(RULE_TYPES) as RuleTypeId[];
-export const ruleTypeName = (id: number): string => Object.entries(RULE_TYPES).find(([, value]) => value === id)?.[0] ?? String(id);
+export const ruleTypeName = (id: number): string =>
+  Object.entries(RULE_TYPES).find(([, value]) => value === id)?.[0] ?? String(id);
 
 /** How a condition joins the ones before it (spec 002 §3: And 0, Or 1). */
 export const CONDITION_TYPES = { And: 0, Or: 1 } as const;
-export type ConditionTypeId = (typeof CONDITION_TYPES)[keyof typeof CONDITION_TYPES];
 
 /** Condition operators (spec 002 §3), with the labels the editor shows. */
 export const OPERATORS = {
@@ -90,7 +96,16 @@ export type LeftOperandType = (typeof LEFT_OPERANDS)[LeftOperandKey]['type'];
 export const TENANT_LEFT_OPERAND = LEFT_OPERANDS.Tenant.id;
 export const leftOperandById = (id: number) => Object.values(LEFT_OPERANDS).find((operand) => operand.id === id);
 
-const PACKET_OPERANDS: readonly LeftOperandKey[] = ['Value', 'Property', 'Metric', 'State', 'Diagnostic', 'Entity', 'Device', 'Tenant'];
+const PACKET_OPERANDS: readonly LeftOperandKey[] = [
+  'Value',
+  'Property',
+  'Metric',
+  'State',
+  'Diagnostic',
+  'Entity',
+  'Device',
+  'Tenant',
+];
 /** The left operands each rule type offers (the `ruleleftoperands` lookup). */
 export const LEFT_OPERANDS_BY_RULE_TYPE: Record<RuleTypeId, readonly LeftOperandKey[]> = {
   [RULE_TYPES.Ingestion]: PACKET_OPERANDS,
@@ -106,8 +121,9 @@ export const LEFT_OPERANDS_BY_RULE_TYPE: Record<RuleTypeId, readonly LeftOperand
  * rule matches. `N/M`: in N of the subject's last M packets (History), or for N distinct entities
  * within the lifetime (Correlation, N only). Null or `1/1`: every time it holds.
  */
+export const EVERY_OCCURRENCE = '1/1';
 export const OCCURRENCE_OPTIONS = [
-  { value: '1/1', name: 'Every occurrence' },
+  { value: EVERY_OCCURRENCE, name: 'Every occurrence' },
   { value: '2/2', name: '2 in a row' },
   { value: '3/3', name: '3 in a row' },
   { value: '5/5', name: '5 in a row' },
@@ -132,16 +148,36 @@ export const RULE_ACTION_TYPES: readonly number[] = [3, 4, 6];
 
 /** The three built-in actions and their fixed ids (spec 002 §3), with their parameters. */
 export const BUILT_IN_ACTIONS = {
-  sendEmail: { id: '6a1f0c52-7d3e-4c1b-9a55-0e5b8f3d1001', name: 'Send Email', parameters: ['IsImportant', 'Template', 'ExtraParameters'] },
+  sendEmail: {
+    id: '6a1f0c52-7d3e-4c1b-9a55-0e5b8f3d1001',
+    name: 'Send Email',
+    parameters: ['IsImportant', 'Template', 'ExtraParameters'],
+  },
   setColor: { id: '6a1f0c52-7d3e-4c1b-9a55-0e5b8f3d1002', name: 'Set Colour', parameters: ['Color'] },
-  createWorkUnit: { id: '6a1f0c52-7d3e-4c1b-9a55-0e5b8f3d1003', name: 'Create Work Unit', parameters: ['SeverityId', 'TenantId', 'ProtocolId'] },
+  createWorkUnit: {
+    id: '6a1f0c52-7d3e-4c1b-9a55-0e5b8f3d1003',
+    name: 'Create Work Unit',
+    parameters: ['SeverityId', 'TenantId', 'ProtocolId'],
+  },
 } as const;
 
 /** Action result statuses (spec 002 §3). */
-export const ACTION_RESULT_STATUSES = { Unknown: 0, Success: 1, Failure: 2, EnqueueSuccess: 3, EnqueueFailure: 4, Suppressed: 5 } as const;
+export const ACTION_RESULT_STATUSES = {
+  Unknown: 0,
+  Success: 1,
+  Failure: 2,
+  EnqueueSuccess: 3,
+  EnqueueFailure: 4,
+  Suppressed: 5,
+} as const;
 
 /** Polling (spec 002 §9). */
-export const MONITORING_POLLING_MS = { blocks: 10_000, packetDrawer: 10_000, ruleMatches: 30_000, logs: 30_000 } as const;
+export const MONITORING_POLLING_MS = {
+  blocks: 10_000,
+  packetDrawer: 10_000,
+  ruleMatches: 30_000,
+  logs: 30_000,
+} as const;
 
 export const MONITORING_LIMITS = {
   /** Block history: 100 rows a page, the only size (spec 002 §9). */

@@ -88,11 +88,15 @@ function embeddedIPv4(groups: number[]): string | undefined {
 /** Why an IP address may not be called, or undefined when it may (it is a public unicast address). */
 export function forbiddenAddressReason(address: string): string | undefined {
   const bare = address.replace(/^\[|\]$/g, '').split('%')[0] ?? '';
-  if (isIPv4(bare)) return v4Blocked.check(bare, 'ipv4') ? `${bare} is a loopback, private, link-local or reserved address` : undefined;
+  if (isIPv4(bare))
+    return v4Blocked.check(bare, 'ipv4') ? `${bare} is a loopback, private, link-local or reserved address` : undefined;
   if (!isIPv6(bare)) return `${address} is not an IP address`;
   const groups = ipv6Groups(bare);
   const inner = embeddedIPv4(groups);
-  if (inner !== undefined) return v4Blocked.check(inner, 'ipv4') ? `${bare} carries ${inner}, a loopback, private, link-local or reserved address` : undefined;
+  if (inner !== undefined)
+    return v4Blocked.check(inner, 'ipv4')
+      ? `${bare} carries ${inner}, a loopback, private, link-local or reserved address`
+      : undefined;
   const canonical = groups.map((group) => group.toString(16)).join(':');
   if (v6Blocked.check(canonical, 'ipv6')) return `${bare} is a loopback, private, link-local or reserved address`;
   // Only global unicast (2000::/3) reaches the internet.
@@ -108,24 +112,37 @@ export interface OutboundAllow {
   readonly entries: readonly AllowEntry[];
 }
 
-const normalHost = (host: string) => host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+const normalHost = (host: string) =>
+  host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 export function parseOutboundAllow(text: string): OutboundAllow {
   const entries: AllowEntry[] = [];
-  for (const raw of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const cidr = /^(.+)\/(\d{1,3})$/.exec(raw);
     if (cidr) {
       const [, network = '', prefix = ''] = cidr;
       const family = isIP(network);
-      if (family === 0 || Number(prefix) > (family === 4 ? 32 : 128)) throw new Error(`OUTBOUND_ALLOW: "${raw}" is not a CIDR range`);
+      if (family === 0 || Number(prefix) > (family === 4 ? 32 : 128))
+        throw new Error(`OUTBOUND_ALLOW: "${raw}" is not a CIDR range`);
       const list = new BlockList();
       list.addSubnet(network, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
       entries.push({ kind: 'range', list });
       continue;
     }
-    const hostPort = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(raw) ?? (isIPv6(raw) ? [raw, raw, undefined] : null);
+    const hostPort =
+      /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(raw) ?? (isIPv6(raw) ? [raw, raw, undefined] : null);
     if (!hostPort) throw new Error(`OUTBOUND_ALLOW: "${raw}" is not host[:port] or a CIDR range`);
-    entries.push({ kind: 'host', host: normalHost(hostPort[1] ?? ''), port: hostPort[2] === undefined ? undefined : Number(hostPort[2]) });
+    entries.push({
+      kind: 'host',
+      host: normalHost(hostPort[1] ?? ''),
+      port: hostPort[2] === undefined ? undefined : Number(hostPort[2]),
+    });
   }
   return { entries };
 }
@@ -137,13 +154,50 @@ export function isAllowed(allow: OutboundAllow, host: string, address: string, p
   const name = normalHost(host);
   const bare = normalHost(address);
   return allow.entries.some((entry) => {
-    if (entry.kind === 'range') return isIPv4(bare) ? entry.list.check(bare, 'ipv4') : isIPv6(bare) && entry.list.check(bare, 'ipv6');
+    if (entry.kind === 'range')
+      return isIPv4(bare) ? entry.list.check(bare, 'ipv4') : isIPv6(bare) && entry.list.check(bare, 'ipv6');
     return (entry.port === undefined || entry.port === port) && (entry.host === name || entry.host === bare);
   });
 }
 
 /** A call the guard refused: never retried (the answer would not change). */
 export class OutboundRefused extends Error {}
+
+/** At most this many redirects are followed by a guarded call (each hop's host judged again). */
+export const MAX_REDIRECTS = 5;
+/** Answers that send a client on to their `Location`. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Headers that carry credentials: not sent on to another origin by a redirect. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+/**
+ * The request a guarded call sends after a redirect from `from.url` to `to`, as browsers do: to
+ * another origin without the headers that carry credentials; after a 303, or a 301 or 302 of a
+ * POST, as a GET (a HEAD stays a HEAD) without the body and its `content-*` headers. The server's
+ * action runner (outbound.ts) and the agent's HTTP checks (http-check.ts) follow redirects by it.
+ *
+ * @example
+ *   const after = requestAfterRedirect(302, { url, method: 'POST', headers }, next);
+ *   // { method: 'GET', headers: (without content-* and, off the origin, credentials), keepsBody: false }
+ */
+export function requestAfterRedirect(
+  status: number,
+  from: { url: URL; method: string; headers: Readonly<Record<string, string>> },
+  to: URL,
+): { method: string; headers: Record<string, string>; keepsBody: boolean } {
+  let headers = { ...from.headers };
+  if (to.origin !== from.url.origin)
+    headers = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())),
+    );
+  const toGet = status === 303 || ((status === 301 || status === 302) && from.method === 'POST');
+  if (!toGet) return { method: from.method, headers, keepsBody: true };
+  return {
+    method: from.method === 'HEAD' ? 'HEAD' : 'GET',
+    headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name))),
+    keepsBody: false,
+  };
+}
 
 /** The port a URL names or its scheme's default. */
 export const portOf = (url: URL): number => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
@@ -163,30 +217,45 @@ const systemLookup: AddressLookup = (name) => lookup(name, { all: true, verbatim
  * by every address it resolves to (any refused address refuses the name: a resolver may answer
  * differently on the next call). Throws OutboundRefused.
  */
-export async function resolveGuarded(allow: OutboundAllow, host: string, port: number, timeoutMs: number, resolve: AddressLookup = systemLookup): Promise<ResolvedTarget> {
+export async function resolveGuarded(
+  allow: OutboundAllow,
+  host: string,
+  port: number,
+  timeoutMs: number,
+  resolve: AddressLookup = systemLookup,
+): Promise<ResolvedTarget> {
   const bare = host.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   if (family !== 0) {
     const reason = forbiddenAddressReason(bare);
-    if (reason && !isAllowed(allow, host, bare, port)) throw new OutboundRefused(`The address is not allowed: ${reason}.`);
+    if (reason && !isAllowed(allow, host, bare, port))
+      throw new OutboundRefused(`The address is not allowed: ${reason}.`);
     return { address: bare, family: family as 4 | 6 };
   }
   // RFC 6761: localhost names are loopback whatever a resolver says.
   const name = normalHost(bare);
-  if ((name === 'localhost' || name.endsWith('.localhost')) && !isAllowed(allow, host, '127.0.0.1', port) && !isAllowed(allow, host, '::1', port)) {
+  if (
+    (name === 'localhost' || name.endsWith('.localhost')) &&
+    !isAllowed(allow, host, '127.0.0.1', port) &&
+    !isAllowed(allow, host, '::1', port)
+  ) {
     throw new OutboundRefused(`The address is not allowed: ${bare} resolves to loopback.`);
   }
   let timer: NodeJS.Timeout | undefined;
   const answers = await Promise.race([
     resolve(bare),
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`Resolving ${bare} timed out`), { code: 'ETIMEDOUT' })), timeoutMs);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`Resolving ${bare} timed out`), { code: 'ETIMEDOUT' })),
+        timeoutMs,
+      );
     }),
   ]).finally(() => clearTimeout(timer));
   if (answers.length === 0) throw Object.assign(new Error(`${bare} has no address`), { code: 'ENOTFOUND' });
   for (const answer of answers) {
     const reason = forbiddenAddressReason(answer.address);
-    if (reason && !isAllowed(allow, host, answer.address, port)) throw new OutboundRefused(`The address is not allowed: ${bare} resolves to ${answer.address}; ${reason}.`);
+    if (reason && !isAllowed(allow, host, answer.address, port))
+      throw new OutboundRefused(`The address is not allowed: ${bare} resolves to ${answer.address}; ${reason}.`);
   }
   const first = answers[0] as { address: string; family: number };
   return { address: first.address, family: first.family === 6 ? 6 : 4 };

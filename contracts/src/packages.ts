@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { guid, URL_PATTERN } from './fields.js';
-import { EXECUTABLE_TYPES, FLEET_LIMITS, FLEET_MESSAGES, FREQUENCY_TYPES, OPERATING_SYSTEMS, OPERATION_RESULT_TYPES, OPERATION_TYPES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES, PARAMETER_SOURCES } from './fleet.js';
+import {
+  EXECUTABLE_TYPES,
+  FLEET_LIMITS,
+  FLEET_MESSAGES,
+  FREQUENCY_TYPES,
+  OPERATING_SYSTEMS,
+  OPERATION_RESULT_TYPES,
+  OPERATION_TYPES,
+  PACKAGE_TYPES,
+  PARAMETER_SOURCES,
+} from './fleet.js';
 
 /**
  * The package catalogue (spec 002 §3 Package, Package version, Operation; §4 package version
@@ -17,7 +27,8 @@ export const PACKAGE_MESSAGES = {
   saved: 'Package saved.',
   deleted: 'Package deleted successfully.',
   deleteConfirm: 'Are you sure you want to delete this package and its versions and operations?',
-  deleteInUse: 'The package cannot be deleted while a device has it installed or wanted, or a device operation uses one of its operations.',
+  deleteInUse:
+    'The package cannot be deleted while a device has it installed or wanted, or a device operation uses one of its operations.',
   labelRequired: 'Label is required',
   fileRequired: 'File is required',
   versionRequired: 'Version is required',
@@ -49,9 +60,19 @@ export const PACKAGE_MESSAGES = {
 } as const;
 
 const enumValue = <T extends Record<string, number>>(values: T, message: string) =>
-  z.number({ error: message }).int(message).refine((value) => Object.values(values).includes(value), message);
+  z
+    .number({ error: message })
+    .int(message)
+    .refine((value) => Object.values(values).includes(value), message);
 
-const optionalText = (max: number) => z.string().trim().max(max).nullable().optional().transform((value) => (value === undefined || value === '' ? null : value));
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? null : value));
 
 /** "HH:mm:ss" ↔ seconds: intervals are stored as seconds and shown as the spec writes them. */
 export function intervalToSeconds(text: string): number | null {
@@ -81,11 +102,31 @@ export const securedValueSchema = z.object({
 
 /** A parameter definition as the spec spells it (PascalCase, like a device operation's parameters). */
 export const parameterDefinitionSchema = z.object({
-  Name: z.string({ error: PACKAGE_MESSAGES.parameterNameRequired }).trim().min(1, PACKAGE_MESSAGES.parameterNameRequired).max(100),
-  Description: z.string().max(1000).nullable().optional().transform((value) => value ?? null),
-  Required: z.boolean().optional().transform((value) => value ?? false),
-  Source: z.enum(PARAMETER_SOURCES).optional().transform((value) => value ?? 'PortalEntry'),
-  DefaultValue: z.string().max(4000).nullable().optional().transform((value) => value ?? null),
+  Name: z
+    .string({ error: PACKAGE_MESSAGES.parameterNameRequired })
+    .trim()
+    .min(1, PACKAGE_MESSAGES.parameterNameRequired)
+    .max(100),
+  Description: z
+    .string()
+    .max(1000)
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  Required: z
+    .boolean()
+    .optional()
+    .transform((value) => value ?? false),
+  Source: z
+    .enum(PARAMETER_SOURCES)
+    .optional()
+    .transform((value) => value ?? 'PortalEntry'),
+  DefaultValue: z
+    .string()
+    .max(4000)
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   SecuredValues: z.array(securedValueSchema).max(50).optional(),
 });
 export type ParameterDefinition = z.output<typeof parameterDefinitionSchema>;
@@ -95,7 +136,10 @@ const parameterDefinitions = z
   .max(100)
   .optional()
   .transform((value) => value ?? [])
-  .refine((list) => new Set(list.map((item) => item.Name.toLowerCase())).size === list.length, PACKAGE_MESSAGES.parameterNamesUnique);
+  .refine(
+    (list) => new Set(list.map((item) => item.Name.toLowerCase())).size === list.length,
+    PACKAGE_MESSAGES.parameterNamesUnique,
+  );
 
 export const packageSchema = z.object({
   packageId: z.uuid(),
@@ -118,12 +162,21 @@ export type Package = z.infer<typeof packageSchema>;
 
 export const packageInputSchema = z.object({
   name: z.string({ error: PACKAGE_MESSAGES.nameRequired }).trim().min(1, PACKAGE_MESSAGES.nameRequired).max(200),
-  tenantId: guid('Please choose a tenant.').nullable().optional().transform((value) => value ?? null),
+  tenantId: guid('Please choose a tenant.')
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   description: optionalText(2000),
   packageTypeId: enumValue(PACKAGE_TYPES, PACKAGE_MESSAGES.packageTypeRequired),
   executableName: optionalText(260),
-  executableTypeId: enumValue(EXECUTABLE_TYPES, 'Please choose an executable type.').nullable().optional().transform((value) => value ?? null),
-  referenceUrl: optionalText(2000).refine((value) => value === null || URL_PATTERN.test(value), PACKAGE_MESSAGES.referenceUrlInvalid),
+  executableTypeId: enumValue(EXECUTABLE_TYPES, 'Please choose an executable type.')
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  referenceUrl: optionalText(2000).refine(
+    (value) => value === null || URL_PATTERN.test(value),
+    PACKAGE_MESSAGES.referenceUrlInvalid,
+  ),
   operatingSystemRidsId: z
     .array(enumValue(OPERATING_SYSTEMS, PACKAGE_MESSAGES.operatingSystemsRequired))
     .optional()
@@ -150,11 +203,17 @@ export const operationSchema = z.object({
 export type Operation = z.infer<typeof operationSchema>;
 
 export const operationInputSchema = z.object({
-  name: z.string({ error: PACKAGE_MESSAGES.operationNameRequired }).trim().min(1, PACKAGE_MESSAGES.operationNameRequired).max(200),
+  name: z
+    .string({ error: PACKAGE_MESSAGES.operationNameRequired })
+    .trim()
+    .min(1, PACKAGE_MESSAGES.operationNameRequired)
+    .max(200),
   description: optionalText(2000),
   parameterDefinitions,
   frequencyDefinitions: z
-    .array(enumValue(FREQUENCY_TYPES, PACKAGE_MESSAGES.frequenciesRequired), { error: PACKAGE_MESSAGES.frequenciesRequired })
+    .array(enumValue(FREQUENCY_TYPES, PACKAGE_MESSAGES.frequenciesRequired), {
+      error: PACKAGE_MESSAGES.frequenciesRequired,
+    })
     .min(1, PACKAGE_MESSAGES.frequenciesRequired)
     .transform((value) => [...new Set(value)].sort((a, b) => a - b)),
   defaultInterval: z
@@ -191,13 +250,24 @@ export const packageDetailSchema = packageSchema.extend({
 });
 export type PackageDetail = z.infer<typeof packageDetailSchema>;
 
+/**
+ * A SemVer 2 version exactly as semver.org's grammar writes it: no leading "v" or "=", no
+ * leading zeros. Lenient parsers read "v1.3.0" as 1.3.0, which would make it Latest under a
+ * name the uploader did not type; the form and the server refuse it instead.
+ */
+const SEMVER_2 =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
 /** The text fields of POST /v1/packages/upload (multipart; the file arrives as `file-0`). */
 export const packageUploadFieldsSchema = z.object({
   packageId: guid('Please choose a package.'),
-  version: z.string({ error: PACKAGE_MESSAGES.versionRequired }).trim().min(1, PACKAGE_MESSAGES.versionRequired).max(256),
+  version: z
+    .string({ error: PACKAGE_MESSAGES.versionRequired })
+    .trim()
+    .min(1, PACKAGE_MESSAGES.versionRequired)
+    .max(256)
+    // An empty version has its own message above.
+    .refine((version) => version === '' || SEMVER_2.test(version), PACKAGE_MESSAGES.versionInvalid),
   label: z.string({ error: PACKAGE_MESSAGES.labelRequired }).trim().min(1, PACKAGE_MESSAGES.labelRequired).max(200),
   tenantId: z.string().optional(),
 });
-export type PackageUploadFields = z.output<typeof packageUploadFieldsSchema>;
-
-export const PACKAGE_VERSION_STATUS_LABELS: Record<number, string> = Object.fromEntries(Object.entries(PACKAGE_VERSION_STATUSES).map(([label, id]) => [id, label]));

@@ -18,13 +18,20 @@ export const packetSeriesQuerySchema = z.object({
     .max(SERIES_LIMITS.maxBuckets, `buckets must be a number from 1 to ${SERIES_LIMITS.maxBuckets}`)
     .default(SERIES_LIMITS.defaultBuckets),
 });
-export type PacketSeriesQuery = z.input<typeof packetSeriesQuerySchema>;
 
 export const packetSeriesSchema = z.object({
   from: z.date(),
   to: z.date(),
   bucketSeconds: z.number(),
-  points: z.array(z.object({ timestamp: z.date(), average: z.number(), minimum: z.number(), maximum: z.number(), count: z.number().int() })),
+  points: z.array(
+    z.object({
+      timestamp: z.date(),
+      average: z.number(),
+      minimum: z.number(),
+      maximum: z.number(),
+      count: z.number().int(),
+    }),
+  ),
 });
 export type PacketSeries = {
   from: string;

@@ -31,7 +31,9 @@ export const PACKET_MESSAGES = {
   rejected: 'The packets were not stored.',
 } as const;
 
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be text, a number, true, false or null' });
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()], {
+  error: 'must be text, a number, true, false or null',
+});
 
 /**
  * One packet as an agent sends it. The `error` texts name the problem; the server prefixes
@@ -44,9 +46,17 @@ export const packetInputSchema = z.object(
     message: z.object(
       {
         Value: scalar.optional(),
-        Properties: z.record(z.string(), scalar, { error: 'message.Properties must be an object of names and values' }).optional(),
-        Metrics: z.record(z.string(), z.number({ error: 'must be a number' }).nullable(), { error: 'message.Metrics must be an object of names and numbers' }).optional(),
-        States: z.record(z.string(), scalar, { error: 'message.States must be an object of names and values' }).optional(),
+        Properties: z
+          .record(z.string(), scalar, { error: 'message.Properties must be an object of names and values' })
+          .optional(),
+        Metrics: z
+          .record(z.string(), z.number({ error: 'must be a number' }).nullable(), {
+            error: 'message.Metrics must be an object of names and numbers',
+          })
+          .optional(),
+        States: z
+          .record(z.string(), scalar, { error: 'message.States must be an object of names and values' })
+          .optional(),
         Diagnostics: z.record(z.string(), z.unknown(), { error: 'message.Diagnostics must be an object' }).optional(),
       },
       { error: 'message must be a JSON object' },
@@ -75,7 +85,11 @@ export const packetSchema = z.object({
   received: z.date(),
   message: packetMessageSchema,
 });
-export type Packet = Omit<z.infer<typeof packetSchema>, 'timestamp' | 'received' | 'message'> & { timestamp: string; received: string; message: PacketMessage };
+export type Packet = Omit<z.infer<typeof packetSchema>, 'timestamp' | 'received' | 'message'> & {
+  timestamp: string;
+  received: string;
+  message: PacketMessage;
+};
 
 /** POST /v1/packets answer: how many were accepted and how many were new (re-sent ones are stored once). */
 export const ingestResultSchema = z.object({ accepted: z.number().int(), stored: z.number().int() });
@@ -85,12 +99,18 @@ export type IngestResult = z.infer<typeof ingestResultSchema>;
 export const packetHistoryQuerySchema = z.object({
   from: z.iso.datetime({ offset: true, error: 'from must be a date and time with a time zone (ISO 8601)' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be a date and time with a time zone (ISO 8601)' }).optional(),
-  $top: z.coerce.number({ error: '$top must be a number' }).int().min(1).max(PACKET_LIMITS.historyMaxTop).default(PACKET_LIMITS.historyDefaultTop),
+  $top: z.coerce
+    .number({ error: '$top must be a number' })
+    .int()
+    .min(1)
+    .max(PACKET_LIMITS.historyMaxTop)
+    .default(PACKET_LIMITS.historyDefaultTop),
   $skiptoken: z.string().max(200).optional(),
 });
 
+/** The answer of GET /v1/packets/{entityId}/history: a page and, when more follow, the link to the next. */
 export const packetHistorySchema = z.object({
   value: z.array(packetSchema),
-  '@odata.nextLink': z.string().optional(),
+  '@odata.nextLink': z.string().optional().describe('the next page: this request with $skiptoken'),
 });
 export type PacketHistory = { value: Packet[]; '@odata.nextLink'?: string };

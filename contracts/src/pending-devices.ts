@@ -5,11 +5,13 @@ import { FLEET_LIMITS, FLEET_MESSAGES, OPERATING_SYSTEMS, type OperatingSystemId
 /** Pending devices (spec 002 §2 Pending devices, §3, §4, §5, §7, §8). */
 export const PENDING_DEVICE_MESSAGES = {
   tooManySelected: FLEET_MESSAGES.tooManySelected,
-  subscriptionRequired: 'Please choose a subscription of the pending devices\' tenant.',
+  subscriptionRequired: "Please choose a subscription of the pending devices' tenant.",
   promoted: (count: number) => `${count} ${count === 1 ? 'device' : 'devices'} promoted.`,
   deleted: (count: number) => `${count} pending ${count === 1 ? 'device' : 'devices'} deleted.`,
-  promoteConfirm: (count: number) => `Promote ${count} pending ${count === 1 ? 'device' : 'devices'} into the current subscription?`,
-  deleteConfirm: (count: number) => `Delete ${count} pending ${count === 1 ? 'device' : 'devices'}? An agent that enrols again shows up again.`,
+  promoteConfirm: (count: number) =>
+    `Promote ${count} pending ${count === 1 ? 'device' : 'devices'} into the current subscription?`,
+  deleteConfirm: (count: number) =>
+    `Delete ${count} pending ${count === 1 ? 'device' : 'devices'}? An agent that enrols again shows up again.`,
   promoteFailed: 'A problem occurred promoting the devices. Please try again.',
   deleteFailed: 'A problem occurred deleting the pending devices. Please try again.',
 } as const;

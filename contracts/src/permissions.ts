@@ -15,6 +15,7 @@ export const AREAS = [
   'Compliance',
   'CurrentUser',
   'Devices',
+  'Devices.HostAccess',
   'Home',
   'Locations',
   'Packages',
@@ -43,18 +44,17 @@ export type Verb = (typeof VERBS)[number];
 /** A permission a route or a screen needs: an area and a verb, or the special "view mine". */
 export type Permission = { area: Area; verb: Verb } | { area: 'WorkUnits'; verb: 'view:mine' };
 
+/** A permission as a route declares it and a role holds it, without the prefix: `Tenants:view`, `WorkUnits:view:mine`. */
+export type PermissionName = `${Area}:${Verb}` | 'WorkUnits:view:mine';
+
 export const DEFAULT_PERMISSION_PREFIX = 'CFS';
 
-export function permissionString(prefix: string, permission: Permission): string {
-  return `${prefix}.${permission.area}:${permission.verb}`;
-}
-
-/** Every permission string for a prefix: each area with each verb, plus view-mine. */
-export function allPermissionStrings(prefix: string): string[] {
-  const all = AREAS.flatMap((area) => VERBS.map((verb) => permissionString(prefix, { area, verb })));
-  all.push(permissionString(prefix, { area: 'WorkUnits', verb: 'view:mine' }));
-  return all;
-}
+/**
+ * Operations that read files or run commands on a device (Read File today): set up, changed and
+ * run only by holders of this permission (administrators), not by everyone who edits a device's
+ * label. The agent on the device still decides what it reads (agent/src/read-allow.ts).
+ */
+export const HOST_ACCESS_PERMISSION = { area: 'Devices.HostAccess', verb: 'edit' } as const satisfies Permission;
 
 // Longest names first so that "WorkUnits.Categories" is not read as "WorkUnits".
 const AREAS_BY_LENGTH = [...AREAS].sort((a, b) => b.length - a.length);
@@ -90,8 +90,8 @@ export class PermissionSet {
     return this.held.has('WorkUnits:view:mine');
   }
 
-  allows(permission: Permission): boolean {
-    return this.held.has(`${permission.area}:${permission.verb}`);
+  allows(permission: Permission | PermissionName): boolean {
+    return this.held.has(typeof permission === 'string' ? permission : `${permission.area}:${permission.verb}`);
   }
 
   get size(): number {

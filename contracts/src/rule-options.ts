@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { LEFT_OPERANDS, OCCURRENCE_OPTIONS, OPERATORS, RULE_ACTION_TYPES, RULE_TYPES, type LeftOperandType, type OperatorId } from './monitoring.js';
+import {
+  LEFT_OPERANDS,
+  OCCURRENCE_OPTIONS,
+  OPERATORS,
+  RULE_ACTION_TYPES,
+  RULE_TYPES,
+  type LeftOperandType,
+  type OperatorId,
+} from './monitoring.js';
 import { SEVERITY_LABELS, STATE_LABELS, WORK_UNIT_EVENT_TYPES } from './work-units.js';
 
 /**
@@ -29,7 +37,11 @@ export const OPERATOR_LABELS: Record<OperatorId, string> = {
 /** GET /api/generalLookup/operators: id, the spec's name and the editor's label. */
 export const operatorOptionSchema = z.object({ id: z.number(), name: z.string(), label: z.string() });
 export type OperatorOption = z.infer<typeof operatorOptionSchema>;
-export const OPERATOR_OPTIONS: OperatorOption[] = Object.entries(OPERATORS).map(([name, id]) => ({ id, name, label: OPERATOR_LABELS[id] }));
+export const OPERATOR_OPTIONS: OperatorOption[] = Object.entries(OPERATORS).map(([name, id]) => ({
+  id,
+  name,
+  label: OPERATOR_LABELS[id],
+}));
 
 /** GET /api/generalLookup/ruletypes. */
 export const RULE_TYPE_OPTIONS = Object.entries(RULE_TYPES).map(([name, id]) => ({ id: id as number, name }));
@@ -44,13 +56,29 @@ export const OCCURRENCE_OPTION_LIST: OccurrenceOption[] = OCCURRENCE_OPTIONS.map
  * `type` picks the value field (a choice list from `conditionInputOptions/{type}`, a time span, a
  * number or text); `field` says a field name (LeftOperandFieldName) goes with it.
  */
-export const leftOperandOptionSchema = z.object({ id: z.number(), name: z.string(), type: z.string(), field: z.boolean() });
+export const leftOperandOptionSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.string(),
+  field: z.boolean(),
+});
 export type LeftOperandOption = z.infer<typeof leftOperandOptionSchema>;
 
 /** The left operand types whose value is chosen from a list (the others are typed: text, number, timespan). */
-export const CHOICE_OPERAND_TYPES = ['entity', 'device', 'tenant', 'workUnitEvent', 'workUnitType', 'severity', 'workUnitState'] as const satisfies readonly LeftOperandType[];
-export const LEFT_OPERAND_TYPES = [...new Set(Object.values(LEFT_OPERANDS).map((operand) => operand.type))] as LeftOperandType[];
-export const hasChoices = (type: string | undefined): boolean => (CHOICE_OPERAND_TYPES as readonly string[]).includes(type ?? '');
+export const CHOICE_OPERAND_TYPES = [
+  'entity',
+  'device',
+  'tenant',
+  'workUnitEvent',
+  'workUnitType',
+  'severity',
+  'workUnitState',
+] as const satisfies readonly LeftOperandType[];
+export const LEFT_OPERAND_TYPES = [
+  ...new Set(Object.values(LEFT_OPERANDS).map((operand) => operand.type)),
+] as LeftOperandType[];
+export const hasChoices = (type: string | undefined): boolean =>
+  (CHOICE_OPERAND_TYPES as readonly string[]).includes(type ?? '');
 
 /** GET /api/{tenantId}/rulelookup/conditionInputOptions/{leftOperandType}: one choice of a condition's value. */
 export const conditionInputOptionSchema = z.object({ value: z.string(), label: z.string() });

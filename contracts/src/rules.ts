@@ -56,7 +56,9 @@ export const RULE_MESSAGES = {
   actionsTooMany: `A rule holds at most ${MONITORING_LIMITS.maxRuleActions} actions of each kind.`,
 } as const;
 
-export const ruleTypeIdSchema = z.number({ error: RULE_MESSAGES.ruleTypeRequired }).refine((value) => (RULE_TYPE_IDS as number[]).includes(value), RULE_MESSAGES.ruleTypeRequired);
+export const ruleTypeIdSchema = z
+  .number({ error: RULE_MESSAGES.ruleTypeRequired })
+  .refine((value) => (RULE_TYPE_IDS as number[]).includes(value), RULE_MESSAGES.ruleTypeRequired);
 
 /**
  * One condition (spec 002 §3, PascalCase as stored in the rule's JSON list). Conditions are read
@@ -66,23 +68,44 @@ export const ruleTypeIdSchema = z.number({ error: RULE_MESSAGES.ruleTypeRequired
 export const conditionSchema = z
   .object({
     Type: z.union([z.literal(CONDITION_TYPES.And), z.literal(CONDITION_TYPES.Or)]).default(CONDITION_TYPES.And),
-    LeftOperand: z.number({ error: RULE_MESSAGES.leftOperandInvalid }).int().refine((id) => leftOperandById(id) !== undefined, RULE_MESSAGES.leftOperandInvalid),
+    LeftOperand: z
+      .number({ error: RULE_MESSAGES.leftOperandInvalid })
+      .int()
+      .refine((id) => leftOperandById(id) !== undefined, RULE_MESSAGES.leftOperandInvalid),
     LeftOperandFieldName: z.string().trim().max(200).nullable().default(null),
-    Operator: z.number({ error: RULE_MESSAGES.operatorInvalid }).refine((id) => (OPERATOR_IDS as number[]).includes(id), RULE_MESSAGES.operatorInvalid),
+    Operator: z
+      .number({ error: RULE_MESSAGES.operatorInvalid })
+      .refine((id) => (OPERATOR_IDS as number[]).includes(id), RULE_MESSAGES.operatorInvalid),
     RightOperand: z.string().max(4000).nullable().default(null),
     OccurrencePattern: z.string().regex(OCCURRENCE_PATTERN, RULE_MESSAGES.occurrenceInvalid).nullable().default(null),
   })
   .superRefine((condition, context) => {
     const operand = leftOperandById(condition.LeftOperand);
-    if (operand?.field && !condition.LeftOperandFieldName) context.addIssue({ code: 'custom', path: ['LeftOperandFieldName'], message: RULE_MESSAGES.fieldNameRequired });
+    if (operand?.field && !condition.LeftOperandFieldName)
+      context.addIssue({ code: 'custom', path: ['LeftOperandFieldName'], message: RULE_MESSAGES.fieldNameRequired });
     const valueless = (VALUELESS_OPERATORS as number[]).includes(condition.Operator);
-    if (!valueless && (condition.RightOperand === null || condition.RightOperand === '')) context.addIssue({ code: 'custom', path: ['RightOperand'], message: RULE_MESSAGES.valueRequired });
+    if (!valueless && (condition.RightOperand === null || condition.RightOperand === ''))
+      context.addIssue({ code: 'custom', path: ['RightOperand'], message: RULE_MESSAGES.valueRequired });
     if (!valueless && condition.RightOperand && (operand?.type === 'number' || operand?.type === 'timespan')) {
-      const numeric = operand.type === 'timespan' ? intervalSeconds(condition.RightOperand) : Number(condition.RightOperand.trim());
-      const ordered = [OPERATORS.GreaterThan, OPERATORS.LessThan, OPERATORS.GreaterThanOrEqual, OPERATORS.LessThanOrEqual].includes(condition.Operator as 3);
-      if (ordered && (numeric === undefined || !Number.isFinite(numeric))) context.addIssue({ code: 'custom', path: ['RightOperand'], message: operand.type === 'timespan' ? RULE_MESSAGES.dailyTimeInvalid : RULE_MESSAGES.numberRequired });
+      const numeric =
+        operand.type === 'timespan' ? intervalSeconds(condition.RightOperand) : Number(condition.RightOperand.trim());
+      const ordered = [
+        OPERATORS.GreaterThan,
+        OPERATORS.LessThan,
+        OPERATORS.GreaterThanOrEqual,
+        OPERATORS.LessThanOrEqual,
+      ].includes(condition.Operator as 3);
+      if (ordered && (numeric === undefined || !Number.isFinite(numeric)))
+        context.addIssue({
+          code: 'custom',
+          path: ['RightOperand'],
+          message: operand.type === 'timespan' ? RULE_MESSAGES.dailyTimeInvalid : RULE_MESSAGES.numberRequired,
+        });
     }
-    if ((condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) && (condition.RightOperand?.length ?? 0) > MONITORING_LIMITS.maxPatternLength) {
+    if (
+      (condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) &&
+      (condition.RightOperand?.length ?? 0) > MONITORING_LIMITS.maxPatternLength
+    ) {
       context.addIssue({ code: 'custom', path: ['RightOperand'], message: RULE_MESSAGES.patternInvalid });
     }
   });
@@ -115,21 +138,29 @@ export function isKnownTimeZone(zone: string): boolean {
  */
 export const timeConditionsSchema = z
   .object({
-    TimeZoneId: z.string({ error: RULE_MESSAGES.timeZoneRequired }).trim().min(1, { error: RULE_MESSAGES.timeZoneRequired, abort: true }).refine(isKnownTimeZone, RULE_MESSAGES.timeZoneUnknown),
+    TimeZoneId: z
+      .string({ error: RULE_MESSAGES.timeZoneRequired })
+      .trim()
+      .min(1, { error: RULE_MESSAGES.timeZoneRequired, abort: true })
+      .refine(isKnownTimeZone, RULE_MESSAGES.timeZoneUnknown),
     StartRange: rangeDate,
     EndRange: rangeDate,
     DaysOfWeek: z.array(z.number().int().min(0).max(6)).max(7).default([]),
     DaysOfMonth: z
       .string()
       .trim()
-      .refine((text) => text === '' || text.split(',').every((part) => /^\s*([1-9]|[12]\d|3[01])\s*$/.test(part)), RULE_MESSAGES.dayOfMonthInvalid)
+      .refine(
+        (text) => text === '' || text.split(',').every((part) => /^\s*([1-9]|[12]\d|3[01])\s*$/.test(part)),
+        RULE_MESSAGES.dayOfMonthInvalid,
+      )
       .nullable()
       .default(null),
     DailyStartTime: dailyTime,
     DailyEndTime: dailyTime,
   })
   .superRefine((time, context) => {
-    if (time.StartRange && time.EndRange && Date.parse(time.EndRange) <= Date.parse(time.StartRange)) context.addIssue({ code: 'custom', path: ['EndRange'], message: RULE_MESSAGES.dateRangeOrder });
+    if (time.StartRange && time.EndRange && Date.parse(time.EndRange) <= Date.parse(time.StartRange))
+      context.addIssue({ code: 'custom', path: ['EndRange'], message: RULE_MESSAGES.dateRangeOrder });
   });
 export type TimeConditions = z.output<typeof timeConditionsSchema>;
 
@@ -146,7 +177,10 @@ export const lifetimeSchema = z
   // One message at a time: an empty lifetime is not also badly formatted and too short.
   .min(1, { error: RULE_MESSAGES.lifetimeRequired, abort: true })
   .regex(INTERVAL_PATTERN, { error: RULE_MESSAGES.lifetimeFormat, abort: true })
-  .refine((text) => (intervalSeconds(text) ?? 0) >= MONITORING_LIMITS.minimumRuleLifetimeSeconds, RULE_MESSAGES.lifetimeMinimum);
+  .refine(
+    (text) => (intervalSeconds(text) ?? 0) >= MONITORING_LIMITS.minimumRuleLifetimeSeconds,
+    RULE_MESSAGES.lifetimeMinimum,
+  );
 
 /**
  * A rule as created or updated (PUT v1/rules, POST v1/rules/{ruleId}). timeConditions travels as
@@ -155,17 +189,43 @@ export const lifetimeSchema = z
 export const ruleInputSchema = z
   .object({
     name: z.string({ error: RULE_MESSAGES.nameRequired }).trim().min(1, RULE_MESSAGES.nameRequired).max(200),
-    description: z.string().trim().max(2000).nullable().optional().transform((value) => value || null),
+    description: z
+      .string()
+      .trim()
+      .max(2000)
+      .nullable()
+      .optional()
+      .transform((value) => value || null),
     ruleTypeId: ruleTypeIdSchema,
     enabled: z.boolean().default(true),
-    tenantId: guid().nullable().optional().transform((value) => value ?? null),
-    subscriptionId: guid().nullable().optional().transform((value) => value ?? null),
+    tenantId: guid()
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null),
+    subscriptionId: guid()
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null),
     matchLifetime: lifetimeSchema,
     useSlidingExpiration: z.boolean().default(false),
-    timeConditions: z.string().max(10_000).nullable().optional().transform((value) => (value ? value : null)),
-    conditions: z.array(conditionSchema, { error: RULE_MESSAGES.conditionsRequired }).min(1, RULE_MESSAGES.conditionsRequired).max(MONITORING_LIMITS.maxConditions, RULE_MESSAGES.conditionsTooMany),
-    matchActions: z.array(ruleActionSchema).max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany).default([]),
-    expirationActions: z.array(ruleActionSchema).max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany).default([]),
+    timeConditions: z
+      .string()
+      .max(10_000)
+      .nullable()
+      .optional()
+      .transform((value) => (value ? value : null)),
+    conditions: z
+      .array(conditionSchema, { error: RULE_MESSAGES.conditionsRequired })
+      .min(1, RULE_MESSAGES.conditionsRequired)
+      .max(MONITORING_LIMITS.maxConditions, RULE_MESSAGES.conditionsTooMany),
+    matchActions: z
+      .array(ruleActionSchema)
+      .max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany)
+      .default([]),
+    expirationActions: z
+      .array(ruleActionSchema)
+      .max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany)
+      .default([]),
   })
   .superRefine((rule, context) => {
     let time: TimeConditions | null = null;
@@ -178,18 +238,47 @@ export const ruleInputSchema = z
       }
       const checked = timeConditionsSchema.safeParse(parsed ?? {});
       if (checked.success) time = checked.data;
-      else for (const issue of checked.error.issues) context.addIssue({ code: 'custom', path: ['timeConditions', ...issue.path.map(String)], message: issue.message });
+      else
+        for (const issue of checked.error.issues)
+          context.addIssue({
+            code: 'custom',
+            path: ['timeConditions', ...issue.path.map(String)],
+            message: issue.message,
+          });
     }
     if (rule.ruleTypeId === RULE_TYPES.Maintenance) {
-      if (!rule.timeConditions) context.addIssue({ code: 'custom', path: ['timeConditions'], message: RULE_MESSAGES.maintenanceNeedsTime });
-      else if (time && time.DaysOfWeek.length === 0) context.addIssue({ code: 'custom', path: ['timeConditions', 'DaysOfWeek'], message: RULE_MESSAGES.maintenanceNeedsDay });
+      if (!rule.timeConditions)
+        context.addIssue({ code: 'custom', path: ['timeConditions'], message: RULE_MESSAGES.maintenanceNeedsTime });
+      else if (time && time.DaysOfWeek.length === 0)
+        context.addIssue({
+          code: 'custom',
+          path: ['timeConditions', 'DaysOfWeek'],
+          message: RULE_MESSAGES.maintenanceNeedsDay,
+        });
     }
     rule.conditions.forEach((condition, index) => {
-      if (!LEFT_OPERAND_IDS_BY_TYPE[rule.ruleTypeId as keyof typeof LEFT_OPERAND_IDS_BY_TYPE]?.includes(condition.LeftOperand) && condition.LeftOperand !== TENANT_LEFT_OPERAND) {
-        context.addIssue({ code: 'custom', path: ['conditions', index, 'LeftOperand'], message: RULE_MESSAGES.leftOperandNotForType });
+      if (
+        !LEFT_OPERAND_IDS_BY_TYPE[rule.ruleTypeId as keyof typeof LEFT_OPERAND_IDS_BY_TYPE]?.includes(
+          condition.LeftOperand,
+        ) &&
+        condition.LeftOperand !== TENANT_LEFT_OPERAND
+      ) {
+        context.addIssue({
+          code: 'custom',
+          path: ['conditions', index, 'LeftOperand'],
+          message: RULE_MESSAGES.leftOperandNotForType,
+        });
       }
-      if (condition.LeftOperand === TENANT_LEFT_OPERAND && rule.tenantId && condition.RightOperand?.toLowerCase() !== rule.tenantId) {
-        context.addIssue({ code: 'custom', path: ['conditions', index, 'RightOperand'], message: RULE_MESSAGES.tenantConditionMismatch });
+      if (
+        condition.LeftOperand === TENANT_LEFT_OPERAND &&
+        rule.tenantId &&
+        condition.RightOperand?.toLowerCase() !== rule.tenantId
+      ) {
+        context.addIssue({
+          code: 'custom',
+          path: ['conditions', index, 'RightOperand'],
+          message: RULE_MESSAGES.tenantConditionMismatch,
+        });
       }
     });
   });
@@ -197,12 +286,22 @@ export type RuleInput = z.input<typeof ruleInputSchema>;
 export type RuleValues = z.output<typeof ruleInputSchema>;
 
 const LEFT_OPERAND_IDS_BY_TYPE = Object.fromEntries(
-  Object.entries(LEFT_OPERANDS_BY_RULE_TYPE).map(([type, keys]) => [type, keys.map((key) => LEFT_OPERANDS[key].id as number)]),
+  Object.entries(LEFT_OPERANDS_BY_RULE_TYPE).map(([type, keys]) => [
+    type,
+    keys.map((key) => LEFT_OPERANDS[key].id as number),
+  ]),
 ) as Record<number, number[]>;
 
 /** The fixed first condition a rule with a tenant carries (spec 002 §5). */
 export function tenantCondition(tenantId: string): Condition {
-  return { Type: CONDITION_TYPES.And, LeftOperand: TENANT_LEFT_OPERAND, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: tenantId, OccurrencePattern: null };
+  return {
+    Type: CONDITION_TYPES.And,
+    LeftOperand: TENANT_LEFT_OPERAND,
+    LeftOperandFieldName: null,
+    Operator: OPERATORS.Equals,
+    RightOperand: tenantId,
+    OccurrencePattern: null,
+  };
 }
 
 export const ruleSchema = z.object({
@@ -233,7 +332,15 @@ export type Rule = z.infer<typeof ruleSchema>;
  * the block's Rule Matches tab show it).
  */
 export const matchReasonSchema = z.object({
-  conditions: z.array(z.object({ index: z.number(), leftOperand: z.string(), operator: z.string(), rightOperand: z.string().nullable(), seen: z.string().nullable() })),
+  conditions: z.array(
+    z.object({
+      index: z.number(),
+      leftOperand: z.string(),
+      operator: z.string(),
+      rightOperand: z.string().nullable(),
+      seen: z.string().nullable(),
+    }),
+  ),
   /** The packet (or work unit event) that matched last. */
   timestamp: z.string().nullable(),
 });
@@ -257,14 +364,17 @@ export const ruleMatchSchema = z.object({
   created: z.date(),
   modified: z.date(),
 });
-export type RuleMatch = z.infer<typeof ruleMatchSchema>;
 
 export { formatInterval as formatLifetime, intervalSeconds as lifetimeSeconds };
 
 /** The windows a rule can be tried against before it is saved (the editor's Test). */
 export const RULE_TEST_WINDOWS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
 export type RuleTestWindow = keyof typeof RULE_TEST_WINDOWS;
-export const RULE_TEST_WINDOW_LABELS: Record<RuleTestWindow, string> = { hour: 'Last hour', day: 'Last day', week: 'Last 7 days' };
+export const RULE_TEST_WINDOW_LABELS: Record<RuleTestWindow, string> = {
+  hour: 'Last hour',
+  day: 'Last day',
+  week: 'Last 7 days',
+};
 
 /** POST v1/rules/test: the rule as it stands in the form (unsaved), and the window to try it on. */
 export const ruleTestRequestSchema = z.object({
@@ -296,6 +406,13 @@ export const ruleTestResultSchema = z.object({
       expirations: z.array(z.string()),
     }),
   ),
-  actions: z.array(z.object({ phase: z.enum(['match', 'expiration']), actionDefinitionId: z.string(), name: z.string(), runs: z.number() })),
+  actions: z.array(
+    z.object({
+      phase: z.enum(['match', 'expiration']),
+      actionDefinitionId: z.string(),
+      name: z.string(),
+      runs: z.number(),
+    }),
+  ),
 });
 export type RuleTestResult = z.infer<typeof ruleTestResultSchema>;

@@ -23,17 +23,27 @@ const filterItemSchema = z.object({
   value: z.unknown().optional(),
 });
 
-/** What a view holds of a list: its filters, sort and column visibility (a page is not part of it). */
+/**
+ * What a view holds of a list: its filters, sort, column visibility and search (a page is not part
+ * of it). A view without a search (saved before the search was kept, or a built-in view) leaves
+ * the list's search as it is.
+ */
 export const savedViewStateSchema = z.object({
   filters: z.array(filterItemSchema).max(50),
   sort: z.array(sortItemSchema).max(10),
   columns: z.record(z.string().max(100), z.boolean()),
+  search: z.string().max(500).optional(),
+  exactMatch: z.boolean().optional(),
 });
 export type SavedViewState = z.infer<typeof savedViewStateSchema>;
 
 export const savedViewInputSchema = z.object({
   tenantId: guid('Please choose a tenant.'),
-  name: z.string({ error: SAVED_VIEW_MESSAGES.nameRequired }).trim().min(1, SAVED_VIEW_MESSAGES.nameRequired).max(SAVED_VIEW_NAME_MAX, SAVED_VIEW_MESSAGES.nameTooLong),
+  name: z
+    .string({ error: SAVED_VIEW_MESSAGES.nameRequired })
+    .trim()
+    .min(1, SAVED_VIEW_MESSAGES.nameRequired)
+    .max(SAVED_VIEW_NAME_MAX, SAVED_VIEW_MESSAGES.nameTooLong),
   /** Shared views are offered to everyone working in the tenant; only the owner changes them. */
   shared: z.boolean().default(false),
   state: savedViewStateSchema,

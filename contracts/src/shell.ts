@@ -56,5 +56,11 @@ export type TenantSubscriptionContext = z.infer<typeof tenantSubscriptionContext
 export const personSchema = z.object({ displayName: z.string(), mail: z.string() });
 export type Person = z.infer<typeof personSchema>;
 
+/** Who a stored user name or mail (`key`) is: records keep either, people see "displayName (mail)". */
+export const personNameSchema = z.object({ key: z.string(), displayName: z.string(), mail: z.string().nullable() });
+export type PersonName = z.infer<typeof personNameSchema>;
+/** The most keys one names request carries (a page of a grid has at most 100 rows). */
+export const PERSON_NAMES_MAX = 100;
+
 export const namedOptionSchema = z.object({ id: z.number().int(), name: z.string() });
 export type NamedOption = z.infer<typeof namedOptionSchema>;

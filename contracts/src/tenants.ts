@@ -19,9 +19,21 @@ export const TENANT_MESSAGES = {
 export const CUSTOM_FIELD_COUNT = 15;
 export const CUSTOM_FIELD_TYPES = { Textbox: 1, Dropdown: 2 } as const;
 export const customFieldColumns = [
-  'workUnitField1', 'workUnitField2', 'workUnitField3', 'workUnitField4', 'workUnitField5',
-  'workUnitField6', 'workUnitField7', 'workUnitField8', 'workUnitField9', 'workUnitField10',
-  'workUnitField11', 'workUnitField12', 'workUnitField13', 'workUnitField14', 'workUnitField15',
+  'workUnitField1',
+  'workUnitField2',
+  'workUnitField3',
+  'workUnitField4',
+  'workUnitField5',
+  'workUnitField6',
+  'workUnitField7',
+  'workUnitField8',
+  'workUnitField9',
+  'workUnitField10',
+  'workUnitField11',
+  'workUnitField12',
+  'workUnitField13',
+  'workUnitField14',
+  'workUnitField15',
 ] as const;
 export type CustomFieldColumn = (typeof customFieldColumns)[number];
 
@@ -40,7 +52,10 @@ export type CustomField = z.infer<typeof customFieldSchema>;
 
 /** The options of a dropdown custom field, trimmed and without blanks. */
 export function customFieldOptions(field: Pick<CustomField, 'Options'>): string[] {
-  return (field.Options ?? '').split(',').map((option) => option.trim()).filter(Boolean);
+  return (field.Options ?? '')
+    .split(',')
+    .map((option) => option.trim())
+    .filter(Boolean);
 }
 
 const customFieldText = z.string().max(5000).nullable().optional();
@@ -50,7 +65,8 @@ function perCustomField<S extends z.ZodType>(schema: S): Record<CustomFieldColum
 }
 
 /** Not in the spec: what a disabled tenant answers to new work (work units, tokens, later device credentials and packets). */
-export const TENANT_DISABLED_MESSAGE = 'The tenant is disabled; it takes no new work. An administrator can enable it again.';
+export const TENANT_DISABLED_MESSAGE =
+  'The tenant is disabled; it takes no new work. An administrator can enable it again.';
 
 /** Not in the spec: the tenant's version policy (devices run the Latest within N days of its release). */
 export const VERSION_POLICY_MAX_DAYS = 3650;
@@ -76,7 +92,10 @@ export type Tenant = z.infer<typeof tenantSchema>;
 /** Create (PUT v1/tenants) and update (POST v1/tenants/{id}) bodies. */
 export const tenantInputSchema = z.object({
   name: z.string({ error: TENANT_MESSAGES.nameRequired }).trim().min(1, TENANT_MESSAGES.nameRequired).max(200),
-  internalNotificationEmailAddress: z.union([z.email(TENANT_MESSAGES.invalidEmail), z.literal('')]).nullable().optional(),
+  internalNotificationEmailAddress: z
+    .union([z.email(TENANT_MESSAGES.invalidEmail), z.literal('')])
+    .nullable()
+    .optional(),
   enabled: z.boolean().optional(),
   assignmentGroups: z.string().max(4000).optional(),
   intakeWizardSchema: z.string().max(500_000).nullable().optional(),
@@ -90,6 +109,12 @@ export const tenantInputSchema = z.object({
   ...perCustomField(customFieldText),
 });
 export type TenantInput = z.infer<typeof tenantInputSchema>;
+
+/**
+ * GET v1/tenants/{id}/intakewizardschema: the tenant's intake wizard form, a JSON Schema object
+ * (checked when it is saved), or null when the tenant has none.
+ */
+export const intakeWizardSchemaAnswerSchema = z.record(z.string(), z.unknown()).nullable();
 
 export const subscriptionSchema = z.object({
   subscriptionId: z.uuid(),
@@ -131,7 +156,10 @@ export const SECRET_NAME_MESSAGE = 'Please enter a secret name (letters, digits,
 export const SECRET_VALUE_MESSAGE = 'Please enter the secret value.';
 
 export const tenantSecretInputSchema = z.object({
-  name: z.string({ error: SECRET_NAME_MESSAGE }).trim().regex(/^[A-Za-z0-9._-]{1,100}$/, SECRET_NAME_MESSAGE),
+  name: z
+    .string({ error: SECRET_NAME_MESSAGE })
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, SECRET_NAME_MESSAGE),
   value: z.string({ error: SECRET_VALUE_MESSAGE }).min(1, SECRET_VALUE_MESSAGE).max(16_000),
 });
 export const tenantSecretVersionInputSchema = tenantSecretInputSchema.pick({ value: true });

@@ -7,7 +7,16 @@ import { z } from 'zod';
  * response, the work unit created, its protocol actions, notes and state changes, and the emails.
  * Each entry names the record it stands for, so the screen can link to it.
  */
-export const TIMELINE_KINDS = ['packet', 'ruleMatch', 'actionRun', 'workUnit', 'note', 'stateChange', 'protocolAction', 'email'] as const;
+export const TIMELINE_KINDS = [
+  'packet',
+  'ruleMatch',
+  'actionRun',
+  'workUnit',
+  'note',
+  'stateChange',
+  'protocolAction',
+  'email',
+] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
@@ -32,7 +41,10 @@ export const timelineEntrySchema = z.object({
   /** Success or Failure for action runs and emails; null where it does not apply. */
   outcome: z.enum(['success', 'failure', 'suppressed', 'pending']).nullable(),
   /** The record: what a link opens (an entity's block or device, a rule match, an action history entry, a work unit). */
-  ref: z.object({ type: z.enum(['entity', 'ruleMatch', 'actionHistory', 'workUnit', 'note', 'email', 'rule']), id: z.string() }),
+  ref: z.object({
+    type: z.enum(['entity', 'ruleMatch', 'actionHistory', 'workUnit', 'note', 'email', 'rule']),
+    id: z.string(),
+  }),
   /** The key of the entry that caused this one, when known (a match's packet, a run's match). */
   causedBy: z.string().nullable(),
 });

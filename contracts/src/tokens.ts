@@ -38,13 +38,16 @@ export const tokenGrantSchema = z.object({
 });
 export type TokenGrant = z.infer<typeof tokenGrantSchema>;
 
-export const tokenStatus = (grant: Pick<TokenGrant, 'revokedOn'>): 'Active' | 'Revoked' => (grant.revokedOn ? 'Revoked' : 'Active');
+export const tokenStatus = (grant: Pick<TokenGrant, 'revokedOn'>): 'Active' | 'Revoked' =>
+  grant.revokedOn ? 'Revoked' : 'Active';
 
 export const tokenCreateSchema = z.object({
   tenantId: guid('Please choose a tenant.'),
   name: z.string({ error: TOKEN_MESSAGES.nameRequired }).trim().min(1, TOKEN_MESSAGES.nameRequired).max(200),
   description: z.string().max(2000).nullable().optional(),
-  lifetimeYears: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: TOKEN_MESSAGES.lifetimeRequired }),
+  lifetimeYears: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], {
+    error: TOKEN_MESSAGES.lifetimeRequired,
+  }),
 });
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
 

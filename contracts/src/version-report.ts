@@ -7,7 +7,6 @@ import { z } from 'zod';
  * version of the catalogue; a pre-release is never Latest), or when the package has no Latest yet.
  */
 export const VERSION_STATUSES = ['Current', 'Outdated'] as const;
-export type VersionStatus = (typeof VERSION_STATUSES)[number];
 
 /** Page sizes of the version report (spec 002 §9: 25, 50, 100, default 25). */
 export const VERSION_REPORT_PAGE_SIZES = [25, 50, 100] as const;
@@ -57,11 +56,10 @@ export const versionReportGroupSchema = z.object({
   count: z.number().int().optional(),
 });
 export type VersionReportGroup = z.infer<typeof versionReportGroupSchema>;
-export const versionReportApplyAnswerSchema = z.object({ value: z.array(versionReportGroupSchema) });
 
 export const VERSION_REPORT_MESSAGES = {
   applyInvalid:
-    "The $apply must be groupby((tenantName|subscriptionName|packageName|versionStatus)) or groupby((versionStatus|compliantDevice),aggregate(deviceId|packageId with countdistinct as count)).",
+    'The $apply must be groupby((tenantName|subscriptionName|packageName|versionStatus)) or groupby((versionStatus|compliantDevice),aggregate(deviceId|packageId with countdistinct as count)).',
   exportFailed: 'The export failed.',
 } as const;
 

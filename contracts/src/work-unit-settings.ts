@@ -9,9 +9,15 @@ export const CATEGORY_MESSAGES = {
   nameRequired: 'Please enter a name.',
   typeRequired: 'Please choose a work unit type.',
   tenantRequired: 'Please choose a tenant.',
+  /** Not in the spec: a tenant's category names are unique, whatever their case. */
+  categoryNameTaken: 'This tenant already has a category of that name.',
 } as const;
 
-const named = z.string({ error: CATEGORY_MESSAGES.nameRequired }).trim().min(1, CATEGORY_MESSAGES.nameRequired).max(200);
+const named = z
+  .string({ error: CATEGORY_MESSAGES.nameRequired })
+  .trim()
+  .min(1, CATEGORY_MESSAGES.nameRequired)
+  .max(200);
 
 export const workUnitCategorySchema = z.object({
   workUnitCategoryId: z.number().int(),
@@ -47,7 +53,11 @@ export const workUnitSubcategoryInputSchema = z.object({
 });
 export type WorkUnitSubcategoryInput = z.infer<typeof workUnitSubcategoryInputSchema>;
 
-export const workUnitTypeSchema = z.object({ workUnitTypeId: z.number().int(), name: z.string(), enabled: z.boolean() });
+export const workUnitTypeSchema = z.object({
+  workUnitTypeId: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+});
 export type WorkUnitType = z.infer<typeof workUnitTypeSchema>;
 export const workUnitTypeInputSchema = z.object({ name: named, enabled: z.boolean().default(true) });
 
@@ -58,4 +68,8 @@ export const categoryLookupSchema = z.object({
   workUnitTypeId: z.number().int(),
   isVisibleInResolutionCenter: z.boolean(),
 });
-export const subcategoryLookupSchema = z.object({ workUnitSubcategoryId: z.number().int(), workUnitCategoryId: z.number().int(), name: z.string() });
+export const subcategoryLookupSchema = z.object({
+  workUnitSubcategoryId: z.number().int(),
+  workUnitCategoryId: z.number().int(),
+  name: z.string(),
+});

@@ -1,10 +1,26 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN, PHONE_PATTERN, URL_PATTERN, dbId, guid, optionalMatching } from './fields.js';
+import {
+  EMAIL_PATTERN,
+  INVALID_DATE_MESSAGE,
+  PHONE_PATTERN,
+  URL_PATTERN,
+  dbId,
+  guid,
+  optionalMatching,
+} from './fields.js';
 import { bulkIdsSchema, bulkResultSchema } from './api.js';
 
 /** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
-export const WORK_UNIT_STATES = { New: 1, Acknowledged: 2, InProgress: 3, OnHold: 4, Mitigated: 5, Resolved: 6, Closed: 7, Canceled: 8 } as const;
-export type WorkUnitStateId = (typeof WORK_UNIT_STATES)[keyof typeof WORK_UNIT_STATES];
+export const WORK_UNIT_STATES = {
+  New: 1,
+  Acknowledged: 2,
+  InProgress: 3,
+  OnHold: 4,
+  Mitigated: 5,
+  Resolved: 6,
+  Closed: 7,
+  Canceled: 8,
+} as const;
 export const STATE_LABELS: Record<number, string> = {
   1: 'New',
   2: 'Acknowledged',
@@ -16,7 +32,11 @@ export const STATE_LABELS: Record<number, string> = {
   8: 'Canceled',
 };
 /** The default list hides these (spec 001 §2). */
-export const FINISHED_STATES: readonly number[] = [WORK_UNIT_STATES.Resolved, WORK_UNIT_STATES.Closed, WORK_UNIT_STATES.Canceled];
+export const FINISHED_STATES: readonly number[] = [
+  WORK_UNIT_STATES.Resolved,
+  WORK_UNIT_STATES.Closed,
+  WORK_UNIT_STATES.Canceled,
+];
 
 export const SEVERITIES = { Sev0: 0, Sev1: 1, Sev2: 2, Sev3: 3, Sev4: 4 } as const;
 export const SEVERITY_LABELS: Record<number, string> = { 0: 'Sev0', 1: 'Sev1', 2: 'Sev2', 3: 'Sev3', 4: 'Sev4' };
@@ -72,7 +92,8 @@ export const HISTORY_TYPE_LABELS: Record<number, string> = {
 /** The states a user may choose (spec 001 §4): a new unit only New; from New only New, Acknowledged or Canceled. */
 export function allowedNextStates(current: number | null): number[] {
   if (current === null) return [WORK_UNIT_STATES.New];
-  if (current === WORK_UNIT_STATES.New) return [WORK_UNIT_STATES.New, WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.Canceled];
+  if (current === WORK_UNIT_STATES.New)
+    return [WORK_UNIT_STATES.New, WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.Canceled];
   return Object.values(WORK_UNIT_STATES);
 }
 
@@ -104,10 +125,12 @@ export const WORK_UNIT_MESSAGES = {
   stateNotAllowed: 'That state cannot be chosen from the current state.',
   customValueNotAnOption: 'Please choose one of the options of this field.',
   effortNotAnOption: 'Please choose an effort of 1, 2, 3, 5, 8 or 13.',
-  modifiedByAnother: 'This Work Unit was modified by another user. Please discard your changes without saving and refresh it.',
+  modifiedByAnother:
+    'This Work Unit was modified by another user. Please discard your changes without saving and refresh it.',
   refreshAndRetry: 'Please refresh the Work Unit and try again.',
   invalidInput: 'Invalid user input was sent to the API. Please verify your input and try again.',
-  serverError: 'A server error prevented saving this Work Unit. These errors are often temporary. Please retry saving in just a moment.',
+  serverError:
+    'A server error prevented saving this Work Unit. These errors are often temporary. Please retry saving in just a moment.',
   unknownError: 'An unknown error has occurred. Please retry saving in just a moment.',
   acknowledged: (id: number) => `Work unit #${id} acknowledged.`,
   /** Not in the spec (its success texts name no other save): worded like the acknowledgement. */
@@ -118,6 +141,8 @@ export const WORK_UNIT_MESSAGES = {
   approverMismatch: (approver: string) => `Authenticated user does not match ${approver}`,
   /** Not in the spec: separation of duties, a change is approved by someone its editor named. */
   selfApprover: 'You cannot name yourself as an approver; ask someone else to approve the change.',
+  /** Not in the spec: separation of duties, the two approvals of a change come from two people. */
+  sameApprover: 'Approver 2 must be someone other than Approver 1.',
   alreadyChangeRequest: 'This work unit already is a Change Request.',
   noteSaveFailed: 'Unable to save note.',
   noteAdded: 'Note added successfully!',
@@ -138,16 +163,31 @@ export const WORK_UNIT_MESSAGES = {
 
 export const TEXT_MAX = 4000;
 export const customValueFields = [
-  'customValue1', 'customValue2', 'customValue3', 'customValue4', 'customValue5',
-  'customValue6', 'customValue7', 'customValue8', 'customValue9', 'customValue10',
-  'customValue11', 'customValue12', 'customValue13', 'customValue14', 'customValue15',
+  'customValue1',
+  'customValue2',
+  'customValue3',
+  'customValue4',
+  'customValue5',
+  'customValue6',
+  'customValue7',
+  'customValue8',
+  'customValue9',
+  'customValue10',
+  'customValue11',
+  'customValue12',
+  'customValue13',
+  'customValue14',
+  'customValue15',
 ] as const;
 export type CustomValueField = (typeof customValueFields)[number];
 
 const text = (max = TEXT_MAX) => z.string().max(max, WORK_UNIT_MESSAGES.maxLength4000).nullable().optional();
-const isoDate = z.iso.datetime({ offset: true }).nullable().optional();
+const isoDate = z.iso.datetime({ offset: true, error: INVALID_DATE_MESSAGE }).nullable().optional();
 
-export const relationSchema = z.object({ referenceId: z.string().min(1).max(200), referenceType: z.string().min(1).max(50) });
+export const relationSchema = z.object({
+  referenceId: z.string().min(1).max(200),
+  referenceType: z.string().min(1).max(50),
+});
 export type WorkUnitRelation = z.infer<typeof relationSchema>;
 
 /**
@@ -156,10 +196,19 @@ export type WorkUnitRelation = z.infer<typeof relationSchema>;
  */
 export const workUnitFieldsSchema = z.object({
   // Missing or blank: the spec's message; present but short: says how long it must be (spec 001 §5: minimum 3).
-  title: z.string({ error: WORK_UNIT_MESSAGES.titleRequired }).trim().min(1, { error: WORK_UNIT_MESSAGES.titleRequired, abort: true }).min(3, WORK_UNIT_MESSAGES.titleTooShort).max(400),
+  title: z
+    .string({ error: WORK_UNIT_MESSAGES.titleRequired })
+    .trim()
+    .min(1, { error: WORK_UNIT_MESSAGES.titleRequired, abort: true })
+    .min(3, WORK_UNIT_MESSAGES.titleTooShort)
+    .max(400),
   description: text(),
   resolution: text(),
-  severityId: z.number({ error: WORK_UNIT_MESSAGES.severityRequired }).int().min(0, WORK_UNIT_MESSAGES.severityRequired).max(4, WORK_UNIT_MESSAGES.severityRequired),
+  severityId: z
+    .number({ error: WORK_UNIT_MESSAGES.severityRequired })
+    .int()
+    .min(0, WORK_UNIT_MESSAGES.severityRequired)
+    .max(4, WORK_UNIT_MESSAGES.severityRequired),
   effort: z
     .number()
     .int()
@@ -206,14 +255,16 @@ export const workUnitFieldsSchema = z.object({
   environment: z.string().max(200).nullable().optional(),
   expectedCFSAlerts: text(),
   relations: z.array(relationSchema).max(500).optional(),
-  ...(Object.fromEntries(customValueFields.map((field) => [field, z.string().max(4000).nullable().optional()])) as Record<
-    CustomValueField,
-    z.ZodOptional<z.ZodNullable<z.ZodString>>
-  >),
+  ...(Object.fromEntries(
+    customValueFields.map((field) => [field, z.string().max(4000).nullable().optional()]),
+  ) as Record<CustomValueField, z.ZodOptional<z.ZodNullable<z.ZodString>>>),
 });
 export type WorkUnitFields = z.infer<typeof workUnitFieldsSchema>;
 
 const blank = (value: string | null | undefined) => !value || !value.trim();
+/** Approvers are email addresses: the same person whatever the case or surrounding spaces. */
+export const samePerson = (a: string | null | undefined, b: string | null | undefined) =>
+  !blank(a) && !blank(b) && (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
 /** Cross-field rules of spec 001 §5, shared by the panel's form and the server. */
 export function workUnitRules(unit: WorkUnitFields, context: z.RefinementCtx): void {
@@ -231,15 +282,54 @@ export function workUnitRules(unit: WorkUnitFields, context: z.RefinementCtx): v
     require(!!unit.plannedStartTime, 'plannedStartTime', WORK_UNIT_MESSAGES.plannedStartRequired);
     require(!!unit.plannedFinishTime, 'plannedFinishTime', WORK_UNIT_MESSAGES.plannedFinishRequired);
   }
-  if (unit.plannedStartTime && unit.plannedFinishTime && Date.parse(unit.plannedFinishTime) < Date.parse(unit.plannedStartTime)) {
+  // Two approvals must come from two people, whatever the unit's type: one person named twice would approve twice.
+  if (samePerson(unit.approver1, unit.approver2)) require(false, 'approver2', WORK_UNIT_MESSAGES.sameApprover);
+  if (
+    unit.plannedStartTime &&
+    unit.plannedFinishTime &&
+    Date.parse(unit.plannedFinishTime) < Date.parse(unit.plannedStartTime)
+  ) {
     require(false, 'plannedFinishTime', WORK_UNIT_MESSAGES.plannedOrder);
   }
 }
 
 export const workUnitInputSchema = workUnitFieldsSchema.superRefine(workUnitRules);
 
+/** Whether the unit names a stakeholder at all (any of name, email and phone). */
+export function hasStakeholder(
+  unit: Pick<WorkUnitFields, 'stakeHolderFullName' | 'stakeHolderEmailAddress' | 'stakeHolderPhoneNumber'>,
+): boolean {
+  return (
+    !blank(unit.stakeHolderFullName) || !blank(unit.stakeHolderEmailAddress) || !blank(unit.stakeHolderPhoneNumber)
+  );
+}
+
+/**
+ * Spec 001 §5 "Stakeholder form: tenant, name, email, phone required": a stakeholder, once named,
+ * is named completely (the tenant is required of every unit). A unit without one stays valid: the
+ * engines and the Resolution Center (phone number only) create units the panel did not write, so
+ * the rule holds where the stakeholder is entered, the panel's form.
+ */
+export function stakeholderRules(unit: WorkUnitFields, context: z.RefinementCtx): void {
+  if (!hasStakeholder(unit)) return;
+  const require = (value: string | null | undefined, path: string, message: string) => {
+    if (blank(value)) context.addIssue({ code: 'custom', path: [path], message });
+  };
+  require(unit.stakeHolderFullName, 'stakeHolderFullName', WORK_UNIT_MESSAGES.stakeholderNameRequired);
+  require(unit.stakeHolderEmailAddress, 'stakeHolderEmailAddress', WORK_UNIT_MESSAGES.stakeholderEmailRequired);
+  require(unit.stakeHolderPhoneNumber, 'stakeHolderPhoneNumber', WORK_UNIT_MESSAGES.stakeholderPhoneRequired);
+}
+
+/** The work unit panel's form: the input's rules and the stakeholder form's. */
+export const workUnitFormSchema = workUnitFieldsSchema.superRefine((unit, context) => {
+  workUnitRules(unit, context);
+  stakeholderRules(unit, context);
+});
+
 /** PUT /api/v1/workunits: a new unit is sent with workUnitId -1 (spec 001 §5). */
-export const workUnitCreateSchema = workUnitFieldsSchema.extend({ workUnitId: z.literal(-1) }).superRefine(workUnitRules);
+export const workUnitCreateSchema = workUnitFieldsSchema
+  .extend({ workUnitId: z.literal(-1) })
+  .superRefine(workUnitRules);
 
 /** A JSON Patch operation (RFC 6902) as PATCH /v1/workunits/{id} accepts it. */
 export const jsonPatchOperationSchema = z.discriminatedUnion('op', [
@@ -250,7 +340,18 @@ export const jsonPatchOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('move'), path: z.string(), from: z.string() }),
   z.object({ op: z.literal('copy'), path: z.string(), from: z.string() }),
 ]);
-export const jsonPatchSchema = z.array(jsonPatchOperationSchema).max(500);
+export const jsonPatchSchema = z
+  .array(jsonPatchOperationSchema)
+  .max(500)
+  .meta({
+    examples: [
+      [
+        { op: 'test', path: '/title', value: 'Mail delayed' },
+        { op: 'replace', path: '/title', value: 'Mail delivery delayed for the sales team' },
+        { op: 'replace', path: '/stateId', value: 2 },
+      ],
+    ],
+  });
 
 /**
  * A work unit as the API answers it. Its editable fields follow the same per-field rules as the
@@ -267,17 +368,27 @@ export const workUnitSchema = workUnitFieldsSchema.extend({
   modifiedBy: z.string().nullable(),
   resolved: z.iso.datetime({ offset: true }).nullable(),
   relations: z.array(relationSchema),
-  tenant: z.object({ tenantId: z.uuid(), name: z.string(), internalNotificationEmailAddress: z.string().nullable() }).nullable().optional(),
+  tenant: z
+    .object({ tenantId: z.uuid(), name: z.string(), internalNotificationEmailAddress: z.string().nullable() })
+    .nullable()
+    .optional(),
   workUnitType: z.object({ workUnitTypeId: z.number().int(), name: z.string() }).nullable().optional(),
   category: z.object({ workUnitCategoryId: z.number().int(), name: z.string() }).nullable().optional(),
   subcategory: z.object({ workUnitSubcategoryId: z.number().int(), name: z.string() }).nullable().optional(),
-  protocol: z.object({ protocolId: z.number().int(), name: z.string(), manualActions: z.string().nullable() }).nullable().optional(),
+  protocol: z
+    .object({ protocolId: z.number().int(), name: z.string(), manualActions: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type WorkUnit = z.output<typeof workUnitSchema>;
 
 export const workUnitNoteInputSchema = z.object({
   workUnitId: dbId(),
-  detail: z.string({ error: WORK_UNIT_MESSAGES.noteRequired }).trim().min(1, WORK_UNIT_MESSAGES.noteRequired).max(TEXT_MAX, WORK_UNIT_MESSAGES.maxLength4000),
+  detail: z
+    .string({ error: WORK_UNIT_MESSAGES.noteRequired })
+    .trim()
+    .min(1, WORK_UNIT_MESSAGES.noteRequired)
+    .max(TEXT_MAX, WORK_UNIT_MESSAGES.maxLength4000),
   isExternalNote: z.boolean().default(false),
 });
 
@@ -293,7 +404,11 @@ export const historyRecordSchema = z.object({
 });
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
 
-export const approvalCheckSchema = z.object({ approverId: z.string(), isCurrentUser: z.boolean(), displayName: z.string().nullable() });
+export const approvalCheckSchema = z.object({
+  approverId: z.string(),
+  isCurrentUser: z.boolean(),
+  displayName: z.string().nullable(),
+});
 
 /** POST /v1/workunits/bulk/assign: one assignee (or none) for every selected unit. */
 export const workUnitBulkAssignSchema = z.object({
@@ -305,7 +420,11 @@ export type WorkUnitBulkAssign = z.infer<typeof workUnitBulkAssignSchema>;
 /** POST /v1/workunits/bulk/state: one state for every selected unit, each held to the state rules (spec 001 §4). */
 export const workUnitBulkStateSchema = z.object({
   workUnitIds: bulkIdsSchema(dbId()),
-  stateId: z.number({ error: 'Please choose a state.' }).int().min(1, 'Please choose a state.').max(8, 'Please choose a state.'),
+  stateId: z
+    .number({ error: 'Please choose a state.' })
+    .int()
+    .min(1, 'Please choose a state.')
+    .max(8, 'Please choose a state.'),
 });
 export type WorkUnitBulkState = z.infer<typeof workUnitBulkStateSchema>;
 
@@ -326,8 +445,16 @@ export const RESOLUTION_CENTER_MESSAGES = {
 /** PUT /api/v1/rc/workunits: what the Create Request drawer sends; the server makes it a Sev3 Incident. */
 export const resolutionCenterRequestSchema = z.object({
   tenantId: guid(WORK_UNIT_MESSAGES.tenantRequired).optional(),
-  title: z.string({ error: RESOLUTION_CENTER_MESSAGES.titleRequired }).trim().min(1, RESOLUTION_CENTER_MESSAGES.titleRequired).max(200),
-  description: z.string({ error: RESOLUTION_CENTER_MESSAGES.descriptionRequired }).trim().min(1, RESOLUTION_CENTER_MESSAGES.descriptionRequired).max(4000, RESOLUTION_CENTER_MESSAGES.descriptionTooLong),
+  title: z
+    .string({ error: RESOLUTION_CENTER_MESSAGES.titleRequired })
+    .trim()
+    .min(1, RESOLUTION_CENTER_MESSAGES.titleRequired)
+    .max(200),
+  description: z
+    .string({ error: RESOLUTION_CENTER_MESSAGES.descriptionRequired })
+    .trim()
+    .min(1, RESOLUTION_CENTER_MESSAGES.descriptionRequired)
+    .max(4000, RESOLUTION_CENTER_MESSAGES.descriptionTooLong),
   stakeHolderPhoneNumber: z
     .string({ error: RESOLUTION_CENTER_MESSAGES.phoneRequired })
     .trim()
@@ -339,20 +466,18 @@ export const resolutionCenterRequestSchema = z.object({
 });
 export type ResolutionCenterRequest = z.infer<typeof resolutionCenterRequestSchema>;
 
-/** One row of GET v1/workunits/rc: what an end user sees of a request, with its Active/Done status. */
-export const resolutionCenterWorkUnitSchema = z.object({
-  workUnitId: z.number().int(),
-  tenantId: z.string(),
-  title: z.string(),
-  description: z.string().nullable(),
-  stateId: z.number().int(),
-  severityId: z.number().int(),
-  created: z.string(),
-  createdBy: z.string().nullable(),
-  stakeHolderPhoneNumber: z.string().nullable(),
-  workUnitCategoryId: z.number().int().nullable(),
-  workUnitSubcategoryId: z.number().int().nullable(),
+/**
+ * GET /v1/workunits/rc/categories: the Create Request drawer's Service and Need choices, a
+ * tenant's enabled Incident categories shown in the Resolution Center with their enabled subcategories.
+ */
+export const resolutionCenterCategorySchema = z.object({
+  workUnitCategoryId: z.number().int(),
+  name: z.string(),
+  subcategories: z.array(z.object({ workUnitSubcategoryId: z.number().int(), name: z.string() })),
 });
-export type ResolutionCenterWorkUnit = z.infer<typeof resolutionCenterWorkUnitSchema>;
+export type ResolutionCenterCategory = z.infer<typeof resolutionCenterCategorySchema>;
+export const resolutionCenterCategoriesSchema = z.object({ value: z.array(resolutionCenterCategorySchema) });
+
 /** Resolved, Closed and Canceled show "Done", the others "Active" (spec 001 §4). */
-export const resolutionCenterStatus = (stateId: number): 'Active' | 'Done' => (FINISHED_STATES.includes(stateId) ? 'Done' : 'Active');
+export const resolutionCenterStatus = (stateId: number): 'Active' | 'Done' =>
+  FINISHED_STATES.includes(stateId) ? 'Done' : 'Active';

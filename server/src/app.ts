@@ -5,12 +5,19 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import { redactUrl } from './http/log-redaction.js';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { AREAS } from './areas.js';
-import { auditedEntities } from './http/area.js';
+import { auditedEntities } from './area.js';
 import { registerAuthGate } from './auth/gate.js';
 import type { PrincipalCache } from './auth/principal-cache.js';
 import type { ChangeCounters } from './db/change-counters.js';
@@ -22,14 +29,22 @@ import { registerMachineRateLimits } from './http/rate-limits.js';
 import { registerTenantShares } from './http/tenant-shares.js';
 import { registerUnreadBodyClose } from './http/unread-bodies.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerStrictBodies } from './http/strict-bodies.js';
 import { rewriteODataUrl } from './odata/url-rewrite.js';
 import { registerRequestObservability, requestIdOf } from './observability/http.js';
 import { ReadRouting } from './db/read-routing.js';
 import { registerReadRouting } from './http/read-routing.js';
+import { apiDocumentOptions } from './http/api-document.js';
+import { registerDeprecationHeaders } from './http/deprecation.js';
 
 /** Request log lines carry the address with sign-in material redacted (codes, tokens, ID token hints). */
 export const requestLogSerializers = {
-  req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip }),
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+  }),
 };
 
 /**
@@ -37,7 +52,11 @@ export const requestLogSerializers = {
  * API token (its id, never the credential) and tenant. A refused request is logged with them too.
  */
 function callerOf(request: FastifyRequest): { user?: string; tenant?: string; device?: string; apiToken?: string } {
-  if (request.principal) return { user: request.principal.userName, ...(request.principal.tenantId ? { tenant: request.principal.tenantId } : {}) };
+  if (request.principal)
+    return {
+      user: request.principal.userName,
+      ...(request.principal.tenantId ? { tenant: request.principal.tenantId } : {}),
+    };
   const machine = request.machine;
   if (machine?.kind === 'device') return { device: machine.deviceId, tenant: machine.tenantId };
   if (machine?.kind === 'token') return { apiToken: machine.tokenGrantId, tenant: machine.tenantId };
@@ -70,7 +89,17 @@ class OneLinePerRequest extends LogController {
 }
 
 /** Paths the server answers itself; anything else under GET is the single-page app. */
-const SERVER_PREFIXES = ['/api/', '/v1/', '/oidc/', '/docs', '/openapi.json', '/healthz', '/readyz', '/metrics', '/downloads/'];
+const SERVER_PREFIXES = [
+  '/api/',
+  '/v1/',
+  '/oidc/',
+  '/docs',
+  '/openapi.json',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/downloads/',
+];
 
 export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
   /** Where reads may go (the read replica); without it every read goes to `db`. */
@@ -104,11 +133,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRequestObservability(app);
   registerReadRouting(app, options.reads ?? new ReadRouting(db, undefined));
   registerUnreadBodyClose(app);
-  app.setValidatorCompiler(validatorCompiler);
+  // Request bodies are strict: an unknown member is a 400 that names it.
+  registerStrictBodies(app);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   // PATCH bodies are JSON Patch documents (RFC 6902).
-  app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(
+    'application/json-patch+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
   // Security headers first, so that every answer carries them, refusals included.
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
@@ -129,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimit, { global: false });
   registerMachineRateLimits(app, config.machineRateLimitPerMinute);
   // Before any route, so that its check sees every route, the libraries' included.
-  registerAuthGate(app, { db, config, verifier, principals });
+  registerAuthGate(app, { db, config, verifier, principals, provider });
   // After the gate, which names the caller's tenant.
   registerTenantShares(app, config.tenantConcurrentReads);
   if (options.routeObserver) app.addHook('onRoute', options.routeObserver);
@@ -138,15 +172,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Answers over 1 KB travel compressed to clients that accept it (the web app's files are
   // compressed once at build time and sent as they are).
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: `${config.environment.name} API`, version: config.version },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearer: [] }],
+  registerDeprecationHeaders(app);
+  await app.register(swagger, apiDocumentOptions(config, AREAS));
+  // The API reference: tags open, operations collapsed, searchable by tag, their ids shown, "Try it" ready,
+  // and the credential given with Authorize kept across reloads of the page.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: {
+      layout: 'BaseLayout',
+      docExpansion: 'list',
+      filter: true,
+      displayOperationId: true,
+      persistAuthorization: true,
+      tryItOutEnabled: true,
     },
-    transform: jsonSchemaTransform,
+    theme: { title: `${config.environment.name} API` },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, () => app.swagger());
   if (provider) await mountEmbeddedProvider(app, db, config, provider, principals);
 
@@ -176,8 +217,20 @@ function redirectPagesToPublicUrl(app: FastifyInstance, publicUrl: string): void
     const url = request.url.toLowerCase();
     if (SERVER_PREFIXES.some((prefix) => url.startsWith(prefix)) || request.host.toLowerCase() === host) return done();
     // Answered here: the request goes no further (a hook that answers does not call done).
-    void reply.redirect(new URL(request.url, canonical).toString(), 302);
+    void reply.redirect(samePathAt(canonical, request.url), 302);
   });
+}
+
+/**
+ * The request's path and query at PUBLIC_URL's origin. The path is set as a path, never resolved as
+ * a reference: resolved, `//evil.example/x` or `/\evil.example/x` would be another host's address.
+ */
+function samePathAt(canonical: URL, requestUrl: string): string {
+  const target = new URL(canonical.origin);
+  const query = requestUrl.indexOf('?');
+  target.pathname = query === -1 ? requestUrl : requestUrl.slice(0, query);
+  target.search = query === -1 ? '' : requestUrl.slice(query);
+  return target.toString();
 }
 
 async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
@@ -191,7 +244,10 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
       preCompressed: true,
       // Hashed assets never change; the page itself must be revalidated so a new build is picked up.
       setHeaders: (response, filePath) => {
-        response.header('Cache-Control', /\.html(\.br|\.gz)?$/.test(filePath) ? 'no-cache' : 'public, max-age=31536000, immutable');
+        response.header(
+          'Cache-Control',
+          /\.html(\.br|\.gz)?$/.test(filePath) ? 'no-cache' : 'public, max-age=31536000, immutable',
+        );
       },
     });
   }

@@ -1,4 +1,4 @@
-import type { AreaManifest } from './http/area.js';
+import type { AreaManifest } from './area.js';
 import { registerBuiltInActions } from './engines/actions/run.js';
 import { RULE_BUILT_IN_ACTIONS } from './engines/rules/actions.js';
 import { healthArea } from './areas/health/manifest.js';
@@ -33,6 +33,19 @@ import { workUnitCommunicationsArea } from './areas/workunitcommunications/manif
 import { complianceArea } from './areas/compliance/manifest.js';
 import { registerSystemWorkUnitWriter } from './engines/work-units/system-writer.js';
 import { systemWorkUnitWriter } from './areas/workunits/system-writer.js';
+import { registerMaintenanceWriters } from './engines/maintenance/owner-ports.js';
+import { maintenanceRuleWriter } from './areas/rules/maintenance-writer.js';
+import { maintenanceCommunicationWriter } from './areas/workunitcommunications/maintenance-writer.js';
+import { registerFleetWriters } from './engines/fleet/owner-ports.js';
+import { deviceFleetWriter } from './areas/devices/fleet-writer.js';
+import { deviceOperationFleetWriter } from './areas/deviceoperations/fleet-writer.js';
+import { pendingDeviceFleetWriter } from './areas/pendingdevices/fleet-writer.js';
+import { agentPackageFleetWriter } from './areas/packages/fleet-writer.js';
+import { tokenGrantFleetWriter } from './areas/tokens/fleet-writer.js';
+import { registerRuleWriter } from './engines/rules/rule-writer.js';
+import { ruleWriter } from './areas/rules/rule-writer.js';
+import { registerProtocolStepWriter } from './engines/protocols/step-writer.js';
+import { protocolStepWriter } from './areas/protocolactions/step-writer.js';
 import { versionReportArea } from './areas/versionreport/manifest.js';
 import { homeArea } from './areas/home/manifest.js';
 
@@ -77,3 +90,16 @@ registerBuiltInActions(RULE_BUILT_IN_ACTIONS);
 for (const area of AREAS) if (area.builtInActions) registerBuiltInActions(area.builtInActions);
 // Other areas open work units for their causes (the compliance POA&M) through the work units area's commands.
 registerSystemWorkUnitWriter(systemWorkUnitWriter);
+// The maintenance engine's window rule and announcement, through the rules and communications areas.
+registerMaintenanceWriters({ rules: maintenanceRuleWriter, communications: maintenanceCommunicationWriter });
+// The action catalogue takes a deleted action out of the rules; a protocol's steps follow its tenant.
+registerRuleWriter(ruleWriter);
+registerProtocolStepWriter(protocolStepWriter);
+// The agent protocol, the pending devices' approval and the demo agent write the fleet's rows through their owners.
+registerFleetWriters({
+  devices: deviceFleetWriter,
+  deviceOperations: deviceOperationFleetWriter,
+  pendingDevices: pendingDeviceFleetWriter,
+  packages: agentPackageFleetWriter,
+  tokens: tokenGrantFleetWriter,
+});

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { MACHINE_RATE_LIMIT_PER_MINUTE } from '@cfs/contracts/agent';
+import { AGENT_DOWNLOAD_PATH, AGENT_DOWNLOADS, MACHINE_RATE_LIMIT_PER_MINUTE } from '@cfs/contracts/agent';
 import { DEFAULT_ENVIRONMENT_NAME } from '@cfs/contracts/constants';
 import { DEFAULT_PERMISSION_PREFIX } from '@cfs/contracts/permissions';
 
@@ -24,12 +24,22 @@ const envSchema = z.object({
   OIDC_TENANTS_CLAIM: z.string().default('tenants'),
   OIDC_GROUPS_CLAIM: z.string().default('groups'),
   OIDC_USERNAME_CLAIM: z.string().default('preferred_username'),
-  SESSION_LIFETIME_SECONDS: z.coerce.number().int().positive().default(8 * 3600),
+  SESSION_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 3600),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
-  PERMISSION_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/).default(DEFAULT_PERMISSION_PREFIX),
+  PERMISSION_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/)
+    .default(DEFAULT_PERMISSION_PREFIX),
   ENVIRONMENT_NAME: z.string().default(DEFAULT_ENVIRONMENT_NAME),
   ENVIRONMENT_COLOR: z.string().default('#1565c0'),
-  LICENSE_EXPIRATION: z.iso.date().or(z.iso.datetime({ offset: true })).optional(),
+  LICENSE_EXPIRATION: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .optional(),
   DEMO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   WEB_DIST: z.string().optional(),
@@ -38,7 +48,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEV_ORIGINS: z.string().default(''),
   FEATURES: z.string().default(''),
-  ACCESS_REQUEST_TENANT_ID: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'a tenant id (GUID)').optional(),
+  ACCESS_REQUEST_TENANT_ID: z
+    .string()
+    .regex(/^[0-9a-fA-F-]{36}$/, 'a tenant id (GUID)')
+    .optional(),
   AGENT_DOWNLOAD_URL: z.string().optional(),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   MACHINE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(MACHINE_RATE_LIMIT_PER_MINUTE),
@@ -49,7 +62,10 @@ const envSchema = z.object({
   PACKAGE_UPLOAD_MAX_MB: z.coerce.number().positive().default(200),
   FILE_STORE: z.enum(['folder', 'database']).default('folder'),
   FILE_STORE_DIR: z.string().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL')
+    .optional(),
   SMTP_FROM: z.string().optional(),
   OUTBOUND_ALLOW: z.string().default(''),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').or(z.literal('')).optional(),
@@ -151,7 +167,10 @@ const serverRoot = path.resolve(import.meta.dirname, '..');
 
 function parseTrustProxy(value: string): boolean | string[] {
   if (value === 'true' || value === 'false') return value === 'true';
-  return value.split(',').map((item) => item.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.0'): Config {
@@ -200,14 +219,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.
     agentDist: path.resolve(e.AGENT_DIST ?? path.join(serverRoot, '..', 'agent', 'dist')),
     demoAgent: (e.DEMO_SEED ? e.DEMO_SEED === 'true' : !e.DATABASE_URL) && e.DEMO_AGENT !== 'false',
     logLevel: e.LOG_LEVEL,
-    devOrigins: e.DEV_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    devOrigins: e.DEV_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     secrets: { key: e.SECRETS_KEY, previousKeys: e.SECRETS_PREVIOUS_KEYS },
-    agentDownloadUrl: e.AGENT_DOWNLOAD_URL || `${publicUrl}/downloads/agent/cfs-agent-win-x64.exe`,
-    features: e.FEATURES.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
+    agentDownloadUrl: e.AGENT_DOWNLOAD_URL || `${publicUrl}${AGENT_DOWNLOAD_PATH}/${AGENT_DOWNLOADS.winX64}`,
+    features: e.FEATURES.split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
     accessRequestTenantId: e.ACCESS_REQUEST_TENANT_ID?.toLowerCase() || undefined,
     packetRetentionDays: e.PACKET_RETENTION_DAYS,
     packageUploadMaxBytes: Math.floor(e.PACKAGE_UPLOAD_MAX_MB * 1024 * 1024),
-    fileStore: e.FILE_STORE === 'database' ? { kind: 'database' } : { kind: 'folder', dir: path.resolve(e.FILE_STORE_DIR ?? path.join(e.DATA_DIR, 'files')) },
+    fileStore:
+      e.FILE_STORE === 'database'
+        ? { kind: 'database' }
+        : { kind: 'folder', dir: path.resolve(e.FILE_STORE_DIR ?? path.join(e.DATA_DIR, 'files')) },
     smtp: { url: e.SMTP_URL || undefined, from: e.SMTP_FROM || `CFS Portal <no-reply@${new URL(publicUrl).hostname}>` },
     outboundAllow: e.OUTBOUND_ALLOW,
     metrics: { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT },

@@ -9,19 +9,34 @@ import { agentCommand, prepareDemoAgent, runDemoAgent } from './areas/agent/demo
 import { createLogger } from './observability/logger.js';
 import { serveMetrics } from './observability/metrics-server.js';
 
-const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+const packageJson = JSON.parse(
+  fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+) as { version: string };
 
 /** The server process: `ROLE=api` serves HTTP, `ROLE=worker` runs the engines, `all` (default) both. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, packageJson.version);
   // The embedded database server's own log is shown at debug level.
-  const databaseLog = ['debug', 'trace'].includes(config.logLevel) ? (message: string) => console.log(message) : undefined;
+  const databaseLog = ['debug', 'trace'].includes(config.logLevel)
+    ? (message: string) => console.log(message)
+    : undefined;
   const runtime = await openRuntime(config, databaseLog ? { log: databaseLog } : {});
   const stops: (() => Promise<void>)[] = [];
 
   const logger = createLogger(config, { role: config.role });
-  if (config.metrics.port) stops.push(await serveMetrics(runtime.db, config.host, config.metrics.port, (error) => logger.error({ err: error }, 'Metrics could not be read')));
-  if (config.role !== 'api') stops.push(startWorker(runtime, AREAS.flatMap((area) => area.tasks ?? [])));
+  if (config.metrics.port)
+    stops.push(
+      await serveMetrics(runtime.db, config.host, config.metrics.port, (error) =>
+        logger.error({ err: error }, 'Metrics could not be read'),
+      ),
+    );
+  if (config.role !== 'api')
+    stops.push(
+      startWorker(
+        runtime,
+        AREAS.flatMap((area) => area.tasks ?? []),
+      ),
+    );
   if (config.role !== 'worker') {
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}) });
     await app.listen({ port: config.port, host: config.host });
@@ -38,7 +53,10 @@ async function main(): Promise<void> {
       try {
         const command = agentCommand(config);
         const demo = command && (await prepareDemoAgent(runtime.db, config));
-        if (command && demo) stops.unshift(runDemoAgent(command, { server: config.publicUrl, ...demo, log: (line) => app.log.info(line) }));
+        if (command && demo)
+          stops.unshift(
+            runDemoAgent(command, { server: config.publicUrl, ...demo, log: (line) => app.log.info(line) }),
+          );
         else if (!command) app.log.warn('The demo agent is not built (npm run build): the portal runs without it.');
       } catch (error) {
         app.log.error({ err: error }, 'The demo agent could not be started');

@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { connect, openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seed } from './db/seed.js';
-import { fileStoreOf } from './files/content-store.js';
+import { fileStoreOf, makeFilesPrivate } from './files/content-store.js';
 import { loadOrCreateKeys, publicKeySet, type ProviderKeys } from './auth/embedded/keys.js';
 import { createEmbeddedProvider } from './auth/embedded/provider.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
@@ -38,7 +38,11 @@ export interface Runtime {
  * verifier: everything a server, a worker, a CLI or a test needs before it can serve.
  */
 export async function openRuntime(config: Config, options: { log?: (message: string) => void } = {}): Promise<Runtime> {
-  const { db, url: databaseUrl, close: closePool } = await openDatabase({
+  const {
+    db,
+    url: databaseUrl,
+    close: closePool,
+  } = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     statementTimeoutMs: config.statementTimeoutMs,
@@ -46,7 +50,9 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   });
   const principals = new PrincipalCache();
   const changes = new ChangeCounters();
-  const replica = config.databaseReadUrl ? connect(config.databaseReadUrl, undefined, config.statementTimeoutMs) : undefined;
+  const replica = config.databaseReadUrl
+    ? connect(config.databaseReadUrl, undefined, config.statementTimeoutMs)
+    : undefined;
   const reads = new ReadRouting(db, replica);
   const closeDatabase = async () => {
     await principals.close();
@@ -58,6 +64,7 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   const setup = connect(databaseUrl, 1);
   try {
     await migrateToLatest(setup);
+    await makeFilesPrivate(config);
     await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded, files: fileStoreOf(config) });
   } catch (error) {
     await closeDatabase();
@@ -69,7 +76,18 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   configureActionRunner({ secretBox, outboundAllow: config.outboundAllow });
-  if (!config.oidc.embedded) return { config, db, reads, databaseUrl, principals, changes, closeDatabase, secretBox, verifier: createTokenVerifier(config) };
+  if (!config.oidc.embedded)
+    return {
+      config,
+      db,
+      reads,
+      databaseUrl,
+      principals,
+      changes,
+      closeDatabase,
+      secretBox,
+      verifier: createTokenVerifier(config),
+    };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
     config,

@@ -52,7 +52,12 @@ function send(target: TestPortal, payload: Record<string, unknown>, remoteAddres
 }
 
 async function accessRequestUnits(target: TestPortal) {
-  return target.db.selectFrom('work_unit').selectAll().where('source', '=', 'Access Request').orderBy('work_unit_id').execute();
+  return target.db
+    .selectFrom('work_unit')
+    .selectAll()
+    .where('source', '=', 'Access Request')
+    .orderBy('work_unit_id')
+    .execute();
 }
 
 describe('POST /api/v1/accessrequest', () => {
@@ -81,14 +86,22 @@ describe('POST /api/v1/accessrequest', () => {
     expect(start).toBeGreaterThanOrEqual(before - 1000);
     expect(finish - start).toBe(2 * 24 * 3600 * 1000);
     // The installation's first tenant receives it (no ACCESS_REQUEST_TENANT_ID configured).
-    const first = await portal.db.selectFrom('tenant').select('tenant_id').orderBy('created').orderBy('tenant_id').executeTakeFirstOrThrow();
+    const first = await portal.db
+      .selectFrom('tenant')
+      .select('tenant_id')
+      .orderBy('created')
+      .orderBy('tenant_id')
+      .executeTakeFirstOrThrow();
     expect(unit?.tenant_id).toBe(first.tenant_id);
   });
 
   it('defaults the environment to IL4 (CUI) and answers a password reset alike, whether or not the account exists', async () => {
     const count = (await accessRequestUnits(portal)).length;
     const known = await send(portal, { form: reset, startedAt: started() });
-    const unknown = await send(portal, { form: { ...reset, targetAccountName: 'nobody.at.all@example.mil' }, startedAt: started() });
+    const unknown = await send(portal, {
+      form: { ...reset, targetAccountName: 'nobody.at.all@example.mil' },
+      startedAt: started(),
+    });
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(unknown.body).toBe(known.body);
@@ -96,11 +109,59 @@ describe('POST /api/v1/accessrequest', () => {
     expect(units.map((unit) => unit.title)).toEqual(['IL4 (CUI) Account Request', 'IL4 (CUI) Account Request']);
   });
 
+  it("takes the spec's form (the form's fields at the top level) and sets the unit's own fields itself", async () => {
+    const count = (await accessRequestUnits(portal)).length;
+    const response = await send(portal, {
+      ...newAccount,
+      email: 'spec.form@example.mil',
+      title: 'Commercial Account Request',
+      description: 'Sent by the older form',
+      stakeHolderFullName: 'Someone Else',
+      stakeHolderEmailAddress: 'someone.else@example.mil',
+      stakeHolderPhoneNumber: '000',
+      plannedStartTime: '2020-01-01T00:00:00Z',
+      plannedFinishTime: '2020-01-03T00:00:00Z',
+      severityId: 3,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const [unit] = (await accessRequestUnits(portal)).slice(count);
+    expect(unit).toMatchObject({
+      title: 'Commercial Account Request',
+      severity_id: 3,
+      stakeholder_full_name: 'Dana Q Visitor Jr.',
+      stakeholder_email_address: 'spec.form@example.mil',
+    });
+    expect(unit?.description).toContain('Company name: Acme Federal');
+    expect(new Date(String(unit?.planned_start_time)).getFullYear()).toBeGreaterThan(2020);
+  });
+
+  it('refuses an unknown field in either form with a 400 that names it, and creates nothing', async () => {
+    const count = (await accessRequestUnits(portal)).length;
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ form: newAccount, startedAt: started(), nickname: 'D' }, 'nickname'],
+      [{ form: { ...newAccount, nickname: 'D' }, startedAt: started() }, 'form.nickname'],
+      [{ ...newAccount, nickname: 'D' }, 'nickname'],
+    ];
+    for (const [payload, field] of refusals) {
+      const response = await send(portal, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ errors: { [field]: [`Unknown field "${field}".`] } });
+    }
+    expect(await accessRequestUnits(portal)).toHaveLength(count);
+  });
+
   it('refuses a bot: a filled honeypot field or a form sent too soon creates nothing', async () => {
     const count = (await accessRequestUnits(portal)).length;
-    const honeypot = await send(portal, { form: { ...newAccount, email: 'bot1@example.com' }, startedAt: started(), website: 'http://spam.example' });
+    const honeypot = await send(portal, {
+      form: { ...newAccount, email: 'bot1@example.com' },
+      startedAt: started(),
+      website: 'http://spam.example',
+    });
     const tooSoon = await send(portal, { form: { ...newAccount, email: 'bot2@example.com' }, startedAt: started(200) });
-    const future = await send(portal, { form: { ...newAccount, email: 'bot3@example.com' }, startedAt: new Date(Date.now() + 60_000).toISOString() });
+    const future = await send(portal, {
+      form: { ...newAccount, email: 'bot3@example.com' },
+      startedAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     for (const response of [honeypot, tooSoon, future]) {
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(M.failure);
@@ -141,17 +202,32 @@ describe('POST /api/v1/accessrequest', () => {
 
   it(`limits one address to ${ACCESS_REQUEST_RATE_LIMIT} requests an hour`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++) statuses.push((await send(portal, { form: { ...reset, email: `person${i}@example.com` }, startedAt: started() }, '10.9.9.9')).statusCode);
+    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++)
+      statuses.push(
+        (await send(portal, { form: { ...reset, email: `person${i}@example.com` }, startedAt: started() }, '10.9.9.9'))
+          .statusCode,
+      );
     expect(statuses).toEqual([...Array<number>(ACCESS_REQUEST_RATE_LIMIT).fill(200), 429]);
   });
 
   it(`limits one email address to ${ACCESS_REQUEST_RATE_LIMIT} requests an hour, from any addresses, whatever its case`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++) statuses.push((await send(portal, { form: { ...reset, email: i % 2 ? 'Same.Person@example.com' : 'same.person@example.com' }, startedAt: started() })).statusCode);
+    for (let i = 0; i <= ACCESS_REQUEST_RATE_LIMIT; i++)
+      statuses.push(
+        (
+          await send(portal, {
+            form: { ...reset, email: i % 2 ? 'Same.Person@example.com' : 'same.person@example.com' },
+            startedAt: started(),
+          })
+        ).statusCode,
+      );
     expect(statuses).toEqual([...Array<number>(ACCESS_REQUEST_RATE_LIMIT).fill(200), 429]);
     const refused = await send(portal, { form: { ...reset, email: 'same.person@example.com' }, startedAt: started() });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await send(portal, { form: { ...reset, email: 'another.person@example.com' }, startedAt: started() })).statusCode).toBe(200);
+    expect(
+      (await send(portal, { form: { ...reset, email: 'another.person@example.com' }, startedAt: started() }))
+        .statusCode,
+    ).toBe(200);
   });
 });

@@ -4,8 +4,19 @@ import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { configureOutbound, MAX_RESPONSE_BYTES, OutboundNetworkError, sendOutbound } from '../src/engines/actions/outbound.js';
-import { endpointRefusal, forbiddenAddressReason, NOTHING_ALLOWED, OutboundRefused, parseOutboundAllow } from '@cfs/contracts/outbound-guard';
+import {
+  configureOutbound,
+  MAX_RESPONSE_BYTES,
+  OutboundNetworkError,
+  sendOutbound,
+} from '../src/engines/actions/outbound.js';
+import {
+  endpointRefusal,
+  forbiddenAddressReason,
+  NOTHING_ALLOWED,
+  OutboundRefused,
+  parseOutboundAllow,
+} from '@cfs/contracts/outbound-guard';
 import { REFUSED_URLS } from './outbound-spellings.js';
 
 describe('the guard', () => {
@@ -17,9 +28,12 @@ describe('the guard', () => {
     expect(REFUSED_URLS.length).toBeGreaterThanOrEqual(30);
   });
 
-  test.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])('%s is a public address', (address) => {
-    expect(forbiddenAddressReason(address)).toBeUndefined();
-  });
+  test.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
+    '%s is a public address',
+    (address) => {
+      expect(forbiddenAddressReason(address)).toBeUndefined();
+    },
+  );
 
   test('a name that resolves to loopback is refused, with its trailing dot too', async () => {
     expect(await endpointRefusal(NOTHING_ALLOWED, 'http://localhost:8080/hook')).toMatch(/localhost resolves to/);
@@ -71,7 +85,9 @@ describe('the client', () => {
       } else if (url.pathname === '/slow') {
         setTimeout(() => response.end('late'), 3000);
       } else {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: request.method, path: url.pathname }));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: request.method, path: url.pathname }));
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,8 +102,12 @@ describe('the client', () => {
   const allowLocal = () => configureOutbound({ allow: parseOutboundAllow(`127.0.0.1:${port}`) });
 
   test('refuses loopback unless allowed, at connect time', async () => {
-    await expect(sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/ok`, headers: {}, body: null })).rejects.toBeInstanceOf(OutboundRefused);
-    await expect(sendOutbound({ method: 'GET', url: `http://localhost:${port}/ok`, headers: {}, body: null })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(
+      sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/ok`, headers: {}, body: null }),
+    ).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(
+      sendOutbound({ method: 'GET', url: `http://localhost:${port}/ok`, headers: {}, body: null }),
+    ).rejects.toBeInstanceOf(OutboundRefused);
     allowLocal();
     const answer = await sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/ok`, headers: {}, body: null });
     expect(answer.status).toBe(200);
@@ -96,14 +116,40 @@ describe('the client', () => {
 
   test('follows redirects by hand and judges every hop', async () => {
     allowLocal();
-    const followed = await sendOutbound({ method: 'POST', url: `http://127.0.0.1:${port}/redirect?to=/ok`, headers: { 'content-type': 'application/json' }, body: '{}' });
+    const followed = await sendOutbound({
+      method: 'POST',
+      url: `http://127.0.0.1:${port}/redirect?to=/ok`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(followed.status).toBe(200);
     expect(JSON.parse(followed.body)).toEqual({ method: 'GET', path: '/ok' });
-    for (const target of ['http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://2130706433/', 'http://10.0.0.1/']) {
-      await expect(sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/redirect?to=${encodeURIComponent(target)}`, headers: {}, body: null })).rejects.toBeInstanceOf(OutboundRefused);
+    for (const target of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://2130706433/',
+      'http://10.0.0.1/',
+    ]) {
+      await expect(
+        sendOutbound({
+          method: 'GET',
+          url: `http://127.0.0.1:${port}/redirect?to=${encodeURIComponent(target)}`,
+          headers: {},
+          body: null,
+        }),
+      ).rejects.toBeInstanceOf(OutboundRefused);
     }
-    await expect(sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`, headers: {}, body: null })).rejects.toBeInstanceOf(OutboundRefused);
-    await expect(sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/loop`, headers: {}, body: null })).rejects.toThrow(/More than 5 redirects/);
+    await expect(
+      sendOutbound({
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`,
+        headers: {},
+        body: null,
+      }),
+    ).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(
+      sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/loop`, headers: {}, body: null }),
+    ).rejects.toThrow(/More than 5 redirects/);
   });
 
   test('reads at most the cap of a large answer', async () => {
@@ -115,12 +161,16 @@ describe('the client', () => {
 
   test('gives up after the total timeout', async () => {
     configureOutbound({ allow: parseOutboundAllow(`127.0.0.1:${port}`), totalTimeoutMs: 300 });
-    await expect(sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/slow`, headers: {}, body: null })).rejects.toBeInstanceOf(OutboundNetworkError);
+    await expect(
+      sendOutbound({ method: 'GET', url: `http://127.0.0.1:${port}/slow`, headers: {}, body: null }),
+    ).rejects.toBeInstanceOf(OutboundNetworkError);
   });
 
   test('a connection refused is a network error', async () => {
     configureOutbound({ allow: parseOutboundAllow('127.0.0.1') });
-    await expect(sendOutbound({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {}, body: null })).rejects.toBeInstanceOf(OutboundNetworkError);
+    await expect(
+      sendOutbound({ method: 'GET', url: 'http://127.0.0.1:1/', headers: {}, body: null }),
+    ).rejects.toBeInstanceOf(OutboundNetworkError);
   });
 });
 
@@ -128,7 +178,13 @@ describe('TLS', () => {
   test('certificates are still verified against the name when the connection goes to the judged address', async () => {
     const fixtures = path.join(import.meta.dirname, 'fixtures');
     // A self-signed certificate for localhost and 127.0.0.1: no trusted authority signed it.
-    const server = https.createServer({ key: await fs.readFile(path.join(fixtures, 'outbound-tls.key')), cert: await fs.readFile(path.join(fixtures, 'outbound-tls.crt')) }, (_request, response) => response.end('secret'));
+    const server = https.createServer(
+      {
+        key: await fs.readFile(path.join(fixtures, 'outbound-tls.key')),
+        cert: await fs.readFile(path.join(fixtures, 'outbound-tls.crt')),
+      },
+      (_request, response) => response.end('secret'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     try {

@@ -2,17 +2,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { SECRET_MASK } from '@cfs/contracts/automation';
-import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
+import { RUN_PLACEHOLDERS } from '@cfs/contracts/action-parameters';
+import { SECRET_MASK } from '@cfs/contracts/action-definitions';
+import { ACTION_RESULT_STATUSES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import type { ActionRun } from '../src/engines/actions/run.js';
 import { actionRunTask, enqueueActionRun, runAction } from '../src/engines/actions/runner.js';
 import { claimJobs } from '../src/engines/jobs/queue.js';
 import { defineTask } from '../src/engines/jobs/task.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
-import { createHttpAction } from './factories.js';
+import { createHttpAction, createWorkUnitAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
@@ -44,7 +45,12 @@ beforeAll(async () => {
       const status = statuses.length > 1 ? (statuses.shift() as number) : (statuses[0] ?? 200);
       setTimeout(() => {
         // Echoes the credential it was sent: the history must not keep it.
-        response.writeHead(status, { 'content-type': 'application/json', 'x-echo': String(request.headers.authorization ?? '') }).end(JSON.stringify({ ok: status < 400, authorization: request.headers.authorization ?? null }));
+        response
+          .writeHead(status, {
+            'content-type': 'application/json',
+            'x-echo': String(request.headers.authorization ?? ''),
+          })
+          .end(JSON.stringify({ ok: status < 400, authorization: request.headers.authorization ?? null }));
       }, delayMs);
     });
   });
@@ -53,8 +59,14 @@ beforeAll(async () => {
   portal = await createTestPortal({ OUTBOUND_ALLOW: '127.0.0.1' });
   // A secret of Contoso's, stored as the tenants area stores it (encrypted).
   const sealed = portal.runtime.secretBox.encrypt(SECRET);
-  const secret = await scoped(portal.db, ALL_TENANTS).insertInto('tenant_secret', { tenant_id: DEMO.contoso, name: 'ApiKey', latest_version: 1 }).returning('secret_id').executeTakeFirstOrThrow();
-  await portal.db.insertInto('tenant_secret_version').values({ secret_id: secret.secret_id, version: 1, key_id: sealed.keyId, ciphertext: sealed.ciphertext }).execute();
+  const secret = await scoped(portal.db, ALL_TENANTS)
+    .insertInto('tenant_secret', { tenant_id: DEMO.contoso, name: 'ApiKey', latest_version: 1 })
+    .returning('secret_id')
+    .executeTakeFirstOrThrow();
+  await portal.db
+    .insertInto('tenant_secret_version')
+    .values({ secret_id: secret.secret_id, version: 1, key_id: sealed.keyId, ciphertext: sealed.ciphertext })
+    .execute();
 });
 afterAll(async () => {
   await portal?.close();
@@ -68,6 +80,11 @@ beforeEach(() => {
 });
 
 const defineAction = (values: Parameters<typeof createHttpAction>[1]) => createHttpAction(portal, values);
+/** A work unit of Contoso's, with the fields a run's placeholders read. */
+const aUnit = async () => {
+  const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso);
+  return { work_unit_id: unit.workUnitId, title: unit.title, tenant_id: unit.tenantId };
+};
 
 const testRun = (actionDefinitionId: string, parameters: Record<string, string> = {}): ActionRun => ({
   actionDefinitionId,
@@ -76,7 +93,8 @@ const testRun = (actionDefinitionId: string, parameters: Record<string, string> 
   origin: { kind: 'test', messageId: randomUUID(), triggeredBy: 'admin' },
 });
 
-const historyOf = (key: string) => scoped(portal.db, ALL_TENANTS).selectFrom('action_history').selectAll().where('job_key', '=', key).execute();
+const historyOf = (key: string) =>
+  scoped(portal.db, ALL_TENANTS).selectFrom('action_history').selectAll().where('job_key', '=', key).execute();
 
 async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -107,7 +125,11 @@ describe('placeholders', () => {
     expect(call.headers['x-name']).toBe('Upper');
     expect(call.headers['content-type']).toBe('application/json');
     expect(call.headers['idempotency-key']).toBe(key);
-    expect(JSON.parse(call.body)).toEqual({ note: 'say "hi"\n', missing: '', message: run.origin.kind === 'test' ? run.origin.messageId : '' });
+    expect(JSON.parse(call.body)).toEqual({
+      note: 'say "hi"\n',
+      missing: '',
+      message: run.origin.kind === 'test' ? run.origin.messageId : '',
+    });
 
     const [row] = await historyOf(key);
     expect(row?.result_status_id).toBe(ACTION_RESULT_STATUSES.Success);
@@ -125,42 +147,117 @@ describe('placeholders', () => {
     const detail = await portal.as('admin', { method: 'GET', url: `/v1/actionHistories/${row?.action_history_id}` });
     expect(detail.statusCode, detail.body).toBe(200);
     expect(detail.body).not.toContain(SECRET);
-    expect(detail.json()).toMatchObject({ responseStatus: 200, request: { method: 'POST', headers: { 'Idempotency-Key': key } } });
+    expect(detail.json()).toMatchObject({
+      responseStatus: 200,
+      request: { method: 'POST', headers: { 'Idempotency-Key': key } },
+    });
   });
 
   test("a protocol step's run reads the work unit's fields", async () => {
-    const unit = await scoped(portal.db, ALL_TENANTS).selectFrom('work_unit').select(['work_unit_id', 'title', 'tenant_id']).where('tenant_id', '=', DEMO.contoso).limit(1).executeTakeFirstOrThrow();
-    const id = await defineAction({ url: `${base}/unit/{WorkUnitId}`, body: '{"title":"{Title}","tenant":"{TenantId}","by":"{TriggeredBy}"}' });
+    const unit = await aUnit();
+    const id = await defineAction({
+      url: `${base}/unit/{WorkUnitId}`,
+      body: '{"title":"{Title}","tenant":"{TenantId}","by":"{TriggeredBy}"}',
+    });
     const key = `p:${randomUUID()}`;
     await runAction(
       portal.db,
-      { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'protocol', workUnitId: unit.work_unit_id, protocolId: 1, protocolActionId: randomUUID(), workUnitEventTypeId: 1, manual: true, triggeredBy: 'operator', workUnitEventId: null } },
+      {
+        actionDefinitionId: id,
+        tenantId: DEMO.contoso,
+        parameters: {},
+        origin: {
+          kind: 'protocol',
+          workUnitId: unit.work_unit_id,
+          protocolId: 1,
+          protocolActionId: randomUUID(),
+          workUnitEventTypeId: 1,
+          manual: true,
+          triggeredBy: 'operator',
+          workUnitEventId: null,
+        },
+      },
       key,
     );
     expect(seen[0]?.url).toBe(`/unit/${unit.work_unit_id}`);
     expect(JSON.parse(seen[0]?.body ?? '{}')).toEqual({ title: unit.title, tenant: DEMO.contoso, by: 'operator' });
     const [row] = await historyOf(key);
     expect(row?.work_unit_id).toBe(unit.work_unit_id);
-    const listed = await portal.as('admin', { method: 'GET', url: `/v1/actionHistories?$filter=workUnitId eq ${unit.work_unit_id}` });
+    const listed = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/actionHistories?$filter=workUnitId eq ${unit.work_unit_id}`,
+    });
     expect(listed.statusCode, listed.body).toBe(200);
-    expect((listed.json() as { value: { actionHistoryId: number }[] }).value.map((entry) => entry.actionHistoryId)).toContain(Number(row?.action_history_id));
+    expect(
+      (listed.json() as { value: { actionHistoryId: number }[] }).value.map((entry) => entry.actionHistoryId),
+    ).toContain(Number(row?.action_history_id));
   });
 });
 
 test("a rule's run reads the match and its entity's latest packet", async () => {
   const entityId = randomUUID();
-  await scoped(portal.db, ALL_TENANTS).insertInto('packet_latest', { entity_id: entityId, tenant_id: DEMO.contoso, timestamp: new Date(), message: JSON.stringify({ Value: 97, Metrics: { cpu: 93.5 } }) }).execute();
-  const id = await defineAction({ url: `${base}/rule?rule={RuleName}`, body: '{"value":"{Value}","cpu":"{Metrics.cpu}","label":"{Label}","subject":"{SubjectId}"}' });
+  await scoped(portal.db, ALL_TENANTS)
+    .insertInto('packet_latest', {
+      entity_id: entityId,
+      tenant_id: DEMO.contoso,
+      timestamp: new Date(),
+      message: JSON.stringify({ Value: 97, Metrics: { cpu: 93.5 } }),
+    })
+    .execute();
+  const id = await defineAction({
+    url: `${base}/rule?rule={RuleName}`,
+    body: '{"value":"{Value}","cpu":"{Metrics.cpu}","label":"{Label}","subject":"{SubjectId}"}',
+  });
   const key = `m:${randomUUID()}`;
   const ruleMatchId = randomUUID();
-  await runAction(portal.db, { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'rule', ruleMatchId, ruleId: randomUUID(), ruleName: 'CPU high & hot', subjectId: entityId, label: 'web-01', phase: 'match', suppressed: false } }, key);
+  await runAction(
+    portal.db,
+    {
+      actionDefinitionId: id,
+      tenantId: DEMO.contoso,
+      parameters: {},
+      origin: {
+        kind: 'rule',
+        ruleMatchId,
+        ruleId: randomUUID(),
+        ruleName: 'CPU high & hot',
+        subjectId: entityId,
+        label: 'web-01',
+        phase: 'match',
+        suppressed: false,
+      },
+    },
+    key,
+  );
   expect(seen[0]?.url).toBe('/rule?rule=CPU%20high%20%26%20hot');
   expect(JSON.parse(seen[0]?.body ?? '{}')).toEqual({ value: '97', cpu: '93.5', label: 'web-01', subject: entityId });
   const [row] = await historyOf(key);
-  expect(row).toMatchObject({ rule_match_id: ruleMatchId, correlation_id: ruleMatchId, result_status_id: ACTION_RESULT_STATUSES.Success });
+  expect(row).toMatchObject({
+    rule_match_id: ruleMatchId,
+    correlation_id: ruleMatchId,
+    result_status_id: ACTION_RESULT_STATUSES.Success,
+  });
   // A work unit rule's subject is the unit's id: it has no packet, its packet placeholders are missing.
   const unitKey = `m:${randomUUID()}`;
-  await runAction(portal.db, { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'rule', ruleMatchId: randomUUID(), ruleId: randomUUID(), ruleName: 'Units', subjectId: '42', label: null, phase: 'expiration', suppressed: false } }, unitKey);
+  await runAction(
+    portal.db,
+    {
+      actionDefinitionId: id,
+      tenantId: DEMO.contoso,
+      parameters: {},
+      origin: {
+        kind: 'rule',
+        ruleMatchId: randomUUID(),
+        ruleId: randomUUID(),
+        ruleName: 'Units',
+        subjectId: '42',
+        label: null,
+        phase: 'expiration',
+        suppressed: false,
+      },
+    },
+    unitKey,
+  );
   const [unitRow] = await historyOf(unitKey);
   expect(unitRow?.result_status_id).toBe(ACTION_RESULT_STATUSES.Success);
   expect(unitRow?.result_detail).toContain('{Value}, {Metrics.cpu}');
@@ -202,7 +299,11 @@ describe('outcomes', () => {
       await worker.stop();
     }
     expect(seen.map((call) => call.headers['idempotency-key'])).toEqual([key, key]);
-    const job = await portal.db.selectFrom('job').select(['attempts', 'state']).where('key', '=', key).executeTakeFirstOrThrow();
+    const job = await portal.db
+      .selectFrom('job')
+      .select(['attempts', 'state'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     expect(job.attempts).toBe(2);
     expect(await historyOf(key)).toHaveLength(1);
   });
@@ -240,7 +341,11 @@ describe('outcomes', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     const worker = startJobWorker({ db: portal.db, tasks: [actionRunTask], pollMs: 100, log: () => undefined });
     try {
-      await waitFor(async () => ((await portal.db.selectFrom('job').select('state').where('key', '=', key).executeTakeFirst())?.state === 'done' ? true : undefined));
+      await waitFor(async () =>
+        (await portal.db.selectFrom('job').select('state').where('key', '=', key).executeTakeFirst())?.state === 'done'
+          ? true
+          : undefined,
+      );
       await dying;
     } finally {
       await worker.stop();
@@ -248,4 +353,124 @@ describe('outcomes', () => {
     expect(seen.map((call) => call.headers['idempotency-key'])).toEqual([key, key]);
     expect(await historyOf(key)).toHaveLength(1);
   });
+});
+
+test("a rule's run fills {EntityId}, and {WorkUnitId} and {Title} from the unit its match opened or a work unit rule's subject", async () => {
+  const all = scoped(portal.db, ALL_TENANTS);
+  const unit = await aUnit();
+  const id = await defineAction({ url: `${base}/rule/{EntityId}/{WorkUnitId}`, body: '{"title":"{Title}"}' });
+  const rule = (subjectId: string, ruleMatchId = randomUUID()) => ({
+    kind: 'rule' as const,
+    ruleMatchId,
+    ruleId: randomUUID(),
+    ruleName: 'Disk full',
+    subjectId,
+    label: 'db-02',
+    phase: 'expiration' as const,
+    suppressed: false,
+  });
+
+  // An entity's match before any unit: the entity, and the title its Create Work Unit would give.
+  const entityId = randomUUID();
+  await runAction(
+    portal.db,
+    { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: rule(entityId) },
+    `m:${randomUUID()}`,
+  );
+  expect(seen.at(-1)?.url).toBe(`/rule/${entityId}/`);
+  expect(JSON.parse(seen.at(-1)?.body ?? '{}')).toEqual({ title: `Disk full: db-02 (${entityId})` });
+
+  // The match's Create Work Unit opened a unit: its id and title.
+  const ruleMatchId = randomUUID();
+  await all
+    .insertInto('action_history', {
+      tenant_id: DEMO.contoso,
+      action_definition_id: BUILT_IN_ACTIONS.createWorkUnit.id,
+      result_status_id: ACTION_RESULT_STATUSES.Success,
+      input_parameters: '{}',
+      result_detail: 'Work unit created.',
+      correlation_id: ruleMatchId,
+      rule_match_id: ruleMatchId,
+      reference_id: String(unit.work_unit_id),
+      job_key: `opened:${ruleMatchId}`,
+    })
+    .execute();
+  await runAction(
+    portal.db,
+    { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: rule(entityId, ruleMatchId) },
+    `m:${randomUUID()}`,
+  );
+  expect(seen.at(-1)?.url).toBe(`/rule/${entityId}/${unit.work_unit_id}`);
+  expect(JSON.parse(seen.at(-1)?.body ?? '{}')).toEqual({ title: unit.title });
+
+  // A work unit rule: its subject is the unit.
+  await runAction(
+    portal.db,
+    { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: rule(String(unit.work_unit_id)) },
+    `m:${randomUUID()}`,
+  );
+  expect(seen.at(-1)?.url).toBe(`/rule//${unit.work_unit_id}`);
+  expect(JSON.parse(seen.at(-1)?.body ?? '{}')).toEqual({ title: unit.title });
+});
+
+test('every placeholder the editors list for a kind of run is filled by such a run', async () => {
+  const all = scoped(portal.db, ALL_TENANTS);
+  const unit = await aUnit();
+  const entityId = randomUUID();
+  await all
+    .insertInto('packet_latest', {
+      entity_id: entityId,
+      tenant_id: DEMO.contoso,
+      timestamp: new Date(),
+      message: JSON.stringify({ Value: 1 }),
+    })
+    .execute();
+  const ruleMatchId = randomUUID();
+  await all
+    .insertInto('action_history', {
+      tenant_id: DEMO.contoso,
+      action_definition_id: BUILT_IN_ACTIONS.createWorkUnit.id,
+      result_status_id: ACTION_RESULT_STATUSES.Success,
+      input_parameters: '{}',
+      result_detail: 'Work unit created.',
+      correlation_id: ruleMatchId,
+      rule_match_id: ruleMatchId,
+      reference_id: String(unit.work_unit_id),
+      job_key: `opened:${ruleMatchId}`,
+    })
+    .execute();
+  const origins: Record<'protocol' | 'rule' | 'test', ActionRun['origin']> = {
+    protocol: {
+      kind: 'protocol',
+      workUnitId: unit.work_unit_id,
+      protocolId: 1,
+      protocolActionId: randomUUID(),
+      workUnitEventTypeId: 1,
+      manual: true,
+      triggeredBy: 'operator',
+      workUnitEventId: null,
+    },
+    rule: {
+      kind: 'rule',
+      ruleMatchId,
+      ruleId: randomUUID(),
+      ruleName: 'R',
+      subjectId: entityId,
+      label: 'L',
+      phase: 'match',
+      suppressed: false,
+    },
+    test: { kind: 'test', messageId: randomUUID(), triggeredBy: 'admin' },
+  };
+  for (const [kind, origin] of Object.entries(origins) as [keyof typeof origins, ActionRun['origin']][]) {
+    const names = [...RUN_PLACEHOLDERS.any, ...RUN_PLACEHOLDERS[kind]];
+    const id = await defineAction({
+      url: `${base}/all`,
+      body: JSON.stringify(Object.fromEntries(names.map((name) => [name, `{${name}}`]))),
+    });
+    const key = `all:${randomUUID()}`;
+    await runAction(portal.db, { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin }, key);
+    const [row] = await historyOf(key);
+    expect(row?.result_detail, kind).not.toContain('Placeholders without a value');
+  }
 });

@@ -7,7 +7,7 @@ import type { AgentConfiguration, EnrolmentResult } from '@cfs/contracts/agent';
 import { FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { prepareDemoAgent } from '../src/areas/agent/demo-agent.js';
 import { hashCredential } from '../src/auth/machine-callers.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { fileStoreOf } from '../src/files/content-store.js';
 import { createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
@@ -42,15 +42,28 @@ interface Fleet {
 /** A tenant of its own with a subscription and an agent token. */
 async function makeFleet(): Promise<Fleet> {
   const tenant = await createTenantAs(portal, 'admin');
-  const subscription = await portal.as('admin', { method: 'PUT', url: '/v1/subscriptions', payload: { tenantId: tenant.tenantId, name: 'Production' } });
+  const subscription = await portal.as('admin', {
+    method: 'PUT',
+    url: '/v1/subscriptions',
+    payload: { tenantId: tenant.tenantId, name: 'Production' },
+  });
   expect(subscription.statusCode).toBe(200);
   const token = await createTokenAs(portal, 'admin', tenant.tenantId);
-  return { tenantId: tenant.tenantId, token: token.generatedToken, tokenGrantId: token.tokenGrantId, subscriptionId: subscription.json<{ subscriptionId: string }>().subscriptionId };
+  return {
+    tenantId: tenant.tenantId,
+    token: token.generatedToken,
+    tokenGrantId: token.tokenGrantId,
+    subscriptionId: subscription.json<{ subscriptionId: string }>().subscriptionId,
+  };
 }
 
 /** What promotion does: a device that keeps the pending row's key hash and token, and the pending row gone. */
 async function promote(fleet: Fleet, agentKey: string): Promise<string> {
-  const pending = await portal.db.selectFrom('pending_device').selectAll().where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirstOrThrow();
+  const pending = await portal.db
+    .selectFrom('pending_device')
+    .selectAll()
+    .where('agent_key_hash', '=', hashCredential(agentKey))
+    .executeTakeFirstOrThrow();
   const device = await portal.db
     .insertInto('device')
     .values({
@@ -80,17 +93,31 @@ async function enrolledDevice(fleet: Fleet): Promise<{ deviceId: string; credent
 let catalogue: { operationId: string; packageId: string } | undefined;
 async function operationOfCatalogue(): Promise<{ operationId: string; packageId: string }> {
   if (catalogue) return catalogue;
-  const pkg = await portal.db.insertInto('package').values({ name: `Agent checks ${randomUUID().slice(0, 6)}`, package_type_id: PACKAGE_TYPES.AgentLogic }).returning('package_id').executeTakeFirstOrThrow();
+  const pkg = await portal.db
+    .insertInto('package')
+    .values({ name: `Agent checks ${randomUUID().slice(0, 6)}`, package_type_id: PACKAGE_TYPES.AgentLogic })
+    .returning('package_id')
+    .executeTakeFirstOrThrow();
   const operation = await portal.db
     .insertInto('operation')
-    .values({ package_id: pkg.package_id, name: 'Availability', frequency_type_ids: [1, 2, 3], operation_type_id: OPERATION_TYPES.Availability, operation_result_type_id: 2 })
+    .values({
+      package_id: pkg.package_id,
+      name: 'Availability',
+      frequency_type_ids: [1, 2, 3],
+      operation_type_id: OPERATION_TYPES.Availability,
+      operation_result_type_id: 2,
+    })
     .returning('operation_id')
     .executeTakeFirstOrThrow();
   catalogue = { operationId: operation.operation_id, packageId: pkg.package_id };
   return catalogue;
 }
 
-async function addOperation(fleet: Fleet, deviceId: string, values: { frequency: number; completionToken?: string; parameters?: unknown[]; label?: string }) {
+async function addOperation(
+  fleet: Fleet,
+  deviceId: string,
+  values: { frequency: number; completionToken?: string; parameters?: unknown[]; label?: string },
+) {
   const { operationId } = await operationOfCatalogue();
   const row = await portal.db
     .insertInto('device_operation')
@@ -109,7 +136,8 @@ async function addOperation(fleet: Fleet, deviceId: string, values: { frequency:
   return row.device_operation_id;
 }
 
-const configurationOf = (credential: string) => portal.app.inject({ method: 'GET', url: '/v1/agent/configuration', headers: bearer(credential) });
+const configurationOf = (credential: string) =>
+  portal.app.inject({ method: 'GET', url: '/v1/agent/configuration', headers: bearer(credential) });
 
 describe('agent enrolment', () => {
   it('keeps an agent pending until promotion, refreshing its last ping, then hands it a device credential stored only as a hash', async () => {
@@ -119,13 +147,27 @@ describe('agent enrolment', () => {
     expect(first.statusCode).toBe(200);
     const pending = first.json<EnrolmentResult>();
     expect(pending.status).toBe('pending');
-    const row = await portal.db.selectFrom('pending_device').selectAll().where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ tenant_id: fleet.tenantId, machine_name: 'host-a', operating_system: 'linux', architecture: 'x64', token_grant_id: fleet.tokenGrantId });
+    const row = await portal.db
+      .selectFrom('pending_device')
+      .selectAll()
+      .where('agent_key_hash', '=', hashCredential(agentKey))
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      tenant_id: fleet.tenantId,
+      machine_name: 'host-a',
+      operating_system: 'linux',
+      architecture: 'x64',
+      token_grant_id: fleet.tokenGrantId,
+    });
     expect(row.ip_address).toBeTruthy();
 
     const again = (await enrolWith(fleet.token, agentKey, 'host-a-renamed')).json<EnrolmentResult>();
     expect(again).toEqual(pending);
-    const refreshed = await portal.db.selectFrom('pending_device').selectAll().where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirstOrThrow();
+    const refreshed = await portal.db
+      .selectFrom('pending_device')
+      .selectAll()
+      .where('agent_key_hash', '=', hashCredential(agentKey))
+      .executeTakeFirstOrThrow();
     expect(refreshed.machine_name).toBe('host-a-renamed');
     expect(refreshed.last_ping.getTime()).toBeGreaterThanOrEqual(row.last_ping.getTime());
 
@@ -134,13 +176,27 @@ describe('agent enrolment', () => {
     if (enrolled.status !== 'enrolled') throw new Error(`expected enrolled, got ${JSON.stringify(enrolled)}`);
     expect(enrolled.deviceId).toBe(deviceId);
     expect(enrolled.credential).toMatch(/^cfsd_/);
-    const device = await portal.db.selectFrom('device').select(['credential_hash']).where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+    const device = await portal.db
+      .selectFrom('device')
+      .select(['credential_hash'])
+      .where('device_id', '=', deviceId)
+      .executeTakeFirstOrThrow();
     expect(device.credential_hash).toBe(hashCredential(enrolled.credential));
 
     const configuration = await configurationOf(enrolled.credential);
     expect(configuration.statusCode).toBe(200);
-    expect(configuration.json<AgentConfiguration>()).toMatchObject({ deviceId, heartbeatIntervalSeconds: 45, loggingLevel: 'All', restartAgent: false, tracing: false });
-    const contacted = await portal.db.selectFrom('device').select('last_contact').where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+    expect(configuration.json<AgentConfiguration>()).toMatchObject({
+      deviceId,
+      heartbeatIntervalSeconds: 45,
+      loggingLevel: 'All',
+      restartAgent: false,
+      tracing: false,
+    });
+    const contacted = await portal.db
+      .selectFrom('device')
+      .select('last_contact')
+      .where('device_id', '=', deviceId)
+      .executeTakeFirstOrThrow();
     expect(contacted.last_contact).not.toBeNull();
   });
 
@@ -172,7 +228,9 @@ describe('a device credential stops working', () => {
     const fleet = await makeFleet();
     const { credential, agentKey } = await enrolledDevice(fleet);
     expect((await configurationOf(credential)).statusCode).toBe(200);
-    expect((await portal.as('admin', { method: 'PUT', url: `/v1/tokens/${fleet.tokenGrantId}/revoke` })).statusCode).toBe(200);
+    expect(
+      (await portal.as('admin', { method: 'PUT', url: `/v1/tokens/${fleet.tokenGrantId}/revoke` })).statusCode,
+    ).toBe(200);
     const refused = await configurationOf(credential);
     expect(refused.statusCode).toBe(401);
     expect(refused.json<{ message: string }>().message).toBe('The token this device enrolled with has been revoked.');
@@ -184,7 +242,16 @@ describe('a device credential stops working', () => {
     const { credential, deviceId, agentKey } = await enrolledDevice(fleet);
     await portal.db.updateTable('device').set({ enabled: false }).where('device_id', '=', deviceId).execute();
     expect((await configurationOf(credential)).statusCode).toBe(401);
-    expect((await portal.app.inject({ method: 'POST', url: '/v1/agent/logs', headers: bearer(credential), payload: { entries: [{ entryType: 'Info', detail: 'x' }] } })).statusCode).toBe(401);
+    expect(
+      (
+        await portal.app.inject({
+          method: 'POST',
+          url: '/v1/agent/logs',
+          headers: bearer(credential),
+          payload: { entries: [{ entryType: 'Info', detail: 'x' }] },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect((await enrolWith(fleet.token, agentKey)).statusCode).toBe(401);
   });
 
@@ -196,7 +263,11 @@ describe('a device credential stops working', () => {
     const again = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
     expect(again.status).toBe('pending');
     if (again.status !== 'pending') return;
-    const promoted = await portal.as('admin', { method: 'POST', url: '/v1/pendingdevices/batchpromote', payload: { pendingDeviceIds: [again.pendingDeviceId], subscriptionId: fleet.subscriptionId } });
+    const promoted = await portal.as('admin', {
+      method: 'POST',
+      url: '/v1/pendingdevices/batchpromote',
+      payload: { pendingDeviceIds: [again.pendingDeviceId], subscriptionId: fleet.subscriptionId },
+    });
     expect(promoted.statusCode, promoted.body).toBe(200);
     const enrolled = (await enrolWith(fleet.token, agentKey)).json<EnrolmentResult>();
     expect(enrolled.status).toBe('enrolled');
@@ -211,24 +282,61 @@ describe('one device cannot speak for another', () => {
     const neighbour = await enrolledDevice(fleet);
     const stranger = await enrolledDevice(await makeFleet());
     const token = randomUUID();
-    const operationId = await addOperation(fleet, mine.deviceId, { frequency: FREQUENCY_TYPES.OnDemand, completionToken: token });
+    const operationId = await addOperation(fleet, mine.deviceId, {
+      frequency: FREQUENCY_TYPES.OnDemand,
+      completionToken: token,
+    });
 
     for (const other of [neighbour, stranger]) {
-      const logs = await portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/logs`, headers: bearer(other.credential), payload: { entries: [{ entryType: 'Info', detail: 'forged' }] } });
+      const logs = await portal.app.inject({
+        method: 'POST',
+        url: `/v1/agent/operations/${operationId}/logs`,
+        headers: bearer(other.credential),
+        payload: { entries: [{ entryType: 'Info', detail: 'forged' }] },
+      });
       expect(logs.statusCode).toBe(404);
-      const complete = await portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/complete`, headers: bearer(other.credential), payload: { completionToken: token } });
+      const complete = await portal.app.inject({
+        method: 'POST',
+        url: `/v1/agent/operations/${operationId}/complete`,
+        headers: bearer(other.credential),
+        payload: { completionToken: token },
+      });
       expect(complete.statusCode).toBe(404);
     }
-    expect(await portal.db.selectFrom('operation_log').select('log_entry_id').where('device_operation_id', '=', operationId).execute()).toEqual([]);
+    expect(
+      await portal.db
+        .selectFrom('operation_log')
+        .select('log_entry_id')
+        .where('device_operation_id', '=', operationId)
+        .execute(),
+    ).toEqual([]);
 
-    const own = await portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/logs`, headers: bearer(mine.credential), payload: { entries: [{ entryType: 'Result', detail: 'HTTP 200 in 12 ms' }] } });
+    const own = await portal.app.inject({
+      method: 'POST',
+      url: `/v1/agent/operations/${operationId}/logs`,
+      headers: bearer(mine.credential),
+      payload: { entries: [{ entryType: 'Result', detail: 'HTTP 200 in 12 ms' }] },
+    });
     expect(own.statusCode).toBe(204);
-    const logs = await portal.db.selectFrom('operation_log').select(['detail', 'tenant_id']).where('device_operation_id', '=', operationId).execute();
+    const logs = await portal.db
+      .selectFrom('operation_log')
+      .select(['detail', 'tenant_id'])
+      .where('device_operation_id', '=', operationId)
+      .execute();
     expect(logs).toEqual([{ detail: 'HTTP 200 in 12 ms', tenant_id: fleet.tenantId }]);
 
-    const deviceLog = await portal.app.inject({ method: 'POST', url: '/v1/agent/logs', headers: bearer(mine.credential), payload: { entries: [{ entryType: 'Info', detail: 'agent started' }] } });
+    const deviceLog = await portal.app.inject({
+      method: 'POST',
+      url: '/v1/agent/logs',
+      headers: bearer(mine.credential),
+      payload: { entries: [{ entryType: 'Info', detail: 'agent started' }] },
+    });
     expect(deviceLog.statusCode).toBe(204);
-    const deviceLogs = await portal.db.selectFrom('device_log').select(['device_id', 'detail']).where('device_id', '=', mine.deviceId).execute();
+    const deviceLogs = await portal.db
+      .selectFrom('device_log')
+      .select(['device_id', 'detail'])
+      .where('device_id', '=', mine.deviceId)
+      .execute();
     expect(deviceLogs).toEqual([{ device_id: mine.deviceId, detail: 'agent started' }]);
   });
 
@@ -238,19 +346,42 @@ describe('one device cannot speak for another', () => {
     const other = await enrolledDevice(fleet);
     const { packageId } = await operationOfCatalogue();
     const content = Buffer.from(`agent plug-in ${randomUUID()}`);
-    const { sha256: sha } = await portal.db.transaction().execute((trx) => fileStoreOf(portal.config).put(trx, content));
+    const { sha256: sha } = await portal.db
+      .transaction()
+      .execute((trx) => fileStoreOf(portal.config).put(trx, content));
     const version = await portal.db
       .insertInto('package_version')
-      .values({ package_id: packageId, version: `1.0.${Date.now() % 100000}`, label: 'first', package_version_status_id: 1, file_sha256: sha, file_name: 'plugin.zip', file_size: content.length })
+      .values({
+        package_id: packageId,
+        version: `1.0.${Date.now() % 100000}`,
+        label: 'first',
+        package_version_status_id: 1,
+        file_sha256: sha,
+        file_name: 'plugin.zip',
+        file_size: content.length,
+      })
       .returning('package_version_id')
       .executeTakeFirstOrThrow();
     await portal.db
       .insertInto('device_installation')
-      .values({ device_id: mine.deviceId, package_id: packageId, tenant_id: fleet.tenantId, package_version_id: version.package_version_id, install_status_id: INSTALL_STATUSES.Pending })
+      .values({
+        device_id: mine.deviceId,
+        package_id: packageId,
+        tenant_id: fleet.tenantId,
+        package_version_id: version.package_version_id,
+        install_status_id: INSTALL_STATUSES.Pending,
+      })
       .execute();
 
     const configuration = (await configurationOf(mine.credential)).json<AgentConfiguration>();
-    expect(configuration.packages).toEqual([expect.objectContaining({ packageId, packageVersionId: version.package_version_id, sha256: sha, size: content.length })]);
+    expect(configuration.packages).toEqual([
+      expect.objectContaining({
+        packageId,
+        packageVersionId: version.package_version_id,
+        sha256: sha,
+        size: content.length,
+      }),
+    ]);
     const url = new URL(configuration.packages[0]!.downloadUrl).pathname;
     const download = await portal.app.inject({ method: 'GET', url, headers: bearer(mine.credential) });
     expect(download.statusCode).toBe(200);
@@ -264,9 +395,21 @@ describe('one device cannot speak for another', () => {
       payload: { packageVersionId: version.package_version_id, status: 'Installed' },
     });
     expect(report.statusCode).toBe(204);
-    const installation = await portal.db.selectFrom('device_installation').selectAll().where('device_id', '=', mine.deviceId).executeTakeFirstOrThrow();
-    expect(installation).toMatchObject({ install_status_id: INSTALL_STATUSES.Installed, installed_package_version_id: version.package_version_id });
-    const forged = await portal.app.inject({ method: 'POST', url: `/v1/agent/installations/${packageId}`, headers: bearer(other.credential), payload: { packageVersionId: version.package_version_id, status: 'Failed' } });
+    const installation = await portal.db
+      .selectFrom('device_installation')
+      .selectAll()
+      .where('device_id', '=', mine.deviceId)
+      .executeTakeFirstOrThrow();
+    expect(installation).toMatchObject({
+      install_status_id: INSTALL_STATUSES.Installed,
+      installed_package_version_id: version.package_version_id,
+    });
+    const forged = await portal.app.inject({
+      method: 'POST',
+      url: `/v1/agent/installations/${packageId}`,
+      headers: bearer(other.credential),
+      payload: { packageVersionId: version.package_version_id, status: 'Failed' },
+    });
     expect(forged.statusCode).toBe(404);
   });
 });
@@ -275,7 +418,11 @@ describe('operations for the agent', () => {
   it('resolves a secured value from the device tenant’s secrets, leaves other sources for the agent, and sends on-demand operations only while queued', async () => {
     const fleet = await makeFleet();
     const { deviceId, credential } = await enrolledDevice(fleet);
-    const secret = await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${fleet.tenantId}/secrets`, payload: { name: 'probe.password', value: 's3cret!' } });
+    const secret = await portal.as('admin', {
+      method: 'PUT',
+      url: `/v1/tenants/${fleet.tenantId}/secrets`,
+      payload: { name: 'probe.password', value: 's3cret!' },
+    });
     expect(secret.statusCode).toBe(200);
     const recurring = await addOperation(fleet, deviceId, {
       frequency: FREQUENCY_TYPES.Recurring,
@@ -289,12 +436,20 @@ describe('operations for the agent', () => {
     });
     await addOperation(fleet, deviceId, { frequency: FREQUENCY_TYPES.OnDemand, label: 'B idle' });
     const token = randomUUID();
-    const queued = await addOperation(fleet, deviceId, { frequency: FREQUENCY_TYPES.OnDemand, label: 'C queued', completionToken: token });
+    const queued = await addOperation(fleet, deviceId, {
+      frequency: FREQUENCY_TYPES.OnDemand,
+      label: 'C queued',
+      completionToken: token,
+    });
 
     const configuration = (await configurationOf(credential)).json<AgentConfiguration>();
     expect(configuration.operations.map((op) => op.label)).toEqual(['A recurring', 'C queued']);
     const [first, second] = configuration.operations;
-    expect(first).toMatchObject({ deviceOperationId: recurring, completionToken: null, operationTypeId: OPERATION_TYPES.Availability });
+    expect(first).toMatchObject({
+      deviceOperationId: recurring,
+      completionToken: null,
+      operationTypeId: OPERATION_TYPES.Availability,
+    });
     expect(first!.parameters).toEqual([
       { name: 'Url', source: 'PortalEntry', value: 'https://example.test/' },
       { name: 'Password', source: 'SecuredValue', value: 's3cret!' },
@@ -305,9 +460,16 @@ describe('operations for the agent', () => {
 
     // Another tenant's secret of the same name is not this device's.
     const otherFleet = await makeFleet();
-    await portal.as('admin', { method: 'PUT', url: `/v1/tenants/${otherFleet.tenantId}/secrets`, payload: { name: 'only.there', value: 'not yours' } });
+    await portal.as('admin', {
+      method: 'PUT',
+      url: `/v1/tenants/${otherFleet.tenantId}/secrets`,
+      payload: { name: 'only.there', value: 'not yours' },
+    });
     const other = await enrolledDevice(fleet);
-    await addOperation(fleet, other.deviceId, { frequency: FREQUENCY_TYPES.Recurring, parameters: [{ Name: 'P', Source: 'SecuredValue', Value: 'only.there' }] });
+    await addOperation(fleet, other.deviceId, {
+      frequency: FREQUENCY_TYPES.Recurring,
+      parameters: [{ Name: 'P', Source: 'SecuredValue', Value: 'only.there' }],
+    });
     const otherConfiguration = (await configurationOf(other.credential)).json<AgentConfiguration>();
     expect(otherConfiguration.operations[0]!.parameters).toEqual([{ name: 'P', source: 'SecuredValue', value: null }]);
   });
@@ -316,16 +478,40 @@ describe('operations for the agent', () => {
     const fleet = await makeFleet();
     const { deviceId, credential } = await enrolledDevice(fleet);
     const token = randomUUID();
-    const operationId = await addOperation(fleet, deviceId, { frequency: FREQUENCY_TYPES.OnDemand, completionToken: token });
-    const complete = (completionToken: string) => portal.app.inject({ method: 'POST', url: `/v1/agent/operations/${operationId}/complete`, headers: bearer(credential), payload: { completionToken } });
+    const operationId = await addOperation(fleet, deviceId, {
+      frequency: FREQUENCY_TYPES.OnDemand,
+      completionToken: token,
+    });
+    const complete = (completionToken: string) =>
+      portal.app.inject({
+        method: 'POST',
+        url: `/v1/agent/operations/${operationId}/complete`,
+        headers: bearer(credential),
+        payload: { completionToken },
+      });
 
     const wrong = await complete(randomUUID());
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ message: 'The completion token does not match.', errors: { completionToken: ['The completion token does not match.'] } });
-    expect(await portal.db.selectFrom('device_operation').select(['operation_complete', 'completion_token']).where('device_operation_id', '=', operationId).executeTakeFirstOrThrow()).toEqual({ operation_complete: false, completion_token: token });
+    expect(wrong.json()).toEqual({
+      message: 'The completion token does not match.',
+      errors: { completionToken: ['The completion token does not match.'] },
+    });
+    expect(
+      await portal.db
+        .selectFrom('device_operation')
+        .select(['operation_complete', 'completion_token'])
+        .where('device_operation_id', '=', operationId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ operation_complete: false, completion_token: token });
 
     expect((await complete(token)).statusCode).toBe(204);
-    expect(await portal.db.selectFrom('device_operation').select(['operation_complete', 'completion_token']).where('device_operation_id', '=', operationId).executeTakeFirstOrThrow()).toEqual({ operation_complete: true, completion_token: null });
+    expect(
+      await portal.db
+        .selectFrom('device_operation')
+        .select(['operation_complete', 'completion_token'])
+        .where('device_operation_id', '=', operationId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ operation_complete: true, completion_token: null });
     expect((await complete(token)).statusCode).toBe(400);
     expect((await configurationOf(credential)).json<AgentConfiguration>().operations).toEqual([]);
   });
@@ -333,11 +519,27 @@ describe('operations for the agent', () => {
   it('tells the agent to restart and clears the flag when it acknowledges; reports tracing and the logging level', async () => {
     const fleet = await makeFleet();
     const { deviceId, credential } = await enrolledDevice(fleet);
-    await portal.db.updateTable('device').set({ restart_agent_flag: true, trace_expiration: new Date(Date.now() + 600_000), device_logging_level_id: 1 }).where('device_id', '=', deviceId).execute();
-    expect((await configurationOf(credential)).json<AgentConfiguration>()).toMatchObject({ restartAgent: true, tracing: true, loggingLevel: 'None' });
-    expect((await portal.app.inject({ method: 'POST', url: '/v1/agent/restart/acknowledge', headers: bearer(credential) })).statusCode).toBe(204);
+    await portal.db
+      .updateTable('device')
+      .set({ restart_agent_flag: true, trace_expiration: new Date(Date.now() + 600_000), device_logging_level_id: 1 })
+      .where('device_id', '=', deviceId)
+      .execute();
+    expect((await configurationOf(credential)).json<AgentConfiguration>()).toMatchObject({
+      restartAgent: true,
+      tracing: true,
+      loggingLevel: 'None',
+    });
+    expect(
+      (await portal.app.inject({ method: 'POST', url: '/v1/agent/restart/acknowledge', headers: bearer(credential) }))
+        .statusCode,
+    ).toBe(204);
     expect((await configurationOf(credential)).json<AgentConfiguration>().restartAgent).toBe(false);
-    const audit = await portal.db.selectFrom('audit_event').select(['action', 'actor_name']).where('entity_id', '=', deviceId).where('action', '=', 'restart-acknowledged').execute();
+    const audit = await portal.db
+      .selectFrom('audit_event')
+      .select(['action', 'actor_name'])
+      .where('entity_id', '=', deviceId)
+      .where('action', '=', 'restart-acknowledged')
+      .execute();
     expect(audit).toEqual([{ action: 'restart-acknowledged', actor_name: `device ${deviceId}` }]);
   });
 });
@@ -352,7 +554,9 @@ describe('agent downloads', () => {
     } finally {
       await missing.close();
     }
-    expect((await portal.app.inject({ method: 'GET', url: '/downloads/agent/..%2Fpackage.json' })).statusCode).toBe(404);
+    expect((await portal.app.inject({ method: 'GET', url: '/downloads/agent/..%2Fpackage.json' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('serves a built executable without a caller', async () => {
@@ -377,28 +581,55 @@ describe('the demo agent', () => {
     const second = await prepareDemoAgent(portal.db, portal.config);
     if (!first || !second) throw new Error('no demo agent');
     expect(second).toEqual(first);
-    const { agentKey } = JSON.parse(await fs.readFile(path.join(first.dataDir, 'identity.json'), 'utf8')) as { agentKey: string };
-    if (process.platform !== 'win32') expect((await fs.stat(path.join(first.dataDir, 'token'))).mode & 0o777).toBe(0o600);
+    const { agentKey } = JSON.parse(await fs.readFile(path.join(first.dataDir, 'identity.json'), 'utf8')) as {
+      agentKey: string;
+    };
+    if (process.platform !== 'win32')
+      expect((await fs.stat(path.join(first.dataDir, 'token'))).mode & 0o777).toBe(0o600);
 
-    const devices = await portal.db.selectFrom('device').select(['device_id', 'tenant_id', 'subscription_id']).where('agent_key_hash', '=', hashCredential(agentKey)).execute();
-    expect(devices).toEqual([{ device_id: expect.any(String), tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction }]);
+    const devices = await portal.db
+      .selectFrom('device')
+      .select(['device_id', 'tenant_id', 'subscription_id'])
+      .where('agent_key_hash', '=', hashCredential(agentKey))
+      .execute();
+    expect(devices).toEqual([
+      { device_id: expect.any(String), tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction },
+    ]);
     const result = (await enrolWith(first.token, agentKey)).json<EnrolmentResult>();
     if (result.status !== 'enrolled') throw new Error('the demo agent should not wait for promotion');
     const configuration = (await configurationOf(result.credential)).json<AgentConfiguration>();
-    expect(configuration.operations.map((op) => [op.label, op.operationName, op.frequencyTypeId, op.intervalSeconds])).toEqual([
+    expect(
+      configuration.operations.map((op) => [op.label, op.operationName, op.frequencyTypeId, op.intervalSeconds]),
+    ).toEqual([
       ['CPU', 'Metric', FREQUENCY_TYPES.Recurring, 30],
       ['Portal health', 'Availability', FREQUENCY_TYPES.Recurring, 30],
     ]);
-    expect(configuration.operations[1]!.parameters).toContainEqual({ name: 'Url', source: 'PortalEntry', value: 'http://portal.test/healthz' });
+    expect(configuration.operations[1]!.parameters).toContainEqual({
+      name: 'Url',
+      source: 'PortalEntry',
+      value: 'http://portal.test/healthz',
+    });
   });
 
   it('stops when the portal that started it is killed with SIGKILL, so the next start runs the only one', async () => {
     const demo = await prepareDemoAgent(portal.db, portal.config);
     if (!demo) throw new Error('no demo agent');
     const address = await portal.app.listen({ port: 0, host: '127.0.0.1' });
-    const holder = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'hold-demo-agent.ts'), address, demo.dataDir, demo.token], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const holder = spawn(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'fixtures', 'hold-demo-agent.ts'),
+        address,
+        demo.dataDir,
+        demo.token,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let agentPid: number | undefined;
     try {
       agentPid = await new Promise<number>((resolve, reject) => {
@@ -409,8 +640,17 @@ describe('the demo agent', () => {
         holder.once('exit', (code) => reject(new Error(`the holder exited with ${code}`)));
       });
       // The agent is at work: enrolled, and in contact with the portal.
-      const { agentKey } = JSON.parse(await fs.readFile(path.join(demo.dataDir, 'identity.json'), 'utf8')) as { agentKey: string };
-      const inContact = async () => (await portal.db.selectFrom('device').select('last_contact').where('agent_key_hash', '=', hashCredential(agentKey)).executeTakeFirst())?.last_contact != null;
+      const { agentKey } = JSON.parse(await fs.readFile(path.join(demo.dataDir, 'identity.json'), 'utf8')) as {
+        agentKey: string;
+      };
+      const inContact = async () =>
+        (
+          await portal.db
+            .selectFrom('device')
+            .select('last_contact')
+            .where('agent_key_hash', '=', hashCredential(agentKey))
+            .executeTakeFirst()
+        )?.last_contact != null;
       await until(inContact, 'the demo agent to report');
       holder.kill('SIGKILL');
       const pid = agentPid;

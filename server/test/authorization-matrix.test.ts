@@ -3,25 +3,40 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
+import { DEVICE_OPERATION_MESSAGES } from '@cfs/contracts/device-operations';
+import { OPERATION_TYPES } from '@cfs/contracts/fleet';
+import { HOST_ACCESS_PERMISSION } from '@cfs/contracts/permissions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { APP_ACCESS, type Access, type AccessPolicy } from '../src/http/access-policy.js';
+import { decodeJwt } from 'jose';
 import { buildApp, requestLogSerializers } from '../src/app.js';
-import { AREAS } from '../src/areas.js';
-import { EMBEDDED_PROVIDER_ACCESS } from '../src/auth/embedded/access-policy.js';
 import { mintAccessToken } from '../src/auth/embedded/mint.js';
 import { redactUrl } from '../src/http/log-redaction.js';
 import type { RoutePermission } from '../src/http/route-permission.js';
-import { BASE_ROLES, DEMO } from '../src/db/seed.js';
+import { EXPECTED_ACCESS } from './expected-access.js';
+import { DEMO } from '../src/db/demo-ids.js';
+import { BASE_ROLES } from '../src/db/seed.js';
 import { startJobWorker, type JobWorker } from '../src/engines/jobs/worker.js';
 import { createTenantAs, createTokenAs, createUserIn } from './factories.js';
+import { insertPackageWithOperation } from './fleet-factories.js';
 import { reportFigures } from './figures.js';
 import { createTestPortal, type TestPortal } from './harness.js';
-import { BODIES, MULTIPART, NOT_TENANT_BOUND, objectsOf, PROBE_SECRETS, probe, QUERIES, type Objects, type ProbedRoute } from './route-probes.js';
+import {
+  BODIES,
+  MULTIPART,
+  NOT_TENANT_BOUND,
+  objectsOf,
+  PROBE_SECRETS,
+  probe,
+  QUERIES,
+  type Objects,
+  type ProbedRoute,
+} from './route-probes.js';
 
 /*
  * The authorization matrix: every registered route, called as every kind of caller, with objects
- * of two tenants, held to the access policy kept beside the routes (each area's access-policy.ts):
- * - a caller the policy refuses is refused: 401 without a valid credential, 403 without the
+ * of two tenants, held to the access this suite expects (expected-access.ts), written apart from
+ * the routes' own declarations so that a declaration changed by mistake is caught, not obeyed:
+ * - a caller the expected access refuses is refused: 401 without a valid credential, 403 without the
  *   permission (or the wrong kind of machine);
  * - a caller it allows is not refused, and with another tenant's objects gets no 2xx and hears
  *   nothing of that tenant;
@@ -49,7 +64,7 @@ interface Caller {
 interface Probe {
   caller: Caller;
   route: ProbedRoute;
-  access: Access | undefined;
+  access: RoutePermission | undefined;
   tenant: TenantKey;
 }
 
@@ -65,7 +80,11 @@ let app: FastifyInstance;
 const logLines: string[] = [];
 const routes: RouteOptions[] = [];
 const objects = {} as Record<TenantKey, Objects>;
-const tenantNames: Record<TenantKey | 'northwind', string> = { contoso: 'Contoso', fabrikam: 'Fabrikam', northwind: '' };
+const tenantNames: Record<TenantKey | 'northwind', string> = {
+  contoso: 'Contoso',
+  fabrikam: 'Fabrikam',
+  northwind: '',
+};
 const tenantIds = {} as Record<TenantKey | 'northwind', string>;
 const callers: Caller[] = [];
 const outcomes: Outcome[] = [];
@@ -73,8 +92,8 @@ const problems: string[] = [];
 /** Every credential and secret the run used; none may appear in a log line. */
 const secrets = new Set<string>();
 let openApiPaths: string[] = [];
-
-const POLICY: AccessPolicy = Object.assign({}, APP_ACCESS, EMBEDDED_PROVIDER_ACCESS, ...AREAS.map((area) => area.access ?? {}));
+/** The routes that enable or disable a tenant: its own path and the spec's spelling. */
+const TENANT_TOGGLES = new Set(['/v1/tenants/:id/toggledisabled', '/v1/tenants/toggledisabled/:id']);
 
 /** Each method of each registered route; HEAD follows GET and is not called on its own. */
 function probedRoutes(): ProbedRoute[] {
@@ -87,12 +106,12 @@ function probedRoutes(): ProbedRoute[] {
   return list;
 }
 
-function accessOf(route: ProbedRoute): Access | undefined {
-  return POLICY[`${route.method} ${route.url}`];
+function accessOf(route: ProbedRoute): RoutePermission | undefined {
+  return EXPECTED_ACCESS[`${route.method} ${route.url}`];
 }
 
-/** What the policy says a caller gets: 'allow', or the status of the refusal. */
-function expectation(caller: Caller, access: Access): 'allow' | 401 | 403 {
+/** What the expected access says a caller gets: 'allow', or the status of the refusal. */
+function expectation(caller: Caller, access: RoutePermission): 'allow' | 401 | 403 {
   if (access === 'public') return 'allow';
   if (!caller.valid) return 401;
   if (typeof access === 'object' && 'machine' in access) {
@@ -112,16 +131,45 @@ const isTenantBound = (route: ProbedRoute) => {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function userCaller(name: string, userName: string, permissions: readonly string[], home: Caller['home'], valid = true, token?: string): Promise<Caller> {
+async function userCaller(
+  name: string,
+  userName: string,
+  permissions: readonly string[],
+  home: Caller['home'],
+  valid = true,
+  token?: string,
+): Promise<Caller> {
   const minted = token ?? (await portal.token(userName));
   secrets.add(minted);
   const tenant = home ? tenantIds[home] : undefined;
-  return { name, headers: bearer(minted), kind: 'user', valid, permissions: new Set(permissions), home, logged: valid ? { user: userName, ...(tenant ? { tenant } : {}) } : {} };
+  return {
+    name,
+    headers: bearer(minted),
+    kind: 'user',
+    valid,
+    permissions: new Set(permissions),
+    home,
+    logged: valid ? { user: userName, ...(tenant ? { tenant } : {}) } : {},
+  };
 }
 
-function machineCaller(name: string, kind: 'device' | 'token', credential: string, valid: boolean, logged: Caller['logged']): Caller {
+function machineCaller(
+  name: string,
+  kind: 'device' | 'token',
+  credential: string,
+  valid: boolean,
+  logged: Caller['logged'],
+): Caller {
   secrets.add(credential);
-  return { name, headers: bearer(credential), kind, valid, permissions: new Set(), home: 'contoso', logged: valid ? logged : {} };
+  return {
+    name,
+    headers: bearer(credential),
+    kind,
+    valid,
+    permissions: new Set(),
+    home: 'contoso',
+    logged: valid ? logged : {},
+  };
 }
 
 /** Runs `work` over `items`, `width` at a time. */
@@ -151,32 +199,42 @@ async function run(p: Probe): Promise<Outcome> {
 
 const label = (p: Probe) => `${p.route.method} ${p.route.url} as ${p.caller.name} with ${p.tenant}'s objects`;
 
-/** Judges one answer against the policy. */
+/** Judges one answer against the expected access. */
 function judge(outcome: Outcome): void {
   const { probe: p, status, body } = outcome;
   if (status >= 500) problems.push(`${label(p)} answered ${status}: ${body.slice(0, 200)}`);
   if (!p.access) return;
   const expected = expectation(p.caller, p.access);
   if (expected !== 'allow') {
-    if (status !== expected) problems.push(`${label(p)} answered ${status}, the policy refuses it with ${expected}`);
+    if (status !== expected)
+      problems.push(`${label(p)} answered ${status}, it is expected to be refused with ${expected}`);
     return;
   }
   const own = p.tenant === p.caller.home;
   const other: TenantKey = p.tenant === 'contoso' ? 'fabrikam' : 'contoso';
   if ((own || !isTenantBound(p.route)) && (status === 401 || status === 403)) {
-    problems.push(`${label(p)} was refused (${status}), the policy allows it: ${body.slice(0, 200)}`);
+    problems.push(`${label(p)} was refused (${status}), it is expected to be allowed: ${body.slice(0, 200)}`);
     return;
   }
-  if (own && p.caller.owner && p.access !== 'public' && status >= 300) problems.push(`${label(p)} answered ${status} to its owner: ${body.slice(0, 200)}`);
-  if (own && p.access !== 'public' && body.includes(tenantIds[other])) problems.push(`${label(p)} mentions the other tenant`);
+  if (own && p.caller.owner && p.access !== 'public' && status >= 300)
+    problems.push(`${label(p)} answered ${status} to its owner: ${body.slice(0, 200)}`);
+  if (own && p.access !== 'public' && body.includes(tenantIds[other]))
+    problems.push(`${label(p)} mentions the other tenant`);
   if (!own && p.access !== 'public' && isTenantBound(p.route)) {
     if (status < 300) problems.push(`${label(p)} (another tenant's objects) answered ${status}`);
-    if (body.includes(tenantIds[p.tenant]) || body.includes(tenantNames[p.tenant])) problems.push(`${label(p)} told about another tenant's objects`);
+    if (body.includes(tenantIds[p.tenant]) || body.includes(tenantNames[p.tenant]))
+      problems.push(`${label(p)} told about another tenant's objects`);
   }
 }
 
-const isCrossTenant2xx = (o: Outcome) => o.probe.access !== undefined && o.probe.access !== 'public' && o.probe.tenant !== o.probe.caller.home && isTenantBound(o.probe.route) && o.status < 300;
-const isUnexpectedAllow = (o: Outcome) => o.probe.access !== undefined && expectation(o.probe.caller, o.probe.access) !== 'allow' && o.status < 300;
+const isCrossTenant2xx = (o: Outcome) =>
+  o.probe.access !== undefined &&
+  o.probe.access !== 'public' &&
+  o.probe.tenant !== o.probe.caller.home &&
+  isTenantBound(o.probe.route) &&
+  o.status < 300;
+const isUnexpectedAllow = (o: Outcome) =>
+  o.probe.access !== undefined && expectation(o.probe.caller, o.probe.access) !== 'allow' && o.status < 300;
 
 let agentDist = '';
 // A worker that says it is alive, so that /readyz answers ready (it answers 503 without one, by design).
@@ -193,7 +251,11 @@ beforeAll(async () => {
   app = await buildApp({
     ...runtime,
     ...(runtime.provider ? { provider: runtime.provider } : {}),
-    logger: { level: 'info', serializers: requestLogSerializers, stream: { write: (line: string) => void logLines.push(line) } },
+    logger: {
+      level: 'info',
+      serializers: requestLogSerializers,
+      stream: { write: (line: string) => void logLines.push(line) },
+    },
     routeObserver: (route) => void routes.push(route),
   });
   await app.ready();
@@ -210,7 +272,10 @@ beforeAll(async () => {
   tenantIds.northwind = northwind.tenantId;
   tenantNames.northwind = northwind.name;
   await createUserIn(portal, 'northwind-operator', BASE_ROLES.Operator!.permissions, northwind.tenantId);
-  const disabled = await portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${northwind.tenantId}` });
+  const disabled = await portal.as('admin', {
+    method: 'POST',
+    url: `/v1/tenants/toggledisabled/${northwind.tenantId}`,
+  });
   expect(disabled.json()).toMatchObject({ enabled: false });
 
   await createUserIn(portal, 'fabrikam-admin', administrator, DEMO.fabrikam);
@@ -218,29 +283,71 @@ beforeAll(async () => {
   await createUserIn(portal, 'no-permission', [], DEMO.contoso);
   const token = await createTokenAs(portal, 'admin', DEMO.contoso);
   const revoked = await createTokenAs(portal, 'admin', DEMO.contoso);
-  expect((await portal.as('admin', { method: 'PUT', url: `/v1/tokens/${revoked.tokenGrantId}/revoke` })).statusCode).toBe(200);
-  if (!runtime.keys) throw new Error('The matrix mints tokens: it needs the embedded identity provider');
+  expect(
+    (await portal.as('admin', { method: 'PUT', url: `/v1/tokens/${revoked.tokenGrantId}/revoke` })).statusCode,
+  ).toBe(200);
+  const { keys, provider } = runtime;
+  if (!keys || !provider) throw new Error('The matrix mints tokens: it needs the embedded identity provider');
+  const signedOut = await mintAccessToken({ config, keys, provider }, 'admin');
+  await provider.Grant.adapter.destroy(String(decodeJwt(signedOut).gid));
 
   callers.push(
     { name: 'anonymous', headers: {}, kind: 'none', valid: false, permissions: new Set(), home: undefined, logged: {} },
-    { name: 'a malformed token', headers: bearer('malformed.token'), kind: 'none', valid: false, permissions: new Set(), home: undefined, logged: {} },
-    await userCaller('an expired token', 'admin', [], undefined, false, await mintAccessToken(config, runtime.keys, 'admin', -3600)),
-    await userCaller("a signed-out user's token", 'admin', [], undefined, false, await mintAccessToken(config, runtime.keys, 'admin', 3600, randomUUID())),
+    {
+      name: 'a malformed token',
+      headers: bearer('malformed.token'),
+      kind: 'none',
+      valid: false,
+      permissions: new Set(),
+      home: undefined,
+      logged: {},
+    },
+    await userCaller(
+      'an expired token',
+      'admin',
+      [],
+      undefined,
+      false,
+      await mintAccessToken({ config, keys, provider }, 'admin', -3600),
+    ),
+    await userCaller("a signed-out user's token", 'admin', [], undefined, false, signedOut),
     await userCaller('a disabled user', 'disabled-admin', [], undefined, false),
     machineCaller('a revoked API token', 'token', revoked.generatedToken, false, {}),
     { ...(await userCaller("Contoso's administrator", 'contoso-admin', administrator, 'contoso')), owner: true },
     await userCaller("Fabrikam's administrator", 'fabrikam-admin', administrator, 'fabrikam'),
     await userCaller('an end user', 'enduser', BASE_ROLES.EndUser!.permissions, 'contoso'),
-    await userCaller("an operator of a disabled tenant", 'northwind-operator', BASE_ROLES.Operator!.permissions, 'northwind'),
+    await userCaller(
+      'an operator of a disabled tenant',
+      'northwind-operator',
+      BASE_ROLES.Operator!.permissions,
+      'northwind',
+    ),
     await userCaller('a user without permissions', 'no-permission', [], 'contoso'),
-    { ...machineCaller('a device credential', 'device', objects.contoso.agentCredential, true, { device: objects.contoso.agentDeviceId, tenant: DEMO.contoso }), owner: true },
-    { ...machineCaller('a tenant API token', 'token', token.generatedToken, true, { apiToken: token.tokenGrantId, tenant: DEMO.contoso }), owner: true },
+    {
+      ...machineCaller('a device credential', 'device', objects.contoso.agentCredential, true, {
+        device: objects.contoso.agentDeviceId,
+        tenant: DEMO.contoso,
+      }),
+      owner: true,
+    },
+    {
+      ...machineCaller('a tenant API token', 'token', token.generatedToken, true, {
+        apiToken: token.tokenGrantId,
+        tenant: DEMO.contoso,
+      }),
+      owner: true,
+    },
   );
-  // Every permission the policy or a route names (a permission neither names is no permission at all).
-  const named = new Set(Object.values(POLICY).flatMap((access) => (typeof access === 'object' && !Array.isArray(access) ? [] : typeof access === 'string' ? [access] : access)));
+  // Every permission the expected access or a route names (a permission neither names is no permission at all).
+  const named = new Set<string>(
+    Object.values(EXPECTED_ACCESS).flatMap((access) =>
+      typeof access === 'object' && !Array.isArray(access) ? [] : typeof access === 'string' ? [access] : access,
+    ),
+  );
   for (const route of routes) {
     const declared = (route.config as { permission?: RoutePermission } | undefined)?.permission;
-    if (typeof declared === 'object') for (const permission of Array.isArray(declared) ? declared : [declared]) named.add(`${permission.area}:${permission.verb}`);
+    if (typeof declared === 'string') named.add(declared);
+    else if (Array.isArray(declared)) for (const permission of declared) named.add(permission);
   }
   const single = [...named].filter((name) => name !== 'public' && name !== 'signed-in').sort();
   for (const permission of single) {
@@ -248,7 +355,14 @@ beforeAll(async () => {
     await createUserIn(portal, userName, [permission], DEMO.contoso);
     callers.push(await userCaller(`a user with only ${permission}`, userName, [permission], 'contoso'));
   }
-  for (const secret of [PROBE_SECRETS.password, PROBE_SECRETS.refreshToken, PROBE_SECRETS.authorizationCode, PROBE_SECRETS.tenantSecret, objects.fabrikam.agentCredential]) secrets.add(secret);
+  for (const secret of [
+    PROBE_SECRETS.password,
+    PROBE_SECRETS.refreshToken,
+    PROBE_SECRETS.authorizationCode,
+    PROBE_SECRETS.tenantSecret,
+    objects.fabrikam.agentCredential,
+  ])
+    secrets.add(secret);
 
   const all = probedRoutes();
   const probes: Probe[] = [];
@@ -270,7 +384,12 @@ beforeAll(async () => {
   // side by side: none of it may change anything. Then the allowed writes with the callers' own
   // objects, one at a time, in route order (they create, edit and delete), the owners' first so
   // that their objects are still there.
-  const mayChange = (p: Probe) => p.route.method !== 'GET' && p.access !== undefined && p.access !== 'public' && expectation(p.caller, p.access) === 'allow' && p.tenant === p.caller.home;
+  const mayChange = (p: Probe) =>
+    p.route.method !== 'GET' &&
+    p.access !== undefined &&
+    p.access !== 'public' &&
+    expectation(p.caller, p.access) === 'allow' &&
+    p.tenant === p.caller.home;
   await inParallel(
     probes.filter((p) => !mayChange(p)),
     8,
@@ -280,10 +399,14 @@ beforeAll(async () => {
   for (const p of [...allowedOwn.filter((q) => q.caller.owner), ...allowedOwn.filter((q) => !q.caller.owner)]) {
     const outcome = await run(p);
     // A tenant disabled by a probe is enabled again: the rest of the run works in it.
-    if (p.route.url === '/v1/tenants/toggledisabled/:id' && outcome.status < 300) await probe(app, p.route, objects[p.tenant], p.caller.headers);
+    if (TENANT_TOGGLES.has(p.route.url) && outcome.status < 300)
+      await probe(app, p.route, objects[p.tenant], p.caller.headers);
   }
   // Registered paths outside the route table that carry sign-in material in their address.
-  const callback = await app.inject({ method: 'GET', url: `/user/callback?code=${PROBE_SECRETS.authorizationCode}&state=probe` });
+  const callback = await app.inject({
+    method: 'GET',
+    url: `/user/callback?code=${PROBE_SECRETS.authorizationCode}&state=probe`,
+  });
   expect(callback.statusCode).toBeLessThan(500);
   for (const key of PROBE_SECRETS.agentKeys) secrets.add(key);
   for (const outcome of outcomes) judge(outcome);
@@ -301,15 +424,34 @@ describe('the authorization matrix', () => {
     const registered = new Set(routes.map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
     expect(registered.size).toBeGreaterThan(100);
     expect(openApiPaths.filter((path) => !registered.has(path))).toEqual([]);
-    // A write route needs a body in route-probes.ts (`() => undefined` for one that takes none).
-    const withoutBody = probedRoutes().filter((route) => route.method !== 'GET' && accessOf(route) !== 'public' && !(`${route.method} ${route.url}` in BODIES) && !(`${route.method} ${route.url}` in MULTIPART));
+    // A write route needs a body in its area’s route-probes.ts (`() => undefined` for one that takes none).
+    const withoutBody = probedRoutes().filter(
+      (route) =>
+        route.method !== 'GET' &&
+        accessOf(route) !== 'public' &&
+        !(`${route.method} ${route.url}` in BODIES) &&
+        !(`${route.method} ${route.url}` in MULTIPART),
+    );
     expect(withoutBody).toEqual([]);
   });
 
-  test('holds every answer to the access policy: refusals as it says, no 2xx with another tenant\'s objects, no 5xx', () => {
+  test('expects access only of registered routes (expected-access.ts names no route that is gone)', () => {
+    const registered = new Set(
+      routes.flatMap((route) =>
+        (Array.isArray(route.method) ? route.method : [route.method]).map((method) => `${method} ${route.url}`),
+      ),
+    );
+    // The web app's files are served only where the web app is built.
+    const stale = Object.keys(EXPECTED_ACCESS).filter((key) => !registered.has(key) && key !== 'GET /*');
+    expect(stale).toEqual([]);
+  });
+
+  test("holds every answer to the expected access: refusals as it says, no 2xx with another tenant's objects, no 5xx", () => {
     // Every method of every route, HEAD included: a HEAD route without an entry of its own follows its GET's.
     const missing = routes
-      .flatMap((route) => (Array.isArray(route.method) ? route.method : [route.method]).map((method) => ({ method, url: route.url })))
+      .flatMap((route) =>
+        (Array.isArray(route.method) ? route.method : [route.method]).map((method) => ({ method, url: route.url })),
+      )
       .filter((route) => !accessOf(route) && !(route.method === 'HEAD' && accessOf({ method: 'GET', url: route.url })));
     const figures = {
       routes: probedRoutes().length,
@@ -358,7 +500,9 @@ describe('the logs of the matrix run', () => {
       const candidates = requestLines.get(key) ?? [];
       // A 401 established no caller; a 403 names the one it refused.
       const expected = denial.status === 403 ? denial.probe.caller.logged : {};
-      const index = candidates.findIndex((line) => Object.entries(expected).every(([field, value]) => line[field as keyof LogLine] === value));
+      const index = candidates.findIndex((line) =>
+        Object.entries(expected).every(([field, value]) => line[field as keyof LogLine] === value),
+      );
       if (index < 0) {
         unlogged.push(`${label(denial.probe)} (${denial.status})`);
         continue;
@@ -368,9 +512,12 @@ describe('the logs of the matrix run', () => {
       else unlogged.push(`${label(denial.probe)}: logged without its route or time`);
     }
     // One line each: no refusal is logged twice.
-    const extraRefusalLines = [...requestLines.values()].flat().filter((line) => line.statusCode === 401 || line.statusCode === 403);
+    const extraRefusalLines = [...requestLines.values()]
+      .flat()
+      .filter((line) => line.statusCode === 401 || line.statusCode === 403);
     const leaks = logLines.filter((line) => [...secrets].some((secret) => line.includes(secret)));
-    const stackOrSql = /\n\s+at |\.ts:\d|\.js:\d|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b|relation "|syntax error|invalid input syntax|violates .* constraint|duplicate key value/;
+    const stackOrSql =
+      /\n\s+at |\.ts:\d|\.js:\d|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b|relation "|syntax error|invalid input syntax|violates .* constraint|duplicate key value/;
     const exposing = outcomes.filter((o) => o.probe.route.url.startsWith('/docs') === false && stackOrSql.test(o.body));
     reportFigures('logs', {
       denials: denials.length,
@@ -384,5 +531,104 @@ describe('the logs of the matrix run', () => {
     expect(secrets.size).toBeGreaterThan(10);
     expect(leaks.slice(0, 5)).toEqual([]);
     expect(exposing.map((o) => `${label(o.probe)}: ${o.body.slice(0, 200)}`)).toEqual([]);
+  });
+});
+
+/*
+ * Operations that read files or run commands on a device need Devices.HostAccess on top of the
+ * route's permission, judged on what the request sets up or runs (auth/host-access.ts). Called
+ * on the test portal's own app, whose log is not the one the logs suite reads.
+ */
+describe('the authorization matrix for operations that read files on a device', () => {
+  test('every user allowed the route but without Devices.HostAccess is refused (403); administrators are not', async () => {
+    const hostAccess = `${HOST_ACCESS_PERMISSION.area}:${HOST_ACCESS_PERMISSION.verb}`;
+    expect(BASE_ROLES.Administrator!.permissions).toContain(hostAccess);
+    expect(BASE_ROLES.Operator!.permissions).not.toContain(hostAccess);
+    await createUserIn(portal, 'contoso-operator', BASE_ROLES.Operator!.permissions, DEMO.contoso);
+    await createUserIn(portal, 'only-host-access', [hostAccess], DEMO.contoso);
+    const users = [
+      ...callers.filter((caller) => caller.kind === 'user' && caller.valid && caller.home === 'contoso'),
+      await userCaller('an operator', 'contoso-operator', BASE_ROLES.Operator!.permissions, 'contoso'),
+      await userCaller(`a user with only ${hostAccess}`, 'only-host-access', [hostAccess], 'contoso'),
+    ];
+    const o = objects.contoso;
+    const readFile = await insertPackageWithOperation(portal, null, {
+      operationName: 'Read File (matrix)',
+      frequencies: [1, 2],
+      operationTypeId: OPERATION_TYPES.LocalFileRead,
+    });
+    const deviceOperation = (label: string) => ({
+      deviceId: o.deviceId,
+      operationId: readFile.operationId,
+      label,
+      frequencyTypeId: 1,
+      interval: '00:05:00',
+      parameters: [{ Name: 'Path', Source: 'PortalEntry', Value: '/etc/shadow' }],
+    });
+    const made = await portal.as('admin', {
+      method: 'PUT',
+      url: '/v1/deviceOperations',
+      payload: deviceOperation('Keys'),
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json<{ deviceOperationId: string }>().deviceOperationId;
+    const packageOperation = {
+      name: 'Read File (matrix)',
+      frequencyDefinitions: [2],
+      defaultInterval: '00:05:00',
+      operationType: OPERATION_TYPES.LocalFileRead,
+      operationResultTypeId: 2,
+    };
+    const requests: { route: string; url: string; payload?: object }[] = [
+      { route: 'PUT /v1/deviceOperations', url: '/v1/deviceOperations', payload: deviceOperation('Keys again') },
+      { route: 'POST /v1/deviceOperations/:id', url: `/v1/deviceOperations/${id}`, payload: deviceOperation('Keys') },
+      { route: 'POST /v1/deviceOperations/:id/enqueueOnDemand', url: `/v1/deviceOperations/${id}/enqueueOnDemand` },
+      {
+        route: 'POST /v1/deviceOperations/clone',
+        url: '/v1/deviceOperations/clone',
+        payload: { fromDeviceId: o.deviceId, toDeviceId: o.otherDeviceId, deviceOperationIdsToClone: id },
+      },
+      {
+        route: 'PUT /v1/packages/:id/operations',
+        url: `/v1/packages/${o.packageId}/operations`,
+        payload: packageOperation,
+      },
+      {
+        route: 'POST /v1/packages/:id/operations/:operationId',
+        url: `/v1/packages/${o.packageId}/operations/${o.packageOperationId}`,
+        payload: packageOperation,
+      },
+    ];
+    const wrong: string[] = [];
+    let refusedForHostAccess = 0;
+    for (const request of requests) {
+      const [method, url] = request.route.split(' ') as [string, string];
+      const access = accessOf({ method, url });
+      if (!access) throw new Error(`${request.route} is not in the expected access`);
+      for (const caller of users) {
+        const byRoute = expectation(caller, access);
+        const expected = byRoute !== 'allow' ? byRoute : caller.permissions.has(hostAccess) ? 'allow' : 403;
+        const response = await portal.app.inject({
+          method: method as 'PUT' | 'POST',
+          url: request.url,
+          headers: caller.headers,
+          ...(request.payload ? { payload: request.payload } : {}),
+        });
+        const said = `${request.route} as ${caller.name} answered ${response.statusCode}`;
+        if (response.statusCode >= 500) wrong.push(`${said}: ${response.body.slice(0, 200)}`);
+        else if (expected === 'allow' && (response.statusCode === 401 || response.statusCode === 403))
+          wrong.push(`${said}, allowed: ${response.body.slice(0, 200)}`);
+        else if (expected !== 'allow' && response.statusCode !== expected)
+          wrong.push(`${said}, refused with ${expected}`);
+        if (byRoute === 'allow' && expected === 403) {
+          refusedForHostAccess += 1;
+          if (!response.body.includes(DEVICE_OPERATION_MESSAGES.hostAccessRequired))
+            wrong.push(`${said} without saying Devices.HostAccess is needed`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The operator and the users holding only the route's permission were refused on every route.
+    expect(refusedForHostAccess).toBeGreaterThanOrEqual(requests.length * 2);
   });
 });

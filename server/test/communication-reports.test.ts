@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { COMMUNICATION_MESSAGES, publicCommunicationReportSchema, type CommunicationStatus } from '@cfs/contracts/communications';
+import {
+  COMMUNICATION_MESSAGES,
+  publicCommunicationReportSchema,
+  type CommunicationStatus,
+} from '@cfs/contracts/communications';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { PUBLIC_REPORT_RATE_LIMIT } from '../src/areas/workunitcommunications/external-report.js';
-import { deliverCommunicationEmail, formatReportDate, type CommunicationEmailPayload } from '../src/areas/workunitcommunications/notify.js';
+import {
+  deliverCommunicationEmail,
+  type CommunicationEmailPayload,
+} from '../src/areas/workunitcommunications/communication-email.js';
+import { formatReportDate } from '../src/areas/workunitcommunications/internal-report.js';
 import { AREAS } from '../src/areas.js';
 import { overdueKey, sweepOverdueCommunications } from '../src/areas/workunitcommunications/overdue.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -20,7 +28,16 @@ interface Made {
 }
 
 /** A communication written straight to the table, with one linked work unit and two activities (one internal). */
-async function makeCommunication(values: { tenantId?: string; title?: string; status?: CommunicationStatus; serviceManager?: string; nextUpdate?: Date | null; nextInternalUpdate?: Date | null } = {}): Promise<Made> {
+async function makeCommunication(
+  values: {
+    tenantId?: string;
+    title?: string;
+    status?: CommunicationStatus;
+    serviceManager?: string;
+    nextUpdate?: Date | null;
+    nextInternalUpdate?: Date | null;
+  } = {},
+): Promise<Made> {
   const tenantId = values.tenantId ?? DEMO.contoso;
   const row = await portal.db
     .insertInto('work_unit_communication')
@@ -44,26 +61,63 @@ async function makeCommunication(values: { tenantId?: string; title?: string; st
   const id = row.work_unit_communication_id;
   const unit = await portal.db
     .insertInto('work_unit')
-    .values({ tenant_id: tenantId, title: 'Mailbox unreachable', severity_id: 1, state_id: WORK_UNIT_STATES.InProgress, work_unit_type_id: WORK_UNIT_TYPES.Incident })
+    .values({
+      tenant_id: tenantId,
+      title: 'Mailbox unreachable',
+      severity_id: 1,
+      state_id: WORK_UNIT_STATES.InProgress,
+      work_unit_type_id: WORK_UNIT_TYPES.Incident,
+    })
     .returning('work_unit_id')
     .executeTakeFirstOrThrow();
-  await portal.db.insertInto('work_unit_communication_work_unit').values({ work_unit_communication_id: id, work_unit_id: unit.work_unit_id, tenant_id: tenantId }).execute();
+  await portal.db
+    .insertInto('work_unit_communication_work_unit')
+    .values({ work_unit_communication_id: id, work_unit_id: unit.work_unit_id, tenant_id: tenantId })
+    .execute();
   await portal.db
     .insertInto('work_unit_communication_activity')
     .values([
-      { work_unit_communication_id: id, tenant_id: tenantId, activity_type: 'ResolutionActivity', details: 'Queues drained on the relay.', is_customer_facing: true, is_complete: true, completed: new Date('2026-11-20T09:00:00Z') },
-      { work_unit_communication_id: id, tenant_id: tenantId, activity_type: 'TaskActivity', details: 'Page the vendor on the private line.', is_customer_facing: false },
+      {
+        work_unit_communication_id: id,
+        tenant_id: tenantId,
+        activity_type: 'ResolutionActivity',
+        details: 'Queues drained on the relay.',
+        is_customer_facing: true,
+        is_complete: true,
+        completed: new Date('2026-11-20T09:00:00Z'),
+      },
+      {
+        work_unit_communication_id: id,
+        tenant_id: tenantId,
+        activity_type: 'TaskActivity',
+        details: 'Page the vendor on the private line.',
+        is_customer_facing: false,
+      },
     ])
     .execute();
   return { id, publicId: Number(row.public_work_unit_communication_id) };
 }
 
-const jobsOf = (prefix: string) => portal.db.selectFrom('job').select(['key', 'payload']).where('task', '=', 'workunitcommunications.email').where('key', 'like', `${prefix}%`).orderBy('job_id').execute();
-const payloadOf = (job: { payload: unknown }): CommunicationEmailPayload => (typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload) as CommunicationEmailPayload;
+const jobsOf = (prefix: string) =>
+  portal.db
+    .selectFrom('job')
+    .select(['key', 'payload'])
+    .where('task', '=', 'workunitcommunications.email')
+    .where('key', 'like', `${prefix}%`)
+    .orderBy('job_id')
+    .execute();
+const payloadOf = (job: { payload: unknown }): CommunicationEmailPayload =>
+  (typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload) as CommunicationEmailPayload;
 /** Runs a job as the worker would (the task's perform, under the job's key). */
-const runJob = (job: { key: string; payload: unknown }) => deliverCommunicationEmail(portal.db, payloadOf(job), job.key);
+const runJob = (job: { key: string; payload: unknown }) =>
+  deliverCommunicationEmail(portal.db, payloadOf(job), job.key);
 const outboxOf = (keyPrefix: string) =>
-  portal.db.selectFrom('email_outbox').select(['template', 'to_addresses', 'subject', 'body', 'job_key', 'tenant_id']).where('job_key', 'like', `${keyPrefix}%`).orderBy('email_id').execute();
+  portal.db
+    .selectFrom('email_outbox')
+    .select(['template', 'to_addresses', 'subject', 'body', 'job_key', 'tenant_id'])
+    .where('job_key', 'like', `${keyPrefix}%`)
+    .orderBy('email_id')
+    .execute();
 
 beforeAll(async () => {
   portal = await createTestPortal();
@@ -73,16 +127,25 @@ afterAll(async () => {
 });
 
 describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotification)', () => {
-  const notify = (user: string, id: string) => portal.as(user, { method: 'GET', url: `/v1/workunitcommunications/${id}/sendInternalNotification` });
+  const notify = (user: string, id: string) =>
+    portal.as(user, { method: 'GET', url: `/v1/workunitcommunications/${id}/sendInternalNotification` });
 
   it('queues the internal report to the tenant\'s internal address and answers "Internal Notification sent."', async () => {
-    const made = await makeCommunication({ title: 'Email outage <EU>', nextUpdate: new Date(Date.now() + 60 * MINUTE) });
+    const made = await makeCommunication({
+      title: 'Email outage <EU>',
+      nextUpdate: new Date(Date.now() + 60 * MINUTE),
+    });
     const response = await notify('operator', made.id);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ message: 'Internal Notification sent.' });
     const jobs = await jobsOf(`wucomm:notify:${made.id}:`);
     expect(jobs).toHaveLength(1);
-    expect(payloadOf(jobs[0]!)).toMatchObject({ kind: 'internalNotification', workUnitCommunicationId: made.id, tenantId: DEMO.contoso, requestedBy: 'operator' });
+    expect(payloadOf(jobs[0]!)).toMatchObject({
+      kind: 'internalNotification',
+      workUnitCommunicationId: made.id,
+      tenantId: DEMO.contoso,
+      requestedBy: 'operator',
+    });
 
     await runJob(jobs[0]!);
     const sent = await outboxOf(`wucomm:notify:${made.id}:`);
@@ -119,26 +182,37 @@ describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotifi
     expect(await outboxOf(`wucomm:notify:${made.id}:`)).toHaveLength(2);
   });
 
-  it('answers the spec\'s failure texts: no id, not an id, unknown, and a tenant without an internal address', async () => {
+  it("answers the spec's failure texts: no id, not an id, unknown, and a tenant without an internal address", async () => {
     const noId = 'Internal Notification failed. No WUCOMM Id was provided.';
     for (const id of ['not-an-id', '42', '%20']) {
       const response = await notify('operator', id);
       expect(response.statusCode, id).toBe(400);
       expect(response.json<{ message: string }>().message).toBe(noId);
     }
-    const empty = await portal.as('operator', { method: 'GET', url: '/v1/workunitcommunications//sendInternalNotification' });
+    const empty = await portal.as('operator', {
+      method: 'GET',
+      url: '/v1/workunitcommunications//sendInternalNotification',
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json<{ message: string }>().message).toBe(noId);
 
     const unknown = await notify('operator', crypto.randomUUID());
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json<{ message: string }>().message).toBe('Internal Notification failed. The communication was not found.');
+    expect(unknown.json<{ message: string }>().message).toBe(
+      'Internal Notification failed. The communication was not found.',
+    );
 
-    const tenant = await portal.db.insertInto('tenant').values({ name: `No address ${crypto.randomUUID().slice(0, 6)}`, created_by: 'test', modified_by: 'test' }).returning('tenant_id').executeTakeFirstOrThrow();
+    const tenant = await portal.db
+      .insertInto('tenant')
+      .values({ name: `No address ${crypto.randomUUID().slice(0, 6)}`, created_by: 'test', modified_by: 'test' })
+      .returning('tenant_id')
+      .executeTakeFirstOrThrow();
     const made = await makeCommunication({ tenantId: tenant.tenant_id });
     const noAddress = await notify('admin', made.id);
     expect(noAddress.statusCode).toBe(400);
-    expect(noAddress.json<{ message: string }>().message).toBe(`Internal Notification failed. ${COMMUNICATION_MESSAGES.notifyNoAddress}`);
+    expect(noAddress.json<{ message: string }>().message).toBe(
+      `Internal Notification failed. ${COMMUNICATION_MESSAGES.notifyNoAddress}`,
+    );
     expect(noAddress.json<{ message: string }>().message.startsWith(COMMUNICATION_MESSAGES.notifyFailed)).toBe(true);
     expect(await jobsOf(`wucomm:notify:${made.id}:`)).toHaveLength(0);
   });
@@ -153,14 +227,25 @@ describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotifi
 
     const mine = await makeCommunication();
     expect((await notify('enduser', mine.id)).statusCode).toBe(403);
-    expect((await portal.app.inject({ method: 'GET', url: `/v1/workunitcommunications/${mine.id}/sendInternalNotification` })).statusCode).toBe(401);
+    expect(
+      (
+        await portal.app.inject({
+          method: 'GET',
+          url: `/v1/workunitcommunications/${mine.id}/sendInternalNotification`,
+        })
+      ).statusCode,
+    ).toBe(401);
     expect(await jobsOf(`wucomm:notify:${mine.id}:`)).toHaveLength(0);
   });
 });
 
 describe('the overdue timer', () => {
   const notifiedOf = (id: string) =>
-    portal.db.selectFrom('work_unit_communication').select(['next_update', 'next_update_notified', 'next_internal_update', 'next_internal_update_notified']).where('work_unit_communication_id', '=', id).executeTakeFirstOrThrow();
+    portal.db
+      .selectFrom('work_unit_communication')
+      .select(['next_update', 'next_update_notified', 'next_internal_update', 'next_internal_update_notified'])
+      .where('work_unit_communication_id', '=', id)
+      .executeTakeFirstOrThrow();
 
   it('tells the service manager once per due time, however many sweeps run at once, and again after the next update changes', async () => {
     // The demo's overdue communication is announced first, so the sweeps below count only these.
@@ -171,12 +256,17 @@ describe('the overdue timer', () => {
     const cancelled = await makeCommunication({ title: 'Cancelled one', status: 'Cancelled', nextUpdate: due });
     const future = await makeCommunication({ title: 'Not yet', nextUpdate: new Date(Date.now() + 30 * MINUTE) });
 
-    const counts = await Promise.all([sweepOverdueCommunications(portal.db), sweepOverdueCommunications(portal.db), sweepOverdueCommunications(portal.db)]);
+    const counts = await Promise.all([
+      sweepOverdueCommunications(portal.db),
+      sweepOverdueCommunications(portal.db),
+      sweepOverdueCommunications(portal.db),
+    ]);
     const jobs = await jobsOf(`wucomm:next-update:${overdue.id}:`);
     expect(jobs.map((job) => job.key)).toEqual([overdueKey('nextUpdateDue', overdue.id, due)]);
     // Each sweep claimed what the others had not: the claims add up to one per due time.
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1);
-    for (const other of [closed, cancelled, future]) expect(await jobsOf(`wucomm:next-update:${other.id}:`)).toHaveLength(0);
+    for (const other of [closed, cancelled, future])
+      expect(await jobsOf(`wucomm:next-update:${other.id}:`)).toHaveLength(0);
     const marked = await notifiedOf(overdue.id);
     expect(new Date(marked.next_update_notified!).getTime()).toBe(due.getTime());
 
@@ -195,10 +285,17 @@ describe('the overdue timer', () => {
 
     // A new next update re-arms it; once that one passes, one more notice.
     const later = new Date(Date.now() - MINUTE);
-    await portal.db.updateTable('work_unit_communication').set({ next_update: later }).where('work_unit_communication_id', '=', overdue.id).execute();
+    await portal.db
+      .updateTable('work_unit_communication')
+      .set({ next_update: later })
+      .where('work_unit_communication_id', '=', overdue.id)
+      .execute();
     await Promise.all([sweepOverdueCommunications(portal.db), sweepOverdueCommunications(portal.db)]);
     const again = await jobsOf(`wucomm:next-update:${overdue.id}:`);
-    expect(again.map((job) => job.key)).toEqual([overdueKey('nextUpdateDue', overdue.id, due), overdueKey('nextUpdateDue', overdue.id, later)]);
+    expect(again.map((job) => job.key)).toEqual([
+      overdueKey('nextUpdateDue', overdue.id, due),
+      overdueKey('nextUpdateDue', overdue.id, later),
+    ]);
     await runJob(again[1]!);
     expect(await outboxOf(`wucomm:next-update:${overdue.id}:`)).toHaveLength(2);
   });
@@ -227,7 +324,9 @@ describe('the overdue timer', () => {
     expect(await jobsOf(`wucomm:next-update:${made.id}:`)).toHaveLength(0);
     await runJob(jobs[0]!);
     const sent = await outboxOf(`wucomm:next-internal-update:${made.id}:`);
-    expect(sent.map((email) => [email.to_addresses, email.subject])).toEqual([[FABRIKAM_INTERNAL, `Internal update due: WUCOMM #${made.publicId}: Bridge quiet`]]);
+    expect(sent.map((email) => [email.to_addresses, email.subject])).toEqual([
+      [FABRIKAM_INTERNAL, `Internal update due: WUCOMM #${made.publicId}: Bridge quiet`],
+    ]);
     expect(sent[0]!.body).toContain('https://bridge.example/room-42');
     expect(new Date((await notifiedOf(made.id)).next_internal_update_notified!).getTime()).toBe(due.getTime());
   });
@@ -235,7 +334,12 @@ describe('the overdue timer', () => {
   it("runs in the worker: the area's recurring sweep finds the due time and its notice is delivered", async () => {
     const due = new Date(Date.now() - 6 * MINUTE);
     const made = await makeCommunication({ serviceManager: 'worker.sm@contoso.example', nextUpdate: due });
-    const worker = startJobWorker({ db: portal.db, tasks: AREAS.find((area) => area.name === 'workunitcommunications')?.tasks ?? [], pollMs: 50, log: () => undefined });
+    const worker = startJobWorker({
+      db: portal.db,
+      tasks: AREAS.find((area) => area.name === 'workunitcommunications')?.tasks ?? [],
+      pollMs: 50,
+      log: () => undefined,
+    });
     try {
       const sent = await vi.waitFor(
         async () => {
@@ -256,8 +360,16 @@ describe('the overdue timer', () => {
     const updated = await makeCommunication({ nextUpdate: due });
     const closed = await makeCommunication({ nextUpdate: due });
     await sweepOverdueCommunications(portal.db);
-    await portal.db.updateTable('work_unit_communication').set({ next_update: new Date(Date.now() + 30 * MINUTE) }).where('work_unit_communication_id', '=', updated.id).execute();
-    await portal.db.updateTable('work_unit_communication').set({ status: 'Cancelled', next_update: null }).where('work_unit_communication_id', '=', closed.id).execute();
+    await portal.db
+      .updateTable('work_unit_communication')
+      .set({ next_update: new Date(Date.now() + 30 * MINUTE) })
+      .where('work_unit_communication_id', '=', updated.id)
+      .execute();
+    await portal.db
+      .updateTable('work_unit_communication')
+      .set({ status: 'Cancelled', next_update: null })
+      .where('work_unit_communication_id', '=', closed.id)
+      .execute();
     for (const made of [updated, closed]) {
       const [job] = await jobsOf(`wucomm:next-update:${made.id}:`);
       await runJob(job!);
@@ -267,15 +379,23 @@ describe('the overdue timer', () => {
 });
 
 describe('the published external report', () => {
-  const publish = (user: string, id: string) => portal.as(user, { method: 'POST', url: `/v1/workunitcommunications/${id}/externalReport` });
-  const revoke = (user: string, id: string) => portal.as(user, { method: 'DELETE', url: `/v1/workunitcommunications/${id}/externalReport` });
+  const publish = (user: string, id: string) =>
+    portal.as(user, { method: 'POST', url: `/v1/workunitcommunications/${id}/externalReport` });
+  const revoke = (user: string, id: string) =>
+    portal.as(user, { method: 'DELETE', url: `/v1/workunitcommunications/${id}/externalReport` });
   let address = 0;
   /** Anyone on the internet: no token, an address of its own so the rate limit of one test does not touch another. */
-  const visit = (path: string, remoteAddress = `198.51.100.${++address}`) => portal.app.inject({ method: 'GET', url: path, remoteAddress });
+  const visit = (path: string, remoteAddress = `198.51.100.${++address}`) =>
+    portal.app.inject({ method: 'GET', url: path, remoteAddress });
   const apiPath = (reportPath: string) => `/v1/public${reportPath}`;
 
   it('publishes an unguessable link that anyone can read without signing in, showing only what a customer may see', async () => {
-    const made = await makeCommunication({ title: 'Public outage', serviceManager: 'secret.manager@contoso.example', nextUpdate: new Date(Date.now() + 30 * MINUTE), nextInternalUpdate: new Date(Date.now() + 10 * MINUTE) });
+    const made = await makeCommunication({
+      title: 'Public outage',
+      serviceManager: 'secret.manager@contoso.example',
+      nextUpdate: new Date(Date.now() + 30 * MINUTE),
+      nextInternalUpdate: new Date(Date.now() + 10 * MINUTE),
+    });
     const published = await publish('operator', made.id);
     expect(published.statusCode, published.body).toBe(200);
     const { externalReportPath } = published.json<{ externalReportPath: string }>();
@@ -285,9 +405,25 @@ describe('the published external report', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const report = publicCommunicationReportSchema.strict().parse(response.json());
-    expect(report).toMatchObject({ publicWorkUnitCommunicationId: made.publicId, title: 'Public outage', tenantName: 'Contoso', status: 'Investigating', currentImpact: 'Delayed mail' });
+    expect(report).toMatchObject({
+      publicWorkUnitCommunicationId: made.publicId,
+      title: 'Public outage',
+      tenantName: 'Contoso',
+      status: 'Investigating',
+      currentImpact: 'Delayed mail',
+    });
     expect(report.activities.map((activity) => activity.details)).toEqual(['Queues drained on the relay.']);
-    for (const hidden of ['secret.manager', 'bridge.example', 'Page the vendor', 'serviceManager', 'internalBridge', 'nextInternalUpdate', 'isCustomerFacing', made.id]) expect(response.body).not.toContain(hidden);
+    for (const hidden of [
+      'secret.manager',
+      'bridge.example',
+      'Page the vendor',
+      'serviceManager',
+      'internalBridge',
+      'nextInternalUpdate',
+      'isCustomerFacing',
+      made.id,
+    ])
+      expect(response.body).not.toContain(hidden);
     // The same report under /api.
     expect((await visit(`/api${apiPath(externalReportPath)}`)).json()).toEqual(response.json());
   });
@@ -331,16 +467,22 @@ describe('the published external report', () => {
     const mine = await makeCommunication();
     expect((await publish('enduser', mine.id)).statusCode).toBe(403);
     expect((await revoke('enduser', mine.id)).statusCode).toBe(403);
-    expect((await portal.app.inject({ method: 'POST', url: `/v1/workunitcommunications/${mine.id}/externalReport` })).statusCode).toBe(401);
+    expect(
+      (await portal.app.inject({ method: 'POST', url: `/v1/workunitcommunications/${mine.id}/externalReport` }))
+        .statusCode,
+    ).toBe(401);
     expect((await publish('operator', crypto.randomUUID())).statusCode).toBe(404);
     expect((await publish('operator', 'not-an-id')).statusCode).toBe(400);
   });
 
   it('limits how often one address may read reports', async () => {
     const made = await makeCommunication();
-    const path = apiPath((await publish('operator', made.id)).json<{ externalReportPath: string }>().externalReportPath);
+    const path = apiPath(
+      (await publish('operator', made.id)).json<{ externalReportPath: string }>().externalReportPath,
+    );
     const statuses: number[] = [];
-    for (let i = 0; i <= PUBLIC_REPORT_RATE_LIMIT.max; i++) statuses.push((await visit(path, '203.0.113.77')).statusCode);
+    for (let i = 0; i <= PUBLIC_REPORT_RATE_LIMIT.max; i++)
+      statuses.push((await visit(path, '203.0.113.77')).statusCode);
     expect(statuses).toEqual([...Array<number>(PUBLIC_REPORT_RATE_LIMIT.max).fill(200), 429]);
     // Another address is not held back.
     expect((await visit(path, '203.0.113.78')).statusCode).toBe(200);

@@ -47,7 +47,11 @@ async function signInCookies(portal: TestPortal) {
   const page = await send('GET', loginUrl);
   const action = /action="([^"]+)"/.exec(page.body)?.[1] ?? '';
   let response = await send('POST', action, new URLSearchParams({ username: 'admin', password: 'admin' }).toString());
-  for (let hops = 0; hops < 5 && response.headers.location && !String(response.headers.location).includes('/user/callback'); hops++) {
+  for (
+    let hops = 0;
+    hops < 5 && response.headers.location && !String(response.headers.location).includes('/user/callback');
+    hops++
+  ) {
     response = await send('GET', String(response.headers.location));
   }
   expect(String(response.headers.location)).toContain('/user/callback?code=');

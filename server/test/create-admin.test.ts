@@ -11,7 +11,12 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const account = () => portal.db.selectFrom('app_user').select(['password_hash', 'enabled', 'all_tenants']).where('user_name', '=', 'first.admin').executeTakeFirstOrThrow();
+const account = () =>
+  portal.db
+    .selectFrom('app_user')
+    .select(['password_hash', 'enabled', 'all_tenants'])
+    .where('user_name', '=', 'first.admin')
+    .executeTakeFirstOrThrow();
 
 describe('the first administrator (npm run admin)', () => {
   it('creates a local administrator over every tenant, who can administer the portal', async () => {
@@ -32,12 +37,27 @@ describe('the first administrator (npm run admin)', () => {
     const row = await account();
     expect(row.enabled).toBe(true);
     expect(await verifyPassword('another long password', row.password_hash ?? '')).toBe(true);
-    expect(await portal.db.selectFrom('user_role').innerJoin('app_user', 'app_user.user_id', 'user_role.user_id').where('user_name', '=', 'first.admin').select('role_id').execute()).toHaveLength(1);
+    expect(
+      await portal.db
+        .selectFrom('user_role')
+        .innerJoin('app_user', 'app_user.user_id', 'user_role.user_id')
+        .where('user_name', '=', 'first.admin')
+        .select('role_id')
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it('refuses a short password or an odd user name, and writes nothing', async () => {
     await expect(createAdministrator(portal.db, 'second.admin', 'short')).rejects.toThrow('at least 12 characters');
-    await expect(createAdministrator(portal.db, 'bad name', 'a long enough password')).rejects.toThrow('1 to 64 letters');
-    expect(await portal.db.selectFrom('app_user').select('user_id').where('user_name', 'in', ['second.admin', 'bad name']).execute()).toEqual([]);
+    await expect(createAdministrator(portal.db, 'bad name', 'a long enough password')).rejects.toThrow(
+      '1 to 64 letters',
+    );
+    expect(
+      await portal.db
+        .selectFrom('app_user')
+        .select('user_id')
+        .where('user_name', 'in', ['second.admin', 'bad name'])
+        .execute(),
+    ).toEqual([]);
   });
 });

@@ -22,7 +22,9 @@ it('fails the transaction whose connection the server ends while it is in use, a
     const cutOff = db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx);
       // As a server restart does: the connection ends under a transaction that holds it.
-      await withClient(inject('testServerUrl'), (client) => client.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]));
+      await withClient(inject('testServerUrl'), (client) =>
+        client.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]),
+      );
       await sql`SELECT 1`.execute(trx);
     });
     await expect(cutOff).rejects.toThrow();
@@ -43,8 +45,12 @@ it('runs a marked statement as a prepared statement of its connection, parsed on
     // One connection: the pool's only one ran all of them. After five runs planned for their
     // values, the server keeps one plan for the rest.
     const { rows } = await sql<{ statement: string; generic: string; custom: string }>`
-      SELECT statement, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE NOT from_sql ORDER BY statement`.execute(db);
-    expect(rows.map((row) => [row.statement.replace(/\s+/g, ' ').trim(), Number(row.generic), Number(row.custom)])).toEqual([
+      SELECT statement, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE NOT from_sql ORDER BY statement`.execute(
+      db,
+    );
+    expect(
+      rows.map((row) => [row.statement.replace(/\s+/g, ' ').trim(), Number(row.generic), Number(row.custom)]),
+    ).toEqual([
       ['/* prepared */ SELECT $1::int * 2 AS answer', 3, 5],
       ['/* prepared */ SELECT $1::text AS other', 0, 1],
     ]);
@@ -59,7 +65,9 @@ it('runs a marked statement unprepared once its connection keeps as many as it m
         const { rows } = await prepared(sql<{ answer: number }>`SELECT ${sql.lit(value)}::int AS answer`).execute(db);
         expect(rows[0]!.answer).toBe(value);
       }
-      const { rows } = await sql<{ kept: string }>`SELECT count(*) AS kept FROM pg_prepared_statements WHERE NOT from_sql`.execute(db);
+      const { rows } = await sql<{
+        kept: string;
+      }>`SELECT count(*) AS kept FROM pg_prepared_statements WHERE NOT from_sql`.execute(db);
       expect(Number(rows[0]!.kept)).toBe(PREPARED_PER_CONNECTION);
       expect(warn).toHaveBeenCalledTimes(1);
     } finally {

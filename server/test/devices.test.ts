@@ -1,10 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
-import { EMPTY_GUID, FLEET_MESSAGES, INSTALL_STATUSES, OPERATING_SYSTEMS, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import {
+  EMPTY_GUID,
+  FLEET_MESSAGES,
+  INSTALL_STATUSES,
+  OPERATING_SYSTEMS,
+  PACKAGE_TYPES,
+  PACKAGE_VERSION_STATUSES,
+} from '@cfs/contracts/fleet';
 import { devicesBase } from '../src/areas/devices/queries.js';
 import { devicesResource } from '../src/areas/devices/resource.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
 import { parseListQuery, type ListQueryInput } from '../src/odata/list-query.js';
 import { createDevice } from './factories.js';
@@ -25,24 +32,46 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-const contosoDevice = (values: Parameters<typeof createDevice>[3] = {}) => createDevice(portal, DEMO.contoso, DEMO.contosoProduction, values);
+const contosoDevice = (values: Parameters<typeof createDevice>[3] = {}) =>
+  createDevice(portal, DEMO.contoso, DEMO.contosoProduction, values);
 const list = async (user: string, query = '') => {
   const response = await portal.as(user, { method: 'GET', url: `/v1/devices?$count=true&$top=100${query}` });
   expect(response.statusCode).toBe(200);
   return response.json<{ '@odata.count': number; value: Row[] }>();
 };
-const input = (values: Row = {}) => ({ name: 'Edited', description: 'A device', heartbeatInterval: 60, tenantId: DEMO.contoso, subscriptionId: DEMO.contosoProduction, ...values });
+const input = (values: Row = {}) => ({
+  name: 'Edited',
+  description: 'A device',
+  heartbeatInterval: 60,
+  tenantId: DEMO.contoso,
+  subscriptionId: DEMO.contosoProduction,
+  ...values,
+});
 const heartbeat = (deviceId: string, tenantId: string, timestamp: Date, metrics: unknown) =>
   portal.db
     .insertInto('packet_latest')
-    .values({ entity_id: deviceId, tenant_id: tenantId, timestamp, message: JSON.stringify({ entityId: deviceId, Metrics: metrics }) })
-    .onConflict((conflict) => conflict.column('entity_id').doUpdateSet({ timestamp, message: JSON.stringify({ entityId: deviceId, Metrics: metrics }) }))
+    .values({
+      entity_id: deviceId,
+      tenant_id: tenantId,
+      timestamp,
+      message: JSON.stringify({ entityId: deviceId, Metrics: metrics }),
+    })
+    .onConflict((conflict) =>
+      conflict
+        .column('entity_id')
+        .doUpdateSet({ timestamp, message: JSON.stringify({ entityId: deviceId, Metrics: metrics }) }),
+    )
     .execute();
 
 async function createPackage(tenantId: string | null, name: string, operatingSystemIds: number[], versions: string[]) {
   const pkg = await portal.db
     .insertInto('package')
-    .values({ tenant_id: tenantId, name, package_type_id: PACKAGE_TYPES.Watcher, operating_system_ids: operatingSystemIds })
+    .values({
+      tenant_id: tenantId,
+      name,
+      package_type_id: PACKAGE_TYPES.Watcher,
+      operating_system_ids: operatingSystemIds,
+    })
     .returning('package_id')
     .executeTakeFirstOrThrow();
   const ids: string[] = [];
@@ -51,7 +80,15 @@ async function createPackage(tenantId: string | null, name: string, operatingSys
     const status = index === versions.length - 1 ? PACKAGE_VERSION_STATUSES.Latest : PACKAGE_VERSION_STATUSES.Archived;
     const row = await portal.db
       .insertInto('package_version')
-      .values({ package_id: pkg.package_id, version, label: version, package_version_status_id: status, file_sha256: '0'.repeat(64), file_name: 'x.zip', file_size: 1 })
+      .values({
+        package_id: pkg.package_id,
+        version,
+        label: version,
+        package_version_status_id: status,
+        file_sha256: '0'.repeat(64),
+        file_name: 'x.zip',
+        file_size: 1,
+      })
       .returning('package_version_id')
       .executeTakeFirstOrThrow();
     ids.push(row.package_version_id);
@@ -67,8 +104,18 @@ describe('the devices list', () => {
     await heartbeat(live.deviceId, DEMO.contoso, stamp, { CpuPercent: 42.5, MemoryPercent: 61 });
     const { value } = await list('operator', `&$filter=startswith(name,'aa-')&$expand=location`);
     expect(value.map((row) => row.name)).toEqual(['aa-live-device', 'aa-silent-device']);
-    expect(value[0]).toMatchObject({ deviceId: live.deviceId, cpuPercent: 42.5, memoryPercent: 61, packetTimestamp: stamp.toISOString() });
-    expect(value[1]).toMatchObject({ deviceId: silent.deviceId, cpuPercent: null, memoryPercent: null, packetTimestamp: null });
+    expect(value[0]).toMatchObject({
+      deviceId: live.deviceId,
+      cpuPercent: 42.5,
+      memoryPercent: 61,
+      packetTimestamp: stamp.toISOString(),
+    });
+    expect(value[1]).toMatchObject({
+      deviceId: silent.deviceId,
+      cpuPercent: null,
+      memoryPercent: null,
+      packetTimestamp: null,
+    });
   });
 
   it('reads a metric that is not a number as missing instead of failing the list', async () => {
@@ -96,16 +143,29 @@ describe('the devices list', () => {
   it('refuses a user without the Devices permission', async () => {
     expect((await portal.as('enduser', { method: 'GET', url: '/v1/devices' })).statusCode).toBe(403);
   });
-
 });
 
 describe('editing a device', () => {
   it('saves the fields and records the change in the audit trail', async () => {
     const device = await contosoDevice();
-    const response = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ name: 'Renamed device', heartbeatInterval: 120, subscriptionId: DEMO.contosoStaging }) });
+    const response = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ name: 'Renamed device', heartbeatInterval: 120, subscriptionId: DEMO.contosoStaging }),
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ name: 'Renamed device', heartbeatInterval: 120, subscriptionId: DEMO.contosoStaging, description: 'A device' });
-    const audit = await portal.db.selectFrom('audit_event').select(['action', 'changes']).where('entity_type', '=', 'device').where('entity_id', '=', device.deviceId).execute();
+    expect(response.json()).toMatchObject({
+      name: 'Renamed device',
+      heartbeatInterval: 120,
+      subscriptionId: DEMO.contosoStaging,
+      description: 'A device',
+    });
+    const audit = await portal.db
+      .selectFrom('audit_event')
+      .select(['action', 'changes'])
+      .where('entity_type', '=', 'device')
+      .where('entity_id', '=', device.deviceId)
+      .execute();
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit[0]?.changes)).toContain('Renamed device');
   });
@@ -120,7 +180,11 @@ describe('editing a device', () => {
     ['subscriptionId', { subscriptionId: '' }, DEVICE_MESSAGES.subscriptionRequired],
   ])('refuses a bad %s with its message', async (field, values, message) => {
     const device = await contosoDevice();
-    const response = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input(values) });
+    const response = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input(values),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ errors: Record<string, string[]> }>().errors[field]).toEqual([message]);
   });
@@ -128,35 +192,84 @@ describe('editing a device', () => {
   it('accepts a description of 500 characters and heartbeats of 0 and 999999999', async () => {
     const device = await contosoDevice();
     for (const values of [{ description: 'x'.repeat(500), heartbeatInterval: 0 }, { heartbeatInterval: 999_999_999 }]) {
-      expect((await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input(values) })).statusCode).toBe(200);
+      expect(
+        (await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input(values) }))
+          .statusCode,
+      ).toBe(200);
     }
   });
 
   it('keeps a device in its tenant: a move is refused even for an administrator of both, writing nothing', async () => {
     const device = await contosoDevice({ name: 'Stays home' });
-    const moved = await portal.as('admin', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ name: 'Moved', tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }) });
+    const moved = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ name: 'Moved', tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }),
+    });
     expect(moved.statusCode).toBe(400);
-    expect(moved.json()).toMatchObject({ message: FLEET_MESSAGES.saveDeviceFailed, errors: { tenantId: [DEVICE_MESSAGES.tenantFixed] } });
-    const stored = await portal.db.selectFrom('device').select(['name', 'tenant_id', 'subscription_id']).where('device_id', '=', device.deviceId).executeTakeFirstOrThrow();
+    expect(moved.json()).toMatchObject({
+      message: FLEET_MESSAGES.saveDeviceFailed,
+      errors: { tenantId: [DEVICE_MESSAGES.tenantFixed] },
+    });
+    const stored = await portal.db
+      .selectFrom('device')
+      .select(['name', 'tenant_id', 'subscription_id'])
+      .where('device_id', '=', device.deviceId)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ name: 'Stays home', tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction });
   });
 
   it("refuses another tenant's subscription, a tenant outside the caller's and another tenant's location, writing nothing", async () => {
     const device = await contosoDevice({ name: 'Unchanged name' });
-    const otherSubscription = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ subscriptionId: DEMO.fabrikamProduction }) });
+    const otherSubscription = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ subscriptionId: DEMO.fabrikamProduction }),
+    });
     expect(otherSubscription.statusCode).toBe(400);
-    expect(otherSubscription.json()).toMatchObject({ message: FLEET_MESSAGES.saveDeviceFailed, errors: { subscriptionId: [DEVICE_MESSAGES.subscriptionRequired] } });
-    const otherTenant = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }) });
+    expect(otherSubscription.json()).toMatchObject({
+      message: FLEET_MESSAGES.saveDeviceFailed,
+      errors: { subscriptionId: [DEVICE_MESSAGES.subscriptionRequired] },
+    });
+    const otherTenant = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }),
+    });
     expect(otherTenant.json()).toMatchObject({ errors: { tenantId: [DEVICE_MESSAGES.tenantFixed] } });
-    const mismatch = await portal.as('admin', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ subscriptionId: DEMO.fabrikamProduction }) });
+    const mismatch = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ subscriptionId: DEMO.fabrikamProduction }),
+    });
     expect(mismatch.json()).toMatchObject({ errors: { subscriptionId: [DEVICE_MESSAGES.subscriptionOfTenant] } });
-    const location = await portal.db.insertInto('location').values({ tenant_id: DEMO.fabrikam, name: 'Fabrikam plant' }).returning('location_id').executeTakeFirstOrThrow();
-    const otherLocation = await portal.as('admin', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ locationId: location.location_id }) });
+    const location = await portal.db
+      .insertInto('location')
+      .values({ tenant_id: DEMO.fabrikam, name: 'Fabrikam plant' })
+      .returning('location_id')
+      .executeTakeFirstOrThrow();
+    const otherLocation = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ locationId: location.location_id }),
+    });
     expect(otherLocation.json()).toMatchObject({ errors: { locationId: [DEVICE_MESSAGES.locationOfTenant] } });
-    const shared = await portal.db.insertInto('location').values({ tenant_id: null, name: 'Shared site' }).returning('location_id').executeTakeFirstOrThrow();
-    const withShared = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}`, payload: input({ name: 'Unchanged name', locationId: shared.location_id }) });
+    const shared = await portal.db
+      .insertInto('location')
+      .values({ tenant_id: null, name: 'Shared site' })
+      .returning('location_id')
+      .executeTakeFirstOrThrow();
+    const withShared = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}`,
+      payload: input({ name: 'Unchanged name', locationId: shared.location_id }),
+    });
     expect(withShared.json()).toMatchObject({ locationId: shared.location_id, location: { name: 'Shared site' } });
-    const stored = await portal.db.selectFrom('device').select(['name', 'subscription_id']).where('device_id', '=', device.deviceId).executeTakeFirstOrThrow();
+    const stored = await portal.db
+      .selectFrom('device')
+      .select(['name', 'subscription_id'])
+      .where('device_id', '=', device.deviceId)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ name: 'Unchanged name', subscription_id: DEMO.contosoProduction });
   });
 });
@@ -167,7 +280,11 @@ describe("another tenant's device", () => {
     const id = device.deviceId;
     const calls = [
       { method: 'GET', url: `/v1/devices/${id}` },
-      { method: 'POST', url: `/v1/devices/${id}`, payload: input({ tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }) },
+      {
+        method: 'POST',
+        url: `/v1/devices/${id}`,
+        payload: input({ tenantId: DEMO.fabrikam, subscriptionId: DEMO.fabrikamProduction }),
+      },
       { method: 'DELETE', url: `/v1/devices/${id}` },
       { method: 'POST', url: `/v1/devices/${id}/restartagent?__tenant__=${DEMO.contoso}` },
       { method: 'POST', url: `/v1/devices/${id}/restartagent?__tenant__=${DEMO.fabrikam}` },
@@ -181,8 +298,18 @@ describe("another tenant's device", () => {
       expect(response.statusCode, `${call.method} ${call.url}`).toBe(404);
       expect(response.body).not.toContain('Guarded');
     }
-    const stored = await portal.db.selectFrom('device').selectAll().where('device_id', '=', id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ name: 'Guarded', is_deleted: false, restart_agent_flag: false, trace_minutes: 0, tenant_id: DEMO.contoso });
+    const stored = await portal.db
+      .selectFrom('device')
+      .selectAll()
+      .where('device_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      name: 'Guarded',
+      is_deleted: false,
+      restart_agent_flag: false,
+      trace_minutes: 0,
+      tenant_id: DEMO.contoso,
+    });
   });
 });
 
@@ -192,8 +319,18 @@ describe('deleting a device', () => {
     const response = await portal.as('operator', { method: 'DELETE', url: `/v1/devices/${device.deviceId}` });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: FLEET_MESSAGES.deviceDeleted('Retired box') });
-    expect((await portal.db.selectFrom('device').select('is_deleted').where('device_id', '=', device.deviceId).executeTakeFirstOrThrow()).is_deleted).toBe(true);
-    expect((await portal.as('operator', { method: 'GET', url: `/v1/devices/${device.deviceId}` })).statusCode).toBe(404);
+    expect(
+      (
+        await portal.db
+          .selectFrom('device')
+          .select('is_deleted')
+          .where('device_id', '=', device.deviceId)
+          .executeTakeFirstOrThrow()
+      ).is_deleted,
+    ).toBe(true);
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/devices/${device.deviceId}` })).statusCode).toBe(
+      404,
+    );
   });
 
   it('refuses while the device has operations, with the spec text', async () => {
@@ -201,19 +338,37 @@ describe('deleting a device', () => {
     const pkg = await createPackage(DEMO.contoso, 'Ops package', [], ['1.0.0']);
     const operation = await portal.db
       .insertInto('operation')
-      .values({ package_id: pkg.packageId, name: 'Ping', frequency_type_ids: [1], operation_type_id: 3, operation_result_type_id: 1 })
+      .values({
+        package_id: pkg.packageId,
+        name: 'Ping',
+        frequency_type_ids: [1],
+        operation_type_id: 3,
+        operation_result_type_id: 1,
+      })
       .returning('operation_id')
       .executeTakeFirstOrThrow();
     const deviceOperation = await portal.db
       .insertInto('device_operation')
-      .values({ tenant_id: DEMO.contoso, device_id: device.deviceId, operation_id: operation.operation_id, label: 'Ping', frequency_type_id: 1 })
+      .values({
+        tenant_id: DEMO.contoso,
+        device_id: device.deviceId,
+        operation_id: operation.operation_id,
+        label: 'Ping',
+        frequency_type_id: 1,
+      })
       .returning('device_operation_id')
       .executeTakeFirstOrThrow();
     const refused = await portal.as('operator', { method: 'DELETE', url: `/v1/devices/${device.deviceId}` });
     expect(refused.statusCode).toBe(400);
     expect(refused.json<{ message: string }>().message).toBe(FLEET_MESSAGES.deleteDeviceRefused('Busy box'));
-    await portal.db.updateTable('device_operation').set({ is_deleted: true }).where('device_operation_id', '=', deviceOperation.device_operation_id).execute();
-    expect((await portal.as('operator', { method: 'DELETE', url: `/v1/devices/${device.deviceId}` })).statusCode).toBe(200);
+    await portal.db
+      .updateTable('device_operation')
+      .set({ is_deleted: true })
+      .where('device_operation_id', '=', deviceOperation.device_operation_id)
+      .execute();
+    expect((await portal.as('operator', { method: 'DELETE', url: `/v1/devices/${device.deviceId}` })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -221,36 +376,68 @@ describe('tracing and restart', () => {
   it('sets the trace expiration to now plus the minutes, keeps it for No Change and clears it for Disabled', async () => {
     const device = await contosoDevice();
     const before = Date.now();
-    const traced = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}/toggleTrace/60` });
+    const traced = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}/toggleTrace/60`,
+    });
     expect(traced.statusCode).toBe(200);
     const { traceMinutes, traceExpiration } = traced.json<{ traceMinutes: number; traceExpiration: string }>();
     expect(traceMinutes).toBe(60);
     const expires = new Date(traceExpiration).getTime();
     expect(expires).toBeGreaterThanOrEqual(before + 60 * 60_000 - 5_000);
     expect(expires).toBeLessThanOrEqual(Date.now() + 60 * 60_000 + 5_000);
-    const unchanged = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}/toggleTrace/-1` });
+    const unchanged = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}/toggleTrace/-1`,
+    });
     expect(unchanged.json()).toMatchObject({ traceMinutes: 60, traceExpiration });
-    const disabled = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}/toggleTrace/0` });
+    const disabled = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}/toggleTrace/0`,
+    });
     expect(disabled.json()).toMatchObject({ traceMinutes: 0, traceExpiration: null });
   });
 
   it('refuses minutes that are not a tracing option', async () => {
     const device = await contosoDevice();
     for (const minutes of ['15', 'abc', '-2']) {
-      const response = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}/toggleTrace/${minutes}` });
+      const response = await portal.as('operator', {
+        method: 'POST',
+        url: `/v1/devices/${device.deviceId}/toggleTrace/${minutes}`,
+      });
       expect(response.statusCode).toBe(400);
-      expect(response.json<{ errors: Record<string, string[]> }>().errors.minutes).toEqual([DEVICE_MESSAGES.traceOptionInvalid]);
+      expect(response.json<{ errors: Record<string, string[]> }>().errors.minutes).toEqual([
+        DEVICE_MESSAGES.traceOptionInvalid,
+      ]);
     }
   });
 
   it('raises the restart flag and answers the queued text; a tenant in the address must be the device tenant', async () => {
     const device = await contosoDevice({ name: 'Restart me' });
-    const response = await portal.as('operator', { method: 'POST', url: `/v1/devices/${device.deviceId}/restartagent?__tenant__=${DEMO.contoso}` });
+    const response = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/devices/${device.deviceId}/restartagent?__tenant__=${DEMO.contoso}`,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: FLEET_MESSAGES.restartQueued('Restart me') });
-    expect((await portal.db.selectFrom('device').select('restart_agent_flag').where('device_id', '=', device.deviceId).executeTakeFirstOrThrow()).restart_agent_flag).toBe(true);
+    expect(
+      (
+        await portal.db
+          .selectFrom('device')
+          .select('restart_agent_flag')
+          .where('device_id', '=', device.deviceId)
+          .executeTakeFirstOrThrow()
+      ).restart_agent_flag,
+    ).toBe(true);
     const other = await contosoDevice();
-    expect((await portal.as('admin', { method: 'POST', url: `/v1/devices/${other.deviceId}/restartagent?__tenant__=${DEMO.fabrikam}` })).statusCode).toBe(404);
+    expect(
+      (
+        await portal.as('admin', {
+          method: 'POST',
+          url: `/v1/devices/${other.deviceId}/restartagent?__tenant__=${DEMO.fabrikam}`,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -260,8 +447,20 @@ describe('device logs', () => {
     await portal.db
       .insertInto('device_log')
       .values([
-        { tenant_id: DEMO.contoso, device_id: device.deviceId, created: new Date('2026-01-01T00:00:00Z'), entry_type: 'Info', detail: 'older' },
-        { tenant_id: DEMO.contoso, device_id: device.deviceId, created: new Date('2026-01-02T00:00:00Z'), entry_type: 'Error', detail: 'newer' },
+        {
+          tenant_id: DEMO.contoso,
+          device_id: device.deviceId,
+          created: new Date('2026-01-01T00:00:00Z'),
+          entry_type: 'Info',
+          detail: 'older',
+        },
+        {
+          tenant_id: DEMO.contoso,
+          device_id: device.deviceId,
+          created: new Date('2026-01-02T00:00:00Z'),
+          entry_type: 'Error',
+          detail: 'newer',
+        },
       ])
       .execute();
     const response = await portal.as('operator', { method: 'GET', url: `/v1/devices/${device.deviceId}/logs` });
@@ -274,21 +473,47 @@ describe('device logs', () => {
 describe('installations', () => {
   it("offers the tenant's and tenantless packages for the device's operating system, with versions and status", async () => {
     const device = await contosoDevice({ operatingSystemId: OPERATING_SYSTEMS.WinX64 });
-    const windows = await createPackage(DEMO.contoso, 'inst-Windows watcher', [OPERATING_SYSTEMS.WinX64], ['1.0.0', '1.1.0']);
+    const windows = await createPackage(
+      DEMO.contoso,
+      'inst-Windows watcher',
+      [OPERATING_SYSTEMS.WinX64],
+      ['1.0.0', '1.1.0'],
+    );
     await createPackage(DEMO.contoso, 'inst-Linux watcher', [OPERATING_SYSTEMS.LinuxX64], ['1.0.0']);
-    const shared = await createPackage(null, 'inst-Shared runner', [OPERATING_SYSTEMS.WinX64, OPERATING_SYSTEMS.LinuxX64], ['2.0.0']);
+    const shared = await createPackage(
+      null,
+      'inst-Shared runner',
+      [OPERATING_SYSTEMS.WinX64, OPERATING_SYSTEMS.LinuxX64],
+      ['2.0.0'],
+    );
     await createPackage(DEMO.fabrikam, 'inst-Fabrikam tool', [], ['1.0.0']);
-    const response = await portal.as('operator', { method: 'GET', url: `/v1/devices/GetPackageInstallsWithVersions(deviceId=${device.deviceId})` });
+    const response = await portal.as('operator', {
+      method: 'GET',
+      url: `/v1/devices/GetPackageInstallsWithVersions(deviceId=${device.deviceId})`,
+    });
     expect(response.statusCode).toBe(200);
-    const rows = response.json<{ packageName: string; installStatus: number; packageVersions: { packageVersionId: string }[] }[]>().filter((row) => row.packageName.startsWith('inst-'));
+    const rows = response
+      .json<{ packageName: string; installStatus: number; packageVersions: { packageVersionId: string }[] }[]>()
+      .filter((row) => row.packageName.startsWith('inst-'));
     expect(rows.map((row) => row.packageName)).toEqual(['inst-Shared runner', 'inst-Windows watcher']);
     expect(rows.every((row) => row.installStatus === INSTALL_STATUSES.AvailableForInstall)).toBe(true);
-    expect(rows[1]?.packageVersions.map((version) => version.packageVersionId).sort()).toEqual([...windows.versionIds].sort());
+    expect(rows[1]?.packageVersions.map((version) => version.packageVersionId).sort()).toEqual(
+      [...windows.versionIds].sort(),
+    );
     expect(rows[0]?.packageVersions.map((version) => version.packageVersionId)).toEqual(shared.versionIds);
 
     const unknown = await contosoDevice({ operatingSystemId: OPERATING_SYSTEMS.Unknown });
-    const all = (await portal.as('operator', { method: 'GET', url: `/v1/devices/GetPackageInstallsWithVersions(deviceId=${unknown.deviceId})` })).json<{ packageName: string }[]>();
-    expect(all.map((row) => row.packageName).filter((name) => name.startsWith('inst-'))).toEqual(['inst-Linux watcher', 'inst-Shared runner', 'inst-Windows watcher']);
+    const all = (
+      await portal.as('operator', {
+        method: 'GET',
+        url: `/v1/devices/GetPackageInstallsWithVersions(deviceId=${unknown.deviceId})`,
+      })
+    ).json<{ packageName: string }[]>();
+    expect(all.map((row) => row.packageName).filter((name) => name.startsWith('inst-'))).toEqual([
+      'inst-Linux watcher',
+      'inst-Shared runner',
+      'inst-Windows watcher',
+    ]);
   });
 
   it('saves a chosen version as Pending, and none removes it or marks an installed one RemovalPending', async () => {
@@ -296,7 +521,11 @@ describe('installations', () => {
     const a = await createPackage(DEMO.contoso, 'save-A', [], ['1.0.0', '2.0.0']);
     const b = await createPackage(DEMO.contoso, 'save-B', [], ['1.0.0']);
     const save = (choices: { packageId: string; packageVersionId: string }[]) =>
-      portal.as('operator', { method: 'POST', url: `/v1/deviceInstallations/${device.deviceId}/packages`, payload: choices.map((choice) => ({ ...choice, deviceId: device.deviceId })) });
+      portal.as('operator', {
+        method: 'POST',
+        url: `/v1/deviceInstallations/${device.deviceId}/packages`,
+        payload: choices.map((choice) => ({ ...choice, deviceId: device.deviceId })),
+      });
     const saved = await save([
       { packageId: a.packageId, packageVersionId: a.versionIds[1]! },
       { packageId: b.packageId, packageVersionId: b.versionIds[0]! },
@@ -304,12 +533,18 @@ describe('installations', () => {
     expect(saved.statusCode).toBe(200);
     const statusOf = async () =>
       Object.fromEntries(
-        (await portal.db.selectFrom('device_installation').select(['package_id', 'install_status_id', 'package_version_id']).where('device_id', '=', device.deviceId).execute()).map((row) => [
-          row.package_id,
-          [row.install_status_id, row.package_version_id],
-        ]),
+        (
+          await portal.db
+            .selectFrom('device_installation')
+            .select(['package_id', 'install_status_id', 'package_version_id'])
+            .where('device_id', '=', device.deviceId)
+            .execute()
+        ).map((row) => [row.package_id, [row.install_status_id, row.package_version_id]]),
       );
-    expect(await statusOf()).toEqual({ [a.packageId]: [INSTALL_STATUSES.Pending, a.versionIds[1]], [b.packageId]: [INSTALL_STATUSES.Pending, b.versionIds[0]] });
+    expect(await statusOf()).toEqual({
+      [a.packageId]: [INSTALL_STATUSES.Pending, a.versionIds[1]],
+      [b.packageId]: [INSTALL_STATUSES.Pending, b.versionIds[0]],
+    });
     // The agent reports B installed, then the user chooses none for both.
     await portal.db
       .updateTable('device_installation')
@@ -340,14 +575,21 @@ describe('installations', () => {
       ],
     });
     expect(wrongVersion.statusCode).toBe(400);
-    expect(wrongVersion.json()).toMatchObject({ message: FLEET_MESSAGES.saveInstallationsFailed, errors: { packageVersionId: [DEVICE_MESSAGES.versionOfPackage] } });
+    expect(wrongVersion.json()).toMatchObject({
+      message: FLEET_MESSAGES.saveInstallationsFailed,
+      errors: { packageVersionId: [DEVICE_MESSAGES.versionOfPackage] },
+    });
     const foreignPackage = await portal.as('admin', {
       method: 'POST',
       url: `/v1/deviceInstallations/${device.deviceId}/packages`,
       payload: [{ packageId: foreign.packageId, deviceId: device.deviceId, packageVersionId: foreign.versionIds[0] }],
     });
     expect(foreignPackage.json()).toMatchObject({ errors: { packageId: [DEVICE_MESSAGES.packageNotAvailable] } });
-    const rows = await portal.db.selectFrom('device_installation').select('package_id').where('device_id', '=', device.deviceId).execute();
+    const rows = await portal.db
+      .selectFrom('device_installation')
+      .select('package_id')
+      .where('device_id', '=', device.deviceId)
+      .execute();
     expect(rows).toEqual([]);
   });
 });
@@ -357,7 +599,9 @@ describe('tenant settings', () => {
     const response = await portal.as('operator', { method: 'GET', url: `/api/${DEMO.contoso}/settings` });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ agentDownloadUrl: 'http://portal.test/downloads/agent/cfs-agent-win-x64.exe' });
-    expect((await portal.as('operator2', { method: 'GET', url: `/api/${DEMO.contoso}/settings` })).statusCode).toBe(404);
+    expect((await portal.as('operator2', { method: 'GET', url: `/api/${DEMO.contoso}/settings` })).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -367,7 +611,9 @@ describe('the devices list at scale', () => {
     // In batches: each statement stays within the portal's statement timeout on a busy machine.
     for (let first = 1; first <= 100_000; first += 10_000) {
       await sql`INSERT INTO device (tenant_id, subscription_id, name)
-        SELECT ${DEMO.fabrikam}::uuid, ${DEMO.fabrikamProduction}::uuid, 'bulk ' || lpad(i::text, 6, '0') FROM generate_series(${first}::int, ${first + 9_999}::int) AS i`.execute(portal.db);
+        SELECT ${DEMO.fabrikam}::uuid, ${DEMO.fabrikamProduction}::uuid, 'bulk ' || lpad(i::text, 6, '0') FROM generate_series(${first}::int, ${first + 9_999}::int) AS i`.execute(
+        portal.db,
+      );
     }
     await sql`ANALYZE device`.execute(portal.db);
     const started = performance.now();
@@ -378,15 +624,36 @@ describe('the devices list at scale', () => {
     // no sort of the tenant's devices, and a name search served by the trigram index.
     const scope = { kind: 'some', tenantIds: [DEMO.fabrikam] } as const;
     const explain = async (query: ListQueryInput) => {
-      const { rows } = buildListSql(devicesBase(portal.db, scope), parseListQuery(devicesResource, { ...query, $count: 'true' }), scope);
-      const plan = await executeListStatement(portal.db, sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`EXPLAIN (FORMAT JSON) ${rows}`);
-      return nodes(plan.rows[0]!['QUERY PLAN'][0].Plan).map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`.trim());
+      const { rows } = buildListSql(
+        devicesBase(portal.db, scope),
+        parseListQuery(devicesResource, { ...query, $count: 'true' }),
+        scope,
+      );
+      const plan = await executeListStatement(
+        portal.db,
+        sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`EXPLAIN (FORMAT JSON) ${rows}`,
+      );
+      return nodes(plan.rows[0]!['QUERY PLAN'][0].Plan).map((node) =>
+        `${node['Node Type']} ${node['Index Name'] ?? ''}`.trim(),
+      );
     };
     const page = await explain({ $top: '10', $orderby: 'name asc', $expand: 'location' });
-    expect(page.some((node) => /device_(tenant_)?name_idx/.test(node)), JSON.stringify(page)).toBe(true);
-    expect(page.filter((node) => node.startsWith('Sort')), JSON.stringify(page)).toEqual([]);
+    expect(
+      page.some((node) => /device_(tenant_)?name_idx/.test(node)),
+      JSON.stringify(page),
+    ).toBe(true);
+    expect(
+      page.filter((node) => node.startsWith('Sort')),
+      JSON.stringify(page),
+    ).toEqual([]);
     const search = await explain({ $top: '10', $orderby: 'name asc', $filter: "contains(tolower(name),'099999')" });
-    expect(search.some((node) => node.includes('device_name_trgm_idx') || node.includes('device_tenant_name_idx')), JSON.stringify(search)).toBe(true);
-    expect(search.filter((node) => node.startsWith('Seq Scan')), JSON.stringify(search)).toEqual([]);
+    expect(
+      search.some((node) => node.includes('device_name_trgm_idx') || node.includes('device_tenant_name_idx')),
+      JSON.stringify(search),
+    ).toBe(true);
+    expect(
+      search.filter((node) => node.startsWith('Seq Scan')),
+      JSON.stringify(search),
+    ).toEqual([]);
   }, 60_000);
 });

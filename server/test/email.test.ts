@@ -7,7 +7,7 @@ import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/c
 import { sendEmailAction } from '../src/areas/email/send-email-action.js';
 import { parseEmailParameters, renderEmail, type EmailContext } from '../src/areas/email/templates.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import type { ActionRun } from '../src/engines/actions/run.js';
 import { runAction } from '../src/engines/actions/runner.js';
@@ -26,9 +26,12 @@ const received: Received[] = [];
 /** The Subject header of a raw message, unfolded and decoded (RFC 2047 Q encoding, as nodemailer writes it). */
 function subjectOf(raw: string): string {
   const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? '';
-  return header
-    .replace(/\?=\r?\n[ \t]+=\?/g, '?==?')
-    .replace(/=\?UTF-8\?Q\?([^?]*)\?=/gi, (_m, text: string) => Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'));
+  return header.replace(/\?=\r?\n[ \t]+=\?/g, '?==?').replace(/=\?UTF-8\?Q\?([^?]*)\?=/gi, (_m, text: string) =>
+    Buffer.from(
+      text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8'),
+  );
 }
 
 let portal: TestPortal;
@@ -47,14 +50,19 @@ beforeAll(async () => {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (address.address.endsWith('@refuse.example')) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      if (address.address.endsWith('@refuse.example'))
+        return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -64,7 +72,11 @@ beforeAll(async () => {
 
   portal = await createTestPortal();
   const db = portal.db;
-  await db.updateTable('tenant').set({ internal_notification_email_address: INTERNAL }).where('tenant_id', '=', DEMO.contoso).execute();
+  await db
+    .updateTable('tenant')
+    .set({ internal_notification_email_address: INTERNAL })
+    .where('tenant_id', '=', DEMO.contoso)
+    .execute();
   const unit = await db
     .insertInto('work_unit')
     .values({
@@ -82,18 +94,41 @@ beforeAll(async () => {
   workUnitId = unit.work_unit_id;
   const other = await db
     .insertInto('work_unit')
-    .values({ tenant_id: DEMO.fabrikam, title: 'Fabrikam unit', severity_id: 2, state_id: WORK_UNIT_STATES.New, work_unit_type_id: WORK_UNIT_TYPES.Incident })
+    .values({
+      tenant_id: DEMO.fabrikam,
+      title: 'Fabrikam unit',
+      severity_id: 2,
+      state_id: WORK_UNIT_STATES.New,
+      work_unit_type_id: WORK_UNIT_TYPES.Incident,
+    })
     .returning('work_unit_id')
     .executeTakeFirstOrThrow();
   otherWorkUnitId = other.work_unit_id;
-  const protocol = await db.insertInto('protocol').values({ tenant_id: DEMO.contoso, name: 'Email protocol' }).returning('protocol_id').executeTakeFirstOrThrow();
-  const step = (actionDefinitionId: string, parameters: Record<string, string>, tenantId: string | null = DEMO.contoso) =>
+  const protocol = await db
+    .insertInto('protocol')
+    .values({ tenant_id: DEMO.contoso, name: 'Email protocol' })
+    .returning('protocol_id')
+    .executeTakeFirstOrThrow();
+  const step = (
+    actionDefinitionId: string,
+    parameters: Record<string, string>,
+    tenantId: string | null = DEMO.contoso,
+  ) =>
     db
       .insertInto('protocol_action')
-      .values({ protocol_id: protocol.protocol_id, tenant_id: tenantId, action_definition_id: actionDefinitionId, work_unit_event_type_id: WORK_UNIT_EVENT_TYPES.OnNew, parameters: JSON.stringify(parameters), summary: 'Tell the customer' })
+      .values({
+        protocol_id: protocol.protocol_id,
+        tenant_id: tenantId,
+        action_definition_id: actionDefinitionId,
+        work_unit_event_type_id: WORK_UNIT_EVENT_TYPES.OnNew,
+        parameters: JSON.stringify(parameters),
+        summary: 'Tell the customer',
+      })
       .returning('protocol_action_id')
       .executeTakeFirstOrThrow();
-  emailStepId = (await step(BUILT_IN_ACTIONS.sendEmail.id, { Template: 'Detailed', IsImportant: 'false', ExtraParameters: '' })).protocol_action_id;
+  emailStepId = (
+    await step(BUILT_IN_ACTIONS.sendEmail.id, { Template: 'Detailed', IsImportant: 'false', ExtraParameters: '' })
+  ).protocol_action_id;
   colorStepId = (await step(BUILT_IN_ACTIONS.setColor.id, { Color: 'Red' })).protocol_action_id;
   otherStepId = (await step(BUILT_IN_ACTIONS.sendEmail.id, { Template: 'Simple' }, DEMO.fabrikam)).protocol_action_id;
 }, 30_000);
@@ -127,7 +162,8 @@ const context = (overrides: Partial<EmailContext> = {}): EmailContext => ({
   summary: null,
   ...overrides,
 });
-const render = (parameters: Record<string, string>, overrides: Partial<EmailContext> = {}) => renderEmail(context(overrides), parseEmailParameters(parameters));
+const render = (parameters: Record<string, string>, overrides: Partial<EmailContext> = {}) =>
+  renderEmail(context(overrides), parseEmailParameters(parameters));
 
 describe('email templates', () => {
   const expected: Record<string, { to: string; cc: string; subject: RegExp }> = {
@@ -143,23 +179,26 @@ describe('email templates', () => {
     ResolutionCenterResolved: { to: STAKEHOLDER, cc: '', subject: /^Your request has been resolved: / },
   };
 
-  test.each(EMAIL_TEMPLATES)('%s renders its recipients, subject and an escaped HTML body for a work unit', (template) => {
-    const email = render({ Template: template });
-    expect(email.to).toBe(expected[template]!.to);
-    expect(email.cc).toBe(expected[template]!.cc);
-    expect(email.bcc).toBe('');
-    expect(email.subject).toMatch(expected[template]!.subject);
-    expect(email.body).toMatch(/^<!DOCTYPE html>/);
-    expect(email.body).not.toContain('<b>jam</b>');
-    expect(email.body).not.toContain('<i>smokes</i>');
-    if (template !== 'None') expect(email.body).toContain('Printer &lt;b&gt;jam&lt;/b&gt;');
-    if (template === 'Detailed') {
-      expect(email.body).toContain('It &lt;i&gt;smokes&lt;/i&gt;');
-      expect(email.body).toContain('href="http://portal.test/workunitsv2?workUnitId=42"');
-      expect(email.body).toContain('Sev1');
-    }
-    if (template === 'ResolutionCenterResolved') expect(email.body).toContain('Replaced the fuser');
-  });
+  test.each(EMAIL_TEMPLATES)(
+    '%s renders its recipients, subject and an escaped HTML body for a work unit',
+    (template) => {
+      const email = render({ Template: template });
+      expect(email.to).toBe(expected[template]!.to);
+      expect(email.cc).toBe(expected[template]!.cc);
+      expect(email.bcc).toBe('');
+      expect(email.subject).toMatch(expected[template]!.subject);
+      expect(email.body).toMatch(/^<!DOCTYPE html>/);
+      expect(email.body).not.toContain('<b>jam</b>');
+      expect(email.body).not.toContain('<i>smokes</i>');
+      if (template !== 'None') expect(email.body).toContain('Printer &lt;b&gt;jam&lt;/b&gt;');
+      if (template === 'Detailed') {
+        expect(email.body).toContain('It &lt;i&gt;smokes&lt;/i&gt;');
+        expect(email.body).toContain('href="http://portal.test/workunitsv2?workUnitId=42"');
+        expect(email.body).toContain('Sev1');
+      }
+      if (template === 'ResolutionCenterResolved') expect(email.body).toContain('Replaced the fuser');
+    },
+  );
 
   test('IsImportant prefixes the subject and marks the body', () => {
     const email = render({ Template: 'Simple', IsImportant: 'True' });
@@ -169,7 +208,16 @@ describe('email templates', () => {
   });
 
   test('ExtraParameters add recipients, replace the subject and show their other values escaped', () => {
-    const email = render({ Template: 'Detailed', ExtraParameters: JSON.stringify({ To: 'ops@contoso.example', cc: `a@x.example; ${STAKEHOLDER}`, BCC: 'audit@x.example', Site: 'North <1>', Count: 3 }) });
+    const email = render({
+      Template: 'Detailed',
+      ExtraParameters: JSON.stringify({
+        To: 'ops@contoso.example',
+        cc: `a@x.example; ${STAKEHOLDER}`,
+        BCC: 'audit@x.example',
+        Site: 'North <1>',
+        Count: 3,
+      }),
+    });
     expect(email.to).toBe(`${STAKEHOLDER}, ops@contoso.example`);
     // The stakeholder is in To already: not repeated in Cc.
     expect(email.cc).toBe(`${INTERNAL}, a@x.example`);
@@ -177,7 +225,10 @@ describe('email templates', () => {
     expect(email.body).toContain('Additional details');
     expect(email.body).toContain('North &lt;1&gt;');
     expect(email.body).toContain('>3</td>');
-    const none = render({ Template: 'None', ExtraParameters: JSON.stringify({ To: 'ops@contoso.example', Subject: 'Hand-written', Note: 'Hi' }) });
+    const none = render({
+      Template: 'None',
+      ExtraParameters: JSON.stringify({ To: 'ops@contoso.example', Subject: 'Hand-written', Note: 'Hi' }),
+    });
     expect(none).toMatchObject({ to: 'ops@contoso.example', cc: '', subject: 'Hand-written' });
     expect(none.body).toContain('>Hi</td>');
   });
@@ -186,11 +237,29 @@ describe('email templates', () => {
     const base = context();
     const noStakeholder = render({ Template: 'AllClear' }, { workUnit: { ...base.workUnit!, stakeholderEmail: null } });
     expect(noStakeholder).toMatchObject({ to: INTERNAL, cc: '' });
-    const rule = render({ Template: 'Rule' }, { workUnit: null, ruleMatch: { ruleName: 'CPU <high>', subjectId: 'dev-1', label: 'Server 1', phase: 'match', when: new Date('2026-01-01T00:00:00Z') } });
+    const rule = render(
+      { Template: 'Rule' },
+      {
+        workUnit: null,
+        ruleMatch: {
+          ruleName: 'CPU <high>',
+          subjectId: 'dev-1',
+          label: 'Server 1',
+          phase: 'match',
+          when: new Date('2026-01-01T00:00:00Z'),
+        },
+      },
+    );
     expect(rule.to).toBe(INTERNAL);
     expect(rule.subject).toBe('Rule notification: CPU <high>: Server 1');
     expect(rule.body).toContain('CPU &lt;high&gt;');
-    const probe = render({ Template: 'AllClear' }, { workUnit: { ...base.workUnit!, stakeholderEmail: null, title: 'Printer out of paper' }, test: { triggeredBy: 'admin' } });
+    const probe = render(
+      { Template: 'AllClear' },
+      {
+        workUnit: { ...base.workUnit!, stakeholderEmail: null, title: 'Printer out of paper' },
+        test: { triggeredBy: 'admin' },
+      },
+    );
     expect(probe).toMatchObject({ to: INTERNAL, cc: '', subject: '[Test] All clear: Printer out of paper' });
     expect(probe.body).toContain('The issue reported in the sample work unit no longer needs attention.');
   });
@@ -198,19 +267,33 @@ describe('email templates', () => {
   test('refuses an unknown template, an IsImportant that is no boolean and ExtraParameters that are no JSON object', () => {
     expect(() => parseEmailParameters({ Template: 'Fancy' })).toThrow('Template "Fancy" is not one of AllClear');
     expect(() => parseEmailParameters({ IsImportant: 'maybe' })).toThrow('IsImportant must be true or false.');
-    expect(() => parseEmailParameters({ ExtraParameters: '[1]' })).toThrow('ExtraParameters must be the JSON text of an object');
-    expect(() => parseEmailParameters({ ExtraParameters: '{"To":"not an address"}' })).toThrow('"not an address" in ExtraParameters To is not an email address.');
+    expect(() => parseEmailParameters({ ExtraParameters: '[1]' })).toThrow(
+      'ExtraParameters must be the JSON text of an object',
+    );
+    expect(() => parseEmailParameters({ ExtraParameters: '{"To":"not an address"}' })).toThrow(
+      '"not an address" in ExtraParameters To is not an email address.',
+    );
   });
 });
 
 describe('POST /v1/emailtemplates/render', () => {
-  const renderAs = (user: string, payload: Record<string, unknown>) => portal.as(user, { method: 'POST', url: '/v1/emailtemplates/render', payload });
+  const renderAs = (user: string, payload: Record<string, unknown>) =>
+    portal.as(user, { method: 'POST', url: '/v1/emailtemplates/render', payload });
 
   test("answers the step's email for the unit, with the user's values over the step's", async () => {
-    const response = await renderAs('operator', { workUnitId, protocolActionId: emailStepId, userDefinedParams: JSON.stringify({ IsImportant: 'true', ExtraParameters: '{"Bcc":"boss@contoso.example"}' }) });
+    const response = await renderAs('operator', {
+      workUnitId,
+      protocolActionId: emailStepId,
+      userDefinedParams: JSON.stringify({ IsImportant: 'true', ExtraParameters: '{"Bcc":"boss@contoso.example"}' }),
+    });
     expect(response.statusCode, response.body).toBe(200);
     const email = response.json<RenderedEmail>();
-    expect(email).toMatchObject({ to: STAKEHOLDER, cc: INTERNAL, bcc: 'boss@contoso.example', subject: `[Important] Work unit #${workUnitId}: Printer <b>jam</b> & "smoke"` });
+    expect(email).toMatchObject({
+      to: STAKEHOLDER,
+      cc: INTERNAL,
+      bcc: 'boss@contoso.example',
+      subject: `[Important] Work unit #${workUnitId}: Printer <b>jam</b> & "smoke"`,
+    });
     expect(email.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(email.body).not.toContain('<script>');
     expect(email.body).toContain('Tell the customer');
@@ -223,17 +306,32 @@ describe('POST /v1/emailtemplates/render', () => {
     expect(missing.json<{ errors: Record<string, string[]> }>().errors.workUnitId).toBeDefined();
     const color = await renderAs('operator', { workUnitId, protocolActionId: colorStepId });
     expect(color.statusCode).toBe(400);
-    expect(color.json()).toMatchObject({ message: 'This protocol action does not send an email.', errors: { protocolActionId: ['This protocol action does not send an email.'] } });
-    const template = await renderAs('operator', { workUnitId, protocolActionId: emailStepId, userDefinedParams: { Template: 'Fancy' } });
+    expect(color.json()).toMatchObject({
+      message: 'This protocol action does not send an email.',
+      errors: { protocolActionId: ['This protocol action does not send an email.'] },
+    });
+    const template = await renderAs('operator', {
+      workUnitId,
+      protocolActionId: emailStepId,
+      userDefinedParams: { Template: 'Fancy' },
+    });
     expect(template.statusCode).toBe(400);
-    expect(template.json<{ errors: Record<string, string[]> }>().errors.Template![0]).toMatch(/^Template "Fancy" is not one of/);
-    const notJson = await renderAs('operator', { workUnitId, protocolActionId: emailStepId, userDefinedParams: '{oops' });
+    expect(template.json<{ errors: Record<string, string[]> }>().errors.Template![0]).toMatch(
+      /^Template "Fancy" is not one of/,
+    );
+    const notJson = await renderAs('operator', {
+      workUnitId,
+      protocolActionId: emailStepId,
+      userDefinedParams: '{oops',
+    });
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json<{ errors: Record<string, string[]> }>().errors.userDefinedParams).toBeDefined();
   });
 
   test("answers 404 for another tenant's unit or step, and 403 without WorkUnits view", async () => {
-    expect((await renderAs('operator', { workUnitId: otherWorkUnitId, protocolActionId: otherStepId })).statusCode).toBe(404);
+    expect(
+      (await renderAs('operator', { workUnitId: otherWorkUnitId, protocolActionId: otherStepId })).statusCode,
+    ).toBe(404);
     expect((await renderAs('operator', { workUnitId, protocolActionId: otherStepId })).statusCode).toBe(404);
     const other = await renderAs('operator2', { workUnitId, protocolActionId: emailStepId });
     expect(other.statusCode).toBe(404);
@@ -247,10 +345,29 @@ describe('the Send Email built-in', () => {
     actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
     tenantId: DEMO.contoso,
     parameters,
-    origin: { kind: 'protocol', workUnitId, protocolId: 1, protocolActionId: emailStepId, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew, manual: true, triggeredBy: 'operator', workUnitEventId: null },
+    origin: {
+      kind: 'protocol',
+      workUnitId,
+      protocolId: 1,
+      protocolActionId: emailStepId,
+      workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew,
+      manual: true,
+      triggeredBy: 'operator',
+      workUnitEventId: null,
+    },
   });
-  const outboxRow = (key: string) => scoped(portal.db, ALL_TENANTS).selectFrom('email_outbox').selectAll().where('job_key', '=', key).executeTakeFirstOrThrow();
-  const history = (key: string) => scoped(portal.db, ALL_TENANTS).selectFrom('action_history').selectAll().where('job_key', '=', key).executeTakeFirstOrThrow();
+  const outboxRow = (key: string) =>
+    scoped(portal.db, ALL_TENANTS)
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('job_key', '=', key)
+      .executeTakeFirstOrThrow();
+  const history = (key: string) =>
+    scoped(portal.db, ALL_TENANTS)
+      .selectFrom('action_history')
+      .selectAll()
+      .where('job_key', '=', key)
+      .executeTakeFirstOrThrow();
   const useSmtp = () => {
     process.env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
     process.env.SMTP_FROM = 'Portal <portal@contoso.example>';
@@ -260,20 +377,54 @@ describe('the Send Email built-in', () => {
     const key = `email-test:${crypto.randomUUID()}`;
     await runAction(portal.db, protocolRun({ Template: 'Simple' }), key);
     const row = await outboxRow(key);
-    expect(row).toMatchObject({ transport: 'outbox', to_addresses: STAKEHOLDER, template: 'Simple', tenant_id: DEMO.contoso, work_unit_id: workUnitId, sent: null, error: null });
+    expect(row).toMatchObject({
+      transport: 'outbox',
+      to_addresses: STAKEHOLDER,
+      template: 'Simple',
+      tenant_id: DEMO.contoso,
+      work_unit_id: workUnitId,
+      sent: null,
+      error: null,
+    });
     expect((await history(key)).result_status_id).toBe(ACTION_RESULT_STATUSES.Success);
     expect((await history(key)).result_detail).toContain('kept in the outbox');
     const again = await sendEmailAction(portal.db, protocolRun({ Template: 'Simple' }), key);
     expect(again.detail).toContain('by an earlier attempt');
-    const rows = await scoped(portal.db, ALL_TENANTS).selectFrom('email_outbox').select('email_id').where('job_key', '=', key).execute();
+    const rows = await scoped(portal.db, ALL_TENANTS)
+      .selectFrom('email_outbox')
+      .select('email_id')
+      .where('job_key', '=', key)
+      .execute();
     expect(rows).toHaveLength(1);
+  });
+
+  test('fills the placeholders of ExtraParameters from the work unit ({Title} in its Subject and details), JSON-escaped', async () => {
+    const key = `email-test:${crypto.randomUUID()}`;
+    await runAction(
+      portal.db,
+      protocolRun({ Template: 'Simple', ExtraParameters: '{"Subject": "Alert: {Title}", "Unit": "#{WorkUnitId}"}' }),
+      key,
+    );
+    const row = await outboxRow(key);
+    expect(row.subject).toBe('Alert: Printer <b>jam</b> & "smoke"');
+    expect(row.body).toContain(`#${workUnitId}`);
+    expect(row.body).not.toContain('{WorkUnitId}');
+    // The history keeps the parameters as they were written.
+    const written: unknown = (await history(key)).input_parameters;
+    expect(typeof written === 'string' ? JSON.parse(written) : written).toMatchObject({
+      ExtraParameters: '{"Subject": "Alert: {Title}", "Unit": "#{WorkUnitId}"}',
+    });
   });
 
   test('with SMTP_URL sends through a real SMTP server and marks the row sent; the same key sends once', async () => {
     useSmtp();
     const before = received.length;
     const key = `email-test:${crypto.randomUUID()}`;
-    const run = protocolRun({ Template: 'AllClear', IsImportant: 'true', ExtraParameters: '{"Bcc":"audit@contoso.example"}' });
+    const run = protocolRun({
+      Template: 'AllClear',
+      IsImportant: 'true',
+      ExtraParameters: '{"Bcc":"audit@contoso.example"}',
+    });
     await runAction(portal.db, run, key);
     expect(received.length).toBe(before + 1);
     const message = received.at(-1)!;
@@ -285,7 +436,9 @@ describe('the Send Email built-in', () => {
     expect(row.transport).toBe('smtp');
     expect(row.sent).not.toBeNull();
     expect(row.smtp_message_id).toMatch(/^<cfs-outbox-/);
-    expect(message.raw.replace(/\r?\n[ \t]+/g, ' ')).toMatch(new RegExp(`^Message-ID: +${row.smtp_message_id!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+    expect(message.raw.replace(/\r?\n[ \t]+/g, ' ')).toMatch(
+      new RegExp(`^Message-ID: +${row.smtp_message_id!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
+    );
     // The job runs again (a worker died after sending): nothing more is sent.
     await sendEmailAction(portal.db, run, key);
     await runAction(portal.db, run, key);
@@ -296,7 +449,15 @@ describe('the Send Email built-in', () => {
     useSmtp();
     const key = `email-test:${crypto.randomUUID()}`;
     await scoped(portal.db, { kind: 'some', tenantIds: [DEMO.contoso] })
-      .insertInto('email_outbox', { tenant_id: DEMO.contoso, template: 'Simple', to_addresses: INTERNAL, subject: 'Waiting since the crash', body: '<p>x</p>', transport: 'smtp', job_key: key })
+      .insertInto('email_outbox', {
+        tenant_id: DEMO.contoso,
+        template: 'Simple',
+        to_addresses: INTERNAL,
+        subject: 'Waiting since the crash',
+        body: '<p>x</p>',
+        transport: 'smtp',
+        job_key: key,
+      })
       .execute();
     const before = received.length;
     await sendEmailAction(portal.db, protocolRun({ Template: 'Simple' }), key);
@@ -309,7 +470,11 @@ describe('the Send Email built-in', () => {
   test('a recipient the SMTP server refuses for good is a Failure with its reason, kept on the row', async () => {
     useSmtp();
     const key = `email-test:${crypto.randomUUID()}`;
-    await runAction(portal.db, protocolRun({ Template: 'None', ExtraParameters: '{"To":"nobody@refuse.example"}' }), key);
+    await runAction(
+      portal.db,
+      protocolRun({ Template: 'None', ExtraParameters: '{"To":"nobody@refuse.example"}' }),
+      key,
+    );
     const recorded = await history(key);
     expect(recorded.result_status_id).toBe(ACTION_RESULT_STATUSES.Failure);
     expect(recorded.result_detail).toContain('The SMTP server refused the email');
@@ -322,14 +487,46 @@ describe('the Send Email built-in', () => {
     const ruleKey = `email-test:${crypto.randomUUID()}`;
     await runAction(
       portal.db,
-      { actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, tenantId: DEMO.contoso, parameters: { Template: 'Rule' }, origin: { kind: 'rule', ruleMatchId: crypto.randomUUID(), ruleId: crypto.randomUUID(), ruleName: 'Disk full', subjectId: 'srv-1', label: 'Server 1', phase: 'match', suppressed: false } },
+      {
+        actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+        tenantId: DEMO.contoso,
+        parameters: { Template: 'Rule' },
+        origin: {
+          kind: 'rule',
+          ruleMatchId: crypto.randomUUID(),
+          ruleId: crypto.randomUUID(),
+          ruleName: 'Disk full',
+          subjectId: 'srv-1',
+          label: 'Server 1',
+          phase: 'match',
+          suppressed: false,
+        },
+      },
       ruleKey,
     );
-    expect(await outboxRow(ruleKey)).toMatchObject({ to_addresses: INTERNAL, subject: 'Rule notification: Disk full: Server 1', work_unit_id: null });
+    expect(await outboxRow(ruleKey)).toMatchObject({
+      to_addresses: INTERNAL,
+      subject: 'Rule notification: Disk full: Server 1',
+      work_unit_id: null,
+    });
     const testKey = `email-test:${crypto.randomUUID()}`;
-    await runAction(portal.db, { actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, tenantId: DEMO.contoso, parameters: {}, origin: { kind: 'test', messageId: crypto.randomUUID(), triggeredBy: 'admin' } }, testKey);
+    await runAction(
+      portal.db,
+      {
+        actionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+        tenantId: DEMO.contoso,
+        parameters: {},
+        origin: { kind: 'test', messageId: crypto.randomUUID(), triggeredBy: 'admin' },
+      },
+      testKey,
+    );
     const probe = await outboxRow(testKey);
-    expect(probe).toMatchObject({ to_addresses: INTERNAL, cc_addresses: null, subject: '[Test] Sample work unit: Printer out of paper', work_unit_id: null });
+    expect(probe).toMatchObject({
+      to_addresses: INTERNAL,
+      cc_addresses: null,
+      subject: '[Test] Sample work unit: Printer out of paper',
+      work_unit_id: null,
+    });
     expect(probe.body).toContain('requested by admin');
   });
 
@@ -340,19 +537,35 @@ describe('the Send Email built-in', () => {
     const none = `email-test:${crypto.randomUUID()}`;
     await runAction(portal.db, protocolRun({ Template: 'None' }), none);
     expect((await history(none)).result_detail).toContain('The email has no recipient');
-    const rows = await scoped(portal.db, ALL_TENANTS).selectFrom('email_outbox').select('email_id').where('job_key', 'in', [key, none]).execute();
+    const rows = await scoped(portal.db, ALL_TENANTS)
+      .selectFrom('email_outbox')
+      .select('email_id')
+      .where('job_key', 'in', [key, none])
+      .execute();
     expect(rows).toHaveLength(0);
   });
 });
 
 describe('GET v1/emailOutbox', () => {
   test('lists the emails newest first to administrators, searchable, within their tenants', async () => {
-    const response = await portal.as('admin', { method: 'GET', url: `/v1/emailOutbox?$count=true&$expand=tenant&$filter=${encodeURIComponent("contains(tolower(subject),'rule notification')")}` });
+    const response = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/emailOutbox?$count=true&$expand=tenant&$filter=${encodeURIComponent("contains(tolower(subject),'rule notification')")}`,
+    });
     expect(response.statusCode, response.body).toBe(200);
-    const list = response.json<{ '@odata.count': number; value: { subject: string; to: string; tenant: { name: string } }[] }>();
+    const list = response.json<{
+      '@odata.count': number;
+      value: { subject: string; to: string; tenant: { name: string } }[];
+    }>();
     expect(list['@odata.count']).toBeGreaterThanOrEqual(1);
-    expect(list.value[0]).toMatchObject({ subject: 'Rule notification: Disk full: Server 1', to: INTERNAL, tenant: { name: expect.any(String) } });
-    const all = (await portal.as('admin', { method: 'GET', url: '/v1/emailOutbox' })).json<{ value: { created: string }[] }>().value;
+    expect(list.value[0]).toMatchObject({
+      subject: 'Rule notification: Disk full: Server 1',
+      to: INTERNAL,
+      tenant: { name: expect.any(String) },
+    });
+    const all = (await portal.as('admin', { method: 'GET', url: '/v1/emailOutbox' })).json<{
+      value: { created: string }[];
+    }>().value;
     const created = all.map((row) => row.created);
     expect(created).toEqual([...created].sort().reverse());
     expect((await portal.as('operator', { method: 'GET', url: '/v1/emailOutbox' })).statusCode).toBe(403);

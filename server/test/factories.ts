@@ -1,26 +1,50 @@
 import { randomUUID } from 'node:crypto';
+import { ok, type paths, type RequestBody } from '@cfs/client';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
-import { DEMO } from '../src/db/seed.js';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { BASE_ROLES } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import type { TestPortal } from './harness.js';
 
-/** Small factories for API tests: each creates through the API as a user, as a person would. */
-export async function createTenantAs(portal: TestPortal, user: string, body: Record<string, unknown> = {}) {
-  const response = await portal.as(user, { method: 'PUT', url: '/v1/tenants', payload: { name: `Tenant ${Math.random().toString(36).slice(2, 8)}`, ...body } });
-  if (response.statusCode !== 200) throw new Error(`createTenant: ${response.statusCode} ${response.body}`);
-  return response.json<{ tenantId: string; name: string }>();
+/** A short random suffix that keeps a factory's names apart from every other row's. */
+export const unique = () => randomUUID().slice(0, 8);
+
+/** The body of a PUT that creates a row, any of its fields given by the test. */
+type Fields<Path extends keyof paths> = Partial<RequestBody<Path, 'put'>>;
+
+/**
+ * Small factories for API tests: each creates through the API as a user, as a person would, with
+ * the typed client (`@cfs/client`, in-process through `inject`); anything but a success fails the
+ * test's setup with the answer.
+ */
+export async function createTenantAs(portal: TestPortal, user: string, body: Fields<'/v1/tenants'> = {}) {
+  const client = await portal.client(user);
+  return ok(client.PUT('/v1/tenants', { body: { name: `Tenant ${Math.random().toString(36).slice(2, 8)}`, ...body } }));
 }
 
-export async function createTokenAs(portal: TestPortal, user: string, tenantId: string, body: Record<string, unknown> = {}) {
-  const response = await portal.as(user, { method: 'PUT', url: '/v1/tokens', payload: { tenantId, name: 'Agent token', lifetimeYears: 1, ...body } });
-  if (response.statusCode !== 200) throw new Error(`createToken: ${response.statusCode} ${response.body}`);
-  return response.json<{ tokenGrantId: string; generatedToken: string; tokenPrefix: string; expiresOn: string | null }>();
+export async function createTokenAs(
+  portal: TestPortal,
+  user: string,
+  tenantId: string,
+  body: Fields<'/v1/tokens'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(client.PUT('/v1/tokens', { body: { tenantId, name: 'Agent token', lifetimeYears: 1, ...body } }));
 }
 
-export async function createCategoryAs(portal: TestPortal, user: string, tenantId: string, body: Record<string, unknown> = {}) {
-  const response = await portal.as(user, { method: 'PUT', url: '/v1/workunitcategories', payload: { tenantId, name: 'Network', workUnitTypeId: 1, ...body } });
-  if (response.statusCode !== 200) throw new Error(`createCategory: ${response.statusCode} ${response.body}`);
-  return response.json<{ workUnitCategoryId: number }>();
+export async function createCategoryAs(
+  portal: TestPortal,
+  user: string,
+  tenantId: string,
+  body: Fields<'/v1/workunitcategories'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(
+    client.PUT('/v1/workunitcategories', {
+      body: { tenantId, name: `Network ${randomUUID().slice(0, 8)}`, workUnitTypeId: 1, ...body },
+    }),
+  );
 }
 
 /**
@@ -29,9 +53,20 @@ export async function createCategoryAs(portal: TestPortal, user: string, tenantI
  * Exact Match, and the id when the text is a number, OR-ed.
  */
 export function workUnitSearch(term: string, exactMatch = false): string {
-  const texts = ['title', 'referenceId', 'description', 'tenant/name', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'];
+  const texts = [
+    'title',
+    'referenceId',
+    'description',
+    'tenant/name',
+    'assignedTo',
+    'stakeHolderFullName',
+    'stakeHolderPhoneNumber',
+    'stakeHolderEmailAddress',
+  ];
   const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
-  const clauses = texts.map((path) => (exactMatch ? `${path} eq ${quoted(term)}` : `contains(tolower(${path}),${quoted(term.toLowerCase())})`));
+  const clauses = texts.map((path) =>
+    exactMatch ? `${path} eq ${quoted(term)}` : `contains(tolower(${path}),${quoted(term.toLowerCase())})`,
+  );
   if (/^-?\d+(\.\d+)?$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${Number(term)}`);
   return `(${clauses.join(' or ')})`;
 }
@@ -39,7 +74,12 @@ export function workUnitSearch(term: string, exactMatch = false): string {
 /* Devices --------------------------------------------------------------------------------------
  * Made in the database, as promoting a pending device would (enrolment is the agent API's part). */
 let deviceCount = 0;
-export async function createDevice(portal: TestPortal, tenantId: string, subscriptionId: string, values: { name?: string; operatingSystemId?: number; locationId?: string | null } = {}) {
+export async function createDevice(
+  portal: TestPortal,
+  tenantId: string,
+  subscriptionId: string,
+  values: { name?: string; operatingSystemId?: number; locationId?: string | null } = {},
+) {
   deviceCount += 1;
   const row = await portal.db
     .insertInto('device')
@@ -61,13 +101,34 @@ export async function createDevice(portal: TestPortal, tenantId: string, subscri
  * A user of one tenant (or of none) holding exactly `permissions` (a role of its own), made in the database as
  * the directory would: what a test needs to ask as someone limited to one tenant or one permission.
  */
-export async function createUserIn(portal: TestPortal, userName: string, permissions: readonly string[], tenantId: string | null, options: { subscriptionId?: string; enabled?: boolean } = {}): Promise<void> {
+export async function createUserIn(
+  portal: TestPortal,
+  userName: string,
+  permissions: readonly string[],
+  tenantId: string | null,
+  options: { subscriptionId?: string; enabled?: boolean } = {},
+): Promise<void> {
   const { db } = portal;
-  const role = await db.insertInto('app_role').values({ name: `role-${userName}`, description: 'test' }).returning('role_id').executeTakeFirstOrThrow();
-  if (permissions.length) await db.insertInto('role_permission').values(permissions.map((permission) => ({ role_id: role.role_id, permission }))).execute();
+  const role = await db
+    .insertInto('app_role')
+    .values({ name: `role-${userName}`, description: 'test' })
+    .returning('role_id')
+    .executeTakeFirstOrThrow();
+  if (permissions.length)
+    await db
+      .insertInto('role_permission')
+      .values(permissions.map((permission) => ({ role_id: role.role_id, permission })))
+      .execute();
   const user = await db
     .insertInto('app_user')
-    .values({ user_name: userName, display_name: userName, email: `${userName}@cfs.example`, tenant_id: tenantId, subscription_id: options.subscriptionId ?? null, enabled: options.enabled ?? true })
+    .values({
+      user_name: userName,
+      display_name: userName,
+      email: `${userName}@cfs.example`,
+      tenant_id: tenantId,
+      subscription_id: options.subscriptionId ?? null,
+      enabled: options.enabled ?? true,
+    })
     .returning('user_id')
     .executeTakeFirstOrThrow();
   await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
@@ -77,7 +138,10 @@ export async function createUserIn(portal: TestPortal, userName: string, permiss
 /* Actions --------------------------------------------------------------------------------------
  * An HTTP action (type 4) written to the database as it is stored, past the save-time check of its
  * endpoint: what the runner does with a URL is judged at the call. Contoso's unless a tenant is given. */
-export async function createHttpAction(portal: TestPortal, values: { url: string; method?: string; headers?: string; body?: string; tenantId?: string | null }): Promise<string> {
+export async function createHttpAction(
+  portal: TestPortal,
+  values: { url: string; method?: string; headers?: string; body?: string; tenantId?: string | null },
+): Promise<string> {
   const row = await scoped(portal.db, ALL_TENANTS)
     .insertInto('action_definition', {
       name: `Hook ${randomUUID().slice(0, 8)}`,
@@ -91,4 +155,108 @@ export async function createHttpAction(portal: TestPortal, values: { url: string
     .returning('action_definition_id')
     .executeTakeFirstOrThrow();
   return row.action_definition_id;
+}
+
+export async function createSubscriptionAs(
+  portal: TestPortal,
+  user: string,
+  tenantId: string,
+  body: Fields<'/v1/subscriptions'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(client.PUT('/v1/subscriptions', { body: { tenantId, name: `Subscription ${unique()}`, ...body } }));
+}
+
+/**
+ * A tenant of the test's own with a subscription and a staff member (the Operator role's permissions, or
+ * `permissions`): rows made there are the only ones its staff see, whatever the demo seed holds.
+ */
+export async function createStaffedTenant(
+  portal: TestPortal,
+  options: { name?: string; permissions?: readonly string[]; body?: Fields<'/v1/tenants'> } = {},
+) {
+  const tenant = await createTenantAs(portal, 'admin', {
+    ...options.body,
+    ...(options.name === undefined ? {} : { name: options.name }),
+  });
+  const subscription = await createSubscriptionAs(portal, 'admin', tenant.tenantId);
+  const userName = `staff-${unique()}`;
+  await createUserIn(portal, userName, options.permissions ?? BASE_ROLES.Operator?.permissions ?? [], tenant.tenantId);
+  return {
+    tenantId: tenant.tenantId,
+    name: tenant.name,
+    subscriptionId: subscription.subscriptionId,
+    subscriptionName: subscription.name,
+    userName,
+  };
+}
+
+export async function createLocationAs(
+  portal: TestPortal,
+  user: string,
+  tenantId: string | null,
+  body: Fields<'/v1/locations'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(client.PUT('/v1/locations', { body: { name: `Location ${unique()}`, tenantId, ...body } }));
+}
+
+export async function createBlockAs(
+  portal: TestPortal,
+  user: string,
+  subscriptionId: string,
+  body: Fields<'/v1/blocks'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(
+    client.PUT('/v1/blocks', {
+      body: { blockId: randomUUID(), subscriptionId, name: `Block ${unique()}`, blockTypeId: 1, ...body },
+    }),
+  );
+}
+
+/** An incident of `tenantId`, new and of severity 2 unless `body` says otherwise. */
+export async function createWorkUnitAs(
+  portal: TestPortal,
+  user: string,
+  tenantId: string,
+  body: Fields<'/api/v1/workunits'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(
+    client.PUT('/api/v1/workunits', {
+      body: {
+        workUnitId: -1,
+        title: `Incident ${unique()}`,
+        severityId: 2,
+        stateId: WORK_UNIT_STATES.New,
+        tenantId,
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+        ...body,
+      },
+    }),
+  );
+}
+
+export async function createSubcategoryAs(
+  portal: TestPortal,
+  user: string,
+  workUnitCategoryId: number,
+  body: Fields<'/v1/workunitsubcategories'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(
+    client.PUT('/v1/workunitsubcategories', { body: { workUnitCategoryId, name: `Need ${unique()}`, ...body } }),
+  );
+}
+
+/** A directory group of `tenantId`, as the directory holds one (no area writes them: they come from the identity provider). */
+export async function createDirectoryGroup(portal: TestPortal, tenantId: string, body: { displayName?: string } = {}) {
+  const tag = unique();
+  const displayName = body.displayName ?? `Group ${tag}`;
+  return portal.db
+    .insertInto('directory_group')
+    .values({ display_name: displayName, mail: `group-${tag}@groups.example`, tenant_id: tenantId })
+    .returning(['display_name as displayName', 'mail'])
+    .executeTakeFirstOrThrow();
 }

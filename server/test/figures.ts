@@ -6,7 +6,9 @@ import fs from 'node:fs';
  * `npm run test:hard` collect the lines (CFS_FIGURES_FILE) and print them before their last line.
  */
 export function reportFigures(suite: string, figures: Record<string, number | string>): string {
-  const line = `${suite}: ${Object.entries(figures).map(([name, value]) => `${name} ${value}`).join(' · ')}`;
+  const line = `${suite}: ${Object.entries(figures)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(' · ')}`;
   console.log(line);
   const file = process.env.CFS_FIGURES_FILE;
   if (file) fs.appendFileSync(file, `${line}\n`);

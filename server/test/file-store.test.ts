@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { CHUNK_BYTES, copyStoredFiles, fileStoreOf, fileStoreOfKind, storedPath } from '../src/files/content-store.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 import { filesUnder, multipart } from './upload-helpers.js';
@@ -20,13 +20,26 @@ type Version = { packageVersionId: string; version: string; fileSha256: string; 
 const sha256Of = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
 async function createPackage(portal: TestPortal): Promise<string> {
-  const response = await portal.as('operator', { method: 'PUT', url: '/v1/packages', payload: { name: `Store ${randomUUID().slice(0, 6)}`, packageTypeId: 3, tenantId: DEMO.contoso, operatingSystemRidsId: [4] } });
+  const response = await portal.as('operator', {
+    method: 'PUT',
+    url: '/v1/packages',
+    payload: {
+      name: `Store ${randomUUID().slice(0, 6)}`,
+      packageTypeId: 3,
+      tenantId: DEMO.contoso,
+      operatingSystemRidsId: [4],
+    },
+  });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ packageId: string }>().packageId;
 }
 
 async function upload(portal: TestPortal, packageId: string, version: string, content: Buffer) {
-  return portal.as('operator', { method: 'POST', url: '/v1/packages/upload', ...multipart({ packageId, version, label: version }, { fileName: `build-${version}.zip`, content }) });
+  return portal.as('operator', {
+    method: 'POST',
+    url: '/v1/packages/upload',
+    ...multipart({ packageId, version, label: version }, { fileName: `build-${version}.zip`, content }),
+  });
 }
 
 async function tempDir(name: string): Promise<string> {
@@ -34,7 +47,11 @@ async function tempDir(name: string): Promise<string> {
 }
 
 /** A stored file as a second instance on the same database, with a DATA_DIR of its own and `env`, reads it. */
-async function readThroughAnotherInstance(portal: TestPortal, env: Record<string, string>, sha256: string): Promise<{ size: number; content: Buffer } | null> {
+async function readThroughAnotherInstance(
+  portal: TestPortal,
+  env: Record<string, string>,
+  sha256: string,
+): Promise<{ size: number; content: Buffer } | null> {
   const dataDir = await tempDir('other-instance');
   const other = await openSecondInstance(portal, { ...env, DATA_DIR: dataDir });
   try {
@@ -56,7 +73,11 @@ describe('the database file store (FILE_STORE=database)', () => {
   });
 
   const chunksOf = async (sha256: string) =>
-    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM stored_file_chunk WHERE sha256 = ${sha256}`.execute(portal.db)).rows[0]?.n ?? 0;
+    (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM stored_file_chunk WHERE sha256 = ${sha256}`.execute(
+        portal.db,
+      )
+    ).rows[0]?.n ?? 0;
 
   it('keeps an upload in chunks in the database, and another instance with a DATA_DIR of its own reads it back byte for byte', async () => {
     const packageId = await createPackage(portal);
@@ -92,7 +113,14 @@ describe('the database file store (FILE_STORE=database)', () => {
     const second = (await upload(portal, packageId, '1.1.0', shared)).json<Version>();
     const otherPackage = await createPackage(portal);
     expect((await upload(portal, otherPackage, '1.0.0', shared)).statusCode).toBe(200);
-    expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${packageId}/versions/${first.packageVersionId}` })).statusCode).toBe(204);
+    expect(
+      (
+        await portal.as('operator', {
+          method: 'DELETE',
+          url: `/v1/packages/${packageId}/versions/${first.packageVersionId}`,
+        })
+      ).statusCode,
+    ).toBe(204);
     expect(await fileStoreOf(portal.config).open(portal.db, first.fileSha256)).toBeNull();
     expect(await chunksOf(first.fileSha256)).toBe(0);
     expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${packageId}` })).statusCode).toBe(204);
@@ -128,7 +156,9 @@ describe('the folder file store on a shared path (FILE_STORE_DIR)', () => {
     const packageId = await createPackage(portal);
     const content = randomBytes(CHUNK_BYTES + 1);
     expect((await upload(portal, packageId, '2.0.0', content)).statusCode).toBe(200);
-    const hashes = (await portal.db.selectFrom('package_version').select('file_sha256').distinct().execute()).map((row) => row.file_sha256);
+    const hashes = (await portal.db.selectFrom('package_version').select('file_sha256').distinct().execute()).map(
+      (row) => row.file_sha256,
+    );
     expect(hashes.length).toBeGreaterThan(3);
     const folder = fileStoreOf(portal.config);
     const database = fileStoreOfKind(portal.config, { kind: 'database' });
@@ -147,10 +177,74 @@ describe('the folder file store on a shared path (FILE_STORE_DIR)', () => {
       const forged = '0'.repeat(64);
       await fs.mkdir(path.dirname(storedPath(back, forged)), { recursive: true });
       await fs.writeFile(storedPath(back, forged), 'not what the name says');
-      await expect(copyStoredFiles(portal.db, folderAgain, database, [forged])).rejects.toThrow(/does not hold the content its name says/);
-      await expect(copyStoredFiles(portal.db, folderAgain, database, ['1'.repeat(64)])).rejects.toThrow(/in neither store/);
+      await expect(copyStoredFiles(portal.db, folderAgain, database, [forged])).rejects.toThrow(
+        /does not hold the content its name says/,
+      );
+      await expect(copyStoredFiles(portal.db, folderAgain, database, ['1'.repeat(64)])).rejects.toThrow(
+        /in neither store/,
+      );
     } finally {
       await fs.rm(back, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The permission bits of every folder and file below `root`, and of `root` itself, relative to it. */
+async function modesUnder(root: string): Promise<Record<string, string>> {
+  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true });
+  const modes: Record<string, string> = { '.': ((await fs.stat(root)).mode & 0o777).toString(8) };
+  for (const entry of entries) {
+    const file = path.join(entry.parentPath, entry.name);
+    modes[path.relative(root, file)] = ((await fs.stat(file)).mode & 0o777).toString(8);
+  }
+  return modes;
+}
+
+describe('package files are readable by the portal’s user only, like its keys', () => {
+  it('keeps uploaded and seeded files 0600 in folders 0700', async () => {
+    const portal = await createTestPortal();
+    try {
+      const packageId = await createPackage(portal);
+      const version = (await upload(portal, packageId, '1.0.0', randomBytes(1000))).json<Version>();
+      const root = path.join(portal.config.dataDir, 'files');
+      const modes = await modesUnder(root);
+      expect(Object.keys(modes)).toContain(path.relative(root, storedPath(root, version.fileSha256)));
+      expect(Object.keys(modes)).toContain(path.join('sha256', 'tmp'));
+      for (const [file, mode] of Object.entries(modes)) {
+        const isFolder = (await fs.stat(path.join(root, file))).isDirectory();
+        expect(mode, file).toBe(isFolder ? '700' : '600');
+      }
+    } finally {
+      await portal.close();
+    }
+  });
+
+  it('narrows the folders and files an earlier version left readable to everyone when the portal starts', async () => {
+    const dataDir = await tempDir('open-files');
+    const content = Buffer.from('echo left readable');
+    const stored = storedPath(path.join(dataDir, 'files'), sha256Of(content));
+    await fs.mkdir(path.dirname(stored), { recursive: true, mode: 0o755 });
+    await fs.mkdir(path.join(dataDir, 'files', 'sha256', 'tmp'), { mode: 0o755 });
+    await fs.writeFile(stored, content, { mode: 0o644 });
+    await fs.writeFile(path.join(dataDir, 'files', 'sha256', 'tmp', 'left.part'), 'half', { mode: 0o644 });
+    for (const folder of ['files', 'files/sha256', path.relative(dataDir, path.dirname(stored)), 'files/sha256/tmp'])
+      await fs.chmod(path.join(dataDir, folder), 0o755);
+    const portal = await createTestPortal({ DATA_DIR: dataDir });
+    try {
+      const modes = await modesUnder(path.join(dataDir, 'files'));
+      expect(modes[path.relative(path.join(dataDir, 'files'), stored)]).toBe('600');
+      expect(modes[path.join('sha256', 'tmp', 'left.part')]).toBe('600');
+      for (const folder of [
+        '.',
+        'sha256',
+        path.join('sha256', 'tmp'),
+        path.relative(path.join(dataDir, 'files'), path.dirname(stored)),
+      ])
+        expect(modes[folder], folder).toBe('700');
+      expect(await fs.readFile(stored)).toEqual(content);
+    } finally {
+      await portal.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,26 +1,53 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
+import { recordCreatedEntities } from '../src/engines/ingestion/entity-owners.js';
 import type { TestPortal } from './harness.js';
 
 /**
  * Fleet rows for API tests whose areas (devices, packages, the agent's enrolment) are not the
  * subject of the test: written straight into the tables, as those areas would leave them.
  */
-export async function insertDevice(portal: Pick<TestPortal, 'db'>, tenantId: string, subscriptionId: string, body: { name?: string; operatingSystemId?: number } = {}) {
-  return scoped(portal.db, ALL_TENANTS)
-    .insertInto('device', { tenant_id: tenantId, subscription_id: subscriptionId, name: body.name ?? `Device ${randomBytes(3).toString('hex')}`, operating_system_id: body.operatingSystemId ?? 1 })
-    .returning(['device_id', 'tenant_id'])
-    .executeTakeFirstOrThrow();
+export async function insertDevice(
+  portal: Pick<TestPortal, 'db'>,
+  tenantId: string,
+  subscriptionId: string,
+  body: { name?: string; operatingSystemId?: number } = {},
+) {
+  return portal.db.transaction().execute(async (trx) => {
+    const device = await scoped(trx, ALL_TENANTS)
+      .insertInto('device', {
+        tenant_id: tenantId,
+        subscription_id: subscriptionId,
+        name: body.name ?? `Device ${randomBytes(3).toString('hex')}`,
+        operating_system_id: body.operatingSystemId ?? 1,
+      })
+      .returning(['device_id', 'tenant_id'])
+      .executeTakeFirstOrThrow();
+    await recordCreatedEntities(trx, tenantId, [device.device_id]);
+    return device;
+  });
 }
 
 export async function insertPackageWithOperation(
-  portal: TestPortal,
+  portal: Pick<TestPortal, 'db'>,
   tenantId: string | null,
-  body: { name?: string; operatingSystemIds?: number[]; frequencies?: number[]; parameterDefinitions?: unknown[]; operationName?: string } = {},
+  body: {
+    name?: string;
+    operatingSystemIds?: number[];
+    frequencies?: number[];
+    parameterDefinitions?: unknown[];
+    operationName?: string;
+    operationTypeId?: number;
+  } = {},
 ) {
   const pkg = await scoped(portal.db, ALL_TENANTS)
-    .insertInto('package', { tenant_id: tenantId, name: body.name ?? `Package ${randomBytes(3).toString('hex')}`, package_type_id: 1, operating_system_ids: body.operatingSystemIds ?? [1, 4] })
+    .insertInto('package', {
+      tenant_id: tenantId,
+      name: body.name ?? `Package ${randomBytes(3).toString('hex')}`,
+      package_type_id: 1,
+      operating_system_ids: body.operatingSystemIds ?? [1, 4],
+    })
     .returning('package_id')
     .executeTakeFirstOrThrow();
   const operation = await portal.db
@@ -30,7 +57,7 @@ export async function insertPackageWithOperation(
       name: body.operationName ?? 'Metric',
       frequency_type_ids: body.frequencies ?? [1, 2],
       parameter_definitions: JSON.stringify(body.parameterDefinitions ?? []),
-      operation_type_id: 6,
+      operation_type_id: body.operationTypeId ?? 6,
       operation_result_type_id: 2,
     })
     .returning('operation_id')
@@ -38,7 +65,11 @@ export async function insertPackageWithOperation(
   return { packageId: pkg.package_id, operationId: operation.operation_id };
 }
 
-export async function insertPendingDevice(portal: TestPortal, tenantId: string, body: { machineName?: string; operatingSystem?: string; lastPing?: Date } = {}) {
+export async function insertPendingDevice(
+  portal: TestPortal,
+  tenantId: string,
+  body: { machineName?: string; operatingSystem?: string; lastPing?: Date } = {},
+) {
   return scoped(portal.db, ALL_TENANTS)
     .insertInto('pending_device', {
       tenant_id: tenantId,

@@ -62,7 +62,7 @@ export default async function setup(project: TestProject) {
       keysDir: path.join(dataDir, 'keys'),
       settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
     });
-    serverUrl = embedded.url('postgres');
+    serverUrl = embedded.superuserUrl('postgres');
   }
   const prefix = `cfs_t${process.pid}_${randomBytes(3).toString('hex')}`;
   const template = `${prefix}_template`;
@@ -80,7 +80,10 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await withClient(serverUrl, async (client) => {
-      const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${prefix}%`]);
+      const { rows } = await client.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+        [`${prefix}%`],
+      );
       for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     });
     await embedded?.stop();

@@ -66,8 +66,33 @@ describe('security headers', () => {
     expect(String(headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     expect(String(headers['content-security-policy'])).toContain("default-src 'self'");
     expect(headers['x-content-type-options']).toBe('nosniff');
-    expect(headers['strict-transport-security']).toBeDefined();
   };
+
+  it('send Strict-Transport-Security only on answers over HTTPS: a trusted proxy’s X-Forwarded-Proto https, never plain HTTP', async () => {
+    const proxied = await createTestPortal({ TRUST_PROXY: 'true' });
+    try {
+      for (const url of ['/healthz', '/v1/tenants', '/oidc/.well-known/openid-configuration', '/workunitsv2']) {
+        const overHttps = await proxied.app.inject({
+          method: 'GET',
+          url,
+          headers: { host: 'portal.test', 'x-forwarded-proto': 'https' },
+        });
+        expect(overHttps.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
+        const plain = await proxied.app.inject({ method: 'GET', url, headers: { host: 'portal.test' } });
+        expect(plain.headers['strict-transport-security'], url).toBeUndefined();
+        expect(plain.headers['x-content-type-options'], url).toBe('nosniff');
+        // Without a trusted proxy, anyone could claim HTTPS: the connection's own protocol decides.
+        const claimed = await portal.app.inject({
+          method: 'GET',
+          url,
+          headers: { host: 'portal.test', 'x-forwarded-proto': 'https' },
+        });
+        expect(claimed.headers['strict-transport-security'], url).toBeUndefined();
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
 
   it('are on every answer: a public one, a refusal before sign-in, a signed-in list', async () => {
     const health = await portal.app.inject({ method: 'GET', url: '/healthz' });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createPortalClient, type PortalClient } from '@cfs/client';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadOrCreateKeys } from '../src/auth/embedded/keys.js';
@@ -8,6 +9,7 @@ import { mintAccessToken } from '../src/auth/embedded/mint.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import { openRuntime, type Runtime } from '../src/runtime.js';
+import { injectFetch } from './inject-fetch.js';
 import { freePort } from './processes.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -20,6 +22,8 @@ export interface TestPortal {
   token(userName: string): Promise<string>;
   /** `inject` as a user: adds the bearer token. */
   as(userName: string, options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** The typed client of the API (`@cfs/client`) as a user, calling the portal in-process through `inject`. */
+  client(userName: string): Promise<PortalClient>;
   close(): Promise<void>;
 }
 
@@ -61,14 +65,19 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
   });
   const runtime = await openRuntime(config);
   // TEST_LOG=1 prints the portal's errors (a 500's cause) while a test runs.
-  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: process.env.TEST_LOG ? { level: 'error' } : false });
+  const app = await buildApp({
+    ...runtime,
+    ...(runtime.provider ? { provider: runtime.provider } : {}),
+    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+  });
   await app.ready();
   const tokens = new Map<string, string>();
   const token = async (userName: string) => {
     const cached = tokens.get(userName);
     if (cached) return cached;
-    if (!runtime.keys) throw new Error('No embedded identity provider in this portal');
-    const minted = await mintAccessToken(config, runtime.keys, userName);
+    const { keys, provider } = runtime;
+    if (!keys || !provider) throw new Error('No embedded identity provider in this portal');
+    const minted = await mintAccessToken({ config, keys, provider }, userName);
     tokens.set(userName, minted);
     return minted;
   };
@@ -81,6 +90,9 @@ export async function createTestPortal(env: Record<string, string> = {}): Promis
     async as(userName, options) {
       const headers = { ...(options.headers ?? {}), authorization: `Bearer ${await token(userName)}` };
       return app.inject({ ...options, headers });
+    },
+    async client(userName) {
+      return createPortalClient({ baseUrl: config.publicUrl, token: await token(userName), fetch: injectFetch(app) });
     },
     async close() {
       await app.close();
@@ -101,16 +113,37 @@ export interface SecondInstance {
 }
 
 /** Another instance of `portal` on its database, as behind a load balancer; `env` changes its configuration. */
-export async function openSecondInstance(portal: TestPortal, env: Record<string, string> = {}): Promise<SecondInstance> {
+export async function openSecondInstance(
+  portal: TestPortal,
+  env: Record<string, string> = {},
+): Promise<SecondInstance> {
   const { config } = portal;
-  const runtime = await openRuntime(loadConfig({ ...process.env, DATA_DIR: config.dataDir, PUBLIC_URL: config.publicUrl, LOG_LEVEL: 'silent', DEMO_SEED: 'true', DATABASE_URL: config.databaseUrl ?? '', ...env }));
+  const runtime = await openRuntime(
+    loadConfig({
+      ...process.env,
+      DATA_DIR: config.dataDir,
+      PUBLIC_URL: config.publicUrl,
+      LOG_LEVEL: 'silent',
+      DEMO_SEED: 'true',
+      DATABASE_URL: config.databaseUrl ?? '',
+      ...env,
+    }),
+  );
   // TEST_LOG=1 prints the portal's errors (a 500's cause) while a test runs.
-  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: process.env.TEST_LOG ? { level: 'error' } : false });
+  const app = await buildApp({
+    ...runtime,
+    ...(runtime.provider ? { provider: runtime.provider } : {}),
+    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+  });
   await app.ready();
   return {
     app,
     runtime,
-    as: async (userName, options) => app.inject({ ...options, headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` } }),
+    as: async (userName, options) =>
+      app.inject({
+        ...options,
+        headers: { ...(options.headers ?? {}), authorization: `Bearer ${await portal.token(userName)}` },
+      }),
     close: async () => {
       await app.close();
       await runtime.closeDatabase();
@@ -122,7 +155,12 @@ export async function openSecondInstance(portal: TestPortal, env: Record<string,
 export async function registeredRoutes(portal: TestPortal): Promise<RouteOptions[]> {
   const { runtime } = portal;
   const routes: RouteOptions[] = [];
-  const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false, routeObserver: (route) => void routes.push(route) });
+  const app = await buildApp({
+    ...runtime,
+    ...(runtime.provider ? { provider: runtime.provider } : {}),
+    logger: false,
+    routeObserver: (route) => void routes.push(route),
+  });
   await app.ready();
   await app.close();
   return routes;
@@ -132,12 +170,18 @@ export async function registeredRoutes(portal: TestPortal): Promise<RouteOptions
  * A test portal that also listens on 127.0.0.1, at the address that is its PUBLIC_URL (`origin`):
  * the identity provider's issuer is the address a browser uses, so the port is chosen first.
  */
-export async function createListeningPortal(env: Record<string, string> = {}): Promise<TestPortal & { origin: string }> {
+export async function createListeningPortal(
+  env: Record<string, string> = {},
+): Promise<TestPortal & { origin: string }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const portal = await createTestPortal({ PUBLIC_URL: origin, ...env });
   const { runtime } = portal;
-  const server = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+  const server = await buildApp({
+    ...runtime,
+    ...(runtime.provider ? { provider: runtime.provider } : {}),
+    logger: false,
+  });
   await server.listen({ port, host: '127.0.0.1' });
   return {
     ...portal,

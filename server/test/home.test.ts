@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import type { HomeCommunications, HomeCompliance, HomeDevices, HomeRuleMatches, HomeWorkUnits } from '@cfs/contracts/home';
+import type {
+  HomeCommunications,
+  HomeCompliance,
+  HomeDevices,
+  HomeRuleMatches,
+  HomeWorkUnits,
+} from '@cfs/contracts/home';
 import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import { createTenantAs, createUserIn } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
@@ -18,10 +24,15 @@ const MINUTE = 60_000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const later = (ms: number) => new Date(Date.now() + ms);
 
-
 async function seedFixture(): Promise<void> {
   const db = scoped(portal.db, ALL_TENANTS);
-  const unit = (severityId: number, stateId: number) => ({ tenant_id: tenantId, title: `Unit ${severityId}/${stateId}`, severity_id: severityId, state_id: stateId, work_unit_type_id: WORK_UNIT_TYPES.Incident });
+  const unit = (severityId: number, stateId: number) => ({
+    tenant_id: tenantId,
+    title: `Unit ${severityId}/${stateId}`,
+    severity_id: severityId,
+    state_id: stateId,
+    work_unit_type_id: WORK_UNIT_TYPES.Incident,
+  });
   await db
     .insertInto('work_unit', [
       unit(SEVERITIES.Sev0, WORK_UNIT_STATES.New),
@@ -36,7 +47,10 @@ async function seedFixture(): Promise<void> {
     ])
     .execute();
 
-  const subscription = await db.insertInto('subscription', { tenant_id: tenantId, name: 'Home fixture' }).returning('subscription_id').executeTakeFirstOrThrow();
+  const subscription = await db
+    .insertInto('subscription', { tenant_id: tenantId, name: 'Home fixture' })
+    .returning('subscription_id')
+    .executeTakeFirstOrThrow();
   const device = (name: string, heartbeatSeconds: number, lastContact: Date | null, isDeleted = false) => ({
     tenant_id: tenantId,
     subscription_id: subscription.subscription_id,
@@ -62,15 +76,37 @@ async function seedFixture(): Promise<void> {
   const deviceId = (name: string) => devices.find((row) => row.name === name)!.device_id;
 
   // A package of the tenant with versions 1.2.0 (archived), 1.10.0 (Latest) and 2.0.0-beta (pre-release).
-  const pkg = await db.insertInto('package', { tenant_id: tenantId, name: 'Home agent', package_type_id: 1 }).returning('package_id').executeTakeFirstOrThrow();
-  const version = (text: string, status: number) => ({ package_id: pkg.package_id, version: text, label: text, package_version_status_id: status, file_sha256: 'x', file_name: 'a.zip', file_size: 1 });
+  const pkg = await db
+    .insertInto('package', { tenant_id: tenantId, name: 'Home agent', package_type_id: 1 })
+    .returning('package_id')
+    .executeTakeFirstOrThrow();
+  const version = (text: string, status: number) => ({
+    package_id: pkg.package_id,
+    version: text,
+    label: text,
+    package_version_status_id: status,
+    file_sha256: 'x',
+    file_name: 'a.zip',
+    file_size: 1,
+  });
   const versions = await portal.db
     .insertInto('package_version')
-    .values([version('1.2.0', PACKAGE_VERSION_STATUSES.Archived), version('1.10.0', PACKAGE_VERSION_STATUSES.Latest), version('2.0.0-beta', PACKAGE_VERSION_STATUSES.PreRelease), version('1.10.0-rc.1', PACKAGE_VERSION_STATUSES.Archived)])
+    .values([
+      version('1.2.0', PACKAGE_VERSION_STATUSES.Archived),
+      version('1.10.0', PACKAGE_VERSION_STATUSES.Latest),
+      version('2.0.0-beta', PACKAGE_VERSION_STATUSES.PreRelease),
+      version('1.10.0-rc.1', PACKAGE_VERSION_STATUSES.Archived),
+    ])
     .returning(['package_version_id', 'version'])
     .execute();
   const versionId = (text: string) => versions.find((row) => row.version === text)!.package_version_id;
-  const installed = (name: string, text: string) => ({ device_id: deviceId(name), package_id: pkg.package_id, tenant_id: tenantId, install_status_id: INSTALL_STATUSES.Installed, installed_package_version_id: versionId(text) });
+  const installed = (name: string, text: string) => ({
+    device_id: deviceId(name),
+    package_id: pkg.package_id,
+    tenant_id: tenantId,
+    install_status_id: INSTALL_STATUSES.Installed,
+    installed_package_version_id: versionId(text),
+  });
   await db
     .insertInto('device_installation', [
       // 1.2.0 < 1.10.0 by number, not by text: out of date.
@@ -86,12 +122,29 @@ async function seedFixture(): Promise<void> {
     ])
     .execute();
 
-  const rule = (name: string) => ({ tenant_id: tenantId, name, rule_type_id: 1, conditions: JSON.stringify([]), match_lifetime_seconds: 300 });
-  const rules = await db.insertInto('rule', [rule('Busy rule'), rule('Quiet rule'), rule('Expired rule')]).returning(['rule_id', 'name']).execute();
+  const rule = (name: string) => ({
+    tenant_id: tenantId,
+    name,
+    rule_type_id: 1,
+    conditions: JSON.stringify([]),
+    match_lifetime_seconds: 300,
+  });
+  const rules = await db
+    .insertInto('rule', [rule('Busy rule'), rule('Quiet rule'), rule('Expired rule')])
+    .returning(['rule_id', 'name'])
+    .execute();
   const ruleId = (name: string) => rules.find((row) => row.name === name)!.rule_id;
   busyRuleId = ruleId('Busy rule');
   quietRuleId = ruleId('Quiet rule');
-  const match = (rule: string, subject: string, expires: Date) => ({ tenant_id: tenantId, rule_id: ruleId(rule), subject_id: subject, first_match: ago(MINUTE), last_match: ago(MINUTE), expires, completion_processed: expires < new Date() });
+  const match = (rule: string, subject: string, expires: Date) => ({
+    tenant_id: tenantId,
+    rule_id: ruleId(rule),
+    subject_id: subject,
+    first_match: ago(MINUTE),
+    last_match: ago(MINUTE),
+    expires,
+    completion_processed: expires < new Date(),
+  });
   await db
     .insertInto('rule_match', [
       match('Busy rule', 'a', later(5 * MINUTE)),
@@ -104,7 +157,13 @@ async function seedFixture(): Promise<void> {
     ])
     .execute();
 
-  const communication = (status: string, nextUpdate: Date | null) => ({ tenant_id: tenantId, title: `Comm ${status}`, service_manager: 'Oscar Operator', status, next_update: nextUpdate });
+  const communication = (status: string, nextUpdate: Date | null) => ({
+    tenant_id: tenantId,
+    title: `Comm ${status}`,
+    service_manager: 'Oscar Operator',
+    status,
+    next_update: nextUpdate,
+  });
   await db
     .insertInto('work_unit_communication', [
       communication('Investigating', ago(MINUTE)),
@@ -129,7 +188,10 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const tile = <T>(user: string, name: string, tenant = tenantId) => portal.as(user, { method: 'GET', url: `/v1/home/${name}?tenantId=${tenant}` }).then((response) => ({ status: response.statusCode, body: response.json<T>(), headers: response.headers }));
+const tile = <T>(user: string, name: string, tenant = tenantId) =>
+  portal
+    .as(user, { method: 'GET', url: `/v1/home/${name}?tenantId=${tenant}` })
+    .then((response) => ({ status: response.statusCode, body: response.json<T>(), headers: response.headers }));
 
 describe('home dashboard', () => {
   it('counts open work units by severity and state, leaving out Resolved, Closed and Canceled', async () => {
@@ -154,7 +216,10 @@ describe('home dashboard', () => {
   });
 
   it('marks the same devices online in the devices grid, and filters the grid to the offline ones', async () => {
-    const response = await portal.as('admin', { method: 'GET', url: `/v1/devices?$filter=tenantId eq ${tenantId} and isOnline eq false&$orderby=name asc` });
+    const response = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/devices?$filter=tenantId eq ${tenantId} and isOnline eq false&$orderby=name asc`,
+    });
     expect(response.statusCode).toBe(200);
     const rows = response.json<{ value: { name: string; isOnline: boolean }[] }>().value;
     expect(rows.map((row) => [row.name, row.isOnline])).toEqual([
@@ -183,29 +248,70 @@ describe('home dashboard', () => {
 
   it('gives this week’s share of controls set and the non-compliant count of each control set, for the week of the date asked', async () => {
     const db = scoped(portal.db, ALL_TENANTS);
-    const controlSet = await db.selectFrom('control_set').select(['control_set_id', 'name']).where('tenant_id', 'is', null).orderBy('name').executeTakeFirstOrThrow();
-    const controls = await portal.db.selectFrom('control').select('control_id').where('control_set_id', '=', controlSet.control_set_id).orderBy('sort_order').execute();
-    const status = (index: number, checkDate: string, value: string) => ({ tenant_id: tenantId, control_id: controls[index]!.control_id, check_date: checkDate, status: value });
+    const controlSet = await db
+      .selectFrom('control_set')
+      .select(['control_set_id', 'name'])
+      .where('tenant_id', 'is', null)
+      .orderBy('name')
+      .executeTakeFirstOrThrow();
+    const controls = await portal.db
+      .selectFrom('control')
+      .select('control_id')
+      .where('control_set_id', '=', controlSet.control_set_id)
+      .orderBy('sort_order')
+      .execute();
+    const status = (index: number, checkDate: string, value: string) => ({
+      tenant_id: tenantId,
+      control_id: controls[index]!.control_id,
+      check_date: checkDate,
+      status: value,
+    });
     // The week of Wednesday 2026-03-11 starts on Sunday 2026-03-08 (the week spans the daylight-saving change of 2026-03-08 in the US).
     await db
-      .insertInto('control_status', [status(0, '2026-03-08', 'Compliant'), status(1, '2026-03-08', 'NonCompliant'), status(2, '2026-03-08', 'Notset'), status(3, '2026-03-01', 'NonCompliant'), status(4, '2026-03-15', 'Exempt')])
+      .insertInto('control_status', [
+        status(0, '2026-03-08', 'Compliant'),
+        status(1, '2026-03-08', 'NonCompliant'),
+        status(2, '2026-03-08', 'Notset'),
+        status(3, '2026-03-01', 'NonCompliant'),
+        status(4, '2026-03-15', 'Exempt'),
+      ])
       .execute();
-    const response = await portal.as('admin', { method: 'GET', url: `/v1/home/compliance?tenantId=${tenantId}&checkDate=2026-03-11` });
+    const response = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/home/compliance?tenantId=${tenantId}&checkDate=2026-03-11`,
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json<HomeCompliance>();
     expect(body.weekStart).toBe('2026-03-08');
     const figures = body.controlSets.find((row) => row.controlSetId === controlSet.control_set_id);
-    expect(figures).toEqual({ controlSetId: controlSet.control_set_id, name: controlSet.name, controls: controls.length, set: 2, percentSet: Math.round((2 * 10_000) / controls.length) / 100, nonCompliant: 1 });
+    expect(figures).toEqual({
+      controlSetId: controlSet.control_set_id,
+      name: controlSet.name,
+      controls: controls.length,
+      set: 2,
+      percentSet: Math.round((2 * 10_000) / controls.length) / 100,
+      nonCompliant: 1,
+    });
     // Another set of the installation: nothing set this week.
-    for (const other of body.controlSets.filter((row) => row.controlSetId !== controlSet.control_set_id)) expect(other).toMatchObject({ set: 0, nonCompliant: 0, percentSet: 0 });
-    const bad = await portal.as('admin', { method: 'GET', url: `/v1/home/compliance?tenantId=${tenantId}&checkDate=2026-02-30` });
+    for (const other of body.controlSets.filter((row) => row.controlSetId !== controlSet.control_set_id))
+      expect(other).toMatchObject({ set: 0, nonCompliant: 0, percentSet: 0 });
+    const bad = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/home/compliance?tenantId=${tenantId}&checkDate=2026-02-30`,
+    });
     expect(bad.statusCode).toBe(400);
   });
 
   it('answers each tile only with its own area’s view permission', async () => {
     expect((await tile('home-workunits-only', 'workunits')).status).toBe(200);
-    for (const name of ['devices', 'rulematches', 'communications', 'compliance']) expect((await tile('home-workunits-only', name)).status).toBe(403);
-    expect((await tile<HomeDevices>('home-devices-only', 'devices')).body).toEqual({ total: 5, online: 3, offline: 2, outOfDate: 3 });
+    for (const name of ['devices', 'rulematches', 'communications', 'compliance'])
+      expect((await tile('home-workunits-only', name)).status).toBe(403);
+    expect((await tile<HomeDevices>('home-devices-only', 'devices')).body).toEqual({
+      total: 5,
+      online: 3,
+      offline: 2,
+      outOfDate: 3,
+    });
     expect((await tile('home-devices-only', 'workunits')).status).toBe(403);
     expect((await tile('enduser', 'workunits', DEMO.contoso)).status).toBe(403);
   });
@@ -222,7 +328,12 @@ describe('home dashboard', () => {
     const adminContoso = await tile<HomeCommunications>('admin', 'communications', DEMO.contoso);
     expect(adminContoso.body).toEqual(contoso.body);
     const contosoDevices = await tile<HomeDevices>('operator', 'devices', DEMO.contoso);
-    const counted = await scoped(portal.db, ALL_TENANTS).selectFrom('device').select((eb) => eb.fn.countAll<string>().as('n')).where('tenant_id', '=', DEMO.contoso).where('is_deleted', '=', false).executeTakeFirstOrThrow();
+    const counted = await scoped(portal.db, ALL_TENANTS)
+      .selectFrom('device')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('tenant_id', '=', DEMO.contoso)
+      .where('is_deleted', '=', false)
+      .executeTakeFirstOrThrow();
     expect(contosoDevices.body.total).toBe(Number(counted.n));
   });
 

@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListeningPortal, createTestPortal, type TestPortal } from './harness.js';
-import { Browser, endSession, refresh, revokeRefreshToken, signIn as signInAt, tokensFor as tokensAt } from './sign-in-flow.js';
+import {
+  Browser,
+  endSession,
+  refresh,
+  revokeRefreshToken,
+  signIn as signInAt,
+  tokensFor as tokensAt,
+  type SignInTokens,
+} from './sign-in-flow.js';
 
 /**
  * The embedded identity provider, spoken to as a browser would: authorization code with PKCE,
@@ -21,18 +29,25 @@ afterAll(async () => {
 
 const signIn = (browser: Browser, userName: string, password: string) => signInAt(origin, browser, userName, password);
 const tokensFor = (userName: string) => tokensAt(origin, userName);
-const api = (path: string, accessToken: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${accessToken}` } });
+const api = (path: string, accessToken: string) =>
+  fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${accessToken}` } });
 
 describe('sign-in records at rest', () => {
   it('hold no token, session id or grant id that could be presented', async () => {
     const { browser, tokens } = await tokensFor('admin');
-    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as { jti: string; gid: string };
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as {
+      jti: string;
+      gid: string;
+    };
     const sessionCookie = browser.cookie('_session') ?? '';
     expect(sessionCookie).not.toBe('');
-    const { rows } = await sql<{ dump: string }>`SELECT string_agg(t::text, ' ') AS dump FROM oidc_payload t`.execute(portal.db);
+    const { rows } = await sql<{ dump: string }>`SELECT string_agg(t::text, ' ') AS dump FROM oidc_payload t`.execute(
+      portal.db,
+    );
     const dump = rows[0]?.dump ?? '';
     expect(dump.length).toBeGreaterThan(0);
-    for (const secret of [tokens.refresh_token, claims.jti, claims.gid, sessionCookie]) expect(dump).not.toContain(secret);
+    for (const secret of [tokens.refresh_token, claims.jti, claims.gid, sessionCookie])
+      expect(dump).not.toContain(secret);
     // And the records still work: the refresh token renews.
     expect((await refresh(origin, tokens.refresh_token)).status).toBe(200);
   });
@@ -58,7 +73,75 @@ describe('signing out ends the access token too', () => {
   });
 });
 
+describe('a refresh token is spent on use', () => {
+  it('renews once with a new refresh token; presented again it is refused (invalid_grant) and ends the sign-in, the tokens renewed from it included', async () => {
+    const { tokens } = await tokensFor('operator');
+    const renewal = await refresh(origin, tokens.refresh_token);
+    expect(renewal.status).toBe(200);
+    const renewed = (await renewal.json()) as SignInTokens;
+    expect(renewed.refresh_token).toBeTruthy();
+    expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await api('/v1/currentUser', renewed.access_token)).status).toBe(200);
+
+    const replay = await refresh(origin, tokens.refresh_token);
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
+    expect((await api('/v1/currentUser', renewed.access_token)).status).toBe(401);
+    expect((await api('/v1/currentUser', tokens.access_token)).status).toBe(401);
+    const newer = await refresh(origin, renewed.refresh_token);
+    expect(newer.status).toBe(400);
+    expect(((await newer.json()) as { error: string }).error).toBe('invalid_grant');
+  });
+
+  it('lets one of two renewals presenting the same refresh token at once through at most, and ends the sign-in', async () => {
+    const { tokens } = await tokensFor('operator');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => refresh(origin, tokens.refresh_token)));
+    const renewed = await Promise.all(
+      answers.filter((answer) => answer.status === 200).map(async (answer) => (await answer.json()) as SignInTokens),
+    );
+    expect(renewed.length).toBeLessThanOrEqual(1);
+    // However the race went, the token was presented again: the sign-in is over, renewed tokens included.
+    for (const tokenSet of [tokens, ...renewed])
+      expect((await api('/v1/currentUser', tokenSet.access_token)).status).toBe(401);
+    for (const tokenSet of renewed) expect((await refresh(origin, tokenSet.refresh_token)).status).toBe(400);
+  });
+
+  it('renews again and again with each new refresh token', async () => {
+    const { tokens } = await tokensFor('enduser');
+    let current = tokens.refresh_token;
+    for (let renewal = 0; renewal < 3; renewal++) {
+      const response = await refresh(origin, current);
+      expect(response.status).toBe(200);
+      const renewed = (await response.json()) as SignInTokens;
+      expect((await api('/v1/currentUser', renewed.access_token)).status).toBe(200);
+      current = renewed.refresh_token;
+    }
+  });
+});
+
+describe('signing out ends an offline sign-in too', () => {
+  it('refuses the refresh token and the access token of a sign-in that asked for offline_access with prompt=consent once its session is ended', async () => {
+    const { browser, tokens } = await tokensAt(origin, 'operator', 'operator', 'consent');
+    const granted = await portal.runtime.provider?.RefreshToken.find(tokens.refresh_token);
+    expect(granted?.scopes.has('offline_access')).toBe(true);
+    expect((await api('/v1/currentUser', tokens.access_token)).status).toBe(200);
+    expect((await endSession(browser, tokens.id_token)).status).toBeLessThan(400);
+    const renewal = await refresh(origin, tokens.refresh_token);
+    expect(renewal.status).toBe(400);
+    expect((await api('/v1/currentUser', tokens.access_token)).status).toBe(401);
+  });
+});
+
 describe('embedded identity provider', () => {
+  it('advertises in discovery only the authorization code flow its client may use', async () => {
+    const discovery = (await (await fetch(`${origin}/oidc/.well-known/openid-configuration`)).json()) as {
+      response_types_supported: string[];
+      grant_types_supported: string[];
+    };
+    expect(discovery.response_types_supported).toEqual(['code']);
+    expect(discovery.grant_types_supported).not.toContain('implicit');
+  });
+
   it('publishes its discovery document with the endpoints under /oidc', async () => {
     const response = await fetch(`${origin}/oidc/.well-known/openid-configuration`);
     const discovery = (await response.json()) as Record<string, unknown>;
@@ -91,7 +174,13 @@ describe('embedded identity provider', () => {
     const tokenResponse = await fetch(`${origin}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code: code ?? '', redirect_uri: `${origin}/user/callback`, code_verifier: verifier }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: 'cfs-portal',
+        code: code ?? '',
+        redirect_uri: `${origin}/user/callback`,
+        code_verifier: verifier,
+      }).toString(),
     });
     const tokens = (await tokenResponse.json()) as { access_token: string; refresh_token?: string; id_token?: string };
     expect(tokenResponse.status).toBe(200);
@@ -106,11 +195,17 @@ describe('embedded identity provider', () => {
     const renewed = await fetch(`${origin}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'cfs-portal', refresh_token: tokens.refresh_token ?? '' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: 'cfs-portal',
+        refresh_token: tokens.refresh_token ?? '',
+      }).toString(),
     });
     expect(renewed.status).toBe(200);
     const renewedTokens = (await renewed.json()) as { access_token: string };
-    const again = await fetch(`${origin}/v1/permissions`, { headers: { authorization: `Bearer ${renewedTokens.access_token}` } });
+    const again = await fetch(`${origin}/v1/permissions`, {
+      headers: { authorization: `Bearer ${renewedTokens.access_token}` },
+    });
     expect(again.status).toBe(200);
   });
 
@@ -121,7 +216,12 @@ describe('embedded identity provider', () => {
     const response = await fetch(`${origin}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code, redirect_uri: `${origin}/user/callback` }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: 'cfs-portal',
+        code,
+        redirect_uri: `${origin}/user/callback`,
+      }).toString(),
     });
     expect(response.status).toBe(400);
   });
@@ -133,12 +233,23 @@ describe('embedded identity provider', () => {
     const tokenResponse = await fetch(`${origin}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'cfs-portal', code, redirect_uri: `${origin}/user/callback`, code_verifier: verifier }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: 'cfs-portal',
+        code,
+        redirect_uri: `${origin}/user/callback`,
+        code_verifier: verifier,
+      }).toString(),
     });
     const { access_token } = (await tokenResponse.json()) as { access_token: string };
-    const other = await createTestPortal({ OIDC_AUTHORITY: `${origin}/oidc`, OIDC_CLIENT_ID: 'cfs-portal', OIDC_AUDIENCE: portal.config.oidc.audience });
+    const other = await createTestPortal({
+      OIDC_AUTHORITY: `${origin}/oidc`,
+      OIDC_CLIENT_ID: 'cfs-portal',
+      OIDC_AUDIENCE: portal.config.oidc.audience,
+    });
     try {
-      const call = (url: string) => other.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${access_token}` } });
+      const call = (url: string) =>
+        other.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${access_token}` } });
       const me = await call('/v1/currentUser');
       expect(me.statusCode).toBe(200);
       // The other portal has no record of the operator's groups: they come from the token's groups claim.
@@ -150,7 +261,11 @@ describe('embedded identity provider', () => {
       expect(tenants.map((tenant) => tenant.name)).toEqual(['Contoso']);
       const config = (await other.app.inject({ method: 'GET', url: '/api/generalLookup/oidcclientconfig' })).json();
       expect(config).toMatchObject({ authority: `${origin}/oidc`, clientId: 'cfs-portal' });
-      const forged = await other.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: `Bearer ${await portal.token('admin')}x` } });
+      const forged = await other.app.inject({
+        method: 'GET',
+        url: '/v1/currentUser',
+        headers: { authorization: `Bearer ${await portal.token('admin')}x` },
+      });
       expect(forged.statusCode).toBe(401);
     } finally {
       await other.close();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { workUnitsResource } from '../src/areas/workunits/resource.js';
-import { subcategoriesResource } from '../src/areas/workunitcategories/resources.js';
+import { subcategoryEntity } from '../src/areas/workunitcategories/resources.js';
 import type { TenantScope } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import type { DB } from '../src/db/schema.js';
@@ -16,7 +16,11 @@ const oneTenant: TenantScope = { kind: 'some', tenantIds: ['6f1a2c3e-8b4d-4e5f-9
 describe('tablesOf', () => {
   test('names the tables a list reads through $expand and field paths, not the aliases its conditions qualify columns with', () => {
     const base = scoped(db, oneTenant).selectFrom('work_unit').selectAll();
-    const parsed = parseListQuery(workUnitsResource, { $expand: 'tenant', $filter: "category/name eq 'Network'", $orderby: 'workUnitType/name asc' });
+    const parsed = parseListQuery(workUnitsResource, {
+      $expand: 'tenant',
+      $filter: "category/name eq 'Network'",
+      $orderby: 'workUnitType/name asc',
+    });
     const { rows } = buildListSql(base, parsed, oneTenant);
     expect(tablesOf(rows.toOperationNode())).toEqual(['tenant', 'work_unit', 'work_unit_category', 'work_unit_type']);
   });
@@ -25,8 +29,12 @@ describe('tablesOf', () => {
     const base = db
       .selectFrom('work_unit_subcategory')
       .selectAll()
-      .where('work_unit_category_id', 'in', scoped(db, oneTenant).selectFrom('work_unit_category').select('work_unit_category_id'));
-    const { count } = buildListSql(base, parseListQuery(subcategoriesResource, {}), oneTenant);
+      .where(
+        'work_unit_category_id',
+        'in',
+        scoped(db, oneTenant).selectFrom('work_unit_category').select('work_unit_category_id'),
+      );
+    const { count } = buildListSql(base, parseListQuery(subcategoryEntity.resource, {}), oneTenant);
     expect(tablesOf(count.toOperationNode())).toEqual(['work_unit_category', 'work_unit_subcategory']);
   });
 });

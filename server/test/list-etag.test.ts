@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
+import { createStaffedTenant, createSubscriptionAs, createTenantAs, createWorkUnitAs, unique } from './factories.js';
 import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /*
@@ -23,7 +26,8 @@ afterAll(async () => {
 });
 
 /** Waits until both instances have read the counters after every change committed so far. */
-const settled = () => Promise.all([portal.runtime.changes.sync(), b.runtime.changes.sync(), portal.runtime.principals.sync()]);
+const settled = () =>
+  Promise.all([portal.runtime.changes.sync(), b.runtime.changes.sync(), portal.runtime.principals.sync()]);
 
 /** A poll: GET with the tag of the answer held, as the web's list fetching sends it. */
 async function poll(url: string, tag?: string, userName = 'admin', instance: 'A' | 'B' = 'A') {
@@ -60,7 +64,12 @@ describe('polled lists', () => {
   test('signs its tags with the secrets key: an instance with another key makes other tags for the same answer', async () => {
     const tag = tagOf(await poll('/v1/tenants?$count=true'));
     expect(tagOf(await poll('/v1/tenants?$count=true', undefined, 'admin', 'B'))).toBe(tag);
-    const other = await openSecondInstance(portal, { SECRETS_KEY: randomBytes(32).toString('base64') });
+    // The first key stays readable (the sign-ins are sealed with it); tags are signed with the new one.
+    const firstKey = (await fs.readFile(path.join(portal.config.dataDir, 'keys', 'secrets.key'), 'utf8')).trim();
+    const other = await openSecondInstance(portal, {
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      SECRETS_PREVIOUS_KEYS: firstKey,
+    });
     try {
       await other.runtime.changes.whenReady();
       const answer = await other.as('admin', { method: 'GET', url: '/v1/tenants?$count=true' });
@@ -74,48 +83,67 @@ describe('polled lists', () => {
 
   test('keeps its tag when the answer travels compressed', async () => {
     const plain = tagOf(await poll(WORK_UNITS));
-    const compressed = await portal.as('admin', { method: 'GET', url: WORK_UNITS, headers: { 'accept-encoding': 'gzip' } });
+    const compressed = await portal.as('admin', {
+      method: 'GET',
+      url: WORK_UNITS,
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(compressed.headers['content-encoding']).toBe('gzip');
     expect(compressed.headers.etag).toBe(plain);
-    const revalidated = await portal.as('admin', { method: 'GET', url: WORK_UNITS, headers: { 'accept-encoding': 'gzip', 'if-none-match': plain } });
+    const revalidated = await portal.as('admin', {
+      method: 'GET',
+      url: WORK_UNITS,
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': plain },
+    });
     expect(revalidated.statusCode).toBe(304);
   });
 
   test('answers 200 with a new tag after a write to the list’s table through the API', async () => {
-    const url = `/v1/tenants?$filter=tenantId eq ${DEMO.fabrikam}`;
+    const { tenantId } = await createTenantAs(portal, 'admin');
+    const url = `/v1/tenants?$filter=tenantId eq ${tenantId}`;
     const before = await poll(url);
     const tag = tagOf(before);
-    const toggled = await portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${DEMO.fabrikam}` });
+    const toggled = await portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${tenantId}` });
     expect(toggled.statusCode).toBe(200);
     // No waiting: the write's own answer waits until this instance has heard of it.
     const after = await poll(url, tag);
     expect(tagOf(after)).not.toBe(tag);
-    expect(after.json<{ value: { enabled: boolean }[] }>().value[0]?.enabled).toBe(!before.json<{ value: { enabled: boolean }[] }>().value[0]?.enabled);
-    await portal.as('admin', { method: 'POST', url: `/v1/tenants/toggledisabled/${DEMO.fabrikam}` });
+    expect(after.json<{ value: { enabled: boolean }[] }>().value[0]?.enabled).toBe(
+      !before.json<{ value: { enabled: boolean }[] }>().value[0]?.enabled,
+    );
   });
 
   test('answers 200 after a write to a table the list reads through $expand or a path', async () => {
-    const tag = tagOf(await poll(WORK_UNITS));
-    const byTenantName = `/v1/workunits?$top=5&$filter=tenant/name eq 'Contoso Renamed'&$count=true`;
+    const tenant = await createTenantAs(portal, 'admin');
+    for (let i = 0; i < 2; i += 1) await createWorkUnitAs(portal, 'admin', tenant.tenantId);
+    const units = `${WORK_UNITS}&$filter=tenantId eq ${tenant.tenantId}`;
+    const renamedTo = `Renamed ${unique()}`;
+    const tag = tagOf(await poll(units));
+    const byTenantName = `/v1/workunits?$top=5&$filter=tenant/name eq '${renamedTo}'&$count=true`;
     const filteredTag = tagOf(await poll(byTenantName));
-    expect((await poll(WORK_UNITS, tag)).statusCode).toBe(304);
-    const { name } = await portal.db.selectFrom('tenant').select('name').where('tenant_id', '=', DEMO.contoso).executeTakeFirstOrThrow();
-    await sql`UPDATE tenant SET name = 'Contoso Renamed' WHERE tenant_id = ${DEMO.contoso}`.execute(portal.db);
+    expect((await poll(units, tag)).statusCode).toBe(304);
+    // Written past the API: only the table's change counter tells the list.
+    await sql`UPDATE tenant SET name = ${renamedTo} WHERE tenant_id = ${tenant.tenantId}`.execute(portal.db);
     await settled();
-    const after = await poll(WORK_UNITS, tag);
+    const after = await poll(units, tag);
     expect(tagOf(after)).not.toBe(tag);
-    const tenants = after.json<{ value: { tenant: { tenantId: string; name: string } }[] }>().value.map((row) => row.tenant);
-    expect(tenants.filter((tenant) => tenant.tenantId === DEMO.contoso).map((tenant) => tenant.name)).toContain('Contoso Renamed');
+    const tenants = after
+      .json<{ value: { tenant: { tenantId: string; name: string } }[] }>()
+      .value.map((row) => row.tenant);
+    expect(tenants.map((row) => row.name)).toEqual([renamedTo, renamedTo]);
     const filtered = await poll(byTenantName, filteredTag);
     expect(tagOf(filtered)).not.toBe(filteredTag);
-    expect(filtered.json<{ '@odata.count': number }>()['@odata.count']).toBeGreaterThan(0);
-    await sql`UPDATE tenant SET name = ${name} WHERE tenant_id = ${DEMO.contoso}`.execute(portal.db);
+    expect(filtered.json<{ '@odata.count': number }>()['@odata.count']).toBe(2);
   });
 
   test('answers 200 after a write made through another instance', async () => {
     const url = '/v1/workunitcategories?$count=true';
     const tag = tagOf(await poll(url));
-    const created = await b.as('admin', { method: 'PUT', url: '/v1/workunitcategories', payload: { tenantId: DEMO.contoso, name: 'Made on B', workUnitTypeId: 1 } });
+    const created = await b.as('admin', {
+      method: 'PUT',
+      url: '/v1/workunitcategories',
+      payload: { tenantId: DEMO.contoso, name: 'Made on B', workUnitTypeId: 1 },
+    });
     expect(created.statusCode).toBe(200);
     await settled();
     const after = await poll(url, tag);
@@ -124,16 +152,21 @@ describe('polled lists', () => {
   });
 
   test('answers 200 after the caller’s tenant scope changes', async () => {
+    const staff = await createStaffedTenant(portal);
+    await createWorkUnitAs(portal, 'admin', staff.tenantId);
+    const other = await createTenantAs(portal, 'admin');
+    for (let i = 0; i < 2; i += 1) await createWorkUnitAs(portal, 'admin', other.tenantId);
     const url = '/v1/workunits?$top=1&$count=true';
-    const before = await poll(url, undefined, 'operator');
+    const before = await poll(url, undefined, staff.userName);
     const tag = tagOf(before);
-    const count = before.json<{ '@odata.count': number }>()['@odata.count'];
-    await sql`INSERT INTO user_tenant (user_id, tenant_id) SELECT user_id, ${DEMO.fabrikam}::uuid FROM app_user WHERE user_name = 'operator'`.execute(portal.db);
+    expect(before.json<{ '@odata.count': number }>()['@odata.count']).toBe(1);
+    await sql`INSERT INTO user_tenant (user_id, tenant_id) SELECT user_id, ${other.tenantId}::uuid FROM app_user WHERE user_name = ${staff.userName}`.execute(
+      portal.db,
+    );
     await settled();
-    const after = await poll(url, tag, 'operator');
+    const after = await poll(url, tag, staff.userName);
     expect(tagOf(after)).not.toBe(tag);
-    expect(after.json<{ '@odata.count': number }>()['@odata.count']).toBeGreaterThan(count);
-    await sql`DELETE FROM user_tenant WHERE tenant_id = ${DEMO.fabrikam}::uuid AND user_id = (SELECT user_id FROM app_user WHERE user_name = 'operator')`.execute(portal.db);
+    expect(after.json<{ '@odata.count': number }>()['@odata.count']).toBe(3);
   });
 
   test('answers a table whose counter is switched off or gone by its query, untagged, and keeps the other lists’ tags', async () => {
@@ -155,11 +188,15 @@ describe('polled lists', () => {
       await settled();
       tagOf(await poll(url));
       // A counter whose sequence is gone leaves its table out of the reading, not the reading out.
-      await sql`ALTER SEQUENCE change_counter_subscription RENAME TO change_counter_subscription_gone`.execute(portal.db);
+      await sql`ALTER SEQUENCE change_counter_subscription RENAME TO change_counter_subscription_gone`.execute(
+        portal.db,
+      );
       await untagged();
     } finally {
       await sql`ALTER TABLE subscription ENABLE TRIGGER count_change`.execute(portal.db);
-      await sql`ALTER SEQUENCE IF EXISTS change_counter_subscription_gone RENAME TO change_counter_subscription`.execute(portal.db);
+      await sql`ALTER SEQUENCE IF EXISTS change_counter_subscription_gone RENAME TO change_counter_subscription`.execute(
+        portal.db,
+      );
     }
     await settled();
     tagOf(await poll(url));
@@ -167,15 +204,25 @@ describe('polled lists', () => {
 
   test('runs the query, untagged, while the counters cannot be read, and answers 304 again once they can', async () => {
     const url = '/v1/subscriptions?$count=true';
+    const { subscriptionId } = await createSubscriptionAs(portal, 'admin', DEMO.contoso);
     const tag = tagOf(await poll(url));
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cfs-change-counters' AND datname = current_database()`.execute(portal.db);
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cfs-change-counters' AND datname = current_database()`.execute(
+      portal.db,
+    );
     // A change while the counters are not read: the reading on reconnection counts it.
-    await sql`UPDATE subscription SET name = name || ' (moved)' WHERE subscription_id = ${DEMO.contosoStaging}`.execute(portal.db);
+    await sql`UPDATE subscription SET name = name || ' (moved)' WHERE subscription_id = ${subscriptionId}`.execute(
+      portal.db,
+    );
     await expect.poll(() => portal.runtime.changes.ready).toBe(false);
     const down = await poll(url, tag);
     expect(down.statusCode).toBe(200);
     expect(down.headers.etag).toBeUndefined();
-    expect(down.json<{ value: { name: string }[] }>().value.map((row) => row.name).some((name) => name.endsWith(' (moved)'))).toBe(true);
+    expect(
+      down
+        .json<{ value: { name: string }[] }>()
+        .value.map((row) => row.name)
+        .some((name) => name.endsWith(' (moved)')),
+    ).toBe(true);
     await portal.runtime.changes.whenReady();
     expect((await poll(url, tag)).statusCode).toBe(200);
     const fresh = tagOf(await poll(url));

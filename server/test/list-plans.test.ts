@@ -4,7 +4,8 @@ import { workUnitsResource } from '../src/areas/workunits/resource.js';
 import { ALL_TENANTS, type TenantScope } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
-import { makeSkipToken, parseListQuery, type ListQueryInput } from '../src/odata/list-query.js';
+import { parseListQuery, type ListQueryInput } from '../src/odata/list-query.js';
+import { makeSkipToken } from '../src/odata/list-query-skip-token.js';
 import { workUnitSearch } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -53,7 +54,10 @@ describe('list plans at scale', () => {
 
   /** The plan of one statement as the list route runs it (related keys looked up first). */
   async function explain(statement: RawBuilder<unknown>, options = 'FORMAT JSON'): Promise<PlanNode[]> {
-    const { rows } = await executeListStatement(portal.db, sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`EXPLAIN (${sql.raw(options)}) ${statement}`);
+    const { rows } = await executeListStatement(
+      portal.db,
+      sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>`EXPLAIN (${sql.raw(options)}) ${statement}`,
+    );
     return nodes(rows[0]!['QUERY PLAN'][0].Plan);
   }
 
@@ -64,27 +68,43 @@ describe('list plans at scale', () => {
   }
 
   /** The plans of a list request's two statements. */
-  async function plans(scope: TenantScope, query: ListQueryInput = DEFAULT_LIST): Promise<{ rows: PlanNode[]; count: PlanNode[] }> {
+  async function plans(
+    scope: TenantScope,
+    query: ListQueryInput = DEFAULT_LIST,
+  ): Promise<{ rows: PlanNode[]; count: PlanNode[] }> {
     const { rows, count } = statements(scope, query);
     return { rows: await explain(rows), count: await explain(count) };
   }
 
   /** The plan of a list request's page of rows. */
-  const plan = (scope: TenantScope, query: ListQueryInput = DEFAULT_LIST, options = 'FORMAT JSON') => explain(statements(scope, query).rows, options);
-  const described = (found: PlanNode[]) => JSON.stringify(found.map((node) => `${node['Node Type']} ${node['Index Name'] ?? node['Relation Name'] ?? ''}`.trim()));
+  const plan = (scope: TenantScope, query: ListQueryInput = DEFAULT_LIST, options = 'FORMAT JSON') =>
+    explain(statements(scope, query).rows, options);
+  const described = (found: PlanNode[]) =>
+    JSON.stringify(
+      found.map((node) => `${node['Node Type']} ${node['Index Name'] ?? node['Relation Name'] ?? ''}`.trim()),
+    );
 
   /** Rows that passed through plan nodes building a JSON row (ANALYZE, VERBOSE): the rows turned into JSON. */
   const jsonRows = (found: PlanNode[]) =>
-    found.filter((node) => node.Output?.some((output) => output.includes('json_build_object'))).map((node) => (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1));
+    found
+      .filter((node) => node.Output?.some((output) => output.includes('json_build_object')))
+      .map((node) => (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1));
 
   it("reads a one-tenant caller's default page in index order, with no sort of the tenant's rows", async () => {
     const found = await plan({ kind: 'some', tenantIds: [tenants[3]!] });
-    expect(found.map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`.trim()), JSON.stringify(found.map((node) => node['Node Type']))).not.toContain('Sort');
+    expect(
+      found.map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''}`.trim()),
+      JSON.stringify(found.map((node) => node['Node Type'])),
+    ).not.toContain('Sort');
     expect(found.some((node) => node['Index Name'] === 'work_unit_tenant_sort_idx')).toBe(true);
   });
 
   it('builds JSON for the rows of page 500 only, not for the 5,000 rows skipped before it', async () => {
-    const found = await plan(ALL_TENANTS, { ...DEFAULT_LIST, $skip: '5000', $expand: 'tenant,workUnitType' }, 'ANALYZE, VERBOSE, FORMAT JSON');
+    const found = await plan(
+      ALL_TENANTS,
+      { ...DEFAULT_LIST, $skip: '5000', $expand: 'tenant,workUnitType' },
+      'ANALYZE, VERBOSE, FORMAT JSON',
+    );
     const built = jsonRows(found);
     expect(built.length).toBeGreaterThan(0);
     expect(Math.max(...built), JSON.stringify(built)).toBeLessThanOrEqual(10);
@@ -99,7 +119,9 @@ describe('list plans at scale', () => {
     const $skiptoken = makeSkipToken(parsed, rows[0]!.after);
     const { $skip: _skip, ...rest } = DEFAULT_LIST;
     const found = await plan(ALL_TENANTS, { ...rest, $skiptoken }, 'ANALYZE, VERBOSE, FORMAT JSON');
-    const scanned = found.filter((node) => node['Node Type'].includes('Scan') && node['Index Name'] !== 'work_unit_pkey');
+    const scanned = found.filter(
+      (node) => node['Node Type'].includes('Scan') && node['Index Name'] !== 'work_unit_pkey',
+    );
     const read = scanned.reduce((sum, node) => sum + (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1), 0);
     expect(scanned.every((node) => node['Node Type'] !== 'Seq Scan')).toBe(true);
     // Each of the order's ranges stops at one page: a handful of pages' rows, not 50,000.
@@ -112,26 +134,59 @@ describe('list plans at scale', () => {
     // every search field, for a term one title holds. The planner guesses a LIKE's share of rows from
     // the sampled values: a term that many titles hold (say '4242') now and then falls in the sample
     // and is guessed a hundred times commoner than it is, which flips the plan to the state index.
-    const search = { ...DEFAULT_LIST, $filter: `stateId in (1) and workUnitTypeId in (1) and ${workUnitSearch('42424')}`, $expand: 'tenant,workUnitType' };
+    const search = {
+      ...DEFAULT_LIST,
+      $filter: `stateId in (1) and workUnitTypeId in (1) and ${workUnitSearch('42424')}`,
+      $expand: 'tenant,workUnitType',
+    };
     for (const scope of [ALL_TENANTS, { kind: 'some', tenantIds: [tenants[3]!] } as const]) {
       const { rows, count } = await plans(scope, search);
       for (const found of [rows, count]) {
-        expect(found.some((node) => node['Index Name'] === 'work_unit_search_idx'), described(found)).toBe(true);
-        expect(found.some((node) => node['Node Type'] === 'BitmapOr'), described(found)).toBe(true);
-        expect(found.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'work_unit'), described(found)).toBe(false);
-        expect(found.some((node) => node['Index Name'] === 'work_unit_default_sort_idx' || node['Index Name'] === 'work_unit_tenant_sort_idx'), described(found)).toBe(false);
+        expect(
+          found.some((node) => node['Index Name'] === 'work_unit_search_idx'),
+          described(found),
+        ).toBe(true);
+        expect(
+          found.some((node) => node['Node Type'] === 'BitmapOr'),
+          described(found),
+        ).toBe(true);
+        expect(
+          found.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'work_unit'),
+          described(found),
+        ).toBe(false);
+        expect(
+          found.some(
+            (node) =>
+              node['Index Name'] === 'work_unit_default_sort_idx' || node['Index Name'] === 'work_unit_tenant_sort_idx',
+          ),
+          described(found),
+        ).toBe(false);
       }
     }
   });
 
-  it('answers an Exact Match search through an index of each field (the tenant name as its tenants\' ids)', async () => {
+  it("answers an Exact Match search through an index of each field (the tenant name as its tenants' ids)", async () => {
     const { rows } = await plans(ALL_TENANTS, { ...DEFAULT_LIST, $filter: workUnitSearch('Plan unit 4242', true) });
     // No tenant is named so: the tenant branch is an empty list of ids, which the planner may answer
     // from any small index (the protocol index, say) — never a scan, as the last line checks.
-    const indexes = ['title', 'reference', 'description', 'assigned_to', 'stakeholder_name', 'stakeholder_phone', 'stakeholder_email'];
+    const indexes = [
+      'title',
+      'reference',
+      'description',
+      'assigned_to',
+      'stakeholder_name',
+      'stakeholder_phone',
+      'stakeholder_email',
+    ];
     for (const index of indexes.map((name) => `work_unit_${name}`)) {
-      expect(rows.some((node) => node['Index Name']?.startsWith(index)), `${index}: ${described(rows)}`).toBe(true);
+      expect(
+        rows.some((node) => node['Index Name']?.startsWith(index)),
+        `${index}: ${described(rows)}`,
+      ).toBe(true);
     }
-    expect(rows.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'work_unit'), described(rows)).toBe(false);
+    expect(
+      rows.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'work_unit'),
+      described(rows),
+    ).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { createTestPortal, registeredRoutes, type TestPortal } from './harness.js';
 import { createRowsOfEveryList } from './list-fixtures.js';
 
@@ -29,7 +29,8 @@ function revive(row: Record<string, unknown>, schema: z.ZodObject): Record<strin
   return Object.fromEntries(
     Object.entries(row).map(([key, value]) => {
       const field = schema.shape[key];
-      const isDate = field instanceof z.ZodDate || (field instanceof z.ZodNullable && field.unwrap() instanceof z.ZodDate);
+      const isDate =
+        field instanceof z.ZodDate || (field instanceof z.ZodNullable && field.unwrap() instanceof z.ZodDate);
       return [key, isDate && typeof value === 'string' ? new Date(value) : value];
     }),
   );
@@ -37,7 +38,9 @@ function revive(row: Record<string, unknown>, schema: z.ZodObject): Record<strin
 
 describe('list rows', () => {
   test('are parts of their contract schema, field by field, in every list route', async () => {
-    expect(lists.map((list) => list.url)).toEqual(expect.arrayContaining(['/v1/tenants', '/v1/workunits', '/v1/tokens']));
+    expect(lists.map((list) => list.url)).toEqual(
+      expect.arrayContaining(['/v1/tenants', '/v1/workunits', '/v1/tokens']),
+    );
     const problems: string[] = [];
     for (const { url, row } of lists) {
       const response = await portal.as('admin', { method: 'GET', url: `${url}?$top=25` });
@@ -46,7 +49,10 @@ describe('list rows', () => {
       if (rows.length === 0) problems.push(`${url}: no rows to check`);
       for (const value of rows) {
         const parsed = row.partial().strict().safeParse(revive(value, row));
-        if (!parsed.success) problems.push(`${url}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`);
+        if (!parsed.success)
+          problems.push(
+            `${url}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
+          );
       }
     }
     expect(problems).toEqual([]);

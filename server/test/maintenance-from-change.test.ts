@@ -3,17 +3,25 @@ import fastJsonPatch from 'fast-json-patch';
 import { sql } from 'kysely';
 import type { Operation } from 'fast-json-patch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import {
+  ACTION_RESULT_STATUSES,
+  BLOCK_COLORS,
+  BUILT_IN_ACTIONS,
+  LEFT_OPERANDS,
+  OPERATORS,
+  RULE_TYPES,
+} from '@cfs/contracts/monitoring';
 import { tenantCondition, type Rule } from '@cfs/contracts/rules';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
 import type { Db } from '../src/db/database.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { actionRunTask } from '../src/engines/actions/runner.js';
 import { MAINTENANCE_ACTOR, reconcileChangeWindow } from '../src/engines/maintenance/change-window.js';
 import { MAINTENANCE_TASKS, readMaintenanceEvents } from '../src/engines/maintenance/tasks.js';
 import type { TaskDefinition } from '../src/engines/jobs/task.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
+import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 
@@ -23,8 +31,21 @@ beforeAll(async () => {
   portal = await createTestPortal();
   contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
   // A planner who names the approvers (nobody may name themselves approver).
-  const role = await portal.db.selectFrom('app_role').select('role_id').where('name', '=', 'Operator').executeTakeFirstOrThrow();
-  const planner = await portal.db.insertInto('app_user').values({ user_name: 'planner', display_name: 'Pat Planner', email: 'planner@cfs.example', tenant_id: DEMO.contoso }).returning('user_id').executeTakeFirstOrThrow();
+  const role = await portal.db
+    .selectFrom('app_role')
+    .select('role_id')
+    .where('name', '=', 'Operator')
+    .executeTakeFirstOrThrow();
+  const planner = await portal.db
+    .insertInto('app_user')
+    .values({
+      user_name: 'planner',
+      display_name: 'Pat Planner',
+      email: 'planner@cfs.example',
+      tenant_id: DEMO.contoso,
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
   await portal.db.insertInto('user_role').values({ user_id: planner.user_id, role_id: role.role_id }).execute();
   await portal.db.insertInto('user_tenant').values({ user_id: planner.user_id, tenant_id: DEMO.contoso }).execute();
 });
@@ -64,7 +85,23 @@ async function create(body: Record<string, unknown>): Promise<WorkUnit> {
 }
 
 const editable = (unit: WorkUnit) => {
-  const { workUnitId: _1, publicWorkUnitId: _2, internalWorkUnitId: _3, protocolId: _4, created: _5, createdBy: _6, modified: _7, modifiedBy: _8, resolved: _9, tenant: _10, workUnitType: _11, category: _12, subcategory: _13, protocol: _14, ...fields } = unit;
+  const {
+    workUnitId: _1,
+    publicWorkUnitId: _2,
+    internalWorkUnitId: _3,
+    protocolId: _4,
+    created: _5,
+    createdBy: _6,
+    modified: _7,
+    modifiedBy: _8,
+    resolved: _9,
+    tenant: _10,
+    workUnitType: _11,
+    category: _12,
+    subcategory: _13,
+    protocol: _14,
+    ...fields
+  } = unit;
   return fields;
 };
 
@@ -79,7 +116,12 @@ function patchFrom(previous: WorkUnit, changes: Partial<WorkUnit>): Operation[] 
 }
 
 async function patch(user: string, unit: WorkUnit, changes: Partial<WorkUnit>): Promise<WorkUnit> {
-  const response = await portal.as(user, { method: 'PATCH', url: `/v1/workunits/${unit.workUnitId}`, headers: { 'content-type': 'application/json-patch+json' }, payload: JSON.stringify(patchFrom(unit, changes)) });
+  const response = await portal.as(user, {
+    method: 'PATCH',
+    url: `/v1/workunits/${unit.workUnitId}`,
+    headers: { 'content-type': 'application/json-patch+json' },
+    payload: JSON.stringify(patchFrom(unit, changes)),
+  });
   if (response.statusCode !== 200) throw new Error(`patch: ${response.statusCode} ${response.body}`);
   return response.json<WorkUnit>();
 }
@@ -98,14 +140,18 @@ const WORKER_TASKS: readonly TaskDefinition<unknown>[] = [...MAINTENANCE_TASKS, 
  * one open for a moment.
  */
 async function readAllEvents(db: Db): Promise<void> {
-  const { rows } = await sql<{ last: string | null }>`SELECT max(work_unit_event_id)::text AS last FROM work_unit_event`.execute(db);
+  const { rows } = await sql<{
+    last: string | null;
+  }>`SELECT max(work_unit_event_id)::text AS last FROM work_unit_event`.execute(db);
   const last = rows[0]?.last ?? '0';
   const deadline = Date.now() + 10_000;
   for (;;) {
     await readMaintenanceEvents(db);
     const { rows: behind } = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM work_unit_event e, engine_cursor c
-      WHERE c.consumer = 'maintenance' AND e.work_unit_event_id <= ${last}::bigint AND (e.tx_id, e.work_unit_event_id) > (c.last_tx, c.last_id)`.execute(db);
+      WHERE c.consumer = 'maintenance' AND e.work_unit_event_id <= ${last}::bigint AND (e.tx_id, e.work_unit_event_id) > (c.last_tx, c.last_id)`.execute(
+      db,
+    );
     if ((behind[0]?.n ?? 0) === 0) return;
     if (Date.now() > deadline) throw new Error('The maintenance cursor did not catch up within 10 s.');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -116,26 +162,59 @@ async function readAllEvents(db: Db): Promise<void> {
 async function work(db: Db = portal.db): Promise<void> {
   await readAllEvents(db);
   for (;;) {
-    const jobs = await db.selectFrom('job').select(['job_id', 'task', 'key', 'payload']).where('state', '=', 'pending').where('task', 'in', WORKER_TASKS.map((task) => task.name)).orderBy('job_id').execute();
+    const jobs = await db
+      .selectFrom('job')
+      .select(['job_id', 'task', 'key', 'payload'])
+      .where('state', '=', 'pending')
+      .where(
+        'task',
+        'in',
+        WORKER_TASKS.map((task) => task.name),
+      )
+      .orderBy('job_id')
+      .execute();
     const runnable = jobs.filter((job) => !job.task.endsWith('.work-unit-events'));
     if (runnable.length === 0) return;
     for (const job of runnable) {
       const task = WORKER_TASKS.find((candidate) => candidate.name === job.task)!;
       await task.perform(task.payload.parse(job.payload), { db, jobId: Number(job.job_id), key: job.key, attempt: 1 });
-      await db.updateTable('job').set({ state: 'done', finished: new Date() }).where('job_id', '=', job.job_id).execute();
+      await db
+        .updateTable('job')
+        .set({ state: 'done', finished: new Date() })
+        .where('job_id', '=', job.job_id)
+        .execute();
     }
   }
 }
 
-const rulesOf = (workUnitId: number) => portal.db.selectFrom('rule').selectAll().where('change_work_unit_id', '=', workUnitId).execute();
-const communicationsOf = (workUnitId: number) => portal.db.selectFrom('work_unit_communication').selectAll().where('change_work_unit_id', '=', workUnitId).execute();
+const rulesOf = (workUnitId: number) =>
+  portal.db.selectFrom('rule').selectAll().where('change_work_unit_id', '=', workUnitId).execute();
+const communicationsOf = (workUnitId: number) =>
+  portal.db.selectFrom('work_unit_communication').selectAll().where('change_work_unit_id', '=', workUnitId).execute();
 const maintenanceNotes = async (workUnitId: number) =>
-  (await portal.db.selectFrom('work_unit_note').select('detail').where('work_unit_id', '=', workUnitId).where('created_by', '=', MAINTENANCE_ACTOR).orderBy('work_unit_note_id').execute()).map((row) => row.detail);
+  (
+    await portal.db
+      .selectFrom('work_unit_note')
+      .select('detail')
+      .where('work_unit_id', '=', workUnitId)
+      .where('created_by', '=', MAINTENANCE_ACTOR)
+      .orderBy('work_unit_note_id')
+      .execute()
+  ).map((row) => row.detail);
 
-const cpuPacket = (entityId: string, timestamp: string, cpu: number) => ({ entityId, timestamp, message: { Value: cpu, Properties: { BlockName: 'Core switch' }, Metrics: { CpuPercent: cpu } } });
+const cpuPacket = (entityId: string, timestamp: string, cpu: number) => ({
+  entityId,
+  timestamp,
+  message: { Value: cpu, Properties: { BlockName: 'Core switch' }, Metrics: { CpuPercent: cpu } },
+});
 
 async function post(payload: unknown) {
-  const response = await portal.app.inject({ method: 'POST', url: '/v1/packets', payload: payload as object, headers: { authorization: `Bearer ${contosoToken}` } });
+  const response = await portal.app.inject({
+    method: 'POST',
+    url: '/v1/packets',
+    payload: payload as object,
+    headers: { authorization: `Bearer ${contosoToken}` },
+  });
   expect(response.statusCode, response.body).toBe(200);
 }
 
@@ -143,9 +222,23 @@ async function post(payload: unknown) {
 async function insertAlertRule(entityIds: readonly string[]): Promise<string> {
   const conditions = [
     tenantCondition(DEMO.contoso),
-    { Type: 0, LeftOperand: LEFT_OPERANDS.Metric.id, LeftOperandFieldName: 'CpuPercent', Operator: OPERATORS.GreaterThan, RightOperand: '80', OccurrencePattern: null },
+    {
+      Type: 0,
+      LeftOperand: LEFT_OPERANDS.Metric.id,
+      LeftOperandFieldName: 'CpuPercent',
+      Operator: OPERATORS.GreaterThan,
+      RightOperand: '80',
+      OccurrencePattern: null,
+    },
     // Only the test's entities, so that other tests' packets do not open matches of this rule.
-    { Type: 0, LeftOperand: LEFT_OPERANDS.Entity.id, LeftOperandFieldName: null, Operator: OPERATORS.Matches, RightOperand: `^(${entityIds.join('|')})$`, OccurrencePattern: null },
+    {
+      Type: 0,
+      LeftOperand: LEFT_OPERANDS.Entity.id,
+      LeftOperandFieldName: null,
+      Operator: OPERATORS.Matches,
+      RightOperand: `^(${entityIds.join('|')})$`,
+      OccurrencePattern: null,
+    },
   ];
   const row = await portal.db
     .insertInto('rule')
@@ -157,7 +250,9 @@ async function insertAlertRule(entityIds: readonly string[]): Promise<string> {
       use_sliding_expiration: false,
       time_conditions: null,
       conditions: JSON.stringify(conditions),
-      match_actions: JSON.stringify([{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }]),
+      match_actions: JSON.stringify([
+        { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
+      ]),
       expiration_actions: '[]',
     })
     .returning('rule_id')
@@ -167,19 +262,38 @@ async function insertAlertRule(entityIds: readonly string[]): Promise<string> {
 }
 
 async function historyOfMatch(ruleId: string, entityId: string) {
-  const match = await portal.db.selectFrom('rule_match').selectAll().where('rule_id', '=', ruleId).where('subject_id', '=', entityId).executeTakeFirst();
+  const match = await portal.db
+    .selectFrom('rule_match')
+    .selectAll()
+    .where('rule_id', '=', ruleId)
+    .where('subject_id', '=', entityId)
+    .executeTakeFirst();
   if (!match) return { match, runs: [] };
-  const runs = await portal.db.selectFrom('action_history').select(['result_status_id', 'result_detail']).where('rule_match_id', '=', match.rule_match_id).execute();
+  const runs = await portal.db
+    .selectFrom('action_history')
+    .select(['result_status_id', 'result_detail'])
+    .where('rule_match_id', '=', match.rule_match_id)
+    .execute();
   return { match, runs };
 }
 
-const colorOf = async (entityId: string) => (await portal.db.selectFrom('entity_color').select('color').where('entity_id', '=', entityId).executeTakeFirst())?.color;
+const colorOf = async (entityId: string) =>
+  (await portal.db.selectFrom('entity_color').select('color').where('entity_id', '=', entityId).executeTakeFirst())
+    ?.color;
 
 describe('an approved planned-outage change opens a maintenance window', () => {
   it('approving both opens exactly one Maintenance rule over the named block and device for the planned window, and drafts one communication linked to the change', async () => {
     const block = randomUUID();
     const device = randomUUID();
-    const cr = await create(changeRequest({ relations: [{ referenceType: 'Block', referenceId: block }, { referenceType: 'Device', referenceId: device.toUpperCase() }, { referenceType: 'WorkUnit', referenceId: '1' }] }));
+    const cr = await create(
+      changeRequest({
+        relations: [
+          { referenceType: 'Block', referenceId: block },
+          { referenceType: 'Device', referenceId: device.toUpperCase() },
+          { referenceType: 'WorkUnit', referenceId: '1' },
+        ],
+      }),
+    );
     await work();
     expect(await rulesOf(cr.workUnitId)).toEqual([]);
 
@@ -189,29 +303,86 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     const rules = await rulesOf(cr.workUnitId);
     expect(rules).toHaveLength(1);
     const rule = rules[0]!;
-    expect(rule).toMatchObject({ tenant_id: DEMO.contoso, rule_type_id: RULE_TYPES.Maintenance, enabled: true, name: `Maintenance: Replace the core switch (#${cr.workUnitId})`, created_by: MAINTENANCE_ACTOR });
-    expect(rule.time_conditions).toMatchObject({ TimeZoneId: 'America/New_York', StartRange: approved.plannedStartTime, EndRange: approved.plannedFinishTime, DaysOfWeek: [0, 1, 2, 3, 4, 5, 6] });
+    expect(rule).toMatchObject({
+      tenant_id: DEMO.contoso,
+      rule_type_id: RULE_TYPES.Maintenance,
+      enabled: true,
+      name: `Maintenance: Replace the core switch (#${cr.workUnitId})`,
+      created_by: MAINTENANCE_ACTOR,
+    });
+    expect(rule.time_conditions).toMatchObject({
+      TimeZoneId: 'America/New_York',
+      StartRange: approved.plannedStartTime,
+      EndRange: approved.plannedFinishTime,
+      DaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+    });
     expect(rule.conditions).toEqual([
       tenantCondition(DEMO.contoso),
-      { Type: 0, LeftOperand: LEFT_OPERANDS.Entity.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: block, OccurrencePattern: null },
-      { Type: 1, LeftOperand: LEFT_OPERANDS.Device.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: device, OccurrencePattern: null },
+      {
+        Type: 0,
+        LeftOperand: LEFT_OPERANDS.Entity.id,
+        LeftOperandFieldName: null,
+        Operator: OPERATORS.Equals,
+        RightOperand: block,
+        OccurrencePattern: null,
+      },
+      {
+        Type: 1,
+        LeftOperand: LEFT_OPERANDS.Device.id,
+        LeftOperandFieldName: null,
+        Operator: OPERATORS.Equals,
+        RightOperand: device,
+        OccurrencePattern: null,
+      },
     ]);
 
     // An ordinary rule: the Rules API shows it, with the change it comes from, and it can be edited like any other.
     const read = await portal.as('admin', { method: 'GET', url: `/v1/rules/${rule.rule_id}` });
-    expect(read.json<Rule>()).toMatchObject({ ruleId: rule.rule_id, ruleTypeId: RULE_TYPES.Maintenance, changeWorkUnitId: cr.workUnitId });
-    const { ruleId: _id, created: _c, createdBy: _cb, modified: _m, modifiedBy: _mb, changeWorkUnitId: _w, ...input } = read.json<Rule>();
-    const edited = await portal.as('admin', { method: 'POST', url: `/v1/rules/${rule.rule_id}`, payload: { ...input, description: 'Core switch swap, night shift' } });
+    expect(read.json<Rule>()).toMatchObject({
+      ruleId: rule.rule_id,
+      ruleTypeId: RULE_TYPES.Maintenance,
+      changeWorkUnitId: cr.workUnitId,
+    });
+    const {
+      ruleId: _id,
+      created: _c,
+      createdBy: _cb,
+      modified: _m,
+      modifiedBy: _mb,
+      changeWorkUnitId: _w,
+      ...input
+    } = read.json<Rule>();
+    const edited = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/rules/${rule.rule_id}`,
+      payload: { ...input, description: 'Core switch swap, night shift' },
+    });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json<Rule>()).toMatchObject({ description: 'Core switch swap, night shift', changeWorkUnitId: cr.workUnitId });
+    expect(edited.json<Rule>()).toMatchObject({
+      description: 'Core switch swap, night shift',
+      changeWorkUnitId: cr.workUnitId,
+    });
 
     const communications = await communicationsOf(cr.workUnitId);
     expect(communications).toHaveLength(1);
-    expect(communications[0]).toMatchObject({ tenant_id: DEMO.contoso, status: 'Investigating', title: 'Planned maintenance: Replace the core switch', service_manager: 'planner', event_started: new Date(approved.plannedStartTime!), next_update: new Date(approved.plannedStartTime!) });
+    expect(communications[0]).toMatchObject({
+      tenant_id: DEMO.contoso,
+      status: 'Investigating',
+      title: 'Planned maintenance: Replace the core switch',
+      service_manager: 'planner',
+      event_started: new Date(approved.plannedStartTime!),
+      next_update: new Date(approved.plannedStartTime!),
+    });
     expect(communications[0]!.details).toContain(block);
-    const links = await portal.db.selectFrom('work_unit_communication_work_unit').selectAll().where('work_unit_communication_id', '=', communications[0]!.work_unit_communication_id).execute();
+    const links = await portal.db
+      .selectFrom('work_unit_communication_work_unit')
+      .selectAll()
+      .where('work_unit_communication_id', '=', communications[0]!.work_unit_communication_id)
+      .execute();
     expect(links).toEqual([expect.objectContaining({ work_unit_id: cr.workUnitId, tenant_id: DEMO.contoso })]);
-    expect(await maintenanceNotes(cr.workUnitId)).toEqual([expect.stringMatching(/^Maintenance window opened from .* over block .*, device /)]);
+    expect(await maintenanceNotes(cr.workUnitId)).toEqual([
+      expect.stringMatching(/^Maintenance window opened from .* over block .*, device /),
+    ]);
   });
 
   it('suppresses and records as Suppressed the actions of a named subject during the window, runs them outside it, and follows the change when its planned times are edited', async () => {
@@ -219,7 +390,14 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     const other = randomUUID();
     const later = randomUUID();
     const alertRule = await insertAlertRule([named, other, later]);
-    const cr = await create(changeRequest({ relations: [{ referenceType: 'Block', referenceId: named }, { referenceType: 'Block', referenceId: later }] }));
+    const cr = await create(
+      changeRequest({
+        relations: [
+          { referenceType: 'Block', referenceId: named },
+          { referenceType: 'Block', referenceId: later },
+        ],
+      }),
+    );
     await approveBoth(cr);
     await work();
 
@@ -238,16 +416,40 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     expect(await colorOf(other)).toBe(BLOCK_COLORS.Red);
 
     // The change moves to tomorrow: the rule follows, and now is outside the window.
-    const current = (await portal.as('planner', { method: 'GET', url: `/v1/workunits(${cr.workUnitId})` })).json<WorkUnit>();
-    const moved = await patch('planner', current, { plannedStartTime: hoursFromNow(24), plannedFinishTime: hoursFromNow(26) });
+    const current = (
+      await portal.as('planner', { method: 'GET', url: `/v1/workunits(${cr.workUnitId})` })
+    ).json<WorkUnit>();
+    const moved = await patch('planner', current, {
+      plannedStartTime: hoursFromNow(24),
+      plannedFinishTime: hoursFromNow(26),
+    });
     await work();
     const [rule] = await rulesOf(cr.workUnitId);
-    expect(rule!.time_conditions).toMatchObject({ StartRange: moved.plannedStartTime, EndRange: moved.plannedFinishTime });
+    expect(rule!.time_conditions).toMatchObject({
+      StartRange: moved.plannedStartTime,
+      EndRange: moved.plannedFinishTime,
+    });
     expect(rule!.created_by).toBe(MAINTENANCE_ACTOR);
     expect(await rulesOf(cr.workUnitId)).toHaveLength(1);
     const [communication] = await communicationsOf(cr.workUnitId);
-    expect(communication).toMatchObject({ event_started: new Date(moved.plannedStartTime!), next_update: new Date(moved.plannedStartTime!) });
+    expect(communication).toMatchObject({
+      event_started: new Date(moved.plannedStartTime!),
+      next_update: new Date(moved.plannedStartTime!),
+    });
     expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(/^Maintenance window updated: /);
+
+    // The named block's problem, opened in the window and still there now that the window moved
+    // away, is silent no more: its match leaves maintenance and its action runs, once.
+    await releaseEndedMaintenance(portal.db);
+    await releaseEndedMaintenance(portal.db);
+    await work();
+    const after = await historyOfMatch(alertRule, named);
+    expect(after.match).toMatchObject({ in_maintenance: false });
+    expect(after.runs.map((run) => run.result_status_id)).toEqual([
+      ACTION_RESULT_STATUSES.Suppressed,
+      ACTION_RESULT_STATUSES.Success,
+    ]);
+    expect(await colorOf(named)).toBe(BLOCK_COLORS.Red);
 
     await post(cpuPacket(later, secondsAgo(10), 97));
     await work();
@@ -265,9 +467,18 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     await patch('planner', approved, { stateId: WORK_UNIT_STATES.Canceled });
     await work();
     expect(await rulesOf(cr.workUnitId)).toEqual([]);
-    expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ status: 'Cancelled', next_update: null })]);
-    expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(/^Maintenance window removed: the change was canceled\./);
-    const audit = await portal.db.selectFrom('audit_event').select(['action', 'actor_name']).where('entity_type', '=', 'rule').where(sql<boolean>`changes @> ${JSON.stringify({ reason: 'the change was canceled' })}::jsonb`).execute();
+    expect(await communicationsOf(cr.workUnitId)).toEqual([
+      expect.objectContaining({ status: 'Cancelled', next_update: null }),
+    ]);
+    expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(
+      /^Maintenance window removed: the change was canceled\./,
+    );
+    const audit = await portal.db
+      .selectFrom('audit_event')
+      .select(['action', 'actor_name'])
+      .where('entity_type', '=', 'rule')
+      .where(sql<boolean>`changes @> ${JSON.stringify({ reason: 'the change was canceled' })}::jsonb`)
+      .execute();
     expect(audit).toEqual([{ action: 'delete', actor_name: MAINTENANCE_ACTOR }]);
   });
 
@@ -308,11 +519,19 @@ describe('an approved planned-outage change opens a maintenance window', () => {
   });
 
   it('opens nothing for planned times the rule engine would read as no bound (before 2022), and says why', async () => {
-    const cr = await create(changeRequest({ plannedStartTime: '2021-06-01T10:00:00.000Z', plannedFinishTime: '2021-06-01T12:00:00.000Z', relations: [{ referenceType: 'Block', referenceId: randomUUID() }] }));
+    const cr = await create(
+      changeRequest({
+        plannedStartTime: '2021-06-01T10:00:00.000Z',
+        plannedFinishTime: '2021-06-01T12:00:00.000Z',
+        relations: [{ referenceType: 'Block', referenceId: randomUUID() }],
+      }),
+    );
     await approveBoth(cr);
     await work();
     expect(await rulesOf(cr.workUnitId)).toEqual([]);
-    expect(await maintenanceNotes(cr.workUnitId)).toEqual(['No maintenance window was opened for this planned outage: the change has no usable planned start and finish time (both from 1 Jan 2022 on, the finish not before the start).']);
+    expect(await maintenanceNotes(cr.workUnitId)).toEqual([
+      'No maintenance window was opened for this planned outage: the change has no usable planned start and finish time (both from 1 Jan 2022 on, the finish not before the start).',
+    ]);
   });
 
   it('removes the rule when the change stops naming any subject, leaving the draft communication as it is', async () => {
@@ -335,13 +554,20 @@ describe('an approved planned-outage change opens a maintenance window', () => {
     expect(replaced.approved2By).toBeNull();
     await work();
     expect(await rulesOf(cr.workUnitId)).toEqual([]);
-    expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(/^Maintenance window removed: the change is no longer approved by its approvers\./);
+    expect((await maintenanceNotes(cr.workUnitId)).at(-1)).toMatch(
+      /^Maintenance window removed: the change is no longer approved by its approvers\./,
+    );
 
     const back = await patch('planner', replaced, { approver2: 'admin@cfs.example' });
     await patch('admin', back, { approved2By: 'admin@cfs.example' });
     await work();
     expect(await rulesOf(cr.workUnitId)).toHaveLength(1);
-    expect(await communicationsOf(cr.workUnitId)).toEqual([expect.objectContaining({ work_unit_communication_id: draft!.work_unit_communication_id, status: 'Investigating' })]);
+    expect(await communicationsOf(cr.workUnitId)).toEqual([
+      expect.objectContaining({
+        work_unit_communication_id: draft!.work_unit_communication_id,
+        status: 'Investigating',
+      }),
+    ]);
   });
 
   it('writes one rule and one communication when two workers process the same events at once', async () => {
@@ -351,15 +577,25 @@ describe('an approved planned-outage change opens a maintenance window', () => {
       await approveBoth(cr);
       // Both read the cursor at once (one of them finds it busy), then both run the change's window, several times over.
       await Promise.all([readMaintenanceEvents(portal.db), readMaintenanceEvents(second.runtime.db)]);
-      const outcomes = await Promise.all([portal.db, second.runtime.db, portal.db, second.runtime.db].map((db) => reconcileChangeWindow(db, cr.workUnitId)));
+      const outcomes = await Promise.all(
+        [portal.db, second.runtime.db, portal.db, second.runtime.db].map((db) =>
+          reconcileChangeWindow(db, cr.workUnitId),
+        ),
+      );
       expect(outcomes.filter((outcome) => outcome === 'opened')).toHaveLength(1);
       await Promise.all([work(portal.db), work(second.runtime.db)]);
       expect(await rulesOf(cr.workUnitId)).toHaveLength(1);
       const communications = await communicationsOf(cr.workUnitId);
       expect(communications).toHaveLength(1);
-      const links = await portal.db.selectFrom('work_unit_communication_work_unit').select('work_unit_id').where('work_unit_communication_id', '=', communications[0]!.work_unit_communication_id).execute();
+      const links = await portal.db
+        .selectFrom('work_unit_communication_work_unit')
+        .select('work_unit_id')
+        .where('work_unit_communication_id', '=', communications[0]!.work_unit_communication_id)
+        .execute();
       expect(links).toHaveLength(1);
-      expect((await maintenanceNotes(cr.workUnitId)).filter((detail) => detail.startsWith('Maintenance window opened'))).toHaveLength(1);
+      expect(
+        (await maintenanceNotes(cr.workUnitId)).filter((detail) => detail.startsWith('Maintenance window opened')),
+      ).toHaveLength(1);
     } finally {
       await second.close();
     }

@@ -25,15 +25,21 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 
 const readyz = async () => {
   const response = await portal.app.inject({ method: 'GET', url: '/readyz' });
-  return { status: response.statusCode, body: response.json<{ status: string; checks: { database: boolean; migrations: boolean; workers: number } }>() };
+  return {
+    status: response.statusCode,
+    body: response.json<{ status: string; checks: { database: boolean; migrations: boolean; workers: number } }>(),
+  };
 };
 
-const scrape = async (authorization?: string) => portal.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+const scrape = async (authorization?: string) =>
+  portal.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
 
 /** The value of one series in Prometheus text (`name{labels} value`), 0 when absent. */
 function series(text: string, name: string, labels: Record<string, string>): number {
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = text.split('\n').find((row) => row.startsWith(`${name}{`) && wanted.every((label) => row.includes(label)));
+  const line = text
+    .split('\n')
+    .find((row) => row.startsWith(`${name}{`) && wanted.every((label) => row.includes(label)));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -41,20 +47,29 @@ describe('readiness (GET /readyz)', () => {
   it('is not ready while no worker runs, ready once one says it is alive, and not ready after it stops', async () => {
     await portal.db.deleteFrom('worker_heartbeat').execute();
     const before = await readyz();
-    expect(before).toEqual({ status: 503, body: { status: 'not ready', checks: { database: true, migrations: true, workers: 0 } } });
+    expect(before).toEqual({
+      status: 503,
+      body: { status: 'not ready', checks: { database: true, migrations: true, workers: 0 } },
+    });
     // Liveness does not depend on the workers.
     expect((await portal.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
     const worker: JobWorker = startJobWorker({ db: portal.db, tasks: [], pollMs: 50, log: () => undefined });
     const ready = await until(readyz, (answer) => answer.status === 200);
-    expect(ready).toEqual({ status: 200, body: { status: 'ready', checks: { database: true, migrations: true, workers: 1 } } });
+    expect(ready).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { database: true, migrations: true, workers: 1 } },
+    });
 
     await worker.stop();
     expect((await readyz()).status).toBe(503);
   });
 
   it('counts a worker that has not been heard from for 30 s as gone', async () => {
-    await portal.db.insertInto('worker_heartbeat').values({ worker_id: 'killed', host: 'elsewhere', pid: 1, seen: new Date(Date.now() - 31_000) }).execute();
+    await portal.db
+      .insertInto('worker_heartbeat')
+      .values({ worker_id: 'killed', host: 'elsewhere', pid: 1, seen: new Date(Date.now() - 31_000) })
+      .execute();
     expect((await readyz()).body.checks.workers).toBe(0);
     await portal.db.deleteFrom('worker_heartbeat').execute();
   });
@@ -84,19 +99,40 @@ describe('metrics (GET /metrics)', () => {
     const text = async () => (await scrape(`Bearer ${METRICS_TOKEN}`)).body;
     const before = await text();
     const route = { method: 'GET', route: '/v1/tenants', status: '200' };
-    for (let call = 0; call < 3; call += 1) expect((await portal.as('admin', { method: 'GET', url: '/v1/tenants?$top=5' })).statusCode).toBe(200);
-    expect((await portal.as('admin', { method: 'GET', url: '/v1/tenants/not-a-guid' })).statusCode).toBeGreaterThanOrEqual(400);
+    for (let call = 0; call < 3; call += 1)
+      expect((await portal.as('admin', { method: 'GET', url: '/v1/tenants?$top=5' })).statusCode).toBe(200);
+    expect(
+      (await portal.as('admin', { method: 'GET', url: '/v1/tenants/not-a-guid' })).statusCode,
+    ).toBeGreaterThanOrEqual(400);
 
     // Jobs due and waiting: the queue's depth and age, read from the job table.
     const waiting = defineTask({ name: 'test.waiting', payload: z.object({}), perform: async () => undefined });
     await portal.db.transaction().execute(async (trx) => {
-      await trx.insertInto('job').values([0, 1].map((n) => ({ task: waiting.name, key: `k${n}`, payload: '{}', max_attempts: 1, run_at: new Date(Date.now() - 60_000) }))).execute();
+      await trx
+        .insertInto('job')
+        .values(
+          [0, 1].map((n) => ({
+            task: waiting.name,
+            key: `k${n}`,
+            payload: '{}',
+            max_attempts: 1,
+            run_at: new Date(Date.now() - 60_000),
+          })),
+        )
+        .execute();
     });
     const after = await text();
 
-    expect(series(after, 'cfs_http_request_duration_seconds_count', route) - series(before, 'cfs_http_request_duration_seconds_count', route)).toBe(3);
-    expect(series(after, 'cfs_principal_cache_lookups_total', { result: 'hit' }) + series(after, 'cfs_principal_cache_lookups_total', { result: 'miss' })).toBeGreaterThan(
-      series(before, 'cfs_principal_cache_lookups_total', { result: 'hit' }) + series(before, 'cfs_principal_cache_lookups_total', { result: 'miss' }),
+    expect(
+      series(after, 'cfs_http_request_duration_seconds_count', route) -
+        series(before, 'cfs_http_request_duration_seconds_count', route),
+    ).toBe(3);
+    expect(
+      series(after, 'cfs_principal_cache_lookups_total', { result: 'hit' }) +
+        series(after, 'cfs_principal_cache_lookups_total', { result: 'miss' }),
+    ).toBeGreaterThan(
+      series(before, 'cfs_principal_cache_lookups_total', { result: 'hit' }) +
+        series(before, 'cfs_principal_cache_lookups_total', { result: 'miss' }),
     );
     expect(series(after, 'cfs_job_queue_depth', { task: 'test.waiting' })).toBe(2);
     expect(series(after, 'cfs_job_queue_oldest_seconds', { task: 'test.waiting' })).toBeGreaterThanOrEqual(59);
@@ -110,9 +146,17 @@ describe('request ids', () => {
   it('answers each request with its id, keeps a sane one the client sent, and replaces one that is not', async () => {
     const fresh = await portal.app.inject({ method: 'GET', url: '/healthz' });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const sent = await portal.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'proxy-7f3a.42' } });
+    const sent = await portal.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'proxy-7f3a.42' },
+    });
     expect(sent.headers['x-request-id']).toBe('proxy-7f3a.42');
-    const forged = await portal.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'evil\nline' } });
+    const forged = await portal.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'evil\nline' },
+    });
     expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -121,11 +165,19 @@ describe('request ids', () => {
       method: 'PUT',
       url: '/api/v1/rc/workunits',
       headers: { 'x-request-id': 'rc-filed-1' },
-      payload: { title: 'The printer jams', description: 'Every second page.', stakeHolderPhoneNumber: '+1 425 555 0100' },
+      payload: {
+        title: 'The printer jams',
+        description: 'Every second page.',
+        stakeHolderPhoneNumber: '+1 425 555 0100',
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
     const { workUnitId } = response.json<{ workUnitId: number }>();
-    const job = await portal.db.selectFrom('job').select(['request_id']).where('key', '=', `resolutioncenter:ResolutionCenterCreated:${workUnitId}`).executeTakeFirstOrThrow();
+    const job = await portal.db
+      .selectFrom('job')
+      .select(['request_id'])
+      .where('key', '=', `resolutioncenter:ResolutionCenterCreated:${workUnitId}`)
+      .executeTakeFirstOrThrow();
     expect(job.request_id).toBe('rc-filed-1');
   });
 });

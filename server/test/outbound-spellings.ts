@@ -101,6 +101,8 @@ export function withPort(url: string, port: number): string {
   const match = /^(https?:\/\/)([^/?#]*)(.*)$/s.exec(url);
   if (!match) throw new Error(`Not a spelling: ${url}`);
   const [, scheme = '', authority = '', rest = ''] = match;
-  const host = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.replace(/:\d+$/, '');
+  const host = authority.startsWith('[')
+    ? authority.slice(0, authority.indexOf(']') + 1)
+    : authority.replace(/:\d+$/, '');
   return `${scheme}${host}:${port}${rest || '/'}`;
 }

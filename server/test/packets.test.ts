@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceCredential } from '../src/auth/machine-callers.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { maintainPacketPartitions, packetPartitions } from '../src/engines/ingestion/partitions.js';
 import { newestPacketsStatement } from '../src/engines/rules/window.js';
 import { createTokenAs } from './factories.js';
@@ -24,22 +24,38 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 const packet = (entityId: string, timestamp: string, value: number, extra: Record<string, unknown> = {}) => ({
   entityId,
   timestamp,
-  message: { Value: value, Properties: { BlockName: 'Lab host' }, Metrics: { CpuPercent: value }, States: { Service: 'Running' }, Diagnostics: {}, ...extra },
+  message: {
+    Value: value,
+    Properties: { BlockName: 'Lab host' },
+    Metrics: { CpuPercent: value },
+    States: { Service: 'Running' },
+    Diagnostics: {},
+    ...extra,
+  },
 });
 
 function post(token: string | undefined, payload: unknown) {
-  return portal.app.inject({ method: 'POST', url: '/v1/packets', payload: payload as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return portal.app.inject({
+    method: 'POST',
+    url: '/v1/packets',
+    payload: payload as object,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
 }
 
 async function historyCount(entityId: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM packet WHERE entity_id = ${entityId}::uuid`.execute(portal.db);
+  const { rows } = await sql<{
+    n: string;
+  }>`SELECT count(*) AS n FROM packet WHERE entity_id = ${entityId}::uuid`.execute(portal.db);
   return Number(rows[0]!.n);
 }
 
 async function latestOf(user: string, ...ids: string[]) {
   const response = await portal.as(user, { method: 'GET', url: `/v1/packets?$filter=entityId in (${ids.join(',')})` });
   expect(response.statusCode).toBe(200);
-  return response.json<{ value: { entityId: string; tenantId: string; timestamp: string; message: { Value: number } }[] }>().value;
+  return response.json<{
+    value: { entityId: string; tenantId: string; timestamp: string; message: { Value: number } }[];
+  }>().value;
 }
 
 /** A device of a tenant with a credential of its own, as promotion makes it. */
@@ -47,7 +63,12 @@ async function createDevice(tenantId: string, subscriptionId: string) {
   const { credential, hash } = generateDeviceCredential();
   const row = await portal.db
     .insertInto('device')
-    .values({ tenant_id: tenantId, subscription_id: subscriptionId, name: `host-${randomUUID().slice(0, 6)}`, credential_hash: hash })
+    .values({
+      tenant_id: tenantId,
+      subscription_id: subscriptionId,
+      name: `host-${randomUUID().slice(0, 6)}`,
+      credential_hash: hash,
+    })
     .returning('device_id')
     .executeTakeFirstOrThrow();
   return { deviceId: row.device_id, credential };
@@ -69,11 +90,20 @@ describe('POST /v1/packets', () => {
   it('stores a batch with a tenant token and answers how many were accepted and stored', async () => {
     const a = randomUUID();
     const b = randomUUID();
-    const response = await post(contosoToken, [packet(a, minutesAgo(3), 10), packet(a, minutesAgo(2), 20), packet(b, minutesAgo(1), 30)]);
+    const response = await post(contosoToken, [
+      packet(a, minutesAgo(3), 10),
+      packet(a, minutesAgo(2), 20),
+      packet(b, minutesAgo(1), 30),
+    ]);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ accepted: 3, stored: 3 });
     const latest = await latestOf('operator', a, b);
-    expect(latest.map((row) => [row.entityId, row.message.Value]).sort()).toEqual([[a, 20], [b, 30]].sort());
+    expect(latest.map((row) => [row.entityId, row.message.Value]).sort()).toEqual(
+      [
+        [a, 20],
+        [b, 30],
+      ].sort(),
+    );
     expect(latest.every((row) => row.tenantId === DEMO.contoso)).toBe(true);
   });
 
@@ -85,17 +115,31 @@ describe('POST /v1/packets', () => {
 
   it('refuses the whole batch when one item is bad, naming the item and the problem', async () => {
     const good = randomUUID();
-    const response = await post(contosoToken, [packet(good, minutesAgo(1), 1), packet(good, minutesAgo(2), 2), { ...packet(good, minutesAgo(3), 3), entityId: 'host-7' }]);
+    const response = await post(contosoToken, [
+      packet(good, minutesAgo(1), 1),
+      packet(good, minutesAgo(2), 2),
+      { ...packet(good, minutesAgo(3), 3), entityId: 'host-7' },
+    ]);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Item 3: entityId must be a GUID', errors: { '3.entityId': ['Item 3: entityId must be a GUID'] } });
+    expect(response.json()).toEqual({
+      message: 'Item 3: entityId must be a GUID',
+      errors: { '3.entityId': ['Item 3: entityId must be a GUID'] },
+    });
     const badTime = await post(contosoToken, [packet(good, 'yesterday', 1)]);
-    expect(badTime.json<{ message: string }>().message).toBe('Item 1: timestamp must be a date and time with a time zone (ISO 8601)');
-    const badMetric = await post(contosoToken, [packet(good, minutesAgo(1), 1), packet(good, minutesAgo(1), 1, { Metrics: { CpuPercent: 'high' } })]);
+    expect(badTime.json<{ message: string }>().message).toBe(
+      'Item 1: timestamp must be a date and time with a time zone (ISO 8601)',
+    );
+    const badMetric = await post(contosoToken, [
+      packet(good, minutesAgo(1), 1),
+      packet(good, minutesAgo(1), 1, { Metrics: { CpuPercent: 'high' } }),
+    ]);
     expect(badMetric.json<{ message: string }>().message).toBe('Item 2: message.Metrics.CpuPercent must be a number');
     const nul = await post(contosoToken, [packet(good, minutesAgo(1), 1, { Properties: { Note: 'a\u0000b' } })]);
     expect(nul.statusCode).toBe(400);
     expect(nul.json<{ message: string }>().message).toBe('Item 1: message may not contain the character U+0000');
-    const backslash = await post(contosoToken, [packet(randomUUID(), minutesAgo(1), 1, { Properties: { Path: 'C:\\u0000\\dir' } })]);
+    const backslash = await post(contosoToken, [
+      packet(randomUUID(), minutesAgo(1), 1, { Properties: { Path: 'C:\\u0000\\dir' } }),
+    ]);
     expect(backslash.statusCode, backslash.body).toBe(200);
     expect(await historyCount(good)).toBe(0);
     expect(await latestOf('operator', good)).toEqual([]);
@@ -105,13 +149,22 @@ describe('POST /v1/packets', () => {
     const entityId = randomUUID();
     const old = await post(contosoToken, [packet(entityId, new Date(Date.now() - 31 * 86_400_000).toISOString(), 1)]);
     expect(old.statusCode).toBe(400);
-    expect(old.json<{ message: string }>().message).toBe('Item 1: timestamp is older than the 30 days packets are kept');
+    expect(old.json<{ message: string }>().message).toBe(
+      'Item 1: timestamp is older than the 30 days packets are kept',
+    );
     const future = await post(contosoToken, [packet(entityId, new Date(Date.now() + 2 * 86_400_000).toISOString(), 1)]);
-    expect(future.json<{ message: string }>().message).toBe('Item 1: timestamp is more than a day ahead of the server clock');
+    expect(future.json<{ message: string }>().message).toBe(
+      'Item 1: timestamp is more than a day ahead of the server clock',
+    );
     expect((await post(contosoToken, [])).statusCode).toBe(400);
-    const tooMany = await post(contosoToken, Array.from({ length: 1001 }, (_, i) => packet(entityId, new Date(Date.now() - i * 1000).toISOString(), i)));
+    const tooMany = await post(
+      contosoToken,
+      Array.from({ length: 1001 }, (_, i) => packet(entityId, new Date(Date.now() - i * 1000).toISOString(), i)),
+    );
     expect(tooMany.statusCode).toBe(413);
-    expect(tooMany.json<{ message: string }>().message).toBe('A batch holds at most 1000 packets; send the rest in another request.');
+    expect(tooMany.json<{ message: string }>().message).toBe(
+      'A batch holds at most 1000 packets; send the rest in another request.',
+    );
     expect(await historyCount(entityId)).toBe(0);
   });
 
@@ -120,7 +173,17 @@ describe('POST /v1/packets', () => {
     const timestamp = minutesAgo(5);
     const first = packet(entityId, timestamp, 42);
     expect((await post(contosoToken, [first, first])).json()).toEqual({ accepted: 2, stored: 1 });
-    const reordered = { timestamp, entityId: entityId.toUpperCase(), message: { Metrics: first.message.Metrics, Value: 42, States: first.message.States, Diagnostics: {}, Properties: first.message.Properties } };
+    const reordered = {
+      timestamp,
+      entityId: entityId.toUpperCase(),
+      message: {
+        Metrics: first.message.Metrics,
+        Value: 42,
+        States: first.message.States,
+        Diagnostics: {},
+        Properties: first.message.Properties,
+      },
+    };
     expect((await post(contosoToken, reordered)).json()).toEqual({ accepted: 1, stored: 0 });
     expect(await historyCount(entityId)).toBe(1);
     // The same entity and time with other content is another packet.
@@ -142,9 +205,14 @@ describe('POST /v1/packets', () => {
   it("refuses another tenant's entity: the first tenant to report an entity owns it", async () => {
     const entityId = randomUUID();
     expect((await post(contosoToken, packet(entityId, minutesAgo(2), 1))).statusCode).toBe(200);
-    const other = await post(fabrikamToken, [packet(randomUUID(), minutesAgo(1), 7), packet(entityId, minutesAgo(1), 2)]);
+    const other = await post(fabrikamToken, [
+      packet(randomUUID(), minutesAgo(1), 7),
+      packet(entityId, minutesAgo(1), 2),
+    ]);
     expect(other.statusCode).toBe(403);
-    expect(other.json<{ message: string }>().message).toBe('Item 2: this caller may not report packets for this entity');
+    expect(other.json<{ message: string }>().message).toBe(
+      'Item 2: this caller may not report packets for this entity',
+    );
     expect((await latestOf('operator', entityId))[0]!.message.Value).toBe(1);
     expect(await historyCount(entityId)).toBe(1);
   });
@@ -156,14 +224,70 @@ describe('POST /v1/packets', () => {
     expect((await post(fabrikamToken, packet(device.deviceId, minutesAgo(1), 1))).statusCode).toBe(200);
   });
 
+  it("refuses another tenant's packet for a block created in Fabrikam, storing nothing, and Fabrikam still reports to and reads its block", async () => {
+    const blockId = randomUUID();
+    const created = await portal.as('operator2', {
+      method: 'PUT',
+      url: '/v1/blocks',
+      payload: { blockId, subscriptionId: DEMO.fabrikamProduction, name: 'Plant sensor', blockTypeId: 1 },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const intruder = await post(contosoToken, packet(blockId, minutesAgo(2), 666));
+    expect(intruder.statusCode).toBe(403);
+    expect(intruder.json<{ message: string }>().message).toBe(
+      'Item 1: this caller may not report packets for this entity',
+    );
+    expect(await historyCount(blockId)).toBe(0);
+    expect(await latestOf('admin', blockId)).toEqual([]);
+    // Refused again once the owner is known to this instance (the cached path), still storing nothing.
+    expect((await post(contosoToken, packet(blockId, minutesAgo(1), 667))).statusCode).toBe(403);
+    expect((await post(fabrikamToken, packet(blockId, minutesAgo(1), 7))).statusCode).toBe(200);
+    const history = await portal.as('operator2', {
+      method: 'GET',
+      url: `/v1/blocks/${blockId}/history?pageNumber=1&rowCount=100`,
+    });
+    expect(history.statusCode, history.body).toBe(200);
+    expect(JSON.stringify(history.json())).not.toContain('666');
+    expect((await latestOf('operator2', blockId)).map((row) => [row.tenantId, row.message.Value])).toEqual([
+      [DEMO.fabrikam, 7],
+    ]);
+    expect((await post(contosoToken, packet(blockId, minutesAgo(0), 668))).statusCode).toBe(403);
+    expect((await latestOf('operator2', blockId))[0]!.message.Value).toBe(7);
+    expect(await historyCount(blockId)).toBe(1);
+  });
+
+  it("never gives one entity to two tenants when one creates a block while the other's first packet for its id is stored", async () => {
+    for (let round = 0; round < 6; round++) {
+      const blockId = randomUUID();
+      const [created, reported] = await Promise.all([
+        portal.as('operator2', {
+          method: 'PUT',
+          url: '/v1/blocks',
+          payload: { blockId, subscriptionId: DEMO.fabrikamProduction, name: 'Raced sensor', blockTypeId: 1 },
+        }),
+        post(contosoToken, packet(blockId, minutesAgo(1), 1)),
+      ]);
+      expect(
+        [created.statusCode, reported.statusCode].sort(),
+        `round ${round}: ${created.body} ${reported.body}`,
+      ).toEqual(reported.statusCode === 200 ? [200, 400] : [200, 403]);
+      expect(await historyCount(blockId)).toBe(reported.statusCode === 200 ? 1 : 0);
+    }
+  });
+
   it("lets a device credential report its own device only, not another device's entity", async () => {
     const mine = await createDevice(DEMO.contoso, DEMO.contosoProduction);
     const neighbour = await createDevice(DEMO.contoso, DEMO.contosoProduction);
     const own = await post(mine.credential, packet(mine.deviceId, minutesAgo(1), 12));
     expect(own.statusCode).toBe(200);
-    const refused = await post(mine.credential, [packet(mine.deviceId, minutesAgo(0), 13), packet(neighbour.deviceId, minutesAgo(0), 14)]);
+    const refused = await post(mine.credential, [
+      packet(mine.deviceId, minutesAgo(0), 13),
+      packet(neighbour.deviceId, minutesAgo(0), 14),
+    ]);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json<{ message: string }>().message).toBe('Item 2: this caller may not report packets for this entity');
+    expect(refused.json<{ message: string }>().message).toBe(
+      'Item 2: this caller may not report packets for this entity',
+    );
     // Nor an entity nobody owns: a device speaks for its own device and operations only.
     expect((await post(mine.credential, packet(randomUUID(), minutesAgo(0), 1))).statusCode).toBe(403);
     expect((await latestOf('operator', mine.deviceId))[0]!.message.Value).toBe(12);
@@ -173,17 +297,33 @@ describe('POST /v1/packets', () => {
   it("lets a device credential report its device's operations, and not another device's", async () => {
     const mine = await createDevice(DEMO.contoso, DEMO.contosoProduction);
     const neighbour = await createDevice(DEMO.contoso, DEMO.contosoProduction);
-    const pkg = await portal.db.insertInto('package').values({ name: `Checks ${randomUUID().slice(0, 6)}`, package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow();
+    const pkg = await portal.db
+      .insertInto('package')
+      .values({ name: `Checks ${randomUUID().slice(0, 6)}`, package_type_id: 1, operating_system_ids: [1] })
+      .returning('package_id')
+      .executeTakeFirstOrThrow();
     const operation = await portal.db
       .insertInto('operation')
-      .values({ package_id: pkg.package_id, name: 'Ping', frequency_type_ids: [2], operation_type_id: 6, operation_result_type_id: 2 })
+      .values({
+        package_id: pkg.package_id,
+        name: 'Ping',
+        frequency_type_ids: [2],
+        operation_type_id: 6,
+        operation_result_type_id: 2,
+      })
       .returning('operation_id')
       .executeTakeFirstOrThrow();
     const operationOf = async (deviceId: string) =>
       (
         await portal.db
           .insertInto('device_operation')
-          .values({ tenant_id: DEMO.contoso, device_id: deviceId, operation_id: operation.operation_id, label: 'Ping', frequency_type_id: 2 })
+          .values({
+            tenant_id: DEMO.contoso,
+            device_id: deviceId,
+            operation_id: operation.operation_id,
+            label: 'Ping',
+            frequency_type_id: 2,
+          })
           .returning('device_operation_id')
           .executeTakeFirstOrThrow()
       ).device_operation_id;
@@ -202,8 +342,12 @@ describe('GET /v1/packets', () => {
     const fabrikamEntity = randomUUID();
     await post(contosoToken, packet(contosoEntity, minutesAgo(1), 1));
     await post(fabrikamToken, packet(fabrikamEntity, minutesAgo(1), 2));
-    expect((await latestOf('operator', contosoEntity, fabrikamEntity)).map((row) => row.entityId)).toEqual([contosoEntity]);
-    expect((await latestOf('operator2', contosoEntity, fabrikamEntity)).map((row) => row.entityId)).toEqual([fabrikamEntity]);
+    expect((await latestOf('operator', contosoEntity, fabrikamEntity)).map((row) => row.entityId)).toEqual([
+      contosoEntity,
+    ]);
+    expect((await latestOf('operator2', contosoEntity, fabrikamEntity)).map((row) => row.entityId)).toEqual([
+      fabrikamEntity,
+    ]);
     expect((await latestOf('admin', contosoEntity, fabrikamEntity)).length).toBe(2);
     const history = await portal.as('operator2', { method: 'GET', url: `/v1/packets/${contosoEntity}/history` });
     expect(history.statusCode).toBe(404);
@@ -212,15 +356,27 @@ describe('GET /v1/packets', () => {
 
   it('answers the history of an entity for a time range, newest first, page by page', async () => {
     const entityId = randomUUID();
-    await post(contosoToken, Array.from({ length: 7 }, (_, i) => packet(entityId, minutesAgo(10 * (i + 1)), i + 1)));
+    await post(
+      contosoToken,
+      Array.from({ length: 7 }, (_, i) => packet(entityId, minutesAgo(10 * (i + 1)), i + 1)),
+    );
     const url = `/v1/packets/${entityId}/history?from=${encodeURIComponent(minutesAgo(65))}&to=${encodeURIComponent(minutesAgo(15))}&$top=3`;
-    const first = (await portal.as('operator', { method: 'GET', url })).json<{ value: { message: { Value: number } }[]; '@odata.nextLink'?: string }>();
+    const first = (await portal.as('operator', { method: 'GET', url })).json<{
+      value: { message: { Value: number } }[];
+      '@odata.nextLink'?: string;
+    }>();
     expect(first.value.map((row) => row.message.Value)).toEqual([2, 3, 4]);
     expect(first['@odata.nextLink']).toBeDefined();
-    const second = (await portal.as('operator', { method: 'GET', url: first['@odata.nextLink']! })).json<{ value: { message: { Value: number } }[]; '@odata.nextLink'?: string }>();
+    const second = (await portal.as('operator', { method: 'GET', url: first['@odata.nextLink']! })).json<{
+      value: { message: { Value: number } }[];
+      '@odata.nextLink'?: string;
+    }>();
     expect(second.value.map((row) => row.message.Value)).toEqual([5, 6]);
     expect(second['@odata.nextLink']).toBeUndefined();
-    const bad = await portal.as('operator', { method: 'GET', url: `/v1/packets/${entityId}/history?$skiptoken=nonsense` });
+    const bad = await portal.as('operator', {
+      method: 'GET',
+      url: `/v1/packets/${entityId}/history?$skiptoken=nonsense`,
+    });
     expect(bad.statusCode).toBe(400);
   });
 });
@@ -229,7 +385,8 @@ describe('partition upkeep', () => {
   it('drops the days older than the retention and keeps recent days and the days ahead', async () => {
     const entityId = randomUUID();
     await post(contosoToken, packet(entityId, minutesAgo(1), 1));
-    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
     const before = (await packetPartitions(portal.db)).map((p) => p.name);
     expect(before).toContain(`packet_${day(-31)}`);
     const { dropped } = await maintainPacketPartitions(portal.db, 30);
@@ -248,9 +405,20 @@ describe('partition upkeep', () => {
     const now = new Date();
     const today = `packet_${now.toISOString().slice(0, 10).replaceAll('-', '')}`;
     // The statement as the rule engine runs it, executed under EXPLAIN ANALYZE: the partitions it read.
-    const statement = newestPacketsStatement(DEMO.contoso, [entityId], new Date(now.getTime() - 10 * 60_000), now, 5).compile(portal.db);
-    const explained = await portal.db.executeQuery<{ 'QUERY PLAN': string }>({ ...statement, sql: `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${statement.sql}` });
-    const read = new Set(explained.rows.flatMap((row) => [...row['QUERY PLAN'].matchAll(/ on (packet_\d{8})/g)].map((match) => match[1])));
+    const statement = newestPacketsStatement(
+      DEMO.contoso,
+      [entityId],
+      new Date(now.getTime() - 10 * 60_000),
+      now,
+      5,
+    ).compile(portal.db);
+    const explained = await portal.db.executeQuery<{ 'QUERY PLAN': string }>({
+      ...statement,
+      sql: `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${statement.sql}`,
+    });
+    const read = new Set(
+      explained.rows.flatMap((row) => [...row['QUERY PLAN'].matchAll(/ on (packet_\d{8})/g)].map((match) => match[1])),
+    );
     // A window just after midnight spans yesterday too; any other day is never read.
     expect(read.has(today)).toBe(true);
     expect(read.size).toBeLessThanOrEqual(2);

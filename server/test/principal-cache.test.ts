@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /*
@@ -32,11 +32,15 @@ describe('the principal cache', () => {
     await sql`UPDATE app_user SET display_name = 'Renamed Quietly' WHERE user_name = 'operator2'`.execute(portal.db);
     await sql`ALTER TABLE app_user ENABLE TRIGGER app_user_principal`.execute(portal.db);
     await settled();
-    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ name: 'Olivia Operator' });
+    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      name: 'Olivia Operator',
+    });
     // An announced change is seen on the next request.
     await sql`UPDATE app_user SET display_name = 'Olivia Renamed' WHERE user_name = 'operator2'`.execute(portal.db);
     await settled();
-    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ name: 'Olivia Renamed' });
+    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      name: 'Olivia Renamed',
+    });
   });
 
   test('refuses a user disabled on another instance on the next request', async () => {
@@ -51,17 +55,27 @@ describe('the principal cache', () => {
 
   test('takes a removed role away on the next request', async () => {
     expect((await b.as('admin', { method: 'GET', url: '/v1/tenants' })).statusCode).toBe(200);
-    await sql`DELETE FROM user_role WHERE user_id = (SELECT user_id FROM app_user WHERE user_name = 'admin')`.execute(portal.db);
+    await sql`DELETE FROM user_role WHERE user_id = (SELECT user_id FROM app_user WHERE user_name = 'admin')`.execute(
+      portal.db,
+    );
     await settled();
     expect((await b.as('admin', { method: 'GET', url: '/v1/tenants' })).statusCode).toBe(403);
   });
 
   test('sees a caller’s own write on this instance on their very next request', async () => {
-    const before = (await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json<{ subscriptionId: string }>();
+    const before = (await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json<{
+      subscriptionId: string;
+    }>();
     const lab = DEMO.fabrikamLab;
     expect(before.subscriptionId).not.toBe(lab);
-    const saved = await portal.as('operator2', { method: 'POST', url: `/v1/tenantSubscriptionContext/${DEMO.fabrikam}`, payload: { tenant: DEMO.fabrikam, subscriptionId: lab } });
+    const saved = await portal.as('operator2', {
+      method: 'POST',
+      url: `/v1/tenantSubscriptionContext/${DEMO.fabrikam}`,
+      payload: { tenant: DEMO.fabrikam, subscriptionId: lab },
+    });
     expect(saved.statusCode).toBe(200);
-    expect((await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ subscriptionId: lab });
+    expect((await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      subscriptionId: lab,
+    });
   });
 });

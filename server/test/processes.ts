@@ -4,8 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadOrCreateKeys } from '../src/auth/embedded/keys.js';
-import { mintAccessToken } from '../src/auth/embedded/mint.js';
+import { mintAccessToken, openTokenMinter } from '../src/auth/embedded/mint.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { connect, type Db } from '../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -63,11 +62,28 @@ function track(child: ChildProcess): TestProcess {
  * A job worker of the job tests' tasks (fixtures/job-worker.ts) in a process of its own. `ready`
  * resolves once it runs; the child is returned at once, so a test can kill it whatever happens.
  */
-export function spawnFixtureWorker(databaseUrl: string, workerId: string, leaseMs: number, task: string): { child: ChildProcess; ready: Promise<ChildProcess> } {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'job-worker.ts'), databaseUrl, String(leaseMs), task], {
-    env: { ...process.env, WORKER_ID: workerId },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export function spawnFixtureWorker(
+  databaseUrl: string,
+  workerId: string,
+  leaseMs: number,
+  task: string,
+): { child: ChildProcess; ready: Promise<ChildProcess> } {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'fixtures', 'job-worker.ts'),
+      databaseUrl,
+      String(leaseMs),
+      task,
+    ],
+    {
+      env: { ...process.env, WORKER_ID: workerId },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const ready = new Promise<ChildProcess>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
     child.once('exit', (code) => reject(new Error(`worker ${workerId} exited with ${code}`)));
@@ -91,8 +107,14 @@ export function spawnPortal(env: Record<string, string>): TestProcess {
 }
 
 /** Runs a command to its end (an npm script, pg_dump); throws with its output when it fails. */
-export async function runCommand(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
-  const run = track(spawn(command, args, { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+export async function runCommand(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const run = track(
+    spawn(command, args, { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const code = await run.exited();
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${run.output()}`);
   return run.output();
@@ -102,7 +124,8 @@ export async function runCommand(command: string, args: readonly string[], env: 
 export async function waitForHealth(portal: TestProcess, url: string, timeoutMs = 90_000): Promise<void> {
   await until(
     async () => {
-      if (portal.child.exitCode !== null) throw new Error(`The portal exited with ${portal.child.exitCode}:\n${portal.output()}`);
+      if (portal.child.exitCode !== null)
+        throw new Error(`The portal exited with ${portal.child.exitCode}:\n${portal.output()}`);
       try {
         return (await fetch(`${url}/healthz`)).ok;
       } catch {
@@ -140,7 +163,11 @@ export class PortalProcess {
   /** Starts the portal and resolves once it answers /healthz. */
   async start(timeoutMs = 60_000): Promise<void> {
     // The test runner's own variables (NODE_ENV=test turns on test-only checks) stay out of the portal's environment.
-    const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^(NODE_ENV|VITEST|TEST_)/.test(entry[0])));
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined && !/^(NODE_ENV|VITEST|TEST_)/.test(entry[0]),
+      ),
+    );
     const child = spawn(process.execPath, [path.join(repositoryRoot, 'server', 'dist', 'main.js')], {
       cwd: repositoryRoot,
       env: { ...inherited, PORT: String(this.port), HOST: '127.0.0.1', ...this.env },
@@ -213,7 +240,9 @@ function memoryOf(pid: number): { rssMb: number; peakMb: number } {
  * the portal starts (on a connection without a statement timeout); `env` adds to the
  * configuration.
  */
-export async function startMeasuredPortal(options: { env?: Record<string, string>; load?: (db: Db) => Promise<void> } = {}): Promise<MeasuredPortal> {
+export async function startMeasuredPortal(
+  options: { env?: Record<string, string>; load?: (db: Db) => Promise<void> } = {},
+): Promise<MeasuredPortal> {
   buildServer();
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfs-process-'));
@@ -268,7 +297,10 @@ export async function startMeasuredPortal(options: { env?: Record<string, string
         await cleanUp();
         throw new Error(`The portal exited with ${child.exitCode}:\n${stderr}`);
       }
-      const ready = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+      const ready = await fetch(`${url}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) {
         await stop();
@@ -277,7 +309,7 @@ export async function startMeasuredPortal(options: { env?: Record<string, string
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const config = loadConfig(env);
-    const keys = await loadOrCreateKeys(dataDir);
+    const minter = await openTokenMinter(config);
     const tokens = new Map<string, Promise<string>>();
     const pid = child.pid ?? 0;
     return {
@@ -286,13 +318,16 @@ export async function startMeasuredPortal(options: { env?: Record<string, string
       config,
       database,
       token(userName) {
-        const minted = tokens.get(userName) ?? mintAccessToken(config, keys, userName);
+        const minted = tokens.get(userName) ?? mintAccessToken(minter, userName);
         tokens.set(userName, minted);
         return minted;
       },
       memory: () => memoryOf(pid),
       errors: () => stderr,
-      stop,
+      stop: async () => {
+        await minter.close();
+        await stop();
+      },
     };
   } catch (error) {
     await cleanUp();

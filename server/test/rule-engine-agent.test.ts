@@ -3,10 +3,17 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import {
+  ACTION_RESULT_STATUSES,
+  BLOCK_COLORS,
+  BUILT_IN_ACTIONS,
+  LEFT_OPERANDS,
+  OPERATORS,
+  RULE_TYPES,
+} from '@cfs/contracts/monitoring';
 import { tenantCondition } from '@cfs/contracts/rules';
 import { prepareDemoAgent } from '../src/areas/agent/demo-agent.js';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
@@ -39,7 +46,12 @@ async function until<T>(read: () => Promise<T | undefined>, what: string, timeou
 beforeAll(async () => {
   portal = await createTestPortal();
   await portal.app.listen({ port: 0, host: '127.0.0.1' });
-  const worker = startJobWorker({ db: portal.db, tasks: RULE_ENGINE_TASKS, listenUrl: portal.runtime.databaseUrl, pollMs: 200 });
+  const worker = startJobWorker({
+    db: portal.db,
+    tasks: RULE_ENGINE_TASKS,
+    listenUrl: portal.runtime.databaseUrl,
+    pollMs: 200,
+  });
   stopWorker = () => worker.stop();
 });
 afterAll(async () => {
@@ -52,7 +64,12 @@ describe('the demo agent and a threshold rule', () => {
   it('turns the device block red with an incident when its CPU crosses the threshold, and green once the match expires', async () => {
     const prepared = await prepareDemoAgent(portal.db, portal.config);
     expect(prepared).toBeDefined();
-    const device = await portal.db.selectFrom('device').select(['device_id', 'tenant_id']).where('tenant_id', '=', DEMO.contoso).orderBy('created', 'desc').executeTakeFirstOrThrow();
+    const device = await portal.db
+      .selectFrom('device')
+      .select(['device_id', 'tenant_id'])
+      .where('tenant_id', '=', DEMO.contoso)
+      .orderBy('created', 'desc')
+      .executeTakeFirstOrThrow();
     // The device's heartbeat (its entity is the device), over a threshold every machine crosses: CPU at or over 0 %.
     const rule = await portal.db
       .insertInto('rule')
@@ -63,37 +80,84 @@ describe('the demo agent and a threshold rule', () => {
         match_lifetime_seconds: 300,
         conditions: JSON.stringify([
           tenantCondition(DEMO.contoso),
-          { Type: 0, LeftOperand: LEFT_OPERANDS.Entity.id, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: device.device_id, OccurrencePattern: null },
-          { Type: 0, LeftOperand: LEFT_OPERANDS.Metric.id, LeftOperandFieldName: 'CpuPercent', Operator: OPERATORS.GreaterThanOrEqual, RightOperand: '0', OccurrencePattern: null },
+          {
+            Type: 0,
+            LeftOperand: LEFT_OPERANDS.Entity.id,
+            LeftOperandFieldName: null,
+            Operator: OPERATORS.Equals,
+            RightOperand: device.device_id,
+            OccurrencePattern: null,
+          },
+          {
+            Type: 0,
+            LeftOperand: LEFT_OPERANDS.Metric.id,
+            LeftOperandFieldName: 'CpuPercent',
+            Operator: OPERATORS.GreaterThanOrEqual,
+            RightOperand: '0',
+            OccurrencePattern: null,
+          },
         ]),
         match_actions: JSON.stringify([
           { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
           { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '1' } },
         ]),
-        expiration_actions: JSON.stringify([{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } }]),
+        expiration_actions: JSON.stringify([
+          { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } },
+        ]),
       })
       .returning('rule_id')
       .executeTakeFirstOrThrow();
     forgetRules(portal.db);
 
     const address = portal.app.server.address() as AddressInfo;
-    agent = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(root, 'agent', 'src', 'main.ts'), '--server', `http://127.0.0.1:${address.port}`, '--data', prepared!.dataDir], {
-      cwd: root,
-      env: { ...process.env, CFS_AGENT_TOKEN: prepared!.token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    agent = spawn(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        path.join(root, 'agent', 'src', 'main.ts'),
+        '--server',
+        `http://127.0.0.1:${address.port}`,
+        '--data',
+        prepared!.dataDir,
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, CFS_AGENT_TOKEN: prepared!.token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     agent.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     agent.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
 
-    const match = await until(() => portal.db.selectFrom('rule_match').selectAll().where('rule_id', '=', rule.rule_id).executeTakeFirst(), 'the rule match');
+    const match = await until(
+      () => portal.db.selectFrom('rule_match').selectAll().where('rule_id', '=', rule.rule_id).executeTakeFirst(),
+      'the rule match',
+    );
     expect(match).toMatchObject({ subject_id: device.device_id, completion_processed: false });
     const reason = match.reason as { conditions: { leftOperand: string; seen: string | null }[] };
-    expect(reason.conditions.find((condition) => condition.leftOperand === 'Metrics.CpuPercent')?.seen).toMatch(/^\d+(\.\d+)?$/);
+    expect(reason.conditions.find((condition) => condition.leftOperand === 'Metrics.CpuPercent')?.seen).toMatch(
+      /^\d+(\.\d+)?$/,
+    );
 
-    const colorOf = async () => (await portal.db.selectFrom('entity_color').select('color').where('entity_id', '=', device.device_id).executeTakeFirst())?.color;
+    const colorOf = async () =>
+      (
+        await portal.db
+          .selectFrom('entity_color')
+          .select('color')
+          .where('entity_id', '=', device.device_id)
+          .executeTakeFirst()
+      )?.color;
     await until(async () => ((await colorOf()) === BLOCK_COLORS.Red ? true : undefined), 'the block to turn red');
     const unit = await until(
-      () => portal.db.selectFrom('work_unit_relation').innerJoin('work_unit', 'work_unit.work_unit_id', 'work_unit_relation.work_unit_id').select(['work_unit.title', 'work_unit.severity_id']).where('work_unit_relation.reference_id', '=', `${match.rule_match_id}:match`).executeTakeFirst(),
+      () =>
+        portal.db
+          .selectFrom('work_unit_relation')
+          .innerJoin('work_unit', 'work_unit.work_unit_id', 'work_unit_relation.work_unit_id')
+          .select(['work_unit.title', 'work_unit.severity_id'])
+          .where('work_unit_relation.reference_id', '=', `${match.rule_match_id}:match`)
+          .executeTakeFirst(),
       'the incident',
     );
     expect(unit).toMatchObject({ title: expect.stringContaining('Demo agent CPU'), severity_id: 1 });
@@ -106,12 +170,31 @@ describe('the demo agent and a threshold rule', () => {
       running.kill('SIGTERM');
     });
     agent = undefined;
-    await sql`UPDATE rule_match SET expires = now() - interval '1 second' WHERE rule_match_id = ${match.rule_match_id}`.execute(portal.db);
-    await until(async () => ((await colorOf()) === BLOCK_COLORS.Green ? true : undefined), 'the block to turn green', 30_000);
-    const closed = await portal.db.selectFrom('rule_match').select('completion_processed').where('rule_match_id', '=', match.rule_match_id).executeTakeFirstOrThrow();
+    await sql`UPDATE rule_match SET expires = now() - interval '1 second' WHERE rule_match_id = ${match.rule_match_id}`.execute(
+      portal.db,
+    );
+    await until(
+      async () => ((await colorOf()) === BLOCK_COLORS.Green ? true : undefined),
+      'the block to turn green',
+      30_000,
+    );
+    const closed = await portal.db
+      .selectFrom('rule_match')
+      .select('completion_processed')
+      .where('rule_match_id', '=', match.rule_match_id)
+      .executeTakeFirstOrThrow();
     expect(closed.completion_processed).toBe(true);
-    const history = await portal.db.selectFrom('action_history').select(['result_status_id', 'result_detail']).where('rule_match_id', '=', match.rule_match_id).orderBy('action_history_id').execute();
-    expect(history.map((row) => row.result_status_id)).toEqual([ACTION_RESULT_STATUSES.Success, ACTION_RESULT_STATUSES.Success, ACTION_RESULT_STATUSES.Success]);
+    const history = await portal.db
+      .selectFrom('action_history')
+      .select(['result_status_id', 'result_detail'])
+      .where('rule_match_id', '=', match.rule_match_id)
+      .orderBy('action_history_id')
+      .execute();
+    expect(history.map((row) => row.result_status_id)).toEqual([
+      ACTION_RESULT_STATUSES.Success,
+      ACTION_RESULT_STATUSES.Success,
+      ACTION_RESULT_STATUSES.Success,
+    ]);
     expect(history.filter((row) => row.result_detail?.includes('Green'))).toHaveLength(1);
   }, 120_000);
 });

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { LEFT_OPERANDS, OPERATORS, OPERATOR_IDS, RULE_TYPES, type OperatorId } from '@cfs/contracts/monitoring';
 import { timeConditionsSchema } from '@cfs/contracts/rules';
 import { compileOperator } from '../src/engines/rules/operators.js';
-import { compileRule, holdsFor, packetEvaluator, type CompiledRule, type PacketSubject } from '../src/engines/rules/compile.js';
+import {
+  compileRule,
+  holdsFor,
+  packetEvaluator,
+  type CompiledRule,
+  type PacketSubject,
+} from '../src/engines/rules/compile.js';
 import { compileTimeWindow } from '../src/engines/rules/time-window.js';
 
 /**
@@ -12,13 +18,23 @@ import { compileTimeWindow } from '../src/engines/rules/time-window.js';
  */
 type Left = number | string | null | undefined;
 const WORDS = ['ok', 'OK', 'Running', 'running', 'stopped', 'disk full', 'abc', ''];
-const leftValues = fc.oneof(fc.integer({ min: -50, max: 50 }), fc.integer({ min: -50, max: 50 }).map(String), fc.constantFrom(...WORDS), fc.constant(null), fc.constant(undefined));
-const rightValues = fc.oneof(fc.integer({ min: -50, max: 50 }).map(String), fc.constantFrom('ok', 'run', 'RUN', 'ing', 'abc', 'full'));
+const leftValues = fc.oneof(
+  fc.integer({ min: -50, max: 50 }),
+  fc.integer({ min: -50, max: 50 }).map(String),
+  fc.constantFrom(...WORDS),
+  fc.constant(null),
+  fc.constant(undefined),
+);
+const rightValues = fc.oneof(
+  fc.integer({ min: -50, max: 50 }).map(String),
+  fc.constantFrom('ok', 'run', 'RUN', 'ing', 'abc', 'full'),
+);
 
 function oracle(operator: OperatorId, left: Left, right: string): boolean {
   const missing = left === null || left === undefined || left === '';
   const text = missing ? '' : String(left);
-  const leftNumber = typeof left === 'number' ? left : typeof left === 'string' && /^-?\d+$/.test(left) ? Number(left) : undefined;
+  const leftNumber =
+    typeof left === 'number' ? left : typeof left === 'string' && /^-?\d+$/.test(left) ? Number(left) : undefined;
   const rightNumber = /^-?\d+$/.test(right) ? Number(right) : undefined;
   const bothNumbers = leftNumber !== undefined && rightNumber !== undefined;
   const equal = bothNumbers ? leftNumber === rightNumber : text.toLowerCase() === right.toLowerCase();
@@ -43,7 +59,11 @@ function oracle(operator: OperatorId, left: Left, right: string): boolean {
     case OPERATORS.StartsWith:
       return !missing && text.toLowerCase().slice(0, right.length) === right.toLowerCase();
     case OPERATORS.EndsWith:
-      return !missing && text.length >= right.length && text.toLowerCase().slice(text.length - right.length) === right.toLowerCase();
+      return (
+        !missing &&
+        text.length >= right.length &&
+        text.toLowerCase().slice(text.length - right.length) === right.toLowerCase()
+      );
     case OPERATORS.Matches:
       // The words and numbers here hold no pattern characters: a pattern is then "contains, case-sensitive".
       return !missing && text.includes(right);
@@ -57,9 +77,17 @@ function oracle(operator: OperatorId, left: Left, right: string): boolean {
 }
 
 describe('condition operators', () => {
-  it.each(OPERATOR_IDS.map((id) => [Object.keys(OPERATORS).find((key) => OPERATORS[key as keyof typeof OPERATORS] === id)!, id] as const))('%s agrees with the oracle on every generated value', (_name, operator) => {
+  it.each(
+    OPERATOR_IDS.map(
+      (id) => [Object.keys(OPERATORS).find((key) => OPERATORS[key as keyof typeof OPERATORS] === id)!, id] as const,
+    ),
+  )('%s agrees with the oracle on every generated value', (_name, operator) => {
     fc.assert(
-      fc.property(leftValues, rightValues, (left, right) => compileOperator(operator, right)(left) === oracle(operator, left, right)),
+      fc.property(
+        leftValues,
+        rightValues,
+        (left, right) => compileOperator(operator, right)(left) === oracle(operator, left, right),
+      ),
       { numRuns: 500 },
     );
   });
@@ -119,7 +147,9 @@ describe('time limitations', () => {
     expect(monthEnds(new Date('2026-01-31T12:00:00Z'))).toBe(true);
     expect(monthEnds(new Date('2026-02-28T12:00:00Z'))).toBe(false);
     expect(monthEnds(new Date('2026-04-30T12:00:00Z'))).toBe(true);
-    expect(() => timeConditionsSchema.parse({ TimeZoneId: 'UTC', DaysOfMonth: '0,32' })).toThrow('Days of month are numbers from 1 to 31');
+    expect(() => timeConditionsSchema.parse({ TimeZoneId: 'UTC', DaysOfMonth: '0,32' })).toThrow(
+      'Days of month are numbers from 1 to 31',
+    );
   });
 
   it('bounds by the date range, and reads dates before 1 Jan 2022 as empty', () => {
@@ -134,7 +164,12 @@ describe('time limitations', () => {
 
 describe("a packet's fields as conditions read them", () => {
   const tenantId = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
-  const holds = (LeftOperandFieldName: string, Operator: OperatorId, RightOperand: string | null, message: Record<string, unknown>) => {
+  const holds = (
+    LeftOperandFieldName: string,
+    Operator: OperatorId,
+    RightOperand: string | null,
+    message: Record<string, unknown>,
+  ) => {
     const rule = compileRule({
       rule_id: '00000000-0000-4000-8000-000000000001',
       name: 'field',
@@ -143,17 +178,35 @@ describe("a packet's fields as conditions read them", () => {
       match_lifetime_seconds: 300,
       use_sliding_expiration: false,
       time_conditions: null,
-      conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Property.id, LeftOperandFieldName, Operator, RightOperand, OccurrencePattern: null }],
+      conditions: [
+        {
+          Type: 0,
+          LeftOperand: LEFT_OPERANDS.Property.id,
+          LeftOperandFieldName,
+          Operator,
+          RightOperand,
+          OccurrencePattern: null,
+        },
+      ],
       match_actions: [],
       expiration_actions: [],
     })!;
-    return holdsFor(rule, { kind: 'packet', tenantId, entityId: 'entity', deviceId: null, timestamp: new Date(), message });
+    return holdsFor(rule, {
+      kind: 'packet',
+      tenantId,
+      entityId: 'entity',
+      deviceId: null,
+      timestamp: new Date(),
+      message,
+    });
   };
 
   it('read a field by its exact name first, else without regard to case', () => {
     expect(holds('BlockName', OPERATORS.Equals, 'web-1', { Properties: { BlockName: 'web-1' } })).toBe(true);
     expect(holds('blockname', OPERATORS.Equals, 'web-1', { Properties: { BLOCKNAME: 'web-1' } })).toBe(true);
-    expect(holds('BlockName', OPERATORS.Equals, 'exact', { Properties: { blockname: 'other', BlockName: 'exact' } })).toBe(true);
+    expect(
+      holds('BlockName', OPERATORS.Equals, 'exact', { Properties: { blockname: 'other', BlockName: 'exact' } }),
+    ).toBe(true);
     expect(holds('Zoë', OPERATORS.Equals, 'yes', { Properties: { ZOË: 'yes' } })).toBe(true);
     expect(holds('BlockName', OPERATORS.IsEmpty, null, { Properties: { BlockNames: 'web-1' } })).toBe(true);
   });
@@ -163,7 +216,14 @@ describe("a packet's fields as conditions read them", () => {
       expect(holds(name, OPERATORS.IsEmpty, null, { Properties: { BlockName: 'web-1' } })).toBe(true);
       expect(holds(name, OPERATORS.IsNotEmpty, null, { Properties: { BlockName: 'web-1' } })).toBe(false);
     }
-    expect(holds('constructor', OPERATORS.Equals, 'sent', JSON.parse('{"Properties":{"constructor":"sent"}}') as Record<string, unknown>)).toBe(true);
+    expect(
+      holds(
+        'constructor',
+        OPERATORS.Equals,
+        'sent',
+        JSON.parse('{"Properties":{"constructor":"sent"}}') as Record<string, unknown>,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -174,13 +234,41 @@ describe("a tenant's packet rules evaluated together", () => {
   const word = fc.constantFrom('Running', 'running', 'Stopped', 'web', 'db-1', 'b');
   const anyOperator = fc.constantFrom(...OPERATOR_IDS);
   const condition = fc.oneof(
-    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Metric.id), LeftOperandFieldName: fc.constantFrom('CpuPercent', 'MemoryPercent'), Operator: anyOperator, RightOperand: numeric }),
-    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Value.id), LeftOperandFieldName: fc.constant(null), Operator: anyOperator, RightOperand: numeric }),
-    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.State.id), LeftOperandFieldName: fc.constant('Agent'), Operator: anyOperator, RightOperand: word }),
-    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Property.id), LeftOperandFieldName: fc.constant('BlockName'), Operator: anyOperator, RightOperand: word }),
-    fc.record({ LeftOperand: fc.constant(LEFT_OPERANDS.Tenant.id), LeftOperandFieldName: fc.constant(null), Operator: fc.constantFrom(OPERATORS.Equals, OPERATORS.NotEquals), RightOperand: fc.constantFrom(...TENANTS) }),
+    fc.record({
+      LeftOperand: fc.constant(LEFT_OPERANDS.Metric.id),
+      LeftOperandFieldName: fc.constantFrom('CpuPercent', 'MemoryPercent'),
+      Operator: anyOperator,
+      RightOperand: numeric,
+    }),
+    fc.record({
+      LeftOperand: fc.constant(LEFT_OPERANDS.Value.id),
+      LeftOperandFieldName: fc.constant(null),
+      Operator: anyOperator,
+      RightOperand: numeric,
+    }),
+    fc.record({
+      LeftOperand: fc.constant(LEFT_OPERANDS.State.id),
+      LeftOperandFieldName: fc.constant('Agent'),
+      Operator: anyOperator,
+      RightOperand: word,
+    }),
+    fc.record({
+      LeftOperand: fc.constant(LEFT_OPERANDS.Property.id),
+      LeftOperandFieldName: fc.constant('BlockName'),
+      Operator: anyOperator,
+      RightOperand: word,
+    }),
+    fc.record({
+      LeftOperand: fc.constant(LEFT_OPERANDS.Tenant.id),
+      LeftOperandFieldName: fc.constant(null),
+      Operator: fc.constantFrom(OPERATORS.Equals, OPERATORS.NotEquals),
+      RightOperand: fc.constantFrom(...TENANTS),
+    }),
   );
-  const conditions = fc.array(fc.tuple(condition, fc.constantFrom(0, 1)).map(([item, Type]) => ({ ...item, Type, OccurrencePattern: null })), { minLength: 1, maxLength: 4 });
+  const conditions = fc.array(
+    fc.tuple(condition, fc.constantFrom(0, 1)).map(([item, Type]) => ({ ...item, Type, OccurrencePattern: null })),
+    { minLength: 1, maxLength: 4 },
+  );
   const today = new Date().getUTCDay();
   const rule = fc.record({ conditions, offDay: fc.boolean() });
   const packet = fc.record({
@@ -188,7 +276,10 @@ describe("a tenant's packet rules evaluated together", () => {
     message: fc.record(
       {
         Value: fc.oneof(fc.integer({ min: 0, max: 120 }), fc.constant('n/a')),
-        Metrics: fc.record({ CpuPercent: fc.integer({ min: 0, max: 120 }), MemoryPercent: fc.integer({ min: 0, max: 120 }) }, { requiredKeys: [] }),
+        Metrics: fc.record(
+          { CpuPercent: fc.integer({ min: 0, max: 120 }), MemoryPercent: fc.integer({ min: 0, max: 120 }) },
+          { requiredKeys: [] },
+        ),
         States: fc.record({ Agent: word }, { requiredKeys: [] }),
         Properties: fc.record({ BlockName: word }, { requiredKeys: [] }),
       },
@@ -198,31 +289,46 @@ describe("a tenant's packet rules evaluated together", () => {
 
   it('match exactly the rules that hold one by one, shared conditions tested once', () => {
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), fc.array(packet, { minLength: 1, maxLength: 10 }), (specs, packets) => {
-        const rules = specs.map((spec, index) =>
-          compileRule({
-            rule_id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-            name: `Rule ${index}`,
-            tenant_id: TENANTS[0]!,
-            rule_type_id: RULE_TYPES.Ingestion,
-            match_lifetime_seconds: 300,
-            use_sliding_expiration: false,
-            // A rule limited to another day of the week does not match today.
-            time_conditions: spec.offDay ? { TimeZoneId: 'UTC', DaysOfWeek: [(today + 3) % 7] } : null,
-            conditions: spec.conditions,
-            match_actions: [],
-            expiration_actions: [],
-          }),
-        );
-        expect(rules.every((compiled) => compiled !== undefined)).toBe(true);
-        const compiled = rules as CompiledRule[];
-        const evaluate = packetEvaluator(compiled);
-        for (const [index, { tenantId, message }] of packets.entries()) {
-          const subject: PacketSubject = { kind: 'packet', tenantId, entityId: `entity-${index}`, deviceId: null, timestamp: new Date(), message };
-          const oneByOne = compiled.filter((candidate) => candidate.inTime(subject.timestamp) && holdsFor(candidate, subject));
-          expect(evaluate(subject).map((matched) => matched.ruleId)).toEqual(oneByOne.map((matched) => matched.ruleId));
-        }
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 12 }),
+        fc.array(packet, { minLength: 1, maxLength: 10 }),
+        (specs, packets) => {
+          const rules = specs.map((spec, index) =>
+            compileRule({
+              rule_id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+              name: `Rule ${index}`,
+              tenant_id: TENANTS[0]!,
+              rule_type_id: RULE_TYPES.Ingestion,
+              match_lifetime_seconds: 300,
+              use_sliding_expiration: false,
+              // A rule limited to another day of the week does not match today.
+              time_conditions: spec.offDay ? { TimeZoneId: 'UTC', DaysOfWeek: [(today + 3) % 7] } : null,
+              conditions: spec.conditions,
+              match_actions: [],
+              expiration_actions: [],
+            }),
+          );
+          expect(rules.every((compiled) => compiled !== undefined)).toBe(true);
+          const compiled = rules as CompiledRule[];
+          const evaluate = packetEvaluator(compiled);
+          for (const [index, { tenantId, message }] of packets.entries()) {
+            const subject: PacketSubject = {
+              kind: 'packet',
+              tenantId,
+              entityId: `entity-${index}`,
+              deviceId: null,
+              timestamp: new Date(),
+              message,
+            };
+            const oneByOne = compiled.filter(
+              (candidate) => candidate.inTime(subject.timestamp) && holdsFor(candidate, subject),
+            );
+            expect(evaluate(subject).map((matched) => matched.ruleId)).toEqual(
+              oneByOne.map((matched) => matched.ruleId),
+            );
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

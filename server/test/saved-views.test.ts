@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_VIEW_MESSAGES, type SavedView } from '@cfs/contracts/saved-views';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 const PATH = '/v1/savedviews/workunits';
@@ -8,8 +8,21 @@ let portal: TestPortal;
 beforeAll(async () => {
   portal = await createTestPortal();
   // A second operator of Contoso, to see what one user's views show another.
-  const role = await portal.db.selectFrom('app_role').select('role_id').where('name', '=', 'Operator').executeTakeFirstOrThrow();
-  const colleague = await portal.db.insertInto('app_user').values({ user_name: 'colleague', display_name: 'Cora Colleague', email: 'colleague@cfs.example', tenant_id: DEMO.contoso }).returning('user_id').executeTakeFirstOrThrow();
+  const role = await portal.db
+    .selectFrom('app_role')
+    .select('role_id')
+    .where('name', '=', 'Operator')
+    .executeTakeFirstOrThrow();
+  const colleague = await portal.db
+    .insertInto('app_user')
+    .values({
+      user_name: 'colleague',
+      display_name: 'Cora Colleague',
+      email: 'colleague@cfs.example',
+      tenant_id: DEMO.contoso,
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
   await portal.db.insertInto('user_role').values({ user_id: colleague.user_id, role_id: role.role_id }).execute();
   await portal.db.insertInto('user_tenant').values({ user_id: colleague.user_id, tenant_id: DEMO.contoso }).execute();
 });
@@ -17,37 +30,71 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const state = { filters: [{ id: 'stateId', field: 'stateId', operator: 'isAnyOf', value: [1, 2] }], sort: [{ field: 'created', direction: 'desc' }], columns: { tenant: false } };
+const state = {
+  filters: [{ id: 'stateId', field: 'stateId', operator: 'isAnyOf', value: [1, 2] }],
+  sort: [{ field: 'created', direction: 'desc' }],
+  columns: { tenant: false },
+  search: 'router',
+  exactMatch: true,
+};
 
 async function save(user: string, body: Record<string, unknown>): Promise<SavedView> {
-  const response = await portal.as(user, { method: 'PUT', url: PATH, payload: { tenantId: DEMO.contoso, state, ...body } });
+  const response = await portal.as(user, {
+    method: 'PUT',
+    url: PATH,
+    payload: { tenantId: DEMO.contoso, state, ...body },
+  });
   if (response.statusCode !== 200) throw new Error(`save: ${response.statusCode} ${response.body}`);
   return response.json<SavedView>();
 }
 const names = async (user: string, tenantId: string = DEMO.contoso) =>
-  (await portal.as(user, { method: 'GET', url: `${PATH}?tenantId=${tenantId}` })).json<{ value: SavedView[] }>().value.map((view) => view.name);
+  (await portal.as(user, { method: 'GET', url: `${PATH}?tenantId=${tenantId}` }))
+    .json<{ value: SavedView[] }>()
+    .value.map((view) => view.name);
 
 describe('saved views', () => {
-  it('keeps the filters, sort and columns of a view for its owner only', async () => {
+  it('keeps the filters, sort, columns and search of a view for its owner only', async () => {
     const view = await save('operator', { name: 'My open incidents' });
-    expect(view).toMatchObject({ name: 'My open incidents', shared: false, mine: true, ownerName: 'Oscar Operator', state });
-    const listed = (await portal.as('operator', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{ value: SavedView[] }>().value;
+    expect(view).toMatchObject({
+      name: 'My open incidents',
+      shared: false,
+      mine: true,
+      ownerName: 'Oscar Operator',
+      state,
+    });
+    const listed = (await portal.as('operator', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{
+      value: SavedView[];
+    }>().value;
     expect(listed.find((v) => v.savedViewId === view.savedViewId)?.state).toEqual(state);
     expect(await names('colleague')).not.toContain('My open incidents');
   });
 
   it('offers a shared view to everyone of the tenant, read-only to all but its owner', async () => {
     const view = await save('operator', { name: 'Team board', shared: true });
-    const seen = (await portal.as('colleague', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{ value: SavedView[] }>().value;
-    expect(seen.find((v) => v.savedViewId === view.savedViewId)).toMatchObject({ name: 'Team board', mine: false, ownerName: 'Oscar Operator' });
+    const seen = (await portal.as('colleague', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{
+      value: SavedView[];
+    }>().value;
+    expect(seen.find((v) => v.savedViewId === view.savedViewId)).toMatchObject({
+      name: 'Team board',
+      mine: false,
+      ownerName: 'Oscar Operator',
+    });
 
-    const rename = await portal.as('colleague', { method: 'POST', url: `${PATH}/${view.savedViewId}`, payload: { name: 'Taken over', shared: true, state } });
+    const rename = await portal.as('colleague', {
+      method: 'POST',
+      url: `${PATH}/${view.savedViewId}`,
+      payload: { name: 'Taken over', shared: true, state },
+    });
     expect(rename.statusCode).toBe(404);
     const remove = await portal.as('colleague', { method: 'DELETE', url: `${PATH}/${view.savedViewId}` });
     expect(remove.statusCode).toBe(404);
     expect(await names('operator')).toContain('Team board');
 
-    const unshare = await portal.as('operator', { method: 'POST', url: `${PATH}/${view.savedViewId}`, payload: { name: 'Team board', shared: false, state } });
+    const unshare = await portal.as('operator', {
+      method: 'POST',
+      url: `${PATH}/${view.savedViewId}`,
+      payload: { name: 'Team board', shared: false, state },
+    });
     expect(unshare.json<SavedView>().shared).toBe(false);
     expect(await names('colleague')).not.toContain('Team board');
   });
@@ -57,20 +104,36 @@ describe('saved views', () => {
     expect(await names('admin', DEMO.fabrikam)).not.toContain('Contoso only');
     const asked = await portal.as('operator2', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` });
     expect(asked.statusCode).toBe(404);
-    expect((await portal.as('operator2', { method: 'DELETE', url: `${PATH}/${view.savedViewId}` })).statusCode).toBe(404);
-    const intoOther = await portal.as('operator', { method: 'PUT', url: PATH, payload: { tenantId: DEMO.fabrikam, name: 'Sneaky', state } });
+    expect((await portal.as('operator2', { method: 'DELETE', url: `${PATH}/${view.savedViewId}` })).statusCode).toBe(
+      404,
+    );
+    const intoOther = await portal.as('operator', {
+      method: 'PUT',
+      url: PATH,
+      payload: { tenantId: DEMO.fabrikam, name: 'Sneaky', state },
+    });
     expect(intoOther.statusCode).toBe(404);
   });
 
   it('refuses a second view of the same name for the same owner, and a view without a name', async () => {
     await save('operator', { name: 'Duplicates' });
-    const again = await portal.as('operator', { method: 'PUT', url: PATH, payload: { tenantId: DEMO.contoso, name: 'duplicates', state } });
+    const again = await portal.as('operator', {
+      method: 'PUT',
+      url: PATH,
+      payload: { tenantId: DEMO.contoso, name: 'duplicates', state },
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json<{ errors: Record<string, string[]> }>().errors.name).toEqual([SAVED_VIEW_MESSAGES.nameTaken]);
     // Another user may use the same name.
     await save('colleague', { name: 'Duplicates' });
-    const unnamed = await portal.as('operator', { method: 'PUT', url: PATH, payload: { tenantId: DEMO.contoso, name: '  ', state } });
-    expect(unnamed.json<{ errors: Record<string, string[]> }>().errors.name).toEqual([SAVED_VIEW_MESSAGES.nameRequired]);
+    const unnamed = await portal.as('operator', {
+      method: 'PUT',
+      url: PATH,
+      payload: { tenantId: DEMO.contoso, name: '  ', state },
+    });
+    expect(unnamed.json<{ errors: Record<string, string[]> }>().errors.name).toEqual([
+      SAVED_VIEW_MESSAGES.nameRequired,
+    ]);
   });
 
   it('deletes a view for its owner', async () => {

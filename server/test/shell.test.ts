@@ -1,6 +1,7 @@
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../src/db/seed.js';
+import { DEMO } from '../src/db/demo-ids.js';
+import { createStaffedTenant, createSubscriptionAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -42,7 +43,11 @@ describe('authentication', () => {
   });
 
   it('answers 401 for a malformed token', async () => {
-    const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: 'Bearer not-a-jwt' } });
+    const response = await portal.app.inject({
+      method: 'GET',
+      url: '/v1/currentUser',
+      headers: { authorization: 'Bearer not-a-jwt' },
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -58,7 +63,11 @@ describe('authentication', () => {
       .setExpirationTime('5m')
       .sign(privateKey);
     expect(jwk.kty).toBe('RSA');
-    const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: `Bearer ${forged}` } });
+    const response = await portal.app.inject({
+      method: 'GET',
+      url: '/v1/currentUser',
+      headers: { authorization: `Bearer ${forged}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -66,7 +75,11 @@ describe('authentication', () => {
     const token = await portal.token('operator2');
     await portal.db.updateTable('app_user').set({ enabled: false }).where('user_name', '=', 'operator2').execute();
     try {
-      const response = await portal.app.inject({ method: 'GET', url: '/v1/currentUser', headers: { authorization: `Bearer ${token}` } });
+      const response = await portal.app.inject({
+        method: 'GET',
+        url: '/v1/currentUser',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.statusCode).toBe(401);
     } finally {
       await portal.db.updateTable('app_user').set({ enabled: true }).where('user_name', '=', 'operator2').execute();
@@ -95,9 +108,15 @@ describe('current user and permissions', () => {
     });
   });
 
-  it('names the signed-in user\'s assignment groups, none for a user in no group', async () => {
-    expect((await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ userName: 'operator2', groups: ['Operations'] });
-    expect((await portal.as('admin', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({ userName: 'admin', groups: [] });
+  it("names the signed-in user's assignment groups, none for a user in no group", async () => {
+    expect((await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      userName: 'operator2',
+      groups: ['Operations'],
+    });
+    expect((await portal.as('admin', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      userName: 'admin',
+      groups: [],
+    });
   });
 
   it('gives the end user only WorkUnits:view:mine', async () => {
@@ -109,7 +128,8 @@ describe('current user and permissions', () => {
     const permissions = (await portal.as('admin', { method: 'GET', url: '/v1/permissions' })).json<string[]>();
     expect(permissions).toContain('CFS.Tenants:edit');
     expect(permissions).toContain('CFS.WorkUnits.Categories:delete');
-    expect(permissions).toHaveLength(24 * 4 + 1);
+    expect(permissions).toContain('CFS.Devices.HostAccess:edit');
+    expect(permissions).toHaveLength(25 * 4 + 1);
   });
 
   it('gives the operator staff permissions but no tenant administration', async () => {
@@ -117,6 +137,8 @@ describe('current user and permissions', () => {
     expect(permissions).toContain('CFS.Devices:edit');
     expect(permissions).toContain('CFS.Tokens:edit');
     expect(permissions).not.toContain('CFS.Tenants:view');
+    // Reading files on a device is an administrator's: operators are staff of a tenant, not of its machines.
+    expect(permissions.filter((permission) => permission.includes('HostAccess'))).toEqual([]);
   });
 
   it('serves a generated avatar with the user’s initials', async () => {
@@ -139,20 +161,33 @@ describe('current user and permissions', () => {
 
 describe('lookups', () => {
   it('lists only the tenants the caller may touch', async () => {
-    const operator2 = (await portal.as('operator2', { method: 'GET', url: '/api/generallookup/tenants' })).json();
-    expect(operator2).toEqual([{ tenantId: DEMO.fabrikam, name: 'Fabrikam' }]);
-    const admin = (await portal.as('admin', { method: 'GET', url: '/api/generallookup/tenants' })).json<{ name: string }[]>();
-    expect(admin.map((tenant) => tenant.name)).toEqual(['Contoso', 'Fabrikam']);
+    const [mine, theirs] = [await createStaffedTenant(portal), await createStaffedTenant(portal)];
+    const staff = (await portal.as(mine.userName, { method: 'GET', url: '/api/generallookup/tenants' })).json();
+    expect(staff).toEqual([{ tenantId: mine.tenantId, name: mine.name }]);
+    const admin = (await portal.as('admin', { method: 'GET', url: '/api/generallookup/tenants' })).json<
+      { tenantId: string }[]
+    >();
+    // Every enabled tenant: disabled ones leave the pickers.
+    const every = await portal.db.selectFrom('tenant').select('tenant_id').where('enabled', '=', true).execute();
+    expect(admin.map((tenant) => tenant.tenantId).sort()).toEqual(every.map((tenant) => tenant.tenant_id).sort());
+    expect(admin.map((tenant) => tenant.tenantId)).toEqual(expect.arrayContaining([mine.tenantId, theirs.tenantId]));
   });
 
   it('lists only the subscriptions of the caller’s tenants', async () => {
-    const rows = (await portal.as('operator', { method: 'GET', url: '/api/generallookup/subscriptions' })).json<{ tenantId: string }[]>();
+    const tenant = await createStaffedTenant(portal);
+    await createSubscriptionAs(portal, 'admin', tenant.tenantId);
+    await createStaffedTenant(portal);
+    const rows = (await portal.as(tenant.userName, { method: 'GET', url: '/api/generallookup/subscriptions' })).json<
+      { tenantId: string }[]
+    >();
     expect(rows).toHaveLength(2);
-    expect(rows.every((row) => row.tenantId === DEMO.contoso)).toBe(true);
+    expect(rows.every((row) => row.tenantId === tenant.tenantId)).toBe(true);
   });
 
   it('hides the Legacy type and shows Request as User Request', async () => {
-    const rows = (await portal.as('operator', { method: 'GET', url: '/api/generallookup/workunittypes' })).json<{ name: string }[]>();
+    const rows = (await portal.as('operator', { method: 'GET', url: '/api/generallookup/workunittypes' })).json<
+      { name: string }[]
+    >();
     expect(rows.map((row) => row.name)).toEqual(['Incident', 'Change Request', 'Intake', 'User Request']);
   });
 
@@ -164,11 +199,24 @@ describe('lookups', () => {
   });
 
   it('lists IANA time zones, rule types, operators and occurrence options', async () => {
-    const zones = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/timezones' })).json<string[]>();
+    const zones = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/timezones' })).json<
+      string[]
+    >();
     expect(zones).toContain('America/New_York');
-    const ruleTypes = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/ruletypes' })).json<{ name: string }[]>();
-    expect(ruleTypes.map((r) => r.name)).toEqual(['Ingestion', 'Correlation', 'History', 'WorkUnit', 'Maintenance', 'Aggregation']);
-    const operators = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/operators' })).json<unknown[]>();
+    const ruleTypes = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/ruletypes' })).json<
+      { name: string }[]
+    >();
+    expect(ruleTypes.map((r) => r.name)).toEqual([
+      'Ingestion',
+      'Correlation',
+      'History',
+      'WorkUnit',
+      'Maintenance',
+      'Aggregation',
+    ]);
+    const operators = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/operators' })).json<
+      unknown[]
+    >();
     expect(operators).toHaveLength(14);
     const occurrences = await portal.as('operator', { method: 'GET', url: '/api/generalLookup/occuranceoptions' });
     expect(occurrences.statusCode).toBe(200);
@@ -207,9 +255,16 @@ describe('tenant and subscription context', () => {
   });
 
   it('answers 400 with the picker’s messages when nothing is chosen', async () => {
-    const response = await portal.as('operator', { method: 'POST', url: `/v1/tenantSubscriptionContext/${DEMO.contoso}`, payload: {} });
+    const response = await portal.as('operator', {
+      method: 'POST',
+      url: `/v1/tenantSubscriptionContext/${DEMO.contoso}`,
+      payload: {},
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json().errors).toEqual({ tenant: ['Please choose a tenant.'], subscriptionId: ['Please choose a subscription.'] });
+    expect(response.json().errors).toEqual({
+      tenant: ['Please choose a tenant.'],
+      subscriptionId: ['Please choose a subscription.'],
+    });
   });
 
   it('answers 400 for a malformed JSON body, never 500', async () => {

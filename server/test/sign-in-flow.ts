@@ -17,7 +17,8 @@ export class Browser {
 
   async go(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    if (this.cookies.size)
+      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(new URL(url, this.origin), { ...init, headers, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
@@ -64,8 +65,12 @@ const form = (fields: Record<string, string>): RequestInit => ({
   body: new URLSearchParams(fields).toString(),
 });
 
-/** Opens the authorization request and submits the sign-in form; the answer to the form, the PKCE verifier and the state. */
-export async function signIn(origin: string, browser: Browser, userName: string, password: string) {
+/**
+ * Opens the authorization request and submits the sign-in form; the answer to the form, the PKCE
+ * verifier and the state. `prompt` adds that parameter (`consent` with offline_access asks for an
+ * offline grant, which the provider ignores without it).
+ */
+export async function signIn(origin: string, browser: Browser, userName: string, password: string, prompt?: string) {
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
   const authorize = new URL('/oidc/auth', origin);
@@ -77,6 +82,7 @@ export async function signIn(origin: string, browser: Browser, userName: string,
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state,
+    ...(prompt ? { prompt } : {}),
   }).toString();
   const loginPageUrl = await browser.follow(await browser.go(authorize.toString()));
   const loginPage = await (await browser.go(loginPageUrl)).text();
@@ -87,13 +93,19 @@ export async function signIn(origin: string, browser: Browser, userName: string,
 }
 
 /** Signs in (the password is the user name unless given) and exchanges the code: the tokens the browser holds, and the browser (its cookies hold the session). */
-export async function tokensFor(origin: string, userName: string, password = userName) {
+export async function tokensFor(origin: string, userName: string, password = userName, prompt?: string) {
   const browser = new Browser(origin);
-  const { submitted, verifier } = await signIn(origin, browser, userName, password);
+  const { submitted, verifier } = await signIn(origin, browser, userName, password, prompt);
   const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
   const response = await fetch(
     `${origin}/oidc/token`,
-    form({ grant_type: 'authorization_code', client_id: 'cfs-portal', code, redirect_uri: `${origin}/user/callback`, code_verifier: verifier }),
+    form({
+      grant_type: 'authorization_code',
+      client_id: 'cfs-portal',
+      code,
+      redirect_uri: `${origin}/user/callback`,
+      code_verifier: verifier,
+    }),
   );
   if (response.status !== 200) throw new Error(`Code exchange: ${response.status} ${await response.text()}`);
   const tokens = (await response.json()) as SignInTokens;
@@ -102,12 +114,18 @@ export async function tokensFor(origin: string, userName: string, password = use
 
 /** The silent renewal's request: a new access token for a refresh token. */
 export async function refresh(origin: string, refreshToken: string): Promise<Response> {
-  return fetch(`${origin}/oidc/token`, form({ grant_type: 'refresh_token', client_id: 'cfs-portal', refresh_token: refreshToken }));
+  return fetch(
+    `${origin}/oidc/token`,
+    form({ grant_type: 'refresh_token', client_id: 'cfs-portal', refresh_token: refreshToken }),
+  );
 }
 
 /** Revokes a refresh token at the provider, as the portal's sign-out does. */
 export async function revokeRefreshToken(origin: string, refreshToken: string): Promise<Response> {
-  return fetch(`${origin}/oidc/token/revocation`, form({ token: refreshToken, token_type_hint: 'refresh_token', client_id: 'cfs-portal' }));
+  return fetch(
+    `${origin}/oidc/token/revocation`,
+    form({ token: refreshToken, token_type_hint: 'refresh_token', client_id: 'cfs-portal' }),
+  );
 }
 
 /** RP-initiated logout, as the portal's Logout does: the provider's page posts its form. */
@@ -115,6 +133,11 @@ export async function endSession(browser: Browser, idToken: string): Promise<Res
   const logout = await browser.go(`/oidc/session/end?client_id=cfs-portal&id_token_hint=${idToken}`);
   const page = await logout.text();
   const action = /action="([^"]+)"/.exec(page)?.[1] ?? '';
-  const fields = Object.fromEntries([...page.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+  const fields = Object.fromEntries(
+    [...page.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((match) => [
+      match[1] ?? '',
+      match[2] ?? '',
+    ]),
+  );
   return browser.go(action, form({ ...fields, logout: 'yes' }));
 }

@@ -4,8 +4,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/database.js';
 import { openRuntime } from '../src/runtime.js';
-import { DEMO } from '../src/db/seed.js';
-import { MAX_FILTER_CONDITIONS } from '../src/odata/list-query.js';
+import { DEMO } from '../src/db/demo-ids.js';
+import { MAX_FILTER_CONDITIONS } from '../src/odata/list-query-filter.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 /*
@@ -34,22 +34,44 @@ afterAll(async () => {
 // Two-character terms that no row holds (the data is hex and 'Load'): they hold no trigram, so no
 // index serves them and every row is read.
 const term = (i: number) => `${'zqyxwvutsr'[Math.floor(i / 10) % 10]}${i % 10}`;
-const terms = (count: number) => Array.from({ length: count }, (_, i) => `contains(description,'${term(i)}') or contains(title,'${term(i)}')`).join(' or ');
+const terms = (count: number) =>
+  Array.from({ length: count }, (_, i) => `contains(description,'${term(i)}') or contains(title,'${term(i)}')`).join(
+    ' or ',
+  );
 
 describe('the cost of one request', () => {
   test('a list query is cancelled on the server when its caller goes away', async () => {
     // The same database behind an instance with a long timeout, listening on a port, as in production.
-    const config = loadConfig({ ...process.env, DATA_DIR: portal.config.dataDir, PUBLIC_URL: portal.config.publicUrl, LOG_LEVEL: 'silent', DATABASE_URL: portal.config.databaseUrl ?? '', DB_STATEMENT_TIMEOUT_MS: '60000' });
+    const config = loadConfig({
+      ...process.env,
+      DATA_DIR: portal.config.dataDir,
+      PUBLIC_URL: portal.config.publicUrl,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: portal.config.databaseUrl ?? '',
+      DB_STATEMENT_TIMEOUT_MS: '60000',
+    });
     const runtime = await openRuntime(config);
-    const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}), logger: false });
+    const app = await buildApp({
+      ...runtime,
+      ...(runtime.provider ? { provider: runtime.provider } : {}),
+      logger: false,
+    });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const filter = terms(30);
       const controller = new AbortController();
-      const request = fetch(`${address}/v1/workunits?$count=true&$filter=${encodeURIComponent(filter)}`, { headers: { authorization: `Bearer ${await portal.token('operator')}` }, signal: controller.signal }).catch(() => 'aborted');
+      const request = fetch(`${address}/v1/workunits?$count=true&$filter=${encodeURIComponent(filter)}`, {
+        headers: { authorization: `Bearer ${await portal.token('operator')}` },
+        signal: controller.signal,
+      }).catch(() => 'aborted');
       // A list statement that its caller can cancel starts with its mark (db/cancellable.ts); the
       // page's text is longer than the server shows of it, so its ILIKE may not be in sight.
-      const running = () => sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() AND starts_with(query, '/* cancellable ') AND pid <> pg_backend_pid()`.execute(portal.db).then((result) => result.rows[0]?.n ?? 0);
+      const running = () =>
+        sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() AND starts_with(query, '/* cancellable ') AND pid <> pg_backend_pid()`
+          .execute(portal.db)
+          .then((result) => result.rows[0]?.n ?? 0);
       const deadline = Date.now() + 10_000;
       while ((await running()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await running()).toBeGreaterThan(0);
@@ -66,7 +88,10 @@ describe('the cost of one request', () => {
 
   test('a $filter of 250 terms answers 400 at once, naming the limit', async () => {
     const started = Date.now();
-    const response = await portal.as('operator', { method: 'GET', url: `/v1/workunits?$count=true&$filter=${encodeURIComponent(terms(125))}` });
+    const response = await portal.as('operator', {
+      method: 'GET',
+      url: `/v1/workunits?$count=true&$filter=${encodeURIComponent(terms(125))}`,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: `$filter has too many conditions (at most ${MAX_FILTER_CONDITIONS})` });
     // Refused before any query runs (the margin is for a loaded machine, not for database work).
@@ -76,7 +101,10 @@ describe('the cost of one request', () => {
   test('a request that runs past the statement timeout answers 503, and another tenant’s requests stay fast meanwhile', async () => {
     const heavy = (async () => {
       const started = Date.now();
-      const response = await portal.as('operator', { method: 'GET', url: `/v1/workunits?$count=true&$filter=${encodeURIComponent(terms(30))}` });
+      const response = await portal.as('operator', {
+        method: 'GET',
+        url: `/v1/workunits?$count=true&$filter=${encodeURIComponent(terms(30))}`,
+      });
       return { response, elapsed: Date.now() - started };
     })();
     const others: number[] = [];

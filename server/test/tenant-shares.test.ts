@@ -66,7 +66,10 @@ async function sharedApp(): Promise<SharedApp> {
   });
   registerTenantShares(app, 1);
   app.get('/read', async () => ({ ok: true }));
-  app.get('/held', () => new Promise((resolve) => (released ? resolve({ ok: true }) : held.push(() => resolve({ ok: true })))));
+  app.get(
+    '/held',
+    () => new Promise((resolve) => (released ? resolve({ ok: true }) : held.push(() => resolve({ ok: true })))),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
@@ -89,7 +92,8 @@ function leavable(port: number, path: string): { leave: () => void } {
   return { leave: () => request.destroy() };
 }
 
-const read = (port: number, path = '/read') => fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) });
+const read = (port: number, path = '/read') =>
+  fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) });
 
 describe("a tenant's share of reads", () => {
   let shared: SharedApp | undefined;

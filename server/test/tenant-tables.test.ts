@@ -26,16 +26,27 @@ function unscopedQueries(): string[] {
   const found: string[] = [];
   for (const file of program.getSourceFiles()) {
     const name = file.fileName;
-    if (!name.startsWith(path.join(serverRoot, 'src')) || name.endsWith('.test.ts') || SETUP_FILES.some((pattern) => pattern.test(name))) continue;
+    if (
+      !name.startsWith(path.join(serverRoot, 'src')) ||
+      name.endsWith('.test.ts') ||
+      SETUP_FILES.some((pattern) => pattern.test(name))
+    )
+      continue;
     const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && QUERY_METHODS.has(node.expression.name.text)) {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        QUERY_METHODS.has(node.expression.name.text)
+      ) {
         const [first] = node.arguments;
         const table = first && ts.isStringLiteralLike(first) ? first.text.split(/\s+as\s+/i)[0] : undefined;
         if (table && Object.hasOwn(TENANT_TABLES, table)) {
           const receiver = checker.getTypeAtLocation(node.expression.expression);
           if (receiver.getSymbol()?.getName() !== 'ScopedDb') {
             const { line } = file.getLineAndCharacterOfPosition(node.getStart());
-            found.push(`${path.relative(serverRoot, name)}:${line + 1} ${node.expression.name.text}('${first && ts.isStringLiteralLike(first) ? first.text : ''}')`);
+            found.push(
+              `${path.relative(serverRoot, name)}:${line + 1} ${node.expression.name.text}('${first && ts.isStringLiteralLike(first) ? first.text : ''}')`,
+            );
           }
         }
       }
@@ -56,7 +67,9 @@ describe('tenant-owned tables', () => {
         JOIN pg_class t ON t.oid = format('%I.%I', c.table_schema, c.table_name)::regclass
         WHERE c.table_schema = 'public' AND c.column_name = 'tenant_id' AND NOT t.relispartition -- a partition is its table's
         ORDER BY c.table_name`.execute(db);
-      const withTenant = rows.map((row) => row.table_name).filter((table) => !(NOT_TENANT_OWNED as readonly string[]).includes(table));
+      const withTenant = rows
+        .map((row) => row.table_name)
+        .filter((table) => !(NOT_TENANT_OWNED as readonly string[]).includes(table));
       expect(withTenant).toEqual(Object.keys(TENANT_TABLES).sort());
     } finally {
       await db.destroy();

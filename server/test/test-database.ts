@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { withDatabaseName } from '../src/db/database.js';
 import { withClient } from './global-setup.js';
@@ -31,7 +32,24 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
  */
 async function dropWhenLeft(client: pg.Client, name: string): Promise<void> {
   const deadline = Date.now() + 5000;
-  const sessions = async () => (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0]?.n ?? 0;
+  const sessions = async () =>
+    (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]))
+      .rows[0]?.n ?? 0;
   while ((await sessions()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/**
+ * Runs one migration's `up` on a test database, through a connection typed as migrations are
+ * (`Kysely<unknown>`): a migration's own test, on data as the release before it left it.
+ */
+export async function runMigration(url: string, up: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
+  const untyped = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+  });
+  try {
+    await up(untyped);
+  } finally {
+    await untyped.destroy();
+  }
 }

@@ -33,7 +33,9 @@ describe('the root-handle-in-transaction guard', () => {
 
   test('lets the root handle query again once the transaction has ended, committed or rolled back', async () => {
     await db.transaction().execute(async (trx) => one(trx));
-    await expect(db.transaction().execute(async () => Promise.reject(new Error('rolled back')))).rejects.toThrow('rolled back');
+    await expect(db.transaction().execute(async () => Promise.reject(new Error('rolled back')))).rejects.toThrow(
+      'rolled back',
+    );
     expect((await one(db)).rows).toEqual([{ one: 1 }]);
   });
 

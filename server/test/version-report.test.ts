@@ -42,12 +42,24 @@ const devices: Record<string, string> = {};
 const released = (day: number) => new Date(Date.UTC(2026, 0, day, 12));
 
 async function addPackage(name: string, list: { version: string; status: number; day: number }[]) {
-  const pkg = await scoped(portal.db, ALL_TENANTS).insertInto('package', { tenant_id: tenantId, name, package_type_id: 1, operating_system_ids: [1] }).returning('package_id').executeTakeFirstOrThrow();
+  const pkg = await scoped(portal.db, ALL_TENANTS)
+    .insertInto('package', { tenant_id: tenantId, name, package_type_id: 1, operating_system_ids: [1] })
+    .returning('package_id')
+    .executeTakeFirstOrThrow();
   packages[name] = pkg.package_id;
   for (const item of list) {
     const row = await portal.db
       .insertInto('package_version')
-      .values({ package_id: pkg.package_id, version: item.version, label: item.version, package_version_status_id: item.status, file_sha256: randomBytes(32).toString('hex'), file_name: `${name}.zip`, file_size: 10, created: released(item.day) })
+      .values({
+        package_id: pkg.package_id,
+        version: item.version,
+        label: item.version,
+        package_version_status_id: item.status,
+        file_sha256: randomBytes(32).toString('hex'),
+        file_name: `${name}.zip`,
+        file_size: 10,
+        created: released(item.day),
+      })
       .returning('package_version_id')
       .executeTakeFirstOrThrow();
     versions[`${name} ${item.version}`] = row.package_version_id;
@@ -56,7 +68,13 @@ async function addPackage(name: string, list: { version: string; status: number;
 
 async function addDevice(name: string, installed: [string, string | null][], options: { deleted?: boolean } = {}) {
   const device = await scoped(portal.db, ALL_TENANTS)
-    .insertInto('device', { tenant_id: tenantId, subscription_id: subscriptionId, name, operating_system_id: 1, is_deleted: options.deleted ?? false })
+    .insertInto('device', {
+      tenant_id: tenantId,
+      subscription_id: subscriptionId,
+      name,
+      operating_system_id: 1,
+      is_deleted: options.deleted ?? false,
+    })
     .returning('device_id')
     .executeTakeFirstOrThrow();
   devices[name] = device.device_id;
@@ -80,7 +98,10 @@ beforeAll(async () => {
   const tenant = await createTenantAs(portal, 'admin', { name: `Versions ${randomBytes(3).toString('hex')}` });
   tenantId = tenant.tenantId;
   tenantName = tenant.name;
-  const subscription = await scoped(portal.db, ALL_TENANTS).insertInto('subscription', { tenant_id: tenantId, name: 'Plant floor' }).returning('subscription_id').executeTakeFirstOrThrow();
+  const subscription = await scoped(portal.db, ALL_TENANTS)
+    .insertInto('subscription', { tenant_id: tenantId, name: 'Plant floor' })
+    .returning('subscription_id')
+    .executeTakeFirstOrThrow();
   subscriptionId = subscription.subscription_id;
   const { Latest, Archived, PreRelease } = PACKAGE_VERSION_STATUSES;
   await addPackage('Alpha', [
@@ -93,9 +114,18 @@ beforeAll(async () => {
     { version: '2.1.0-rc.1', status: PreRelease, day: 7 },
   ]);
   await addPackage('Gamma', [{ version: '0.1.0-alpha', status: PreRelease, day: 3 }]);
-  await addDevice('dev-a', [['Alpha', '1.1.0'], ['Beta', '2.0.0']]);
-  await addDevice('dev-b', [['Alpha', '1.0.0'], ['Beta', '2.1.0-rc.1']]);
-  await addDevice('dev-c', [['Alpha', '1.2.0-beta.1'], ['Gamma', '0.1.0-alpha']]);
+  await addDevice('dev-a', [
+    ['Alpha', '1.1.0'],
+    ['Beta', '2.0.0'],
+  ]);
+  await addDevice('dev-b', [
+    ['Alpha', '1.0.0'],
+    ['Beta', '2.1.0-rc.1'],
+  ]);
+  await addDevice('dev-c', [
+    ['Alpha', '1.2.0-beta.1'],
+    ['Gamma', '0.1.0-alpha'],
+  ]);
   await addDevice('dev-d', [['Gamma', '0.1.0-alpha']]);
   await addDevice('dev-e', [['Alpha', null]]);
   await addDevice('dev-f', [['Alpha', '1.0.0']], { deleted: true });
@@ -137,7 +167,8 @@ async function apply(user: string, $apply: string, $filter = ofTenant()) {
   return response.json<{ value: Record<string, unknown>[] }>().value;
 }
 
-const summary = (row: Row) => `${row.deviceName} ${row.packageName} ${row.installedVersion} ${row.latestVersion ?? '-'} ${row.versionStatus}`;
+const summary = (row: Row) =>
+  `${row.deviceName} ${row.packageName} ${row.installedVersion} ${row.latestVersion ?? '-'} ${row.versionStatus}`;
 
 describe('version report rows', () => {
   test('lists each device and installed package against the Latest, sorted by device name, 25 a page', async () => {
@@ -167,13 +198,25 @@ describe('version report rows', () => {
   });
 
   test('pages by 25 unless asked, and by the page size and sort asked', async () => {
-    const page = await list('admin', { $filter: ofTenant(), $top: '4', $skip: '4', $orderby: 'packageName desc,deviceName' });
+    const page = await list('admin', {
+      $filter: ofTenant(),
+      $top: '4',
+      $skip: '4',
+      $orderby: 'packageName desc,deviceName',
+    });
     // Gamma c d, Beta a b | g, Alpha a b c | h i
-    expect(page.value.map(summary)).toEqual(['dev-g Beta 2.0.0 2.0.0 Current', 'dev-a Alpha 1.1.0 1.1.0 Current', 'dev-b Alpha 1.0.0 1.1.0 Outdated', 'dev-c Alpha 1.2.0-beta.1 1.1.0 Outdated']);
+    expect(page.value.map(summary)).toEqual([
+      'dev-g Beta 2.0.0 2.0.0 Current',
+      'dev-a Alpha 1.1.0 1.1.0 Current',
+      'dev-b Alpha 1.0.0 1.1.0 Outdated',
+      'dev-c Alpha 1.2.0-beta.1 1.1.0 Outdated',
+    ]);
     const outdated = await list('admin', { $filter: `${ofTenant()} and versionStatus eq 'Outdated'`, $count: 'true' });
     expect(outdated['@odata.count']).toBe(4);
     expect(outdated.value.every((item) => item.versionStatus === 'Outdated')).toBe(true);
-    const searched = await list('admin', { $filter: `${ofTenant()} and contains(tolower(deviceName),'dev-c') and packageName eq 'Gamma'` });
+    const searched = await list('admin', {
+      $filter: `${ofTenant()} and contains(tolower(deviceName),'dev-c') and packageName eq 'Gamma'`,
+    });
     expect(searched.value.map(summary)).toEqual(['dev-c Gamma 0.1.0-alpha - Current']);
     const all = await list('admin', { $top: '1000' });
     expect(all.value.filter((item) => item.tenantId === tenantId)).toHaveLength(10);
@@ -199,20 +242,38 @@ describe('version report summary', () => {
       { compliantDevice: false, count: 3 },
     ]);
     expect(upToDatePercentage(4, 7)).toBe('57.14');
-    expect(await apply('admin', 'groupby((compliantDevice),aggregate(packageId with countdistinct as count))')).toEqual([
-      { compliantDevice: true, count: 3 },
-      { compliantDevice: false, count: 3 },
-    ]);
+    expect(await apply('admin', 'groupby((compliantDevice),aggregate(packageId with countdistinct as count))')).toEqual(
+      [
+        { compliantDevice: true, count: 3 },
+        { compliantDevice: false, count: 3 },
+      ],
+    );
   });
 
   test("answers the strip's counts from the devices' package counts as the general grouping does, also after installations and the Latest change", async () => {
-    const forms = [...['versionStatus', 'compliantDevice'].flatMap((group) => ['deviceId', 'packageId'].map((counted) => `groupby((${group}),aggregate(${counted} with countdistinct as count))`)), 'groupby((packageName))'];
+    const forms = [
+      ...['versionStatus', 'compliantDevice'].flatMap((group) =>
+        ['deviceId', 'packageId'].map(
+          (counted) => `groupby((${group}),aggregate(${counted} with countdistinct as count))`,
+        ),
+      ),
+      'groupby((packageName))',
+    ];
     const agree = async () => {
-      for (const form of forms) expect(await apply('admin', form), form).toEqual(await apply('admin', form, `${ofTenant()} and deviceName ne 'none'`));
+      for (const form of forms)
+        expect(await apply('admin', form), form).toEqual(
+          await apply('admin', form, `${ofTenant()} and deviceName ne 'none'`),
+        );
     };
     await agree();
     // A device moves to the Latest, then back; a new Latest of Gamma makes its devices Outdated, and deleting it undoes that.
-    const setAlpha = (version: string) => scoped(portal.db, ALL_TENANTS).updateTable('device_installation').set({ installed_package_version_id: versions[`Alpha ${version}`]! }).where('device_id', '=', devices['dev-b']!).where('package_id', '=', packages.Alpha!).execute();
+    const setAlpha = (version: string) =>
+      scoped(portal.db, ALL_TENANTS)
+        .updateTable('device_installation')
+        .set({ installed_package_version_id: versions[`Alpha ${version}`]! })
+        .where('device_id', '=', devices['dev-b']!)
+        .where('package_id', '=', packages.Alpha!)
+        .execute();
     await setAlpha('1.1.0');
     await agree();
     expect(await apply('admin', 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))')).toEqual([
@@ -222,7 +283,15 @@ describe('version report summary', () => {
     await setAlpha('1.0.0');
     const gamma = await portal.db
       .insertInto('package_version')
-      .values({ package_id: packages.Gamma!, version: '0.1.0', label: '0.1.0', package_version_status_id: PACKAGE_VERSION_STATUSES.Latest, file_sha256: randomBytes(32).toString('hex'), file_name: 'Gamma.zip', file_size: 10 })
+      .values({
+        package_id: packages.Gamma!,
+        version: '0.1.0',
+        label: '0.1.0',
+        package_version_status_id: PACKAGE_VERSION_STATUSES.Latest,
+        file_sha256: randomBytes(32).toString('hex'),
+        file_name: 'Gamma.zip',
+        file_size: 10,
+      })
       .returning('package_version_id')
       .executeTakeFirstOrThrow();
     await agree();
@@ -239,19 +308,36 @@ describe('version report summary', () => {
   });
 
   test('offers each filter value once, sorted, for the dropdowns', async () => {
-    expect(await apply('admin', 'groupby((packageName))')).toEqual([{ packageName: 'Alpha' }, { packageName: 'Beta' }, { packageName: 'Gamma' }]);
-    expect(await apply('admin', 'groupby((versionStatus))')).toEqual([{ versionStatus: 'Current' }, { versionStatus: 'Outdated' }]);
+    expect(await apply('admin', 'groupby((packageName))')).toEqual([
+      { packageName: 'Alpha' },
+      { packageName: 'Beta' },
+      { packageName: 'Gamma' },
+    ]);
+    expect(await apply('admin', 'groupby((versionStatus))')).toEqual([
+      { versionStatus: 'Current' },
+      { versionStatus: 'Outdated' },
+    ]);
     expect(await apply('admin', 'groupby((subscriptionName))')).toEqual([{ subscriptionName: 'Plant floor' }]);
     expect(await apply('admin', 'groupby((tenantName))')).toEqual([{ tenantName }]);
     // The counts follow the filters as the grid does.
-    expect(await apply('admin', 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))', `${ofTenant()} and packageName eq 'Beta'`)).toEqual([
+    expect(
+      await apply(
+        'admin',
+        'groupby((versionStatus),aggregate(deviceId with countdistinct as count))',
+        `${ofTenant()} and packageName eq 'Beta'`,
+      ),
+    ).toEqual([
       { versionStatus: 'Current', count: 2 },
       { versionStatus: 'Outdated', count: 1 },
     ]);
   });
 
   test('refuses another $apply with a 400 that says which forms it takes', async () => {
-    for (const bad of ['groupby((deviceName))', 'aggregate(deviceId with sum as total)', 'groupby((versionStatus),aggregate(installedVersion with countdistinct as count))']) {
+    for (const bad of [
+      'groupby((deviceName))',
+      'aggregate(deviceId with sum as total)',
+      'groupby((versionStatus),aggregate(installedVersion with countdistinct as count))',
+    ]) {
       const response = await portal.as('admin', { method: 'GET', url: '/v1/compliancereport', query: { $apply: bad } });
       expect(response.statusCode, bad).toBe(400);
       expect(response.json<{ message: string }>().message).toBe(VERSION_REPORT_MESSAGES.applyInvalid);
@@ -262,11 +348,17 @@ describe('version report summary', () => {
 describe('version report access', () => {
   test("shows a tenant's rows and figures only to callers of that tenant", async () => {
     expect((await list('operator', { $filter: ofTenant(), $count: 'true' }))['@odata.count']).toBe(0);
-    expect(await apply('operator', 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))')).toEqual([]);
+    expect(await apply('operator', 'groupby((versionStatus),aggregate(deviceId with countdistinct as count))')).toEqual(
+      [],
+    );
     expect(await apply('operator', 'groupby((packageName))')).toEqual([]);
     const own = await list('operator', { $top: '100' });
     expect(own.value.every((row) => row.tenantName !== tenantName)).toBe(true);
-    const exported = await portal.as('operator', { method: 'POST', url: '/v1/compliancereport/Export()', payload: { $filter: ofTenant() } });
+    const exported = await portal.as('operator', {
+      method: 'POST',
+      url: '/v1/compliancereport/Export()',
+      payload: { $filter: ofTenant() },
+    });
     expect(exported.statusCode).toBe(200);
     expect(exported.body.trim().split('\n')).toHaveLength(1);
   });
@@ -295,7 +387,11 @@ describe('version report export', () => {
       { field: 'installedVersion', title: 'Installed' },
       { field: 'latestVersion', title: 'Latest' },
     ]);
-    const page = await portal.as('admin', { method: 'POST', url: '/v1/compliancereport/Export()', payload: { $filter: ofTenant(), $top: '3', $skip: '0', columns } });
+    const page = await portal.as('admin', {
+      method: 'POST',
+      url: '/v1/compliancereport/Export()',
+      payload: { $filter: ofTenant(), $top: '3', $skip: '0', columns },
+    });
     expect(page.statusCode, page.body).toBe(200);
     expect(page.headers['content-disposition']).toBe('attachment; filename="versionreport.csv"');
     expect(page.body.trim().split('\n')).toEqual([
@@ -305,19 +401,37 @@ describe('version report export', () => {
       'dev-a,Beta,Current,2.0.0,2.0.0',
     ]);
     // Export All: every row of the filter (up to 1000), the same through GET.
-    const all = await portal.as('admin', { method: 'GET', url: '/v1/compliancereport/Export()', query: { $filter: ofTenant(), columns } });
+    const all = await portal.as('admin', {
+      method: 'GET',
+      url: '/v1/compliancereport/Export()',
+      query: { $filter: ofTenant(), columns },
+    });
     expect(all.statusCode, all.body).toBe(200);
     expect(all.body.trim().split('\n')).toHaveLength(12);
-    await scoped(portal.db, ALL_TENANTS).updateTable('device').set({ is_deleted: true }).where('name', '=', '=HYPERLINK("http://evil.example")').execute();
+    await scoped(portal.db, ALL_TENANTS)
+      .updateTable('device')
+      .set({ is_deleted: true })
+      .where('name', '=', '=HYPERLINK("http://evil.example")')
+      .execute();
   });
 });
 
 describe('version policy', () => {
   test('is a tenant setting: a number of days, or none', async () => {
-    const refused = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenantId}`, payload: { name: tenantName, versionPolicyDays: -1 } });
+    const refused = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/tenants/${tenantId}`,
+      payload: { name: tenantName, versionPolicyDays: -1 },
+    });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json<{ errors: Record<string, string[]> }>().errors.versionPolicyDays).toEqual([VERSION_POLICY_DAYS_MESSAGE]);
-    const saved = await portal.as('admin', { method: 'POST', url: `/v1/tenants/${tenantId}`, payload: { name: tenantName, versionPolicyDays: 30 } });
+    expect(refused.json<{ errors: Record<string, string[]> }>().errors.versionPolicyDays).toEqual([
+      VERSION_POLICY_DAYS_MESSAGE,
+    ]);
+    const saved = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/tenants/${tenantId}`,
+      payload: { name: tenantName, versionPolicyDays: 30 },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<{ versionPolicyDays: number | null }>().versionPolicyDays).toBe(30);
   });
@@ -327,13 +441,22 @@ describe('version policy', () => {
       portal.db
         .selectFrom('version_policy_work_unit')
         .innerJoin('work_unit', 'work_unit.work_unit_id', 'version_policy_work_unit.work_unit_id')
-        .select(['work_unit.work_unit_id', 'work_unit.title', 'work_unit.state_id', 'version_policy_work_unit.device_id', 'version_policy_work_unit.closed'])
+        .select([
+          'work_unit.work_unit_id',
+          'work_unit.title',
+          'work_unit.state_id',
+          'version_policy_work_unit.device_id',
+          'version_policy_work_unit.closed',
+        ])
         .where('version_policy_work_unit.tenant_id', '=', tenantId)
         .orderBy('work_unit.title')
         .execute();
     // Beta 2.0.0 (released 2 Jan) is due on 1 Feb at noon, Alpha 1.1.0 (5 Jan) on 4 Feb: nothing yet on 1 Feb in the morning.
     expect((await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 1, 6)))).opened).toEqual([]);
-    const [first, second] = await Promise.all([sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 10))), sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 10)))]);
+    const [first, second] = await Promise.all([
+      sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 10))),
+      sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 10))),
+    ]);
     expect(first!.opened.length + second!.opened.length).toBe(4);
     expect((await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 11)))).opened).toEqual([]);
     const opened = await units();
@@ -345,7 +468,11 @@ describe('version policy', () => {
     ]);
     expect(opened.every((unit) => unit.state_id === WORK_UNIT_STATES.New && unit.closed === null)).toBe(true);
     const devI = opened.find((unit) => unit.device_id === devices['dev-i'])!;
-    const relations = await portal.db.selectFrom('work_unit_relation').select(['reference_type', 'reference_id']).where('work_unit_id', '=', devI.work_unit_id).execute();
+    const relations = await portal.db
+      .selectFrom('work_unit_relation')
+      .select(['reference_type', 'reference_id'])
+      .where('work_unit_id', '=', devI.work_unit_id)
+      .execute();
     expect(relations).toEqual([{ reference_type: 'Device', reference_id: devices['dev-i'] }]);
 
     // dev-i is updated to the Latest: its unit is resolved with a note, the others stay open.
@@ -361,7 +488,12 @@ describe('version policy', () => {
     expect(resolved.state_id).toBe(WORK_UNIT_STATES.Resolved);
     expect(resolved.closed).not.toBeNull();
     expect(after.filter((unit) => unit.closed === null)).toHaveLength(3);
-    const notes = await portal.db.selectFrom('work_unit_note').select('detail').where('work_unit_id', '=', devI.work_unit_id).where('history_type', 'is', null).execute();
+    const notes = await portal.db
+      .selectFrom('work_unit_note')
+      .select('detail')
+      .where('work_unit_id', '=', devI.work_unit_id)
+      .where('history_type', 'is', null)
+      .execute();
     expect(notes.map((note) => note.detail)).toEqual(['dev-i now runs Alpha 1.1.0, the Latest version.']);
     // Nothing more to do: no second note, no new unit for dev-i.
     expect(await sweepVersionPolicy(portal.db, new Date(Date.UTC(2026, 1, 13)))).toEqual({ opened: [], closed: [] });

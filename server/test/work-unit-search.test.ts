@@ -12,11 +12,22 @@ let portal: TestPortal;
 let units: WorkUnit[];
 let tenants: { tenantId: string; name: string }[];
 
-const fields = ['title', 'referenceId', 'description', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'] as const;
+const fields = [
+  'title',
+  'referenceId',
+  'description',
+  'assignedTo',
+  'stakeHolderFullName',
+  'stakeHolderPhoneNumber',
+  'stakeHolderEmailAddress',
+] as const;
 
 beforeAll(async () => {
   portal = await createTestPortal();
-  tenants = [await createTenantAs(portal, 'admin', { name: 'Zebracorp Logistics' }), await createTenantAs(portal, 'admin', { name: 'Quokka Services' })];
+  tenants = [
+    await createTenantAs(portal, 'admin', { name: 'Zebracorp Logistics' }),
+    await createTenantAs(portal, 'admin', { name: 'Quokka Services' }),
+  ];
   const [zebra, quokka] = tenants.map((tenant) => tenant.tenantId);
   const bodies: Record<string, unknown>[] = [
     { tenantId: zebra, title: 'Printer jammed on floor 3' },
@@ -40,7 +51,13 @@ beforeAll(async () => {
     const response = await portal.as('admin', {
       method: 'PUT',
       url: '/api/v1/workunits',
-      payload: { workUnitId: -1, severityId: 2, stateId: WORK_UNIT_STATES.New, workUnitTypeId: WORK_UNIT_TYPES.Incident, ...body },
+      payload: {
+        workUnitId: -1,
+        severityId: 2,
+        stateId: WORK_UNIT_STATES.New,
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+        ...body,
+      },
     });
     if (response.statusCode !== 200) throw new Error(`create: ${response.statusCode} ${response.body}`);
     units.push(response.json<WorkUnit>());
@@ -51,7 +68,13 @@ afterAll(() => portal?.close());
 /** The grid's list call in the two new tenants (as the tenant choice sends it), with the search box's filter. */
 async function search(term: string, exactMatch = false): Promise<{ count: number; ids: number[] }> {
   const $filter = `tenantId in (${tenants.map((tenant) => tenant.tenantId).join(',')}) and ${workUnitSearch(term, exactMatch)}`;
-  const query = new URLSearchParams({ $filter, $count: 'true', $top: '50', $orderby: 'workUnitId asc', $expand: 'tenant,workUnitType' });
+  const query = new URLSearchParams({
+    $filter,
+    $count: 'true',
+    $top: '50',
+    $orderby: 'workUnitId asc',
+    $expand: 'tenant,workUnitType',
+  });
   const response = await portal.as('admin', { method: 'GET', url: `/v1/workunits?${query.toString()}` });
   expect(response.statusCode, response.body).toBe(200);
   const answer = response.json<{ '@odata.count': number; value: WorkUnit[] }>();
@@ -64,7 +87,12 @@ function expected(term: string, exactMatch = false): { count: number; ids: numbe
   const holds = (value: string | null | undefined) =>
     typeof value === 'string' && (exactMatch ? value === term : value.toLowerCase().includes(term.toLowerCase()));
   const ids = units
-    .filter((unit) => fields.some((field) => holds(unit[field])) || holds(tenantName(unit)) || (/^\d+$/.test(term) && unit.workUnitId === Number(term)))
+    .filter(
+      (unit) =>
+        fields.some((field) => holds(unit[field])) ||
+        holds(tenantName(unit)) ||
+        (/^\d+$/.test(term) && unit.workUnitId === Number(term)),
+    )
     .map((unit) => unit.workUnitId);
   return { count: ids.length, ids };
 }

@@ -56,12 +56,19 @@ describe('access request', () => {
 
     const db = await portalDatabase();
     try {
-      const { rows } = await db.query<{ title: string; severity_id: number; stakeholder_full_name: string; hours: number }>(
+      const { rows } = await db.query<{
+        title: string;
+        severity_id: number;
+        stakeholder_full_name: string;
+        hours: number;
+      }>(
         `SELECT title, severity_id, stakeholder_full_name, EXTRACT(EPOCH FROM planned_finish_time - planned_start_time) / 3600 AS hours
            FROM work_unit WHERE stakeholder_email_address = $1`,
         [email],
       );
-      expect(rows.map((row) => ({ ...row, hours: Number(row.hours) }))).toEqual([{ title: 'IL4 (CUI) Account Request', severity_id: 3, stakeholder_full_name: 'Dana Q Visitor', hours: 48 }]);
+      expect(rows.map((row) => ({ ...row, hours: Number(row.hours) }))).toEqual([
+        { title: 'IL4 (CUI) Account Request', severity_id: 3, stakeholder_full_name: 'Dana Q Visitor', hours: 48 },
+      ]);
     } finally {
       await db.end();
     }

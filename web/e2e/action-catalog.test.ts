@@ -40,7 +40,8 @@ describe('action catalogue (operator)', () => {
     await page.getByRole('heading', { level: 1, name: 'Action Catalog' }).waitFor();
   }
 
-  const rowAction = (page: Page, name: string, action: string) => gridRow(page, name).getByRole('button', { name: action, exact: true });
+  const rowAction = (page: Page, name: string, action: string) =>
+    gridRow(page, name).getByRole('button', { name: action, exact: true });
 
   test('creates an action (both required messages first) and edits it; the grid shows its type and tenant', async () => {
     const session = await sessionOf(browser, 'operator');
@@ -49,7 +50,8 @@ describe('action catalogue (operator)', () => {
     const name = uniqueName('E2E create action');
     const page = await signedInPage(browser, 'operator');
     await openCatalog(page, tenantId);
-    for (const header of ['Name', 'Description', 'Type', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['Name', 'Description', 'Type', 'Tenant'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     const panel = drawer(page);
@@ -72,9 +74,18 @@ describe('action catalogue (operator)', () => {
     await panel.getByRole('textbox', { name: 'Endpoint URL' }).fill(`${endpoint.url}/hook/{Host}`);
     await panel.getByRole('textbox', { name: 'Headers' }).fill('X-Source:e2e');
     await panel.getByRole('textbox', { name: 'Body' }).fill('{"host":"{Host}"}');
+    // The placeholders its runs fill: a protocol step's and a rule's, as the runner fills them.
+    const placeholders = panel.getByRole('region', { name: 'Placeholders' });
+    expect(await placeholders.getByTestId('placeholders-rule').textContent()).toContain(
+      '{EntityId} {WorkUnitId} {Title}',
+    );
+    expect(await placeholders.getByTestId('placeholders-protocol').textContent()).toContain('{WorkUnitId} {Title}');
     await screenshot(page, 'action-catalog-create');
     const [created] = await Promise.all([
-      page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === '/v1/actionDefinitions'),
+      page.waitForResponse(
+        (response) =>
+          response.request().method() === 'PUT' && new URL(response.url()).pathname === '/v1/actionDefinitions',
+      ),
       panel.getByRole('button', { name: 'Save', exact: true }).click(),
     ]);
     expect(created.ok()).toBe(true);
@@ -120,7 +131,11 @@ describe('action catalogue (operator)', () => {
     const add = panel.getByRole('button', { name: 'Add Parameter' });
     for (let pair = 0; pair < 7; pair++) await add.click();
     expect(await add.isDisabled()).toBe(true);
-    for (let pair = 7; pair > 1; pair--) await panel.getByRole('group', { name: `Extra parameter ${pair}` }).getByRole('button', { name: 'Remove' }).click();
+    for (let pair = 7; pair > 1; pair--)
+      await panel
+        .getByRole('group', { name: `Extra parameter ${pair}` })
+        .getByRole('button', { name: 'Remove' })
+        .click();
     expect(await add.isDisabled()).toBe(false);
     const pair = panel.getByRole('group', { name: 'Extra parameter 1' });
     await pair.getByRole('textbox', { name: 'Param' }).fill('Region');
@@ -154,7 +169,11 @@ describe('action catalogue (operator)', () => {
     const rows = panel.getByTestId('action-history-row');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole('button', { name: 'Details' }).click();
-    await page.getByRole('dialog', { name: 'Action Run Details' }).getByText(`POST ${endpoint.url}/hook/db1`).first().waitFor();
+    await page
+      .getByRole('dialog', { name: 'Action Run Details' })
+      .getByText(`POST ${endpoint.url}/hook/db1`)
+      .first()
+      .waitFor();
     await screenshot(page, 'action-catalog-history');
   });
 
@@ -162,9 +181,16 @@ describe('action catalogue (operator)', () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);
     const endpoint = await actionEndpoint();
-    const action = await createActionDefinition(session, { name: uniqueName('E2E doomed action'), endpointUrl: `${endpoint.url}/hook` });
+    const action = await createActionDefinition(session, {
+      name: uniqueName('E2E doomed action'),
+      endpointUrl: `${endpoint.url}/hook`,
+    });
     const protocol = await createProtocol(session);
-    await createProtocolAction(session, { protocolId: protocol.protocolId, actionDefinitionId: action.actionDefinitionId, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew });
+    await createProtocolAction(session, {
+      protocolId: protocol.protocolId,
+      actionDefinitionId: action.actionDefinitionId,
+      workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew,
+    });
     const page = await signedInPage(browser, 'operator');
     await openCatalog(page, tenantId);
     await searchGrid(page, action.name);
@@ -178,7 +204,10 @@ describe('action catalogue (operator)', () => {
     await panel.getByRole('button', { name: 'Continue' }).click();
     const question = page.getByRole('dialog').filter({ hasText: AUTOMATION_MESSAGES.actionDeleteConfirm });
     await question.getByRole('button', { name: 'Yes' }).click();
-    await page.getByText(/deleted/i).first().waitFor();
+    await page
+      .getByText(/deleted/i)
+      .first()
+      .waitFor();
     await panel.waitFor({ state: 'hidden' });
     await expect.poll(() => gridRow(page, action.name).count()).toBe(0);
   });

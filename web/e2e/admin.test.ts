@@ -15,6 +15,7 @@ import {
   homeTenantId,
   launchBrowser,
   pauseClock,
+  portalUrl,
   runClockUntil,
   screenshot,
   searchGrid,
@@ -34,7 +35,12 @@ import type { JsonOf } from '../src/lib/json-types';
  * under unique names, and finds them in the grids by those names.
  */
 
-const INTAKE_SCHEMA = JSON.stringify({ title: 'Intake', type: 'object', required: ['summary'], properties: { summary: { type: 'string', title: 'Summary' } } });
+const INTAKE_SCHEMA = JSON.stringify({
+  title: 'Intake',
+  type: 'object',
+  required: ['summary'],
+  properties: { summary: { type: 'string', title: 'Summary' } },
+});
 const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
 
 type TenantRow = JsonOf<Tenant>;
@@ -89,7 +95,10 @@ describe('administration (admin)', () => {
     for (const text of await rows.allTextContents()) expect(text).toContain('Fabrikam');
 
     for (const button of ['Export Page', 'Export All']) {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: button }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe('tenants.csv');
       const [header = '', ...lines] = (await fs.readFile(await download.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
       // The grid's columns under their titles, in its order (the row actions are no data).
@@ -172,7 +181,9 @@ describe('administration (admin)', () => {
     await panel.getByText('The intake wizard form must be JSON.').waitFor();
     await screenshot(page, 'admin-tenant-intake-not-json');
 
-    await panel.locator('input[type="file"]').setInputFiles({ name: 'intake.json', mimeType: 'application/json', buffer: Buffer.from(INTAKE_SCHEMA) });
+    await panel
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'intake.json', mimeType: 'application/json', buffer: Buffer.from(INTAKE_SCHEMA) });
     await expect.poll(() => editor.inputValue()).toBe(INTAKE_SCHEMA);
     await expect.poll(() => panel.getByText('The intake wizard form must be JSON.').count()).toBe(0);
   });
@@ -190,7 +201,10 @@ describe('administration (admin)', () => {
     await screenshot(page, 'admin-tenant-server-error');
     // Still a new tenant: nothing was created.
     expect(new URL(page.url()).searchParams.get('editTenantId')).toBe('new');
-    const named = await api<ListResponse<TenantRow>>(await sessionOf(browser, 'admin'), `/v1/tenants?$filter=${encodeURIComponent(`name eq '${name}'`)}`);
+    const named = await api<ListResponse<TenantRow>>(
+      await sessionOf(browser, 'admin'),
+      `/v1/tenants?$filter=${encodeURIComponent(`name eq '${name}'`)}`,
+    );
     expect(named.value).toEqual([]);
   });
 
@@ -209,7 +223,10 @@ describe('administration (admin)', () => {
     await panel.getByRole('button', { name: 'Add Field' }).click();
     await panel.getByRole('button', { name: 'Add Field' }).click();
     const second = panel.getByRole('group', { name: 'Additional field 2' });
-    await panel.getByRole('group', { name: 'Additional field 1' }).getByRole('textbox', { name: 'Name' }).fill('Region');
+    await panel
+      .getByRole('group', { name: 'Additional field 1' })
+      .getByRole('textbox', { name: 'Name' })
+      .fill('Region');
     await second.getByRole('textbox', { name: 'Name' }).fill('Priority');
     await choose(second, page, 'Type', 'Dropdown');
     await second.getByRole('textbox', { name: 'Options' }).fill('Low, High');
@@ -222,7 +239,12 @@ describe('administration (admin)', () => {
     await panel.getByRole('heading', { name: `Edit Tenant: ${name}` }).waitFor();
     await panel.getByRole('tab', { name: 'Secrets' }).waitFor();
     const tenant = await serverCall<TenantRow>(page, `/v1/tenants(${tenantId})`);
-    expect(tenant).toMatchObject({ name, internalNotificationEmailAddress: 'noc@northwind.example', assignmentGroups: 'Tier 1,Tier 2', workUnitField3: null });
+    expect(tenant).toMatchObject({
+      name,
+      internalNotificationEmailAddress: 'noc@northwind.example',
+      assignmentGroups: 'Tier 1,Tier 2',
+      workUnitField3: null,
+    });
     expect(JSON.parse(tenant.workUnitField1 ?? 'null')).toEqual({ Name: 'Region', Type: 1, Options: '' });
     expect(JSON.parse(tenant.workUnitField2 ?? 'null')).toEqual({ Name: 'Priority', Type: 2, Options: 'Low,High' });
     expect(JSON.parse(tenant.intakeWizardSchema ?? 'null')).toEqual(JSON.parse(INTAKE_SCHEMA));
@@ -285,7 +307,7 @@ describe('administration (admin)', () => {
     await row.waitFor();
   });
 
-  test('Subscriptions: a subscription without a name shows "Please enter a name."; a saved one is listed and offered by the header picker', async () => {
+  test('Subscriptions: a subscription without a name shows "Please enter a name."; a saved one is listed, its title links to it, and the header picker offers it', async () => {
     const tenant = await createTenant(await sessionOf(browser, 'admin'));
     const subscription = uniqueName('E2E subscription');
     const page = await signedInPage(browser, 'admin');
@@ -304,6 +326,18 @@ describe('administration (admin)', () => {
     await form.waitFor({ state: 'detached' });
     await panel.getByRole('row').filter({ hasText: subscription }).waitFor();
     await screenshot(page, 'admin-subscriptions');
+    // Its title is a link: the address it names opens the subscription's form, in a new tab too.
+    const title = panel.getByRole('row').filter({ hasText: subscription }).getByRole('link', { name: subscription });
+    const address = new URL((await title.getAttribute('href')) ?? '', portalUrl());
+    expect(address.searchParams.get('subscriptionsTenantId')).toBe(tenant.tenantId);
+    const other = await signedInPage(browser, 'admin');
+    await other.goto(`${address.pathname}${address.search}`);
+    await expect
+      .poll(() =>
+        drawer(other).getByRole('form', { name: 'Subscription' }).getByRole('textbox', { name: 'Name' }).inputValue(),
+      )
+      .toBe(subscription);
+    await other.close();
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('subscriptionsTenantId'));
 
@@ -339,7 +373,7 @@ describe('administration (admin)', () => {
     const admin = await sessionOf(browser, 'admin');
     const tenant = await createTenant(admin);
     // Disabled and enabled again: two updates after the create.
-    for (let i = 0; i < 2; i++) await api(admin, `/v1/tenants/toggledisabled/${tenant.tenantId}`, { method: 'POST' });
+    for (let i = 0; i < 2; i++) await api(admin, `/v1/tenants/${tenant.tenantId}/toggledisabled`, { method: 'POST' });
     const page = await signedInPage(browser, 'admin');
     const row = await tenantsPageWith(page, tenant.name);
     await row.getByRole('link', { name: tenant.name, exact: true }).click();
@@ -373,7 +407,7 @@ describe('administration (admin)', () => {
     await screenshot(page, 'admin-token-validation');
   });
 
-  test('creating a token shows it once with a copy button ("Copied to clipboard" for 1 s) and the warning', async () => {
+  test('creating a token shows it once with a copy button ("Copied to clipboard" for 1 s, and the info toast "copied to clipboard.") and the warning', async () => {
     const name = uniqueName('e2e-agent');
     const page = await signedInPage(browser, 'admin', { permissions: CLIPBOARD, clock: true });
     await page.goto(`/${await contosoId()}/tokens`);
@@ -387,6 +421,7 @@ describe('administration (admin)', () => {
     await panel.getByRole('button', { name: 'Copy token' }).click();
     const tooltip = page.getByRole('tooltip', { name: 'Copied to clipboard' });
     await tooltip.waitFor();
+    await page.getByText('copied to clipboard.', { exact: true }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(generatedToken);
     await screenshot(page, 'admin-token-generated');
     await page.clock.runFor(COPY_TOOLTIP_MS - 50);
@@ -416,10 +451,36 @@ describe('administration (admin)', () => {
     expect(generatedToken.startsWith(prefix)).toBe(true);
     // Opened again, the grant no longer shows its token.
     await row.getByRole('button', { name: 'Edit' }).click();
-    await drawer(page).getByRole('heading', { name: `Edit Token: ${name}` }).waitFor();
+    await drawer(page)
+      .getByRole('heading', { name: `Edit Token: ${name}` })
+      .waitFor();
     expect(await page.getByText(generatedToken).count()).toBe(0);
     await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
     await screenshot(page, 'admin-tokens');
+  });
+
+  test('another tenant\'s Tenant Tokens names that tenant in the header, the page and the Create drawer; a token for a year expires "in 1 y"', async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const other = await createTenant(admin, { name: uniqueName('E2E Tokens of') });
+    const token = await createToken(admin, { tenantId: other.tenantId, lifetimeYears: 1 });
+    const page = await signedInPage(browser, 'admin', { width: 1440 });
+    await page.goto(`/${other.tenantId}/tokens`);
+    await page.getByRole('heading', { level: 1, name: 'Tenant Tokens' }).waitFor();
+    await page.getByText(`Tokens of ${other.name}`).waitFor();
+    await page.getByRole('button', { name: `Tenant and subscription: ${other.name}`, exact: true }).waitFor();
+    const row = gridRow(page, token.name);
+    await row.waitFor();
+    expect(await row.locator('[data-field="expiresOn"]').textContent()).toContain('in 1 y');
+    await screenshot(page, 'admin-other-tenant-tokens-1440');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await drawer(page)
+      .getByText(`The token is created for ${other.name}: machines using it act in ${other.name}.`)
+      .waitFor();
+    await screenshot(page, 'admin-other-tenant-token-create-1440');
+    await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByText(`Tokens of ${other.name}`).waitFor();
+    await screenshot(page, 'admin-other-tenant-tokens-375');
   });
 
   test('Revoke asks first, then the token shows as Revoked and cannot be revoked again', async () => {
@@ -431,12 +492,19 @@ describe('administration (admin)', () => {
     const row = gridRow(page, token.name);
     await row.getByRole('button', { name: 'Revoke' }).click();
     const question = page.getByRole('dialog', { name: `Revoke Token: ${token.name}` });
-    await question.getByText('Are you sure you want to revoke this token? Machines using it will be refused at once.').waitFor();
+    await question
+      .getByText('Are you sure you want to revoke this token? Machines using it will be refused at once.')
+      .waitFor();
     await question.getByRole('button', { name: 'Yes' }).click();
     await row.getByText('Revoked').waitFor();
     expect(await row.getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
-    const grants = await api<ListResponse<{ tokenGrantId: string; revokedOn: string | null }>>(admin, `/v1/tokens?$filter=tenantId eq ${token.tenantId}`);
-    expect(grants.value.find((grant) => grant.tokenGrantId === token.tokenGrantId)?.revokedOn).toEqual(expect.any(String));
+    const grants = await api<ListResponse<{ tokenGrantId: string; revokedOn: string | null }>>(
+      admin,
+      `/v1/tokens?$filter=tenantId eq ${token.tenantId}`,
+    );
+    expect(grants.value.find((grant) => grant.tokenGrantId === token.tokenGrantId)?.revokedOn).toEqual(
+      expect.any(String),
+    );
     await screenshot(page, 'admin-token-revoked');
   });
 
@@ -495,7 +563,10 @@ describe('administration (admin)', () => {
     await subcategories.getByRole('button', { name: 'Close', exact: true }).click();
 
     const categoryId = Number(await row.getByRole('gridcell').first().textContent());
-    const listed = await serverCall<ListResponse<{ name: string; isEnabled: boolean }>>(page, `/v1/workunitsubcategories?$filter=workUnitCategoryId eq ${categoryId}`);
+    const listed = await serverCall<ListResponse<{ name: string; isEnabled: boolean }>>(
+      page,
+      `/v1/workunitsubcategories?$filter=workUnitCategoryId eq ${categoryId}`,
+    );
     expect(listed.value).toEqual([expect.objectContaining({ name: subcategory, isEnabled: true })]);
   });
 

@@ -5,7 +5,22 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
-import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session, screenshot } from './support';
+import {
+  api,
+  createToken,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  portalUrl,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  type ListResponse,
+  type Session,
+  screenshot,
+} from './support';
 
 /**
  * A real agent against the built portal (issue: the device fleet and a real agent): it enrols
@@ -82,7 +97,10 @@ describe('a real agent', () => {
 
     // Its heartbeat: the machine's CPU and memory on the Devices page.
     const heartbeat = await until(async () => {
-      const packets = await api<ListResponse<{ entityId: string; message: { Metrics?: Record<string, number> } }>>(session, `/v1/packets?$filter=entityId eq ${deviceId}`);
+      const packets = await api<ListResponse<{ entityId: string; message: { Metrics?: Record<string, number> } }>>(
+        session,
+        `/v1/packets?$filter=entityId eq ${deviceId}`,
+      );
       return packets.value[0]?.message.Metrics;
     });
     expect(heartbeat.CpuPercent).toBeGreaterThanOrEqual(0);
@@ -92,12 +110,17 @@ describe('a real agent', () => {
     await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
     await searchGrid(page, machineName);
     const deviceRow = gridRow(page, machineName);
-    await expect.poll(async () => (await deviceRow.textContent()) ?? '', { timeout: 20_000 }).toMatch(/\d+(\.\d+)?\s?%/);
+    await expect
+      .poll(async () => (await deviceRow.textContent()) ?? '', { timeout: 20_000 })
+      .toMatch(/\d+(\.\d+)?\s?%/);
     await screenshot(page, 'agent-device-live');
 
     // An on-demand Availability check of the portal, made through the API and queued on the
     // Device Operations drawer; the agent runs it and its result shows in the Operation Logs.
-    const available = await api<ListResponse<{ operationId: string; name: string }>>(session, `/v1/operations/GetAvailableOperationsForDevice(tenantId=${tenantId},operatingSystemId=4)?$top=100`);
+    const available = await api<ListResponse<{ operationId: string; name: string }>>(
+      session,
+      `/v1/operations/GetAvailableOperationsForDevice(tenantId=${tenantId},operatingSystemId=4)?$top=100`,
+    );
     const availability = available.value.find((operation) => operation.name === 'Availability');
     if (!availability) throw new Error('No Availability operation in the catalogue');
     const operation = await api<{ deviceOperationId: string }>(session, '/v1/deviceOperations', {
@@ -119,17 +142,31 @@ describe('a real agent', () => {
     await panel.getByRole('heading', { name: `Device Operations: ${machineName}` }).waitFor();
     const operationRow = gridRow(page, 'Portal health on demand');
     await operationRow.getByRole('button', { name: 'Enqueue' }).click();
-    await page.locator('#notistack-snackbar').filter({ hasText: FLEET_MESSAGES.deviceOperationEnqueued }).first().waitFor();
+    await page
+      .locator('#notistack-snackbar')
+      .filter({ hasText: FLEET_MESSAGES.deviceOperationEnqueued })
+      .first()
+      .waitFor();
     const logs = await until(async () => {
-      const entries = await api<{ detail: string }[]>(session, `/v1/deviceOperations/${operation.deviceOperationId}/logs`);
+      const entries = await api<{ detail: string }[]>(
+        session,
+        `/v1/deviceOperations/${operation.deviceOperationId}/logs`,
+      );
       return entries.length > 0 ? entries : undefined;
     });
     expect(logs[0]!.detail).toMatch(/^Success: GET .*\/healthz answered 200/);
     await operationRow.getByRole('button', { name: 'Operation Logs' }).click();
-    await panel.getByRole('table', { name: 'Operation logs' }).getByText(/Success: GET .*healthz answered 200/).first().waitFor();
+    await panel
+      .getByRole('table', { name: 'Operation logs' })
+      .getByText(/Success: GET .*healthz answered 200/)
+      .first()
+      .waitFor();
     await screenshot(page, 'agent-operation-logs');
     const completed = await until(async () => {
-      const row = await api<{ operationComplete: boolean; completionToken: string | null }>(session, `/v1/deviceOperations/${operation.deviceOperationId}`);
+      const row = await api<{ operationComplete: boolean; completionToken: string | null }>(
+        session,
+        `/v1/deviceOperations/${operation.deviceOperationId}`,
+      );
       return row.operationComplete ? row : undefined;
     });
     expect(completed.completionToken).toBeNull();

@@ -68,11 +68,24 @@ describe('automation (administrator)', () => {
       runAutomatically: false,
     });
     const title = uniqueName('Core router flapping');
-    const unit = await createWorkUnit(session, { title, protocolId: protocol.protocolId, stakeHolderEmailAddress: 'pat@contoso.example' });
+    const unit = await createWorkUnit(session, {
+      title,
+      protocolId: protocol.protocolId,
+      stakeHolderEmailAddress: 'pat@contoso.example',
+    });
 
     // The OnNew step ran by itself: its email is in the Outbox.
     await expect
-      .poll(async () => (await api<ListResponse<{ subject: string }>>(session, `/v1/emailOutbox?$filter=workUnitId eq ${unit.workUnitId}`)).value.map((email) => email.subject), { timeout: 30_000, interval: 500 })
+      .poll(
+        async () =>
+          (
+            await api<ListResponse<{ subject: string }>>(
+              session,
+              `/v1/emailOutbox?$filter=workUnitId eq ${unit.workUnitId}`,
+            )
+          ).value.map((email) => email.subject),
+        { timeout: 30_000, interval: 500 },
+      )
       .toEqual([expect.stringContaining(title)]);
     const page = await signedInPage(browser, 'admin', { clock: true });
     await page.goto('/outbox');
@@ -94,7 +107,11 @@ describe('automation (administrator)', () => {
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
 
     // The endpoint received the request with every placeholder filled.
-    await expect.poll(() => endpoint.calls, { timeout: 20_000 }).toEqual([{ method: 'POST', path: `/noc/${unit.workUnitId}`, body: JSON.stringify({ ticket: 'NOC-77', title }) }]);
+    await expect
+      .poll(() => endpoint.calls, { timeout: 20_000 })
+      .toEqual([
+        { method: 'POST', path: `/noc/${unit.workUnitId}`, body: JSON.stringify({ ticket: 'NOC-77', title }) },
+      ]);
     await refreshAfterManualAction(page, session, unit.workUnitId, manualSummary, ACTION_RESULT_STATUSES.Success);
     await expect.poll(() => step.getByText(/Last run: Success/).count(), { timeout: 20_000 }).toBe(1);
 
@@ -102,7 +119,9 @@ describe('automation (administrator)', () => {
     await panel.getByRole('tab', { name: 'Timeline' }).click();
     const timeline = panel.getByRole('list', { name: 'Timeline' });
     await timeline.getByText(`${notify.name}: Success`).waitFor();
-    const kinds = await timeline.locator('[data-testid="timeline-entry"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
+    const kinds = await timeline
+      .locator('[data-testid="timeline-entry"]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
     const at = (kind: string) => kinds.indexOf(kind);
     expect(at('workUnit')).toBeGreaterThanOrEqual(0);
     expect(at('email')).toBeGreaterThan(at('workUnit'));
@@ -115,7 +134,11 @@ describe('automation (administrator)', () => {
     const refused = await fetch(new URL('/v1/actionDefinitions', portalUrl()), {
       method: 'PUT',
       headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: uniqueName('E2E loopback'), actionDefinitionTypeId: 4, endpointUrl: `${endpoint.url.replace('127.0.0.1', '127.0.0.2')}/noc` }),
+      body: JSON.stringify({
+        name: uniqueName('E2E loopback'),
+        actionDefinitionTypeId: 4,
+        endpointUrl: `${endpoint.url.replace('127.0.0.1', '127.0.0.2')}/noc`,
+      }),
     });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(await refused.json())).toContain('not allowed');

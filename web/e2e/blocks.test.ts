@@ -5,7 +5,25 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BLOCK_MESSAGES } from '@cfs/contracts/blocks';
 import { BLOCK_COLORS } from '@cfs/contracts/monitoring';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
-import { api, choose, createSubscription, createTenant, createToken, drawer, launchBrowser, portalUrl, screenshot, sessionOf, settled, signedInPage, uniqueName, type Session, portalDatabase } from './support';
+import {
+  api,
+  choose,
+  createSubscription,
+  createTenant,
+  createToken,
+  drawer,
+  launchBrowser,
+  portalUrl,
+  screenshot,
+  sessionOf,
+  settled,
+  signedInPage,
+  tenantNamed,
+  uniqueName,
+  type ListResponse,
+  type Session,
+  portalDatabase,
+} from './support';
 
 /**
  * The Blocks screen in the browser (spec 002 §2 Blocks, §4 Block, §5 Block, §8): a block made
@@ -17,7 +35,11 @@ import { api, choose, createSubscription, createTenant, createToken, drawer, lau
  */
 
 async function report(token: string, packets: unknown[]): Promise<void> {
-  const response = await fetch(`${portalUrl()}/v1/packets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(packets) });
+  const response = await fetch(`${portalUrl()}/v1/packets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(packets),
+  });
   if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
 }
 
@@ -43,13 +65,23 @@ describe('blocks (admin)', () => {
     const tenant = await createTenant(admin, { name: uniqueName('Blocks') });
     const subscription = await createSubscription(admin, tenant.tenantId, uniqueName('Plant'));
     const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
-    return { tenantId: tenant.tenantId, tenantName: tenant.name, subscriptionId: subscription.subscriptionId, subscriptionName: subscription.name, token: generatedToken };
+    return {
+      tenantId: tenant.tenantId,
+      tenantName: tenant.name,
+      subscriptionId: subscription.subscriptionId,
+      subscriptionName: subscription.name,
+      token: generatedToken,
+    };
   }
 
   /** 130 packets a minute apart, the newest a minute ago: Value 0 to 129. */
   function packetsOf(entityId: string) {
     const newest = Date.now() - 60_000;
-    return Array.from({ length: 130 }, (_, i) => ({ entityId, timestamp: new Date(newest - (129 - i) * 60_000).toISOString(), message: { Value: i, Properties: { BlockName: 'Boiler' }, Metrics: { Temperature: 20 + i } } }));
+    return Array.from({ length: 130 }, (_, i) => ({
+      entityId,
+      timestamp: new Date(newest - (129 - i) * 60_000).toISOString(),
+      message: { Value: i, Properties: { BlockName: 'Boiler' }, Metrics: { Temperature: 20 + i } },
+    }));
   }
 
   async function blocksPage(page: Page, tenantId: string, query = '') {
@@ -106,19 +138,38 @@ describe('blocks (admin)', () => {
     // The address names the block, and the other tabs appear.
     await expect.poll(() => new URL(page.url()).searchParams.get('blockId')).toBe(blockId);
     await panel.getByRole('tab', { name: 'History' }).waitFor();
-    expect(await panel.getByRole('tab').allTextContents()).toEqual(['Details', 'Rule Matches', 'History', 'Logs', 'Timeline']);
-    const saved = await api<{ tenantId: string; subscriptionId: string; blockTypeId: number }>(admin, `/v1/blocks/${blockId}`);
+    expect(await panel.getByRole('tab').allTextContents()).toEqual([
+      'Details',
+      'Rule Matches',
+      'History',
+      'Logs',
+      'Timeline',
+    ]);
+    const saved = await api<{ tenantId: string; subscriptionId: string; blockTypeId: number }>(
+      admin,
+      `/v1/blocks/${blockId}`,
+    );
     expect(saved).toMatchObject({ tenantId: own.tenantId, subscriptionId: own.subscriptionId, blockTypeId: 1 });
 
     // The entity reports; a rule colours it, logs what it did and opens a match.
     await report(own.token, packetsOf(blockId));
-    await db.query(`INSERT INTO entity_color (entity_id, tenant_id, color) VALUES ($1, $2, $3)`, [blockId, own.tenantId, BLOCK_COLORS.Red]);
-    await db.query(`INSERT INTO entity_log (entity_id, tenant_id, created, detail) VALUES ($1, $2, now() - interval '2 minutes', 'Colour set to Red by rule Hot boiler'), ($1, $2, now(), 'Email sent to the plant team')`, [blockId, own.tenantId]);
+    await db.query(`INSERT INTO entity_color (entity_id, tenant_id, color) VALUES ($1, $2, $3)`, [
+      blockId,
+      own.tenantId,
+      BLOCK_COLORS.Red,
+    ]);
+    await db.query(
+      `INSERT INTO entity_log (entity_id, tenant_id, created, detail) VALUES ($1, $2, now() - interval '2 minutes', 'Colour set to Red by rule Hot boiler'), ($1, $2, now(), 'Email sent to the plant team')`,
+      [blockId, own.tenantId],
+    );
     const rule = await db.query<{ rule_id: string }>(
       `INSERT INTO rule (tenant_id, name, rule_type_id, match_lifetime_seconds, conditions) VALUES ($1, 'Hot boiler', 1, 300, '[{"Type":0,"LeftOperand":1,"Operator":3,"RightOperand":"100"}]') RETURNING rule_id`,
       [own.tenantId],
     );
-    const reason = { conditions: [{ index: 0, leftOperand: 'Value', operator: 'GreaterThan', rightOperand: '100', seen: '129' }], timestamp: new Date().toISOString() };
+    const reason = {
+      conditions: [{ index: 0, leftOperand: 'Value', operator: 'GreaterThan', rightOperand: '100', seen: '129' }],
+      timestamp: new Date().toISOString(),
+    };
     await db.query(
       `INSERT INTO rule_match (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, reason) VALUES ($1, $2, $3, 'Boiler', 29, now() - interval '29 minutes', now() - interval '1 minute', now() + interval '4 minutes', $4)`,
       [rule.rows[0]!.rule_id, own.tenantId, blockId, JSON.stringify(reason)],
@@ -138,8 +189,14 @@ describe('blocks (admin)', () => {
     await expect.poll(() => history.getByRole('row').count()).toBe(31);
     // The last hour holds the packets of its 60 minutes (the oldest may have just left it).
     await panel.getByRole('button', { name: 'Last hour' }).click();
-    const total = async () => Number(/of (\d+)$/.exec((await panel.locator('.MuiTablePagination-displayedRows').textContent()) ?? '')?.[1]);
-    await expect.poll(async () => { const shown = await total(); return shown >= 58 && shown <= 60; }).toBe(true);
+    const total = async () =>
+      Number(/of (\d+)$/.exec((await panel.locator('.MuiTablePagination-displayedRows').textContent()) ?? '')?.[1]);
+    await expect
+      .poll(async () => {
+        const shown = await total();
+        return shown >= 58 && shown <= 60;
+      })
+      .toBe(true);
 
     // Logs, newest first.
     await panel.getByRole('tab', { name: 'Logs' }).click();
@@ -181,7 +238,9 @@ describe('blocks (admin)', () => {
     await edit.getByRole('textbox', { name: 'Name' }).fill(`${name} (north)`);
     await edit.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Block saved.').first().waitFor();
-    await expect.poll(async () => (await api<{ name: string }>(admin, `/v1/blocks/${blockId}`)).name).toBe(`${name} (north)`);
+    await expect
+      .poll(async () => (await api<{ name: string }>(admin, `/v1/blocks/${blockId}`)).name)
+      .toBe(`${name} (north)`);
     await edit.getByRole('button', { name: 'Delete' }).click();
     const question = page.getByRole('dialog').filter({ hasText: BLOCK_MESSAGES.deleteConfirm });
     await question.waitFor();
@@ -193,7 +252,10 @@ describe('blocks (admin)', () => {
   test("a block whose entity has not reported shows 'No packet for this entity.', and a refused save toasts the spec's text", async () => {
     const own = await ownTenant();
     const quiet = randomUUID();
-    await api(admin, '/v1/blocks', { method: 'PUT', body: { blockId: quiet, subscriptionId: own.subscriptionId, name: 'Quiet sensor', blockTypeId: 2 } });
+    await api(admin, '/v1/blocks', {
+      method: 'PUT',
+      body: { blockId: quiet, subscriptionId: own.subscriptionId, name: 'Quiet sensor', blockTypeId: 2 },
+    });
     const page = await signedInPage(browser, 'admin');
     await blocksPage(page, own.tenantId);
     const tile = page.getByRole('article', { name: 'Quiet sensor' });
@@ -209,15 +271,52 @@ describe('blocks (admin)', () => {
     await choose(panel, page, 'Subscription', own.subscriptionName);
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(BLOCK_MESSAGES.saveFailed).waitFor();
-    await panel.getByText(BLOCK_MESSAGES.blockIdTaken).waitFor();
+    await panel.getByText(BLOCK_MESSAGES.blockIdUnavailable).waitFor();
     await screenshot(page, 'block-create-taken');
   }, 60_000);
+
+  test("a block that does not exist, or is another tenant's, shows 'This block does not exist.' without tabs", async () => {
+    const own = await ownTenant();
+    const page = await signedInPage(browser, 'admin', { width: 1440 });
+    await blocksPage(page, own.tenantId, `?blockId=${randomUUID()}`);
+    const panel = drawer(page);
+    await panel.getByText('This block does not exist.').waitFor();
+    expect(await panel.getByRole('tab').count()).toBe(0);
+    await screenshot(page, 'block-missing-1440');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'block-missing-375');
+
+    // Fabrikam's block, opened by operator (Contoso only) on Contoso's page.
+    const fabrikams = randomUUID();
+    const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
+    const subscriptions = await api<ListResponse<{ subscriptionId: string }>>(
+      admin,
+      `/v1/subscriptions?$filter=tenantId eq ${fabrikam.tenantId}&$top=1`,
+    );
+    await api(admin, '/v1/blocks', {
+      method: 'PUT',
+      body: {
+        blockId: fabrikams,
+        subscriptionId: subscriptions.value[0]!.subscriptionId,
+        name: uniqueName('Fabrikam boiler'),
+        blockTypeId: 2,
+      },
+    });
+    const contoso = await tenantNamed(browser, 'operator', 'Contoso');
+    const other = await signedInPage(browser, 'operator');
+    await blocksPage(other, contoso.tenantId, `?blockId=${fabrikams}`);
+    await drawer(other).getByText('This block does not exist.').waitFor();
+    expect(await drawer(other).getByRole('tab').count()).toBe(0);
+  });
 
   test('the Packet page offers Details, Rule Matches, History, Logs and Timeline for the same entity', async () => {
     const own = await ownTenant();
     const entityId = randomUUID();
     await report(own.token, packetsOf(entityId));
-    await db.query(`INSERT INTO entity_log (entity_id, tenant_id, detail) VALUES ($1, $2, 'Colour set to Green by rule Cooled down')`, [entityId, own.tenantId]);
+    await db.query(
+      `INSERT INTO entity_log (entity_id, tenant_id, detail) VALUES ($1, $2, 'Colour set to Green by rule Cooled down')`,
+      [entityId, own.tenantId],
+    );
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/${own.tenantId}/packets/${entityId}`);
     const tabs = page.getByRole('tab');

@@ -3,7 +3,26 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COMMUNICATION_MESSAGES, type Communication } from '@cfs/contracts/communications';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, choose, createTenant, createWorkUnit, drawer, gridRow, homeTenantId, launchBrowser, newContext, screenshot, searchGrid, sessionOf, settled, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+import {
+  api,
+  choose,
+  createTenant,
+  createWorkUnit,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  newContext,
+  screenshot,
+  screenshotAtWidths,
+  searchGrid,
+  sessionOf,
+  settled,
+  signedInPage,
+  uniqueName,
+  type ListResponse,
+  type Session,
+} from './support';
 
 type CommunicationRow = JsonOf<Communication>;
 
@@ -23,7 +42,10 @@ describe('work unit communications', () => {
     browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
     // A tenant of the test's own, with an internal notification address the outbox keeps mail for.
-    tenant = await createTenant(admin, { name: uniqueName('E2E comms tenant'), internalNotificationEmailAddress: `noc-${uniqueName('x').slice(2)}@comms.example` });
+    tenant = await createTenant(admin, {
+      name: uniqueName('E2E comms tenant'),
+      internalNotificationEmailAddress: `noc-${uniqueName('x').slice(2)}@comms.example`,
+    });
     communicationsPath = `/${homeTenantId(admin)}/workunitcommunications`;
   }, 120_000);
   afterAll(async () => {
@@ -31,7 +53,10 @@ describe('work unit communications', () => {
   });
 
   function createCommunication(fields: Partial<CommunicationRow> & { title: string }): Promise<CommunicationRow> {
-    return api<CommunicationRow>(admin, '/v1/workunitcommunications', { method: 'PUT', body: { tenantId: tenant.tenantId, serviceManager: 'operator@contoso.example', ...fields } });
+    return api<CommunicationRow>(admin, '/v1/workunitcommunications', {
+      method: 'PUT',
+      body: { tenantId: tenant.tenantId, serviceManager: 'operator@contoso.example', ...fields },
+    });
   }
 
   async function openRowAction(page: Page, title: string, action: string): Promise<void> {
@@ -42,10 +67,19 @@ describe('work unit communications', () => {
     const tag = uniqueName('Relay').split(' ')[1] ?? 'tag';
     const first = await createWorkUnit(admin, { tenantId: tenant.tenantId, title: `Mail relay ${tag} queue stuck` });
     const second = await createWorkUnit(admin, { tenantId: tenant.tenantId, title: `Mail relay ${tag} bounces` });
-    // Wide enough for every column (the grid leaves out of the page those scrolled out of view).
-    const page = await signedInPage(browser, 'admin', { width: 1800 });
+    // Wide enough for every column (narrower, the grid leaves the last ones to its column panel).
+    const page = await signedInPage(browser, 'admin', { width: 2400 });
     await page.goto(communicationsPath);
-    for (const header of ['WUCOMM #', 'Title', 'Tenant', 'Status', 'Service Manager', 'Current Impact', 'Next Update', 'Created']) {
+    for (const header of [
+      'WUCOMM #',
+      'Title',
+      'Tenant',
+      'Status',
+      'Service Manager',
+      'Current Impact',
+      'Next Update',
+      'Created',
+    ]) {
       // The sorted column's name holds its sort button too.
       await page.getByRole('columnheader', { name: header }).first().waitFor();
     }
@@ -73,9 +107,19 @@ describe('work unit communications', () => {
     await page.waitForURL((url) => /^\d+$/.test(url.searchParams.get('publicWuCommId') ?? ''));
     const publicId = Number(new URL(page.url()).searchParams.get('publicWuCommId'));
     await panel.getByRole('heading', { name: `WUCOMM #${publicId}: ${title}` }).waitFor();
-    const saved = (await api<ListResponse<CommunicationRow>>(admin, `/v1/workunitcommunications?$filter=publicWorkUnitCommunicationId eq ${publicId}`)).value[0];
+    const saved = (
+      await api<ListResponse<CommunicationRow>>(
+        admin,
+        `/v1/workunitcommunications?$filter=publicWorkUnitCommunicationId eq ${publicId}`,
+      )
+    ).value[0];
     if (!saved) throw new Error('The communication was not saved');
-    expect(saved).toMatchObject({ title, tenantId: tenant.tenantId, status: 'Investigating', internalBridge: 'bridge-42' });
+    expect(saved).toMatchObject({
+      title,
+      tenantId: tenant.tenantId,
+      status: 'Investigating',
+      internalBridge: 'bridge-42',
+    });
     expect(saved.serviceManager).toMatch(/@/);
     await settled(panel);
     await screenshot(page, 'communications-drawer');
@@ -87,14 +131,23 @@ describe('work unit communications', () => {
       await search.fill(`relay ${tag}`);
       await page.getByRole('option', { name: `#${unit.workUnitId} ${unit.title}` }).click();
       await panel.getByRole('button', { name: 'Add', exact: true }).click();
-      await panel.getByRole('list', { name: 'Linked work units' }).getByText(`#${unit.workUnitId} ${unit.title}`).waitFor();
+      await panel
+        .getByRole('list', { name: 'Linked work units' })
+        .getByText(`#${unit.workUnitId} ${unit.title}`)
+        .waitFor();
     };
     await link(first);
     await link(second);
     await panel.getByRole('button', { name: `Remove work unit #${first.workUnitId}` }).click();
     await panel.getByText(`#${first.workUnitId} ${first.title}`).waitFor({ state: 'detached' });
     await link(first);
-    await expect.poll(async () => (await api<CommunicationRow>(admin, `/v1/workunitcommunications/${saved.workUnitCommunicationId}`)).workUnits?.map((unit) => unit.workUnitId).sort()).toEqual([first.workUnitId, second.workUnitId].sort());
+    await expect
+      .poll(async () =>
+        (await api<CommunicationRow>(admin, `/v1/workunitcommunications/${saved.workUnitCommunicationId}`)).workUnits
+          ?.map((unit) => unit.workUnitId)
+          .sort(),
+      )
+      .toEqual([first.workUnitId, second.workUnitId].sort());
     await screenshot(page, 'communications-linked-work-units');
 
     // Activities: a past step for staff only, a customer-facing next step.
@@ -110,7 +163,10 @@ describe('work unit communications', () => {
     await step.getByRole('textbox', { name: 'Details' }).fill('Restart the relay and drain the queue');
     await step.getByRole('checkbox', { name: 'Customer facing' }).check();
     await step.getByRole('button', { name: 'Save & Close' }).click();
-    await panel.getByRole('region', { name: 'Next steps' }).getByText('Restart the relay and drain the queue').waitFor();
+    await panel
+      .getByRole('region', { name: 'Next steps' })
+      .getByText('Restart the relay and drain the queue')
+      .waitFor();
     await settled(panel);
     await screenshot(page, 'communications-activities');
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
@@ -122,7 +178,16 @@ describe('work unit communications', () => {
     await openRowAction(page, title, 'Notify Internal');
     await page.getByText(COMMUNICATION_MESSAGES.notifySent).waitFor();
     await expect
-      .poll(async () => (await api<ListResponse<{ to: string; subject: string }>>(admin, `/v1/emailOutbox?$filter=tenantId eq ${tenant.tenantId}`)).value.map((mail) => mail.to), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (
+            await api<ListResponse<{ to: string; subject: string }>>(
+              admin,
+              `/v1/emailOutbox?$filter=tenantId eq ${tenant.tenantId}`,
+            )
+          ).value.map((mail) => mail.to),
+        { timeout: 30_000 },
+      )
       .toContain(tenant.internalNotificationEmailAddress);
 
     // The internal report shows every step and the internal bridge.
@@ -130,8 +195,14 @@ describe('work unit communications', () => {
     let dialog = page.getByRole('dialog', { name: 'Internal Report' });
     await dialog.getByText(`WUCOMM #${publicId}: ${title}`).waitFor();
     await dialog.getByRole('table', { name: 'Activities' }).getByText('Paged the relay team on bridge-42').waitFor();
-    await dialog.getByRole('table', { name: 'Activities' }).getByText('Restart the relay and drain the queue').waitFor();
-    await dialog.getByRole('row', { name: /Internal Bridge/ }).getByText('bridge-42').waitFor();
+    await dialog
+      .getByRole('table', { name: 'Activities' })
+      .getByText('Restart the relay and drain the queue')
+      .waitFor();
+    await dialog
+      .getByRole('row', { name: /Internal Bridge/ })
+      .getByText('bridge-42')
+      .waitFor();
     await settled(dialog);
     await screenshot(page, 'communications-internal-report');
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
@@ -140,7 +211,10 @@ describe('work unit communications', () => {
     // The external report: customer-facing steps only, nothing internal; publish its link.
     await openRowAction(page, title, 'External Report');
     dialog = page.getByRole('dialog', { name: 'External Report' });
-    await dialog.getByRole('table', { name: 'Activities' }).getByText('Restart the relay and drain the queue').waitFor();
+    await dialog
+      .getByRole('table', { name: 'Activities' })
+      .getByText('Restart the relay and drain the queue')
+      .waitFor();
     expect(await dialog.getByText('Paged the relay team on bridge-42').count()).toBe(0);
     expect(await dialog.getByText('bridge-42').count()).toBe(0);
     expect(await dialog.getByRole('row', { name: /Service Manager/ }).count()).toBe(0);
@@ -178,8 +252,15 @@ describe('work unit communications', () => {
 
   test('an overdue communication shows the badge and the Overdue filter finds it', async () => {
     const tag = uniqueName('Overdue').split(' ')[1] ?? 'tag';
-    const overdue = await createCommunication({ title: `Storage latency ${tag}`, nextUpdate: new Date(Date.now() - 60 * 60_000).toISOString(), currentImpact: 'Slow disks' });
-    const onTime = await createCommunication({ title: `Storage upgrade ${tag}`, nextUpdate: new Date(Date.now() + 24 * 60 * 60_000).toISOString() });
+    const overdue = await createCommunication({
+      title: `Storage latency ${tag}`,
+      nextUpdate: new Date(Date.now() - 60 * 60_000).toISOString(),
+      currentImpact: 'Slow disks',
+    });
+    const onTime = await createCommunication({
+      title: `Storage upgrade ${tag}`,
+      nextUpdate: new Date(Date.now() + 24 * 60 * 60_000).toISOString(),
+    });
     const page = await signedInPage(browser, 'admin');
     await page.goto(communicationsPath);
     await searchGrid(page, tag);
@@ -187,7 +268,9 @@ describe('work unit communications', () => {
     await gridRow(page, overdue.title).getByText('Overdue', { exact: true }).waitFor();
     expect(await gridRow(page, onTime.title).getByText('Overdue', { exact: true }).count()).toBe(0);
 
-    const filtered = page.waitForResponse((response) => (new URL(response.url()).searchParams.get('$filter') ?? '').includes('isOverdue eq true'));
+    const filtered = page.waitForResponse((response) =>
+      (new URL(response.url()).searchParams.get('$filter') ?? '').includes('isOverdue eq true'),
+    );
     await page.getByRole('group', { name: 'Filters' }).getByRole('switch', { name: 'Overdue' }).click();
     await filtered;
     await gridRow(page, onTime.title).waitFor({ state: 'detached' });
@@ -210,10 +293,25 @@ describe('work unit communications', () => {
   });
 
   test('the published report reads the communication again every minute', async () => {
-    const communication = await createCommunication({ title: uniqueName('Printing slow'), currentImpact: 'Print jobs wait a few minutes' });
-    const { externalReportPath } = await api<{ externalReportPath: string }>(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}/externalReport`, { method: 'POST' });
+    const communication = await createCommunication({
+      title: uniqueName('Printing slow'),
+      currentImpact: 'Print jobs wait a few minutes',
+    });
+    const { externalReportPath } = await api<{ externalReportPath: string }>(
+      admin,
+      `/v1/workunitcommunications/${communication.workUnitCommunicationId}/externalReport`,
+      { method: 'POST' },
+    );
     // Publishing again keeps the link.
-    expect((await api<{ externalReportPath: string }>(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}/externalReport`, { method: 'POST' })).externalReportPath).toBe(externalReportPath);
+    expect(
+      (
+        await api<{ externalReportPath: string }>(
+          admin,
+          `/v1/workunitcommunications/${communication.workUnitCommunicationId}/externalReport`,
+          { method: 'POST' },
+        )
+      ).externalReportPath,
+    ).toBe(externalReportPath);
     const customer = await newContext(browser);
     try {
       await customer.clock.install();
@@ -222,7 +320,13 @@ describe('work unit communications', () => {
       await publicPage.getByText('Print jobs wait a few minutes').waitFor();
       await api(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}`, {
         method: 'POST',
-        body: { title: communication.title, tenantId: tenant.tenantId, serviceManager: communication.serviceManager, status: 'ServiceRestored', currentImpact: 'None' },
+        body: {
+          title: communication.title,
+          tenantId: tenant.tenantId,
+          serviceManager: communication.serviceManager,
+          status: 'ServiceRestored',
+          currentImpact: 'None',
+        },
       });
       await publicPage.clock.runFor(30_000);
       expect(await publicPage.getByText('Open - Service Restored').count()).toBe(0);
@@ -237,39 +341,167 @@ describe('work unit communications', () => {
   test('completing a next step makes it a past step; a deleted step is gone', async () => {
     const communication = await createCommunication({ title: uniqueName('Badge readers offline') });
     const activity = (details: string) =>
-      api(admin, '/v1/workunitcommunicationactivities', { method: 'PUT', body: { workUnitCommunicationId: communication.workUnitCommunicationId, activityType: 'TaskActivity', details } });
+      api(admin, '/v1/workunitcommunicationactivities', {
+        method: 'PUT',
+        body: { workUnitCommunicationId: communication.workUnitCommunicationId, activityType: 'TaskActivity', details },
+      });
     await activity('Replace the reader controller');
     await activity('Call the vendor');
     const page = await signedInPage(browser, 'admin');
-    await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`);
+    await page.goto(
+      `${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`,
+    );
     const panel = drawer(page);
     const next = panel.getByRole('region', { name: 'Next steps' });
     const past = panel.getByRole('region', { name: 'Past steps' });
     await next.getByText('Replace the reader controller').waitFor();
 
-    await next.getByRole('listitem').filter({ hasText: 'Replace the reader controller' }).getByRole('button', { name: 'Edit activity' }).click();
+    await next
+      .getByRole('listitem')
+      .filter({ hasText: 'Replace the reader controller' })
+      .getByRole('button', { name: 'Edit activity' })
+      .click();
     const form = panel.getByRole('form', { name: 'Edit activity' });
     await form.getByRole('checkbox', { name: 'Complete' }).check();
     await form.getByRole('button', { name: 'Save & Close' }).click();
     await past.getByText('Replace the reader controller').waitFor();
     await past.getByText(/Completed /).waitFor();
 
-    await next.getByRole('listitem').filter({ hasText: 'Call the vendor' }).getByRole('button', { name: 'Delete activity' }).click();
+    await next
+      .getByRole('listitem')
+      .filter({ hasText: 'Call the vendor' })
+      .getByRole('button', { name: 'Delete activity' })
+      .click();
     await page.getByRole('dialog', { name: 'Delete activity' }).getByRole('button', { name: 'Yes' }).click();
     await next.getByText('No next steps.').waitFor();
     const stored = await api<ListResponse<{ details: string; activityType: string; isComplete: boolean }>>(
       admin,
       `/v1/workunitcommunicationactivities?$filter=workUnitCommunicationId eq ${communication.workUnitCommunicationId}`,
     );
-    expect(stored.value.map(({ details, activityType, isComplete }) => ({ details, activityType, isComplete }))).toEqual([{ details: 'Replace the reader controller', activityType: 'ResolutionActivity', isComplete: true }]);
+    expect(
+      stored.value.map(({ details, activityType, isComplete }) => ({ details, activityType, isComplete })),
+    ).toEqual([{ details: 'Replace the reader controller', activityType: 'ResolutionActivity', isComplete: true }]);
   });
 
-  test('Resolved clears and disables the next update and asks for the root cause', async () => {
-    const communication = await createCommunication({ title: uniqueName('VPN drops'), nextUpdate: new Date(Date.now() + 2 * 60 * 60_000).toISOString() });
+  test('after Save the activity form is ready for another step, and each Add button starts a step of its kind', async () => {
+    const communication = await createCommunication({ title: uniqueName('Printer queue stalled') });
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(
+      `${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`,
+    );
+    const panel = drawer(page);
+    const next = panel.getByRole('region', { name: 'Next steps' });
+    const past = panel.getByRole('region', { name: 'Past steps' });
+    await next.getByText('No next steps.').waitFor();
+
+    await panel.getByRole('button', { name: 'Add Next step' }).click();
+    let form = panel.getByRole('form', { name: 'New next step' });
+    await form.getByRole('textbox', { name: 'Details' }).fill('Restart the spooler');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await next.getByText('Restart the spooler').waitFor();
+    // The form is empty and still for a new next step, not the saved one.
+    form = panel.getByRole('form', { name: 'New next step' });
+    await expect.poll(() => form.getByRole('textbox', { name: 'Details' }).inputValue()).toBe('');
+    expect(await panel.getByRole('form', { name: 'Edit activity' }).count()).toBe(0);
+
+    await panel.getByRole('button', { name: 'Add Past step' }).click();
+    form = panel.getByRole('form', { name: 'New past step' });
+    expect(await form.getByRole('checkbox', { name: 'Complete' }).isChecked()).toBe(true);
+    await form.getByRole('textbox', { name: 'Details' }).fill('Cleared the stuck job');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await past.getByText('Cleared the stuck job').waitFor();
+    await settled(panel);
+    await screenshotAtWidths(page, 'communications-activities-after-save');
+
+    const stored = await api<ListResponse<{ details: string; activityType: string }>>(
+      admin,
+      `/v1/workunitcommunicationactivities?$filter=workUnitCommunicationId eq ${communication.workUnitCommunicationId}`,
+    );
+    expect(
+      stored.value
+        .map(({ details, activityType }) => ({ details, activityType }))
+        .sort((a, b) => a.details.localeCompare(b.details)),
+    ).toEqual([
+      { details: 'Cleared the stuck job', activityType: 'ResolutionActivity' },
+      { details: 'Restart the spooler', activityType: 'TaskActivity' },
+    ]);
+  });
+
+  test('a date typed as it is shown, with a space before the time, is stored as typed; a partial date says "Please enter a valid date" and is not saved', async () => {
+    const communication = await createCommunication({ title: uniqueName('Date entry') });
     const page = await signedInPage(browser, 'admin');
     await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}`);
     const panel = drawer(page);
-    await panel.getByRole('heading', { name: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}` }).waitFor();
+    await panel
+      .getByRole('heading', { name: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}` })
+      .waitFor();
+    const started = panel.getByRole('group', { name: 'Event Started' });
+    await started.getByRole('spinbutton', { name: 'Day' }).click();
+    await page.keyboard.type('01122026 1530');
+    await expect.poll(() => panel.locator('input[name="eventStarted"]').inputValue()).toBe('1/Dec/2026 15:30');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(COMMUNICATION_MESSAGES.saved).first().waitFor();
+    const stored = await api<CommunicationRow>(
+      admin,
+      `/v1/workunitcommunications/${communication.workUnitCommunicationId}`,
+    );
+    const local = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      return [d.getDate(), d.getMonth() + 1, d.getFullYear(), d.getHours(), d.getMinutes()];
+    }, stored.eventStarted ?? '');
+    expect(local).toEqual([1, 12, 2026, 15, 30]);
+
+    const engaged = panel.getByRole('group', { name: 'Event Engaged' });
+    await engaged.getByRole('spinbutton', { name: 'Day' }).click();
+    await page.keyboard.type('0312');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Please enter a valid date').waitFor();
+    await engaged.scrollIntoViewIfNeeded();
+    await screenshotAtWidths(page, 'communications-invalid-date');
+    const after = await api<CommunicationRow>(
+      admin,
+      `/v1/workunitcommunications/${communication.workUnitCommunicationId}`,
+    );
+    expect(after.eventEngaged).toBeNull();
+  });
+
+  test('date filters are typed and shown as the portal shows dates, and stay inside their card on a phone', async () => {
+    const page = await signedInPage(browser, 'admin', { width: 375, height: 800 });
+    await page.goto(communicationsPath);
+    const card = page.getByRole('group', { name: 'Filters' });
+    const from = card.getByRole('group', { name: 'Created from' });
+    await from.getByRole('spinbutton', { name: 'Day' }).click();
+    await page.keyboard.type('01122026');
+    await expect.poll(() => from.textContent()).toContain('1/Dec/2026');
+    await expect
+      .poll(() => decodeURIComponent(new URL(page.url()).searchParams.get('search') ?? ''))
+      .toContain('2026-12-01');
+    const cardBox = await card.boundingBox();
+    for (const label of [
+      'Created from',
+      'Created to',
+      'Next Update from',
+      'Next Update to',
+      'Resolved from',
+      'Resolved to',
+    ]) {
+      const box = await card.getByRole('group', { name: label }).boundingBox();
+      expect(box && cardBox && box.x + box.width <= cardBox.x + cardBox.width + 0.5, label).toBe(true);
+    }
+    await screenshotAtWidths(page, 'communications-date-filters');
+  });
+
+  test('Resolved clears and disables the next update and asks for the root cause', async () => {
+    const communication = await createCommunication({
+      title: uniqueName('VPN drops'),
+      nextUpdate: new Date(Date.now() + 2 * 60 * 60_000).toISOString(),
+    });
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}`);
+    const panel = drawer(page);
+    await panel
+      .getByRole('heading', { name: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}` })
+      .waitFor();
     const nextUpdate = nextUpdateInput(panel);
     expect(await nextUpdate.inputValue()).not.toBe('');
 
@@ -283,8 +515,15 @@ describe('work unit communications', () => {
     await panel.getByRole('textbox', { name: 'Root Cause' }).fill('A certificate expired on the VPN concentrator.');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(COMMUNICATION_MESSAGES.saved).first().waitFor();
-    const stored = await api<CommunicationRow>(admin, `/v1/workunitcommunications/${communication.workUnitCommunicationId}`);
-    expect(stored).toMatchObject({ status: 'Resolved', nextUpdate: null, rootCause: 'A certificate expired on the VPN concentrator.' });
+    const stored = await api<CommunicationRow>(
+      admin,
+      `/v1/workunitcommunications/${communication.workUnitCommunicationId}`,
+    );
+    expect(stored).toMatchObject({
+      status: 'Resolved',
+      nextUpdate: null,
+      rootCause: 'A certificate expired on the VPN concentrator.',
+    });
   });
 });
 

@@ -12,7 +12,19 @@ import {
   type ControlStatusValue,
 } from '@cfs/contracts/compliance';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, createTenant, launchBrowser, newContext, portalDatabase, screenshot, sessionOf, settled, signedInPage, uniqueName, type Session } from './support';
+import {
+  api,
+  createTenant,
+  launchBrowser,
+  newContext,
+  portalDatabase,
+  screenshot,
+  sessionOf,
+  settled,
+  signedInPage,
+  uniqueName,
+  type Session,
+} from './support';
 
 /**
  * The compliance checklist in the browser (spec 002 §2 Compliance checklist, §4 control status
@@ -34,7 +46,10 @@ async function lowBaseline(session: Session, tenantId: string, checkDate: string
   const sets = await api<JsonOf<ControlSetsResponse>>(session, `/v1/controlsets?tenantId=${tenantId}`);
   const low = sets.value.find((set) => set.name === LOW);
   if (!low) throw new Error(`No control set ${LOW}`);
-  const week = await api<JsonOf<ControlSetsResponse>>(session, `/v1/controlsets?tenantId=${tenantId}&controlSetId=${low.id}&checkDate=${checkDate}`);
+  const week = await api<JsonOf<ControlSetsResponse>>(
+    session,
+    `/v1/controlsets?tenantId=${tenantId}&controlSetId=${low.id}&checkDate=${checkDate}`,
+  );
   const set = week.value.find((candidate) => candidate.id === low.id);
   if (!set) throw new Error(`${LOW} missing from its week`);
   return set;
@@ -47,13 +62,29 @@ function controlId(set: ControlSetRow, name: string): string {
 }
 
 /** What the server holds for a control of the Low baseline in a week. */
-async function recordOf(session: Session, tenantId: string, checkDate: string, name: string): Promise<ControlStatusRow | undefined> {
+async function recordOf(
+  session: Session,
+  tenantId: string,
+  checkDate: string,
+  name: string,
+): Promise<ControlStatusRow | undefined> {
   const set = await lowBaseline(session, tenantId, checkDate);
   return set.controls.find((control) => control.name === name)?.controlStatuses[0];
 }
 
-async function setStatus(session: Session, tenantId: string, set: ControlSetRow, checkDate: string, name: string, status: ControlStatusValue, notes = ''): Promise<void> {
-  await api(session, '/v1/controlstatuses', { method: 'POST', body: { checkDate, status, notes, tenantId, controlId: controlId(set, name) } });
+async function setStatus(
+  session: Session,
+  tenantId: string,
+  set: ControlSetRow,
+  checkDate: string,
+  name: string,
+  status: ControlStatusValue,
+  notes = '',
+): Promise<void> {
+  await api(session, '/v1/controlstatuses', {
+    method: 'POST',
+    body: { checkDate, status, notes, tenantId, controlId: controlId(set, name) },
+  });
 }
 
 /**
@@ -64,9 +95,15 @@ async function complianceViewer(tenantId: string): Promise<string> {
   const userName = uniqueName('viewer').replace(' ', '-');
   const client = await portalDatabase();
   try {
-    const role = await client.query<{ role_id: number }>('INSERT INTO app_role (name, description) VALUES ($1, $2) RETURNING role_id', [userName, 'Compliance view only']);
+    const role = await client.query<{ role_id: number }>(
+      'INSERT INTO app_role (name, description) VALUES ($1, $2) RETURNING role_id',
+      [userName, 'Compliance view only'],
+    );
     const roleId = role.rows[0]?.role_id;
-    await client.query('INSERT INTO role_permission (role_id, permission) VALUES ($1, $2)', [roleId, 'Compliance:view']);
+    await client.query('INSERT INTO role_permission (role_id, permission) VALUES ($1, $2)', [
+      roleId,
+      'Compliance:view',
+    ]);
     const user = await client.query<{ user_id: string }>(
       `INSERT INTO app_user (user_name, display_name, email, password_hash, tenant_id)
        SELECT $1, 'Vera Viewer', NULL, password_hash, $2 FROM app_user WHERE user_name = 'operator' RETURNING user_id`,
@@ -133,7 +170,8 @@ describe('the compliance checklist (administrator)', () => {
     const tenant = await createTenant(session);
     const page = await signedInPage(browser, 'admin');
     await openChecklist(page, tenant.tenantId, WEEK);
-    for (const header of ['Control', 'Status', 'Notes']) await page.getByRole('columnheader', { name: header, exact: true }).waitFor();
+    for (const header of ['Control', 'Status', 'Notes'])
+      await page.getByRole('columnheader', { name: header, exact: true }).waitFor();
     await page.getByTestId('compliance-week-range').getByText('1/Nov/2026 – 7/Nov/2026').waitFor();
     await page.getByRole('heading', { name: 'Access Control', exact: true }).waitFor();
 
@@ -141,7 +179,11 @@ describe('the compliance checklist (administrator)', () => {
     await toggle(page, 'AC-1', 'Compliant').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
     expect(await shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Compliant);
-    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-1')).toMatchObject({ status: 'Compliant', notes: '', checkDate: WEEK });
+    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-1')).toMatchObject({
+      status: 'Compliant',
+      notes: '',
+      checkDate: WEEK,
+    });
 
     // Choosing another status updates the record.
     await toggle(page, 'AC-1', 'NonCompliant').click();
@@ -172,20 +214,28 @@ describe('the compliance checklist (administrator)', () => {
     await notes.press('Tab');
     await toast(page, CONTROL_STATUS_MESSAGES.noteCreated);
     await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Notset);
-    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({ status: 'Notset', notes: 'Accounts reviewed by the ISSO.' });
+    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({
+      status: 'Notset',
+      notes: 'Accounts reviewed by the ISSO.',
+    });
 
     // Changing the note updates the record on blur; it is still there after a reload.
     await notes.fill('Accounts reviewed by the ISSO; two stale accounts disabled.');
     await page.getByRole('textbox', { name: 'Notes of AC-3', exact: true }).click();
     await toast(page, CONTROL_STATUS_MESSAGES.noteUpdated);
-    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({ notes: 'Accounts reviewed by the ISSO; two stale accounts disabled.' });
+    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({
+      notes: 'Accounts reviewed by the ISSO; two stale accounts disabled.',
+    });
 
     // A note typed and then a status chosen on the same row: one record, with both.
     const ac3Notes = page.getByRole('textbox', { name: 'Notes of AC-3', exact: true });
     await ac3Notes.fill('Enforcement through the directory.');
     await toggle(page, 'AC-3', 'Poam').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusUpdated);
-    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-3')).toMatchObject({ status: 'Poam', notes: 'Enforcement through the directory.' });
+    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-3')).toMatchObject({
+      status: 'Poam',
+      notes: 'Enforcement through the directory.',
+    });
 
     await toggle(page, 'AC-1', 'Compliant').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
@@ -203,7 +253,10 @@ describe('the compliance checklist (administrator)', () => {
     await screenshot(page, 'compliance-grid');
 
     // The chosen statuses wear the spec's colours (§9).
-    const fill = (name: string) => row(page, name).locator('button[aria-pressed="true"]').evaluate((button) => getComputedStyle(button).backgroundColor);
+    const fill = (name: string) =>
+      row(page, name)
+        .locator('button[aria-pressed="true"]')
+        .evaluate((button) => getComputedStyle(button).backgroundColor);
     expect(await fill('AC-1')).toBe('rgb(46, 125, 50)');
     expect(await fill('AC-7')).toBe('rgb(255, 160, 0)');
     expect(await fill('AC-3')).toBe('rgb(123, 31, 162)');
@@ -212,7 +265,9 @@ describe('the compliance checklist (administrator)', () => {
 
     await page.reload();
     await row(page, 'AC-2').waitFor();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL).toBe('Accounts reviewed by the ISSO; two stale accounts disabled.');
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL)
+      .toBe('Accounts reviewed by the ISSO; two stale accounts disabled.');
     expect(await shownStatus(page, 'AC-3')).toBe(CONTROL_STATUS_LABELS.Poam);
   }, 120_000);
 
@@ -234,7 +289,10 @@ describe('the compliance checklist (administrator)', () => {
 
     // AC-2's note changes behind the screen: the patch's test of the old note refuses this one.
     const ac2 = (await recordOf(session, tenant.tenantId, WEEK, 'AC-2'))!;
-    await api(session, `/v1/controlstatuses/${ac2.id}`, { method: 'PATCH', body: [{ op: 'replace', path: '/notes', value: 'Checked on Tuesday.' }] });
+    await api(session, `/v1/controlstatuses/${ac2.id}`, {
+      method: 'PATCH',
+      body: [{ op: 'replace', path: '/notes', value: 'Checked on Tuesday.' }],
+    });
     const notes = page.getByRole('textbox', { name: 'Notes of AC-2', exact: true });
     await notes.fill('Checked on Wednesday.');
     await notes.press('Tab');
@@ -266,7 +324,9 @@ describe('the compliance checklist (administrator)', () => {
     await page.waitForURL((url) => url.searchParams.get('week') === NEXT_WEEK);
     await page.getByTestId('compliance-week-range').getByText('8/Nov/2026 – 14/Nov/2026').waitFor();
     await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Exempt);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue(), POLL).toBe('Second week.');
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue(), POLL)
+      .toBe('Second week.');
 
     await page.getByRole('button', { name: 'Next week' }).click();
     await page.waitForURL((url) => url.searchParams.get('week') === addDays(WEEK, 14));
@@ -299,10 +359,16 @@ describe('the compliance checklist (administrator)', () => {
     await page.getByRole('button', { name: 'Copy last week' }).click();
     await toast(page, 'Copied 1 control status from last week.');
     await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Poam);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL).toBe('Plan due in March.');
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL)
+      .toBe('Plan due in March.');
     // This week's own choice stays.
     expect(await shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Exempt);
-    expect(await recordOf(session, tenant.tenantId, NEXT_WEEK, 'AC-2')).toMatchObject({ status: 'Poam', notes: 'Plan due in March.', checkDate: NEXT_WEEK });
+    expect(await recordOf(session, tenant.tenantId, NEXT_WEEK, 'AC-2')).toMatchObject({
+      status: 'Poam',
+      notes: 'Plan due in March.',
+      checkDate: NEXT_WEEK,
+    });
     await screenshot(page, 'compliance-copied');
   });
 
@@ -314,7 +380,10 @@ describe('the compliance checklist (administrator)', () => {
 
     const page = await signedInPage(browser, 'admin');
     await openChecklist(page, tenant.tenantId, WEEK);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(complianceExportFileName(WEEK));
     expect(download.suggestedFilename()).toContain(WEEK);
     const lines = (await fs.readFile(await download.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
@@ -340,12 +409,16 @@ describe('the compliance checklist (administrator)', () => {
     await openChecklist(page, tenant.tenantId, WEEK);
     await page.getByRole('button', { name: 'Upload Control Set' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Control set file').setInputFiles({ name: 'zebra.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await dialog
+      .getByLabel('Control set file')
+      .setInputFiles({ name: 'zebra.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await dialog.getByText('zebra.json').waitFor();
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await toast(page, `Control set "${name}" uploaded with 2 controls.`);
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await page.getByRole('combobox', { name: 'Control Set' }).textContent())?.trim(), POLL).toBe(name);
+    await expect
+      .poll(async () => (await page.getByRole('combobox', { name: 'Control Set' }).textContent())?.trim(), POLL)
+      .toBe(name);
     await page.getByRole('heading', { name: 'Zebra Handling', exact: true }).waitFor();
     await toggle(page, 'ZZ-2', 'Compliant').click();
     await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
@@ -384,8 +457,11 @@ describe('the compliance checklist (view only)', () => {
       expect(await page.getByRole('textbox', { name: 'Notes of AC-1', exact: true }).inputValue()).toBe('Plan agreed.');
       expect(await toggle(page, 'AC-1', 'Compliant').isDisabled()).toBe(true);
       expect(await toggle(page, 'AC-2', 'Compliant').isDisabled()).toBe(true);
-      expect(await page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).getAttribute('readonly')).not.toBeNull();
-      for (const button of ['Copy last week', 'Upload Control Set']) expect(await page.getByRole('button', { name: button }).count()).toBe(0);
+      expect(
+        await page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).getAttribute('readonly'),
+      ).not.toBeNull();
+      for (const button of ['Copy last week', 'Upload Control Set'])
+        expect(await page.getByRole('button', { name: button }).count()).toBe(0);
       // Export reads only: it stays.
       await page.getByRole('button', { name: 'Export', exact: true }).waitFor();
       await screenshot(page, 'compliance-view-only');

@@ -51,12 +51,16 @@ describe('paging deep into a long list', () => {
     });
     await page.goto(`/${tenantId}/workunitsv2`);
     await expect.poll(() => titles(page), { timeout: 15_000 }).toEqual(units(1, 10));
-    await expect.poll(() => pager(page).textContent(), { timeout: 15_000 }).toBe(`1–10 of more than ${LIST_COUNT_CAP.toLocaleString('en-US')}`);
+    await expect
+      .poll(() => pager(page).textContent(), { timeout: 15_000 })
+      .toBe(`1–10 of more than ${LIST_COUNT_CAP.toLocaleString('en-US')}`);
 
     const step = async (button: 'Go to next page' | 'Go to previous page', from: number) => {
       await page.getByRole('button', { name: button }).click();
       await expect.poll(() => titles(page), { timeout: 15_000 }).toEqual(units(from, from + 9));
-      await expect.poll(() => pager(page).textContent(), { timeout: 15_000 }).toBe(`${from.toLocaleString('en-US')}–${from + 9} of more than 10,000`);
+      await expect
+        .poll(() => pager(page).textContent(), { timeout: 15_000 })
+        .toBe(`${from.toLocaleString('en-US')}–${from + 9} of more than 10,000`);
     };
     await step('Go to next page', 11);
     await step('Go to next page', 21);
@@ -68,6 +72,9 @@ describe('paging deep into a long list', () => {
     const tokens = lists.map((url) => url.searchParams.get('$skiptoken')).filter((token) => token !== null);
     expect(new Set(tokens).size, 'pages 2 and 3 were asked for by their tokens').toBe(2);
     expect(lists.every((url) => url.searchParams.has('$skiptoken') !== url.searchParams.has('$skip'))).toBe(true);
-    expect(lists.filter((url) => url.searchParams.has('$skip')).every((url) => url.searchParams.get('$skip') === '0'), 'no page but the first by $skip').toBe(true);
+    expect(
+      lists.filter((url) => url.searchParams.has('$skip')).every((url) => url.searchParams.get('$skip') === '0'),
+      'no page but the first by $skip',
+    ).toBe(true);
   }, 60_000);
 });

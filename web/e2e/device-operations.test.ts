@@ -4,7 +4,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
 import type { DeviceOperation } from '@cfs/contracts/device-operations';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse, type Session, screenshot } from './support';
+import {
+  api,
+  createToken,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  portalDatabase,
+  portalUrl,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  type ListResponse,
+  type Session,
+  screenshot,
+} from './support';
 
 /**
  * The Device Operations drawer in the browser (spec 002 §2 Devices, §4, §5, §8): each test makes
@@ -12,18 +28,25 @@ import { api, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalU
  * the API, then adds, edits, queues, disables, clones and deletes operations in the drawer.
  */
 
-
 /** A device of the user's tenant: an agent enrols with a tenant token and is promoted. */
 async function createDevice(session: Session, name: string): Promise<string> {
   const { generatedToken } = await createToken(session);
   const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${generatedToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ agentKey: randomBytes(32).toString('base64url'), machineName: name, operatingSystem: 'win32', architecture: 'x64' }),
+    body: JSON.stringify({
+      agentKey: randomBytes(32).toString('base64url'),
+      machineName: name,
+      operatingSystem: 'win32',
+      architecture: 'x64',
+    }),
   });
   if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
   const { pendingDeviceId } = (await response.json()) as { pendingDeviceId: string };
-  const promoted = await api<{ deviceIds: string[] }>(session, '/v1/pendingdevices/batchpromote', { method: 'POST', body: [pendingDeviceId] });
+  const promoted = await api<{ deviceIds: string[] }>(session, '/v1/pendingdevices/batchpromote', {
+    method: 'POST',
+    body: [pendingDeviceId],
+  });
   return promoted.deviceIds[0]!;
 }
 
@@ -31,14 +54,21 @@ async function createDevice(session: Session, name: string): Promise<string> {
 async function createOperation(session: Session, name: string): Promise<string> {
   const pkg = await api<{ packageId: string }>(session, '/v1/packages', {
     method: 'PUT',
-    body: { name: uniqueName('E2E package'), tenantId: homeTenantId(session), packageTypeId: 1, operatingSystemRidsId: [1] },
+    body: {
+      name: uniqueName('E2E package'),
+      tenantId: homeTenantId(session),
+      packageTypeId: 1,
+      operatingSystemRidsId: [1],
+    },
   });
   const operation = await api<{ operationId: string }>(session, `/v1/packages/${pkg.packageId}/operations`, {
     method: 'PUT',
     body: {
       name,
       description: 'Checks that an address answers',
-      parameterDefinitions: [{ Name: 'Url', Description: 'The address to check', Required: true, Source: 'PortalEntry', DefaultValue: '' }],
+      parameterDefinitions: [
+        { Name: 'Url', Description: 'The address to check', Required: true, Source: 'PortalEntry', DefaultValue: '' },
+      ],
       frequencyDefinitions: [1, 2],
       defaultInterval: '00:05:00',
       operationType: 3,
@@ -57,9 +87,29 @@ describe('device operations (operator)', () => {
     await browser?.close();
   });
 
-  const toast = (page: Page, text: string) => page.locator('#notistack-snackbar').filter({ hasText: text }).first().waitFor();
+  /** The operation's package as the agent reports it installed on the device. */
+  async function install(deviceId: string, operationId: string): Promise<void> {
+    const db = await portalDatabase();
+    try {
+      await db.query(
+        `INSERT INTO device_installation (device_id, tenant_id, package_id, install_status_id)
+         SELECT device.device_id, device.tenant_id, operation.package_id, 2 FROM device, operation WHERE device.device_id = $1 AND operation.operation_id = $2`,
+        [deviceId, operationId],
+      );
+    } finally {
+      await db.end();
+    }
+  }
+
+  const toast = (page: Page, text: string) =>
+    page.locator('#notistack-snackbar').filter({ hasText: text }).first().waitFor();
   const operationsOf = async (session: Session, deviceId: string) =>
-    (await api<ListResponse<JsonOf<DeviceOperation>>>(session, `/v1/deviceOperations?$filter=deviceId eq ${deviceId} and isDeleted eq false&$orderby=label`)).value;
+    (
+      await api<ListResponse<JsonOf<DeviceOperation>>>(
+        session,
+        `/v1/deviceOperations?$filter=deviceId eq ${deviceId} and isDeleted eq false&$orderby=label`,
+      )
+    ).value;
 
   async function openDrawer(session: Session, page: Page, deviceId: string, deviceName: string): Promise<Locator> {
     await page.goto(`/${homeTenantId(session)}/devices?deviceOperationsId=${deviceId}`);
@@ -68,19 +118,26 @@ describe('device operations (operator)', () => {
     return panel;
   }
 
-  test('adds an operation through the picker with the form\'s rules, queues it on demand, edits it and reads its logs', async () => {
+  test("adds an operation through the picker (offering only the operations of packages installed on the device) with the form's rules, queues it on demand, edits it and reads its logs", async () => {
     const session = await sessionOf(browser, 'operator');
     const deviceName = uniqueName('E2E-OPS').replace(' ', '-');
     const deviceId = await createDevice(session, deviceName);
-    const operationName = uniqueName('E2E Probe');
-    await createOperation(session, operationName);
-    const page = await signedInPage(browser, 'operator');
+    const probes = uniqueName('E2E Probe');
+    const operationName = `${probes} installed`;
+    await install(deviceId, await createOperation(session, operationName));
+    await createOperation(session, `${probes} elsewhere`);
+    const page = await signedInPage(browser, 'operator', { width: 1440 });
     const panel = await openDrawer(session, page, deviceId, deviceName);
 
     await panel.getByRole('button', { name: 'Add Operation' }).click();
     await panel.getByRole('heading', { name: 'Add Operation' }).waitFor();
-    await searchGrid(panel, operationName);
+    await searchGrid(panel, probes);
+    await gridRow(page, operationName).waitFor();
+    expect(await gridRow(page, `${probes} elsewhere`).count()).toBe(0);
     await screenshot(page, 'device-operations-picker');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'device-operations-picker-375');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await gridRow(page, operationName).getByRole('button', { name: operationName }).click();
     await panel.getByRole('heading', { name: `Create Device Operation: ${operationName}` }).waitFor();
 
@@ -114,7 +171,12 @@ describe('device operations (operator)', () => {
     await row.getByText('Queued').waitFor();
     await screenshot(page, 'device-operations-queued');
     const [queued] = await operationsOf(session, deviceId);
-    expect(queued).toMatchObject({ label: 'Homepage', frequencyTypeId: 1, operationComplete: false, interval: '00:01:00' });
+    expect(queued).toMatchObject({
+      label: 'Homepage',
+      frequencyTypeId: 1,
+      operationComplete: false,
+      interval: '00:01:00',
+    });
     expect(queued?.completionToken).toBeTruthy();
     await row.getByRole('button', { name: 'Dequeue' }).click();
     await toast(page, FLEET_MESSAGES.deviceOperationDequeued);
@@ -144,7 +206,17 @@ describe('device operations (operator)', () => {
     const targetId = await createDevice(session, targetName);
     const operationId = await createOperation(session, uniqueName('E2E Probe'));
     for (const label of ['Alpha', 'Beta']) {
-      await api(session, '/v1/deviceOperations', { method: 'PUT', body: { deviceId: sourceId, operationId, label, frequencyTypeId: 2, interval: '00:05:00', parameters: [{ Name: 'Url', Source: 'PortalEntry', Value: 'https://x.example' }] } });
+      await api(session, '/v1/deviceOperations', {
+        method: 'PUT',
+        body: {
+          deviceId: sourceId,
+          operationId,
+          label,
+          frequencyTypeId: 2,
+          interval: '00:05:00',
+          parameters: [{ Name: 'Url', Source: 'PortalEntry', Value: 'https://x.example' }],
+        },
+      });
     }
     const page = await signedInPage(browser, 'operator');
     const panel = await openDrawer(session, page, sourceId, sourceName);

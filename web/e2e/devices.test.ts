@@ -3,7 +3,22 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
-import { api, choose, searchGrid, createSubscription, createTenant, drawer, gridRow, launchBrowser, sessionOf, signedInPage, uniqueName, type Session, screenshot, portalDatabase } from './support';
+import {
+  api,
+  choose,
+  searchGrid,
+  createSubscription,
+  createTenant,
+  drawer,
+  gridRow,
+  launchBrowser,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  type Session,
+  screenshot,
+  portalDatabase,
+} from './support';
 
 /**
  * The Devices screen in the browser (spec 002 §2 Devices, §8; Welcome page). Devices come from
@@ -62,18 +77,21 @@ describe('devices (admin)', () => {
 
   test('the grid shows CPU %, Memory % and Age of the latest packet, N/A without one, and the location', async () => {
     const prefix = uniqueName('Live');
-    const { rows } = await db.query<{ location_id: string }>(`INSERT INTO location (tenant_id, name) VALUES ($1, 'Server room') RETURNING location_id`, [tenantId]);
+    const { rows } = await db.query<{ location_id: string }>(
+      `INSERT INTO location (tenant_id, name) VALUES ($1, 'Server room') RETURNING location_id`,
+      [tenantId],
+    );
     const live = await device(`${prefix} reporting`, { locationId: rows[0]!.location_id });
     await device(`${prefix} silent`);
-    await db.query(`INSERT INTO packet_latest (entity_id, tenant_id, timestamp, message) VALUES ($1, $2, now() - interval '5 minutes', $3)`, [
-      live,
-      tenantId,
-      JSON.stringify({ entityId: live, Metrics: { CpuPercent: 42.5, MemoryPercent: 61 } }),
-    ]);
+    await db.query(
+      `INSERT INTO packet_latest (entity_id, tenant_id, timestamp, message) VALUES ($1, $2, now() - interval '5 minutes', $3)`,
+      [live, tenantId, JSON.stringify({ entityId: live, Metrics: { CpuPercent: 42.5, MemoryPercent: 61 } })],
+    );
     const page = await signedInPage(browser, 'admin');
     const reporting = await devicesPage(page, prefix);
 
-    for (const header of ['Name', 'CPU %', 'Memory %', 'Age', 'Location', 'Device ID', 'Enabled']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['Name', 'CPU %', 'Memory %', 'Age', 'Location', 'Device ID', 'Enabled'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
     const cells = gridRow(page, `${prefix} reporting`);
     expect(await cells.locator('[data-field="cpuPercent"]').textContent()).toBe('42.5%');
     expect(await cells.locator('[data-field="memoryPercent"]').textContent()).toBe('61.0%');
@@ -85,8 +103,90 @@ describe('devices (admin)', () => {
     expect(await silent.locator('[data-field="packetTimestamp"]').textContent()).toBe('N/A');
     expect(await reporting.isVisible()).toBe(true);
     await page.getByRole('link', { name: 'Promote Pending Devices' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Promote Pending Devices' }).getAttribute('href')).toBe(`/${tenantId}/pendingdevices`);
+    expect(await page.getByRole('link', { name: 'Promote Pending Devices' }).getAttribute('href')).toBe(
+      `/${tenantId}/pendingdevices`,
+    );
     await screenshot(page, 'devices-grid');
+  });
+
+  test('the Device ID filter lists the device with that id by equality; an invalid GUID shows its message and is not sent', async () => {
+    const prefix = uniqueName('Filtered');
+    const wanted = await device(`${prefix} wanted`);
+    await device(`${prefix} other`);
+    const page = await signedInPage(browser, 'admin');
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/devices') sent.push(url.searchParams.get('$filter') ?? '');
+    });
+    await page.goto(`/${tenantId}/devices`);
+    await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Device ID' }).hover();
+    await page.getByRole('columnheader', { name: 'Device ID' }).getByRole('button', { name: /menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Filter' }).click();
+    const value = page.getByRole('textbox', { name: 'Value' });
+    // A new filter's first value can still be replaced by the grid's earlier model as the panel
+    // settles (the value is then gone from the box): typed again until it stays.
+    await expect
+      .poll(async () => {
+        if ((await value.inputValue()) !== 'not-a-guid') await value.fill('not-a-guid');
+        await page.waitForTimeout(300);
+        return value.inputValue();
+      })
+      .toBe('not-a-guid');
+    await page.getByText('Please enter a valid GUID.').waitFor();
+    const answered = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === '/v1/devices' &&
+        (new URL(response.url()).searchParams.get('$filter') ?? '').includes(wanted),
+    );
+    await value.fill(wanted);
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(new URL(response.url()).searchParams.get('$filter')).toMatch(new RegExp(`(^| and )deviceId eq ${wanted}$`));
+    await page.keyboard.press('Escape');
+    await gridRow(page, `${prefix} wanted`).waitFor();
+    expect(await gridRow(page, `${prefix} other`).count()).toBe(0);
+    expect(sent.some((filter) => filter.includes('not-a-guid') || filter.includes('tolower(deviceId)'))).toBe(false);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, 'devices-filtered-by-id-1440');
+  });
+
+  test('a failed list call shows its error in the grid, with no rows and no pager, and Try Again loads it', async () => {
+    const name = uniqueName('Listed');
+    await device(name);
+    const page = await signedInPage(browser, 'admin');
+    let refuse = true;
+    await page.route(
+      (url) => url.pathname === '/v1/devices',
+      (route) =>
+        refuse
+          ? route.fulfill({
+              status: 400,
+              contentType: 'application/json',
+              body: JSON.stringify({ message: 'tolower takes one text field', errors: {} }),
+            })
+          : route.fallback(),
+    );
+    await page.goto(`/${tenantId}/devices`);
+    await page.getByRole('heading', { level: 1, name: 'Devices' }).waitFor();
+    const failure = page.locator('.MuiDataGrid-root').getByRole('alert');
+    await failure.getByText('The list could not be loaded.').waitFor();
+    await failure.getByText('tolower takes one text field').waitFor();
+    expect(await page.getByText('No rows').count()).toBe(0);
+    expect(await page.getByText(/of more than/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Go to next page' }).count()).toBe(0);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, 'devices-list-failed-1440');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await failure.getByText('tolower takes one text field').waitFor();
+    await screenshot(page, 'devices-list-failed-375');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    refuse = false;
+    await failure.getByRole('button', { name: 'Try Again' }).click();
+    await searchGrid(page, name);
+    await gridRow(page, name).waitFor();
+    expect(await failure.count()).toBe(0);
   });
 
   test('Edit Device shows the validation messages, then saves the name, heartbeat and location', async () => {
@@ -129,7 +229,17 @@ describe('devices (admin)', () => {
     await row.getByRole('button', { name: 'Toggle Tracing' }).click();
     const panel = drawer(page);
     await panel.getByRole('heading', { name: `Tracing: ${name}` }).waitFor();
-    for (const option of ['No Change', 'Disabled', '10 minutes', '30 minutes', '1 hour', '4 hours', '8 hours', '24 hours']) await panel.getByRole('radio', { name: option, exact: true }).waitFor();
+    for (const option of [
+      'No Change',
+      'Disabled',
+      '10 minutes',
+      '30 minutes',
+      '1 hour',
+      '4 hours',
+      '8 hours',
+      '24 hours',
+    ])
+      await panel.getByRole('radio', { name: option, exact: true }).waitFor();
     await panel.getByRole('radio', { name: '1 hour', exact: true }).check();
     await screenshot(page, 'device-tracing');
     await panel.getByRole('button', { name: 'Save' }).click();
@@ -171,7 +281,10 @@ describe('devices (admin)', () => {
     const details = panel.locator('tbody tr td:nth-child(3)');
     await expect.poll(() => details.allTextContents()).toEqual(['Disk almost full', 'Agent started']);
     await panel.getByRole('switch', { name: 'Auto-Refresh (30 sec)' }).waitFor();
-    await db.query(`INSERT INTO device_log (tenant_id, device_id, entry_type, detail) VALUES ($1, $2, 'Info', 'Just now')`, [tenantId, deviceId]);
+    await db.query(
+      `INSERT INTO device_log (tenant_id, device_id, entry_type, detail) VALUES ($1, $2, 'Info', 'Just now')`,
+      [tenantId, deviceId],
+    );
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await expect.poll(() => details.allTextContents()).toEqual(['Just now', 'Disk almost full', 'Agent started']);
     await screenshot(page, 'device-logs');
@@ -183,19 +296,21 @@ describe('devices (admin)', () => {
     const name = uniqueName('Installing');
     const deviceId = await device(name);
     const packageName = uniqueName('Watcher');
-    const { rows } = await db.query<{ package_id: string }>(`INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids) VALUES ($1, $2, $3, '{1}') RETURNING package_id`, [
-      tenantId,
-      packageName,
-      PACKAGE_TYPES.Watcher,
-    ]);
+    const { rows } = await db.query<{ package_id: string }>(
+      `INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids) VALUES ($1, $2, $3, '{1}') RETURNING package_id`,
+      [tenantId, packageName, PACKAGE_TYPES.Watcher],
+    );
     const packageId = rows[0]!.package_id;
     for (const version of ['1.0.0', '1.1.0']) {
-      await db.query(`INSERT INTO package_version (package_id, version, label, package_version_status_id, file_sha256, file_name, file_size) VALUES ($1, $2, $2, $3, $4, 'w.zip', 1)`, [
-        packageId,
-        version,
-        version === '1.1.0' ? PACKAGE_VERSION_STATUSES.Latest : PACKAGE_VERSION_STATUSES.Archived,
-        '0'.repeat(64),
-      ]);
+      await db.query(
+        `INSERT INTO package_version (package_id, version, label, package_version_status_id, file_sha256, file_name, file_size) VALUES ($1, $2, $2, $3, $4, 'w.zip', 1)`,
+        [
+          packageId,
+          version,
+          version === '1.1.0' ? PACKAGE_VERSION_STATUSES.Latest : PACKAGE_VERSION_STATUSES.Archived,
+          '0'.repeat(64),
+        ],
+      );
     }
     const page = await signedInPage(browser, 'admin');
     const row = await devicesPage(page, name);
@@ -205,13 +320,21 @@ describe('devices (admin)', () => {
     const line = panel.getByRole('row').filter({ hasText: packageName });
     await line.getByText('Available For Install').waitFor();
     await line.getByRole('combobox').click();
-    await page.getByRole('listbox').getByRole('option', { name: /^1\.1\.0/ }).click();
+    await page
+      .getByRole('listbox')
+      .getByRole('option', { name: /^1\.1\.0/ })
+      .click();
     await screenshot(page, 'device-installations-chosen');
     await panel.getByRole('button', { name: 'Save' }).click();
     await page.getByText(DEVICE_MESSAGES.installationsSaved).first().waitFor();
     await line.getByText('Pending').waitFor();
-    const saved = await api<{ installPackage: { packageId: string }; installStatus: number }[]>(admin, `/v1/devices/GetPackageInstallsWithVersions(deviceId=${deviceId})`);
-    expect(saved.find((item) => item.installPackage.packageId === packageId)?.installStatus).toBe(INSTALL_STATUSES.Pending);
+    const saved = await api<{ installPackage: { packageId: string }; installStatus: number }[]>(
+      admin,
+      `/v1/devices/GetPackageInstallsWithVersions(deviceId=${deviceId})`,
+    );
+    expect(saved.find((item) => item.installPackage.packageId === packageId)?.installStatus).toBe(
+      INSTALL_STATUSES.Pending,
+    );
     await screenshot(page, 'device-installations-saved');
   });
 
@@ -220,12 +343,18 @@ describe('devices (admin)', () => {
     await device(name);
     const busyName = uniqueName('Busy');
     const busy = await device(busyName);
-    const { rows } = await db.query<{ package_id: string }>(`INSERT INTO package (tenant_id, name, package_type_id) VALUES ($1, $2, $3) RETURNING package_id`, [tenantId, uniqueName('Ops'), PACKAGE_TYPES.Command]);
+    const { rows } = await db.query<{ package_id: string }>(
+      `INSERT INTO package (tenant_id, name, package_type_id) VALUES ($1, $2, $3) RETURNING package_id`,
+      [tenantId, uniqueName('Ops'), PACKAGE_TYPES.Command],
+    );
     const operation = await db.query<{ operation_id: string }>(
       `INSERT INTO operation (package_id, name, frequency_type_ids, operation_type_id, operation_result_type_id) VALUES ($1, 'Ping', '{1}', 3, 1) RETURNING operation_id`,
       [rows[0]!.package_id],
     );
-    await db.query(`INSERT INTO device_operation (tenant_id, device_id, operation_id, label, frequency_type_id) VALUES ($1, $2, $3, 'Ping', 1)`, [tenantId, busy, operation.rows[0]!.operation_id]);
+    await db.query(
+      `INSERT INTO device_operation (tenant_id, device_id, operation_id, label, frequency_type_id) VALUES ($1, $2, $3, 'Ping', 1)`,
+      [tenantId, busy, operation.rows[0]!.operation_id],
+    );
 
     const page = await signedInPage(browser, 'admin');
     const row = await devicesPage(page, name);

@@ -30,14 +30,16 @@ interface Traffic {
 /** Records what the page asks for from here on. */
 function recordTraffic(page: Page, tenantId: string): Traffic {
   const traffic: Traffic = { scripts: [], events: [] };
-  const callOf = (method: string, url: string) => `${method} ${new URL(url).pathname.replaceAll(tenantId, '{tenantId}')}`;
+  const callOf = (method: string, url: string) =>
+    `${method} ${new URL(url).pathname.replaceAll(tenantId, '{tenantId}')}`;
   const isApi = (url: string) => /^\/(api|v1)\//.test(new URL(url).pathname);
   page.on('request', (request) => {
     if (request.url().endsWith('.js')) traffic.scripts.push(request.url());
     if (isApi(request.url())) traffic.events.push({ kind: 'request', call: callOf(request.method(), request.url()) });
   });
   page.on('response', (response) => {
-    if (isApi(response.url())) traffic.events.push({ kind: 'answer', call: callOf(response.request().method(), response.url()) });
+    if (isApi(response.url()))
+      traffic.events.push({ kind: 'answer', call: callOf(response.request().method(), response.url()) });
   });
   return traffic;
 }
@@ -76,8 +78,11 @@ describe('the work units list as the first screen', () => {
 
     // A row opens the panel: its form, the date pickers and the form library arrive then.
     await page.locator('.MuiDataGrid-row').first().locator('[data-field="workUnitId"]').click();
-    await drawer(page).getByRole('heading', { name: /^Edit Work Unit #\d+: / }).waitFor();
-    for (const chunk of [PANEL_CHUNKS.panel, PANEL_CHUNKS.datePickers, PANEL_CHUNKS.formLibrary]) expect(traffic.scripts.some((url) => chunk.test(url))).toBe(true);
+    await drawer(page)
+      .getByRole('heading', { name: /^Edit Work Unit #\d+: / })
+      .waitFor();
+    for (const chunk of [PANEL_CHUNKS.panel, PANEL_CHUNKS.datePickers, PANEL_CHUNKS.formLibrary])
+      expect(traffic.scripts.some((url) => chunk.test(url))).toBe(true);
     await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
     await drawer(page).waitFor({ state: 'detached' });
 
@@ -122,8 +127,13 @@ describe('the work units list as the first screen', () => {
     // The configuration goes first; the session's three calls go out before any of them answers.
     expect(requests[0]).toBe('GET /api/generalLookup/oidcclientconfig');
     const session = ['GET /v1/permissions', 'GET /v1/currentUser', 'GET /api/generallookup/tenants'];
-    const firstSessionAnswer = beforeRow.events.findIndex((event) => event.kind === 'answer' && session.includes(event.call));
-    const sessionRequests = beforeRow.events.slice(0, firstSessionAnswer).filter((event) => event.kind === 'request').map((event) => event.call);
+    const firstSessionAnswer = beforeRow.events.findIndex(
+      (event) => event.kind === 'answer' && session.includes(event.call),
+    );
+    const sessionRequests = beforeRow.events
+      .slice(0, firstSessionAnswer)
+      .filter((event) => event.kind === 'request')
+      .map((event) => event.call);
     expect(sessionRequests).toEqual(expect.arrayContaining(session));
   });
 });

@@ -41,7 +41,17 @@ export default async function setup(project: TestProject) {
   const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: root,
     // OUTBOUND_ALLOW: the actions under test call endpoints the tests run on loopback.
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', FEATURES: 'I3ERequestForm', DEMO_AGENT: 'false', OUTBOUND_ALLOW: '127.0.0.1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      FEATURES: 'I3ERequestForm',
+      DEMO_AGENT: 'false',
+      OUTBOUND_ALLOW: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -1,7 +1,17 @@
 import type { Browser, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
-import { createWorkUnit, gridRow, launchBrowser, pauseClock, runClockUntil, sessionOf, signedInPage, uniqueName, updateWorkUnit } from './support';
+import {
+  createWorkUnit,
+  gridRow,
+  launchBrowser,
+  pauseClock,
+  runClockUntil,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  updateWorkUnit,
+} from './support';
 
 /**
  * A grid's polling revalidates the answer it holds: while nothing the list reads has changed the

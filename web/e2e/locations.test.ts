@@ -2,7 +2,18 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Location } from '@cfs/contracts/locations';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, drawer, gridRow, homeTenantId, launchBrowser, searchGrid, sessionOf, signedInPage, uniqueName, screenshot } from './support';
+import {
+  api,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  screenshot,
+} from './support';
 
 /**
  * Locations in the browser (spec 002 §2 Locations): the grid with its columns and search, and the
@@ -23,7 +34,8 @@ describe('locations (operator)', () => {
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/${tenantId}/locations`);
     await page.getByRole('heading', { level: 1, name: 'Locations' }).waitFor();
-    for (const header of ['Name', 'City', 'State', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['Name', 'City', 'State', 'Tenant'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
     await gridRow(page, 'Shared Data Centre').waitFor();
     await screenshot(page, 'locations-grid');
 
@@ -64,11 +76,37 @@ describe('locations (operator)', () => {
     expect(stored.map((location) => location.name)).toContain(name);
   });
 
+  for (const width of [1440, 375]) {
+    test(`at ${width} px the toast after a save does not cover the drawer's title`, async () => {
+      const tenantId = homeTenantId(await sessionOf(browser, 'operator'));
+      const page = await signedInPage(browser, 'operator', { width, height: 900 });
+      await page.goto(`/${tenantId}/locations?locationId=new`);
+      const panel = drawer(page);
+      await panel.getByRole('heading', { name: 'Create Location' }).waitFor();
+      const name = uniqueName('E2E Toasted');
+      await panel.getByRole('textbox', { name: 'Name' }).fill(name);
+      await panel.getByRole('button', { name: 'Save', exact: true }).click();
+      const title = panel.getByRole('heading', { name: `Edit Location: ${name}` });
+      await title.waitFor();
+      const toast = page.locator('.notistack-Snackbar').filter({ hasText: 'Location saved.' });
+      await toast.waitFor();
+      const [a, b] = [await toast.boundingBox(), await title.boundingBox()];
+      if (!a || !b) throw new Error('no box');
+      const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      expect(overlaps).toBe(false);
+      await screenshot(page, `locations-saved-toast-${width}`);
+    });
+  }
+
   test('a save the server refuses shows "A problem occurred saving the location. Please try again."', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);
     const page = await signedInPage(browser, 'operator');
-    await page.route('**/v1/locations', (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }) : route.fallback()));
+    await page.route('**/v1/locations', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' })
+        : route.fallback(),
+    );
     await page.goto(`/${tenantId}/locations?locationId=new`);
     const panel = drawer(page);
     await panel.getByRole('textbox', { name: 'Name' }).fill(uniqueName('Refused'));

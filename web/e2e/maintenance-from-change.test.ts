@@ -4,7 +4,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, createChangeRequest, drawer, gridRow, homeTenantId, launchBrowser, screenshot, searchGrid, sessionOf, signedInPage, updateWorkUnit, type ListResponse } from './support';
+import {
+  api,
+  createChangeRequest,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  screenshot,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  updateWorkUnit,
+  type ListResponse,
+} from './support';
 
 const ADMIN_MAIL = 'admin@cfs.example';
 const OPERATOR_MAIL = 'operator@cfs.example';
@@ -43,18 +56,20 @@ describe('maintenance from a change request', () => {
     const adminPanel = drawer(adminPage);
     await adminPanel.getByRole('heading', { name: `Edit Work Unit #${id}: ${change.title}` }).waitFor();
     await adminPanel.getByTestId('approver-1').getByRole('button', { name: 'Approve' }).click();
-    await adminPanel.getByTestId('approver-1').getByText(`Approved by ${ADMIN_MAIL}`).waitFor();
+    await adminPanel.getByTestId('approver-1').getByText(`Approved by Ada Admin (${ADMIN_MAIL})`).waitFor();
 
     const operatorPage = await signedInPage(browser, 'operator');
     await operatorPage.goto(`/${tenantId}/workunitsv2?workUnitId=${id}`);
     const operatorPanel = drawer(operatorPage);
     await operatorPanel.getByRole('heading', { name: `Edit Work Unit #${id}: ${change.title}` }).waitFor();
     await operatorPanel.getByTestId('approver-2').getByRole('button', { name: 'Approve' }).click();
-    await operatorPanel.getByTestId('approver-2').getByText(`Approved by ${OPERATOR_MAIL}`).waitFor();
+    await operatorPanel.getByTestId('approver-2').getByText(`Approved by Oscar Operator (${OPERATOR_MAIL})`).waitFor();
 
     // The worker reads the approval's event and opens the window (within its few seconds' period).
     const name = `Maintenance: ${change.title} (#${id})`;
-    const findRule = async () => (await api<ListResponse<JsonOf<Rule>>>(operator, `/v1/rules?$filter=${encodeURIComponent(`name eq '${name}'`)}`)).value;
+    const findRule = async () =>
+      (await api<ListResponse<JsonOf<Rule>>>(operator, `/v1/rules?$filter=${encodeURIComponent(`name eq '${name}'`)}`))
+        .value;
     await expect.poll(findRule, { timeout: 30_000, interval: 500 }).toHaveLength(1);
     const [rule] = await findRule();
     expect(rule).toMatchObject({ ruleTypeId: RULE_TYPES.Maintenance, tenantId, enabled: true });
@@ -70,8 +85,12 @@ describe('maintenance from a change request', () => {
     await screenshot(operatorPage, 'maintenance-from-change-rule');
 
     await link.click();
-    await operatorPage.waitForURL((url) => url.pathname === `/${tenantId}/workunitsv2` && url.searchParams.get('workUnitId') === String(id));
-    await drawer(operatorPage).getByRole('heading', { name: `Edit Work Unit #${id}: ${change.title}` }).waitFor();
+    await operatorPage.waitForURL(
+      (url) => url.pathname === `/${tenantId}/workunitsv2` && url.searchParams.get('workUnitId') === String(id),
+    );
+    await drawer(operatorPage)
+      .getByRole('heading', { name: `Edit Work Unit #${id}: ${change.title}` })
+      .waitFor();
     await screenshot(operatorPage, 'maintenance-from-change-work-unit');
   }, 120_000);
 });

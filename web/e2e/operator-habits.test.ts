@@ -38,7 +38,11 @@ async function workUnitsWith(page: Page, unit: WorkUnitRow): Promise<void> {
 
 /** The list state the address holds (`?search=`). */
 function listState(page: Page): { search?: string; sort?: unknown[]; filters?: { field: string }[] } {
-  return JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as { search?: string; sort?: unknown[]; filters?: { field: string }[] };
+  return JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as {
+    search?: string;
+    sort?: unknown[];
+    filters?: { field: string }[];
+  };
 }
 
 describe('operators’ habits in lists and drawers', () => {
@@ -63,7 +67,9 @@ describe('operators’ habits in lists and drawers', () => {
 
     for (const click of [() => link.click({ modifiers: ['ControlOrMeta'] }), () => link.click({ button: 'middle' })]) {
       const [tab] = await Promise.all([page.context().waitForEvent('page'), click()]);
-      await drawer(tab).getByRole('heading', { name: workUnitHeading(unit) }).waitFor();
+      await drawer(tab)
+        .getByRole('heading', { name: workUnitHeading(unit) })
+        .waitFor();
       await tab.close();
       // The list stays as it was: no drawer opened here.
       expect(new URL(page.url()).searchParams.get('workUnitId')).toBeNull();
@@ -71,7 +77,9 @@ describe('operators’ habits in lists and drawers', () => {
     }
 
     await link.click();
-    await drawer(page).getByRole('heading', { name: workUnitHeading(unit) }).waitFor();
+    await drawer(page)
+      .getByRole('heading', { name: workUnitHeading(unit) })
+      .waitFor();
     expect(new URL(page.url()).searchParams.get('workUnitId')).toBe(String(unit.workUnitId));
     expect(openPages(page)).toEqual([page]);
   });
@@ -81,9 +89,13 @@ describe('operators’ habits in lists and drawers', () => {
     const page = await signedInPage(browser, 'operator');
     await workUnitsWith(page, unit);
     await gridRow(page, unit.title).locator('[data-field="workUnitId"]').click();
-    await drawer(page).getByRole('heading', { name: workUnitHeading(unit) }).waitFor();
+    await drawer(page)
+      .getByRole('heading', { name: workUnitHeading(unit) })
+      .waitFor();
 
-    const tenant = await createTenant(await sessionOf(browser, 'admin'), { internalNotificationEmailAddress: 'row-click@cfs.example' });
+    const tenant = await createTenant(await sessionOf(browser, 'admin'), {
+      internalNotificationEmailAddress: 'row-click@cfs.example',
+    });
     const admin = await signedInPage(browser, 'admin');
     await admin.goto(`/${tenant.tenantId}/tenants`);
     await searchGrid(admin, tenant.name);
@@ -107,10 +119,12 @@ describe('operators’ habits in lists and drawers', () => {
     await chip('Type: Incident').waitFor();
     expect(listState(page).sort).toEqual([{ field: 'title', direction: 'asc' }]);
     await page.goBack();
-    await expect.poll(() => listState(page).sort).toEqual([
-      { field: 'severityId', direction: 'asc' },
-      { field: 'created', direction: 'desc' },
-    ]);
+    await expect
+      .poll(() => listState(page).sort)
+      .toEqual([
+        { field: 'severityId', direction: 'asc' },
+        { field: 'created', direction: 'desc' },
+      ]);
     expect(listState(page).search).toBe(unit.title);
     await gridRow(page, unit.title).waitFor();
     await page.goBack();
@@ -160,13 +174,18 @@ describe('operators’ habits in lists and drawers', () => {
     });
     await email.fill('ctrl-s@cfs.example');
     const [response] = await Promise.all([
-      page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url().includes(`/v1/tenants/${tenant.tenantId}`)),
+      page.waitForResponse(
+        (candidate) =>
+          candidate.request().method() === 'POST' && candidate.url().includes(`/v1/tenants/${tenant.tenantId}`),
+      ),
       page.keyboard.press('ControlOrMeta+s'),
     ]);
     expect(response.status()).toBe(200);
     expect(await page.evaluate(() => document.body.dataset.saveKeyPrevented)).toBe('true');
     await expect.poll(() => panel.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
-    expect(await serverCall<{ internalNotificationEmailAddress: string }>(page, `/v1/tenants/${tenant.tenantId}`)).toMatchObject({ internalNotificationEmailAddress: 'ctrl-s@cfs.example' });
+    expect(
+      await serverCall<{ internalNotificationEmailAddress: string }>(page, `/v1/tenants/${tenant.tenantId}`),
+    ).toMatchObject({ internalNotificationEmailAddress: 'ctrl-s@cfs.example' });
     await screenshot(page, 'ctrl-s-saved');
   });
 
@@ -183,7 +202,9 @@ describe('operators’ habits in lists and drawers', () => {
     await box.pressSequentially('Waiting for facilities.');
     expect(await box.inputValue()).toBe('Printer unplugged.\nWaiting for facilities.');
     const [response] = await Promise.all([
-      page.waitForResponse((candidate) => candidate.request().method() === 'PUT' && candidate.url().includes('/workunitnotes')),
+      page.waitForResponse(
+        (candidate) => candidate.request().method() === 'PUT' && candidate.url().includes('/workunitnotes'),
+      ),
       box.press('ControlOrMeta+Enter'),
     ]);
     expect(response.status()).toBeLessThan(300);

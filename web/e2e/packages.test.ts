@@ -1,6 +1,16 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { drawer, gridRow, homeTenantId, launchBrowser, searchGrid, sessionOf, signedInPage, uniqueName, screenshot } from './support';
+import {
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  screenshot,
+} from './support';
 
 /**
  * The package catalogue in the browser (spec 002 §2 Packages): create a package, add an operation
@@ -28,7 +38,8 @@ describe('package catalogue (operator)', () => {
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/${tenantId}/packages`);
     await page.getByRole('heading', { level: 1, name: 'Package Catalog' }).waitFor();
-    for (const header of ['Name', 'Supported Operating Systems', 'Package Type', 'Executable Type', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['Name', 'Supported Operating Systems', 'Package Type', 'Executable Type', 'Tenant'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
     await gridRow(page, 'CFS Agent').waitFor();
     await page.getByRole('button', { name: 'Upload Package' }).waitFor();
     await screenshot(page, 'packages-grid');
@@ -82,7 +93,11 @@ describe('package catalogue (operator)', () => {
       await upload.getByRole('heading', { name: `Upload Package Version: ${name}` }).waitFor();
       await upload.getByRole('textbox', { name: 'Version' }).fill(version);
       await upload.getByRole('textbox', { name: 'Label' }).fill(label);
-      await upload.locator('input[type="file"]').setInputFiles({ name: `queue-${version}.sh`, mimeType: 'text/x-sh', buffer: Buffer.from(`#!/bin/sh\necho ${version}\n`) });
+      await upload.locator('input[type="file"]').setInputFiles({
+        name: `queue-${version}.sh`,
+        mimeType: 'text/x-sh',
+        buffer: Buffer.from(`#!/bin/sh\necho ${version}\n`),
+      });
       if (version === '1.0.0') await screenshot(page, 'packages-upload');
       await upload.getByRole('button', { name: 'Upload', exact: true }).click();
       await page.waitForURL((url) => !url.searchParams.has('uploadPackageId'));
@@ -103,7 +118,8 @@ describe('package catalogue (operator)', () => {
     await uploadVersion('1.0.0', 'First build');
     await uploadVersion('1.1.0', 'Second build');
     const versions = panel.getByRole('table', { name: 'Versions' });
-    const row = (version: string) => versions.getByRole('row').filter({ has: page.getByRole('cell', { name: version, exact: true }) });
+    const row = (version: string) =>
+      versions.getByRole('row').filter({ has: page.getByRole('cell', { name: version, exact: true }) });
     await expect.poll(async () => row('1.1.0').textContent(), { timeout: 10_000 }).toContain('Latest');
     await expect.poll(async () => row('1.0.0').textContent(), { timeout: 10_000 }).toContain('Archived');
     expect(await row('1.1.0').textContent()).toContain('Second build');
@@ -134,9 +150,35 @@ describe('package catalogue (operator)', () => {
     // 0.9.0 is the demo package's own version: the server refuses a duplicate.
     await upload.getByRole('textbox', { name: 'Version' }).fill('0.9.0');
     await upload.getByRole('textbox', { name: 'Label' }).fill('Again');
-    await upload.locator('input[type="file"]').setInputFiles({ name: 'again.sh', mimeType: 'text/x-sh', buffer: Buffer.from('echo again\n') });
+    await upload
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'again.sh', mimeType: 'text/x-sh', buffer: Buffer.from('echo again\n') });
     await upload.getByRole('button', { name: 'Upload', exact: true }).click();
     await upload.getByText('Version 0.9.0 already exists for this package.').waitFor();
     await screenshot(page, 'packages-upload-refused');
+  });
+
+  test('the upload form refuses "v1.3.0" as a SemVer 2 version before anything is uploaded', async () => {
+    const tenantId = homeTenantId(await sessionOf(browser, 'operator'));
+    const page = await signedInPage(browser, 'operator', { width: 1440 });
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/v1/packages/upload') uploads.push(request.method());
+    });
+    await page.goto(`/${tenantId}/packages?uploadPackageId=new`);
+    const upload = topDrawer(page);
+    await upload.getByRole('heading', { name: 'Upload Package Version' }).waitFor();
+    await chooseOption(upload, page, 'Package', 'Disk Space Check (Contoso)');
+    await upload.getByRole('textbox', { name: 'Version' }).fill('v1.3.0');
+    await upload.getByRole('textbox', { name: 'Label' }).fill('Prefixed');
+    await upload
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'prefixed.sh', mimeType: 'text/x-sh', buffer: Buffer.from('echo prefixed\n') });
+    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    await upload.getByText('Version must be a SemVer 2 version, e.g. 1.2.3 or 1.3.0-beta.1').waitFor();
+    expect(uploads).toEqual([]);
+    await screenshot(page, 'packages-upload-version-refused-1440');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'packages-upload-version-refused-375');
   });
 });

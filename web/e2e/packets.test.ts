@@ -11,9 +11,12 @@ import { createToken, homeTenantId, launchBrowser, portalUrl, sessionOf, signedI
  * packets with a tenant token of its own.
  */
 
-
 async function report(token: string, packets: unknown[]): Promise<void> {
-  const response = await fetch(`${portalUrl()}/v1/packets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(packets) });
+  const response = await fetch(`${portalUrl()}/v1/packets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(packets),
+  });
   if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
 }
 
@@ -34,7 +37,16 @@ describe('packets (operator)', () => {
     const entityId = randomUUID();
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
     await report(generatedToken, [
-      { entityId, timestamp: at(20), message: { Value: 12.5, Properties: { BlockName: 'Checkout API' }, Metrics: { ResponseMs: 180 }, States: { Service: 'Running' } } },
+      {
+        entityId,
+        timestamp: at(20),
+        message: {
+          Value: 12.5,
+          Properties: { BlockName: 'Checkout API' },
+          Metrics: { ResponseMs: 180 },
+          States: { Service: 'Running' },
+        },
+      },
       {
         entityId,
         timestamp: at(2),
@@ -73,7 +85,9 @@ describe('packets (operator)', () => {
     await expect.poll(() => page.getByTestId('packet-value').textContent()).toBe('1,234.57');
 
     await page.getByLabel('Raw JSON').check();
-    expect(await page.getByRole('region', { name: 'Raw JSON' }).or(page.locator('pre')).first().textContent()).toContain('"West Europe"');
+    expect(
+      await page.getByRole('region', { name: 'Raw JSON' }).or(page.locator('pre')).first().textContent(),
+    ).toContain('"West Europe"');
   });
 
   test("says 'No packet for this entity.' for an entity that never reported", async () => {

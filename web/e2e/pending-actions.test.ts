@@ -50,21 +50,38 @@ describe('pending actions (operator)', () => {
     const page_ = await createActionDefinition(session, {
       name: uniqueName('E2E page on-call'),
       description: 'Pages whoever is on call',
-      inputParameters: 'Note',
+      inputParameters: 'OnCallNote',
       endpointUrl: `${endpoint.url}/page`,
-      body: '{"note":"{Note}"}',
+      body: '{"note":"{OnCallNote}"}',
     });
-    const escalate = await createActionDefinition(session, { name: uniqueName('E2E escalate'), endpointUrl: `${endpoint.url}/escalate` });
+    const escalate = await createActionDefinition(session, {
+      name: uniqueName('E2E escalate'),
+      endpointUrl: `${endpoint.url}/escalate`,
+    });
     const protocol = await createProtocol(session, { description: 'What the service desk does for a printer' });
     const runSummary = uniqueName('Page the on-call engineer');
     const rejectSummary = uniqueName('Escalate to the vendor');
-    await createProtocolAction(session, { protocolId: protocol.protocolId, actionDefinitionId: page_.actionDefinitionId, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew, summary: runSummary, parameters: { Note: 'Printer down' }, sequence: 1 });
-    await createProtocolAction(session, { protocolId: protocol.protocolId, actionDefinitionId: escalate.actionDefinitionId, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew, summary: rejectSummary, sequence: 2 });
+    await createProtocolAction(session, {
+      protocolId: protocol.protocolId,
+      actionDefinitionId: page_.actionDefinitionId,
+      workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew,
+      summary: runSummary,
+      parameters: { OnCallNote: 'Printer down' },
+      sequence: 1,
+    });
+    await createProtocolAction(session, {
+      protocolId: protocol.protocolId,
+      actionDefinitionId: escalate.actionDefinitionId,
+      workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnNew,
+      summary: rejectSummary,
+      sequence: 2,
+    });
     const unit = await createWorkUnit(session, { protocolId: protocol.protocolId });
 
     const page = await signedInPage(browser, 'operator', { clock: true });
     const panel = await openUnit(page, unit.workUnitId);
-    for (const name of ['Work Unit', 'Protocols', /^Pending Actions/, 'Properties', /^Related/]) await tab(panel, name).waitFor();
+    for (const name of ['Work Unit', 'Protocols', /^Pending Actions/, 'Properties', /^Related/])
+      await tab(panel, name).waitFor();
     await panel.getByText(AUTOMATION_MESSAGES.pendingBanner).waitFor();
     expect(await tab(panel, /^Pending Actions/).textContent()).toBe('Pending Actions2');
     // The protocol picker shows the unit's protocol.
@@ -84,10 +101,10 @@ describe('pending actions (operator)', () => {
     await toRun.getByText('Pages whoever is on call', { exact: false }).waitFor();
     await screenshot(page, 'pending-actions-tab');
 
-    // Run: an action with input parameters asks for them, prefilled from the step.
+    // Run: an action with input parameters asks for them, prefilled from the step, named in words.
     await toRun.getByRole('button', { name: 'Run', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: page_.name });
-    const note = dialog.getByRole('textbox', { name: 'Note' });
+    const note = dialog.getByRole('textbox', { name: 'On Call Note' });
     expect(await note.inputValue()).toBe('Printer down');
     await note.fill('Printer on fire');
     await screenshot(page, 'pending-actions-parameters');
@@ -96,10 +113,14 @@ describe('pending actions (operator)', () => {
       dialog.getByRole('button', { name: 'Run', exact: true }).click(),
     ]);
     expect(triggered.status()).toBe(202);
-    await expect.poll(() => endpoint.calls.map((call) => `${call.path} ${call.body}`), { timeout: 15_000 }).toEqual(['/page {"note":"Printer on fire"}']);
+    await expect
+      .poll(() => endpoint.calls.map((call) => `${call.path} ${call.body}`), { timeout: 15_000 })
+      .toEqual(['/page {"note":"Printer on fire"}']);
     // 5 s later the lists are read again: the step has run and is not repeatable.
     await refreshAfterManualAction(page, session, unit.workUnitId, runSummary, ACTION_RESULT_STATUSES.Success);
-    await expect.poll(() => toRun.getByText('Last run: Success', { exact: false }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => toRun.getByText('Last run: Success', { exact: false }).count(), { timeout: 15_000 })
+      .toBe(1);
     expect(await toRun.getByRole('button', { name: 'Run', exact: true }).isDisabled()).toBe(true);
     expect(await tab(panel, /^Pending Actions/).textContent()).toBe('Pending Actions1');
 

@@ -21,7 +21,10 @@ beforeAll(async () => {
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`The browser tests' portal did not answer at ${url} within ${HEALTHY_WITHIN_MS / 1000} s (its output is in the run's log)`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `The browser tests' portal did not answer at ${url} within ${HEALTHY_WITHIN_MS / 1000} s (its output is in the run's log)`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }, HEALTHY_WITHIN_MS + 10_000);

@@ -1,8 +1,23 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ProtocolAction } from '@cfs/contracts/automation';
+import { EMAIL_TEMPLATES } from '@cfs/contracts/automation';
+import { type ProtocolAction } from '@cfs/contracts/protocols';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, choose, drawer, gridRow, homeTenantId, launchBrowser, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type ListResponse } from './support';
+import {
+  api,
+  choose,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  screenshot,
+  searchGrid,
+  sessionOf,
+  settled,
+  signedInPage,
+  uniqueName,
+  type ListResponse,
+} from './support';
 
 /**
  * Work Unit Protocols in the browser (spec 002 §2 Protocols): the grid, the protocol drawer with
@@ -23,7 +38,8 @@ describe('protocols (operator)', () => {
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/${tenantId}/protocols`);
     await page.getByRole('heading', { level: 1, name: 'Work Unit Protocols' }).waitFor();
-    for (const header of ['Name', 'ID', 'Description', 'Tenant']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['Name', 'ID', 'Description', 'Tenant'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('protocolId') === 'new');
@@ -63,9 +79,26 @@ describe('protocols (operator)', () => {
     await editor.getByText('Please choose a work unit event.').waitFor();
     await choose(editor, page, 'Work Unit Event', 'OnNew');
     await choose(editor, page, 'Action', 'Send Email');
-    // Only the chosen action's own parameters are offered (spec 002 §4).
-    await editor.getByRole('textbox', { name: 'Template' }).fill('Simple');
-    await editor.getByRole('textbox', { name: 'ExtraParameters' }).waitFor();
+    // Only the chosen action's own parameters are offered (spec 002 §4); Template and IsImportant
+    // offer the values Send Email takes, not a text box to guess them in.
+    await editor.getByRole('combobox', { name: 'Template' }).click();
+    const templates = page.getByRole('listbox');
+    await settled(templates);
+    expect(await templates.getByRole('option').allTextContents()).toEqual(['Simple (default)', ...EMAIL_TEMPLATES]);
+    await templates.getByRole('option', { name: 'Simple', exact: true }).click();
+    await templates.waitFor({ state: 'hidden' });
+    await editor.getByRole('combobox', { name: 'IsImportant' }).click();
+    expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual([
+      'false (default)',
+      'true',
+      'false',
+    ]);
+    await page.getByRole('listbox').getByRole('option', { name: 'true', exact: true }).click();
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    await editor.getByRole('textbox', { name: 'ExtraParameters' }).fill('{"Subject": "{Title}"}');
+    // The placeholders a protocol step's run fills, as the runner fills them.
+    const placeholders = editor.getByRole('region', { name: 'Placeholders' });
+    expect(await placeholders.getByTestId('placeholders-protocol').textContent()).toContain('{WorkUnitId} {Title}');
     await editor.getByRole('textbox', { name: 'Summary' }).fill('Tell the owner');
     await screenshot(page, 'protocols-action-create');
     await editor.getByRole('button', { name: 'Save & Close' }).click();
@@ -81,8 +114,16 @@ describe('protocols (operator)', () => {
     await edit.getByRole('textbox', { name: 'Summary' }).fill('Tell the owner at once');
     await edit.getByRole('button', { name: 'Save & Close' }).click();
     await table.getByRole('row').filter({ hasText: 'Tell the owner at once' }).waitFor();
-    const stored = await api<ListResponse<JsonOf<ProtocolAction>>>(session, `/v1/protocolActions?$filter=protocolId eq ${protocolId}`);
-    expect(stored.value.map((step) => [step.summary, step.parameters])).toEqual([['Tell the owner at once', { Template: 'Simple' }]]);
+    const stored = await api<ListResponse<JsonOf<ProtocolAction>>>(
+      session,
+      `/v1/protocolActions?$filter=protocolId eq ${protocolId}`,
+    );
+    expect(stored.value.map((step) => [step.summary, step.parameters])).toEqual([
+      [
+        'Tell the owner at once',
+        { Template: 'Simple', IsImportant: 'true', ExtraParameters: '{"Subject": "{Title}"}' },
+      ],
+    ]);
 
     await table.getByRole('button', { name: 'Delete Send Email' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
@@ -91,7 +132,10 @@ describe('protocols (operator)', () => {
     await page.waitForURL((url) => !url.searchParams.has('protocolActionsId'));
 
     await gridRow(page, name).getByRole('button', { name: 'Delete Protocol' }).click();
-    await page.getByRole('dialog').getByText(`Are you sure you want to delete the protocol "${name}"?`, { exact: false }).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByText(`Are you sure you want to delete the protocol "${name}"?`, { exact: false })
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
     await expect.poll(async () => gridRow(page, name).count(), { timeout: 10_000 }).toBe(0);
   });

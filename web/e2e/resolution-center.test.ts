@@ -22,7 +22,8 @@ describe('the Resolution Center (end user)', () => {
     await page.goto('/resolutioncenter?showThanksForFeedbackMessage=true');
     await page.getByText('Resolution Center', { exact: true }).first().waitFor();
     await page.getByText(RESOLUTION_CENTER_MESSAGES.thanksForFeedback).waitFor();
-    for (const header of ['ID', 'Title', 'Status', 'Created']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['ID', 'Title', 'Status', 'Created'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     const panel = drawer(page);

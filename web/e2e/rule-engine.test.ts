@@ -3,7 +3,22 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
-import { api, createSubscription, createTenant, createToken, drawer, launchBrowser, portalUrl, screenshot, sessionOf, settled, signedInPage, uniqueName, type ListResponse, type Session } from './support';
+import {
+  api,
+  createSubscription,
+  createTenant,
+  createToken,
+  drawer,
+  launchBrowser,
+  portalUrl,
+  screenshot,
+  sessionOf,
+  settled,
+  signedInPage,
+  uniqueName,
+  type ListResponse,
+  type Session,
+} from './support';
 
 /**
  * The rule engine as a user meets it, with nothing written behind the portal's back: a rule made
@@ -29,7 +44,10 @@ describe('a threshold rule in the browser', () => {
     const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
     const blockId = randomUUID();
     const name = uniqueName('Boiler');
-    await api(admin, '/v1/blocks', { method: 'PUT', body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 } });
+    await api(admin, '/v1/blocks', {
+      method: 'PUT',
+      body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 },
+    });
     const ruleName = uniqueName('Boiler too hot');
     const rule = await api<Rule>(admin, '/v1/rules', {
       method: 'PUT',
@@ -39,7 +57,9 @@ describe('a threshold rule in the browser', () => {
         tenantId: tenant.tenantId,
         matchLifetime: '00:05:00',
         useSlidingExpiration: true,
-        conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' }],
+        conditions: [
+          { Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' },
+        ],
         matchActions: [
           { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
           { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '1' } },
@@ -52,7 +72,11 @@ describe('a threshold rule in the browser', () => {
       const response = await fetch(`${portalUrl()}/v1/packets`, {
         method: 'POST',
         headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ entityId: blockId, timestamp: new Date().toISOString(), message: { Value: value, Properties: { BlockName: name } } }),
+        body: JSON.stringify({
+          entityId: blockId,
+          timestamp: new Date().toISOString(),
+          message: { Value: value, Properties: { BlockName: name } },
+        }),
       });
       expect(response.status).toBe(200);
     };
@@ -60,7 +84,10 @@ describe('a threshold rule in the browser', () => {
     await report(129);
 
     // The match, opened by the packet over 100 (not by the one under it).
-    const matches = await api<ListResponse<{ ruleId: string; subjectId: string; matchCount: number }>>(admin, `/v1/rulematches?$filter=ruleId eq ${rule.ruleId}`);
+    const matches = await api<ListResponse<{ ruleId: string; subjectId: string; matchCount: number }>>(
+      admin,
+      `/v1/rulematches?$filter=ruleId eq ${rule.ruleId}`,
+    );
     expect(matches.value).toEqual([expect.objectContaining({ subjectId: blockId, matchCount: 1 })]);
 
     const page = await signedInPage(browser, 'admin');
@@ -96,7 +123,9 @@ describe('a threshold rule in the browser', () => {
     await panel.getByRole('tab', { name: 'Timeline' }).click();
     const timeline = panel.getByRole('list', { name: 'Timeline' });
     await timeline.getByText(/^Work unit \d+ created: /).waitFor();
-    const kinds = await timeline.locator('[data-testid="timeline-entry"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
+    const kinds = await timeline
+      .locator('[data-testid="timeline-entry"]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
     expect(kinds.slice(0, 2)).toEqual(['packet', 'ruleMatch']);
     expect(kinds.indexOf('workUnit')).toBeGreaterThan(kinds.indexOf('actionRun'));
     await timeline.getByText(`Rule "${ruleName}" matched ${name}`, { exact: true }).waitFor();
@@ -105,7 +134,66 @@ describe('a threshold rule in the browser', () => {
     await screenshot(page, 'rule-engine-timeline');
 
     // The incident the rule opened, in the tenant's work units.
-    const units = await api<ListResponse<{ title: string; severityId: number }>>(admin, `/v1/workunits?$filter=tenantId eq ${tenant.tenantId}`);
-    expect(units.value).toEqual([expect.objectContaining({ title: `${ruleName}: ${name} (${blockId})`, severityId: 1 })]);
+    const units = await api<ListResponse<{ title: string; severityId: number }>>(
+      admin,
+      `/v1/workunits?$filter=tenantId eq ${tenant.tenantId}`,
+    );
+    expect(units.value).toEqual([
+      expect.objectContaining({ title: `${ruleName}: ${name} (${blockId})`, severityId: 1 }),
+    ]);
+  }, 90_000);
+
+  test('the Timeline shows a repeated match as caused by the first packet that matched, not the newest', async () => {
+    const tenant = await createTenant(admin, { name: uniqueName('Rules E2E') });
+    const subscription = await createSubscription(admin, tenant.tenantId, uniqueName('Plant'));
+    const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
+    const blockId = randomUUID();
+    const name = uniqueName('Kiln');
+    await api(admin, '/v1/blocks', {
+      method: 'PUT',
+      body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 },
+    });
+    const ruleName = uniqueName('Kiln too hot');
+    await api<Rule>(admin, '/v1/rules', {
+      method: 'PUT',
+      body: {
+        name: ruleName,
+        ruleTypeId: RULE_TYPES.Ingestion,
+        tenantId: tenant.tenantId,
+        matchLifetime: '00:05:00',
+        useSlidingExpiration: true,
+        conditions: [
+          { Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' },
+        ],
+      },
+    });
+    for (const value of [131, 142, 153]) {
+      const response = await fetch(`${portalUrl()}/v1/packets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          entityId: blockId,
+          timestamp: new Date().toISOString(),
+          message: { Value: value, Properties: { BlockName: name } },
+        }),
+      });
+      expect(response.status).toBe(200);
+    }
+
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${tenant.tenantId}/blocks`);
+    await page.getByRole('article', { name }).click();
+    const panel = drawer(page);
+    await panel.getByRole('tab', { name: 'Timeline' }).click();
+    const timeline = panel.getByRole('list', { name: 'Timeline' });
+    const matched = timeline.locator('[data-testid="timeline-entry"][data-kind="ruleMatch"]');
+    await matched.getByText(`Rule "${ruleName}" matched ${name} (3 times)`, { exact: true }).waitFor();
+    await matched.getByText(`Caused by: Packet from ${name}`).waitFor();
+    const packet = timeline.locator('[data-testid="timeline-entry"][data-kind="packet"]');
+    expect(await packet.count()).toBe(1);
+    expect(await packet.textContent()).toContain('"Value":131');
+    expect(await packet.textContent()).not.toContain('"Value":153');
+    await settled(panel);
+    await screenshot(page, 'rule-engine-timeline-first-packet');
   }, 90_000);
 });

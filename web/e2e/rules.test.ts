@@ -4,7 +4,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
 import type { JsonOf } from '../src/lib/json-types';
-import { api, choose, createToken, drawer, gridRow, homeTenantId, launchBrowser, portalUrl, screenshot, searchGrid, sessionOf, signedInPage, uniqueName, type Session } from './support';
+import {
+  api,
+  choose,
+  createToken,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  portalUrl,
+  screenshot,
+  searchGrid,
+  sessionOf,
+  settled,
+  signedInPage,
+  uniqueName,
+  type Session,
+} from './support';
 
 type RuleRow = JsonOf<Rule>;
 
@@ -50,20 +66,30 @@ describe('rules (operator)', () => {
   /** Reports packets with a tenant token of the test's own. */
   async function report(session: Session, packets: unknown[]): Promise<void> {
     const { generatedToken } = await createToken(session);
-    const response = await fetch(`${portalUrl()}/v1/packets`, { method: 'POST', headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' }, body: JSON.stringify(packets) });
+    const response = await fetch(`${portalUrl()}/v1/packets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(packets),
+    });
     if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
   }
 
   const tab = (panel: Locator, name: string) => panel.getByRole('tab', { name, exact: true });
-  const condition = (panel: Locator, index: number) => panel.getByRole('group', { name: `Condition ${index}`, exact: true });
+  const condition = (panel: Locator, index: number) =>
+    panel.getByRole('group', { name: `Condition ${index}`, exact: true });
 
   test('creates a rule through the three tabs: every message of an empty rule, the tenant condition added and removed, a condition and an action', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);
-    const listed = await createRule(session, { name: uniqueName('E2E listed'), subscriptionId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d', matchLifetime: '01:00:00' });
+    const listed = await createRule(session, {
+      name: uniqueName('E2E listed'),
+      subscriptionId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d',
+      matchLifetime: '01:00:00',
+    });
     const page = await signedInPage(browser, 'operator');
     await openRules(page, tenantId);
-    for (const header of ['Name', 'Type', 'Tenant', 'Subscription', 'Enabled', 'Lifetime', 'Modified']) await page.getByRole('columnheader', { name: header }).first().waitFor();
+    for (const header of ['Name', 'Type', 'Tenant', 'Subscription', 'Enabled', 'Lifetime', 'Modified'])
+      await page.getByRole('columnheader', { name: header }).first().waitFor();
     await searchGrid(page, listed.name);
     expect(await gridRow(page, listed.name).textContent()).toMatch(/IngestionContosoContoso Production.*01:00:00/);
     await screenshot(page, 'rules-grid');
@@ -143,14 +169,46 @@ describe('rules (operator)', () => {
     await panel.getByRole('heading', { name: `Edit: ${name}` }).waitFor();
     const ruleId = new URL(page.url()).searchParams.get('ruleId') ?? '';
     const saved = await api<RuleRow>(session, `/v1/rules/${ruleId}`);
-    expect(saved).toMatchObject({ name, ruleTypeId: 1, enabled: true, matchLifetime: '00:15:00', tenantId, timeConditions: null });
+    expect(saved).toMatchObject({
+      name,
+      ruleTypeId: 1,
+      enabled: true,
+      matchLifetime: '00:15:00',
+      tenantId,
+      timeConditions: null,
+    });
     expect(saved.conditions).toEqual([
-      { Type: 0, LeftOperand: 20, LeftOperandFieldName: null, Operator: 1, RightOperand: tenantId, OccurrencePattern: null },
-      { Type: 0, LeftOperand: 3, LeftOperandFieldName: 'CpuPercent', Operator: 3, RightOperand: '90', OccurrencePattern: '3/3' },
-      { Type: 1, LeftOperand: 2, LeftOperandFieldName: 'Owner', Operator: 13, RightOperand: null, OccurrencePattern: null },
+      {
+        Type: 0,
+        LeftOperand: 20,
+        LeftOperandFieldName: null,
+        Operator: 1,
+        RightOperand: tenantId,
+        OccurrencePattern: null,
+      },
+      {
+        Type: 0,
+        LeftOperand: 3,
+        LeftOperandFieldName: 'CpuPercent',
+        Operator: 3,
+        RightOperand: '90',
+        OccurrencePattern: '3/3',
+      },
+      {
+        Type: 1,
+        LeftOperand: 2,
+        LeftOperandFieldName: 'Owner',
+        Operator: 13,
+        RightOperand: null,
+        OccurrencePattern: null,
+      },
     ]);
-    expect(saved.matchActions).toEqual([{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }]);
-    expect(saved.expirationActions).toEqual([{ ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '2' } }]);
+    expect(saved.matchActions).toEqual([
+      { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
+    ]);
+    expect(saved.expirationActions).toEqual([
+      { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '2' } },
+    ]);
 
     // Removing an action asks first (spec 002 §8).
     await panel.getByRole('button', { name: 'Remove Expiration Action 1' }).click();
@@ -160,11 +218,37 @@ describe('rules (operator)', () => {
     expect(await panel.getByRole('group', { name: 'Expiration Action 1' }).count()).toBe(0);
     await panel.getByRole('button', { name: 'Save & Close' }).click();
     await page.waitForURL((url) => !url.searchParams.has('ruleId'));
-    await expect.poll(async () => (await api<RuleRow>(session, `/v1/rules/${ruleId}`)).expirationActions, { timeout: 10_000 }).toEqual([]);
+    await expect
+      .poll(async () => (await api<RuleRow>(session, `/v1/rules/${ruleId}`)).expirationActions, { timeout: 10_000 })
+      .toEqual([]);
     await searchGrid(page, name);
     const row = gridRow(page, name);
     expect(await row.textContent()).toContain('Contoso Production');
     expect(await row.textContent()).toContain('00:15:00');
+  });
+
+  test('a condition’s Occurrence lists each choice once: Every occurrence, then the patterns', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, homeTenantId(session), '?ruleId=new');
+    const panel = drawer(page);
+    await tab(panel, 'Conditions').click();
+    await panel.getByRole('button', { name: 'Add Condition' }).click();
+    // Condition 1 is the tenant's, fixed.
+    await condition(panel, 2).getByRole('combobox', { name: 'Occurrence' }).click();
+    const listbox = page.getByRole('listbox');
+    await settled(listbox);
+    expect(await listbox.getByRole('option').allTextContents()).toEqual([
+      'Every occurrence',
+      '2 in a row',
+      '3 in a row',
+      '5 in a row',
+      '2 of the last 3',
+      '3 of the last 5',
+      '5 of the last 10',
+    ]);
+    await screenshot(page, 'rules-editor-occurrence');
+    await page.keyboard.press('Escape');
   });
 
   test('the lifetime minimum, and a Maintenance rule’s time limitations: zone, days and dates', async () => {
@@ -177,7 +261,8 @@ describe('rules (operator)', () => {
     const name = uniqueName('E2E maintenance');
     await panel.getByRole('textbox', { name: 'Name' }).fill(name);
     await choose(panel, page, 'Rule Type', 'Maintenance');
-    for (const part of ['hours', 'minutes', 'seconds']) await panel.getByRole('spinbutton', { name: `Lifetime ${part}` }).fill('');
+    for (const part of ['hours', 'minutes', 'seconds'])
+      await panel.getByRole('spinbutton', { name: `Lifetime ${part}` }).fill('');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.getByText('Lifetime is required').waitFor();
     await panel.getByRole('spinbutton', { name: 'Lifetime minutes' }).fill('4');
@@ -227,7 +312,10 @@ describe('rules (operator)', () => {
     const ruleId = new URL(page.url()).searchParams.get('ruleId') ?? '';
     const saved = await api<RuleRow>(session, `/v1/rules/${ruleId}`);
     expect(saved.matchLifetime).toBe('00:30:00');
-    expect(JSON.parse(saved.timeConditions ?? 'null')).toMatchObject({ TimeZoneId: 'Europe/Dublin', DaysOfWeek: [0, 6] });
+    expect(JSON.parse(saved.timeConditions ?? 'null')).toMatchObject({
+      TimeZoneId: 'Europe/Dublin',
+      DaysOfWeek: [0, 6],
+    });
     expect(new Date(JSON.parse(saved.timeConditions ?? '{}').StartRange as string).getUTCMonth()).toBe(2);
   });
 
@@ -273,9 +361,17 @@ describe('rules (operator)', () => {
     const rule = await createRule(session, { name: uniqueName('E2E refused') });
     const page = await signedInPage(browser, 'operator');
     await page.route(`**/v1/rules/${rule.ruleId}`, (route) =>
-      ['POST', 'DELETE'].includes(route.request().method()) ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' }) : route.fallback(),
+      ['POST', 'DELETE'].includes(route.request().method())
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' })
+        : route.fallback(),
     );
-    await page.route(`**/v1/rules/toggledisabled/${rule.ruleId}`, (route) => route.fulfill({ status: 400, contentType: 'application/json', body: '{"message":"This rule is being changed by someone else."}' }));
+    await page.route(`**/v1/rules/${rule.ruleId}/toggledisabled`, (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: '{"message":"This rule is being changed by someone else."}',
+      }),
+    );
     await openRules(page, tenantId);
     await searchGrid(page, rule.name);
     const row = gridRow(page, rule.name);
@@ -298,7 +394,13 @@ describe('rules (operator)', () => {
     const tenantId = homeTenantId(session);
     const rule = await createRule(session, { name: uniqueName('E2E tested') });
     const word = `up-${randomUUID().slice(0, 8)}`;
-    await report(session, [{ entityId: randomUUID(), timestamp: new Date().toISOString(), message: { Value: word, Properties: { BlockName: 'E2E tested pump' } } }]);
+    await report(session, [
+      {
+        entityId: randomUUID(),
+        timestamp: new Date().toISOString(),
+        message: { Value: word, Properties: { BlockName: 'E2E tested pump' } },
+      },
+    ]);
     const page = await signedInPage(browser, 'operator');
     await openRules(page, tenantId, `?ruleId=${rule.ruleId}`);
     const panel = drawer(page);
@@ -306,12 +408,17 @@ describe('rules (operator)', () => {
     // The saved rule looks for 'down'; the form, unsaved, for the word the packet carried.
     await tab(panel, 'Conditions').click();
     await condition(panel, 2).getByRole('textbox', { name: 'Value' }).fill(word);
-    const sent = page.waitForRequest((request) => request.url().endsWith('/v1/rules/test') && request.method() === 'POST');
+    const sent = page.waitForRequest(
+      (request) => request.url().endsWith('/v1/rules/test') && request.method() === 'POST',
+    );
     await panel.getByRole('button', { name: 'Test', exact: true }).click();
     const test = panel.getByRole('region', { name: 'Test Rule' });
     await choose(test, page, 'Window', 'Last hour');
     await test.getByRole('button', { name: 'Run Test' }).click();
-    const body = (await sent).postDataJSON() as { window: string; rule: { conditions: { RightOperand: string | null }[] } };
+    const body = (await sent).postDataJSON() as {
+      window: string;
+      rule: { conditions: { RightOperand: string | null }[] };
+    };
     expect(body.window).toBe('hour');
     expect(body.rule.conditions[1]!.RightOperand).toBe(word);
     await test.getByText(/\d+ packets? examined from/).waitFor();
@@ -322,16 +429,28 @@ describe('rules (operator)', () => {
     expect(await actions.getByRole('row', { name: /Set Colour On match 1/ }).count()).toBe(1);
     await screenshot(page, 'rules-test-panel');
     // Nothing was saved or matched by the test.
-    expect((await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).conditions[1]).toMatchObject({ RightOperand: 'down' });
+    expect((await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).conditions[1]).toMatchObject({
+      RightOperand: 'down',
+    });
   });
 
   test('Rule Matches lists the rule’s matches, latest expiry first, with why each fired', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);
     const word = `down-${randomUUID().slice(0, 8)}`;
-    const rule = await createRule(session, { name: uniqueName('E2E matched'), conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }], matchActions: [] });
+    const rule = await createRule(session, {
+      name: uniqueName('E2E matched'),
+      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
+      matchActions: [],
+    });
     // An Ingestion rule matches as the packet is taken in.
-    await report(session, [{ entityId: randomUUID(), timestamp: new Date().toISOString(), message: { Value: word, Properties: { BlockName: 'E2E pump' } } }]);
+    await report(session, [
+      {
+        entityId: randomUUID(),
+        timestamp: new Date().toISOString(),
+        message: { Value: word, Properties: { BlockName: 'E2E pump' } },
+      },
+    ]);
     const page = await signedInPage(browser, 'operator');
     await openRules(page, tenantId);
     await searchGrid(page, rule.name);

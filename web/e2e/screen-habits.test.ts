@@ -158,7 +158,11 @@ describe('screen habits', () => {
       const panel = drawer(page);
       await panel.getByRole('heading', { name: 'Create Location' }).waitFor();
       // The drawer slides in (MUI's 225 ms, its shadow 300 ms), or is in place at once.
-      const slide = await panel.evaluate((element) => getComputedStyle(element).transitionDuration.split(', ').map((duration) => parseFloat(duration)));
+      const slide = await panel.evaluate((element) =>
+        getComputedStyle(element)
+          .transitionDuration.split(', ')
+          .map((duration) => parseFloat(duration)),
+      );
       // A button's ripple is made at its first press (the Create button's, hidden behind the drawer now).
       const ripples = await page.locator('.MuiTouchRipple-root').count();
       await panel.getByRole('button', { name: 'Close', exact: true }).click();
@@ -195,7 +199,9 @@ describe('screen habits', () => {
     expect(await pageSize.isVisible()).toBe(true);
     await pageSize.click();
     await page.getByRole('option', { name: '25', exact: true }).click();
-    await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as { pageSize?: number }).toMatchObject({ pageSize: 25 });
+    await expect
+      .poll(() => JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as { pageSize?: number })
+      .toMatchObject({ pageSize: 25 });
     await ack.click();
     await page.getByText(WORK_UNIT_MESSAGES.acknowledged(unit.workUnitId)).waitFor();
 
@@ -207,22 +213,32 @@ describe('screen habits', () => {
   });
 
   test('planned times are shown and typed as D/MMM/YYYY HH:mm on a 24-hour clock, in local time', async () => {
-    const change = await createChangeRequest(await sessionOf(browser, 'operator'), { approver1: ADMIN_MAIL, plannedStartTime: '2027-03-05T10:00:00Z', plannedFinishTime: '2027-03-05T12:00:00Z' });
+    const change = await createChangeRequest(await sessionOf(browser, 'operator'), {
+      approver1: ADMIN_MAIL,
+      plannedStartTime: '2027-03-05T10:00:00Z',
+      plannedFinishTime: '2027-03-05T12:00:00Z',
+    });
     const page = await signedInPage(browser, 'operator');
     const panel = await openWorkUnit(page, change);
     const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-    const start = panel.locator('.MuiPickersTextField-root', { has: page.getByRole('group', { name: 'Planned Start Time' }) }).locator('input');
+    const start = panel
+      .locator('.MuiPickersTextField-root', { has: page.getByRole('group', { name: 'Planned Start Time' }) })
+      .locator('input');
     expect(await start.inputValue()).toBe(dayjs('2027-03-05T10:00:00Z').tz(zone).format('D/MMM/YYYY HH:mm'));
 
     // Typed section by section: day, month (its name), year, hours of the 24-hour clock, minutes.
     await panel.getByRole('group', { name: 'Planned Finish Time' }).getByRole('spinbutton', { name: 'Day' }).click();
     await page.keyboard.type('17Apr202714');
     await page.keyboard.type('30');
-    const finish = panel.locator('.MuiPickersTextField-root', { has: page.getByRole('group', { name: 'Planned Finish Time' }) }).locator('input');
+    const finish = panel
+      .locator('.MuiPickersTextField-root', { has: page.getByRole('group', { name: 'Planned Finish Time' }) })
+      .locator('input');
     expect(await finish.inputValue()).toBe('17/Apr/2027 14:30');
     await screenshot(page, 'screen-habits-date-entry');
     const [response] = await Promise.all([
-      page.waitForResponse((candidate) => candidate.request().method() === 'PATCH' && candidate.url().includes('/workunits')),
+      page.waitForResponse(
+        (candidate) => candidate.request().method() === 'PATCH' && candidate.url().includes('/workunits'),
+      ),
       panel.getByRole('button', { name: 'Save', exact: true }).click(),
     ]);
     expect(response.status()).toBe(200);

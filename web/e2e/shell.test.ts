@@ -3,7 +3,24 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import type { SubscriptionLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
-import { api, homeTenantId, tenantNamed, launchBrowser, newContext, pauseClock, portalUrl, runClockUntil, screenshot, serverCall, sessionOf, settled, signIn, signedInPage, type PageOptions, type UserName } from './support';
+import {
+  api,
+  homeTenantId,
+  tenantNamed,
+  launchBrowser,
+  newContext,
+  pauseClock,
+  portalUrl,
+  runClockUntil,
+  screenshot,
+  serverCall,
+  sessionOf,
+  settled,
+  signIn,
+  signedInPage,
+  type PageOptions,
+  type UserName,
+} from './support';
 
 /**
  * The portal shell in the browser (spec 000): sign-in, the menu per permission set, tenant
@@ -91,7 +108,10 @@ async function backgroundLuminance(locator: Locator): Promise<number> {
 }
 
 async function storedSignInKeys(page: Page): Promise<string[]> {
-  return page.evaluate((prefix) => Object.keys(localStorage).filter((key) => key.startsWith(prefix)), USER_STORE_PREFIX);
+  return page.evaluate(
+    (prefix) => Object.keys(localStorage).filter((key) => key.startsWith(prefix)),
+    USER_STORE_PREFIX,
+  );
 }
 
 /** After Login: the provider asks for credentials unless its own session is still open. */
@@ -183,7 +203,9 @@ describe('as admin', () => {
     await mainMenu(page).getByRole('link', { name: 'Blocks' }).click();
     await page.waitForURL(`**/${contoso.tenantId}/blocks`);
     await expect.poll(() => current.allTextContents(), { timeout: 5000 }).toEqual(['Blocks']);
-    expect(await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).getAttribute('class')).not.toContain('Mui-selected');
+    expect(
+      await mainMenu(page).getByRole('link', { name: 'Devices', exact: true }).getAttribute('class'),
+    ).not.toContain('Mui-selected');
   });
 
   test('an area page (Compliance) shows its header and titles the document "Compliance - {environment name}"', async () => {
@@ -334,7 +356,9 @@ describe('as admin', () => {
     const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
     const subscriptions = await api<SubscriptionLookup[]>(admin, '/api/generallookup/subscriptions');
-    const fabrikamSubscriptions = subscriptions.filter((subscription) => subscription.tenantId === fabrikam.tenantId).map((subscription) => subscription.name);
+    const fabrikamSubscriptions = subscriptions
+      .filter((subscription) => subscription.tenantId === fabrikam.tenantId)
+      .map((subscription) => subscription.name);
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/${contoso.tenantId}/devices?search=router%201`);
     await page.getByRole('heading', { name: 'Devices' }).waitFor();
@@ -353,11 +377,15 @@ describe('as admin', () => {
       await page.getByRole('option', { name: 'Fabrikam Lab' }).click();
       await dialog.getByRole('button', { name: 'Save' }).click();
 
-      await page.waitForURL((url) => `${url.pathname}${url.search}` === `/${fabrikam.tenantId}/devices?search=router%201`);
+      await page.waitForURL(
+        (url) => `${url.pathname}${url.search}` === `/${fabrikam.tenantId}/devices?search=router%201`,
+      );
       await page.getByRole('button', { name: 'Tenant and subscription: Fabrikam > Fabrikam Lab' }).waitFor();
       // A full page load, not a client-side navigation.
       expect(await page.evaluate(() => performance.timeOrigin)).not.toBe(timeOrigin);
-      expect(await serverCall<{ tenantId: string | null }>(page, '/v1/currentUser')).toMatchObject({ tenantId: fabrikam.tenantId });
+      expect(await serverCall<{ tenantId: string | null }>(page, '/v1/currentUser')).toMatchObject({
+        tenantId: fabrikam.tenantId,
+      });
     } finally {
       // admin's other tests start from Contoso Production.
       await api(admin, `/v1/tenantSubscriptionContext/${contoso.tenantId}`, {
@@ -376,7 +404,9 @@ describe('as admin', () => {
     expect(src).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(Buffer.from(src.split(',')[1] ?? '', 'base64').toString()).toContain('>AA</text>');
 
-    await page.route('**/api/auth/currentUserPhoto', (route) => route.fulfill({ status: 404, json: { message: 'No photo' } }));
+    await page.route('**/api/auth/currentUserPhoto', (route) =>
+      route.fulfill({ status: 404, json: { message: 'No photo' } }),
+    );
     await page.reload();
     await expect.poll(() => profile.textContent(), { timeout: 5000 }).toBe('AA');
     await page.unroute('**/api/auth/currentUserPhoto');
@@ -419,8 +449,52 @@ describe('as admin', () => {
   });
 });
 
+describe('two tabs of one sign-in', () => {
+  /** The sign-in the tabs share, as stored (oidc-client-ts keeps it in localStorage). */
+  async function storedTokens(page: Page): Promise<{ access_token: string; refresh_token: string }> {
+    const stored = await page.evaluate(
+      (prefix) => Object.entries(localStorage).find(([key]) => key.startsWith(prefix))?.[1],
+      USER_STORE_PREFIX,
+    );
+    return JSON.parse(stored ?? '{}') as { access_token: string; refresh_token: string };
+  }
+
+  test('renewing at the same moment stay signed in: the refresh token is spent by one, and the other takes its renewal', async () => {
+    // A sign-in of its own, on the context's clock, so that both tabs' renewals come due together.
+    const context = await newContext(browser);
+    onTestFinished(() => context.close());
+    await context.clock.install();
+    const first = await context.newPage();
+    await signIn(first, 'enduser');
+    const second = await context.newPage();
+    await second.goto('/');
+    await second.getByRole('button', { name: 'Profile' }).waitFor();
+    const before = await storedTokens(first);
+
+    // 14.5 of the token's 15 minutes: past the moment each tab renews (a minute before expiry).
+    await context.clock.runFor(870_000);
+    await expect.poll(async () => (await storedTokens(first)).refresh_token).not.toBe(before.refresh_token);
+    const after = await storedTokens(second);
+    // Had both tabs spent the old refresh token, the provider would have ended the whole sign-in.
+    expect(
+      (await fetch(`${portalUrl()}/v1/currentUser`, { headers: { authorization: `Bearer ${after.access_token}` } }))
+        .status,
+    ).toBe(200);
+    const renewal = await fetch(`${portalUrl()}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: after.refresh_token,
+        client_id: 'cfs-portal',
+      }),
+    });
+    expect(renewal.status).toBe(200);
+  });
+});
+
 describe('as operator', () => {
-  test('operator lands on Contoso\'s home and sees the Menu group and Administration without Tenants', async () => {
+  test("operator lands on Contoso's home and sees the Menu group and Administration without Tenants", async () => {
     const contoso = await tenantNamed(browser, 'operator', 'Contoso');
     const page = await signedInPage(browser, 'operator');
     await page.goto('/');
@@ -433,7 +507,10 @@ describe('as operator', () => {
     const operator = await sessionOf(browser, 'operator');
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/${homeTenantId(operator)}/tenants`);
-    await page.getByTestId('area-access-denied').getByText('You do not have access. Please contact your system administrator for access.').waitFor();
+    await page
+      .getByTestId('area-access-denied')
+      .getByText('You do not have access. Please contact your system administrator for access.')
+      .waitFor();
     expect(await page.getByRole('grid').count()).toBe(0);
   });
 
@@ -441,7 +518,9 @@ describe('as operator', () => {
     const page = await homePage('operator', { clock: true });
     // The tenant picker asks for the subscriptions whenever it opens; sent on to an endpoint the
     // operator may not read (audit events of a tenant need Tenants view), the server itself answers 403.
-    await page.route('**/api/generallookup/subscriptions', (route) => route.continue({ url: `${portalUrl()}/v1/auditEvents?entityType=tenant&entityId=x` }));
+    await page.route('**/api/generallookup/subscriptions', (route) =>
+      route.continue({ url: `${portalUrl()}/v1/auditEvents?entityType=tenant&entityId=x` }),
+    );
     await pauseClock(page);
     await tenantPickerButton(page).click();
     const toast = page.getByText(FORBIDDEN_TOAST, { exact: true });
@@ -501,7 +580,7 @@ describe('as operator', () => {
 });
 
 describe('as operator2', () => {
-  test('operator2 lands on Fabrikam\'s home, with Fabrikam\'s tenant id in the address, and sees the Menu group and Administration without Tenants', async () => {
+  test("operator2 lands on Fabrikam's home, with Fabrikam's tenant id in the address, and sees the Menu group and Administration without Tenants", async () => {
     const fabrikam = await tenantNamed(browser, 'operator2', 'Fabrikam');
     const page = await signedInPage(browser, 'operator2');
     await page.goto('/');
@@ -522,7 +601,10 @@ describe('as enduser', () => {
   }
 
   test('enduser opening / lands on /resolutioncenter: standalone layout, header "Resolution Center", no sidebar', async () => {
-    const { environmentName } = await api<EnvironmentInfo>(await sessionOf(browser, 'enduser'), '/api/generalLookup/environment');
+    const { environmentName } = await api<EnvironmentInfo>(
+      await sessionOf(browser, 'enduser'),
+      '/api/generalLookup/environment',
+    );
     const page = await signedInPage(browser, 'enduser');
     await page.goto('/');
     await expectResolutionCenter(page);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,12 +6,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
-import type { ActionDefinition, ActionDefinitionInput, ManualAction, Protocol, ProtocolAction, ProtocolActionInput, ProtocolInput } from '@cfs/contracts/automation';
+import { createPortalClient, ok, type paths, type PortalClient, type RequestBody } from '@cfs/client';
+import type { ManualAction } from '@cfs/contracts/automation';
+import type { Protocol, ProtocolAction } from '@cfs/contracts/protocols';
+import type { ActionDefinition } from '@cfs/contracts/action-definitions';
 import { POST_ACTION_REFRESH_MS } from '@cfs/contracts/constants';
 import type { CurrentUser, TenantLookup } from '@cfs/contracts/shell';
-import type { Subscription, Tenant, TenantInput } from '@cfs/contracts/tenants';
-import type { GeneratedToken, TokenCreate } from '@cfs/contracts/tokens';
-import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
+import type { Subscription, Tenant } from '@cfs/contracts/tenants';
+import type { GeneratedToken } from '@cfs/contracts/tokens';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
 import type { JsonOf } from '../src/lib/json-types';
 
 /**
@@ -149,10 +152,21 @@ async function newSession(browser: Browser, user: UserName): Promise<Session> {
     const page = await context.newPage();
     await signIn(page, user);
     const storageState = await context.storageState();
-    const stored = storageState.origins.flatMap((origin) => origin.localStorage).find((item) => item.name.startsWith(USER_STORE_PREFIX));
-    const { access_token: token, expires_at: expiresAt } = JSON.parse(stored?.value ?? '{}') as { access_token?: string; expires_at?: number };
+    const stored = storageState.origins
+      .flatMap((origin) => origin.localStorage)
+      .find((item) => item.name.startsWith(USER_STORE_PREFIX));
+    const { access_token: token, expires_at: expiresAt } = JSON.parse(stored?.value ?? '{}') as {
+      access_token?: string;
+      expires_at?: number;
+    };
     if (!token || !expiresAt) throw new Error(`${user} signed in, but no sign-in was stored`);
-    const session: Session = { user, storageState, token, expiresAt, me: await callApi<CurrentUser>(token, '/v1/currentUser') };
+    const session: Session = {
+      user,
+      storageState,
+      token,
+      expiresAt,
+      me: await callApi<CurrentUser>(token, '/v1/currentUser'),
+    };
     const file = sessionFile(user);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(`${file}.tmp`, JSON.stringify(session));
@@ -199,7 +213,14 @@ export async function signedInPage(browser: Browser, user: UserName, options: Pa
   }
   const contexts = sharedContexts.get(browser) ?? new Map<string, Promise<BrowserContext>>();
   sharedContexts.set(browser, contexts);
-  const key = JSON.stringify([user, options.width, options.height, options.colorScheme, options.reducedMotion, options.permissions]);
+  const key = JSON.stringify([
+    user,
+    options.width,
+    options.height,
+    options.colorScheme,
+    options.reducedMotion,
+    options.permissions,
+  ]);
   let context = contexts.get(key);
   if (!context) {
     context = signedInContext(browser, user, options);
@@ -237,7 +258,10 @@ async function keepRenderer(context: BrowserContext): Promise<void> {
 
 /** The pages open in the page's context that tests opened (the context's keeper left out). */
 export function openPages(page: Page): Page[] {
-  return page.context().pages().filter((open) => !keepers.has(open));
+  return page
+    .context()
+    .pages()
+    .filter((open) => !keepers.has(open));
 }
 
 /** The tenant the user works in (admin and operator: Contoso). */
@@ -255,7 +279,10 @@ async function callApi<T>(token: string, path: string, init: { method?: Method; 
   const method = init.method ?? 'GET';
   const response = await fetch(`${portalUrl()}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
@@ -266,7 +293,9 @@ async function callApi<T>(token: string, path: string, init: { method?: Method; 
 /** A call to the portal's API as the session's user: a test making its data or checking what the server holds. */
 /** A tenant the user's tenant lookup offers, by name. */
 export async function tenantNamed(browser: Browser, user: UserName, name: string): Promise<TenantLookup> {
-  const tenant = (await api<TenantLookup[]>(await sessionOf(browser, user), '/api/generallookup/tenants')).find((candidate) => candidate.name === name);
+  const tenant = (await api<TenantLookup[]>(await sessionOf(browser, user), '/api/generallookup/tenants')).find(
+    (candidate) => candidate.name === name,
+  );
   if (!tenant) throw new Error(`No tenant ${name} for ${user}`);
   return tenant;
 }
@@ -280,7 +309,8 @@ export async function storedAccessToken(page: Page): Promise<string> {
   const token = await page.evaluate((prefix) => {
     for (let i = 0; i < localStorage.length; i++) {
       const key = localStorage.key(i);
-      if (key?.startsWith(prefix)) return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token;
+      if (key?.startsWith(prefix))
+        return (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token;
     }
     return undefined;
   }, USER_STORE_PREFIX);
@@ -289,9 +319,28 @@ export async function storedAccessToken(page: Page): Promise<string> {
 }
 
 /** A call to the portal's API with the page's stored bearer token: a test's own check of what the server says. */
-export async function serverCall<T>(page: Page, path: string, init: { method?: Method; body?: unknown } = {}): Promise<T> {
+export async function serverCall<T>(
+  page: Page,
+  path: string,
+  init: { method?: Method; body?: unknown } = {},
+): Promise<T> {
   return callApi<T>(await storedAccessToken(page), path, init);
 }
+
+/**
+ * The typed client of the portal's API (`@cfs/client`, generated from its document) as the
+ * session's user: what the factories below make a test's data with, so that a change to the API
+ * that breaks them fails the typecheck.
+ */
+function clientOf(session: Session): PortalClient {
+  return createPortalClient({ baseUrl: portalUrl(), token: session.token });
+}
+
+/** The body of a PUT that creates a row, any of its fields given by the test. */
+type Fields<Path extends keyof paths> = Partial<RequestBody<Path, 'put'>>;
+
+/** The fields of a work unit a test may give (the API's `PUT /api/v1/workunits` body). */
+type WorkUnitFields = Fields<'/api/v1/workunits'>;
 
 export interface ListResponse<T> {
   '@odata.count'?: number;
@@ -309,22 +358,27 @@ export function uniqueName(prefix: string): string {
 export type WorkUnitRow = JsonOf<WorkUnit>;
 
 /** A work unit made through the API: by default a New Sev2 incident of the user's tenant with a unique title. */
-export function createWorkUnit(session: Session, fields: Partial<WorkUnitFields> = {}): Promise<WorkUnitRow> {
-  const body: WorkUnitFields & { workUnitId: -1 } = {
-    workUnitId: -1,
-    title: uniqueName('E2E work unit'),
-    severityId: 2,
-    stateId: WORK_UNIT_STATES.New,
-    workUnitTypeId: WORK_UNIT_TYPES.Incident,
-    tenantId: homeTenantId(session),
-    ...fields,
-  };
-  return api<WorkUnitRow>(session, '/api/v1/workunits', { method: 'PUT', body });
+export function createWorkUnit(session: Session, fields: WorkUnitFields = {}): Promise<WorkUnitRow> {
+  return ok(
+    clientOf(session).PUT('/api/v1/workunits', {
+      body: {
+        workUnitId: -1,
+        title: uniqueName('E2E work unit'),
+        severityId: 2,
+        stateId: WORK_UNIT_STATES.New,
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+        tenantId: homeTenantId(session),
+        ...fields,
+      },
+    }),
+  );
 }
 
-/** A change request with every field the spec requires; approver 1 is the session's user unless named. */
-/** A change request; its approver is someone other than the session's user (nobody names themselves). */
-export function createChangeRequest(session: Session, fields: Partial<WorkUnitFields> & { approver1: string }): Promise<WorkUnitRow> {
+/** A change request with every field the spec requires; its approver is someone other than the session's user (nobody names themselves). */
+export function createChangeRequest(
+  session: Session,
+  fields: WorkUnitFields & { approver1: string },
+): Promise<WorkUnitRow> {
   return createWorkUnit(session, {
     title: uniqueName('E2E change'),
     workUnitTypeId: WORK_UNIT_TYPES.ChangeRequest,
@@ -341,24 +395,31 @@ export function createChangeRequest(session: Session, fields: Partial<WorkUnitFi
 }
 
 /** Changes fields of a work unit through a JSON Patch (no `test` operations: the test owns the unit). */
-export function updateWorkUnit(session: Session, workUnitId: number, changes: Partial<WorkUnitFields>): Promise<WorkUnitRow> {
-  const patch = Object.entries(changes).map(([field, value]) => ({ op: 'replace', path: `/${field}`, value }));
-  return api<WorkUnitRow>(session, `/v1/workunits/${workUnitId}`, { method: 'PATCH', body: patch });
+export function updateWorkUnit(session: Session, workUnitId: number, changes: WorkUnitFields): Promise<WorkUnitRow> {
+  const patch = Object.entries(changes).map(([field, value]) => ({ op: 'replace' as const, path: `/${field}`, value }));
+  return ok(clientOf(session).PATCH('/v1/workunits/{id}', { params: { path: { id: workUnitId } }, body: patch }));
 }
 
 /** A tenant made through the API, with a unique name unless given one. */
-export function createTenant(session: Session, fields: Partial<TenantInput> = {}): Promise<JsonOf<Tenant>> {
-  return api<JsonOf<Tenant>>(session, '/v1/tenants', { method: 'PUT', body: { name: uniqueName('E2E tenant'), ...fields } });
+export function createTenant(session: Session, fields: Fields<'/v1/tenants'> = {}): Promise<JsonOf<Tenant>> {
+  return ok(clientOf(session).PUT('/v1/tenants', { body: { name: uniqueName('E2E tenant'), ...fields } }));
 }
 
-export function createSubscription(session: Session, tenantId: string, name = uniqueName('E2E subscription')): Promise<JsonOf<Subscription>> {
-  return api<JsonOf<Subscription>>(session, '/v1/subscriptions', { method: 'PUT', body: { tenantId, name } });
+export function createSubscription(
+  session: Session,
+  tenantId: string,
+  name = uniqueName('E2E subscription'),
+): Promise<JsonOf<Subscription>> {
+  return ok(clientOf(session).PUT('/v1/subscriptions', { body: { tenantId, name } }));
 }
 
 /** A tenant token of the user's tenant, one year, with a unique name. */
-export function createToken(session: Session, fields: Partial<TokenCreate> = {}): Promise<JsonOf<GeneratedToken>> {
-  const body: TokenCreate = { tenantId: homeTenantId(session), name: uniqueName('e2e-token'), lifetimeYears: 1, ...fields };
-  return api<JsonOf<GeneratedToken>>(session, '/v1/tokens', { method: 'PUT', body });
+export function createToken(session: Session, fields: Fields<'/v1/tokens'> = {}): Promise<JsonOf<GeneratedToken>> {
+  return ok(
+    clientOf(session).PUT('/v1/tokens', {
+      body: { tenantId: homeTenantId(session), name: uniqueName('e2e-token'), lifetimeYears: 1, ...fields },
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,7 +440,11 @@ export async function pauseClock(page: Page): Promise<void> {
  * render, the next transition timer) happens before the next. Answers the time moved on; fails
  * when `maxMs` pass without it.
  */
-export async function runClockUntil(page: Page, done: () => Promise<boolean>, { stepMs = 50, maxMs }: { stepMs?: number; maxMs: number }): Promise<number> {
+export async function runClockUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  { stepMs = 50, maxMs }: { stepMs?: number; maxMs: number },
+): Promise<number> {
   for (let moved = 0; moved <= maxMs; moved += stepMs) {
     if (await done()) return moved;
     await page.clock.runFor(stepMs);
@@ -395,6 +460,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = path.resolve(import.meta.dirname, '..', '..', '.tmp', 'screenshots');
   await fs.mkdir(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
+/** Screenshots at a desktop (1440 px) and a phone (375 px) width, `<name>-1440.png` and `<name>-375.png`; the viewport is put back after. */
+export async function screenshotAtWidths(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1400, height: 900 };
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: viewport.height });
+    await screenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize(viewport);
 }
 
 /** The open side drawer (the one with a Close button). */
@@ -416,16 +491,21 @@ export function gridRow(page: Page, text: string): Locator {
 export async function searchGrid(scope: Page | Locator, text: string): Promise<void> {
   const box = scope.getByRole('textbox', { name: 'Search' });
   const page = 'page' in scope ? scope.page() : scope;
-  const answered = page.waitForResponse((response) => (new URL(response.url()).searchParams.get('$filter') ?? '').includes(text.toLowerCase().replaceAll("'", "''")));
+  const answered = page.waitForResponse((response) =>
+    (new URL(response.url()).searchParams.get('$filter') ?? '').includes(text.toLowerCase().replaceAll("'", "''")),
+  );
   await box.fill(text);
   await box.press('Enter');
   await answered;
   const rows = scope.locator('.MuiDataGrid-row');
   await expect
-    .poll(async () => {
-      const texts = await rows.allTextContents();
-      return texts.length > 0 && texts.every((row) => row.toLowerCase().includes(text.toLowerCase()));
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const texts = await rows.allTextContents();
+        return texts.length > 0 && texts.every((row) => row.toLowerCase().includes(text.toLowerCase()));
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
 }
 
@@ -444,9 +524,16 @@ export async function saveNewToken(page: Page, name: string): Promise<Locator> {
 export async function settled(locator: Locator): Promise<void> {
   await locator.waitFor();
   await expect
-    .poll(() => locator.evaluate((element) => element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running').length), {
-      timeout: 5000,
-    })
+    .poll(
+      () =>
+        locator.evaluate(
+          (element) =>
+            element.getAnimations({ subtree: true }).filter((animation) => animation.playState === 'running').length,
+        ),
+      {
+        timeout: 5000,
+      },
+    )
     .toBe(0);
 }
 
@@ -478,19 +565,38 @@ export async function portalDatabase(): Promise<pg.Client> {
 // Automation: actions, protocols and a local endpoint they call
 
 /** An action definition of the user's tenant (a Protocol or Rule Action) calling `endpointUrl`, with a unique name. */
-export function createActionDefinition(session: Session, fields: Partial<ActionDefinitionInput> & { endpointUrl: string }): Promise<JsonOf<ActionDefinition>> {
-  const body: ActionDefinitionInput = { name: uniqueName('E2E action'), actionDefinitionTypeId: 4, tenantId: homeTenantId(session), httpMethod: 'POST', ...fields };
-  return api<JsonOf<ActionDefinition>>(session, '/v1/actionDefinitions', { method: 'PUT', body });
+export function createActionDefinition(
+  session: Session,
+  fields: Fields<'/v1/actionDefinitions'> & { endpointUrl: string },
+): Promise<JsonOf<ActionDefinition>> {
+  return ok(
+    clientOf(session).PUT('/v1/actionDefinitions', {
+      body: {
+        name: uniqueName('E2E action'),
+        actionDefinitionTypeId: 4,
+        tenantId: homeTenantId(session),
+        httpMethod: 'POST',
+        ...fields,
+      },
+    }),
+  );
 }
 
 /** A protocol of the user's tenant with a unique name. */
-export function createProtocol(session: Session, fields: Partial<ProtocolInput> = {}): Promise<JsonOf<Protocol>> {
-  return api<JsonOf<Protocol>>(session, '/v1/protocols', { method: 'PUT', body: { name: uniqueName('E2E protocol'), tenantId: homeTenantId(session), ...fields } });
+export function createProtocol(session: Session, fields: Fields<'/v1/protocols'> = {}): Promise<JsonOf<Protocol>> {
+  return ok(
+    clientOf(session).PUT('/v1/protocols', {
+      body: { name: uniqueName('E2E protocol'), tenantId: homeTenantId(session), ...fields },
+    }),
+  );
 }
 
 /** A step of a protocol; manual (not run automatically) unless told otherwise. */
-export function createProtocolAction(session: Session, fields: ProtocolActionInput): Promise<JsonOf<ProtocolAction>> {
-  return api<JsonOf<ProtocolAction>>(session, '/v1/protocolActions', { method: 'PUT', body: { runAutomatically: false, ...fields } });
+export function createProtocolAction(
+  session: Session,
+  fields: RequestBody<'/v1/protocolActions', 'put'>,
+): Promise<JsonOf<ProtocolAction>> {
+  return ok(clientOf(session).PUT('/v1/protocolActions', { body: { runAutomatically: false, ...fields } }));
 }
 
 /**
@@ -499,9 +605,18 @@ export function createProtocolAction(session: Session, fields: ProtocolActionInp
  * the step's outcome (its last run's result, one of ACTION_RESULT_STATUSES) and then moves the
  * page's clock on by those 5 s, instead of waiting for them.
  */
-export async function refreshAfterManualAction(page: Page, session: Session, workUnitId: number, summary: string, result: number): Promise<void> {
+export async function refreshAfterManualAction(
+  page: Page,
+  session: Session,
+  workUnitId: number,
+  summary: string,
+  result: number,
+): Promise<void> {
   const lastResult = async () => {
-    const actions = await api<JsonOf<ManualAction>[]>(session, `/v1/workunits/${workUnitId}/manualActions?scope=current`);
+    const actions = await api<JsonOf<ManualAction>[]>(
+      session,
+      `/v1/workunits/${workUnitId}/manualActions?scope=current`,
+    );
     return actions.find((action) => action.summary === summary)?.lastRun?.resultStatusId;
   };
   await expect.poll(lastResult, { timeout: 20_000 }).toBe(result);
@@ -532,4 +647,27 @@ export async function actionEndpoint(): Promise<{ url: string; calls: ReceivedCa
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
+}
+
+/**
+ * A tenant's package "Line Agent" written behind the portal's back (the Version report's data),
+ * and a maker of its versions: `await version('1.1.0', status)` answers the new version's id.
+ */
+export async function insertLinePackage(
+  db: pg.Client,
+  tenantId: string,
+): Promise<{ packageId: string; version: (text: string, status: number) => Promise<string> }> {
+  const pkg = await db.query<{ package_id: string }>(
+    `INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids) VALUES ($1, 'Line Agent', 1, '{1}') RETURNING package_id`,
+    [tenantId],
+  );
+  const packageId = pkg.rows[0]!.package_id;
+  const version = async (text: string, status: number) =>
+    (
+      await db.query<{ package_version_id: string }>(
+        `INSERT INTO package_version (package_id, version, label, package_version_status_id, file_sha256, file_name, file_size) VALUES ($1, $2, $2, $3, $4, 'agent.zip', 1) RETURNING package_version_id`,
+        [packageId, text, status, randomBytes(32).toString('hex')],
+      )
+    ).rows[0]!.package_version_id;
+  return { packageId, version };
 }

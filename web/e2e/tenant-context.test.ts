@@ -43,9 +43,12 @@ const contosoId = async () => (await tenantNamed(browser, 'admin', 'Contoso')).t
 
 /** Scrolls the grid to its last columns (the grid renders only the columns in view). */
 async function scrollGridRight(page: Page): Promise<void> {
-  await page.locator('.MuiDataGrid-virtualScroller').first().evaluate((scroller) => {
-    scroller.scrollLeft = scroller.scrollWidth;
-  });
+  await page
+    .locator('.MuiDataGrid-virtualScroller')
+    .first()
+    .evaluate((scroller) => {
+      scroller.scrollLeft = scroller.scrollWidth;
+    });
 }
 
 describe('a link into a tenant the user may not use', () => {
@@ -54,7 +57,9 @@ describe('a link into a tenant the user may not use', () => {
     const fabrikam = await tenantNamed(browser, 'operator2', 'Fabrikam');
     const page = await signedInPage(browser, 'operator2');
     await page.goto(`/${contoso}/workunitsv2?workUnitId=new&workUnitTypeId=1`);
-    await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}/workunitsv2` && url.searchParams.get('workUnitId') === 'new');
+    await page.waitForURL(
+      (url) => url.pathname === `/${fabrikam.tenantId}/workunitsv2` && url.searchParams.get('workUnitId') === 'new',
+    );
     await page.getByText(FORBIDDEN).waitFor();
     // Behind the open drawer, which hides the rest of the page from the accessibility tree.
     await page.getByRole('button', { name: /^Tenant and subscription: Fabrikam > /, includeHidden: true }).waitFor();
@@ -66,7 +71,9 @@ describe('a link into a tenant the user may not use', () => {
     const title = uniqueName('E2E Fabrikam incident');
     await panel.getByRole('textbox', { name: 'Title' }).fill(title);
     const [response] = await Promise.all([
-      page.waitForResponse((candidate) => candidate.request().method() === 'PUT' && candidate.url().includes('/workunits')),
+      page.waitForResponse(
+        (candidate) => candidate.request().method() === 'PUT' && candidate.url().includes('/workunits'),
+      ),
       panel.getByRole('button', { name: 'Save', exact: true }).click(),
     ]);
     expect(response.status()).toBe(200);
@@ -80,11 +87,16 @@ describe('a link into a tenant the user may not use', () => {
     const name = uniqueName('e2e-foreign-link');
     const page = await signedInPage(browser, 'operator2');
     await page.goto(`/${contoso}/tokens?tokenGrantId=new`);
-    await page.waitForURL((url) => url.pathname === `/${fabrikam.tenantId}/tokens` && url.searchParams.get('tokenGrantId') === 'new');
+    await page.waitForURL(
+      (url) => url.pathname === `/${fabrikam.tenantId}/tokens` && url.searchParams.get('tokenGrantId') === 'new',
+    );
     await page.getByText(FORBIDDEN).waitFor();
     const panel = await saveNewToken(page, name);
     await panel.getByText('Copy this token now. It cannot be viewed again after you leave this page.').waitFor();
-    const grants = await serverCall<ListResponse<{ name: string; tenantId: string }>>(page, `/v1/tokens?$filter=tenantId eq ${fabrikam.tenantId}`);
+    const grants = await serverCall<ListResponse<{ name: string; tenantId: string }>>(
+      page,
+      `/v1/tokens?$filter=tenantId eq ${fabrikam.tenantId}`,
+    );
     expect(grants.value.map((grant) => grant.name)).toContain(name);
   });
 
@@ -105,9 +117,12 @@ describe('tenant fields', () => {
     const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const tenant = await createTenant(admin);
     const subscription = await createSubscription(admin, tenant.tenantId);
-    await api(admin, `/v1/tenantSubscriptionContext/${tenant.tenantId}`, { method: 'POST', body: { tenant: tenant.tenantId, subscriptionId: subscription.subscriptionId } });
+    await api(admin, `/v1/tenantSubscriptionContext/${tenant.tenantId}`, {
+      method: 'POST',
+      body: { tenant: tenant.tenantId, subscriptionId: subscription.subscriptionId },
+    });
     try {
-      await api(admin, `/v1/tenants/toggledisabled/${tenant.tenantId}`, { method: 'POST' });
+      await api(admin, `/v1/tenants/${tenant.tenantId}/toggledisabled`, { method: 'POST' });
       const page = await signedInPage(browser, 'admin');
       await page.goto(`/${tenant.tenantId}/workunitsv2?workUnitId=new&workUnitTypeId=1`);
       const panel = drawer(page);
@@ -115,7 +130,10 @@ describe('tenant fields', () => {
       await expect.poll(() => panel.getByRole('combobox', { name: 'Tenant' }).textContent()).toBe(tenant.name);
       expect(new URL(page.url()).pathname).toBe(`/${tenant.tenantId}/workunitsv2`);
     } finally {
-      await api(admin, `/v1/tenantSubscriptionContext/${contoso.tenantId}`, { method: 'POST', body: { tenant: contoso.tenantId, subscriptionId: admin.me.subscriptionId } });
+      await api(admin, `/v1/tenantSubscriptionContext/${contoso.tenantId}`, {
+        method: 'POST',
+        body: { tenant: contoso.tenantId, subscriptionId: admin.me.subscriptionId },
+      });
     }
   });
 });
@@ -143,7 +161,10 @@ describe('lists of tenant-owned data', () => {
     await page.getByRole('option', { name: 'All tenants' }).click();
     await gridRow(page, inContoso.title).waitFor();
     await gridRow(page, inFabrikam.title).waitFor();
-    expect(JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}')).toMatchObject({ allTenants: true, search: tag });
+    expect(JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}')).toMatchObject({
+      allTenants: true,
+      search: tag,
+    });
     await screenshot(page, 'tenant-context-all-tenants');
 
     // A reload keeps the choice; choosing the tenant again narrows the list back.
@@ -200,9 +221,15 @@ describe('lists of tenant-owned data', () => {
     const admin = await sessionOf(browser, 'admin');
     const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
-    const inFabrikam = await createWorkUnit(admin, { title: uniqueName('E2E classic Fabrikam'), tenantId: fabrikam.tenantId });
+    const inFabrikam = await createWorkUnit(admin, {
+      title: uniqueName('E2E classic Fabrikam'),
+      tenantId: fabrikam.tenantId,
+    });
     // The newest unit of all: were Contoso's listed, it would head the table.
-    const inContoso = await createWorkUnit(admin, { title: uniqueName('E2E classic Contoso'), tenantId: contoso.tenantId });
+    const inContoso = await createWorkUnit(admin, {
+      title: uniqueName('E2E classic Contoso'),
+      tenantId: contoso.tenantId,
+    });
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/${fabrikam.tenantId}/workunits/index`);
     const table = page.getByRole('table', { name: 'Work units' });
@@ -226,9 +253,15 @@ describe('custom fields in the work unit grid', () => {
     const admin = await sessionOf(browser, 'admin');
     const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     const fabrikam = await tenantNamed(browser, 'admin', 'Fabrikam');
-    const unit = await createWorkUnit(admin, { title: uniqueName('E2E custom'), tenantId: contoso.tenantId, customValue1: 'Wholesale', customValue3: 'CT-4711' });
+    const unit = await createWorkUnit(admin, {
+      title: uniqueName('E2E custom'),
+      tenantId: contoso.tenantId,
+      customValue1: 'Wholesale',
+      customValue3: 'CT-4711',
+    });
 
-    const page = await signedInPage(browser, 'admin');
+    // A screen wide enough for every column (a narrower one leaves the last ones to the column panel).
+    const page = await signedInPage(browser, 'admin', { width: 3000 });
     await page.goto(`/${contoso.tenantId}/workunitsv2`);
     await searchGrid(page, unit.title);
     await scrollGridRight(page);

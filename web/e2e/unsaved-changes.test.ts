@@ -136,7 +136,9 @@ describe('unsaved changes in drawers (admin)', () => {
     const description = 'Checked the cabling.';
     await panel.getByRole('textbox', { name: 'Description' }).fill(description);
     const [response] = await Promise.all([
-      page.waitForResponse((candidate) => candidate.request().method() === 'PATCH' && candidate.url().includes('/workunits')),
+      page.waitForResponse(
+        (candidate) => candidate.request().method() === 'PATCH' && candidate.url().includes('/workunits'),
+      ),
       panel.getByRole('button', { name: 'Save & Close' }).click(),
     ]);
     expect(response.status()).toBe(200);
@@ -165,20 +167,20 @@ describe('unsaved changes in drawers (admin)', () => {
     await panel.getByRole('combobox', { name: 'Relate a work unit' }).fill(String(other.workUnitId));
     await page.getByRole('option', { name: `#${other.workUnitId} ${other.title}` }).click();
     const table = panel.getByRole('table', { name: 'Related Work Units' });
-    await table.getByRole('button', { name: other.title }).waitFor();
+    await table.getByRole('link', { name: other.title }).waitFor();
 
     await panel.getByRole('tab', { name: 'Work Unit' }).click();
     const note = panel.getByRole('region', { name: 'Notes' }).getByRole('textbox', { name: 'New note' });
     await note.fill('Half a note');
     await panel.getByRole('tab', { name: /Related/ }).click();
-    await table.getByRole('button', { name: other.title }).click();
+    await table.getByRole('link', { name: other.title }).click();
     await answer(page, 'No');
     expect(param(page, 'workUnitId')).toBe(String(unit.workUnitId));
     await panel.getByRole('tab', { name: 'Work Unit' }).click();
     expect(await note.inputValue()).toBe('Half a note');
 
     await panel.getByRole('tab', { name: /Related/ }).click();
-    await table.getByRole('button', { name: other.title }).click();
+    await table.getByRole('link', { name: other.title }).click();
     await answer(page, 'Yes');
     await page.waitForURL((url) => url.searchParams.get('workUnitId') === String(other.workUnitId));
     await panel.getByRole('heading', { name: new RegExp(`^Edit Work Unit #${other.workUnitId}`) }).waitFor();
@@ -196,21 +198,23 @@ describe('unsaved changes in drawers (admin)', () => {
     await page.goto(`/${homeTenantId(admin)}/tenants?subscriptionsTenantId=${tenant.tenantId}`);
     const panel = drawer(page);
     await panel.getByRole('heading', { name: `Subscriptions: ${tenant.name}` }).waitFor();
-    await panel.getByRole('button', { name: production.name }).click();
+    await panel.getByRole('link', { name: production.name }).click();
     const form = panel.getByRole('form', { name: 'Subscription' });
     const name = form.getByRole('textbox', { name: 'Name' });
     await expect.poll(() => name.inputValue()).toBe(production.name);
     await name.fill(`${production.name} renamed`);
 
-    await panel.getByRole('button', { name: staging.name }).click();
+    await panel.getByRole('link', { name: staging.name }).click();
     await answer(page, 'No');
     expect(await name.inputValue()).toBe(`${production.name} renamed`);
+    // The address still names the subscription whose changes were kept.
+    expect(new URL(page.url()).searchParams.get('subscriptionId')).toBe(production.subscriptionId);
 
-    await panel.getByRole('button', { name: staging.name }).click();
+    await panel.getByRole('link', { name: staging.name }).click();
     await answer(page, 'Yes');
     await expect.poll(() => name.inputValue()).toBe(staging.name);
     // Clean again: another row switches without a question.
-    await panel.getByRole('button', { name: production.name }).click();
+    await panel.getByRole('link', { name: production.name }).click();
     await expect.poll(() => name.inputValue()).toBe(production.name);
     expect(await question(page).count()).toBe(0);
     await page.keyboard.press('Escape');

@@ -1,8 +1,20 @@
 import fs from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSubscription, createTenant, gridRow, launchBrowser, portalDatabase, screenshot, searchGrid, sessionOf, signedInPage, tenantNamed, uniqueName } from './support';
+import {
+  createSubscription,
+  createTenant,
+  gridRow,
+  launchBrowser,
+  portalDatabase,
+  screenshot,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  tenantNamed,
+  uniqueName,
+  insertLinePackage,
+} from './support';
 
 /**
  * The version report in the browser (spec 002 §2 Version report, §9): the summary strip, the grid
@@ -26,15 +38,7 @@ describe('version report (admin)', () => {
     behind = uniqueName('e2e-host-b');
     const db = await portalDatabase();
     try {
-      const pkg = await db.query<{ package_id: string }>(`INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids) VALUES ($1, 'Line Agent', 1, '{1}') RETURNING package_id`, [tenant.tenantId]);
-      const packageId = pkg.rows[0]!.package_id;
-      const version = async (text: string, status: number) =>
-        (
-          await db.query<{ package_version_id: string }>(
-            `INSERT INTO package_version (package_id, version, label, package_version_status_id, file_sha256, file_name, file_size) VALUES ($1, $2, $2, $3, $4, 'agent.zip', 1) RETURNING package_version_id`,
-            [packageId, text, status, randomBytes(32).toString('hex')],
-          )
-        ).rows[0]!.package_version_id;
+      const { packageId, version } = await insertLinePackage(db, tenant.tenantId);
       const old = await version('1.0.0', 2);
       const latest = await version('1.1.0', 1);
       await version('1.2.0-beta.1', 3);
@@ -42,13 +46,14 @@ describe('version report (admin)', () => {
         [upToDate, latest],
         [behind, old],
       ] as const) {
-        const device = await db.query<{ device_id: string }>(`INSERT INTO device (tenant_id, subscription_id, name) VALUES ($1, $2, $3) RETURNING device_id`, [tenant.tenantId, subscription.subscriptionId, name]);
-        await db.query(`INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id) VALUES ($1, $2, $3, $4, $4, 2)`, [
-          device.rows[0]!.device_id,
-          packageId,
-          tenant.tenantId,
-          installed,
-        ]);
+        const device = await db.query<{ device_id: string }>(
+          `INSERT INTO device (tenant_id, subscription_id, name) VALUES ($1, $2, $3) RETURNING device_id`,
+          [tenant.tenantId, subscription.subscriptionId, name],
+        );
+        await db.query(
+          `INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id) VALUES ($1, $2, $3, $4, $4, 2)`,
+          [device.rows[0]!.device_id, packageId, tenant.tenantId, installed],
+        );
       }
     } finally {
       await db.end();
@@ -59,7 +64,9 @@ describe('version report (admin)', () => {
   });
 
   test("shows the tenant's summary and rows, 25 a page, and exports the page as versionreport.csv", async () => {
-    const page = await signedInPage(browser, 'admin');
+    // Wide enough for all nine columns: a narrower grid offers Installed Released in its column
+    // panel, and the page's export holds the columns shown.
+    const page = await signedInPage(browser, 'admin', { width: 1440 });
     await page.goto(`/${tenant.tenantId}/versionreport`);
     await page.getByRole('heading', { level: 1, name: 'Version Report' }).waitFor();
     await page.getByTestId('summary-percentage').filter({ hasText: '50.00%' }).waitFor();
@@ -67,7 +74,15 @@ describe('version report (admin)', () => {
     expect(await page.getByTestId('summary-compliant').textContent()).toBe('1');
     expect(await page.getByTestId('summary-devices-outdated').textContent()).toBe('1');
     expect(await page.getByTestId('summary-packages-outdated').textContent()).toBe('1');
-    for (const header of ['Device', 'Tenant', 'Subscription', 'Package', 'Version Status', 'Installed Version', 'Latest Version']) {
+    for (const header of [
+      'Device',
+      'Tenant',
+      'Subscription',
+      'Package',
+      'Version Status',
+      'Installed Version',
+      'Latest Version',
+    ]) {
       await page.getByRole('columnheader', { name: header }).first().waitFor();
     }
     const current = gridRow(page, upToDate);
@@ -81,11 +96,21 @@ describe('version report (admin)', () => {
     await page.keyboard.press('Escape');
     await screenshot(page, 'version-report');
 
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Page' }).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Page' }).click(),
+    ]);
     expect(file.suggestedFilename()).toBe('versionreport.csv');
     const [header = '', ...lines] = (await fs.readFile(await file.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
-    expect(header).toBe('Device,Tenant,Subscription,Package,Version Status,Installed Version,Installed Released,Latest Version,Latest Released');
-    expect(lines.map((line) => line.split(',').slice(0, 6).join(','))).toEqual([`${upToDate},${tenant.name},Line 1,Line Agent,Current,1.1.0`, `${behind},${tenant.name},Line 1,Line Agent,Outdated,1.0.0`].sort());
+    expect(header).toBe(
+      'Device,Tenant,Subscription,Package,Version Status,Installed Version,Installed Released,Latest Version,Latest Released',
+    );
+    expect(lines.map((line) => line.split(',').slice(0, 6).join(','))).toEqual(
+      [
+        `${upToDate},${tenant.name},Line 1,Line Agent,Current,1.1.0`,
+        `${behind},${tenant.name},Line 1,Line Agent,Outdated,1.0.0`,
+      ].sort(),
+    );
   });
 
   test("filters by the report's own values, and a row's tenant name opens that tenant's report", async () => {
@@ -99,7 +124,11 @@ describe('version report (admin)', () => {
     await gridRow(page, behind).waitFor();
     // The Version Status filter offers the values the report holds.
     await page.getByRole('combobox', { name: 'Version Status' }).click();
-    expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual(['All', 'Current', 'Outdated']);
+    expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual([
+      'All',
+      'Current',
+      'Outdated',
+    ]);
     await page.getByRole('option', { name: 'Outdated' }).click();
     await gridRow(page, behind).waitFor();
     await screenshot(page, 'version-report-all-tenants');

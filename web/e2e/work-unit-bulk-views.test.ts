@@ -1,7 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
-import { choose, createWorkUnit, gridRow, launchBrowser, screenshot, searchGrid, serverCall, sessionOf, signedInPage, uniqueName, updateWorkUnit, type WorkUnitRow } from './support';
+import {
+  choose,
+  createWorkUnit,
+  gridRow,
+  launchBrowser,
+  screenshot,
+  searchGrid,
+  serverCall,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  updateWorkUnit,
+  type WorkUnitRow,
+} from './support';
 
 /**
  * Bulk actions and saved views on the work units grid (issue 8, item 23): rows checked across
@@ -21,7 +34,8 @@ async function openList(page: Page, query = ''): Promise<void> {
 
 const check = (page: Page, title: string) => gridRow(page, title).getByRole('checkbox').check();
 const workUnit = (page: Page, id: number) => serverCall<WorkUnitRow>(page, `/v1/workunits(${id})`);
-const viewChip = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Saved views' }).getByRole('button', { name });
+const viewChip = (page: Page, name: string) =>
+  page.getByRole('toolbar', { name: 'Saved views' }).getByRole('button', { name });
 
 describe('bulk actions and saved views on the work units grid', () => {
   let browser: Browser;
@@ -59,13 +73,17 @@ describe('bulk actions and saved views on the work units grid', () => {
     const report = page.getByRole('dialog', { name: 'Change State' }).filter({ hasText: 'refused' });
     await report.getByText('1 work unit changed.').waitFor();
     const refused = report.getByRole('list', { name: 'Refused' }).getByRole('listitem');
-    expect(await refused.allTextContents()).toEqual([`Work unit #${fresh.workUnitId}${WORK_UNIT_MESSAGES.stateNotAllowed}`]);
+    expect(await refused.allTextContents()).toEqual([
+      `Work unit #${fresh.workUnitId}${WORK_UNIT_MESSAGES.stateNotAllowed}`,
+    ]);
     await screenshot(page, 'work-units-bulk-state-refused');
     await report.getByRole('button', { name: 'OK' }).click();
 
     await bar.getByText('1 selected').waitFor();
     expect(await gridRow(page, `${tag} new`).getByRole('checkbox').isChecked()).toBe(true);
-    await expect.poll(async () => (await workUnit(page, acknowledged.workUnitId)).stateId).toBe(WORK_UNIT_STATES.InProgress);
+    await expect
+      .poll(async () => (await workUnit(page, acknowledged.workUnitId)).stateId)
+      .toBe(WORK_UNIT_STATES.InProgress);
     expect((await workUnit(page, fresh.workUnitId)).stateId).toBe(WORK_UNIT_STATES.New);
     await gridRow(page, `${tag} acknowledged`).getByText('In Progress').waitFor();
   });
@@ -84,10 +102,16 @@ describe('bulk actions and saved views on the work units grid', () => {
     await check(page, `${tag} two`);
     const bar = page.getByRole('toolbar', { name: 'Selected rows' });
 
-    const exported = page.waitForRequest((request) => new URL(request.url()).pathname.startsWith('/v1/workunits/Export'));
+    const exported = page.waitForRequest((request) =>
+      new URL(request.url()).pathname.startsWith('/v1/workunits/Export'),
+    );
     await bar.getByRole('button', { name: 'Export Selection' }).click();
     const filter = new URL((await exported).url()).searchParams.get('$filter') ?? '';
-    expect(filter).toMatch(new RegExp(`^workUnitId in \\((${first.workUnitId},${second.workUnitId}|${second.workUnitId},${first.workUnitId})\\)$`));
+    expect(filter).toMatch(
+      new RegExp(
+        `^workUnitId in \\((${first.workUnitId},${second.workUnitId}|${second.workUnitId},${first.workUnitId})\\)$`,
+      ),
+    );
 
     await bar.getByRole('button', { name: 'Assign' }).click();
     const dialog = page.getByRole('dialog', { name: 'Assign' });
@@ -101,10 +125,15 @@ describe('bulk actions and saved views on the work units grid', () => {
     await bar.waitFor({ state: 'detached' });
   });
 
-  test('saves the filters, sort and columns as a view and applies it again with one click', async () => {
+  test('saves the filters, sort, columns and search as a view and applies it again with one click', async () => {
     const name = uniqueName('E2E Sev0 view');
     const page = await signedInPage(browser, 'operator');
-    const state = { filters: [{ id: 'severityId', field: 'severityId', operator: 'isAnyOf', value: [0] }], sort: [{ field: 'created', direction: 'desc' }], columns: { stakeHolderPhoneNumber: false } };
+    const state = {
+      filters: [{ id: 'severityId', field: 'severityId', operator: 'isAnyOf', value: [0] }],
+      sort: [{ field: 'created', direction: 'desc' }],
+      columns: { stakeHolderPhoneNumber: false },
+      search: 'printer',
+    };
     await openList(page, `?search=${encodeURIComponent(JSON.stringify(state))}`);
     await page.getByRole('toolbar', { name: 'Filters' }).getByRole('button', { name: 'Severity: Sev0' }).waitFor();
 
@@ -122,7 +151,8 @@ describe('bulk actions and saved views on the work units grid', () => {
     await viewChip(page, name).click();
     await page.getByRole('toolbar', { name: 'Filters' }).getByRole('button', { name: 'Severity: Sev0' }).waitFor();
     const shown = JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as typeof state;
-    expect({ filters: shown.filters, sort: shown.sort, columns: shown.columns }).toEqual(state);
+    expect({ filters: shown.filters, sort: shown.sort, columns: shown.columns, search: shown.search }).toEqual(state);
+    expect(await page.getByRole('textbox', { name: 'Search' }).inputValue()).toBe('printer');
     expect(await viewChip(page, name).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('columnheader', { name: 'Stakeholder Phone' }).count()).toBe(0);
   });
@@ -136,7 +166,10 @@ describe('bulk actions and saved views on the work units grid', () => {
     const page = await signedInPage(browser, 'operator');
     await openList(page);
     await viewChip(page, 'Assigned to me').click();
-    await page.getByRole('toolbar', { name: 'Filters' }).getByRole('button', { name: `Assigned To: ${OPERATOR_MAIL}` }).waitFor();
+    await page
+      .getByRole('toolbar', { name: 'Filters' })
+      .getByRole('button', { name: `Assigned To: ${OPERATOR_MAIL}` })
+      .waitFor();
     await searchGrid(page, tag);
     expect(await page.locator('.MuiDataGrid-row').allTextContents()).toEqual([expect.stringContaining(`${tag} mine`)]);
     expect(await viewChip(page, 'Assigned to me').getAttribute('aria-pressed')).toBe('true');
@@ -153,9 +186,14 @@ describe('bulk actions and saved views on the work units grid', () => {
     const page = await signedInPage(browser, 'operator');
     await openList(page);
     await viewChip(page, 'My groups').click();
-    await page.getByRole('toolbar', { name: 'Filters' }).getByRole('button', { name: 'Assignment Group: Service Desk' }).waitFor();
+    await page
+      .getByRole('toolbar', { name: 'Filters' })
+      .getByRole('button', { name: 'Assignment Group: Service Desk' })
+      .waitFor();
     await searchGrid(page, tag);
-    expect(await page.locator('.MuiDataGrid-row').allTextContents()).toEqual([expect.stringContaining(`${tag} service desk`)]);
+    expect(await page.locator('.MuiDataGrid-row').allTextContents()).toEqual([
+      expect.stringContaining(`${tag} service desk`),
+    ]);
     expect(await viewChip(page, 'My groups').getAttribute('aria-pressed')).toBe('true');
     await screenshot(page, 'work-units-my-groups');
   });

@@ -2,8 +2,9 @@ import fs from 'node:fs/promises';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RELATED_SEARCH_DEBOUNCE_MS, WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
-import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import {
   api,
   choose,
@@ -14,6 +15,7 @@ import {
   launchBrowser,
   pauseClock,
   screenshot,
+  screenshotAtWidths,
   searchGrid,
   serverCall,
   sessionOf,
@@ -35,7 +37,8 @@ import {
 
 const OPERATOR_MAIL = 'operator@cfs.example';
 const ADMIN_MAIL = 'admin@cfs.example';
-const CONFLICT = 'This Work Unit was modified by another user. Please discard your changes without saving and refresh it.';
+const CONFLICT =
+  'This Work Unit was modified by another user. Please discard your changes without saving and refresh it.';
 
 const workUnit = (page: Page, id: number) => serverCall<WorkUnitRow>(page, `/v1/workunits(${id})`);
 
@@ -54,7 +57,9 @@ async function typeDateTime(scope: Locator, page: Page, label: string, entry: st
 /** Clicks Save and waits for the PATCH (or PUT) it sends; answers its status. */
 async function save(page: Page, panel: Locator, method: 'PATCH' | 'PUT' = 'PATCH'): Promise<number> {
   const [response] = await Promise.all([
-    page.waitForResponse((candidate) => candidate.request().method() === method && candidate.url().includes('/workunits')),
+    page.waitForResponse(
+      (candidate) => candidate.request().method() === method && candidate.url().includes('/workunits'),
+    ),
     panel.getByRole('button', { name: 'Save', exact: true }).click(),
   ]);
   return response.status();
@@ -66,7 +71,9 @@ function idFromUrl(page: Page): number {
 
 /** The list state the address holds (`?search=`). */
 function listState(page: Page): { filters?: { field: string; value: unknown }[] } {
-  return JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as { filters?: { field: string; value: unknown }[] };
+  return JSON.parse(new URL(page.url()).searchParams.get('search') ?? '{}') as {
+    filters?: { field: string; value: unknown }[];
+  };
 }
 
 /** A request for the work units list (not the related search or one unit). */
@@ -101,15 +108,31 @@ describe('work units (operator, and admin in a second browser)', () => {
     const operator = await sessionOf(browser, 'operator');
     const tag = uniqueName('E2E severity order');
     // One New incident per severity, made in an order the list must not keep.
-    for (const severityId of [3, 0, 4, 2, 1]) await createWorkUnit(operator, { title: `${tag} Sev${severityId}`, severityId });
-    const page = await signedInPage(browser, 'operator');
+    for (const severityId of [3, 0, 4, 2, 1])
+      await createWorkUnit(operator, { title: `${tag} Sev${severityId}`, severityId });
+    // A screen wide enough for every column (a narrower one leaves the last ones to the column panel).
+    const page = await signedInPage(browser, 'operator', { width: 3000 });
     await openList(page);
     expect(await page.title()).toMatch(/^Work Units - /);
-    for (const header of ['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name']) await page.getByRole('columnheader', { name: header }).waitFor();
+    for (const header of ['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name'])
+      await page.getByRole('columnheader', { name: header }).waitFor();
     // The grid renders the columns in view: scroll across to each of the others, then back.
     const scroller = page.locator('.MuiDataGrid-virtualScroller');
-    for (const header of ['Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group', 'Business Unit', 'Asset Tag']) {
-      for (let step = 0; step < 10 && !(await page.getByRole('columnheader', { name: header, exact: true }).isVisible()); step++) {
+    for (const header of [
+      'Stakeholder Phone',
+      'Stakeholder Email',
+      'Last Updated',
+      'Created',
+      'Work Unit Type',
+      'Assignment Group',
+      'Business Unit',
+      'Asset Tag',
+    ]) {
+      for (
+        let step = 0;
+        step < 10 && !(await page.getByRole('columnheader', { name: header, exact: true }).isVisible());
+        step++
+      ) {
         await scroller.evaluate((element) => element.scrollBy({ left: element.clientWidth / 2 }));
       }
       await page.getByRole('columnheader', { name: header, exact: true }).waitFor();
@@ -123,7 +146,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await searchGrid(page, tag);
     const severities = page.locator('[role="row"] [data-field="severityId"][role="gridcell"]');
     await expect.poll(() => severities.count()).toBe(5);
-    const cells = await severities.evaluateAll((nodes) => nodes.map((node) => ({ text: node.textContent, background: getComputedStyle(node).backgroundColor })));
+    const cells = await severities.evaluateAll((nodes) =>
+      nodes.map((node) => ({ text: node.textContent, background: getComputedStyle(node).backgroundColor })),
+    );
     expect(cells.map((cell) => cell.text)).toEqual(['Sev0', 'Sev1', 'Sev2', 'Sev3', 'Sev4']);
     for (const cell of cells) expect(cell.background === 'rgba(0, 0, 0, 0)').toBe(cell.text === 'Sev4');
     expect(await page.getByRole('button', { name: '(ack)' }).count()).toBe(5);
@@ -135,7 +160,8 @@ describe('work units (operator, and admin in a second browser)', () => {
     const page = await signedInPage(browser, 'operator');
     await openList(page);
     await page.getByRole('button', { name: 'Create' }).click();
-    for (const type of ['Change Request', 'Incident', 'Intake']) await page.getByRole('menuitem', { name: type }).waitFor();
+    for (const type of ['Change Request', 'Incident', 'Intake'])
+      await page.getByRole('menuitem', { name: type }).waitFor();
     await page.getByRole('menuitem', { name: 'Incident' }).click();
     const panel = drawer(page);
     await panel.getByRole('heading', { name: 'Create Work Unit' }).waitFor();
@@ -158,7 +184,12 @@ describe('work units (operator, and admin in a second browser)', () => {
     await panel.getByRole('heading', { name: new RegExp(`^Edit Work Unit #\\d+: ${title}$`) }).waitFor();
     const id = idFromUrl(page);
     expect(id).toBeGreaterThan(0);
-    expect(await workUnit(page, id)).toMatchObject({ title, severityId: 0, stateId: WORK_UNIT_STATES.New, description: 'The printer on floor 3 smells of smoke.' });
+    expect(await workUnit(page, id)).toMatchObject({
+      title,
+      severityId: 0,
+      stateId: WORK_UNIT_STATES.New,
+      description: 'The printer on floor 3 smells of smoke.',
+    });
     await panel.getByRole('tab', { name: 'Work Unit' }).waitFor();
     await panel.getByRole('tab', { name: 'Properties' }).waitFor();
     await panel.getByRole('tab', { name: 'Related' }).waitFor();
@@ -170,19 +201,61 @@ describe('work units (operator, and admin in a second browser)', () => {
   });
 
   test('acknowledges an incident from the list: Acknowledged, assigned to the current user, "Work unit #{id} acknowledged."', async () => {
-    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E to acknowledge') });
+    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), {
+      title: uniqueName('E2E to acknowledge'),
+    });
     const page = await signedInPage(browser, 'operator');
     await openList(page);
     await searchGrid(page, unit.title);
     await gridRow(page, unit.title).getByRole('button', { name: '(ack)' }).click();
     await page.getByText(`Work unit #${unit.workUnitId} acknowledged.`).waitFor();
-    expect(await workUnit(page, unit.workUnitId)).toMatchObject({ stateId: WORK_UNIT_STATES.Acknowledged, assignedTo: OPERATOR_MAIL });
+    expect(await workUnit(page, unit.workUnitId)).toMatchObject({
+      stateId: WORK_UNIT_STATES.Acknowledged,
+      assignedTo: OPERATOR_MAIL,
+    });
+  });
+
+  test('shows people as "displayName (mail)": the Assigned To column, and the panel\'s Created and Last Updated lines', async () => {
+    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), {
+      title: uniqueName('E2E named people'),
+      assignedTo: OPERATOR_MAIL,
+    });
+    const page = await signedInPage(browser, 'admin');
+    await openList(page);
+    await searchGrid(page, unit.title);
+    const row = gridRow(page, unit.title);
+    await row
+      .locator('[data-field="assignedTo"]')
+      .getByText(`Oscar Operator (${OPERATOR_MAIL})`, { exact: true })
+      .waitFor();
+    await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
+    const panel = drawer(page);
+    // Stored as the user name 'operator' (created_by, modified_by).
+    await panel
+      .getByText(new RegExp(`by Oscar Operator \\(${OPERATOR_MAIL}\\)$`))
+      .first()
+      .waitFor();
+    const details = await panel
+      .locator('dl dt')
+      .evaluateAll((terms) =>
+        terms.map((term) => `${term.textContent ?? ''}: ${term.nextElementSibling?.textContent ?? ''}`),
+      );
+    expect(details.find((line) => line.startsWith('Created:'))).toMatch(
+      / by Oscar Operator \(operator@cfs\.example\)$/,
+    );
+    expect(details.find((line) => line.startsWith('Last Updated:'))).toMatch(
+      / by Oscar Operator \(operator@cfs\.example\)$/,
+    );
+    await screenshot(page, 'work-unit-people-named');
   });
 
   test('edits an acknowledged incident: every state is offered past New, the assignment group prompt, a saved JSON Patch', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);
-    await updateWorkUnit(operator, unit.workUnitId, { stateId: WORK_UNIT_STATES.Acknowledged, assignedTo: OPERATOR_MAIL });
+    await updateWorkUnit(operator, unit.workUnitId, {
+      stateId: WORK_UNIT_STATES.Acknowledged,
+      assignedTo: OPERATOR_MAIL,
+    });
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
     const panel = drawer(page);
@@ -198,7 +271,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await prompt.getByRole('button', { name: 'No' }).click();
 
     await choose(panel, page, 'Severity', 'Sev0');
-    await panel.getByRole('textbox', { name: 'Description' }).fill('The printer on floor 3 is on fire. Facilities informed.');
+    await panel
+      .getByRole('textbox', { name: 'Description' })
+      .fill('The printer on floor 3 is on fire. Facilities informed.');
     expect(await save(page, panel)).toBe(200);
     await expect.poll(() => panel.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
     expect(await workUnit(page, unit.workUnitId)).toMatchObject({
@@ -207,6 +282,35 @@ describe('work units (operator, and admin in a second browser)', () => {
       assignedTo: OPERATOR_MAIL,
       assignmentGroup: 'Network',
       description: 'The printer on floor 3 is on fire. Facilities informed.',
+    });
+  });
+
+  test('a stakeholder is named completely: with a name only, Save asks for the email and the phone and sends nothing', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const unit = await createWorkUnit(operator);
+    const page = await signedInPage(browser, 'operator');
+    await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit Work Unit #${unit.workUnitId}: ${unit.title}` }).waitFor();
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') patches.push(request.url());
+    });
+    await panel.getByRole('textbox', { name: 'Stakeholder Name' }).fill('Dana Reyes');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText(WORK_UNIT_MESSAGES.stakeholderEmailRequired).waitFor();
+    await panel.getByText(WORK_UNIT_MESSAGES.stakeholderPhoneRequired).waitFor();
+    await panel.getByRole('textbox', { name: 'Stakeholder Email' }).scrollIntoViewIfNeeded();
+    await screenshotAtWidths(page, 'work-unit-stakeholder-required');
+    expect(patches).toEqual([]);
+
+    await panel.getByRole('textbox', { name: 'Stakeholder Email' }).fill('dana.reyes@contoso.example');
+    await panel.getByRole('textbox', { name: 'Stakeholder Phone' }).fill('+1 555 0100');
+    expect(await save(page, panel)).toBe(200);
+    expect(await workUnit(page, unit.workUnitId)).toMatchObject({
+      stakeHolderFullName: 'Dana Reyes',
+      stakeHolderEmailAddress: 'dana.reyes@contoso.example',
+      stakeHolderPhoneNumber: '+1 555 0100',
     });
   });
 
@@ -238,7 +342,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await notes.getByText('Internal: extinguisher used, printer unplugged.').waitFor();
     await page.unroute(isHistory);
     await expect.poll(() => notes.getByRole('button', { name: 'Add Note' }).isEnabled()).toBe(true);
-    expect(await notes.getByRole('textbox', { name: 'New note' }).inputValue()).toBe('External: a replacement printer arrives tomorrow.');
+    expect(await notes.getByRole('textbox', { name: 'New note' }).inputValue()).toBe(
+      'External: a replacement printer arrives tomorrow.',
+    );
     await notes.getByRole('checkbox', { name: 'External note' }).check();
     await notes.getByRole('button', { name: 'Add Note' }).click();
     await notes.getByText('External: a replacement printer arrives tomorrow.').waitFor();
@@ -275,7 +381,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await screenshot(adminPage, 'work-units-conflict');
 
     await adminPanel.getByRole('button', { name: 'Discard and refresh' }).click();
-    await expect.poll(() => adminPanel.getByRole('textbox', { name: 'Title' }).inputValue()).toBe(`${unit.title} (operator)`);
+    await expect
+      .poll(() => adminPanel.getByRole('textbox', { name: 'Title' }).inputValue())
+      .toBe(`${unit.title} (operator)`);
     expect((await workUnit(page, unit.workUnitId)).title).toBe(`${unit.title} (operator)`);
   });
 
@@ -294,7 +402,9 @@ describe('work units (operator, and admin in a second browser)', () => {
     await panel.getByText('Please choose approver 1.').waitFor();
 
     await panel.getByRole('textbox', { name: 'Resolution' }).fill('Firmware 2.4 on all floor printers.');
-    await panel.getByRole('textbox', { name: 'Implementation Plan' }).fill('Push firmware through the print server, one floor at a time.');
+    await panel
+      .getByRole('textbox', { name: 'Implementation Plan' })
+      .fill('Push firmware through the print server, one floor at a time.');
     await panel.getByRole('textbox', { name: 'Rollback Plan' }).fill('Reflash firmware 2.3 from the print server.');
     await panel.getByRole('textbox', { name: 'Affected Resources' }).fill('Printers on floors 1-5');
     await panel.getByRole('textbox', { name: 'Environment' }).fill('Production');
@@ -307,8 +417,23 @@ describe('work units (operator, and admin in a second browser)', () => {
     // Nobody names themselves approver: the operator's own name is refused with a message.
     await pickPerson(panel, page, 'Approver 1', 'oscar', `Oscar Operator (${OPERATOR_MAIL})`);
     expect(await save(page, panel, 'PUT')).toBe(400);
-    await panel.getByText('You cannot name yourself as an approver; ask someone else to approve the change.').first().waitFor();
+    await panel
+      .getByText('You cannot name yourself as an approver; ask someone else to approve the change.')
+      .first()
+      .waitFor();
+    // A unit not saved yet has nothing to refresh: the panel says only what is wrong.
+    expect(await panel.getByText('Please refresh the Work Unit and try again.').count()).toBe(0);
     await pickPerson(panel, page, 'Approver 1', 'ada', `Ada Admin (${ADMIN_MAIL})`);
+    // Two approvals come from two people: the form refuses one person named twice before sending anything.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().includes('/workunits')) sent.push(request.url());
+    });
+    await pickPerson(panel, page, 'Approver 2', 'ada', `Ada Admin (${ADMIN_MAIL})`);
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText('Approver 2 must be someone other than Approver 1.').waitFor();
+    expect(sent).toEqual([]);
+    await panel.getByRole('combobox', { name: 'Approver 2' }).fill('');
     expect(await save(page, panel, 'PUT')).toBeLessThan(300);
     await panel.getByRole('heading', { name: new RegExp(`^Edit Work Unit #\\d+: ${title}$`) }).waitFor();
     const id = idFromUrl(page);
@@ -325,7 +450,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     const adminPanel = drawer(adminPage);
     await adminPanel.getByRole('heading', { name: `Edit Work Unit #${id}: ${title}` }).waitFor();
     await adminPanel.getByTestId('approver-1').getByRole('button', { name: 'Approve' }).click();
-    await adminPanel.getByTestId('approver-1').getByText(`Approved by ${ADMIN_MAIL}`).waitFor();
+    await adminPanel.getByTestId('approver-1').getByText(`Approved by Ada Admin (${ADMIN_MAIL})`).waitFor();
     expect((await workUnit(adminPage, id)).approved1By).toBe(ADMIN_MAIL);
   });
 
@@ -342,7 +467,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(await dialog.getByRole('button', { name: 'Decline' }).isDisabled()).toBe(true);
     await dialog.getByRole('textbox', { name: 'Notes' }).fill('Not during the quarter-end freeze.');
     await dialog.getByRole('button', { name: 'Decline' }).click();
-    await approver1.getByText(`Declined by ${ADMIN_MAIL}`).waitFor();
+    await approver1.getByText(`Declined by Ada Admin (${ADMIN_MAIL})`).waitFor();
     await approver1.getByText('Notes: Not during the quarter-end freeze.').waitFor();
     await expect.poll(() => panel.getByRole('combobox', { name: 'State' }).textContent()).toBe('Canceled');
     expect(await workUnit(page, change.workUnitId)).toMatchObject({
@@ -385,7 +510,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
   });
 
-  test('relates a work unit from the Related tab (the search is sent once, 500 ms after typing) and removes it again', async () => {
+  test('relates a work unit from the Related tab (the search is sent once, 500 ms after typing), links its title and removes it again', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);
     const other = await createWorkUnit(operator, { title: uniqueName('E2E related') });
@@ -399,13 +524,21 @@ describe('work units (operator, and admin in a second browser)', () => {
     const searches: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname === '/v1/workunits' && (url.searchParams.get('$filter') ?? '').includes('contains(tolower(title)')) searches.push(url.search);
+      if (
+        url.pathname === '/v1/workunits' &&
+        (url.searchParams.get('$filter') ?? '').includes('contains(tolower(title)')
+      )
+        searches.push(url.search);
     });
     await pauseClock(page);
     await panel.getByRole('combobox', { name: 'Relate a work unit' }).fill(String(other.workUnitId));
     await page.clock.runFor(RELATED_SEARCH_DEBOUNCE_MS - 1);
     expect(searches).toEqual([]);
-    const sent = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/workunits' && (new URL(request.url()).searchParams.get('$filter') ?? '').includes('contains(tolower(title)'));
+    const sent = page.waitForRequest(
+      (request) =>
+        new URL(request.url()).pathname === '/v1/workunits' &&
+        (new URL(request.url()).searchParams.get('$filter') ?? '').includes('contains(tolower(title)'),
+    );
     await page.clock.runFor(1);
     await sent;
     await page.clock.resume();
@@ -414,7 +547,13 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(searches).toHaveLength(1);
     await option.click();
     const table = panel.getByRole('table', { name: 'Related Work Units' });
-    await table.getByRole('button', { name: other.title }).waitFor();
+    // The title is a link to the related unit (a new tab on Ctrl, ⌘ or middle click), without this panel's tab.
+    const title = table.getByRole('link', { name: other.title });
+    await title.waitFor();
+    const href = new URL((await title.getAttribute('href')) ?? '', page.url());
+    expect(href.pathname).toBe(new URL(page.url()).pathname);
+    expect(href.searchParams.get('workUnitId')).toBe(String(other.workUnitId));
+    expect(href.searchParams.has('tab')).toBe(false);
     await table.getByText('New').waitFor();
     expect(await panel.getByRole('tab', { name: /Related/ }).textContent()).toContain('1');
     await screenshot(page, 'work-units-related');
@@ -428,8 +567,13 @@ describe('work units (operator, and admin in a second browser)', () => {
     const unit = await createWorkUnit(await sessionOf(browser, 'operator'));
     const page = await signedInPage(browser, 'operator');
     await page.goto(`/workunitsv2?publicWorkUnitId=${unit.publicWorkUnitId}`);
-    await page.waitForURL((url) => url.searchParams.get('workUnitId') === String(unit.workUnitId) && !url.searchParams.has('publicWorkUnitId'));
-    await drawer(page).getByRole('heading', { name: `Edit Work Unit #${unit.workUnitId}: ${unit.title}` }).waitFor();
+    await page.waitForURL(
+      (url) =>
+        url.searchParams.get('workUnitId') === String(unit.workUnitId) && !url.searchParams.has('publicWorkUnitId'),
+    );
+    await drawer(page)
+      .getByRole('heading', { name: `Edit Work Unit #${unit.workUnitId}: ${unit.title}` })
+      .waitFor();
 
     // The list asks for that protocol's units only.
     const protocolList = page.waitForResponse((response) => {
@@ -464,7 +608,10 @@ describe('work units (operator, and admin in a second browser)', () => {
 
   test('filters with chips: a chip needs a value, finished units show only when a State chip asks for them', async () => {
     const operator = await sessionOf(browser, 'operator');
-    const change = await createChangeRequest(operator, { title: uniqueName('E2E canceled change'), approver1: ADMIN_MAIL });
+    const change = await createChangeRequest(operator, {
+      title: uniqueName('E2E canceled change'),
+      approver1: ADMIN_MAIL,
+    });
     await updateWorkUnit(operator, change.workUnitId, { stateId: WORK_UNIT_STATES.Canceled });
     const page = await signedInPage(browser, 'operator');
     await openList(page);
@@ -513,9 +660,12 @@ describe('work units (operator, and admin in a second browser)', () => {
     // Both clicks land before the page has drawn the first removal, as with a quick user on a
     // busy machine: the second removal must start from the list the first one left.
     await page.getByRole('toolbar', { name: 'Filters' }).evaluate((bar) => {
-      for (const icon of bar.querySelectorAll('.MuiChip-deleteIcon')) icon.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      for (const icon of bar.querySelectorAll('.MuiChip-deleteIcon'))
+        icon.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     });
-    await expect.poll(() => page.getByRole('toolbar', { name: 'Filters' }).locator('.MuiChip-root').allTextContents()).toEqual([]);
+    await expect
+      .poll(() => page.getByRole('toolbar', { name: 'Filters' }).locator('.MuiChip-root').allTextContents())
+      .toEqual([]);
     expect(listState(page).filters).toEqual([]);
     await page.getByText('Resolved, Closed and Canceled work units are hidden.').waitFor();
     // The list is asked for with neither chip: only the finished states stay hidden, in the user's tenant.
@@ -546,15 +696,45 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(refreshes).toEqual([]);
   });
 
+  test('the Auto Refresh choice is kept over a reload', async () => {
+    const page = await signedInPage(browser, 'operator', { ownContext: true });
+    await openList(page);
+    const autoRefresh = page.getByLabel('Auto Refresh');
+    expect(await autoRefresh.isChecked()).toBe(true);
+    await autoRefresh.uncheck();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Work Units' }).waitFor();
+    expect(await page.getByLabel('Auto Refresh').isChecked()).toBe(false);
+    await page.getByLabel('Auto Refresh').check();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Work Units' }).waitFor();
+    expect(await page.getByLabel('Auto Refresh').isChecked()).toBe(true);
+  });
+
   test('Export Page writes the visible columns in the grid order under their titles, enums by name, dates in ISO 8601; Export All every column', async () => {
-    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E exported'), severityId: 1 });
-    const page = await signedInPage(browser, 'operator');
-    const hidden = ['assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress', 'modified', 'workUnitType', 'assignmentGroup'];
+    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), {
+      title: uniqueName('E2E exported'),
+      severityId: 1,
+    });
+    // Wide enough that the grid leaves no column out for want of room: the page is what is shown.
+    const page = await signedInPage(browser, 'operator', { width: 2400 });
+    const hidden = [
+      'assignedTo',
+      'stakeHolderFullName',
+      'stakeHolderPhoneNumber',
+      'stakeHolderEmailAddress',
+      'modified',
+      'workUnitType',
+      'assignmentGroup',
+    ];
     const state = { search: unit.title, columns: Object.fromEntries(hidden.map((field) => [field, false])) };
     await openList(page, `?search=${encodeURIComponent(JSON.stringify(state))}`);
     await gridRow(page, unit.title).waitFor();
     const download = async (button: string) => {
-      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: button }).click(),
+      ]);
       expect(file.suggestedFilename()).toBe('workunits.csv');
       return (await fs.readFile(await file.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
     };
@@ -567,11 +747,42 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(cells.slice(0, 5)).toEqual([String(unit.workUnitId), 'Contoso', unit.title, 'Sev1', 'New']);
     expect(cells[5]).toBe(new Date(unit.created).toISOString());
 
+    // Export All asks for every row (spec 001 §2), not the first 1000: no $top.
+    const allRequest = page.waitForRequest((request) => request.url().includes('/workunits/Export'));
     const [allHeader = '', ...allLines] = await download('Export All');
-    expect(allHeader.split(',')).toEqual(['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name', 'Stakeholder Phone', 'Stakeholder Email', 'Last Updated', 'Created', 'Work Unit Type', 'Assignment Group', 'Business Unit', 'Asset Tag']);
+    expect(new URL((await allRequest).url()).searchParams.has('$top')).toBe(false);
+    expect(allHeader.split(',')).toEqual([
+      'ID',
+      'Tenant',
+      'Title',
+      'Severity',
+      'State',
+      'Assigned To',
+      'Stakeholder Name',
+      'Stakeholder Phone',
+      'Stakeholder Email',
+      'Last Updated',
+      'Created',
+      'Work Unit Type',
+      'Assignment Group',
+      'Business Unit',
+      'Asset Tag',
+    ]);
     expect(allLines).toHaveLength(1);
     expect(allLines[0]).toContain(`,${unit.title},Sev1,New,`);
     expect(allLines[0]).toContain(',Incident,');
+  });
+
+  test('a failed export says so instead of ending silently', async () => {
+    const page = await signedInPage(browser, 'operator');
+    await openList(page);
+    await page.route('**/v1/workunits/Export**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'boom' }) }),
+    );
+    await page.getByRole('button', { name: 'Export All' }).click();
+    await page.getByText(SHELL_MESSAGES.exportFailed).waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Export All' }).isEnabled()).toBe(true);
+    await screenshotAtWidths(page, 'work-units-export-failed');
   });
 
   test('the old experience lists the same work units, newest first, 50 a page, and links back', async () => {
@@ -582,10 +793,12 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.getByRole('link', { name: 'Return to the old experience' }).click();
     await page.waitForURL(`**/${unit.tenantId}/workunits/index`);
     const table = page.getByRole('table', { name: 'Work units' });
-    for (const header of ['ID', 'Title', 'Severity', 'State', 'Tenant', 'Assigned To', 'Created']) await table.getByRole('columnheader', { name: header }).waitFor();
+    for (const header of ['ID', 'Title', 'Severity', 'State', 'Tenant', 'Assigned To', 'Created'])
+      await table.getByRole('columnheader', { name: header }).waitFor();
     // The unit made just now is the newest; 50 rows a page.
     await table.getByRole('row').nth(1).getByText(unit.title).waitFor();
-    const total = (await api<ListResponse<WorkUnitRow>>(operator, '/v1/workunits?$count=true&$top=1'))['@odata.count'] ?? 0;
+    const total =
+      (await api<ListResponse<WorkUnitRow>>(operator, '/v1/workunits?$count=true&$top=1'))['@odata.count'] ?? 0;
     expect(await table.getByRole('row').count()).toBe(Math.min(total, 50) + 1);
     await page.getByText(`Page 1 of ${Math.max(1, Math.ceil(total / 50))} · ${total} work units`).waitFor();
     expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);

@@ -38,7 +38,10 @@ export async function recordAudit(trx: Tx, actor: AuditActor | 'system', entry: 
 }
 
 /** The fields whose values differ, as `{ field: { from, to } }` (secrets never pass through here). */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): Record<string, { from: unknown; to: unknown }> {
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): Record<string, { from: unknown; to: unknown }> {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const [field, to] of Object.entries(after)) {
     if (to === undefined) continue;

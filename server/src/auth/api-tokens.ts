@@ -63,7 +63,8 @@ export function isWellFormedToken(raw: string): boolean {
 }
 
 export type TokenRejection = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'tenant-disabled';
-export type TokenAuthentication = { ok: true; tenantId: string; tokenGrantId: string } | { ok: false; reason: TokenRejection };
+export type TokenAuthentication =
+  { ok: true; tenantId: string; tokenGrantId: string } | { ok: false; reason: TokenRejection };
 
 /**
  * Who a machine's token speaks for. Rejects malformed, unknown, revoked and expired tokens and
@@ -77,7 +78,13 @@ export async function authenticateToken(db: Db, raw: string, now = new Date()): 
   const grant = await scoped(db, ALL_TENANTS)
     .selectFrom('token_grant')
     .innerJoin('tenant', 'tenant.tenant_id', 'token_grant.tenant_id')
-    .select(['token_grant.token_grant_id', 'token_grant.tenant_id', 'token_grant.expires_on', 'token_grant.revoked_on', 'tenant.enabled'])
+    .select([
+      'token_grant.token_grant_id',
+      'token_grant.tenant_id',
+      'token_grant.expires_on',
+      'token_grant.revoked_on',
+      'tenant.enabled',
+    ])
     .where('token_grant.token_hash', '=', hash)
     .executeTakeFirst();
   if (!grant) return { ok: false, reason: 'unknown' };

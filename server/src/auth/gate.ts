@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { AGENT_MESSAGES } from '@cfs/contracts/agent';
 import type { Config } from '../config.js';
+import type { JWTPayload } from 'jose';
+import type Provider from 'oidc-provider';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import type { RoutePermission } from '../http/route-permission.js';
+import { declarationProblem } from '../http/route-permission.js';
 import { metrics } from '../observability/metrics.js';
 import { hashPayloadId } from './embedded/adapter.js';
 import type { Principal } from './principal.js';
@@ -11,60 +14,23 @@ import { authenticateMachine } from './machine-callers.js';
 import { loadPrincipal } from './principals.js';
 import type { TokenVerifier } from './verify.js';
 
-/**
- * Routes that answer without a caller. Anything else marked 'public' fails the route test and
- * start-up: the list is the whole truth about what the portal serves anonymously.
- */
-export const PUBLIC_ROUTES: readonly { method: string; url: string; prefix?: true }[] = [
-  { method: 'GET', url: '/healthz' },
-  { method: 'GET', url: '/readyz' },
-  // Prometheus scrapers: the route checks METRICS_TOKEN itself (no user signs in to scrape).
-  { method: 'GET', url: '/metrics' },
-  { method: 'GET', url: '/api/generalLookup/oidcclientconfig' },
-  // The login page asks whether the access-request form is on before anyone signs in.
-  { method: 'GET', url: '/v1/features/:name/enabled' },
-  // The access request a visitor who cannot sign in sends from the login page (rate-limited, bot-guarded).
-  { method: 'POST', url: '/api/v1/accessrequest' },
-  // A communication's published external report: the unguessable link is the key (rate-limited).
-  { method: 'GET', url: '/v1/public/status/:token' },
-  { method: 'GET', url: '/api/v1/public/status/:token' },
-  { method: 'GET', url: '/oidc/interaction/:uid' },
-  { method: 'POST', url: '/oidc/interaction/:uid/login' },
-  { method: '*', url: '/oidc/*' },
-  { method: 'GET', url: '/openapi.json' },
-  // The agent's single executables: the download link a new machine opens before it has any credential.
-  { method: 'GET', url: '/downloads/agent/:file' },
-  // The API documentation page and its assets.
-  { method: 'GET', url: '/docs', prefix: true },
-  { method: 'GET', url: '/*' },
-];
-
-/** Routes registered by libraries (API docs, static files) that cannot carry our config. */
+/** Routes registered by libraries (API docs, static files) that cannot carry our config: public. */
 const LIBRARY_PREFIXES = ['/docs', '/openapi.json', '/*'];
 
-function methodsOf(route: RouteOptions): string[] {
-  return (Array.isArray(route.method) ? route.method : [route.method]).map((method) => method.toUpperCase());
-}
-
-export function isListedPublic(method: string, url: string): boolean {
-  const path = url.toLowerCase();
-  return PUBLIC_ROUTES.some((entry) => {
-    const listed = entry.url.toLowerCase();
-    const matches = path === listed || (entry.prefix === true && path.startsWith(`${listed}/`));
-    return matches && (entry.method === '*' || entry.method === method || method === 'HEAD');
-  });
-}
-
-/** Every route must say what it needs; registering one that doesn't stops the server. */
+/** Every route must say who may call it; registering one that doesn't, or says it wrongly, stops the server. */
 function checkDeclaration(route: RouteOptions): void {
-  const config = (route.config ?? {}) as { permission?: RoutePermission };
-  if (!config.permission && LIBRARY_PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`))) {
+  const declared: unknown = route.config?.permission;
+  if (
+    declared === undefined &&
+    LIBRARY_PREFIXES.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`))
+  ) {
     route.config = { ...route.config, permission: 'public' };
     return;
   }
-  if (!config.permission) throw new Error(`Route ${methodsOf(route).join(',')} ${route.url} declares no permission`);
-  if (config.permission === 'public' && !methodsOf(route).every((method) => isListedPublic(method, route.url))) {
-    throw new Error(`Route ${methodsOf(route).join(',')} ${route.url} is public but not in the list of public routes`);
+  const problem = declarationProblem(declared);
+  if (problem) {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    throw new Error(`Route ${methods.join(',')} ${route.url} ${problem}`);
   }
 }
 
@@ -75,16 +41,16 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-/** Whether the sign-in grant an access token belongs to still exists (not signed out, not revoked). */
-async function grantAlive(db: Db, grantId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('oidc_payload')
-    .select('id')
-    .where('type', '=', 'Grant')
-    .where('id', '=', hashPayloadId(grantId))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * The sign-in an access token of the embedded provider belongs to, while it lives (not signed out,
+ * revoked or expired) and is the token subject's own. Every such token names one (`gid`): a token
+ * that names none, an ended one or another user's is refused, so the signing key alone (a leaked
+ * key file, a backup) is no way in (DESIGN: a signed token is accepted only while its sign-in lives).
+ */
+async function liveGrantOf(provider: Provider, claims: JWTPayload): Promise<string | undefined> {
+  if (typeof claims.gid !== 'string' || typeof claims.sub !== 'string') return undefined;
+  const grant = await provider.Grant.find(claims.gid);
+  return grant?.accountId === claims.sub ? claims.gid : undefined;
 }
 
 /**
@@ -101,8 +67,12 @@ async function authenticate(deps: GateDeps, token: string): Promise<Principal> {
   } catch {
     throw new HttpError(401, 'The access token is not valid.');
   }
-  const grantId = deps.config.oidc.embedded && typeof claims.gid === 'string' ? claims.gid : undefined;
-  if (grantId && !(await grantAlive(deps.db, grantId))) throw new HttpError(401, 'The sign-in has ended; please sign in again.');
+  let grantId: string | undefined;
+  if (deps.config.oidc.embedded) {
+    if (!deps.provider) throw new Error('The embedded identity provider is needed to check its sign-ins');
+    grantId = await liveGrantOf(deps.provider, claims);
+    if (!grantId) throw new HttpError(401, 'The sign-in has ended; please sign in again.');
+  }
   const principal = await loadPrincipal(deps.db, deps.config, claims);
   if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
   // Stored as the database knows it: the grant's announcement names its hashed id.
@@ -115,6 +85,8 @@ interface GateDeps {
   config: Config;
   verifier: TokenVerifier;
   principals: PrincipalCache;
+  /** The embedded identity provider, whose sign-in grants its access tokens name. */
+  provider?: Provider | undefined;
 }
 
 /**
@@ -147,16 +119,22 @@ export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
     if (!permission || permission === 'public') return;
     const token = bearerToken(request);
     if (!token) throw new HttpError(401, 'Authentication is required.');
-    if (permission === 'machine') {
+    if (typeof permission === 'object' && 'machine' in permission) {
       const machine = await authenticateMachine(deps.db, token);
       if (!machine.ok) throw new HttpError(401, machine.message);
       request.machine = machine.caller;
+      if (!permission.machine.includes(machine.caller.kind))
+        throw new HttpError(
+          403,
+          machine.caller.kind === 'device' ? AGENT_MESSAGES.notAToken : AGENT_MESSAGES.notADevice,
+        );
       return;
     }
     const principal = await authenticate(deps, token);
     request.principal = principal;
-    const required = permission === 'authenticated' ? [] : Array.isArray(permission) ? permission : [permission];
-    if (required.length > 0 && !required.some((needed) => principal.permissions.allows(needed))) {
+    if (permission === 'signed-in') return;
+    const required = typeof permission === 'string' ? [permission] : permission;
+    if (!required.some((needed) => principal.permissions.allows(needed))) {
       throw new HttpError(403, 'You do not have access to one or more requested resources');
     }
   });

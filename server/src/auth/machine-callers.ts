@@ -6,7 +6,7 @@ import { ALL_TENANTS, type TenantScope } from './tenant-scope.js';
 
 /**
  * Callers that are machines, not people: a device agent with its own credential, or a script or
- * an enrolling agent with a tenant API token. Routes declare `permission: 'machine'` and read the
+ * an enrolling agent with a tenant API token. Routes declare `permission: { machine: [...] }` and read the
  * caller with `machineOf(request)`.
  *
  * A device credential is `cfsd_` + 43 base64url characters (256 random bits), handed to the agent
@@ -16,7 +16,14 @@ import { ALL_TENANTS, type TenantScope } from './tenant-scope.js';
  */
 export type MachineCaller =
   | { kind: 'token'; tenantId: string; tokenGrantId: string; scope: TenantScope }
-  | { kind: 'device'; tenantId: string; deviceId: string; subscriptionId: string; tokenGrantId: string | null; scope: TenantScope };
+  | {
+      kind: 'device';
+      tenantId: string;
+      deviceId: string;
+      subscriptionId: string;
+      tokenGrantId: string | null;
+      scope: TenantScope;
+    };
 
 export type MachineRejection = { ok: false; message: string };
 
@@ -46,14 +53,30 @@ const TOKEN_MESSAGES = {
   'tenant-disabled': 'The tenant of this token is disabled.',
 } as const;
 
-export async function authenticateMachine(db: Db, raw: string, now = new Date()): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
+export async function authenticateMachine(
+  db: Db,
+  raw: string,
+  now = new Date(),
+): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
   if (isDeviceCredential(raw)) return authenticateDevice(db, raw, now);
   const token = await authenticateToken(db, raw, now);
   if (!token.ok) return { ok: false, message: TOKEN_MESSAGES[token.reason] };
-  return { ok: true, caller: { kind: 'token', tenantId: token.tenantId, tokenGrantId: token.tokenGrantId, scope: { kind: 'some', tenantIds: [token.tenantId] } } };
+  return {
+    ok: true,
+    caller: {
+      kind: 'token',
+      tenantId: token.tenantId,
+      tokenGrantId: token.tokenGrantId,
+      scope: { kind: 'some', tenantIds: [token.tenantId] },
+    },
+  };
 }
 
-async function authenticateDevice(db: Db, raw: string, now: Date): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
+async function authenticateDevice(
+  db: Db,
+  raw: string,
+  now: Date,
+): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
   if (!DEVICE_CREDENTIAL.test(raw)) return { ok: false, message: 'The device credential is not valid.' };
   // Before the credential is known there is no caller and so no scope: the credential names its device.
   const device = await scoped(db, ALL_TENANTS)
@@ -76,7 +99,8 @@ async function authenticateDevice(db: Db, raw: string, now: Date): Promise<{ ok:
   if (!device || device.is_deleted) return { ok: false, message: 'The device credential is not valid.' };
   if (!device.enabled) return { ok: false, message: 'This device is disabled.' };
   if (device.revoked_on) return { ok: false, message: 'The token this device enrolled with has been revoked.' };
-  if (device.expires_on && device.expires_on.getTime() <= now.getTime()) return { ok: false, message: 'The token this device enrolled with has expired.' };
+  if (device.expires_on && device.expires_on.getTime() <= now.getTime())
+    return { ok: false, message: 'The token this device enrolled with has expired.' };
   if (!device.tenant_enabled) return { ok: false, message: 'The tenant of this device is disabled.' };
   return {
     ok: true,

@@ -60,7 +60,12 @@ export class PrincipalCache {
   set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined): void {
     if (!this.listening) return;
     const tokenExpiry = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
-    keepBounded(this.entries, token, { claims, principal, grantId, expiresAt: Math.min(this.now() + this.ttlMs, tokenExpiry) }, this.maxEntries);
+    keepBounded(
+      this.entries,
+      token,
+      { claims, principal, grantId, expiresAt: Math.min(this.now() + this.ttlMs, tokenExpiry) },
+      this.maxEntries,
+    );
   }
 
   /** Applies one announcement: `user:<id>`, `grant:<id>`, or `all`. */
@@ -76,7 +81,8 @@ export class PrincipalCache {
     }
     const [kind, id] = payload.split(':', 2) as [string, string | undefined];
     for (const [token, entry] of this.entries) {
-      if ((kind === 'user' && entry.principal.userId === id) || (kind === 'grant' && entry.grantId === id)) this.entries.delete(token);
+      if ((kind === 'user' && entry.principal.userId === id) || (kind === 'grant' && entry.grantId === id))
+        this.entries.delete(token);
     }
   }
 
@@ -87,7 +93,9 @@ export class PrincipalCache {
       if (this.closed) return;
       const client = new pg.Client({ connectionString: url });
       client.on('notification', (message) => this.invalidate(message.payload ?? 'all'));
-      client.on('error', (error) => log('The principal cache lost its listener; it is bypassed until it reconnects', error));
+      client.on('error', (error) =>
+        log('The principal cache lost its listener; it is bypassed until it reconnects', error),
+      );
       client.on('end', () => {
         this.listening = false;
         this.entries.clear();

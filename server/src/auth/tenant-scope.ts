@@ -3,7 +3,17 @@
  * reaches the table through `scoped(db, scope)` (db/scoped.ts), so there is no way to read another
  * tenant's rows by accident.
  */
-export type TenantScope = { readonly kind: 'all' } | { readonly kind: 'some'; readonly tenantIds: readonly string[] };
+export type TenantScope =
+  | { readonly kind: 'all' }
+  | {
+      readonly kind: 'some';
+      readonly tenantIds: readonly string[];
+      /**
+       * The caller's own tenants that are disabled: outside the scope (their data is readable to
+       * administrators of every tenant only), named so that a write can say why it is refused.
+       */
+      readonly disabledTenantIds?: readonly string[];
+    };
 
 export const ALL_TENANTS: TenantScope = { kind: 'all' };
 

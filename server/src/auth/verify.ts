@@ -27,7 +27,9 @@ export function createTokenVerifier(config: Config, embeddedKeys?: JSONWebKeySet
   let issuer: string = authority;
   async function keySet() {
     if (!remote) {
-      const response = await fetch(`${authority}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(`${authority}/.well-known/openid-configuration`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       if (!response.ok) throw new Error(`Identity provider discovery failed with ${response.status}`);
       const discovery = (await response.json()) as { jwks_uri?: unknown; issuer?: unknown };
       if (typeof discovery.jwks_uri !== 'string') throw new Error('The identity provider publishes no jwks_uri');

@@ -27,7 +27,11 @@ describe("a command's arguments", () => {
 
   test('npm run token -- --help prints its usage and no token', async () => {
     const root = path.resolve(import.meta.dirname, '..', '..', '..');
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join('server', 'src', 'cli', 'token.ts'), '--help'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join('server', 'src', 'cli', 'token.ts'), '--help'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

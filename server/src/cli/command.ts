@@ -13,7 +13,9 @@ import { loadConfig, type Config } from '../config.js';
  *   });
  */
 export function commandConfig(): Config {
-  const packageJson = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const packageJson = JSON.parse(
+    fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'),
+  ) as { version: string };
   return loadConfig(process.env, packageJson.version);
 }
 

@@ -11,7 +11,8 @@ import { createAdministrator, generatePassword } from '../auth/embedded/administ
 async function main(): Promise<void> {
   const userName = commandArgument('usage: npm run admin -- <user name>   (ADMIN_PASSWORD=… to choose the password)');
   const config = loadConfig(process.env);
-  if (!config.oidc.embedded) throw new Error('An external identity provider is configured (OIDC_AUTHORITY): give the administrator role there.');
+  if (!config.oidc.embedded)
+    throw new Error('An external identity provider is configured (OIDC_AUTHORITY): give the administrator role there.');
   // The runtime migrates and seeds the roles first, so this works on a new database too.
   const runtime = await openRuntime(config);
   try {

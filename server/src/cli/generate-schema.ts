@@ -15,13 +15,20 @@ const serverRoot = path.resolve(import.meta.dirname, '..', '..');
  */
 export async function generateSchemaTypes(url: string, options: { verify?: boolean } = {}): Promise<void> {
   const cli = path.join(serverRoot, '..', 'node_modules', '.bin', 'kysely-codegen');
-  await promisify(execFile)(cli, ['--config-file', '.kysely-codegenrc.json', '--url', url, ...(options.verify ? ['--verify'] : [])], { cwd: serverRoot });
+  await promisify(execFile)(
+    cli,
+    ['--config-file', '.kysely-codegenrc.json', '--url', url, ...(options.verify ? ['--verify'] : [])],
+    { cwd: serverRoot },
+  );
 }
 
 /** `npm run db:types`: migrates a throw-away embedded database and regenerates the table types from it. */
 async function main(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-schema-'));
-  const server = await startEmbeddedServer({ clusterDir: path.join(dataDir, 'postgres'), keysDir: path.join(dataDir, 'keys') });
+  const server = await startEmbeddedServer({
+    clusterDir: path.join(dataDir, 'postgres'),
+    keysDir: path.join(dataDir, 'keys'),
+  });
   try {
     const db = connect(server.url('postgres'), 1);
     await migrateToLatest(db);

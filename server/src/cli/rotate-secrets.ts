@@ -11,7 +11,9 @@ import { resealSignInRecords } from '../auth/embedded/adapter.js';
  * SECRETS_PREVIOUS_KEYS. On the embedded database it works beside a running portal too.
  */
 async function main(): Promise<void> {
-  commandWithoutArguments('usage: npm run secrets:rotate   (SECRETS_KEY: the new key; SECRETS_PREVIOUS_KEYS: the keys it replaces)');
+  commandWithoutArguments(
+    'usage: npm run secrets:rotate   (SECRETS_KEY: the new key; SECRETS_PREVIOUS_KEYS: the keys it replaces)',
+  );
   const config = loadConfig(process.env);
   const box = await loadSecretBox(config.dataDir, config.secrets);
   const { db, close } = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

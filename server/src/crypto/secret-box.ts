@@ -62,8 +62,14 @@ export function createSecretBox(current: Buffer, previous: readonly Buffer[] = [
  * The key comes from SECRETS_KEY; without it, one is generated once under DATA_DIR/keys
  * (owner-only). Instances sharing a database must share the key.
  */
-export async function loadSecretBox(dataDir: string, env: { key?: string | undefined; previousKeys?: string | undefined }): Promise<SecretBox> {
-  const previous = (env.previousKeys ?? '').split(',').filter((text) => text.trim()).map((text) => parseKey(text, 'SECRETS_PREVIOUS_KEYS'));
+export async function loadSecretBox(
+  dataDir: string,
+  env: { key?: string | undefined; previousKeys?: string | undefined },
+): Promise<SecretBox> {
+  const previous = (env.previousKeys ?? '')
+    .split(',')
+    .filter((text) => text.trim())
+    .map((text) => parseKey(text, 'SECRETS_PREVIOUS_KEYS'));
   if (env.key) return createSecretBox(parseKey(env.key, 'SECRETS_KEY'), previous);
   const file = path.join(dataDir, 'keys', 'secrets.key');
   try {

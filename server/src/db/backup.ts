@@ -33,10 +33,24 @@ interface PgTarget {
  * the environment, not on their command line where any local user could read it.
  */
 async function openTarget(config: Config): Promise<PgTarget> {
-  if (config.databaseUrl) return { url: config.databaseUrl, args: [`--dbname=${config.databaseUrl}`], env: {}, close: () => Promise.resolve() };
-  const server: EmbeddedServer = await startEmbeddedServer({ clusterDir: path.join(config.dataDir, 'postgres'), keysDir: path.join(config.dataDir, 'keys') });
+  if (config.databaseUrl)
+    return {
+      url: config.databaseUrl,
+      args: [`--dbname=${config.databaseUrl}`],
+      env: {},
+      close: () => Promise.resolve(),
+    };
+  const server: EmbeddedServer = await startEmbeddedServer({
+    clusterDir: path.join(config.dataDir, 'postgres'),
+    keysDir: path.join(config.dataDir, 'keys'),
+  });
   const { host, port, user, password } = server.connection;
-  return { url: server.url('postgres'), args: ['--dbname=postgres'], env: { PGHOST: host, PGPORT: String(port), PGUSER: user, PGPASSWORD: password }, close: () => server.stop() };
+  return {
+    url: server.url('postgres'),
+    args: ['--dbname=postgres'],
+    env: { PGHOST: host, PGPORT: String(port), PGUSER: user, PGPASSWORD: password },
+    close: () => server.stop(),
+  };
 }
 
 /** PostgreSQL's client tools: from PG_BIN when set (e.g. /usr/lib/postgresql/17/bin), else from PATH. */
@@ -49,8 +63,16 @@ function run(command: string, args: readonly string[], env: Record<string, strin
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe'] });
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.once('error', (error) => reject(new Error(`${command} could not be run (${error.message}); install PostgreSQL's client tools or set PG_BIN to their folder.`)));
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}):\n${errors.trim()}`))));
+    child.once('error', (error) =>
+      reject(
+        new Error(
+          `${command} could not be run (${error.message}); install PostgreSQL's client tools or set PG_BIN to their folder.`,
+        ),
+      ),
+    );
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} failed (exit ${code}):\n${errors.trim()}`)),
+    );
   });
 }
 
@@ -61,7 +83,11 @@ function isEmptyFolder(folder: string): boolean {
 /** Copies a folder with its files' modes (the keys stay owner-only), leaving out the store's unfinished uploads. */
 function copyFolder(from: string, to: string): void {
   if (!fs.existsSync(from)) return;
-  fs.cpSync(from, to, { recursive: true, preserveTimestamps: true, filter: (source) => source !== path.join(from, 'tmp') });
+  fs.cpSync(from, to, {
+    recursive: true,
+    preserveTimestamps: true,
+    filter: (source) => source !== path.join(from, 'tmp'),
+  });
   fs.chmodSync(to, fs.statSync(from).mode & 0o777);
 }
 
@@ -83,9 +109,20 @@ export async function backup(config: Config, folder: string, log: (line: string)
       .execute(async (trx) => {
         const { rows } = await sql<{ snapshot: string }>`SELECT pg_export_snapshot() AS snapshot`.execute(trx);
         const files = await trx.selectFrom('package_version').select('file_sha256').distinct().execute();
-        await run(tool('pg_dump'), ['--format=custom', `--snapshot=${rows[0]?.snapshot ?? ''}`, `--file=${path.join(folder, DUMP_FILE)}`, ...target.args], target.env).catch((error: unknown) => {
+        await run(
+          tool('pg_dump'),
+          [
+            '--format=custom',
+            `--snapshot=${rows[0]?.snapshot ?? ''}`,
+            `--file=${path.join(folder, DUMP_FILE)}`,
+            ...target.args,
+          ],
+          target.env,
+        ).catch((error: unknown) => {
           if (!(error instanceof Error) || !/version mismatch/.test(error.message)) throw error;
-          throw new Error(`${error.message}\npg_dump must be of the server's major version or later (the embedded server is PostgreSQL 17): set PG_BIN to such tools, or stop the portal and copy DATA_DIR whole.`);
+          throw new Error(
+            `${error.message}\npg_dump must be of the server's major version or later (the embedded server is PostgreSQL 17): set PG_BIN to such tools, or stop the portal and copy DATA_DIR whole.`,
+          );
         });
         return files.map((file) => file.file_sha256.toLowerCase());
       });
@@ -94,11 +131,20 @@ export async function backup(config: Config, folder: string, log: (line: string)
     if (fileStore.kind === 'folder') {
       copyFolder(fileFolder(fileStore.dir), fileFolder(path.join(folder, FILES_FOLDER)));
       const missing = named.filter((sha256) => !fs.existsSync(storedPath(path.join(folder, FILES_FOLDER), sha256)));
-      if (missing.length > 0) throw new Error(`${missing.length} package file(s) the database names are not in ${fileStore.dir} (deleted while the backup ran?): run the backup again.`);
+      if (missing.length > 0)
+        throw new Error(
+          `${missing.length} package file(s) the database names are not in ${fileStore.dir} (deleted while the backup ran?): run the backup again.`,
+        );
     }
-    fs.writeFileSync(path.join(folder, MANIFEST_FILE), `${JSON.stringify({ createdAt: new Date().toISOString(), version: config.version, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded', packageFiles: named.length }, null, 2)}\n`);
-    log(`Backed up the database, ${path.join(config.dataDir, KEYS_FOLDER)} and ${named.length} package file(s) (${config.fileStore.kind === 'folder' ? `from ${config.fileStore.dir}` : 'in the database'}) into ${folder}.`);
-    if (config.secrets.key) log('SECRETS_KEY is set in the environment: keep it with the backup, which does not hold it.');
+    fs.writeFileSync(
+      path.join(folder, MANIFEST_FILE),
+      `${JSON.stringify({ createdAt: new Date().toISOString(), version: config.version, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded', packageFiles: named.length }, null, 2)}\n`,
+    );
+    log(
+      `Backed up the database, ${path.join(config.dataDir, KEYS_FOLDER)} and ${named.length} package file(s) (${config.fileStore.kind === 'folder' ? `from ${config.fileStore.dir}` : 'in the database'}) into ${folder}.`,
+    );
+    if (config.secrets.key)
+      log('SECRETS_KEY is set in the environment: keep it with the backup, which does not hold it.');
   } finally {
     await db.destroy();
     await target.close();
@@ -110,37 +156,72 @@ export async function backup(config: Config, folder: string, log: (line: string)
  * embedded server's new cluster, made with the backed-up password, or the one at DATABASE_URL).
  * The portal then starts on them as it was.
  */
-export async function restore(config: Config, folder: string, log: (line: string) => void = console.log): Promise<void> {
-  if (!fs.existsSync(path.join(folder, MANIFEST_FILE)) || !fs.existsSync(path.join(folder, DUMP_FILE))) throw new Error(`${folder} holds no backup (${MANIFEST_FILE} and ${DUMP_FILE}).`);
+export async function restore(
+  config: Config,
+  folder: string,
+  log: (line: string) => void = console.log,
+): Promise<void> {
+  if (!fs.existsSync(path.join(folder, MANIFEST_FILE)) || !fs.existsSync(path.join(folder, DUMP_FILE)))
+    throw new Error(`${folder} holds no backup (${MANIFEST_FILE} and ${DUMP_FILE}).`);
   const { fileStore } = config;
-  const taken = [KEYS_FOLDER, 'postgres'].map((name) => path.join(config.dataDir, name)).filter((place) => !isEmptyFolder(place));
+  const taken = [KEYS_FOLDER, 'postgres']
+    .map((name) => path.join(config.dataDir, name))
+    .filter((place) => !isEmptyFolder(place));
   if (fileStore.kind === 'folder' && !isEmptyFolder(fileFolder(fileStore.dir))) taken.push(fileFolder(fileStore.dir));
-  if (taken.length > 0) throw new Error(`${taken.join(', ')} already hold data: restore into an empty DATA_DIR and file store.`);
+  if (taken.length > 0)
+    throw new Error(`${taken.join(', ')} already hold data: restore into an empty DATA_DIR and file store.`);
   const hasFiles = fs.existsSync(fileFolder(path.join(folder, FILES_FOLDER)));
   fs.mkdirSync(config.dataDir, { recursive: true });
   copyFolder(path.join(folder, KEYS_FOLDER), path.join(config.dataDir, KEYS_FOLDER));
-  if (hasFiles && fileStore.kind === 'folder') copyFolder(fileFolder(path.join(folder, FILES_FOLDER)), fileFolder(fileStore.dir));
+  if (hasFiles && fileStore.kind === 'folder')
+    copyFolder(fileFolder(path.join(folder, FILES_FOLDER)), fileFolder(fileStore.dir));
   const target = await openTarget(config);
   try {
     const db = connect(target.url, 1);
     try {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`.execute(db);
-      if ((rows[0]?.n ?? 0) > 0) throw new Error('The database is not empty: restore into an empty database (a portal started on it has made its tables already).');
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`.execute(db);
+      if ((rows[0]?.n ?? 0) > 0)
+        throw new Error(
+          'The database is not empty: restore into an empty database (a portal started on it has made its tables already).',
+        );
     } finally {
       await db.destroy();
     }
-    await run(tool('pg_restore'), ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', ...target.args, path.join(folder, DUMP_FILE)], target.env);
+    await run(
+      tool('pg_restore'),
+      [
+        '--no-owner',
+        '--no-privileges',
+        '--exit-on-error',
+        '--single-transaction',
+        ...target.args,
+        path.join(folder, DUMP_FILE),
+      ],
+      target.env,
+    );
     // The package files into the store this portal uses, wherever the backup kept them (a folder, or its dump).
     const files = connect(target.url, 1);
     try {
-      const from = fileStoreOfKind(config, hasFiles ? { kind: 'folder', dir: path.join(folder, FILES_FOLDER) } : { kind: 'database' });
+      const from = fileStoreOfKind(
+        config,
+        hasFiles ? { kind: 'folder', dir: path.join(folder, FILES_FOLDER) } : { kind: 'database' },
+      );
       const hashes = await files.selectFrom('package_version').select('file_sha256').distinct().execute();
-      await copyStoredFiles(files, from, fileStoreOf(config), hashes.map((row) => row.file_sha256.toLowerCase()));
+      await copyStoredFiles(
+        files,
+        from,
+        fileStoreOf(config),
+        hashes.map((row) => row.file_sha256.toLowerCase()),
+      );
     } finally {
       await files.destroy();
     }
   } finally {
     await target.close();
   }
-  log(`Restored ${folder} into ${config.dataDir}${config.databaseUrl ? ' and DATABASE_URL' : ''}: start the portal with the same settings.`);
+  log(
+    `Restored ${folder} into ${config.dataDir}${config.databaseUrl ? ' and DATABASE_URL' : ''}: start the portal with the same settings.`,
+  );
 }

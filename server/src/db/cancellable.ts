@@ -19,14 +19,20 @@ const CANCEL_RETRY_MS = 50;
  * @example
  *   const result = await executeCancellable(reader, compiled, clientGone(reply));
  */
-export async function executeCancellable<DB, R>(db: Kysely<DB>, statement: CompiledQuery<R>, signal?: AbortSignal): Promise<QueryResult<R>> {
+export async function executeCancellable<DB, R>(
+  db: Kysely<DB>,
+  statement: CompiledQuery<R>,
+  signal?: AbortSignal,
+): Promise<QueryResult<R>> {
   if (!signal) return db.executeQuery<R>({ ...statement, queryId: createQueryId() });
   signal.throwIfAborted();
   const mark = `/* cancellable ${randomUUID()} */ `;
   let ended = false;
-  const running = db.executeQuery<R>({ ...statement, sql: mark + statement.sql, queryId: createQueryId() }).finally(() => {
-    ended = true;
-  });
+  const running = db
+    .executeQuery<R>({ ...statement, sql: mark + statement.sql, queryId: createQueryId() })
+    .finally(() => {
+      ended = true;
+    });
   const cancel = async () => {
     while (!ended) {
       await sql`SELECT pg_cancel_backend(pid) FROM pg_stat_activity

@@ -104,7 +104,9 @@ export class ChangeCounters {
     const connect = async (): Promise<void> => {
       if (this.closed) return;
       const client = new pg.Client({ connectionString: url, application_name: 'cfs-change-counters' });
-      client.on('error', (error) => log('The change counters lost their connection; lists run their queries until it is back', error));
+      client.on('error', (error) =>
+        log('The change counters lost their connection; lists run their queries until it is back', error),
+      );
       client.on('end', () => lost(client));
       try {
         await client.connect();
@@ -166,7 +168,8 @@ export class ChangeCounters {
     const read = new Map(rows.map((row) => [row.table, row.value]));
     // Moved (or no longer counted): out at once, until the writers counted have ended.
     const moved = new Map<string, string>();
-    for (const [table, value] of read) if ((this.published.get(table) ?? this.awaiting.get(table)) !== value) moved.set(table, value);
+    for (const [table, value] of read)
+      if ((this.published.get(table) ?? this.awaiting.get(table)) !== value) moved.set(table, value);
     for (const table of [...this.published.keys(), ...this.awaiting.keys()]) {
       if (read.has(table)) continue;
       this.published.delete(table);
@@ -183,7 +186,10 @@ export class ChangeCounters {
       if (!this.trusted) this.initial ??= pending;
     }
     const waitingOn = [...new Set(this.pending.flatMap((pending) => [...pending.xids]))];
-    const still = waitingOn.length === 0 ? new Set<string>() : new Set((await client.query<{ xid: string }>(STILL_RUNNING_SQL, [waitingOn])).rows.map((row) => row.xid));
+    const still =
+      waitingOn.length === 0
+        ? new Set<string>()
+        : new Set((await client.query<{ xid: string }>(STILL_RUNNING_SQL, [waitingOn])).rows.map((row) => row.xid));
     if (this.client !== client) return;
     const waiting: Pending[] = [];
     for (const pending of this.pending) {

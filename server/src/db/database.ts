@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import { startEmbeddedServer } from './embedded-server.js';
+import { PORTAL_DATABASE, startEmbeddedServer } from './embedded-server.js';
 import { guardTransactions } from './transaction-guard.js';
 import type { DB as Database } from './schema.js';
 import { trackPool } from '../observability/metrics.js';
@@ -58,7 +58,9 @@ export function connect(url: string, poolSize = 10, statementTimeoutMs = 0): Db 
   // error, and then leaves the pool on release; without this listener its 'error' event would
   // end the process.
   pool.on('connect', (client) => {
-    client.on('error', (error) => console.error('A database connection in use was closed by the server:', error.message));
+    client.on('error', (error) =>
+      console.error('A database connection in use was closed by the server:', error.message),
+    );
     keepPreparedPlans(client);
   });
   trackPool(pool);
@@ -81,7 +83,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     keysDir: path.join(options.dataDir, 'keys'),
     ...(options.log ? { log: options.log } : {}),
   });
-  const url = server.url('postgres');
+  const url = server.url(PORTAL_DATABASE);
   const db = connect(url, options.poolSize, options.statementTimeoutMs);
   return {
     db,

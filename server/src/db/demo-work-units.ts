@@ -28,10 +28,22 @@ const CHANGES = [
   'Upgrade the database cluster to the next minor version',
   'Enable MFA for the remote access gateway',
 ];
-const INTAKES = ['New starter: laptop and accounts for finance', 'Request a new shared mailbox for the audit team', 'Access to the reporting workspace'];
+const INTAKES = [
+  'New starter: laptop and accounts for finance',
+  'Request a new shared mailbox for the audit team',
+  'Access to the reporting workspace',
+];
 
-const PEOPLE = ['operator@cfs.example', 'admin@cfs.example', 'operator2@cfs.example', null];
-const STATES = [WORK_UNIT_STATES.New, WORK_UNIT_STATES.New, WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.InProgress, WORK_UNIT_STATES.OnHold, WORK_UNIT_STATES.Mitigated, WORK_UNIT_STATES.Resolved, WORK_UNIT_STATES.Closed];
+const STATES = [
+  WORK_UNIT_STATES.New,
+  WORK_UNIT_STATES.New,
+  WORK_UNIT_STATES.Acknowledged,
+  WORK_UNIT_STATES.InProgress,
+  WORK_UNIT_STATES.OnHold,
+  WORK_UNIT_STATES.Mitigated,
+  WORK_UNIT_STATES.Resolved,
+  WORK_UNIT_STATES.Closed,
+];
 
 /** About sixty work units over the last weeks, with a note or two each, so the list looks alive. */
 export interface DemoTenant {
@@ -72,14 +84,19 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
           stakeholder_full_name: ['Jordan Lee', 'Sam Patel', 'Alex Morgan', 'Riley Chen'][n % 4] ?? null,
           stakeholder_email_address: `${['jordan', 'sam', 'alex', 'riley'][n % 4]}@customer.example`,
           stakeholder_phone_number: `+1 555 01${String(n).padStart(2, '0')}`,
-          resolution: isChange ? 'Change completed as planned.' : state >= WORK_UNIT_STATES.Resolved ? 'Fixed and verified with the stakeholder.' : null,
+          resolution: isChange
+            ? 'Change completed as planned.'
+            : state >= WORK_UNIT_STATES.Resolved
+              ? 'Fixed and verified with the stakeholder.'
+              : null,
           implementation_plan: isChange ? '1. Announce window. 2. Apply change. 3. Verify.' : null,
           rollback_plan: isChange ? 'Restore the previous configuration from backup.' : null,
           affected_resources: isChange ? 'Production' : null,
           environment: isChange ? 'Production' : null,
           expected_cfs_alerts: isChange ? 'Heartbeat alerts during the window' : null,
           approver1: isChange ? 'operator@cfs.example' : null,
-          approver2: isChange ? PEOPLE[(n + 1) % 2] : null,
+          // Approver 2 is someone other than approver 1, or nobody (two approvals come from two people).
+          approver2: isChange && n % 2 === 0 ? 'admin@cfs.example' : null,
           planned_start_time: isChange ? new Date(now + n * 86_400_000) : null,
           planned_finish_time: isChange ? new Date(now + n * 86_400_000 + 2 * 3_600_000) : null,
           created,
@@ -94,13 +111,34 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
       await trx
         .insertInto('work_unit_note')
         .values([
-          { work_unit_id: row.work_unit_id, tenant_id: tenant.tenantId, detail: 'Work unit created as New.', history_type: HISTORY_TYPES.WorkUnitEvent, created, created_by: 'seed' },
-          { work_unit_id: row.work_unit_id, tenant_id: tenant.tenantId, detail: 'Called the stakeholder; collecting logs.', history_type: null, created: new Date(created.getTime() + 1_800_000), created_by: 'seed' },
+          {
+            work_unit_id: row.work_unit_id,
+            tenant_id: tenant.tenantId,
+            detail: 'Work unit created as New.',
+            history_type: HISTORY_TYPES.WorkUnitEvent,
+            created,
+            created_by: 'seed',
+          },
+          {
+            work_unit_id: row.work_unit_id,
+            tenant_id: tenant.tenantId,
+            detail: 'Called the stakeholder; collecting logs.',
+            history_type: null,
+            created: new Date(created.getTime() + 1_800_000),
+            created_by: 'seed',
+          },
         ])
         .execute();
       await trx
         .insertInto('work_unit_event')
-        .values({ work_unit_id: row.work_unit_id, tenant_id: tenant.tenantId, event_type_id: WORK_UNIT_EVENT_TYPES.OnNew, to_state_id: WORK_UNIT_STATES.New, created, created_by: 'seed' })
+        .values({
+          work_unit_id: row.work_unit_id,
+          tenant_id: tenant.tenantId,
+          event_type_id: WORK_UNIT_EVENT_TYPES.OnNew,
+          to_state_id: WORK_UNIT_STATES.New,
+          created,
+          created_by: 'seed',
+        })
         .execute();
     }
   }

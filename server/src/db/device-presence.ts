@@ -7,6 +7,9 @@ import { ONLINE_MISSED_HEARTBEATS } from '@cfs/contracts/home';
  * offline. Shared by the devices grid's `isOnline` filter and the Home dashboard's devices tile,
  * so both count the same devices.
  */
-export function deviceOnlineSql(lastContact: RawBuilder<unknown>, heartbeatInterval: RawBuilder<unknown>): RawBuilder<boolean> {
+export function deviceOnlineSql(
+  lastContact: RawBuilder<unknown>,
+  heartbeatInterval: RawBuilder<unknown>,
+): RawBuilder<boolean> {
   return sql<boolean>`(${lastContact} IS NOT NULL AND ${lastContact} >= now() - (${heartbeatInterval} * ${ONLINE_MISSED_HEARTBEATS}) * interval '1 second')`;
 }

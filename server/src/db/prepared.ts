@@ -40,11 +40,20 @@ export function keepPreparedPlans(client: pg.PoolClient): void {
   let warned = false;
   const named = (...args: unknown[]) => {
     const [text, values] = args;
-    if (typeof text !== 'string' || !text.startsWith(MARK) || !(values === undefined || Array.isArray(values)) || args.length > 2) return query(...args);
+    if (
+      typeof text !== 'string' ||
+      !text.startsWith(MARK) ||
+      !(values === undefined || Array.isArray(values)) ||
+      args.length > 2
+    )
+      return query(...args);
     let name = names.get(text);
     if (!name) {
       if (names.size >= PREPARED_PER_CONNECTION) {
-        if (!warned) console.warn(`A connection keeps ${PREPARED_PER_CONNECTION} prepared statements: a marked statement whose text varies runs unprepared.`);
+        if (!warned)
+          console.warn(
+            `A connection keeps ${PREPARED_PER_CONNECTION} prepared statements: a marked statement whose text varies runs unprepared.`,
+          );
         warned = true;
         return query(text, values);
       }

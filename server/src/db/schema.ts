@@ -283,6 +283,12 @@ export interface EntityLog {
   tenant_id: string;
 }
 
+export interface EntityOwner {
+  created: Generated<Timestamp>;
+  entity_id: string;
+  tenant_id: string;
+}
+
 export interface Job {
   attempts: Generated<number>;
   created: Generated<Timestamp>;
@@ -488,6 +494,7 @@ export interface RuleMatch {
   created: Generated<Timestamp>;
   expires: Timestamp;
   first_match: Timestamp;
+  first_packet: Json | null;
   in_maintenance: Generated<boolean>;
   label: string | null;
   last_match: Timestamp;
@@ -833,6 +840,7 @@ export interface DB {
   engine_cursor: EngineCursor;
   entity_color: EntityColor;
   entity_log: EntityLog;
+  entity_owner: EntityOwner;
   job: Job;
   location: Location;
   oidc_payload: OidcPayload;

@@ -1,8 +1,30 @@
-import { sql, type DeleteQueryBuilder, type DeleteResult, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import {
+  sql,
+  type DeleteQueryBuilder,
+  type DeleteResult,
+  type Insertable,
+  type InsertQueryBuilder,
+  type InsertResult,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import { canAccessTenant, type TenantScope } from '../auth/tenant-scope.js';
-import { NotFoundError } from '../http/errors.js';
 import type { DB as Database } from './schema.js';
 import { TENANT_TABLES, type TenantTable } from './tenant-tables.js';
+
+/**
+ * A row to be written names a tenant outside the scope. The HTTP layer answers it as it answers any
+ * tenant the caller cannot see: 404 "The tenant was not found." (http/error-handler.ts).
+ */
+export class TenantOutOfScopeError extends Error {
+  constructor() {
+    super('The tenant was not found.');
+  }
+}
 
 /** A tenant-owned table, optionally aliased: `'work_unit'` or `'work_unit as wu'`. */
 export type ScopedFrom = TenantTable | `${TenantTable} as ${string}`;
@@ -20,15 +42,21 @@ export function tenantCondition(table: TenantTable, alias: string, scope: Tenant
   const { column, ...rest } = TENANT_TABLES[table];
   const shared = 'sharedWhenNull' in rest && rest.sharedWhenNull;
   if (scope.kind === 'all') return sql<SqlBool>`true`;
+  // The caller's own disabled tenant stays visible as a tenant (its administrator can enable it
+  // again), while everything it owns is out of reach until then.
+  const tenantIds =
+    table === 'tenant' && scope.disabledTenantIds?.length
+      ? [...scope.tenantIds, ...scope.disabledTenantIds]
+      : scope.tenantIds;
   const ref = sql.ref(`${alias}.${column}`);
   // One tenant (most staff) as `= $1`: PostgreSQL then reads a (tenant_id, sort key) index in
   // order and stops at the page, where `= ANY(array)` makes it fetch and sort every match.
   const inScope =
-    scope.tenantIds.length === 0
+    tenantIds.length === 0
       ? sql<SqlBool>`false`
-      : scope.tenantIds.length === 1
-        ? sql<SqlBool>`${ref} = ${scope.tenantIds[0]}::uuid`
-        : sql<SqlBool>`${ref} = ANY(${sql.val(scope.tenantIds)}::uuid[])`;
+      : tenantIds.length === 1
+        ? sql<SqlBool>`${ref} = ${tenantIds[0]}::uuid`
+        : sql<SqlBool>`${ref} = ANY(${sql.val(tenantIds)}::uuid[])`;
   return shared ? sql<SqlBool>`(${ref} IS NULL OR ${inScope})` : inScope;
 }
 
@@ -59,7 +87,9 @@ export class ScopedDb<E extends Kysely<Database> = Kysely<Database>> {
   }
 
   selectFrom<T extends TenantTable>(from: T): SelectQueryBuilder<Database, T, object>;
-  selectFrom<T extends TenantTable, A extends string>(from: `${T} as ${A}`): SelectQueryBuilder<Database & Record<A, Database[T]>, A, object>;
+  selectFrom<T extends TenantTable, A extends string>(
+    from: `${T} as ${A}`,
+  ): SelectQueryBuilder<Database & Record<A, Database[T]>, A, object>;
   // The overloads give the caller Kysely's own types; Kysely cannot type a generic table name here.
   selectFrom(from: string): unknown {
     const { table, alias } = split(from as ScopedFrom);
@@ -77,12 +107,18 @@ export class ScopedDb<E extends Kysely<Database> = Kysely<Database>> {
   }
 
   /** Refuses (404 "The tenant") a row whose tenant is outside the scope before anything is written. */
-  insertInto<T extends TenantTable>(table: T, values: Insertable<Database[T]> | readonly Insertable<Database[T]>[]): InsertQueryBuilder<Database, T, InsertResult> {
+  insertInto<T extends TenantTable>(
+    table: T,
+    values: Insertable<Database[T]> | readonly Insertable<Database[T]>[],
+  ): InsertQueryBuilder<Database, T, InsertResult> {
     const column = TENANT_TABLES[table].column;
     for (const row of Array.isArray(values) ? values : [values]) {
       const tenantId: unknown = (row as Record<string, unknown>)[column];
-      const allowed = table === 'tenant' ? this.scope.kind === 'all' || tenantId === undefined : canAccessTenant(this.scope, typeof tenantId === 'string' ? tenantId : null);
-      if (!allowed) throw new NotFoundError('The tenant');
+      const allowed =
+        table === 'tenant'
+          ? this.scope.kind === 'all' || tenantId === undefined
+          : canAccessTenant(this.scope, typeof tenantId === 'string' ? tenantId : null);
+      if (!allowed) throw new TenantOutOfScopeError();
     }
     return this.db.insertInto(table).values(values as Insertable<Database[T]>[]);
   }
@@ -94,6 +130,7 @@ export class ScopedDb<E extends Kysely<Database> = Kysely<Database>> {
 
   /** The tenant as a writer sees it: missing (or outside the scope), disabled (takes no new work), or enabled. */
   async tenantState(tenantId: string): Promise<'missing' | 'disabled' | 'enabled'> {
+    if (this.scope.kind === 'some' && this.scope.disabledTenantIds?.includes(tenantId.toLowerCase())) return 'disabled';
     if (!canAccessTenant(this.scope, tenantId)) return 'missing';
     const row = await this.selectFrom('tenant').select('enabled').where('tenant_id', '=', tenantId).executeTakeFirst();
     if (!row) return 'missing';

@@ -7,10 +7,11 @@ import type { Db } from './database.js';
 import type { FileStore } from '../files/content-store.js';
 import { seedDemoWorkUnits } from './demo-work-units.js';
 import { AREAS as AREA_MANIFESTS } from '../areas.js';
+import { DEMO } from './demo-ids.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
-  (area) => !['Tenants', 'Subscriptions', 'Settings', 'WorkUnits.Types'].includes(area),
+  (area) => !['Tenants', 'Subscriptions', 'Settings', 'WorkUnits.Types', 'Devices.HostAccess'].includes(area),
 );
 export const BASE_ROLES: Record<string, { description: string; permissions: string[] }> = {
   Administrator: {
@@ -18,7 +19,8 @@ export const BASE_ROLES: Record<string, { description: string; permissions: stri
     permissions: [...AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)), 'WorkUnits:view:mine'],
   },
   Operator: {
-    description: 'Staff: view, create, edit and delete in the operational areas of their tenants.',
+    description:
+      'Staff: view, create, edit and delete in the operational areas of their tenants (not operations that read files on a device).',
     permissions: STAFF_AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)),
   },
   EndUser: {
@@ -27,32 +29,40 @@ export const BASE_ROLES: Record<string, { description: string; permissions: stri
   },
 };
 
-/** Fixed ids so that demo links and scripts stay valid across fresh installs. */
-export const DEMO = {
-  contoso: '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b',
-  contosoProduction: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c6d',
-  contosoStaging: '1d2c3b4a-5f6e-4d7c-9b8a-0f1e2d3c4b5a',
-  fabrikam: '8e7d6c5b-4a3f-4e2d-8c1b-0a9f8e7d6c5b',
-  fabrikamProduction: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
-  fabrikamLab: '3b4c5d6e-7f8a-4b9c-8d0e-2f3a4b5c6d7e',
-  /**
-   * The demo agent's entities (its device and its two operations, areas/agent/demo-agent.ts): fixed,
-   * so that the demo seed's blocks show them before the agent first starts.
-   */
-  demoAgentDevice: '4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f',
-  demoAgentCpu: '5d6e7f8a-9b0c-4d1e-8f2a-4b5c6d7e8f9a',
-  demoAgentHealth: '6e7f8a9b-0c1d-4e2f-9a3b-5c6d7e8f9a0b',
-} as const;
-
 const DEMO_CATEGORIES: Record<string, { name: string; type: number; visible: boolean; subcategories: string[] }[]> = {
   [DEMO.contoso]: [
-    { name: 'End-user devices', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Laptops', 'Printers', 'Phones'] },
-    { name: 'Business applications', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Email', 'ERP', 'Reporting'] },
-    { name: 'Identity and access', type: WORK_UNIT_TYPES.Intake, visible: true, subcategories: ['New account', 'Permissions'] },
-    { name: 'Data centre', type: WORK_UNIT_TYPES.ChangeRequest, visible: false, subcategories: ['Servers', 'Storage', 'Firewalls'] },
+    {
+      name: 'End-user devices',
+      type: WORK_UNIT_TYPES.Incident,
+      visible: true,
+      subcategories: ['Laptops', 'Printers', 'Phones'],
+    },
+    {
+      name: 'Business applications',
+      type: WORK_UNIT_TYPES.Incident,
+      visible: true,
+      subcategories: ['Email', 'ERP', 'Reporting'],
+    },
+    {
+      name: 'Identity and access',
+      type: WORK_UNIT_TYPES.Intake,
+      visible: true,
+      subcategories: ['New account', 'Permissions'],
+    },
+    {
+      name: 'Data centre',
+      type: WORK_UNIT_TYPES.ChangeRequest,
+      visible: false,
+      subcategories: ['Servers', 'Storage', 'Firewalls'],
+    },
   ],
   [DEMO.fabrikam]: [
-    { name: 'Plant systems', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Line controllers', 'Sensors'] },
+    {
+      name: 'Plant systems',
+      type: WORK_UNIT_TYPES.Incident,
+      visible: true,
+      subcategories: ['Line controllers', 'Sensors'],
+    },
     { name: 'Office IT', type: WORK_UNIT_TYPES.Incident, visible: true, subcategories: ['Wi-Fi', 'Meeting rooms'] },
   ],
 };
@@ -61,13 +71,24 @@ const DEMO_CATEGORIES: Record<string, { name: string; type: number; visible: boo
  * Each demo tenant's custom work unit fields (spec 001 §3 Tenant: workUnitFieldN holds
  * `{ Name, Type, Options }`), so the work unit form and grid show them as a tenant would set them up.
  */
-const DEMO_CUSTOM_FIELDS: Record<string, Partial<Record<'work_unit_field_1' | 'work_unit_field_2' | 'work_unit_field_3', string>>> = {
+const DEMO_CUSTOM_FIELDS: Record<
+  string,
+  Partial<Record<'work_unit_field_1' | 'work_unit_field_2' | 'work_unit_field_3', string>>
+> = {
   [DEMO.contoso]: {
-    work_unit_field_1: JSON.stringify({ Name: 'Business Unit', Type: CUSTOM_FIELD_TYPES.Dropdown, Options: 'Retail,Wholesale,Corporate' }),
+    work_unit_field_1: JSON.stringify({
+      Name: 'Business Unit',
+      Type: CUSTOM_FIELD_TYPES.Dropdown,
+      Options: 'Retail,Wholesale,Corporate',
+    }),
     work_unit_field_3: JSON.stringify({ Name: 'Asset Tag', Type: CUSTOM_FIELD_TYPES.Textbox, Options: '' }),
   },
   [DEMO.fabrikam]: {
-    work_unit_field_1: JSON.stringify({ Name: 'Plant', Type: CUSTOM_FIELD_TYPES.Dropdown, Options: 'Redmond,Tacoma,Dublin' }),
+    work_unit_field_1: JSON.stringify({
+      Name: 'Plant',
+      Type: CUSTOM_FIELD_TYPES.Dropdown,
+      Options: 'Redmond,Tacoma,Dublin',
+    }),
     work_unit_field_2: JSON.stringify({ Name: 'Production Line', Type: CUSTOM_FIELD_TYPES.Textbox, Options: '' }),
   },
 };
@@ -98,7 +119,11 @@ export const DEMO_INTAKE_SCHEMA = {
       title: 'Equipment',
       required: ['laptopModel'],
       properties: {
-        laptopModel: { type: 'string', title: 'Laptop model', enum: ['Surface Laptop 7', 'ThinkPad X1 Carbon', 'MacBook Air 15'] },
+        laptopModel: {
+          type: 'string',
+          title: 'Laptop model',
+          enum: ['Surface Laptop 7', 'ThinkPad X1 Carbon', 'MacBook Air 15'],
+        },
         monitors: { type: 'integer', title: 'Monitors', minimum: 0, maximum: 3, default: 1 },
         headset: { type: 'boolean', title: 'Headset', default: false },
       },
@@ -122,10 +147,42 @@ export const DEMO_INTAKE_SCHEMA = {
 } as const;
 
 const DEMO_USERS = [
-  { userName: 'admin', displayName: 'Ada Admin', role: 'Administrator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: true, groups: [] },
-  { userName: 'operator', displayName: 'Oscar Operator', role: 'Operator', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false, groups: ['Service Desk'] },
-  { userName: 'enduser', displayName: 'Erin Enduser', role: 'EndUser', tenant: DEMO.contoso, subscription: DEMO.contosoProduction, allTenants: false, groups: [] },
-  { userName: 'operator2', displayName: 'Olivia Operator', role: 'Operator', tenant: DEMO.fabrikam, subscription: DEMO.fabrikamProduction, allTenants: false, groups: ['Operations'] },
+  {
+    userName: 'admin',
+    displayName: 'Ada Admin',
+    role: 'Administrator',
+    tenant: DEMO.contoso,
+    subscription: DEMO.contosoProduction,
+    allTenants: true,
+    groups: [],
+  },
+  {
+    userName: 'operator',
+    displayName: 'Oscar Operator',
+    role: 'Operator',
+    tenant: DEMO.contoso,
+    subscription: DEMO.contosoProduction,
+    allTenants: false,
+    groups: ['Service Desk'],
+  },
+  {
+    userName: 'enduser',
+    displayName: 'Erin Enduser',
+    role: 'EndUser',
+    tenant: DEMO.contoso,
+    subscription: DEMO.contosoProduction,
+    allTenants: false,
+    groups: [],
+  },
+  {
+    userName: 'operator2',
+    displayName: 'Olivia Operator',
+    role: 'Operator',
+    tenant: DEMO.fabrikam,
+    subscription: DEMO.fabrikamProduction,
+    allTenants: false,
+    groups: ['Operations'],
+  },
 ] as const;
 
 /**
@@ -155,23 +212,67 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
 
     for (const area of AREA_MANIFESTS) await area.installationSeed?.(trx);
 
-    const { count } = await trx.selectFrom('tenant').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await trx
+      .selectFrom('tenant')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     if (!options.demo || count > 0) return;
 
     await trx
       .insertInto('tenant')
       .values([
-        { tenant_id: DEMO.contoso, name: 'Contoso', internal_notification_email_address: 'noc@contoso.example', assignment_groups: 'Service Desk,Network,Database', ...DEMO_CUSTOM_FIELDS[DEMO.contoso], intake_wizard_schema: JSON.stringify(DEMO_INTAKE_SCHEMA, null, 2), created_by: 'seed', modified_by: 'seed' },
-        { tenant_id: DEMO.fabrikam, name: 'Fabrikam', internal_notification_email_address: 'ops@fabrikam.example', assignment_groups: 'Operations,Security', ...DEMO_CUSTOM_FIELDS[DEMO.fabrikam], created_by: 'seed', modified_by: 'seed' },
+        {
+          tenant_id: DEMO.contoso,
+          name: 'Contoso',
+          internal_notification_email_address: 'noc@contoso.example',
+          assignment_groups: 'Service Desk,Network,Database',
+          ...DEMO_CUSTOM_FIELDS[DEMO.contoso],
+          intake_wizard_schema: JSON.stringify(DEMO_INTAKE_SCHEMA, null, 2),
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
+        {
+          tenant_id: DEMO.fabrikam,
+          name: 'Fabrikam',
+          internal_notification_email_address: 'ops@fabrikam.example',
+          assignment_groups: 'Operations,Security',
+          ...DEMO_CUSTOM_FIELDS[DEMO.fabrikam],
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
       ])
       .execute();
     await trx
       .insertInto('subscription')
       .values([
-        { subscription_id: DEMO.contosoProduction, tenant_id: DEMO.contoso, name: 'Contoso Production', created_by: 'seed', modified_by: 'seed' },
-        { subscription_id: DEMO.contosoStaging, tenant_id: DEMO.contoso, name: 'Contoso Staging', created_by: 'seed', modified_by: 'seed' },
-        { subscription_id: DEMO.fabrikamProduction, tenant_id: DEMO.fabrikam, name: 'Fabrikam Production', created_by: 'seed', modified_by: 'seed' },
-        { subscription_id: DEMO.fabrikamLab, tenant_id: DEMO.fabrikam, name: 'Fabrikam Lab', created_by: 'seed', modified_by: 'seed' },
+        {
+          subscription_id: DEMO.contosoProduction,
+          tenant_id: DEMO.contoso,
+          name: 'Contoso Production',
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
+        {
+          subscription_id: DEMO.contosoStaging,
+          tenant_id: DEMO.contoso,
+          name: 'Contoso Staging',
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
+        {
+          subscription_id: DEMO.fabrikamProduction,
+          tenant_id: DEMO.fabrikam,
+          name: 'Fabrikam Production',
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
+        {
+          subscription_id: DEMO.fabrikamLab,
+          tenant_id: DEMO.fabrikam,
+          name: 'Fabrikam Lab',
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
       ])
       .execute();
 
@@ -213,12 +314,26 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
       for (const category of categories) {
         const { work_unit_category_id } = await trx
           .insertInto('work_unit_category')
-          .values({ tenant_id: tenantId, name: category.name, work_unit_type_id: category.type, is_visible_in_resolution_center: category.visible, created_by: 'seed', modified_by: 'seed' })
+          .values({
+            tenant_id: tenantId,
+            name: category.name,
+            work_unit_type_id: category.type,
+            is_visible_in_resolution_center: category.visible,
+            created_by: 'seed',
+            modified_by: 'seed',
+          })
           .returning('work_unit_category_id')
           .executeTakeFirstOrThrow();
         await trx
           .insertInto('work_unit_subcategory')
-          .values(category.subcategories.map((name) => ({ work_unit_category_id, name, created_by: 'seed', modified_by: 'seed' })))
+          .values(
+            category.subcategories.map((name) => ({
+              work_unit_category_id,
+              name,
+              created_by: 'seed',
+              modified_by: 'seed',
+            })),
+          )
           .execute();
       }
     }
@@ -227,13 +342,19 @@ export async function seed(db: Db, options: { demo: boolean; localUsers: boolean
         tenantId: DEMO.contoso,
         groups: ['Service Desk', 'Network', 'Database'],
         staff: 'operator@cfs.example',
-        customValues: (n) => ({ custom_value_1: ['Retail', 'Wholesale', 'Corporate'][n % 3] ?? null, custom_value_3: `CT-${String(1000 + n)}` }),
+        customValues: (n) => ({
+          custom_value_1: ['Retail', 'Wholesale', 'Corporate'][n % 3] ?? null,
+          custom_value_3: `CT-${String(1000 + n)}`,
+        }),
       },
       {
         tenantId: DEMO.fabrikam,
         groups: ['Operations', 'Security'],
         staff: 'operator2@cfs.example',
-        customValues: (n) => ({ custom_value_1: ['Redmond', 'Tacoma', 'Dublin'][n % 3] ?? null, custom_value_2: `Line ${(n % 4) + 1}` }),
+        customValues: (n) => ({
+          custom_value_1: ['Redmond', 'Tacoma', 'Dublin'][n % 3] ?? null,
+          custom_value_2: `Line ${(n % 4) + 1}`,
+        }),
       },
     ]);
     for (const area of AREA_MANIFESTS) await area.demoSeed?.(trx);

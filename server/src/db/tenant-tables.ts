@@ -33,6 +33,7 @@ export const TENANT_TABLES = {
   pending_device: { column: 'tenant_id' },
   packet: { column: 'tenant_id' },
   packet_latest: { column: 'tenant_id' },
+  entity_owner: { column: 'tenant_id' },
   action_definition: { column: 'tenant_id', sharedWhenNull: true },
   action_history: { column: 'tenant_id' },
   rule: { column: 'tenant_id', sharedWhenNull: true },

@@ -6,7 +6,9 @@ const openTransaction = new AsyncLocalStorage<{ connection: DatabaseConnection |
 
 export class RootHandleInTransactionError extends Error {
   constructor() {
-    super('The root database handle was used while a transaction is open in the same request; pass the transaction (trx) instead.');
+    super(
+      'The root database handle was used while a transaction is open in the same request; pass the transaction (trx) instead.',
+    );
   }
 }
 

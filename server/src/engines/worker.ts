@@ -15,8 +15,21 @@ import { RULE_ENGINE_TASKS } from './rules/tasks.js';
  * Returns its stop function.
  */
 export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition<unknown>[]): () => Promise<void> {
-  const tasks = [deleteFinishedJobs, ...(runtime.provider ? [deleteExpiredSignInRecords] : []), ...RULE_ENGINE_TASKS, ...MAINTENANCE_TASKS, actionRunTask, ...areaTasks];
+  const tasks = [
+    deleteFinishedJobs,
+    ...(runtime.provider ? [deleteExpiredSignInRecords] : []),
+    ...RULE_ENGINE_TASKS,
+    ...MAINTENANCE_TASKS,
+    actionRunTask,
+    ...areaTasks,
+  ];
   const logger = createLogger(runtime.config, { role: 'worker' });
-  const worker = startJobWorker({ db: runtime.db, tasks, listenUrl: runtime.databaseUrl, leaseMs: runtime.config.jobLeaseSeconds * 1000, log: (message, error, fields) => logger.error({ ...fields, err: error }, message) });
+  const worker = startJobWorker({
+    db: runtime.db,
+    tasks,
+    listenUrl: runtime.databaseUrl,
+    leaseMs: runtime.config.jobLeaseSeconds * 1000,
+    log: (message, error, fields) => logger.error({ ...fields, err: error }, message),
+  });
   return () => worker.stop();
 }

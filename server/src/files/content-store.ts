@@ -73,9 +73,48 @@ export function storedPath(dir: string, sha256: string): string {
   return path.join(fileFolder(dir), sha256.slice(0, 2), sha256);
 }
 
+/**
+ * Package files are readable by the portal's own user only, like its keys: folders 0700, files 0600
+ * (a package may hold credentials or a customer's scripts). New ones are made so; `makeFilesPrivate`
+ * narrows what an earlier version left readable to everyone, once at start.
+ */
+const PRIVATE_FOLDER = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** Narrows the modes of the store's existing folders and files (and its temporary folder) to the owner's. */
+export async function makeFilesPrivate(config: Pick<Config, 'dataDir' | 'fileStore'>): Promise<void> {
+  const root = config.fileStore.kind === 'folder' ? config.fileStore.dir : path.join(config.dataDir, 'uploads');
+  const entries = await fs
+    .readdir(root, { recursive: true, withFileTypes: true })
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+  if (entries === null) return;
+  const targets = [
+    { file: root, mode: PRIVATE_FOLDER },
+    ...entries.map((entry) => ({
+      file: path.join(entry.parentPath, entry.name),
+      mode: entry.isDirectory() ? PRIVATE_FOLDER : PRIVATE_FILE,
+    })),
+  ];
+  for (const { file, mode } of targets) {
+    try {
+      const stat = await fs.lstat(file);
+      if (!stat.isSymbolicLink() && (stat.mode & 0o777) !== mode) await fs.chmod(file, mode);
+    } catch (error) {
+      // Gone meanwhile (another instance kept or removed it), or a shared folder's file another
+      // user owns: that is the other instance's to narrow, and no reason not to start.
+      if (!['ENOENT', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  }
+}
+
 /** The store the configuration names (FILE_STORE, FILE_STORE_DIR). */
 export function fileStoreOf(config: Pick<Config, 'dataDir' | 'fileStore'>): FileStore {
-  return config.fileStore.kind === 'folder' ? folderStore(config.fileStore.dir) : databaseStore(path.join(config.dataDir, 'uploads'));
+  return config.fileStore.kind === 'folder'
+    ? folderStore(config.fileStore.dir)
+    : databaseStore(path.join(config.dataDir, 'uploads'));
 }
 
 /** The store of each kind, for copying between them (copyStoredFiles). */
@@ -88,8 +127,13 @@ export function fileStoreOfKind(config: Pick<Config, 'dataDir'>, setting: FileSt
  * The multipart reader stops at its own limit without an error (it only marks the file truncated),
  * so `isTruncated` is asked too.
  */
-async function receiveInto(tempDir: string, source: Readable, maxBytes: number, isTruncated: () => boolean): Promise<{ tempPath: string; sha256: string; size: number; discard: () => Promise<void> }> {
-  await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
+async function receiveInto(
+  tempDir: string,
+  source: Readable,
+  maxBytes: number,
+  isTruncated: () => boolean,
+): Promise<{ tempPath: string; sha256: string; size: number; discard: () => Promise<void> }> {
+  await fs.mkdir(tempDir, { recursive: true, mode: PRIVATE_FOLDER });
   const tempPath = path.join(tempDir, `${randomUUID()}.part`);
   const hash = createHash('sha256');
   let size = 0;
@@ -106,7 +150,7 @@ async function receiveInto(tempDir: string, source: Readable, maxBytes: number, 
   });
   const discard = () => fs.rm(tempPath, { force: true });
   try {
-    await pipeline(source, meter, createWriteStream(tempPath, { flags: 'wx' }));
+    await pipeline(source, meter, createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE }));
     if (isTruncated()) throw new FileTooLargeError(maxBytes);
   } catch (error) {
     await discard();
@@ -120,21 +164,26 @@ async function receiveInto(tempDir: string, source: Readable, maxBytes: number, 
 function folderStore(dir: string): FileStore {
   const keepAt = async (from: string, sha256: string) => {
     const target = storedPath(dir, sha256);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_FOLDER });
     await fs.rename(from, target);
   };
   return {
     async receive(source, maxBytes, isTruncated = () => false) {
       // The temporary file sits in the store, so that keeping it is one rename on the same file system.
       const received = await receiveInto(path.join(fileFolder(dir), 'tmp'), source, maxBytes, isTruncated);
-      return { sha256: received.sha256, size: received.size, discard: received.discard, keep: () => keepAt(received.tempPath, received.sha256) };
+      return {
+        sha256: received.sha256,
+        size: received.size,
+        discard: received.discard,
+        keep: () => keepAt(received.tempPath, received.sha256),
+      };
     },
     async put(_trx, content) {
       const buffer = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       const sha256 = createHash('sha256').update(buffer).digest('hex');
       const temp = path.join(fileFolder(dir), 'tmp', `${randomUUID()}.part`);
-      await fs.mkdir(path.dirname(temp), { recursive: true });
-      await fs.writeFile(temp, buffer);
+      await fs.mkdir(path.dirname(temp), { recursive: true, mode: PRIVATE_FOLDER });
+      await fs.writeFile(temp, buffer, { mode: PRIVATE_FILE });
       await keepAt(temp, sha256);
       return { sha256, size: buffer.length };
     },
@@ -158,11 +207,22 @@ function folderStore(dir: string): FileStore {
 
 function databaseStore(tempDir: string): FileStore {
   /** Writes a file's row and chunks unless the content is kept already (a concurrent keep of the same content waits for the first). */
-  const keepChunks = async (trx: Tx, sha256: string, size: number, chunks: AsyncIterable<Buffer> | Iterable<Buffer>) => {
-    const added = await trx.insertInto('stored_file').values({ sha256, size }).onConflict((oc) => oc.column('sha256').doNothing()).returning('sha256').executeTakeFirst();
+  const keepChunks = async (
+    trx: Tx,
+    sha256: string,
+    size: number,
+    chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  ) => {
+    const added = await trx
+      .insertInto('stored_file')
+      .values({ sha256, size })
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .returning('sha256')
+      .executeTakeFirst();
     if (!added) return;
     let n = 0;
-    for await (const data of chunks) await trx.insertInto('stored_file_chunk').values({ sha256, n: n++, data }).execute();
+    for await (const data of chunks)
+      await trx.insertInto('stored_file_chunk').values({ sha256, n: n++, data }).execute();
   };
   return {
     async receive(source, maxBytes, isTruncated = () => false) {
@@ -171,13 +231,21 @@ function databaseStore(tempDir: string): FileStore {
         sha256: received.sha256,
         size: received.size,
         discard: received.discard,
-        keep: (trx) => keepChunks(trx, received.sha256, received.size, createReadStream(received.tempPath, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>),
+        keep: (trx) =>
+          keepChunks(
+            trx,
+            received.sha256,
+            received.size,
+            createReadStream(received.tempPath, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>,
+          ),
       };
     },
     async put(trx, content) {
       const buffer = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       const sha256 = createHash('sha256').update(buffer).digest('hex');
-      const chunks = Array.from({ length: Math.ceil(buffer.length / CHUNK_BYTES) }, (_, i) => buffer.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+      const chunks = Array.from({ length: Math.ceil(buffer.length / CHUNK_BYTES) }, (_, i) =>
+        buffer.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES),
+      );
       await keepChunks(trx, sha256, buffer.length, chunks);
       return { sha256, size: buffer.length };
     },
@@ -188,7 +256,12 @@ function databaseStore(tempDir: string): FileStore {
       // One chunk in memory at a time, read as the receiver takes them.
       async function* chunks(): AsyncGenerator<Buffer> {
         for (let n = 0; ; n++) {
-          const chunk = await db.selectFrom('stored_file_chunk').select('data').where('sha256', '=', sha256).where('n', '=', n).executeTakeFirst();
+          const chunk = await db
+            .selectFrom('stored_file_chunk')
+            .select('data')
+            .where('sha256', '=', sha256)
+            .where('n', '=', n)
+            .executeTakeFirst();
           if (!chunk) return;
           yield chunk.data;
         }
@@ -208,7 +281,12 @@ function databaseStore(tempDir: string): FileStore {
  * receive and keep, so its hash is checked again on the way. Answers how many were copied; a hash
  * neither store holds is named in the error.
  */
-export async function copyStoredFiles(db: Db, from: FileStore, to: FileStore, hashes: readonly string[]): Promise<number> {
+export async function copyStoredFiles(
+  db: Db,
+  from: FileStore,
+  to: FileStore,
+  hashes: readonly string[],
+): Promise<number> {
   let copied = 0;
   const missing: string[] = [];
   for (const sha256 of hashes) {
@@ -224,13 +302,17 @@ export async function copyStoredFiles(db: Db, from: FileStore, to: FileStore, ha
     }
     const received = await to.receive(source.stream, Number.MAX_SAFE_INTEGER);
     try {
-      if (received.sha256 !== sha256) throw new Error(`The stored file ${sha256} does not hold the content its name says (it hashes to ${received.sha256}).`);
+      if (received.sha256 !== sha256)
+        throw new Error(
+          `The stored file ${sha256} does not hold the content its name says (it hashes to ${received.sha256}).`,
+        );
       await db.transaction().execute((trx) => received.keep(trx));
       copied += 1;
     } finally {
       await received.discard();
     }
   }
-  if (missing.length > 0) throw new Error(`${missing.length} package file(s) are in neither store: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`${missing.length} package file(s) are in neither store: ${missing.join(', ')}`);
   return copied;
 }

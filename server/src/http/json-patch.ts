@@ -10,7 +10,9 @@ const { applyPatch, JsonPatchError } = fastJsonPatch;
  * reads what the caller may not name, and a `move` from one also removes it.
  */
 export function pointersOf(operation: Operation): string[] {
-  return 'from' in operation && typeof operation.from === 'string' ? [operation.path, operation.from] : [operation.path];
+  return 'from' in operation && typeof operation.from === 'string'
+    ? [operation.path, operation.from]
+    : [operation.path];
 }
 
 /**
@@ -22,7 +24,11 @@ export function pointersOf(operation: Operation): string[] {
  * @example
  *   const patched = applyJsonPatch(before, operations, (reason) => new BadRequestError(reason));
  */
-export function applyJsonPatch(document: object, operations: readonly Operation[], invalid: (reason: string) => HttpError): unknown {
+export function applyJsonPatch(
+  document: object,
+  operations: readonly Operation[],
+  invalid: (reason: string) => HttpError,
+): unknown {
   try {
     return applyPatch(structuredClone(document), structuredClone(operations) as Operation[], true, false).newDocument;
   } catch (error) {

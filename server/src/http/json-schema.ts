@@ -26,6 +26,8 @@ export function schemaProblems(schema: object): string[] {
 
 /** What in `value` the form `schemaText` (a stored, already checked JSON Schema) does not accept; empty when it accepts it. */
 export function answerProblems(schemaText: string, value: unknown): string[] {
-  const validate = compiled.get(schemaText) ?? keepBounded(compiled, schemaText, ajv.compile(JSON.parse(schemaText) as object), COMPILED_MAX);
+  const validate =
+    compiled.get(schemaText) ??
+    keepBounded(compiled, schemaText, ajv.compile(JSON.parse(schemaText) as object), COMPILED_MAX);
   return validate(value) ? [] : describe(validate.errors);
 }

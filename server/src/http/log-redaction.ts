@@ -1,5 +1,15 @@
 /** Query parameters that carry sign-in material; their values never reach the request log. */
-const SECRET_PARAMETERS = new Set(['code', 'token', 'id_token_hint', 'password', 'refresh_token', 'access_token', 'client_secret', 'state', 'session_state']);
+const SECRET_PARAMETERS = new Set([
+  'code',
+  'token',
+  'id_token_hint',
+  'password',
+  'refresh_token',
+  'access_token',
+  'client_secret',
+  'state',
+  'session_state',
+]);
 /** Paths whose whole query string is sign-in material (the authorization response). */
 const SECRET_QUERY_PATHS = ['/user/callback', '/user/silent-renew'];
 

@@ -30,10 +30,14 @@ export function registerReadRouting(app: FastifyInstance, routing: ReadRouting):
   });
   if (!routing.hasReplica) return;
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || !request.principal) return payload;
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || !request.principal)
+      return payload;
     const lsn = await routing.writePosition();
     reply.header('X-Read-After', lsn);
-    reply.header('Set-Cookie', `${COOKIE}=${encodeURIComponent(lsn)}; Max-Age=${READ_AFTER_WRITE_SECONDS}; Path=/; HttpOnly; SameSite=Strict${request.protocol === 'https' ? '; Secure' : ''}`);
+    reply.header(
+      'Set-Cookie',
+      `${COOKIE}=${encodeURIComponent(lsn)}; Max-Age=${READ_AFTER_WRITE_SECONDS}; Path=/; HttpOnly; SameSite=Strict${request.protocol === 'https' ? '; Secure' : ''}`,
+    );
     return payload;
   });
 }

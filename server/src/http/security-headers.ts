@@ -37,10 +37,16 @@ export function securityHeadersOf(options: HelmetOptions): { set: [string, strin
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
   const { set, removed } = securityHeadersOf(options);
-  app.addHook('onRequest', (_request, reply, done) => {
+  const isHsts = ([name]: [string, string]) => name.toLowerCase() === 'strict-transport-security';
+  const always = set.filter((header) => !isHsts(header));
+  const overHttps = set.filter(isHsts);
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
     for (const name of removed) raw.removeHeader(name);
-    for (const [name, value] of set) raw.setHeader(name, value);
+    for (const [name, value] of always) raw.setHeader(name, value);
+    // RFC 6797 §7.2: HSTS over plain HTTP is ignored at best; it is sent only on an answer that
+    // arrives over HTTPS (the connection's own, or X-Forwarded-Proto from a trusted proxy).
+    if (request.protocol === 'https') for (const [name, value] of overHttps) raw.setHeader(name, value);
     done();
   });
 }

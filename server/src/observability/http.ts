@@ -29,7 +29,10 @@ export function registerRequestObservability(app: FastifyInstance): void {
     else runWithRequestId(request.id, done);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequestSeconds.observe({ method: request.method, route: request.routeOptions.url ?? '(unmatched)', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.httpRequestSeconds.observe(
+      { method: request.method, route: request.routeOptions.url ?? '(unmatched)', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }

@@ -6,7 +6,12 @@ import { renderMetrics } from './metrics.js';
  * `/metrics` on a port of its own (METRICS_PORT), for any role — the worker serves no other HTTP.
  * No token: the port is meant for the scraper's network only. Returns its close function.
  */
-export async function serveMetrics(db: Db, host: string, port: number, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+export async function serveMetrics(
+  db: Db,
+  host: string,
+  port: number,
+  onError: (error: unknown) => void,
+): Promise<() => Promise<void>> {
   const server = http.createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found.\n');

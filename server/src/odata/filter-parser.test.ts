@@ -53,7 +53,10 @@ describe('parseFilter', () => {
     ['enabled eq true and not deleted', '(and (eq enabled boolean:true) (not deleted))'],
     ['code eq null or code ne null', '(or (eq code null:null) (ne code null:null))'],
     ["tenant/name eq 'Contoso'", '(eq tenant/name string:Contoso)'],
-    ["contains(tolower(name),'x') and startswith(code, 'A')", '(and contains(tolower(name),string:x) startswith(code,string:A))'],
+    [
+      "contains(tolower(name),'x') and startswith(code, 'A')",
+      '(and contains(tolower(name),string:x) startswith(code,string:A))',
+    ],
     ["'x' eq tolower(name)", '(eq string:x tolower(name))'],
     ["status in ('New', 'Open')", '(in status string:New string:Open)'],
     ['id in (1,2, 3)', '(in id number:1 number:2 number:3)'],
@@ -75,14 +78,17 @@ describe('parseFilter', () => {
     ["name eq 'x", 'Unterminated string starting at position 8 in $filter'],
     ['name eq #', "Unexpected character '#' at position 8 in $filter"],
     ['a in 1', "Expected '(' after 'in' at position 5 in $filter, found '1'"],
-    ['a in (b)', 'Expected a literal value at position 6 in $filter, found \'b\''],
+    ['a in (b)', "Expected a literal value at position 6 in $filter, found 'b'"],
     ['a in (1 2)', "Expected ',' or ')' at position 8 in $filter, found '2'"],
     ['tenant/1 eq 1', "Expected a field name at position 7 in $filter, found '1'"],
     ['contains(name,', 'Expected a field, function or value at position 14 in $filter, found the end'],
     ['created ge 2024-13-01T00:00:00Z', "Invalid date '2024-13-01' at position 11 in $filter"],
     ['created ge 2023-02-29T00:00:00Z', "Invalid date '2023-02-29' at position 11 in $filter"],
     ['created ge 2024-01-01T24:00:00Z', "Invalid date-time '2024-01-01T24:00:00Z' at position 11 in $filter"],
-    ['created ge 2024-01-01T00:00:00', "Date-time '2024-01-01T00:00:00' at position 11 in $filter needs a time zone (Z or ±hh:mm)"],
+    [
+      'created ge 2024-01-01T00:00:00',
+      "Date-time '2024-01-01T00:00:00' at position 11 in $filter needs a time zone (Z or ±hh:mm)",
+    ],
     ["name eq 'a\u0000b'", 'The string at position 8 in $filter contains the character U+0000'],
     ['not '.repeat(60) + 'a', '$filter is nested too deeply'],
     ['('.repeat(60) + 'a eq 1' + ')'.repeat(60), '$filter is nested too deeply'],
@@ -91,6 +97,8 @@ describe('parseFilter', () => {
   });
 
   test('rejects a $filter longer than 10,000 characters', () => {
-    expect(() => parseFilter(`name eq '${'x'.repeat(10_000)}'`)).toThrow('$filter is too long (at most 10000 characters)');
+    expect(() => parseFilter(`name eq '${'x'.repeat(10_000)}'`)).toThrow(
+      '$filter is too long (at most 10000 characters)',
+    );
   });
 });

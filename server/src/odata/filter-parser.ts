@@ -25,7 +25,13 @@ export type LiteralOperand = Extract<Operand, { kind: 'literal' }>;
 export type FilterNode =
   | { readonly kind: 'and' | 'or'; readonly operands: readonly FilterNode[] }
   | { readonly kind: 'not'; readonly operand: FilterNode }
-  | { readonly kind: 'compare'; readonly op: CompareOp; readonly left: Operand; readonly right: Operand; readonly pos: number }
+  | {
+      readonly kind: 'compare';
+      readonly op: CompareOp;
+      readonly left: Operand;
+      readonly right: Operand;
+      readonly pos: number;
+    }
   | { readonly kind: 'in'; readonly operand: Operand; readonly values: readonly LiteralOperand[]; readonly pos: number }
   /** An operand standing alone as a condition: a boolean field or contains(…). */
   | { readonly kind: 'operand'; readonly operand: Operand };
@@ -45,7 +51,8 @@ const MAX_DEPTH = 50;
 // Tried in this order (literalPatterns): a GUID may start with digits or letters, a date with digits.
 const GUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Za-z_])/y;
 // A '+' in an offset arrives as a space when the client did not encode it: accept " hh:mm" too.
-const DATETIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,12})?)?(?:Z|[+-]\d{2}:\d{2}| \d{2}:\d{2})?(?![0-9A-Za-z_])/y;
+const DATETIME =
+  /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,12})?)?(?:Z|[+-]\d{2}:\d{2}| \d{2}:\d{2})?(?![0-9A-Za-z_])/y;
 const DATE = /\d{4}-\d{2}-\d{2}(?![0-9A-Za-z_:])/y;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![0-9A-Za-z_])/y;
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -96,15 +103,19 @@ function tokenize(text: string, where: string): Token[] {
         end = quote + 2;
       }
       // PostgreSQL text cannot hold U+0000: refuse it here rather than fail in the database.
-      if (value.includes('\u0000')) throw new ListQueryError(`The string at position ${pos} in ${where} contains the character U+0000`);
+      if (value.includes('\u0000'))
+        throw new ListQueryError(`The string at position ${pos} in ${where} contains the character U+0000`);
       tokens.push({ kind: 'literal', type: 'string', text: value, pos, end });
       pos = end;
       continue;
     }
-    const literal = literalPatterns.map(([type, pattern]) => ({ type, raw: match(pattern) })).find(({ raw }) => raw !== undefined);
+    const literal = literalPatterns
+      .map(([type, pattern]) => ({ type, raw: match(pattern) }))
+      .find(({ raw }) => raw !== undefined);
     if (literal?.raw !== undefined) {
       const { type, raw } = literal;
-      const value = type === 'datetime' ? checkDateTime(raw, pos, where) : type === 'date' ? checkDate(raw, pos, where) : raw;
+      const value =
+        type === 'datetime' ? checkDateTime(raw, pos, where) : type === 'date' ? checkDate(raw, pos, where) : raw;
       tokens.push({ kind: 'literal', type, text: value, pos, end: pos + raw.length });
       pos += raw.length;
       continue;
@@ -112,7 +123,13 @@ function tokenize(text: string, where: string): Token[] {
     const ident = match(IDENT);
     if (ident !== undefined) {
       const type = ident === 'true' || ident === 'false' ? 'boolean' : ident === 'null' ? 'null' : undefined;
-      tokens.push({ kind: type ? 'literal' : 'ident', text: ident, pos, end: pos + ident.length, ...(type && { type }) });
+      tokens.push({
+        kind: type ? 'literal' : 'ident',
+        text: ident,
+        pos,
+        end: pos + ident.length,
+        ...(type && { type }),
+      });
       pos += ident.length;
       continue;
     }
@@ -140,7 +157,9 @@ function checkDateTime(raw: string, pos: number, where: string): string {
   if (!/(Z|[+-]\d{2}:\d{2})$/.test(fixed)) {
     throw new ListQueryError(`Date-time '${raw}' at position ${pos} in ${where} needs a time zone (Z or ±hh:mm)`);
   }
-  const [hour = 0, minute = 0, second = 0, offsetHour = 0, offsetMinute = 0] = (time ?? []).slice(1).map((part) => Number(part ?? 0));
+  const [hour = 0, minute = 0, second = 0, offsetHour = 0, offsetMinute = 0] = (time ?? [])
+    .slice(1)
+    .map((part) => Number(part ?? 0));
   if (hour > 23 || minute > 59 || second > 59 || offsetHour > 14 || offsetMinute > 59) {
     throw new ListQueryError(`Invalid date-time '${raw}' at position ${pos} in ${where}`);
   }
@@ -163,7 +182,8 @@ class Parser {
     if (this.peek().kind === 'end') throw new ListQueryError(`${this.where} is empty`);
     const node = this.parseOr();
     const next = this.peek();
-    if (next.kind !== 'end') throw this.error(next.kind === ')' ? `Unbalanced ')'` : `Expected 'and', 'or' or the end`, next);
+    if (next.kind !== 'end')
+      throw this.error(next.kind === ')' ? `Unbalanced ')'` : `Expected 'and', 'or' or the end`, next);
     return node;
   }
 
@@ -192,7 +212,10 @@ class Parser {
   }
 
   private error(message: string, token: { readonly pos: number; readonly end: number }): ListQueryError {
-    const found = token.pos >= this.text.length ? 'the end' : `'${this.text.slice(token.pos, Math.min(token.end, token.pos + 40))}'`;
+    const found =
+      token.pos >= this.text.length
+        ? 'the end'
+        : `'${this.text.slice(token.pos, Math.min(token.end, token.pos + 40))}'`;
     return new ListQueryError(`${message} at position ${token.pos} in ${this.where}, found ${found}`);
   }
 
@@ -218,7 +241,9 @@ class Parser {
   }
 
   private parseNot(): FilterNode {
-    return this.nested(() => (this.accept('ident', 'not') ? { kind: 'not', operand: this.parseNot() } : this.parseCondition()));
+    return this.nested(() =>
+      this.accept('ident', 'not') ? { kind: 'not', operand: this.parseNot() } : this.parseCondition(),
+    );
   }
 
   private parseCondition(): FilterNode {
@@ -250,7 +275,8 @@ class Parser {
 
   private parseOperand(): Operand {
     const token = this.next();
-    if (token.kind === 'literal') return { kind: 'literal', type: token.type ?? 'string', text: token.text, pos: token.pos };
+    if (token.kind === 'literal')
+      return { kind: 'literal', type: token.type ?? 'string', text: token.text, pos: token.pos };
     if (token.kind !== 'ident') throw this.error('Expected a field, function or value', token);
     if (this.accept('(')) {
       return this.nested(() => {

@@ -1,7 +1,7 @@
 import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
 import { createHash } from 'node:crypto';
-import type { CompiledQuery, Kysely, OperationNode, QueryResult, RawBuilder, SelectQueryBuilder } from 'kysely';
-import { sql, TableNode } from 'kysely';
+import type { Kysely, OperationNode, QueryResult, RawBuilder, SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, TableNode } from 'kysely';
 import type {
   Expansion,
   FieldRef,
@@ -15,7 +15,8 @@ import type {
   Value,
   ValueExpr,
 } from './list-query.js';
-import { makeSkipToken, parseListQuery } from './list-query.js';
+import { parseListQuery } from './list-query.js';
+import { makeSkipToken } from './list-query-skip-token.js';
 import type { TenantScope } from '../auth/tenant-scope.js';
 import { executeCancellable } from '../db/cancellable.js';
 import { tenantCondition } from '../db/scoped.js';
@@ -23,9 +24,6 @@ import { isTenantTable } from '../db/tenant-tables.js';
 import { keepBounded } from '../bounded-map.js';
 import type { FieldDef, Resource } from './resource.js';
 import { fieldSql, searchTextSql } from './resource.js';
-
-/** A row of a list answer: API field names, expanded relations as nested objects or arrays. */
-export type ListRow = Record<string, unknown>;
 
 /**
  * Answers a list request: applies $filter, $orderby, $top, $skip or $skiptoken, $count, $expand
@@ -60,10 +58,15 @@ export interface ListRunOptions {
 }
 
 /** Runs a list request's statements (compileList) and answers its JSON text, as runListQuery does. */
-export async function runCompiledList<DB>(db: Kysely<DB>, compiled: CompiledList, query: ListQueryInput, options: ListRunOptions = {}): Promise<string> {
-  const run = <R,>(statement: CompiledQuery<R>) => executeCancellable(db, statement, options.signal);
+export async function runCompiledList<DB>(
+  db: Kysely<DB>,
+  compiled: CompiledList,
+  query: ListQueryInput,
+  options: ListRunOptions = {},
+): Promise<string> {
+  const run = <R>(statement: CompiledQuery<R>) => executeCancellable(db, statement, options.signal);
   const resolved = new Map<RelatedKeys, Promise<unknown[]>>();
-  const resolve = <R,>(statement: CompiledQuery<R>) => resolveRelatedKeys(db, statement, resolved, run);
+  const resolve = <R>(statement: CompiledQuery<R>) => resolveRelatedKeys(db, statement, resolved, run);
   // One statement at a time, the page first: a request holds one database connection, so the
   // reads of a tenant (one at a time per instance, http/tenant-shares.ts) take at most one core of
   // the database server however costly its search, and other tenants keep the rest. Run side by
@@ -72,18 +75,27 @@ export async function runCompiledList<DB>(db: Kysely<DB>, compiled: CompiledList
   // page shorter than $top, reached by $skip, ends at $skip plus its rows.
   const page = await resolve(compiled.rows).then(run);
   const { parsed } = compiled;
-  const endsHere = parsed.after === undefined && page.rows.length < parsed.top && (page.rows.length > 0 || parsed.skip === 0);
-  const counted = compiled.count && (endsHere ? parsed.skip + page.rows.length : Number((await resolve(compiled.count).then(run)).rows[0]?.count ?? 0));
+  const endsHere =
+    parsed.after === undefined && page.rows.length < parsed.top && (page.rows.length > 0 || parsed.skip === 0);
+  const counted =
+    compiled.count &&
+    (endsHere ? parsed.skip + page.rows.length : Number((await resolve(compiled.count).then(run)).rows[0]?.count ?? 0));
   const parts: string[] = [];
   if (counted !== undefined) {
-    parts.push(counted > LIST_COUNT_CAP ? `"@odata.count":${LIST_COUNT_CAP},"@cfs.countIsLowerBound":true` : `"@odata.count":${counted}`);
+    parts.push(
+      counted > LIST_COUNT_CAP
+        ? `"@odata.count":${LIST_COUNT_CAP},"@cfs.countIsLowerBound":true`
+        : `"@odata.count":${counted}`,
+    );
   }
   parts.push(`"value":[${page.rows.map((result) => result.row).join(',')}]`);
   const last = page.rows.at(-1);
   // A full page may have a next one; a shorter page is the last.
   if (parsed.top > 0 && page.rows.length === parsed.top && last?.after) {
     const after = JSON.parse(last.after) as (string | null)[];
-    parts.push(`"@odata.nextLink":${JSON.stringify(nextLink(options.path ?? '', query, makeSkipToken(parsed, after)))}`);
+    parts.push(
+      `"@odata.nextLink":${JSON.stringify(nextLink(options.path ?? '', query, makeSkipToken(parsed, after)))}`,
+    );
   }
   return `{${parts.join(',')}}`;
 }
@@ -104,9 +116,62 @@ function nextLink(path: string, query: ListQueryInput, token: string): string {
  * Runs one statement of `buildListSql` (a CSV export's rows), its relation conditions' keys looked
  * up first as runListQuery does (relatedKeysSql); cancelled on the server when `signal` aborts.
  */
-export async function executeListStatement<DB, R>(db: Kysely<DB>, statement: RawBuilder<R>, signal?: AbortSignal): Promise<QueryResult<R>> {
-  const run = <T,>(compiled: CompiledQuery<T>) => executeCancellable(db, compiled, signal);
+export async function executeListStatement<DB, R>(
+  db: Kysely<DB>,
+  statement: RawBuilder<R>,
+  signal?: AbortSignal,
+): Promise<QueryResult<R>> {
+  const run = <T>(compiled: CompiledQuery<T>) => executeCancellable(db, compiled, signal);
   return run(await resolveRelatedKeys(db, statement.compile(db), new Map(), run));
+}
+
+/** Rows read through a cursor, a batch at a time (`openListCursor`). */
+export interface ListCursor<R> {
+  /** The first batch, read when the cursor was opened. */
+  readonly first: readonly R[];
+  /** The next batch; empty once every row has been read. */
+  next(): Promise<readonly R[]>;
+  /** Ends the cursor's read-only transaction; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * One statement of `buildListSql` (unpaged: an export of every row) read through a server-side
+ * cursor in a read-only transaction, `batch` rows per fetch: the database sorts once and the
+ * caller holds one batch at a time, however many rows there are, and each fetch is a short
+ * statement under the request's statement timeout. The first batch is read here, so a failure
+ * to reach the database rejects before the caller has answered anything.
+ */
+export async function openListCursor<DB, R>(
+  db: Kysely<DB>,
+  statement: RawBuilder<R>,
+  batch: number,
+  signal?: AbortSignal,
+): Promise<ListCursor<R>> {
+  const run = <T>(compiled: CompiledQuery<T>) => executeCancellable(db, compiled, signal);
+  const compiled = await resolveRelatedKeys(db, statement.compile(db), new Map(), run);
+  const trx = await db.startTransaction().setAccessMode('read only').execute();
+  let open = true;
+  const close = async () => {
+    if (!open) return;
+    open = false;
+    await trx.rollback().execute();
+  };
+  const fetch = async (): Promise<readonly R[]> => {
+    if (!open) return [];
+    // Not cancellable: a fetch is one short batch, and a caller who left ends the cursor after it.
+    const { rows } = await trx.executeQuery(CompiledQuery.raw(`FETCH ${batch} FROM list_export`));
+    return rows as R[];
+  };
+  try {
+    await trx.executeQuery(
+      CompiledQuery.raw(`DECLARE list_export NO SCROLL CURSOR FOR ${compiled.sql}`, [...compiled.parameters]),
+    );
+    return { first: await fetch(), next: fetch, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** A list request's statements, compiled (compileList). */
@@ -167,9 +232,16 @@ export function compileList<DB, TB extends keyof DB, O>(
   const statements = buildListSql(baseQuery, parsed, tenants);
   const rows = statements.rows.compile(db);
   const count = parsed.count ? statements.count.compile(db) : undefined;
-  const tables = new Set([...tablesOf(statements.rows.toOperationNode()), ...(count ? tablesOf(statements.count.toOperationNode()) : [])]);
+  const tables = new Set([
+    ...tablesOf(statements.rows.toOperationNode()),
+    ...(count ? tablesOf(statements.count.toOperationNode()) : []),
+  ]);
   const digest = createHash('sha256')
-    .update(JSON.stringify([rows.sql, rows.parameters, count?.sql, count?.parameters], (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)))
+    .update(
+      JSON.stringify([rows.sql, rows.parameters, count?.sql, count?.parameters], (_key, item: unknown) =>
+        typeof item === 'bigint' ? item.toString() : item,
+      ),
+    )
     .digest('base64url');
   const compiled: CompiledList = { parsed, rows, count, tables: [...tables].sort(), digest };
   return keepBounded(byKey, key, compiled, COMPILED_PER_RESOURCE);
@@ -234,26 +306,60 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   const filter = parsed.filter && predicateSql(parsed.filter, root);
   const filterJoins = root.joinSql();
   const from = sql`FROM ${base} AS ${sql.id(root.alias)}`;
-  const counted = clauses(sql`SELECT 1`, from, filterJoins, filter && sql`WHERE ${filter}`, sql`LIMIT ${sql.lit(LIST_COUNT_CAP + 1)}`);
+  const counted = clauses(
+    sql`SELECT 1`,
+    from,
+    filterJoins,
+    filter && sql`WHERE ${filter}`,
+    sql`LIMIT ${sql.lit(LIST_COUNT_CAP + 1)}`,
+  );
   const count = sql<{ count: number | string | bigint }>`SELECT count(*) AS "count" FROM (${counted}) AS "c"`;
   const order = sql`ORDER BY ${orderSql(parsed.orderBy, root)}`;
 
   if (options.paged === false) {
     const row = options.cells ? cellsJson(options.cells, root) : rowJson(parsed, root);
-    return { rows: clauses<ListSqlRow>(sql`SELECT (${row})::text AS "row"`, from, root.joinSql(), filter && sql`WHERE ${filter}`, order), count };
+    return {
+      rows: clauses<ListSqlRow>(
+        sql`SELECT (${row})::text AS "row"`,
+        from,
+        root.joinSql(),
+        filter && sql`WHERE ${filter}`,
+        order,
+      ),
+      count,
+    };
   }
 
   // The page's keys: the order's values carried out as o0, o1, … (the last is the key).
   const carried = sql.join(parsed.orderBy.map((key, index) => sql`${root.field(key.ref)} AS ${sql.id(`o${index}`)}`));
-  const carriedOrder = (alias: string) => sql.join(parsed.orderBy.map((key, index) => sql`${sql.id(alias, `o${index}`)} ${sql.raw(key.descending ? 'DESC' : 'ASC')}`));
+  const carriedOrder = (alias: string) =>
+    sql.join(
+      parsed.orderBy.map(
+        (key, index) => sql`${sql.id(alias, `o${index}`)} ${sql.raw(key.descending ? 'DESC' : 'ASC')}`,
+      ),
+    );
   let page: RawBuilder<unknown>;
   if (!parsed.after) {
-    page = clauses(sql`SELECT ${carried}`, from, root.joinSql(), filter && sql`WHERE ${filter}`, order, sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`);
+    page = clauses(
+      sql`SELECT ${carried}`,
+      from,
+      root.joinSql(),
+      filter && sql`WHERE ${filter}`,
+      order,
+      sql`LIMIT ${parsed.top} OFFSET ${parsed.skip}`,
+    );
   } else {
     const branches = keysetBranches(parsed.orderBy, parsed.after, root);
     const joins = root.joinSql();
     const parts = branches.map((branch) =>
-      clauses(sql`SELECT ${carried}`, from, joins, sql`WHERE ${filter ? sql`(${filter}) AND ` : sql``}${branch}`, order, sql`LIMIT ${parsed.top}`),
+      clauses(
+        sql`SELECT ${carried}`,
+        from,
+        joins,
+        sql`WHERE ${filter ? sql`(${filter}) AND ` : sql``}${branch}`,
+        order,
+        sql`LIMIT ${parsed.top}`,
+      ),
     );
     page =
       parts.length === 1
@@ -271,7 +377,12 @@ export function buildListSql<DB, TB extends keyof DB, O>(
   const row = options.cells ? cellsJson(options.cells, rowScope) : rowJson(parsed, rowScope);
   const after = sql`json_build_array(${sql.join(parsed.orderBy.map((_, index) => sql`${sql.id('p', `o${index}`)}::text`))})::text`;
   const pageRows = sql`FROM (${page}) AS "p" JOIN ${base} AS ${sql.id(rowScope.alias)} ON ${fieldSql(key, keyField, rowScope.alias)} = ${sql.id('p', `o${parsed.orderBy.length - 1}`)}`;
-  const rows = clauses<ListSqlRow>(sql`SELECT (${row})::text AS "row", ${after} AS "after"`, pageRows, rowScope.joinSql(), sql`ORDER BY ${carriedOrder('p')}`);
+  const rows = clauses<ListSqlRow>(
+    sql`SELECT (${row})::text AS "row", ${after} AS "after"`,
+    pageRows,
+    rowScope.joinSql(),
+    sql`ORDER BY ${carriedOrder('p')}`,
+  );
   return { rows, count };
 }
 
@@ -284,7 +395,12 @@ export function buildListSql<DB, TB extends keyof DB, O>(
  *   const rows = filteredRowsSql(base, parseListQuery(resource, { $filter }), scope, ['deviceId', 'versionStatus']);
  *   sql`SELECT "versionStatus", count(DISTINCT "deviceId") FROM (${rows}) AS f GROUP BY 1`;
  */
-export function filteredRowsSql<DB, TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, parsed: ParsedListQuery, tenants: TenantScope, fields: readonly string[]): RawBuilder<Record<string, unknown>> {
+export function filteredRowsSql<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  parsed: ParsedListQuery,
+  tenants: TenantScope,
+  fields: readonly string[],
+): RawBuilder<Record<string, unknown>> {
   const root = new Scope(parsed.resource, 't0', new Aliases(tenants));
   const filter = parsed.filter && predicateSql(parsed.filter, root);
   const cells = fields.map((name) => {
@@ -292,7 +408,12 @@ export function filteredRowsSql<DB, TB extends keyof DB, O>(base: SelectQueryBui
     if (!field) throw new Error(`'${parsed.resource.table}' has no field '${name}'`);
     return sql`${fieldSql(name, field, root.alias)} AS ${sql.id(name)}`;
   });
-  return clauses(sql`SELECT ${sql.join(cells)}`, sql`FROM ${base} AS ${sql.id(root.alias)}`, root.joinSql(), filter && sql`WHERE ${filter}`);
+  return clauses(
+    sql`SELECT ${sql.join(cells)}`,
+    sql`FROM ${base} AS ${sql.id(root.alias)}`,
+    root.joinSql(),
+    filter && sql`WHERE ${filter}`,
+  );
 }
 
 /**
@@ -305,7 +426,11 @@ export function filteredRowsSql<DB, TB extends keyof DB, O>(base: SelectQueryBui
  * the larger values and, ascending, the NULLs; after a NULL come nothing ascending and every
  * value descending. The key, last, is never NULL.
  */
-function keysetBranches(keys: readonly OrderKey[], after: readonly (string | null)[], scope: Scope): RawBuilder<unknown>[] {
+function keysetBranches(
+  keys: readonly OrderKey[],
+  after: readonly (string | null)[],
+  scope: Scope,
+): RawBuilder<unknown>[] {
   const branches: RawBuilder<unknown>[] = [];
   const equal: RawBuilder<unknown>[] = [];
   for (const [index, key] of keys.entries()) {
@@ -343,7 +468,9 @@ class Aliases {
 
   /** ` AND <tenant condition>` for a tenant-owned table read as `alias`; nothing for other tables. */
   tenantClause(table: string, alias: string): RawBuilder<unknown> {
-    return isTenantTable(table) && this.tenants.kind !== 'all' ? sql` AND ${tenantCondition(table, alias, this.tenants)}` : sql``;
+    return isTenantTable(table) && this.tenants.kind !== 'all'
+      ? sql` AND ${tenantCondition(table, alias, this.tenants)}`
+      : sql``;
   }
 
   next(prefix: string): string {
@@ -374,7 +501,10 @@ class Scope {
         const joinAlias = this.aliases.next('j');
         const on = sql`${sql.id(joinAlias, relation.relatedColumn ?? relation.column)} = ${sql.id(alias, relation.column)}`;
         // Another tenant's related row is joined as missing, like one that does not exist.
-        join = { alias: joinAlias, sql: sql`LEFT JOIN ${sql.table(target.table)} AS ${sql.id(joinAlias)} ON ${on}${this.aliases.tenantClause(target.table, joinAlias)}` };
+        join = {
+          alias: joinAlias,
+          sql: sql`LEFT JOIN ${sql.table(target.table)} AS ${sql.id(joinAlias)} ON ${on}${this.aliases.tenantClause(target.table, joinAlias)}`,
+        };
         this.joins.set(path, join);
       }
       alias = join.alias;
@@ -408,7 +538,9 @@ function predicateSql(predicate: Predicate, scope: Scope): RawBuilder<unknown> {
       const related = relatedKeysSql(predicate, scope);
       if (related) return related;
       const term = searchTerm(predicate, scope);
-      return term === undefined ? conditionSql(predicate, scope) : narrowedSql(term, [conditionSql(predicate, scope)], scope);
+      return term === undefined
+        ? conditionSql(predicate, scope)
+        : narrowedSql(term, [conditionSql(predicate, scope)], scope);
     }
     case 'isNull':
       return sql`${valueSql(predicate.operand, scope)} ${sql.raw(predicate.negated ? 'IS NOT NULL' : 'IS NULL')}`;
@@ -426,7 +558,8 @@ function conditionSql(predicate: Condition, scope: Scope): RawBuilder<unknown> {
   switch (predicate.kind) {
     case 'compare': {
       const left = valueSql(predicate.left, scope);
-      if (predicate.right.kind === 'value') return sql`${left} ${sql.raw(operators[predicate.op])} ${bind(predicate.right)}`;
+      if (predicate.right.kind === 'value')
+        return sql`${left} ${sql.raw(operators[predicate.op])} ${bind(predicate.right)}`;
       // Two fields: OData's eq is true when both are null.
       const op = predicate.op === 'eq' ? 'IS NOT DISTINCT FROM' : operators[predicate.op];
       return sql`${left} ${sql.raw(op)} ${valueSql(predicate.right, scope)}`;
@@ -482,7 +615,12 @@ function orSql(operands: readonly Predicate[], scope: Scope): RawBuilder<unknown
 function searchTerm(predicate: Predicate, scope: Scope): string | undefined {
   if (predicate.kind !== 'match') return undefined;
   const operand = predicate.operand.kind === 'tolower' ? predicate.operand.arg : predicate.operand;
-  if (operand.kind !== 'field' || operand.ref.relations.length > 0 || !scope.resource.searchFields.includes(operand.ref.name)) return undefined;
+  if (
+    operand.kind !== 'field' ||
+    operand.ref.relations.length > 0 ||
+    !scope.resource.searchFields.includes(operand.ref.name)
+  )
+    return undefined;
   return predicate.value;
 }
 
@@ -518,12 +656,16 @@ function relatedKeysSql(predicate: Condition, scope: Scope): RawBuilder<unknown>
   if (predicate.kind === 'in' && (predicate.orNull || predicate.values.length === 0)) return undefined;
   const ref = fieldOf(operand);
   const [name, ...rest] = ref.relations;
-  const relation = name !== undefined && Object.hasOwn(scope.resource.relations, name) ? scope.resource.relations[name] : undefined;
+  const relation =
+    name !== undefined && Object.hasOwn(scope.resource.relations, name) ? scope.resource.relations[name] : undefined;
   if (!relation || relation.kind !== 'one') return undefined;
   const target = relation.resource();
   const inner = new Scope(target, scope.aliases.next('r'), scope.aliases);
   const innerOperand = withField(operand, { ...ref, relations: rest });
-  const condition = conditionSql(predicate.kind === 'compare' ? { ...predicate, left: innerOperand } : { ...predicate, operand: innerOperand }, inner);
+  const condition = conditionSql(
+    predicate.kind === 'compare' ? { ...predicate, left: innerOperand } : { ...predicate, operand: innerOperand },
+    inner,
+  );
   const keys = clauses<{ key: unknown }>(
     sql`SELECT ${sql.id(inner.alias, relation.relatedColumn ?? relation.column)} AS "key" FROM ${sql.table(target.table)} AS ${sql.id(inner.alias)}`,
     inner.joinSql(),
@@ -557,7 +699,11 @@ async function resolveRelatedKeys<DB, R>(
     statement.parameters.map((parameter) => {
       if (!(parameter instanceof RelatedKeys)) return parameter;
       let keys = resolved.get(parameter);
-      if (!keys) resolved.set(parameter, (keys = run(parameter.keys.compile(db)).then((result) => result.rows.map((row) => row.key))));
+      if (!keys)
+        resolved.set(
+          parameter,
+          (keys = run(parameter.keys.compile(db)).then((result) => result.rows.map((row) => row.key))),
+        );
       return keys;
     }),
   );

@@ -7,7 +7,11 @@ import { defineResource } from './resource.js';
 export const tenantReference = defineResource({
   table: 'tenant',
   key: 'tenantId',
-  fields: { tenantId: { type: 'guid' }, name: { type: 'string' }, internalNotificationEmailAddress: { type: 'string' } },
+  fields: {
+    tenantId: { type: 'guid' },
+    name: { type: 'string' },
+    internalNotificationEmailAddress: { type: 'string' },
+  },
 });
 
 export const subscriptionReference = defineResource({

@@ -85,19 +85,30 @@ export interface ResourceDeclaration<F extends Record<string, FieldDef>> {
   readonly searchFields?: readonly string[];
 }
 
-export function defineResource<const F extends Record<string, FieldDef>>(declaration: ResourceDeclaration<F>): Resource {
+export function defineResource<const F extends Record<string, FieldDef>>(
+  declaration: ResourceDeclaration<F>,
+): Resource {
   const relations = declaration.relations ?? {};
   for (const [name, relation] of Object.entries(relations)) {
-    if (name in declaration.fields) throw new Error(`Relation '${name}' of '${declaration.table}' has the name of a field`);
+    if (name in declaration.fields)
+      throw new Error(`Relation '${name}' of '${declaration.table}' has the name of a field`);
     if (relation.through && relation.kind === 'one') throw new Error(`Relation '${name}': 'through' needs kind 'many'`);
   }
   const { defaultTop = DEFAULT_PAGE_SIZE, maxTop = MAX_PAGE_SIZE, searchFields = [] } = declaration;
   if (defaultTop > maxTop) throw new Error(`'${declaration.table}': defaultTop exceeds maxTop`);
   for (const name of searchFields) {
     const field = Object.hasOwn(declaration.fields, name) ? declaration.fields[name] : undefined;
-    if (field?.type !== 'string' || field.sql) throw new Error(`Search field '${name}' of '${declaration.table}' is not a text column`);
+    if (field?.type !== 'string' || field.sql)
+      throw new Error(`Search field '${name}' of '${declaration.table}' is not a text column`);
   }
-  return { ...declaration, relations, defaultOrderBy: declaration.defaultOrderBy ?? declaration.key, defaultTop, maxTop, searchFields };
+  return {
+    ...declaration,
+    relations,
+    defaultOrderBy: declaration.defaultOrderBy ?? declaration.key,
+    defaultTop,
+    maxTop,
+    searchFields,
+  };
 }
 
 export function isFilterable(field: FieldDef): boolean {
@@ -121,7 +132,7 @@ export function relatedFields(relation: RelationDef): ReadonlyMap<string, FieldD
   return exposed;
 }
 
-const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** The SQL of a field read from the row aliased `alias`. */
 export function fieldSql(name: string, field: FieldDef, alias: string): RawBuilder<unknown> {

@@ -53,12 +53,22 @@ describe('OData-style paths through Fastify', () => {
     const tenantId = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
     expect((await app.inject({ url: `/v1/tenants(${tenantId})` })).json()).toEqual({ id: tenantId });
     expect((await app.inject({ url: `/v1/tenants('${tenantId}')` })).json()).toEqual({ id: tenantId });
-    expect((await app.inject({ url: '/v1/workunits/GetWorkUnitHistoryRecords(workUnitId=5)' })).json()).toEqual({ query: { workUnitId: '5' } });
+    expect((await app.inject({ url: '/v1/workunits/GetWorkUnitHistoryRecords(workUnitId=5)' })).json()).toEqual({
+      query: { workUnitId: '5' },
+    });
     expect(
-      (await app.inject({ url: `/v1/operations/GetAvailableOperationsForDevice(tenantId=${tenantId},operatingSystemId=1)?$top=10` })).json(),
+      (
+        await app.inject({
+          url: `/v1/operations/GetAvailableOperationsForDevice(tenantId=${tenantId},operatingSystemId=1)?$top=10`,
+        })
+      ).json(),
     ).toEqual({ query: { $top: '10', tenantId, operatingSystemId: '1' } });
     expect((await app.inject({ url: '/v1/workunits/Export()' })).body).toBe('csv');
-    const post = await app.inject({ method: 'POST', url: '/v1/controlsets/Export()', payload: { startDate: '2024-01-01', tenantId } });
+    const post = await app.inject({
+      method: 'POST',
+      url: '/v1/controlsets/Export()',
+      payload: { startDate: '2024-01-01', tenantId },
+    });
     expect(post.json()).toEqual({ body: { startDate: '2024-01-01', tenantId } });
   });
 

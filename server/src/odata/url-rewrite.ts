@@ -24,7 +24,8 @@ export function rewriteODataUrl(url: string): string {
   } catch {
     return url;
   }
-  const withQuery = (extra: string) => `${target}${[query, extra].some(Boolean) ? '?' : ''}${[query, extra].filter(Boolean).join('&')}`;
+  const withQuery = (extra: string) =>
+    `${target}${[query, extra].some(Boolean) ? '?' : ''}${[query, extra].filter(Boolean).join('&')}`;
   if (args.trim() === '') return withQuery('');
 
   const parts = splitOutsideQuotes(args, ',');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AgentConfiguration, EnrolmentResult } from '@cfs/contracts/agent';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { connect, type Db } from '../../src/db/database.js';
-import { DEMO } from '../../src/db/seed.js';
+import { DEMO } from '../../src/db/demo-ids.js';
 import { reportFigures } from '../figures.js';
 import { tokensFor } from '../sign-in-flow.js';
 import { freePort, runCommand, spawnPortal, until, waitForHealth, type TestProcess } from '../processes.js';
@@ -65,7 +65,15 @@ afterAll(async () => {
 
 /** The portal's settings, the same before and after the restore but for DATA_DIR and the database. */
 function startPortal(dataDir: string, databaseUrl: string, env: Record<string, string> = {}): TestProcess {
-  const portal = spawnPortal({ PORT: new URL(origin).port, PUBLIC_URL: origin, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DEMO_SEED: 'true', OUTBOUND_ALLOW: new URL(listenerUrl).host, ...env });
+  const portal = spawnPortal({
+    PORT: new URL(origin).port,
+    PUBLIC_URL: origin,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    DEMO_SEED: 'true',
+    OUTBOUND_ALLOW: new URL(listenerUrl).host,
+    ...env,
+  });
   portals.push(portal);
   return portal;
 }
@@ -75,10 +83,18 @@ async function stopPortal(portal: TestProcess): Promise<void> {
   await portal.exited();
 }
 
-async function call<T>(method: string, url: string, bearer: string, body?: unknown): Promise<{ status: number; json: T }> {
+async function call<T>(
+  method: string,
+  url: string,
+  bearer: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
   const response = await fetch(`${origin}${url}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -91,7 +107,13 @@ async function expectOk<T>(method: string, url: string, bearer: string, body?: u
   return json;
 }
 
-const enrol = (token: string, agentKey: string) => call<EnrolmentResult>('POST', '/v1/agent/enrol', token, { agentKey, machineName: 'backup-host', operatingSystem: 'linux', architecture: 'x64' });
+const enrol = (token: string, agentKey: string) =>
+  call<EnrolmentResult>('POST', '/v1/agent/enrol', token, {
+    agentKey,
+    machineName: 'backup-host',
+    operatingSystem: 'linux',
+    architecture: 'x64',
+  });
 
 /** What the portal holds before the backup, and how to check it afterwards. */
 interface Holdings {
@@ -123,40 +145,76 @@ async function fill(db: Db): Promise<Holdings> {
   }
 
   const tokens: string[] = [];
-  for (let i = 0; i < K; i++) tokens.push((await expectOk<{ generatedToken: string }>('PUT', '/v1/tokens', bearer, { tenantId: DEMO.contoso, name: `Backup token ${i}`, lifetimeYears: 1 })).generatedToken);
+  for (let i = 0; i < K; i++)
+    tokens.push(
+      (
+        await expectOk<{ generatedToken: string }>('PUT', '/v1/tokens', bearer, {
+          tenantId: DEMO.contoso,
+          name: `Backup token ${i}`,
+          lifetimeYears: 1,
+        })
+      ).generatedToken,
+    );
 
   // A device of Contoso's that is to install K packages, each one uploaded version.
   const agentKey = randomBytes(32).toString('base64url');
   const pending = (await enrol(tokens[0] ?? '', agentKey)).json;
   if (pending.status !== 'pending') throw new Error(`Expected a pending device, got ${JSON.stringify(pending)}`);
-  const { deviceIds } = await expectOk<{ deviceIds: string[] }>('POST', '/v1/pendingdevices/batchpromote', bearer, { pendingDeviceIds: [pending.pendingDeviceId], subscriptionId: DEMO.contosoProduction });
+  const { deviceIds } = await expectOk<{ deviceIds: string[] }>('POST', '/v1/pendingdevices/batchpromote', bearer, {
+    pendingDeviceIds: [pending.pendingDeviceId],
+    subscriptionId: DEMO.contosoProduction,
+  });
   const enrolled = (await enrol(tokens[0] ?? '', agentKey)).json;
   if (enrolled.status !== 'enrolled') throw new Error(`Expected an enrolled device, got ${JSON.stringify(enrolled)}`);
   const files: Holdings['files'] = [];
   for (let i = 0; i < K; i++) {
-    const pkg = await expectOk<{ packageId: string }>('PUT', '/v1/packages', bearer, { name: `Backup package ${i} ${randomUUID().slice(0, 6)}`, packageTypeId: 3, tenantId: DEMO.contoso, operatingSystemRidsId: [4] });
+    const pkg = await expectOk<{ packageId: string }>('PUT', '/v1/packages', bearer, {
+      name: `Backup package ${i} ${randomUUID().slice(0, 6)}`,
+      packageTypeId: 3,
+      tenantId: DEMO.contoso,
+      operatingSystemRidsId: [4],
+    });
     const content = randomBytes(100_000 + i);
     const form = new FormData();
     form.set('packageId', pkg.packageId);
     form.set('version', '1.0.0');
     form.set('label', 'Backed up');
     form.set('file-0', new Blob([content]), `backup-${i}.bin`);
-    const uploaded = await fetch(`${origin}/v1/packages/upload`, { method: 'POST', headers: { authorization: `Bearer ${bearer}` }, body: form });
+    const uploaded = await fetch(`${origin}/v1/packages/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}` },
+      body: form,
+    });
     if (uploaded.status !== 200) throw new Error(`The upload answered ${uploaded.status}: ${await uploaded.text()}`);
     const { packageVersionId } = (await uploaded.json()) as { packageVersionId: string };
-    await expectOk('POST', `/v1/deviceInstallations/${deviceIds[0] ?? ''}/packages`, bearer, [{ packageId: pkg.packageId, deviceId: deviceIds[0], packageVersionId }]);
+    await expectOk('POST', `/v1/deviceInstallations/${deviceIds[0] ?? ''}/packages`, bearer, [
+      { packageId: pkg.packageId, deviceId: deviceIds[0], packageVersionId },
+    ]);
     files.push({ packageVersionId, content });
   }
 
   // Local users with passwords of their own (not the demo seed's, which a fresh database would recreate).
   const users: Holdings['users'] = [];
-  const operatorRole = await db.selectFrom('app_role').select('role_id').where('name', '=', 'Operator').executeTakeFirstOrThrow();
+  const operatorRole = await db
+    .selectFrom('app_role')
+    .select('role_id')
+    .where('name', '=', 'Operator')
+    .executeTakeFirstOrThrow();
   for (let i = 0; i < K; i++) {
     const userName = `restorer${i}`;
     const password = randomBytes(12).toString('base64url');
     const { user_id } = await db
       .insertInto('app_user')
-      .values({ user_name: userName, display_name: `Restorer ${i}`, email: `${userName}@cfs.example`, password_hash: await hashPassword(password), all_tenants: false, tenant_id: DEMO.contoso, subscription_id: DEMO.contosoProduction, assignment_groups: [] })
+      .values({
+        user_name: userName,
+        display_name: `Restorer ${i}`,
+        email: `${userName}@cfs.example`,
+        password_hash: await hashPassword(password),
+        all_tenants: false,
+        tenant_id: DEMO.contoso,
+        subscription_id: DEMO.contosoProduction,
+        assignment_groups: [],
+      })
       .returning('user_id')
       .executeTakeFirstOrThrow();
     await db.insertInto('user_role').values({ user_id, role_id: operatorRole.role_id }).execute();
@@ -173,9 +231,20 @@ async function check(db: Db, holdings: Holdings) {
   let secrets = 0;
   for (const [i, secret] of holdings.secrets.entries()) {
     received.length = 0;
-    const { id } = await expectOk<{ id: string }>('POST', `/v1/actionDefinitions/${secret.actionDefinitionId}/test`, admin.access_token, { tenantId: DEMO.contoso });
+    const { id } = await expectOk<{ id: string }>(
+      'POST',
+      `/v1/actionDefinitions/${secret.actionDefinitionId}/test`,
+      admin.access_token,
+      { tenantId: DEMO.contoso },
+    );
     // The run is over when its history row is written, whether it reached the listener or not.
-    await until(async () => (await db.selectFrom('action_history').select('message_id').where('message_id', '=', id).executeTakeFirst()) !== undefined, `the test run of ${secret.name}`, 30_000);
+    await until(
+      async () =>
+        (await db.selectFrom('action_history').select('message_id').where('message_id', '=', id).executeTakeFirst()) !==
+        undefined,
+      `the test run of ${secret.name}`,
+      30_000,
+    );
     if (received.some((request) => request.path === `/secret/${i}` && request.secret === secret.value)) secrets += 1;
   }
 
@@ -184,7 +253,9 @@ async function check(db: Db, holdings: Holdings) {
   for (const file of holdings.files) {
     const wanted = configuration.json?.packages?.find((pkg) => pkg.packageVersionId === file.packageVersionId);
     if (!wanted) continue;
-    const download = await fetch(new URL(new URL(wanted.downloadUrl).pathname, origin), { headers: { authorization: `Bearer ${holdings.device.credential}` } });
+    const download = await fetch(new URL(new URL(wanted.downloadUrl).pathname, origin), {
+      headers: { authorization: `Bearer ${holdings.device.credential}` },
+    });
     if (download.status === 200 && Buffer.from(await download.arrayBuffer()).equals(file.content)) files += 1;
   }
 
@@ -202,7 +273,8 @@ async function check(db: Db, holdings: Holdings) {
   }
 
   let apiTokens = 0;
-  for (const token of holdings.tokens) if ((await enrol(token, randomBytes(32).toString('base64url'))).status === 200) apiTokens += 1;
+  for (const token of holdings.tokens)
+    if ((await enrol(token, randomBytes(32).toString('base64url'))).status === 200) apiTokens += 1;
   return { secrets, files, signIns, sessions, apiTokens };
 }
 
@@ -212,7 +284,11 @@ describe('backup and restore', () => {
     const dataDirB = path.join(workDir, 'b');
     const dataDirC = path.join(workDir, 'c');
     const backupDir = path.join(workDir, 'backup');
-    const [databaseA, databaseB, databaseC] = [await createTestDatabase({ empty: true }), await createTestDatabase({ empty: true }), await createTestDatabase({ empty: true })];
+    const [databaseA, databaseB, databaseC] = [
+      await createTestDatabase({ empty: true }),
+      await createTestDatabase({ empty: true }),
+      await createTestDatabase({ empty: true }),
+    ];
     databases.push(databaseA, databaseB, databaseC);
     const [dbA, dbB, dbC] = [connect(databaseA.url, 2), connect(databaseB.url, 2), connect(databaseC.url, 2)];
     pools.push(dbA, dbB, dbC);
@@ -223,18 +299,28 @@ describe('backup and restore', () => {
     const before = await check(dbA, holdings);
 
     // Backed up while the portal runs; then the portal and its DATA_DIR are gone.
-    await runCommand('npm', ['run', '--silent', 'backup', '--', backupDir], { DATA_DIR: dataDirA, DATABASE_URL: databaseA.url });
+    await runCommand('npm', ['run', '--silent', 'backup', '--', backupDir], {
+      DATA_DIR: dataDirA,
+      DATABASE_URL: databaseA.url,
+    });
     await stopPortal(portalA);
     await fs.rm(dataDirA, { recursive: true, force: true });
 
-    await runCommand('npm', ['run', '--silent', 'restore', '--', backupDir], { DATA_DIR: dataDirB, DATABASE_URL: databaseB.url });
+    await runCommand('npm', ['run', '--silent', 'restore', '--', backupDir], {
+      DATA_DIR: dataDirB,
+      DATABASE_URL: databaseB.url,
+    });
     const portalB = startPortal(dataDirB, databaseB.url);
     await waitForHealth(portalB, origin);
     const after = await check(dbB, holdings);
     await stopPortal(portalB);
 
     // The same backup into a portal that keeps its package files in the database (FILE_STORE=database).
-    await runCommand('npm', ['run', '--silent', 'restore', '--', backupDir], { DATA_DIR: dataDirC, DATABASE_URL: databaseC.url, FILE_STORE: 'database' });
+    await runCommand('npm', ['run', '--silent', 'restore', '--', backupDir], {
+      DATA_DIR: dataDirC,
+      DATABASE_URL: databaseC.url,
+      FILE_STORE: 'database',
+    });
     const portalC = startPortal(dataDirC, databaseC.url, { FILE_STORE: 'database' });
     await waitForHealth(portalC, origin);
     const intoDatabase = await check(dbC, holdings);

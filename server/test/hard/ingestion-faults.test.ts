@@ -28,7 +28,9 @@ import { PortalProcess, buildServer, freePort, repositoryRoot, until } from '../
 const PORTAL_KILLS = 20;
 const DATABASE_RESTARTS = 5;
 /** Every fifth outage is the database's. */
-const OUTAGES = Array.from({ length: PORTAL_KILLS + DATABASE_RESTARTS }, (_, index) => (index % 5 === 4 ? 'database' : 'portal'));
+const OUTAGES = Array.from({ length: PORTAL_KILLS + DATABASE_RESTARTS }, (_, index) =>
+  index % 5 === 4 ? 'database' : 'portal',
+);
 /** A packet every 10 ms: a batch is nearly always on its way when a fault strikes. */
 const STREAM_INTERVAL_MS = 10;
 /** The longest an outbox may take to empty after a restart: the agent's backoff after a few failures, and the backlog. */
@@ -57,7 +59,10 @@ const startDatabase = () => startEmbeddedServer({ clusterDir, keysDir });
 
 /** Stops the suite's PostgreSQL server as a crash would (immediate mode: no checkpoint, recovery from the WAL at the next start). */
 async function crashDatabase(): Promise<void> {
-  const pid = Number.parseInt(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0] ?? '', 10);
+  const pid = Number.parseInt(
+    fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0] ?? '',
+    10,
+  );
   process.kill(pid, 'SIGQUIT');
   await until(() => {
     try {
@@ -88,13 +93,19 @@ beforeAll(async () => {
     await migrateToLatest(setup);
     await seed(setup, { demo: true, localUsers: true });
     // The demo's agent device and its tenant token: a device of Contoso that enrols like any agent.
-    prepared = await prepareDemoAgent(setup, loadConfig({ DATA_DIR: portalDir, DATABASE_URL: url, PORT: String(port) }));
+    prepared = await prepareDemoAgent(
+      setup,
+      loadConfig({ DATA_DIR: portalDir, DATABASE_URL: url, PORT: String(port) }),
+    );
   } finally {
     await setup.destroy();
   }
   if (!prepared) throw new Error('The demo tenants were not seeded');
   agent = prepared;
-  portal = new PortalProcess({ DATABASE_URL: url, DATA_DIR: portalDir, DEMO_SEED: 'false', DEMO_AGENT: 'false', LOG_LEVEL: 'warn' }, port);
+  portal = new PortalProcess(
+    { DATABASE_URL: url, DATA_DIR: portalDir, DEMO_SEED: 'false', DEMO_AGENT: 'false', LOG_LEVEL: 'warn' },
+    port,
+  );
   await portal.start();
 });
 
@@ -107,13 +118,20 @@ afterAll(async () => {
 
 describe('ingestion under faults', () => {
   it('stores every acknowledged packet once through 20 portal kills and 5 database crashes, and the agent outbox empties after each', async () => {
-    const { agentKey } = JSON.parse(fs.readFileSync(path.join(agent.dataDir, 'identity.json'), 'utf8')) as { agentKey: string };
-    const enrolled = await new PortalClient(portal.url, 'cfs-agent/ingestion-faults').json<EnrolmentResult>('POST', '/v1/agent/enrol', agent.token, {
-      agentKey,
-      machineName: 'ingestion-faults',
-      operatingSystem: process.platform,
-      architecture: process.arch,
-    });
+    const { agentKey } = JSON.parse(fs.readFileSync(path.join(agent.dataDir, 'identity.json'), 'utf8')) as {
+      agentKey: string;
+    };
+    const enrolled = await new PortalClient(portal.url, 'cfs-agent/ingestion-faults').json<EnrolmentResult>(
+      'POST',
+      '/v1/agent/enrol',
+      agent.token,
+      {
+        agentKey,
+        machineName: 'ingestion-faults',
+        operatingSystem: process.platform,
+        architecture: process.arch,
+      },
+    );
     if (enrolled?.status !== 'enrolled') throw new Error('The agent was not enrolled');
 
     const acknowledged = new Set<number>();
@@ -161,13 +179,19 @@ describe('ingestion under faults', () => {
 
       const outage: Outage = { kind, restartAt, firstAcknowledgedAt: undefined, drainedAt: undefined, backlog: 0 };
       outages.push(outage);
-      const drained = await until(() => drains.length > drainsBefore, `the outbox to empty after ${kind} outage ${outages.length}`, DRAIN_TIMEOUT_MS).then(
+      const drained = await until(
+        () => drains.length > drainsBefore,
+        `the outbox to empty after ${kind} outage ${outages.length}`,
+        DRAIN_TIMEOUT_MS,
+      ).then(
         () => true,
         () => false,
       );
       outage.firstAcknowledgedAt = acknowledgements.find((entry) => entry.at >= restartAt)?.at;
       if (!drained) {
-        console.error(`The outbox did not empty after ${kind} outage ${outages.length}; the portal ${portal.alive ? 'runs' : 'is gone'}, its last output:\n${portal.lastOutput()}`);
+        console.error(
+          `The outbox did not empty after ${kind} outage ${outages.length}; the portal ${portal.alive ? 'runs' : 'is gone'}, its last output:\n${portal.lastOutput()}`,
+        );
         break;
       }
       outage.drainedAt = drains[drainsBefore]!.at;
@@ -175,7 +199,9 @@ describe('ingestion under faults', () => {
     }
 
     command({ kind: 'finish' });
-    await until(() => finished !== undefined, 'the agent to send what it holds', DRAIN_TIMEOUT_MS).catch(() => undefined);
+    await until(() => finished !== undefined, 'the agent to send what it holds', DRAIN_TIMEOUT_MS).catch(
+      () => undefined,
+    );
     const made = finished ?? Math.max(0, ...acknowledged);
 
     const check = connect(database.url('postgres'), 2);
@@ -191,7 +217,9 @@ describe('ingestion under faults', () => {
     const duplicates = stored.rows.reduce((sum, row) => sum + row.copies - 1, 0);
     const drainedOutages = outages.filter((outage) => outage.drainedAt !== undefined);
     const recoveries = drainedOutages.map((outage) => outage.drainedAt! - outage.restartAt);
-    const firstAcknowledgements = outages.flatMap((outage) => (outage.firstAcknowledgedAt === undefined ? [] : [outage.firstAcknowledgedAt - outage.restartAt]));
+    const firstAcknowledgements = outages.flatMap((outage) =>
+      outage.firstAcknowledgedAt === undefined ? [] : [outage.firstAcknowledgedAt - outage.restartAt],
+    );
     // A batch answered with fewer new packets than it carried was sent again after a commit whose answer a fault cut off.
     const resentStored = acknowledgements.filter((entry) => entry.stored < entry.count).length;
 

@@ -11,7 +11,7 @@ import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
 import { ALL_TENANTS } from '../../src/auth/tenant-scope.js';
 import { connect, type Db } from '../../src/db/database.js';
 import { scoped } from '../../src/db/scoped.js';
-import { DEMO } from '../../src/db/seed.js';
+import { DEMO } from '../../src/db/demo-ids.js';
 import { actionRunTask, enqueueActionRun } from '../../src/engines/actions/runner.js';
 import { TEST_TASK_TABLES, tickTask } from '../fixtures/test-tasks.js';
 import { reportFigures } from '../figures.js';
@@ -94,24 +94,58 @@ const heldBy = (pid: number) => `%:${pid}:%`;
 async function runActionsUnderFaults() {
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const action = await scoped(db, ALL_TENANTS)
-    .insertInto('action_definition', { name: 'Fault sink', action_definition_type_id: 4, tenant_id: DEMO.contoso, endpoint_url: `${sinkUrl}/effect`, http_method: 'POST', headers: null, body: '{"run":"{Run}"}' })
+    .insertInto('action_definition', {
+      name: 'Fault sink',
+      action_definition_type_id: 4,
+      tenant_id: DEMO.contoso,
+      endpoint_url: `${sinkUrl}/effect`,
+      http_method: 'POST',
+      headers: null,
+      body: '{"run":"{Run}"}',
+    })
     .returning('action_definition_id')
     .executeTakeFirstOrThrow();
 
   for (let i = 0; i < WORKERS; i++) {
     // OUTBOUND_ALLOW names exactly the sink: the guard refuses every other loopback address.
-    workers.push(spawnPortal({ ROLE: 'worker', DATABASE_URL: database.url, DATA_DIR: dataDir, DEMO_SEED: 'false', OUTBOUND_ALLOW: new URL(sinkUrl).host }));
+    workers.push(
+      spawnPortal({
+        ROLE: 'worker',
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        DEMO_SEED: 'false',
+        OUTBOUND_ALLOW: new URL(sinkUrl).host,
+      }),
+    );
   }
-  const listening = () => count(sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN job_enqueued'`);
-  await until(async () => {
-    const exited = workers.find((worker) => worker.child.exitCode !== null);
-    if (exited) throw new Error(`A worker exited:\n${exited.output()}`);
-    return (await listening()) === WORKERS;
-  }, 'three workers listening for jobs', 120_000);
+  const listening = () =>
+    count(
+      sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN job_enqueued'`,
+    );
+  await until(
+    async () => {
+      const exited = workers.find((worker) => worker.child.exitCode !== null);
+      if (exited) throw new Error(`A worker exited:\n${exited.output()}`);
+      return (await listening()) === WORKERS;
+    },
+    'three workers listening for jobs',
+    120_000,
+  );
 
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < RUNS; i++) {
-      await enqueueActionRun(trx, { actionDefinitionId: action.action_definition_id, tenantId: DEMO.contoso, parameters: { Run: String(i) }, origin: { kind: 'test', messageId: randomUUID(), triggeredBy: 'jobs-faults' } }, `jobs-faults:${i}`);
+      await enqueueActionRun(
+        trx,
+        {
+          actionDefinitionId: action.action_definition_id,
+          tenantId: DEMO.contoso,
+          parameters: { Run: String(i) },
+          origin: { kind: 'test', messageId: randomUUID(), triggeredBy: 'jobs-faults' },
+        },
+        `jobs-faults:${i}`,
+      );
     }
   });
 
@@ -119,12 +153,23 @@ async function runActionsUnderFaults() {
   const doomedPid = doomed?.child.pid;
   if (!doomed || doomedPid === undefined) throw new Error('no worker to kill');
   const doomedRunning = async () =>
-    (await sql<{ key: string; run: string }>`SELECT key, payload->'parameters'->>'Run' AS run FROM job WHERE task = ${actionRunTask.name} AND state = 'running' AND locked_by LIKE ${heldBy(doomedPid)}`.execute(db)).rows;
+    (
+      await sql<{
+        key: string;
+        run: string;
+      }>`SELECT key, payload->'parameters'->>'Run' AS run FROM job WHERE task = ${actionRunTask.name} AND state = 'running' AND locked_by LIKE ${heldBy(doomedPid)}`.execute(
+        db,
+      )
+    ).rows;
   // Midway: the endpoint holds its answers, and every job the doomed worker holds has sent its request.
-  await until(async () => {
-    const running = await doomedRunning();
-    return running.length > 0 && running.every(({ run }) => held.has(run));
-  }, 'the doomed worker to have requests at the endpoint', 120_000);
+  await until(
+    async () => {
+      const running = await doomedRunning();
+      return running.length > 0 && running.every(({ run }) => held.has(run));
+    },
+    'the doomed worker to have requests at the endpoint',
+    120_000,
+  );
   doomed.child.kill('SIGKILL');
   const killedAt = Date.now();
   await doomed.exited();
@@ -133,8 +178,21 @@ async function runActionsUnderFaults() {
   for (const answer of held.values()) answer();
   held.clear();
 
-  await until(async () => (await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM job WHERE task = ${actionRunTask.name} AND state IN ('done', 'failed')`)) === RUNS, 'every run to finish', 180_000);
-  const recovered = await sql<{ last: Date | null }>`SELECT max(finished) AS last FROM job WHERE task = ${actionRunTask.name} AND key = ANY(${orphaned}::text[])`.execute(db);
+  await until(
+    async () =>
+      (await count(
+        sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM job WHERE task = ${actionRunTask.name} AND state IN ('done', 'failed')`,
+      )) === RUNS,
+    'every run to finish',
+    180_000,
+  );
+  const recovered = await sql<{
+    last: Date | null;
+  }>`SELECT max(finished) AS last FROM job WHERE task = ${actionRunTask.name} AND key = ANY(${orphaned}::text[])`.execute(
+    db,
+  );
   const recoveredAt = recovered.rows[0]?.last?.getTime() ?? Number.NaN;
 
   // The receiver applies the first request of each key, and a request without a key always; a
@@ -168,13 +226,18 @@ async function runActionsUnderFaults() {
 }
 
 async function runTimers() {
-  const started = Array.from({ length: WORKERS }, (_, i) => spawnFixtureWorker(database.url, `ticker-${i}`, 5000, tickTask.name));
+  const started = Array.from({ length: WORKERS }, (_, i) =>
+    spawnFixtureWorker(database.url, `ticker-${i}`, 5000, tickTask.name),
+  );
   tickers.push(...started.map(({ child }) => child));
   await Promise.all(started.map(({ ready }) => ready));
   // Counted from the moment all three run.
   await sql`DELETE FROM job_run`.execute(db);
   // A run's period is its job's run_at (the period's start), whatever key the job was enqueued under.
-  const runsPerPeriod = sql<{ run_at: Date; runs: number }>`SELECT j.run_at, count(*)::int AS runs FROM job_run r JOIN job j ON j.task = ${tickTask.name} AND j.key = r.job_key GROUP BY j.run_at`;
+  const runsPerPeriod = sql<{
+    run_at: Date;
+    runs: number;
+  }>`SELECT j.run_at, count(*)::int AS runs FROM job_run r JOIN job j ON j.task = ${tickTask.name} AND j.key = r.job_key GROUP BY j.run_at`;
   const periods = async () => (await runsPerPeriod.execute(db)).rows.length;
   await until(async () => (await periods()) >= TIMER_PERIODS, `${TIMER_PERIODS} periods of the recurring task`, 60_000);
   for (const ticker of tickers) ticker.kill('SIGKILL');

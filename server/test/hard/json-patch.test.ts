@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONTROL_STATUSES, MAX_CONTROL_NOTES } from '@cfs/contracts/compliance';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import { DEMO } from '../../src/db/seed.js';
+import { DEMO } from '../../src/db/demo-ids.js';
 import { reportFigures } from '../figures.js';
 import { createTestPortal, registeredRoutes, type TestPortal } from '../harness.js';
 
@@ -33,7 +33,13 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const patch = (url: string, operations: unknown) => portal.as(USER, { method: 'PATCH', url, payload: JSON.stringify(operations), headers: { 'content-type': 'application/json-patch+json' } });
+const patch = (url: string, operations: unknown) =>
+  portal.as(USER, {
+    method: 'PATCH',
+    url,
+    payload: JSON.stringify(operations),
+    headers: { 'content-type': 'application/json-patch+json' },
+  });
 
 /**
  * What one generated operation is: `valid` (a change the rules accept, or a `test` of the value the
@@ -90,25 +96,69 @@ function otherThan(value: unknown): unknown {
   return value === null ? 'not null' : null;
 }
 
-const constantStep = (kind: Kind, operation: Operation): fc.Arbitrary<Step> => fc.constant({ kind, make: () => operation });
+const constantStep = (kind: Kind, operation: Operation): fc.Arbitrary<Step> =>
+  fc.constant({ kind, make: () => operation });
 /** Text as editors type it and as attackers send it: any code point, quotes, markup, long runs. */
-const anyText = (maxLength: number) => fc.oneof(fc.string({ maxLength }), fc.string({ unit: 'binary', maxLength }), fc.constantFrom('', ' ', '"; DROP TABLE work_unit; --', '<script>x</script>', '{"__proto__":{"polluted":1}}'));
+const anyText = (maxLength: number) =>
+  fc.oneof(
+    fc.string({ maxLength }),
+    fc.string({ unit: 'binary', maxLength }),
+    fc.constantFrom('', ' ', '"; DROP TABLE work_unit; --', '<script>x</script>', '{"__proto__":{"polluted":1}}'),
+  );
 
 /** Paths into the prototype of the document or of a value in it, by every operation. */
-const PROTOTYPE_PATHS = ['/__proto__/polluted', '/__proto__', '/constructor/prototype/polluted', '/constructor', '/relations/__proto__/polluted', '/relations/0/__proto__/polluted', '/title/__proto__/polluted', '/properties/constructor/prototype/polluted'];
+const PROTOTYPE_PATHS = [
+  '/__proto__/polluted',
+  '/__proto__',
+  '/constructor/prototype/polluted',
+  '/constructor',
+  '/relations/__proto__/polluted',
+  '/relations/0/__proto__/polluted',
+  '/title/__proto__/polluted',
+  '/properties/constructor/prototype/polluted',
+];
 
 function workUnitTarget(workUnitId: number, tenantId: string): Target {
   const url = `/v1/workunits/${workUnitId}`;
-  const textFields = ['description', 'resolution', 'assignedTo', 'assignmentGroup', 'source', 'referenceId', 'stakeHolderFullName', 'implementationPlan'];
+  const textFields = [
+    'description',
+    'resolution',
+    'assignedTo',
+    'assignmentGroup',
+    'source',
+    'referenceId',
+    'stakeHolderFullName',
+    'implementationPlan',
+  ];
   const valid: fc.Arbitrary<Step>[] = [
-    fc.string({ minLength: 3, maxLength: 60 }).filter((title) => title.trim().length >= 3).map((title): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/title', value: title }) })),
-    fc.record({ field: fc.constantFrom(...textFields), value: fc.option(fc.string({ maxLength: 80 }), { nil: null }) }).map(({ field, value }): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: `/${field}`, value }) })),
-    fc.option(fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer())).map((properties) => JSON.stringify(properties)), { nil: null }).map(
-      (properties): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/properties', value: properties }) }),
-    ),
-    fc.integer({ min: 0, max: 4 }).map((severityId): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/severityId', value: severityId }) })),
-    fc.record({ referenceId: fc.constantFrom('1', '2', '3'), referenceType: fc.constantFrom('WorkUnit', 'Device') }).map((relation): Step => ({ kind: 'valid', make: () => ({ op: 'add', path: '/relations/-', value: relation }) })),
-    fc.constantFrom(...textFields).map((field): Step => ({ kind: 'valid', make: () => ({ op: 'copy', from: '/title', path: `/${field}` }) })),
+    fc
+      .string({ minLength: 3, maxLength: 60 })
+      .filter((title) => title.trim().length >= 3)
+      .map((title): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/title', value: title }) })),
+    fc
+      .record({ field: fc.constantFrom(...textFields), value: fc.option(fc.string({ maxLength: 80 }), { nil: null }) })
+      .map(({ field, value }): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: `/${field}`, value }) })),
+    fc
+      .option(
+        fc
+          .dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer()))
+          .map((properties) => JSON.stringify(properties)),
+        { nil: null },
+      )
+      .map((properties): Step => ({
+        kind: 'valid',
+        make: () => ({ op: 'replace', path: '/properties', value: properties }),
+      })),
+    fc.integer({ min: 0, max: 4 }).map((severityId): Step => ({
+      kind: 'valid',
+      make: () => ({ op: 'replace', path: '/severityId', value: severityId }),
+    })),
+    fc
+      .record({ referenceId: fc.constantFrom('1', '2', '3'), referenceType: fc.constantFrom('WorkUnit', 'Device') })
+      .map((relation): Step => ({ kind: 'valid', make: () => ({ op: 'add', path: '/relations/-', value: relation }) })),
+    fc
+      .constantFrom(...textFields)
+      .map((field): Step => ({ kind: 'valid', make: () => ({ op: 'copy', from: '/title', path: `/${field}` }) })),
     tests(['title', 'severityId', 'stateId', 'tenantId', ...textFields]),
   ];
   const invalid: fc.Arbitrary<Step>[] = [
@@ -118,7 +168,11 @@ function workUnitTarget(workUnitId: number, tenantId: string): Target {
     constantStep('invalid', { op: 'replace', path: '/severityId', value: 'high' }),
     constantStep('invalid', { op: 'replace', path: '/stateId', value: 99 }),
     constantStep('invalid', { op: 'replace', path: '/workUnitTypeId', value: -5 }),
-    constantStep('invalid', { op: 'replace', path: '/relations/497', value: { referenceId: '1', referenceType: 'WorkUnit' } }),
+    constantStep('invalid', {
+      op: 'replace',
+      path: '/relations/497',
+      value: { referenceId: '1', referenceType: 'WorkUnit' },
+    }),
     constantStep('invalid', { op: 'remove', path: '/relations/498' }),
     constantStep('invalid', { op: 'replace', path: '/title/x/y', value: 'deep' }),
     constantStep('invalid', { op: 'move', from: '/nowhere', path: '/title' }),
@@ -132,14 +186,28 @@ function workUnitTarget(workUnitId: number, tenantId: string): Target {
     constantStep('invalid', { op: 'replace', path: '/title', value: null }),
   ];
   const forbidden: fc.Arbitrary<Step>[] = [
-    ...['/workUnitId', '/publicWorkUnitId', '/internalWorkUnitId', '/created', '/createdBy', '/modified', '/modifiedBy', '/resolved', '/tenant', '/tenant/name', '/tenant_id', '/created_by', '/modified_by'].map((path) =>
-      writeOf(path, path.endsWith('Id') ? 1 : 'intruder', '/description'),
-    ),
+    ...[
+      '/workUnitId',
+      '/publicWorkUnitId',
+      '/internalWorkUnitId',
+      '/created',
+      '/createdBy',
+      '/modified',
+      '/modifiedBy',
+      '/resolved',
+      '/tenant',
+      '/tenant/name',
+      '/tenant_id',
+      '/created_by',
+      '/modified_by',
+    ].map((path) => writeOf(path, path.endsWith('Id') ? 1 : 'intruder', '/description')),
     // The unit's tenant may change, but only to one of the caller's tenants.
     constantStep('forbidden', { op: 'replace', path: '/tenantId', value: DEMO.fabrikam }),
     constantStep('forbidden', { op: 'replace', path: '/tenantId', value: crypto.randomUUID() }),
     ...PROTOTYPE_PATHS.map((path) => writeOf(path, 'polluted', '/description')),
-    fc.constantFrom(...PROTOTYPE_PATHS).map((from): Step => ({ kind: 'forbidden', make: () => ({ op: 'copy', from, path: '/title' }) })),
+    fc
+      .constantFrom(...PROTOTYPE_PATHS)
+      .map((from): Step => ({ kind: 'forbidden', make: () => ({ op: 'copy', from, path: '/title' }) })),
   ];
   return {
     name: 'work unit',
@@ -160,7 +228,11 @@ function workUnitTarget(workUnitId: number, tenantId: string): Target {
       return JSON.stringify(rows[0]?.state);
     },
     async fixed() {
-      const row = await portal.db.selectFrom('work_unit').select(['work_unit_id', 'public_work_unit_id', 'internal_work_unit_id', 'tenant_id', 'created', 'created_by']).where('work_unit_id', '=', workUnitId).executeTakeFirst();
+      const row = await portal.db
+        .selectFrom('work_unit')
+        .select(['work_unit_id', 'public_work_unit_id', 'internal_work_unit_id', 'tenant_id', 'created', 'created_by'])
+        .where('work_unit_id', '=', workUnitId)
+        .executeTakeFirst();
       return JSON.stringify(row);
     },
     steps: fc.oneof({ arbitrary: fc.oneof(...valid), weight: 4 }, { arbitrary: fc.oneof(...forbidden), weight: 1 }),
@@ -171,7 +243,9 @@ function workUnitTarget(workUnitId: number, tenantId: string): Target {
 function controlStatusTarget(controlStatusId: string, tenantId: string): Target {
   const url = `/v1/controlstatuses/${controlStatusId}`;
   const valid: fc.Arbitrary<Step>[] = [
-    fc.constantFrom(...CONTROL_STATUSES).map((status): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/status', value: status }) })),
+    fc
+      .constantFrom(...CONTROL_STATUSES)
+      .map((status): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/status', value: status }) })),
     anyText(200)
       .filter((notes) => !notes.includes('\u0000'))
       .map((notes): Step => ({ kind: 'valid', make: () => ({ op: 'replace', path: '/notes', value: notes }) })),
@@ -190,9 +264,22 @@ function controlStatusTarget(controlStatusId: string, tenantId: string): Target 
     constantStep('invalid', { op: 'move', from: '/nowhere', path: '/notes' }),
   ];
   const forbidden: fc.Arbitrary<Step>[] = [
-    ...['/id', '/tenantId', '/controlId', '/checkDate', '/created', '/createdBy', '/modified', '/modifiedBy', '/tenant_id', '/control_status_id'].map((path) => writeOf(path, path === '/tenantId' ? DEMO.fabrikam : 'intruder', '/notes')),
+    ...[
+      '/id',
+      '/tenantId',
+      '/controlId',
+      '/checkDate',
+      '/created',
+      '/createdBy',
+      '/modified',
+      '/modifiedBy',
+      '/tenant_id',
+      '/control_status_id',
+    ].map((path) => writeOf(path, path === '/tenantId' ? DEMO.fabrikam : 'intruder', '/notes')),
     ...PROTOTYPE_PATHS.map((path) => writeOf(path, 'polluted', '/notes')),
-    fc.constantFrom(...PROTOTYPE_PATHS).map((from): Step => ({ kind: 'forbidden', make: () => ({ op: 'copy', from, path: '/notes' }) })),
+    fc
+      .constantFrom(...PROTOTYPE_PATHS)
+      .map((from): Step => ({ kind: 'forbidden', make: () => ({ op: 'copy', from, path: '/notes' }) })),
   ];
   return {
     name: 'control status',
@@ -201,10 +288,24 @@ function controlStatusTarget(controlStatusId: string, tenantId: string): Target 
     async document() {
       const row = await portal.db
         .selectFrom('control_status')
-        .select(['control_status_id', 'tenant_id', 'control_id', 'status', 'notes', sql<string>`to_char(check_date, 'YYYY-MM-DD')`.as('check_date')])
+        .select([
+          'control_status_id',
+          'tenant_id',
+          'control_id',
+          'status',
+          'notes',
+          sql<string>`to_char(check_date, 'YYYY-MM-DD')`.as('check_date'),
+        ])
         .where('control_status_id', '=', controlStatusId)
         .executeTakeFirstOrThrow();
-      return { id: row.control_status_id, checkDate: row.check_date, status: row.status, notes: row.notes, tenantId: row.tenant_id, controlId: row.control_id };
+      return {
+        id: row.control_status_id,
+        checkDate: row.check_date,
+        status: row.status,
+        notes: row.notes,
+        tenantId: row.tenant_id,
+        controlId: row.control_id,
+      };
     },
     async snapshot() {
       const { rows } = await sql<{ state: unknown }>`
@@ -214,7 +315,11 @@ function controlStatusTarget(controlStatusId: string, tenantId: string): Target 
       return JSON.stringify(rows[0]?.state);
     },
     async fixed() {
-      const row = await portal.db.selectFrom('control_status').select(['control_status_id', 'tenant_id', 'control_id', 'check_date', 'created', 'created_by']).where('control_status_id', '=', controlStatusId).executeTakeFirst();
+      const row = await portal.db
+        .selectFrom('control_status')
+        .select(['control_status_id', 'tenant_id', 'control_id', 'check_date', 'created', 'created_by'])
+        .where('control_status_id', '=', controlStatusId)
+        .executeTakeFirst();
       return JSON.stringify(row);
     },
     steps: fc.oneof({ arbitrary: fc.oneof(...valid), weight: 4 }, { arbitrary: fc.oneof(...forbidden), weight: 1 }),
@@ -269,7 +374,8 @@ async function runPatch(target: Target, steps: Step[]): Promise<void> {
   }
   // A failed `test` answers 409 (spec 001 §8) unless an operation the route refuses outright comes with it.
   const expected = kinds.has('failingTest') || mayConflict ? [400, 409] : [400];
-  if (response.statusCode < 500 && !expected.includes(response.statusCode)) note(`expected ${expected.join(' or ')}: ${shown}`);
+  if (response.statusCode < 500 && !expected.includes(response.statusCode))
+    note(`expected ${expected.join(' or ')}: ${shown}`);
   if (after !== before) {
     figures.changedByFailure += 1;
     note(`the row changed after a failed patch: ${shown}`);
@@ -280,7 +386,15 @@ async function createWorkUnit(description: string): Promise<number> {
   const created = await portal.as(USER, {
     method: 'PUT',
     url: '/api/v1/workunits',
-    payload: { workUnitId: -1, title: 'Patched unit', description, severityId: 2, stateId: WORK_UNIT_STATES.New, tenantId: DEMO.contoso, workUnitTypeId: WORK_UNIT_TYPES.Incident },
+    payload: {
+      workUnitId: -1,
+      title: 'Patched unit',
+      description,
+      severityId: 2,
+      stateId: WORK_UNIT_STATES.New,
+      tenantId: DEMO.contoso,
+      workUnitTypeId: WORK_UNIT_TYPES.Incident,
+    },
   });
   if (created.statusCode !== 200) throw new Error(`work unit: ${created.statusCode} ${created.body}`);
   return created.json<{ workUnitId: number }>().workUnitId;
@@ -292,22 +406,50 @@ describe('JSON Patch on every PATCH route', () => {
   test('a patch that fails leaves the row unchanged and a forbidden path is refused, over generated patches', async () => {
     expect(patchRoutes.sort()).toEqual(['/v1/controlstatuses/:id', '/v1/workunits/:id']);
     const unit = workUnitTarget(await createWorkUnit('Before any patch'), DEMO.contoso);
-    const control = await portal.db.selectFrom('control').innerJoin('control_set', 'control_set.control_set_id', 'control.control_set_id').select('control.control_id').where('control_set.name', '=', 'NIST SP 800-53 Rev. 5 Moderate baseline').where('control.name', '=', 'AC-2').executeTakeFirstOrThrow();
-    const status = await portal.as(USER, { method: 'POST', url: '/v1/controlstatuses', payload: { checkDate: '2026-03-11', status: 'NonCompliant', tenantId: DEMO.contoso, controlId: control.control_id } });
+    const control = await portal.db
+      .selectFrom('control')
+      .innerJoin('control_set', 'control_set.control_set_id', 'control.control_set_id')
+      .select('control.control_id')
+      .where('control_set.name', '=', 'NIST SP 800-53 Rev. 5 Moderate baseline')
+      .where('control.name', '=', 'AC-2')
+      .executeTakeFirstOrThrow();
+    const status = await portal.as(USER, {
+      method: 'POST',
+      url: '/v1/controlstatuses',
+      payload: {
+        checkDate: '2026-03-11',
+        status: 'NonCompliant',
+        tenantId: DEMO.contoso,
+        controlId: control.control_id,
+      },
+    });
     expect(status.statusCode, status.body).toBe(200);
     const controlStatus = controlStatusTarget(status.json<{ id: string }>().id, DEMO.contoso);
-    for (const [target, numRuns] of [[unit, RUNS.workUnit], [controlStatus, RUNS.controlStatus]] as const) {
+    for (const [target, numRuns] of [
+      [unit, RUNS.workUnit],
+      [controlStatus, RUNS.controlStatus],
+    ] as const) {
       await fc.assert(
-        fc.asyncProperty(fc.array(target.steps, { maxLength: 5 }), fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: target.invalid, weight: 1 }), async (steps, last) => {
-          await runPatch(target, last ? [...steps, last] : steps);
-        }),
+        fc.asyncProperty(
+          fc.array(target.steps, { maxLength: 5 }),
+          fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: target.invalid, weight: 1 }),
+          async (steps, last) => {
+            await runPatch(target, last ? [...steps, last] : steps);
+          },
+        ),
         { numRuns },
       );
     }
     // Whatever a patch named, nothing reached the prototypes of this process's objects.
-    if (Object.hasOwn(Object.prototype, 'polluted') || Object.hasOwn(Array.prototype, 'polluted')) figures.forbiddenAccepted += 1;
+    if (Object.hasOwn(Object.prototype, 'polluted') || Object.hasOwn(Array.prototype, 'polluted'))
+      figures.forbiddenAccepted += 1;
     expect(problems).toEqual([]);
-    expect(figures).toEqual({ runs: RUNS.workUnit + RUNS.controlStatus, changedByFailure: 0, forbiddenAccepted: 0, serverErrors: 0 });
+    expect(figures).toEqual({
+      runs: RUNS.workUnit + RUNS.controlStatus,
+      changedByFailure: 0,
+      forbiddenAccepted: 0,
+      serverErrors: 0,
+    });
   });
 
   test('50 editors patching one unit at once: one success per version, no update lost', async () => {
@@ -333,9 +475,18 @@ describe('JSON Patch on every PATCH route', () => {
       throw new Error(`editor ${index} never got its change in`);
     };
     await Promise.all(Array.from({ length: EDITORS }, (_, index) => editor(index)));
-    const final = (await portal.db.selectFrom('work_unit').select('description').where('work_unit_id', '=', workUnitId).executeTakeFirstOrThrow()).description ?? '';
+    const final =
+      (
+        await portal.db
+          .selectFrom('work_unit')
+          .select('description')
+          .where('work_unit_id', '=', workUnitId)
+          .executeTakeFirstOrThrow()
+      ).description ?? '';
     concurrency.successes = applied.length;
-    concurrency.lostUpdates = Array.from({ length: EDITORS }, (_, index) => index).filter((index) => !final.includes(` e${index};`)).length;
+    concurrency.lostUpdates = Array.from({ length: EDITORS }, (_, index) => index).filter(
+      (index) => !final.includes(` e${index};`),
+    ).length;
     expect([...successesByVersion.values()].every((count) => count === 1)).toBe(true);
     // The final state is the successful patches applied one after the other, from the first version.
     const chain = [...applied].sort((a, b) => a.from.length - b.from.length);

@@ -29,11 +29,23 @@ function report(message: StreamerReport): void {
 
 /** The portal's acknowledgements as they arrive: every 2xx answer to a batch of packets. */
 class RecordingClient extends PortalClient {
-  override async json<T>(method: 'GET' | 'POST', requestPath: string, bearer: string, body?: unknown): Promise<T | undefined> {
+  override async json<T>(
+    method: 'GET' | 'POST',
+    requestPath: string,
+    bearer: string,
+    body?: unknown,
+  ): Promise<T | undefined> {
     const answer = await super.json<T>(method, requestPath, bearer, body);
     if (requestPath === '/v1/packets' && Array.isArray(body)) {
-      const sequences = (body as { message: { Metrics: Record<string, number> } }[]).map((packet) => packet.message.Metrics[SEQUENCE_METRIC]!);
-      report({ kind: 'acknowledged', sequences, stored: (answer as IngestResult | undefined)?.stored ?? 0, at: Date.now() });
+      const sequences = (body as { message: { Metrics: Record<string, number> } }[]).map(
+        (packet) => packet.message.Metrics[SEQUENCE_METRIC]!,
+      );
+      report({
+        kind: 'acknowledged',
+        sequences,
+        stored: (answer as IngestResult | undefined)?.stored ?? 0,
+        at: Date.now(),
+      });
     }
     return answer;
   }
@@ -46,7 +58,12 @@ async function main(): Promise<void> {
   const outbox = new Outbox(path.join(env('STREAM_DIR'), 'outbox.jsonl'));
   const log = new AgentLog(true);
   log.outbox = outbox;
-  const delivery = new OutboxDelivery(outbox, new RecordingClient(env('STREAM_PORTAL'), 'cfs-agent/packet-streamer'), () => credential, log);
+  const delivery = new OutboxDelivery(
+    outbox,
+    new RecordingClient(env('STREAM_PORTAL'), 'cfs-agent/packet-streamer'),
+    () => credential,
+    log,
+  );
 
   let producing = true;
   let delivering = true;
@@ -56,13 +73,20 @@ async function main(): Promise<void> {
       made += 1;
       await outbox.append({
         kind: 'packet',
-        packet: { entityId: deviceId, timestamp: new Date().toISOString(), message: { Value: made, Properties: { BlockName: 'Numbered stream' }, Metrics: { [SEQUENCE_METRIC]: made } } },
+        packet: {
+          entityId: deviceId,
+          timestamp: new Date().toISOString(),
+          message: { Value: made, Properties: { BlockName: 'Numbered stream' }, Metrics: { [SEQUENCE_METRIC]: made } },
+        },
       });
       delivery.wake();
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   })();
-  const deliveryDone = delivery.run(() => delivering, () => true);
+  const deliveryDone = delivery.run(
+    () => delivering,
+    () => true,
+  );
 
   // The outbox's size over time: the largest backlog, and the first empty outbox after a fault
   // (watched from the parent's command on, once the outbox has held items).

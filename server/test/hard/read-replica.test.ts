@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import { DEMO } from '../../src/db/seed.js';
+import { DEMO } from '../../src/db/demo-ids.js';
 import { createTestPortal, type TestPortal } from '../harness.js';
 import { startPrimary, startReplica, type Cluster } from '../postgres-cluster.js';
 
@@ -37,7 +37,9 @@ beforeAll(async () => {
   replica = await startReplica(primary);
   portal = await createTestPortal({ DATABASE_URL: primary.url(), DATABASE_READ_URL: replica.url() });
   // The seed has reached the replica.
-  await until(async () => (await onReplica<boolean>(`SELECT to_regclass('public.work_unit') IS NOT NULL AS value`)) === true);
+  await until(
+    async () => (await onReplica<boolean>(`SELECT to_regclass('public.work_unit') IS NOT NULL AS value`)) === true,
+  );
 }, 120_000);
 afterAll(async () => {
   await portal?.close();
@@ -46,9 +48,16 @@ afterAll(async () => {
 });
 
 const titles = async (user: string, headers: Record<string, string> = {}) => {
-  const response = await portal.as(user, { method: 'GET', url: `/v1/workunits?$filter=${encodeURIComponent("contains(title,'Replica lag probe')")}`, headers });
+  const response = await portal.as(user, {
+    method: 'GET',
+    url: `/v1/workunits?$filter=${encodeURIComponent("contains(title,'Replica lag probe')")}`,
+    headers,
+  });
   expect(response.statusCode, response.body).toBe(200);
-  return { titles: response.json<{ value: { title: string }[] }>().value.map((unit) => unit.title), etag: response.headers.etag };
+  return {
+    titles: response.json<{ value: { title: string }[] }>().value.map((unit) => unit.title),
+    etag: response.headers.etag,
+  };
 };
 
 describe('a read replica (DATABASE_READ_URL)', () => {
@@ -59,7 +68,14 @@ describe('a read replica (DATABASE_READ_URL)', () => {
     const created = await portal.as('operator', {
       method: 'PUT',
       url: '/api/v1/workunits',
-      payload: { workUnitId: -1, title: 'Replica lag probe', severityId: 1, stateId: 1, tenantId: DEMO.contoso, workUnitTypeId: WORK_UNIT_TYPES.Incident },
+      payload: {
+        workUnitId: -1,
+        title: 'Replica lag probe',
+        severityId: 1,
+        stateId: 1,
+        tenantId: DEMO.contoso,
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     const position = created.headers['x-read-after'];

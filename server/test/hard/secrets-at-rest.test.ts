@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashToken } from '../../src/auth/api-tokens.js';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { createSecretBox } from '../../src/crypto/secret-box.js';
-import { DEMO } from '../../src/db/seed.js';
+import { DEMO } from '../../src/db/demo-ids.js';
 import { enrolDeviceOverHttp } from '../agent-enrolment.js';
 import { reportFigures } from '../figures.js';
 import { withClient } from '../global-setup.js';
@@ -54,7 +54,8 @@ const answers: { request: string; text: string; handsOver: string[] }[] = [];
 
 function portalEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'SECRETS_KEY', 'SECRETS_PREVIOUS_KEYS', 'SMTP_URL', 'OUTBOUND_ALLOW', 'TEST_LOG']) delete env[name];
+  for (const name of ['DATABASE_URL', 'SECRETS_KEY', 'SECRETS_PREVIOUS_KEYS', 'SMTP_URL', 'OUTBOUND_ALLOW', 'TEST_LOG'])
+    delete env[name];
   return {
     ...env,
     DATA_DIR: dataDir,
@@ -75,7 +76,11 @@ function portalEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 /** Runs a script of the server (its TypeScript sources) with the portal's settings, its output appended to the log. */
 function script(file: string, env: NodeJS.ProcessEnv): ChildProcess {
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'server', 'src', ...file.split('/'))], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.join(ROOT, 'server', 'src', ...file.split('/'))],
+    { cwd: ROOT, env, stdio: ['ignore', log, log] },
+  );
   fs.closeSync(log);
   return child;
 }
@@ -83,21 +88,32 @@ function script(file: string, env: NodeJS.ProcessEnv): ChildProcess {
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; the log ends:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${what}; the log ends:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 let running: ChildProcess | undefined;
 
 async function startPortal(keys: { key: string; previous?: string }): Promise<void> {
-  const child = script('main.ts', portalEnv({ SECRETS_KEY: keys.key, ...(keys.previous ? { SECRETS_PREVIOUS_KEYS: keys.previous } : {}) }));
+  const child = script(
+    'main.ts',
+    portalEnv({ SECRETS_KEY: keys.key, ...(keys.previous ? { SECRETS_PREVIOUS_KEYS: keys.previous } : {}) }),
+  );
   running = child;
   await waitUntil('the portal to serve', async () => {
-    if (child.exitCode !== null) throw new Error(`The portal exited with ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
-    return fetch(`${origin}/healthz`).then((response) => response.ok, () => false);
+    if (child.exitCode !== null)
+      throw new Error(`The portal exited with ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
+    return fetch(`${origin}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
   });
 }
 
@@ -120,10 +136,19 @@ async function answerText(response: Response): Promise<string> {
  * An API call with a bearer (a person's access token, an API token or a device credential); the
  * answer is kept for the search. `handsOver`: the secrets this answer exists to show.
  */
-async function api<T = unknown>(bearer: string, method: string, url: string, body?: unknown, handsOver: (json: T) => string[] = () => []): Promise<{ status: number; json: T }> {
+async function api<T = unknown>(
+  bearer: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  handsOver: (json: T) => string[] = () => [],
+): Promise<{ status: number; json: T }> {
   const response = await fetch(`${origin}${url}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await answerText(response);
@@ -141,7 +166,16 @@ async function api<T = unknown>(bearer: string, method: string, url: string, bod
 /** The forms a secret may take when something encodes it on its way to the disk or the log. */
 function encodings(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  return [...new Set([secret, bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])];
+  return [
+    ...new Set([
+      secret,
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex'),
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+    ]),
+  ];
 }
 
 interface Finding {
@@ -198,7 +232,9 @@ beforeAll(async () => {
   serviceOrigin = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
   // The administrator's password is one of the run's secrets: set before the portal starts.
   const hash = await hashPassword(adminPassword);
-  await withClient(database.url, (client) => client.query('UPDATE app_user SET password_hash = $1 WHERE user_name = $2', [hash, 'admin']));
+  await withClient(database.url, (client) =>
+    client.query('UPDATE app_user SET password_hash = $1 WHERE user_name = $2', [hash, 'admin']),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -225,7 +261,10 @@ describe('secrets at rest', () => {
     const bearer = tokens.access_token;
     const renewed = await refresh(origin, tokens.refresh_token);
     expect(renewed.status).toBe(200);
-    secrets.set('renewed access token', ((await renewed.json()) as { access_token: string }).access_token);
+    // Each renewal spends its refresh token: the renewed one is the sign-in's from now on.
+    const renewedTokens = (await renewed.json()) as { access_token: string; refresh_token: string };
+    secrets.set('renewed access token', renewedTokens.access_token);
+    secrets.set('renewed refresh token', renewedTokens.refresh_token);
 
     // A sign-in that is ended (its ID token travels in the logout address) and then refused.
     const ended = await tokensFor(origin, 'admin', adminPassword);
@@ -241,13 +280,27 @@ describe('secrets at rest', () => {
     secrets.set('tenant secret (first version)', apiKey1);
     secrets.set('tenant secret (second version)', apiKey2);
     secrets.set('tenant secret of another tenant', webhook);
-    const created = await api<{ secretId: string }>(bearer, 'PUT', `/v1/tenants/${DEMO.contoso}/secrets`, { name: 'ServiceApiKey', value: apiKey1 });
+    const created = await api<{ secretId: string }>(bearer, 'PUT', `/v1/tenants/${DEMO.contoso}/secrets`, {
+      name: 'ServiceApiKey',
+      value: apiKey1,
+    });
     expect(created.status).toBe(200);
     const secretId = created.json.secretId;
-    expect((await api(bearer, 'POST', `/v1/tenants/${DEMO.contoso}/secrets/${secretId}`, { value: apiKey2 })).status).toBe(200);
-    const other = await api<{ secretId: string }>(bearer, 'PUT', `/v1/tenants/${DEMO.fabrikam}/secrets`, { name: 'WebhookSecret', value: webhook });
+    expect(
+      (await api(bearer, 'POST', `/v1/tenants/${DEMO.contoso}/secrets/${secretId}`, { value: apiKey2 })).status,
+    ).toBe(200);
+    const other = await api<{ secretId: string }>(bearer, 'PUT', `/v1/tenants/${DEMO.fabrikam}/secrets`, {
+      name: 'WebhookSecret',
+      value: webhook,
+    });
     expect(other.status).toBe(200);
-    const latest = await api<{ value: string }>(bearer, 'GET', `/v1/tenants/${DEMO.contoso}/secrets/${secretId}/versions/latest`, undefined, (json) => [json.value]);
+    const latest = await api<{ value: string }>(
+      bearer,
+      'GET',
+      `/v1/tenants/${DEMO.contoso}/secrets/${secretId}/versions/latest`,
+      undefined,
+      (json) => [json.value],
+    );
     expect(latest.json.value).toBe(apiKey2);
 
     // An HTTP action that sends the secret in a header, tested from the Action Catalog.
@@ -261,7 +314,14 @@ describe('secrets at rest', () => {
     expect(action.status, JSON.stringify(action.json)).toBe(200);
     const actionId = action.json.actionDefinitionId;
     const runAction = async (sentBefore: number) => {
-      expect((await api(bearer, 'POST', `/v1/actionDefinitions/${actionId}/test`, { tenantId: DEMO.contoso, parameters: {} })).status).toBe(200);
+      expect(
+        (
+          await api(bearer, 'POST', `/v1/actionDefinitions/${actionId}/test`, {
+            tenantId: DEMO.contoso,
+            parameters: {},
+          })
+        ).status,
+      ).toBe(200);
       await waitUntil('the action to call the service', () => Promise.resolve(received.length > sentBefore));
       return received[received.length - 1]?.authorization;
     };
@@ -270,18 +330,50 @@ describe('secrets at rest', () => {
     // API tokens: one kept, one revoked; an agent enrolled with the first, its key and its credential.
     const tokenBody = (name: string) => ({ tenantId: DEMO.contoso, name, lifetimeYears: 1 });
     const shownOnce = (json: { generatedToken: string }) => [json.generatedToken];
-    const token = await api<{ generatedToken: string; tokenGrantId: string }>(bearer, 'PUT', '/v1/tokens', tokenBody('Agents'), shownOnce);
-    const revoked = await api<{ generatedToken: string; tokenGrantId: string }>(bearer, 'PUT', '/v1/tokens', tokenBody('Old script'), shownOnce);
+    const token = await api<{ generatedToken: string; tokenGrantId: string }>(
+      bearer,
+      'PUT',
+      '/v1/tokens',
+      tokenBody('Agents'),
+      shownOnce,
+    );
+    const revoked = await api<{ generatedToken: string; tokenGrantId: string }>(
+      bearer,
+      'PUT',
+      '/v1/tokens',
+      tokenBody('Old script'),
+      shownOnce,
+    );
     secrets.set('API token', token.json.generatedToken);
     secrets.set('revoked API token', revoked.json.generatedToken);
     expect((await api(bearer, 'PUT', `/v1/tokens/${revoked.json.tokenGrantId}/revoke`)).status).toBe(200);
-    const device = await enrolDeviceOverHttp(origin, { adminToken: bearer, apiToken: token.json.generatedToken, subscriptionId: DEMO.contosoProduction });
+    const device = await enrolDeviceOverHttp(origin, {
+      adminToken: bearer,
+      apiToken: token.json.generatedToken,
+      subscriptionId: DEMO.contosoProduction,
+    });
     secrets.set('agent key', device.agentKey);
     secrets.set('device credential', device.credential);
     // A device operation whose parameter is a secured value: the configuration hands the device the secret's value.
-    const pkg = await api<{ packageId: string }>(bearer, 'PUT', '/v1/packages', { tenantId: DEMO.contoso, name: `Secured ${randomUUID().slice(0, 6)}`, packageTypeId: 1, operatingSystemRidsId: [1] });
+    const pkg = await api<{ packageId: string }>(bearer, 'PUT', '/v1/packages', {
+      tenantId: DEMO.contoso,
+      name: `Secured ${randomUUID().slice(0, 6)}`,
+      packageTypeId: 1,
+      operatingSystemRidsId: [1],
+    });
     expect(pkg.status).toBe(200);
-    const operation = await api<{ operationId: string }>(bearer, 'PUT', `/v1/packages/${pkg.json.packageId}/operations`, { name: 'Sign in', frequencyDefinitions: [2], defaultInterval: '00:05:00', operationType: 6, operationResultTypeId: 2 });
+    const operation = await api<{ operationId: string }>(
+      bearer,
+      'PUT',
+      `/v1/packages/${pkg.json.packageId}/operations`,
+      {
+        name: 'Sign in',
+        frequencyDefinitions: [2],
+        defaultInterval: '00:05:00',
+        operationType: 6,
+        operationResultTypeId: 2,
+      },
+    );
     expect(operation.status).toBe(200);
     const securedOperation = await api(bearer, 'PUT', '/v1/deviceOperations', {
       deviceId: device.deviceId,
@@ -294,24 +386,43 @@ describe('secrets at rest', () => {
     expect(securedOperation.status, JSON.stringify(securedOperation.json)).toBe(200);
     type Configuration = { operations: { parameters: { name: string; value: string | null }[] }[] };
     const configurationAnswer = () =>
-      api<Configuration>(device.credential, 'GET', '/v1/agent/configuration', undefined, (json) => json.operations.flatMap((entry) => entry.parameters.flatMap((parameter) => (parameter.value ? [parameter.value] : []))));
-    const securedValue = async () => (await configurationAnswer()).json.operations.flatMap((entry) => entry.parameters).find((parameter) => parameter.name === 'Password')?.value;
+      api<Configuration>(device.credential, 'GET', '/v1/agent/configuration', undefined, (json) =>
+        json.operations.flatMap((entry) =>
+          entry.parameters.flatMap((parameter) => (parameter.value ? [parameter.value] : [])),
+        ),
+      );
+    const securedValue = async () =>
+      (await configurationAnswer()).json.operations
+        .flatMap((entry) => entry.parameters)
+        .find((parameter) => parameter.name === 'Password')?.value;
     expect(await securedValue()).toBe(apiKey2);
 
     const packet = (entityId: string) => ({ entityId, timestamp: new Date().toISOString(), message: { Value: 1 } });
     const configuration = async () => (await configurationAnswer()).status;
-    const report = async (credential: string, entityId: string) => (await api(credential, 'POST', '/v1/packets', packet(entityId))).status;
+    const report = async (credential: string, entityId: string) =>
+      (await api(credential, 'POST', '/v1/packets', packet(entityId))).status;
     expect(await configuration()).toBe(200);
     expect(await report(device.credential, device.deviceId)).toBe(200);
     expect(await report(token.json.generatedToken, randomUUID())).toBe(200);
     expect(await report(revoked.json.generatedToken, randomUUID())).toBe(401);
 
     // An email through SMTP_URL (the server refuses the connection: the failure is recorded).
-    expect((await api(bearer, 'PUT', '/api/v1/rc/workunits', { tenantId: DEMO.contoso, title: 'Secrets at rest', description: 'A request that sends an email', stakeHolderPhoneNumber: '+1 425 555 0100' })).status).toBe(200);
+    expect(
+      (
+        await api(bearer, 'PUT', '/api/v1/rc/workunits', {
+          tenantId: DEMO.contoso,
+          title: 'Secrets at rest',
+          description: 'A request that sends an email',
+          stakeHolderPhoneNumber: '+1 425 555 0100',
+        })
+      ).status,
+    ).toBe(200);
 
     // Every area read back: each GET of the API without parameters, and the records just made.
     const openApi = await api<{ paths: Record<string, Record<string, unknown>> }>(bearer, 'GET', '/openapi.json');
-    const reads = Object.entries(openApi.json.paths).filter(([route, methods]) => !route.includes('{') && 'get' in methods);
+    const reads = Object.entries(openApi.json.paths).filter(
+      ([route, methods]) => !route.includes('{') && 'get' in methods,
+    );
     expect(reads.length).toBeGreaterThan(40);
     for (const [route] of reads) await api(bearer, 'GET', route);
     for (const url of [
@@ -325,9 +436,14 @@ describe('secrets at rest', () => {
     ]) {
       await api(bearer, 'GET', url);
     }
-    const histories = await api<{ value: { actionHistoryId: number }[] }>(bearer, 'GET', `/v1/actionHistories?$filter=${encodeURIComponent(`actionDefinitionId eq ${actionId}`)}`);
+    const histories = await api<{ value: { actionHistoryId: number }[] }>(
+      bearer,
+      'GET',
+      `/v1/actionHistories?$filter=${encodeURIComponent(`actionDefinitionId eq ${actionId}`)}`,
+    );
     expect(histories.json.value.length).toBeGreaterThan(0);
-    for (const history of histories.json.value) await api(bearer, 'GET', `/v1/actionHistories/${history.actionHistoryId}`);
+    for (const history of histories.json.value)
+      await api(bearer, 'GET', `/v1/actionHistories/${history.actionHistoryId}`);
 
     // Rotation, as the README tells it: the new key current and the old one previous, the
     // rotation script, then the new key alone.
@@ -342,7 +458,9 @@ describe('secrets at rest', () => {
     const check = (what: string, ok: boolean) => void checks.push({ what, ok });
     const boxB = createSecretBox(Buffer.from(keyB, 'base64'));
     const versions = await withClient(database.url, (client) =>
-      client.query<{ secret_id: string; version: number; key_id: string; ciphertext: string }>('SELECT secret_id, version, key_id, ciphertext FROM tenant_secret_version ORDER BY secret_id, version'),
+      client.query<{ secret_id: string; version: number; key_id: string; ciphertext: string }>(
+        'SELECT secret_id, version, key_id, ciphertext FROM tenant_secret_version ORDER BY secret_id, version',
+      ),
     );
     const expected = new Map([
       [`${secretId}:1`, apiKey1],
@@ -359,10 +477,19 @@ describe('secrets at rest', () => {
       }
       check(`tenant secret version ${version} opens with the new key alone`, opened === value);
     }
-    const readBack = await api<{ value: string }>(bearer, 'GET', `/v1/tenants/${DEMO.fabrikam}/secrets/${other.json.secretId}/versions/latest`, undefined, (json) => [json.value]);
+    const readBack = await api<{ value: string }>(
+      bearer,
+      'GET',
+      `/v1/tenants/${DEMO.fabrikam}/secrets/${other.json.secretId}/versions/latest`,
+      undefined,
+      (json) => [json.value],
+    );
     check('a tenant secret is read through the API', readBack.status === 200 && readBack.json.value === webhook);
-    check("an action sends the tenant secret in its header", (await runAction(received.length)) === `Bearer ${apiKey2}`);
-    check('the refresh token renews the sign-in', (await refresh(origin, tokens.refresh_token)).status === 200);
+    check(
+      'an action sends the tenant secret in its header',
+      (await runAction(received.length)) === `Bearer ${apiKey2}`,
+    );
+    check('the refresh token renews the sign-in', (await refresh(origin, renewedTokens.refresh_token)).status === 200);
     check('the device credential speaks for its device', (await configuration()) === 200);
     check("the device receives its operation's secured value", (await securedValue()) === apiKey2);
     check('the API token reports packets', (await report(token.json.generatedToken, randomUUID())) === 200);
@@ -375,23 +502,33 @@ describe('secrets at rest', () => {
       search(name, bytes, findings, handsOver);
     };
     const server = await withClient(database.url, async (client) => {
-      const version = (await client.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ?? '0';
+      const version =
+        (await client.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]?.server_version_num ??
+        '0';
       const name = (await client.query<{ name: string }>('SELECT current_database() AS name')).rows[0]?.name ?? '';
       // The database's files as the server keeps them, dead row versions included (superusers only).
       const files = await client
-        .query<{ dir: string; oid: number }>("SELECT current_setting('data_directory') AS dir, oid::int FROM pg_database WHERE datname = current_database()")
-        .then((result) => result.rows[0], () => undefined);
+        .query<{ dir: string; oid: number }>(
+          "SELECT current_setting('data_directory') AS dir, oid::int FROM pg_database WHERE datname = current_database()",
+        )
+        .then(
+          (result) => result.rows[0],
+          () => undefined,
+        );
       if (files) await client.query('CHECKPOINT');
       return { major: Math.floor(Number(version) / 10_000), name, files };
     });
     const pgDump = pgDumpFor(server.major);
     expect(pgDump, `a pg_dump of PostgreSQL ${server.major} or later`).toBeDefined();
-    const dump = spawnSync(pgDump ?? 'pg_dump', ['--no-owner', '--dbname', database.url], { maxBuffer: 1024 * 1024 * 1024 });
+    const dump = spawnSync(pgDump ?? 'pg_dump', ['--no-owner', '--dbname', database.url], {
+      maxBuffer: 1024 * 1024 * 1024,
+    });
     expect(dump.status, dump.stderr?.toString()).toBe(0);
     place('pg_dump', dump.stdout);
     const clusterFolder = server.files && path.join(server.files.dir, 'base', String(server.files.oid));
     if (clusterFolder && fs.existsSync(clusterFolder)) {
-      for (const file of filesUnder(clusterFolder)) place(`database file ${path.basename(file)}`, fs.readFileSync(file));
+      for (const file of filesUnder(clusterFolder))
+        place(`database file ${path.basename(file)}`, fs.readFileSync(file));
     }
     await stopPortal();
     for (const file of filesUnder(dataDir)) place(`DATA_DIR/${path.relative(dataDir, file)}`, fs.readFileSync(file));
@@ -411,7 +548,11 @@ describe('secrets at rest', () => {
     expect(findings).toEqual([]);
     expect(checks.filter((entry) => !entry.ok)).toEqual([]);
     // The search could find something: the answers that hand secrets over do hold them.
-    expect(answers.filter((answer) => answer.handsOver.length > 0).every((answer) => answer.handsOver.every((secret) => answer.text.includes(secret)))).toBe(true);
+    expect(
+      answers
+        .filter((answer) => answer.handsOver.length > 0)
+        .every((answer) => answer.handsOver.every((secret) => answer.text.includes(secret))),
+    ).toBe(true);
     // And the places hold what the run stored and did: the token's hash, the calls made.
     expect(dump.stdout.includes(hashToken(token.json.generatedToken))).toBe(true);
     expect(fs.readFileSync(logFile, 'utf8')).toContain(`/v1/actionDefinitions/${actionId}/test`);

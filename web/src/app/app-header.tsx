@@ -39,7 +39,10 @@ export function AppHeader({ sidebarPermanent, onOpenSidebar }: AppHeaderProps) {
         // Lines drawn inside the bar, not borders: the bar must stay as tall as the <Toolbar />
         // spacer under it, or it hides the page's loading bar and top edge.
         // The environment colour marks which environment this is at a glance.
-        boxShadow: (theme) => [accent ? `inset 0 4px 0 ${accent}` : '', `inset 0 -1px 0 ${theme.palette.divider}`].filter(Boolean).join(', '),
+        boxShadow: (theme) =>
+          [accent ? `inset 0 4px 0 ${accent}` : '', `inset 0 -1px 0 ${theme.palette.divider}`]
+            .filter(Boolean)
+            .join(', '),
       }}
     >
       <Toolbar sx={{ gap: 1 }}>

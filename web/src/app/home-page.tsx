@@ -10,7 +10,6 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { usePermissions } from '../auth/session-data';
 import { menuItemHref, visibleMenu } from './menu';
-import { MENU_ICONS } from './menu-icons';
 import { useTenantId } from '../lib/use-tenant-id';
 import { PageHeader } from '../lib/page-header';
 import { apiGet } from '../lib/api-client';
@@ -67,7 +66,9 @@ function AreaCards({ tenantId }: { tenantId: string }) {
               <Card key={item.path} variant="outlined">
                 <CardActionArea component={RouterLink} to={menuItemHref(item, tenantId)} sx={{ height: '100%' }}>
                   <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-                    <Box sx={{ color: 'primary.main', display: 'flex' }}>{MENU_ICONS[item.path]}</Box>
+                    <Box sx={{ color: 'primary.main', display: 'flex' }}>
+                      <item.icon />
+                    </Box>
                     <Typography sx={{ fontWeight: 500 }}>{item.label}</Typography>
                   </CardContent>
                 </CardActionArea>

@@ -25,7 +25,14 @@ export default function LicenseDialog({ open, onClose }: LicenseDialogProps) {
       <DialogTitle id="license-dialog-title">License</DialogTitle>
       <DialogContent>
         <LicenseExpiration />
-        <Link component="button" type="button" variant="body2" sx={{ mt: 2 }} onClick={() => setShowEula((shown) => !shown)} aria-expanded={showEula}>
+        <Link
+          component="button"
+          type="button"
+          variant="body2"
+          sx={{ mt: 2 }}
+          onClick={() => setShowEula((shown) => !shown)}
+          aria-expanded={showEula}
+        >
           {showEula ? 'Hide End User License Agreement' : 'View End User License Agreement'}
         </Link>
         <Collapse in={showEula}>

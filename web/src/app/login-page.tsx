@@ -34,15 +34,39 @@ export default function LoginPage({ accessDenied = false }: LoginPageProps) {
   const [requestingAccess, setRequestingAccess] = useState(false);
 
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}>
-      <Paper variant="outlined" sx={{ width: '100%', maxWidth: 400, p: 4, display: 'flex', flexDirection: 'column', gap: 2.5, alignItems: 'stretch' }}>
+    <Box
+      component="main"
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        p: 2,
+        bgcolor: 'background.default',
+      }}
+    >
+      <Paper
+        variant="outlined"
+        sx={{
+          width: '100%',
+          maxWidth: 400,
+          p: 4,
+          display: 'flex',
+          flexDirection: 'column',
+          gap: 2.5,
+          alignItems: 'stretch',
+        }}
+      >
         <Typography variant="h3" component="h1" align="center" sx={{ fontWeight: 700, letterSpacing: 2 }}>
           {PRODUCT_SHORT_NAME}
         </Typography>
         {accessDenied ? <Alert severity="warning">{SHELL_MESSAGES.accessDenied}</Alert> : null}
         {error && !accessDenied ? <Alert severity="error">{error}</Alert> : null}
         {redirecting ? (
-          <Box role="status" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, minHeight: 42 }}>
+          <Box
+            role="status"
+            sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, minHeight: 42 }}
+          >
             <CircularProgress size={20} />
             <Typography>{SHELL_MESSAGES.redirecting}</Typography>
           </Box>

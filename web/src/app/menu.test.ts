@@ -37,8 +37,22 @@ describe('group Menu', () => {
   });
 
   it('lists its items in the spec order', () => {
-    const all = perms('WorkUnits:view', 'WorkUnitCommunications:view', 'Devices:view', 'Blocks:view', 'Rules:view', 'Compliance:view');
-    expect(labels(all).Menu).toEqual(['Work Units', 'Work Unit Communications', 'Devices', 'Blocks', 'Rules', 'Compliance']);
+    const all = perms(
+      'WorkUnits:view',
+      'WorkUnitCommunications:view',
+      'Devices:view',
+      'Blocks:view',
+      'Rules:view',
+      'Compliance:view',
+    );
+    expect(labels(all).Menu).toEqual([
+      'Work Units',
+      'Work Unit Communications',
+      'Devices',
+      'Blocks',
+      'Rules',
+      'Compliance',
+    ]);
   });
 });
 
@@ -95,7 +109,12 @@ describe('group Administration', () => {
   });
 
   it('offers Work Unit Settings only with Categories and Subcategories edit and view', () => {
-    const all = ['WorkUnits.Categories:edit', 'WorkUnits.Categories:view', 'WorkUnits.Subcategories:edit', 'WorkUnits.Subcategories:view'];
+    const all = [
+      'WorkUnits.Categories:edit',
+      'WorkUnits.Categories:view',
+      'WorkUnits.Subcategories:edit',
+      'WorkUnits.Subcategories:view',
+    ];
     expect(labels(perms(...all)).Administration).toEqual(['Work Unit Settings']);
     for (const missing of all) {
       const permissions = perms(...all.filter((name) => name !== missing));
@@ -148,9 +167,11 @@ describe('tenant/subscription picker', () => {
   });
 
   it('is hidden otherwise', () => {
-    expect(showsTenantPicker(perms('Blocks:edit', 'Devices:edit', 'PendingDevices:view', 'Tokens:view', 'Tenants:edit', 'WorkUnits:view'))).toBe(
-      false,
-    );
+    expect(
+      showsTenantPicker(
+        perms('Blocks:edit', 'Devices:edit', 'PendingDevices:view', 'Tokens:view', 'Tenants:edit', 'WorkUnits:view'),
+      ),
+    ).toBe(false);
   });
 });
 

@@ -1,22 +1,20 @@
+import type SvgIcon from '@mui/material/SvgIcon';
 import { isGuid } from '../lib/ids';
-import type { Area, PermissionSet, Verb } from '@cfs/contracts/permissions';
+import type { MenuGroupKey, Requirement } from '../lib/area-manifest';
+import type { Area, PermissionSet } from '@cfs/contracts/permissions';
+import { AREA_PAGES } from './areas';
 
 /**
  * The sidebar menu and the permission rules of spec 000 §6, as plain data and functions so
- * they are tested without rendering. The Home page offers the same items as cards.
+ * they are tested without rendering. The Home page offers the same items as cards. The items are
+ * the area pages that declare a menu entry (each area's `area.ts`), in the app's area order.
  */
-export type MenuGroupKey = 'menu' | 'administration';
-
-export interface Requirement {
-  area: Area;
-  verb: Verb;
-}
-
 export interface MenuItem {
   /** The path segment after /{tenantId}. */
   path: string;
   label: string;
   group: MenuGroupKey;
+  icon: typeof SvgIcon;
   /** Every requirement must be held for the item to show. */
   requires: readonly Requirement[];
 }
@@ -27,52 +25,30 @@ export interface MenuGroup {
   items: MenuItem[];
 }
 
-const view = (area: Area): Requirement[] => [{ area, verb: 'view' }];
-const editAndView = (...areas: Area[]): Requirement[] =>
-  areas.flatMap((area): Requirement[] => [
-    { area, verb: 'edit' },
-    { area, verb: 'view' },
-  ]);
+/**
+ * Group Menu: each item needs its own area's view permission. Group Administration: edit and view
+ * of the item's area, with three exceptions (Pending Devices, Work Unit Settings, Version Report).
+ */
+export const MENU_ITEMS: readonly MenuItem[] = AREA_PAGES.flatMap(({ path, header, requires, menu }) =>
+  menu ? [{ path, label: menu.label ?? header, group: menu.group, icon: menu.icon, requires }] : [],
+);
 
-export const MENU_ITEMS: readonly MenuItem[] = [
-  // Group Menu: each item needs its own area's view permission.
-  { path: 'workunitsv2', label: 'Work Units', group: 'menu', requires: view('WorkUnits') },
-  { path: 'workunitcommunications', label: 'Work Unit Communications', group: 'menu', requires: view('WorkUnitCommunications') },
-  { path: 'devices', label: 'Devices', group: 'menu', requires: view('Devices') },
-  { path: 'blocks', label: 'Blocks', group: 'menu', requires: view('Blocks') },
-  { path: 'rules', label: 'Rules', group: 'menu', requires: view('Rules') },
-  { path: 'compliance', label: 'Compliance', group: 'menu', requires: view('Compliance') },
-  // Group Administration: edit and view of the item's area, with the three exceptions below.
-  { path: 'tenants', label: 'Tenants', group: 'administration', requires: editAndView('Tenants') },
-  { path: 'locations', label: 'Locations', group: 'administration', requires: editAndView('Locations') },
-  { path: 'packages', label: 'Package Catalog', group: 'administration', requires: editAndView('Packages') },
-  { path: 'protocols', label: 'Work Unit Protocols', group: 'administration', requires: editAndView('WorkUnits.Protocols') },
-  { path: 'actioncatalog', label: 'Action Catalog', group: 'administration', requires: editAndView('ActionDefinitions') },
-  { path: 'pendingdevices', label: 'Pending Devices', group: 'administration', requires: editAndView('Devices', 'PendingDevices') },
-  { path: 'tokens', label: 'Tokens', group: 'administration', requires: editAndView('Tokens') },
-  {
-    path: 'workunitsettings',
-    label: 'Work Unit Settings',
-    group: 'administration',
-    requires: editAndView('WorkUnits.Categories', 'WorkUnits.Subcategories'),
-  },
-  { path: 'versionreport', label: 'Version Report', group: 'administration', requires: view('Devices') },
-  // Not in the spec's menu: every email the portal sent or kept (DESIGN: email). Settings is held by administrators only.
-  { path: 'outbox', label: 'Outbox', group: 'administration', requires: editAndView('Settings') },
-];
-
-/** Group Menu shows with any of these view permissions. */
-const MENU_GROUP_VIEW_AREAS: readonly Area[] = ['WorkUnits', 'WorkUnitCommunications', 'Devices', 'Blocks', 'Rules', 'Compliance'];
+/** Group Menu shows with any of its items' view permissions. */
+const MENU_GROUP_VIEW_AREAS: readonly Area[] = requiredAreas('menu', 'view');
 
 /** Group Administration shows with any edit permission its items ask for. */
-const ADMINISTRATION_EDIT_AREAS: readonly Area[] = [
-  ...new Set(
-    MENU_ITEMS.filter((item) => item.group === 'administration')
-      .flatMap((item) => item.requires)
-      .filter((requirement) => requirement.verb === 'edit')
-      .map((requirement) => requirement.area),
-  ),
-];
+const ADMINISTRATION_EDIT_AREAS: readonly Area[] = requiredAreas('administration', 'edit');
+
+function requiredAreas(group: MenuGroupKey, verb: Requirement['verb']): Area[] {
+  return [
+    ...new Set(
+      MENU_ITEMS.filter((item) => item.group === group)
+        .flatMap((item) => item.requires)
+        .filter((requirement) => requirement.verb === verb)
+        .map((requirement) => requirement.area),
+    ),
+  ];
+}
 
 const GROUP_LABELS: Record<MenuGroupKey, string> = { menu: 'Menu', administration: 'Administration' };
 
@@ -80,15 +56,9 @@ export function canOpen(item: Pick<MenuItem, 'requires'>, permissions: Permissio
   return item.requires.every(({ area, verb }) => permissions.has(area, verb));
 }
 
-/** Pages outside the menu and what opening them takes. */
-const PAGES_OUTSIDE_MENU: Readonly<Record<string, readonly Requirement[]>> = {
-  'packets/:id': view('Packets'),
-  'workunits/index': view('WorkUnits'),
-};
-
 /** What opening an area's page takes: its menu item's rule, so a typed address is held to it too. */
 export function requirementsForPath(path: string): readonly Requirement[] {
-  return MENU_ITEMS.find((item) => item.path === path)?.requires ?? PAGES_OUTSIDE_MENU[path] ?? [];
+  return AREA_PAGES.find((page) => page.path === path)?.requires ?? [];
 }
 
 export function showsMenuGroup(permissions: PermissionSet): boolean {
@@ -108,7 +78,11 @@ export function visibleMenu(permissions: PermissionSet): MenuGroup[] {
 }
 
 function group(key: MenuGroupKey, permissions: PermissionSet): MenuGroup {
-  return { key, label: GROUP_LABELS[key], items: MENU_ITEMS.filter((item) => item.group === key && canOpen(item, permissions)) };
+  return {
+    key,
+    label: GROUP_LABELS[key],
+    items: MENU_ITEMS.filter((item) => item.group === key && canOpen(item, permissions)),
+  };
 }
 
 /** The tenant > subscription picker shows with any of Blocks view, Devices view, PendingDevices edit, Tokens edit. */

@@ -9,7 +9,19 @@ import { useDocumentTitle } from '../lib/document-title';
 export default function NotFoundPage() {
   useDocumentTitle(SHELL_MESSAGES.pageNotFound);
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2, p: 3, bgcolor: 'background.default' }}>
+    <Box
+      component="main"
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+        p: 3,
+        bgcolor: 'background.default',
+      }}
+    >
       <Typography variant="h2" component="p" color="text.secondary" sx={{ fontWeight: 300 }}>
         404
       </Typography>

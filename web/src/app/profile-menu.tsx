@@ -22,7 +22,11 @@ export function ProfileMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const popupId = useId();
   const avatar = (size: number) => (
-    <Avatar src={photo} alt={user.name} sx={{ width: size, height: size, fontSize: size * 0.42, bgcolor: 'secondary.main' }}>
+    <Avatar
+      src={photo}
+      alt={user.name}
+      sx={{ width: size, height: size, fontSize: size * 0.42, bgcolor: 'secondary.main' }}
+    >
       {initials(user.name)}
     </Avatar>
   );

@@ -7,6 +7,15 @@ import { FullPageStatus } from '../lib/full-page-status';
  */
 export function RouteError() {
   const error = useRouteError();
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : '';
-  return <FullPageStatus message={`Something went wrong${detail ? `: ${detail}` : ''}. Please reload the page.`} onRetry={() => window.location.reload()} />;
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : '';
+  return (
+    <FullPageStatus
+      message={`Something went wrong${detail ? `: ${detail}` : ''}. Please reload the page.`}
+      onRetry={() => window.location.reload()}
+    />
+  );
 }

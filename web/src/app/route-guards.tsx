@@ -96,7 +96,11 @@ function UsableTenant() {
   const { tenantId } = useCurrentUser();
   const tenants = useTenantsLookup();
   const target = tenants.data
-    ? unusableTenantRedirect(location, tenants.data.map((tenant) => tenant.tenantId), tenantId)
+    ? unusableTenantRedirect(
+        location,
+        tenants.data.map((tenant) => tenant.tenantId),
+        tenantId,
+      )
     : undefined;
   const redirected = target !== undefined;
   useEffect(() => {

@@ -2,7 +2,9 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { ACCESS_DENIED_PATH, CALLBACK_PATH, LOGIN_PATH } from '../auth/sign-in-paths';
 import { FullPageStatus } from '../lib/full-page-status';
-import { AREA_ROUTES, RESOLUTION_CENTER_ROUTE, WORK_UNITS_ROUTE, areaRouteObject, lazyPage } from './area-routes';
+import { resolutionCenterPage } from '../features/resolutioncenter/area';
+import { areaRouteObject, lazyPage } from './area-routes';
+import { AREA_PAGES } from './areas';
 import { RequireArea, RootRedirect, TenantScope, UnlessResolutionCenterUser } from './route-guards';
 import { RouteError } from './route-error';
 
@@ -13,7 +15,11 @@ const notFoundPage = lazyPage(() => import('./not-found-page'));
 
 /** The Resolution Center under its standalone layout, at /resolutioncenter and /{tenantId}/resolutioncenter. */
 function resolutionCenter(path: string): RouteObject {
-  return { path, lazy: resolutionCenterLayout, children: [areaRouteObject(RESOLUTION_CENTER_ROUTE, { index: true, headerInLayout: true })] };
+  return {
+    path,
+    lazy: resolutionCenterLayout,
+    children: [areaRouteObject(resolutionCenterPage, { index: true, headerInLayout: true })],
+  };
 }
 
 /**
@@ -36,11 +42,14 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <RootRedirect /> },
           resolutionCenter('/resolutioncenter'),
-          {
-            path: `/${WORK_UNITS_ROUTE.path}`,
+          // Pages also answered without a tenant (/workunitsv2).
+          ...AREA_PAGES.filter((page) => page.withoutTenant).map((page): RouteObject => ({
+            path: `/${page.path}`,
             lazy: shellLayout,
-            children: [{ element: <RequireArea path={WORK_UNITS_ROUTE.path} />, children: [areaRouteObject(WORK_UNITS_ROUTE, { index: true })] }],
-          },
+            children: [
+              { element: <RequireArea path={page.path} />, children: [areaRouteObject(page, { index: true })] },
+            ],
+          })),
         ],
       },
       {
@@ -51,8 +60,14 @@ export const routes: RouteObject[] = [
           {
             lazy: shellLayout,
             children: [
-              { element: <UnlessResolutionCenterUser />, children: [{ index: true, lazy: lazyPage(() => import('./home-page')) }] },
-              ...AREA_ROUTES.map((area): RouteObject => ({ element: <RequireArea path={area.path} />, children: [areaRouteObject(area)] })),
+              {
+                element: <UnlessResolutionCenterUser />,
+                children: [{ index: true, lazy: lazyPage(() => import('./home-page')) }],
+              },
+              ...AREA_PAGES.map((page): RouteObject => ({
+                element: <RequireArea path={page.path} />,
+                children: [areaRouteObject(page)],
+              })),
             ],
           },
           { path: '*', lazy: notFoundPage },

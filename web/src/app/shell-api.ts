@@ -7,7 +7,8 @@ import { pathId } from '../lib/ids';
 
 export function useSaveTenantContext() {
   return useMutation({
-    mutationFn: (context: TenantSubscriptionContext) => apiSend<unknown>('POST', `/v1/tenantSubscriptionContext/${pathId(context.tenant)}`, context),
+    mutationFn: (context: TenantSubscriptionContext) =>
+      apiSend<unknown>('POST', `/v1/tenantSubscriptionContext/${pathId(context.tenant)}`, context),
   });
 }
 

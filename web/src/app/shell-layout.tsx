@@ -6,6 +6,7 @@ import Toolbar from '@mui/material/Toolbar';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { SIDEBAR_WIDTH_PX } from '@cfs/contracts/constants';
+import { MAIN_CONTENT_ID, SkipLink } from '../components/skip-link';
 import { AppHeader } from './app-header';
 import { Sidebar } from './sidebar';
 
@@ -17,9 +18,20 @@ export default function ShellLayout() {
   const navigation = useNavigation();
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink />
       <AppHeader sidebarPermanent={permanent} onOpenSidebar={() => setMobileOpen(true)} />
       <Sidebar permanent={permanent} open={mobileOpen} onClose={() => setMobileOpen(false)} />
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, width: permanent ? `calc(100% - ${SIDEBAR_WIDTH_PX}px)` : '100%' }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{
+          flexGrow: 1,
+          minWidth: 0,
+          width: permanent ? `calc(100% - ${SIDEBAR_WIDTH_PX}px)` : '100%',
+          '&:focus': { outline: 'none' },
+        }}
+      >
         <Toolbar />
         {/* A page's code is loaded on first visit; the bar shows while it arrives. */}
         <Box sx={{ height: 4 }}>{navigation.state === 'loading' ? <LinearProgress /> : null}</Box>

@@ -20,6 +20,15 @@ describe('tenant paths', () => {
     expect(namesTenantArea('/versionreport')).toBe(true);
   });
 
+  it('knows every area page by its first segment, except those answered without a tenant', () => {
+    const areas = ['workunitcommunications', 'devices', 'blocks', 'rules', 'compliance', 'tenants', 'locations'];
+    const administration = ['packages', 'protocols', 'actioncatalog', 'pendingdevices', 'tokens', 'workunitsettings'];
+    for (const segment of [...areas, ...administration, 'versionreport', 'outbox', 'packets', 'workunits'])
+      expect(namesTenantArea(`/${segment}`), segment).toBe(true);
+    expect(namesTenantArea('/workunitsv2')).toBe(false);
+    expect(namesTenantArea('/resolutioncenter')).toBe(false);
+  });
+
   it('replaces the tenant id in the path and keeps the rest of the address', () => {
     expect(replaceTenantInPath(`/${OLD}/devices`, '?deviceId=3', '', NEW)).toBe(`/${NEW}/devices?deviceId=3`);
     expect(replaceTenantInPath(`/${OLD}`, '', '', NEW)).toBe(`/${NEW}`);
@@ -35,7 +44,7 @@ describe('tenant paths', () => {
     expect(unusableTenantRedirect(location, [], null)).toBeNull();
   });
 
-  it('keeps an address naming a tenant of the lookup, or the user\'s own even when the lookup leaves it out (disabled)', () => {
+  it("keeps an address naming a tenant of the lookup, or the user's own even when the lookup leaves it out (disabled)", () => {
     const location = { pathname: `/${OLD}/tokens`, search: '', hash: '' };
     expect(unusableTenantRedirect(location, [NEW, OLD.toUpperCase()], NEW)).toBeUndefined();
     expect(unusableTenantRedirect(location, [NEW], OLD)).toBeUndefined();

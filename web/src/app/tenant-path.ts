@@ -1,28 +1,14 @@
 import { isGuid } from '../lib/ids';
+import { AREA_PAGES } from './areas';
 
 /**
  * The areas that live under /{tenantId} and are also reached by their bare name, e.g. /tenants
- * (spec 000 §2 lists several without the tenant); the bare form redirects to the tenant form.
+ * (spec 000 §2 lists several without the tenant); the bare form redirects to the tenant form. A
+ * page answered without a tenant (/workunitsv2) is its own route instead.
  */
-const TENANT_AREA_SEGMENTS = new Set([
-  'workunitcommunications',
-  'devices',
-  'blocks',
-  'rules',
-  'compliance',
-  'tenants',
-  'locations',
-  'packages',
-  'protocols',
-  'actioncatalog',
-  'pendingdevices',
-  'tokens',
-  'workunitsettings',
-  'versionreport',
-  'outbox',
-  'packets',
-  'workunits',
-]);
+const TENANT_AREA_SEGMENTS = new Set(
+  AREA_PAGES.filter((page) => !page.withoutTenant).map((page) => page.path.split('/')[0]!),
+);
 
 /** True when the path's first segment is an area name (and so no tenant id). */
 export function namesTenantArea(pathname: string): boolean {
@@ -34,7 +20,12 @@ export function namesTenantArea(pathname: string): boolean {
  * Where a path whose first segment is an area name goes: the same path under the user's
  * tenant, query and hash kept. Undefined when the first segment names no area.
  */
-export function tenantAreaRedirect(pathname: string, search: string, hash: string, tenantId: string): string | undefined {
+export function tenantAreaRedirect(
+  pathname: string,
+  search: string,
+  hash: string,
+  tenantId: string,
+): string | undefined {
   if (!namesTenantArea(pathname)) return undefined;
   const [first = '', ...rest] = pathname.split('/').filter(Boolean);
   return `/${tenantId}/${[first.toLowerCase(), ...rest].join('/')}${search}${hash}`;

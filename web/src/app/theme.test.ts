@@ -1,3 +1,4 @@
+import { getContrastRatio } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
 import { createAppTheme } from './theme';
 
@@ -21,6 +22,19 @@ describe('createAppTheme', () => {
       // The rest of the theme is the portal's own.
       expect(theme.components?.MuiButton?.defaultProps?.disableElevation).toBe(true);
       expect(theme.breakpoints.values).toEqual(createAppTheme(mode).breakpoints.values);
+    }
+  });
+
+  it('in either mode, text on each palette colour (buttons, filled chips, toasts) reads at 4.5:1 or more (WCAG AA)', () => {
+    for (const mode of ['light', 'dark'] as const) {
+      const { palette } = createAppTheme(mode);
+      for (const level of ['primary', 'secondary', 'error', 'warning', 'info', 'success'] as const) {
+        expect({
+          mode,
+          level,
+          ratio: getContrastRatio(palette[level].contrastText, palette[level].main) >= 4.5,
+        }).toEqual({ mode, level, ratio: true });
+      }
     }
   });
 });

@@ -1,12 +1,20 @@
 import { useCurrentUser } from '../auth/session-data';
 import { useSubscriptionsLookup, useTenantsLookup } from '../lib/lookups';
+import { useTenantId } from '../lib/use-tenant-id';
 
-/** The button text: the current tenant and subscription names once the lookups answer. */
+/**
+ * The button text: the tenant of the page and, while that is the user's own context, its
+ * subscription ("Contoso > Contoso Production"). On a page of another tenant (`/{tenantId}/…`)
+ * the header names that tenant alone, since what the page lists and creates is that tenant's.
+ */
 export function useTenantContextLabel(): string {
   const user = useCurrentUser();
+  const pageTenantId = useTenantId();
   const tenants = useTenantsLookup().data;
   const subscriptions = useSubscriptionsLookup().data;
-  const tenant = tenants?.find((candidate) => candidate.tenantId === user.tenantId)?.name;
+  const tenantId = pageTenantId || user.tenantId;
+  const tenant = tenants?.find((candidate) => candidate.tenantId === tenantId)?.name;
+  if (tenantId !== user.tenantId) return tenant ?? 'Tenant';
   const subscription = subscriptions?.find((candidate) => candidate.subscriptionId === user.subscriptionId)?.name;
   return `${tenant ?? 'Tenant'} > ${subscription ?? 'Subscription'}`;
 }

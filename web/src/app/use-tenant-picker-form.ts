@@ -43,7 +43,8 @@ export function useTenantPickerForm() {
     try {
       await save.mutateAsync(context);
     } catch (error) {
-      if (!isReportedByClient(error)) toast.error(error instanceof Error ? error.message : 'The tenant could not be changed.');
+      if (!isReportedByClient(error))
+        toast.error(error instanceof Error ? error.message : 'The tenant could not be changed.');
       return;
     }
     setNavigating(true);

@@ -27,7 +27,12 @@ export function AuthGate({ children }: { children: ReactNode }) {
   }, [session, queryClient]);
   if (config.isPending) return <FullPageStatus message="Loading..." />;
   if (config.isError) {
-    return <FullPageStatus message="The portal could not reach the server. Please try again." onRetry={() => void config.refetch()} />;
+    return (
+      <FullPageStatus
+        message="The portal could not reach the server. Please try again."
+        onRetry={() => void config.refetch()}
+      />
+    );
   }
   if (!session) return null;
   return (

@@ -1,10 +1,11 @@
-import { User, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { User, type UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { OidcClientConfig } from '@cfs/contracts/shell';
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { configureApiClient } from '../lib/api-client';
 import { showToast } from '../lib/toast';
 import { CALLBACK_PATH, LOGIN_PATH, isSignInPage, loginUrl } from './sign-in-paths';
+import { TabSharedUserManager } from './renewal-lock';
 
 /** Sign-in data lives in local storage under a portal-specific key (spec 000 §7). */
 const USER_STORE_PREFIX = 'cfs-portal.';
@@ -41,7 +42,7 @@ export function getAuthSession(config: OidcClientConfig): AuthSession {
 
 function createAuthSession(config: OidcClientConfig): AuthSession {
   const origin = window.location.origin;
-  const userManager = new UserManager({
+  const userManager = new TabSharedUserManager({
     authority: config.authority,
     client_id: config.clientId,
     redirect_uri: `${origin}${CALLBACK_PATH}`,
@@ -49,7 +50,8 @@ function createAuthSession(config: OidcClientConfig): AuthSession {
     // Authorization code with PKCE (oidc-client-ts adds the code challenge for "code").
     response_type: 'code',
     scope: config.scope,
-    // The provider issues refresh tokens (offline_access), so renewal needs no iframe.
+    // The provider issues refresh tokens, so renewal needs no iframe; each is spent on use, and
+    // the tabs renew in turn (renewal-lock.ts).
     automaticSilentRenew: true,
     // The provider re-authenticates past the maximum age and puts auth_time in the ID token.
     max_age: config.lifetime,

@@ -37,7 +37,8 @@ function SessionDataGate({ children }: { children: ReactNode }) {
   const permissions = useQuery(permissionsQuery(subject));
   const currentUser = useQuery(currentUserQuery(subject));
   // A 403 on the start-up permission call leads to the access-denied page (spec 000 §6).
-  if (isForbidden(permissions.error) || isForbidden(currentUser.error)) return <Navigate to={ACCESS_DENIED_PATH} replace />;
+  if (isForbidden(permissions.error) || isForbidden(currentUser.error))
+    return <Navigate to={ACCESS_DENIED_PATH} replace />;
   if (permissions.isError || currentUser.isError) {
     const retry = () => {
       void permissions.refetch();

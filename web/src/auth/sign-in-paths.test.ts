@@ -29,7 +29,10 @@ describe('sign-in paths', () => {
 
   it('reads the state carried through sign-in', () => {
     expect(readSignInState({ requestUrl: '/t/rules', startedAt: 5 })).toEqual({ requestUrl: '/t/rules', startedAt: 5 });
-    expect(readSignInState({ requestUrl: 'https://evil.example', startedAt: 5 })).toEqual({ requestUrl: '/', startedAt: 5 });
+    expect(readSignInState({ requestUrl: 'https://evil.example', startedAt: 5 })).toEqual({
+      requestUrl: '/',
+      startedAt: 5,
+    });
     expect(readSignInState('nonsense')).toBeUndefined();
     expect(readSignInState(undefined)).toBeUndefined();
   });

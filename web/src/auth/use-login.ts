@@ -29,7 +29,9 @@ export function useLogin({ requestUrl, fallbackUrl, forceCredentials }: LoginOpt
     setRedirecting(true);
     const state: SignInState = { requestUrl: safeRequestUrl(requestUrl, fallbackUrl), startedAt: Date.now() };
     // Resolves only if the redirect failed; the provider then reports the error through auth.error.
-    void auth.signinRedirect({ state, ...(forceCredentials ? { prompt: 'login' } : {}) }).finally(() => setRedirecting(false));
+    void auth
+      .signinRedirect({ state, ...(forceCredentials ? { prompt: 'login' } : {}) })
+      .finally(() => setRedirecting(false));
   };
   return { login, redirecting: redirecting || auth.activeNavigator === 'signinRedirect', error: auth.error?.message };
 }
@@ -43,7 +45,8 @@ const REQUEST_FORM_FEATURE = 'I3ERequestForm';
 export function useRequestAccessEnabled(): boolean {
   const { data } = useQuery({
     queryKey: ['features', REQUEST_FORM_FEATURE, 'enabled'],
-    queryFn: ({ signal }) => apiGet<unknown>(`/v1/features/${REQUEST_FORM_FEATURE}/enabled`, undefined, { signal, allowForbidden: true }),
+    queryFn: ({ signal }) =>
+      apiGet<unknown>(`/v1/features/${REQUEST_FORM_FEATURE}/enabled`, undefined, { signal, allowForbidden: true }),
     retry: false,
     staleTime: 5 * 60_000,
   });

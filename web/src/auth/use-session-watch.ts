@@ -9,7 +9,8 @@ function storedSubject(stored: string | null): string | undefined {
   if (!stored) return undefined;
   try {
     const parsed: unknown = JSON.parse(stored);
-    const profile = typeof parsed === 'object' && parsed !== null ? (parsed as { profile?: { sub?: unknown } }).profile : undefined;
+    const profile =
+      typeof parsed === 'object' && parsed !== null ? (parsed as { profile?: { sub?: unknown } }).profile : undefined;
     return typeof profile?.sub === 'string' ? profile.sub : undefined;
   } catch {
     return undefined;

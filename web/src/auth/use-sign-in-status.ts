@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
 
 /** The authentication states of spec 000 §4. */
-export type SignInStatus = 'signingInSilently' | 'signingOut' | 'loading' | 'error' | 'unauthenticated' | 'authenticated';
+export type SignInStatus =
+  'signingInSilently' | 'signingOut' | 'loading' | 'error' | 'unauthenticated' | 'authenticated';
 
 /**
  * Where the user stands with sign-in. A stored sign-in whose access token expired while the
@@ -13,7 +14,11 @@ export function useSignInStatus(): SignInStatus {
   const [renewalFinished, setRenewalFinished] = useState(false);
   const renewalStarted = useRef(false);
   const canRenew =
-    !auth.isLoading && !auth.isAuthenticated && !auth.activeNavigator && Boolean(auth.user?.refresh_token) && !renewalFinished;
+    !auth.isLoading &&
+    !auth.isAuthenticated &&
+    !auth.activeNavigator &&
+    Boolean(auth.user?.refresh_token) &&
+    !renewalFinished;
 
   useEffect(() => {
     if (!canRenew || renewalStarted.current) return;
@@ -22,7 +27,11 @@ export function useSignInStatus(): SignInStatus {
   }, [auth, canRenew]);
 
   if (auth.activeNavigator === 'signinSilent' || canRenew) return 'signingInSilently';
-  if (auth.activeNavigator === 'signoutRedirect' || auth.activeNavigator === 'signoutSilent' || auth.activeNavigator === 'signoutPopup') {
+  if (
+    auth.activeNavigator === 'signoutRedirect' ||
+    auth.activeNavigator === 'signoutSilent' ||
+    auth.activeNavigator === 'signoutPopup'
+  ) {
     return 'signingOut';
   }
   if (auth.isLoading) return 'loading';

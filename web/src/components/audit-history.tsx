@@ -22,7 +22,12 @@ interface AuditEvent {
   changes: Record<string, unknown>;
 }
 
-const show = (value: unknown) => (value === null || value === undefined || value === '' ? '(empty)' : typeof value === 'string' ? value : JSON.stringify(value));
+const show = (value: unknown) =>
+  value === null || value === undefined || value === ''
+    ? '(empty)'
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
 
 /** One line per changed field: `{ field: { from, to } }` entries and plain created values alike. */
 export function describeAuditChanges(changes: Record<string, unknown>): string[] {

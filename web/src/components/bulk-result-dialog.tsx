@@ -51,7 +51,13 @@ export function useBulkOutcome(selection: RowSelection, noun: { one: string; man
   };
 }
 
-export function BulkResultDialog({ outcome, describe = String }: { outcome: BulkOutcomeApi; describe?: (id: GridRowId) => string }) {
+export function BulkResultDialog({
+  outcome,
+  describe = String,
+}: {
+  outcome: BulkOutcomeApi;
+  describe?: (id: GridRowId) => string;
+}) {
   const { shown, noun, dismiss } = outcome;
   return (
     <Dialog open={shown !== null} onClose={dismiss} maxWidth="sm" fullWidth>

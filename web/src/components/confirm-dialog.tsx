@@ -41,7 +41,15 @@ export function ConfirmDialog({ open, onCancel, ...content }: ConfirmDialogProps
   );
 }
 
-function ConfirmDialogContent({ title, text, confirmLabel, cancelLabel, input, onConfirm, onCancel }: Omit<ConfirmDialogProps, 'open'>) {
+function ConfirmDialogContent({
+  title,
+  text,
+  confirmLabel,
+  cancelLabel,
+  input,
+  onConfirm,
+  onCancel,
+}: Omit<ConfirmDialogProps, 'open'>) {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const missing = input !== undefined && value.trim() === '';

@@ -13,7 +13,12 @@ import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { BLOCK_HISTORY_RANGE_LABELS, BLOCK_HISTORY_RANGES, BLOCK_MESSAGES, type BlockHistoryRange } from '@cfs/contracts/blocks';
+import {
+  BLOCK_HISTORY_RANGE_LABELS,
+  BLOCK_HISTORY_RANGES,
+  BLOCK_MESSAGES,
+  type BlockHistoryRange,
+} from '@cfs/contracts/blocks';
 import { MONITORING_LIMITS, MONITORING_POLLING_MS } from '@cfs/contracts/monitoring';
 import type { PacketSeries } from '@cfs/contracts/packet-series';
 import { apiGet } from '../lib/api-client';
@@ -82,7 +87,13 @@ export function EntityHistory({ range, onRangeChange, series, page, pageIndex, o
   const points = series.data?.points ?? [];
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <ToggleButtonGroup size="small" exclusive value={range} onChange={(_event, next: HistoryRange | null) => next && onRangeChange(next)} aria-label="Time range">
+      <ToggleButtonGroup
+        size="small"
+        exclusive
+        value={range}
+        onChange={(_event, next: HistoryRange | null) => next && onRangeChange(next)}
+        aria-label="Time range"
+      >
         {(Object.keys(BLOCK_HISTORY_RANGE_LABELS) as HistoryRange[]).map((key) => (
           <ToggleButton key={key} value={key}>
             {BLOCK_HISTORY_RANGE_LABELS[key]}

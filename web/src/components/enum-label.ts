@@ -31,12 +31,18 @@ function entriesOf(enumType: EnumType): [string, string | number][] {
  *   enumLabel(WorkUnitType, 2, { Request: 'User Request' })
  *   enumLabel(Severity, 42)                         // 'unknown'
  */
-export function enumLabel(enumType: EnumType | undefined, value: string | number | null | undefined, labels: EnumLabels = {}): string {
+export function enumLabel(
+  enumType: EnumType | undefined,
+  value: string | number | null | undefined,
+  labels: EnumLabels = {},
+): string {
   if (!enumType) throw new EnumTypeRequiredError();
   if (value === null || value === undefined || value === '') return '';
   const entries = entriesOf(enumType);
   const byValue = entries.find(([, candidate]) => candidate === value);
-  const name = byValue?.[0] ?? (typeof value === 'string' && entries.some(([candidate]) => candidate === value) ? value : undefined);
+  const name =
+    byValue?.[0] ??
+    (typeof value === 'string' && entries.some(([candidate]) => candidate === value) ? value : undefined);
   if (name === undefined) return SHELL_MESSAGES.unknownEnum;
   return labels[name] ?? name;
 }

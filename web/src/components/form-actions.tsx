@@ -43,11 +43,23 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
  * @example
  *   <FormActions form={form} onSave={(values) => save.mutateAsync(values)} onClose={drawer.close} loading={save.isPending} />
  */
-export function FormActions<T extends FieldValues, TOut>({ form, onSave, onClose, loading = false, serverErrorPath, saveLabel = 'Save', leading }: FormActionsProps<T, TOut>) {
+export function FormActions<T extends FieldValues, TOut>({
+  form,
+  onSave,
+  onClose,
+  loading = false,
+  serverErrorPath,
+  saveLabel = 'Save',
+  leading,
+}: FormActionsProps<T, TOut>) {
   const { isDirty, touchedFields, isSubmitting, errors } = useFormState({ control: form.control });
   useReportUnsavedChanges(isDirty);
   const guard = useUnsavedChangesGuard();
-  const disabled = formActionsDisabled({ isDirty, isTouched: Object.keys(touchedFields).length > 0, loading: loading || isSubmitting });
+  const disabled = formActionsDisabled({
+    isDirty,
+    isTouched: Object.keys(touchedFields).length > 0,
+    loading: loading || isSubmitting,
+  });
 
   const submit = (close: boolean) =>
     form

@@ -13,7 +13,8 @@ function setup() {
   const cleared = vi.fn();
   const unsubscribe = subscribeToUserChange(form.control, 'categoryId', cleared);
   /** What an input or a controller's `field.onChange` does when the user picks a value. */
-  const userPicks = (name: keyof Values, value: unknown) => form.register(name).onChange({ target: { name, value }, type: 'change' });
+  const userPicks = (name: keyof Values, value: unknown) =>
+    form.register(name).onChange({ target: { name, value }, type: 'change' });
   return { form, cleared, unsubscribe, userPicks };
 }
 

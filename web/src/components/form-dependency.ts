@@ -12,7 +12,11 @@ import type { Control, FieldValues, Path } from 'react-hook-form';
  * @example
  *   useEffect(() => subscribeToUserChange(control, 'categoryId', () => setValue('subcategoryIds', [])), [control]);
  */
-export function subscribeToUserChange<T extends FieldValues, TOut>(control: Control<T, unknown, TOut>, name: Path<T>, onUserChange: () => void): () => void {
+export function subscribeToUserChange<T extends FieldValues, TOut>(
+  control: Control<T, unknown, TOut>,
+  name: Path<T>,
+  onUserChange: () => void,
+): () => void {
   return control._subscribe({
     name,
     exact: true,

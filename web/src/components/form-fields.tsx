@@ -36,7 +36,13 @@ export type FormTextFieldProps<T extends FieldValues, TOut = T> = FieldBaseProps
   Omit<TextFieldProps, 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'error' | 'select' | 'children'>;
 
 /** A text box; with `type="number"` the value is a number, or null when empty. */
-export function FormTextField<T extends FieldValues, TOut = T>({ control, name, helperText, type, ...rest }: FormTextFieldProps<T, TOut>) {
+export function FormTextField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  helperText,
+  type,
+  ...rest
+}: FormTextFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   return (
     <TextField
@@ -71,7 +77,15 @@ export type FormSelectFieldProps<T extends FieldValues, TOut = T> = FormTextFiel
 };
 
 /** A drop-down over fixed options; the value keeps the option's type (number or text). */
-export function FormSelectField<T extends FieldValues, TOut = T>({ control, name, options, emptyLabel, helperText, onValueChange, ...rest }: FormSelectFieldProps<T, TOut>) {
+export function FormSelectField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  options,
+  emptyLabel,
+  helperText,
+  onValueChange,
+  ...rest
+}: FormSelectFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const selected = options.find((option) => option.value === field.value);
   return (
@@ -115,7 +129,13 @@ export interface FormCheckboxFieldProps<T extends FieldValues, TOut = T> extends
   helperText?: ReactNode;
 }
 
-export function FormCheckboxField<T extends FieldValues, TOut = T>({ control, name, label, disabled, helperText }: FormCheckboxFieldProps<T, TOut>) {
+export function FormCheckboxField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  label,
+  disabled,
+  helperText,
+}: FormCheckboxFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const message = fieldState.error?.message ?? helperText;
   return (
@@ -151,14 +171,25 @@ export interface CheckboxGroupFieldProps<T extends FieldValues, TOut = T> extend
 }
 
 /** Several checkboxes holding one array of the chosen option values. */
-export function CheckboxGroupField<T extends FieldValues, TOut = T>({ control, name, label, options, dependsOn, disabled, row }: CheckboxGroupFieldProps<T, TOut>) {
+export function CheckboxGroupField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  label,
+  options,
+  dependsOn,
+  disabled,
+  row,
+}: CheckboxGroupFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const chosen: readonly unknown[] = Array.isArray(field.value) ? field.value : [];
   const { onChange } = field;
 
   // Only the user's change of the dependency clears: a `reset` that loads a saved record brings
   // its own selection along.
-  useEffect(() => (dependsOn ? subscribeToUserChange(control, dependsOn, () => onChange([])) : undefined), [control, dependsOn, onChange]);
+  useEffect(
+    () => (dependsOn ? subscribeToUserChange(control, dependsOn, () => onChange([])) : undefined),
+    [control, dependsOn, onChange],
+  );
 
   const toggle = (value: string | number, checked: boolean) => {
     const rest = chosen.filter((item) => item !== value);
@@ -166,7 +197,12 @@ export function CheckboxGroupField<T extends FieldValues, TOut = T>({ control, n
   };
 
   return (
-    <FormControl component="fieldset" error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin="normal">
+    <FormControl
+      component="fieldset"
+      error={fieldState.error !== undefined}
+      disabled={disabled || field.disabled}
+      margin="normal"
+    >
       <FormLabel component="legend">{label}</FormLabel>
       <FormGroup row={row}>
         {options.map((option) => (
@@ -205,10 +241,20 @@ export interface FormChipsFieldProps<T extends FieldValues, TOut = T> extends Fi
  * @example
  *   <FormChipsField control={form.control} name="assignmentGroups" label="Assignment Groups" />
  */
-export function FormChipsField<T extends FieldValues, TOut = T>({ control, name, label, helperText, placeholder, options = [], disabled }: FormChipsFieldProps<T, TOut>) {
+export function FormChipsField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  label,
+  helperText,
+  placeholder,
+  options = [],
+  disabled,
+}: FormChipsFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const [input, setInput] = useState('');
-  const value: string[] = Array.isArray(field.value) ? field.value.filter((item: unknown): item is string => typeof item === 'string') : [];
+  const value: string[] = Array.isArray(field.value)
+    ? field.value.filter((item: unknown): item is string => typeof item === 'string')
+    : [];
   const commit = (texts: readonly string[]) => field.onChange(uniqueTexts([...value, ...texts]));
   return (
     <Autocomplete<string, true, false, true>

@@ -8,12 +8,22 @@ const options = { fields: {}, shouldUseNativeValidation: false };
 
 describe('schemaResolver', () => {
   it('shows a union\'s own message ("Please choose a lifetime."), not a member\'s', async () => {
-    const result = await schemaResolver(tokenCreateSchema)({ tenantId: TENANT, name: 'agent' } as z.input<typeof tokenCreateSchema>, undefined, options);
-    expect(result.errors).toEqual({ lifetimeYears: { type: 'invalid_union', message: TOKEN_MESSAGES.lifetimeRequired, ref: undefined } });
+    const result = await schemaResolver(tokenCreateSchema)(
+      { tenantId: TENANT, name: 'agent' } as z.input<typeof tokenCreateSchema>,
+      undefined,
+      options,
+    );
+    expect(result.errors).toEqual({
+      lifetimeYears: { type: 'invalid_union', message: TOKEN_MESSAGES.lifetimeRequired, ref: undefined },
+    });
   });
 
   it('gives the parsed values when valid', async () => {
-    const result = await schemaResolver(tokenCreateSchema)({ tenantId: TENANT, name: ' agent ', lifetimeYears: 0 }, undefined, options);
+    const result = await schemaResolver(tokenCreateSchema)(
+      { tenantId: TENANT, name: ' agent ', lifetimeYears: 0 },
+      undefined,
+      options,
+    );
     expect(result).toEqual({ values: { tenantId: TENANT, name: 'agent', lifetimeYears: 0 }, errors: {} });
   });
 
@@ -25,6 +35,8 @@ describe('schemaResolver', () => {
 
   it('puts a whole-form issue on root', () => {
     const schema = z.object({ a: z.string() }).refine(() => false, 'Not like this.');
-    expect(schemaFieldErrors(schema.safeParse({ a: 'x' }).error?.issues ?? [])).toEqual({ root: { type: 'custom', message: 'Not like this.' } });
+    expect(schemaFieldErrors(schema.safeParse({ a: 'x' }).error?.issues ?? [])).toEqual({
+      root: { type: 'custom', message: 'Not like this.' },
+    });
   });
 });

@@ -15,7 +15,9 @@ import type { z } from 'zod';
  *     defaultValues,
  *   });
  */
-export function schemaResolver<Input extends FieldValues, Output>(schema: z.ZodType<Output, Input>): Resolver<Input, unknown, Output> {
+export function schemaResolver<Input extends FieldValues, Output>(
+  schema: z.ZodType<Output, Input>,
+): Resolver<Input, unknown, Output> {
   return async (values, _context, options) => {
     const result = await schema.safeParseAsync(values);
     if (result.success) {

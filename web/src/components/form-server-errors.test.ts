@@ -4,7 +4,10 @@ import { placeServerErrors, serverFieldErrors } from './form-server-errors';
 
 describe('server field texts (400 { message, errors })', () => {
   it('reads one entry per field, its texts joined', () => {
-    const error = new ApiError(400, { message: 'One or more validation errors occurred.', errors: { name: ['Please enter a name.'], intakeWizardSchema: ['a', 'b'], empty: [] } });
+    const error = new ApiError(400, {
+      message: 'One or more validation errors occurred.',
+      errors: { name: ['Please enter a name.'], intakeWizardSchema: ['a', 'b'], empty: [] },
+    });
     expect(serverFieldErrors(error)).toEqual([
       { field: 'name', message: 'Please enter a name.' },
       { field: 'intakeWizardSchema', message: 'a b' },
@@ -26,6 +29,9 @@ describe('server field texts (400 { message, errors })', () => {
       ],
       (field) => (field === 'name' ? 'name' : undefined),
     );
-    expect(placed).toEqual({ fields: [{ path: 'name', message: 'Please enter a name.' }], root: 'Unknown tenant. Also wrong.' });
+    expect(placed).toEqual({
+      fields: [{ path: 'name', message: 'Please enter a name.' }],
+      root: 'Unknown tenant. Also wrong.',
+    });
   });
 });

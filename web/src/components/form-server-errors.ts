@@ -25,7 +25,11 @@ export const SERVER_ROOT_ERROR = 'root.server' as const;
  * @example
  *   save.mutateAsync(values).catch((error) => applyServerErrors(form, error));
  */
-export function applyServerErrors<T extends FieldValues, TOut>(form: UseFormReturn<T, unknown, TOut>, error: unknown, path?: ServerErrorPath<T>): boolean {
+export function applyServerErrors<T extends FieldValues, TOut>(
+  form: UseFormReturn<T, unknown, TOut>,
+  error: unknown,
+  path?: ServerErrorPath<T>,
+): boolean {
   const entries = serverFieldErrors(error);
   const placed = placeServerErrors(entries, path ?? sameNameIn<T>(form.getValues()));
   for (const { path: target, message } of placed.fields) form.setError(target, { type: 'server', message });

@@ -5,6 +5,7 @@ import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import { formatDateTime } from '../lib/dates';
 import { DateWithAge } from './date-with-age';
+import { dateWithAgeWidth, stackedDateWithAgeWidth } from './grid-fit';
 import { ACTIONS_FIELD } from './grid-model';
 
 /**
@@ -20,19 +21,41 @@ import { ACTIONS_FIELD } from './grid-model';
  * @example
  *   dateTimeColumn<Tenant>({ field: 'modified', headerName: 'Modified', width: 190 })
  *   dateTimeColumn<Token>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' })
+ *   dateTimeColumn<ReportRow>({ field: 'latestVersionReleased', headerName: 'Latest Released', stacked: true })
+ *
+ * `stacked` shows the age under the date: the column needs the date's width only (a grid of many
+ * columns, e.g. the version report, fits a laptop's screen).
  */
 export function dateTimeColumn<R extends GridValidRowModel>(
-  column: Omit<GridColDef<R, Date | null, string>, 'type' | 'valueGetter' | 'valueFormatter' | 'renderCell'> & { emptyText?: string },
+  column: Omit<GridColDef<R, Date | null, string>, 'type' | 'valueGetter' | 'valueFormatter' | 'renderCell'> & {
+    emptyText?: string;
+    stacked?: boolean;
+  },
 ): GridColDef<R> {
-  const { emptyText = '', ...rest } = column;
+  const { emptyText = '', stacked = false, ...rest } = column;
+  const least = widestDateWithAge(stacked);
   return {
-    width: 260,
+    width: stacked ? least : 260,
+    // The date and its age, whole, however narrow the grid (a fitted grid shrinks columns to their minWidth).
+    minWidth: least,
     ...rest,
     type: 'dateTime',
     valueGetter: (value: unknown) => toDate(value),
     valueFormatter: (value: unknown) => (value instanceof Date ? formatDateTime(value) : emptyText),
-    renderCell: ({ value, formattedValue }) => <DateWithAge value={value instanceof Date ? value : null} text={String(formattedValue ?? '')} />,
+    renderCell: ({ value, formattedValue }) => (
+      <DateWithAge value={value instanceof Date ? value : null} text={String(formattedValue ?? '')} stacked={stacked} />
+    ),
   };
+}
+
+const widest: { inline?: number; stacked?: number } = {};
+function widestDateWithAge(stacked: boolean): number {
+  // The 28th at 23:59 of each month: the widest day and time, and whichever month's name is widest
+  // in the font ("Nov" outruns "Sep"); the zone is the user's.
+  const widestOf = (width: (formatted: string) => number) =>
+    Math.max(...Array.from({ length: 12 }, (_, month) => width(formatDateTime(new Date(2026, month, 28, 23, 59)))));
+  if (stacked) return (widest.stacked ??= widestOf((formatted) => stackedDateWithAgeWidth(formatted)));
+  return (widest.inline ??= widestOf((formatted) => dateWithAgeWidth(formatted)));
 }
 
 function toDate(value: unknown): Date | null {

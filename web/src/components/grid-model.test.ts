@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { GridColDef } from '@mui/x-data-grid';
-import { ACTIONS_FIELD, activeFilterCount, exportColumns, fieldsFromColumns, fromGridFilterModel, fromGridSortModel, narrowColumns, toGridFilterModel, toGridSortModel } from './grid-model';
+import {
+  ACTIONS_FIELD,
+  activeFilterCount,
+  exportColumns,
+  fieldsFromColumns,
+  fromGridFilterModel,
+  fromGridSortModel,
+  narrowColumns,
+  toGridFilterModel,
+  toGridSortModel,
+} from './grid-model';
 import { guidFilterOperators } from './guid-filter';
 
 interface Row {
@@ -8,7 +18,7 @@ interface Row {
 }
 
 describe('grid models and the list state', () => {
-  it('reads each column\'s kind from its type, GUID columns from their operators, paths from the area', () => {
+  it("reads each column's kind from its type, GUID columns from their operators, paths from the area", () => {
     const columns: GridColDef<Row>[] = [
       { field: 'name' },
       { field: 'effort', type: 'number' },
@@ -17,6 +27,9 @@ describe('grid models and the list state', () => {
       { field: 'isEnabled', type: 'boolean' },
       { field: 'stateId', type: 'singleSelect' },
       { field: 'deviceId', filterOperators: guidFilterOperators },
+      // An area's copy or subset of the GUID operators is still a GUID column (never `tolower`).
+      { field: 'sourceId', filterOperators: [...guidFilterOperators] },
+      { field: 'ownerId', filterOperators: guidFilterOperators.slice(0, 2) },
       { field: 'tenant' },
     ];
     expect(fieldsFromColumns(columns, { tenant: { path: 'tenant/name' }, extra: { kind: 'number' } })).toEqual({
@@ -27,6 +40,8 @@ describe('grid models and the list state', () => {
       isEnabled: { kind: 'boolean' },
       stateId: { kind: 'enum' },
       deviceId: { kind: 'guid' },
+      sourceId: { kind: 'guid' },
+      ownerId: { kind: 'guid' },
       tenant: { kind: 'string', path: 'tenant/name' },
       extra: { kind: 'number' },
     });
@@ -39,15 +54,30 @@ describe('grid models and the list state', () => {
         { field: 'created', direction: 'desc' },
       ]),
     ).toEqual([{ field: 'severityId', sort: 'asc' }]);
-    expect(fromGridSortModel([{ field: 'name', sort: 'desc' }, { field: 'x', sort: null }])).toEqual([{ field: 'name', direction: 'desc' }]);
+    expect(
+      fromGridSortModel([
+        { field: 'name', sort: 'desc' },
+        { field: 'x', sort: null },
+      ]),
+    ).toEqual([{ field: 'name', direction: 'desc' }]);
   });
 
   it('shows the grid the first filter item with an id and stores dates as ISO text', () => {
-    expect(toGridFilterModel([{ field: 'a', operator: 'contains', value: 'x' }, { field: 'b', operator: 'isEmpty' }])).toEqual({
+    expect(
+      toGridFilterModel([
+        { field: 'a', operator: 'contains', value: 'x' },
+        { field: 'b', operator: 'isEmpty' },
+      ]),
+    ).toEqual({
       items: [{ field: 'a', operator: 'contains', value: 'x', id: 0 }],
     });
     expect(
-      fromGridFilterModel({ items: [{ id: 7, field: 'created', operator: 'after', value: new Date('2024-01-01T10:00:00.000Z') }, { field: 'a', operator: 'isEmpty' }] }),
+      fromGridFilterModel({
+        items: [
+          { id: 7, field: 'created', operator: 'after', value: new Date('2024-01-01T10:00:00.000Z') },
+          { field: 'a', operator: 'isEmpty' },
+        ],
+      }),
     ).toEqual([
       { id: 7, field: 'created', operator: 'after', value: '2024-01-01T10:00:00.000Z' },
       { field: 'a', operator: 'isEmpty' },
@@ -84,7 +114,12 @@ describe('activeFilterCount', () => {
       { field: 'tenant/name', title: 'Tenant' },
       { field: 'assignedTo', title: 'assignedTo' },
     ]);
-    expect(exportColumns(columns, fields, { title: false }, 'all').map((column) => column.title)).toEqual(['ID', 'Tenant', 'Title', 'assignedTo']);
+    expect(exportColumns(columns, fields, { title: false }, 'all').map((column) => column.title)).toEqual([
+      'ID',
+      'Tenant',
+      'Title',
+      'assignedTo',
+    ]);
     const hidden = { workUnitId: false, tenant: false, title: false, assignedTo: false };
     expect(exportColumns(columns, fields, hidden, 'page')).toHaveLength(4);
   });
@@ -109,11 +144,14 @@ describe('narrowColumns (a screen under 768 px)', () => {
     ]);
   });
 
-  it('the user\'s own choices win, and only choices are kept: never the narrow start, which would hide columns on a wide screen', () => {
+  it("the user's own choices win, and only choices are kept: never the narrow start, which would hide columns on a wide screen", () => {
     const narrow = narrowColumns(columns, ['workUnitId', 'title'], { title: false });
     expect(narrow.visibility).toEqual({ tenant: false, [ACTIONS_FIELD]: false, title: false });
     // The user shows Tenant in the column panel.
-    expect(narrow.chosenFrom({ tenant: true, [ACTIONS_FIELD]: false, title: false })).toEqual({ tenant: true, title: false });
+    expect(narrow.chosenFrom({ tenant: true, [ACTIONS_FIELD]: false, title: false })).toEqual({
+      tenant: true,
+      title: false,
+    });
     // And shows Title again.
     expect(narrow.chosenFrom({ tenant: false, [ACTIONS_FIELD]: false, title: true })).toEqual({});
   });

@@ -1,6 +1,6 @@
 import type { GridColDef, GridFilterModel, GridSortModel, GridValidRowModel } from '@mui/x-data-grid';
 import type { FieldKind, FieldSpec, FilterItem, SortItem } from '../lib/list-query';
-import { guidFilterOperators } from './guid-filter';
+import { isGuidFilterOperator } from './guid-filter';
 
 /**
  * Translation between the MUI Data Grid's models and the list state. The community grid holds
@@ -8,9 +8,13 @@ import { guidFilterOperators } from './guid-filter';
  * fields, an area's own filter bar), so the grid is shown the first and the query uses all.
  */
 
-/** The kind of a column's values, from its `type` (a GUID column uses `guidFilterOperators`). */
+/**
+ * The kind of a column's values, from its `type`. A GUID column is one whose filter operators
+ * are the GUID ones (`guidFilterOperators`, or a copy or subset of them): its values are
+ * compared by equality, bare, never through `tolower` (which the server takes on texts only).
+ */
 export function fieldKindOfColumn<R extends GridValidRowModel>(column: GridColDef<R>): FieldKind {
-  if (column.filterOperators === guidFilterOperators) return 'guid';
+  if (column.filterOperators?.some(isGuidFilterOperator)) return 'guid';
   switch (column.type) {
     case 'number':
       return 'number';
@@ -80,7 +84,10 @@ export function exportColumns<R extends GridValidRowModel>(
   const exported = columns.filter((column) => !column.disableExport);
   const shown = scope === 'page' ? exported.filter((column) => visibility[column.field] !== false) : exported;
   // Every column hidden: the page's rows with every column rather than an empty file.
-  return (shown.length > 0 ? shown : exported).map((column) => ({ field: fields[column.field]?.path ?? column.field, title: column.headerName ?? column.field }));
+  return (shown.length > 0 ? shown : exported).map((column) => ({
+    field: fields[column.field]?.path ?? column.field,
+    title: column.headerName ?? column.field,
+  }));
 }
 
 /** Filter items that narrow the list: with a value, or an operator that needs none. */
@@ -114,15 +121,22 @@ const NARROW_WIDTH_SHARE = 0.75;
  *   <DataGrid columns={narrow.columns} columnVisibilityModel={narrow.visibility}
  *     onColumnVisibilityModelChange={(model) => list.setColumns(narrow.chosenFrom(model))} />
  */
-export function narrowColumns<R extends GridValidRowModel>(columns: readonly GridColDef<R>[], essential: readonly string[], chosen: ColumnVisibility) {
-  const hidden = Object.fromEntries(columns.filter((column) => !essential.includes(column.field)).map((column) => [column.field, false]));
+export function narrowColumns<R extends GridValidRowModel>(
+  columns: readonly GridColDef<R>[],
+  essential: readonly string[],
+  chosen: ColumnVisibility,
+) {
+  const hidden = Object.fromEntries(
+    columns.filter((column) => !essential.includes(column.field)).map((column) => [column.field, false]),
+  );
   return {
     columns: columns.map((column) =>
       // Row actions keep their width: their icons do not shrink.
-      column.field === ACTIONS_FIELD ? column
-      : column.flex === undefined
-        ? { ...column, width: Math.round((column.width ?? 100) * NARROW_WIDTH_SHARE), disableColumnMenu: true }
-        : { ...column, minWidth: undefined, disableColumnMenu: true },
+      column.field === ACTIONS_FIELD
+        ? column
+        : column.flex === undefined
+          ? { ...column, width: Math.round((column.width ?? 100) * NARROW_WIDTH_SHARE), disableColumnMenu: true }
+          : { ...column, minWidth: undefined, disableColumnMenu: true },
     ),
     visibility: { ...hidden, ...chosen } as ColumnVisibility,
     /**
@@ -131,6 +145,10 @@ export function narrowColumns<R extends GridValidRowModel>(columns: readonly Gri
      * never kept as a choice that would hide columns on a wide screen.
      */
     chosenFrom: (model: ColumnVisibility): ColumnVisibility =>
-      Object.fromEntries(Object.entries(model).filter(([field, visible]) => visible !== (hidden[field] ?? true) || chosen[field] === visible)),
+      Object.fromEntries(
+        Object.entries(model).filter(
+          ([field, visible]) => visible !== (hidden[field] ?? true) || chosen[field] === visible,
+        ),
+      ),
   };
 }

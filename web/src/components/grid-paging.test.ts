@@ -1,7 +1,14 @@
 import { LIST_COUNT_CAP, MAX_SKIP } from '@cfs/contracts/constants';
 import { describe, expect, it } from 'vitest';
 import { toODataParams } from '../lib/list-query';
-import { displayedRows, gridRowCount, NO_PAGE_TOKENS, pageRequest, rememberNextPage, type PageTokens } from './grid-paging';
+import {
+  displayedRows,
+  gridRowCount,
+  NO_PAGE_TOKENS,
+  pageRequest,
+  rememberNextPage,
+  type PageTokens,
+} from './grid-paging';
 
 const QUERY = '{"$top":"10","$orderby":"created desc"}';
 
@@ -18,7 +25,9 @@ describe('grid paging', () => {
     const held = shown(2);
     expect(pageRequest(held, QUERY, 1, 10)).toEqual({ page: 1, skipToken: 'after-0' });
     expect(pageRequest(held, QUERY, 3, 10)).toEqual({ page: 3, skipToken: 'after-2' });
-    expect(toODataParams({ page: 3, pageSize: 10, sort: [], filters: [], search: '', exactMatch: false }, {}, 'after-2')).toEqual({ $top: '10', $skiptoken: 'after-2', $count: 'true' });
+    expect(
+      toODataParams({ page: 3, pageSize: 10, sort: [], filters: [], search: '', exactMatch: false }, {}, 'after-2'),
+    ).toEqual({ $top: '10', $skiptoken: 'after-2', $count: 'true' });
   });
 
   it('goes back by the tokens it kept, far past the $skip cap, and to the first page without one', () => {
@@ -57,13 +66,17 @@ describe('grid paging', () => {
     expect(gridRowCount(undefined, 0, 10)).toBe(-1);
     expect(gridRowCount({ total: 42, rows }, 0, 10)).toBe(42);
     expect(gridRowCount({ total: LIST_COUNT_CAP, rows, totalIsLowerBound: true, nextPageToken: 't' }, 0, 10)).toBe(-1);
-    expect(gridRowCount({ total: LIST_COUNT_CAP, rows: rows.slice(0, 4), totalIsLowerBound: true }, 1200, 10)).toBe(12_004);
+    expect(gridRowCount({ total: LIST_COUNT_CAP, rows: rows.slice(0, 4), totalIsLowerBound: true }, 1200, 10)).toBe(
+      12_004,
+    );
   });
 
   it('labels a capped count "of more than"', () => {
     expect(displayedRows({ from: 11, to: 20, count: 42 }, undefined)).toBe('11–20 of 42');
     expect(displayedRows({ from: 1, to: 10, count: -1 }, LIST_COUNT_CAP)).toBe('1–10 of more than 10,000');
-    expect(displayedRows({ from: 12_001, to: 12_010, count: -1 }, LIST_COUNT_CAP)).toBe('12,001–12,010 of more than 12,010');
+    expect(displayedRows({ from: 12_001, to: 12_010, count: -1 }, LIST_COUNT_CAP)).toBe(
+      '12,001–12,010 of more than 12,010',
+    );
     expect(displayedRows({ from: 1, to: 10, count: 12_345 }, undefined)).toBe('1–10 of 12,345');
   });
 });

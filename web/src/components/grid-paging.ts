@@ -43,7 +43,12 @@ export function pageRequest(held: PageTokens, query: string, page: number, pageS
 }
 
 /** The tokens once `page`'s answer is in: its `nextPageToken` starts the page after it. Unchanged, the same object. */
-export function rememberNextPage(held: PageTokens, query: string, page: number, nextPageToken: string | undefined): PageTokens {
+export function rememberNextPage(
+  held: PageTokens,
+  query: string,
+  page: number,
+  nextPageToken: string | undefined,
+): PageTokens {
   const same = held.query === query;
   if (same && held.tokens[page + 1] === nextPageToken) return held;
   const tokens = same ? { ...held.tokens } : {};
@@ -56,7 +61,11 @@ export function rememberNextPage(held: PageTokens, query: string, page: number, 
  * The Data Grid's `rowCount`: the count when it is exact; past the server's count cap unknown
  * (-1, so Next stays enabled) while there is a next page, and exact again on the last page.
  */
-export function gridRowCount(result: Pick<ListResult<unknown>, 'total' | 'rows' | 'totalIsLowerBound' | 'nextPageToken'> | undefined, page: number, pageSize: number): number {
+export function gridRowCount(
+  result: Pick<ListResult<unknown>, 'total' | 'rows' | 'totalIsLowerBound' | 'nextPageToken'> | undefined,
+  page: number,
+  pageSize: number,
+): number {
   if (!result) return -1;
   if (!result.totalIsLowerBound) return result.total;
   return result.nextPageToken ? -1 : page * pageSize + result.rows.length;
@@ -66,7 +75,10 @@ export function gridRowCount(result: Pick<ListResult<unknown>, 'total' | 'rows' 
  * The pager's text: "11–20 of 42", and while the count is unknown "1–10 of more than 10,000"
  * (`atLeast`, the capped count; past it the last row shown).
  */
-export function displayedRows({ from, to, count }: { from: number; to: number; count: number }, atLeast: number | undefined): string {
+export function displayedRows(
+  { from, to, count }: { from: number; to: number; count: number },
+  atLeast: number | undefined,
+): string {
   const format = (value: number) => value.toLocaleString('en-US');
   if (count !== -1) return `${format(from)}–${format(to)} of ${format(count)}`;
   return `${format(from)}–${format(to)} of more than ${format(Math.max(atLeast ?? 0, to))}`;

@@ -34,6 +34,11 @@ export function GuidFilterInput({ item, applyValue, focusElementRef, disabled }:
 // The grid filters on the server (filterMode "server"): no client-side filter function.
 const serverOnly: GridFilterOperator['getApplyFilterFn'] = () => null;
 
+/** Whether a filter operator is one of a GUID column's (its value typed into `GuidFilterInput`). */
+export function isGuidFilterOperator(operator: GridFilterOperator): boolean {
+  return operator.InputComponent === GuidFilterInput;
+}
+
 /**
  * The filter operators of a GUID column. A column using them is read as a GUID field by
  * `ResourceGrid` (values sent bare, never quoted).

@@ -15,11 +15,35 @@ export default function HistoryChart({ series }: { series: PacketSeries }) {
     <Paper variant="outlined" sx={{ p: 1 }} component="section" aria-label="History chart" data-testid="history-chart">
       <LineChart
         height={240}
-        xAxis={[{ data: times, scaleType: 'time', min: new Date(series.from), max: new Date(series.to), valueFormatter: (value: Date, context) => (context.location === 'tick' ? tick(value) : formatDateTime(value)) }]}
+        xAxis={[
+          {
+            data: times,
+            scaleType: 'time',
+            min: new Date(series.from),
+            max: new Date(series.to),
+            valueFormatter: (value: Date, context) =>
+              context.location === 'tick' ? tick(value) : formatDateTime(value),
+          },
+        ]}
         series={[
-          { data: series.points.map((point) => point.average), label: 'Average', showMark: series.points.length < 40, valueFormatter: (value) => formatPacketValue(value) },
-          { data: series.points.map((point) => point.maximum), label: 'Highest', showMark: false, valueFormatter: (value) => formatPacketValue(value) },
-          { data: series.points.map((point) => point.minimum), label: 'Lowest', showMark: false, valueFormatter: (value) => formatPacketValue(value) },
+          {
+            data: series.points.map((point) => point.average),
+            label: 'Average',
+            showMark: series.points.length < 40,
+            valueFormatter: (value) => formatPacketValue(value),
+          },
+          {
+            data: series.points.map((point) => point.maximum),
+            label: 'Highest',
+            showMark: false,
+            valueFormatter: (value) => formatPacketValue(value),
+          },
+          {
+            data: series.points.map((point) => point.minimum),
+            label: 'Lowest',
+            showMark: false,
+            valueFormatter: (value) => formatPacketValue(value),
+          },
         ]}
         margin={{ left: 8, right: 16, top: 16, bottom: 8 }}
         grid={{ horizontal: true }}
@@ -29,4 +53,3 @@ export default function HistoryChart({ series }: { series: PacketSeries }) {
     </Paper>
   );
 }
-

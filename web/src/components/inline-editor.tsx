@@ -10,30 +10,55 @@ import { useUnsavedChangesGuard } from './side-drawer';
  * Which item an inline form in a drawer edits (an existing row or 'new'), for a child list whose
  * form sits above its grid (a tenant's subscriptions, a category's subcategories). Opening another
  * item replaces the form, so it goes through the drawer's unsaved-changes question first; opening
- * the item already open does nothing. After a create, `saved(row)` makes the new row the edited
- * one under the same key: the form stays as it is and a second Save updates instead of creating.
+ * the item already open does nothing. A list that creates several kinds of row from one form (a
+ * communication's past and next steps) names the kind: `open('new', kind)`, and a new item of
+ * another kind is another item.
+ *
+ * After a create, `saved(row)` makes the new row the edited one under the same key: the form stays
+ * as it is and a second Save updates instead of creating. With `afterCreate: 'new'` the form starts
+ * afresh on a new item of the same kind instead, for lists where one adds several rows in a row.
  *
  * @example
  *   const editor = useInlineEditor<Subscription>((row) => row.subscriptionId);
  *   {editor.editing !== null && <SubscriptionForm key={editor.key} subscription={editor.item} onSaved={editor.saved} onClose={editor.close} />}
  *   <ResourceGrid … onCreate={() => editor.open('new')} onRowClick={editor.open} />
  */
-export function useInlineEditor<R>(keyOf: (row: R) => string | number) {
-  const [state, setState] = useState<{ item: R | 'new'; key: string } | null>(null);
+export function useInlineEditor<R, K extends string = string>(
+  keyOf: (row: R) => string | number,
+  options: { afterCreate?: 'edit' | 'new' } = {},
+) {
+  const [state, setState] = useState<{ item: R | 'new'; kind: K | undefined; key: string } | null>(null);
   const guard = useUnsavedChangesGuard();
-  const keyFor = (item: R | 'new') => (item === 'new' ? 'new' : String(keyOf(item)));
-  const isOpen = (item: R | 'new') => state !== null && (keyFor(state.item) === keyFor(item) || state.key === keyFor(item));
+  const keyFor = (item: R | 'new', kind: K | undefined) => (item === 'new' ? `new:${kind ?? ''}` : String(keyOf(item)));
+  const isOpen = (item: R | 'new', kind: K | undefined) =>
+    state !== null && (keyFor(state.item, state.kind) === keyFor(item, kind) || state.key === keyFor(item, kind));
   return {
     editing: state?.item ?? null,
     /** The row being edited, or undefined for a new one. */
     item: state === null || state.item === 'new' ? undefined : state.item,
+    /** The kind of new item the form creates (as given to `open`). */
+    kind: state?.kind,
     /** A key that changes with the edited item, so its form starts afresh. */
     key: state?.key,
-    open(next: R | 'new') {
-      if (!isOpen(next)) guard.confirmThen(() => setState({ item: next, key: keyFor(next) }));
+    /** Opens `next` once the unsaved-changes question allows it; `then` runs only if it opened (an address to follow it). */
+    open(next: R | 'new', kind?: K, then?: () => void) {
+      if (isOpen(next, kind)) return;
+      guard.confirmThen(() => {
+        setState({ item: next, kind, key: keyFor(next, kind) });
+        then?.();
+      });
     },
     saved(row: R) {
-      setState((current) => (current === null ? current : { item: row, key: current.key }));
+      if (options.afterCreate === 'new' && state?.item === 'new') {
+        // A fresh key (the saved row's): the form mounts again, empty, for the next item of the same kind.
+        setState((current) =>
+          current === null
+            ? current
+            : { item: 'new', kind: current.kind, key: `${keyFor('new', current.kind)}#${keyOf(row)}` },
+        );
+        return;
+      }
+      setState((current) => (current === null ? current : { item: row, kind: current.kind, key: current.key }));
     },
     close() {
       setState(null);
@@ -42,10 +67,27 @@ export function useInlineEditor<R>(keyOf: (row: R) => string | number) {
 }
 
 /** The frame of an inline form: its title and a Cancel that asks first when the form holds unsaved changes. */
-export function InlineFormCard({ label, title, onCancel, children }: { label: string; title: string; onCancel: () => void; children: ReactNode }) {
+export function InlineFormCard({
+  label,
+  title,
+  onCancel,
+  children,
+}: {
+  label: string;
+  title: string;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
   const guard = useUnsavedChangesGuard();
   return (
-    <Paper variant="outlined" component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ p: 2, mb: 2 }} aria-label={label}>
+    <Paper
+      variant="outlined"
+      component="form"
+      noValidate
+      onSubmit={(event) => event.preventDefault()}
+      sx={{ p: 2, mb: 2 }}
+      aria-label={label}
+    >
       <Box sx={{ display: 'flex', alignItems: 'center' }}>
         <Typography variant="subtitle1" sx={{ flex: 1 }}>
           {title}

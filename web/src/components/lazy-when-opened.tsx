@@ -11,7 +11,10 @@ import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 're
  *   const TenantDrawer = lazyWhenOpened(() => import('./tenant-drawer'), (props) => props.tenantId !== null);
  *   <TenantDrawer tenantId={drawer.openId} onClose={drawer.close} />
  */
-export function lazyWhenOpened<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, isOpen: (props: P) => boolean): (props: P) => ReactNode {
+export function lazyWhenOpened<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  isOpen: (props: P) => boolean,
+): (props: P) => ReactNode {
   const Loaded = lazy(load);
   return function LazyWhenOpened(props: P) {
     const open = isOpen(props);

@@ -24,7 +24,11 @@ export interface LogEntryRow {
 }
 
 /** The Auto-Refresh (30 sec) switch's state and the polling interval it asks for (spec 002 §9). */
-export function useAutoRefresh(): { autoRefresh: boolean; setAutoRefresh: (on: boolean) => void; refetchInterval: number | false } {
+export function useAutoRefresh(): {
+  autoRefresh: boolean;
+  setAutoRefresh: (on: boolean) => void;
+  refetchInterval: number | false;
+} {
   const [autoRefresh, setAutoRefresh] = useState(false);
   return { autoRefresh, setAutoRefresh, refetchInterval: autoRefresh ? FLEET_POLLING_MS.logsAutoRefresh : false };
 }
@@ -39,7 +43,17 @@ export function useAutoRefresh(): { autoRefresh: boolean; setAutoRefresh: (on: b
  *   const logs = useDeviceLogs(id, refresh.refetchInterval);
  *   <LogEntries logs={logs} refresh={refresh} label="Device logs" />
  */
-export function LogEntries({ logs, refresh, label, leading }: { logs: UseQueryResult<LogEntryRow[]>; refresh: ReturnType<typeof useAutoRefresh>; label: string; leading?: ReactNode }) {
+export function LogEntries({
+  logs,
+  refresh,
+  label,
+  leading,
+}: {
+  logs: UseQueryResult<LogEntryRow[]>;
+  refresh: ReturnType<typeof useAutoRefresh>;
+  label: string;
+  leading?: ReactNode;
+}) {
   const typed = logs.data?.some((entry) => entry.entryType !== undefined) ?? false;
   return (
     <Box>
@@ -48,7 +62,12 @@ export function LogEntries({ logs, refresh, label, leading }: { logs: UseQueryRe
         <Button startIcon={<RefreshIcon />} onClick={() => void logs.refetch()} disabled={logs.isFetching}>
           Refresh
         </Button>
-        <FormControlLabel control={<Switch checked={refresh.autoRefresh} onChange={(event) => refresh.setAutoRefresh(event.target.checked)} />} label="Auto-Refresh (30 sec)" />
+        <FormControlLabel
+          control={
+            <Switch checked={refresh.autoRefresh} onChange={(event) => refresh.setAutoRefresh(event.target.checked)} />
+          }
+          label="Auto-Refresh (30 sec)"
+        />
       </Box>
       {logs.isFetching && <LinearProgress />}
       {logs.data && logs.data.length === 0 && <Typography color="text.secondary">{FLEET_MESSAGES.noLogs}</Typography>}

@@ -7,8 +7,16 @@ import { FLEET_POLLING_MS } from '@cfs/contracts/fleet';
 import type { PacketHistory } from '@cfs/contracts/packets';
 import { ApiError, apiGet } from '../lib/api-client';
 import { pathId } from '../lib/ids';
-import { quote, skipTokenOf } from '../lib/list-query';
-import { EntityHistory, HISTORY_PAGE_SIZE, rangeStart, useHistorySeries, type HistoryPage, type HistoryRange } from './entity-history';
+import { skipTokenOf } from '../lib/list-query';
+import { quote } from '../lib/odata-literal';
+import {
+  EntityHistory,
+  HISTORY_PAGE_SIZE,
+  rangeStart,
+  useHistorySeries,
+  type HistoryPage,
+  type HistoryRange,
+} from './entity-history';
 import { LogEntries, useAutoRefresh, type LogEntryRow } from './log-entries';
 import { PacketView } from './packet-view';
 import { RuleMatchesTable } from './rule-matches-table';
@@ -19,9 +27,16 @@ import { PACKETS_PATH } from './use-packets';
  * The tabs of the Packet drawer and page (spec 002 §2 "A Packet drawer, titled Packet, has the tabs
  * Details, Rule Matches, History and Logs"), and the entity's Timeline of cause and effect.
  */
-export const ENTITY_TABS = { details: 'Details', ruleMatches: 'Rule Matches', history: 'History', logs: 'Logs', timeline: 'Timeline' } as const;
+export const ENTITY_TABS = {
+  details: 'Details',
+  ruleMatches: 'Rule Matches',
+  history: 'History',
+  logs: 'Logs',
+  timeline: 'Timeline',
+} as const;
 export type EntityTab = keyof typeof ENTITY_TABS;
-export const isEntityTab = (text: string | null): text is EntityTab => text !== null && Object.hasOwn(ENTITY_TABS, text);
+export const isEntityTab = (text: string | null): text is EntityTab =>
+  text !== null && Object.hasOwn(ENTITY_TABS, text);
 
 /** A page of the entity's packets in the range: keyset pages, each after the last row of the one before. */
 function usePacketHistoryPage(entityId: string, range: HistoryRange, skiptoken: string | undefined) {
@@ -29,10 +44,18 @@ function usePacketHistoryPage(entityId: string, range: HistoryRange, skiptoken: 
     queryKey: ['packets', 'history', entityId, range, skiptoken ?? null],
     queryFn: async ({ signal }): Promise<HistoryPage & { nextToken?: string }> => {
       try {
-        const answer = await apiGet<PacketHistory>(`${PACKETS_PATH}/${pathId(entityId)}/history`, { from: rangeStart(range), $top: HISTORY_PAGE_SIZE, $skiptoken: skiptoken }, { signal });
+        const answer = await apiGet<PacketHistory>(
+          `${PACKETS_PATH}/${pathId(entityId)}/history`,
+          { from: rangeStart(range), $top: HISTORY_PAGE_SIZE, $skiptoken: skiptoken },
+          { signal },
+        );
         const nextToken = skipTokenOf(answer['@odata.nextLink']);
         return {
-          rows: answer.value.map((packet) => ({ timestamp: packet.timestamp, receivedTimestamp: packet.received, value: packet.message.Value ?? null })),
+          rows: answer.value.map((packet) => ({
+            timestamp: packet.timestamp,
+            receivedTimestamp: packet.received,
+            value: packet.message.Value ?? null,
+          })),
           hasNext: nextToken !== undefined,
           ...(nextToken ? { nextToken } : {}),
         };
@@ -99,16 +122,33 @@ function PacketLogsTab({ entityId }: { entityId: string }) {
  *   const [tab, setTab] = useState<EntityTab>('details');
  *   <PacketTabs entityId={device.deviceId} tab={tab} onTabChange={setTab} />
  */
-export function PacketTabs({ entityId, tab, onTabChange, refreshMs }: { entityId: string; tab: EntityTab; onTabChange: (tab: EntityTab) => void; refreshMs?: number }) {
+export function PacketTabs({
+  entityId,
+  tab,
+  onTabChange,
+  refreshMs,
+}: {
+  entityId: string;
+  tab: EntityTab;
+  onTabChange: (tab: EntityTab) => void;
+  refreshMs?: number;
+}) {
   return (
     <Box>
-      <Tabs value={tab} onChange={(_event, next: EntityTab) => onTabChange(next)} variant="scrollable" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: EntityTab) => onTabChange(next)}
+        variant="scrollable"
+        sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+      >
         {(Object.keys(ENTITY_TABS) as EntityTab[]).map((key) => (
           <Tab key={key} value={key} label={ENTITY_TABS[key]} />
         ))}
       </Tabs>
       {tab === 'details' && <PacketView entityId={entityId} {...(refreshMs ? { refreshMs } : {})} />}
-      {tab === 'ruleMatches' && <RuleMatchesTable filter={`subjectId eq ${quote(entityId)}`} hideSubject label="Packet rule matches" />}
+      {tab === 'ruleMatches' && (
+        <RuleMatchesTable filter={`subjectId eq ${quote(entityId)}`} hideSubject label="Packet rule matches" />
+      )}
       {tab === 'history' && <PacketHistoryTab entityId={entityId} />}
       {tab === 'logs' && <PacketLogsTab entityId={entityId} />}
       {tab === 'timeline' && <Timeline path={entityTimelinePath(entityId)} />}

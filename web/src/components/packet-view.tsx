@@ -14,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { FLEET_MESSAGES, FLEET_POLLING_MS } from '@cfs/contracts/fleet';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { PACKET_GROUPS, type PacketGroup } from '@cfs/contracts/packets';
 import type { JsonOf } from '../lib/json-types';
 import { formatDateTime } from '../lib/dates';
@@ -43,8 +44,36 @@ export function formatPacketValue(value: unknown, name = ''): string {
   return JSON.stringify(value);
 }
 
-const GOOD_STATES = new Set(['ok', 'running', 'up', 'healthy', 'true', 'online', 'success', 'succeeded', 'active', 'enabled', 'connected', 'pass', 'passed', 'installed']);
-const BAD_STATES = new Set(['error', 'failed', 'failure', 'down', 'stopped', 'critical', 'false', 'offline', 'fail', 'unhealthy', 'disconnected', 'missing']);
+const GOOD_STATES = new Set([
+  'ok',
+  'running',
+  'up',
+  'healthy',
+  'true',
+  'online',
+  'success',
+  'succeeded',
+  'active',
+  'enabled',
+  'connected',
+  'pass',
+  'passed',
+  'installed',
+]);
+const BAD_STATES = new Set([
+  'error',
+  'failed',
+  'failure',
+  'down',
+  'stopped',
+  'critical',
+  'false',
+  'offline',
+  'fail',
+  'unhealthy',
+  'disconnected',
+  'missing',
+]);
 const WARNING_STATES = new Set(['warning', 'warn', 'degraded', 'pending', 'starting', 'stopping', 'unknown', 'paused']);
 
 /** The colour of a state's chip: green for the good words, red for the bad, amber for in-between. */
@@ -76,12 +105,27 @@ function GroupTable({ group, entries }: { group: PacketGroup; entries: [string, 
           <TableBody>
             {entries.map(([name, value]) => (
               <TableRow key={name} sx={{ '&:last-child td, &:last-child th': { borderBottom: 0 } }}>
-                <TableCell component="th" scope="row" sx={{ color: 'text.secondary', pl: 0, width: '45%', wordBreak: 'break-word' }}>
+                <TableCell
+                  component="th"
+                  scope="row"
+                  sx={{ color: 'text.secondary', pl: 0, width: '45%', wordBreak: 'break-word' }}
+                >
                   {humanizeName(name)}
                 </TableCell>
-                <TableCell sx={{ pr: 0, wordBreak: 'break-word', ...(group === 'Metrics' ? { textAlign: 'right', fontVariantNumeric: 'tabular-nums' } : {}) }}>
+                <TableCell
+                  sx={{
+                    pr: 0,
+                    wordBreak: 'break-word',
+                    ...(group === 'Metrics' ? { textAlign: 'right', fontVariantNumeric: 'tabular-nums' } : {}),
+                  }}
+                >
                   {group === 'States' ? (
-                    <Chip size="small" label={formatPacketValue(value)} color={stateColor(value)} variant={stateColor(value) === 'default' ? 'outlined' : 'filled'} />
+                    <Chip
+                      size="small"
+                      label={formatPacketValue(value)}
+                      color={stateColor(value)}
+                      variant={stateColor(value) === 'default' ? 'outlined' : 'filled'}
+                    />
                   ) : value !== null && typeof value === 'object' ? (
                     <Box component="code" sx={{ fontSize: '0.75rem', whiteSpace: 'pre-wrap' }}>
                       {JSON.stringify(value, null, 2)}
@@ -99,7 +143,17 @@ function GroupTable({ group, entries }: { group: PacketGroup; entries: [string, 
   );
 }
 
-function PacketDetails({ packet, entityId, heading, action }: { packet: PacketRow; entityId: string; heading: string; action?: ReactNode }) {
+function PacketDetails({
+  packet,
+  entityId,
+  heading,
+  action,
+}: {
+  packet: PacketRow;
+  entityId: string;
+  heading: string;
+  action?: ReactNode;
+}) {
   const [raw, setRaw] = useState(false);
   const blockName = packet.message.Properties?.BlockName;
   return (
@@ -112,8 +166,17 @@ function PacketDetails({ packet, entityId, heading, action }: { packet: PacketRo
           <Typography variant="h6" component="h2" sx={{ wordBreak: 'break-word' }}>
             {typeof blockName === 'string' && blockName ? blockName : 'Packet'}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, wordBreak: 'break-all' }}>
-            Entity Id {entityId} <CopyButton text={entityId} label="Copy Entity Id" />
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.5, wordBreak: 'break-all' }}
+          >
+            Entity Id {entityId}{' '}
+            <CopyButton
+              text={entityId}
+              label="Copy Entity Id"
+              copiedMessage={SHELL_MESSAGES.entityIdCopied(entityId)}
+            />
           </Typography>
           <Typography variant="body2" sx={{ mt: 0.5 }}>
             Reported <DateWithAge value={packet.timestamp} />
@@ -132,9 +195,18 @@ function PacketDetails({ packet, entityId, heading, action }: { packet: PacketRo
           {action}
         </Box>
       </Paper>
-      <FormControlLabel sx={{ alignSelf: 'flex-start', ml: 0 }} control={<Switch checked={raw} onChange={(event) => setRaw(event.target.checked)} size="small" />} label="Raw JSON" />
+      <FormControlLabel
+        sx={{ alignSelf: 'flex-start', ml: 0 }}
+        control={<Switch checked={raw} onChange={(event) => setRaw(event.target.checked)} size="small" />}
+        label="Raw JSON"
+      />
       {raw ? (
-        <Paper variant="outlined" component="pre" sx={{ p: 1.5, m: 0, overflow: 'auto', fontSize: '0.8rem' }} aria-label="Raw JSON">
+        <Paper
+          variant="outlined"
+          component="pre"
+          sx={{ p: 1.5, m: 0, overflow: 'auto', fontSize: '0.8rem' }}
+          aria-label="Raw JSON"
+        >
           {JSON.stringify(packet.message, null, 2)}
         </Paper>
       ) : (
@@ -148,7 +220,15 @@ function PacketDetails({ packet, entityId, heading, action }: { packet: PacketRo
   );
 }
 
-function HistoryTable({ rows, selected, onSelect }: { rows: PacketRow[]; selected: PacketRow | null; onSelect: (row: PacketRow) => void }) {
+function HistoryTable({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: PacketRow[];
+  selected: PacketRow | null;
+  onSelect: (row: PacketRow) => void;
+}) {
   const keyOf = (row: PacketRow) => `${row.timestamp}|${JSON.stringify(row.message)}`;
   const selectedKey = selected ? keyOf(selected) : null;
   return (
@@ -166,7 +246,13 @@ function HistoryTable({ rows, selected, onSelect }: { rows: PacketRow[]; selecte
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={keyOf(row)} hover selected={keyOf(row) === selectedKey} onClick={() => onSelect(row)} sx={{ cursor: 'pointer' }}>
+            <TableRow
+              key={keyOf(row)}
+              hover
+              selected={keyOf(row) === selectedKey}
+              onClick={() => onSelect(row)}
+              sx={{ cursor: 'pointer' }}
+            >
               <TableCell sx={{ pl: 0 }}>
                 <DateWithAge value={row.timestamp} />
               </TableCell>
@@ -176,7 +262,13 @@ function HistoryTable({ rows, selected, onSelect }: { rows: PacketRow[]; selecte
               <TableCell>
                 <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
                   {groupOf(row, 'States').map(([name, value]) => (
-                    <Chip key={name} size="small" variant="outlined" color={stateColor(value)} label={`${humanizeName(name)}: ${formatPacketValue(value)}`} />
+                    <Chip
+                      key={name}
+                      size="small"
+                      variant="outlined"
+                      color={stateColor(value)}
+                      label={`${humanizeName(name)}: ${formatPacketValue(value)}`}
+                    />
                   ))}
                 </Box>
               </TableCell>
@@ -238,7 +330,9 @@ export function PacketView({ entityId, refreshMs = FLEET_POLLING_MS.packetDrawer
           ) : undefined
         }
       />
-      {history.data && history.data.value.length > 0 ? <HistoryTable rows={history.data.value} selected={shown} onSelect={setPicked} /> : null}
+      {history.data && history.data.value.length > 0 ? (
+        <HistoryTable rows={history.data.value} selected={shown} onSelect={setPicked} />
+      ) : null}
     </Box>
   );
 }

@@ -4,7 +4,7 @@ import TextField from '@mui/material/TextField';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { PEOPLE_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/constants';
 import type { Person } from '@cfs/contracts/shell';
-import { usePeopleSearch, type PeopleDirectory } from '../lib/people';
+import { formatPerson, usePeopleSearch, type PeopleDirectory } from '../lib/people';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 
 export interface PeopleFieldProps<T extends FieldValues, TOut> {
@@ -17,13 +17,18 @@ export interface PeopleFieldProps<T extends FieldValues, TOut> {
   disabled?: boolean;
 }
 
-const personLabel = (person: Person) => (person.displayName ? `${person.displayName} (${person.mail})` : person.mail);
-
 /**
  * A person or group from the directory (spec 001 §3 Lookups, §7): searched 400 ms after the last
  * key, shown "displayName (mail)", holding the mail.
  */
-export function PeopleField<T extends FieldValues, TOut>({ control, name, label, directory, required, disabled }: PeopleFieldProps<T, TOut>) {
+export function PeopleField<T extends FieldValues, TOut>({
+  control,
+  name,
+  label,
+  directory,
+  required,
+  disabled,
+}: PeopleFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   const raw: unknown = field.value;
   const mail: string | null = typeof raw === 'string' && raw !== '' ? raw : null;
@@ -33,9 +38,10 @@ export function PeopleField<T extends FieldValues, TOut>({ control, name, label,
   // A saved value is only a mail: the directory gives its name.
   const known = usePeopleSearch(directory, mail !== null && chosen?.mail !== mail ? mail : '');
   const named = known.data?.find((person) => person.mail.toLowerCase() === mail?.toLowerCase());
-  const value: Person | null = mail === null ? null : chosen?.mail === mail ? chosen : (named ?? { displayName: '', mail });
+  const value: Person | null =
+    mail === null ? null : chosen?.mail === mail ? chosen : (named ?? { displayName: '', mail });
   // While the box shows the chosen person, their label is no search.
-  const shown = value ? personLabel(value) : '';
+  const shown = value ? formatPerson(value) : '';
   const search = usePeopleSearch(directory, input === shown || term === shown ? '' : term);
 
   return (
@@ -46,7 +52,7 @@ export function PeopleField<T extends FieldValues, TOut>({ control, name, label,
       loading={search.isFetching}
       // The directory filters on the server.
       filterOptions={(options) => options}
-      getOptionLabel={personLabel}
+      getOptionLabel={(person) => formatPerson(person)}
       getOptionKey={(person) => person.mail}
       isOptionEqualToValue={(option, current) => option.mail.toLowerCase() === current.mail.toLowerCase()}
       noOptionsText={input.trim() ? 'No people found' : 'Type to search'}

@@ -12,6 +12,7 @@ import FilterListIcon from '@mui/icons-material/FilterList';
 import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import { ColumnsPanelTrigger, FilterPanelTrigger } from '@mui/x-data-grid';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import { exportingLabel } from './export-progress';
 import type { ListStateApi } from '../lib/url-state';
 import { activeFilterCount } from './grid-model';
 import type { RowSelection } from './row-selection';
@@ -39,8 +40,8 @@ export interface ResourceGridToolbarConfig {
   onCreate?: () => void;
   menu?: ToolbarMenu;
   extra?: ReactNode;
-  /** Present when the grid exports; runs one export and settles when it is done. */
-  runExport?: (scope: ExportScope) => Promise<void>;
+  /** Present when the grid exports; runs one export, telling the bytes received so far, and settles when it is done. */
+  runExport?: (scope: ExportScope, onProgress: (bytes: number) => void) => Promise<void>;
   columnsToggle: boolean;
   filterPanel: boolean;
   search?: { offerExactMatch: boolean; live: boolean };
@@ -61,6 +62,7 @@ export const ResourceGridToolbarContext = createContext<ResourceGridToolbarConfi
 export function ResourceGridToolbar() {
   const config = useContext(ResourceGridToolbarContext);
   const [exporting, setExporting] = useState<ExportScope | null>(null);
+  const [received, setReceived] = useState(0);
   if (!config) return null;
   const { list, runExport } = config;
   const filterCount = activeFilterCount(list.state.filters);
@@ -73,10 +75,11 @@ export function ResourceGridToolbar() {
         disabled={exporting !== null}
         onClick={() => {
           setExporting(scope);
-          void runExport(scope).finally(() => setExporting(null));
+          setReceived(0);
+          void runExport(scope, setReceived).finally(() => setExporting(null));
         }}
       >
-        {exporting === scope ? SHELL_MESSAGES.exporting : label}
+        {exporting === scope ? exportingLabel(received) : label}
       </Button>
     );
 
@@ -131,12 +134,31 @@ function BulkBar({ selection, actions, runExport }: NonNullable<ResourceGridTool
   const [exporting, setExporting] = useState(false);
   const count = selection.ids.length;
   return (
-    <Box role="toolbar" aria-label="Selected rows" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, px: 1, py: 0.5, bgcolor: 'action.selected' }}>
+    <Box
+      role="toolbar"
+      aria-label="Selected rows"
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        gap: 1,
+        px: 1,
+        py: 0.5,
+        bgcolor: 'action.selected',
+      }}
+    >
       <Typography variant="body2" sx={{ fontWeight: 500, mr: 1 }}>
         {count} selected
       </Typography>
       {actions.map((action) => (
-        <Button key={action.label} size="small" variant="outlined" startIcon={action.icon} disabled={action.disabled} onClick={action.onClick}>
+        <Button
+          key={action.label}
+          size="small"
+          variant="outlined"
+          startIcon={action.icon}
+          disabled={action.disabled}
+          onClick={action.onClick}
+        >
           {action.label}
         </Button>
       ))}
@@ -165,7 +187,13 @@ function ToolbarMenuButton({ menu }: { menu: ToolbarMenu }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button size="small" variant="outlined" startIcon={menu.icon} endIcon={<ArrowDropDownIcon />} onClick={(event) => setAnchor(event.currentTarget)}>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={menu.icon}
+        endIcon={<ArrowDropDownIcon />}
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
         {menu.label}
       </Button>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>

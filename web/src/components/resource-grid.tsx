@@ -1,16 +1,51 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import useMediaQuery from '@mui/material/useMediaQuery';
+import Box from '@mui/material/Box';
 import type { Theme } from '@mui/material/styles';
-import { DataGrid, type DataGridProps, type GridColDef, type GridRowId, type GridRowSelectionModel, type GridValidRowModel } from '@mui/x-data-grid';
+import {
+  DataGrid,
+  type DataGridProps,
+  type GridColDef,
+  type GridRowId,
+  type GridRowSelectionModel,
+  type GridValidRowModel,
+} from '@mui/x-data-grid';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
-import { andFilters, buildFilter, tenantScopeFilter, toExportParams, toODataParams, type FieldSpec, type ListParams, type ListResource, type SearchField } from '../lib/list-query';
+import {
+  andFilters,
+  buildFilter,
+  tenantScopeFilter,
+  toExportParams,
+  toODataParams,
+  type FieldSpec,
+  type ListParams,
+  type ListResource,
+  type SearchField,
+} from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';
-import { exportColumns, fieldsFromColumns, narrowColumns, fromGridFilterModel, fromGridSortModel, toGridFilterModel, toGridSortModel } from './grid-model';
+import {
+  exportColumns,
+  fieldsFromColumns,
+  narrowColumns,
+  fromGridFilterModel,
+  fromGridSortModel,
+  toGridFilterModel,
+  toGridSortModel,
+} from './grid-model';
+import { fitColumns, GRID_FONT_FAMILY, measureText } from './grid-fit';
+import { GridFailureContext, ResourceGridNoRowsOverlay, type GridFailure } from './grid-error-overlay';
 import { displayedRows, gridRowCount, NO_PAGE_TOKENS, pageRequest, rememberNextPage } from './grid-paging';
-import { ResourceGridToolbar, ResourceGridToolbarContext, type ResourceGridToolbarConfig, type ToolbarMenu, type ToolbarMenuItem } from './resource-grid-toolbar';
+import {
+  ResourceGridToolbar,
+  ResourceGridToolbarContext,
+  type ResourceGridToolbarConfig,
+  type ToolbarMenu,
+  type ToolbarMenuItem,
+} from './resource-grid-toolbar';
 import { selectedIds, toSelectionModel, type RowSelection } from './row-selection';
 
 /** Props the grid controls itself; everything else of the Data Grid passes through `gridProps`. */
@@ -72,6 +107,11 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   liveSearch?: boolean;
   /** Shows Export Page and Export All, downloading this file name (e.g. `workunits.csv`). */
   exportFileName?: string;
+  /**
+   * How many rows Export All asks for: the spec's 1000 (EXPORT_ALL_ROWS) unless the area's list
+   * exports every row (null: no $top, the server streams them all; work units, spec 001 §2).
+   */
+  exportAllRows?: number | null;
   /** POST: the spec calls this list's export with POST (`POST /v1/compliancereport/Export()`), the options in the body. */
   exportMethod?: 'GET' | 'POST';
   onCreate?: () => void;
@@ -113,7 +153,10 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   const resource: ListResource = {
     searchFields: props.searchFields,
     fields: fieldsFromColumns(props.columns, props.fields),
-    fixedFilter: andFilters(props.tenantScope === undefined ? undefined : tenantScopeFilter(props.tenantScope, state.allTenants), props.fixedFilter),
+    fixedFilter: andFilters(
+      props.tenantScope === undefined ? undefined : tenantScopeFilter(props.tenantScope, state.allTenants),
+      props.fixedFilter,
+    ),
     expand: props.expand,
   };
   // With the sort cleared in the grid, the screen's default order still keeps paging stable.
@@ -129,8 +172,25 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   const filterModel = useSameWhileEqual(toGridFilterModel(state.filters));
   const narrowScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const narrow = narrowScreen ? narrowColumns(props.columns, props.essentialColumns, state.columns) : undefined;
-  const columns = narrow?.columns ?? props.columns;
-  const columnVisibilityModel = useSameWhileEqual({ ...(narrow?.visibility ?? state.columns) });
+  // On a wider screen the columns fit the grid's width (grid-fit.ts), once it is known.
+  const [frame, width] = useElementWidth();
+  const checkboxes = bulk !== undefined && !narrow;
+  const fitted =
+    narrow || width === 0
+      ? undefined
+      : fitColumns({
+          columns: props.columns,
+          available: width - GRID_BORDERS - (checkboxes ? CHECKBOX_COLUMN_WIDTH : 0),
+          hideable: props.columnsToggle ?? false,
+          essential: props.essentialColumns,
+          chosen: state.columns,
+          measure: measureText,
+          font: HEADER_FONT,
+        });
+  const columns = narrow?.columns ?? fitted?.columns ?? props.columns;
+  const columnVisibilityModel = useSameWhileEqual({
+    ...(narrow?.visibility ?? { ...fitted?.hidden, ...state.columns }),
+  });
   const selectionIds = bulk?.selection.ids;
   const rowSelectionModel = useMemo(() => toSelectionModel(selectionIds ?? []), [selectionIds]);
 
@@ -142,6 +202,16 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     enabled,
   });
   useErrorToast(result.error, result.errorUpdatedAt);
+  // A failed list call is no empty list: no rows of another query, no pager that offers pages it
+  // does not know, but the failure itself in the grid (and the toast above).
+  const { refetch } = result;
+  const failure = useMemo<GridFailure | null>(
+    () =>
+      result.isError
+        ? { message: isReportedByClient(result.error) ? '' : result.error.message, retry: () => void refetch() }
+        : null,
+    [result.isError, result.error, refetch],
+  );
   // The answer links the page after it: kept while rendering, as soon as it is in.
   if (result.data && !result.isPlaceholderData) {
     const held = rememberNextPage(pageTokens, pagedQuery, request.page, result.data.nextPageToken);
@@ -153,33 +223,60 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
     if (request.page !== state.page) setPage(request.page);
   }, [request.page, state.page, setPage]);
 
+  const toast = useToast();
+  const exportFailed = () => toast.error(SHELL_MESSAGES.exportFailed);
   const toolbar: ResourceGridToolbarConfig = {
     list,
     onCreate: props.onCreate,
     menu: props.menu,
     extra: props.toolbarActions,
     runExport: props.exportFileName
-      ? (scope) =>
+      ? (scope, onProgress) =>
           runExport(
             `${path}/Export()`,
-            { ...toExportParams({ ...params, page: request.page }, resource, scope, undefined, request.skipToken), columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, scope)) },
+            {
+              ...toExportParams(
+                { ...params, page: request.page },
+                resource,
+                scope,
+                props.exportAllRows,
+                request.skipToken,
+              ),
+              columns: JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, scope)),
+            },
             props.exportFileName ?? '',
             props.exportMethod,
+            { onProgress, onFailed: exportFailed },
           )
       : undefined,
     columnsToggle: props.columnsToggle ?? false,
     filterPanel: !props.disableColumnFilter,
-    search: props.searchFields ? { offerExactMatch: props.exactMatch ?? false, live: props.liveSearch ?? false } : undefined,
+    search: props.searchFields
+      ? { offerExactMatch: props.exactMatch ?? false, live: props.liveSearch ?? false }
+      : undefined,
     bulk: bulk && {
       selection: bulk.selection,
       actions: bulk.actions,
       // The checked rows in the grid's order, whatever page, filter or search shows now.
       runExport: props.exportFileName
         ? () => {
-            const chosen: ListParams = { ...params, page: 0, search: '', filters: [{ field: bulk.idField, operator: 'isAnyOf', value: [...bulk.selection.ids] }] };
+            const chosen: ListParams = {
+              ...params,
+              page: 0,
+              search: '',
+              filters: [{ field: bulk.idField, operator: 'isAnyOf', value: [...bulk.selection.ids] }],
+            };
             // The visible columns, as Export Page writes them.
             const shown = JSON.stringify(exportColumns(columns, resource.fields ?? {}, columnVisibilityModel, 'page'));
-            return runExport(`${path}/Export()`, { ...toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), columns: shown }, props.exportFileName ?? '', props.exportMethod);
+            return runExport(
+              `${path}/Export()`,
+              { ...toExportParams(chosen, { ...resource, fixedFilter: undefined }, 'all'), columns: shown },
+              props.exportFileName ?? '',
+              props.exportMethod,
+              {
+                onFailed: exportFailed,
+              },
+            );
           }
         : undefined,
     },
@@ -188,62 +285,76 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
 
   return (
     <ResourceGridToolbarContext.Provider value={toolbar}>
-      <DataGrid<R>
-        disableRowSelectionOnClick
-        autoHeight
-        {...gridProps}
-        // On a narrow screen the essential columns need the width more than bulk selection does.
-        {...(bulk && !narrow
-          ? {
-              checkboxSelection: true,
-              keepNonExistentRowsSelected: true,
-              rowSelectionModel,
-              onRowSelectionModelChange: (model: GridRowSelectionModel) => bulk.selection.set(selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids)),
+      <GridFailureContext.Provider value={failure}>
+        <Box ref={frame}>
+          <DataGrid<R>
+            disableRowSelectionOnClick
+            autoHeight
+            {...gridProps}
+            // On a narrow screen the essential columns need the width more than bulk selection does.
+            {...(bulk && checkboxes
+              ? {
+                  checkboxSelection: true,
+                  keepNonExistentRowsSelected: true,
+                  rowSelectionModel,
+                  onRowSelectionModelChange: (model: GridRowSelectionModel) =>
+                    bulk.selection.set(selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids)),
+                }
+              : {})}
+            rows={failure ? [] : (result.data?.rows ?? [])}
+            columns={columns}
+            getRowId={getRowId}
+            // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
+            // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
+            rowCount={failure ? 0 : gridRowCount(result.data, request.page, state.pageSize)}
+            hideFooter={failure !== null || gridProps?.hideFooter}
+            localeText={{
+              ...gridProps?.localeText,
+              paginationDisplayedRows: (shown) =>
+                displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined),
+            }}
+            loading={result.isFetching && (result.isPending || result.isPlaceholderData || result.isError)}
+            paginationMode="server"
+            sortingMode="server"
+            filterMode="server"
+            pageSizeOptions={list.pageSizeOptions}
+            paginationModel={{ page: state.page, pageSize: state.pageSize }}
+            onPaginationModelChange={(model) => {
+              if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
+              else if (model.page !== state.page) list.setPage(model.page);
+            }}
+            sortModel={sortModel}
+            onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
+            disableColumnFilter={props.disableColumnFilter}
+            filterModel={props.disableColumnFilter ? undefined : filterModel}
+            onFilterModelChange={(model) => {
+              const filters = fromGridFilterModel(model);
+              // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
+              const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
+              list.change({ type: 'filters', filters, keepPage });
+            }}
+            disableColumnSelector={!props.columnsToggle}
+            columnVisibilityModel={columnVisibilityModel}
+            onColumnVisibilityModelChange={(model) => list.setColumns((narrow ?? fitted)?.chosenFrom(model) ?? model)}
+            onRowClick={
+              onRowClick
+                ? (rowParams) => {
+                    // Selecting a cell's text to copy it is not a request to open the row.
+                    if (window.getSelection()?.isCollapsed === false) return;
+                    onRowClick(rowParams.row);
+                  }
+                : undefined
             }
-          : {})}
-        rows={result.data?.rows ?? []}
-        columns={columns}
-        getRowId={getRowId}
-        // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
-        // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
-        rowCount={gridRowCount(result.data, request.page, state.pageSize)}
-        localeText={{ ...gridProps?.localeText, paginationDisplayedRows: (shown) => displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined) }}
-        loading={result.isFetching && (result.isPending || result.isPlaceholderData)}
-        paginationMode="server"
-        sortingMode="server"
-        filterMode="server"
-        pageSizeOptions={list.pageSizeOptions}
-        paginationModel={{ page: state.page, pageSize: state.pageSize }}
-        onPaginationModelChange={(model) => {
-          if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
-          else if (model.page !== state.page) list.setPage(model.page);
-        }}
-        sortModel={sortModel}
-        onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
-        disableColumnFilter={props.disableColumnFilter}
-        filterModel={props.disableColumnFilter ? undefined : filterModel}
-        onFilterModelChange={(model) => {
-          const filters = fromGridFilterModel(model);
-          // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
-          const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
-          list.change({ type: 'filters', filters, keepPage });
-        }}
-        disableColumnSelector={!props.columnsToggle}
-        columnVisibilityModel={columnVisibilityModel}
-        onColumnVisibilityModelChange={(model) => list.setColumns(narrow ? narrow.chosenFrom(model) : model)}
-        onRowClick={
-          onRowClick
-            ? (rowParams) => {
-                // Selecting a cell's text to copy it is not a request to open the row.
-                if (window.getSelection()?.isCollapsed === false) return;
-                onRowClick(rowParams.row);
-              }
-            : undefined
-        }
-        showToolbar
-        slots={{ toolbar: ResourceGridToolbar }}
-        sx={[keepPageSizeSelector, onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}, ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx])]}
-      />
+            showToolbar
+            slots={{ toolbar: ResourceGridToolbar, noRowsOverlay: ResourceGridNoRowsOverlay }}
+            sx={[
+              keepPageSizeSelector,
+              onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
+              ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
+            ]}
+          />
+        </Box>
+      </GridFailureContext.Provider>
     </ResourceGridToolbarContext.Provider>
   );
 }
@@ -253,16 +364,42 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
  * (spec 000 §9) are as useful on a phone, so they stay.
  */
 const keepPageSizeSelector = (theme: Theme) => ({
+  // A long title wraps between its words (fitted columns are as wide as the longest word needs).
+  '& .MuiDataGrid-columnHeaderTitle': { whiteSpace: 'normal', lineHeight: 1.2, overflowWrap: 'normal' },
+  // The last column may end at the grid's edge (fitted or narrow columns): its resize handle, and
+  // its menu button while hidden, would stick out past it and scroll the grid sideways.
+  '& .MuiDataGrid-columnHeader--last .MuiDataGrid-columnSeparator': { display: 'none' },
+  '& .MuiDataGrid-columnHeader--last': { overflow: 'hidden' },
   '& .MuiDataGrid-footerContainer .MuiTablePagination-selectLabel': { display: 'block' },
   '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
   // Closer together, so that the size, the range and the arrows fit a phone's width.
   [theme.breakpoints.down('sm')]: {
-    // The last column ends at the grid's edge (narrowColumns): its resize handle would stick out.
-    '& .MuiDataGrid-columnHeader--last .MuiDataGrid-columnSeparator': { display: 'none' },
     '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { marginLeft: 0.5, marginRight: 1 },
     '& .MuiDataGrid-footerContainer .MuiTablePagination-actions': { marginLeft: 0.5 },
   },
 });
+
+/** The Data Grid's border (1 px a side, and a pixel the grid's rounding of flex widths may add) and its checkbox column. */
+const GRID_BORDERS = 3;
+const CHECKBOX_COLUMN_WIDTH = 50;
+/** The header titles' font (MUI's Data Grid: body2, medium). */
+const HEADER_FONT = `500 14px ${GRID_FONT_FAMILY}`;
+
+/** The element's width, renewed as it changes (0 until measured). */
+function useElementWidth(): [(element: HTMLElement | null) => void, number] {
+  const [width, setWidth] = useState(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  const attach = useCallback((element: HTMLElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element) return;
+    observer.current = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.floor(entry.contentRect.width));
+    });
+    observer.current.observe(element);
+  }, []);
+  return [attach, width];
+}
 
 function useSameWhileEqual<T>(value: T): T {
   const key = JSON.stringify(value);
@@ -274,12 +411,25 @@ function useSameWhileEqual<T>(value: T): T {
   return held.value;
 }
 
-/** A failed CSV export is only logged (spec 001 §8, 002 §7). */
-async function runExport(path: string, query: ReturnType<typeof toExportParams> & { columns: string }, fileName: string, method: 'GET' | 'POST' = 'GET'): Promise<void> {
+/**
+ * Runs one CSV export. A failed one is logged (spec 001 §8, 002 §7) and, beyond the spec, told:
+ * operators waiting on a long export saw nothing when it failed.
+ */
+async function runExport(
+  path: string,
+  query: ReturnType<typeof toExportParams> & { columns: string },
+  fileName: string,
+  method: 'GET' | 'POST' = 'GET',
+  options: { onProgress?: (bytes: number) => void; onFailed: () => void },
+): Promise<void> {
   try {
-    await (method === 'POST' ? apiDownload(path, {}, fileName, 'POST', query) : apiDownload(path, query, fileName));
+    await (method === 'POST'
+      ? apiDownload(path, {}, fileName, 'POST', query, options.onProgress)
+      : apiDownload(path, query, fileName, 'GET', undefined, options.onProgress));
   } catch (error) {
     console.error(`CSV export of ${path} failed`, error);
+    // 401 and 403 are answered by the API client (sign-in, the access toast).
+    if (!isReportedByClient(error)) options.onFailed();
   }
 }
 

@@ -29,7 +29,11 @@ export function toSelectionModel(ids: readonly GridRowId[]): GridRowSelectionMod
  * The ids a new model selects. The header checkbox answers "every row except these" ('exclude');
  * in a server-paged grid that means the rows on screen, plus those checked on other pages.
  */
-export function selectedIds(model: GridRowSelectionModel, shown: readonly GridRowId[], previous: readonly GridRowId[]): GridRowId[] {
+export function selectedIds(
+  model: GridRowSelectionModel,
+  shown: readonly GridRowId[],
+  previous: readonly GridRowId[],
+): GridRowId[] {
   if (model.type === 'include') return [...model.ids];
   const onScreen = new Set(shown);
   return [...new Set([...previous.filter((id) => !onScreen.has(id)), ...shown.filter((id) => !model.ids.has(id))])];

@@ -48,8 +48,24 @@ export interface RuleMatchesTableProps {
 }
 
 /** The page of matches, refreshed every 30 s (spec 002 §9), with each match's rule. */
-export function useRuleMatches({ filter, pageSize = RULE_MATCH_LIST.defaultPageSize, orderBy = RULE_MATCH_LIST.defaultOrderBy, refresh = true }: Omit<RuleMatchesTableProps, 'hideRule' | 'hideSubject' | 'label'>, page: number, enabled = true) {
-  const query: ODataParams = { $filter: filter, $orderby: orderBy, $top: String(pageSize), $skip: String(page * pageSize), $count: 'true', $expand: 'rule' };
+export function useRuleMatches(
+  {
+    filter,
+    pageSize = RULE_MATCH_LIST.defaultPageSize,
+    orderBy = RULE_MATCH_LIST.defaultOrderBy,
+    refresh = true,
+  }: Omit<RuleMatchesTableProps, 'hideRule' | 'hideSubject' | 'label'>,
+  page: number,
+  enabled = true,
+) {
+  const query: ODataParams = {
+    $filter: filter,
+    $orderby: orderBy,
+    $top: String(pageSize),
+    $skip: String(page * pageSize),
+    $count: 'true',
+    $expand: 'rule',
+  };
   // Paused while a match's action history is being read (spec 001 §9: paused while an action-history request is open).
   const readingActions = useIsFetching({ queryKey: listQueryKey(ACTION_HISTORIES_PATH) }) > 0;
   return useQuery({
@@ -100,7 +116,12 @@ function MatchReason({ match }: { match: RuleMatchListRow }) {
 /** What the match's actions did (spec 002 §3 ActionHistory): run, failed, or suppressed in maintenance. */
 function MatchActions({ ruleMatchId }: { ruleMatchId: string }) {
   const allowed = usePermissions().has('ActionDefinitions', 'view');
-  const query: ODataParams = { $filter: `ruleMatchId eq ${ruleMatchId}`, $orderby: 'actionProcessed desc', $top: '50', $expand: 'actionDefinition' };
+  const query: ODataParams = {
+    $filter: `ruleMatchId eq ${ruleMatchId}`,
+    $orderby: 'actionProcessed desc',
+    $top: '50',
+    $expand: 'actionDefinition',
+  };
   const runs = useQuery({
     queryKey: listQueryKey(ACTION_HISTORIES_PATH, query),
     queryFn: ({ signal }) => fetchList<JsonOf<ActionHistoryRow>>(ACTION_HISTORIES_PATH, query, signal),
@@ -113,15 +134,33 @@ function MatchActions({ ruleMatchId }: { ruleMatchId: string }) {
       <Typography variant="subtitle2" component="h4">
         Actions
       </Typography>
-      {runs.isError && <Typography variant="body2" color="error">The actions could not be loaded.</Typography>}
-      {runs.data && rows.length === 0 && <Typography variant="body2" color="text.secondary">No action has run for this match yet.</Typography>}
+      {runs.isError && (
+        <Typography variant="body2" color="error">
+          The actions could not be loaded.
+        </Typography>
+      )}
+      {runs.data && rows.length === 0 && (
+        <Typography variant="body2" color="text.secondary">
+          No action has run for this match yet.
+        </Typography>
+      )}
       <Box component="ul" sx={{ m: 0, pl: 2.5 }} aria-label="Actions run">
         {rows.map((run) => (
           <li key={run.actionHistoryId}>
             <Typography variant="body2">
               <Box component="strong">{run.actionDefinition?.name ?? run.actionDefinitionId}</Box>
               {' — '}
-              <Box component="span" sx={{ color: run.resultStatusId === ACTION_RESULT_STATUSES.Failure ? 'error.main' : run.resultStatusId === ACTION_RESULT_STATUSES.Suppressed ? 'warning.main' : undefined }}>
+              <Box
+                component="span"
+                sx={{
+                  color:
+                    run.resultStatusId === ACTION_RESULT_STATUSES.Failure
+                      ? 'error.main'
+                      : run.resultStatusId === ACTION_RESULT_STATUSES.Suppressed
+                        ? 'warning.main'
+                        : undefined,
+                }}
+              >
                 {ACTION_RESULT_LABELS[run.resultStatusId] ?? run.resultStatusId}
               </Box>
               {run.resultDetail ? `: ${run.resultDetail}` : ''} <DateWithAge value={run.actionProcessed} />
@@ -133,7 +172,17 @@ function MatchActions({ ruleMatchId }: { ruleMatchId: string }) {
   );
 }
 
-function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListRow; now: number; hideRule: boolean; hideSubject: boolean }) {
+function MatchRow({
+  match,
+  now,
+  hideRule,
+  hideSubject,
+}: {
+  match: RuleMatchListRow;
+  now: number;
+  hideRule: boolean;
+  hideSubject: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const active = isRuleMatchActive(match.expires, now);
   const columns = 6 + (hideRule ? 0 : 1) + (hideSubject ? 0 : 1);
@@ -141,7 +190,12 @@ function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListR
     <Fragment>
       <TableRow hover sx={{ '& > td': { borderBottom: open ? 'unset' : undefined } }} data-testid="rule-match-row">
         <TableCell padding="checkbox">
-          <IconButton size="small" aria-label={open ? 'Hide why it fired' : 'Why it fired'} aria-expanded={open} onClick={() => setOpen(!open)}>
+          <IconButton
+            size="small"
+            aria-label={open ? 'Hide why it fired' : 'Why it fired'}
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+          >
             {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
           </IconButton>
         </TableCell>
@@ -177,7 +231,12 @@ function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListR
         </TableCell>
         <TableCell>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-            <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} variant={active ? 'filled' : 'outlined'} />
+            <Chip
+              size="small"
+              label={active ? 'Active' : 'Inactive'}
+              color={active ? 'success' : 'default'}
+              variant={active ? 'filled' : 'outlined'}
+            />
             {match.inMaintenance && <Chip size="small" label="In Maintenance" color="warning" variant="outlined" />}
           </Box>
         </TableCell>
@@ -207,18 +266,26 @@ function MatchRow({ match, now, hideRule, hideSubject }: { match: RuleMatchListR
  *   <RuleMatchesTable filter={`ruleId eq ${guidLiteral(ruleId)}`} pageSize={100} orderBy="expires desc" hideRule />
  */
 export function RuleMatchesTable(props: RuleMatchesTableProps) {
-  const { hideRule = false, hideSubject = false, label = 'Rule matches', pageSize = RULE_MATCH_LIST.defaultPageSize } = props;
+  const {
+    hideRule = false,
+    hideSubject = false,
+    label = 'Rule matches',
+    pageSize = RULE_MATCH_LIST.defaultPageSize,
+  } = props;
   const allowed = usePermissions().has('Rules', 'view');
   const [page, setPage] = useState(0);
   const matches = useRuleMatches(props, page, allowed);
   const now = useNow();
-  if (!allowed) return <Typography color="text.secondary">Rule matches are shown to users who may view rules.</Typography>;
+  if (!allowed)
+    return <Typography color="text.secondary">Rule matches are shown to users who may view rules.</Typography>;
   if (matches.isError) return <Alert severity="error">The rule matches could not be loaded.</Alert>;
   const rows = matches.data?.rows ?? [];
   return (
     <Box>
       {matches.isFetching && <LinearProgress />}
-      {matches.data && rows.length === 0 && <Typography color="text.secondary">{RULE_MESSAGES.noRuleMatches}</Typography>}
+      {matches.data && rows.length === 0 && (
+        <Typography color="text.secondary">{RULE_MESSAGES.noRuleMatches}</Typography>
+      )}
       {rows.length > 0 && (
         <>
           <Box sx={{ overflowX: 'auto' }}>
@@ -237,13 +304,26 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
               </TableHead>
               <TableBody>
                 {rows.map((match) => (
-                  <MatchRow key={match.ruleMatchId} match={match} now={now} hideRule={hideRule} hideSubject={hideSubject} />
+                  <MatchRow
+                    key={match.ruleMatchId}
+                    match={match}
+                    now={now}
+                    hideRule={hideRule}
+                    hideSubject={hideSubject}
+                  />
                 ))}
               </TableBody>
             </Table>
           </Box>
           {(matches.data?.total ?? 0) > pageSize && (
-            <TablePagination component="div" count={matches.data?.total ?? 0} page={page} onPageChange={(_event, next) => setPage(next)} rowsPerPage={pageSize} rowsPerPageOptions={[pageSize]} />
+            <TablePagination
+              component="div"
+              count={matches.data?.total ?? 0}
+              page={page}
+              onPageChange={(_event, next) => setPage(next)}
+              rowsPerPage={pageSize}
+              rowsPerPageOptions={[pageSize]}
+            />
           )}
         </>
       )}

@@ -12,7 +12,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
-import { SAVED_VIEW_MESSAGES, SAVED_VIEW_NAME_MAX, type SavedView, type SavedViewGrid } from '@cfs/contracts/saved-views';
+import {
+  SAVED_VIEW_MESSAGES,
+  SAVED_VIEW_NAME_MAX,
+  type SavedView,
+  type SavedViewGrid,
+} from '@cfs/contracts/saved-views';
 import { ApiError } from '../lib/api-client';
 import { showsView, viewOf, type ListView } from '../lib/list-state';
 import { useDeleteView, useSaveView, useSavedViews } from '../lib/saved-views';
@@ -68,7 +73,11 @@ export function SavedViewsBar({ grid, tenantId, list, builtIn = [] }: SavedViews
   };
 
   return (
-    <Box role="toolbar" aria-label="Saved views" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
+    <Box
+      role="toolbar"
+      aria-label="Saved views"
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}
+    >
       <Typography variant="body2" color="text.secondary">
         Views:
       </Typography>
@@ -82,19 +91,33 @@ export function SavedViewsBar({ grid, tenantId, list, builtIn = [] }: SavedViews
       <Button size="small" startIcon={<BookmarkAddIcon />} onClick={() => setSaving(true)} disabled={tenantId === null}>
         Save View
       </Button>
-      {saving && <SaveViewDialog grid={grid} tenantId={tenantId} view={viewOf(list.state)} onClose={() => setSaving(false)} />}
+      {saving && (
+        <SaveViewDialog grid={grid} tenantId={tenantId} view={viewOf(list.state)} onClose={() => setSaving(false)} />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete View"
         text={`Are you sure you want to delete the view "${deleting?.name ?? ''}"?`}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting.savedViewId).then(() => setDeleting(null)) : undefined)}
+        onConfirm={() =>
+          deleting ? remove.mutateAsync(deleting.savedViewId).then(() => setDeleting(null)) : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </Box>
   );
 }
 
-function SaveViewDialog({ grid, tenantId, view, onClose }: { grid: SavedViewGrid; tenantId: string | null; view: ListView; onClose: () => void }) {
+function SaveViewDialog({
+  grid,
+  tenantId,
+  view,
+  onClose,
+}: {
+  grid: SavedViewGrid;
+  tenantId: string | null;
+  view: ListView;
+  onClose: () => void;
+}) {
   const save = useSaveView(grid, tenantId);
   const toast = useToast();
   const [name, setName] = useState('');
@@ -108,7 +131,18 @@ function SaveViewDialog({ grid, tenantId, view, onClose }: { grid: SavedViewGrid
       return;
     }
     try {
-      const saved = await save.mutateAsync({ tenantId: tenantId ?? '', name: trimmed, shared, state: { filters: [...view.filters], sort: [...view.sort], columns: { ...view.columns } } });
+      const saved = await save.mutateAsync({
+        tenantId: tenantId ?? '',
+        name: trimmed,
+        shared,
+        state: {
+          filters: [...view.filters],
+          sort: [...view.sort],
+          columns: { ...view.columns },
+          search: view.search,
+          exactMatch: view.exactMatch,
+        },
+      });
       toast.success(SAVED_VIEW_MESSAGES.saved(saved.name));
       onClose();
     } catch (failure) {
@@ -143,7 +177,10 @@ function SaveViewDialog({ grid, tenantId, view, onClose }: { grid: SavedViewGrid
             if (event.key === 'Enter') void submit();
           }}
         />
-        <FormControlLabel control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />} label="Share with everyone in the tenant" />
+        <FormControlLabel
+          control={<Checkbox checked={shared} onChange={(event) => setShared(event.target.checked)} />}
+          label="Share with everyone in the tenant"
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>

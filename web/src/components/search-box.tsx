@@ -62,7 +62,9 @@ export function SearchBox({ search, exactMatch, onApply, offerExactMatch = false
       {offerExactMatch && (
         <FormControlLabel
           label="Exact Match"
-          control={<Checkbox size="small" checked={exactMatch} onChange={(event) => onApply(text, event.target.checked)} />}
+          control={
+            <Checkbox size="small" checked={exactMatch} onChange={(event) => onApply(text, event.target.checked)} />
+          }
         />
       )}
     </Stack>

@@ -1,4 +1,13 @@
-import { createContext, useContext, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
@@ -113,12 +122,28 @@ const narrowScreen = `@media (max-width: ${BREAKPOINTS.sm - 0.05}px)`;
  *     <LocationForm id={drawer.openId} onClose={drawer.close} />
  *   </SideDrawer>
  */
-export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH, dirty = false, headerActions, maxHeight, children }: SideDrawerProps) {
+export function SideDrawer({
+  open,
+  onClose,
+  title,
+  width = DRAWER_DEFAULT_WIDTH,
+  dirty = false,
+  headerActions,
+  maxHeight,
+  children,
+}: SideDrawerProps) {
   const [question, setQuestion] = useState<{ proceed: () => void; text: string | undefined } | null>(null);
   const [hasUnsavedChanges, setHasUnsavedChanges] = useState(false);
-  const [unsaved] = useState(() => createUnsavedChanges({ ask: (proceed, text) => setQuestion({ proceed, text }), onDirtyChange: setHasUnsavedChanges }));
+  const [unsaved] = useState(() =>
+    createUnsavedChanges({
+      ask: (proceed, text) => setQuestion({ proceed, text }),
+      onDirtyChange: setHasUnsavedChanges,
+    }),
+  );
   const [saves] = useState<SaveRegistry>(() => new Map());
   const ownPart = useId();
+  // The panel is a dialog: its title names it for assistive technology (WCAG 4.1.2).
+  const titleId = useId();
   useEffect(() => {
     unsaved.report(ownPart, dirty);
   }, [unsaved, ownPart, dirty]);
@@ -143,10 +168,15 @@ export function SideDrawer({ open, onClose, title, width = DRAWER_DEFAULT_WIDTH,
       onClose={(_event, reason) => {
         if (reason === 'escapeKeyDown') requestClose();
       }}
-      slotProps={{ paper: { sx: { width, maxWidth: '100vw', ...(maxHeight ? { maxHeight } : {}), [narrowScreen]: { width: '100vw' } } } }}
+      slotProps={{
+        paper: {
+          'aria-labelledby': titleId,
+          sx: { width, maxWidth: '100vw', ...(maxHeight ? { maxHeight } : {}), [narrowScreen]: { width: '100vw' } },
+        },
+      }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, py: 1 }}>
-        <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 0 }} noWrap>
+        <Typography id={titleId} variant="h6" component="h2" sx={{ flex: 1, minWidth: 0 }} noWrap>
           {title}
         </Typography>
         {headerActions}
@@ -201,6 +231,55 @@ function LeaveBlocker({ unsaved }: { unsaved: UnsavedChanges }) {
   );
 }
 
-function UnsavedChangesQuestion({ open, text, onYes, onNo }: { open: boolean; text: string | undefined; onYes: () => void; onNo: () => void }) {
-  return <ConfirmDialog open={open} title="Unsaved changes" text={text ?? SHELL_MESSAGES.unsavedChanges} onConfirm={onYes} onCancel={onNo} />;
+/**
+ * A row kept in sight at the foot of a drawer whose content is long (a form's Save buttons): it
+ * sticks to the bottom of the drawer's scrolling area, flush with its edge, over what scrolls
+ * under it. In dark mode MUI lightens a raised surface with a white overlay (`--Paper-overlay`,
+ * set on the drawer's paper): the row takes the same overlay, so it is the panel's colour and not
+ * the darker plain paper colour.
+ *
+ * @example
+ *   <DrawerFooter><FormActions form={form} onSave={save} onClose={onClose} /></DrawerFooter>
+ */
+export function DrawerFooter({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      // bottom -2: over the scrolling area's padding (p: 2 above).
+      sx={{
+        position: 'sticky',
+        bottom: (theme) => theme.spacing(-2),
+        zIndex: 2,
+        bgcolor: 'background.paper',
+        backgroundImage: 'var(--Paper-overlay)',
+        borderTop: 1,
+        borderColor: 'divider',
+        pb: 2,
+        mt: 2,
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+function UnsavedChangesQuestion({
+  open,
+  text,
+  onYes,
+  onNo,
+}: {
+  open: boolean;
+  text: string | undefined;
+  onYes: () => void;
+  onNo: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={open}
+      title="Unsaved changes"
+      text={text ?? SHELL_MESSAGES.unsavedChanges}
+      onConfirm={onYes}
+      onCancel={onNo}
+    />
+  );
 }

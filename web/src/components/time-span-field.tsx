@@ -41,7 +41,15 @@ export function timeSpanText(parts: readonly string[]): string {
  * @example
  *   <TimeSpanField control={form.control} name="matchLifetime" label="Lifetime" required helperText="Must be at least 5 minutes." />
  */
-export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, label, required, disabled, helperText, size = 'medium' }: TimeSpanFieldProps<T, TOut>) {
+export function TimeSpanField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  label,
+  required,
+  disabled,
+  helperText,
+  size = 'medium',
+}: TimeSpanFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
   // The boxes as typed (one may be empty while the others are not), as long as they still say the
   // field's value; a value set from outside (a reset, another rule loaded) shows as its numbers.
@@ -49,7 +57,13 @@ export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, 
   const parts = timeSpanText(typed) === field.value ? typed : timeSpanParts(field.value);
   const message = fieldState.error?.message ?? helperText;
   return (
-    <FormControl component="fieldset" error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin={size === 'small' ? 'none' : 'normal'} aria-label={label}>
+    <FormControl
+      component="fieldset"
+      error={fieldState.error !== undefined}
+      disabled={disabled || field.disabled}
+      margin={size === 'small' ? 'none' : 'normal'}
+      aria-label={label}
+    >
       <FormLabel component="legend" required={required} sx={{ fontSize: '0.8rem' }}>
         {label}
       </FormLabel>
@@ -71,7 +85,9 @@ export function TimeSpanField<T extends FieldValues, TOut = T>({ control, name, 
               setTyped(next);
               field.onChange(timeSpanText(next));
             }}
-            slotProps={{ htmlInput: { min: 0, max: index === 0 ? 9999 : 59, 'aria-label': `${label} ${part.toLowerCase()}` } }}
+            slotProps={{
+              htmlInput: { min: 0, max: index === 0 ? 9999 : 59, 'aria-label': `${label} ${part.toLowerCase()}` },
+            }}
             sx={{ width: size === 'small' ? 76 : 96 }}
           />
         ))}

@@ -22,11 +22,34 @@ function hrefOf(entry: TimelineEntry, tenantId: string): string | undefined {
   return undefined;
 }
 
-function TimelineItem({ entry, cause, tenantId }: { entry: TimelineEntry; cause: TimelineEntry | undefined; tenantId: string }) {
+function TimelineItem({
+  entry,
+  cause,
+  tenantId,
+}: {
+  entry: TimelineEntry;
+  cause: TimelineEntry | undefined;
+  tenantId: string;
+}) {
   const href = hrefOf(entry, tenantId);
   return (
-    <Box component="li" data-testid="timeline-entry" data-kind={entry.kind} sx={{ position: 'relative', pl: 3, pb: 2, listStyle: 'none', borderLeft: 2, borderColor: 'divider', ml: 1 }}>
-      <Box sx={{ position: 'absolute', left: -7, top: 4, width: 12, height: 12, borderRadius: '50%', bgcolor: entry.outcome === 'failure' ? 'error.main' : 'primary.main' }} />
+    <Box
+      component="li"
+      data-testid="timeline-entry"
+      data-kind={entry.kind}
+      sx={{ position: 'relative', pl: 3, pb: 2, listStyle: 'none', borderLeft: 2, borderColor: 'divider', ml: 1 }}
+    >
+      <Box
+        sx={{
+          position: 'absolute',
+          left: -7,
+          top: 4,
+          width: 12,
+          height: 12,
+          borderRadius: '50%',
+          bgcolor: entry.outcome === 'failure' ? 'error.main' : 'primary.main',
+        }}
+      />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Chip size="small" label={TIMELINE_KIND_LABELS[entry.kind]} variant="outlined" />
         {entry.outcome && <Chip size="small" label={entry.outcome} color={OUTCOME_COLORS[entry.outcome]} />}
@@ -49,7 +72,17 @@ function TimelineItem({ entry, cause, tenantId }: { entry: TimelineEntry; cause:
         </Typography>
       )}
       {entry.details.map((line, index) => (
-        <Typography key={index} variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontFamily: line.startsWith('{') ? 'monospace' : undefined, fontSize: line.startsWith('{') ? 12 : undefined }}>
+        <Typography
+          key={index}
+          variant="body2"
+          color="text.secondary"
+          sx={{
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-word',
+            fontFamily: line.startsWith('{') ? 'monospace' : undefined,
+            fontSize: line.startsWith('{') ? 12 : undefined,
+          }}
+        >
           {line}
         </Typography>
       ))}
@@ -87,10 +120,17 @@ export function Timeline({ path }: { path: string }) {
       </Box>
       {timeline.isFetching && <LinearProgress sx={{ mb: 1 }} />}
       {timeline.isError && <Alert severity="error">{timeline.error.message}</Alert>}
-      {timeline.isSuccess && entries.length === 0 && <Typography color="text.secondary">Nothing has happened here yet.</Typography>}
+      {timeline.isSuccess && entries.length === 0 && (
+        <Typography color="text.secondary">Nothing has happened here yet.</Typography>
+      )}
       <Box component="ol" aria-label="Timeline" sx={{ p: 0, m: 0 }}>
         {entries.map((entry) => (
-          <TimelineItem key={entry.key} entry={entry} cause={entry.causedBy ? byKey.get(entry.causedBy) : undefined} tenantId={tenantId} />
+          <TimelineItem
+            key={entry.key}
+            entry={entry}
+            cause={entry.causedBy ? byKey.get(entry.causedBy) : undefined}
+            tenantId={tenantId}
+          />
         ))}
       </Box>
     </Box>

@@ -3,7 +3,11 @@ import { describe, expect, test } from 'vitest';
 import { createUnsavedChanges, leavesDrawer } from './unsaved-changes';
 
 const at = (pathname: string) => ({ pathname });
-const step = (from: string, to: string, historyAction: NavigationType) => ({ currentLocation: at(from), nextLocation: at(to), historyAction });
+const step = (from: string, to: string, historyAction: NavigationType) => ({
+  currentLocation: at(from),
+  nextLocation: at(to),
+  historyAction,
+});
 const back = step('/t1/tenants', '/t1/tenants', NavigationType.Pop);
 const closeByAddress = step('/t1/tenants', '/t1/tenants', NavigationType.Push);
 
@@ -11,7 +15,10 @@ const closeByAddress = step('/t1/tenants', '/t1/tenants', NavigationType.Push);
 function guard() {
   const questions: (() => void)[] = [];
   const changes: boolean[] = [];
-  const unsaved = createUnsavedChanges({ ask: (proceed) => questions.push(proceed), onDirtyChange: (dirty) => changes.push(dirty) });
+  const unsaved = createUnsavedChanges({
+    ask: (proceed) => questions.push(proceed),
+    onDirtyChange: (dirty) => changes.push(dirty),
+  });
   return { unsaved, questions, changes };
 }
 
@@ -47,7 +54,7 @@ describe('the drawer guard (spec 000 §2 "There are unsaved changes. Are you sur
     expect(changes).toEqual([true, false]);
   });
 
-  test('asks a dirty part\'s own question (a token shown once) instead of the usual one, and the usual one once that part is gone', () => {
+  test("asks a dirty part's own question (a token shown once) instead of the usual one, and the usual one once that part is gone", () => {
     const asked: (string | undefined)[] = [];
     const unsaved = createUnsavedChanges({ ask: (_proceed, question) => asked.push(question) });
     unsaved.report('form', true);

@@ -3,7 +3,7 @@ import type { Packet, PacketHistory } from '@cfs/contracts/packets';
 import { apiGet } from '../lib/api-client';
 import { isGuid, pathId } from '../lib/ids';
 import { listItemQueryOptions } from '../lib/list-api';
-import { guidLiteral } from '../lib/list-query';
+import { guidLiteral } from '../lib/odata-literal';
 
 export const PACKETS_PATH = '/v1/packets';
 /** Rows of history the packet view shows under the latest packet. */
@@ -25,7 +25,8 @@ export function usePackets(entityId: string, refreshMs: number) {
   });
   const history = useQuery({
     queryKey: ['packets', 'history', entityId],
-    queryFn: ({ signal }) => apiGet<PacketHistory>(`${PACKETS_PATH}/${pathId(entityId)}/history`, { $top: HISTORY_ROWS }, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<PacketHistory>(`${PACKETS_PATH}/${pathId(entityId)}/history`, { $top: HISTORY_ROWS }, { signal }),
     enabled: valid && Boolean(latest.data),
     refetchInterval: refreshMs,
   });

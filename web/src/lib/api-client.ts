@@ -64,7 +64,13 @@ export function buildUrl(path: string, params?: QueryParams): string {
   return query ? `${path}?${query}` : path;
 }
 
-async function request(method: string, url: string, body: unknown, options: RequestOptions, extraHeaders: Record<string, string> = {}): Promise<Response> {
+async function request(
+  method: string,
+  url: string,
+  body: unknown,
+  options: RequestOptions,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   const token = hooks.accessToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -117,8 +123,19 @@ export interface TaggedAnswer<T> {
  *   const fresh = await apiGetRevalidated<ListResponse<Tenant>>('/v1/tenants', query, kept);
  *   if (fresh.tag) kept = { tag: fresh.tag, body: fresh.body };
  */
-export async function apiGetRevalidated<T>(path: string, params: QueryParams | undefined, kept: TaggedAnswer<T> | undefined, options: RequestOptions = {}): Promise<{ tag: string | undefined; body: T }> {
-  const response = await request('GET', buildUrl(path, params), undefined, options, kept ? { 'If-None-Match': kept.tag } : {});
+export async function apiGetRevalidated<T>(
+  path: string,
+  params: QueryParams | undefined,
+  kept: TaggedAnswer<T> | undefined,
+  options: RequestOptions = {},
+): Promise<{ tag: string | undefined; body: T }> {
+  const response = await request(
+    'GET',
+    buildUrl(path, params),
+    undefined,
+    options,
+    kept ? { 'If-None-Match': kept.tag } : {},
+  );
   const tag = response.headers.get('ETag') ?? undefined;
   if (response.status === 304 && kept) return { tag: tag ?? kept.tag, body: kept.body };
   return { tag, body: await readJson<T>(response) };
@@ -158,10 +175,33 @@ export async function apiGetBlob(path: string, params?: QueryParams, options: Re
   return response.blob();
 }
 
-/** Fetches a file (CSV export) with the bearer token and hands it to the browser as a download. */
-export async function apiDownload(path: string, params: QueryParams, fileName: string, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<void> {
+/**
+ * Fetches a file (CSV export) with the bearer token and hands it to the browser as a download.
+ * `onProgress` hears the bytes received so far as they arrive (a long export streams).
+ */
+export async function apiDownload(
+  path: string,
+  params: QueryParams,
+  fileName: string,
+  method: 'GET' | 'POST' = 'GET',
+  body?: unknown,
+  onProgress?: (bytes: number) => void,
+): Promise<void> {
   const response = await request(method, buildUrl(path, params), body, {});
-  saveBlob(await response.blob(), fileName);
+  saveBlob(onProgress ? await readWithProgress(response, onProgress) : await response.blob(), fileName);
+}
+
+async function readWithProgress(response: Response, onProgress: (bytes: number) => void): Promise<Blob> {
+  const reader = response.body?.getReader();
+  if (!reader) return response.blob();
+  const parts: BlobPart[] = [];
+  let received = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    parts.push(chunk.value);
+    received += chunk.value.byteLength;
+    onProgress(received);
+  }
+  return new Blob(parts, { type: response.headers.get('Content-Type') ?? '' });
 }
 
 /**
@@ -172,7 +212,12 @@ export async function apiDownload(path: string, params: QueryParams, fileName: s
  * @example
  *   await apiDownloadNamed('POST', '/v1/controlsets/Export()', { startDate, tenantId }, 'compliance.csv');
  */
-export async function apiDownloadNamed(method: 'GET' | 'POST', path: string, body: unknown, fallbackName: string): Promise<string> {
+export async function apiDownloadNamed(
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  fallbackName: string,
+): Promise<string> {
   const response = await request(method, path, body, {});
   const fileName = fileNameOf(response.headers.get('Content-Disposition')) ?? fallbackName;
   saveBlob(await response.blob(), fileName);

@@ -48,7 +48,15 @@ describe('dates', () => {
     expect(formatRelative('2025-11-05T12:00:00Z', now)).toBe('4 mo ago');
     expect(formatRelative('2024-03-05T12:00:00Z', now)).toBe('2 y ago');
     expect(formatRelative('2026-03-05T14:00:00Z', now)).toBe('in 2 h');
+    expect(formatRelative('2026-04-04T12:00:00Z', now)).toBe('in 1 mo');
     expect(formatRelative(null, now)).toBe('');
     expect(formatRelative('not a date', now)).toBe('');
+  });
+
+  it('reads a token expiring a year from now, less the seconds since its creation, as "in 1 y"', () => {
+    expect(formatRelative('2027-03-05T11:59:00Z', '2026-03-05T12:00:00Z')).toBe('in 1 y');
+    expect(formatRelative('2027-03-05T12:00:00Z', '2026-03-05T12:00:00Z')).toBe('in 1 y');
+    expect(formatRelative('2025-03-06T12:00:00Z', '2026-03-05T12:00:00Z')).toBe('1 y ago');
+    expect(formatRelative('2028-03-01T12:00:00Z', '2026-03-05T12:00:00Z')).toBe('in 2 y');
   });
 });

@@ -60,23 +60,31 @@ const RELATIVE_STEPS: readonly { unit: string; ms: number; below: number }[] = [
   { unit: 'min', ms: 60_000, below: 60 },
   { unit: 'h', ms: 3_600_000, below: 24 },
   { unit: 'd', ms: 86_400_000, below: 30 },
-  { unit: 'mo', ms: 30 * 86_400_000, below: 12 },
-  { unit: 'y', ms: 365 * 86_400_000, below: Infinity },
 ];
 
 /**
  * How long ago (or how far ahead) a moment is, in the largest whole unit, as lists show it beside
  * the date: "just now", "5 min ago", "2 h ago", "3 d ago", "4 mo ago", "1 y ago", "in 2 h".
- * '' for no date.
+ * '' for no date. Minutes, hours and days count whole units; months and years are calendar ones,
+ * rounded, so that a token expiring a year from now (less the seconds since) reads "in 1 y",
+ * never "in 0 y" or "in 11 mo".
  */
 export function formatRelative(value: DateInput, now: DateInput = new Date()): string {
   if (value === null || value === undefined || value === '') return '';
   const target = dayjs(value);
   if (!target.isValid()) return '';
-  const diff = dayjs(now ?? undefined).diff(target);
+  const from = dayjs(now ?? undefined);
+  const diff = from.diff(target);
   const span = Math.abs(diff);
   if (span < 60_000) return 'just now';
-  const step = RELATIVE_STEPS.find((candidate) => span < candidate.ms * candidate.below) ?? RELATIVE_STEPS[RELATIVE_STEPS.length - 1]!;
-  const amount = `${Math.floor(span / step.ms)} ${step.unit}`;
+  const step = RELATIVE_STEPS.find((candidate) => span < candidate.ms * candidate.below);
+  let amount: string;
+  if (step) {
+    amount = `${Math.floor(span / step.ms)} ${step.unit}`;
+  } else {
+    // 30 days or more: at least one month.
+    const months = Math.max(1, Math.round(Math.abs(from.diff(target, 'month', true))));
+    amount = months < 12 ? `${months} mo` : `${Math.round(Math.abs(from.diff(target, 'year', true)))} y`;
+  }
   return diff > 0 ? `${amount} ago` : `in ${amount}`;
 }

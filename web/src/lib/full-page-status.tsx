@@ -14,7 +14,15 @@ export function FullPageStatus({ message, onRetry }: FullPageStatusProps) {
   return (
     <Box
       role="status"
-      sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2, p: 3 }}
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+        p: 3,
+      }}
     >
       {onRetry ? null : <CircularProgress size={32} />}
       <Typography color="text.secondary">{message}</Typography>

@@ -16,7 +16,20 @@ describe('ids from the address', () => {
 
   it('takes a positive whole number, and refuses 0, signs, decimals, paths and huge numbers', () => {
     expect(positiveIntId('42')).toBe(42);
-    for (const text of ['0', '-1', '+1', '1.5', '1e3', '042', '', '42/../1', '1234567890123456', 'new', null, undefined]) {
+    for (const text of [
+      '0',
+      '-1',
+      '+1',
+      '1.5',
+      '1e3',
+      '042',
+      '',
+      '42/../1',
+      '1234567890123456',
+      'new',
+      null,
+      undefined,
+    ]) {
       expect(positiveIntId(text)).toBeNull();
     }
   });

@@ -1,7 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
 import { apiGetRevalidated, buildUrl, writesSent, type TaggedAnswer } from './api-client';
-import { skipTokenOf, toODataParams, type ListParams, type ListResource, type ListResult, type ODataParams } from './list-query';
+import {
+  skipTokenOf,
+  toODataParams,
+  type ListParams,
+  type ListResource,
+  type ListResult,
+  type ODataParams,
+} from './list-query';
 import { BASE_LIST_STATE } from './list-state';
 
 /**

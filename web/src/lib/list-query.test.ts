@@ -3,12 +3,7 @@ import {
   andFilters,
   buildFilter,
   buildOrderBy,
-  dateTimeLiteral,
   tenantScopeFilter,
-  filterClause,
-  guidLiteral,
-  literal,
-  quote,
   searchClause,
   skipTokenOf,
   toExportParams,
@@ -16,6 +11,8 @@ import {
   type ListParams,
   type ListResource,
 } from './list-query';
+import { dateTimeLiteral, guidLiteral, literal, quote } from './odata-literal';
+import { filterClause } from './grid-filter';
 import { isGuid } from './ids';
 
 const GUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -62,20 +59,28 @@ describe('literals', () => {
 
 describe('string filters', () => {
   it('filters "contains" case-insensitively (the standard filter)', () => {
-    expect(filterClause({ field: 'name', operator: 'contains', value: 'Main St' })).toBe("contains(tolower(name),'main st')");
+    expect(filterClause({ field: 'name', operator: 'contains', value: 'Main St' })).toBe(
+      "contains(tolower(name),'main st')",
+    );
   });
 
   it("escapes a quote in a filter value (O'Neil)", () => {
-    expect(filterClause({ field: 'name', operator: 'contains', value: "O'Neil" })).toBe("contains(tolower(name),'o''neil')");
+    expect(filterClause({ field: 'name', operator: 'contains', value: "O'Neil" })).toBe(
+      "contains(tolower(name),'o''neil')",
+    );
     expect(filterClause({ field: 'name', operator: 'equals', value: "'; drop" })).toBe("tolower(name) eq '''; drop'");
   });
 
   it('maps equals, doesNotEqual, startsWith, endsWith and doesNotContain', () => {
     expect(filterClause({ field: 'city', operator: 'equals', value: 'Austin' })).toBe("tolower(city) eq 'austin'");
-    expect(filterClause({ field: 'city', operator: 'doesNotEqual', value: 'Austin' })).toBe("tolower(city) ne 'austin'");
+    expect(filterClause({ field: 'city', operator: 'doesNotEqual', value: 'Austin' })).toBe(
+      "tolower(city) ne 'austin'",
+    );
     expect(filterClause({ field: 'city', operator: 'startsWith', value: 'Au' })).toBe("startswith(tolower(city),'au')");
     expect(filterClause({ field: 'city', operator: 'endsWith', value: 'IN' })).toBe("endswith(tolower(city),'in')");
-    expect(filterClause({ field: 'city', operator: 'doesNotContain', value: 'x' })).toBe("not contains(tolower(city),'x')");
+    expect(filterClause({ field: 'city', operator: 'doesNotContain', value: 'x' })).toBe(
+      "not contains(tolower(city),'x')",
+    );
   });
 
   it('maps isEmpty and isNotEmpty to null or empty text', () => {
@@ -112,7 +117,8 @@ describe('string filters', () => {
 
 describe('number filters', () => {
   it('compares numbers exactly and with the six comparison operators', () => {
-    const clause = (operator: string, value: unknown) => filterClause({ field: 'effort', operator, value }, { kind: 'number' });
+    const clause = (operator: string, value: unknown) =>
+      filterClause({ field: 'effort', operator, value }, { kind: 'number' });
     expect(clause('=', 5)).toBe('effort eq 5');
     expect(clause('!=', 5)).toBe('effort ne 5');
     expect(clause('>', 5)).toBe('effort gt 5');
@@ -128,7 +134,9 @@ describe('number filters', () => {
   });
 
   it('maps isAnyOf, isEmpty and isNotEmpty', () => {
-    expect(filterClause({ field: 'effort', operator: 'isAnyOf', value: [1, '2', 3] }, { kind: 'number' })).toBe('effort in (1,2,3)');
+    expect(filterClause({ field: 'effort', operator: 'isAnyOf', value: [1, '2', 3] }, { kind: 'number' })).toBe(
+      'effort in (1,2,3)',
+    );
     expect(filterClause({ field: 'effort', operator: 'isEmpty' }, { kind: 'number' })).toBe('effort eq null');
     expect(filterClause({ field: 'effort', operator: 'isNotEmpty' }, { kind: 'number' })).toBe('effort ne null');
   });
@@ -136,19 +144,33 @@ describe('number filters', () => {
 
 describe('GUID filters', () => {
   it('sends a valid GUID bare', () => {
-    expect(filterClause({ field: 'tenantId', operator: 'equals', value: GUID_UPPER }, { kind: 'guid' })).toBe(`tenantId eq ${GUID}`);
-    expect(filterClause({ field: 'tenantId', operator: 'is', value: GUID }, { kind: 'guid' })).toBe(`tenantId eq ${GUID}`);
-    expect(filterClause({ field: 'tenantId', operator: 'not', value: GUID }, { kind: 'guid' })).toBe(`tenantId ne ${GUID}`);
+    expect(filterClause({ field: 'tenantId', operator: 'equals', value: GUID_UPPER }, { kind: 'guid' })).toBe(
+      `tenantId eq ${GUID}`,
+    );
+    expect(filterClause({ field: 'tenantId', operator: 'is', value: GUID }, { kind: 'guid' })).toBe(
+      `tenantId eq ${GUID}`,
+    );
+    expect(filterClause({ field: 'tenantId', operator: 'not', value: GUID }, { kind: 'guid' })).toBe(
+      `tenantId ne ${GUID}`,
+    );
   });
 
   it('does not send an invalid GUID', () => {
-    expect(filterClause({ field: 'tenantId', operator: 'equals', value: '3f2504e0' }, { kind: 'guid' })).toBeUndefined();
-    expect(filterClause({ field: 'tenantId', operator: 'equals', value: "x' or 'a' eq 'a" }, { kind: 'guid' })).toBeUndefined();
+    expect(
+      filterClause({ field: 'tenantId', operator: 'equals', value: '3f2504e0' }, { kind: 'guid' }),
+    ).toBeUndefined();
+    expect(
+      filterClause({ field: 'tenantId', operator: 'equals', value: "x' or 'a' eq 'a" }, { kind: 'guid' }),
+    ).toBeUndefined();
   });
 
   it('does not send an isAnyOf list holding an invalid GUID', () => {
-    expect(filterClause({ field: 'tenantId', operator: 'isAnyOf', value: [GUID, 'bad'] }, { kind: 'guid' })).toBeUndefined();
-    expect(filterClause({ field: 'tenantId', operator: 'isAnyOf', value: [GUID] }, { kind: 'guid' })).toBe(`tenantId in (${GUID})`);
+    expect(
+      filterClause({ field: 'tenantId', operator: 'isAnyOf', value: [GUID, 'bad'] }, { kind: 'guid' }),
+    ).toBeUndefined();
+    expect(filterClause({ field: 'tenantId', operator: 'isAnyOf', value: [GUID] }, { kind: 'guid' })).toBe(
+      `tenantId in (${GUID})`,
+    );
   });
 
   it('does not offer text operators on a GUID', () => {
@@ -159,9 +181,13 @@ describe('GUID filters', () => {
 describe('single-select, boolean filters', () => {
   it('sends a numeric option bare and a text option quoted', () => {
     expect(filterClause({ field: 'stateId', operator: 'is', value: 1 }, { kind: 'enum' })).toBe('stateId eq 1');
-    expect(filterClause({ field: 'status', operator: 'is', value: "Won't" }, { kind: 'enum' })).toBe("status eq 'Won''t'");
+    expect(filterClause({ field: 'status', operator: 'is', value: "Won't" }, { kind: 'enum' })).toBe(
+      "status eq 'Won''t'",
+    );
     expect(filterClause({ field: 'stateId', operator: 'not', value: 4 }, { kind: 'enum' })).toBe('stateId ne 4');
-    expect(filterClause({ field: 'stateId', operator: 'isAnyOf', value: [4, 5, 6] }, { kind: 'enum' })).toBe('stateId in (4,5,6)');
+    expect(filterClause({ field: 'stateId', operator: 'isAnyOf', value: [4, 5, 6] }, { kind: 'enum' })).toBe(
+      'stateId in (4,5,6)',
+    );
   });
 
   it('leaves out a single-select without a choice', () => {
@@ -170,15 +196,20 @@ describe('single-select, boolean filters', () => {
   });
 
   it('reads the grid\'s "true"/"false" texts and booleans; "any" is left out', () => {
-    expect(filterClause({ field: 'isEnabled', operator: 'is', value: 'true' }, { kind: 'boolean' })).toBe('isEnabled eq true');
-    expect(filterClause({ field: 'isEnabled', operator: 'is', value: false }, { kind: 'boolean' })).toBe('isEnabled eq false');
+    expect(filterClause({ field: 'isEnabled', operator: 'is', value: 'true' }, { kind: 'boolean' })).toBe(
+      'isEnabled eq true',
+    );
+    expect(filterClause({ field: 'isEnabled', operator: 'is', value: false }, { kind: 'boolean' })).toBe(
+      'isEnabled eq false',
+    );
     expect(filterClause({ field: 'isEnabled', operator: 'is', value: '' }, { kind: 'boolean' })).toBeUndefined();
   });
 });
 
 describe('date-time filters (minute precision)', () => {
   const picked = '2024-01-01T10:00:00.000Z';
-  const clause = (operator: string, value: unknown = picked) => filterClause({ field: 'created', operator, value }, { kind: 'dateTime' });
+  const clause = (operator: string, value: unknown = picked) =>
+    filterClause({ field: 'created', operator, value }, { kind: 'dateTime' });
 
   it("'after' adds 59.999 seconds to the picked minute", () => {
     expect(clause('after')).toBe('created gt 2024-01-01T10:00:59.999Z');
@@ -239,7 +270,12 @@ describe('date filters (day precision, in local time)', () => {
 });
 
 describe('search', () => {
-  const fields = ['title', 'tenant/name', { path: 'workUnitId', kind: 'number' }, { path: 'deviceId', kind: 'guid' }] as const;
+  const fields = [
+    'title',
+    'tenant/name',
+    { path: 'workUnitId', kind: 'number' },
+    { path: 'deviceId', kind: 'guid' },
+  ] as const;
 
   it('searches text fields with case-insensitive contains, OR-ed', () => {
     expect(searchClause('Disk Full', false, ['title', 'tenant/name'])).toBe(
@@ -248,7 +284,9 @@ describe('search', () => {
   });
 
   it('compares numeric fields only when the text is a number', () => {
-    expect(searchClause('abc', false, fields)).toBe("(contains(tolower(title),'abc') or contains(tolower(tenant/name),'abc'))");
+    expect(searchClause('abc', false, fields)).toBe(
+      "(contains(tolower(title),'abc') or contains(tolower(tenant/name),'abc'))",
+    );
     expect(searchClause('42', false, fields)).toBe(
       "(contains(tolower(title),'42') or contains(tolower(tenant/name),'42') or workUnitId eq 42)",
     );
@@ -261,8 +299,12 @@ describe('search', () => {
   });
 
   it('uses equality with Exact Match, keeping the case', () => {
-    expect(searchClause('Disk Full', true, ['title', { path: 'workUnitId', kind: 'number' }])).toBe("title eq 'Disk Full'");
-    expect(searchClause('7', true, ['title', { path: 'workUnitId', kind: 'number' }])).toBe("(title eq '7' or workUnitId eq 7)");
+    expect(searchClause('Disk Full', true, ['title', { path: 'workUnitId', kind: 'number' }])).toBe(
+      "title eq 'Disk Full'",
+    );
+    expect(searchClause('7', true, ['title', { path: 'workUnitId', kind: 'number' }])).toBe(
+      "(title eq '7' or workUnitId eq 7)",
+    );
   });
 
   it("escapes a quote in the search text (O'Neil)", () => {
@@ -294,8 +336,15 @@ describe('the whole query', () => {
   });
 
   it('asks for a page by its $skiptoken in place of $skip; Export Page keeps the token, Export All starts from the first row', () => {
-    expect(toODataParams(params({ page: 2000, pageSize: 25 }), {}, 'tok')).toEqual({ $top: '25', $skiptoken: 'tok', $count: 'true' });
-    expect(toExportParams(params({ page: 2000 }), {}, 'page', undefined, 'tok')).toEqual({ $top: '10', $skiptoken: 'tok' });
+    expect(toODataParams(params({ page: 2000, pageSize: 25 }), {}, 'tok')).toEqual({
+      $top: '25',
+      $skiptoken: 'tok',
+      $count: 'true',
+    });
+    expect(toExportParams(params({ page: 2000 }), {}, 'page', undefined, 'tok')).toEqual({
+      $top: '10',
+      $skiptoken: 'tok',
+    });
     expect(toExportParams(params({ page: 2000 }), {}, 'all', undefined, 'tok')).toEqual({ $top: '1000' });
   });
 
@@ -374,8 +423,13 @@ describe('the whole query', () => {
 
   it('exports all as the first 1000 rows, or without $top when asked', () => {
     const list = params({ page: 3, pageSize: 50, search: 'x' });
-    expect(toExportParams(list, { searchFields: ['name'] }, 'all')).toEqual({ $filter: "contains(tolower(name),'x')", $top: '1000' });
-    expect(toExportParams(list, { searchFields: ['name'] }, 'all', null)).toEqual({ $filter: "contains(tolower(name),'x')" });
+    expect(toExportParams(list, { searchFields: ['name'] }, 'all')).toEqual({
+      $filter: "contains(tolower(name),'x')",
+      $top: '1000',
+    });
+    expect(toExportParams(list, { searchFields: ['name'] }, 'all', null)).toEqual({
+      $filter: "contains(tolower(name),'x')",
+    });
   });
 });
 
@@ -392,6 +446,8 @@ describe('tenant scope', () => {
   it('AND-s clauses, parenthesising those with an and/or of their own', () => {
     expect(andFilters(undefined, '  ')).toBeUndefined();
     expect(andFilters('tenantId eq 1', undefined)).toBe('tenantId eq 1');
-    expect(andFilters('tenantId eq 1', 'not (stateId in (6,7,8)) and protocolId eq 5')).toBe('tenantId eq 1 and (not (stateId in (6,7,8)) and protocolId eq 5)');
+    expect(andFilters('tenantId eq 1', 'not (stateId in (6,7,8)) and protocolId eq 5')).toBe(
+      'tenantId eq 1 and (not (stateId in (6,7,8)) and protocolId eq 5)',
+    );
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyListChange, BASE_LIST_STATE, isHistoryStep, parseListState, serializeListState, showsView, type ListChange, type ListState } from './list-state';
+import {
+  applyListChange,
+  BASE_LIST_STATE,
+  isHistoryStep,
+  parseListState,
+  serializeListState,
+  showsView,
+  type ListChange,
+  type ListState,
+} from './list-state';
 
 const defaults: ListState = { ...BASE_LIST_STATE, sort: [{ field: 'created', direction: 'desc' }] };
 const onPage3: ListState = { ...defaults, page: 3 };
@@ -72,27 +81,54 @@ describe('the list state in the address', () => {
 
 describe('changes to the list', () => {
   it('goes back to page 0 on a new search, sort, filter or page size', () => {
-    expect(applyListChange(onPage3, { type: 'search', search: 'disk', exactMatch: false }, defaults)).toMatchObject({ page: 0, search: 'disk' });
+    expect(applyListChange(onPage3, { type: 'search', search: 'disk', exactMatch: false }, defaults)).toMatchObject({
+      page: 0,
+      search: 'disk',
+    });
     expect(applyListChange(onPage3, { type: 'sort', sort: [] }, defaults).page).toBe(0);
-    expect(applyListChange(onPage3, { type: 'filters', filters: [{ field: 'a', operator: 'contains', value: 'x' }] }, defaults).page).toBe(0);
-    expect(applyListChange(onPage3, { type: 'pageSize', pageSize: 50 }, defaults)).toMatchObject({ page: 0, pageSize: 50 });
+    expect(
+      applyListChange(
+        onPage3,
+        { type: 'filters', filters: [{ field: 'a', operator: 'contains', value: 'x' }] },
+        defaults,
+      ).page,
+    ).toBe(0);
+    expect(applyListChange(onPage3, { type: 'pageSize', pageSize: 50 }, defaults)).toMatchObject({
+      page: 0,
+      pageSize: 50,
+    });
   });
 
   it('keeps the page for a filter edit that does not change the query', () => {
     const change = { type: 'filters', filters: [{ field: 'a', operator: 'contains' }], keepPage: true } as const;
-    expect(applyListChange(onPage3, change, defaults)).toMatchObject({ page: 3, filters: [{ field: 'a', operator: 'contains' }] });
+    expect(applyListChange(onPage3, change, defaults)).toMatchObject({
+      page: 3,
+      filters: [{ field: 'a', operator: 'contains' }],
+    });
   });
 
   it('applies filters given as a function to the filters the changes before it left', () => {
-    const two: ListState = { ...defaults, filters: [{ field: 'a', operator: 'is', value: 1 }, { field: 'b', operator: 'is', value: 2 }] };
-    const without = (field: string): ListChange => ({ type: 'filters', filters: (current) => current.filter((item) => item.field !== field) });
+    const two: ListState = {
+      ...defaults,
+      filters: [
+        { field: 'a', operator: 'is', value: 1 },
+        { field: 'b', operator: 'is', value: 2 },
+      ],
+    };
+    const without = (field: string): ListChange => ({
+      type: 'filters',
+      filters: (current) => current.filter((item) => item.field !== field),
+    });
     // Two removals computed from the same list, one after the other: the second does not bring the first back.
     expect(applyListChange(applyListChange(two, without('a'), defaults), without('b'), defaults).filters).toEqual([]);
     expect(applyListChange(two, without('a'), defaults)).toMatchObject({ page: 0, filters: [{ field: 'b' }] });
   });
 
   it('keeps the page when only the columns shown change', () => {
-    expect(applyListChange(onPage3, { type: 'columns', columns: { city: false } }, defaults)).toMatchObject({ page: 3, columns: { city: false } });
+    expect(applyListChange(onPage3, { type: 'columns', columns: { city: false } }, defaults)).toMatchObject({
+      page: 3,
+      columns: { city: false },
+    });
   });
 
   it('moves to a page and resets to the defaults', () => {
@@ -116,18 +152,42 @@ describe('changes to the list', () => {
 });
 
 describe('saved views of a list', () => {
-  const view = { filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: 'me@cfs.example' }], sort: [{ field: 'severityId', direction: 'asc' as const }], columns: { tenant: false } };
+  const view = {
+    filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: 'me@cfs.example' }],
+    sort: [{ field: 'severityId', direction: 'asc' as const }],
+    columns: { tenant: false },
+    search: 'router',
+    exactMatch: false,
+  };
 
-  it('shows a view from the first page, keeping the search', () => {
-    const searched: ListState = { ...onPage3, search: 'router', filters: [{ field: 'stateId', operator: 'isAnyOf', value: [1] }] };
+  it('shows a view from the first page, with its own search', () => {
+    const searched: ListState = {
+      ...onPage3,
+      search: 'switch',
+      exactMatch: true,
+      filters: [{ field: 'stateId', operator: 'isAnyOf', value: [1] }],
+    };
     expect(applyListChange(searched, { type: 'view', view }, defaults)).toEqual({ ...searched, ...view, page: 0 });
   });
 
   it('knows the view the list shows, whatever order the keys come back in', () => {
     const shown = applyListChange(defaults, { type: 'view', view }, defaults);
-    const fromDatabase = { columns: { tenant: false }, sort: [{ direction: 'asc' as const, field: 'severityId' }], filters: [{ value: 'me@cfs.example', field: 'assignedTo', operator: 'equals', id: 'assignedTo' }] };
+    const fromDatabase = {
+      exactMatch: false,
+      columns: { tenant: false },
+      search: 'router',
+      sort: [{ direction: 'asc' as const, field: 'severityId' }],
+      filters: [{ value: 'me@cfs.example', field: 'assignedTo', operator: 'equals', id: 'assignedTo' }],
+    };
     expect(showsView(shown, fromDatabase)).toBe(true);
-    expect(showsView({ ...shown, page: 2, search: 'x' }, view)).toBe(true);
+    expect(showsView({ ...shown, page: 2 }, view)).toBe(true);
+    expect(showsView({ ...shown, search: 'x' }, view)).toBe(false);
+    // A view without a search (built in, or saved before views kept it) leaves the search alone.
+    const { search: _search, exactMatch: _exact, ...unsearched } = view;
+    expect(showsView({ ...shown, search: 'x' }, unsearched)).toBe(true);
+    expect(
+      applyListChange({ ...defaults, search: 'x', exactMatch: true }, { type: 'view', view: unsearched }, defaults),
+    ).toMatchObject({ search: 'x', exactMatch: true });
     expect(showsView({ ...shown, columns: {} }, view)).toBe(false);
     expect(showsView({ ...shown, filters: [] }, view)).toBe(false);
   });

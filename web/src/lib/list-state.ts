@@ -35,16 +35,27 @@ export type ListChange =
   | { type: 'filters'; filters: FiltersChange; keepPage?: boolean }
   | { type: 'search'; search: string; exactMatch: boolean }
   | { type: 'columns'; columns: Readonly<Record<string, boolean>> }
-  /** A saved view: its filters, sort and columns replace the list's, from the first page. */
+  /** A saved view: its filters, sort, columns and search replace the list's, from the first page. */
   | { type: 'view'; view: ListView }
   | { type: 'allTenants'; allTenants: boolean }
   | { type: 'reset' };
 
-/** What a saved view holds of a list (contracts' `SavedViewState`): no page, no search. */
-export type ListView = Pick<ListState, 'filters' | 'sort' | 'columns'>;
+/**
+ * What a saved view holds of a list (contracts' `SavedViewState`): everything but the page, its
+ * size and the tenant choice. A view without a search (a built-in view, one saved before views
+ * kept it) leaves the list's search as it is.
+ */
+export type ListView = Pick<ListState, 'filters' | 'sort' | 'columns'> &
+  Partial<Pick<ListState, 'search' | 'exactMatch'>>;
 
-export function viewOf(state: ListState): ListView {
-  return { filters: state.filters, sort: state.sort, columns: state.columns };
+export function viewOf(state: ListState): Required<ListView> {
+  return {
+    filters: state.filters,
+    sort: state.sort,
+    columns: state.columns,
+    search: state.search,
+    exactMatch: state.exactMatch,
+  };
 }
 
 /** Text with object keys in one order, so views compare by content (the database reorders keys). */
@@ -52,14 +63,24 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
-/** Whether the list shows the view: same filters, sort and column visibility. */
+/** The list with the view's parts in place of its own (a view without a search keeps the list's). */
+function withView(state: ListState, view: ListView): ListState {
+  const search = view.search ?? state.search;
+  const exactMatch = view.search === undefined ? state.exactMatch : (view.exactMatch ?? false);
+  return { ...state, filters: view.filters, sort: view.sort, columns: view.columns, search, exactMatch };
+}
+
+/** Whether the list shows the view: same filters, sort, column visibility and (when the view has one) search. */
 export function showsView(state: ListState, view: ListView): boolean {
-  return canonical(viewOf(state)) === canonical(viewOf({ ...state, ...view }));
+  return canonical(viewOf(state)) === canonical(viewOf(withView(state, view)));
 }
 
 export const BASE_LIST_STATE: ListState = {
@@ -115,7 +136,10 @@ export function parseListState(
   const { page, pageSize, sort, filters, search, exactMatch, columns, allTenants } = stored.data;
   return {
     page: page ?? defaults.page,
-    pageSize: pageSize !== undefined && (pageSizeOptions.includes(pageSize) || pageSize === defaults.pageSize) ? pageSize : defaults.pageSize,
+    pageSize:
+      pageSize !== undefined && (pageSizeOptions.includes(pageSize) || pageSize === defaults.pageSize)
+        ? pageSize
+        : defaults.pageSize,
     sort: sort ?? defaults.sort,
     // Keep the grid's shape: an item without a value has no `value` key at all.
     filters: filters ? filters.map(withoutUndefinedValue) : defaults.filters,
@@ -157,13 +181,17 @@ export function applyListChange(state: ListState, change: ListChange, defaults: 
     case 'sort':
       return { ...state, sort: change.sort, page: 0 };
     case 'filters':
-      return { ...state, filters: typeof change.filters === 'function' ? change.filters(state.filters) : change.filters, page: change.keepPage ? state.page : 0 };
+      return {
+        ...state,
+        filters: typeof change.filters === 'function' ? change.filters(state.filters) : change.filters,
+        page: change.keepPage ? state.page : 0,
+      };
     case 'search':
       return { ...state, search: change.search, exactMatch: change.exactMatch, page: 0 };
     case 'columns':
       return { ...state, columns: change.columns };
     case 'view':
-      return { ...state, filters: change.view.filters, sort: change.view.sort, columns: change.view.columns, page: 0 };
+      return { ...state, ...viewOf(withView(state, change.view)), page: 0 };
     case 'allTenants':
       return { ...state, allTenants: change.allTenants, page: 0 };
     case 'reset':

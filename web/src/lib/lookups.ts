@@ -47,14 +47,30 @@ function generalLookup<T>(queryKey: readonly string[], path: string, staleTime =
   });
 }
 
-export const versionQuery = generalLookup<{ version: string }>(lookupKeys.version, '/api/generalLookup/version', Infinity);
+export const versionQuery = generalLookup<{ version: string }>(
+  lookupKeys.version,
+  '/api/generalLookup/version',
+  Infinity,
+);
 export const tenantsLookupQuery = generalLookup<TenantLookup[]>(lookupKeys.tenants, '/api/generallookup/tenants');
-export const subscriptionsLookupQuery = generalLookup<SubscriptionLookup[]>(lookupKeys.subscriptions, '/api/generallookup/subscriptions');
+export const subscriptionsLookupQuery = generalLookup<SubscriptionLookup[]>(
+  lookupKeys.subscriptions,
+  '/api/generallookup/subscriptions',
+);
 /** The form's choices ("Legacy" hidden, "Request" shown as "User Request" by the server). */
-export const workUnitTypesLookupQuery = generalLookup<WorkUnitTypeLookup[]>(lookupKeys.workUnitTypes, '/api/generallookup/workunittypes');
+export const workUnitTypesLookupQuery = generalLookup<WorkUnitTypeLookup[]>(
+  lookupKeys.workUnitTypes,
+  '/api/generallookup/workunittypes',
+);
 /** The server's spelling ("catgories") is the spec's. */
-export const categoriesLookupQuery = generalLookup<CategoryLookup[]>(lookupKeys.categories, '/api/generallookup/workunitcatgories');
-export const subcategoriesLookupQuery = generalLookup<SubcategoryLookup[]>(lookupKeys.subcategories, '/api/generallookup/workunitsubcatgories');
+export const categoriesLookupQuery = generalLookup<CategoryLookup[]>(
+  lookupKeys.categories,
+  '/api/generallookup/workunitcatgories',
+);
+export const subcategoriesLookupQuery = generalLookup<SubcategoryLookup[]>(
+  lookupKeys.subcategories,
+  '/api/generallookup/workunitsubcatgories',
+);
 
 /**
  * `GET v1/tenants({id})`: the full tenant (custom field definitions, intake schema). The edit
@@ -65,7 +81,9 @@ export function tenantQuery(tenantId: string) {
   return queryOptions({
     queryKey: lookupKeys.tenant(tenantId),
     queryFn: ({ signal }) =>
-      isGuid(tenantId) ? apiGet<TenantDetails>(`/v1/tenants(${pathId(tenantId)})`, undefined, { signal }) : Promise.reject(notFoundError()),
+      isGuid(tenantId)
+        ? apiGet<TenantDetails>(`/v1/tenants(${pathId(tenantId)})`, undefined, { signal })
+        : Promise.reject(notFoundError()),
   });
 }
 
@@ -74,7 +92,9 @@ export function assignmentGroupsQuery(tenantId: string) {
   return queryOptions({
     queryKey: lookupKeys.assignmentGroups(tenantId),
     queryFn: ({ signal }) =>
-      isGuid(tenantId) ? apiGet<string[]>(`/v1/tenants/${pathId(tenantId)}/assignmentGroups`, undefined, { signal }) : Promise.reject(notFoundError()),
+      isGuid(tenantId)
+        ? apiGet<string[]>(`/v1/tenants/${pathId(tenantId)}/assignmentGroups`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     staleTime: LOOKUP_STALE_MS,
   });
 }
@@ -90,6 +110,24 @@ export function useTenantsLookup() {
 /** Subscriptions are fetched again whenever a screen that uses them mounts (spec 000 §7). */
 export function useSubscriptionsLookup() {
   return useQuery({ ...subscriptionsLookupQuery, refetchOnMount: 'always' });
+}
+
+/** A choice of a value and its label, as a form's select field offers it. */
+export interface LookupOption {
+  value: string;
+  label: string;
+}
+
+/** The caller's tenants as a form's Tenant choice (none while the lookup loads or failed). */
+export function useTenantOptions(): LookupOption[] {
+  return (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+}
+
+/** The subscriptions of `tenantId` as a form's Subscription choice (none without a tenant). */
+export function useSubscriptionOptions(tenantId: string | null | undefined): LookupOption[] {
+  return (useSubscriptionsLookup().data ?? [])
+    .filter((subscription) => subscription.tenantId === tenantId)
+    .map((subscription) => ({ value: subscription.subscriptionId, label: subscription.name }));
 }
 
 export function useWorkUnitTypesLookup() {

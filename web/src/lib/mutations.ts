@@ -40,7 +40,9 @@ export interface ApiMutationOptions<TVariables, TResult> {
  *     });
  *   }
  */
-export function useApiMutation<TVariables = void, TResult = unknown>(options: ApiMutationOptions<TVariables, TResult>): UseMutationResult<TResult, Error, TVariables> {
+export function useApiMutation<TVariables = void, TResult = unknown>(
+  options: ApiMutationOptions<TVariables, TResult>,
+): UseMutationResult<TResult, Error, TVariables> {
   const queryClient = useQueryClient();
   const toast = useToast();
   const { mutationFn, invalidate = [], successMessage, errorMessage, onSuccess, gcTime } = options;
@@ -49,7 +51,8 @@ export function useApiMutation<TVariables = void, TResult = unknown>(options: Ap
     ...(gcTime === undefined ? {} : { gcTime }),
     onSuccess: async (result, variables) => {
       onSuccess?.(result, variables);
-      if (successMessage !== undefined) toast.success(typeof successMessage === 'function' ? successMessage(result, variables) : successMessage);
+      if (successMessage !== undefined)
+        toast.success(typeof successMessage === 'function' ? successMessage(result, variables) : successMessage);
       const keys = typeof invalidate === 'function' ? invalidate(result, variables) : invalidate;
       await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },

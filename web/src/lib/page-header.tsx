@@ -13,6 +13,8 @@ export interface PageHeaderProps {
   actions?: ReactNode;
   /** The document title when it differs from the header, e.g. "WU #42" while a work unit is open (spec 001 §2). */
   documentTitle?: string;
+  /** A line under the title, e.g. whose rows the page lists ("Tokens of Fabrikam"). */
+  subtitle?: ReactNode;
 }
 
 /**
@@ -22,13 +24,25 @@ export interface PageHeaderProps {
  * @example
  *   <PageHeader title="Tenants" help="Tenants and their subscriptions." />
  */
-export function PageHeader({ title, help, actions, documentTitle }: PageHeaderProps) {
+export function PageHeader({ title, help, actions, documentTitle, subtitle }: PageHeaderProps) {
   useDocumentTitle(documentTitle ?? title);
+  const heading = (
+    <Typography variant="h5" component="h1">
+      {title}
+    </Typography>
+  );
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2, minHeight: 40 }}>
-      <Typography variant="h5" component="h1">
-        {title}
-      </Typography>
+      {subtitle ? (
+        <Box>
+          {heading}
+          <Typography variant="body2" color="text.secondary">
+            {subtitle}
+          </Typography>
+        </Box>
+      ) : (
+        heading
+      )}
       {help ? (
         <Tooltip title={help}>
           <HelpOutlineOutlinedIcon fontSize="small" color="action" titleAccess={`About ${title}`} tabIndex={0} />

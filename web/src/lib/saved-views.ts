@@ -1,5 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { SAVED_VIEW_MESSAGES, type SavedView, type SavedViewGrid, type SavedViewInput } from '@cfs/contracts/saved-views';
+import {
+  SAVED_VIEW_MESSAGES,
+  type SavedView,
+  type SavedViewGrid,
+  type SavedViewInput,
+} from '@cfs/contracts/saved-views';
 import { apiGet, apiSend } from './api-client';
 import { isGuid, pathId } from './ids';
 import { useApiMutation } from './mutations';
@@ -14,7 +19,8 @@ export const savedViewsKey = (grid: SavedViewGrid, tenantId: string | null) => [
 export function useSavedViews(grid: SavedViewGrid, tenantId: string | null) {
   return useQuery({
     queryKey: savedViewsKey(grid, tenantId),
-    queryFn: async ({ signal }) => (await apiGet<{ value: SavedView[] }>(savedViewsPath(grid), { tenantId: tenantId ?? '' }, { signal })).value,
+    queryFn: async ({ signal }) =>
+      (await apiGet<{ value: SavedView[] }>(savedViewsPath(grid), { tenantId: tenantId ?? '' }, { signal })).value,
     enabled: isGuid(tenantId),
   });
 }
@@ -24,7 +30,8 @@ export function useSaveView(grid: SavedViewGrid, tenantId: string | null) {
     mutationFn: (input: SavedViewInput) => apiSend<SavedView>('PUT', savedViewsPath(grid), input),
     invalidate: [savedViewsKey(grid, tenantId)],
     // Field texts (a name already taken) show on the dialog's field; anything else is toasted.
-    errorMessage: (error) => (error.message.includes(SAVED_VIEW_MESSAGES.nameTaken) ? undefined : SAVED_VIEW_MESSAGES.saveFailed),
+    errorMessage: (error) =>
+      error.message.includes(SAVED_VIEW_MESSAGES.nameTaken) ? undefined : SAVED_VIEW_MESSAGES.saveFailed,
   });
 }
 

@@ -2,7 +2,17 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
 import type { SortItem } from './list-query';
-import { applyListChange, BASE_LIST_STATE, isHistoryStep, parseListState, serializeListState, type FiltersChange, type ListChange, type ListState, type ListView } from './list-state';
+import {
+  applyListChange,
+  BASE_LIST_STATE,
+  isHistoryStep,
+  parseListState,
+  serializeListState,
+  type FiltersChange,
+  type ListChange,
+  type ListState,
+  type ListView,
+} from './list-state';
 
 /**
  * Screen state that lives in the address (STYLE "List state lives in the URL"): the list state
@@ -58,12 +68,18 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
   const sizesKey = (options.pageSizeOptions ?? PAGE_SIZE_OPTIONS).join(',');
   const pageSizeOptions = useMemo(() => sizesKey.split(',').map(Number), [sizesKey]);
   const defaultsKey = JSON.stringify(options.defaults ?? {});
-  const defaults = useMemo(() => parseListState(defaultsKey, BASE_LIST_STATE, pageSizeOptions), [defaultsKey, pageSizeOptions]);
+  const defaults = useMemo(
+    () => parseListState(defaultsKey, BASE_LIST_STATE, pageSizeOptions),
+    [defaultsKey, pageSizeOptions],
+  );
 
   const [searchParams, setSearchParams] = useSearchParams();
   const [memoryState, setMemoryState] = useState<ListState>(defaults);
   const urlText = searchParams.get(key);
-  const urlState = useMemo(() => parseListState(urlText, defaults, pageSizeOptions), [urlText, defaults, pageSizeOptions]);
+  const urlState = useMemo(
+    () => parseListState(urlText, defaults, pageSizeOptions),
+    [urlText, defaults, pageSizeOptions],
+  );
   const state = storage === 'url' ? urlState : memoryState;
 
   // react-router hands a functional update the parameters of the last render, not those of a
@@ -180,9 +196,11 @@ export function useDrawerParam(name: string, options: { clear?: readonly string[
     (id: string | number) => {
       const params = new URLSearchParams(searchParams);
       params.set(name, String(id));
+      // The open drawer's own parameters (its tab) belong to the item open now, not to the linked one.
+      for (const other of clearKey ? clearKey.split(',') : []) params.delete(other);
       return `${pathname}?${params.toString()}`;
     },
-    [name, pathname, searchParams],
+    [name, clearKey, pathname, searchParams],
   );
 
   return useMemo(() => ({ openId: openId === '' ? null : openId, open, close, href }), [openId, open, close, href]);

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
-import { AUTOMATION_MESSAGES, isBuiltInActionType, type ActionDefinition, type ActionDefinitionValues } from '@cfs/contracts/automation';
+import type { Selectable } from 'kysely';
+import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
+import {
+  isBuiltInActionType,
+  parameterNames,
+  type ActionDefinition,
+  type ActionDefinitionValues,
+} from '@cfs/contracts/action-definitions';
 import type { z } from 'zod';
-import type { actionTestInputSchema } from '@cfs/contracts/automation';
+import type { actionTestInputSchema } from '@cfs/contracts/action-definitions';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS, canAccessTenant } from '../../auth/tenant-scope.js';
@@ -10,38 +16,15 @@ import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
 import { checkEndpoint, enqueueActionRun } from '../../engines/actions/runner.js';
+import { ruleWriter } from '../../engines/rules/rule-writer.js';
+import { VALIDATION_MESSAGE } from '../../http/error-handler.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
-
-export const presentActionDefinition = (row: Selectable<Database['action_definition']>): ActionDefinition => ({
-  actionDefinitionId: row.action_definition_id,
-  name: row.name,
-  description: row.description,
-  actionDefinitionTypeId: row.action_definition_type_id,
-  tenantId: row.tenant_id,
-  inputParameters: row.input_parameters,
-  endpointUrl: row.endpoint_url,
-  httpMethod: row.http_method,
-  headers: row.headers,
-  body: row.body,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
-});
-
-const columns = (input: ActionDefinitionValues) => ({
-  name: input.name,
-  description: input.description,
-  action_definition_type_id: input.actionDefinitionTypeId,
-  tenant_id: input.tenantId,
-  input_parameters: input.inputParameters,
-  endpoint_url: input.endpointUrl,
-  http_method: input.httpMethod,
-  headers: input.headers,
-  body: input.body,
-});
+import { actionDefinitionEntity } from './resource.js';
 
 /** A shared (tenantless) action is every tenant's: only a user of all tenants may write it. */
 function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
-  if (tenantId === null && user.tenantScope.kind !== 'all') throw new HttpError(403, AUTOMATION_MESSAGES.tenantlessRefused);
+  if (tenantId === null && user.tenantScope.kind !== 'all')
+    throw new HttpError(403, AUTOMATION_MESSAGES.tenantlessRefused);
 }
 
 /** What a save must hold besides the form's rules: the caller's tenant, an endpoint the outbound guard lets through. */
@@ -51,51 +34,96 @@ async function assertSavable(db: Db, user: Principal, input: ActionDefinitionVal
     throw new BadRequestError(AUTOMATION_MESSAGES.actionSaveFailed, { tenantId: ['Please choose a tenant.'] });
   }
   const refusal = await checkEndpoint(input.endpointUrl);
-  if (refusal) throw new BadRequestError(AUTOMATION_MESSAGES.endpointForbidden(refusal), { endpointUrl: [AUTOMATION_MESSAGES.endpointForbidden(refusal)] });
+  if (refusal)
+    throw new BadRequestError(AUTOMATION_MESSAGES.endpointForbidden(refusal), {
+      endpointUrl: [AUTOMATION_MESSAGES.endpointForbidden(refusal)],
+    });
 }
 
 export async function findActionDefinition(db: Db, user: Principal, id: string): Promise<ActionDefinition> {
-  const row = await scoped(db, user.tenantScope).selectFrom('action_definition').selectAll().where('action_definition_id', '=', id).executeTakeFirst();
-  return presentActionDefinition(orNotFound(row, 'The action definition'));
+  const row = await scoped(db, user.tenantScope)
+    .selectFrom('action_definition')
+    .selectAll()
+    .where('action_definition_id', '=', id)
+    .executeTakeFirst();
+  return actionDefinitionEntity.present(orNotFound(row, 'The action definition'));
 }
 
 /** PUT v1/actionDefinitions. */
-export async function createActionDefinition(db: Db, user: Principal, input: ActionDefinitionValues): Promise<ActionDefinition> {
+export async function createActionDefinition(
+  db: Db,
+  user: Principal,
+  input: ActionDefinitionValues,
+): Promise<ActionDefinition> {
   await assertSavable(db, user, input);
   return db.transaction().execute(async (trx) => {
     const row = await scoped(trx, user.tenantScope)
-      .insertInto('action_definition', { ...columns(input), created_by: user.userName, modified_by: user.userName })
+      .insertInto('action_definition', {
+        ...actionDefinitionEntity.writeColumns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const { modified: _modified, modifiedBy: _modifiedBy, ...created } = presentActionDefinition(row);
-    await recordAudit(trx, user, { entityType: 'actionDefinition', entityId: row.action_definition_id, tenantId: row.tenant_id, action: 'create', changes: created });
-    return presentActionDefinition(row);
+    const { modified: _modified, modifiedBy: _modifiedBy, ...created } = actionDefinitionEntity.present(row);
+    await recordAudit(trx, user, {
+      entityType: 'actionDefinition',
+      entityId: row.action_definition_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: created,
+    });
+    return actionDefinitionEntity.present(row);
   });
 }
 
 /** The definition locked for a change: the caller's, not built-in, and writable by the caller. */
-async function lockEditable(trx: Parameters<typeof scoped>[0], user: Principal, id: string): Promise<Selectable<Database['action_definition']>> {
-  const row = orNotFound(await scoped(trx, user.tenantScope).selectFrom('action_definition').selectAll().where('action_definition_id', '=', id).forUpdate().executeTakeFirst(), 'The action definition');
-  if (isBuiltInActionType(row.action_definition_type_id)) throw new BadRequestError(AUTOMATION_MESSAGES.builtInReadOnly);
+async function lockEditable(
+  trx: Parameters<typeof scoped>[0],
+  user: Principal,
+  id: string,
+): Promise<Selectable<Database['action_definition']>> {
+  const row = orNotFound(
+    await scoped(trx, user.tenantScope)
+      .selectFrom('action_definition')
+      .selectAll()
+      .where('action_definition_id', '=', id)
+      .forUpdate()
+      .executeTakeFirst(),
+    'The action definition',
+  );
+  if (isBuiltInActionType(row.action_definition_type_id))
+    throw new BadRequestError(AUTOMATION_MESSAGES.builtInReadOnly);
   assertMayWriteTenant(user, row.tenant_id);
   return row;
 }
 
 /** POST v1/actionDefinitions/{id}. */
-export async function updateActionDefinition(db: Db, user: Principal, id: string, input: ActionDefinitionValues): Promise<ActionDefinition> {
+export async function updateActionDefinition(
+  db: Db,
+  user: Principal,
+  id: string,
+  input: ActionDefinitionValues,
+): Promise<ActionDefinition> {
   await assertSavable(db, user, input);
   return db.transaction().execute(async (trx) => {
     const locked = await lockEditable(trx, user, id);
-    const before = presentActionDefinition(locked);
+    const before = actionDefinitionEntity.present(locked);
     const row = await scoped(trx, user.tenantScope)
       .updateTable('action_definition')
-      .set({ ...columns(input), modified: new Date(), modified_by: user.userName })
+      .set({ ...actionDefinitionEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
       .where('action_definition_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentActionDefinition(row);
+    const after = actionDefinitionEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, { entityType: 'actionDefinition', entityId: id, tenantId: row.tenant_id ?? before.tenantId, action: 'update', changes });
+    await recordAudit(trx, user, {
+      entityType: 'actionDefinition',
+      entityId: id,
+      tenantId: row.tenant_id ?? before.tenantId,
+      action: 'update',
+      changes,
+    });
     return after;
   });
 }
@@ -108,29 +136,50 @@ export async function updateActionDefinition(db: Db, user: Principal, id: string
 export async function deleteActionDefinition(db: Db, user: Principal, id: string): Promise<{ message: string }> {
   return db.transaction().execute(async (trx) => {
     const row = await lockEditable(trx, user, id);
-    const runs = JSON.stringify([{ ActionDefinitionId: id }]);
-    const without = (column: 'match_actions' | 'expiration_actions') =>
-      sql<string>`COALESCE((SELECT jsonb_agg(entry ORDER BY position) FROM jsonb_array_elements(${sql.ref(column)}) WITH ORDINALITY AS e(entry, position) WHERE entry->>'ActionDefinitionId' IS DISTINCT FROM ${id}), '[]'::jsonb)`;
-    const rules = await scoped(trx, ALL_TENANTS)
-      .updateTable('rule')
-      .set({ match_actions: without('match_actions'), expiration_actions: without('expiration_actions'), modified: new Date(), modified_by: user.userName })
-      .where(sql<boolean>`(match_actions @> ${runs}::jsonb OR expiration_actions @> ${runs}::jsonb)`)
-      .returning(['rule_id', 'tenant_id', 'name'])
+    const rules = await ruleWriter().removeAction(trx, id, user.userName);
+    const steps = await scoped(trx, ALL_TENANTS)
+      .selectFrom('protocol_action')
+      .select(['protocol_action_id', 'protocol_id'])
+      .where('action_definition_id', '=', id)
       .execute();
-    const steps = await scoped(trx, ALL_TENANTS).selectFrom('protocol_action').select(['protocol_action_id', 'protocol_id']).where('action_definition_id', '=', id).execute();
-    await scoped(trx, user.tenantScope).deleteFrom('action_definition').where('action_definition_id', '=', id).execute();
+    await scoped(trx, user.tenantScope)
+      .deleteFrom('action_definition')
+      .where('action_definition_id', '=', id)
+      .execute();
     for (const rule of rules) {
-      await recordAudit(trx, user, { entityType: 'rule', entityId: rule.rule_id, tenantId: rule.tenant_id, action: 'update', changes: { actionRemoved: { from: row.name, to: null } } });
+      await recordAudit(trx, user, {
+        entityType: 'rule',
+        entityId: rule.rule_id,
+        tenantId: rule.tenant_id,
+        action: 'update',
+        changes: { actionRemoved: { from: row.name, to: null } },
+      });
     }
     await recordAudit(trx, user, {
       entityType: 'actionDefinition',
       entityId: id,
       tenantId: row.tenant_id,
       action: 'delete',
-      changes: { name: row.name, removedFromRules: rules.map((rule) => rule.rule_id), removedProtocolActions: steps.map((step) => step.protocol_action_id) },
+      changes: {
+        name: row.name,
+        removedFromRules: rules.map((rule) => rule.rule_id),
+        removedProtocolActions: steps.map((step) => step.protocol_action_id),
+      },
     });
     return { message: AUTOMATION_MESSAGES.actionDeleted };
   });
+}
+
+/** A test's values name the action's input parameters only (either wire form); anything else goes in `extra`. */
+function assertInputParameters(declared: string | null, sent: readonly string[]): void {
+  const names = parameterNames(declared);
+  const unknown = sent.filter((name) => !names.includes(name));
+  if (unknown.length === 0) return;
+  const known = names.length > 0 ? `its input parameters are ${names.join(', ')}` : 'it takes no input parameters';
+  throw new BadRequestError(
+    VALIDATION_MESSAGE,
+    Object.fromEntries(unknown.map((name) => [name, [`Unknown field "${name}": ${known} (send others in extra).`]])),
+  );
 }
 
 /**
@@ -139,11 +188,33 @@ export async function deleteActionDefinition(db: Db, user: Principal, id: string
  * up to seven extra pairs. The run is a job enqueued in this request's transaction; the answer is
  * the test message's id, by which the Test drawer loads its history row.
  */
-export async function testActionDefinition(db: Db, user: Principal, id: string, input: z.output<typeof actionTestInputSchema>): Promise<{ id: string }> {
-  const definition = orNotFound(await scoped(db, user.tenantScope).selectFrom('action_definition').select(['tenant_id', 'name']).where('action_definition_id', '=', id).executeTakeFirst(), 'The action definition');
-  const tenantId = definition.tenant_id ?? input.tenantId ?? (user.tenantScope.kind === 'some' && user.tenantScope.tenantIds.length === 1 ? user.tenantScope.tenantIds[0] : undefined);
-  if (!tenantId) throw new BadRequestError(AUTOMATION_MESSAGES.actionTestFailed, { tenantId: ['Please choose a tenant.'] });
-  if (input.tenantId && definition.tenant_id && input.tenantId !== definition.tenant_id) throw new BadRequestError(AUTOMATION_MESSAGES.actionTestFailed, { tenantId: [AUTOMATION_MESSAGES.protocolOfOtherTenant] });
+export async function testActionDefinition(
+  db: Db,
+  user: Principal,
+  id: string,
+  input: z.output<typeof actionTestInputSchema>,
+): Promise<{ id: string }> {
+  const definition = orNotFound(
+    await scoped(db, user.tenantScope)
+      .selectFrom('action_definition')
+      .select(['tenant_id', 'name', 'input_parameters'])
+      .where('action_definition_id', '=', id)
+      .executeTakeFirst(),
+    'The action definition',
+  );
+  assertInputParameters(definition.input_parameters, Object.keys(input.parameters));
+  const tenantId =
+    definition.tenant_id ??
+    input.tenantId ??
+    (user.tenantScope.kind === 'some' && user.tenantScope.tenantIds.length === 1
+      ? user.tenantScope.tenantIds[0]
+      : undefined);
+  if (!tenantId)
+    throw new BadRequestError(AUTOMATION_MESSAGES.actionTestFailed, { tenantId: ['Please choose a tenant.'] });
+  if (input.tenantId && definition.tenant_id && input.tenantId !== definition.tenant_id)
+    throw new BadRequestError(AUTOMATION_MESSAGES.actionTestFailed, {
+      tenantId: [AUTOMATION_MESSAGES.protocolOfOtherTenant],
+    });
   if (!canAccessTenant(user.tenantScope, tenantId) || !(await scoped(db, user.tenantScope).hasTenant(tenantId))) {
     throw new BadRequestError(AUTOMATION_MESSAGES.actionTestFailed, { tenantId: ['Please choose a tenant.'] });
   }
@@ -151,8 +222,18 @@ export async function testActionDefinition(db: Db, user: Principal, id: string, 
   for (const pair of input.extra) parameters[pair.param] = pair.value;
   const messageId = randomUUID();
   await db.transaction().execute(async (trx) => {
-    await enqueueActionRun(trx, { actionDefinitionId: id, tenantId, parameters, origin: { kind: 'test', messageId, triggeredBy: user.userName } }, `test:${messageId}`);
-    await recordAudit(trx, user, { entityType: 'actionDefinition', entityId: id, tenantId, action: 'test', changes: { messageId } });
+    await enqueueActionRun(
+      trx,
+      { actionDefinitionId: id, tenantId, parameters, origin: { kind: 'test', messageId, triggeredBy: user.userName } },
+      `test:${messageId}`,
+    );
+    await recordAudit(trx, user, {
+      entityType: 'actionDefinition',
+      entityId: id,
+      tenantId,
+      action: 'test',
+      changes: { messageId },
+    });
   });
   return { id: messageId };
 }

@@ -1,4 +1,4 @@
-import { PROTOCOL_ACTION_TYPES } from '@cfs/contracts/automation';
+import { PROTOCOL_ACTION_TYPES } from '@cfs/contracts/protocols';
 import { RULE_ACTION_TYPES } from '@cfs/contracts/monitoring';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
@@ -11,7 +11,11 @@ import { NotFoundError } from '../../http/errors.js';
  * rule of the tenant may run — the tenant's own and the installation's, of a rule type
  * (`isRuleActionDefinition`), by name.
  */
-export function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+export function findActionDefinitionsForRules(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string,
+): Promise<RuleActionDefinition[]> {
   return findActionDefinitionsOfTypes(db, scope, tenantId, RULE_ACTION_TYPES);
 }
 
@@ -19,12 +23,22 @@ export function findActionDefinitionsForRules(db: Db, scope: TenantScope, tenant
  * GET v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=) (spec 002 §7): the actions
  * a protocol step of the tenant may run (types 1, 2, 4 and 5), the tenant's own and shared ones.
  */
-export function findActionDefinitionsForProtocols(db: Db, scope: TenantScope, tenantId: string): Promise<RuleActionDefinition[]> {
+export function findActionDefinitionsForProtocols(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string,
+): Promise<RuleActionDefinition[]> {
   return findActionDefinitionsOfTypes(db, scope, tenantId, PROTOCOL_ACTION_TYPES);
 }
 
-async function findActionDefinitionsOfTypes(db: Db, scope: TenantScope, tenantId: string, types: readonly number[]): Promise<RuleActionDefinition[]> {
-  if (!canAccessTenant(scope, tenantId) || !(await scoped(db, scope).hasTenant(tenantId))) throw new NotFoundError('The tenant');
+async function findActionDefinitionsOfTypes(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string,
+  types: readonly number[],
+): Promise<RuleActionDefinition[]> {
+  if (!canAccessTenant(scope, tenantId) || !(await scoped(db, scope).hasTenant(tenantId)))
+    throw new NotFoundError('The tenant');
   return scoped(db, scope)
     .selectFrom('action_definition')
     .select([

@@ -1,4 +1,5 @@
-import { defineResource } from '../../odata/resource.js';
+import { actionDefinitionInputSchema, actionDefinitionSchema } from '@cfs/contracts/action-definitions';
+import { defineEntity } from '../../odata/entity.js';
 import { tenantReference } from '../../odata/references.js';
 
 /**
@@ -6,23 +7,12 @@ import { tenantReference } from '../../odata/references.js';
  * the installation's (tenantless: the built-ins and shared ones), by name; search covers name and
  * description.
  */
-export const actionDefinitionsResource = defineResource({
+export const actionDefinitionEntity = defineEntity({
   table: 'action_definition',
   key: 'actionDefinitionId',
-  fields: {
-    actionDefinitionId: { type: 'guid' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    actionDefinitionTypeId: { type: 'integer' },
-    tenantId: { type: 'guid' },
-    inputParameters: { type: 'string' },
-    endpointUrl: { type: 'string' },
-    httpMethod: { type: 'string' },
-    headers: { type: 'string', filterable: false, sortable: false },
-    body: { type: 'string', filterable: false, sortable: false },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
-  },
+  contract: actionDefinitionSchema,
+  writable: actionDefinitionInputSchema,
+  fields: { headers: { filterable: false, sortable: false }, body: { filterable: false, sortable: false } },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
   },

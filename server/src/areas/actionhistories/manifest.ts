@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { actionHistoriesAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { actionHistoryRoutes } from './routes.js';
 
 export const actionHistoriesArea = defineArea({
   name: 'actionhistories',
   routes: actionHistoryRoutes,
-  access: actionHistoriesAccess,
+  apiTags: { 'Action history': 'Each run of an action: what it sent, what came back and its outcome.' },
 });

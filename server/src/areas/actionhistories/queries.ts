@@ -4,12 +4,20 @@ import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { orNotFound } from '../../http/errors.js';
 
-const record = (value: unknown): Record<string, string> | null => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([name, text]) => [name, String(text)])) : null);
+const record = (value: unknown): Record<string, string> | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).map(([name, text]) => [name, String(text)]))
+    : null;
 
 function request(value: unknown): ActionHistoryDetail['request'] {
   if (value === null || typeof value !== 'object') return null;
   const { method, url, headers, body } = value as Record<string, unknown>;
-  return { method: String(method ?? ''), url: String(url ?? ''), headers: record(headers) ?? {}, body: typeof body === 'string' ? body : null };
+  return {
+    method: String(method ?? ''),
+    url: String(url ?? ''),
+    headers: record(headers) ?? {},
+    body: typeof body === 'string' ? body : null,
+  };
 }
 
 /**
@@ -41,7 +49,8 @@ export async function findActionHistory(db: Db, scope: TenantScope, id: number):
     protocolActionId: row.protocol_action_id,
     ruleMatchId: row.rule_match_id,
     workUnitId: row.work_unit_id,
-    actionDefinition: row.definition_name === null ? null : { actionDefinitionId: row.action_definition_id, name: row.definition_name },
+    actionDefinition:
+      row.definition_name === null ? null : { actionDefinitionId: row.action_definition_id, name: row.definition_name },
     request: request(row.request),
     responseStatus: row.response_status,
     responseHeaders: record(row.response_headers),

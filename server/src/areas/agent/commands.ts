@@ -5,6 +5,7 @@ import { recordAudit, type AuditActor } from '../../audit/audit.js';
 import { generateDeviceCredential, hashCredential, type MachineCaller } from '../../auth/machine-callers.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
+import { fleetWriters } from '../../engines/fleet/owner-ports.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../http/errors.js';
 
 export type TokenCaller = Extract<MachineCaller, { kind: 'token' }>;
@@ -21,7 +22,12 @@ const tokenActor = (caller: TokenCaller): AuditActor => ({ userId: null, userNam
  * enrolling again and the other copy is shut out. Otherwise the pending device is created or its
  * last ping refreshed.
  */
-export async function enrol(db: Db, caller: TokenCaller, input: Enrolment, ipAddress: string): Promise<EnrolmentResult> {
+export async function enrol(
+  db: Db,
+  caller: TokenCaller,
+  input: Enrolment,
+  ipAddress: string,
+): Promise<EnrolmentResult> {
   const keyHash = hashCredential(input.agentKey);
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, caller.scope);
@@ -35,56 +41,46 @@ export async function enrol(db: Db, caller: TokenCaller, input: Enrolment, ipAdd
     if (device) {
       if (!device.enabled) throw new HttpError(401, 'This device is disabled.');
       const { credential, hash } = generateDeviceCredential();
-      await tx
-        .updateTable('device')
-        .set({
-          credential_hash: hash,
-          token_grant_id: caller.tokenGrantId,
-          machine_name: input.machineName,
-          architecture: input.architecture,
-          ip_address: ipAddress,
-          agent_version: input.agentVersion ?? null,
-          last_contact: new Date(),
-        })
-        .where('device_id', '=', device.device_id)
-        .execute();
-      await recordAudit(trx, tokenActor(caller), { entityType: 'device', entityId: device.device_id, tenantId: device.tenant_id, action: 'issue-credential', changes: { machineName: input.machineName } });
+      await fleetWriters().devices.update(trx, caller.scope, device.device_id, {
+        credential_hash: hash,
+        token_grant_id: caller.tokenGrantId,
+        machine_name: input.machineName,
+        architecture: input.architecture,
+        ip_address: ipAddress,
+        agent_version: input.agentVersion ?? null,
+        last_contact: new Date(),
+      });
+      await recordAudit(trx, tokenActor(caller), {
+        entityType: 'device',
+        entityId: device.device_id,
+        tenantId: device.tenant_id,
+        action: 'issue-credential',
+        changes: { machineName: input.machineName },
+      });
       return { status: 'enrolled', deviceId: device.device_id, credential };
     }
     const now = new Date();
-    // The key is unique over every tenant: a key already pending with another tenant is refused
-    // (the update's condition leaves that row alone, so nothing comes back).
-    const pending = await tx
-      .insertInto('pending_device', {
-        tenant_id: caller.tenantId,
-        token_grant_id: caller.tokenGrantId,
-        agent_key_hash: keyHash,
-        machine_name: input.machineName,
-        operating_system: input.operatingSystem,
-        architecture: input.architecture,
-        ip_address: ipAddress,
-        created: now,
-        last_ping: now,
-      })
-      .onConflict((oc) =>
-        oc
-          .column('agent_key_hash')
-          .doUpdateSet((eb) => ({
-            machine_name: eb.ref('excluded.machine_name'),
-            operating_system: eb.ref('excluded.operating_system'),
-            architecture: eb.ref('excluded.architecture'),
-            ip_address: eb.ref('excluded.ip_address'),
-            token_grant_id: eb.ref('excluded.token_grant_id'),
-            last_ping: eb.ref('excluded.last_ping'),
-          }))
-          .where('pending_device.tenant_id', '=', caller.tenantId),
-      )
-      .returning(['pending_device_id', 'created'])
-      .executeTakeFirst();
+    const pending = await fleetWriters().pendingDevices.enrol(trx, caller.scope, {
+      tenant_id: caller.tenantId,
+      token_grant_id: caller.tokenGrantId,
+      agent_key_hash: keyHash,
+      machine_name: input.machineName,
+      operating_system: input.operatingSystem,
+      architecture: input.architecture,
+      ip_address: ipAddress,
+      created: now,
+      last_ping: now,
+    });
     if (!pending) throw new ConflictError(AGENT_MESSAGES.otherTenant);
     // Recorded once, when the agent first enrols; later enrolments only refresh its last ping.
     if (pending.created.getTime() === now.getTime()) {
-      await recordAudit(trx, tokenActor(caller), { entityType: 'pendingDevice', entityId: pending.pending_device_id, tenantId: caller.tenantId, action: 'enrol', changes: { machineName: input.machineName, ipAddress } });
+      await recordAudit(trx, tokenActor(caller), {
+        entityType: 'pendingDevice',
+        entityId: pending.pending_device_id,
+        tenantId: caller.tenantId,
+        action: 'enrol',
+        changes: { machineName: input.machineName, ipAddress },
+      });
     }
     return { status: 'pending', pendingDeviceId: pending.pending_device_id };
   });
@@ -93,22 +89,30 @@ export async function enrol(db: Db, caller: TokenCaller, input: Enrolment, ipAdd
 /** POST /v1/agent/restart/acknowledge: the agent is about to restart, so the flag is cleared. */
 export async function acknowledgeRestart(db: Db, device: DeviceCaller): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const updated = await scoped(trx, device.scope)
-      .updateTable('device')
-      .set({ restart_agent_flag: false })
-      .where('device_id', '=', device.deviceId)
-      .where('restart_agent_flag', '=', true)
-      .executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) await recordAudit(trx, deviceActor(device), { entityType: 'device', entityId: device.deviceId, tenantId: device.tenantId, action: 'restart-acknowledged' });
+    if (await fleetWriters().devices.clearRestartFlag(trx, device.scope, device.deviceId))
+      await recordAudit(trx, deviceActor(device), {
+        entityType: 'device',
+        entityId: device.deviceId,
+        tenantId: device.tenantId,
+        action: 'restart-acknowledged',
+      });
   });
 }
 
 const logRows = (entries: readonly AgentLogEntry[], now: Date) =>
-  entries.map((entry) => ({ created: entry.created && entry.created.getTime() <= now.getTime() ? entry.created : now, entry_type: entry.entryType, detail: entry.detail }));
+  entries.map((entry) => ({
+    created: entry.created && entry.created.getTime() <= now.getTime() ? entry.created : now,
+    entry_type: entry.entryType,
+    detail: entry.detail,
+  }));
 
 /** POST /v1/agent/logs: the device's own log entries. */
 export async function addDeviceLogs(db: Db, device: DeviceCaller, entries: readonly AgentLogEntry[]): Promise<void> {
-  const rows = logRows(entries, new Date()).map((row) => ({ ...row, tenant_id: device.tenantId, device_id: device.deviceId }));
+  const rows = logRows(entries, new Date()).map((row) => ({
+    ...row,
+    tenant_id: device.tenantId,
+    device_id: device.deviceId,
+  }));
   await db.transaction().execute((trx) => scoped(trx, device.scope).insertInto('device_log', rows).execute());
 }
 
@@ -126,9 +130,18 @@ async function ownOperation(db: Db, device: DeviceCaller, deviceOperationId: str
 }
 
 /** POST /v1/agent/operations/{id}/logs: entries of one of the device's own operations. */
-export async function addOperationLogs(db: Db, device: DeviceCaller, deviceOperationId: string, entries: readonly AgentLogEntry[]): Promise<void> {
+export async function addOperationLogs(
+  db: Db,
+  device: DeviceCaller,
+  deviceOperationId: string,
+  entries: readonly AgentLogEntry[],
+): Promise<void> {
   await ownOperation(db, device, deviceOperationId);
-  const rows = logRows(entries, new Date()).map((row) => ({ ...row, tenant_id: device.tenantId, device_operation_id: deviceOperationId }));
+  const rows = logRows(entries, new Date()).map((row) => ({
+    ...row,
+    tenant_id: device.tenantId,
+    device_operation_id: deviceOperationId,
+  }));
   await db.transaction().execute((trx) => scoped(trx, device.scope).insertInto('operation_log', rows).execute());
 }
 
@@ -138,7 +151,12 @@ export async function addOperationLogs(db: Db, device: DeviceCaller, deviceOpera
  * agent was given completes it, so a run of an operation that was dequeued and queued again since
  * does not complete the new request.
  */
-export async function completeOperation(db: Db, device: DeviceCaller, deviceOperationId: string, completionToken: string): Promise<void> {
+export async function completeOperation(
+  db: Db,
+  device: DeviceCaller,
+  deviceOperationId: string,
+  completionToken: string,
+): Promise<void> {
   await ownOperation(db, device, deviceOperationId);
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, device.scope);
@@ -148,17 +166,35 @@ export async function completeOperation(db: Db, device: DeviceCaller, deviceOper
       .where('device_operation_id', '=', deviceOperationId)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (!row.completion_token || row.operation_complete) throw new BadRequestError(AGENT_MESSAGES.notQueued, { completionToken: [AGENT_MESSAGES.notQueued] });
-    if (row.completion_token !== completionToken) throw new BadRequestError(AGENT_MESSAGES.wrongCompletionToken, { completionToken: [AGENT_MESSAGES.wrongCompletionToken] });
-    await tx.updateTable('device_operation').set({ operation_complete: true, completion_token: null }).where('device_operation_id', '=', deviceOperationId).execute();
-    await recordAudit(trx, deviceActor(device), { entityType: 'deviceOperation', entityId: deviceOperationId, tenantId: device.tenantId, action: 'complete' });
+    if (!row.completion_token || row.operation_complete)
+      throw new BadRequestError(AGENT_MESSAGES.notQueued, { completionToken: [AGENT_MESSAGES.notQueued] });
+    if (row.completion_token !== completionToken)
+      throw new BadRequestError(AGENT_MESSAGES.wrongCompletionToken, {
+        completionToken: [AGENT_MESSAGES.wrongCompletionToken],
+      });
+    await fleetWriters().deviceOperations.complete(trx, device.scope, deviceOperationId);
+    await recordAudit(trx, deviceActor(device), {
+      entityType: 'deviceOperation',
+      entityId: deviceOperationId,
+      tenantId: device.tenantId,
+      action: 'complete',
+    });
   });
 }
 
-const REPORTED_STATUS = { Installed: INSTALL_STATUSES.Installed, Failed: INSTALL_STATUSES.Failed, Removed: INSTALL_STATUSES.Removed } as const;
+const REPORTED_STATUS = {
+  Installed: INSTALL_STATUSES.Installed,
+  Failed: INSTALL_STATUSES.Failed,
+  Removed: INSTALL_STATUSES.Removed,
+} as const;
 
 /** POST /v1/agent/installations/{packageId}: the outcome of installing (or removing) a package. */
-export async function reportInstallation(db: Db, device: DeviceCaller, packageId: string, report: InstallationReport): Promise<void> {
+export async function reportInstallation(
+  db: Db,
+  device: DeviceCaller,
+  packageId: string,
+  report: InstallationReport,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, device.scope);
     const row = await tx
@@ -170,27 +206,33 @@ export async function reportInstallation(db: Db, device: DeviceCaller, packageId
       .executeTakeFirst();
     if (!row) throw new NotFoundError('The installation');
     if (report.status !== 'Removed' && report.packageVersionId !== row.package_version_id) {
-      throw new BadRequestError(AGENT_MESSAGES.versionNotWanted, { packageVersionId: [AGENT_MESSAGES.versionNotWanted] });
+      throw new BadRequestError(AGENT_MESSAGES.versionNotWanted, {
+        packageVersionId: [AGENT_MESSAGES.versionNotWanted],
+      });
     }
     const statusId = REPORTED_STATUS[report.status];
-    await tx
-      .updateTable('device_installation')
-      .set({
+    await fleetWriters().devices.reportInstallation(
+      trx,
+      device.scope,
+      { deviceId: device.deviceId, packageId },
+      {
         install_status_id: statusId,
-        installed_package_version_id: report.status === 'Installed' ? report.packageVersionId : report.status === 'Removed' ? null : undefined,
+        installed_package_version_id:
+          report.status === 'Installed' ? report.packageVersionId : report.status === 'Removed' ? null : undefined,
         status_detail: report.detail ?? null,
         modified: new Date(),
         modified_by: deviceActor(device).userName,
-      })
-      .where('device_id', '=', device.deviceId)
-      .where('package_id', '=', packageId)
-      .execute();
+      },
+    );
     await recordAudit(trx, deviceActor(device), {
       entityType: 'deviceInstallation',
       entityId: `${device.deviceId}/${packageId}`,
       tenantId: device.tenantId,
       action: 'report',
-      changes: { installStatus: { from: row.install_status_id, to: statusId }, packageVersionId: report.packageVersionId },
+      changes: {
+        installStatus: { from: row.install_status_id, to: statusId },
+        packageVersionId: report.packageVersionId,
+      },
     });
   });
 }

@@ -3,15 +3,16 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FREQUENCY_TYPES, OPERATION_RESULT_TYPES, OPERATION_TYPES, PACKAGE_TYPES, OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
+import { FREQUENCY_TYPES, OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
 import { recordAudit } from '../../audit/audit.js';
 import { generateApiToken, hashToken } from '../../auth/api-tokens.js';
-import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import { hashCredential } from '../../auth/machine-callers.js';
 import type { Config } from '../../config.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { DEMO } from '../../db/seed.js';
+import { DEMO } from '../../db/demo-ids.js';
+import { fleetWriters } from '../../engines/fleet/owner-ports.js';
+import { claimEntities, recordCreatedEntities } from '../../engines/ingestion/entity-owners.js';
 
 /**
  * The demo's own agent: in demo mode `npm start` runs one agent beside the portal, enrolled and
@@ -26,7 +27,6 @@ import { DEMO } from '../../db/seed.js';
  */
 const DEMO_AGENT_FOLDER = 'demo-agent';
 const CONTOSO = { kind: 'some', tenantIds: [DEMO.contoso] } as const;
-const AGENT_PACKAGE = 'CFS Agent';
 /** The shortest interval an operation may have (spec 002 §9), so the demo's packets move. */
 const DEMO_INTERVAL_SECONDS = 30;
 
@@ -35,71 +35,24 @@ function writeSecret(file: string, text: string): void {
   fs.chmodSync(file, 0o600);
 }
 
-/** The tenantless package's operation of that name, made here if the catalogue seed has not made it. */
-async function catalogueOperation(trx: Tx, name: 'Metric' | 'Availability'): Promise<string> {
-  // The catalogue's tenantless package belongs to the installation, not to Contoso.
-  const installation = scoped(trx, ALL_TENANTS);
-  const existing = await installation
-    .selectFrom('package as p')
-    .innerJoin('operation as o', 'o.package_id', 'p.package_id')
-    .select('o.operation_id')
-    .where('p.name', '=', AGENT_PACKAGE)
-    .where('p.tenant_id', 'is', null)
-    .where('o.name', '=', name)
-    .executeTakeFirst();
-  if (existing) return existing.operation_id;
-  let pkg = await installation.selectFrom('package').select('package_id').where('name', '=', AGENT_PACKAGE).where('tenant_id', 'is', null).executeTakeFirst();
-  pkg ??= await installation
-    .insertInto('package', {
-      name: AGENT_PACKAGE,
-      tenant_id: null,
-      description: 'The CFS device agent and its built-in operations.',
-      package_type_id: PACKAGE_TYPES.AgentLogic,
-      operating_system_ids: [OPERATING_SYSTEMS.WinX64, OPERATING_SYSTEMS.LinuxX64],
-      created_by: 'seed',
-      modified_by: 'seed',
-    })
-    .returning('package_id')
-    .executeTakeFirstOrThrow();
-  const definitions =
-    name === 'Metric'
-      ? [{ Name: 'Metric', Description: 'Cpu, Memory or Disk', Required: false, Source: 'PortalEntry', DefaultValue: 'Cpu' }]
-      : [
-          { Name: 'Url', Description: 'The address to check', Required: true, Source: 'PortalEntry', DefaultValue: '' },
-          { Name: 'Method', Description: 'The HTTP method', Required: false, Source: 'PortalEntry', DefaultValue: 'GET' },
-        ];
-  const operation = await trx
-    .insertInto('operation')
-    .values({
-      package_id: pkg.package_id,
-      name,
-      description: name === 'Metric' ? 'A figure of the machine the agent runs on' : 'Whether an address answers',
-      parameter_definitions: JSON.stringify(definitions),
-      frequency_type_ids: [FREQUENCY_TYPES.OnDemand, FREQUENCY_TYPES.Recurring, FREQUENCY_TYPES.OneTimeKeepAlive],
-      default_interval_seconds: 300,
-      operation_type_id: name === 'Metric' ? OPERATION_TYPES.Metric : OPERATION_TYPES.Availability,
-      operation_result_type_id: OPERATION_RESULT_TYPES.Numeric,
-      created_by: 'seed',
-      modified_by: 'seed',
-    })
-    .returning('operation_id')
-    .executeTakeFirstOrThrow();
-  return operation.operation_id;
-}
-
 /**
  * Makes, once, the demo agent's key, its Contoso token and its device with the two operations.
  * Returns what the agent process needs, or undefined when Contoso is not there (a portal that was
  * not seeded with the demo tenants).
  */
-export async function prepareDemoAgent(db: Db, config: Config): Promise<{ dataDir: string; token: string } | undefined> {
+export async function prepareDemoAgent(
+  db: Db,
+  config: Config,
+): Promise<{ dataDir: string; token: string } | undefined> {
   const dataDir = path.join(config.dataDir, DEMO_AGENT_FOLDER);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const identityFile = path.join(dataDir, 'identity.json');
   const tokenFile = path.join(dataDir, 'token');
-  if (!fs.existsSync(identityFile)) writeSecret(identityFile, `${JSON.stringify({ agentKey: randomBytes(32).toString('base64url') }, null, 2)}\n`);
+  if (!fs.existsSync(identityFile))
+    writeSecret(identityFile, `${JSON.stringify({ agentKey: randomBytes(32).toString('base64url') }, null, 2)}\n`);
   const { agentKey } = JSON.parse(fs.readFileSync(identityFile, 'utf8')) as { agentKey: string };
 
+  const { tokens, devices, packages, deviceOperations } = fleetWriters();
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, CONTOSO);
     const subscription = await tx
@@ -114,73 +67,116 @@ export async function prepareDemoAgent(db: Db, config: Config): Promise<{ dataDi
     let tokenGrantId: string | null = null;
     if (!fs.existsSync(tokenFile)) {
       const { token, hash, prefix } = generateApiToken();
-      const grant = await tx
-        .insertInto('token_grant', { tenant_id: DEMO.contoso, name: 'Demo agent', description: 'Enrols the demo agent that runs beside the portal', lifetime_years: 0, token_hash: hash, token_prefix: prefix, created_by: 'seed', modified_by: 'seed' })
-        .returning('token_grant_id')
-        .executeTakeFirstOrThrow();
-      tokenGrantId = grant.token_grant_id;
-      await recordAudit(trx, 'system', { entityType: 'tokenGrant', entityId: grant.token_grant_id, tenantId: DEMO.contoso, action: 'create', changes: { name: 'Demo agent' } });
+      tokenGrantId = await tokens.create(trx, CONTOSO, {
+        tenant_id: DEMO.contoso,
+        name: 'Demo agent',
+        description: 'Enrols the demo agent that runs beside the portal',
+        lifetime_years: 0,
+        token_hash: hash,
+        token_prefix: prefix,
+        created_by: 'seed',
+        modified_by: 'seed',
+      });
+      await recordAudit(trx, 'system', {
+        entityType: 'tokenGrant',
+        entityId: tokenGrantId,
+        tenantId: DEMO.contoso,
+        action: 'create',
+        changes: { name: 'Demo agent' },
+      });
       writeSecret(tokenFile, token);
     }
     const token = fs.readFileSync(tokenFile, 'utf8').trim();
 
     const keyHash = hashCredential(agentKey);
-    const device = await tx.selectFrom('device').select('device_id').where('agent_key_hash', '=', keyHash).executeTakeFirst();
+    const device = await tx
+      .selectFrom('device')
+      .select('device_id')
+      .where('agent_key_hash', '=', keyHash)
+      .executeTakeFirst();
     if (!device) {
-      tokenGrantId ??= (await tx.selectFrom('token_grant').select('token_grant_id').where('token_hash', '=', hashToken(token)).executeTakeFirst())?.token_grant_id ?? null;
-      // The demo's fixed ids, which its blocks name; a fresh id when an earlier demo agent (another data folder) holds them.
-      const taken = await tx.selectFrom('device').select('device_id').where('device_id', '=', DEMO.demoAgentDevice).executeTakeFirst();
-      const created = await tx
-        .insertInto('device', {
+      tokenGrantId ??=
+        (
+          await tx
+            .selectFrom('token_grant')
+            .select('token_grant_id')
+            .where('token_hash', '=', hashToken(token))
+            .executeTakeFirst()
+        )?.token_grant_id ?? null;
+      // The demo's fixed ids, which its blocks name; fresh ids when an earlier demo agent (another data
+      // folder) holds them, or another tenant owns one of them.
+      const taken =
+        (await tx
+          .selectFrom('device')
+          .select('device_id')
+          .where('device_id', '=', DEMO.demoAgentDevice)
+          .executeTakeFirst()) !== undefined ||
+        (await claimEntities(trx, DEMO.contoso, [DEMO.demoAgentDevice, DEMO.demoAgentCpu, DEMO.demoAgentHealth]))
+          .length > 0;
+      const [created] = await devices.create(trx, CONTOSO, [
+        {
           ...(taken ? {} : { device_id: DEMO.demoAgentDevice }),
           tenant_id: DEMO.contoso,
           subscription_id: subscription.subscription_id,
           name: `Demo agent (${os.hostname()})`,
           description: 'The agent that runs beside the portal in demo mode',
           machine_name: os.hostname(),
-          operating_system_id: process.platform === 'win32' ? OPERATING_SYSTEMS.WinX64 : process.platform === 'linux' ? OPERATING_SYSTEMS.LinuxX64 : OPERATING_SYSTEMS.Unknown,
+          operating_system_id:
+            process.platform === 'win32'
+              ? OPERATING_SYSTEMS.WinX64
+              : process.platform === 'linux'
+                ? OPERATING_SYSTEMS.LinuxX64
+                : OPERATING_SYSTEMS.Unknown,
           architecture: process.arch,
           heartbeat_interval: DEMO_INTERVAL_SECONDS,
           agent_key_hash: keyHash,
           token_grant_id: tokenGrantId,
           created_by: 'seed',
           modified_by: 'seed',
-        })
-        .returning('device_id')
-        .executeTakeFirstOrThrow();
-      const [metric, availability] = [await catalogueOperation(trx, 'Metric'), await catalogueOperation(trx, 'Availability')];
-      await tx
-        .insertInto('device_operation', [
-          {
-            ...(taken ? {} : { device_operation_id: DEMO.demoAgentCpu }),
-            tenant_id: DEMO.contoso,
-            device_id: created.device_id,
-            operation_id: metric,
-            label: 'CPU',
-            frequency_type_id: FREQUENCY_TYPES.Recurring,
-            interval_seconds: DEMO_INTERVAL_SECONDS,
-            parameters: JSON.stringify([{ Name: 'Metric', Source: 'PortalEntry', Value: 'Cpu' }]),
-            created_by: 'seed',
-            modified_by: 'seed',
-          },
-          {
-            ...(taken ? {} : { device_operation_id: DEMO.demoAgentHealth }),
-            tenant_id: DEMO.contoso,
-            device_id: created.device_id,
-            operation_id: availability,
-            label: 'Portal health',
-            frequency_type_id: FREQUENCY_TYPES.Recurring,
-            interval_seconds: DEMO_INTERVAL_SECONDS,
-            parameters: JSON.stringify([
-              { Name: 'Url', Source: 'PortalEntry', Value: `${config.publicUrl}/healthz` },
-              { Name: 'Method', Source: 'PortalEntry', Value: 'GET' },
-            ]),
-            created_by: 'seed',
-            modified_by: 'seed',
-          },
-        ])
-        .execute();
-      await recordAudit(trx, 'system', { entityType: 'device', entityId: created.device_id, tenantId: DEMO.contoso, action: 'create', changes: { name: `Demo agent (${os.hostname()})` } });
+        },
+      ]);
+      if (!created) throw new Error('The demo agent device was not created.');
+      const [metric, availability] = [
+        await packages.catalogueOperation(trx, 'Metric'),
+        await packages.catalogueOperation(trx, 'Availability'),
+      ];
+      const operations = await deviceOperations.create(trx, CONTOSO, [
+        {
+          ...(taken ? {} : { device_operation_id: DEMO.demoAgentCpu }),
+          tenant_id: DEMO.contoso,
+          device_id: created.device_id,
+          operation_id: metric,
+          label: 'CPU',
+          frequency_type_id: FREQUENCY_TYPES.Recurring,
+          interval_seconds: DEMO_INTERVAL_SECONDS,
+          parameters: JSON.stringify([{ Name: 'Metric', Source: 'PortalEntry', Value: 'Cpu' }]),
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
+        {
+          ...(taken ? {} : { device_operation_id: DEMO.demoAgentHealth }),
+          tenant_id: DEMO.contoso,
+          device_id: created.device_id,
+          operation_id: availability,
+          label: 'Portal health',
+          frequency_type_id: FREQUENCY_TYPES.Recurring,
+          interval_seconds: DEMO_INTERVAL_SECONDS,
+          parameters: JSON.stringify([
+            { Name: 'Url', Source: 'PortalEntry', Value: `${config.publicUrl}/healthz` },
+            { Name: 'Method', Source: 'PortalEntry', Value: 'GET' },
+          ]),
+          created_by: 'seed',
+          modified_by: 'seed',
+        },
+      ]);
+      await recordCreatedEntities(trx, DEMO.contoso, [created.device_id, ...operations]);
+      await recordAudit(trx, 'system', {
+        entityType: 'device',
+        entityId: created.device_id,
+        tenantId: DEMO.contoso,
+        action: 'create',
+        changes: { name: `Demo agent (${os.hostname()})` },
+      });
     }
     return { dataDir, token };
   });
@@ -198,15 +194,23 @@ export function agentCommand(config: Config): readonly [string, ...string[]] | u
  * The agent holds a channel to this process and stops when it closes, so a portal killed outright
  * leaves no agent running beside the next one.
  */
-export function runDemoAgent(command: readonly [string, ...string[]], options: { server: string; token: string; dataDir: string; log: (line: string) => void }): () => Promise<void> {
+export function runDemoAgent(
+  command: readonly [string, ...string[]],
+  options: { server: string; token: string; dataDir: string; log: (line: string) => void },
+): () => Promise<void> {
   let child: ChildProcess | undefined;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
   const start = () => {
     // The token goes through the environment, not the command line that every user of the machine can list.
     const [program, ...args] = command;
+    // The demo agent runs as the portal's user, its data folder inside DATA_DIR, beside the portal's
+    // keys and database cluster. It reads only its own folder (minus its secrets): a read allow
+    // list set for some other agent in the portal's environment is not handed down to it, and
+    // nothing in the portal can widen it (the agent decides, agent/src/read-allow.ts).
+    const { CFS_AGENT_READ_ALLOW: _notForTheDemoAgent, ...environment } = process.env;
     child = spawn(program, [...args, '--server', options.server, '--data', options.dataDir], {
-      env: { ...process.env, CFS_AGENT_TOKEN: options.token },
+      env: { ...environment, CFS_AGENT_TOKEN: options.token },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     options.log(`[demo agent] started (pid ${child.pid ?? 'unknown'})`);

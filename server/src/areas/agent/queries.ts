@@ -7,6 +7,7 @@ import type { SecretBox } from '../../crypto/secret-box.js';
 import { fileStoreOf } from '../../files/content-store.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
+import { fleetWriters } from '../../engines/fleet/owner-ports.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import type { DeviceCaller } from './commands.js';
 
@@ -16,13 +17,20 @@ interface StoredParameter {
   Value?: unknown;
 }
 
-const isSource = (value: unknown): value is ParameterSource => typeof value === 'string' && (PARAMETER_SOURCES as readonly string[]).includes(value);
+const isSource = (value: unknown): value is ParameterSource =>
+  typeof value === 'string' && (PARAMETER_SOURCES as readonly string[]).includes(value);
 
 function storedParameters(json: unknown): { name: string; source: ParameterSource; value: string | null }[] {
   if (!Array.isArray(json)) return [];
   return (json as StoredParameter[]).flatMap((item) =>
     typeof item?.Name === 'string'
-      ? [{ name: item.Name, source: isSource(item.Source) ? item.Source : 'PortalEntry', value: item.Value === undefined || item.Value === null ? null : String(item.Value) }]
+      ? [
+          {
+            name: item.Name,
+            source: isSource(item.Source) ? item.Source : 'PortalEntry',
+            value: item.Value === undefined || item.Value === null ? null : String(item.Value),
+          },
+        ]
       : [],
   );
 }
@@ -33,11 +41,18 @@ function storedParameters(json: unknown): { name: string; source: ParameterSourc
  * over its own credential, and only for its own operations. A name without a secret resolves to
  * null, so the operation fails on the agent and says so in its log instead of running with a name.
  */
-async function resolveSecrets(db: Db, box: SecretBox, device: DeviceCaller, names: readonly string[]): Promise<Map<string, string>> {
+async function resolveSecrets(
+  db: Db,
+  box: SecretBox,
+  device: DeviceCaller,
+  names: readonly string[],
+): Promise<Map<string, string>> {
   if (names.length === 0) return new Map();
   const rows = await scoped(db, device.scope)
     .selectFrom('tenant_secret as s')
-    .innerJoin('tenant_secret_version as v', (join) => join.onRef('v.secret_id', '=', 's.secret_id').onRef('v.version', '=', 's.latest_version'))
+    .innerJoin('tenant_secret_version as v', (join) =>
+      join.onRef('v.secret_id', '=', 's.secret_id').onRef('v.version', '=', 's.latest_version'),
+    )
     .select(['s.name', 'v.key_id', 'v.ciphertext'])
     .where('s.tenant_id', '=', device.tenantId)
     .where('s.name', 'in', [...new Set(names)])
@@ -49,14 +64,14 @@ async function resolveSecrets(db: Db, box: SecretBox, device: DeviceCaller, name
  * GET /v1/agent/configuration: what the agent runs, and the mark that it was heard from. OnDemand
  * operations come only while queued, with their completion token.
  */
-export async function agentConfiguration(db: Db, box: SecretBox, publicUrl: string, device: DeviceCaller): Promise<AgentConfiguration> {
+export async function agentConfiguration(
+  db: Db,
+  box: SecretBox,
+  publicUrl: string,
+  device: DeviceCaller,
+): Promise<AgentConfiguration> {
   const now = new Date();
-  const row = await scoped(db, device.scope)
-    .updateTable('device')
-    .set({ last_contact: now })
-    .where('device_id', '=', device.deviceId)
-    .returning(['device_id', 'name', 'heartbeat_interval', 'device_logging_level_id', 'trace_expiration', 'restart_agent_flag'])
-    .executeTakeFirst();
+  const row = await fleetWriters().devices.recordContact(db, device.scope, device.deviceId, now);
   if (!row) throw new HttpError(401, 'The device credential is not valid.');
 
   const [operations, packages] = await Promise.all([
@@ -104,9 +119,14 @@ export async function agentConfiguration(db: Db, box: SecretBox, publicUrl: stri
       .execute(),
   ]);
 
-  const runnable = operations.filter((op) => op.frequency_type_id !== FREQUENCY_TYPES.OnDemand || (op.completion_token !== null && !op.operation_complete));
+  const runnable = operations.filter(
+    (op) =>
+      op.frequency_type_id !== FREQUENCY_TYPES.OnDemand || (op.completion_token !== null && !op.operation_complete),
+  );
   const parsed = new Map(runnable.map((op) => [op.device_operation_id, storedParameters(op.parameters)]));
-  const secretNames = [...parsed.values()].flat().flatMap((p) => (p.source === 'SecuredValue' && p.value ? [p.value] : []));
+  const secretNames = [...parsed.values()]
+    .flat()
+    .flatMap((p) => (p.source === 'SecuredValue' && p.value ? [p.value] : []));
   const secrets = await resolveSecrets(db, box, device, secretNames);
   const resolve = (p: { name: string; source: ParameterSource; value: string | null }): AgentParameter =>
     p.source === 'SecuredValue' ? { ...p, value: p.value === null ? null : (secrets.get(p.value) ?? null) } : p;
@@ -152,7 +172,12 @@ export async function agentConfiguration(db: Db, box: SecretBox, publicUrl: stri
  * A package version's file, when the portal wants it on this device: a device cannot fetch other
  * packages (another tenant's, or ones it was not given) by guessing ids.
  */
-export async function wantedPackageFile(db: Db, config: Pick<Config, 'dataDir' | 'fileStore'>, device: DeviceCaller, packageVersionId: string): Promise<{ stream: Readable; size: number; fileName: string }> {
+export async function wantedPackageFile(
+  db: Db,
+  config: Pick<Config, 'dataDir' | 'fileStore'>,
+  device: DeviceCaller,
+  packageVersionId: string,
+): Promise<{ stream: Readable; size: number; fileName: string }> {
   const row = await scoped(db, device.scope)
     .selectFrom('device_installation as i')
     .innerJoin('package_version as v', 'v.package_version_id', 'i.package_version_id')

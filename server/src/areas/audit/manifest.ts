@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { auditAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { auditRoutes } from './routes.js';
 
 export const auditArea = defineArea({
   name: 'audit',
   routes: auditRoutes,
-  access: auditAccess,
+  apiTags: { Audit: 'The change history of audited entities: who changed what, and when.' },
 });

@@ -8,10 +8,18 @@ import { HttpError } from '../../http/errors.js';
  * One entity's change history. `audited` maps entity types to the area whose view permission
  * reads them (each area declares its own in its manifest); a type missing there has no readable history.
  */
-export async function findAuditEvents(db: Db, audited: Readonly<Record<string, Area>>, user: Principal, entityType: string, entityId: string, top: number) {
+export async function findAuditEvents(
+  db: Db,
+  audited: Readonly<Record<string, Area>>,
+  user: Principal,
+  entityType: string,
+  entityId: string,
+  top: number,
+) {
   const area = audited[entityType];
   if (!area) throw new HttpError(400, `Unknown entity type '${entityType}'.`);
-  if (!user.permissions.has(area, 'view')) throw new HttpError(403, 'You do not have access to one or more requested resources');
+  if (!user.permissions.has(area, 'view'))
+    throw new HttpError(403, 'You do not have access to one or more requested resources');
   // Events of tenantless entities are readable by those who may read the entity type (sharedWhenNull).
   const rows = await scoped(db, user.tenantScope)
     .selectFrom('audit_event')

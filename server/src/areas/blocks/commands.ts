@@ -5,63 +5,97 @@ import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
+import { claimEntities } from '../../engines/ingestion/entity-owners.js';
 import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
+import { blockEntity } from './resource.js';
 
+/** One block as the contract gives it; with `color` (null: none), its entity's colour as the list rows carry it. */
 export const presentBlock = (row: Selectable<Database['block']>, color?: string | null): Block => ({
-  blockId: row.block_id,
-  tenantId: row.tenant_id,
-  subscriptionId: row.subscription_id,
-  name: row.name,
-  description: row.description,
-  blockTypeId: row.block_type_id,
-  created: row.created,
-  createdBy: row.created_by,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
+  ...blockEntity.present(row),
   ...(color === undefined ? {} : { entityColor: color === null ? null : { color } }),
 });
 
 /** The block, locked for the write: 404 when it is not there or not the caller's. */
 async function lockBlock(trx: Tx, scope: TenantScope, blockId: string): Promise<Selectable<Database['block']>> {
-  return orNotFound(await scoped(trx, scope).selectFrom('block').selectAll().where('block_id', '=', blockId).forUpdate().executeTakeFirst(), 'The block');
+  return orNotFound(
+    await scoped(trx, scope)
+      .selectFrom('block')
+      .selectAll()
+      .where('block_id', '=', blockId)
+      .forUpdate()
+      .executeTakeFirst(),
+    'The block',
+  );
 }
 
 export async function findBlock(db: Db, scope: TenantScope, blockId: string): Promise<Block> {
-  const row = orNotFound(await scoped(db, scope).selectFrom('block').selectAll().where('block_id', '=', blockId).executeTakeFirst(), 'The block');
-  const color = await scoped(db, scope).selectFrom('entity_color').select('color').where('entity_id', '=', blockId).executeTakeFirst();
+  const row = orNotFound(
+    await scoped(db, scope).selectFrom('block').selectAll().where('block_id', '=', blockId).executeTakeFirst(),
+    'The block',
+  );
+  const color = await scoped(db, scope)
+    .selectFrom('entity_color')
+    .select('color')
+    .where('entity_id', '=', blockId)
+    .executeTakeFirst();
   return presentBlock(row, color?.color ?? null);
 }
 
 /**
- * PUT /v1/blocks (spec 002 §4, §5 Block): the tenant is the subscription's. The id is the entity's,
- * and one entity has one block: an id already used answers 400 with a clear text on blockId.
+ * PUT /v1/blocks (spec 002 §4, §5 Block): the tenant is the subscription's. The id is the entity's
+ * — the one its packets name — so creating the block makes the tenant the entity's owner
+ * (entity-owners.ts), in the same transaction: another tenant's packets for it are refused from
+ * then on. An id the tenant cannot take answers 400 on blockId.
+ *
+ * Why one text for every such id: entity ids are global (packets address them), so an id another
+ * tenant owns cannot be given to this one too, and a refusal is unavoidable. What the answer must
+ * not do is tell what holds the id or where: the same text answers an id of the caller's own
+ * existing block and an id of another tenant's block, device, device operation or reported
+ * entity, so it says no more about another tenant than the caller knows of its own blocks. (Block
+ * ids per tenant would hide even that, but then two tenants would own one entity's packets.)
  */
 export async function createBlock(db: Db, user: Principal, input: BlockCreateValues): Promise<Block> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
-    const subscription = await tx.selectFrom('subscription').select(['subscription_id', 'tenant_id']).where('subscription_id', '=', input.subscriptionId).executeTakeFirst();
-    if (!subscription) throw new BadRequestError(BLOCK_MESSAGES.saveFailed, { subscriptionId: [BLOCK_MESSAGES.subscriptionRequired] });
-    if (input.tenantId && input.tenantId !== subscription.tenant_id) throw new BadRequestError(BLOCK_MESSAGES.saveFailed, { subscriptionId: [BLOCK_MESSAGES.subscriptionRequired] });
+    const subscription = await tx
+      .selectFrom('subscription')
+      .select(['subscription_id', 'tenant_id'])
+      .where('subscription_id', '=', input.subscriptionId)
+      .executeTakeFirst();
+    if (!subscription)
+      throw new BadRequestError(BLOCK_MESSAGES.saveFailed, { subscriptionId: [BLOCK_MESSAGES.subscriptionRequired] });
+    if (input.tenantId && input.tenantId !== subscription.tenant_id)
+      throw new BadRequestError(BLOCK_MESSAGES.saveFailed, { subscriptionId: [BLOCK_MESSAGES.subscriptionRequired] });
+    const unavailable = () =>
+      new BadRequestError(BLOCK_MESSAGES.blockIdUnavailable, { blockId: [BLOCK_MESSAGES.blockIdUnavailable] });
+    if ((await claimEntities(trx, subscription.tenant_id, [input.blockId])).length > 0) throw unavailable();
     const row = await tx
       .insertInto('block', {
+        ...blockEntity.writeColumns(input),
         block_id: input.blockId,
         tenant_id: subscription.tenant_id,
         subscription_id: subscription.subscription_id,
-        name: input.name,
-        description: input.description,
         block_type_id: input.blockTypeId,
         created_by: user.userName,
         modified_by: user.userName,
       })
-      // Another tenant's block may hold the id: the answer says only that the id is taken (400 on the
-      // field, so the form shows it under Block ID).
       .onConflict((conflict) => conflict.column('block_id').doNothing())
       .returningAll()
       .executeTakeFirst();
-    if (!row) throw new BadRequestError(BLOCK_MESSAGES.blockIdTaken, { blockId: [BLOCK_MESSAGES.blockIdTaken] });
-    await recordAudit(trx, user, { entityType: 'block', entityId: row.block_id, tenantId: row.tenant_id, action: 'create', changes: { name: row.name, blockTypeId: row.block_type_id } });
-    const color = await tx.selectFrom('entity_color').select('color').where('entity_id', '=', row.block_id).executeTakeFirst();
+    if (!row) throw unavailable();
+    await recordAudit(trx, user, {
+      entityType: 'block',
+      entityId: row.block_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: { name: row.name, blockTypeId: row.block_type_id },
+    });
+    const color = await tx
+      .selectFrom('entity_color')
+      .select('color')
+      .where('entity_id', '=', row.block_id)
+      .executeTakeFirst();
     return presentBlock(row, color?.color ?? null);
   });
 }
@@ -72,14 +106,24 @@ export async function updateBlock(db: Db, user: Principal, blockId: string, inpu
     const before = presentBlock(await lockBlock(trx, user.tenantScope, blockId));
     const row = await scoped(trx, user.tenantScope)
       .updateTable('block')
-      .set({ name: input.name, description: input.description, modified: new Date(), modified_by: user.userName })
+      .set({ ...blockEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
       .where('block_id', '=', blockId)
       .returningAll()
       .executeTakeFirstOrThrow();
     const after = presentBlock(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, { entityType: 'block', entityId: blockId, tenantId: row.tenant_id, action: 'update', changes });
-    const color = await scoped(trx, user.tenantScope).selectFrom('entity_color').select('color').where('entity_id', '=', blockId).executeTakeFirst();
+    await recordAudit(trx, user, {
+      entityType: 'block',
+      entityId: blockId,
+      tenantId: row.tenant_id,
+      action: 'update',
+      changes,
+    });
+    const color = await scoped(trx, user.tenantScope)
+      .selectFrom('entity_color')
+      .select('color')
+      .where('entity_id', '=', blockId)
+      .executeTakeFirst();
     return presentBlock(row, color?.color ?? null);
   });
 }
@@ -89,7 +133,13 @@ export async function deleteBlock(db: Db, user: Principal, blockId: string): Pro
   return db.transaction().execute(async (trx) => {
     const row = await lockBlock(trx, user.tenantScope, blockId);
     await scoped(trx, user.tenantScope).deleteFrom('block').where('block_id', '=', blockId).execute();
-    await recordAudit(trx, user, { entityType: 'block', entityId: blockId, tenantId: row.tenant_id, action: 'delete', changes: { name: row.name } });
+    await recordAudit(trx, user, {
+      entityType: 'block',
+      entityId: blockId,
+      tenantId: row.tenant_id,
+      action: 'delete',
+      changes: { name: row.name },
+    });
     return { message: BLOCK_MESSAGES.deleted };
   });
 }

@@ -15,8 +15,15 @@ export interface BlockHistoryParams {
 }
 
 /** The block's entity (its id) and tenant, or 404 when the block is not there or not the caller's. */
-async function blockEntity(db: Db, scope: TenantScope, blockId: string): Promise<{ entityId: string; tenantId: string }> {
-  const row = orNotFound(await scoped(db, scope).selectFrom('block').select('tenant_id').where('block_id', '=', blockId).executeTakeFirst(), 'The block');
+async function blockEntity(
+  db: Db,
+  scope: TenantScope,
+  blockId: string,
+): Promise<{ entityId: string; tenantId: string }> {
+  const row = orNotFound(
+    await scoped(db, scope).selectFrom('block').select('tenant_id').where('block_id', '=', blockId).executeTakeFirst(),
+    'The block',
+  );
   return { entityId: blockId, tenantId: row.tenant_id };
 }
 
@@ -34,10 +41,21 @@ function historyValue(value: unknown): string | number | boolean | null {
  * retention's days of one entity, through the history's key (entity, timestamp) in the day
  * partitions the range names.
  */
-export async function findBlockHistory(db: Db, scope: TenantScope, blockId: string, params: BlockHistoryParams, retentionDays: number): Promise<z.infer<typeof blockHistorySchema>> {
+export async function findBlockHistory(
+  db: Db,
+  scope: TenantScope,
+  blockId: string,
+  params: BlockHistoryParams,
+  retentionDays: number,
+): Promise<z.infer<typeof blockHistorySchema>> {
   const entity = await blockEntity(db, scope, blockId);
   const { from, to } = historyRange(params.from, params.to, retentionDays);
-  const range = scoped(db, scope).selectFrom('packet').where('entity_id', '=', entity.entityId).where('tenant_id', '=', entity.tenantId).where('timestamp', '>=', from).where('timestamp', '<=', to);
+  const range = scoped(db, scope)
+    .selectFrom('packet')
+    .where('entity_id', '=', entity.entityId)
+    .where('tenant_id', '=', entity.tenantId)
+    .where('timestamp', '>=', from)
+    .where('timestamp', '<=', to);
   const pageSize = MONITORING_LIMITS.blockHistoryPageSize;
   // The page, then its count: one connection at a time, as every list (odata/list-query-sql.ts).
   const rows = await range
@@ -49,16 +67,24 @@ export async function findBlockHistory(db: Db, scope: TenantScope, blockId: stri
     .execute();
   const count = await range.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow();
   return {
-    historyItems: rows.map((row) => ({ receivedTimestamp: row.received, value: historyValue(row.value), timestamp: row.timestamp })),
+    historyItems: rows.map((row) => ({
+      receivedTimestamp: row.received,
+      value: historyValue(row.value),
+      timestamp: row.timestamp,
+    })),
     totalCount: Number(count.total),
   };
 }
 
 /** GET /v1/blocks/{blockId}/series: the chart of the History tab. */
-export async function findBlockSeries(db: Db, scope: TenantScope, blockId: string, query: { from: string; to?: string | undefined; buckets: number }, retentionDays: number) {
-  const entity = await blockEntity(db, scope, blockId);
-  // A chart ends now unless told otherwise (the history's default end allows for clocks ahead).
-  return packetSeries(db, scope, entity, historyRange(query.from, query.to ?? new Date().toISOString(), retentionDays), query.buckets);
+export async function findBlockSeries(
+  db: Db,
+  scope: TenantScope,
+  blockId: string,
+  query: { from: string; to?: string | undefined; buckets: number },
+  retentionDays: number,
+) {
+  return packetSeries(db, scope, await blockEntity(db, scope, blockId), query, retentionDays);
 }
 
 /** GET /v1/blocks/{blockId}/logs: what rules did to the block's entity, newest first. */

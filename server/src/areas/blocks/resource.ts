@@ -1,3 +1,5 @@
+import { blockSchema, blockUpdateSchema } from '@cfs/contracts/blocks';
+import { defineEntity } from '../../odata/entity.js';
 import { defineResource } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
@@ -9,29 +11,27 @@ const entityColorReference = defineResource({
 });
 
 /**
- * GET /v1/blocks (spec 002 §7 "filter by subscriptionId or tenant, ordered by name"). The screen
- * shows every tile of its tenant at once, so a page holds up to 1000. Each row carries
- * `entityColor`, `{ color }` or null (expanded for every request by the route); the block's id is
- * the entity's.
+ * A block, described once on its contract: GET /v1/blocks (spec 002 §7 "filter by subscriptionId or
+ * tenant, ordered by name"), one block, and the columns an edit writes (its name and description;
+ * a create also writes the id, the subscription and its tenant, and the type). The screen shows every
+ * tile of its tenant at once, so a page holds up to 1000. Each row carries `entityColor`,
+ * `{ color }` or null (expanded for every request by the route); the block's id is the entity's.
  */
-export const blocksResource = defineResource({
+export const blockEntity = defineEntity({
   table: 'block',
   key: 'blockId',
-  fields: {
-    blockId: { type: 'guid' },
-    tenantId: { type: 'guid' },
-    subscriptionId: { type: 'guid' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    blockTypeId: { type: 'integer' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
-  },
+  contract: blockSchema,
+  writable: blockUpdateSchema,
+  fields: { blockTypeId: { type: 'integer' } },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
-    entityColor: { kind: 'one', resource: () => entityColorReference, column: 'block_id', relatedColumn: 'entity_id', fields: ['color'] },
+    entityColor: {
+      kind: 'one',
+      resource: () => entityColorReference,
+      column: 'block_id',
+      relatedColumn: 'entity_id',
+      fields: ['color'],
+    },
   },
   defaultOrderBy: 'name asc',
   defaultTop: 100,

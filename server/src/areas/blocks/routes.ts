@@ -1,71 +1,168 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { blockCreateSchema, blockHistoryQuerySchema, blockHistorySchema, blockSchema, blockUpdateSchema } from '@cfs/contracts/blocks';
+import {
+  blockCreateSchema,
+  blockHistoryQuerySchema,
+  blockHistorySchema,
+  blockSchema,
+  blockUpdateSchema,
+} from '@cfs/contracts/blocks';
 import { entityLogEntrySchema, packetSeriesQuerySchema, packetSeriesSchema } from '@cfs/contracts/packet-series';
 import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { perm, principalOf } from '../../http/route-permission.js';
+import { principalOf } from '../../http/route-permission.js';
 import { createBlock, deleteBlock, findBlock, updateBlock } from './commands.js';
 import { findBlockHistory, findBlockLogs, findBlockSeries } from './queries.js';
-import { blocksResource } from './resource.js';
+import { blockEntity } from './resource.js';
 
 const tags = ['Blocks'];
 const BLOCKS_PATH = '/v1/blocks';
 const params = z.object({ id: guid() });
 
 /** Blocks (spec 002 §2 Blocks, §7 Blocks and packets). */
-export const blockRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
-  // Spec 002 §3 Block: entityColor.color is part of every block the list answers, so a client that
-  // does not ask for it with $expand gets it too (the colour is read through the list layer's
-  // scoped expansion; this plugin's hook touches only the list).
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.url !== BLOCKS_PATH || request.method !== 'GET') return;
-    const query = request.query as Record<string, unknown>;
-    const expand = typeof query.$expand === 'string' ? query.$expand : '';
-    if (!expand.split(',').some((item) => item.trim().split(/[(/]/)[0] === 'entityColor')) request.query = { ...query, $expand: expand.trim() ? `${expand},entityColor` : 'entityColor' };
-  });
+export const blockRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ db, config }) =>
+  async (app) => {
+    // Spec 002 §3 Block: entityColor.color is part of every block the list answers, so a client that
+    // does not ask for it with $expand gets it too (the colour is read through the list layer's
+    // scoped expansion; this plugin's hook touches only the list).
+    app.addHook('preValidation', async (request) => {
+      if (request.routeOptions.url !== BLOCKS_PATH || request.method !== 'GET') return;
+      const query = request.query as Record<string, unknown>;
+      const expand = typeof query.$expand === 'string' ? query.$expand : '';
+      if (!expand.split(',').some((item) => item.trim().split(/[(/]/)[0] === 'entityColor'))
+        request.query = { ...query, $expand: expand.trim() ? `${expand},entityColor` : 'entityColor' };
+    });
 
-  registerListRoutes(app, db, {
-    path: BLOCKS_PATH,
-    resource: blocksResource,
-    row: blockSchema,
-    permission: perm('Blocks', 'view'),
-    base: (user) => scoped(db, user.tenantScope).selectFrom('block').selectAll(),
-    exportFileName: 'blocks.csv',
-    tags,
-  });
+    registerListRoutes(app, db, {
+      path: BLOCKS_PATH,
+      title: 'blocks',
+      resource: blockEntity.resource,
+      row: blockSchema,
+      permission: 'Blocks:view',
+      base: (user) => scoped(db, user.tenantScope).selectFrom('block').selectAll(),
+      exportFileName: 'blocks.csv',
+      tags,
+    });
 
-  app.get('/v1/blocks/:id', { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, response: { 200: blockSchema } } }, async (request) =>
-    findBlock(db, principalOf(request).tenantScope, request.params.id),
-  );
+    app.get(
+      '/v1/blocks/:id',
+      {
+        config: { permission: 'Blocks:view' },
+        schema: { tags, operationId: 'getBlock', summary: 'Get a block', params, response: { 200: blockSchema } },
+      },
+      async (request) => findBlock(db, principalOf(request).tenantScope, request.params.id),
+    );
 
-  app.put('/v1/blocks', { config: { permission: perm('Blocks', 'create') }, schema: { tags, body: blockCreateSchema, response: { 200: blockSchema } } }, async (request) =>
-    createBlock(db, principalOf(request), request.body),
-  );
+    app.put(
+      '/v1/blocks',
+      {
+        config: { permission: 'Blocks:create' },
+        schema: {
+          tags,
+          operationId: 'createBlock',
+          summary: 'Create a block',
+          description:
+            "The block's id is its entity's, the one packets name; creating the block makes the tenant that entity's owner.",
+          body: blockCreateSchema,
+          response: { 200: blockSchema },
+        },
+      },
+      async (request) => createBlock(db, principalOf(request), request.body),
+    );
 
-  app.post('/v1/blocks/:id', { config: { permission: perm('Blocks', 'edit') }, schema: { tags, params, body: blockUpdateSchema, response: { 200: blockSchema } } }, async (request) =>
-    updateBlock(db, principalOf(request), request.params.id, request.body),
-  );
+    app.post(
+      '/v1/blocks/:id',
+      {
+        config: { permission: 'Blocks:edit' },
+        schema: {
+          tags,
+          operationId: 'updateBlock',
+          summary: "Change a block's name and description",
+          params,
+          body: blockUpdateSchema,
+          response: { 200: blockSchema },
+        },
+      },
+      async (request) => updateBlock(db, principalOf(request), request.params.id, request.body),
+    );
 
-  app.delete('/v1/blocks/:id', { config: { permission: perm('Blocks', 'delete') }, schema: { tags, params, response: { 200: z.object({ message: z.string() }) } } }, async (request) =>
-    deleteBlock(db, principalOf(request), request.params.id),
-  );
+    app.delete(
+      '/v1/blocks/:id',
+      {
+        config: { permission: 'Blocks:delete' },
+        schema: {
+          tags,
+          operationId: 'deleteBlock',
+          summary: 'Delete a block',
+          description: "The entity's packets, colour and logs stay.",
+          params,
+          response: { 200: z.object({ message: z.string() }) },
+        },
+      },
+      async (request) => deleteBlock(db, principalOf(request), request.params.id),
+    );
 
-  app.get(
-    '/v1/blocks/:id/history',
-    { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, querystring: blockHistoryQuerySchema, response: { 200: blockHistorySchema } } },
-    async (request) => findBlockHistory(db, principalOf(request).tenantScope, request.params.id, request.query, config.packetRetentionDays),
-  );
+    app.get(
+      '/v1/blocks/:id/history',
+      {
+        config: { permission: 'Blocks:view' },
+        schema: {
+          tags,
+          operationId: 'getBlockHistory',
+          summary: "Get a page of a block's values, newest first",
+          params,
+          querystring: blockHistoryQuerySchema,
+          response: { 200: blockHistorySchema },
+        },
+      },
+      async (request) =>
+        findBlockHistory(
+          db,
+          principalOf(request).tenantScope,
+          request.params.id,
+          request.query,
+          config.packetRetentionDays,
+        ),
+    );
 
-  app.get(
-    '/v1/blocks/:id/series',
-    { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, querystring: packetSeriesQuerySchema, response: { 200: packetSeriesSchema } } },
-    async (request) => findBlockSeries(db, principalOf(request).tenantScope, request.params.id, request.query, config.packetRetentionDays),
-  );
+    app.get(
+      '/v1/blocks/:id/series',
+      {
+        config: { permission: 'Blocks:view' },
+        schema: {
+          tags,
+          operationId: 'getBlockSeries',
+          summary: "Get the series of a block's values over a time range",
+          params,
+          querystring: packetSeriesQuerySchema,
+          response: { 200: packetSeriesSchema },
+        },
+      },
+      async (request) =>
+        findBlockSeries(
+          db,
+          principalOf(request).tenantScope,
+          request.params.id,
+          request.query,
+          config.packetRetentionDays,
+        ),
+    );
 
-  app.get('/v1/blocks/:id/logs', { config: { permission: perm('Blocks', 'view') }, schema: { tags, params, response: { 200: z.array(entityLogEntrySchema) } } }, async (request) =>
-    findBlockLogs(db, principalOf(request).tenantScope, request.params.id),
-  );
-};
+    app.get(
+      '/v1/blocks/:id/logs',
+      {
+        config: { permission: 'Blocks:view' },
+        schema: {
+          tags,
+          operationId: 'getBlockLogs',
+          summary: "Get a block's log entries",
+          params,
+          response: { 200: z.array(entityLogEntrySchema) },
+        },
+      },
+      async (request) => findBlockLogs(db, principalOf(request).tenantScope, request.params.id),
+    );
+  };

@@ -1,7 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { COMPLIANCE_MESSAGES, MAX_CONTROLS, controlSetFileSchema, type ControlSetFile, type ControlSetSummary } from '@cfs/contracts/compliance';
+import {
+  COMPLIANCE_MESSAGES,
+  MAX_CONTROLS,
+  controlSetFileSchema,
+  type ControlSetFile,
+  type ControlSetSummary,
+} from '@cfs/contracts/compliance';
 import { recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS, canAccessTenant } from '../../auth/tenant-scope.js';
@@ -34,14 +40,16 @@ interface OscalControl {
   controls?: unknown;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** An OSCAL control's printed label ("AC-2(1)") from its props, else its id upper-cased ("ac-2.1" → "AC-2(1)"). */
 function oscalLabel(control: OscalControl): string {
   for (const prop of asArray(control.props)) {
-    if (isRecord(prop) && prop.name === 'label' && typeof prop.value === 'string' && prop.class !== 'zero-padded') return prop.value;
+    if (isRecord(prop) && prop.name === 'label' && typeof prop.value === 'string' && prop.class !== 'zero-padded')
+      return prop.value;
   }
   const id = text(control.id);
   const [base = '', ...enhancements] = id.split('.');
@@ -49,7 +57,8 @@ function oscalLabel(control: OscalControl): string {
 }
 
 function partLabel(part: OscalPart): string {
-  for (const prop of asArray(part.props)) if (isRecord(prop) && prop.name === 'label' && typeof prop.value === 'string') return `${prop.value} `;
+  for (const prop of asArray(part.props))
+    if (isRecord(prop) && prop.name === 'label' && typeof prop.value === 'string') return `${prop.value} `;
   return '';
 }
 
@@ -72,7 +81,12 @@ function fromOscal(catalog: Record<string, unknown>): ControlSetFile {
     for (const item of asArray(list)) {
       if (!isRecord(item)) continue;
       const control = item as OscalControl;
-      controls.push({ id: oscalLabel(control), family, title: text(control.title), description: oscalStatement(control) });
+      controls.push({
+        id: oscalLabel(control),
+        family,
+        title: text(control.title),
+        description: oscalStatement(control),
+      });
       walk(control.controls, family);
     }
   };
@@ -110,7 +124,10 @@ export function parseControlSetFile(body: unknown): ControlSetFile {
   }
   const name = file.name.trim();
   if (!name) fail(COMPLIANCE_MESSAGES.uploadNameRequired, { name: [COMPLIANCE_MESSAGES.uploadNameRequired] });
-  if (name.length > MAX_TEXT.name) fail(`The name is at most ${MAX_TEXT.name} characters.`, { name: [`The name is at most ${MAX_TEXT.name} characters.`] });
+  if (name.length > MAX_TEXT.name)
+    fail(`The name is at most ${MAX_TEXT.name} characters.`, {
+      name: [`The name is at most ${MAX_TEXT.name} characters.`],
+    });
   if (file.controls.length === 0) fail(COMPLIANCE_MESSAGES.uploadNoControls);
   if (file.controls.length > MAX_CONTROLS) fail(COMPLIANCE_MESSAGES.uploadTooManyControls);
   const seen = new Set<string>();
@@ -119,27 +136,58 @@ export function parseControlSetFile(body: unknown): ControlSetFile {
     const family = control.family.trim();
     const title = control.title.trim();
     if (!id || !family || !title) fail(COMPLIANCE_MESSAGES.uploadControlIncomplete(index));
-    if (id.length > MAX_TEXT.id || family.length > MAX_TEXT.family || title.length > MAX_TEXT.title || (control.description ?? '').length > MAX_TEXT.description) {
+    if (
+      id.length > MAX_TEXT.id ||
+      family.length > MAX_TEXT.family ||
+      title.length > MAX_TEXT.title ||
+      (control.description ?? '').length > MAX_TEXT.description
+    ) {
       fail(`Control ${index + 1}: a value is too long.`);
     }
     if (seen.has(id.toUpperCase())) fail(COMPLIANCE_MESSAGES.uploadDuplicateControl(id));
     seen.add(id.toUpperCase());
     return { id, family, title, description: control.description ?? '' };
   });
-  return { name, description: file.description?.trim().slice(0, MAX_TEXT.source) || null, source: file.source?.trim().slice(0, MAX_TEXT.source) || null, controls };
+  return {
+    name,
+    description: file.description?.trim().slice(0, MAX_TEXT.source) || null,
+    source: file.source?.trim().slice(0, MAX_TEXT.source) || null,
+    controls,
+  };
 }
 
 /** Writes a set and its controls in the caller's transaction; null when its owner has a set of that name already. */
-async function insertControlSet(trx: Tx, tenantId: string | null, file: ControlSetFile, by: string): Promise<{ control_set_id: string } | null> {
+async function insertControlSet(
+  trx: Tx,
+  tenantId: string | null,
+  file: ControlSetFile,
+  by: string,
+): Promise<{ control_set_id: string } | null> {
   const set = await scoped(trx, ALL_TENANTS)
-    .insertInto('control_set', { tenant_id: tenantId, name: file.name, description: file.description ?? null, source: file.source ?? null, created_by: by, modified_by: by })
+    .insertInto('control_set', {
+      tenant_id: tenantId,
+      name: file.name,
+      description: file.description ?? null,
+      source: file.source ?? null,
+      created_by: by,
+      modified_by: by,
+    })
     .onConflict((oc) => oc.columns(['tenant_id', 'name']).doNothing())
     .returning('control_set_id')
     .executeTakeFirst();
   if (!set) return null;
   await trx
     .insertInto('control')
-    .values(file.controls.map((control, index) => ({ control_set_id: set.control_set_id, name: control.id, family: control.family, title: control.title, description: control.description ?? '', sort_order: index + 1 })))
+    .values(
+      file.controls.map((control, index) => ({
+        control_set_id: set.control_set_id,
+        name: control.id,
+        family: control.family,
+        title: control.title,
+        description: control.description ?? '',
+        sort_order: index + 1,
+      })),
+    )
     .execute();
   return set;
 }
@@ -152,8 +200,15 @@ async function insertControlSet(trx: Tx, tenantId: string | null, file: ControlS
 export async function seedShippedControlSets(trx: Tx): Promise<void> {
   for (const file of SHIPPED_FILES) {
     const content: unknown = JSON.parse(await fs.readFile(path.join(SHIPPED_DIR, file), 'utf8'));
-    const parsed = z.object({ name: z.string(), source: z.string(), controls: controlSetFileSchema.shape.controls }).parse(content);
-    await insertControlSet(trx, null, { name: parsed.name, description: null, source: parsed.source, controls: parsed.controls }, 'seed');
+    const parsed = z
+      .object({ name: z.string(), source: z.string(), controls: controlSetFileSchema.shape.controls })
+      .parse(content);
+    await insertControlSet(
+      trx,
+      null,
+      { name: parsed.name, description: null, source: parsed.source, controls: parsed.controls },
+      'seed',
+    );
   }
 }
 
@@ -161,14 +216,40 @@ export async function seedShippedControlSets(trx: Tx): Promise<void> {
  * PUT v1/controlsets: a tenant's own control set, or (no tenant, a user of all tenants only) one
  * shared by every tenant. One transaction: the set and all its controls, or nothing.
  */
-export async function uploadControlSet(db: Db, user: Principal, tenantId: string | undefined, body: unknown): Promise<ControlSetSummary> {
-  if (tenantId === undefined && user.tenantScope.kind !== 'all') throw new HttpError(403, COMPLIANCE_MESSAGES.sharedRefused);
-  if (tenantId !== undefined && !(canAccessTenant(user.tenantScope, tenantId) && (await scoped(db, user.tenantScope).hasTenant(tenantId)))) throw new NotFoundError('The tenant');
+export async function uploadControlSet(
+  db: Db,
+  user: Principal,
+  tenantId: string | undefined,
+  body: unknown,
+): Promise<ControlSetSummary> {
+  if (tenantId === undefined && user.tenantScope.kind !== 'all')
+    throw new HttpError(403, COMPLIANCE_MESSAGES.sharedRefused);
+  if (
+    tenantId !== undefined &&
+    !(canAccessTenant(user.tenantScope, tenantId) && (await scoped(db, user.tenantScope).hasTenant(tenantId)))
+  )
+    throw new NotFoundError('The tenant');
   const file = parseControlSetFile(body);
   return db.transaction().execute(async (trx) => {
     const set = await insertControlSet(trx, tenantId ?? null, file, user.userName);
-    if (!set) throw new BadRequestError(COMPLIANCE_MESSAGES.uploadFailed, { name: [COMPLIANCE_MESSAGES.uploadNameTaken(file.name)] });
-    await recordAudit(trx, user, { entityType: 'controlSet', entityId: set.control_set_id, tenantId: tenantId ?? null, action: 'create', changes: { name: file.name, controls: file.controls.length } });
-    return { id: set.control_set_id, name: file.name, description: file.description ?? null, source: file.source ?? null, tenantId: tenantId ?? null, controlCount: file.controls.length };
+    if (!set)
+      throw new BadRequestError(COMPLIANCE_MESSAGES.uploadFailed, {
+        name: [COMPLIANCE_MESSAGES.uploadNameTaken(file.name)],
+      });
+    await recordAudit(trx, user, {
+      entityType: 'controlSet',
+      entityId: set.control_set_id,
+      tenantId: tenantId ?? null,
+      action: 'create',
+      changes: { name: file.name, controls: file.controls.length },
+    });
+    return {
+      id: set.control_set_id,
+      name: file.name,
+      description: file.description ?? null,
+      source: file.source ?? null,
+      tenantId: tenantId ?? null,
+      controlCount: file.controls.length,
+    };
   });
 }

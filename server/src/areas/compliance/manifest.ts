@@ -1,5 +1,4 @@
-import { defineArea } from '../../http/area.js';
-import { complianceAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { seedShippedControlSets } from './control-sets.js';
 import { poamTask } from './poam.js';
 import { complianceRoutes } from './routes.js';
@@ -7,7 +6,7 @@ import { complianceRoutes } from './routes.js';
 export const complianceArea = defineArea({
   name: 'compliance',
   routes: complianceRoutes,
-  access: complianceAccess,
+  apiTags: { Compliance: "A control set's weekly checklist: control statuses, copies of last week's, exports." },
   audited: { controlStatus: 'Compliance', controlSet: 'Compliance' },
   tasks: [poamTask],
   installationSeed: (trx) => seedShippedControlSets(trx),

@@ -25,8 +25,20 @@ const RELEVANT: readonly string[] = ['NonCompliant', 'Compliant'] satisfies Cont
 /** The control stands where a user would as the author (its id names no user, its name says which control). */
 const actor = (controlId: string, controlName: string) => ({ id: controlId, name: `Compliance: ${controlName}` });
 
-async function openPoam(db: Db, scope: TenantScope, check: PoamCheck, control: { name: string; title: string; set_name: string }, weeks: { first: string; second: string }): Promise<void> {
-  const open = await scoped(db, scope).selectFrom('control_poam').select('control_poam_id').where('tenant_id', '=', check.tenantId).where('control_id', '=', check.controlId).where('closed', 'is', null).executeTakeFirst();
+async function openPoam(
+  db: Db,
+  scope: TenantScope,
+  check: PoamCheck,
+  control: { name: string; title: string; set_name: string },
+  weeks: { first: string; second: string },
+): Promise<void> {
+  const open = await scoped(db, scope)
+    .selectFrom('control_poam')
+    .select('control_poam_id')
+    .where('tenant_id', '=', check.tenantId)
+    .where('control_id', '=', check.controlId)
+    .where('closed', 'is', null)
+    .executeTakeFirst();
   if (open) return;
   try {
     await systemWorkUnitWriter().open(
@@ -40,7 +52,16 @@ async function openPoam(db: Db, scope: TenantScope, check: PoamCheck, control: {
         relation: { referenceType: POAM_REFERENCE_TYPE, referenceId: check.controlId },
         actor: actor(check.controlId, control.name),
       },
-      (trx, workUnitId) => scoped(trx, scope).insertInto('control_poam', { tenant_id: check.tenantId, control_id: check.controlId, work_unit_id: workUnitId, opened_for: weeks.second }).execute().then(() => undefined),
+      (trx, workUnitId) =>
+        scoped(trx, scope)
+          .insertInto('control_poam', {
+            tenant_id: check.tenantId,
+            control_id: check.controlId,
+            work_unit_id: workUnitId,
+            opened_for: weeks.second,
+          })
+          .execute()
+          .then(() => undefined),
     );
   } catch (error) {
     // Another run opened it at the same moment: the partial unique index kept it to one, and this
@@ -50,7 +71,12 @@ async function openPoam(db: Db, scope: TenantScope, check: PoamCheck, control: {
   }
 }
 
-async function closePoam(db: Db, scope: TenantScope, check: PoamCheck, control: { name: string; title: string }): Promise<void> {
+async function closePoam(
+  db: Db,
+  scope: TenantScope,
+  check: PoamCheck,
+  control: { name: string; title: string },
+): Promise<void> {
   const open = await scoped(db, scope)
     .selectFrom('control_poam')
     .select(['control_poam_id', 'work_unit_id', sql<string>`to_char(opened_for, 'YYYY-MM-DD')`.as('opened_for')])
@@ -66,7 +92,12 @@ async function closePoam(db: Db, scope: TenantScope, check: PoamCheck, control: 
     note: `Control ${control.name} (${control.title}) is Compliant in the compliance week starting ${check.checkDate}: the POA&M is closed.`,
     actor: actor(check.controlId, control.name),
   });
-  await scoped(db, scope).updateTable('control_poam').set({ closed: new Date() }).where('control_poam_id', '=', open.control_poam_id).where('closed', 'is', null).execute();
+  await scoped(db, scope)
+    .updateTable('control_poam')
+    .set({ closed: new Date() })
+    .where('control_poam_id', '=', open.control_poam_id)
+    .where('closed', 'is', null)
+    .execute();
 }
 
 export const poamTask = defineTask({
@@ -95,8 +126,10 @@ export const poamTask = defineTask({
     const current = statusOf(check.checkDate);
     if (current === 'NonCompliant') {
       // The week written may be the first or the second of the pair (a past week filled in late).
-      if (statusOf(before) === 'NonCompliant') await openPoam(db, scope, check, control, { first: before, second: check.checkDate });
-      else if (statusOf(after) === 'NonCompliant') await openPoam(db, scope, check, control, { first: check.checkDate, second: after });
+      if (statusOf(before) === 'NonCompliant')
+        await openPoam(db, scope, check, control, { first: before, second: check.checkDate });
+      else if (statusOf(after) === 'NonCompliant')
+        await openPoam(db, scope, check, control, { first: check.checkDate, second: after });
     } else if (current === 'Compliant') {
       await closePoam(db, scope, check, control);
     }
@@ -104,9 +137,15 @@ export const poamTask = defineTask({
 });
 
 /** In the transaction that wrote the statuses: a POA&M check for each that is NonCompliant or Compliant now. */
-export async function enqueuePoamChecks(trx: Tx, written: readonly { tenantId: string; controlId: string; checkDate: string; status: string; at: Date }[]): Promise<void> {
+export async function enqueuePoamChecks(
+  trx: Tx,
+  written: readonly { tenantId: string; controlId: string; checkDate: string; status: string; at: Date }[],
+): Promise<void> {
   const jobs = written
     .filter((status) => RELEVANT.includes(status.status))
-    .map((status) => ({ payload: { tenantId: status.tenantId, controlId: status.controlId, checkDate: status.checkDate }, key: `${status.tenantId}:${status.controlId}:${status.checkDate}:${status.status}:${status.at.toISOString()}` }));
+    .map((status) => ({
+      payload: { tenantId: status.tenantId, controlId: status.controlId, checkDate: status.checkDate },
+      key: `${status.tenantId}:${status.controlId}:${status.checkDate}:${status.status}:${status.at.toISOString()}`,
+    }));
   await enqueueMany(trx, poamTask, jobs);
 }

@@ -51,7 +51,8 @@ export const presentControlStatus = (row: ControlStatusRow): ControlStatus => ({
 
 /** Throws 404 "The tenant" unless the tenant exists and is the caller's. */
 export async function assertTenant(executor: Kysely<Database>, scope: TenantScope, tenantId: string): Promise<void> {
-  if (!canAccessTenant(scope, tenantId) || !(await scoped(executor, scope).hasTenant(tenantId))) throw new NotFoundError('The tenant');
+  if (!canAccessTenant(scope, tenantId) || !(await scoped(executor, scope).hasTenant(tenantId)))
+    throw new NotFoundError('The tenant');
 }
 
 /**
@@ -60,12 +61,20 @@ export async function assertTenant(executor: Kysely<Database>, scope: TenantScop
  */
 export function usableControlSets(executor: Kysely<Database>, scope: TenantScope, tenantId: string | undefined) {
   let query = scoped(executor, scope).selectFrom('control_set');
-  if (tenantId !== undefined) query = query.where((eb) => eb.or([eb('control_set.tenant_id', 'is', null), eb('control_set.tenant_id', '=', tenantId)]));
+  if (tenantId !== undefined)
+    query = query.where((eb) =>
+      eb.or([eb('control_set.tenant_id', 'is', null), eb('control_set.tenant_id', '=', tenantId)]),
+    );
   return query;
 }
 
 /** A control of a set the tenant may use, or 404. */
-export async function findUsableControl(executor: Kysely<Database>, scope: TenantScope, tenantId: string, controlId: string): Promise<{ control_id: string; name: string; title: string; control_set_id: string }> {
+export async function findUsableControl(
+  executor: Kysely<Database>,
+  scope: TenantScope,
+  tenantId: string,
+  controlId: string,
+): Promise<{ control_id: string; name: string; title: string; control_set_id: string }> {
   const row = await usableControlSets(executor, scope, tenantId)
     .innerJoin('control', 'control.control_set_id', 'control_set.control_set_id')
     .select(['control.control_id', 'control.name', 'control.title', 'control.control_set_id'])
@@ -80,11 +89,25 @@ export async function findUsableControl(executor: Kysely<Database>, scope: Tenan
  * MAX_CONTROLS in all) and, for a tenant and week, each control's status (none or one: one record
  * per tenant, control and week). Three indexed reads, whatever the number of controls.
  */
-export async function findControlSets(db: Db, scope: TenantScope, query: { checkDate?: string | undefined; tenantId?: string | undefined; controlSetId?: string | undefined }): Promise<{ '@odata.count': number; value: ControlSet[] }> {
+export async function findControlSets(
+  db: Db,
+  scope: TenantScope,
+  query: { checkDate?: string | undefined; tenantId?: string | undefined; controlSetId?: string | undefined },
+): Promise<{ '@odata.count': number; value: ControlSet[] }> {
   if (query.tenantId !== undefined) await assertTenant(db, scope, query.tenantId);
-  let sets = usableControlSets(db, scope, query.tenantId).select(['control_set_id', 'tenant_id', 'name', 'description', 'source']);
+  let sets = usableControlSets(db, scope, query.tenantId).select([
+    'control_set_id',
+    'tenant_id',
+    'name',
+    'description',
+    'source',
+  ]);
   if (query.controlSetId !== undefined) sets = sets.where('control_set_id', '=', query.controlSetId);
-  const setRows = await sets.orderBy(sql`tenant_id IS NOT NULL`).orderBy('name').orderBy('control_set_id').execute();
+  const setRows = await sets
+    .orderBy(sql`tenant_id IS NOT NULL`)
+    .orderBy('name')
+    .orderBy('control_set_id')
+    .execute();
   const setIds = setRows.map((set) => set.control_set_id);
   const controls = setIds.length
     ? await db
@@ -103,16 +126,35 @@ export async function findControlSets(db: Db, scope: TenantScope, query: { check
       .select(STATUS_COLUMNS)
       .where('tenant_id', '=', query.tenantId)
       .where('check_date', '=', onDate(query.checkDate))
-      .where('control_id', 'in', controls.map((control) => control.control_id))
+      .where(
+        'control_id',
+        'in',
+        controls.map((control) => control.control_id),
+      )
       .execute();
     for (const row of rows) statuses.set(row.control_id, [presentControlStatus(row)]);
   }
   const bySet = new Map<string, ControlSet['controls']>();
   for (const control of controls) {
     const list = bySet.get(control.control_set_id) ?? [];
-    list.push({ id: control.control_id, name: control.name, family: control.family, title: control.title, description: control.description, sortOrder: control.sort_order, controlStatuses: statuses.get(control.control_id) ?? [] });
+    list.push({
+      id: control.control_id,
+      name: control.name,
+      family: control.family,
+      title: control.title,
+      description: control.description,
+      sortOrder: control.sort_order,
+      controlStatuses: statuses.get(control.control_id) ?? [],
+    });
     bySet.set(control.control_set_id, list);
   }
-  const value = setRows.map((set) => ({ id: set.control_set_id, name: set.name, description: set.description, source: set.source, tenantId: set.tenant_id, controls: bySet.get(set.control_set_id) ?? [] }));
+  const value = setRows.map((set) => ({
+    id: set.control_set_id,
+    name: set.name,
+    description: set.description,
+    source: set.source,
+    tenantId: set.tenant_id,
+    controls: bySet.get(set.control_set_id) ?? [],
+  }));
   return { '@odata.count': value.length, value };
 }

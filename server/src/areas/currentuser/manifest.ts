@@ -1,9 +1,11 @@
-import { defineArea } from '../../http/area.js';
-import { currentUserAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { currentUserRoutes } from './routes.js';
 
 export const currentUserArea = defineArea({
   name: 'currentuser',
   routes: currentUserRoutes,
-  access: currentUserAccess,
+  apiTags: {
+    'Current user':
+      'The signed-in caller: their profile, permissions and photo, and the tenant and subscription they work in.',
+  },
 });

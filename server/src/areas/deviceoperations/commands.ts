@@ -12,9 +12,11 @@ import {
 import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
 import { z } from 'zod';
 import { changedFields, recordAudit } from '../../audit/audit.js';
+import { requireHostAccess } from '../../auth/host-access.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
+import { recordCreatedEntities } from '../../engines/ingestion/entity-owners.js';
 import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
 
@@ -40,7 +42,13 @@ async function lockDevice(tx: ScopedDb<Tx>, deviceId: string, field: string) {
 
 async function lockDeviceOperation(tx: ScopedDb<Tx>, id: string) {
   return orNotFound(
-    await tx.selectFrom('device_operation').selectAll().where('device_operation_id', '=', id).where('is_deleted', '=', false).forUpdate().executeTakeFirst(),
+    await tx
+      .selectFrom('device_operation')
+      .selectAll()
+      .where('device_operation_id', '=', id)
+      .where('is_deleted', '=', false)
+      .forUpdate()
+      .executeTakeFirst(),
     'The device operation',
   );
 }
@@ -52,24 +60,41 @@ const definitionsSchema = z.array(parameterDefinitionSchema).catch([]);
  * every required parameter given, and each SecuredValue naming a secret of the device's tenant.
  * The shape (label, interval, sources) is the contract's schema, checked before this.
  */
-async function checkAgainstOperation(tx: ScopedDb<Tx>, tenantId: string, input: DeviceOperationInput): Promise<void> {
+async function checkAgainstOperation(
+  tx: ScopedDb<Tx>,
+  user: Principal,
+  tenantId: string,
+  input: DeviceOperationInput,
+): Promise<void> {
   const operation = await tx
     .selectFrom('package as p')
     .innerJoin('operation as o', 'o.package_id', 'p.package_id')
-    .select(['o.frequency_type_ids', 'o.parameter_definitions'])
+    .select(['o.frequency_type_ids', 'o.parameter_definitions', 'o.operation_type_id'])
     .where('o.operation_id', '=', input.operationId)
     .where((eb) => eb.or([eb('p.tenant_id', 'is', null), eb('p.tenant_id', '=', tenantId)]))
     .executeTakeFirst();
   if (!operation) refuse({ operationId: [M.operationNotFound] });
+  requireHostAccess(user, [operation.operation_type_id]);
   const errors: Errors = {};
   if (!operation.frequency_type_ids.includes(input.frequencyTypeId)) errors.frequencyTypeId = [M.frequencyNotAllowed];
   const definitions: ParameterDefinition[] = definitionsSchema.parse(operation.parameter_definitions);
   const given = new Map(input.parameters.map((parameter) => [parameter.Name, parameter]));
-  const missing = definitions.filter((definition) => definition.Required && !given.get(definition.Name)?.Value?.trim()).map((definition) => M.parameterRequired(definition.Name));
-  const secretNames = input.parameters.filter((parameter) => parameter.Source === 'SecuredValue').map((parameter) => parameter.Value?.trim() ?? '');
+  const missing = definitions
+    .filter((definition) => definition.Required && !given.get(definition.Name)?.Value?.trim())
+    .map((definition) => M.parameterRequired(definition.Name));
+  const secretNames = input.parameters
+    .filter((parameter) => parameter.Source === 'SecuredValue')
+    .map((parameter) => parameter.Value?.trim() ?? '');
   const known = secretNames.some(Boolean)
     ? new Set(
-        (await tx.selectFrom('tenant_secret').select('name').where('tenant_id', '=', tenantId).where('name', 'in', secretNames.filter(Boolean)).execute()).map((row) => row.name),
+        (
+          await tx
+            .selectFrom('tenant_secret')
+            .select('name')
+            .where('tenant_id', '=', tenantId)
+            .where('name', 'in', secretNames.filter(Boolean))
+            .execute()
+        ).map((row) => row.name),
       )
     : new Set<string>();
   const unknownSecrets = secretNames.filter((name) => name && !known.has(name)).map((name) => M.secretNotFound(name));
@@ -86,7 +111,9 @@ const columnsOf = (input: DeviceOperationInput) => ({
   frequency_type_id: input.frequencyTypeId,
   interval_seconds: intervalSeconds(input.interval) ?? 0,
   is_interactive: input.isInteractive,
-  parameters: JSON.stringify(input.parameters.map((parameter) => ({ Name: parameter.Name, Source: parameter.Source, Value: parameter.Value }))),
+  parameters: JSON.stringify(
+    input.parameters.map((parameter) => ({ Name: parameter.Name, Source: parameter.Source, Value: parameter.Value })),
+  ),
 });
 
 /** What the audit trail keeps of a device operation (parameter values are names, never secret values). */
@@ -100,28 +127,59 @@ const audited = (row: Selectable<Database['device_operation']>) => ({
   parameters: row.parameters,
 });
 
+/** The operation types of these catalogue operations (the tenant's own packages' or the shared ones). */
+async function operationTypesOf(tx: ScopedDb<Tx>, operationIds: readonly string[]): Promise<number[]> {
+  if (operationIds.length === 0) return [];
+  const rows = await tx
+    .selectFrom('package as p')
+    .innerJoin('operation as o', 'o.package_id', 'p.package_id')
+    .select('o.operation_type_id')
+    .where('o.operation_id', 'in', [...operationIds])
+    .execute();
+  return rows.map((row) => row.operation_type_id);
+}
+
 /** PUT v1/deviceOperations: returns the new id. */
 export async function createDeviceOperation(db: Db, user: Principal, input: DeviceOperationInput): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const device = await lockDevice(tx, input.deviceId, 'deviceId');
-    await checkAgainstOperation(tx, device.tenant_id, input);
+    await checkAgainstOperation(tx, user, device.tenant_id, input);
     const row = await tx
-      .insertInto('device_operation', { ...columnsOf(input), device_id: device.device_id, tenant_id: device.tenant_id, created_by: user.userName, modified_by: user.userName })
+      .insertInto('device_operation', {
+        ...columnsOf(input),
+        device_id: device.device_id,
+        tenant_id: device.tenant_id,
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: row.device_operation_id, tenantId: row.tenant_id, action: 'create', changes: audited(row) });
+    // The operation reports its results as packets under its id: the device's tenant owns it.
+    await recordCreatedEntities(trx, row.tenant_id, [row.device_operation_id]);
+    await recordAudit(trx, user, {
+      entityType: 'deviceOperation',
+      entityId: row.device_operation_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: audited(row),
+    });
     return row.device_operation_id;
   });
 }
 
 /** POST v1/deviceOperations/{id}: the whole device operation (also how it is disabled). */
-export async function updateDeviceOperation(db: Db, user: Principal, id: string, input: DeviceOperationInput): Promise<void> {
+export async function updateDeviceOperation(
+  db: Db,
+  user: Principal,
+  id: string,
+  input: DeviceOperationInput,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await lockDeviceOperation(tx, id);
     if (input.deviceId !== before.device_id) refuse({ deviceId: [M.deviceFixed] });
-    await checkAgainstOperation(tx, before.tenant_id, input);
+    await checkAgainstOperation(tx, user, before.tenant_id, input);
     const columns = columnsOf(input);
     // A queued on-demand run stays queued only while the operation is still on demand.
     const queue = input.frequencyTypeId === FREQUENCY_TYPES.OnDemand ? {} : { completion_token: null };
@@ -131,7 +189,13 @@ export async function updateDeviceOperation(db: Db, user: Principal, id: string,
       .where('device_operation_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: id, tenantId: row.tenant_id, action: 'update', changes: changedFields(audited(before), audited(row)) });
+    await recordAudit(trx, user, {
+      entityType: 'deviceOperation',
+      entityId: id,
+      tenantId: row.tenant_id,
+      action: 'update',
+      changes: changedFields(audited(before), audited(row)),
+    });
   });
 }
 
@@ -140,8 +204,24 @@ export async function deleteDeviceOperation(db: Db, user: Principal, id: string)
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await lockDeviceOperation(tx, id);
-    await tx.updateTable('device_operation').set({ is_deleted: true, enabled: false, completion_token: null, modified: new Date(), modified_by: user.userName }).where('device_operation_id', '=', id).execute();
-    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: id, tenantId: before.tenant_id, action: 'delete', changes: { label: before.label } });
+    await tx
+      .updateTable('device_operation')
+      .set({
+        is_deleted: true,
+        enabled: false,
+        completion_token: null,
+        modified: new Date(),
+        modified_by: user.userName,
+      })
+      .where('device_operation_id', '=', id)
+      .execute();
+    await recordAudit(trx, user, {
+      entityType: 'deviceOperation',
+      entityId: id,
+      tenantId: before.tenant_id,
+      action: 'delete',
+      changes: { label: before.label },
+    });
   });
 }
 
@@ -154,18 +234,41 @@ export async function setQueued(db: Db, user: Principal, id: string, queued: boo
     const tx = scoped(trx, user.tenantScope);
     const before = await lockDeviceOperation(tx, id);
     if (before.frequency_type_id !== FREQUENCY_TYPES.OnDemand) throw new BadRequestError(M.onlyOnDemand);
+    if (queued) requireHostAccess(user, await operationTypesOf(tx, [before.operation_id]));
     const set = queued ? { completion_token: randomUUID(), operation_complete: false } : { completion_token: null };
-    await tx.updateTable('device_operation').set({ ...set, modified: new Date(), modified_by: user.userName }).where('device_operation_id', '=', id).execute();
-    await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: id, tenantId: before.tenant_id, action: queued ? 'enqueue' : 'dequeue', changes: { label: before.label } });
+    await tx
+      .updateTable('device_operation')
+      .set({ ...set, modified: new Date(), modified_by: user.userName })
+      .where('device_operation_id', '=', id)
+      .execute();
+    await recordAudit(trx, user, {
+      entityType: 'deviceOperation',
+      entityId: id,
+      tenantId: before.tenant_id,
+      action: queued ? 'enqueue' : 'dequeue',
+      changes: { label: before.label },
+    });
   });
 }
 
 /** POST v1/deviceOperations/clone (spec 002 §5): copies the chosen operations of one device to another of its tenant. */
-export async function cloneDeviceOperations(db: Db, user: Principal, input: CloneDeviceOperations): Promise<{ message: string; deviceOperationIds: string[] }> {
-  const ids = [...new Set(input.deviceOperationIdsToClone.split(',').map((id) => id.trim().toLowerCase()).filter(Boolean))];
+export async function cloneDeviceOperations(
+  db: Db,
+  user: Principal,
+  input: CloneDeviceOperations,
+): Promise<{ message: string; deviceOperationIds: string[] }> {
+  const ids = [
+    ...new Set(
+      input.deviceOperationIdsToClone
+        .split(',')
+        .map((id) => id.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   if (ids.length === 0) refuse({ deviceOperationIdsToClone: [M.cloneOperationsRequired] });
   if (input.toDeviceId === input.fromDeviceId) refuse({ toDeviceId: [M.cloneTargetIsSource] });
-  if (ids.some((id) => !z.uuid().safeParse(id).success)) refuse({ deviceOperationIdsToClone: [M.cloneOperationNotOfSource] });
+  if (ids.some((id) => !z.uuid().safeParse(id).success))
+    refuse({ deviceOperationIdsToClone: [M.cloneOperationNotOfSource] });
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const source = await lockDevice(tx, input.fromDeviceId, 'fromDeviceId');
@@ -180,6 +283,13 @@ export async function cloneDeviceOperations(db: Db, user: Principal, input: Clon
       .orderBy('label')
       .execute();
     if (rows.length !== ids.length) refuse({ deviceOperationIdsToClone: [M.cloneOperationNotOfSource] });
+    requireHostAccess(
+      user,
+      await operationTypesOf(
+        tx,
+        rows.map((row) => row.operation_id),
+      ),
+    );
     const copies = await tx
       .insertInto(
         'device_operation',
@@ -201,9 +311,23 @@ export async function cloneDeviceOperations(db: Db, user: Principal, input: Clon
       )
       .returningAll()
       .execute();
+    await recordCreatedEntities(
+      trx,
+      target.tenant_id,
+      copies.map((copy) => copy.device_operation_id),
+    );
     for (const copy of copies) {
-      await recordAudit(trx, user, { entityType: 'deviceOperation', entityId: copy.device_operation_id, tenantId: copy.tenant_id, action: 'clone', changes: { ...audited(copy), fromDeviceId: source.device_id } });
+      await recordAudit(trx, user, {
+        entityType: 'deviceOperation',
+        entityId: copy.device_operation_id,
+        tenantId: copy.tenant_id,
+        action: 'clone',
+        changes: { ...audited(copy), fromDeviceId: source.device_id },
+      });
     }
-    return { message: FLEET_MESSAGES.deviceOperationsCloned, deviceOperationIds: copies.map((copy) => copy.device_operation_id) };
+    return {
+      message: FLEET_MESSAGES.deviceOperationsCloned,
+      deviceOperationIds: copies.map((copy) => copy.device_operation_id),
+    };
   });
 }

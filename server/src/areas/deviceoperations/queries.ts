@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { OPERATION_LOG_LIMIT, formatInterval, type DeviceOperation, type Operation, type OperationLogEntry } from '@cfs/contracts/device-operations';
+import {
+  OPERATION_LOG_LIMIT,
+  formatInterval,
+  type DeviceOperation,
+  type Operation,
+  type OperationLogEntry,
+} from '@cfs/contracts/device-operations';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
@@ -17,7 +23,10 @@ export function deviceOperationsBase(db: Db, scope: TenantScope) {
   return scoped(db, scope)
     .selectFrom('device_operation')
     .selectAll()
-    .select([sql<string>`to_char(make_interval(secs => device_operation.interval_seconds), 'HH24:MI:SS')`.as('interval'), latest.as('packet_info')]);
+    .select([
+      sql<string>`to_char(make_interval(secs => device_operation.interval_seconds), 'HH24:MI:SS')`.as('interval'),
+      latest.as('packet_info'),
+    ]);
 }
 
 /**
@@ -42,7 +51,10 @@ type JsonParameters = DeviceOperation['parameters'];
 /** One device operation (not deleted) with its operation and package. */
 export async function findDeviceOperation(db: Db, scope: TenantScope, id: string): Promise<DeviceOperation> {
   const row = orNotFound(
-    await deviceOperationsBase(db, scope).where('device_operation_id', '=', id).where('is_deleted', '=', false).executeTakeFirst(),
+    await deviceOperationsBase(db, scope)
+      .where('device_operation_id', '=', id)
+      .where('is_deleted', '=', false)
+      .executeTakeFirst(),
     'The device operation',
   );
   const operation = await findOperation(db, scope, row.operation_id);
@@ -96,7 +108,14 @@ export async function findOperation(db: Db, scope: TenantScope, operationId: str
 
 /** GET v1/deviceOperations/{id}/logs: newest first, at most OPERATION_LOG_LIMIT. */
 export async function findOperationLogs(db: Db, scope: TenantScope, id: string): Promise<OperationLogEntry[]> {
-  orNotFound(await scoped(db, scope).selectFrom('device_operation').select('device_operation_id').where('device_operation_id', '=', id).executeTakeFirst(), 'The device operation');
+  orNotFound(
+    await scoped(db, scope)
+      .selectFrom('device_operation')
+      .select('device_operation_id')
+      .where('device_operation_id', '=', id)
+      .executeTakeFirst(),
+    'The device operation',
+  );
   const rows = await scoped(db, scope)
     .selectFrom('operation_log')
     .select(['log_entry_id', 'created', 'entry_type', 'detail'])
@@ -105,5 +124,10 @@ export async function findOperationLogs(db: Db, scope: TenantScope, id: string):
     .orderBy('log_entry_id', 'desc')
     .limit(OPERATION_LOG_LIMIT)
     .execute();
-  return rows.map((row) => ({ logEntryId: Number(row.log_entry_id), created: row.created, entryType: row.entry_type, detail: row.detail }));
+  return rows.map((row) => ({
+    logEntryId: Number(row.log_entry_id),
+    created: row.created,
+    entryType: row.entry_type,
+    detail: row.detail,
+  }));
 }

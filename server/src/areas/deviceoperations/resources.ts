@@ -16,7 +16,10 @@ const operationFields = {
   description: { type: 'string' },
   parameterDefinitions: { type: 'json' },
   frequencyDefinitions: { type: 'json', column: 'frequency_type_ids' },
-  defaultInterval: { type: 'string', sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')` },
+  defaultInterval: {
+    type: 'string',
+    sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`,
+  },
   operationType: { type: 'integer', column: 'operation_type_id' },
   operationResultTypeId: { type: 'integer' },
 } satisfies Record<string, FieldDef>;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listQuerySchema } from '@cfs/contracts/api';
 import {
+  availableOperationsAnswerSchema,
   cloneDeviceOperationsSchema,
   cloneResultSchema,
   deviceOperationInputSchema,
@@ -13,10 +14,16 @@ import type { AppDeps } from '../../app-deps.js';
 import { canAccessTenant } from '../../auth/tenant-scope.js';
 import { NotFoundError } from '../../http/errors.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { perm, principalOf } from '../../http/route-permission.js';
+import { principalOf } from '../../http/route-permission.js';
 import type { ListQueryInput } from '../../odata/list-query.js';
 import { runListQuery } from '../../odata/list-query-sql.js';
-import { cloneDeviceOperations, createDeviceOperation, deleteDeviceOperation, setQueued, updateDeviceOperation } from './commands.js';
+import {
+  cloneDeviceOperations,
+  createDeviceOperation,
+  deleteDeviceOperation,
+  setQueued,
+  updateDeviceOperation,
+} from './commands.js';
 import { availableOperationsBase, deviceOperationsBase, findDeviceOperation, findOperationLogs } from './queries.js';
 import { availableOperationsResource, deviceOperationsResource } from './resources.js';
 
@@ -25,77 +32,186 @@ const params = z.object({ id: z.uuid() });
 const operatingSystemIds = Object.values(OPERATING_SYSTEMS) as number[];
 const availableQuery = listQuerySchema.extend({
   tenantId: z.uuid(),
-  operatingSystemId: z.coerce.number().int().refine((value) => operatingSystemIds.includes(value), 'Unknown operating system.'),
+  operatingSystemId: z.coerce
+    .number()
+    .int()
+    .refine((value) => operatingSystemIds.includes(value), 'Unknown operating system.'),
 });
 
 /** Device operations and the operations a device can run (spec 002 §7 "Device operations"). */
-export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
-  registerListRoutes(app, db, {
-    path: '/v1/deviceOperations',
-    resource: deviceOperationsResource,
-    row: deviceOperationSchema,
-    permission: perm('Devices', 'view'),
-    base: (user) => deviceOperationsBase(db, user.tenantScope),
-    exportFileName: 'deviceoperations.csv',
-    tags,
-  });
-
-  // Declared before `/:id` routes of the same method so that `clone` is never read as an id.
-  app.post('/v1/deviceOperations/clone', { config: { permission: perm('Devices', 'create') }, schema: { tags, body: cloneDeviceOperationsSchema, response: { 200: cloneResultSchema } } }, async (request) =>
-    cloneDeviceOperations(db, principalOf(request), request.body),
-  );
-
-  app.get('/v1/deviceOperations/:id', { config: { permission: perm('Devices', 'view') }, schema: { tags, params, response: { 200: deviceOperationSchema } } }, async (request) =>
-    findDeviceOperation(db, principalOf(request).tenantScope, request.params.id),
-  );
-
-  app.put('/v1/deviceOperations', { config: { permission: perm('Devices', 'create') }, schema: { tags, body: deviceOperationInputSchema, response: { 200: deviceOperationSchema } } }, async (request) => {
-    const user = principalOf(request);
-    return findDeviceOperation(db, user.tenantScope, await createDeviceOperation(db, user, request.body));
-  });
-
-  app.post(
-    '/v1/deviceOperations/:id',
-    { config: { permission: perm('Devices', 'edit') }, schema: { tags, params, body: deviceOperationInputSchema, response: { 200: deviceOperationSchema } } },
-    async (request) => {
-      const user = principalOf(request);
-      await updateDeviceOperation(db, user, request.params.id, request.body);
-      return findDeviceOperation(db, user.tenantScope, request.params.id);
-    },
-  );
-
-  app.delete('/v1/deviceOperations/:id', { config: { permission: perm('Devices', 'delete') }, schema: { tags, params } }, async (request, reply) => {
-    await deleteDeviceOperation(db, principalOf(request), request.params.id);
-    return reply.code(204).send();
-  });
-
-  for (const [action, queued] of [['enqueueOnDemand', true], ['dequeueOnDemand', false]] as const) {
-    app.post(`/v1/deviceOperations/:id/${action}`, { config: { permission: perm('Devices', 'edit') }, schema: { tags, params, response: { 200: deviceOperationSchema } } }, async (request) => {
-      const user = principalOf(request);
-      await setQueued(db, user, request.params.id, queued);
-      return findDeviceOperation(db, user.tenantScope, request.params.id);
+export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ db }) =>
+  async (app) => {
+    registerListRoutes(app, db, {
+      path: '/v1/deviceOperations',
+      title: 'device operations',
+      resource: deviceOperationsResource,
+      row: deviceOperationSchema,
+      permission: 'Devices:view',
+      base: (user) => deviceOperationsBase(db, user.tenantScope),
+      exportFileName: 'deviceoperations.csv',
+      tags,
     });
-  }
 
-  app.get('/v1/deviceOperations/:id/logs', { config: { permission: perm('Devices', 'view') }, schema: { tags, params, response: { 200: z.array(operationLogEntrySchema) } } }, async (request) =>
-    findOperationLogs(db, principalOf(request).tenantScope, request.params.id),
-  );
+    // Declared before `/:id` routes of the same method so that `clone` is never read as an id.
+    app.post(
+      '/v1/deviceOperations/clone',
+      {
+        config: { permission: 'Devices:create' },
+        schema: {
+          tags,
+          operationId: 'cloneDeviceOperations',
+          summary: 'Copy device operations to another device',
+          body: cloneDeviceOperationsSchema,
+          response: { 200: cloneResultSchema },
+        },
+      },
+      async (request) => cloneDeviceOperations(db, principalOf(request), request.body),
+    );
 
-  // GET v1/operations/GetAvailableOperationsForDevice(tenantId={guid},operatingSystemId={n}) arrives
-  // here after the OData path rewrite, its arguments in the query.
-  app.get(
-    '/v1/operations/GetAvailableOperationsForDevice',
-    {
-      config: { permission: perm('Devices', 'view') },
-      schema: { tags, querystring: availableQuery, summary: 'List (OData-style) of AvailableOperation rows' },
-    },
-    async (request, reply) => {
-      const user = principalOf(request);
-      const { tenantId, operatingSystemId, ...query } = request.query;
-      if (!canAccessTenant(user.tenantScope, tenantId)) throw new NotFoundError('The tenant');
-      const base = availableOperationsBase(db, user.tenantScope, tenantId.toLowerCase(), operatingSystemId);
-      const answer = await runListQuery(db, availableOperationsResource, base, query as ListQueryInput, user.tenantScope, { path: request.url.split('?')[0] });
-      return reply.type('application/json; charset=utf-8').send(answer);
-    },
-  );
-};
+    app.get(
+      '/v1/deviceOperations/:id',
+      {
+        config: { permission: 'Devices:view' },
+        schema: {
+          tags,
+          operationId: 'getDeviceOperation',
+          summary: 'Get a device operation',
+          params,
+          response: { 200: deviceOperationSchema },
+        },
+      },
+      async (request) => findDeviceOperation(db, principalOf(request).tenantScope, request.params.id),
+    );
+
+    app.put(
+      '/v1/deviceOperations',
+      {
+        config: { permission: 'Devices:create' },
+        schema: {
+          tags,
+          operationId: 'createDeviceOperation',
+          summary: 'Create a device operation',
+          body: deviceOperationInputSchema,
+          response: { 200: deviceOperationSchema },
+        },
+      },
+      async (request) => {
+        const user = principalOf(request);
+        return findDeviceOperation(db, user.tenantScope, await createDeviceOperation(db, user, request.body));
+      },
+    );
+
+    app.post(
+      '/v1/deviceOperations/:id',
+      {
+        config: { permission: 'Devices:edit' },
+        schema: {
+          tags,
+          operationId: 'updateDeviceOperation',
+          summary: 'Update a device operation',
+          params,
+          body: deviceOperationInputSchema,
+          response: { 200: deviceOperationSchema },
+        },
+      },
+      async (request) => {
+        const user = principalOf(request);
+        await updateDeviceOperation(db, user, request.params.id, request.body);
+        return findDeviceOperation(db, user.tenantScope, request.params.id);
+      },
+    );
+
+    app.delete(
+      '/v1/deviceOperations/:id',
+      {
+        config: { permission: 'Devices:delete' },
+        schema: { tags, operationId: 'deleteDeviceOperation', summary: 'Delete a device operation', params },
+      },
+      async (request, reply) => {
+        await deleteDeviceOperation(db, principalOf(request), request.params.id);
+        return reply.code(204).send();
+      },
+    );
+
+    for (const { action, queued, operationId, summary, description } of [
+      {
+        action: 'enqueueOnDemand',
+        queued: true,
+        operationId: 'enqueueDeviceOperationOnDemand',
+        summary: 'Queue a run of an on-demand device operation',
+        description:
+          "The run gets a new completion token, with which the device's agent completes it; other frequencies are refused.",
+      },
+      {
+        action: 'dequeueOnDemand',
+        queued: false,
+        operationId: 'dequeueDeviceOperationOnDemand',
+        summary: 'Withdraw the queued run of an on-demand device operation',
+        description: undefined,
+      },
+    ] as const) {
+      app.post(
+        `/v1/deviceOperations/:id/${action}`,
+        {
+          config: { permission: 'Devices:edit' },
+          schema: { tags, operationId, summary, description, params, response: { 200: deviceOperationSchema } },
+        },
+        async (request) => {
+          const user = principalOf(request);
+          await setQueued(db, user, request.params.id, queued);
+          return findDeviceOperation(db, user.tenantScope, request.params.id);
+        },
+      );
+    }
+
+    app.get(
+      '/v1/deviceOperations/:id/logs',
+      {
+        config: { permission: 'Devices:view' },
+        schema: {
+          tags,
+          operationId: 'getDeviceOperationLogs',
+          summary: "Get a device operation's log entries",
+          params,
+          response: { 200: z.array(operationLogEntrySchema) },
+        },
+      },
+      async (request) => findOperationLogs(db, principalOf(request).tenantScope, request.params.id),
+    );
+
+    // GET v1/operations/GetAvailableOperationsForDevice(tenantId={guid},operatingSystemId={n}) arrives
+    // here after the OData path rewrite, its arguments in the query.
+    app.get(
+      '/v1/operations/GetAvailableOperationsForDevice',
+      {
+        config: { permission: 'Devices:view' },
+        schema: {
+          tags,
+          operationId: 'listAvailableOperationsForDevice',
+          summary: 'List the operations a device can run',
+          description:
+            'Also answered as the spec spells it: GetAvailableOperationsForDevice(tenantId={id},operatingSystemId={n}).',
+          querystring: availableQuery,
+          response: { 200: availableOperationsAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = principalOf(request);
+        const { tenantId, operatingSystemId, ...query } = request.query;
+        if (!canAccessTenant(user.tenantScope, tenantId)) throw new NotFoundError('The tenant');
+        const base = availableOperationsBase(db, user.tenantScope, tenantId.toLowerCase(), operatingSystemId);
+        const answer = await runListQuery(
+          db,
+          availableOperationsResource,
+          base,
+          query as ListQueryInput,
+          user.tenantScope,
+          { path: request.url.split('?')[0] },
+        );
+        // JSON text built from the database's own JSON rows, sent as it is: a text is not serialised
+        // again, so the response schema documents the answer without checking it (the tests do).
+        return reply.type('application/json; charset=utf-8').send(answer as never);
+      },
+    );
+  };

@@ -11,27 +11,54 @@ import { findDevice } from './queries.js';
 /** The device, locked for the write: 404 when deleted or outside the caller's tenants. */
 export async function lockDevice(tx: ScopedDb<Tx>, deviceId: string) {
   return orNotFound(
-    await tx.selectFrom('device').selectAll().where('device_id', '=', deviceId).where('is_deleted', '=', false).forUpdate().executeTakeFirst(),
+    await tx
+      .selectFrom('device')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('is_deleted', '=', false)
+      .forUpdate()
+      .executeTakeFirst(),
     'The device',
   );
 }
 
-const refused = (field: keyof DeviceInput, text: string) => new BadRequestError(FLEET_MESSAGES.saveDeviceFailed, { [field]: [text] });
+const refused = (field: keyof DeviceInput, text: string) =>
+  new BadRequestError(FLEET_MESSAGES.saveDeviceFailed, { [field]: [text] });
 
 /** Tenant, subscription and location must be the caller's, the subscription and location the tenant's (spec 002 §5 Device). */
 async function assertReferences(tx: ScopedDb<Tx>, input: DeviceInput): Promise<void> {
   if (!(await tx.hasTenant(input.tenantId))) throw refused('tenantId', DEVICE_MESSAGES.tenantRequired);
-  const subscription = await tx.selectFrom('subscription').select('tenant_id').where('subscription_id', '=', input.subscriptionId).executeTakeFirst();
+  const subscription = await tx
+    .selectFrom('subscription')
+    .select('tenant_id')
+    .where('subscription_id', '=', input.subscriptionId)
+    .executeTakeFirst();
   if (!subscription) throw refused('subscriptionId', DEVICE_MESSAGES.subscriptionRequired);
   if (subscription.tenant_id !== input.tenantId) throw refused('subscriptionId', DEVICE_MESSAGES.subscriptionOfTenant);
   if (input.locationId) {
-    const location = await tx.selectFrom('location').select('tenant_id').where('location_id', '=', input.locationId).executeTakeFirst();
-    if (!location || (location.tenant_id !== null && location.tenant_id !== input.tenantId)) throw refused('locationId', DEVICE_MESSAGES.locationOfTenant);
+    const location = await tx
+      .selectFrom('location')
+      .select('tenant_id')
+      .where('location_id', '=', input.locationId)
+      .executeTakeFirst();
+    if (!location || (location.tenant_id !== null && location.tenant_id !== input.tenantId))
+      throw refused('locationId', DEVICE_MESSAGES.locationOfTenant);
   }
 }
 
 /** The fields the audit trail compares. */
-const audited = (row: { name: string; description: string | null; tags: string | null; device_type_id: number; location_id: string | null; device_logging_level_id: number; heartbeat_interval: number; enabled: boolean; tenant_id: string; subscription_id: string }) => ({
+const audited = (row: {
+  name: string;
+  description: string | null;
+  tags: string | null;
+  device_type_id: number;
+  location_id: string | null;
+  device_logging_level_id: number;
+  heartbeat_interval: number;
+  enabled: boolean;
+  tenant_id: string;
+  subscription_id: string;
+}) => ({
   name: row.name,
   description: row.description,
   tags: row.tags,
@@ -71,7 +98,13 @@ export async function updateDevice(db: Db, user: Principal, deviceId: string, in
       .where('device_id', '=', deviceId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: row.tenant_id, action: 'update', changes: changedFields(audited(before), audited(row)) });
+    await recordAudit(trx, user, {
+      entityType: 'device',
+      entityId: deviceId,
+      tenantId: row.tenant_id,
+      action: 'update',
+      changes: changedFields(audited(before), audited(row)),
+    });
   });
   return findDevice(db, user.tenantScope, deviceId);
 }
@@ -81,16 +114,34 @@ export async function deleteDevice(db: Db, user: Principal, deviceId: string): P
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const device = await lockDevice(tx, deviceId);
-    const operation = await tx.selectFrom('device_operation').select('device_operation_id').where('device_id', '=', deviceId).where('is_deleted', '=', false).limit(1).executeTakeFirst();
+    const operation = await tx
+      .selectFrom('device_operation')
+      .select('device_operation_id')
+      .where('device_id', '=', deviceId)
+      .where('is_deleted', '=', false)
+      .limit(1)
+      .executeTakeFirst();
     if (operation) throw new BadRequestError(FLEET_MESSAGES.deleteDeviceRefused(device.name));
     // The agent's key and credential go with it: its agent stops at its next call, and enrolling
     // again makes it a pending device that can be promoted anew (the key is unique).
     await tx
       .updateTable('device')
-      .set({ is_deleted: true, agent_key_hash: null, credential_hash: null, modified: new Date(), modified_by: user.userName })
+      .set({
+        is_deleted: true,
+        agent_key_hash: null,
+        credential_hash: null,
+        modified: new Date(),
+        modified_by: user.userName,
+      })
       .where('device_id', '=', deviceId)
       .execute();
-    await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: device.tenant_id, action: 'delete', changes: { name: device.name } });
+    await recordAudit(trx, user, {
+      entityType: 'device',
+      entityId: deviceId,
+      tenantId: device.tenant_id,
+      action: 'delete',
+      changes: { name: device.name },
+    });
     return { message: FLEET_MESSAGES.deviceDeleted(device.name) };
   });
 }
@@ -115,8 +166,17 @@ export async function toggleTrace(db: Db, user: Principal, deviceId: string, min
         .where('device_id', '=', deviceId)
         .returning(['trace_minutes', 'trace_expiration'])
         .executeTakeFirstOrThrow();
-      const changes = changedFields({ traceMinutes: before.trace_minutes, traceExpiration: before.trace_expiration }, { traceMinutes: row.trace_minutes, traceExpiration: row.trace_expiration });
-      await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: before.tenant_id, action: 'update', changes });
+      const changes = changedFields(
+        { traceMinutes: before.trace_minutes, traceExpiration: before.trace_expiration },
+        { traceMinutes: row.trace_minutes, traceExpiration: row.trace_expiration },
+      );
+      await recordAudit(trx, user, {
+        entityType: 'device',
+        entityId: deviceId,
+        tenantId: before.tenant_id,
+        action: 'update',
+        changes,
+      });
     });
   }
   return findDevice(db, user.tenantScope, deviceId);
@@ -127,13 +187,28 @@ export async function toggleTrace(db: Db, user: Principal, deviceId: string, min
  * next call; the agent API clears it when the agent acknowledges. A tenant named in the address
  * must be the device's.
  */
-export async function restartAgent(db: Db, user: Principal, deviceId: string, tenantId: string | undefined): Promise<{ message: string }> {
+export async function restartAgent(
+  db: Db,
+  user: Principal,
+  deviceId: string,
+  tenantId: string | undefined,
+): Promise<{ message: string }> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const device = await lockDevice(tx, deviceId);
     if (tenantId !== undefined && tenantId !== device.tenant_id) throw new NotFoundError('The device');
-    await tx.updateTable('device').set({ restart_agent_flag: true, modified: new Date(), modified_by: user.userName }).where('device_id', '=', deviceId).execute();
-    await recordAudit(trx, user, { entityType: 'device', entityId: deviceId, tenantId: device.tenant_id, action: 'restart-agent', changes: { restartAgentFlag: { from: device.restart_agent_flag, to: true } } });
+    await tx
+      .updateTable('device')
+      .set({ restart_agent_flag: true, modified: new Date(), modified_by: user.userName })
+      .where('device_id', '=', deviceId)
+      .execute();
+    await recordAudit(trx, user, {
+      entityType: 'device',
+      entityId: deviceId,
+      tenantId: device.tenant_id,
+      action: 'restart-agent',
+      changes: { restartAgentFlag: { from: device.restart_agent_flag, to: true } },
+    });
     return { message: FLEET_MESSAGES.restartQueued(device.name) };
   });
 }

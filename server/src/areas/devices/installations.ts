@@ -15,13 +15,18 @@ import { findDevice } from './queries.js';
  * support its operating system; a device whose system is Unknown is offered all of them, and a
  * package that names no system runs on any.
  */
-async function availablePackages<E extends Db | Tx>(db: ScopedDb<E>, device: { tenantId: string; operatingSystemId: number }) {
+async function availablePackages<E extends Db | Tx>(
+  db: ScopedDb<E>,
+  device: { tenantId: string; operatingSystemId: number },
+) {
   let query = db
     .selectFrom('package')
     .select(['package_id', 'name', 'description'])
     .where((eb) => eb.or([eb('tenant_id', 'is', null), eb('tenant_id', '=', device.tenantId)]));
   if (device.operatingSystemId !== OPERATING_SYSTEMS.Unknown) {
-    query = query.where(sql<boolean>`(cardinality(operating_system_ids) = 0 OR ${device.operatingSystemId}::smallint = ANY(operating_system_ids))`);
+    query = query.where(
+      sql<boolean>`(cardinality(operating_system_ids) = 0 OR ${device.operatingSystemId}::smallint = ANY(operating_system_ids))`,
+    );
   }
   return query.orderBy('name').orderBy('package_id').execute();
 }
@@ -39,7 +44,11 @@ export async function findInstallations(db: Db, scope: TenantScope, deviceId: st
     .where('package_id', 'in', ids)
     .orderBy('created', 'desc')
     .execute();
-  const installs = await scoped(db, scope).selectFrom('device_installation').selectAll().where('device_id', '=', deviceId).execute();
+  const installs = await scoped(db, scope)
+    .selectFrom('device_installation')
+    .selectAll()
+    .where('device_id', '=', deviceId)
+    .execute();
   const installOf = new Map(installs.map((row) => [row.package_id, row]));
   return packages.map((pkg) => {
     const install = installOf.get(pkg.package_id);
@@ -51,26 +60,43 @@ export async function findInstallations(db: Db, scope: TenantScope, deviceId: st
       installedPackageVersionId: install?.installed_package_version_id ?? null,
       packageVersions: versions
         .filter((version) => version.package_id === pkg.package_id)
-        .map((version) => ({ packageVersionId: version.package_version_id, version: version.version, label: version.label, packageVersionStatusId: version.package_version_status_id })),
+        .map((version) => ({
+          packageVersionId: version.package_version_id,
+          version: version.version,
+          label: version.label,
+          packageVersionStatusId: version.package_version_status_id,
+        })),
     };
   });
 }
 
-const refused = (field: keyof InstallationChoice, text: string) => new BadRequestError(FLEET_MESSAGES.saveInstallationsFailed, { [field]: [text] });
+const refused = (field: keyof InstallationChoice, text: string) =>
+  new BadRequestError(FLEET_MESSAGES.saveInstallationsFailed, { [field]: [text] });
 
 /**
  * POST v1/deviceInstallations/{deviceId}/packages: each choice names a version (Pending until the
  * agent reports) or none (the empty GUID: RemovalPending when something is installed, else the
  * row goes). Every choice is checked before anything is written.
  */
-export async function saveInstallations(db: Db, user: Principal, deviceId: string, choices: readonly InstallationChoice[]): Promise<DeviceInstallation[]> {
-  if (choices.some((choice) => choice.deviceId !== deviceId)) throw refused('deviceId', DEVICE_MESSAGES.packageNotAvailable);
+export async function saveInstallations(
+  db: Db,
+  user: Principal,
+  deviceId: string,
+  choices: readonly InstallationChoice[],
+): Promise<DeviceInstallation[]> {
+  if (choices.some((choice) => choice.deviceId !== deviceId))
+    throw refused('deviceId', DEVICE_MESSAGES.packageNotAvailable);
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const device = await lockDevice(tx, deviceId);
-    const available = new Set((await availablePackages(tx, { tenantId: device.tenant_id, operatingSystemId: device.operating_system_id })).map((row) => row.package_id));
+    const available = new Set(
+      (await availablePackages(tx, { tenantId: device.tenant_id, operatingSystemId: device.operating_system_id })).map(
+        (row) => row.package_id,
+      ),
+    );
     const wanted = choices.filter((choice) => choice.packageVersionId !== NO_VERSION);
-    for (const choice of choices) if (!available.has(choice.packageId)) throw refused('packageId', DEVICE_MESSAGES.packageNotAvailable);
+    for (const choice of choices)
+      if (!available.has(choice.packageId)) throw refused('packageId', DEVICE_MESSAGES.packageNotAvailable);
     if (wanted.length > 0) {
       const versions = await trx
         .selectFrom('package_version')
@@ -84,10 +110,14 @@ export async function saveInstallations(db: Db, user: Principal, deviceId: strin
         .forShare()
         .execute();
       const packageOf = new Map(versions.map((row) => [row.package_version_id, row.package_id]));
-      for (const choice of wanted) if (packageOf.get(choice.packageVersionId) !== choice.packageId) throw refused('packageVersionId', DEVICE_MESSAGES.versionOfPackage);
+      for (const choice of wanted)
+        if (packageOf.get(choice.packageVersionId) !== choice.packageId)
+          throw refused('packageVersionId', DEVICE_MESSAGES.versionOfPackage);
     }
     const existing = new Map(
-      (await tx.selectFrom('device_installation').selectAll().where('device_id', '=', deviceId).forUpdate().execute()).map((row) => [row.package_id, row]),
+      (
+        await tx.selectFrom('device_installation').selectAll().where('device_id', '=', deviceId).forUpdate().execute()
+      ).map((row) => [row.package_id, row]),
     );
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     const now = new Date();
@@ -95,24 +125,40 @@ export async function saveInstallations(db: Db, user: Principal, deviceId: strin
       const row = existing.get(choice.packageId);
       if (choice.packageVersionId === NO_VERSION) {
         if (!row) continue;
-        const installed = row.installed_package_version_id !== null || row.install_status_id === INSTALL_STATUSES.Installed;
+        const installed =
+          row.installed_package_version_id !== null || row.install_status_id === INSTALL_STATUSES.Installed;
         if (installed) {
           if (row.install_status_id === INSTALL_STATUSES.RemovalPending) continue;
           await tx
             .updateTable('device_installation')
-            .set({ install_status_id: INSTALL_STATUSES.RemovalPending, package_version_id: null, modified: now, modified_by: user.userName })
+            .set({
+              install_status_id: INSTALL_STATUSES.RemovalPending,
+              package_version_id: null,
+              modified: now,
+              modified_by: user.userName,
+            })
             .where('device_id', '=', deviceId)
             .where('package_id', '=', choice.packageId)
             .execute();
         } else {
-          await tx.deleteFrom('device_installation').where('device_id', '=', deviceId).where('package_id', '=', choice.packageId).execute();
+          await tx
+            .deleteFrom('device_installation')
+            .where('device_id', '=', deviceId)
+            .where('package_id', '=', choice.packageId)
+            .execute();
         }
         changes[choice.packageId] = { from: row.package_version_id, to: null };
         continue;
       }
       // The version already wanted or installed is left as it is: the agent's report stays.
-      if (row?.package_version_id === choice.packageVersionId && row.install_status_id !== INSTALL_STATUSES.RemovalPending) continue;
-      const done = row?.installed_package_version_id === choice.packageVersionId && row.install_status_id === INSTALL_STATUSES.Installed;
+      if (
+        row?.package_version_id === choice.packageVersionId &&
+        row.install_status_id !== INSTALL_STATUSES.RemovalPending
+      )
+        continue;
+      const done =
+        row?.installed_package_version_id === choice.packageVersionId &&
+        row.install_status_id === INSTALL_STATUSES.Installed;
       const status = done ? INSTALL_STATUSES.Installed : INSTALL_STATUSES.Pending;
       await tx
         .insertInto('device_installation', {
@@ -125,13 +171,25 @@ export async function saveInstallations(db: Db, user: Principal, deviceId: strin
           modified_by: user.userName,
         })
         .onConflict((conflict) =>
-          conflict.columns(['device_id', 'package_id']).doUpdateSet({ package_version_id: choice.packageVersionId, install_status_id: status, status_detail: null, modified: now, modified_by: user.userName }),
+          conflict.columns(['device_id', 'package_id']).doUpdateSet({
+            package_version_id: choice.packageVersionId,
+            install_status_id: status,
+            status_detail: null,
+            modified: now,
+            modified_by: user.userName,
+          }),
         )
         .execute();
       changes[choice.packageId] = { from: row?.package_version_id ?? null, to: choice.packageVersionId };
     }
     if (Object.keys(changes).length > 0) {
-      await recordAudit(trx, user, { entityType: 'deviceInstallation', entityId: deviceId, tenantId: device.tenant_id, action: 'update', changes });
+      await recordAudit(trx, user, {
+        entityType: 'deviceInstallation',
+        entityId: deviceId,
+        tenantId: device.tenant_id,
+        action: 'update',
+        changes,
+      });
     }
   });
   return findInstallations(db, user.tenantScope, deviceId);

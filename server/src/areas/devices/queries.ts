@@ -13,7 +13,9 @@ import { orNotFound } from '../../http/errors.js';
  * agent's malformed packet must not break the grid of every device.
  */
 const metric = (name: string) =>
-  sql<number | null>`CASE WHEN jsonb_typeof(packet_latest.message -> 'Metrics' -> ${sql.lit(name)}) = 'number' THEN (packet_latest.message -> 'Metrics' ->> ${sql.lit(name)})::float8 END`;
+  sql<
+    number | null
+  >`CASE WHEN jsonb_typeof(packet_latest.message -> 'Metrics' -> ${sql.lit(name)}) = 'number' THEN (packet_latest.message -> 'Metrics' ->> ${sql.lit(name)})::float8 END`;
 
 /**
  * The caller's devices that are not deleted, each with its latest packet's live values read in
@@ -22,7 +24,11 @@ const metric = (name: string) =>
 export function devicesBase(db: Db, scope: TenantScope) {
   return scoped(db, scope)
     .selectFrom('device')
-    .leftJoin('packet_latest', (join) => join.onRef('packet_latest.entity_id', '=', 'device.device_id').onRef('packet_latest.tenant_id', '=', 'device.tenant_id'))
+    .leftJoin('packet_latest', (join) =>
+      join
+        .onRef('packet_latest.entity_id', '=', 'device.device_id')
+        .onRef('packet_latest.tenant_id', '=', 'device.tenant_id'),
+    )
     .selectAll('device')
     .select([
       metric(HEARTBEAT_METRICS.cpuPercent).as('cpu_percent'),
@@ -33,9 +39,17 @@ export function devicesBase(db: Db, scope: TenantScope) {
     .where('device.is_deleted', '=', false);
 }
 
-type DeviceRow = Selectable<Database['device']> & { cpu_percent: number | null; memory_percent: number | null; packet_timestamp: Date | null; is_online: boolean };
+type DeviceRow = Selectable<Database['device']> & {
+  cpu_percent: number | null;
+  memory_percent: number | null;
+  packet_timestamp: Date | null;
+  is_online: boolean;
+};
 
-export const presentDevice = (row: DeviceRow, location: { locationId: string; name: string } | null = null): Device => ({
+export const presentDevice = (
+  row: DeviceRow,
+  location: { locationId: string; name: string } | null = null,
+): Device => ({
   deviceId: row.device_id,
   name: row.name,
   description: row.description,
@@ -64,9 +78,16 @@ export const presentDevice = (row: DeviceRow, location: { locationId: string; na
 
 /** GET v1/devices/{id}: 404 for a deleted device or another tenant's. */
 export async function findDevice(db: Db, scope: TenantScope, deviceId: string): Promise<Device> {
-  const row = orNotFound(await devicesBase(db, scope).where('device.device_id', '=', deviceId).executeTakeFirst(), 'The device');
+  const row = orNotFound(
+    await devicesBase(db, scope).where('device.device_id', '=', deviceId).executeTakeFirst(),
+    'The device',
+  );
   const location = row.location_id
-    ? await scoped(db, scope).selectFrom('location').select(['location_id', 'name']).where('location_id', '=', row.location_id).executeTakeFirst()
+    ? await scoped(db, scope)
+        .selectFrom('location')
+        .select(['location_id', 'name'])
+        .where('location_id', '=', row.location_id)
+        .executeTakeFirst()
     : undefined;
   return presentDevice(row, location ? { locationId: location.location_id, name: location.name } : null);
 }
@@ -75,7 +96,15 @@ export async function findDevice(db: Db, scope: TenantScope, deviceId: string): 
 export async function findDeviceLogs(db: Db, scope: TenantScope, deviceId: string): Promise<LogEntry[]> {
   // Only whether the device is there and the caller's: the logs poll every 30 s with Auto-Refresh,
   // so not the whole device with its live values and location.
-  orNotFound(await scoped(db, scope).selectFrom('device').select('device_id').where('device_id', '=', deviceId).where('is_deleted', '=', false).executeTakeFirst(), 'The device');
+  orNotFound(
+    await scoped(db, scope)
+      .selectFrom('device')
+      .select('device_id')
+      .where('device_id', '=', deviceId)
+      .where('is_deleted', '=', false)
+      .executeTakeFirst(),
+    'The device',
+  );
   const rows = await scoped(db, scope)
     .selectFrom('device_log')
     .select(['log_entry_id', 'created', 'entry_type', 'detail'])
@@ -84,5 +113,10 @@ export async function findDeviceLogs(db: Db, scope: TenantScope, deviceId: strin
     .orderBy('log_entry_id', 'desc')
     .limit(DEVICE_LOGS_LIMIT)
     .execute();
-  return rows.map((row) => ({ logEntryId: Number(row.log_entry_id), created: row.created, entryType: row.entry_type, detail: row.detail }));
+  return rows.map((row) => ({
+    logEntryId: Number(row.log_entry_id),
+    created: row.created,
+    entryType: row.entry_type,
+    detail: row.detail,
+  }));
 }

@@ -2,7 +2,8 @@ import { DEVICE_LOGGING_LEVELS, DEVICE_TYPES, OPERATING_SYSTEMS } from '@cfs/con
 import { defineResource } from '../../odata/resource.js';
 import { subscriptionReference, tenantReference } from '../../odata/references.js';
 
-const labels = (values: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(values).map(([label, id]) => [id, label]));
+const labels = (values: Readonly<Record<string, number>>) =>
+  Object.fromEntries(Object.entries(values).map(([label, id]) => [id, label]));
 
 /** The name a device's location shows with (`$expand=location`): tenantless locations are every tenant's. */
 const locationReference = defineResource({

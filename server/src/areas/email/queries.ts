@@ -4,13 +4,25 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
-import { EmailParameterError, parseEmailParameters, renderEmail, type EmailContext, type EmailWorkUnit } from './templates.js';
+import {
+  EmailParameterError,
+  parseEmailParameters,
+  renderEmail,
+  type EmailContext,
+  type EmailWorkUnit,
+} from './templates.js';
 
 /** A unit's link in the portal: the Work Units grid with its drawer open (spec 000 §2, `?workUnitId=`). */
-export const workUnitLink = (publicUrl: string, workUnitId: number): string => `${publicUrl}/workunitsv2?workUnitId=${workUnitId}`;
+export const workUnitLink = (publicUrl: string, workUnitId: number): string =>
+  `${publicUrl}/workunitsv2?workUnitId=${workUnitId}`;
 
 /** A work unit as its emails show it, with its tenant's name and internal notification address; undefined outside the scope. */
-export async function findEmailWorkUnit(db: Db, scope: TenantScope, workUnitId: number, publicUrl: string): Promise<{ tenantId: string; tenant: EmailContext['tenant']; workUnit: EmailWorkUnit } | undefined> {
+export async function findEmailWorkUnit(
+  db: Db,
+  scope: TenantScope,
+  workUnitId: number,
+  publicUrl: string,
+): Promise<{ tenantId: string; tenant: EmailContext['tenant']; workUnit: EmailWorkUnit } | undefined> {
   const row = await scoped(db, scope)
     .selectFrom('work_unit')
     .innerJoin('tenant', 'tenant.tenant_id', 'work_unit.tenant_id')
@@ -50,7 +62,11 @@ export async function findEmailWorkUnit(db: Db, scope: TenantScope, workUnitId: 
 
 /** A tenant's name and internal notification address. */
 export async function findEmailTenant(db: Db, tenantId: string): Promise<EmailContext['tenant'] | undefined> {
-  const row = await scoped(db, { kind: 'some', tenantIds: [tenantId] }).selectFrom('tenant').select(['name', 'internal_notification_email_address']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  const row = await scoped(db, { kind: 'some', tenantIds: [tenantId] })
+    .selectFrom('tenant')
+    .select(['name', 'internal_notification_email_address'])
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
   return row && { name: row.name, internalAddress: row.internal_notification_email_address };
 }
 
@@ -61,30 +77,22 @@ export async function findProtocolStep(db: Db, tenantId: string, protocolActionI
     .select(['action_definition_id', 'parameters', 'summary'])
     .where('protocol_action_id', '=', protocolActionId)
     .executeTakeFirst();
-  return row && { actionDefinitionId: row.action_definition_id, parameters: stringRecord(row.parameters), summary: row.summary };
+  return (
+    row && {
+      actionDefinitionId: row.action_definition_id,
+      parameters: stringRecord(row.parameters),
+      summary: row.summary,
+    }
+  );
 }
 
 /** A JSON object's string values (a protocol step's parameters are stored as one). */
 function stringRecord(value: unknown): Record<string, string> {
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-  return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}
-
-/** userDefinedParams as the Pending Actions dialog sends it: an object or its JSON text. */
-function userParameters(input: Record<string, string> | string | undefined): Record<string, string> {
-  if (input === undefined) return {};
-  if (typeof input !== 'string') return input;
-  if (input.trim() === '') return {};
-  const refused = new BadRequestError('userDefinedParams must be a JSON object of names and text values.', { userDefinedParams: ['userDefinedParams must be a JSON object of names and text values.'] });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(input);
-  } catch {
-    throw refused;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((value) => typeof value !== 'string')) throw refused;
-  return parsed as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /**
@@ -97,16 +105,28 @@ export async function renderForWorkUnit(
   db: Db,
   scope: TenantScope,
   publicUrl: string,
-  input: { workUnitId: number; protocolActionId: string; userDefinedParams?: Record<string, string> | string | undefined },
+  input: {
+    workUnitId: number;
+    protocolActionId: string;
+    /** The values typed in the dialog (sent as an object or its JSON text: `actionParametersInput`). */
+    userDefinedParams?: Record<string, string> | undefined;
+  },
 ): Promise<RenderedEmail> {
   const unit = orNotFound(await findEmailWorkUnit(db, scope, input.workUnitId, publicUrl), 'The work unit');
   const step = orNotFound(await findProtocolStep(db, unit.tenantId, input.protocolActionId), 'The protocol action');
-  if (step.actionDefinitionId !== BUILT_IN_ACTIONS.sendEmail.id) throw new BadRequestError('This protocol action does not send an email.', { protocolActionId: ['This protocol action does not send an email.'] });
-  const parameters = { ...step.parameters, ...userParameters(input.userDefinedParams) };
+  if (step.actionDefinitionId !== BUILT_IN_ACTIONS.sendEmail.id)
+    throw new BadRequestError('This protocol action does not send an email.', {
+      protocolActionId: ['This protocol action does not send an email.'],
+    });
+  const parameters = { ...step.parameters, ...input.userDefinedParams };
   try {
-    return renderEmail({ tenant: unit.tenant, workUnit: unit.workUnit, ruleMatch: null, test: null, summary: step.summary }, parseEmailParameters(parameters));
+    return renderEmail(
+      { tenant: unit.tenant, workUnit: unit.workUnit, ruleMatch: null, test: null, summary: step.summary },
+      parseEmailParameters(parameters),
+    );
   } catch (error) {
-    if (error instanceof EmailParameterError) throw new BadRequestError(error.message, { [error.field]: [error.message] });
+    if (error instanceof EmailParameterError)
+      throw new BadRequestError(error.message, { [error.field]: [error.message] });
     throw error;
   }
 }

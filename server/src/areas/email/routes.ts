@@ -3,7 +3,7 @@ import { emailRenderInputSchema, outboxEmailSchema, renderedEmailSchema } from '
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { perm, principalOf } from '../../http/route-permission.js';
+import { principalOf } from '../../http/route-permission.js';
 import { renderForWorkUnit } from './queries.js';
 import { emailOutboxResource } from './resource.js';
 
@@ -12,23 +12,35 @@ import { emailOutboxResource } from './resource.js';
  * Outbox, every email the portal sent or kept. The Outbox is for administrators: Settings view, a
  * permission only the Administrator role holds (the Operator role has none of Settings).
  */
-export const emailRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
-  app.post(
-    '/v1/emailtemplates/render',
-    {
-      config: { permission: perm('WorkUnits', 'view') },
-      schema: { tags: ['Email'], summary: 'The email a Send Email protocol action would send for a work unit, with the values a user typed', body: emailRenderInputSchema, response: { 200: renderedEmailSchema } },
-    },
-    async (request) => renderForWorkUnit(db, principalOf(request).tenantScope, config.publicUrl, request.body),
-  );
+export const emailRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ db, config }) =>
+  async (app) => {
+    app.post(
+      '/v1/emailtemplates/render',
+      {
+        config: { permission: 'WorkUnits:view' },
+        schema: {
+          tags: ['Email'],
+          operationId: 'renderEmailTemplate',
+          summary: 'Preview the email of a Send Email action',
+          description:
+            'The email a Send Email protocol action would send for a work unit, with the values a user typed; nothing is sent. ' +
+            '`userDefinedParams` is an object of names and texts or its JSON text (spec 001 §7).',
+          body: emailRenderInputSchema,
+          response: { 200: renderedEmailSchema },
+        },
+      },
+      async (request) => renderForWorkUnit(db, principalOf(request).tenantScope, config.publicUrl, request.body),
+    );
 
-  registerListRoutes(app, db, {
-    path: '/v1/emailOutbox',
-    resource: emailOutboxResource,
-    row: outboxEmailSchema,
-    permission: perm('Settings', 'view'),
-    base: (user) => scoped(db, user.tenantScope).selectFrom('email_outbox').selectAll(),
-    exportFileName: 'outbox.csv',
-    tags: ['Email'],
-  });
-};
+    registerListRoutes(app, db, {
+      path: '/v1/emailOutbox',
+      title: 'Outbox emails',
+      resource: emailOutboxResource,
+      row: outboxEmailSchema,
+      permission: 'Settings:view',
+      base: (user) => scoped(db, user.tenantScope).selectFrom('email_outbox').selectAll(),
+      exportFileName: 'outbox.csv',
+      tags: ['Email'],
+    });
+  };

@@ -6,24 +6,63 @@ import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type ActionRun } from '../../engines/actions/run.js';
 import { deliverEmail, type DeliveryResult, type OutgoingEmail } from '../../engines/email/delivery.js';
 import { findEmailTenant, findEmailWorkUnit, findProtocolStep } from './queries.js';
-import { EmailParameterError, parseEmailParameters, renderEmail, type EmailContext, type EmailWorkUnit } from './templates.js';
+import {
+  EmailParameterError,
+  parseEmailParameters,
+  renderEmail,
+  type EmailContext,
+  type EmailWorkUnit,
+} from './templates.js';
 
 /** What the email of a run is about: the protocol's work unit, the rule's match, or the catalogue's test. */
-async function contextOf(db: Db, run: ActionRun, publicUrl: string): Promise<{ context: EmailContext; workUnitId: number | null }> {
+async function contextOf(
+  db: Db,
+  run: ActionRun,
+  publicUrl: string,
+): Promise<{ context: EmailContext; workUnitId: number | null }> {
   const { origin } = run;
   const scope = { kind: 'some', tenantIds: [run.tenantId] } as const;
   if (origin.kind === 'protocol' || origin.kind === 'workUnit') {
     const unit = await findEmailWorkUnit(db, scope, origin.workUnitId, publicUrl);
     if (!unit) throw new ActionFailure(`Work unit ${origin.workUnitId} no longer exists.`);
-    const step = origin.kind === 'protocol' ? await findProtocolStep(db, run.tenantId, origin.protocolActionId) : undefined;
-    return { context: { tenant: unit.tenant, workUnit: unit.workUnit, ruleMatch: null, test: null, summary: step?.summary ?? null }, workUnitId: origin.workUnitId };
+    const step =
+      origin.kind === 'protocol' ? await findProtocolStep(db, run.tenantId, origin.protocolActionId) : undefined;
+    return {
+      context: {
+        tenant: unit.tenant,
+        workUnit: unit.workUnit,
+        ruleMatch: null,
+        test: null,
+        summary: step?.summary ?? null,
+      },
+      workUnitId: origin.workUnitId,
+    };
   }
   const tenant = await findEmailTenant(db, run.tenantId);
   if (!tenant) throw new ActionFailure('The tenant no longer exists.');
   if (origin.kind === 'rule') {
-    const match = await scoped(db, scope).selectFrom('rule_match').select(['first_match', 'last_match', 'expires']).where('rule_match_id', '=', origin.ruleMatchId).executeTakeFirst();
+    const match = await scoped(db, scope)
+      .selectFrom('rule_match')
+      .select(['first_match', 'last_match', 'expires'])
+      .where('rule_match_id', '=', origin.ruleMatchId)
+      .executeTakeFirst();
     const when = match ? new Date(origin.phase === 'match' ? match.last_match : match.expires) : new Date();
-    return { context: { tenant, workUnit: null, ruleMatch: { ruleName: origin.ruleName, subjectId: origin.subjectId, label: origin.label, phase: origin.phase, when }, test: null, summary: null }, workUnitId: null };
+    return {
+      context: {
+        tenant,
+        workUnit: null,
+        ruleMatch: {
+          ruleName: origin.ruleName,
+          subjectId: origin.subjectId,
+          label: origin.label,
+          phase: origin.phase,
+          when,
+        },
+        test: null,
+        summary: null,
+      },
+      workUnitId: null,
+    };
   }
   // A test shows the template as a work unit would have it, with a sample unit; no stakeholder address, so it goes to the internal one.
   const sample: EmailWorkUnit = {
@@ -38,18 +77,27 @@ async function contextOf(db: Db, run: ActionRun, publicUrl: string): Promise<{ c
     created: new Date(),
     link: publicUrl,
   };
-  return { context: { tenant, workUnit: sample, ruleMatch: null, test: { triggeredBy: origin.triggeredBy }, summary: null }, workUnitId: null };
+  return {
+    context: { tenant, workUnit: sample, ruleMatch: null, test: { triggeredBy: origin.triggeredBy }, summary: null },
+    workUnitId: null,
+  };
 }
 
 function outcomeOf(result: DeliveryResult, subject: string | null): ActionOutcome {
   const what = subject === null ? `Email #${result.emailId}` : `Email "${subject}"`;
   switch (result.kind) {
     case 'kept':
-      return { status: ACTION_RESULT_STATUSES.Success, detail: `${what} to ${result.to} kept in the outbox (no SMTP server is configured).` };
+      return {
+        status: ACTION_RESULT_STATUSES.Success,
+        detail: `${what} to ${result.to} kept in the outbox (no SMTP server is configured).`,
+      };
     case 'sent':
       return { status: ACTION_RESULT_STATUSES.Success, detail: `${what} sent to ${result.to} (${result.messageId}).` };
     case 'already':
-      return { status: ACTION_RESULT_STATUSES.Success, detail: `${what} to ${result.to} was ${result.transport === 'smtp' ? 'sent' : 'kept in the outbox'} by an earlier attempt of this run.` };
+      return {
+        status: ACTION_RESULT_STATUSES.Success,
+        detail: `${what} to ${result.to} was ${result.transport === 'smtp' ? 'sent' : 'kept in the outbox'} by an earlier attempt of this run.`,
+      };
   }
 }
 
@@ -82,7 +130,13 @@ export async function sendEmailAction(db: Db, run: ActionRun, key: string): Prom
       );
     }
     subject = email.subject;
-    return { ...email, tenantId: run.tenantId, template: parameters.template, isImportant: parameters.isImportant, workUnitId };
+    return {
+      ...email,
+      tenantId: run.tenantId,
+      template: parameters.template,
+      isImportant: parameters.isImportant,
+      workUnitId,
+    };
   });
   return outcomeOf(result, subject);
 }

@@ -1,6 +1,17 @@
 import { EMAIL_TEMPLATES, type EmailTemplate, type RenderedEmail } from '@cfs/contracts/automation';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
-import { emailDocument, escapeHtml, footerHtml, headerHtml, headingHtml, isEmailAddress, linkHtml, paragraphHtml, subheadingHtml, tableHtml } from '../../engines/email/compose.js';
+import {
+  emailDocument,
+  escapeHtml,
+  footerHtml,
+  headerHtml,
+  headingHtml,
+  isEmailAddress,
+  linkHtml,
+  paragraphHtml,
+  subheadingHtml,
+  tableHtml,
+} from '../../engines/email/compose.js';
 
 /**
  * The Send Email action's templates (spec 002 §3 Email parameters IsImportant, Template,
@@ -84,7 +95,12 @@ function addresses(text: string, field: string): string[] {
     .split(/[,;]/)
     .map((part) => part.trim())
     .filter(Boolean);
-  for (const address of list) if (!isEmailAddress(address)) throw new EmailParameterError('ExtraParameters', `"${address}" in ExtraParameters ${field} is not an email address.`);
+  for (const address of list)
+    if (!isEmailAddress(address))
+      throw new EmailParameterError(
+        'ExtraParameters',
+        `"${address}" in ExtraParameters ${field} is not an email address.`,
+      );
   return list;
 }
 
@@ -96,14 +112,27 @@ export function parseExtraParameters(text: string | undefined): ExtraParameters 
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new EmailParameterError('ExtraParameters', 'ExtraParameters must be the JSON text of an object, e.g. {"Site": "North"}.');
+    throw new EmailParameterError(
+      'ExtraParameters',
+      'ExtraParameters must be the JSON text of an object, e.g. {"Site": "North"}.',
+    );
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new EmailParameterError('ExtraParameters', 'ExtraParameters must be the JSON text of an object, e.g. {"Site": "North"}.');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new EmailParameterError(
+      'ExtraParameters',
+      'ExtraParameters must be the JSON text of an object, e.g. {"Site": "North"}.',
+    );
   const entries = Object.entries(parsed);
-  if (entries.length > MAX_EXTRA_KEYS) throw new EmailParameterError('ExtraParameters', `ExtraParameters may hold at most ${MAX_EXTRA_KEYS} entries.`);
+  if (entries.length > MAX_EXTRA_KEYS)
+    throw new EmailParameterError('ExtraParameters', `ExtraParameters may hold at most ${MAX_EXTRA_KEYS} entries.`);
   for (const [key, raw] of entries) {
     if (raw === null || raw === undefined) continue;
-    const value = typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : JSON.stringify(raw);
+    const value =
+      typeof raw === 'string'
+        ? raw
+        : typeof raw === 'number' || typeof raw === 'boolean'
+          ? String(raw)
+          : JSON.stringify(raw);
     switch (key.toLowerCase()) {
       case 'to':
         extra.to.push(...addresses(value, key));
@@ -115,7 +144,11 @@ export function parseExtraParameters(text: string | undefined): ExtraParameters 
         extra.bcc.push(...addresses(value, key));
         break;
       case 'subject':
-        extra.subject = value.replace(/[\r\n]+/g, ' ').trim().slice(0, 400) || null;
+        extra.subject =
+          value
+            .replace(/[\r\n]+/g, ' ')
+            .trim()
+            .slice(0, 400) || null;
         break;
       default:
         extra.values.push([key, value]);
@@ -130,10 +163,18 @@ const FALSE = ['', 'false', '0', 'no'];
 /** The Send Email action's parameters as a protocol action, a rule or a user gave them. Template defaults to Simple. */
 export function parseEmailParameters(parameters: Readonly<Record<string, string>>): EmailParameters {
   const templateText = (parameters.Template ?? '').trim();
-  const template = templateText === '' ? DEFAULT_EMAIL_TEMPLATE : EMAIL_TEMPLATES.find((name) => name.toLowerCase() === templateText.toLowerCase());
-  if (!template) throw new EmailParameterError('Template', `Template "${templateText}" is not one of ${EMAIL_TEMPLATES.join(', ')}.`);
+  const template =
+    templateText === ''
+      ? DEFAULT_EMAIL_TEMPLATE
+      : EMAIL_TEMPLATES.find((name) => name.toLowerCase() === templateText.toLowerCase());
+  if (!template)
+    throw new EmailParameterError(
+      'Template',
+      `Template "${templateText}" is not one of ${EMAIL_TEMPLATES.join(', ')}.`,
+    );
   const important = (parameters.IsImportant ?? '').trim().toLowerCase();
-  if (!TRUE.includes(important) && !FALSE.includes(important)) throw new EmailParameterError('IsImportant', 'IsImportant must be true or false.');
+  if (!TRUE.includes(important) && !FALSE.includes(important))
+    throw new EmailParameterError('IsImportant', 'IsImportant must be true or false.');
   return { template, isImportant: TRUE.includes(important), extra: parseExtraParameters(parameters.ExtraParameters) };
 }
 
@@ -182,7 +223,13 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
       ref: `rule "${match.ruleName}"`,
       subjectRef: `Rule "${match.ruleName}"`,
       title: `${match.ruleName}: ${match.label ?? match.subjectId}`,
-      facts: [['Rule', match.ruleName], ['Subject', subject], tenant, ['Event', match.phase === 'match' ? 'Matched' : 'Match expired'], ['When', utc(match.when)]],
+      facts: [
+        ['Rule', match.ruleName],
+        ['Subject', subject],
+        tenant,
+        ['Event', match.phase === 'match' ? 'Matched' : 'Match expired'],
+        ['When', utc(match.when)],
+      ],
       description: `Rule "${match.ruleName}" ${match.phase === 'match' ? 'matched' : 'stopped matching'} ${subject}.`,
       resolution: null,
       link: null,
@@ -214,7 +261,10 @@ const TEMPLATES: Record<EmailTemplate, (topic: Topic) => Content> = {
   AllClear: (t) => ({
     subject: `All clear: ${t.title}`,
     heading: 'All clear',
-    paragraphs: [t.greeting, `The issue reported in ${t.ref} no longer needs attention. No further action is required on your part.`],
+    paragraphs: [
+      t.greeting,
+      `The issue reported in ${t.ref} no longer needs attention. No further action is required on your part.`,
+    ],
     details: true,
   }),
   CfsInternalWuCommNotification: (t) => ({
@@ -232,7 +282,10 @@ const TEMPLATES: Record<EmailTemplate, (topic: Topic) => Content> = {
   GeneralAlert: (t) => ({
     subject: `Alert: ${t.title}`,
     heading: 'Service alert',
-    paragraphs: [t.greeting, `We are aware of an issue (${t.ref}) that may affect your service and are working on it. We will let you know when it is resolved.`],
+    paragraphs: [
+      t.greeting,
+      `We are aware of an issue (${t.ref}) that may affect your service and are working on it. We will let you know when it is resolved.`,
+    ],
     details: true,
   }),
   None: () => ({ subject: 'Message from CFS Portal', heading: null, paragraphs: [], details: false }),
@@ -257,13 +310,19 @@ const TEMPLATES: Record<EmailTemplate, (topic: Topic) => Content> = {
   ResolutionCenterCreated: (t) => ({
     subject: `We received your request: ${t.title}`,
     heading: 'We received your request',
-    paragraphs: [t.greeting, `Thank you for contacting us. Your request has been recorded as ${t.ref} and our team will look into it. We will keep you informed of its progress.`],
+    paragraphs: [
+      t.greeting,
+      `Thank you for contacting us. Your request has been recorded as ${t.ref} and our team will look into it. We will keep you informed of its progress.`,
+    ],
     details: true,
   }),
   ResolutionCenterResolved: (t) => ({
     subject: `Your request has been resolved: ${t.title}`,
     heading: 'Your request has been resolved',
-    paragraphs: [t.greeting, `We have resolved ${t.ref}. If the issue comes back, reply to this email or open a new request in the Resolution Center.`],
+    paragraphs: [
+      t.greeting,
+      `We have resolved ${t.ref}. If the issue comes back, reply to this email or open a new request in the Resolution Center.`,
+    ],
     details: true,
   }),
 };
@@ -304,25 +363,38 @@ function recipients(context: EmailContext, parameters: EmailParameters): Pick<Re
       seen.add(key);
       return true;
     });
-  return { to: unique([...to, ...extra.to]).join(', '), cc: unique([...cc, ...extra.cc]).join(', '), bcc: unique(extra.bcc).join(', ') };
+  return {
+    to: unique([...to, ...extra.to]).join(', '),
+    cc: unique([...cc, ...extra.cc]).join(', '),
+    bcc: unique(extra.bcc).join(', '),
+  };
 }
 
 /** Renders one email: recipients by template, subject (with IsImportant's prefix), HTML body with every value escaped. */
 export function renderEmail(context: EmailContext, parameters: EmailParameters): RenderedEmail {
   const topic = topicOf(context, parameters.template);
   const content = TEMPLATES[parameters.template](topic);
-  const subject = `${context.test ? '[Test] ' : ''}${parameters.isImportant ? '[Important] ' : ''}${parameters.extra.subject ?? content.subject}`.slice(0, 500);
+  const subject =
+    `${context.test ? '[Test] ' : ''}${parameters.isImportant ? '[Important] ' : ''}${parameters.extra.subject ?? content.subject}`.slice(
+      0,
+      500,
+    );
   const parts: string[] = [headerHtml(context.tenant.name)];
-  if (context.test) parts.push(`<p style="margin:0 0 16px;padding:8px 12px;background:#fff8e1;border-radius:4px">${escapeHtml(`A test message from the action catalogue, requested by ${context.test.triggeredBy}: the ${parameters.template} template as it looks for a sample work unit.`)}</p>`);
+  if (context.test)
+    parts.push(
+      `<p style="margin:0 0 16px;padding:8px 12px;background:#fff8e1;border-radius:4px">${escapeHtml(`A test message from the action catalogue, requested by ${context.test.triggeredBy}: the ${parameters.template} template as it looks for a sample work unit.`)}</p>`,
+    );
   if (parameters.isImportant) parts.push('<p style="margin:0 0 12px;color:#c62828;font-weight:700">Important</p>');
   if (content.heading) parts.push(headingHtml(content.heading));
   parts.push(...content.paragraphs.map(paragraphHtml));
   if (content.details) {
     parts.push(tableHtml(topic.facts));
     if (topic.description) parts.push(subheadingHtml('Description'), paragraphHtml(topic.description));
-    if (topic.resolution && parameters.template !== 'ResolutionCenterCreated') parts.push(subheadingHtml('Resolution'), paragraphHtml(topic.resolution));
+    if (topic.resolution && parameters.template !== 'ResolutionCenterCreated')
+      parts.push(subheadingHtml('Resolution'), paragraphHtml(topic.resolution));
   }
-  if (context.summary && parameters.template !== 'None') parts.push(subheadingHtml('Note'), paragraphHtml(context.summary));
+  if (context.summary && parameters.template !== 'None')
+    parts.push(subheadingHtml('Note'), paragraphHtml(context.summary));
   if (parameters.extra.values.length > 0) {
     if (parameters.template !== 'None') parts.push(subheadingHtml('Additional details'));
     parts.push(tableHtml(parameters.extra.values));

@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { featuresAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { featureRoutes } from './routes.js';
 
 export const featuresArea = defineArea({
   name: 'features',
   routes: featureRoutes,
-  access: featuresAccess,
+  apiTags: { Features: 'Whether an optional feature is on for this installation.' },
 });

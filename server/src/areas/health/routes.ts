@@ -39,20 +39,26 @@ function sameToken(sent: string, expected: string): boolean {
  * (503 with the failing checks otherwise). `/metrics`: Prometheus text for a scraper holding
  * METRICS_TOKEN; not served on this port without one (METRICS_PORT serves it on a port of its own).
  */
-export const healthRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
-  app.get('/healthz', { config: { permission: 'public' }, schema: { hide: true } }, async (_request, reply) => {
-    await sql`SELECT 1`.execute(db);
-    return reply.send({ status: 'ok' });
-  });
-  app.get('/readyz', { config: { permission: 'public' }, schema: { hide: true } }, async (_request, reply) => {
-    const { ready, checks } = await readiness(db);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
-  });
-  app.get('/metrics', { config: { permission: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    const expected = config.metrics.token;
-    if (!expected) return reply.code(404).send({ message: 'Not found.' });
-    const sent = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!sent || !sameToken(sent, expected)) return reply.code(401).header('WWW-Authenticate', 'Bearer').send({ message: 'The metrics token is missing or wrong.' });
-    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await renderMetrics(db));
-  });
-};
+export const healthRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ db, config }) =>
+  async (app) => {
+    app.get('/healthz', { config: { permission: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+      await sql`SELECT 1`.execute(db);
+      return reply.send({ status: 'ok' });
+    });
+    app.get('/readyz', { config: { permission: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+      const { ready, checks } = await readiness(db);
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+    });
+    app.get('/metrics', { config: { permission: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      const expected = config.metrics.token;
+      if (!expected) return reply.code(404).send({ message: 'Not found.' });
+      const sent = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!sent || !sameToken(sent, expected))
+        return reply
+          .code(401)
+          .header('WWW-Authenticate', 'Bearer')
+          .send({ message: 'The metrics token is missing or wrong.' });
+      return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await renderMetrics(db));
+    });
+  };

@@ -1,9 +1,10 @@
-import { defineArea } from '../../http/area.js';
-import { homeAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { homeRoutes } from './routes.js';
 
 export const homeArea = defineArea({
   name: 'home',
   routes: homeRoutes,
-  access: homeAccess,
+  apiTags: {
+    Home: "The home page's figures of a tenant: work units, devices, rule matches, communications and compliance.",
+  },
 });

@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import { HOME_TOP_RULES, type HomeCommunications, type HomeCompliance, type HomeDevices, type HomeRuleMatches, type HomeWorkUnits } from '@cfs/contracts/home';
+import {
+  HOME_TOP_RULES,
+  type HomeCommunications,
+  type HomeCompliance,
+  type HomeDevices,
+  type HomeRuleMatches,
+  type HomeWorkUnits,
+} from '@cfs/contracts/home';
 import { FINISHED_STATES } from '@cfs/contracts/work-units';
 import { CLOSED_COMMUNICATION_STATUSES } from '@cfs/contracts/communications';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
@@ -56,7 +63,9 @@ export async function deviceFigures(db: Db, scope: TenantScope): Promise<HomeDev
     .selectFrom('device')
     .select((eb) => [
       eb.fn.countAll<string>().as('total'),
-      sql<string>`count(*) FILTER (WHERE ${deviceOnlineSql(sql.ref('device.last_contact'), sql.ref('device.heartbeat_interval'))})`.as('online'),
+      sql<string>`count(*) FILTER (WHERE ${deviceOnlineSql(sql.ref('device.last_contact'), sql.ref('device.heartbeat_interval'))})`.as(
+        'online',
+      ),
       sql<string>`count(*) FILTER (WHERE device.outdated_packages > 0)`.as('out_of_date'),
     ])
     .where('device.is_deleted', '=', false)
@@ -74,7 +83,9 @@ export async function deviceFigures(db: Db, scope: TenantScope): Promise<HomeDev
 export async function ruleMatchFigures(db: Db, scope: TenantScope): Promise<HomeRuleMatches> {
   const rows = await scoped(db, scope)
     .selectFrom('rule_match')
-    .innerJoin('rule', (join) => join.onRef('rule.rule_id', '=', 'rule_match.rule_id').on(tenantCondition('rule', 'rule', scope)))
+    .innerJoin('rule', (join) =>
+      join.onRef('rule.rule_id', '=', 'rule_match.rule_id').on(tenantCondition('rule', 'rule', scope)),
+    )
     .select((eb) => [
       'rule.rule_id',
       'rule.name',
@@ -121,14 +132,19 @@ export async function complianceFigures(db: Db, scope: TenantScope, weekStart: s
     .selectFrom('control_set')
     .innerJoin('control', 'control.control_set_id', 'control_set.control_set_id')
     .leftJoin('control_status', (join) =>
-      join.onRef('control_status.control_id', '=', 'control.control_id').on(sql<boolean>`control_status.check_date = ${weekStart}::date`).on(tenantCondition('control_status', 'control_status', scope)),
+      join
+        .onRef('control_status.control_id', '=', 'control.control_id')
+        .on(sql<boolean>`control_status.check_date = ${weekStart}::date`)
+        .on(tenantCondition('control_status', 'control_status', scope)),
     )
     .select((eb) => [
       'control_set.control_set_id',
       'control_set.name',
       eb.fn.count<string>('control.control_id').as('controls'),
       sql<string>`count(control_status.control_status_id) FILTER (WHERE control_status.status <> 'Notset')`.as('set'),
-      sql<string>`count(control_status.control_status_id) FILTER (WHERE control_status.status = 'NonCompliant')`.as('non_compliant'),
+      sql<string>`count(control_status.control_status_id) FILTER (WHERE control_status.status = 'NonCompliant')`.as(
+        'non_compliant',
+      ),
     ])
     .groupBy(['control_set.control_set_id', 'control_set.name'])
     .orderBy('control_set.name')
@@ -139,7 +155,14 @@ export async function complianceFigures(db: Db, scope: TenantScope, weekStart: s
       const controls = count(row.controls);
       const set = count(row.set);
       // Spec 002 §9: percentages to two decimals.
-      return { controlSetId: row.control_set_id, name: row.name, controls, set, percentSet: controls === 0 ? 0 : Math.round((set * 10_000) / controls) / 100, nonCompliant: count(row.non_compliant) };
+      return {
+        controlSetId: row.control_set_id,
+        name: row.name,
+        controls,
+        set,
+        percentSet: controls === 0 ? 0 : Math.round((set * 10_000) / controls) / 100,
+        nonCompliant: count(row.non_compliant),
+      };
     }),
   };
 }

@@ -1,8 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { homeComplianceQuerySchema, homeComplianceSchema, homeCommunicationsSchema, homeDevicesSchema, homeQuerySchema, homeRuleMatchesSchema, homeWorkUnitsSchema } from '@cfs/contracts/home';
+import {
+  homeComplianceQuerySchema,
+  homeComplianceSchema,
+  homeCommunicationsSchema,
+  homeDevicesSchema,
+  homeQuerySchema,
+  homeRuleMatchesSchema,
+  homeWorkUnitsSchema,
+} from '@cfs/contracts/home';
 import type { AppDeps } from '../../app-deps.js';
-import { perm, principalOf } from '../../http/route-permission.js';
-import { communicationFigures, complianceFigures, deviceFigures, ruleMatchFigures, tenantOnly, workUnitFigures } from './queries.js';
+import { principalOf } from '../../http/route-permission.js';
+import {
+  communicationFigures,
+  complianceFigures,
+  deviceFigures,
+  ruleMatchFigures,
+  tenantOnly,
+  workUnitFigures,
+} from './queries.js';
 
 const tags = ['Home'];
 
@@ -20,27 +35,91 @@ export const homeRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = () => async 
 
   app.get(
     '/v1/home/workunits',
-    { config: { permission: perm('WorkUnits', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeWorkUnitsSchema } } },
-    (request) => request.read((reader) => workUnitFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
+    {
+      config: { permission: 'WorkUnits:view' },
+      schema: {
+        tags,
+        operationId: 'getHomeWorkUnits',
+        summary: "Get the home page's work unit figures",
+        querystring: homeQuerySchema,
+        response: { 200: homeWorkUnitsSchema },
+      },
+    },
+    (request) =>
+      request.read((reader) =>
+        workUnitFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+      ),
   );
   app.get(
     '/v1/home/devices',
-    { config: { permission: perm('Devices', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeDevicesSchema } } },
-    (request) => request.read((reader) => deviceFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
+    {
+      config: { permission: 'Devices:view' },
+      schema: {
+        tags,
+        operationId: 'getHomeDevices',
+        summary: "Get the home page's device figures",
+        querystring: homeQuerySchema,
+        response: { 200: homeDevicesSchema },
+      },
+    },
+    (request) =>
+      request.read((reader) =>
+        deviceFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+      ),
   );
   app.get(
     '/v1/home/rulematches',
-    { config: { permission: perm('Rules', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeRuleMatchesSchema } } },
-    (request) => request.read((reader) => ruleMatchFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
+    {
+      config: { permission: 'Rules:view' },
+      schema: {
+        tags,
+        operationId: 'getHomeRuleMatches',
+        summary: "Get the home page's rule match figures",
+        querystring: homeQuerySchema,
+        response: { 200: homeRuleMatchesSchema },
+      },
+    },
+    (request) =>
+      request.read((reader) =>
+        ruleMatchFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+      ),
   );
   app.get(
     '/v1/home/communications',
-    { config: { permission: perm('WorkUnitCommunications', 'view') }, schema: { tags, querystring: homeQuerySchema, response: { 200: homeCommunicationsSchema } } },
-    (request) => request.read((reader) => communicationFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId))),
+    {
+      config: { permission: 'WorkUnitCommunications:view' },
+      schema: {
+        tags,
+        operationId: 'getHomeCommunications',
+        summary: "Get the home page's communication figures",
+        querystring: homeQuerySchema,
+        response: { 200: homeCommunicationsSchema },
+      },
+    },
+    (request) =>
+      request.read((reader) =>
+        communicationFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId)),
+      ),
   );
   app.get(
     '/v1/home/compliance',
-    { config: { permission: perm('Compliance', 'view') }, schema: { tags, querystring: homeComplianceQuerySchema, response: { 200: homeComplianceSchema } } },
-    (request) => request.read((reader) => complianceFigures(reader, tenantOnly(principalOf(request).tenantScope, request.query.tenantId), request.query.checkDate)),
+    {
+      config: { permission: 'Compliance:view' },
+      schema: {
+        tags,
+        operationId: 'getHomeCompliance',
+        summary: "Get the home page's compliance figures for a week",
+        querystring: homeComplianceQuerySchema,
+        response: { 200: homeComplianceSchema },
+      },
+    },
+    (request) =>
+      request.read((reader) =>
+        complianceFigures(
+          reader,
+          tenantOnly(principalOf(request).tenantScope, request.query.tenantId),
+          request.query.checkDate,
+        ),
+      ),
   );
 };

@@ -1,48 +1,19 @@
-import type { Selectable } from 'kysely';
 import { LOCATION_MESSAGES, type Location, type LocationLookup, type LocationValues } from '@cfs/contracts/locations';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS, canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
-
-export const presentLocation = (row: Selectable<Database['location']>): Location => ({
-  locationId: row.location_id,
-  name: row.name,
-  tenantId: row.tenant_id,
-  address1: row.address1,
-  address2: row.address2,
-  city: row.city,
-  state: row.state,
-  country: row.country,
-  postalCode: row.postal_code,
-  coordinates: row.coordinates,
-  created: row.created,
-  createdBy: row.created_by,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
-});
-
-const columns = (input: LocationValues) => ({
-  name: input.name,
-  tenant_id: input.tenantId,
-  address1: input.address1,
-  address2: input.address2,
-  city: input.city,
-  state: input.state,
-  country: input.country,
-  postal_code: input.postalCode,
-  coordinates: input.coordinates,
-});
+import { locationEntity } from './resource.js';
 
 /**
  * A tenantless location is shared by every tenant (spec 002 §7 "locations of the tenant or
  * tenantless"): one tenant's staff may read it but not change what all the others see.
  */
 function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
-  if (tenantId === null && user.tenantScope.kind !== 'all') throw new HttpError(403, LOCATION_MESSAGES.tenantlessRefused);
+  if (tenantId === null && user.tenantScope.kind !== 'all')
+    throw new HttpError(403, LOCATION_MESSAGES.tenantlessRefused);
 }
 
 async function assertTenant(db: Db, user: Principal, tenantId: string | null): Promise<void> {
@@ -53,19 +24,33 @@ async function assertTenant(db: Db, user: Principal, tenantId: string | null): P
 }
 
 export async function findLocation(db: Db, scope: TenantScope, id: string): Promise<Location> {
-  const row = await scoped(db, scope).selectFrom('location').selectAll().where('location_id', '=', id).executeTakeFirst();
-  return presentLocation(orNotFound(row, 'The location'));
+  const row = await scoped(db, scope)
+    .selectFrom('location')
+    .selectAll()
+    .where('location_id', '=', id)
+    .executeTakeFirst();
+  return locationEntity.present(orNotFound(row, 'The location'));
 }
 
 export async function createLocation(db: Db, user: Principal, input: LocationValues): Promise<Location> {
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const row = await scoped(trx, user.tenantScope)
-      .insertInto('location', { ...columns(input), created_by: user.userName, modified_by: user.userName })
+      .insertInto('location', {
+        ...locationEntity.writeColumns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'location', entityId: row.location_id, tenantId: row.tenant_id, action: 'create', changes: { name: row.name } });
-    return presentLocation(row);
+    await recordAudit(trx, user, {
+      entityType: 'location',
+      entityId: row.location_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: { name: row.name },
+    });
+    return locationEntity.present(row);
   });
 }
 
@@ -73,7 +58,10 @@ export async function updateLocation(db: Db, user: Principal, id: string, input:
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
-    const locked = orNotFound(await tx.selectFrom('location').selectAll().where('location_id', '=', id).forUpdate().executeTakeFirst(), 'The location');
+    const locked = orNotFound(
+      await tx.selectFrom('location').selectAll().where('location_id', '=', id).forUpdate().executeTakeFirst(),
+      'The location',
+    );
     assertMayWriteTenant(user, locked.tenant_id);
     // A location becoming one tenant's must not hold other tenants' devices (read across tenants:
     // only the yes or no leaves here).
@@ -86,18 +74,25 @@ export async function updateLocation(db: Db, user: Principal, id: string, input:
         .where('is_deleted', '=', false)
         .limit(1)
         .executeTakeFirst();
-      if (elsewhere) throw new BadRequestError(LOCATION_MESSAGES.saveFailed, { tenantId: [LOCATION_MESSAGES.usedByOtherTenants] });
+      if (elsewhere)
+        throw new BadRequestError(LOCATION_MESSAGES.saveFailed, { tenantId: [LOCATION_MESSAGES.usedByOtherTenants] });
     }
-    const before = presentLocation(locked);
+    const before = locationEntity.present(locked);
     const row = await tx
       .updateTable('location')
-      .set({ ...columns(input), modified: new Date(), modified_by: user.userName })
+      .set({ ...locationEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
       .where('location_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentLocation(row);
+    const after = locationEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, { entityType: 'location', entityId: id, tenantId: row.tenant_id ?? before.tenantId, action: 'update', changes });
+    await recordAudit(trx, user, {
+      entityType: 'location',
+      entityId: id,
+      tenantId: row.tenant_id ?? before.tenantId,
+      action: 'update',
+      changes,
+    });
     return after;
   });
 }
@@ -106,10 +101,15 @@ export async function updateLocation(db: Db, user: Principal, id: string, input:
  * `/api/generallookup/locations` (spec 002 §7): the tenant's locations and the tenantless ones,
  * for the device form's Location choice. Without `tenantId`, every tenant of the caller.
  */
-export async function findLocationLookups(db: Db, scope: TenantScope, tenantId: string | undefined): Promise<LocationLookup[]> {
+export async function findLocationLookups(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string | undefined,
+): Promise<LocationLookup[]> {
   if (tenantId !== undefined && !canAccessTenant(scope, tenantId)) return [];
   let query = scoped(db, scope).selectFrom('location').select(['location_id', 'name', 'tenant_id']);
-  if (tenantId !== undefined) query = query.where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]));
+  if (tenantId !== undefined)
+    query = query.where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]));
   const rows = await query.orderBy('name').orderBy('location_id').limit(1000).execute();
   return rows.map((row) => ({ locationId: row.location_id, name: row.name, tenantId: row.tenant_id }));
 }

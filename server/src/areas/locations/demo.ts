@@ -1,11 +1,18 @@
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Tx } from '../../db/database.js';
-import { DEMO } from '../../db/seed.js';
+import { DEMO } from '../../db/demo-ids.js';
 import { scoped } from '../../db/scoped.js';
 
 /** Demo locations: one shared by every tenant, the others each a demo tenant's own. */
 export async function seedDemoLocations(trx: Tx, tenants: { contoso: string; fabrikam: string } = DEMO): Promise<void> {
-  const place = (tenantId: string | null, name: string, city: string, state: string, country: string, postalCode: string) => ({
+  const place = (
+    tenantId: string | null,
+    name: string,
+    city: string,
+    state: string,
+    country: string,
+    postalCode: string,
+  ) => ({
     tenant_id: tenantId,
     name,
     city,

@@ -1,12 +1,11 @@
-import { defineArea } from '../../http/area.js';
-import { locationsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { seedDemoLocations } from './demo.js';
 import { locationRoutes } from './routes.js';
 
 export const locationsArea = defineArea({
   name: 'locations',
   routes: locationRoutes,
-  access: locationsAccess,
+  apiTags: { Locations: 'The places devices are at.' },
   audited: { location: 'Locations' },
   demoSeed: (trx) => seedDemoLocations(trx),
 });

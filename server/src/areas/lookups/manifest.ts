@@ -1,9 +1,11 @@
-import { defineArea } from '../../http/area.js';
-import { lookupsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { lookupRoutes } from './routes.js';
 
 export const lookupsArea = defineArea({
   name: 'lookups',
   routes: lookupRoutes,
-  access: lookupsAccess,
+  apiTags: {
+    Lookups:
+      "Choices the portal's forms offer: tenants, subscriptions, work unit types, time zones, rule operators and the like.",
+  },
 });

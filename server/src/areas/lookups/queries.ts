@@ -19,7 +19,11 @@ export async function findSubscriptionLookups(db: Db, scope: TenantScope): Promi
     .selectFrom('subscription')
     .innerJoin('tenant', 'tenant.tenant_id', 'subscription.tenant_id')
     .where('tenant.enabled', '=', true)
-    .select(['subscription.subscription_id as subscriptionId', 'subscription.name', 'subscription.tenant_id as tenantId'])
+    .select([
+      'subscription.subscription_id as subscriptionId',
+      'subscription.name',
+      'subscription.tenant_id as tenantId',
+    ])
     .orderBy('subscription.name')
     .execute();
 }

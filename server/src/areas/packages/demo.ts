@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
-import { EXECUTABLE_TYPES, FREQUENCY_TYPES, OPERATING_SYSTEMS, OPERATION_RESULT_TYPES, OPERATION_TYPES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import {
+  EXECUTABLE_TYPES,
+  FREQUENCY_TYPES,
+  OPERATING_SYSTEMS,
+  OPERATION_RESULT_TYPES,
+  OPERATION_TYPES,
+  PACKAGE_TYPES,
+  PACKAGE_VERSION_STATUSES,
+} from '@cfs/contracts/fleet';
 import type { ParameterDefinition } from '@cfs/contracts/packages';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
-import { DEMO } from '../../db/seed.js';
+import { DEMO } from '../../db/demo-ids.js';
 import { scoped } from '../../db/scoped.js';
 import type { FileStore } from '../../files/content-store.js';
 
@@ -46,7 +54,15 @@ interface DemoPackage {
 }
 
 const AGENT_OPERATIONS: DemoOperation[] = [
-  { name: 'Metric', description: 'CPU and memory of the host.', type: OPERATION_TYPES.Metric, resultType: OPERATION_RESULT_TYPES.Numeric, frequencies: RECURRING_AND_ON_DEMAND, intervalSeconds: 60, parameters: [] },
+  {
+    name: 'Metric',
+    description: 'CPU and memory of the host.',
+    type: OPERATION_TYPES.Metric,
+    resultType: OPERATION_RESULT_TYPES.Numeric,
+    frequencies: RECURRING_AND_ON_DEMAND,
+    intervalSeconds: 60,
+    parameters: [],
+  },
   {
     name: 'Availability',
     description: 'Calls a URL and reports whether it answered.',
@@ -54,7 +70,13 @@ const AGENT_OPERATIONS: DemoOperation[] = [
     resultType: OPERATION_RESULT_TYPES.Text,
     frequencies: RECURRING_AND_ON_DEMAND,
     intervalSeconds: 60,
-    parameters: [param('Url', { Description: 'The address to call.', Required: true }), param('Method', { Description: 'The HTTP method.', DefaultValue: 'GET' })],
+    parameters: [
+      param('Url', {
+        Description: 'The address to call (https://…), or tcp://host:port for a port that must accept a connection.',
+        Required: true,
+      }),
+      param('Method', { Description: 'The HTTP method.', DefaultValue: 'GET' }),
+    ],
   },
   {
     name: 'Api Read',
@@ -63,16 +85,30 @@ const AGENT_OPERATIONS: DemoOperation[] = [
     resultType: OPERATION_RESULT_TYPES.Text,
     frequencies: RECURRING_AND_ON_DEMAND,
     intervalSeconds: 300,
-    parameters: [param('Url', { Description: 'The API address.', Required: true }), param('JsonPath', { Description: 'Where the value is, e.g. $.status.', Required: true })],
+    parameters: [
+      param('Url', { Description: 'The API address.', Required: true }),
+      param('JsonPath', { Description: 'Where the value is, e.g. $.status.', Required: true }),
+    ],
   },
   {
     name: 'Read File',
-    description: 'Reads a local file.',
+    // The agent reads only its data folder unless its machine allows more (agent/src/read-allow.ts).
+    description:
+      'Reads a file on the device: in the agent’s data folder, or in a folder the device’s owner allowed with --read-allow.',
     type: OPERATION_TYPES.LocalFileRead,
     resultType: OPERATION_RESULT_TYPES.Text,
     frequencies: RECURRING_AND_ON_DEMAND,
     intervalSeconds: 300,
-    parameters: [param('Path', { Description: 'The file to read.', Required: true })],
+    parameters: [
+      param('Path', {
+        Description:
+          'The file: a path relative to the agent’s data folder, or a full path inside a folder allowed with --read-allow.',
+        Required: true,
+      }),
+      param('Pattern', {
+        Description: 'Optional: a regular expression; its first group (or the whole match) is the value.',
+      }),
+    ],
   },
   {
     name: 'Synthetic',
@@ -91,19 +127,31 @@ const AGENT_OPERATIONS: DemoOperation[] = [
   },
   {
     name: 'Sign In',
-    description: 'Signs in to a web application.',
+    description:
+      'Signs in with a user name and password: an OAuth 2 / OpenID Connect token request (password grant), or a JSON form post when Mode is Form.',
     type: OPERATION_TYPES.Authentication,
     resultType: OPERATION_RESULT_TYPES.Text,
     frequencies: RECURRING_AND_ON_DEMAND,
     intervalSeconds: 900,
     parameters: [
-      param('Url', { Description: 'The sign-in address.', Required: true }),
+      param('Url', {
+        Description:
+          'The token endpoint, or the issuer’s /.well-known/openid-configuration address; with Mode Form, the address the form posts to.',
+        Required: true,
+      }),
       param('Username', { Required: true }),
       param('Password', {
         Description: 'Read by the agent from its secret store.',
         Required: true,
         Source: 'SecuredValue',
-        SecuredValues: [{ PlaceholderKeyForSecretValue: '{{Password}}', SecuredSourceKeyToGetSecretValue: 'signin/password' }],
+        SecuredValues: [
+          { PlaceholderKeyForSecretValue: '{{Password}}', SecuredSourceKeyToGetSecretValue: 'signin/password' },
+        ],
+      }),
+      param('ClientId', { Description: 'Optional: the OAuth client the token is asked for.' }),
+      param('Mode', {
+        Description: 'Token (a token request) or Form (a JSON post of username and password that must answer 2xx).',
+        DefaultValue: 'Token',
       }),
     ],
   },
@@ -120,23 +168,56 @@ const DEMO_PACKAGES: DemoPackage[] = [
     operatingSystems: ALL_OS,
     operations: AGENT_OPERATIONS,
     versions: [
-      { version: '1.0.0', label: 'First release', content: '// CFS Agent logic 1.0.0\nmodule.exports = { version: "1.0.0" };\n' },
-      { version: '1.1.0', label: 'Availability checks follow redirects', content: '// CFS Agent logic 1.1.0\nmodule.exports = { version: "1.1.0" };\n' },
-      { version: '1.2.0-beta.1', label: 'Synthetic steps preview', content: '// CFS Agent logic 1.2.0-beta.1\nmodule.exports = { version: "1.2.0-beta.1" };\n' },
+      {
+        version: '1.0.0',
+        label: 'First release',
+        content: '// CFS Agent logic 1.0.0\nmodule.exports = { version: "1.0.0" };\n',
+      },
+      {
+        version: '1.1.0',
+        label: 'Availability checks follow redirects',
+        content: '// CFS Agent logic 1.1.0\nmodule.exports = { version: "1.1.0" };\n',
+      },
+      {
+        version: '1.2.0-beta.1',
+        label: 'Synthetic steps preview',
+        content: '// CFS Agent logic 1.2.0-beta.1\nmodule.exports = { version: "1.2.0-beta.1" };\n',
+      },
     ],
   },
   {
     name: 'Disk Space Check',
     tenant: 'contoso',
-    description: 'Reports the free space of the system disk.',
+    description: 'Reports the free space of a disk of the device.',
     packageType: PACKAGE_TYPES.ScriptRunner,
     executableName: 'disk-space.sh',
     executableType: EXECUTABLE_TYPES.Script,
     operatingSystems: [OPERATING_SYSTEMS.LinuxX64, OPERATING_SYSTEMS.OsxX64],
     operations: [
-      { name: 'Free Disk Space', description: 'Percentage of the system disk that is free.', type: OPERATION_TYPES.Metric, resultType: OPERATION_RESULT_TYPES.Numeric, frequencies: [FREQUENCY_TYPES.Recurring], intervalSeconds: 300, parameters: [param('Mount', { DefaultValue: '/' })] },
+      {
+        name: 'Free Disk Space',
+        description: 'Percentage of the disk that holds Mount that is free (the value; DiskPercent is the part used).',
+        type: OPERATION_TYPES.Metric,
+        resultType: OPERATION_RESULT_TYPES.Numeric,
+        frequencies: [FREQUENCY_TYPES.Recurring],
+        intervalSeconds: 300,
+        // The Mount is what makes the agent's Metric a disk figure: without it, it would report the CPU.
+        parameters: [
+          param('Mount', {
+            Description: 'A mount point or any path on the disk (Linux, macOS: /), or a drive (Windows: C:).',
+            Required: true,
+            DefaultValue: '/',
+          }),
+        ],
+      },
     ],
-    versions: [{ version: '0.9.0', label: 'Initial script', content: '#!/bin/sh\ndf -P "${MOUNT:-/}" | awk \'NR==2 {print 100 - $5}\'\n' }],
+    versions: [
+      {
+        version: '0.9.0',
+        label: 'Initial script',
+        content: '#!/bin/sh\ndf -P "${MOUNT:-/}" | awk \'NR==2 {print 100 - $5}\'\n',
+      },
+    ],
   },
   {
     name: 'Line Controller Watcher',
@@ -157,7 +238,13 @@ const DEMO_PACKAGES: DemoPackage[] = [
         parameters: [param('Url', { Required: true }), param('JsonPath', { DefaultValue: '$.state' })],
       },
     ],
-    versions: [{ version: '2.0.0', label: 'Status API v2', content: '# Line controller watcher 2.0.0\nInvoke-RestMethod $env:URL | Select-Object -ExpandProperty state\n' }],
+    versions: [
+      {
+        version: '2.0.0',
+        label: 'Status API v2',
+        content: '# Line controller watcher 2.0.0\nInvoke-RestMethod $env:URL | Select-Object -ExpandProperty state\n',
+      },
+    ],
   },
 ];
 
@@ -215,7 +302,11 @@ export async function seedDemoPackages(trx: Tx, tenants: { contoso: string; fabr
             package_id,
             version: version.version,
             label: version.label,
-            package_version_status_id: version.version.includes('-') ? PACKAGE_VERSION_STATUSES.PreRelease : version.version === latest ? PACKAGE_VERSION_STATUSES.Latest : PACKAGE_VERSION_STATUSES.Archived,
+            package_version_status_id: version.version.includes('-')
+              ? PACKAGE_VERSION_STATUSES.PreRelease
+              : version.version === latest
+                ? PACKAGE_VERSION_STATUSES.Latest
+                : PACKAGE_VERSION_STATUSES.Archived,
             file_sha256: createHash('sha256').update(buffer).digest('hex'),
             file_name: `${pkg.executableName}-${version.version}.txt`,
             file_size: buffer.length,

@@ -1,9 +1,16 @@
 import { sql } from 'kysely';
-import { EXECUTABLE_TYPES, OPERATION_RESULT_TYPES, OPERATION_TYPES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import {
+  EXECUTABLE_TYPES,
+  OPERATION_RESULT_TYPES,
+  OPERATION_TYPES,
+  PACKAGE_TYPES,
+  PACKAGE_VERSION_STATUSES,
+} from '@cfs/contracts/fleet';
 import { defineResource } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
-const labelsOf = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([label, id]) => [id, label]));
+const labelsOf = (values: Record<string, number>) =>
+  Object.fromEntries(Object.entries(values).map(([label, id]) => [id, label]));
 
 export const operationsResource = defineResource({
   table: 'operation',
@@ -16,7 +23,12 @@ export const operationsResource = defineResource({
     parameterDefinitions: { type: 'json' },
     frequencyDefinitions: { type: 'json', column: 'frequency_type_ids' },
     // Stored as seconds, shown as the spec writes intervals (HH:mm:ss).
-    defaultInterval: { type: 'string', sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`, filterable: false, sortable: false },
+    defaultInterval: {
+      type: 'string',
+      sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`,
+      filterable: false,
+      sortable: false,
+    },
     operationType: { type: 'integer', column: 'operation_type_id', labels: labelsOf(OPERATION_TYPES) },
     operationResultTypeId: { type: 'integer', labels: labelsOf(OPERATION_RESULT_TYPES) },
     created: { type: 'datetime' },

@@ -2,13 +2,29 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { operationInputSchema, operationSchema, PACKAGE_MESSAGES, packageDetailSchema, packageInputSchema, packageSchema, packageVersionSchema } from '@cfs/contracts/packages';
+import {
+  operationInputSchema,
+  operationSchema,
+  PACKAGE_MESSAGES,
+  packageDetailSchema,
+  packageInputSchema,
+  packageSchema,
+  packageVersionSchema,
+} from '@cfs/contracts/packages';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError } from '../../http/errors.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { perm, principalOf } from '../../http/route-permission.js';
-import { createOperation, createPackage, deleteOperation, deletePackage, findPackage, updateOperation, updatePackage } from './commands.js';
+import { principalOf } from '../../http/route-permission.js';
+import {
+  createOperation,
+  createPackage,
+  deleteOperation,
+  deletePackage,
+  findPackage,
+  updateOperation,
+  updatePackage,
+} from './commands.js';
 import { packagesResource } from './resource.js';
 import { deleteVersion, receiveUpload, removeFiles, saveUploadedVersion, type UploadPart } from './versions.js';
 
@@ -25,67 +41,196 @@ const versionParams = z.object({ id: z.uuid(), versionId: z.uuid() });
 async function* uploadParts(request: FastifyRequest): AsyncIterable<UploadPart> {
   try {
     for await (const part of request.parts()) {
-      if (part.type === 'field') yield { type: 'field', name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
-      else yield { type: 'file', name: part.fieldname, fileName: part.filename, stream: part.file, truncated: () => part.file.truncated };
+      if (part.type === 'field')
+        yield {
+          type: 'field',
+          name: part.fieldname,
+          value: typeof part.value === 'string' ? part.value : String(part.value),
+        };
+      else {
+        // The reader fails the file's stream when the body breaks off or is malformed inside it: it
+        // destroys the stream with its error (already, when the whole body had arrived) or emits it.
+        const emitted = new Set<unknown>();
+        part.file.on('error', (error) => emitted.add(error));
+        const fromBody = (error: unknown) => error === part.file.errored || emitted.has(error);
+        yield {
+          type: 'file',
+          name: part.fieldname,
+          fileName: part.filename,
+          stream: part.file,
+          truncated: () => part.file.truncated,
+          fromBody,
+        };
+      }
     }
   } catch (error) {
-    if (error instanceof Error && !('statusCode' in error)) throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { file: [PACKAGE_MESSAGES.uploadUnreadable] });
+    if (error instanceof Error && !('statusCode' in error))
+      throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { file: [PACKAGE_MESSAGES.uploadUnreadable] });
     throw error;
   }
 }
 
 /** The package catalogue (spec 002 §2 Packages, §7 Packages): packages, their operations and versions. */
-export const packageRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db, config }) => async (app) => {
-  // Multipart only in this area's scope: the upload is the one form that carries a file. One byte
-  // over the cap lets the store's own meter see the excess and answer with the portal's message.
-  await app.register(multipart, { limits: { fileSize: config.packageUploadMaxBytes + 1, files: 1, fields: 10, fieldSize: 10_000, parts: 12 } });
+export const packageRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ db, config }) =>
+  async (app) => {
+    // Multipart only in this area's scope: the upload is the one form that carries a file. One byte
+    // over the cap lets the store's own meter see the excess and answer with the portal's message.
+    await app.register(multipart, {
+      limits: { fileSize: config.packageUploadMaxBytes + 1, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
+    });
 
-  registerListRoutes(app, db, {
-    path: '/v1/packages',
-    resource: packagesResource,
-    row: packageSchema,
-    permission: perm('Packages', 'view'),
-    base: (user) => scoped(db, user.tenantScope).selectFrom('package').selectAll(),
-    exportFileName: 'packages.csv',
-    tags,
-  });
+    registerListRoutes(app, db, {
+      path: '/v1/packages',
+      title: 'packages',
+      resource: packagesResource,
+      row: packageSchema,
+      permission: 'Packages:view',
+      base: (user) => scoped(db, user.tenantScope).selectFrom('package').selectAll(),
+      exportFileName: 'packages.csv',
+      tags,
+    });
 
-  app.get('/v1/packages/:id', { config: { permission: perm('Packages', 'view') }, schema: { tags, params, response: { 200: packageDetailSchema } } }, async (request) =>
-    findPackage(db, principalOf(request).tenantScope, request.params.id),
-  );
-  app.put('/v1/packages', { config: { permission: perm('Packages', 'create') }, schema: { tags, body: packageInputSchema, response: { 200: packageSchema } } }, async (request) =>
-    createPackage(db, principalOf(request), request.body),
-  );
-  app.post('/v1/packages/:id', { config: { permission: perm('Packages', 'edit') }, schema: { tags, params, body: packageInputSchema, response: { 200: packageSchema } } }, async (request) =>
-    updatePackage(db, principalOf(request), request.params.id, request.body),
-  );
-  app.delete('/v1/packages/:id', { config: { permission: perm('Packages', 'delete') }, schema: { tags, params } }, async (request, reply) => {
-    await removeFiles(db, config, await deletePackage(db, principalOf(request), request.params.id));
-    return reply.code(204).send();
-  });
+    app.get(
+      '/v1/packages/:id',
+      {
+        config: { permission: 'Packages:view' },
+        schema: {
+          tags,
+          operationId: 'getPackage',
+          summary: 'Get a package with its operations and versions',
+          params,
+          response: { 200: packageDetailSchema },
+        },
+      },
+      async (request) => findPackage(db, principalOf(request).tenantScope, request.params.id),
+    );
+    app.put(
+      '/v1/packages',
+      {
+        config: { permission: 'Packages:create' },
+        schema: {
+          tags,
+          operationId: 'createPackage',
+          summary: 'Create a package',
+          body: packageInputSchema,
+          response: { 200: packageSchema },
+        },
+      },
+      async (request) => createPackage(db, principalOf(request), request.body),
+    );
+    app.post(
+      '/v1/packages/:id',
+      {
+        config: { permission: 'Packages:edit' },
+        schema: {
+          tags,
+          operationId: 'updatePackage',
+          summary: 'Update a package',
+          params,
+          body: packageInputSchema,
+          response: { 200: packageSchema },
+        },
+      },
+      async (request) => updatePackage(db, principalOf(request), request.params.id, request.body),
+    );
+    app.delete(
+      '/v1/packages/:id',
+      {
+        config: { permission: 'Packages:delete' },
+        schema: {
+          tags,
+          operationId: 'deletePackage',
+          summary: 'Delete a package',
+          description:
+            'Refused while a device holds the package or runs one of its operations; its operations and versions go with it.',
+          params,
+        },
+      },
+      async (request, reply) => {
+        await removeFiles(db, config, await deletePackage(db, principalOf(request), request.params.id));
+        return reply.code(204).send();
+      },
+    );
 
-  app.put(
-    '/v1/packages/:id/operations',
-    { config: { permission: perm('Packages', 'edit') }, schema: { tags, params, body: operationInputSchema, response: { 200: operationSchema } } },
-    async (request) => createOperation(db, principalOf(request), request.params.id, request.body),
-  );
-  app.post(
-    '/v1/packages/:id/operations/:operationId',
-    { config: { permission: perm('Packages', 'edit') }, schema: { tags, params: operationParams, body: operationInputSchema, response: { 200: operationSchema } } },
-    async (request) => updateOperation(db, principalOf(request), request.params.id, request.params.operationId, request.body),
-  );
-  app.delete('/v1/packages/:id/operations/:operationId', { config: { permission: perm('Packages', 'edit') }, schema: { tags, params: operationParams } }, async (request, reply) => {
-    await deleteOperation(db, principalOf(request), request.params.id, request.params.operationId);
-    return reply.code(204).send();
-  });
+    app.put(
+      '/v1/packages/:id/operations',
+      {
+        config: { permission: 'Packages:edit' },
+        schema: {
+          tags,
+          operationId: 'createPackageOperation',
+          summary: 'Add an operation to a package',
+          params,
+          body: operationInputSchema,
+          response: { 200: operationSchema },
+        },
+      },
+      async (request) => createOperation(db, principalOf(request), request.params.id, request.body),
+    );
+    app.post(
+      '/v1/packages/:id/operations/:operationId',
+      {
+        config: { permission: 'Packages:edit' },
+        schema: {
+          tags,
+          operationId: 'updatePackageOperation',
+          summary: 'Update an operation of a package',
+          params: operationParams,
+          body: operationInputSchema,
+          response: { 200: operationSchema },
+        },
+      },
+      async (request) =>
+        updateOperation(db, principalOf(request), request.params.id, request.params.operationId, request.body),
+    );
+    app.delete(
+      '/v1/packages/:id/operations/:operationId',
+      {
+        config: { permission: 'Packages:edit' },
+        schema: {
+          tags,
+          operationId: 'deletePackageOperation',
+          summary: 'Delete an operation of a package',
+          params: operationParams,
+        },
+      },
+      async (request, reply) => {
+        await deleteOperation(db, principalOf(request), request.params.id, request.params.operationId);
+        return reply.code(204).send();
+      },
+    );
 
-  app.post(
-    '/v1/packages/upload',
-    { config: { permission: perm('Packages', 'create') }, schema: { tags, summary: 'Upload a package version (multipart: file-0, packageId, version, label, tenantId)', response: { 200: packageVersionSchema } } },
-    async (request) => saveUploadedVersion(db, principalOf(request), await receiveUpload(config, uploadParts(request))),
-  );
-  app.delete('/v1/packages/:id/versions/:versionId', { config: { permission: perm('Packages', 'delete') }, schema: { tags, params: versionParams } }, async (request, reply) => {
-    await deleteVersion(db, config, principalOf(request), request.params.id, request.params.versionId);
-    return reply.code(204).send();
-  });
-};
+    app.post(
+      '/v1/packages/upload',
+      {
+        config: { permission: 'Packages:create' },
+        schema: {
+          tags,
+          operationId: 'uploadPackageVersion',
+          summary: 'Upload a package version',
+          description: 'A multipart form with the fields file-0 (the file), packageId, version, label and tenantId.',
+          response: { 200: packageVersionSchema },
+        },
+      },
+      async (request) =>
+        saveUploadedVersion(db, principalOf(request), await receiveUpload(config, uploadParts(request))),
+    );
+    app.delete(
+      '/v1/packages/:id/versions/:versionId',
+      {
+        config: { permission: 'Packages:delete' },
+        schema: {
+          tags,
+          operationId: 'deletePackageVersion',
+          summary: 'Delete a package version',
+          description: 'Refused for the Latest version and for a version a device holds.',
+          params: versionParams,
+        },
+      },
+      async (request, reply) => {
+        await deleteVersion(db, config, principalOf(request), request.params.id, request.params.versionId);
+        return reply.code(204).send();
+      },
+    );
+  };

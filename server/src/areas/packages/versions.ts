@@ -10,12 +10,24 @@ import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { fileStoreOf, FileTooLargeError, type ReceivedFile } from '../../files/content-store.js';
+import { unknownFieldErrors } from '../../http/error-handler.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
+import { strictInput } from '../../http/strict-bodies.js';
 import { lockPackage, unreferenced } from './commands.js';
 import { presentVersion } from './presenters.js';
 
 /** One part of a multipart upload as the route reads it. */
-export type UploadPart = { type: 'field'; name: string; value: string } | { type: 'file'; name: string; fileName: string; stream: Readable; truncated: () => boolean };
+export type UploadPart =
+  | { type: 'field'; name: string; value: string }
+  /** `fromBody`: whether an error is the file stream's own (the body ended early or is malformed), the client's mistake. */
+  | {
+      type: 'file';
+      name: string;
+      fileName: string;
+      stream: Readable;
+      truncated: () => boolean;
+      fromBody: (error: unknown) => boolean;
+    };
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -23,7 +35,11 @@ export interface ReceivedUpload {
 }
 
 function tooLarge(config: Config): HttpError {
-  return new HttpError(413, PACKAGE_MESSAGES.fileTooLarge(Math.round((config.packageUploadMaxBytes / 1024 / 1024) * 100) / 100), { file: [PACKAGE_MESSAGES.fileTooLarge(Math.round((config.packageUploadMaxBytes / 1024 / 1024) * 100) / 100)] });
+  return new HttpError(
+    413,
+    PACKAGE_MESSAGES.fileTooLarge(Math.round((config.packageUploadMaxBytes / 1024 / 1024) * 100) / 100),
+    { file: [PACKAGE_MESSAGES.fileTooLarge(Math.round((config.packageUploadMaxBytes / 1024 / 1024) * 100) / 100)] },
+  );
 }
 
 /**
@@ -35,8 +51,10 @@ function tooLarge(config: Config): HttpError {
 export async function receiveUpload(config: Config, parts: AsyncIterable<UploadPart>): Promise<ReceivedUpload> {
   const fields: Record<string, string> = {};
   let file: ReceivedUpload['file'] = null;
+  let reading: UploadPart | null = null;
   try {
     for await (const part of parts) {
+      reading = part;
       if (part.type === 'field') {
         fields[part.name] = part.value;
         continue;
@@ -51,11 +69,17 @@ export async function receiveUpload(config: Config, parts: AsyncIterable<UploadP
     }
   } catch (error) {
     await file?.discard();
-    if (error instanceof FileTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(config);
+    if (error instanceof FileTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw tooLarge(config);
+    // A body cut off inside the file (or malformed there) fails the file's stream, not the parts' reader.
+    if (reading?.type === 'file' && reading.fromBody(error))
+      throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { file: [PACKAGE_MESSAGES.uploadUnreadable] });
     throw error;
   }
   return { fields, file };
 }
+
+const strictUploadFields = strictInput(packageUploadFieldsSchema);
 
 /**
  * Saves an uploaded version (spec 002 §3 Package version, §4): SemVer 2; a version with a
@@ -67,21 +91,34 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
   const { file } = upload;
   try {
     const errors: Record<string, string[]> = {};
-    const parsed = packageUploadFieldsSchema.safeParse(upload.fields);
-    if (!parsed.success) for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'request'] ??= []).push(issue.message);
+    // The form's fields are strict as a JSON body is: an unknown one is named.
+    const parsed = strictUploadFields.safeParse(upload.fields);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) {
+        if (issue.code === 'unrecognized_keys') Object.assign(errors, unknownFieldErrors(issue.path, issue.keys));
+        else (errors[issue.path.join('.') || 'request'] ??= []).push(issue.message);
+      }
     if (file === null || file.size === 0) errors.file = [PACKAGE_MESSAGES.fileRequired];
     const version = parsed.success ? semver.valid(parsed.data.version) : null;
     if (parsed.success && version === null) errors.version = [PACKAGE_MESSAGES.versionInvalid];
-    if (!parsed.success || file === null || version === null || Object.keys(errors).length > 0) throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, errors);
+    if (!parsed.success || file === null || version === null || Object.keys(errors).length > 0)
+      throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, errors);
     const { packageId, label, tenantId } = parsed.data;
 
     return await db.transaction().execute(async (trx) => {
       const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
       // The package decides the tenant; a different one named beside it is a mistake, not a move.
-      if (tenantId && tenantId.toLowerCase() !== (pkg.tenant_id ?? '')) throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { tenantId: ['The tenant is not the package’s.'] });
-      const existing = await trx.selectFrom('package_version').select(['package_version_id', 'version', 'package_version_status_id']).where('package_id', '=', packageId).execute();
+      if (tenantId && tenantId.toLowerCase() !== (pkg.tenant_id ?? ''))
+        throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { tenantId: ['The tenant is not the package’s.'] });
+      const existing = await trx
+        .selectFrom('package_version')
+        .select(['package_version_id', 'version', 'package_version_status_id'])
+        .where('package_id', '=', packageId)
+        .execute();
       if (existing.some((row) => semver.valid(row.version) !== null && semver.compare(row.version, version) === 0)) {
-        throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { version: [PACKAGE_MESSAGES.versionDuplicate(version)] });
+        throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, {
+          version: [PACKAGE_MESSAGES.versionDuplicate(version)],
+        });
       }
       const latest = existing.find((row) => row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest);
       let status: number;
@@ -89,11 +126,24 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
       else if (latest === undefined || semver.gt(version, latest.version)) status = PACKAGE_VERSION_STATUSES.Latest;
       else status = PACKAGE_VERSION_STATUSES.Archived;
       if (status === PACKAGE_VERSION_STATUSES.Latest && latest) {
-        await trx.updateTable('package_version').set({ package_version_status_id: PACKAGE_VERSION_STATUSES.Archived }).where('package_version_id', '=', latest.package_version_id).execute();
+        await trx
+          .updateTable('package_version')
+          .set({ package_version_status_id: PACKAGE_VERSION_STATUSES.Archived })
+          .where('package_version_id', '=', latest.package_version_id)
+          .execute();
       }
       const row = await trx
         .insertInto('package_version')
-        .values({ package_id: packageId, version, label, package_version_status_id: status, file_sha256: file.sha256, file_name: file.fileName.slice(0, 500), file_size: file.size, created_by: user.userName })
+        .values({
+          package_id: packageId,
+          version,
+          label,
+          package_version_status_id: status,
+          file_sha256: file.sha256,
+          file_name: file.fileName.slice(0, 500),
+          file_size: file.size,
+          created_by: user.userName,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       await lockStoredFile(trx, file.sha256);
@@ -103,7 +153,13 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
         entityId: packageId,
         tenantId: pkg.tenant_id,
         action: 'upload version',
-        changes: { packageVersionId: row.package_version_id, version, label, status, ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}) },
+        changes: {
+          packageVersionId: row.package_version_id,
+          version,
+          label,
+          status,
+          ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}),
+        },
       });
       return presentVersion(row);
     });
@@ -114,22 +170,46 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
 }
 
 /** Deletes a version that is not the Latest (spec 002 §4: Delete is hidden for Latest) and no device holds. */
-export async function deleteVersion(db: Db, config: Config, user: Principal, packageId: string, versionId: string): Promise<void> {
+export async function deleteVersion(
+  db: Db,
+  config: Config,
+  user: Principal,
+  packageId: string,
+  versionId: string,
+): Promise<void> {
   const orphans = await db.transaction().execute(async (trx) => {
     const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
-    const row = orNotFound(await trx.selectFrom('package_version').selectAll().where('package_version_id', '=', versionId).where('package_id', '=', packageId).forUpdate().executeTakeFirst(), 'The package version');
-    if (row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest) throw new BadRequestError(PACKAGE_MESSAGES.latestDeleteRefused);
+    const row = orNotFound(
+      await trx
+        .selectFrom('package_version')
+        .selectAll()
+        .where('package_version_id', '=', versionId)
+        .where('package_id', '=', packageId)
+        .forUpdate()
+        .executeTakeFirst(),
+      'The package version',
+    );
+    if (row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest)
+      throw new BadRequestError(PACKAGE_MESSAGES.latestDeleteRefused);
     // Across every tenant: a shared package's version may be on devices its editor cannot see; only yes or no leaves here.
     const held = await scoped(trx, ALL_TENANTS)
       .selectFrom('device_installation')
       .select('device_id')
-      .where((eb) => eb.or([eb('package_version_id', '=', versionId), eb('installed_package_version_id', '=', versionId)]))
+      .where((eb) =>
+        eb.or([eb('package_version_id', '=', versionId), eb('installed_package_version_id', '=', versionId)]),
+      )
       .where('install_status_id', 'not in', [INSTALL_STATUSES.AvailableForInstall, INSTALL_STATUSES.Removed])
       .limit(1)
       .executeTakeFirst();
     if (held) throw new BadRequestError(PACKAGE_MESSAGES.versionInUse);
     await trx.deleteFrom('package_version').where('package_version_id', '=', versionId).execute();
-    await recordAudit(trx, user, { entityType: 'package', entityId: packageId, tenantId: pkg.tenant_id, action: 'delete version', changes: { packageVersionId: versionId, version: row.version } });
+    await recordAudit(trx, user, {
+      entityType: 'package',
+      entityId: packageId,
+      tenantId: pkg.tenant_id,
+      action: 'delete version',
+      changes: { packageVersionId: versionId, version: row.version },
+    });
     return unreferenced(trx, [row.file_sha256]);
   });
   await removeFiles(db, config, orphans);

@@ -1,11 +1,10 @@
-import { defineArea } from '../../http/area.js';
-import { packetsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { maintainPacketPartitionsTask } from '../../engines/ingestion/partitions.js';
 import { packetRoutes } from './routes.js';
 
 export const packetsArea = defineArea({
   name: 'packets',
   routes: packetRoutes,
-  access: packetsAccess,
+  apiTags: { Packets: 'What devices and integrations report about an entity, and its history.' },
   tasks: [maintainPacketPartitionsTask],
 });

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { PACKET_LIMITS, type PacketHistory } from '@cfs/contracts/packets';
+import type { z } from 'zod';
+import { PACKET_LIMITS, type packetHistorySchema } from '@cfs/contracts/packets';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
-import { entityLogs, historyRange, packetSeries } from '../../db/entity-packets.js';
+import { entityLogs, packetSeries } from '../../db/entity-packets.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
 
@@ -24,7 +25,14 @@ const SKIPTOKEN_MESSAGE = '$skiptoken is not one this list handed out.';
 function decodeSkiptoken(token: string): HistoryCursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string' && /^[0-9a-f]{64}$/.test(parsed[1]) && !Number.isNaN(Date.parse(parsed[0]))) {
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string' &&
+      /^[0-9a-f]{64}$/.test(parsed[1]) &&
+      !Number.isNaN(Date.parse(parsed[0]))
+    ) {
       return { timestamp: parsed[0], hash: parsed[1] };
     }
   } catch {
@@ -40,35 +48,66 @@ function decodeSkiptoken(token: string): HistoryCursor {
  * so deep pages cost what the first does. An entity the caller's tenants never reported is not
  * found (404), whether it belongs to another tenant or to nobody.
  */
-export async function findPacketHistory(db: Db, scope: TenantScope, entityId: string, query: HistoryQuery, retentionDays: number, path: string): Promise<PacketHistory> {
-  orNotFound(await scoped(db, scope).selectFrom('packet_latest').select('entity_id').where('entity_id', '=', entityId).executeTakeFirst(), 'The entity');
+export async function findPacketHistory(
+  db: Db,
+  scope: TenantScope,
+  entityId: string,
+  query: HistoryQuery,
+  retentionDays: number,
+  path: string,
+): Promise<z.infer<typeof packetHistorySchema>> {
+  orNotFound(
+    await scoped(db, scope)
+      .selectFrom('packet_latest')
+      .select('entity_id')
+      .where('entity_id', '=', entityId)
+      .executeTakeFirst(),
+    'The entity',
+  );
   const now = Date.now();
   const from = query.from ?? new Date(now - retentionDays * 86_400_000).toISOString();
   const to = query.to ?? new Date(now + PACKET_LIMITS.futureToleranceMs).toISOString();
   let select = scoped(db, scope)
     .selectFrom('packet')
-    .select(['entity_id', 'tenant_id', 'timestamp', 'received', 'message', sql<string>`to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('cursor_time'), sql<string>`encode(content_hash, 'hex')`.as('cursor_hash')])
+    .select([
+      'entity_id',
+      'tenant_id',
+      'timestamp',
+      'received',
+      'message',
+      sql<string>`to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('cursor_time'),
+      sql<string>`encode(content_hash, 'hex')`.as('cursor_hash'),
+    ])
     .where('entity_id', '=', entityId)
     .where('timestamp', '>=', sql<Date>`${from}::timestamptz`)
     .where('timestamp', '<=', sql<Date>`${to}::timestamptz`);
   if (query.$skiptoken) {
     const cursor = decodeSkiptoken(query.$skiptoken);
-    select = select.where(sql<boolean>`(timestamp, content_hash) < (${cursor.timestamp}::timestamptz, decode(${cursor.hash}, 'hex'))`);
+    select = select.where(
+      sql<boolean>`(timestamp, content_hash) < (${cursor.timestamp}::timestamptz, decode(${cursor.hash}, 'hex'))`,
+    );
   }
-  const rows = await select.orderBy('timestamp', 'desc').orderBy('content_hash', 'desc').limit(query.$top + 1).execute();
+  const rows = await select
+    .orderBy('timestamp', 'desc')
+    .orderBy('content_hash', 'desc')
+    .limit(query.$top + 1)
+    .execute();
   const page = rows.slice(0, query.$top);
-  const answer: PacketHistory = {
+  const answer: z.infer<typeof packetHistorySchema> = {
     value: page.map((row) => ({
       entityId: row.entity_id,
       tenantId: row.tenant_id,
-      timestamp: row.timestamp.toISOString(),
-      received: row.received.toISOString(),
-      message: row.message as PacketHistory['value'][number]['message'],
+      timestamp: row.timestamp,
+      received: row.received,
+      message: row.message as Record<string, unknown>,
     })),
   };
   const last = page.at(-1);
   if (rows.length > query.$top && last) {
-    const params = new URLSearchParams({ $top: String(query.$top), $skiptoken: Buffer.from(JSON.stringify([last.cursor_time, last.cursor_hash])).toString('base64url') });
+    const params = new URLSearchParams({
+      $top: String(query.$top),
+      $skiptoken: Buffer.from(JSON.stringify([last.cursor_time, last.cursor_hash])).toString('base64url'),
+    });
     if (query.from) params.set('from', query.from);
     if (query.to) params.set('to', query.to);
     answer['@odata.nextLink'] = `${path}?${params.toString()}`;
@@ -77,16 +116,31 @@ export async function findPacketHistory(db: Db, scope: TenantScope, entityId: st
 }
 
 /** The entity's tenant as the caller sees it: 404 for an entity the caller's tenants never reported. */
-async function reportedEntity(db: Db, scope: TenantScope, entityId: string): Promise<{ entityId: string; tenantId: string }> {
-  const row = orNotFound(await scoped(db, scope).selectFrom('packet_latest').select('tenant_id').where('entity_id', '=', entityId).executeTakeFirst(), 'The entity');
+async function reportedEntity(
+  db: Db,
+  scope: TenantScope,
+  entityId: string,
+): Promise<{ entityId: string; tenantId: string }> {
+  const row = orNotFound(
+    await scoped(db, scope)
+      .selectFrom('packet_latest')
+      .select('tenant_id')
+      .where('entity_id', '=', entityId)
+      .executeTakeFirst(),
+    'The entity',
+  );
   return { entityId, tenantId: row.tenant_id };
 }
 
 /** GET v1/packets/{entityId}/series: the Packet drawer's History chart. */
-export async function findEntitySeries(db: Db, scope: TenantScope, entityId: string, query: { from: string; to?: string | undefined; buckets: number }, retentionDays: number) {
-  const entity = await reportedEntity(db, scope, entityId);
-  // A chart ends now unless told otherwise (the history's default end allows for clocks ahead).
-  return packetSeries(db, scope, entity, historyRange(query.from, query.to ?? new Date().toISOString(), retentionDays), query.buckets);
+export async function findEntitySeries(
+  db: Db,
+  scope: TenantScope,
+  entityId: string,
+  query: { from: string; to?: string | undefined; buckets: number },
+  retentionDays: number,
+) {
+  return packetSeries(db, scope, await reportedEntity(db, scope, entityId), query, retentionDays);
 }
 
 /** GET v1/packets/{entityId}/logs: the Packet drawer's Logs tab. */

@@ -1,14 +1,27 @@
-import { operatingSystemIdOf, PENDING_DEVICE_MESSAGES, type PendingDeviceBatch, type PendingDeviceBatchResult } from '@cfs/contracts/pending-devices';
+import {
+  operatingSystemIdOf,
+  PENDING_DEVICE_MESSAGES,
+  type PendingDeviceBatch,
+  type PendingDeviceBatchResult,
+} from '@cfs/contracts/pending-devices';
 import { recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
+import { fleetWriters } from '../../engines/fleet/owner-ports.js';
+import { recordCreatedEntities } from '../../engines/ingestion/entity-owners.js';
 import { BadRequestError, NotFoundError } from '../../http/errors.js';
 
 /** The selected pending devices, locked; 404 when any is gone or another tenant's. */
 async function lockPendingDevices(tx: ScopedDb<Tx>, ids: readonly string[]) {
   const unique = [...new Set(ids)];
-  const rows = await tx.selectFrom('pending_device').selectAll().where('pending_device_id', 'in', unique).orderBy('machine_name').forUpdate().execute();
+  const rows = await tx
+    .selectFrom('pending_device')
+    .selectAll()
+    .where('pending_device_id', 'in', unique)
+    .orderBy('machine_name')
+    .forUpdate()
+    .execute();
   if (rows.length !== unique.length) throw new NotFoundError('A pending device');
   return rows;
 }
@@ -19,35 +32,58 @@ async function lockPendingDevices(tx: ScopedDb<Tx>, ids: readonly string[]) {
  * and enrolment token, so the agent's next enrolment call receives the device's credential.
  * One transaction: all are promoted or none.
  */
-export async function promotePendingDevices(db: Db, user: Principal, batch: PendingDeviceBatch): Promise<PendingDeviceBatchResult> {
+export async function promotePendingDevices(
+  db: Db,
+  user: Principal,
+  batch: PendingDeviceBatch,
+): Promise<PendingDeviceBatchResult> {
   const subscriptionId = batch.subscriptionId ?? user.subscriptionId;
-  const refuse = () => new BadRequestError(PENDING_DEVICE_MESSAGES.subscriptionRequired, { subscriptionId: [PENDING_DEVICE_MESSAGES.subscriptionRequired] });
+  const refuse = () =>
+    new BadRequestError(PENDING_DEVICE_MESSAGES.subscriptionRequired, {
+      subscriptionId: [PENDING_DEVICE_MESSAGES.subscriptionRequired],
+    });
   if (!subscriptionId) throw refuse();
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const pending = await lockPendingDevices(tx, batch.pendingDeviceIds);
-    const subscription = await tx.selectFrom('subscription').select(['subscription_id', 'tenant_id']).where('subscription_id', '=', subscriptionId).forShare().executeTakeFirst();
+    const subscription = await tx
+      .selectFrom('subscription')
+      .select(['subscription_id', 'tenant_id'])
+      .where('subscription_id', '=', subscriptionId)
+      .forShare()
+      .executeTakeFirst();
     if (!subscription || pending.some((row) => row.tenant_id !== subscription.tenant_id)) throw refuse();
-    await tx.deleteFrom('pending_device').where('pending_device_id', 'in', pending.map((row) => row.pending_device_id)).execute();
-    const devices = await tx
-      .insertInto(
-        'device',
-        pending.map((row) => ({
-          tenant_id: row.tenant_id,
-          subscription_id: subscription.subscription_id,
-          name: row.machine_name,
-          operating_system_id: operatingSystemIdOf(row.operating_system),
-          machine_name: row.machine_name,
-          architecture: row.architecture,
-          ip_address: row.ip_address,
-          agent_key_hash: row.agent_key_hash,
-          token_grant_id: row.token_grant_id,
-          created_by: user.userName,
-          modified_by: user.userName,
-        })),
+    await tx
+      .deleteFrom('pending_device')
+      .where(
+        'pending_device_id',
+        'in',
+        pending.map((row) => row.pending_device_id),
       )
-      .returning(['device_id', 'agent_key_hash'])
       .execute();
+    const devices = await fleetWriters().devices.create(
+      trx,
+      user.tenantScope,
+      pending.map((row) => ({
+        tenant_id: row.tenant_id,
+        subscription_id: subscription.subscription_id,
+        name: row.machine_name,
+        operating_system_id: operatingSystemIdOf(row.operating_system),
+        machine_name: row.machine_name,
+        architecture: row.architecture,
+        ip_address: row.ip_address,
+        agent_key_hash: row.agent_key_hash,
+        token_grant_id: row.token_grant_id,
+        created_by: user.userName,
+        modified_by: user.userName,
+      })),
+    );
+    // The devices are the tenant's entities from now on: another tenant's packets for them are refused.
+    await recordCreatedEntities(
+      trx,
+      subscription.tenant_id,
+      devices.map((device) => device.device_id),
+    );
     const deviceOf = new Map(devices.map((device) => [device.agent_key_hash, device.device_id]));
     for (const row of pending) {
       await recordAudit(trx, user, {
@@ -55,7 +91,11 @@ export async function promotePendingDevices(db: Db, user: Principal, batch: Pend
         entityId: row.pending_device_id,
         tenantId: row.tenant_id,
         action: 'promote',
-        changes: { machineName: row.machine_name, deviceId: deviceOf.get(row.agent_key_hash), subscriptionId: subscription.subscription_id },
+        changes: {
+          machineName: row.machine_name,
+          deviceId: deviceOf.get(row.agent_key_hash),
+          subscriptionId: subscription.subscription_id,
+        },
       });
     }
     const byId = new Map(pending.map((row) => [row.pending_device_id, deviceOf.get(row.agent_key_hash) ?? '']));
@@ -64,13 +104,30 @@ export async function promotePendingDevices(db: Db, user: Principal, batch: Pend
 }
 
 /** DELETE v1/pendingdevices/batchdelete: an agent that enrols again shows up again. */
-export async function deletePendingDevices(db: Db, user: Principal, batch: PendingDeviceBatch): Promise<PendingDeviceBatchResult> {
+export async function deletePendingDevices(
+  db: Db,
+  user: Principal,
+  batch: PendingDeviceBatch,
+): Promise<PendingDeviceBatchResult> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const pending = await lockPendingDevices(tx, batch.pendingDeviceIds);
-    await tx.deleteFrom('pending_device').where('pending_device_id', 'in', pending.map((row) => row.pending_device_id)).execute();
+    await tx
+      .deleteFrom('pending_device')
+      .where(
+        'pending_device_id',
+        'in',
+        pending.map((row) => row.pending_device_id),
+      )
+      .execute();
     for (const row of pending) {
-      await recordAudit(trx, user, { entityType: 'pendingDevice', entityId: row.pending_device_id, tenantId: row.tenant_id, action: 'delete', changes: { machineName: row.machine_name } });
+      await recordAudit(trx, user, {
+        entityType: 'pendingDevice',
+        entityId: row.pending_device_id,
+        tenantId: row.tenant_id,
+        action: 'delete',
+        changes: { machineName: row.machine_name },
+      });
     }
     return { count: pending.length, deviceIds: [] };
   });

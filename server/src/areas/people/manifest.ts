@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { peopleAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { peopleRoutes } from './routes.js';
 
 export const peopleArea = defineArea({
   name: 'people',
   routes: peopleRoutes,
-  access: peopleAccess,
+  apiTags: { People: 'The people and groups a work unit may be assigned to or name as approvers.' },
 });

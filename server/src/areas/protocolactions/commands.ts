@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
-import { AUTOMATION_MESSAGES, parameterNames, PROTOCOL_ACTION_TYPES, type ProtocolAction, type ProtocolActionValues } from '@cfs/contracts/automation';
+import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
+import { PROTOCOL_ACTION_TYPES, type ProtocolAction, type ProtocolActionValues } from '@cfs/contracts/protocols';
+import { parameterNames } from '@cfs/contracts/action-definitions';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
@@ -31,12 +33,22 @@ export const presentProtocolAction = (row: StepRow, definition?: DefinitionRef):
   createdBy: row.created_by,
   modified: row.modified,
   modifiedBy: row.modified_by,
-  ...(definition ? { actionDefinition: { actionDefinitionId: definition.action_definition_id, name: definition.name, description: definition.description, inputParameters: definition.input_parameters } } : {}),
+  ...(definition
+    ? {
+        actionDefinition: {
+          actionDefinitionId: definition.action_definition_id,
+          name: definition.name,
+          description: definition.description,
+          inputParameters: definition.input_parameters,
+        },
+      }
+    : {}),
 });
 
 /** Only a user of all tenants changes what every tenant shares (a tenantless protocol's steps). */
 function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
-  if (tenantId === null && user.tenantScope.kind !== 'all') throw new HttpError(403, AUTOMATION_MESSAGES.tenantlessRefused);
+  if (tenantId === null && user.tenantScope.kind !== 'all')
+    throw new HttpError(403, AUTOMATION_MESSAGES.tenantlessRefused);
 }
 
 /**
@@ -46,17 +58,35 @@ function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
  * carries its protocol's tenant.
  */
 async function stepColumns(tx: ScopedDb<Tx>, user: Principal, input: ProtocolActionValues) {
-  const protocol = orNotFound(await tx.selectFrom('protocol').select(['protocol_id', 'tenant_id']).where('protocol_id', '=', input.protocolId).forUpdate().executeTakeFirst(), 'The protocol');
+  const protocol = orNotFound(
+    await tx
+      .selectFrom('protocol')
+      .select(['protocol_id', 'tenant_id'])
+      .where('protocol_id', '=', input.protocolId)
+      .forUpdate()
+      .executeTakeFirst(),
+    'The protocol',
+  );
   assertMayWriteTenant(user, protocol.tenant_id);
   const definition = await tx
     .selectFrom('action_definition')
-    .select(['action_definition_id', 'name', 'description', 'input_parameters', 'action_definition_type_id', 'tenant_id'])
+    .select([
+      'action_definition_id',
+      'name',
+      'description',
+      'input_parameters',
+      'action_definition_type_id',
+      'tenant_id',
+    ])
     .where('action_definition_id', '=', input.actionDefinitionId)
     .executeTakeFirst();
-  const refuse = (text: string) => new BadRequestError(AUTOMATION_MESSAGES.actionSaveFailed, { actionDefinitionId: [text] });
+  const refuse = (text: string) =>
+    new BadRequestError(AUTOMATION_MESSAGES.actionSaveFailed, { actionDefinitionId: [text] });
   if (!definition) throw refuse(AUTOMATION_MESSAGES.actionRequired);
-  if (!PROTOCOL_ACTION_TYPES.includes(definition.action_definition_type_id)) throw refuse(AUTOMATION_MESSAGES.actionNotForProtocols);
-  if (definition.tenant_id !== null && definition.tenant_id !== protocol.tenant_id) throw refuse(AUTOMATION_MESSAGES.protocolOfOtherTenant);
+  if (!PROTOCOL_ACTION_TYPES.includes(definition.action_definition_type_id))
+    throw refuse(AUTOMATION_MESSAGES.actionNotForProtocols);
+  if (definition.tenant_id !== null && definition.tenant_id !== protocol.tenant_id)
+    throw refuse(AUTOMATION_MESSAGES.protocolOfOtherTenant);
   const named = new Set(parameterNames(definition.input_parameters));
   const parameters = Object.fromEntries(Object.entries(input.parameters).filter(([name]) => named.has(name)));
   return {
@@ -76,7 +106,15 @@ async function stepColumns(tx: ScopedDb<Tx>, user: Principal, input: ProtocolAct
 }
 
 async function lockStep(tx: ScopedDb<Tx>, user: Principal, protocolActionId: string): Promise<StepRow> {
-  const row = orNotFound(await tx.selectFrom('protocol_action').selectAll().where('protocol_action_id', '=', protocolActionId).forUpdate().executeTakeFirst(), 'The protocol action');
+  const row = orNotFound(
+    await tx
+      .selectFrom('protocol_action')
+      .selectAll()
+      .where('protocol_action_id', '=', protocolActionId)
+      .forUpdate()
+      .executeTakeFirst(),
+    'The protocol action',
+  );
   assertMayWriteTenant(user, row.tenant_id);
   return row;
 }
@@ -92,24 +130,57 @@ const audited = (step: ProtocolAction) => ({
   repeatable: step.repeatable,
 });
 
-export async function findProtocolAction(db: Db, scope: TenantScope, protocolActionId: string): Promise<ProtocolAction> {
-  const row = orNotFound(await scoped(db, scope).selectFrom('protocol_action').selectAll().where('protocol_action_id', '=', protocolActionId).executeTakeFirst(), 'The protocol action');
-  const definition = await scoped(db, scope).selectFrom('action_definition').select(['action_definition_id', 'name', 'description', 'input_parameters']).where('action_definition_id', '=', row.action_definition_id).executeTakeFirst();
+export async function findProtocolAction(
+  db: Db,
+  scope: TenantScope,
+  protocolActionId: string,
+): Promise<ProtocolAction> {
+  const row = orNotFound(
+    await scoped(db, scope)
+      .selectFrom('protocol_action')
+      .selectAll()
+      .where('protocol_action_id', '=', protocolActionId)
+      .executeTakeFirst(),
+    'The protocol action',
+  );
+  const definition = await scoped(db, scope)
+    .selectFrom('action_definition')
+    .select(['action_definition_id', 'name', 'description', 'input_parameters'])
+    .where('action_definition_id', '=', row.action_definition_id)
+    .executeTakeFirst();
   return presentProtocolAction(row, definition);
 }
 
-export async function createProtocolAction(db: Db, user: Principal, input: ProtocolActionValues): Promise<ProtocolAction> {
+export async function createProtocolAction(
+  db: Db,
+  user: Principal,
+  input: ProtocolActionValues,
+): Promise<ProtocolAction> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const { definition, columns } = await stepColumns(tx, user, input);
-    const row = await tx.insertInto('protocol_action', { ...columns, created_by: user.userName, modified_by: user.userName }).returningAll().executeTakeFirstOrThrow();
+    const row = await tx
+      .insertInto('protocol_action', { ...columns, created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const step = presentProtocolAction(row, definition);
-    await recordAudit(trx, user, { entityType: 'protocolAction', entityId: row.protocol_action_id, tenantId: row.tenant_id, action: 'create', changes: audited(step) });
+    await recordAudit(trx, user, {
+      entityType: 'protocolAction',
+      entityId: row.protocol_action_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: audited(step),
+    });
     return step;
   });
 }
 
-export async function updateProtocolAction(db: Db, user: Principal, protocolActionId: string, input: ProtocolActionValues): Promise<ProtocolAction> {
+export async function updateProtocolAction(
+  db: Db,
+  user: Principal,
+  protocolActionId: string,
+  input: ProtocolActionValues,
+): Promise<ProtocolAction> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const locked = await lockStep(tx, user, protocolActionId);
@@ -121,17 +192,33 @@ export async function updateProtocolAction(db: Db, user: Principal, protocolActi
       .returningAll()
       .executeTakeFirstOrThrow();
     const step = presentProtocolAction(row, definition);
-    await recordAudit(trx, user, { entityType: 'protocolAction', entityId: protocolActionId, tenantId: row.tenant_id, action: 'update', changes: changedFields(audited(presentProtocolAction(locked)), audited(step)) });
+    await recordAudit(trx, user, {
+      entityType: 'protocolAction',
+      entityId: protocolActionId,
+      tenantId: row.tenant_id,
+      action: 'update',
+      changes: changedFields(audited(presentProtocolAction(locked)), audited(step)),
+    });
     return step;
   });
 }
 
-export async function deleteProtocolAction(db: Db, user: Principal, protocolActionId: string): Promise<{ message: string }> {
+export async function deleteProtocolAction(
+  db: Db,
+  user: Principal,
+  protocolActionId: string,
+): Promise<{ message: string }> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const locked = await lockStep(tx, user, protocolActionId);
     await tx.deleteFrom('protocol_action').where('protocol_action_id', '=', protocolActionId).execute();
-    await recordAudit(trx, user, { entityType: 'protocolAction', entityId: protocolActionId, tenantId: locked.tenant_id, action: 'delete', changes: { protocolId: locked.protocol_id } });
+    await recordAudit(trx, user, {
+      entityType: 'protocolAction',
+      entityId: protocolActionId,
+      tenantId: locked.tenant_id,
+      action: 'delete',
+      changes: { protocolId: locked.protocol_id },
+    });
     return { message: 'Protocol action deleted successfully.' };
   });
 }

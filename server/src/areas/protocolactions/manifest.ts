@@ -1,10 +1,9 @@
-import { defineArea } from '../../http/area.js';
-import { protocolActionsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { protocolActionRoutes } from './routes.js';
 
 export const protocolActionsArea = defineArea({
   name: 'protocolactions',
   routes: protocolActionRoutes,
-  access: protocolActionsAccess,
+  apiTags: { 'Protocol actions': "A protocol's steps, and the manual ones a user starts on a work unit." },
   audited: { protocolAction: 'WorkUnits.Protocols' },
 });

@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { AUTOMATION_MESSAGES, parameterNames, type ManualAction, type TriggerInput } from '@cfs/contracts/automation';
-import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
+import type { z } from 'zod';
+import { AUTOMATION_MESSAGES, type ManualAction, type triggerInputSchema } from '@cfs/contracts/automation';
+import { parameterNames } from '@cfs/contracts/action-definitions';
 import { EVENT_FOR_STATE, HISTORY_TYPES, WORK_UNIT_EVENT_TYPES } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { enqueueActionRun } from '../../engines/actions/runner.js';
+import type { ActionRun } from '../../engines/actions/run.js';
+import { enqueueActionRun, recordRejectedRun } from '../../engines/actions/runner.js';
 import { enqueue } from '../../engines/jobs/queue.js';
+import { systemWorkUnitWriter } from '../../engines/work-units/system-writer.js';
 import { protocolRunNoteTask } from '../../engines/protocols/tasks.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
 import { textParameters } from '../../engines/protocols/tasks.js';
+
+/** The trigger's body as checked: userDefinedParams, sent as an object or its JSON text, as texts. */
+type TriggerValues = z.output<typeof triggerInputSchema>;
 
 /** A rejection's history row is keyed so: the Pending Actions tab tells a rejection from a run by it. */
 const REJECT_PREFIX = 'protocol-reject:';
@@ -22,20 +27,47 @@ const REJECT_PREFIX = 'protocol-reject:';
  * unit's current state (EVENT_FOR_STATE); `all`: every one — each with its latest run or rejection
  * on this unit.
  */
-export async function findManualActions(db: Db, scope: TenantScope, workUnitId: number, which: 'current' | 'all'): Promise<ManualAction[]> {
+export async function findManualActions(
+  db: Db,
+  scope: TenantScope,
+  workUnitId: number,
+  which: 'current' | 'all',
+): Promise<ManualAction[]> {
   const tx = scoped(db, scope);
-  const unit = orNotFound(await tx.selectFrom('work_unit').select(['work_unit_id', 'protocol_id', 'state_id']).where('work_unit_id', '=', workUnitId).executeTakeFirst(), 'The work unit');
+  const unit = orNotFound(
+    await tx
+      .selectFrom('work_unit')
+      .select(['work_unit_id', 'protocol_id', 'state_id'])
+      .where('work_unit_id', '=', workUnitId)
+      .executeTakeFirst(),
+    'The work unit',
+  );
   if (unit.protocol_id === null) return [];
   const event = EVENT_FOR_STATE[unit.state_id];
   if (which === 'current' && event === undefined) return [];
   let query = tx
     .selectFrom('protocol_action as pa')
     .innerJoin('action_definition as ad', 'ad.action_definition_id', 'pa.action_definition_id')
-    .select(['pa.protocol_action_id', 'pa.protocol_id', 'pa.work_unit_event_type_id', 'pa.summary', 'pa.repeatable', 'pa.parameters', 'ad.action_definition_id', 'ad.name', 'ad.description', 'ad.input_parameters'])
+    .select([
+      'pa.protocol_action_id',
+      'pa.protocol_id',
+      'pa.work_unit_event_type_id',
+      'pa.summary',
+      'pa.repeatable',
+      'pa.parameters',
+      'ad.action_definition_id',
+      'ad.name',
+      'ad.description',
+      'ad.input_parameters',
+    ])
     .where('pa.protocol_id', '=', unit.protocol_id)
     .where('pa.run_automatically', '=', false);
   if (which === 'current' && event !== undefined) query = query.where('pa.work_unit_event_type_id', '=', event);
-  const steps = await query.orderBy('pa.work_unit_event_type_id').orderBy('pa.sequence').orderBy('pa.protocol_action_id').execute();
+  const steps = await query
+    .orderBy('pa.work_unit_event_type_id')
+    .orderBy('pa.sequence')
+    .orderBy('pa.protocol_action_id')
+    .execute();
   if (steps.length === 0) return [];
   const runs = await tx
     .selectFrom('action_history')
@@ -61,33 +93,25 @@ export async function findManualActions(db: Db, scope: TenantScope, workUnitId: 
       summary: step.summary,
       repeatable: step.repeatable,
       parameters: textParameters(step.parameters),
-      actionDefinition: { actionDefinitionId: step.action_definition_id, name: step.name, description: step.description, inputParameters: step.input_parameters },
-      lastRun: run ? { resultStatusId: run.result_status_id, actionProcessed: run.action_processed, rejected: (run.job_key ?? '').startsWith(REJECT_PREFIX) } : null,
+      actionDefinition: {
+        actionDefinitionId: step.action_definition_id,
+        name: step.name,
+        description: step.description,
+        inputParameters: step.input_parameters,
+      },
+      lastRun: run
+        ? {
+            resultStatusId: run.result_status_id,
+            actionProcessed: run.action_processed,
+            rejected: (run.job_key ?? '').startsWith(REJECT_PREFIX),
+          }
+        : null,
     };
   });
 }
 
-const userValues = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
-
-/** userDefinedParams as an object or its JSON text (spec 001 §7's two payload forms), as texts. */
-function parseUserValues(value: TriggerInput['userDefinedParams']): Record<string, string> {
-  if (value === undefined) return {};
-  let parsed: unknown = value;
-  if (typeof value === 'string') {
-    if (value.trim() === '') return {};
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      parsed = undefined;
-    }
-  }
-  const checked = userValues.safeParse(parsed);
-  if (!checked.success) throw new BadRequestError('userDefinedParams must be a JSON object of names and values.', { userDefinedParams: ['userDefinedParams must be a JSON object of names and values.'] });
-  return Object.fromEntries(Object.entries(checked.data).map(([name, text]) => [name, text === null ? '' : String(text)]));
-}
-
 /** The event named by the first payload form (an id or a name such as "OnNew"), or by the second (an id). */
-function namedEvent(input: TriggerInput): number | undefined {
+function namedEvent(input: TriggerValues): number | undefined {
   const given = input.workUnitEventTypeId ?? input.workUnitEventType;
   if (given === undefined) return undefined;
   if (typeof given === 'number') return given;
@@ -103,74 +127,125 @@ function namedEvent(input: TriggerInput): number | undefined {
  * the once-only check. The trigger and, once the run is done, its outcome are noted on the unit.
  * Answers the run's key.
  */
-export async function triggerManualAction(db: Db, user: Principal, workUnitId: number, protocolActionId: string, input: TriggerInput & { reject: boolean }): Promise<{ id: string; status: 200 | 202 }> {
-  if ((input.workUnitId !== undefined && input.workUnitId !== workUnitId) || (input.protocolActionId !== undefined && input.protocolActionId.toLowerCase() !== protocolActionId)) {
+export async function triggerManualAction(
+  db: Db,
+  user: Principal,
+  workUnitId: number,
+  protocolActionId: string,
+  input: TriggerValues,
+): Promise<{ id: string; status: 200 | 202 }> {
+  if (
+    (input.workUnitId !== undefined && input.workUnitId !== workUnitId) ||
+    (input.protocolActionId !== undefined && input.protocolActionId.toLowerCase() !== protocolActionId)
+  ) {
     throw new BadRequestError(AUTOMATION_MESSAGES.notPending);
   }
-  const userParameters = parseUserValues(input.userDefinedParams);
+  const userParameters = input.userDefinedParams ?? {};
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
-    const unit = orNotFound(await tx.selectFrom('work_unit').select(['work_unit_id', 'tenant_id', 'protocol_id', 'state_id']).where('work_unit_id', '=', workUnitId).forUpdate().executeTakeFirst(), 'The work unit');
+    const unit = orNotFound(
+      await tx
+        .selectFrom('work_unit')
+        .select(['work_unit_id', 'tenant_id', 'protocol_id', 'state_id'])
+        .where('work_unit_id', '=', workUnitId)
+        .forUpdate()
+        .executeTakeFirst(),
+      'The work unit',
+    );
     const step = orNotFound(
       await tx
         .selectFrom('protocol_action as pa')
         .innerJoin('action_definition as ad', 'ad.action_definition_id', 'pa.action_definition_id')
-        .select(['pa.protocol_action_id', 'pa.protocol_id', 'pa.work_unit_event_type_id', 'pa.parameters', 'pa.repeatable', 'pa.run_automatically', 'ad.action_definition_id', 'ad.name', 'ad.input_parameters'])
+        .select([
+          'pa.protocol_action_id',
+          'pa.protocol_id',
+          'pa.work_unit_event_type_id',
+          'pa.parameters',
+          'pa.repeatable',
+          'pa.run_automatically',
+          'ad.action_definition_id',
+          'ad.name',
+          'ad.input_parameters',
+        ])
         .where('pa.protocol_action_id', '=', protocolActionId)
         .where('pa.protocol_id', '=', unit.protocol_id ?? -1)
         .executeTakeFirst(),
       'The protocol action',
     );
     const requested = namedEvent(input);
-    if (step.run_automatically || EVENT_FOR_STATE[unit.state_id] !== step.work_unit_event_type_id || (requested !== undefined && requested !== step.work_unit_event_type_id)) {
+    if (
+      step.run_automatically ||
+      EVENT_FOR_STATE[unit.state_id] !== step.work_unit_event_type_id ||
+      (requested !== undefined && requested !== step.work_unit_event_type_id)
+    ) {
       throw new BadRequestError(AUTOMATION_MESSAGES.notPending);
     }
     const onceKey = `${unit.work_unit_id}:${step.protocol_action_id}`;
     if (!step.repeatable) {
-      const done = await tx.selectFrom('action_history').select('action_history_id').where('work_unit_id', '=', workUnitId).where('protocol_action_id', '=', step.protocol_action_id).limit(1).executeTakeFirst();
-      const queued = await trx.selectFrom('job').select('job_id').where('task', '=', 'actions.run').where('key', '=', `protocol-manual:${onceKey}`).executeTakeFirst();
+      const done = await tx
+        .selectFrom('action_history')
+        .select('action_history_id')
+        .where('work_unit_id', '=', workUnitId)
+        .where('protocol_action_id', '=', step.protocol_action_id)
+        .limit(1)
+        .executeTakeFirst();
+      const queued = await trx
+        .selectFrom('job')
+        .select('job_id')
+        .where('task', '=', 'actions.run')
+        .where('key', '=', `protocol-manual:${onceKey}`)
+        .executeTakeFirst();
       if (done || queued) throw new BadRequestError(AUTOMATION_MESSAGES.alreadyRun);
     }
     const suffix = step.repeatable ? `:${randomUUID()}` : '';
     const named = new Set(parameterNames(step.input_parameters));
-    const parameters = { ...textParameters(step.parameters), ...Object.fromEntries(Object.entries(userParameters).filter(([name]) => named.has(name))) };
+    const parameters = {
+      ...textParameters(step.parameters),
+      ...Object.fromEntries(Object.entries(userParameters).filter(([name]) => named.has(name))),
+    };
+    const run = {
+      actionDefinitionId: step.action_definition_id,
+      tenantId: unit.tenant_id,
+      parameters,
+      origin: {
+        kind: 'protocol',
+        workUnitId: unit.work_unit_id,
+        protocolId: step.protocol_id,
+        protocolActionId: step.protocol_action_id,
+        workUnitEventTypeId: step.work_unit_event_type_id,
+        manual: true,
+        triggeredBy: user.userName,
+        workUnitEventId: null,
+      },
+    } satisfies ActionRun;
     if (input.reject) {
       const key = `${REJECT_PREFIX}${onceKey}${suffix}`;
-      await tx
-        .insertInto('action_history', {
-          tenant_id: unit.tenant_id,
-          action_definition_id: step.action_definition_id,
-          result_status_id: ACTION_RESULT_STATUSES.Suppressed,
-          input_parameters: JSON.stringify({ ...parameters, ProtocolActionId: step.protocol_action_id }),
-          result_detail: `Rejected by ${user.userName}.`,
-          correlation_id: String(unit.work_unit_id),
-          reference_id: String(unit.work_unit_id),
-          protocol_action_id: step.protocol_action_id,
-          work_unit_id: unit.work_unit_id,
-          job_key: key,
-        })
-        .execute();
-      await tx
-        .insertInto('work_unit_note', { work_unit_id: unit.work_unit_id, tenant_id: unit.tenant_id, detail: `Manual action "${step.name}" rejected by ${user.userName}.`, history_type: HISTORY_TYPES.ProtocolActionActivity, created_by: user.userName })
-        .execute();
+      await recordRejectedRun(
+        trx,
+        { ...run, parameters: { ...parameters, ProtocolActionId: step.protocol_action_id } },
+        key,
+        `Rejected by ${user.userName}.`,
+      );
+      await systemWorkUnitWriter().recordNote(trx, {
+        tenantId: unit.tenant_id,
+        workUnitId: unit.work_unit_id,
+        detail: `Manual action "${step.name}" rejected by ${user.userName}.`,
+        historyType: HISTORY_TYPES.ProtocolActionActivity,
+        createdBy: user.userName,
+      });
       return { id: key, status: 200 };
     }
     const key = `protocol-manual:${onceKey}${suffix}`;
-    await enqueueActionRun(
-      trx,
-      {
-        actionDefinitionId: step.action_definition_id,
-        tenantId: unit.tenant_id,
-        parameters,
-        origin: { kind: 'protocol', workUnitId: unit.work_unit_id, protocolId: step.protocol_id, protocolActionId: step.protocol_action_id, workUnitEventTypeId: step.work_unit_event_type_id, manual: true, triggeredBy: user.userName, workUnitEventId: null },
-      },
-      key,
-    );
+    await enqueueActionRun(trx, run, key);
     // Its outcome is noted on the unit once the run is done.
     await enqueue(trx, protocolRunNoteTask, { key }, { key, runAt: new Date(Date.now() + 1000) });
-    await tx
-      .insertInto('work_unit_note', { work_unit_id: unit.work_unit_id, tenant_id: unit.tenant_id, detail: `Manual action "${step.name}" triggered by ${user.userName}.`, history_type: HISTORY_TYPES.ProtocolActionActivity, created_by: user.userName })
-      .execute();
+    await systemWorkUnitWriter().recordNote(trx, {
+      tenantId: unit.tenant_id,
+      workUnitId: unit.work_unit_id,
+      detail: `Manual action "${step.name}" triggered by ${user.userName}.`,
+      historyType: HISTORY_TYPES.ProtocolActionActivity,
+      createdBy: user.userName,
+    });
     return { id: key, status: 202 };
   });
 }

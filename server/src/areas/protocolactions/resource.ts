@@ -4,7 +4,12 @@ import { defineResource } from '../../odata/resource.js';
 const actionDefinitionReference = defineResource({
   table: 'action_definition',
   key: 'actionDefinitionId',
-  fields: { actionDefinitionId: { type: 'guid' }, name: { type: 'string' }, description: { type: 'string' }, inputParameters: { type: 'string' } },
+  fields: {
+    actionDefinitionId: { type: 'guid' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    inputParameters: { type: 'string' },
+  },
 });
 
 /**

@@ -1,5 +1,7 @@
 import { sql, type Selectable } from 'kysely';
-import { AUTOMATION_MESSAGES, formatInterval, intervalSeconds, PROTOCOL_TIMER, type Protocol, type ProtocolValues } from '@cfs/contracts/automation';
+import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
+import { formatInterval, intervalSeconds } from '@cfs/contracts/device-operations';
+import { PROTOCOL_TIMER, type Protocol, type ProtocolValues } from '@cfs/contracts/protocols';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
@@ -7,6 +9,7 @@ import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
+import { protocolStepWriter } from '../../engines/protocols/step-writer.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 
 type ProtocolRow = Selectable<Database['protocol']>;
@@ -32,23 +35,32 @@ const columns = (input: ProtocolValues) => ({
 
 /** A tenantless protocol is every tenant's: one tenant's staff may follow it but not change it (as shared rules). */
 function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
-  if (tenantId === null && user.tenantScope.kind !== 'all') throw new HttpError(403, AUTOMATION_MESSAGES.tenantlessRefused);
+  if (tenantId === null && user.tenantScope.kind !== 'all')
+    throw new HttpError(403, AUTOMATION_MESSAGES.tenantlessRefused);
 }
 
 async function assertTenant(tx: ScopedDb<Tx>, user: Principal, tenantId: string | null): Promise<void> {
   assertMayWriteTenant(user, tenantId);
-  if (tenantId !== null && !(await tx.hasTenant(tenantId))) throw new BadRequestError(AUTOMATION_MESSAGES.protocolSaveFailed, { tenantId: ['Please choose a tenant.'] });
+  if (tenantId !== null && !(await tx.hasTenant(tenantId)))
+    throw new BadRequestError(AUTOMATION_MESSAGES.protocolSaveFailed, { tenantId: ['Please choose a tenant.'] });
 }
 
 /** The protocol, locked for the write: 404 outside the caller's tenants, 403 when it is every tenant's and the caller is not. */
 export async function lockProtocol(tx: ScopedDb<Tx>, user: Principal, protocolId: number): Promise<ProtocolRow> {
-  const row = orNotFound(await tx.selectFrom('protocol').selectAll().where('protocol_id', '=', protocolId).forUpdate().executeTakeFirst(), 'The protocol');
+  const row = orNotFound(
+    await tx.selectFrom('protocol').selectAll().where('protocol_id', '=', protocolId).forUpdate().executeTakeFirst(),
+    'The protocol',
+  );
   assertMayWriteTenant(user, row.tenant_id);
   return row;
 }
 
 export async function findProtocol(db: Db, scope: TenantScope, protocolId: number): Promise<Protocol> {
-  const row = await scoped(db, scope).selectFrom('protocol').selectAll().where('protocol_id', '=', protocolId).executeTakeFirst();
+  const row = await scoped(db, scope)
+    .selectFrom('protocol')
+    .selectAll()
+    .where('protocol_id', '=', protocolId)
+    .executeTakeFirst();
   return presentProtocol(orNotFound(row, 'The protocol'));
 }
 
@@ -56,8 +68,17 @@ export async function createProtocol(db: Db, user: Principal, input: ProtocolVal
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     await assertTenant(tx, user, input.tenantId);
-    const row = await tx.insertInto('protocol', { ...columns(input), created_by: user.userName, modified_by: user.userName }).returningAll().executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'protocol', entityId: String(row.protocol_id), tenantId: row.tenant_id, action: 'create', changes: { name: row.name, timerInverval: input.timerInverval } });
+    const row = await tx
+      .insertInto('protocol', { ...columns(input), created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, {
+      entityType: 'protocol',
+      entityId: String(row.protocol_id),
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: { name: row.name, timerInverval: input.timerInverval },
+    });
     return presentProtocol(row);
   });
 }
@@ -66,7 +87,12 @@ export async function createProtocol(db: Db, user: Principal, input: ProtocolVal
  * A protocol given to one tenant must not hold another tenant's actions nor be followed by another
  * tenant's units (read across tenants: only the yes or no leaves here). Its steps take its tenant.
  */
-export async function updateProtocol(db: Db, user: Principal, protocolId: number, input: ProtocolValues): Promise<Protocol> {
+export async function updateProtocol(
+  db: Db,
+  user: Principal,
+  protocolId: number,
+  input: ProtocolValues,
+): Promise<Protocol> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const locked = await lockProtocol(tx, user, protocolId);
@@ -82,9 +108,21 @@ export async function updateProtocol(db: Db, user: Principal, protocolId: number
         .where('ad.tenant_id', '<>', input.tenantId)
         .limit(1)
         .executeTakeFirst();
-      if (foreignAction) throw new BadRequestError(AUTOMATION_MESSAGES.protocolSaveFailed, { tenantId: [AUTOMATION_MESSAGES.protocolOfOtherTenant] });
-      const foreignUnit = await all.selectFrom('work_unit').select('work_unit_id').where('protocol_id', '=', protocolId).where('tenant_id', '<>', input.tenantId).limit(1).executeTakeFirst();
-      if (foreignUnit) throw new BadRequestError(AUTOMATION_MESSAGES.protocolSaveFailed, { tenantId: ['Work units of other tenants follow this protocol.'] });
+      if (foreignAction)
+        throw new BadRequestError(AUTOMATION_MESSAGES.protocolSaveFailed, {
+          tenantId: [AUTOMATION_MESSAGES.protocolOfOtherTenant],
+        });
+      const foreignUnit = await all
+        .selectFrom('work_unit')
+        .select('work_unit_id')
+        .where('protocol_id', '=', protocolId)
+        .where('tenant_id', '<>', input.tenantId)
+        .limit(1)
+        .executeTakeFirst();
+      if (foreignUnit)
+        throw new BadRequestError(AUTOMATION_MESSAGES.protocolSaveFailed, {
+          tenantId: ['Work units of other tenants follow this protocol.'],
+        });
     }
     const before = presentProtocol(locked);
     const row = await tx
@@ -93,10 +131,16 @@ export async function updateProtocol(db: Db, user: Principal, protocolId: number
       .where('protocol_id', '=', protocolId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (row.tenant_id !== locked.tenant_id) await scoped(trx, ALL_TENANTS).updateTable('protocol_action').set({ tenant_id: row.tenant_id }).where('protocol_id', '=', protocolId).execute();
+    if (row.tenant_id !== locked.tenant_id) await protocolStepWriter().moveToTenant(trx, protocolId, row.tenant_id);
     const after = presentProtocol(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, { entityType: 'protocol', entityId: String(protocolId), tenantId: row.tenant_id ?? locked.tenant_id, action: 'update', changes });
+    await recordAudit(trx, user, {
+      entityType: 'protocol',
+      entityId: String(protocolId),
+      tenantId: row.tenant_id ?? locked.tenant_id,
+      action: 'update',
+      changes,
+    });
     return after;
   });
 }
@@ -107,7 +151,13 @@ export async function deleteProtocol(db: Db, user: Principal, protocolId: number
     const tx = scoped(trx, user.tenantScope);
     const locked = await lockProtocol(tx, user, protocolId);
     await tx.deleteFrom('protocol').where('protocol_id', '=', protocolId).execute();
-    await recordAudit(trx, user, { entityType: 'protocol', entityId: String(protocolId), tenantId: locked.tenant_id, action: 'delete', changes: { name: locked.name } });
+    await recordAudit(trx, user, {
+      entityType: 'protocol',
+      entityId: String(protocolId),
+      tenantId: locked.tenant_id,
+      action: 'delete',
+      changes: { name: locked.name },
+    });
     return { message: 'Protocol deleted successfully.' };
   });
 }
@@ -117,9 +167,14 @@ export async function deleteProtocol(db: Db, user: Principal, protocolId: number
  * expiration actions create a work unit following this protocol (Create Work Unit with
  * Parameters.ProtocolId = id, written as text or as a number).
  */
-export async function findMatchedRules(db: Db, scope: TenantScope, protocolId: number): Promise<{ value: { ruleId: string; name: string; enabled: boolean }[]; count: number }> {
+export async function findMatchedRules(
+  db: Db,
+  scope: TenantScope,
+  protocolId: number,
+): Promise<{ value: { ruleId: string; name: string; enabled: boolean }[]; count: number }> {
   await findProtocol(db, scope, protocolId);
-  const wanted = (value: string | number) => JSON.stringify([{ ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { ProtocolId: value } }]);
+  const wanted = (value: string | number) =>
+    JSON.stringify([{ ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { ProtocolId: value } }]);
   const rows = await scoped(db, scope)
     .selectFrom('rule')
     .select(['rule_id', 'name', 'enabled'])
@@ -140,11 +195,22 @@ export async function findMatchedRules(db: Db, scope: TenantScope, protocolId: n
 }
 
 /** GET v1/protocols/GetProtocolsForAction(actionDefinitionId=): the caller's protocols with a step running the action (the catalogue's delete lists them). */
-export async function findProtocolsForAction(db: Db, scope: TenantScope, actionDefinitionId: string): Promise<{ protocolId: number; name: string }[]> {
+export async function findProtocolsForAction(
+  db: Db,
+  scope: TenantScope,
+  actionDefinitionId: string,
+): Promise<{ protocolId: number; name: string }[]> {
   const rows = await scoped(db, scope)
     .selectFrom('protocol')
     .select(['protocol_id', 'name'])
-    .where('protocol_id', 'in', scoped(db, scope).selectFrom('protocol_action').select('protocol_id').where('action_definition_id', '=', actionDefinitionId))
+    .where(
+      'protocol_id',
+      'in',
+      scoped(db, scope)
+        .selectFrom('protocol_action')
+        .select('protocol_id')
+        .where('action_definition_id', '=', actionDefinitionId),
+    )
     .orderBy('name')
     .orderBy('protocol_id')
     .limit(1000)

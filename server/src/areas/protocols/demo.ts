@@ -1,8 +1,10 @@
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import type { Tx } from '../../db/database.js';
-import { DEMO } from '../../db/seed.js';
+import { DEMO } from '../../db/demo-ids.js';
 import { scoped } from '../../db/scoped.js';
+import { protocolStepWriter } from '../../engines/protocols/step-writer.js';
+import { systemWorkUnitWriter } from '../../engines/work-units/system-writer.js';
 
 /**
  * A service desk protocol for Contoso, so that `npm start` shows protocols at work: a unit that
@@ -16,7 +18,8 @@ export async function seedDemoProtocols(trx: Tx): Promise<void> {
     .insertInto('protocol', {
       tenant_id: DEMO.contoso,
       name: 'Service desk standard',
-      description: 'Tell the stakeholder when the unit opens and when it is resolved; tell the NOC by hand once acknowledged.',
+      description:
+        'Tell the stakeholder when the unit opens and when it is resolved; tell the NOC by hand once acknowledged.',
       timer_interval_seconds: 3600,
       manual_actions: 'Once acknowledged, tell the NOC from Pending Actions.',
       created_by: 'seed',
@@ -24,7 +27,13 @@ export async function seedDemoProtocols(trx: Tx): Promise<void> {
     })
     .returning('protocol_id')
     .executeTakeFirstOrThrow();
-  const step = (eventTypeId: number, template: string, summary: string, sequence: number, runAutomatically: boolean) => ({
+  const step = (
+    eventTypeId: number,
+    template: string,
+    summary: string,
+    sequence: number,
+    runAutomatically: boolean,
+  ) => ({
     protocol_id: protocol.protocol_id,
     tenant_id: DEMO.contoso,
     action_definition_id: BUILT_IN_ACTIONS.sendEmail.id,
@@ -37,13 +46,17 @@ export async function seedDemoProtocols(trx: Tx): Promise<void> {
     created_by: 'seed',
     modified_by: 'seed',
   });
-  await tx
-    .insertInto('protocol_action', [
-      step(WORK_UNIT_EVENT_TYPES.OnNew, 'Detailed', 'Tell the stakeholder the unit is open', 1, true),
-      step(WORK_UNIT_EVENT_TYPES.OnAcknowledged, 'CfsInternalWuCommNotification', 'Tell the NOC the unit is being worked on', 1, false),
-      step(WORK_UNIT_EVENT_TYPES.OnResolved, 'AllClear', 'Tell the stakeholder all is clear', 1, true),
-    ])
-    .execute();
+  await protocolStepWriter().create(trx, tx.scope, [
+    step(WORK_UNIT_EVENT_TYPES.OnNew, 'Detailed', 'Tell the stakeholder the unit is open', 1, true),
+    step(
+      WORK_UNIT_EVENT_TYPES.OnAcknowledged,
+      'CfsInternalWuCommNotification',
+      'Tell the NOC the unit is being worked on',
+      1,
+      false,
+    ),
+    step(WORK_UNIT_EVENT_TYPES.OnResolved, 'AllClear', 'Tell the stakeholder all is clear', 1, true),
+  ]);
   const newest = await tx
     .selectFrom('work_unit')
     .select('work_unit_id')
@@ -53,10 +66,10 @@ export async function seedDemoProtocols(trx: Tx): Promise<void> {
     .limit(5)
     .execute();
   if (newest.length > 0) {
-    await tx
-      .updateTable('work_unit')
-      .set({ protocol_id: protocol.protocol_id })
-      .where('work_unit_id', 'in', newest.map((unit) => unit.work_unit_id))
-      .execute();
+    await systemWorkUnitWriter().followProtocol(trx, {
+      tenantId: DEMO.contoso,
+      workUnitIds: newest.map((unit) => unit.work_unit_id),
+      protocolId: protocol.protocol_id,
+    });
   }
 }

@@ -1,5 +1,4 @@
-import { defineArea } from '../../http/area.js';
-import { protocolsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { PROTOCOL_ENGINE_TASKS } from '../../engines/protocols/tasks.js';
 import { seedDemoProtocols } from './demo.js';
 import { protocolRoutes } from './routes.js';
@@ -7,7 +6,7 @@ import { protocolRoutes } from './routes.js';
 export const protocolsArea = defineArea({
   name: 'protocols',
   routes: protocolRoutes,
-  access: protocolsAccess,
+  apiTags: { Protocols: 'Event- and timer-driven sequences of actions on work units.' },
   audited: { protocol: 'WorkUnits.Protocols' },
   tasks: PROTOCOL_ENGINE_TASKS,
   demoSeed: seedDemoProtocols,

@@ -17,7 +17,11 @@ export const protocolsResource = defineResource({
     description: { type: 'string' },
     tenantId: { type: 'guid' },
     // HH:mm:ss of an interval under 100 hours sorts as its text does.
-    timerInverval: { type: 'string', sql: (col) => sql`to_char(make_interval(secs => ${col('timer_interval_seconds')}), 'HH24:MI:SS')`, filterable: false },
+    timerInverval: {
+      type: 'string',
+      sql: (col) => sql`to_char(make_interval(secs => ${col('timer_interval_seconds')}), 'HH24:MI:SS')`,
+      filterable: false,
+    },
     manualActions: { type: 'string' },
     modified: { type: 'datetime' },
     modifiedBy: { type: 'string' },

@@ -1,60 +1,132 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { matchedRuleSchema, protocolInputSchema, protocolRefSchema, protocolSchema } from '@cfs/contracts/automation';
+import { matchedRuleSchema, protocolInputSchema, protocolRefSchema, protocolSchema } from '@cfs/contracts/protocols';
 import { dbIdParam, guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { perm, principalOf } from '../../http/route-permission.js';
-import { createProtocol, deleteProtocol, findMatchedRules, findProtocol, findProtocolsForAction, updateProtocol } from './commands.js';
+import { principalOf } from '../../http/route-permission.js';
+import {
+  createProtocol,
+  deleteProtocol,
+  findMatchedRules,
+  findProtocol,
+  findProtocolsForAction,
+  updateProtocol,
+} from './commands.js';
 import { protocolsResource } from './resource.js';
 
 const tags = ['Protocols'];
 const params = z.object({ id: dbIdParam });
-const AREA = 'WorkUnits.Protocols';
 
 /** Protocols (spec 002 §2 Protocols, §3, §5, §7 "Protocols and protocol actions"). */
-export const protocolRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = ({ db }) => async (app) => {
-  registerListRoutes(app, db, {
-    path: '/v1/protocols',
-    resource: protocolsResource,
-    row: protocolSchema,
-    // Also the work unit form's protocol lookup: its users hold WorkUnits permissions.
-    permission: [perm(AREA, 'view'), perm('WorkUnits', 'view')],
-    base: (user) => scoped(db, user.tenantScope).selectFrom('protocol').selectAll(),
-    exportFileName: 'protocols.csv',
-    tags,
-  });
+export const protocolRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ db }) =>
+  async (app) => {
+    registerListRoutes(app, db, {
+      path: '/v1/protocols',
+      title: 'protocols',
+      resource: protocolsResource,
+      row: protocolSchema,
+      // Also the work unit form's protocol lookup: its users hold WorkUnits permissions.
+      permission: ['WorkUnits.Protocols:view', 'WorkUnits:view'],
+      base: (user) => scoped(db, user.tenantScope).selectFrom('protocol').selectAll(),
+      exportFileName: 'protocols.csv',
+      tags,
+    });
 
-  app.get(
-    '/v1/protocols/GetMatchedRules',
-    { config: { permission: perm(AREA, 'view') }, schema: { tags, querystring: z.object({ id: dbIdParam }), response: { 200: z.object({ value: z.array(matchedRuleSchema), count: z.number().int() }) } } },
-    async (request) => findMatchedRules(db, principalOf(request).tenantScope, request.query.id),
-  );
+    app.get(
+      '/v1/protocols/GetMatchedRules',
+      {
+        config: { permission: 'WorkUnits.Protocols:view' },
+        schema: {
+          tags,
+          operationId: 'listProtocolMatchedRules',
+          summary: 'List the rules whose work units follow a protocol',
+          description: 'Also answered as the spec spells it: GetMatchedRules(id={id}).',
+          querystring: z.object({ id: dbIdParam }),
+          response: { 200: z.object({ value: z.array(matchedRuleSchema), count: z.number().int() }) },
+        },
+      },
+      async (request) => findMatchedRules(db, principalOf(request).tenantScope, request.query.id),
+    );
 
-  // Read by the action catalogue's two-step delete too: either area's viewers.
-  app.get(
-    '/v1/protocols/GetProtocolsForAction',
-    {
-      config: { permission: [perm(AREA, 'view'), perm('ActionDefinitions', 'view')] },
-      schema: { tags, querystring: z.object({ actionDefinitionId: guid() }), response: { 200: z.array(protocolRefSchema) } },
-    },
-    async (request) => findProtocolsForAction(db, principalOf(request).tenantScope, request.query.actionDefinitionId),
-  );
+    // Read by the action catalogue's two-step delete too: either area's viewers.
+    app.get(
+      '/v1/protocols/GetProtocolsForAction',
+      {
+        config: { permission: ['WorkUnits.Protocols:view', 'ActionDefinitions:view'] },
+        schema: {
+          tags,
+          operationId: 'listProtocolsForAction',
+          summary: 'List the protocols with a step that runs an action',
+          description: 'Also answered as the spec spells it: GetProtocolsForAction(actionDefinitionId={id}).',
+          querystring: z.object({ actionDefinitionId: guid() }),
+          response: { 200: z.array(protocolRefSchema) },
+        },
+      },
+      async (request) => findProtocolsForAction(db, principalOf(request).tenantScope, request.query.actionDefinitionId),
+    );
 
-  app.get('/v1/protocols/:id', { config: { permission: perm(AREA, 'view') }, schema: { tags, params, response: { 200: protocolSchema } } }, async (request) =>
-    findProtocol(db, principalOf(request).tenantScope, request.params.id),
-  );
+    app.get(
+      '/v1/protocols/:id',
+      {
+        config: { permission: 'WorkUnits.Protocols:view' },
+        schema: {
+          tags,
+          operationId: 'getProtocol',
+          summary: 'Get a protocol',
+          params,
+          response: { 200: protocolSchema },
+        },
+      },
+      async (request) => findProtocol(db, principalOf(request).tenantScope, request.params.id),
+    );
 
-  app.put('/v1/protocols', { config: { permission: perm(AREA, 'create') }, schema: { tags, body: protocolInputSchema, response: { 200: protocolSchema } } }, async (request) =>
-    createProtocol(db, principalOf(request), request.body),
-  );
+    app.put(
+      '/v1/protocols',
+      {
+        config: { permission: 'WorkUnits.Protocols:create' },
+        schema: {
+          tags,
+          operationId: 'createProtocol',
+          summary: 'Create a protocol',
+          body: protocolInputSchema,
+          response: { 200: protocolSchema },
+        },
+      },
+      async (request) => createProtocol(db, principalOf(request), request.body),
+    );
 
-  app.post('/v1/protocols/:id', { config: { permission: perm(AREA, 'edit') }, schema: { tags, params, body: protocolInputSchema, response: { 200: protocolSchema } } }, async (request) =>
-    updateProtocol(db, principalOf(request), request.params.id, request.body),
-  );
+    app.post(
+      '/v1/protocols/:id',
+      {
+        config: { permission: 'WorkUnits.Protocols:edit' },
+        schema: {
+          tags,
+          operationId: 'updateProtocol',
+          summary: 'Update a protocol',
+          params,
+          body: protocolInputSchema,
+          response: { 200: protocolSchema },
+        },
+      },
+      async (request) => updateProtocol(db, principalOf(request), request.params.id, request.body),
+    );
 
-  app.delete('/v1/protocols/:id', { config: { permission: perm(AREA, 'delete') }, schema: { tags, params, response: { 200: z.object({ message: z.string() }) } } }, async (request) =>
-    deleteProtocol(db, principalOf(request), request.params.id),
-  );
-};
+    app.delete(
+      '/v1/protocols/:id',
+      {
+        config: { permission: 'WorkUnits.Protocols:delete' },
+        schema: {
+          tags,
+          operationId: 'deleteProtocol',
+          summary: 'Delete a protocol',
+          description: 'Its steps go with it; its work units stay, following no protocol.',
+          params,
+          response: { 200: z.object({ message: z.string() }) },
+        },
+      },
+      async (request) => deleteProtocol(db, principalOf(request), request.params.id),
+    );
+  };

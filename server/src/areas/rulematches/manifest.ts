@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { ruleMatchesAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { ruleMatchRoutes } from './routes.js';
 
 export const ruleMatchesArea = defineArea({
   name: 'rulematches',
   routes: ruleMatchRoutes,
-  access: ruleMatchesAccess,
+  apiTags: { 'Rule matches': "Where a rule's conditions held: for which entity, since when and until when." },
 });

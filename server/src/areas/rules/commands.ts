@@ -1,7 +1,17 @@
 import type { Selectable } from 'kysely';
 import { OPERATORS, MONITORING_LIMITS, TENANT_LEFT_OPERAND } from '@cfs/contracts/monitoring';
 import { RULE_AREA_MESSAGES, isRuleActionDefinition } from '@cfs/contracts/rule-options';
-import { RULE_MESSAGES, formatLifetime, lifetimeSeconds, tenantCondition, timeConditionsSchema, type Condition, type Rule, type RuleAction, type RuleValues } from '@cfs/contracts/rules';
+import {
+  RULE_MESSAGES,
+  formatLifetime,
+  lifetimeSeconds,
+  tenantCondition,
+  timeConditionsSchema,
+  type Condition,
+  type Rule,
+  type RuleAction,
+  type RuleValues,
+} from '@cfs/contracts/rules';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -39,12 +49,16 @@ export const presentRule = (row: RuleRow): Rule => ({
  * tenant's staff may read it but not change what runs for all the others (as shared locations).
  */
 function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
-  if (tenantId === null && user.tenantScope.kind !== 'all') throw new HttpError(403, RULE_AREA_MESSAGES.tenantlessRefused);
+  if (tenantId === null && user.tenantScope.kind !== 'all')
+    throw new HttpError(403, RULE_AREA_MESSAGES.tenantlessRefused);
 }
 
 /** The rule, locked for the write: 404 outside the caller's tenants, 403 when it is every tenant's and the caller is not. */
 async function lockRule(tx: ScopedDb<Tx>, user: Principal, ruleId: string): Promise<RuleRow> {
-  const row = orNotFound(await tx.selectFrom('rule').selectAll().where('rule_id', '=', ruleId).forUpdate().executeTakeFirst(), 'The rule');
+  const row = orNotFound(
+    await tx.selectFrom('rule').selectAll().where('rule_id', '=', ruleId).forUpdate().executeTakeFirst(),
+    'The rule',
+  );
   assertMayWriteTenant(user, row.tenant_id);
   return row;
 }
@@ -60,14 +74,23 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
   const errors: Record<string, string[]> = {};
   const refuse = (field: string, text: string) => void (errors[field] ??= []).push(text);
 
-  if (input.tenantId !== null && !(await tx.hasTenant(input.tenantId))) refuse('tenantId', RULE_AREA_MESSAGES.tenantRequired);
+  if (input.tenantId !== null && !(await tx.hasTenant(input.tenantId)))
+    refuse('tenantId', RULE_AREA_MESSAGES.tenantRequired);
   if (input.subscriptionId !== null) {
-    const subscription = await tx.selectFrom('subscription').select('tenant_id').where('subscription_id', '=', input.subscriptionId).executeTakeFirst();
-    if (!subscription || subscription.tenant_id !== input.tenantId) refuse('subscriptionId', RULE_AREA_MESSAGES.subscriptionOfTenant);
+    const subscription = await tx
+      .selectFrom('subscription')
+      .select('tenant_id')
+      .where('subscription_id', '=', input.subscriptionId)
+      .executeTakeFirst();
+    if (!subscription || subscription.tenant_id !== input.tenantId)
+      refuse('subscriptionId', RULE_AREA_MESSAGES.subscriptionOfTenant);
   }
 
   input.conditions.forEach((condition, index) => {
-    if ((condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) && compilePattern(condition.RightOperand ?? '') === undefined) {
+    if (
+      (condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) &&
+      compilePattern(condition.RightOperand ?? '') === undefined
+    ) {
       refuse(`conditions.${index}.RightOperand`, RULE_MESSAGES.patternInvalid);
     }
   });
@@ -78,7 +101,11 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
   ];
   const ids = [...new Set(actions.flatMap(([, list]) => list.map((action) => action.ActionDefinitionId)))];
   const definitions = ids.length
-    ? await tx.selectFrom('action_definition').select(['action_definition_id', 'action_definition_type_id', 'tenant_id']).where('action_definition_id', 'in', ids).execute()
+    ? await tx
+        .selectFrom('action_definition')
+        .select(['action_definition_id', 'action_definition_type_id', 'tenant_id'])
+        .where('action_definition_id', 'in', ids)
+        .execute()
     : [];
   const byId = new Map(definitions.map((row) => [row.action_definition_id, row]));
   for (const [field, list] of actions) {
@@ -97,12 +124,16 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
   // that any tenant condition names this tenant).
   let conditions: Condition[] = input.conditions;
   if (input.tenantId !== null) {
-    conditions = [tenantCondition(input.tenantId), ...input.conditions.filter((condition) => condition.LeftOperand !== TENANT_LEFT_OPERAND)];
+    conditions = [
+      tenantCondition(input.tenantId),
+      ...input.conditions.filter((condition) => condition.LeftOperand !== TENANT_LEFT_OPERAND),
+    ];
     if (conditions.length > MONITORING_LIMITS.maxConditions) refuse('conditions', RULE_MESSAGES.conditionsTooMany);
   }
   if (Object.keys(errors).length > 0) throw new BadRequestError(RULE_MESSAGES.saveFailed, errors);
 
-  const timeConditions = input.timeConditions === null ? null : timeConditionsSchema.parse(JSON.parse(input.timeConditions));
+  const timeConditions =
+    input.timeConditions === null ? null : timeConditionsSchema.parse(JSON.parse(input.timeConditions));
   return {
     name: input.name,
     description: input.description,
@@ -121,7 +152,14 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
 
 /** What the change history compares. */
 function audited(rule: Rule) {
-  const { created: _created, createdBy: _createdBy, modified: _modified, modifiedBy: _modifiedBy, ruleId: _ruleId, ...rest } = rule;
+  const {
+    created: _created,
+    createdBy: _createdBy,
+    modified: _modified,
+    modifiedBy: _modifiedBy,
+    ruleId: _ruleId,
+    ...rest
+  } = rule;
   return rest;
 }
 
@@ -133,93 +171,145 @@ async function inForce<T>(db: Db, change: Promise<T>): Promise<T> {
 }
 
 export async function findRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  const row = await scoped(db, user.tenantScope).selectFrom('rule').selectAll().where('rule_id', '=', ruleId).executeTakeFirst();
+  const row = await scoped(db, user.tenantScope)
+    .selectFrom('rule')
+    .selectAll()
+    .where('rule_id', '=', ruleId)
+    .executeTakeFirst();
   return presentRule(orNotFound(row, 'The rule'));
 }
 
 /** PUT v1/rules. */
 export async function createRule(db: Db, user: Principal, input: RuleValues): Promise<Rule> {
-  return inForce(db, db.transaction().execute(async (trx) => {
-    const tx = scoped(trx, user.tenantScope);
-    const columns = await ruleColumns(tx, user, input);
-    const row = await tx.insertInto('rule', { ...columns, created_by: user.userName, modified_by: user.userName }).returningAll().executeTakeFirstOrThrow();
-    const rule = presentRule(row);
-    await recordAudit(trx, user, { entityType: 'rule', entityId: row.rule_id, tenantId: row.tenant_id, action: 'create', changes: audited(rule) });
-    return rule;
-  }));
+  return inForce(
+    db,
+    db.transaction().execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const columns = await ruleColumns(tx, user, input);
+      const row = await tx
+        .insertInto('rule', { ...columns, created_by: user.userName, modified_by: user.userName })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const rule = presentRule(row);
+      await recordAudit(trx, user, {
+        entityType: 'rule',
+        entityId: row.rule_id,
+        tenantId: row.tenant_id,
+        action: 'create',
+        changes: audited(rule),
+      });
+      return rule;
+    }),
+  );
 }
 
 /** POST v1/rules/{ruleId}. */
 export async function updateRule(db: Db, user: Principal, ruleId: string, input: RuleValues): Promise<Rule> {
-  return inForce(db, db.transaction().execute(async (trx) => {
-    const tx = scoped(trx, user.tenantScope);
-    const before = presentRule(await lockRule(tx, user, ruleId));
-    const columns = await ruleColumns(tx, user, input);
-    const row = await tx
-      .updateTable('rule')
-      .set({ ...columns, modified: new Date(), modified_by: user.userName })
-      .where('rule_id', '=', ruleId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const after = presentRule(row);
-    await recordAudit(trx, user, { entityType: 'rule', entityId: ruleId, tenantId: row.tenant_id ?? before.tenantId, action: 'update', changes: changedFields(audited(before), audited(after)) });
-    return after;
-  }));
+  return inForce(
+    db,
+    db.transaction().execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const before = presentRule(await lockRule(tx, user, ruleId));
+      const columns = await ruleColumns(tx, user, input);
+      const row = await tx
+        .updateTable('rule')
+        .set({ ...columns, modified: new Date(), modified_by: user.userName })
+        .where('rule_id', '=', ruleId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const after = presentRule(row);
+      await recordAudit(trx, user, {
+        entityType: 'rule',
+        entityId: ruleId,
+        tenantId: row.tenant_id ?? before.tenantId,
+        action: 'update',
+        changes: changedFields(audited(before), audited(after)),
+      });
+      return after;
+    }),
+  );
 }
 
-/** POST v1/rules/toggledisabled/{ruleId} (spec 002 §4: enabled is toggled with a dedicated call). */
+/** POST v1/rules/{ruleId}/toggledisabled, as the spec spells it toggledisabled/{ruleId} (spec 002 §4: enabled is toggled with a dedicated call). */
 export async function toggleRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  return inForce(db, db.transaction().execute(async (trx) => {
-    const tx = scoped(trx, user.tenantScope);
-    const before = await lockRule(tx, user, ruleId);
-    const row = await tx
-      .updateTable('rule')
-      .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })
-      .where('rule_id', '=', ruleId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'rule', entityId: ruleId, tenantId: row.tenant_id, action: 'update', changes: { enabled: { from: before.enabled, to: row.enabled } } });
-    return presentRule(row);
-  }));
+  return inForce(
+    db,
+    db.transaction().execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const before = await lockRule(tx, user, ruleId);
+      const row = await tx
+        .updateTable('rule')
+        .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })
+        .where('rule_id', '=', ruleId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, user, {
+        entityType: 'rule',
+        entityId: ruleId,
+        tenantId: row.tenant_id,
+        action: 'update',
+        changes: { enabled: { from: before.enabled, to: row.enabled } },
+      });
+      return presentRule(row);
+    }),
+  );
 }
 
-/** DELETE v1/rules/{id}: its matches go with it (ON DELETE CASCADE). */
+/** DELETE v1/rules/{ruleId}: its matches go with it (ON DELETE CASCADE). */
 export async function deleteRule(db: Db, user: Principal, ruleId: string): Promise<{ message: string }> {
-  return inForce(db, db.transaction().execute(async (trx) => {
-    const tx = scoped(trx, user.tenantScope);
-    const rule = await lockRule(tx, user, ruleId);
-    await tx.deleteFrom('rule').where('rule_id', '=', ruleId).execute();
-    await recordAudit(trx, user, { entityType: 'rule', entityId: ruleId, tenantId: rule.tenant_id, action: 'delete', changes: { name: rule.name } });
-    return { message: RULE_MESSAGES.deleted };
-  }));
+  return inForce(
+    db,
+    db.transaction().execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const rule = await lockRule(tx, user, ruleId);
+      await tx.deleteFrom('rule').where('rule_id', '=', ruleId).execute();
+      await recordAudit(trx, user, {
+        entityType: 'rule',
+        entityId: ruleId,
+        tenantId: rule.tenant_id,
+        action: 'delete',
+        changes: { name: rule.name },
+      });
+      return { message: RULE_MESSAGES.deleted };
+    }),
+  );
 }
 
 /** POST v1/rules/{ruleId}/copy: "Copy of {name}", created disabled (spec 002 §4). */
 export async function copyRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  return inForce(db, db.transaction().execute(async (trx) => {
-    const tx = scoped(trx, user.tenantScope);
-    const source = await lockRule(tx, user, ruleId);
-    const row = await tx
-      .insertInto('rule', {
-        tenant_id: source.tenant_id,
-        subscription_id: source.subscription_id,
-        enabled: false,
-        name: `${RULE_AREA_MESSAGES.copyPrefix}${source.name}`.slice(0, 200),
-        description: source.description,
-        rule_type_id: source.rule_type_id,
-        match_lifetime_seconds: source.match_lifetime_seconds,
-        use_sliding_expiration: source.use_sliding_expiration,
-        time_conditions: source.time_conditions === null ? null : JSON.stringify(source.time_conditions),
-        conditions: JSON.stringify(source.conditions),
-        match_actions: JSON.stringify(source.match_actions),
-        expiration_actions: JSON.stringify(source.expiration_actions),
-        created_by: user.userName,
-        modified_by: user.userName,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const rule = presentRule(row);
-    await recordAudit(trx, user, { entityType: 'rule', entityId: row.rule_id, tenantId: row.tenant_id, action: 'create', changes: { copiedFrom: ruleId, ...audited(rule) } });
-    return rule;
-  }));
+  return inForce(
+    db,
+    db.transaction().execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const source = await lockRule(tx, user, ruleId);
+      const row = await tx
+        .insertInto('rule', {
+          tenant_id: source.tenant_id,
+          subscription_id: source.subscription_id,
+          enabled: false,
+          name: `${RULE_AREA_MESSAGES.copyPrefix}${source.name}`.slice(0, 200),
+          description: source.description,
+          rule_type_id: source.rule_type_id,
+          match_lifetime_seconds: source.match_lifetime_seconds,
+          use_sliding_expiration: source.use_sliding_expiration,
+          time_conditions: source.time_conditions === null ? null : JSON.stringify(source.time_conditions),
+          conditions: JSON.stringify(source.conditions),
+          match_actions: JSON.stringify(source.match_actions),
+          expiration_actions: JSON.stringify(source.expiration_actions),
+          created_by: user.userName,
+          modified_by: user.userName,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const rule = presentRule(row);
+      await recordAudit(trx, user, {
+        entityType: 'rule',
+        entityId: row.rule_id,
+        tenantId: row.tenant_id,
+        action: 'create',
+        changes: { copiedFrom: ruleId, ...audited(rule) },
+      });
+      return rule;
+    }),
+  );
 }

@@ -1,10 +1,15 @@
 import { BUILT_IN_ACTIONS, CONDITION_TYPES, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import { tenantCondition, type ConditionInput, type RuleAction } from '@cfs/contracts/rules';
 import type { Tx } from '../../db/database.js';
-import { DEMO } from '../../db/seed.js';
+import { DEMO } from '../../db/demo-ids.js';
 import { scoped } from '../../db/scoped.js';
 
-const condition = (leftOperand: number, operator: number, rightOperand: string | null, fieldName: string | null = null): ConditionInput => ({
+const condition = (
+  leftOperand: number,
+  operator: number,
+  rightOperand: string | null,
+  fieldName: string | null = null,
+): ConditionInput => ({
   Type: CONDITION_TYPES.And,
   LeftOperand: leftOperand,
   LeftOperandFieldName: fieldName,
@@ -12,7 +17,10 @@ const condition = (leftOperand: number, operator: number, rightOperand: string |
   RightOperand: rightOperand,
   OccurrencePattern: null,
 });
-const color = (name: string): RuleAction => ({ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: name } });
+const color = (name: string): RuleAction => ({
+  ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id,
+  Parameters: { Color: name },
+});
 
 /**
  * Two rules on the demo agent's tiles (the blocks demo), so that `npm start` shows the engine at
@@ -23,7 +31,13 @@ const color = (name: string): RuleAction => ({ ActionDefinitionId: BUILT_IN_ACTI
  */
 export async function seedDemoRules(trx: Tx): Promise<void> {
   const tx = scoped(trx, { kind: 'some', tenantIds: [DEMO.contoso] });
-  const rule = (name: string, description: string, conditions: ConditionInput[], matchActions: RuleAction[], expirationActions: RuleAction[]) => ({
+  const rule = (
+    name: string,
+    description: string,
+    conditions: ConditionInput[],
+    matchActions: RuleAction[],
+    expirationActions: RuleAction[],
+  ) => ({
     tenant_id: DEMO.contoso,
     subscription_id: DEMO.contosoProduction,
     name,
@@ -42,14 +56,20 @@ export async function seedDemoRules(trx: Tx): Promise<void> {
       rule(
         'Demo agent CPU over 80%',
         "The demo agent's CPU operation reports over 80 %: its tile turns red and an incident is opened; back to green once it has stayed under for five minutes.",
-        [condition(LEFT_OPERANDS.Entity.id, OPERATORS.Equals, DEMO.demoAgentCpu), condition(LEFT_OPERANDS.Metric.id, OPERATORS.GreaterThan, '80', 'CpuPercent')],
+        [
+          condition(LEFT_OPERANDS.Entity.id, OPERATORS.Equals, DEMO.demoAgentCpu),
+          condition(LEFT_OPERANDS.Metric.id, OPERATORS.GreaterThan, '80', 'CpuPercent'),
+        ],
         [color('Red'), { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '2' } }],
         [color('Green')],
       ),
       rule(
         'Portal health reporting',
         "The demo agent's check of the portal reports: its tile is green; grey once it has been quiet for five minutes.",
-        [condition(LEFT_OPERANDS.Entity.id, OPERATORS.Equals, DEMO.demoAgentHealth), condition(LEFT_OPERANDS.Value.id, OPERATORS.IsNotEmpty, null)],
+        [
+          condition(LEFT_OPERANDS.Entity.id, OPERATORS.Equals, DEMO.demoAgentHealth),
+          condition(LEFT_OPERANDS.Value.id, OPERATORS.IsNotEmpty, null),
+        ],
         [color('Green')],
         [color('Grey')],
       ),

@@ -23,9 +23,18 @@ export const rulesResource = defineResource({
     tenantId: { type: 'guid' },
     subscriptionId: { type: 'guid' },
     // HH:mm:ss of a lifetime under 100 hours sorts as its text does.
-    matchLifetime: { type: 'string', sql: (col) => sql`to_char(make_interval(secs => ${col('match_lifetime_seconds')}), 'HH24:MI:SS')`, filterable: false },
+    matchLifetime: {
+      type: 'string',
+      sql: (col) => sql`to_char(make_interval(secs => ${col('match_lifetime_seconds')}), 'HH24:MI:SS')`,
+      filterable: false,
+    },
     useSlidingExpiration: { type: 'boolean' },
-    timeConditions: { type: 'string', sql: (col) => sql`${col('time_conditions')}::text`, filterable: false, sortable: false },
+    timeConditions: {
+      type: 'string',
+      sql: (col) => sql`${col('time_conditions')}::text`,
+      filterable: false,
+      sortable: false,
+    },
     conditions: { type: 'json' },
     matchActions: { type: 'json' },
     expirationActions: { type: 'json' },

@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { savedViewsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { savedViewRoutes } from './routes.js';
 
 export const savedViewsArea = defineArea({
   name: 'savedviews',
   routes: savedViewRoutes,
-  access: savedViewsAccess,
+  apiTags: { 'Saved views': "A user's saved filters, sorting and columns of the work units grid." },
 });

@@ -1,5 +1,11 @@
 import type { Selectable } from 'kysely';
-import { SAVED_VIEW_MESSAGES, savedViewStateSchema, type SavedView, type SavedViewGrid, type SavedViewState } from '@cfs/contracts/saved-views';
+import {
+  SAVED_VIEW_MESSAGES,
+  savedViewStateSchema,
+  type SavedView,
+  type SavedViewGrid,
+  type SavedViewState,
+} from '@cfs/contracts/saved-views';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import type { DB as Database } from '../../db/schema.js';
@@ -33,7 +39,12 @@ function viewsOf(db: ScopedDb, grid: SavedViewGrid) {
 }
 
 /** The views a user is offered in a tenant: their own and those shared with the tenant, by name. */
-export async function findSavedViews(db: Db, user: Principal, grid: SavedViewGrid, tenantId: string): Promise<SavedView[]> {
+export async function findSavedViews(
+  db: Db,
+  user: Principal,
+  grid: SavedViewGrid,
+  tenantId: string,
+): Promise<SavedView[]> {
   const tenantOwned = scoped(db, user.tenantScope);
   if (!(await tenantOwned.hasTenant(tenantId))) throw new NotFoundError('The tenant');
   const rows = await viewsOf(tenantOwned, grid)
@@ -45,7 +56,14 @@ export async function findSavedViews(db: Db, user: Principal, grid: SavedViewGri
   return rows.map((row) => present(row, user));
 }
 
-async function assertNameFree(tx: ScopedDb<Tx>, user: Principal, grid: SavedViewGrid, tenantId: string, name: string, except?: string): Promise<void> {
+async function assertNameFree(
+  tx: ScopedDb<Tx>,
+  user: Principal,
+  grid: SavedViewGrid,
+  tenantId: string,
+  name: string,
+  except?: string,
+): Promise<void> {
   let query = tx
     .selectFrom('saved_view')
     .select('saved_view_id')
@@ -54,11 +72,14 @@ async function assertNameFree(tx: ScopedDb<Tx>, user: Principal, grid: SavedView
     .where('user_id', '=', user.userId)
     .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
   if (except) query = query.where('saved_view_id', '<>', except);
-  if (await query.executeTakeFirst()) throw new BadRequestError(SAVED_VIEW_MESSAGES.nameTaken, { name: [SAVED_VIEW_MESSAGES.nameTaken] });
+  if (await query.executeTakeFirst())
+    throw new BadRequestError(SAVED_VIEW_MESSAGES.nameTaken, { name: [SAVED_VIEW_MESSAGES.nameTaken] });
 }
 
 async function findOne(db: Db, user: Principal, grid: SavedViewGrid, savedViewId: string): Promise<SavedView> {
-  const row = await viewsOf(scoped(db, user.tenantScope), grid).where('v.saved_view_id', '=', savedViewId).executeTakeFirst();
+  const row = await viewsOf(scoped(db, user.tenantScope), grid)
+    .where('v.saved_view_id', '=', savedViewId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError('The saved view');
   return present(row, user);
 }
@@ -69,13 +90,25 @@ export interface SavedViewFields {
   state: SavedViewState;
 }
 
-export async function createSavedView(db: Db, user: Principal, grid: SavedViewGrid, input: SavedViewFields & { tenantId: string }): Promise<SavedView> {
+export async function createSavedView(
+  db: Db,
+  user: Principal,
+  grid: SavedViewGrid,
+  input: SavedViewFields & { tenantId: string },
+): Promise<SavedView> {
   const id = await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     if (!(await tx.hasTenant(input.tenantId))) throw new NotFoundError('The tenant');
     await assertNameFree(tx, user, grid, input.tenantId, input.name);
     const row = await tx
-      .insertInto('saved_view', { tenant_id: input.tenantId, user_id: user.userId, grid, name: input.name, shared: input.shared, state: JSON.stringify(input.state) })
+      .insertInto('saved_view', {
+        tenant_id: input.tenantId,
+        user_id: user.userId,
+        grid,
+        name: input.name,
+        shared: input.shared,
+        state: JSON.stringify(input.state),
+      })
       .returning('saved_view_id')
       .executeTakeFirstOrThrow();
     return row.saved_view_id;
@@ -100,7 +133,13 @@ async function lockOwnView(tx: ScopedDb<Tx>, user: Principal, grid: SavedViewGri
   return row;
 }
 
-export async function updateSavedView(db: Db, user: Principal, grid: SavedViewGrid, savedViewId: string, input: SavedViewFields): Promise<SavedView> {
+export async function updateSavedView(
+  db: Db,
+  user: Principal,
+  grid: SavedViewGrid,
+  savedViewId: string,
+  input: SavedViewFields,
+): Promise<SavedView> {
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const row = await lockOwnView(tx, user, grid, savedViewId);
@@ -114,7 +153,12 @@ export async function updateSavedView(db: Db, user: Principal, grid: SavedViewGr
   return findOne(db, user, grid, savedViewId);
 }
 
-export async function deleteSavedView(db: Db, user: Principal, grid: SavedViewGrid, savedViewId: string): Promise<void> {
+export async function deleteSavedView(
+  db: Db,
+  user: Principal,
+  grid: SavedViewGrid,
+  savedViewId: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     await lockOwnView(tx, user, grid, savedViewId);

@@ -1,10 +1,9 @@
-import { defineArea } from '../../http/area.js';
-import { subscriptionsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { subscriptionRoutes } from './routes.js';
 
 export const subscriptionsArea = defineArea({
   name: 'subscriptions',
   routes: subscriptionRoutes,
-  access: subscriptionsAccess,
+  apiTags: { Subscriptions: "A tenant's subscriptions, which scope its work units, rules and devices." },
   audited: { subscription: 'Subscriptions' },
 });

@@ -1,15 +1,11 @@
-import { defineResource } from '../../odata/resource.js';
+import { subscriptionInputSchema, subscriptionSchema } from '@cfs/contracts/tenants';
+import { defineEntity } from '../../odata/entity.js';
 
 /** GET v1/subscriptions, filtered by tenantId in the tenant's Subscriptions drawer. */
-export const subscriptionsResource = defineResource({
+export const subscriptionEntity = defineEntity({
   table: 'subscription',
   key: 'subscriptionId',
-  fields: {
-    subscriptionId: { type: 'guid' },
-    tenantId: { type: 'guid' },
-    name: { type: 'string' },
-    created: { type: 'datetime' },
-    modified: { type: 'datetime' },
-  },
+  contract: subscriptionSchema,
+  writable: subscriptionInputSchema,
   defaultOrderBy: 'name asc',
 });

@@ -11,16 +11,25 @@ import { normalizeCustomFields, normalizeIntakeSchema } from './validation.js';
 
 function toColumns(input: TenantInput, stored?: TenantRow): Updateable<Database['tenant']> {
   const errors: Record<string, string[]> = {};
-  const storedFields = stored ? Object.fromEntries(customFieldColumns.map((field) => [field, stored[customFieldColumnName(field)] as string | null])) : {};
+  const storedFields = stored
+    ? Object.fromEntries(
+        customFieldColumns.map((field) => [field, stored[customFieldColumnName(field)] as string | null]),
+      )
+    : {};
   const custom = normalizeCustomFields(input, errors, storedFields);
   const intake = normalizeIntakeSchema(input.intakeWizardSchema, errors);
   if (Object.keys(errors).length) throw new BadRequestError(TENANT_MESSAGES.saveFailed, errors);
   const values: Updateable<Database['tenant']> = { name: input.name };
-  if (input.internalNotificationEmailAddress !== undefined) values.internal_notification_email_address = input.internalNotificationEmailAddress || null;
+  if (input.internalNotificationEmailAddress !== undefined)
+    values.internal_notification_email_address = input.internalNotificationEmailAddress || null;
   if (input.enabled !== undefined) values.enabled = input.enabled;
   if (input.versionPolicyDays !== undefined) values.version_policy_days = input.versionPolicyDays;
   if (input.assignmentGroups !== undefined) {
-    values.assignment_groups = input.assignmentGroups.split(',').map((group) => group.trim()).filter(Boolean).join(',');
+    values.assignment_groups = input.assignmentGroups
+      .split(',')
+      .map((group) => group.trim())
+      .filter(Boolean)
+      .join(',');
   }
   if (intake !== undefined) values.intake_wizard_schema = intake;
   for (const field of customFieldColumns) {
@@ -38,9 +47,16 @@ export async function createTenant(db: Db, user: Principal, input: TenantInput):
       .insertInto('tenant', { ...values, name: input.name, created_by: user.userName, modified_by: user.userName })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (user.tenantScope.kind === 'some') await trx.insertInto('user_tenant').values({ user_id: user.userId, tenant_id: row.tenant_id }).execute();
+    if (user.tenantScope.kind === 'some')
+      await trx.insertInto('user_tenant').values({ user_id: user.userId, tenant_id: row.tenant_id }).execute();
     const tenant = presentTenant(row);
-    await recordAudit(trx, user, { entityType: 'tenant', entityId: row.tenant_id, tenantId: row.tenant_id, action: 'create', changes: { name: tenant.name } });
+    await recordAudit(trx, user, {
+      entityType: 'tenant',
+      entityId: row.tenant_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: { name: tenant.name },
+    });
     return tenant;
   });
 }
@@ -59,7 +75,13 @@ export async function updateTenant(db: Db, user: Principal, tenantId: string, in
       .executeTakeFirstOrThrow();
     const after = presentTenant(row);
     const { modified: _m, modifiedBy: _mb, ...comparable } = after;
-    await recordAudit(trx, user, { entityType: 'tenant', entityId: tenantId, tenantId, action: 'update', changes: changedFields(before, comparable) });
+    await recordAudit(trx, user, {
+      entityType: 'tenant',
+      entityId: tenantId,
+      tenantId,
+      action: 'update',
+      changes: changedFields(before, comparable),
+    });
     return after;
   });
 }
@@ -74,7 +96,13 @@ export async function toggleTenant(db: Db, user: Principal, tenantId: string): P
       .where('tenant_id', '=', tenantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'tenant', entityId: tenantId, tenantId, action: 'update', changes: { enabled: { from: before.enabled, to: row.enabled } } });
+    await recordAudit(trx, user, {
+      entityType: 'tenant',
+      entityId: tenantId,
+      tenantId,
+      action: 'update',
+      changes: { enabled: { from: before.enabled, to: row.enabled } },
+    });
     return presentTenant(row);
   });
 }

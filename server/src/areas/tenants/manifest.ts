@@ -1,10 +1,12 @@
-import { defineArea } from '../../http/area.js';
-import { tenantsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { tenantRoutes } from './routes.js';
 
 export const tenantsArea = defineArea({
   name: 'tenants',
   routes: tenantRoutes,
-  access: tenantsAccess,
+  apiTags: {
+    Tenants:
+      "The service provider's customers: their settings, notification address, assignment groups, intake form and secrets.",
+  },
   audited: { tenant: 'Tenants', tenantSecret: 'Tenants' },
 });

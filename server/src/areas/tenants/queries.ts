@@ -8,11 +8,14 @@ import { NotFoundError } from '../../http/errors.js';
 
 export type TenantRow = Selectable<Database['tenant']>;
 
-const columnOf = (field: CustomFieldColumn) => field.replace('workUnitField', 'work_unit_field_') as `work_unit_field_${number}` & keyof TenantRow;
+const columnOf = (field: CustomFieldColumn) =>
+  field.replace('workUnitField', 'work_unit_field_') as `work_unit_field_${number}` & keyof TenantRow;
 
 /** The tenant as the API shows it. */
 export function presentTenant(row: TenantRow): Tenant {
-  const custom = Object.fromEntries(customFieldColumns.map((field) => [field, row[columnOf(field)] as string | null])) as Record<CustomFieldColumn, string | null>;
+  const custom = Object.fromEntries(
+    customFieldColumns.map((field) => [field, row[columnOf(field)] as string | null]),
+  ) as Record<CustomFieldColumn, string | null>;
   return {
     tenantId: row.tenant_id,
     name: row.name,
@@ -35,7 +38,12 @@ export { columnOf as customFieldColumnName };
  * A tenant the caller may touch, or 404 (another tenant's object answers as if it did not exist);
  * `lock` holds the row for the open transaction.
  */
-export async function findTenantRow(db: Db, scope: TenantScope, tenantId: string, options: { lock?: boolean } = {}): Promise<TenantRow> {
+export async function findTenantRow(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string,
+  options: { lock?: boolean } = {},
+): Promise<TenantRow> {
   let query = scoped(db, scope).selectFrom('tenant').selectAll().where('tenant_id', '=', tenantId);
   if (options.lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
@@ -45,5 +53,8 @@ export async function findTenantRow(db: Db, scope: TenantScope, tenantId: string
 
 export async function findAssignmentGroups(db: Db, scope: TenantScope, tenantId: string): Promise<string[]> {
   const row = await findTenantRow(db, scope, tenantId);
-  return row.assignment_groups.split(',').map((group) => group.trim()).filter(Boolean);
+  return row.assignment_groups
+    .split(',')
+    .map((group) => group.trim())
+    .filter(Boolean);
 }

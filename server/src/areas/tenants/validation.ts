@@ -1,4 +1,10 @@
-import { TENANT_MESSAGES, customFieldColumns, customFieldSchema, type CustomFieldColumn, type TenantInput } from '@cfs/contracts/tenants';
+import {
+  TENANT_MESSAGES,
+  customFieldColumns,
+  customFieldSchema,
+  type CustomFieldColumn,
+  type TenantInput,
+} from '@cfs/contracts/tenants';
 import { schemaProblems } from '../../http/json-schema.js';
 
 type FieldErrors = Record<string, string[]>;
@@ -39,7 +45,12 @@ export function normalizeCustomFields(
     const key = field.data.Name.trim().toLowerCase();
     if (seen.has(key)) (errors[column] ??= []).push(TENANT_MESSAGES.duplicateCustomFields);
     seen.set(key, column);
-    if (sent !== undefined) normalized[column] = JSON.stringify({ Name: field.data.Name.trim(), Type: field.data.Type, Options: field.data.Type === 2 ? field.data.Options : '' });
+    if (sent !== undefined)
+      normalized[column] = JSON.stringify({
+        Name: field.data.Name.trim(),
+        Type: field.data.Type,
+        Options: field.data.Type === 2 ? field.data.Options : '',
+      });
   }
   return normalized;
 }
@@ -61,7 +72,9 @@ export function normalizeIntakeSchema(text: string | null | undefined, errors: F
   }
   const problems = schemaProblems(parsed);
   if (problems.length > 0) {
-    (errors.intakeWizardSchema ??= []).push(`The intake wizard form is not a valid JSON Schema: ${problems.join('; ')}`);
+    (errors.intakeWizardSchema ??= []).push(
+      `The intake wizard form is not a valid JSON Schema: ${problems.join('; ')}`,
+    );
     return undefined;
   }
   return JSON.stringify(parsed, null, 2);

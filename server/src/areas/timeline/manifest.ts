@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { timelineAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { timelineRoutes } from './routes.js';
 
 export const timelineArea = defineArea({
   name: 'timeline',
   routes: timelineRoutes,
-  access: timelineAccess,
+  apiTags: { Timeline: 'What happened to a work unit or an entity, in order: packets, rule matches and actions.' },
 });

@@ -16,8 +16,10 @@ interface MatchRow {
   subject_id: string;
   label: string | null;
   rule_packet: unknown;
+  first_packet: unknown;
   reason: unknown;
   match_count: number;
+  first_match: Date;
   created: Date;
   expires: Date;
   completion_processed: boolean;
@@ -50,7 +52,8 @@ const outcomeOf = (status: number): TimelineEntry['outcome'] =>
         ? 'pending'
         : 'failure';
 
-const isReason = (value: unknown): value is MatchReason => typeof value === 'object' && value !== null && Array.isArray((value as { conditions?: unknown }).conditions);
+const isReason = (value: unknown): value is MatchReason =>
+  typeof value === 'object' && value !== null && Array.isArray((value as { conditions?: unknown }).conditions);
 
 /** A packet and the match it led to: two entries, the match caused by the packet. */
 function matchEntries(match: MatchRow): TimelineEntry[] {
@@ -58,15 +61,19 @@ function matchEntries(match: MatchRow): TimelineEntry[] {
   const reason = isReason(match.reason) ? match.reason : null;
   const matchKey = `ruleMatch:${match.rule_match_id}`;
   let packetKey: string | null = null;
-  if (match.rule_packet !== null && match.rule_packet !== undefined) {
+  // What caused the match is the packet that opened it; a repeated match's newest packet came later.
+  // Matches opened before the first packet was kept have only their newest.
+  const opening = match.first_packet ?? match.rule_packet;
+  if (opening !== null && opening !== undefined) {
     packetKey = `packet:${match.rule_match_id}`;
-    const at = reason?.timestamp ? new Date(reason.timestamp) : match.created;
+    const at =
+      match.first_packet !== null ? match.first_match : reason?.timestamp ? new Date(reason.timestamp) : match.created;
     entries.push({
       key: packetKey,
       at,
       kind: 'packet',
       title: `Packet from ${match.label ?? match.subject_id}`,
-      details: [JSON.stringify(match.rule_packet).slice(0, 1000)],
+      details: [JSON.stringify(opening).slice(0, 1000)],
       outcome: null,
       ref: { type: 'entity', id: match.subject_id },
       causedBy: null,
@@ -78,9 +85,14 @@ function matchEntries(match: MatchRow): TimelineEntry[] {
     kind: 'ruleMatch',
     title: `Rule "${match.rule_name ?? match.rule_id}" matched ${match.label ?? match.subject_id}${match.match_count > 1 ? ` (${match.match_count} times)` : ''}`,
     details: [
-      ...(reason?.conditions ?? []).map((held) => `${held.leftOperand} ${held.operator}${held.rightOperand ? ` ${held.rightOperand}` : ''} held (seen: ${held.seen ?? 'empty'})`),
+      ...(reason?.conditions ?? []).map(
+        (held) =>
+          `${held.leftOperand} ${held.operator}${held.rightOperand ? ` ${held.rightOperand}` : ''} held (seen: ${held.seen ?? 'empty'})`,
+      ),
       ...(match.in_maintenance ? ['In maintenance: its actions were suppressed.'] : []),
-      match.completion_processed ? `Expired ${match.expires.toISOString()}.` : `Open until ${match.expires.toISOString()}.`,
+      match.completion_processed
+        ? `Expired ${match.expires.toISOString()}.`
+        : `Open until ${match.expires.toISOString()}.`,
     ],
     outcome: null,
     ref: { type: 'ruleMatch', id: match.rule_match_id },
@@ -90,7 +102,8 @@ function matchEntries(match: MatchRow): TimelineEntry[] {
 }
 
 function runEntry(run: RunRow, causedBy: string | null): TimelineEntry {
-  const request = typeof run.request === 'object' && run.request !== null ? (run.request as { method?: string; url?: string }) : null;
+  const request =
+    typeof run.request === 'object' && run.request !== null ? (run.request as { method?: string; url?: string }) : null;
   return {
     key: `actionRun:${run.action_history_id}`,
     at: run.action_processed,
@@ -98,7 +111,9 @@ function runEntry(run: RunRow, causedBy: string | null): TimelineEntry {
     title: `${run.action_name ?? 'Action'}: ${ACTION_RESULT_LABELS[run.result_status_id] ?? run.result_status_id}`,
     details: [
       ...(request?.method && request.url ? [`${request.method} ${request.url}`] : []),
-      ...(run.response_status !== null ? [`Response ${run.response_status}${run.duration_ms !== null ? ` in ${run.duration_ms} ms` : ''}`] : []),
+      ...(run.response_status !== null
+        ? [`Response ${run.response_status}${run.duration_ms !== null ? ` in ${run.duration_ms} ms` : ''}`]
+        : []),
       ...(run.result_detail ? [run.result_detail] : []),
     ],
     outcome: outcomeOf(run.result_status_id),
@@ -107,7 +122,16 @@ function runEntry(run: RunRow, causedBy: string | null): TimelineEntry {
   };
 }
 
-const KIND_ORDER: Record<TimelineEntry['kind'], number> = { packet: 0, ruleMatch: 1, actionRun: 2, workUnit: 3, stateChange: 4, note: 5, protocolAction: 6, email: 7 };
+const KIND_ORDER: Record<TimelineEntry['kind'], number> = {
+  packet: 0,
+  ruleMatch: 1,
+  actionRun: 2,
+  workUnit: 3,
+  stateChange: 4,
+  note: 5,
+  protocolAction: 6,
+  email: 7,
+};
 
 /**
  * Time order, an effect never before its cause: an entry is placed at its own time or its cause's,
@@ -125,7 +149,9 @@ function byTime(entries: TimelineEntry[]): TimelineEntry[] {
     placed.set(entry.key, at);
     return at;
   };
-  return entries.sort((a, b) => placeOf(a) - placeOf(b) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.key.localeCompare(b.key));
+  return entries.sort(
+    (a, b) => placeOf(a) - placeOf(b) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.key.localeCompare(b.key),
+  );
 }
 
 function matchesQuery(db: Db, scope: TenantScope) {
@@ -138,8 +164,10 @@ function matchesQuery(db: Db, scope: TenantScope) {
       'rule_match.subject_id',
       'rule_match.label',
       'rule_match.rule_packet',
+      'rule_match.first_packet',
       'rule_match.reason',
       'rule_match.match_count',
+      'rule_match.first_match',
       'rule_match.created',
       'rule_match.expires',
       'rule_match.completion_processed',
@@ -170,7 +198,12 @@ function runsQuery(db: Db, scope: TenantScope) {
 }
 
 /** The emails and notes of some work units, as entries. */
-async function unitRecords(db: Db, scope: TenantScope, workUnitIds: readonly number[], causes: ReadonlyMap<number, string>): Promise<{ entries: TimelineEntry[]; truncated: boolean }> {
+async function unitRecords(
+  db: Db,
+  scope: TenantScope,
+  workUnitIds: readonly number[],
+  causes: ReadonlyMap<number, string>,
+): Promise<{ entries: TimelineEntry[]; truncated: boolean }> {
   if (workUnitIds.length === 0) return { entries: [], truncated: false };
   const tx = scoped(db, scope);
   const [notes, emails] = await Promise.all([
@@ -191,7 +224,13 @@ async function unitRecords(db: Db, scope: TenantScope, workUnitIds: readonly num
   ]);
   const entries: TimelineEntry[] = [];
   for (const note of notes.slice(0, LIMIT)) {
-    const kind = note.history_type === HISTORY_TYPES.WorkUnitStateChange ? 'stateChange' : note.history_type === HISTORY_TYPES.ProtocolActionActivity || note.history_type === HISTORY_TYPES.ProtocolActionFailure ? 'protocolAction' : 'note';
+    const kind =
+      note.history_type === HISTORY_TYPES.WorkUnitStateChange
+        ? 'stateChange'
+        : note.history_type === HISTORY_TYPES.ProtocolActionActivity ||
+            note.history_type === HISTORY_TYPES.ProtocolActionFailure
+          ? 'protocolAction'
+          : 'note';
     entries.push({
       key: `note:${note.work_unit_note_id}`,
       at: note.created,
@@ -210,7 +249,15 @@ async function unitRecords(db: Db, scope: TenantScope, workUnitIds: readonly num
       at: email.sent ?? email.created,
       kind: 'email',
       title: `Email "${email.subject}" to ${email.to_addresses}`,
-      details: [email.error ? `Not delivered: ${email.error}` : email.transport === 'smtp' ? (email.sent ? 'Delivered over SMTP.' : 'Waiting for delivery.') : 'Kept in the outbox.'],
+      details: [
+        email.error
+          ? `Not delivered: ${email.error}`
+          : email.transport === 'smtp'
+            ? email.sent
+              ? 'Delivered over SMTP.'
+              : 'Waiting for delivery.'
+            : 'Kept in the outbox.',
+      ],
       outcome: email.error ? 'failure' : email.transport === 'smtp' && !email.sent ? 'pending' : 'success',
       ref: { type: 'email', id: String(email.email_id) },
       causedBy: email.work_unit_id !== null ? (causes.get(email.work_unit_id) ?? null) : null,
@@ -225,7 +272,11 @@ async function unitRecords(db: Db, scope: TenantScope, workUnitIds: readonly num
  * emails. 404 when the caller cannot see the unit.
  */
 export async function workUnitTimeline(db: Db, scope: TenantScope, workUnitId: number): Promise<Timeline> {
-  const unit = await scoped(db, scope).selectFrom('work_unit').select(['work_unit_id', 'title', 'created', 'created_by', 'state_id']).where('work_unit_id', '=', workUnitId).executeTakeFirst();
+  const unit = await scoped(db, scope)
+    .selectFrom('work_unit')
+    .select(['work_unit_id', 'title', 'created', 'created_by', 'state_id'])
+    .where('work_unit_id', '=', workUnitId)
+    .executeTakeFirst();
   if (!unit) throw new NotFoundError('The work unit');
   // The match that created it: the Create Work Unit run that names this unit.
   const creators = await runsQuery(db, scope)
@@ -236,9 +287,21 @@ export async function workUnitTimeline(db: Db, scope: TenantScope, workUnitId: n
     .execute();
   const matchIds = [...new Set(creators.flatMap((run) => (run.rule_match_id ? [run.rule_match_id] : [])))];
   const [matches, matchRuns, unitRuns] = await Promise.all([
-    matchIds.length ? matchesQuery(db, scope).where('rule_match.rule_match_id', 'in', matchIds).execute() : Promise.resolve([]),
-    matchIds.length ? runsQuery(db, scope).where('action_history.rule_match_id', 'in', matchIds).orderBy('action_history.action_processed').limit(LIMIT).execute() : Promise.resolve([]),
-    runsQuery(db, scope).where('action_history.work_unit_id', '=', workUnitId).orderBy('action_history.action_processed', 'desc').limit(LIMIT + 1).execute(),
+    matchIds.length
+      ? matchesQuery(db, scope).where('rule_match.rule_match_id', 'in', matchIds).execute()
+      : Promise.resolve([]),
+    matchIds.length
+      ? runsQuery(db, scope)
+          .where('action_history.rule_match_id', 'in', matchIds)
+          .orderBy('action_history.action_processed')
+          .limit(LIMIT)
+          .execute()
+      : Promise.resolve([]),
+    runsQuery(db, scope)
+      .where('action_history.work_unit_id', '=', workUnitId)
+      .orderBy('action_history.action_processed', 'desc')
+      .limit(LIMIT + 1)
+      .execute(),
   ]);
   const entries: TimelineEntry[] = matches.flatMap(matchEntries);
   const creatorKey = creators[0] ? `actionRun:${creators[0].action_history_id}` : null;
@@ -277,23 +340,47 @@ export async function entityTimeline(db: Db, scope: TenantScope, entityId: strin
     .limit(1)
     .executeTakeFirst();
   if (!known) throw new NotFoundError('The entity');
-  const matches = await matchesQuery(db, scope).where('rule_match.subject_id', '=', entityId).orderBy('rule_match.expires', 'desc').limit(LIMIT + 1).execute();
+  const matches = await matchesQuery(db, scope)
+    .where('rule_match.subject_id', '=', entityId)
+    .orderBy('rule_match.expires', 'desc')
+    .limit(LIMIT + 1)
+    .execute();
   const shown = matches.slice(0, LIMIT);
   const matchIds = shown.map((match) => match.rule_match_id);
-  const runs: RunRow[] = matchIds.length ? await runsQuery(db, scope).where('action_history.rule_match_id', 'in', matchIds).orderBy('action_history.action_processed').limit(LIMIT).execute() : [];
+  const runs: RunRow[] = matchIds.length
+    ? await runsQuery(db, scope)
+        .where('action_history.rule_match_id', 'in', matchIds)
+        .orderBy('action_history.action_processed')
+        .limit(LIMIT)
+        .execute()
+    : [];
   const entries: TimelineEntry[] = shown.flatMap(matchEntries);
   const causes = new Map<number, string>();
   for (const run of runs) {
     const entry = runEntry(run, run.rule_match_id ? `ruleMatch:${run.rule_match_id}` : null);
     entries.push(entry);
-    if (run.action_definition_id === BUILT_IN_ACTIONS.createWorkUnit.id && run.result_status_id === ACTION_RESULT_STATUSES.Success && run.reference_id && /^\d+$/.test(run.reference_id)) causes.set(Number(run.reference_id), entry.key);
+    if (
+      run.action_definition_id === BUILT_IN_ACTIONS.createWorkUnit.id &&
+      run.result_status_id === ACTION_RESULT_STATUSES.Success &&
+      run.reference_id &&
+      /^\d+$/.test(run.reference_id)
+    )
+      causes.set(Number(run.reference_id), entry.key);
   }
   const unitIds = [...causes.keys()];
   let truncated = matches.length > LIMIT;
   if (unitIds.length > 0) {
     const [units, unitRuns] = await Promise.all([
-      scoped(db, scope).selectFrom('work_unit').select(['work_unit_id', 'title', 'created', 'created_by', 'state_id']).where('work_unit_id', 'in', unitIds).execute(),
-      runsQuery(db, scope).where('action_history.work_unit_id', 'in', unitIds).orderBy('action_history.action_processed', 'desc').limit(LIMIT).execute(),
+      scoped(db, scope)
+        .selectFrom('work_unit')
+        .select(['work_unit_id', 'title', 'created', 'created_by', 'state_id'])
+        .where('work_unit_id', 'in', unitIds)
+        .execute(),
+      runsQuery(db, scope)
+        .where('action_history.work_unit_id', 'in', unitIds)
+        .orderBy('action_history.action_processed', 'desc')
+        .limit(LIMIT)
+        .execute(),
     ]);
     for (const unit of units) {
       const key = `workUnit:${unit.work_unit_id}`;
@@ -309,8 +396,14 @@ export async function entityTimeline(db: Db, scope: TenantScope, entityId: strin
       });
       causes.set(unit.work_unit_id, key);
     }
-    for (const run of unitRuns) entries.push(runEntry(run, run.work_unit_id !== null ? (causes.get(run.work_unit_id) ?? null) : null));
-    const records = await unitRecords(db, scope, units.map((unit) => unit.work_unit_id), causes);
+    for (const run of unitRuns)
+      entries.push(runEntry(run, run.work_unit_id !== null ? (causes.get(run.work_unit_id) ?? null) : null));
+    const records = await unitRecords(
+      db,
+      scope,
+      units.map((unit) => unit.work_unit_id),
+      causes,
+    );
     entries.push(...records.entries);
     truncated ||= records.truncated;
   }

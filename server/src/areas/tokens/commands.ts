@@ -34,7 +34,8 @@ export function expiryFor(created: Date, lifetimeYears: number): Date | null {
 export async function createToken(db: Db, user: Principal, input: TokenCreate): Promise<GeneratedToken> {
   const tenant = await scoped(db, user.tenantScope).tenantState(input.tenantId);
   if (tenant === 'missing') throw new NotFoundError('The tenant');
-  if (tenant === 'disabled') throw new BadRequestError(TENANT_DISABLED_MESSAGE, { tenantId: [TENANT_DISABLED_MESSAGE] });
+  if (tenant === 'disabled')
+    throw new BadRequestError(TENANT_DISABLED_MESSAGE, { tenantId: [TENANT_DISABLED_MESSAGE] });
   const { token, hash, prefix } = generateApiToken();
   const created = new Date();
   return db.transaction().execute(async (trx) => {
@@ -53,28 +54,61 @@ export async function createToken(db: Db, user: Principal, input: TokenCreate): 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'tokenGrant', entityId: row.token_grant_id, tenantId: row.tenant_id, action: 'create', changes: { name: row.name, lifetimeYears: row.lifetime_years } });
+    await recordAudit(trx, user, {
+      entityType: 'tokenGrant',
+      entityId: row.token_grant_id,
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: { name: row.name, lifetimeYears: row.lifetime_years },
+    });
     return { ...present(row), generatedToken: token };
   });
 }
 
 async function lockGrant(tx: ScopedDb<Tx>, tokenGrantId: string) {
-  return orNotFound(await tx.selectFrom('token_grant').selectAll().where('token_grant_id', '=', tokenGrantId).forUpdate().executeTakeFirst(), 'The token');
+  return orNotFound(
+    await tx
+      .selectFrom('token_grant')
+      .selectAll()
+      .where('token_grant_id', '=', tokenGrantId)
+      .forUpdate()
+      .executeTakeFirst(),
+    'The token',
+  );
 }
 
 /** POST v1/tokens/{id}: name and description; the token and its lifetime stay as they are. */
-export async function updateToken(db: Db, user: Principal, tokenGrantId: string, input: TokenUpdate): Promise<TokenGrant> {
+export async function updateToken(
+  db: Db,
+  user: Principal,
+  tokenGrantId: string,
+  input: TokenUpdate,
+): Promise<TokenGrant> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await lockGrant(tx, tokenGrantId);
     const row = await tx
       .updateTable('token_grant')
-      .set({ name: input.name, description: input.description ?? null, modified: new Date(), modified_by: user.userName })
+      .set({
+        name: input.name,
+        description: input.description ?? null,
+        modified: new Date(),
+        modified_by: user.userName,
+      })
       .where('token_grant_id', '=', tokenGrantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const changes = changedFields({ name: before.name, description: before.description }, { name: row.name, description: row.description });
-    await recordAudit(trx, user, { entityType: 'tokenGrant', entityId: tokenGrantId, tenantId: row.tenant_id, action: 'update', changes });
+    const changes = changedFields(
+      { name: before.name, description: before.description },
+      { name: row.name, description: row.description },
+    );
+    await recordAudit(trx, user, {
+      entityType: 'tokenGrant',
+      entityId: tokenGrantId,
+      tenantId: row.tenant_id,
+      action: 'update',
+      changes,
+    });
     return present(row);
   });
 }
@@ -91,7 +125,13 @@ export async function revokeToken(db: Db, user: Principal, tokenGrantId: string)
       .where('token_grant_id', '=', tokenGrantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'tokenGrant', entityId: tokenGrantId, tenantId: row.tenant_id, action: 'revoke', changes: { revokedOn: row.revoked_on } });
+    await recordAudit(trx, user, {
+      entityType: 'tokenGrant',
+      entityId: tokenGrantId,
+      tenantId: row.tenant_id,
+      action: 'revoke',
+      changes: { revokedOn: row.revoked_on },
+    });
     return present(row);
   });
 }

@@ -1,10 +1,9 @@
-import { defineArea } from '../../http/area.js';
-import { tokensAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { tokenRoutes } from './routes.js';
 
 export const tokensArea = defineArea({
   name: 'tokens',
   routes: tokenRoutes,
-  access: tokensAccess,
+  apiTags: { Tokens: "API tokens: what a tenant's scripts and device agents authenticate with." },
   audited: { tokenGrant: 'Tokens' },
 });

@@ -1,5 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
-import { VERSION_REPORT_COUNT_GROUPS, VERSION_REPORT_COUNTED, VERSION_REPORT_GROUP_FIELDS, VERSION_REPORT_MESSAGES, type VersionReportGroup } from '@cfs/contracts/version-report';
+import {
+  VERSION_REPORT_COUNT_GROUPS,
+  VERSION_REPORT_COUNTED,
+  VERSION_REPORT_GROUP_FIELDS,
+  VERSION_REPORT_MESSAGES,
+  type VersionReportGroup,
+} from '@cfs/contracts/version-report';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
@@ -14,9 +20,15 @@ const MAX_GROUPS = 1000;
 
 type Apply =
   | { kind: 'values'; field: (typeof VERSION_REPORT_GROUP_FIELDS)[number] }
-  | { kind: 'count'; group: (typeof VERSION_REPORT_COUNT_GROUPS)[number]; counted: (typeof VERSION_REPORT_COUNTED)[number]; alias: string };
+  | {
+      kind: 'count';
+      group: (typeof VERSION_REPORT_COUNT_GROUPS)[number];
+      counted: (typeof VERSION_REPORT_COUNTED)[number];
+      alias: string;
+    };
 
-const includes = <T extends string>(list: readonly T[], value: string | undefined): value is T => value !== undefined && (list as readonly string[]).includes(value);
+const includes = <T extends string>(list: readonly T[], value: string | undefined): value is T =>
+  value !== undefined && (list as readonly string[]).includes(value);
 
 /**
  * The `$apply` forms the version report answers (spec 002 §7: "a group-by for dropdown options and
@@ -30,7 +42,12 @@ export function parseApply(text: string): Apply {
   const values = /^groupby\(\(\s*(\w+)\s*\)\)$/.exec(compact);
   if (values && includes(VERSION_REPORT_GROUP_FIELDS, values[1])) return { kind: 'values', field: values[1] };
   const count = /^groupby\(\(\s*(\w+)\s*\)\s*,\s*aggregate\(\s*(\w+) with countdistinct as (\w+)\s*\)\)$/.exec(compact);
-  if (count && includes(VERSION_REPORT_COUNT_GROUPS, count[1]) && includes(VERSION_REPORT_COUNTED, count[2]) && count[3]) {
+  if (
+    count &&
+    includes(VERSION_REPORT_COUNT_GROUPS, count[1]) &&
+    includes(VERSION_REPORT_COUNTED, count[2]) &&
+    count[3]
+  ) {
     return { kind: 'count', group: count[1], counted: count[2], alias: count[3] };
   }
   throw new BadRequestError(VERSION_REPORT_MESSAGES.applyInvalid, { $apply: [VERSION_REPORT_MESSAGES.applyInvalid] });
@@ -41,13 +58,23 @@ export function parseApply(text: string): Apply {
  * each value once (sorted), or each group with its distinct count. A compliant device runs the
  * Current version of every package it has: the devices are grouped first, then counted.
  */
-export async function answerApply(db: Db, user: Principal, query: ListQueryInput, signal: AbortSignal): Promise<{ value: VersionReportGroup[] }> {
+export async function answerApply(
+  db: Db,
+  user: Principal,
+  query: ListQueryInput,
+  signal: AbortSignal,
+): Promise<{ value: VersionReportGroup[] }> {
   const apply = parseApply(String(query.$apply));
   const tenant = tenantOnly(query.$filter);
-  if (tenant !== undefined && apply.kind === 'count' && !(apply.group === 'compliantDevice' && apply.counted === 'packageId')) {
+  if (
+    tenant !== undefined &&
+    apply.kind === 'count' &&
+    !(apply.group === 'compliantDevice' && apply.counted === 'packageId')
+  ) {
     return { value: await summaryCounts(db, user.tenantScope, tenant, apply) };
   }
-  if (tenant !== undefined && apply.kind === 'values' && apply.field === 'packageName') return { value: await installedPackageNames(db, user.tenantScope, tenant) };
+  if (tenant !== undefined && apply.kind === 'values' && apply.field === 'packageName')
+    return { value: await installedPackageNames(db, user.tenantScope, tenant) };
   const parsed = parseListQuery(versionReportResource, { $filter: query.$filter });
   const base = versionReportBase(db, user.tenantScope);
   const rows = (fields: string[]) => filteredRowsSql(base, parsed, user.tenantScope, fields);
@@ -83,7 +110,11 @@ function installedAs(scope: TenantScope, tenantId: string | null, condition: Raw
 }
 
 /** The packages installed on a device of the scope, by name: the Package filter's choices without reading every installation. */
-async function installedPackageNames(db: Db, scope: TenantScope, tenantId: string | null): Promise<VersionReportGroup[]> {
+async function installedPackageNames(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string | null,
+): Promise<VersionReportGroup[]> {
   const { rows } = await sql<{ name: string }>`
     SELECT DISTINCT p.name FROM package p WHERE ${installedAs(scope, tenantId, sql`di.installed_package_version_id IS NOT NULL`)}
     ORDER BY p.name LIMIT ${sql.lit(MAX_GROUPS)}`.execute(db);
@@ -93,7 +124,8 @@ async function installedPackageNames(db: Db, scope: TenantScope, tenantId: strin
 /** The tenant of a filter that names only the tenant (the screen's summary strip), null for no filter, undefined for any other. */
 function tenantOnly(filter: unknown): string | null | undefined {
   if (filter === undefined || (typeof filter === 'string' && filter.trim() === '')) return null;
-  const match = typeof filter === 'string' ? /^\s*\(?\s*tenantId eq '?([0-9a-fA-F-]{36})'?\s*\)?\s*$/.exec(filter) : null;
+  const match =
+    typeof filter === 'string' ? /^\s*\(?\s*tenantId eq '?([0-9a-fA-F-]{36})'?\s*\)?\s*$/.exec(filter) : null;
   return match?.[1]?.toLowerCase();
 }
 
@@ -103,7 +135,12 @@ function tenantOnly(filter: unknown): string | null | undefined {
  * per device instead of one per installation. Packages are counted by an index probe each for a
  * installation on the Latest and for one on each other version. Answers what the general path would.
  */
-async function summaryCounts(db: Db, scope: TenantScope, tenantId: string | null, apply: Extract<Apply, { kind: 'count' }>): Promise<VersionReportGroup[]> {
+async function summaryCounts(
+  db: Db,
+  scope: TenantScope,
+  tenantId: string | null,
+  apply: Extract<Apply, { kind: 'count' }>,
+): Promise<VersionReportGroup[]> {
   if (apply.counted === 'deviceId') {
     let devices = scoped(db, scope)
       .selectFrom('device')

@@ -1,9 +1,8 @@
-import { defineArea } from '../../http/area.js';
-import { versionReportAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { versionReportRoutes } from './routes.js';
 
 export const versionReportArea = defineArea({
   name: 'versionreport',
   routes: versionReportRoutes,
-  access: versionReportAccess,
+  apiTags: { 'Version report': 'Installed package versions against the Latest, per device.' },
 });

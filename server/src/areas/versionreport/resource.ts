@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { VERSION_REPORT_PAGE_SIZE } from '@cfs/contracts/constants';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
@@ -14,11 +15,19 @@ import { defineResource } from '../../odata/resource.js';
 export function versionReportBase(db: Db, scope: TenantScope) {
   return scoped(db, scope)
     .selectFrom('device')
-    .innerJoin('device_installation', (join) => join.onRef('device_installation.device_id', '=', 'device.device_id').onRef('device_installation.tenant_id', '=', 'device.tenant_id'))
+    .innerJoin('device_installation', (join) =>
+      join
+        .onRef('device_installation.device_id', '=', 'device.device_id')
+        .onRef('device_installation.tenant_id', '=', 'device.tenant_id'),
+    )
     .innerJoin('tenant', 'tenant.tenant_id', 'device.tenant_id')
     .innerJoin('subscription', 'subscription.subscription_id', 'device.subscription_id')
     .innerJoin('package', 'package.package_id', 'device_installation.package_id')
-    .innerJoin('package_version', 'package_version.package_version_id', 'device_installation.installed_package_version_id')
+    .innerJoin(
+      'package_version',
+      'package_version.package_version_id',
+      'device_installation.installed_package_version_id',
+    )
     .leftJoin('package_latest_version', 'package_latest_version.package_id', 'device_installation.package_id')
     .select([
       'device_installation.installation_id',
@@ -31,7 +40,9 @@ export function versionReportBase(db: Db, scope: TenantScope) {
       'device_installation.package_id',
       'package.name as package_name',
       // Current: the device runs the Latest, or the package has none yet (only pre-releases).
-      sql<string>`CASE WHEN package_latest_version.package_version_id IS NULL OR package_latest_version.package_version_id = device_installation.installed_package_version_id THEN 'Current' ELSE 'Outdated' END`.as('version_status'),
+      sql<string>`CASE WHEN package_latest_version.package_version_id IS NULL OR package_latest_version.package_version_id = device_installation.installed_package_version_id THEN 'Current' ELSE 'Outdated' END`.as(
+        'version_status',
+      ),
       'package_version.version as installed_version',
       'package_version.created as installed_version_released',
       'package_latest_version.version as latest_version',
@@ -61,5 +72,5 @@ export const versionReportResource = defineResource({
     latestVersionReleased: { type: 'datetime' },
   },
   defaultOrderBy: 'deviceName asc',
-  defaultTop: 25,
+  defaultTop: VERSION_REPORT_PAGE_SIZE,
 });

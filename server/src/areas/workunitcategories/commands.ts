@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import {
   CATEGORY_MESSAGES,
@@ -13,86 +12,134 @@ import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
-import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
-
-const presentCategory = (row: Selectable<Database['work_unit_category']>): WorkUnitCategory => ({
-  workUnitCategoryId: row.work_unit_category_id,
-  name: row.name,
-  tenantId: row.tenant_id,
-  workUnitTypeId: row.work_unit_type_id,
-  isEnabled: row.is_enabled,
-  isVisibleInResolutionCenter: row.is_visible_in_resolution_center,
-});
-
-const presentSubcategory = (row: Selectable<Database['work_unit_subcategory']>): WorkUnitSubcategory => ({
-  workUnitSubcategoryId: row.work_unit_subcategory_id,
-  workUnitCategoryId: row.work_unit_category_id,
-  name: row.name,
-  isEnabled: row.is_enabled,
-});
+import { categoryEntity, subcategoryEntity, typeEntity } from './resources.js';
 
 async function assertReferences(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<void> {
-  if (!(await scoped(db, user.tenantScope).hasTenant(input.tenantId))) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
-  const type = await db.selectFrom('work_unit_type').select('work_unit_type_id').where('work_unit_type_id', '=', input.workUnitTypeId).executeTakeFirst();
-  if (!type) throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { workUnitTypeId: [CATEGORY_MESSAGES.typeRequired] });
+  if (!(await scoped(db, user.tenantScope).hasTenant(input.tenantId)))
+    throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, { tenantId: [CATEGORY_MESSAGES.tenantRequired] });
+  const type = await db
+    .selectFrom('work_unit_type')
+    .select('work_unit_type_id')
+    .where('work_unit_type_id', '=', input.workUnitTypeId)
+    .executeTakeFirst();
+  if (!type)
+    throw new BadRequestError(CATEGORY_MESSAGES.categorySaveFailed, {
+      workUnitTypeId: [CATEGORY_MESSAGES.typeRequired],
+    });
 }
 
 async function lockCategory(tx: ScopedDb<Tx>, id: number) {
-  return orNotFound(await tx.selectFrom('work_unit_category').selectAll().where('work_unit_category_id', '=', id).forUpdate().executeTakeFirst(), 'The category');
+  return orNotFound(
+    await tx
+      .selectFrom('work_unit_category')
+      .selectAll()
+      .where('work_unit_category_id', '=', id)
+      .forUpdate()
+      .executeTakeFirst(),
+    'The category',
+  );
 }
 
-const categoryColumns = (input: WorkUnitCategoryInput) => ({
-  name: input.name,
-  tenant_id: input.tenantId,
-  work_unit_type_id: input.workUnitTypeId,
-  is_enabled: input.isEnabled,
-  is_visible_in_resolution_center: input.isVisibleInResolutionCenter,
-});
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
+/** A name the tenant holds already (the unique index on tenant and lower(name)), whatever its case, is the user's mistake: a 400 on the name. */
+function refuseTakenName(error: unknown): never {
+  if (isUniqueViolation(error))
+    throw new BadRequestError(CATEGORY_MESSAGES.categoryNameTaken, { name: [CATEGORY_MESSAGES.categoryNameTaken] });
+  throw error;
+}
 
 export async function createCategory(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<WorkUnitCategory> {
   await assertReferences(db, user, input);
-  return db.transaction().execute(async (trx) => {
-    const row = await scoped(trx, user.tenantScope)
-      .insertInto('work_unit_category', { ...categoryColumns(input), created_by: user.userName, modified_by: user.userName })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'workUnitCategory', entityId: String(row.work_unit_category_id), tenantId: row.tenant_id, action: 'create', changes: { name: row.name } });
-    return presentCategory(row);
-  });
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const row = await scoped(trx, user.tenantScope)
+        .insertInto('work_unit_category', {
+          ...categoryEntity.writeColumns(input),
+          created_by: user.userName,
+          modified_by: user.userName,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, user, {
+        entityType: 'workUnitCategory',
+        entityId: String(row.work_unit_category_id),
+        tenantId: row.tenant_id,
+        action: 'create',
+        changes: { name: row.name },
+      });
+      return categoryEntity.present(row);
+    })
+    .catch(refuseTakenName);
 }
 
-export async function updateCategory(db: Db, user: Principal, id: number, input: WorkUnitCategoryInput): Promise<WorkUnitCategory> {
+export async function updateCategory(
+  db: Db,
+  user: Principal,
+  id: number,
+  input: WorkUnitCategoryInput,
+): Promise<WorkUnitCategory> {
   await assertReferences(db, user, input);
-  return db.transaction().execute(async (trx) => {
-    const tx = scoped(trx, user.tenantScope);
-    const before = presentCategory(await lockCategory(tx, id));
-    const row = await tx
-      .updateTable('work_unit_category')
-      .set({ ...categoryColumns(input), modified: new Date(), modified_by: user.userName })
-      .where('work_unit_category_id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const after = presentCategory(row);
-    await recordAudit(trx, user, { entityType: 'workUnitCategory', entityId: String(id), tenantId: row.tenant_id, action: 'update', changes: changedFields(before, after) });
-    return after;
-  });
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const tx = scoped(trx, user.tenantScope);
+      const before = categoryEntity.present(await lockCategory(tx, id));
+      const row = await tx
+        .updateTable('work_unit_category')
+        .set({ ...categoryEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
+        .where('work_unit_category_id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const after = categoryEntity.present(row);
+      await recordAudit(trx, user, {
+        entityType: 'workUnitCategory',
+        entityId: String(id),
+        tenantId: row.tenant_id,
+        action: 'update',
+        changes: changedFields(before, after),
+      });
+      return after;
+    })
+    .catch(refuseTakenName);
 }
 
-export async function createSubcategory(db: Db, user: Principal, input: WorkUnitSubcategoryInput): Promise<WorkUnitSubcategory> {
+export async function createSubcategory(
+  db: Db,
+  user: Principal,
+  input: WorkUnitSubcategoryInput,
+): Promise<WorkUnitSubcategory> {
   return db.transaction().execute(async (trx) => {
     const category = await lockCategory(scoped(trx, user.tenantScope), input.workUnitCategoryId);
     const row = await trx
       .insertInto('work_unit_subcategory')
-      .values({ work_unit_category_id: input.workUnitCategoryId, name: input.name, is_enabled: input.isEnabled, created_by: user.userName, modified_by: user.userName })
+      .values({
+        ...subcategoryEntity.writeColumns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'workUnitSubcategory', entityId: String(row.work_unit_subcategory_id), tenantId: category.tenant_id, action: 'create', changes: { name: row.name } });
-    return presentSubcategory(row);
+    await recordAudit(trx, user, {
+      entityType: 'workUnitSubcategory',
+      entityId: String(row.work_unit_subcategory_id),
+      tenantId: category.tenant_id,
+      action: 'create',
+      changes: { name: row.name },
+    });
+    return subcategoryEntity.present(row);
   });
 }
 
-export async function updateSubcategory(db: Db, user: Principal, id: number, input: WorkUnitSubcategoryInput): Promise<WorkUnitSubcategory> {
+export async function updateSubcategory(
+  db: Db,
+  user: Principal,
+  id: number,
+  input: WorkUnitSubcategoryInput,
+): Promise<WorkUnitSubcategory> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     // The subcategory is found through its category, so another tenant's answers 404.
@@ -103,37 +150,84 @@ export async function updateSubcategory(db: Db, user: Principal, id: number, inp
       .where('s.work_unit_subcategory_id', '=', id)
       .executeTakeFirst();
     const category = await lockCategory(tx, orNotFound(found, 'The subcategory').work_unit_category_id);
-    const before = await trx.selectFrom('work_unit_subcategory').selectAll().where('work_unit_subcategory_id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const before = await trx
+      .selectFrom('work_unit_subcategory')
+      .selectAll()
+      .where('work_unit_subcategory_id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     // A subcategory may move to another category of a tenant the caller may touch.
     if (input.workUnitCategoryId !== before.work_unit_category_id) await lockCategory(tx, input.workUnitCategoryId);
     const row = await trx
       .updateTable('work_unit_subcategory')
-      .set({ work_unit_category_id: input.workUnitCategoryId, name: input.name, is_enabled: input.isEnabled, modified: new Date(), modified_by: user.userName })
+      .set({
+        ...subcategoryEntity.writeColumns(input),
+        modified: new Date(),
+        modified_by: user.userName,
+      })
       .where('work_unit_subcategory_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const changes = changedFields(presentSubcategory(before), presentSubcategory(row));
-    await recordAudit(trx, user, { entityType: 'workUnitSubcategory', entityId: String(id), tenantId: category.tenant_id, action: 'update', changes });
-    return presentSubcategory(row);
+    const changes = changedFields(subcategoryEntity.present(before), subcategoryEntity.present(row));
+    await recordAudit(trx, user, {
+      entityType: 'workUnitSubcategory',
+      entityId: String(id),
+      tenantId: category.tenant_id,
+      action: 'update',
+      changes,
+    });
+    return subcategoryEntity.present(row);
   });
 }
 
 /** Work unit types are shared by every tenant; ids are small numbers chosen in order. */
-export async function createType(db: Db, user: Principal, input: { name: string; enabled: boolean }): Promise<WorkUnitType> {
+export async function createType(
+  db: Db,
+  user: Principal,
+  input: { name: string; enabled: boolean },
+): Promise<WorkUnitType> {
   return db.transaction().execute(async (trx) => {
     await sql`LOCK TABLE work_unit_type IN EXCLUSIVE MODE`.execute(trx);
-    const duplicate = await trx.selectFrom('work_unit_type').select('work_unit_type_id').where(sql<boolean>`lower(name) = lower(${input.name})`).executeTakeFirst();
-    if (duplicate) throw new BadRequestError(CATEGORY_MESSAGES.typeSaveFailed, { name: ['A work unit type of that name exists.'] });
-    const { next } = await trx.selectFrom('work_unit_type').select(sql<number>`coalesce(max(work_unit_type_id), 0) + 1`.as('next')).executeTakeFirstOrThrow();
-    const row = await trx.insertInto('work_unit_type').values({ work_unit_type_id: next, name: input.name, enabled: input.enabled }).returningAll().executeTakeFirstOrThrow();
-    await recordAudit(trx, user, { entityType: 'workUnitType', entityId: String(row.work_unit_type_id), tenantId: null, action: 'create', changes: { name: row.name } });
-    return { workUnitTypeId: row.work_unit_type_id, name: row.name, enabled: row.enabled };
+    const duplicate = await trx
+      .selectFrom('work_unit_type')
+      .select('work_unit_type_id')
+      .where(sql<boolean>`lower(name) = lower(${input.name})`)
+      .executeTakeFirst();
+    if (duplicate)
+      throw new BadRequestError(CATEGORY_MESSAGES.typeSaveFailed, { name: ['A work unit type of that name exists.'] });
+    const { next } = await trx
+      .selectFrom('work_unit_type')
+      .select(sql<number>`coalesce(max(work_unit_type_id), 0) + 1`.as('next'))
+      .executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('work_unit_type')
+      .values({ work_unit_type_id: next, ...typeEntity.writeColumns(input) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, user, {
+      entityType: 'workUnitType',
+      entityId: String(row.work_unit_type_id),
+      tenantId: null,
+      action: 'create',
+      changes: { name: row.name },
+    });
+    return typeEntity.present(row);
   });
 }
 
-export async function updateType(db: Db, user: Principal, id: number, input: { name: string; enabled: boolean }): Promise<WorkUnitType> {
+export async function updateType(
+  db: Db,
+  user: Principal,
+  id: number,
+  input: { name: string; enabled: boolean },
+): Promise<WorkUnitType> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('work_unit_type').selectAll().where('work_unit_type_id', '=', id).forUpdate().executeTakeFirst();
+    const before = await trx
+      .selectFrom('work_unit_type')
+      .selectAll()
+      .where('work_unit_type_id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!before) throw new NotFoundError('The work unit type');
     const duplicate = await trx
       .selectFrom('work_unit_type')
@@ -141,11 +235,23 @@ export async function updateType(db: Db, user: Principal, id: number, input: { n
       .where(sql<boolean>`lower(name) = lower(${input.name})`)
       .where('work_unit_type_id', '<>', id)
       .executeTakeFirst();
-    if (duplicate) throw new BadRequestError(CATEGORY_MESSAGES.typeSaveFailed, { name: ['A work unit type of that name exists.'] });
-    const row = await trx.updateTable('work_unit_type').set({ name: input.name, enabled: input.enabled }).where('work_unit_type_id', '=', id).returningAll().executeTakeFirstOrThrow();
-    const changes = changedFields({ name: before.name, enabled: before.enabled }, { name: row.name, enabled: row.enabled });
-    await recordAudit(trx, user, { entityType: 'workUnitType', entityId: String(id), tenantId: null, action: 'update', changes });
-    return { workUnitTypeId: row.work_unit_type_id, name: row.name, enabled: row.enabled };
+    if (duplicate)
+      throw new BadRequestError(CATEGORY_MESSAGES.typeSaveFailed, { name: ['A work unit type of that name exists.'] });
+    const row = await trx
+      .updateTable('work_unit_type')
+      .set(typeEntity.writeColumns(input))
+      .where('work_unit_type_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const changes = changedFields(typeEntity.present(before), typeEntity.present(row));
+    await recordAudit(trx, user, {
+      entityType: 'workUnitType',
+      entityId: String(id),
+      tenantId: null,
+      action: 'update',
+      changes,
+    });
+    return typeEntity.present(row);
   });
 }
 
@@ -175,5 +281,9 @@ export async function findSubcategoryLookups(db: Db, scope: TenantScope) {
     .where('c.is_enabled', '=', true)
     .orderBy('s.name')
     .execute();
-  return rows.map((row) => ({ workUnitSubcategoryId: row.work_unit_subcategory_id, workUnitCategoryId: row.work_unit_category_id, name: row.name }));
+  return rows.map((row) => ({
+    workUnitSubcategoryId: row.work_unit_subcategory_id,
+    workUnitCategoryId: row.work_unit_category_id,
+    name: row.name,
+  }));
 }

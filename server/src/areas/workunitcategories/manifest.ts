@@ -1,10 +1,13 @@
-import { defineArea } from '../../http/area.js';
-import { workUnitCategoriesAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { workUnitCategoryRoutes } from './routes.js';
 
 export const workUnitCategoriesArea = defineArea({
   name: 'workunitcategories',
   routes: workUnitCategoryRoutes,
-  access: workUnitCategoriesAccess,
-  audited: { workUnitCategory: 'WorkUnits.Categories', workUnitSubcategory: 'WorkUnits.Subcategories', workUnitType: 'WorkUnits.Types' },
+  apiTags: { 'Work unit settings': 'The categories, subcategories and types that classify work units.' },
+  audited: {
+    workUnitCategory: 'WorkUnits.Categories',
+    workUnitSubcategory: 'WorkUnits.Subcategories',
+    workUnitType: 'WorkUnits.Types',
+  },
 });

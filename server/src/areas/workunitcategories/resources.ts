@@ -1,39 +1,43 @@
-import { defineResource } from '../../odata/resource.js';
+import {
+  workUnitCategoryInputSchema,
+  workUnitCategorySchema,
+  workUnitSubcategoryInputSchema,
+  workUnitSubcategorySchema,
+  workUnitTypeInputSchema,
+  workUnitTypeSchema,
+} from '@cfs/contracts/work-unit-settings';
+import { defineEntity } from '../../odata/entity.js';
 import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
 
-export const categoriesResource = defineResource({
+export const categoryEntity = defineEntity({
   table: 'work_unit_category',
   key: 'workUnitCategoryId',
-  fields: {
-    workUnitCategoryId: { type: 'integer' },
-    name: { type: 'string' },
-    tenantId: { type: 'guid' },
-    workUnitTypeId: { type: 'integer' },
-    isEnabled: { type: 'boolean' },
-    isVisibleInResolutionCenter: { type: 'boolean' },
-  },
+  contract: workUnitCategorySchema,
+  writable: workUnitCategoryInputSchema,
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
-    workUnitType: { kind: 'one', resource: () => workUnitTypeReference, column: 'work_unit_type_id', fields: ['workUnitTypeId', 'name'] },
+    workUnitType: {
+      kind: 'one',
+      resource: () => workUnitTypeReference,
+      column: 'work_unit_type_id',
+      fields: ['workUnitTypeId', 'name'],
+    },
   },
   defaultOrderBy: 'workUnitCategoryId asc',
 });
 
-export const subcategoriesResource = defineResource({
+export const subcategoryEntity = defineEntity({
   table: 'work_unit_subcategory',
   key: 'workUnitSubcategoryId',
-  fields: {
-    workUnitSubcategoryId: { type: 'integer' },
-    workUnitCategoryId: { type: 'integer' },
-    name: { type: 'string' },
-    isEnabled: { type: 'boolean' },
-  },
+  contract: workUnitSubcategorySchema,
+  writable: workUnitSubcategoryInputSchema,
   defaultOrderBy: 'workUnitSubcategoryId asc',
 });
 
-export const typesResource = defineResource({
+export const typeEntity = defineEntity({
   table: 'work_unit_type',
   key: 'workUnitTypeId',
-  fields: { workUnitTypeId: { type: 'integer' }, name: { type: 'string' }, enabled: { type: 'boolean' } },
+  contract: workUnitTypeSchema,
+  writable: workUnitTypeInputSchema,
   defaultOrderBy: 'workUnitTypeId asc',
 });

@@ -12,7 +12,14 @@ import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
-import { ACTIVITY, COMMUNICATION, findLinkedWorkUnits, presentActivity, presentCommunication, selectCommunications } from './queries.js';
+import {
+  ACTIVITY,
+  COMMUNICATION,
+  findLinkedWorkUnits,
+  presentActivity,
+  presentCommunication,
+  selectCommunications,
+} from './queries.js';
 
 type ActivityValues = z.output<typeof communicationActivityInputSchema>;
 const ENTITY = 'workUnitCommunication';
@@ -48,17 +55,30 @@ async function assertTenant(executor: Db | Tx, user: Principal, tenantId: string
 
 /** The communication, locked for this transaction; 404 outside the caller's scope. */
 async function lockCommunication(trx: Tx, user: Principal, id: string) {
-  const row = await scoped(trx, user.tenantScope).selectFrom('work_unit_communication').selectAll().where('work_unit_communication_id', '=', id).forUpdate().executeTakeFirst();
+  const row = await scoped(trx, user.tenantScope)
+    .selectFrom('work_unit_communication')
+    .selectAll()
+    .where('work_unit_communication_id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   return orNotFound(row, COMMUNICATION);
 }
 
 async function readCommunication(trx: Tx, user: Principal, id: string): Promise<Communication> {
-  return presentCommunication(await selectCommunications(trx, user.tenantScope).where('c.work_unit_communication_id', '=', id).executeTakeFirstOrThrow());
+  return presentCommunication(
+    await selectCommunications(trx, user.tenantScope)
+      .where('c.work_unit_communication_id', '=', id)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** An activity or a link changes what the communication says: its modified time moves with it. */
 async function touchCommunication(trx: Tx, user: Principal, id: string): Promise<void> {
-  await scoped(trx, user.tenantScope).updateTable('work_unit_communication').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_communication_id', '=', id).execute();
+  await scoped(trx, user.tenantScope)
+    .updateTable('work_unit_communication')
+    .set({ modified: new Date(), modified_by: user.userName })
+    .where('work_unit_communication_id', '=', id)
+    .execute();
 }
 
 /** PUT v1/workunitcommunications: a new communication, Investigating unless the form says otherwise. */
@@ -67,11 +87,23 @@ export async function createCommunication(db: Db, user: Principal, input: Commun
   return db.transaction().execute(async (trx) => {
     const now = new Date();
     const row = await scoped(trx, user.tenantScope)
-      .insertInto('work_unit_communication', { ...columns(input), created_by: user.userName, modified_by: user.userName, user_changed: now, user_changed_by: user.userName })
+      .insertInto('work_unit_communication', {
+        ...columns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+        user_changed: now,
+        user_changed_by: user.userName,
+      })
       .returning('work_unit_communication_id')
       .executeTakeFirstOrThrow();
     const created = await readCommunication(trx, user, row.work_unit_communication_id);
-    await recordAudit(trx, user, { entityType: ENTITY, entityId: created.workUnitCommunicationId, tenantId: created.tenantId, action: 'create', changes: { title: created.title, status: created.status } });
+    await recordAudit(trx, user, {
+      entityType: ENTITY,
+      entityId: created.workUnitCommunicationId,
+      tenantId: created.tenantId,
+      action: 'create',
+      changes: { title: created.title, status: created.status },
+    });
     return created;
   });
 }
@@ -81,28 +113,65 @@ export async function createCommunication(db: Db, user: Principal, input: Commun
  * tenant takes its activities along; its linked work units would then belong to another tenant,
  * so the move is refused while any are linked.
  */
-export async function updateCommunication(db: Db, user: Principal, id: string, input: CommunicationValues): Promise<Communication> {
+export async function updateCommunication(
+  db: Db,
+  user: Principal,
+  id: string,
+  input: CommunicationValues,
+): Promise<Communication> {
   return db.transaction().execute(async (trx) => {
     const locked = await lockCommunication(trx, user, id);
     const tx = scoped(trx, user.tenantScope);
     if (input.tenantId !== locked.tenant_id) {
       await assertTenant(trx, user, input.tenantId);
-      const link = await tx.selectFrom('work_unit_communication_work_unit').select('work_unit_id').where('work_unit_communication_id', '=', id).limit(1).executeTakeFirst();
-      if (link) throw new BadRequestError(COMMUNICATION_MESSAGES.saveFailed, { tenantId: [COMMUNICATION_MESSAGES.linkCrossesTenant] });
+      const link = await tx
+        .selectFrom('work_unit_communication_work_unit')
+        .select('work_unit_id')
+        .where('work_unit_communication_id', '=', id)
+        .limit(1)
+        .executeTakeFirst();
+      if (link)
+        throw new BadRequestError(COMMUNICATION_MESSAGES.saveFailed, {
+          tenantId: [COMMUNICATION_MESSAGES.linkCrossesTenant],
+        });
     }
     const before = await readCommunication(trx, user, id);
     const now = new Date();
     await tx
       .updateTable('work_unit_communication')
-      .set({ ...columns(input), modified: now, modified_by: user.userName, user_changed: now, user_changed_by: user.userName })
+      .set({
+        ...columns(input),
+        modified: now,
+        modified_by: user.userName,
+        user_changed: now,
+        user_changed_by: user.userName,
+      })
       .where('work_unit_communication_id', '=', id)
       .execute();
     if (input.tenantId !== locked.tenant_id) {
-      await tx.updateTable('work_unit_communication_activity').set({ tenant_id: input.tenantId }).where('work_unit_communication_id', '=', id).execute();
+      await tx
+        .updateTable('work_unit_communication_activity')
+        .set({ tenant_id: input.tenantId })
+        .where('work_unit_communication_id', '=', id)
+        .execute();
     }
     const after = await readCommunication(trx, user, id);
-    const { modified: _m, userChanged: _u, userChangedBy: _b, isOverdue: _o, isInternalOverdue: _i, tenant: _t, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, { entityType: ENTITY, entityId: id, tenantId: after.tenantId, action: 'update', changes });
+    const {
+      modified: _m,
+      userChanged: _u,
+      userChangedBy: _b,
+      isOverdue: _o,
+      isInternalOverdue: _i,
+      tenant: _t,
+      ...changes
+    } = changedFields(before, after);
+    await recordAudit(trx, user, {
+      entityType: ENTITY,
+      entityId: id,
+      tenantId: after.tenantId,
+      action: 'update',
+      changes,
+    });
     return after;
   });
 }
@@ -111,8 +180,17 @@ export async function updateCommunication(db: Db, user: Principal, id: string, i
 export async function deleteCommunication(db: Db, user: Principal, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const locked = await lockCommunication(trx, user, id);
-    await scoped(trx, user.tenantScope).deleteFrom('work_unit_communication').where('work_unit_communication_id', '=', id).execute();
-    await recordAudit(trx, user, { entityType: ENTITY, entityId: id, tenantId: locked.tenant_id, action: 'delete', changes: { title: locked.title } });
+    await scoped(trx, user.tenantScope)
+      .deleteFrom('work_unit_communication')
+      .where('work_unit_communication_id', '=', id)
+      .execute();
+    await recordAudit(trx, user, {
+      entityType: ENTITY,
+      entityId: id,
+      tenantId: locked.tenant_id,
+      action: 'delete',
+      changes: { title: locked.title },
+    });
   });
 }
 
@@ -121,26 +199,51 @@ export async function deleteCommunication(db: Db, user: Principal, id: string): 
  * asked. Every unit must be one the caller may see (else none is linked) and of the
  * communication's own tenant. Answers the communication's linked units.
  */
-export async function linkWorkUnits(db: Db, user: Principal, id: string, workUnitIds: readonly number[]): Promise<CommunicationWorkUnit[]> {
+export async function linkWorkUnits(
+  db: Db,
+  user: Principal,
+  id: string,
+  workUnitIds: readonly number[],
+): Promise<CommunicationWorkUnit[]> {
   return db.transaction().execute(async (trx) => {
     const communication = await lockCommunication(trx, user, id);
     const wanted = [...new Set(workUnitIds)];
-    const units = await scoped(trx, user.tenantScope).selectFrom('work_unit').select(['work_unit_id', 'tenant_id']).where('work_unit_id', 'in', wanted).execute();
-    if (units.length !== wanted.length) throw new BadRequestError(COMMUNICATION_MESSAGES.workUnitNotVisible, { workunitIds: [COMMUNICATION_MESSAGES.workUnitNotVisible] });
+    const units = await scoped(trx, user.tenantScope)
+      .selectFrom('work_unit')
+      .select(['work_unit_id', 'tenant_id'])
+      .where('work_unit_id', 'in', wanted)
+      .execute();
+    if (units.length !== wanted.length)
+      throw new BadRequestError(COMMUNICATION_MESSAGES.workUnitNotVisible, {
+        workunitIds: [COMMUNICATION_MESSAGES.workUnitNotVisible],
+      });
     if (units.some((unit) => unit.tenant_id !== communication.tenant_id)) {
-      throw new BadRequestError(COMMUNICATION_MESSAGES.linkCrossesTenant, { workunitIds: [COMMUNICATION_MESSAGES.linkCrossesTenant] });
+      throw new BadRequestError(COMMUNICATION_MESSAGES.linkCrossesTenant, {
+        workunitIds: [COMMUNICATION_MESSAGES.linkCrossesTenant],
+      });
     }
     const added = await scoped(trx, user.tenantScope)
       .insertInto(
         'work_unit_communication_work_unit',
-        units.map((unit) => ({ work_unit_communication_id: id, work_unit_id: unit.work_unit_id, tenant_id: communication.tenant_id, created_by: user.userName })),
+        units.map((unit) => ({
+          work_unit_communication_id: id,
+          work_unit_id: unit.work_unit_id,
+          tenant_id: communication.tenant_id,
+          created_by: user.userName,
+        })),
       )
       .onConflict((oc) => oc.columns(['work_unit_communication_id', 'work_unit_id']).doNothing())
       .returning('work_unit_id')
       .execute();
     if (added.length > 0) {
       await touchCommunication(trx, user, id);
-      await recordAudit(trx, user, { entityType: ENTITY, entityId: id, tenantId: communication.tenant_id, action: 'link', changes: { workUnitIds: added.map((row) => row.work_unit_id) } });
+      await recordAudit(trx, user, {
+        entityType: ENTITY,
+        entityId: id,
+        tenantId: communication.tenant_id,
+        action: 'link',
+        changes: { workUnitIds: added.map((row) => row.work_unit_id) },
+      });
     }
     return findLinkedWorkUnits(trx, user.tenantScope, id);
   });
@@ -158,7 +261,13 @@ export async function unlinkWorkUnit(db: Db, user: Principal, id: string, workUn
       .execute();
     if (removed.length > 0) {
       await touchCommunication(trx, user, id);
-      await recordAudit(trx, user, { entityType: ENTITY, entityId: id, tenantId: communication.tenant_id, action: 'unlink', changes: { workUnitIds: [workUnitId] } });
+      await recordAudit(trx, user, {
+        entityType: ENTITY,
+        entityId: id,
+        tenantId: communication.tenant_id,
+        action: 'unlink',
+        changes: { workUnitIds: [workUnitId] },
+      });
     }
   });
 }
@@ -193,33 +302,61 @@ export async function createActivity(db: Db, user: Principal, input: ActivityVal
       .returningAll()
       .executeTakeFirstOrThrow();
     await touchCommunication(trx, user, communication.work_unit_communication_id);
-    await recordAudit(trx, user, { entityType: ENTITY, entityId: communication.work_unit_communication_id, tenantId: communication.tenant_id, action: 'add activity', changes: { activityType: row.activity_type, details: row.details } });
+    await recordAudit(trx, user, {
+      entityType: ENTITY,
+      entityId: communication.work_unit_communication_id,
+      tenantId: communication.tenant_id,
+      action: 'add activity',
+      changes: { activityType: row.activity_type, details: row.details },
+    });
     return presentActivity(row);
   });
 }
 
 async function lockActivity(trx: Tx, user: Principal, id: string) {
-  const row = await scoped(trx, user.tenantScope).selectFrom('work_unit_communication_activity').selectAll().where('work_unit_communication_activity_id', '=', id).forUpdate().executeTakeFirst();
+  const row = await scoped(trx, user.tenantScope)
+    .selectFrom('work_unit_communication_activity')
+    .selectAll()
+    .where('work_unit_communication_activity_id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   return orNotFound(row, ACTIVITY);
 }
 
 /** POST v1/workunitcommunicationactivities/{id}: a step stays with its communication. */
-export async function updateActivity(db: Db, user: Principal, id: string, input: ActivityValues): Promise<CommunicationActivity> {
+export async function updateActivity(
+  db: Db,
+  user: Principal,
+  id: string,
+  input: ActivityValues,
+): Promise<CommunicationActivity> {
   return db.transaction().execute(async (trx) => {
     const locked = await lockActivity(trx, user, id);
     if (input.workUnitCommunicationId !== locked.work_unit_communication_id) {
-      throw new BadRequestError(COMMUNICATION_MESSAGES.saveFailed, { workUnitCommunicationId: ['An activity cannot move to another communication.'] });
+      throw new BadRequestError(COMMUNICATION_MESSAGES.saveFailed, {
+        workUnitCommunicationId: ['An activity cannot move to another communication.'],
+      });
     }
     const before = presentActivity(locked);
     const row = await scoped(trx, user.tenantScope)
       .updateTable('work_unit_communication_activity')
-      .set({ ...activityColumns(input, locked.completed === null ? null : new Date(locked.completed)), modified: new Date(), modified_by: user.userName })
+      .set({
+        ...activityColumns(input, locked.completed === null ? null : new Date(locked.completed)),
+        modified: new Date(),
+        modified_by: user.userName,
+      })
       .where('work_unit_communication_activity_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const after = presentActivity(row);
     await touchCommunication(trx, user, locked.work_unit_communication_id);
-    await recordAudit(trx, user, { entityType: ENTITY, entityId: locked.work_unit_communication_id, tenantId: locked.tenant_id, action: 'update activity', changes: changedFields(before, after) });
+    await recordAudit(trx, user, {
+      entityType: ENTITY,
+      entityId: locked.work_unit_communication_id,
+      tenantId: locked.tenant_id,
+      action: 'update activity',
+      changes: changedFields(before, after),
+    });
     return after;
   });
 }
@@ -228,8 +365,17 @@ export async function updateActivity(db: Db, user: Principal, id: string, input:
 export async function deleteActivity(db: Db, user: Principal, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const locked = await lockActivity(trx, user, id);
-    await scoped(trx, user.tenantScope).deleteFrom('work_unit_communication_activity').where('work_unit_communication_activity_id', '=', id).execute();
+    await scoped(trx, user.tenantScope)
+      .deleteFrom('work_unit_communication_activity')
+      .where('work_unit_communication_activity_id', '=', id)
+      .execute();
     await touchCommunication(trx, user, locked.work_unit_communication_id);
-    await recordAudit(trx, user, { entityType: ENTITY, entityId: locked.work_unit_communication_id, tenantId: locked.tenant_id, action: 'delete activity', changes: { details: locked.details } });
+    await recordAudit(trx, user, {
+      entityType: ENTITY,
+      entityId: locked.work_unit_communication_id,
+      tenantId: locked.tenant_id,
+      action: 'delete activity',
+      changes: { details: locked.details },
+    });
   });
 }

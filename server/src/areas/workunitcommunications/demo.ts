@@ -1,6 +1,6 @@
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import type { Tx } from '../../db/database.js';
-import { DEMO } from '../../db/seed.js';
+import { DEMO } from '../../db/demo-ids.js';
 import { scoped } from '../../db/scoped.js';
 
 const HOUR = 3_600_000;
@@ -75,26 +75,29 @@ export async function seedDemoCommunications(trx: Tx): Promise<void> {
   if (!outage) return;
   const id = outage.work_unit_communication_id;
   await tx
-    .insertInto('work_unit_communication_activity', [
-      {
-        ...seeded,
-        work_unit_communication_id: id,
-        activity_type: 'ResolutionActivity',
-        details: 'Mail gateway queue cleared and a second relay added.',
-        is_customer_facing: true,
-        is_complete: true,
-        completed: at(-1.5),
-        created: at(-2),
-      },
-      {
-        ...seeded,
-        work_unit_communication_id: id,
-        activity_type: 'TaskActivity',
-        details: 'Watch the queue length for an hour before declaring the service restored.',
-        is_customer_facing: true,
-        created: at(-1),
-      },
-    ].map(({ user_changed_by: _u, ...activity }) => activity))
+    .insertInto(
+      'work_unit_communication_activity',
+      [
+        {
+          ...seeded,
+          work_unit_communication_id: id,
+          activity_type: 'ResolutionActivity',
+          details: 'Mail gateway queue cleared and a second relay added.',
+          is_customer_facing: true,
+          is_complete: true,
+          completed: at(-1.5),
+          created: at(-2),
+        },
+        {
+          ...seeded,
+          work_unit_communication_id: id,
+          activity_type: 'TaskActivity',
+          details: 'Watch the queue length for an hour before declaring the service restored.',
+          is_customer_facing: true,
+          created: at(-1),
+        },
+      ].map(({ user_changed_by: _u, ...activity }) => activity),
+    )
     .execute();
   const incident = await tx
     .selectFrom('work_unit')
@@ -106,6 +109,13 @@ export async function seedDemoCommunications(trx: Tx): Promise<void> {
     .limit(1)
     .executeTakeFirst();
   if (incident) {
-    await tx.insertInto('work_unit_communication_work_unit', { work_unit_communication_id: id, work_unit_id: incident.work_unit_id, tenant_id: DEMO.contoso, created_by: 'seed' }).execute();
+    await tx
+      .insertInto('work_unit_communication_work_unit', {
+        work_unit_communication_id: id,
+        work_unit_id: incident.work_unit_id,
+        tenant_id: DEMO.contoso,
+        created_by: 'seed',
+      })
+      .execute();
   }
 }

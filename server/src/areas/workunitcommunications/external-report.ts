@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { COMMUNICATION_MESSAGES, type CommunicationStatus, type PublicCommunicationReport } from '@cfs/contracts/communications';
+import {
+  COMMUNICATION_MESSAGES,
+  type CommunicationStatus,
+  type PublicCommunicationReport,
+} from '@cfs/contracts/communications';
 import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
@@ -23,7 +27,11 @@ export const externalReportPath = (token: string): string => `/status/${token}`;
 export const PUBLIC_REPORT_RATE_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
 
 /** Publishes the communication's external report (edit permission); the same link when it is published already. */
-export async function publishExternalReport(db: Db, scope: TenantScope, workUnitCommunicationId: string): Promise<{ externalReportPath: string }> {
+export async function publishExternalReport(
+  db: Db,
+  scope: TenantScope,
+  workUnitCommunicationId: string,
+): Promise<{ externalReportPath: string }> {
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
   const row = await db.transaction().execute((trx) =>
     scoped(trx, scope)
@@ -42,13 +50,15 @@ export async function publishExternalReport(db: Db, scope: TenantScope, workUnit
 
 /** Revokes the external report (edit permission): the link stops working at once. Not published is no error. */
 export async function revokeExternalReport(db: Db, scope: TenantScope, workUnitCommunicationId: string): Promise<void> {
-  const result = await db.transaction().execute((trx) =>
-    scoped(trx, scope)
-      .updateTable('work_unit_communication')
-      .set({ external_report_token: null, external_report_published: null })
-      .where('work_unit_communication_id', '=', workUnitCommunicationId)
-      .executeTakeFirst(),
-  );
+  const result = await db
+    .transaction()
+    .execute((trx) =>
+      scoped(trx, scope)
+        .updateTable('work_unit_communication')
+        .set({ external_report_token: null, external_report_published: null })
+        .where('work_unit_communication_id', '=', workUnitCommunicationId)
+        .executeTakeFirst(),
+    );
   if (Number(result.numUpdatedRows) === 0) throw new NotFoundError('The communication');
 }
 

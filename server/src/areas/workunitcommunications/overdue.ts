@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { enqueueMany } from '../../engines/jobs/queue.js';
 import { defineTask } from '../../engines/jobs/task.js';
-import { communicationEmailTask, type CommunicationEmailKind } from './notify.js';
+import { communicationEmailTask, type CommunicationEmailKind } from './communication-email.js';
 
 /**
  * The overdue timer (beyond the spec): an open communication whose next update (or next internal
@@ -25,13 +25,18 @@ const SWEEP_BATCH = 500;
 
 const DUE_COLUMNS = {
   nextUpdateDue: { due: 'next_update', notified: 'next_update_notified', keyPart: 'next-update' },
-  nextInternalUpdateDue: { due: 'next_internal_update', notified: 'next_internal_update_notified', keyPart: 'next-internal-update' },
+  nextInternalUpdateDue: {
+    due: 'next_internal_update',
+    notified: 'next_internal_update_notified',
+    keyPart: 'next-internal-update',
+  },
 } as const satisfies Partial<Record<CommunicationEmailKind, { due: string; notified: string; keyPart: string }>>;
 
 type DueKind = keyof typeof DUE_COLUMNS;
 
 /** The job key of one due time's notice: one email per communication, kind and due time. */
-export const overdueKey = (kind: DueKind, workUnitCommunicationId: string, dueAt: Date): string => `wucomm:${DUE_COLUMNS[kind].keyPart}:${workUnitCommunicationId}:${dueAt.toISOString()}`;
+export const overdueKey = (kind: DueKind, workUnitCommunicationId: string, dueAt: Date): string =>
+  `wucomm:${DUE_COLUMNS[kind].keyPart}:${workUnitCommunicationId}:${dueAt.toISOString()}`;
 
 /** Claims one batch of unannounced due times of one kind and enqueues their notices; how many were claimed. */
 async function claimDue(trx: Tx, kind: DueKind, now: Date): Promise<number> {
@@ -62,7 +67,13 @@ async function claimDue(trx: Tx, kind: DueKind, now: Date): Promise<number> {
     const dueAt = new Date(dueValue);
     return [
       {
-        payload: { kind, workUnitCommunicationId: row.work_unit_communication_id, tenantId: row.tenant_id, dueAt: dueAt.toISOString(), requestedBy: null },
+        payload: {
+          kind,
+          workUnitCommunicationId: row.work_unit_communication_id,
+          tenantId: row.tenant_id,
+          dueAt: dueAt.toISOString(),
+          requestedBy: null,
+        },
         key: overdueKey(kind, row.work_unit_communication_id, dueAt),
       },
     ];

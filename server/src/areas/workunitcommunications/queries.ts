@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { Communication, CommunicationActivity, CommunicationStatus, CommunicationWorkUnit, ActivityType } from '@cfs/contracts/communications';
+import type {
+  Communication,
+  CommunicationActivity,
+  CommunicationStatus,
+  CommunicationWorkUnit,
+  ActivityType,
+} from '@cfs/contracts/communications';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped, tenantCondition } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
@@ -20,7 +26,9 @@ const isoOrNull = (value: Date | string | null): string | null => (value === nul
 export function selectCommunications<E extends Kysely<Database>>(executor: E, scope: TenantScope) {
   return scoped(executor, scope)
     .selectFrom('work_unit_communication as c')
-    .leftJoin('tenant as t', (join) => join.onRef('t.tenant_id', '=', 'c.tenant_id').on(tenantCondition('tenant', 't', scope)))
+    .leftJoin('tenant as t', (join) =>
+      join.onRef('t.tenant_id', '=', 'c.tenant_id').on(tenantCondition('tenant', 't', scope)),
+    )
     .selectAll('c')
     .select([
       't.name as tenant_name',
@@ -40,7 +48,10 @@ export function presentCommunication(row: CommunicationRow): Communication {
     publicWorkUnitCommunicationId: row.public_work_unit_communication_id,
     title: row.title,
     tenantId: row.tenant_id,
-    tenant: row.tenant_name === null ? null : { name: row.tenant_name, internalNotificationEmailAddress: row.tenant_internal_notification_email_address },
+    tenant:
+      row.tenant_name === null
+        ? null
+        : { name: row.tenant_name, internalNotificationEmailAddress: row.tenant_internal_notification_email_address },
     serviceManager: row.service_manager,
     status: row.status as CommunicationStatus,
     details: row.details,
@@ -95,11 +106,20 @@ export function presentActivity(row: ActivityRow): CommunicationActivity {
 }
 
 /** The work units linked to a communication that the scope may see, with their tenant's name. */
-export async function findLinkedWorkUnits(executor: Kysely<Database>, scope: TenantScope, communicationId: string): Promise<CommunicationWorkUnit[]> {
-  const linked = scoped(executor, scope).selectFrom('work_unit_communication_work_unit').select('work_unit_id').where('work_unit_communication_id', '=', communicationId);
+export async function findLinkedWorkUnits(
+  executor: Kysely<Database>,
+  scope: TenantScope,
+  communicationId: string,
+): Promise<CommunicationWorkUnit[]> {
+  const linked = scoped(executor, scope)
+    .selectFrom('work_unit_communication_work_unit')
+    .select('work_unit_id')
+    .where('work_unit_communication_id', '=', communicationId);
   const rows = await scoped(executor, scope)
     .selectFrom('work_unit as w')
-    .leftJoin('tenant as t', (join) => join.onRef('t.tenant_id', '=', 'w.tenant_id').on(tenantCondition('tenant', 't', scope)))
+    .leftJoin('tenant as t', (join) =>
+      join.onRef('t.tenant_id', '=', 'w.tenant_id').on(tenantCondition('tenant', 't', scope)),
+    )
     .select(['w.work_unit_id', 'w.title', 'w.state_id', 'w.severity_id', 'w.tenant_id', 't.name as tenant_name'])
     .where('w.work_unit_id', 'in', linked)
     .orderBy('w.work_unit_id')
@@ -115,7 +135,11 @@ export async function findLinkedWorkUnits(executor: Kysely<Database>, scope: Ten
 }
 
 /** A communication's past and next steps, oldest first (the list's default order). */
-export async function findActivities(executor: Kysely<Database>, scope: TenantScope, communicationId: string): Promise<CommunicationActivity[]> {
+export async function findActivities(
+  executor: Kysely<Database>,
+  scope: TenantScope,
+  communicationId: string,
+): Promise<CommunicationActivity[]> {
   const rows = await scoped(executor, scope)
     .selectFrom('work_unit_communication_activity')
     .selectAll()
@@ -131,8 +155,18 @@ export async function findActivities(executor: Kysely<Database>, scope: TenantSc
  * activities: GET v1/workunitcommunications/{id}, and what the internal and external reports are
  * made from. 404 "The communication was not found." outside the scope.
  */
-export async function findCommunication(executor: Kysely<Database>, scope: TenantScope, id: string): Promise<Communication> {
-  const row = orNotFound(await selectCommunications(executor, scope).where('c.work_unit_communication_id', '=', id).executeTakeFirst(), COMMUNICATION);
-  const [workUnits, workUnitCommunicationActivities] = await Promise.all([findLinkedWorkUnits(executor, scope, id), findActivities(executor, scope, id)]);
+export async function findCommunication(
+  executor: Kysely<Database>,
+  scope: TenantScope,
+  id: string,
+): Promise<Communication> {
+  const row = orNotFound(
+    await selectCommunications(executor, scope).where('c.work_unit_communication_id', '=', id).executeTakeFirst(),
+    COMMUNICATION,
+  );
+  const [workUnits, workUnitCommunicationActivities] = await Promise.all([
+    findLinkedWorkUnits(executor, scope, id),
+    findActivities(executor, scope, id),
+  ]);
   return { ...presentCommunication(row), workUnits, workUnitCommunicationActivities };
 }

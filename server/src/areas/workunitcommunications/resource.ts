@@ -1,5 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
-import { COMMUNICATION_EXPORT_MAX, COMMUNICATION_STATUS_LABELS, ACTIVITY_TYPE_LABELS } from '@cfs/contracts/communications';
+import {
+  COMMUNICATION_EXPORT_MAX,
+  COMMUNICATION_STATUS_LABELS,
+  ACTIVITY_TYPE_LABELS,
+} from '@cfs/contracts/communications';
 import { defineResource } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
@@ -83,7 +87,12 @@ export const communicationsResource = defineResource({
     internalBridge: { type: 'string' },
     isOverdue: { type: 'boolean', sql: (col) => overdueSql(col('status'), col('next_update')) },
     isInternalOverdue: { type: 'boolean', sql: (col) => overdueSql(col('status'), col('next_internal_update')) },
-    externalReportPath: { type: 'string', sql: (col) => externalReportPathSql(col('external_report_token')), filterable: false, sortable: false },
+    externalReportPath: {
+      type: 'string',
+      sql: (col) => externalReportPathSql(col('external_report_token')),
+      filterable: false,
+      sortable: false,
+    },
     changeWorkUnitId: { type: 'integer' },
     created: { type: 'datetime' },
     createdBy: { type: 'string' },
@@ -92,15 +101,28 @@ export const communicationsResource = defineResource({
     userChangedBy: { type: 'string' },
   },
   relations: {
-    tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['name', 'internalNotificationEmailAddress'] },
+    tenant: {
+      kind: 'one',
+      resource: () => tenantReference,
+      column: 'tenant_id',
+      fields: ['name', 'internalNotificationEmailAddress'],
+    },
     workUnits: {
       kind: 'many',
       resource: () => communicationWorkUnitResource,
       column: 'work_unit_communication_id',
       relatedColumn: 'work_unit_id',
-      through: { table: 'work_unit_communication_work_unit', column: 'work_unit_communication_id', relatedColumn: 'work_unit_id' },
+      through: {
+        table: 'work_unit_communication_work_unit',
+        column: 'work_unit_communication_id',
+        relatedColumn: 'work_unit_id',
+      },
     },
-    workUnitCommunicationActivities: { kind: 'many', resource: () => communicationActivitiesResource, column: 'work_unit_communication_id' },
+    workUnitCommunicationActivities: {
+      kind: 'many',
+      resource: () => communicationActivitiesResource,
+      column: 'work_unit_communication_id',
+    },
   },
   defaultOrderBy: 'created desc',
   searchFields: ['title', 'currentImpact'],

@@ -1,8 +1,12 @@
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
-import { ACCESS_REQUEST_FINISH_DAYS, ACCESS_REQUEST_TITLE_LABEL, ACCESS_REQUEST_TYPE_LABELS, type AccessRequestFields } from '@cfs/contracts/access-request';
-import { PermissionSet } from '@cfs/contracts/permissions';
+import {
+  ACCESS_REQUEST_FINISH_DAYS,
+  ACCESS_REQUEST_TITLE_LABEL,
+  ACCESS_REQUEST_TYPE_LABELS,
+  type AccessRequestFields,
+} from '@cfs/contracts/access-request';
 import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import type { Principal } from '../../auth/principal.js';
+import { systemPrincipal } from '../../auth/system-principal.js';
 import type { Config } from '../../config.js';
 import { scoped } from '../../db/scoped.js';
 import type { Db } from '../../db/database.js';
@@ -20,24 +24,13 @@ const ACCESS_REQUEST_ACTOR_ID = '00000000-0000-4000-8000-00000000ac01';
 async function requestTenant(db: Db, config: Config): Promise<string | undefined> {
   if (config.accessRequestTenantId) return config.accessRequestTenantId;
   // Across tenants by design: the visitor is signed in nowhere; only the first tenant's id is read.
-  const first = await scoped(db, ALL_TENANTS).selectFrom('tenant').select('tenant_id').orderBy('created').orderBy('tenant_id').executeTakeFirst();
+  const first = await scoped(db, ALL_TENANTS)
+    .selectFrom('tenant')
+    .select('tenant_id')
+    .orderBy('created')
+    .orderBy('tenant_id')
+    .executeTakeFirst();
   return first?.tenant_id;
-}
-
-/** Who an access request's work unit is created by: the form itself, acting in that one tenant. */
-function formPrincipal(tenantId: string): Principal {
-  return {
-    userId: ACCESS_REQUEST_ACTOR_ID,
-    userName: 'Access request form',
-    displayName: 'Access request form',
-    email: null,
-    permissions: new PermissionSet([]),
-    permissionStrings: [],
-    tenantScope: { kind: 'some', tenantIds: [tenantId] },
-    groups: [],
-    tenantId,
-    subscriptionId: null,
-  };
 }
 
 type CheckedForm = AccessRequestFields & { environment: string };
@@ -78,9 +71,12 @@ export async function createAccessRequest(db: Db, config: Config, form: CheckedF
   const tenantId = await requestTenant(db, config);
   if (!tenantId) return false;
   const now = new Date();
-  const fullName = [form.firstName, form.middleInitial, form.lastName, form.suffix].map((part) => part?.trim()).filter(Boolean).join(' ');
+  const fullName = [form.firstName, form.middleInitial, form.lastName, form.suffix]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
   const { acknowledgePolicy: _policy, acknowledgeAccuracy: _accuracy, ...fields } = form;
-  await createWorkUnit(db, formPrincipal(tenantId), {
+  await createWorkUnit(db, systemPrincipal(tenantId, { id: ACCESS_REQUEST_ACTOR_ID, name: 'Access request form' }), {
     title: `${form.environment} ${ACCESS_REQUEST_TITLE_LABEL}`,
     description: describe(form),
     severityId: SEVERITIES.Sev3,

@@ -1,6 +1,13 @@
 import type { BulkResult } from '@cfs/contracts/api';
 import type { Operation } from 'fast-json-patch';
-import { WORK_UNIT_STATES, FINISHED_STATES, workUnitInputSchema, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
+import {
+  WORK_UNIT_STATES,
+  FINISHED_STATES,
+  workUnitInputSchema,
+  type WorkUnit,
+  type WorkUnitFields,
+  type WorkUnitRelation,
+} from '@cfs/contracts/work-units';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -28,23 +35,46 @@ async function writeRelations(trx: Tx, workUnitId: number, relations: WorkUnitRe
   if (unique.length) {
     await trx
       .insertInto('work_unit_relation')
-      .values(unique.map((r) => ({ work_unit_id: workUnitId, reference_type: r.referenceType, reference_id: r.referenceId })))
+      .values(
+        unique.map((r) => ({ work_unit_id: workUnitId, reference_type: r.referenceType, reference_id: r.referenceId })),
+      )
       .execute();
   }
 }
 
 /** PUT /api/v1/workunits: a new unit (sent with workUnitId -1) starts New (spec 001 §4). */
-export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFields, options: { inTransaction?: (trx: Tx, unit: { workUnitId: number; tenantId: string }) => Promise<void> } = {}): Promise<WorkUnit> {
+export async function createWorkUnit(
+  db: Db,
+  user: Principal,
+  input: WorkUnitFields,
+  options: { inTransaction?: (trx: Tx, unit: { workUnitId: number; tenantId: string }) => Promise<void> } = {},
+): Promise<WorkUnit> {
   const document = await checkWorkUnit(scoped(db, user.tenantScope), user, parseDocument(input), null);
   const id = await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const row = await tx
-      .insertInto('work_unit', { ...toColumns(document), tenant_id: document.tenantId, title: document.title, severity_id: document.severityId, state_id: document.stateId, work_unit_type_id: document.workUnitTypeId, created_by: user.userName, modified_by: user.userName, resolved: null })
+      .insertInto('work_unit', {
+        ...toColumns(document),
+        tenant_id: document.tenantId,
+        title: document.title,
+        severity_id: document.severityId,
+        state_id: document.stateId,
+        work_unit_type_id: document.workUnitTypeId,
+        created_by: user.userName,
+        modified_by: user.userName,
+        resolved: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeRelations(trx, row.work_unit_id, document.relations);
     await recordChange(tx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id }, user.userName, null, document);
-    await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(row.work_unit_id), tenantId: row.tenant_id, action: 'create', changes: { title: row.title } });
+    await recordAudit(trx, user, {
+      entityType: 'workUnit',
+      entityId: String(row.work_unit_id),
+      tenantId: row.tenant_id,
+      action: 'create',
+      changes: { title: row.title },
+    });
     await options.inTransaction?.(trx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id });
     return row.work_unit_id;
   });
@@ -56,16 +86,29 @@ export async function createWorkUnit(db: Db, user: Principal, input: WorkUnitFie
  * one transaction that holds the row, so two editors are served one after the other: the second
  * one's `test` operations no longer hold and nothing of it is written (spec 001 §8).
  */
-export async function patchWorkUnit(db: Db, user: Principal, workUnitId: number, operations: Operation[]): Promise<WorkUnit> {
+export async function patchWorkUnit(
+  db: Db,
+  user: Principal,
+  workUnitId: number,
+  operations: Operation[],
+): Promise<WorkUnit> {
   await applyWorkUnitPatch(db, user, workUnitId, operations);
   return findWorkUnit(db, user.tenantScope, workUnitId);
 }
 
 /** The single-unit change every edit goes through: rules, history, events and audit in one transaction. */
-async function applyWorkUnitPatch(db: Db, user: Principal, workUnitId: number, operations: readonly Operation[]): Promise<void> {
+async function applyWorkUnitPatch(
+  db: Db,
+  user: Principal,
+  workUnitId: number,
+  operations: readonly Operation[],
+): Promise<void> {
   for (const pointer of operations.flatMap(pointersOf)) {
     const field = pointer.split('/')[1] ?? '';
-    if (!PATCHABLE.has(field)) throw new BadRequestError(`'${pointer}' cannot be changed.`, { [field || 'path']: [`'${pointer}' cannot be changed.`] });
+    if (!PATCHABLE.has(field))
+      throw new BadRequestError(`'${pointer}' cannot be changed.`, {
+        [field || 'path']: [`'${pointer}' cannot be changed.`],
+      });
   }
   await db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
@@ -77,22 +120,50 @@ async function applyWorkUnitPatch(db: Db, user: Principal, workUnitId: number, o
     const unchanged = workUnitInputSchema.safeParse(before);
     if (unchanged.success && JSON.stringify(after) === JSON.stringify(unchanged.data)) return;
     if (after.tenantId !== before.tenantId) {
-      await tx.updateTable('work_unit_note').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
-      await tx.updateTable('work_unit_event').set({ tenant_id: after.tenantId }).where('work_unit_id', '=', workUnitId).execute();
+      await tx
+        .updateTable('work_unit_note')
+        .set({ tenant_id: after.tenantId })
+        .where('work_unit_id', '=', workUnitId)
+        .execute();
+      await tx
+        .updateTable('work_unit_event')
+        .set({ tenant_id: after.tenantId })
+        .where('work_unit_id', '=', workUnitId)
+        .execute();
     }
     await tx
       .updateTable('work_unit')
-      .set({ ...toColumns(after), resolved: resolvedFor(after.stateId, row.resolved), modified: new Date(), modified_by: user.userName })
+      .set({
+        ...toColumns(after),
+        resolved: resolvedFor(after.stateId, row.resolved),
+        modified: new Date(),
+        modified_by: user.userName,
+      })
       .where('work_unit_id', '=', workUnitId)
       .execute();
     await writeRelations(trx, workUnitId, after.relations);
     await recordChange(tx, { workUnitId, tenantId: after.tenantId }, user.userName, before, after);
-    if (row.source === RESOLUTION_CENTER_SOURCE && after.stateId === WORK_UNIT_STATES.Resolved && before.stateId !== WORK_UNIT_STATES.Resolved) {
-      await enqueueResolutionCenterEmail(trx, { workUnitId, tenantId: after.tenantId }, 'ResolutionCenterResolved', user.userName);
+    if (
+      row.source === RESOLUTION_CENTER_SOURCE &&
+      after.stateId === WORK_UNIT_STATES.Resolved &&
+      before.stateId !== WORK_UNIT_STATES.Resolved
+    ) {
+      await enqueueResolutionCenterEmail(
+        trx,
+        { workUnitId, tenantId: after.tenantId },
+        'ResolutionCenterResolved',
+        user.userName,
+      );
     }
     const { relations: _r, ...comparableBefore } = before;
     const { relations: _a, ...comparableAfter } = after;
-    await recordAudit(trx, user, { entityType: 'workUnit', entityId: String(workUnitId), tenantId: after.tenantId, action: 'update', changes: changedFields(comparableBefore, comparableAfter) });
+    await recordAudit(trx, user, {
+      entityType: 'workUnit',
+      entityId: String(workUnitId),
+      tenantId: after.tenantId,
+      action: 'update',
+      changes: changedFields(comparableBefore, comparableAfter),
+    });
   });
 }
 
@@ -107,10 +178,19 @@ function refusalOf(error: HttpError): string {
  * single-unit edit in a transaction of its own, so a unit the rules refuse (a New unit cannot go
  * straight to In Progress, spec 001 §4) leaves the others changed and is reported with its reason.
  */
-export async function bulkPatchWorkUnits(db: Db, user: Principal, workUnitIds: readonly number[], operations: readonly Operation[]): Promise<BulkResult<number>> {
+export async function bulkPatchWorkUnits(
+  db: Db,
+  user: Principal,
+  workUnitIds: readonly number[],
+  operations: readonly Operation[],
+): Promise<BulkResult<number>> {
   const ids = [...new Set(workUnitIds)];
   // Like every route naming a unit: one the caller cannot see answers 404, and nothing is changed.
-  const visible = await scoped(db, user.tenantScope).selectFrom('work_unit').select('work_unit_id').where('work_unit_id', 'in', ids).execute();
+  const visible = await scoped(db, user.tenantScope)
+    .selectFrom('work_unit')
+    .select('work_unit_id')
+    .where('work_unit_id', 'in', ids)
+    .execute();
   if (visible.length !== ids.length) throw new NotFoundError('The work unit');
   const result: BulkResult<number> = { succeeded: [], refused: [] };
   for (const id of ids) {
@@ -124,4 +204,3 @@ export async function bulkPatchWorkUnits(db: Db, user: Principal, workUnitIds: r
   }
   return result;
 }
-

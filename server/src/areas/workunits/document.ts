@@ -1,5 +1,10 @@
 import type { Selectable, Updateable } from 'kysely';
-import { customValueFields, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
+import {
+  customValueFields,
+  type WorkUnit,
+  type WorkUnitFields,
+  type WorkUnitRelation,
+} from '@cfs/contracts/work-units';
 import type { DB as Database } from '../../db/schema.js';
 
 type EditableField = Exclude<keyof WorkUnitFields, 'relations'>;
@@ -53,7 +58,10 @@ export const FIELD_COLUMNS: Record<EditableField, Column> = {
   costImpact: 'cost_impact',
   environment: 'environment',
   expectedCFSAlerts: 'expected_cfs_alerts',
-  ...(Object.fromEntries(customValueFields.map((field, i) => [field, `custom_value_${i + 1}`])) as Record<(typeof customValueFields)[number], Column>),
+  ...(Object.fromEntries(customValueFields.map((field, i) => [field, `custom_value_${i + 1}`])) as Record<
+    (typeof customValueFields)[number],
+    Column
+  >),
 };
 
 export const EDITABLE_FIELDS = Object.keys(FIELD_COLUMNS) as EditableField[];
@@ -84,7 +92,11 @@ export function toColumns(document: WorkUnitFields): Updateable<Database['work_u
 }
 
 /** The work unit as the API answers it. */
-export function presentWorkUnit(row: WorkUnitRow, relations: WorkUnitRelation[], expansions: Partial<WorkUnit> = {}): WorkUnit {
+export function presentWorkUnit(
+  row: WorkUnitRow,
+  relations: WorkUnitRelation[],
+  expansions: Partial<WorkUnit> = {},
+): WorkUnit {
   return {
     ...toDocument(row, relations),
     workUnitId: row.work_unit_id,

@@ -1,6 +1,5 @@
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
-import { defineArea } from '../../http/area.js';
-import { workUnitsAccess } from './access-policy.js';
+import { defineArea } from '../../area.js';
 import { createWorkUnitAction } from './rule-action.js';
 import { workUnitRoutes } from './routes.js';
 import { versionPolicyTask } from './version-policy.js';
@@ -8,7 +7,11 @@ import { versionPolicyTask } from './version-policy.js';
 export const workUnitsArea = defineArea({
   name: 'workunits',
   routes: workUnitRoutes,
-  access: workUnitsAccess,
+  apiTags: {
+    'Work units':
+      'Incidents, change requests and intake items: lists, edits, notes, approvals, bulk changes and the Resolution Center.',
+    'Access request': 'The public form through which a person asks for an account.',
+  },
   audited: { workUnit: 'WorkUnits' },
   builtInActions: { [BUILT_IN_ACTIONS.createWorkUnit.id]: createWorkUnitAction },
   // The tenants' version policy (a tenant setting) opens and resolves work units of devices that lag the Latest.

@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely';
 import { HISTORY_TYPES, type HistoryRecord } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
+import type { SystemNote } from '../../engines/work-units/system-writer.js';
 import { assertWorkUnitAccess, lockWorkUnit, type WorkUnitAccess } from './queries.js';
 
 const present = (row: Selectable<Database['work_unit_note']>): HistoryRecord => ({
@@ -18,9 +19,17 @@ const present = (row: Selectable<Database['work_unit_note']>): HistoryRecord => 
 });
 
 /** GetWorkUnitHistoryRecords: notes and system records, newest first. */
-export async function findHistory(db: Db, user: Principal, workUnitId: number, externalOnly = false): Promise<HistoryRecord[]> {
+export async function findHistory(
+  db: Db,
+  user: Principal,
+  workUnitId: number,
+  externalOnly = false,
+): Promise<HistoryRecord[]> {
   await assertWorkUnitAccess(db, { scope: user.tenantScope }, workUnitId);
-  let query = scoped(db, user.tenantScope).selectFrom('work_unit_note').selectAll().where('work_unit_id', '=', workUnitId);
+  let query = scoped(db, user.tenantScope)
+    .selectFrom('work_unit_note')
+    .selectAll()
+    .where('work_unit_id', '=', workUnitId);
   if (externalOnly) query = query.where('is_external_note', '=', true);
   const rows = await query.orderBy('created', 'desc').orderBy('work_unit_note_id', 'desc').limit(1000).execute();
   return rows.map(present);
@@ -42,15 +51,30 @@ export async function findExternalNotes(db: Db, access: WorkUnitAccess, workUnit
 }
 
 /** PUT /v1/workunitnotes: a person's note (historyType null), internal or external. */
-export async function addNote(db: Db, user: Principal, input: { workUnitId: number; detail: string; isExternalNote: boolean }): Promise<HistoryRecord> {
+export async function addNote(
+  db: Db,
+  user: Principal,
+  input: { workUnitId: number; detail: string; isExternalNote: boolean },
+): Promise<HistoryRecord> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const { row } = await lockWorkUnit(trx, { scope: user.tenantScope }, input.workUnitId);
     const note = await tx
-      .insertInto('work_unit_note', { work_unit_id: input.workUnitId, tenant_id: row.tenant_id, detail: input.detail, is_external_note: input.isExternalNote, history_type: null, created_by: user.userName })
+      .insertInto('work_unit_note', {
+        work_unit_id: input.workUnitId,
+        tenant_id: row.tenant_id,
+        detail: input.detail,
+        is_external_note: input.isExternalNote,
+        history_type: null,
+        created_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await tx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', input.workUnitId).execute();
+    await tx
+      .updateTable('work_unit')
+      .set({ modified: new Date(), modified_by: user.userName })
+      .where('work_unit_id', '=', input.workUnitId)
+      .execute();
     return present(note);
   });
 }
@@ -78,7 +102,24 @@ export async function requestCallBack(db: Db, user: Principal, workUnitId: numbe
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await tx.updateTable('work_unit').set({ modified: new Date(), modified_by: user.userName }).where('work_unit_id', '=', workUnitId).execute();
+    await tx
+      .updateTable('work_unit')
+      .set({ modified: new Date(), modified_by: user.userName })
+      .where('work_unit_id', '=', workUnitId)
+      .execute();
     return present(note);
   });
+}
+
+/** A history record the portal writes in the caller's transaction (engines/work-units/system-writer.ts). */
+export async function recordSystemNote(trx: Tx, note: SystemNote): Promise<void> {
+  await scoped(trx, { kind: 'some', tenantIds: [note.tenantId] })
+    .insertInto('work_unit_note', {
+      work_unit_id: note.workUnitId,
+      tenant_id: note.tenantId,
+      detail: note.detail,
+      history_type: note.historyType,
+      created_by: note.createdBy,
+    })
+    .execute();
 }

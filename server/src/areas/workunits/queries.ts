@@ -25,14 +25,21 @@ function scopedUnit(db: Db, access: WorkUnitAccess, workUnitId: number) {
   const mine = access.mine;
   if (mine) {
     query = query.where((eb) =>
-      eb.or([eb('created_by', '=', mine.userName), ...(mine.email ? [eb(sql<string>`lower(stakeholder_email_address)`, '=', mine.email.toLowerCase())] : [])]),
+      eb.or([
+        eb('created_by', '=', mine.userName),
+        ...(mine.email ? [eb(sql<string>`lower(stakeholder_email_address)`, '=', mine.email.toLowerCase())] : []),
+      ]),
     );
   }
   return query;
 }
 
 /** A work unit the caller may touch, row locked for the open transaction; else 404. */
-export async function lockWorkUnit(db: Tx, access: WorkUnitAccess, workUnitId: number): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
+export async function lockWorkUnit(
+  db: Tx,
+  access: WorkUnitAccess,
+  workUnitId: number,
+): Promise<{ row: WorkUnitRow; relations: WorkUnitRelation[] }> {
   const row = await scopedUnit(db, access, workUnitId).forUpdate().executeTakeFirst();
   if (!row) throw new NotFoundError('The work unit');
   return { row, relations: await relationsOf(db, workUnitId) };
@@ -46,28 +53,72 @@ export async function assertWorkUnitAccess(db: Db, access: WorkUnitAccess, workU
 /** GET v1/workunits({id}): the unit with its tenant, type, category and subcategory. */
 export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: number): Promise<WorkUnit> {
   const tenantOwned = scoped(db, scope);
-  const row = await tenantOwned.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).executeTakeFirst();
+  const row = await tenantOwned
+    .selectFrom('work_unit')
+    .selectAll()
+    .where('work_unit_id', '=', workUnitId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError('The work unit');
   const [relations, tenant, type, category, subcategory, protocol] = await Promise.all([
     relationsOf(db, workUnitId),
-    tenantOwned.selectFrom('tenant').select(['tenant_id', 'name', 'internal_notification_email_address']).where('tenant_id', '=', row.tenant_id).executeTakeFirst(),
-    db.selectFrom('work_unit_type').select(['work_unit_type_id', 'name']).where('work_unit_type_id', '=', row.work_unit_type_id).executeTakeFirst(),
-    row.work_unit_category_id == null ? undefined : tenantOwned.selectFrom('work_unit_category').select(['work_unit_category_id', 'name']).where('work_unit_category_id', '=', row.work_unit_category_id).executeTakeFirst(),
-    row.work_unit_subcategory_id == null ? undefined : db.selectFrom('work_unit_subcategory').select(['work_unit_subcategory_id', 'name']).where('work_unit_subcategory_id', '=', row.work_unit_subcategory_id).executeTakeFirst(),
-    row.protocol_id == null ? undefined : tenantOwned.selectFrom('protocol').select(['protocol_id', 'name', 'manual_actions']).where('protocol_id', '=', row.protocol_id).executeTakeFirst(),
+    tenantOwned
+      .selectFrom('tenant')
+      .select(['tenant_id', 'name', 'internal_notification_email_address'])
+      .where('tenant_id', '=', row.tenant_id)
+      .executeTakeFirst(),
+    db
+      .selectFrom('work_unit_type')
+      .select(['work_unit_type_id', 'name'])
+      .where('work_unit_type_id', '=', row.work_unit_type_id)
+      .executeTakeFirst(),
+    row.work_unit_category_id == null
+      ? undefined
+      : tenantOwned
+          .selectFrom('work_unit_category')
+          .select(['work_unit_category_id', 'name'])
+          .where('work_unit_category_id', '=', row.work_unit_category_id)
+          .executeTakeFirst(),
+    row.work_unit_subcategory_id == null
+      ? undefined
+      : db
+          .selectFrom('work_unit_subcategory')
+          .select(['work_unit_subcategory_id', 'name'])
+          .where('work_unit_subcategory_id', '=', row.work_unit_subcategory_id)
+          .executeTakeFirst(),
+    row.protocol_id == null
+      ? undefined
+      : tenantOwned
+          .selectFrom('protocol')
+          .select(['protocol_id', 'name', 'manual_actions'])
+          .where('protocol_id', '=', row.protocol_id)
+          .executeTakeFirst(),
   ]);
   return presentWorkUnit(row, relations, {
-    tenant: tenant ? { tenantId: tenant.tenant_id, name: tenant.name, internalNotificationEmailAddress: tenant.internal_notification_email_address } : null,
+    tenant: tenant
+      ? {
+          tenantId: tenant.tenant_id,
+          name: tenant.name,
+          internalNotificationEmailAddress: tenant.internal_notification_email_address,
+        }
+      : null,
     workUnitType: type ? { workUnitTypeId: type.work_unit_type_id, name: type.name } : null,
     category: category ? { workUnitCategoryId: category.work_unit_category_id, name: category.name } : null,
-    subcategory: subcategory ? { workUnitSubcategoryId: subcategory.work_unit_subcategory_id, name: subcategory.name } : null,
-    protocol: protocol ? { protocolId: protocol.protocol_id, name: protocol.name, manualActions: protocol.manual_actions } : null,
+    subcategory: subcategory
+      ? { workUnitSubcategoryId: subcategory.work_unit_subcategory_id, name: subcategory.name }
+      : null,
+    protocol: protocol
+      ? { protocolId: protocol.protocol_id, name: protocol.name, manualActions: protocol.manual_actions }
+      : null,
   });
 }
 
 /** GET v1/workunits({publicWorkUnitId}) accepts the public GUID too. */
 export async function findWorkUnitIdByPublicId(db: Db, scope: TenantScope, publicId: string): Promise<number> {
-  const row = await scoped(db, scope).selectFrom('work_unit').select('work_unit_id').where('public_work_unit_id', '=', publicId).executeTakeFirst();
+  const row = await scoped(db, scope)
+    .selectFrom('work_unit')
+    .select('work_unit_id')
+    .where('public_work_unit_id', '=', publicId)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError('The work unit');
   return row.work_unit_id;
 }

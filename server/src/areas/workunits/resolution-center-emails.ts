@@ -13,7 +13,12 @@ export type ResolutionCenterEmail = 'ResolutionCenterCreated' | 'ResolutionCente
  * job enqueued in the transaction that causes it; once per request and template, whatever
  * happens after (a unit resolved, reopened and resolved again is told once).
  */
-export async function enqueueResolutionCenterEmail(trx: Tx, unit: { workUnitId: number; tenantId: string }, template: ResolutionCenterEmail, actor: string): Promise<void> {
+export async function enqueueResolutionCenterEmail(
+  trx: Tx,
+  unit: { workUnitId: number; tenantId: string },
+  template: ResolutionCenterEmail,
+  actor: string,
+): Promise<void> {
   await enqueueActionRun(
     trx,
     {

@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES, type ResolutionCenterRequest, type WorkUnit } from '@cfs/contracts/work-units';
+import {
+  SEVERITIES,
+  WORK_UNIT_STATES,
+  WORK_UNIT_TYPES,
+  type ResolutionCenterRequest,
+  type WorkUnit,
+} from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import { canAccessTenant } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
@@ -11,17 +17,25 @@ import type { WorkUnitAccess } from './queries.js';
 
 /** Staff (WorkUnits:view) see their tenants' requests; an end user (view:mine) only those they raised. */
 export function resolutionCenterAccess(user: Principal): WorkUnitAccess {
-  return user.permissions.has('WorkUnits', 'view') ? { scope: user.tenantScope } : { scope: user.tenantScope, mine: { userName: user.userName, email: user.email } };
+  return user.permissions.has('WorkUnits', 'view')
+    ? { scope: user.tenantScope }
+    : { scope: user.tenantScope, mine: { userName: user.userName, email: user.email } };
 }
 
 /** The Resolution Center's rows: the caller's tenants' incidents, an end user's own only. */
 export function resolutionCenterBase(db: Db, user: Principal) {
   const access = resolutionCenterAccess(user);
-  let query = scoped(db, access.scope).selectFrom('work_unit').selectAll().where('work_unit_type_id', '=', WORK_UNIT_TYPES.Incident);
+  let query = scoped(db, access.scope)
+    .selectFrom('work_unit')
+    .selectAll()
+    .where('work_unit_type_id', '=', WORK_UNIT_TYPES.Incident);
   const mine = access.mine;
   if (mine) {
     query = query.where((eb) =>
-      eb.or([eb('created_by', '=', mine.userName), ...(mine.email ? [eb(sql<string>`lower(stakeholder_email_address)`, '=', mine.email.toLowerCase())] : [])]),
+      eb.or([
+        eb('created_by', '=', mine.userName),
+        ...(mine.email ? [eb(sql<string>`lower(stakeholder_email_address)`, '=', mine.email.toLowerCase())] : []),
+      ]),
     );
   }
   return query;
@@ -53,7 +67,9 @@ export async function resolutionCenterCategories(db: Db, user: Principal, tenant
   return categories.map((c) => ({
     workUnitCategoryId: c.work_unit_category_id,
     name: c.name,
-    subcategories: subcategories.filter((s) => s.work_unit_subcategory_id && s.work_unit_category_id === c.work_unit_category_id).map((s) => ({ workUnitSubcategoryId: s.work_unit_subcategory_id, name: s.name })),
+    subcategories: subcategories
+      .filter((s) => s.work_unit_subcategory_id && s.work_unit_category_id === c.work_unit_category_id)
+      .map((s) => ({ workUnitSubcategoryId: s.work_unit_subcategory_id, name: s.name })),
   }));
 }
 
@@ -69,30 +85,49 @@ function tenantOf(user: Principal, asked: string | undefined): string {
  * PUT /api/v1/rc/workunits: a new Incident, Sev3, New, with the requester as its stakeholder
  * (spec 001 §5). Service and Need must be categories shown in the Resolution Center.
  */
-export async function createResolutionCenterRequest(db: Db, user: Principal, input: ResolutionCenterRequest): Promise<WorkUnit> {
+export async function createResolutionCenterRequest(
+  db: Db,
+  user: Principal,
+  input: ResolutionCenterRequest,
+): Promise<WorkUnit> {
   const tenantId = tenantOf(user, input.tenantId);
   if (input.workUnitCategoryId != null) {
     const offered = await resolutionCenterCategories(db, user, tenantId);
     const category = offered.find((c) => c.workUnitCategoryId === input.workUnitCategoryId);
-    if (!category) throw new BadRequestError('Please choose a Service shown in the Resolution Center.', { workUnitCategoryId: ['Please choose a Service shown in the Resolution Center.'] });
-    if (input.workUnitSubcategoryId != null && !category.subcategories.some((s) => s.workUnitSubcategoryId === input.workUnitSubcategoryId)) {
-      throw new BadRequestError('Please choose a Need of the chosen Service.', { workUnitSubcategoryId: ['Please choose a Need of the chosen Service.'] });
+    if (!category)
+      throw new BadRequestError('Please choose a Service shown in the Resolution Center.', {
+        workUnitCategoryId: ['Please choose a Service shown in the Resolution Center.'],
+      });
+    if (
+      input.workUnitSubcategoryId != null &&
+      !category.subcategories.some((s) => s.workUnitSubcategoryId === input.workUnitSubcategoryId)
+    ) {
+      throw new BadRequestError('Please choose a Need of the chosen Service.', {
+        workUnitSubcategoryId: ['Please choose a Need of the chosen Service.'],
+      });
     }
   } else if (input.workUnitSubcategoryId != null) {
-    throw new BadRequestError('Please choose a Need of the chosen Service.', { workUnitSubcategoryId: ['Please choose a Need of the chosen Service.'] });
+    throw new BadRequestError('Please choose a Need of the chosen Service.', {
+      workUnitSubcategoryId: ['Please choose a Need of the chosen Service.'],
+    });
   }
-  return createWorkUnit(db, user, {
-    tenantId,
-    title: input.title,
-    description: input.description,
-    severityId: SEVERITIES.Sev3,
-    stateId: WORK_UNIT_STATES.New,
-    workUnitTypeId: WORK_UNIT_TYPES.Incident,
-    workUnitCategoryId: input.workUnitCategoryId ?? null,
-    workUnitSubcategoryId: input.workUnitSubcategoryId ?? null,
-    source: RESOLUTION_CENTER_SOURCE,
-    stakeHolderFullName: user.displayName,
-    stakeHolderEmailAddress: user.email,
-    stakeHolderPhoneNumber: input.stakeHolderPhoneNumber,
-  }, { inTransaction: (trx, unit) => enqueueResolutionCenterEmail(trx, unit, 'ResolutionCenterCreated', user.userName) });
+  return createWorkUnit(
+    db,
+    user,
+    {
+      tenantId,
+      title: input.title,
+      description: input.description,
+      severityId: SEVERITIES.Sev3,
+      stateId: WORK_UNIT_STATES.New,
+      workUnitTypeId: WORK_UNIT_TYPES.Incident,
+      workUnitCategoryId: input.workUnitCategoryId ?? null,
+      workUnitSubcategoryId: input.workUnitSubcategoryId ?? null,
+      source: RESOLUTION_CENTER_SOURCE,
+      stakeHolderFullName: user.displayName,
+      stakeHolderEmailAddress: user.email,
+      stakeHolderPhoneNumber: input.stakeHolderPhoneNumber,
+    },
+    { inTransaction: (trx, unit) => enqueueResolutionCenterEmail(trx, unit, 'ResolutionCenterCreated', user.userName) },
+  );
 }

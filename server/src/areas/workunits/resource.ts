@@ -22,7 +22,10 @@ const TYPES: Partial<Record<string, FieldDef['type']>> = {
 const LABELS: Partial<Record<string, FieldDef['labels']>> = { severityId: SEVERITY_LABELS, stateId: STATE_LABELS };
 
 const editable = Object.fromEntries(
-  Object.entries(FIELD_COLUMNS).map(([field, column]) => [field, { type: TYPES[field] ?? 'string', column, labels: LABELS[field] } satisfies FieldDef]),
+  Object.entries(FIELD_COLUMNS).map(([field, column]) => [
+    field,
+    { type: TYPES[field] ?? 'string', column, labels: LABELS[field] } satisfies FieldDef,
+  ]),
 );
 
 const categoryReference = defineResource({
@@ -53,14 +56,37 @@ export const workUnitsResource = defineResource({
   },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id' },
-    workUnitType: { kind: 'one', resource: () => workUnitTypeReference, column: 'work_unit_type_id', fields: ['workUnitTypeId', 'name'] },
-    category: { kind: 'one', resource: () => categoryReference, column: 'work_unit_category_id', relatedColumn: 'work_unit_category_id' },
-    subcategory: { kind: 'one', resource: () => subcategoryReference, column: 'work_unit_subcategory_id', relatedColumn: 'work_unit_subcategory_id' },
+    workUnitType: {
+      kind: 'one',
+      resource: () => workUnitTypeReference,
+      column: 'work_unit_type_id',
+      fields: ['workUnitTypeId', 'name'],
+    },
+    category: {
+      kind: 'one',
+      resource: () => categoryReference,
+      column: 'work_unit_category_id',
+      relatedColumn: 'work_unit_category_id',
+    },
+    subcategory: {
+      kind: 'one',
+      resource: () => subcategoryReference,
+      column: 'work_unit_subcategory_id',
+      relatedColumn: 'work_unit_subcategory_id',
+    },
   },
   defaultOrderBy: 'severityId asc, created desc',
   // The grid's searched text fields (web: WORK_UNIT_SEARCH_FIELDS) as migration 0010 indexes them;
   // its tenant/name is found through the tenants' own index, its workUnitId through the key.
-  searchFields: ['title', 'referenceId', 'description', 'assignedTo', 'stakeHolderFullName', 'stakeHolderPhoneNumber', 'stakeHolderEmailAddress'],
+  searchFields: [
+    'title',
+    'referenceId',
+    'description',
+    'assignedTo',
+    'stakeHolderFullName',
+    'stakeHolderPhoneNumber',
+    'stakeHolderEmailAddress',
+  ],
 });
 
 /** GET v1/workunits/rc: the same fields, the Resolution Center's order (created descending, spec 001 §9). */

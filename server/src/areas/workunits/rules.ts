@@ -26,39 +26,74 @@ export function parseDocument(document: unknown): WorkUnitFields {
   throw new BadRequestError(VALIDATION_MESSAGE, errors);
 }
 
-const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
 /**
  * What the database must confirm: the tenant, type, category and subcategory exist and fit
  * together, custom values match the tenant's field definitions, the state may follow the
  * previous one, and only the named approver decides (spec 001 §4, §5, §6).
  */
-export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUnitFields, previous: WorkUnitFields | null): Promise<WorkUnitFields> {
+export async function checkWorkUnit(
+  db: ScopedDb,
+  user: Principal,
+  next: WorkUnitFields,
+  previous: WorkUnitFields | null,
+): Promise<WorkUnitFields> {
   const errors: Errors = {};
   // A tenant outside the caller's scope is not found, like one that does not exist.
   const tenant = await db.selectFrom('tenant').selectAll().where('tenant_id', '=', next.tenantId).executeTakeFirst();
-  if (!tenant) add(errors, 'tenantId', WORK_UNIT_MESSAGES.tenantRequired);
+  // The caller's own disabled tenant is outside the scope too, and is named as what it is.
+  if (!tenant)
+    add(
+      errors,
+      'tenantId',
+      (await db.tenantState(next.tenantId)) === 'disabled'
+        ? TENANT_DISABLED_MESSAGE
+        : WORK_UNIT_MESSAGES.tenantRequired,
+    );
   // A disabled tenant takes no new work units, nor units moved into it; its existing units stay editable.
   else if (!tenant.enabled && previous?.tenantId !== next.tenantId) add(errors, 'tenantId', TENANT_DISABLED_MESSAGE);
 
-  const type = await db.executor.selectFrom('work_unit_type').select(['work_unit_type_id', 'enabled']).where('work_unit_type_id', '=', next.workUnitTypeId).executeTakeFirst();
-  if (!type || (!type.enabled && previous?.workUnitTypeId !== next.workUnitTypeId)) add(errors, 'workUnitTypeId', WORK_UNIT_MESSAGES.typeRequired);
+  const type = await db.executor
+    .selectFrom('work_unit_type')
+    .select(['work_unit_type_id', 'enabled'])
+    .where('work_unit_type_id', '=', next.workUnitTypeId)
+    .executeTakeFirst();
+  if (!type || (!type.enabled && previous?.workUnitTypeId !== next.workUnitTypeId))
+    add(errors, 'workUnitTypeId', WORK_UNIT_MESSAGES.typeRequired);
 
   if (next.workUnitCategoryId != null) {
-    const category = await db.selectFrom('work_unit_category').select(['tenant_id']).where('work_unit_category_id', '=', next.workUnitCategoryId).executeTakeFirst();
-    if (!category || category.tenant_id !== next.tenantId) add(errors, 'workUnitCategoryId', 'Please choose a category of the work unit’s tenant.');
+    const category = await db
+      .selectFrom('work_unit_category')
+      .select(['tenant_id'])
+      .where('work_unit_category_id', '=', next.workUnitCategoryId)
+      .executeTakeFirst();
+    if (!category || category.tenant_id !== next.tenantId)
+      add(errors, 'workUnitCategoryId', 'Please choose a category of the work unit’s tenant.');
   }
   if (next.protocolId != null && next.protocolId !== previous?.protocolId) {
     // A unit follows a protocol of its own tenant or one of the installation's (no tenant).
-    const protocol = await db.selectFrom('protocol').select(['tenant_id']).where('protocol_id', '=', next.protocolId).executeTakeFirst();
-    if (!protocol || (protocol.tenant_id !== null && protocol.tenant_id !== next.tenantId)) add(errors, 'protocolId', 'Please choose a protocol of the work unit’s tenant.');
+    const protocol = await db
+      .selectFrom('protocol')
+      .select(['tenant_id'])
+      .where('protocol_id', '=', next.protocolId)
+      .executeTakeFirst();
+    if (!protocol || (protocol.tenant_id !== null && protocol.tenant_id !== next.tenantId))
+      add(errors, 'protocolId', 'Please choose a protocol of the work unit’s tenant.');
   }
   if (next.workUnitSubcategoryId != null) {
-    const subcategory = await db.executor.selectFrom('work_unit_subcategory').select(['work_unit_category_id']).where('work_unit_subcategory_id', '=', next.workUnitSubcategoryId).executeTakeFirst();
-    if (!subcategory || subcategory.work_unit_category_id !== next.workUnitCategoryId) add(errors, 'workUnitSubcategoryId', 'Please choose a subcategory of the chosen category.');
+    const subcategory = await db.executor
+      .selectFrom('work_unit_subcategory')
+      .select(['work_unit_category_id'])
+      .where('work_unit_subcategory_id', '=', next.workUnitSubcategoryId)
+      .executeTakeFirst();
+    if (!subcategory || subcategory.work_unit_category_id !== next.workUnitCategoryId)
+      add(errors, 'workUnitSubcategoryId', 'Please choose a subcategory of the chosen category.');
   }
 
-  if (!allowedNextStates(previous ? previous.stateId : null).includes(next.stateId)) add(errors, 'stateId', WORK_UNIT_MESSAGES.stateNotAllowed);
+  if (!allowedNextStates(previous ? previous.stateId : null).includes(next.stateId))
+    add(errors, 'stateId', WORK_UNIT_MESSAGES.stateNotAllowed);
 
   if (tenant) {
     customValueFields.forEach((field, index) => {
@@ -67,18 +102,21 @@ export async function checkWorkUnit(db: ScopedDb, user: Principal, next: WorkUni
       const definition = tenant[`work_unit_field_${index + 1}` as `work_unit_field_1`];
       const parsed = definition ? customFieldSchema.safeParse(JSON.parse(definition)) : undefined;
       if (!parsed?.success) add(errors, field, 'This custom field is not defined for the tenant.');
-      else if (parsed.data.Type === 2 && !customFieldOptions(parsed.data).includes(value)) add(errors, field, WORK_UNIT_MESSAGES.customValueNotAnOption);
+      else if (parsed.data.Type === 2 && !customFieldOptions(parsed.data).includes(value))
+        add(errors, field, WORK_UNIT_MESSAGES.customValueNotAnOption);
     });
   }
   if (next.properties) {
     try {
       const properties: unknown = JSON.parse(next.properties);
-      if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) add(errors, 'properties', 'Properties must be a JSON object.');
+      if (typeof properties !== 'object' || properties === null || Array.isArray(properties))
+        add(errors, 'properties', 'Properties must be a JSON object.');
       // An intake is filed with the answers to its tenant's intake form: they must satisfy the form,
       // whatever the browser checked (spec 001 §2 "Intake drawer": validation from the schema).
       else if (previous === null && next.workUnitTypeId === WORK_UNIT_TYPES.Intake && tenant?.intake_wizard_schema) {
         const problems = answerProblems(tenant.intake_wizard_schema, properties);
-        if (problems.length > 0) add(errors, 'properties', `${WORK_UNIT_MESSAGES.intakeAnswersInvalid} ${problems.join('; ')}`);
+        if (problems.length > 0)
+          add(errors, 'properties', `${WORK_UNIT_MESSAGES.intakeAnswersInvalid} ${problems.join('; ')}`);
       }
     } catch {
       add(errors, 'properties', 'Properties must be a JSON object.');
@@ -113,12 +151,15 @@ function checkApprovals(user: Principal, next: WorkUnitFields, previous: WorkUni
     const changed = decisionFields.filter((field) => (next[field] ?? null) !== (previous?.[field] ?? null));
     if (changed.length === 0) continue;
     const approver = previous?.[`approver${n}`];
-    if (!approver || !same(user.email, approver)) throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver ?? `approver ${n}`));
+    if (!approver || !same(user.email, approver))
+      throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver ?? `approver ${n}`));
     for (const field of [`approved${n}By`, `declined${n}By`] as const) {
       const value = next[field];
-      if (changed.includes(field) && value && !same(value, user.email)) throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver));
+      if (changed.includes(field) && value && !same(value, user.email))
+        throw new HttpError(400, WORK_UNIT_MESSAGES.approverMismatch(approver));
     }
-    if (next[`declined${n}By`] && !previous?.[`declined${n}By`]) result = { ...result, stateId: WORK_UNIT_STATES.Canceled };
+    if (next[`declined${n}By`] && !previous?.[`declined${n}By`])
+      result = { ...result, stateId: WORK_UNIT_STATES.Canceled };
   }
   return result;
 }

@@ -1,35 +1,17 @@
 import type { Operation } from 'fast-json-patch';
-import { PermissionSet } from '@cfs/contracts/permissions';
 import { FINISHED_STATES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
-import type { Principal } from '../../auth/principal.js';
+import { systemPrincipal } from '../../auth/system-principal.js';
 import { scoped } from '../../db/scoped.js';
-import type { SystemActor, SystemWorkUnitWriter } from '../../engines/work-units/system-writer.js';
+import type { SystemWorkUnitWriter } from '../../engines/work-units/system-writer.js';
 import { createWorkUnit, patchWorkUnit } from './commands.js';
-import { addNote } from './notes.js';
-
-/** The portal acting in one tenant under a named cause: its id stands where a user's would. */
-function actorPrincipal(tenantId: string, actor: SystemActor): Principal {
-  const name = actor.name.slice(0, 200);
-  return {
-    userId: actor.id,
-    userName: name,
-    displayName: name,
-    email: null,
-    permissions: new PermissionSet([]),
-    permissionStrings: [],
-    tenantScope: { kind: 'some', tenantIds: [tenantId] },
-    groups: [],
-    tenantId,
-    subscriptionId: null,
-  };
-}
+import { addNote, recordSystemNote } from './notes.js';
 
 /** Work units other areas open for their causes (engines/work-units/system-writer.ts). */
 export const systemWorkUnitWriter: SystemWorkUnitWriter = {
   async open(db, unit, inTransaction) {
     const created = await createWorkUnit(
       db,
-      actorPrincipal(unit.tenantId, unit.actor),
+      systemPrincipal(unit.tenantId, unit.actor),
       {
         title: unit.title.slice(0, 400),
         description: unit.description,
@@ -38,6 +20,8 @@ export const systemWorkUnitWriter: SystemWorkUnitWriter = {
         tenantId: unit.tenantId,
         workUnitTypeId: unit.workUnitTypeId,
         relations: [unit.relation],
+        ...(unit.source === undefined ? {} : { source: unit.source }),
+        ...(unit.referenceId === undefined ? {} : { referenceId: unit.referenceId }),
       },
       { inTransaction: (trx, written) => inTransaction(trx, written.workUnitId) },
     );
@@ -45,15 +29,38 @@ export const systemWorkUnitWriter: SystemWorkUnitWriter = {
   },
 
   async resolve(db, unit) {
-    const user = actorPrincipal(unit.tenantId, unit.actor);
-    const row = await scoped(db, user.tenantScope).selectFrom('work_unit').select('state_id').where('work_unit_id', '=', unit.workUnitId).executeTakeFirst();
+    const user = systemPrincipal(unit.tenantId, unit.actor);
+    const row = await scoped(db, user.tenantScope)
+      .selectFrom('work_unit')
+      .select('state_id')
+      .where('work_unit_id', '=', unit.workUnitId)
+      .executeTakeFirst();
     if (!row || FINISHED_STATES.includes(row.state_id)) return;
-    await addNote(db, user, { workUnitId: unit.workUnitId, detail: unit.note, isExternalNote: false });
+    const noted = await scoped(db, user.tenantScope)
+      .selectFrom('work_unit_note')
+      .select('work_unit_note_id')
+      .where('work_unit_id', '=', unit.workUnitId)
+      .where('detail', '=', unit.note)
+      .executeTakeFirst();
+    if (!noted) await addNote(db, user, { workUnitId: unit.workUnitId, detail: unit.note, isExternalNote: false });
     // A new unit is acknowledged before it is resolved, the way the state rules let a person do it.
-    const steps = row.state_id === WORK_UNIT_STATES.New ? [WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.Resolved] : [WORK_UNIT_STATES.Resolved];
+    const steps =
+      row.state_id === WORK_UNIT_STATES.New
+        ? [WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.Resolved]
+        : [WORK_UNIT_STATES.Resolved];
     for (const stateId of steps) {
       const operations: Operation[] = [{ op: 'replace', path: '/stateId', value: stateId }];
       await patchWorkUnit(db, user, unit.workUnitId, operations);
     }
+  },
+
+  recordNote: (trx, note) => recordSystemNote(trx, note),
+
+  async followProtocol(trx, units) {
+    await scoped(trx, { kind: 'some', tenantIds: [units.tenantId] })
+      .updateTable('work_unit')
+      .set({ protocol_id: units.protocolId })
+      .where('work_unit_id', 'in', units.workUnitIds)
+      .execute();
   },
 };

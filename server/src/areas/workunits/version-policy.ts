@@ -1,14 +1,11 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { PermissionSet } from '@cfs/contracts/permissions';
-import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import type { Principal } from '../../auth/principal.js';
+import { SEVERITIES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { defineTask } from '../../engines/jobs/task.js';
-import { createWorkUnit, patchWorkUnit } from './commands.js';
-import { addNote } from './notes.js';
+import { systemWorkUnitWriter } from './system-writer.js';
 
 /** How often the version policy is checked: a day's policy is met or broken within this. */
 export const VERSION_POLICY_EVERY_MS = 15 * 60_000;
@@ -16,27 +13,12 @@ export const VERSION_POLICY_EVERY_MS = 15 * 60_000;
 const SWEEP_LIMIT = 500;
 export const VERSION_POLICY_SOURCE = 'Version policy';
 /** The policy's id where a user's would stand in the audit trail (it names no user). */
-const VERSION_POLICY_ACTOR_ID = 'b7c1e4a0-5f3d-4c8e-9a26-0d4f1e7b3c59';
-
-/** Who the policy's work units are written by: the policy, in the tenant it belongs to (it names no user). */
-function policyPrincipal(tenantId: string): Principal {
-  return {
-    userId: VERSION_POLICY_ACTOR_ID,
-    userName: VERSION_POLICY_SOURCE,
-    displayName: VERSION_POLICY_SOURCE,
-    email: null,
-    permissions: new PermissionSet([]),
-    permissionStrings: [],
-    tenantScope: { kind: 'some', tenantIds: [tenantId] },
-    groups: [],
-    tenantId,
-    subscriptionId: null,
-  };
-}
+const VERSION_POLICY_ACTOR = { id: 'b7c1e4a0-5f3d-4c8e-9a26-0d4f1e7b3c59', name: VERSION_POLICY_SOURCE };
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /**
  * The tenant's version policy ("devices must run the Latest version within N days of its
@@ -56,10 +38,17 @@ export async function sweepVersionPolicy(db: Db, now = new Date()): Promise<{ op
     .innerJoin('tenant', 'tenant.tenant_id', 'device_installation.tenant_id')
     .innerJoin('device', 'device.device_id', 'device_installation.device_id')
     .innerJoin('package', 'package.package_id', 'device_installation.package_id')
-    .innerJoin('package_version', 'package_version.package_version_id', 'device_installation.installed_package_version_id')
+    .innerJoin(
+      'package_version',
+      'package_version.package_version_id',
+      'device_installation.installed_package_version_id',
+    )
     .innerJoin('package_latest_version', 'package_latest_version.package_id', 'device_installation.package_id')
     .leftJoin('version_policy_work_unit', (join) =>
-      join.onRef('version_policy_work_unit.device_id', '=', 'device_installation.device_id').onRef('version_policy_work_unit.package_id', '=', 'device_installation.package_id').on('version_policy_work_unit.closed', 'is', null),
+      join
+        .onRef('version_policy_work_unit.device_id', '=', 'device_installation.device_id')
+        .onRef('version_policy_work_unit.package_id', '=', 'device_installation.package_id')
+        .on('version_policy_work_unit.closed', 'is', null),
     )
     .select([
       'device_installation.tenant_id',
@@ -89,29 +78,32 @@ export async function sweepVersionPolicy(db: Db, now = new Date()): Promise<{ op
     if (!row.latest_id || !row.latest_released || !row.latest_version) continue;
     const latestId = row.latest_id;
     try {
-      const unit = await createWorkUnit(
+      const workUnitId = await systemWorkUnitWriter.open(
         db,
-        policyPrincipal(row.tenant_id),
         {
-          title: `${row.device_name}: ${row.package_name} ${row.installed_version} is not the Latest ${row.latest_version}`.slice(0, 400),
+          tenantId: row.tenant_id,
+          title: `${row.device_name}: ${row.package_name} ${row.installed_version} is not the Latest ${row.latest_version}`,
           description: `The tenant's version policy: devices run the Latest version within ${row.version_policy_days ?? 0} days of its release. ${row.package_name} ${row.latest_version} was released on ${day(row.latest_released)}; ${row.device_name} still runs ${row.installed_version}.`,
           severityId: SEVERITIES.Sev3,
-          stateId: WORK_UNIT_STATES.New,
-          tenantId: row.tenant_id,
           workUnitTypeId: WORK_UNIT_TYPES.Incident,
           source: VERSION_POLICY_SOURCE,
           referenceId: `${row.device_id}:${row.package_id}`,
-          relations: [{ referenceType: 'Device', referenceId: row.device_id }],
+          relation: { referenceType: 'Device', referenceId: row.device_id },
+          actor: VERSION_POLICY_ACTOR,
         },
-        {
-          inTransaction: async (trx, created) => {
-            await scoped(trx, ALL_TENANTS)
-              .insertInto('version_policy_work_unit', { work_unit_id: created.workUnitId, tenant_id: row.tenant_id, device_id: row.device_id, package_id: row.package_id, latest_package_version_id: latestId })
-              .execute();
-          },
+        async (trx, created) => {
+          await scoped(trx, ALL_TENANTS)
+            .insertInto('version_policy_work_unit', {
+              work_unit_id: created,
+              tenant_id: row.tenant_id,
+              device_id: row.device_id,
+              package_id: row.package_id,
+              latest_package_version_id: latestId,
+            })
+            .execute();
         },
       );
-      opened.push(unit.workUnitId);
+      opened.push(workUnitId);
     } catch (error) {
       // Another worker opened this device and package's unit first: its unit stands, ours was rolled back.
       if (!isUniqueViolation(error)) throw error;
@@ -122,17 +114,38 @@ export async function sweepVersionPolicy(db: Db, now = new Date()): Promise<{ op
     .selectFrom('version_policy_work_unit')
     .innerJoin('device', 'device.device_id', 'version_policy_work_unit.device_id')
     .innerJoin('package', 'package.package_id', 'version_policy_work_unit.package_id')
-    .leftJoin('device_installation', (join) => join.onRef('device_installation.device_id', '=', 'version_policy_work_unit.device_id').onRef('device_installation.package_id', '=', 'version_policy_work_unit.package_id'))
-    .leftJoin('package_version', 'package_version.package_version_id', 'device_installation.installed_package_version_id')
+    .leftJoin('device_installation', (join) =>
+      join
+        .onRef('device_installation.device_id', '=', 'version_policy_work_unit.device_id')
+        .onRef('device_installation.package_id', '=', 'version_policy_work_unit.package_id'),
+    )
+    .leftJoin(
+      'package_version',
+      'package_version.package_version_id',
+      'device_installation.installed_package_version_id',
+    )
     .leftJoin('package_latest_version', 'package_latest_version.package_id', 'version_policy_work_unit.package_id')
-    .select(['version_policy_work_unit.work_unit_id', 'version_policy_work_unit.tenant_id', 'device.name as device_name', 'device.is_deleted', 'package.name as package_name', 'package_version.version as installed_version', 'package_latest_version.package_version_id as latest_id', 'device_installation.installed_package_version_id'])
+    .select([
+      'version_policy_work_unit.work_unit_id',
+      'version_policy_work_unit.tenant_id',
+      'device.name as device_name',
+      'device.is_deleted',
+      'package.name as package_name',
+      'package_version.version as installed_version',
+      'package_latest_version.package_version_id as latest_id',
+      'device_installation.installed_package_version_id',
+    ])
     .where('version_policy_work_unit.closed', 'is', null)
     .where((eb) =>
       eb.or([
         eb('device.is_deleted', '=', true),
         eb('device_installation.installed_package_version_id', 'is', null),
         eb('package_latest_version.package_version_id', 'is', null),
-        eb(eb.ref('device_installation.installed_package_version_id'), '=', eb.ref('package_latest_version.package_version_id')),
+        eb(
+          eb.ref('device_installation.installed_package_version_id'),
+          '=',
+          eb.ref('package_latest_version.package_version_id'),
+        ),
       ]),
     )
     .limit(SWEEP_LIMIT)
@@ -140,30 +153,26 @@ export async function sweepVersionPolicy(db: Db, now = new Date()): Promise<{ op
 
   const closed: number[] = [];
   for (const row of settled) {
-    const note =
-      row.is_deleted
-        ? `${row.device_name} was deleted: the version policy no longer applies to it.`
-        : row.installed_package_version_id === null
-          ? `${row.device_name} no longer has ${row.package_name} installed.`
-          : `${row.device_name} now runs ${row.package_name} ${row.installed_version ?? ''}, the Latest version.`;
-    await resolveWithNote(db, row.tenant_id, Number(row.work_unit_id), note);
-    await all.updateTable('version_policy_work_unit').set({ closed: new Date() }).where('work_unit_id', '=', row.work_unit_id).where('closed', 'is', null).execute();
+    const note = row.is_deleted
+      ? `${row.device_name} was deleted: the version policy no longer applies to it.`
+      : row.installed_package_version_id === null
+        ? `${row.device_name} no longer has ${row.package_name} installed.`
+        : `${row.device_name} now runs ${row.package_name} ${row.installed_version ?? ''}, the Latest version.`;
+    await systemWorkUnitWriter.resolve(db, {
+      tenantId: row.tenant_id,
+      workUnitId: Number(row.work_unit_id),
+      note,
+      actor: VERSION_POLICY_ACTOR,
+    });
+    await all
+      .updateTable('version_policy_work_unit')
+      .set({ closed: new Date() })
+      .where('work_unit_id', '=', row.work_unit_id)
+      .where('closed', 'is', null)
+      .execute();
     closed.push(Number(row.work_unit_id));
   }
   return { opened, closed };
-}
-
-/** Resolves the unit with the note, once: a unit already resolved (or finished) by someone is left as it is. */
-async function resolveWithNote(db: Db, tenantId: string, workUnitId: number, note: string): Promise<void> {
-  const actor = policyPrincipal(tenantId);
-  const tx = scoped(db, actor.tenantScope);
-  const unit = await tx.selectFrom('work_unit').select(['state_id']).where('work_unit_id', '=', workUnitId).executeTakeFirst();
-  if (!unit || [WORK_UNIT_STATES.Resolved, WORK_UNIT_STATES.Closed, WORK_UNIT_STATES.Canceled].some((state) => state === unit.state_id)) return;
-  const noted = await tx.selectFrom('work_unit_note').select('work_unit_note_id').where('work_unit_id', '=', workUnitId).where('detail', '=', note).executeTakeFirst();
-  if (!noted) await addNote(db, actor, { workUnitId, detail: note, isExternalNote: false });
-  // A new unit is acknowledged on its way to Resolved (spec 001 §4: New moves to Acknowledged or Canceled).
-  if (unit.state_id === WORK_UNIT_STATES.New) await patchWorkUnit(db, actor, workUnitId, [{ op: 'replace', path: '/stateId', value: WORK_UNIT_STATES.Acknowledged }]);
-  await patchWorkUnit(db, actor, workUnitId, [{ op: 'replace', path: '/stateId', value: WORK_UNIT_STATES.Resolved }]);
 }
 
 /** The recurring sweep of every tenant's version policy, once per period across all workers. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import { z } from 'zod';
@@ -67,8 +67,39 @@ export function createAdapterFactory(db: Db, box: SecretBox): (name: string) => 
     async findByUid(uid: string) {
       return findWhere(db, open, type, sql`uid = ${hashPayloadId(uid)}`);
     },
+    /**
+     * Spends a one-time record (a code, a refresh token) once only. The provider checks that it
+     * is unspent before it spends it; two requests presenting it at the same moment both pass that
+     * check, so the spending itself decides: the request that finds it spent already presented a
+     * used token, which is theft (OAuth 2.0 Security BCP §4.14), and ends the whole sign-in.
+     */
     async consume(id: string) {
-      await db.updateTable('oidc_payload').set({ consumed_at: new Date() }).where('type', '=', type).where('id', '=', hashPayloadId(id)).execute();
+      const spent = await db
+        .updateTable('oidc_payload')
+        .set({ consumed_at: new Date() })
+        .where('type', '=', type)
+        .where('id', '=', hashPayloadId(id))
+        .where('consumed_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (spent) return;
+      const record = await db
+        .selectFrom('oidc_payload')
+        .select('grant_id')
+        .where('type', '=', type)
+        .where('id', '=', hashPayloadId(id))
+        .executeTakeFirst();
+      // Its grant's records, and the grant itself (stored under its own id, with no grant_id).
+      const grantId = record?.grant_id;
+      if (grantId) {
+        await db
+          .deleteFrom('oidc_payload')
+          .where((eb) =>
+            eb.or([eb('grant_id', '=', grantId), eb.and([eb('type', '=', 'Grant'), eb('id', '=', grantId)])]),
+          )
+          .execute();
+      }
+      throw new errors.InvalidGrant(`${type === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
     async destroy(id: string) {
       await db.deleteFrom('oidc_payload').where('type', '=', type).where('id', '=', hashPayloadId(id)).execute();
@@ -79,7 +110,12 @@ export function createAdapterFactory(db: Db, box: SecretBox): (name: string) => 
   });
 }
 
-async function findWhere(db: Db, open: (stored: unknown) => AdapterPayload, type: string, condition: ReturnType<typeof sql>): Promise<AdapterPayload | undefined> {
+async function findWhere(
+  db: Db,
+  open: (stored: unknown) => AdapterPayload,
+  type: string,
+  condition: ReturnType<typeof sql>,
+): Promise<AdapterPayload | undefined> {
   const result = await sql<{ payload: unknown; consumed_at: Date | null }>`
     SELECT payload, consumed_at FROM oidc_payload
     WHERE type = ${type} AND ${condition} AND (expires_at IS NULL OR expires_at > now())`.execute(db);

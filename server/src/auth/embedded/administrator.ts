@@ -20,12 +20,33 @@ export async function createAdministrator(db: Db, userName: string, password: st
   if (password.length < 12) throw new Error('The password must be at least 12 characters.');
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
-    const role = await trx.selectFrom('app_role').select('role_id').where('name', '=', ADMINISTRATOR_ROLE).executeTakeFirstOrThrow();
-    const existing = await trx.selectFrom('app_user').select('user_id').where('user_name', '=', userName).executeTakeFirst();
+    const role = await trx
+      .selectFrom('app_role')
+      .select('role_id')
+      .where('name', '=', ADMINISTRATOR_ROLE)
+      .executeTakeFirstOrThrow();
+    const existing = await trx
+      .selectFrom('app_user')
+      .select('user_id')
+      .where('user_name', '=', userName)
+      .executeTakeFirst();
     const { user_id } = existing
-      ? await trx.updateTable('app_user').set({ password_hash: passwordHash, enabled: true, all_tenants: true, modified: new Date() }).where('user_id', '=', existing.user_id).returning('user_id').executeTakeFirstOrThrow()
-      : await trx.insertInto('app_user').values({ user_name: userName, display_name: userName, password_hash: passwordHash, all_tenants: true }).returning('user_id').executeTakeFirstOrThrow();
-    await trx.insertInto('user_role').values({ user_id, role_id: role.role_id }).onConflict((oc) => oc.doNothing()).execute();
+      ? await trx
+          .updateTable('app_user')
+          .set({ password_hash: passwordHash, enabled: true, all_tenants: true, modified: new Date() })
+          .where('user_id', '=', existing.user_id)
+          .returning('user_id')
+          .executeTakeFirstOrThrow()
+      : await trx
+          .insertInto('app_user')
+          .values({ user_name: userName, display_name: userName, password_hash: passwordHash, all_tenants: true })
+          .returning('user_id')
+          .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('user_role')
+      .values({ user_id, role_id: role.role_id })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     return { created: !existing };
   });
 }

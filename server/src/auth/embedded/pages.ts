@@ -23,7 +23,10 @@ const STYLE = `
 `;
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 function page(title: string, productName: string, body: string): string {
@@ -62,8 +65,12 @@ ${error}<button type="submit">Sign in</button></form>${demo}`,
 }
 
 export function messagePage(productName: string, title: string, message: string): string {
-  return page(title, productName, `<h1>${escapeHtml(title)}</h1><p class="sub">${escapeHtml(message)}</p>
-<p><a href="/user/login">Back to the portal</a></p>`);
+  return page(
+    title,
+    productName,
+    `<h1>${escapeHtml(title)}</h1><p class="sub">${escapeHtml(message)}</p>
+<p><a href="/user/login">Back to the portal</a></p>`,
+  );
 }
 
 /** The provider's end-session confirmation: signs out at once, with a button if scripts are off. */

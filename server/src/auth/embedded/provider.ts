@@ -48,6 +48,8 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
 
   const configuration: Configuration = {
     adapter: createAdapterFactory(db, box),
+    // Only what the portal's client uses: discovery must not advertise the implicit or hybrid flows.
+    responseTypes: ['code'],
     clients: [
       {
         client_id: clientId,
@@ -66,7 +68,15 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       // Served over HTTPS, the session cookie is a `__Host-` cookie (secure, whole site, this host
       // only: no subdomain or plain-HTTP page can set or shadow it). The interaction cookies are
       // bound to their interaction's path, which `__Host-` forbids, so they take `__Secure-`.
-      ...(new URL(config.publicUrl).protocol === 'https:' ? { names: { session: '__Host-session', interaction: '__Secure-interaction', resume: '__Secure-interaction_resume' } } : {}),
+      ...(new URL(config.publicUrl).protocol === 'https:'
+        ? {
+            names: {
+              session: '__Host-session',
+              interaction: '__Secure-interaction',
+              resume: '__Secure-interaction_resume',
+            },
+          }
+        : {}),
     },
     claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'tenant_id'], email: ['email'] },
     scopes: ['openid', 'offline_access', 'profile', 'email'],
@@ -78,7 +88,10 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
         enabled: true,
         logoutSource(ctx, form) {
           const nonce = randomBytes(16).toString('base64url');
-          ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'`);
+          ctx.set(
+            'Content-Security-Policy',
+            `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'`,
+          );
           ctx.body = logoutPage(config.environment.name, form, nonce);
         },
         postLogoutSuccessSource(ctx) {
@@ -89,7 +102,13 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
         enabled: true,
         defaultResource: () => audience,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: 'api', audience, accessTokenFormat: 'jwt', accessTokenTTL: accessTokenTtl, jwt: { sign: { alg: 'RS256' } } }),
+        getResourceServerInfo: () => ({
+          scope: 'api',
+          audience,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: accessTokenTtl,
+          jwt: { sign: { alg: 'RS256' } },
+        }),
       },
     },
     ttl: {
@@ -105,10 +124,14 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
     issueRefreshToken: (_ctx, client) => Promise.resolve(client.grantTypeAllowed('refresh_token')),
     // Revoking a refresh token (the browser does at sign-out) ends the whole grant, its access tokens included.
     revokeGrantPolicy: () => true,
-    // The browser's tabs share one stored sign-in and renew on their own timers: a rotated refresh
-    // token reused by a second tab would revoke the whole grant. The refresh token instead lives no
-    // longer than the session (ttl.RefreshToken) and is bound to it.
-    rotateRefreshToken: false,
+    // Every renewal spends its refresh token and returns a new one; a spent one presented again is
+    // taken for a stolen copy: the provider refuses it and ends the whole grant, the newer tokens
+    // included (ASVS 5.0 V10.4.5, OAuth 2.0 Security BCP §4.14). The browser's tabs share one stored
+    // sign-in, so they take turns to renew (web/src/auth/renewal-lock.ts) and never spend one twice.
+    rotateRefreshToken: true,
+    // Every token and code is bound to the sign-in session, offline_access or not: ending the session
+    // (sign-out) ends every grant it made, where the provider would otherwise keep an offline one.
+    expiresWithSession: () => true,
     async loadExistingGrant(ctx) {
       const session = ctx.oidc.session;
       const client = ctx.oidc.client;
@@ -135,7 +158,12 @@ export function createEmbeddedProvider(db: Db, config: Config, keys: ProviderKey
       const account = await findAccount(db, token.accountId);
       if (!account) return undefined;
       const [roles, tenants] = await Promise.all([
-        db.selectFrom('user_role').innerJoin('app_role', 'app_role.role_id', 'user_role.role_id').select('app_role.name').where('user_role.user_id', '=', account.user_id).execute(),
+        db
+          .selectFrom('user_role')
+          .innerJoin('app_role', 'app_role.role_id', 'user_role.role_id')
+          .select('app_role.name')
+          .where('user_role.user_id', '=', account.user_id)
+          .execute(),
         db.selectFrom('user_tenant').select('tenant_id').where('user_id', '=', account.user_id).execute(),
       ]);
       return {
@@ -199,7 +227,13 @@ function holdAnswerUntilSynced(response: ServerResponse, principals: PrincipalCa
   }) as ServerResponse['end'];
 }
 
-export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config: Config, provider: Provider, principals: PrincipalCache): Promise<void> {
+export async function mountEmbeddedProvider(
+  app: FastifyInstance,
+  db: Db,
+  config: Config,
+  provider: Provider,
+  principals: PrincipalCache,
+): Promise<void> {
   const demoUsers = config.demoSeed ? DEMO_USER_NAMES : undefined;
   const productName = config.environment.name;
   const callback = provider.callback();
@@ -213,17 +247,23 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
 
-    scope.get('/oidc/interaction/:uid', { config: { permission: 'public' }, schema: { hide: true } }, async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
-      const uid = (request.params as { uid: string }).uid;
-      if (details.prompt.name !== 'login') {
-        // First-party grants are given automatically; nothing else to ask.
-        const result = { consent: {} };
-        await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
-        return reply.hijack();
-      }
-      return reply.type('text/html').send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, demoUsers }));
-    });
+    scope.get(
+      '/oidc/interaction/:uid',
+      { config: { permission: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const details = await provider.interactionDetails(request.raw, reply.raw);
+        const uid = (request.params as { uid: string }).uid;
+        if (details.prompt.name !== 'login') {
+          // First-party grants are given automatically; nothing else to ask.
+          const result = { consent: {} };
+          await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
+          return reply.hijack();
+        }
+        return reply
+          .type('text/html')
+          .send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, demoUsers }));
+      },
+    );
 
     scope.post(
       '/oidc/interaction/:uid/login',
@@ -235,14 +275,28 @@ export async function mountEmbeddedProvider(app: FastifyInstance, db: Db, config
         const userName = (form.username ?? '').trim();
         const result = await checkSignIn(db, userName, form.password ?? '');
         if (!result.ok) {
-          const error = result.reason === 'locked' ? ACCOUNT_LOCKED_MESSAGE : 'The user name or password is not correct.';
+          const error =
+            result.reason === 'locked' ? ACCOUNT_LOCKED_MESSAGE : 'The user name or password is not correct.';
           if (result.reason === 'locked') void reply.header('Retry-After', String(result.retryAfterSeconds));
           return reply
             .code(result.reason === 'locked' ? 429 : 401)
             .type('text/html')
-            .send(loginPage({ productName, action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`, userName, error, demoUsers }));
+            .send(
+              loginPage({
+                productName,
+                action: `${EMBEDDED_PREFIX}/interaction/${uid}/login`,
+                userName,
+                error,
+                demoUsers,
+              }),
+            );
         }
-        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: result.userName } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { login: { accountId: result.userName } },
+          { mergeWithLastSubmission: false },
+        );
         return reply.hijack();
       },
     );

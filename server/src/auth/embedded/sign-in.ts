@@ -6,7 +6,10 @@ import { hashPassword, needsRehash, verifyAgainstNothing, verifyPassword } from 
 export const ACCOUNT_FAILURE_LIMIT = 10;
 export const ACCOUNT_FAILURE_WINDOW_MINUTES = 15;
 
-export type SignInResult = { ok: true; userName: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'locked'; retryAfterSeconds: number };
+export type SignInResult =
+  | { ok: true; userName: string }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'locked'; retryAfterSeconds: number };
 
 /**
  * Checks a user name and password for the embedded sign-in page. Every answer costs one password
@@ -26,7 +29,10 @@ export async function checkSignIn(db: Db, userName: string, password: string): P
     await verifyAgainstNothing(password);
     return { ok: false, reason: 'invalid' };
   }
-  const windowEnds = user.failed_sign_ins_since === null ? 0 : user.failed_sign_ins_since.getTime() + ACCOUNT_FAILURE_WINDOW_MINUTES * 60_000;
+  const windowEnds =
+    user.failed_sign_ins_since === null
+      ? 0
+      : user.failed_sign_ins_since.getTime() + ACCOUNT_FAILURE_WINDOW_MINUTES * 60_000;
   const windowOpen = Date.now() < windowEnds;
   if (windowOpen && user.failed_sign_ins >= ACCOUNT_FAILURE_LIMIT) {
     await verifyAgainstNothing(password);
@@ -46,7 +52,11 @@ export async function checkSignIn(db: Db, userName: string, password: string): P
   }
   const rehashed = needsRehash(user.password_hash) ? { password_hash: await hashPassword(password) } : {};
   if (user.failed_sign_ins > 0 || 'password_hash' in rehashed) {
-    await db.updateTable('app_user').set({ failed_sign_ins: 0, failed_sign_ins_since: null, ...rehashed }).where('user_id', '=', user.user_id).execute();
+    await db
+      .updateTable('app_user')
+      .set({ failed_sign_ins: 0, failed_sign_ins_since: null, ...rehashed })
+      .where('user_id', '=', user.user_id)
+      .execute();
   }
   return { ok: true, userName: user.user_name };
 }

@@ -95,6 +95,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`,
     `INSERT INTO work_unit_type (work_unit_type_id, name) VALUES
         (1, 'Incident'), (2, 'Change Request'), (3, 'Intake'), (4, 'Request'), (5, 'Legacy')`,
-      ]);
-    }
-    
+  ]);
+}

@@ -20,7 +20,10 @@ import { runStatements } from '../migrate.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const builtIns = Object.values(BUILT_IN_ACTIONS)
-    .map((action) => `('${action.id}', '${action.name}', ${action === BUILT_IN_ACTIONS.sendEmail ? 1 : 6}, '${action.parameters.join(',')}')`)
+    .map(
+      (action) =>
+        `('${action.id}', '${action.name}', ${action === BUILT_IN_ACTIONS.sendEmail ? 1 : 6}, '${action.parameters.join(',')}')`,
+    )
     .join(', ');
   await runStatements(db, [
     `CREATE TABLE action_definition (

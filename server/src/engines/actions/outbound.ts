@@ -1,6 +1,15 @@
 import { Agent, buildConnector, request as undiciRequest, type Dispatcher } from 'undici';
 import { isIP } from 'node:net';
-import { NOTHING_ALLOWED, OutboundRefused, resolveGuarded, type AddressLookup, type OutboundAllow } from '@cfs/contracts/outbound-guard';
+import {
+  MAX_REDIRECTS,
+  NOTHING_ALLOWED,
+  OutboundRefused,
+  REDIRECT_STATUSES,
+  requestAfterRedirect,
+  resolveGuarded,
+  type AddressLookup,
+  type OutboundAllow,
+} from '@cfs/contracts/outbound-guard';
 
 /**
  * The one outgoing HTTP client of the action runner (DESIGN: outbound HTTP): undici with a
@@ -10,7 +19,6 @@ import { NOTHING_ALLOWED, OutboundRefused, resolveGuarded, type AddressLookup, t
  * redirects followed by hand (at most MAX_REDIRECTS), each hop judged again.
  */
 
-export const MAX_REDIRECTS = 5;
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface OutboundOptions {
@@ -59,7 +67,14 @@ function guardedAgent(options: OutboundOptions): Agent {
       resolveGuarded(options.allow, host, port, options.connectTimeoutMs, options.lookup).then(
         (target) => {
           const literal = isIP(host.replace(/^\[|\]$/g, '')) !== 0;
-          connect({ ...connectOptions, hostname: target.address, ...(literal ? {} : { servername: connectOptions.servername ?? host }) }, callback);
+          connect(
+            {
+              ...connectOptions,
+              hostname: target.address,
+              ...(literal ? {} : { servername: connectOptions.servername ?? host }),
+            },
+            callback,
+          );
         },
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
       );
@@ -80,18 +95,18 @@ function client(): { options: OutboundOptions; agent: Agent } {
   return current as { options: OutboundOptions; agent: Agent };
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Headers that carry credentials: not sent on to another origin by a redirect. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-
 function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   return flat;
 }
 
 /** Reads at most `limit` bytes of a body and drops the rest. */
-async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  limit: number,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -117,8 +132,10 @@ function isHttpUrl(text: string): URL {
   } catch {
     throw new OutboundRefused(`"${text}" is not a URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`Only http and https URLs may be called, not ${url.protocol}.`);
-  if (url.username || url.password) throw new OutboundRefused('A URL may not carry a user name or password; use a header.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRefused(`Only http and https URLs may be called, not ${url.protocol}.`);
+  if (url.username || url.password)
+    throw new OutboundRefused('A URL may not carry a user name or password; use a header.');
   return url;
 }
 
@@ -136,26 +153,30 @@ export async function sendOutbound(outbound: OutboundRequest): Promise<OutboundR
   for (let hop = 0; ; hop++) {
     let response: Dispatcher.ResponseData;
     try {
-      response = await undiciRequest(url, { method: method as Dispatcher.HttpMethod, headers, body: body ?? null, dispatcher: agent, signal });
+      response = await undiciRequest(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: body ?? null,
+        dispatcher: agent,
+        signal,
+      });
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof OutboundRefused ? error.cause : error;
       if (cause instanceof OutboundRefused) throw cause;
       if (signal.aborted) throw new OutboundNetworkError(`No answer within ${options.totalTimeoutMs} ms.`);
       const code = (cause as { code?: unknown }).code;
-      throw new OutboundNetworkError(`The call failed: ${cause instanceof Error ? cause.message : String(cause)}${typeof code === 'string' ? ` (${code})` : ''}`);
+      throw new OutboundNetworkError(
+        `The call failed: ${cause instanceof Error ? cause.message : String(cause)}${typeof code === 'string' ? ` (${code})` : ''}`,
+      );
     }
     const location = response.headers.location;
-    if (REDIRECTS.has(response.statusCode) && typeof location === 'string') {
+    if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
       await response.body.dump().catch(() => undefined);
       if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`More than ${MAX_REDIRECTS} redirects.`);
       const next = isHttpUrl(new URL(location, url).toString());
-      if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
-      // 303, and 301/302 after a POST, turn into a GET without the body (as browsers do).
-      if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
-        if (method !== 'HEAD') method = 'GET';
-        body = null;
-        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name)));
-      }
+      const after = requestAfterRedirect(response.statusCode, { url, method, headers }, next);
+      ({ method, headers } = after);
+      if (!after.keepsBody) body = null;
       url = next;
       continue;
     }
@@ -163,9 +184,19 @@ export async function sendOutbound(outbound: OutboundRequest): Promise<OutboundR
     try {
       read = await readCapped(response.body, MAX_RESPONSE_BYTES);
     } catch (error) {
-      throw new OutboundNetworkError(signal.aborted ? `No answer within ${options.totalTimeoutMs} ms.` : `Reading the answer failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OutboundNetworkError(
+        signal.aborted
+          ? `No answer within ${options.totalTimeoutMs} ms.`
+          : `Reading the answer failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    return { status: response.statusCode, headers: flatHeaders(response.headers), body: read.text, truncated: read.truncated, url: url.toString(), durationMs: Math.round(performance.now() - started) };
+    return {
+      status: response.statusCode,
+      headers: flatHeaders(response.headers),
+      body: read.text,
+      truncated: read.truncated,
+      url: url.toString(),
+      durationMs: Math.round(performance.now() - started),
+    };
   }
 }
-

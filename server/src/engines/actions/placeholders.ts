@@ -1,4 +1,5 @@
-import { SECRET_MASK, SECRET_PLACEHOLDER_PREFIX } from '@cfs/contracts/automation';
+import { SECRET_MASK, SECRET_PLACEHOLDER_PREFIX } from '@cfs/contracts/action-definitions';
+import { ACTION_RESULT_STATUSES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
@@ -59,7 +60,9 @@ export class Placeholders {
       const found = this.lookup(name);
       if (!found) this.missing.add(name);
       value += text.slice(last, match.index) + (found ? encode(found.value, match.index) : '');
-      masked += text.slice(last, match.index) + (found ? (found.masked === found.value ? encode(found.value, match.index) : found.masked) : '');
+      masked +=
+        text.slice(last, match.index) +
+        (found ? (found.masked === found.value ? encode(found.value, match.index) : found.masked) : '');
       last = match.index + match[0].length;
     }
     return { value: value + text.slice(last), masked: masked + text.slice(last) };
@@ -69,14 +72,24 @@ export class Placeholders {
 /** The names of the secrets `texts` ask for. */
 export function secretNames(texts: readonly (string | null | undefined)[]): string[] {
   const names = new Set<string>();
-  for (const text of texts) for (const match of (text ?? '').matchAll(PLACEHOLDER)) if (match[1]?.startsWith(SECRET_PLACEHOLDER_PREFIX)) names.add(match[1].slice(SECRET_PLACEHOLDER_PREFIX.length));
+  for (const text of texts)
+    for (const match of (text ?? '').matchAll(PLACEHOLDER))
+      if (match[1]?.startsWith(SECRET_PLACEHOLDER_PREFIX)) names.add(match[1].slice(SECRET_PLACEHOLDER_PREFIX.length));
   return [...names];
 }
 
 /** work_unit_id → WorkUnitId, custom_value_1 → CustomValue1. */
-const pascal = (column: string) => column.replace(/(^|_)([a-z0-9])/g, (_, __: string, letter: string) => letter.toUpperCase());
+const pascal = (column: string) =>
+  column.replace(/(^|_)([a-z0-9])/g, (_, __: string, letter: string) => letter.toUpperCase());
 
-const text = (value: unknown): string => (value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+const text = (value: unknown): string =>
+  value === null || value === undefined
+    ? ''
+    : value instanceof Date
+      ? value.toISOString()
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value as string | number | boolean);
 
 /** A packet's fields: top-level by name, nested by path ({Metrics.cpu}). */
 function flatten(prefix: string, value: unknown, into: Map<string, string>): void {
@@ -90,12 +103,19 @@ function flatten(prefix: string, value: unknown, into: Map<string, string>): voi
 
 /** What the run's origin tells: the work unit's fields, the rule match and its entity's latest packet, or the test's message. */
 async function originContext(db: Db, run: ActionRun): Promise<Map<string, string>> {
-  const context = new Map<string, string>([['TenantId', run.tenantId], ['ActionDefinitionId', run.actionDefinitionId]]);
+  const context = new Map<string, string>([
+    ['TenantId', run.tenantId],
+    ['ActionDefinitionId', run.actionDefinitionId],
+  ]);
   const tenant = scoped(db, { kind: 'some', tenantIds: [run.tenantId] });
   const { origin } = run;
   switch (origin.kind) {
     case 'protocol': {
-      const unit = await tenant.selectFrom('work_unit').selectAll().where('work_unit_id', '=', origin.workUnitId).executeTakeFirst();
+      const unit = await tenant
+        .selectFrom('work_unit')
+        .selectAll()
+        .where('work_unit_id', '=', origin.workUnitId)
+        .executeTakeFirst();
       for (const [column, value] of Object.entries(unit ?? {})) context.set(pascal(column), text(value));
       context.set('WorkUnitId', String(origin.workUnitId));
       context.set('ProtocolId', String(origin.protocolId));
@@ -106,11 +126,41 @@ async function originContext(db: Db, run: ActionRun): Promise<Map<string, string
     }
     case 'rule': {
       // A rule's subject is an entity (a UUID) or, for a work unit rule, the unit's id: only an entity has packets.
-      const packet = UUID.test(origin.subjectId) ? await tenant.selectFrom('packet_latest').select(['message', 'timestamp']).where('entity_id', '=', origin.subjectId).executeTakeFirst() : undefined;
+      const entity = UUID.test(origin.subjectId);
+      const packet = entity
+        ? await tenant
+            .selectFrom('packet_latest')
+            .select(['message', 'timestamp'])
+            .where('entity_id', '=', origin.subjectId)
+            .executeTakeFirst()
+        : undefined;
       if (packet) {
         flatten('', packet.message, context);
         context.set('Timestamp', text(packet.timestamp));
       }
+      // The work unit: a work unit rule's subject, or the one this match's Create Work Unit opened (once it ran).
+      const opened = entity
+        ? await tenant
+            .selectFrom('action_history')
+            .select('reference_id')
+            .where('rule_match_id', '=', origin.ruleMatchId)
+            .where('action_definition_id', '=', BUILT_IN_ACTIONS.createWorkUnit.id)
+            .where('result_status_id', '=', ACTION_RESULT_STATUSES.Success)
+            .orderBy('action_history_id')
+            .executeTakeFirst()
+        : undefined;
+      const workUnitId = entity ? Number(opened?.reference_id ?? Number.NaN) : Number(origin.subjectId);
+      const unit = Number.isSafeInteger(workUnitId)
+        ? await tenant.selectFrom('work_unit').selectAll().where('work_unit_id', '=', workUnitId).executeTakeFirst()
+        : undefined;
+      for (const [column, value] of Object.entries(unit ?? {})) context.set(pascal(column), text(value));
+      if (entity) context.set('EntityId', origin.subjectId);
+      // Without a unit, the title a Create Work Unit of this match gives its unit.
+      if (!unit)
+        context.set(
+          'Title',
+          `${origin.ruleName}: ${origin.label ? `${origin.label} (${origin.subjectId})` : origin.subjectId}`,
+        );
       context.set('RuleName', origin.ruleName);
       context.set('RuleId', origin.ruleId);
       context.set('RuleMatchId', origin.ruleMatchId);
@@ -125,7 +175,11 @@ async function originContext(db: Db, run: ActionRun): Promise<Map<string, string
       context.set('TriggeredBy', origin.triggeredBy);
       break;
     case 'workUnit': {
-      const unit = await tenant.selectFrom('work_unit').selectAll().where('work_unit_id', '=', origin.workUnitId).executeTakeFirst();
+      const unit = await tenant
+        .selectFrom('work_unit')
+        .selectAll()
+        .where('work_unit_id', '=', origin.workUnitId)
+        .executeTakeFirst();
       for (const [column, value] of Object.entries(unit ?? {})) context.set(pascal(column), text(value));
       context.set('WorkUnitId', String(origin.workUnitId));
       context.set('TriggeredBy', origin.triggeredBy);
@@ -136,12 +190,19 @@ async function originContext(db: Db, run: ActionRun): Promise<Map<string, string
 }
 
 /** The tenant's secrets by name (their latest values); names without a secret are left out. */
-async function loadSecrets(db: Db, box: SecretBox | undefined, tenantId: string, names: readonly string[]): Promise<Map<string, string>> {
+async function loadSecrets(
+  db: Db,
+  box: SecretBox | undefined,
+  tenantId: string,
+  names: readonly string[],
+): Promise<Map<string, string>> {
   if (names.length === 0) return new Map();
   if (!box) throw new ActionFailure('Secrets cannot be read: the action runner has no key.');
   const rows = await scoped(db, { kind: 'some', tenantIds: [tenantId] })
     .selectFrom('tenant_secret as s')
-    .innerJoin('tenant_secret_version as v', (join) => join.onRef('v.secret_id', '=', 's.secret_id').onRef('v.version', '=', 's.latest_version'))
+    .innerJoin('tenant_secret_version as v', (join) =>
+      join.onRef('v.secret_id', '=', 's.secret_id').onRef('v.version', '=', 's.latest_version'),
+    )
     .select(['s.name', 'v.key_id', 'v.ciphertext'])
     .where('s.tenant_id', '=', tenantId)
     .where('s.name', 'in', names)
@@ -154,7 +215,12 @@ async function loadSecrets(db: Db, box: SecretBox | undefined, tenantId: string,
  * run's parameters (which win, and whose own placeholders are filled from the context and the
  * secrets), and the secrets any of them name.
  */
-export async function runPlaceholders(db: Db, box: SecretBox | undefined, run: ActionRun, texts: readonly (string | null)[]): Promise<Placeholders> {
+export async function runPlaceholders(
+  db: Db,
+  box: SecretBox | undefined,
+  run: ActionRun,
+  texts: readonly (string | null)[],
+): Promise<Placeholders> {
   const context = await originContext(db, run);
   const secrets = await loadSecrets(db, box, run.tenantId, secretNames([...texts, ...Object.values(run.parameters)]));
   const values = new Map<string, Value>([...context].map(([name, value]) => [name, { value, masked: value }]));
@@ -164,6 +230,37 @@ export async function runPlaceholders(db: Db, box: SecretBox | undefined, run: A
   const placeholders = new Placeholders(all, secrets);
   for (const name of base.missing) placeholders.missing.add(name);
   return placeholders;
+}
+
+const jsonEscaped = (value: string) => JSON.stringify(value).slice(1, -1);
+
+/** Whether a parameter is JSON text (Send Email's ExtraParameters): its placeholders stand inside its strings. */
+function isJsonText(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed !== null && typeof parsed === 'object';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A built-in's parameters (Send Email's ExtraParameters, Template…) with their placeholders filled
+ * from the run's context, JSON-escaped in JSON text. Secrets are not filled: a built-in's
+ * parameters end up in emails and work units, where a secret has no place.
+ */
+export async function fillBuiltInParameters(db: Db, run: ActionRun): Promise<Record<string, string>> {
+  const context = await originContext(db, run);
+  const placeholders = new Placeholders(
+    new Map([...context].map(([name, value]) => [name, { value, masked: value }])),
+    new Map(),
+  );
+  return Object.fromEntries(
+    Object.entries(run.parameters).map(([name, value]) => [
+      name,
+      placeholders.fill(value, isJsonText(value) ? jsonEscaped : undefined).value,
+    ]),
+  );
 }
 
 /** Replaces every secret value in `text` by the mask (an answer that echoes what it was sent). */

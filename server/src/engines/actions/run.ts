@@ -55,13 +55,14 @@ export const actionRunSchema = z.object({
   tenantId: z.uuid(),
   /** The named parameters as the rule, the protocol step (with a user's values) or the test gave them. */
   parameters: z.record(z.string(), z.string()),
-  origin: z.discriminatedUnion('kind', [ruleOriginSchema, protocolOriginSchema, testOriginSchema, workUnitOriginSchema]),
+  origin: z.discriminatedUnion('kind', [
+    ruleOriginSchema,
+    protocolOriginSchema,
+    testOriginSchema,
+    workUnitOriginSchema,
+  ]),
 });
 export type ActionRun = z.infer<typeof actionRunSchema>;
-export type RuleOrigin = z.infer<typeof ruleOriginSchema>;
-export type ProtocolOrigin = z.infer<typeof protocolOriginSchema>;
-export type TestOrigin = z.infer<typeof testOriginSchema>;
-export type WorkUnitOrigin = z.infer<typeof workUnitOriginSchema>;
 
 /** What running an action came to, as its action history row records it. */
 export interface ActionOutcome {

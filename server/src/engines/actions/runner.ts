@@ -1,5 +1,5 @@
 import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
-import { RESPONSE_BODY_KEPT } from '@cfs/contracts/automation';
+import { RESPONSE_BODY_KEPT } from '@cfs/contracts/action-definitions';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -8,8 +8,13 @@ import { metrics } from '../../observability/metrics.js';
 import { enqueue } from '../jobs/queue.js';
 import { defineTask } from '../jobs/task.js';
 import { configureOutbound, OutboundNetworkError, sendOutbound, type OutboundRequest } from './outbound.js';
-import { endpointRefusal, OutboundRefused, parseOutboundAllow, type OutboundAllow } from '@cfs/contracts/outbound-guard';
-import { maskSecrets, runPlaceholders, type Placeholders } from './placeholders.js';
+import {
+  endpointRefusal,
+  OutboundRefused,
+  parseOutboundAllow,
+  type OutboundAllow,
+} from '@cfs/contracts/outbound-guard';
+import { fillBuiltInParameters, maskSecrets, runPlaceholders, type Placeholders } from './placeholders.js';
 import { ActionFailure, actionRunSchema, builtInAction, type ActionOutcome, type ActionRun } from './run.js';
 
 /** The action types that are HTTP calls (spec 002 §3: 2, 3 and 4); 1, 5 and 6 are built-ins. */
@@ -22,7 +27,12 @@ let outboundAllow: OutboundAllow = parseOutboundAllow('');
  * What the runner needs of the runtime: the key that opens tenant secrets and OUTBOUND_ALLOW
  * (openRuntime sets them for the app, the worker and tests). Throws on a malformed allow list.
  */
-export function configureActionRunner(options: { secretBox?: SecretBox; outboundAllow?: string; connectTimeoutMs?: number; totalTimeoutMs?: number }): void {
+export function configureActionRunner(options: {
+  secretBox?: SecretBox;
+  outboundAllow?: string;
+  connectTimeoutMs?: number;
+  totalTimeoutMs?: number;
+}): void {
   if (options.secretBox) secretBox = options.secretBox;
   if (options.outboundAllow !== undefined) outboundAllow = parseOutboundAllow(options.outboundAllow);
   configureOutbound({
@@ -33,7 +43,8 @@ export function configureActionRunner(options: { secretBox?: SecretBox; outbound
 }
 
 /** The save-time check of an endpoint URL under the configured OUTBOUND_ALLOW: why it may not be called, or undefined. */
-export const checkEndpoint = (endpointUrl: string): Promise<string | undefined> => endpointRefusal(outboundAllow, endpointUrl);
+export const checkEndpoint = (endpointUrl: string): Promise<string | undefined> =>
+  endpointRefusal(outboundAllow, endpointUrl);
 
 /** An HTTP run's record in its history row: what was sent (secrets masked) and what came back. */
 interface HttpRecord {
@@ -55,25 +66,68 @@ export class TransientActionError extends Error {
 }
 
 /** The history row's links for a run: what it correlates with and what it acted on. */
-function historyLinks(run: ActionRun): { correlation_id: string; reference_id: string | null; rule_match_id: string | null; protocol_action_id: string | null; work_unit_id: number | null; message_id: string | null } {
+function historyLinks(run: ActionRun): {
+  correlation_id: string;
+  reference_id: string | null;
+  rule_match_id: string | null;
+  protocol_action_id: string | null;
+  work_unit_id: number | null;
+  message_id: string | null;
+} {
   const { origin } = run;
   switch (origin.kind) {
     case 'rule':
-      return { correlation_id: origin.ruleMatchId, reference_id: origin.subjectId, rule_match_id: origin.ruleMatchId, protocol_action_id: null, work_unit_id: null, message_id: null };
+      return {
+        correlation_id: origin.ruleMatchId,
+        reference_id: origin.subjectId,
+        rule_match_id: origin.ruleMatchId,
+        protocol_action_id: null,
+        work_unit_id: null,
+        message_id: null,
+      };
     case 'protocol':
-      return { correlation_id: String(origin.workUnitId), reference_id: String(origin.workUnitId), rule_match_id: null, protocol_action_id: origin.protocolActionId, work_unit_id: origin.workUnitId, message_id: null };
+      return {
+        correlation_id: String(origin.workUnitId),
+        reference_id: String(origin.workUnitId),
+        rule_match_id: null,
+        protocol_action_id: origin.protocolActionId,
+        work_unit_id: origin.workUnitId,
+        message_id: null,
+      };
     case 'test':
-      return { correlation_id: origin.messageId, reference_id: null, rule_match_id: null, protocol_action_id: null, work_unit_id: null, message_id: origin.messageId };
+      return {
+        correlation_id: origin.messageId,
+        reference_id: null,
+        rule_match_id: null,
+        protocol_action_id: null,
+        work_unit_id: null,
+        message_id: origin.messageId,
+      };
     case 'workUnit':
-      return { correlation_id: String(origin.workUnitId), reference_id: String(origin.workUnitId), rule_match_id: null, protocol_action_id: null, work_unit_id: origin.workUnitId, message_id: null };
+      return {
+        correlation_id: String(origin.workUnitId),
+        reference_id: String(origin.workUnitId),
+        rule_match_id: null,
+        protocol_action_id: null,
+        work_unit_id: origin.workUnitId,
+        message_id: null,
+      };
   }
 }
 
 /** Outcome names for the action-runs metric (`status="Success"`). */
-const ACTION_STATUS_NAMES = new Map<number, string>(Object.entries(ACTION_RESULT_STATUSES).map(([name, id]) => [id, name]));
+const ACTION_STATUS_NAMES = new Map<number, string>(
+  Object.entries(ACTION_RESULT_STATUSES).map(([name, id]) => [id, name]),
+);
 
 /** Writes the run's one history row (a second writer under the same key writes nothing). */
-async function record(executor: Db | Tx, run: ActionRun, key: string, outcome: ActionOutcome, http?: HttpRecord): Promise<void> {
+async function record(
+  executor: Db | Tx,
+  run: ActionRun,
+  key: string,
+  outcome: ActionOutcome,
+  http?: HttpRecord,
+): Promise<void> {
   metrics.actionOutcomes.inc({ status: ACTION_STATUS_NAMES.get(outcome.status) ?? String(outcome.status) });
   const links = historyLinks(run);
   await scoped(executor, ALL_TENANTS)
@@ -100,6 +154,24 @@ async function record(executor: Db | Tx, run: ActionRun, key: string, outcome: A
     .execute();
 }
 
+/**
+ * A run that was not made because a person rejected it (a manual protocol step): its history row,
+ * Suppressed with the reason, in the caller's transaction. Written once per key: the key says so.
+ */
+export async function recordRejectedRun(trx: Tx, run: ActionRun, key: string, detail: string): Promise<void> {
+  await scoped(trx, ALL_TENANTS)
+    .insertInto('action_history', {
+      tenant_id: run.tenantId,
+      action_definition_id: run.actionDefinitionId,
+      result_status_id: ACTION_RESULT_STATUSES.Suppressed,
+      input_parameters: JSON.stringify(run.parameters),
+      result_detail: detail,
+      ...historyLinks(run),
+      job_key: key,
+    })
+    .execute();
+}
+
 /** "Name: Value" lines as headers (blank lines skipped; a line without a colon is not a header). */
 function parseHeaderLines(text: string | null): [string, string][] {
   const headers: [string, string][] = [];
@@ -121,7 +193,11 @@ const jsonEscaped = (value: string) => JSON.stringify(value).slice(1, -1);
  * headers, Content-Type application/json for a body that names none, and Idempotency-Key: the
  * run's key, the same on every attempt, so the receiver can tell a repeat.
  */
-function buildRequest(definition: { endpoint_url: string | null; http_method: string | null; headers: string | null; body: string | null }, placeholders: Placeholders, key: string): { sent: OutboundRequest; recorded: HttpRecord['request'] } {
+function buildRequest(
+  definition: { endpoint_url: string | null; http_method: string | null; headers: string | null; body: string | null },
+  placeholders: Placeholders,
+  key: string,
+): { sent: OutboundRequest; recorded: HttpRecord['request'] } {
   const template = definition.endpoint_url ?? '';
   const authorityEnd = (() => {
     const start = template.indexOf('://');
@@ -132,7 +208,8 @@ function buildRequest(definition: { endpoint_url: string | null; http_method: st
   const url = placeholders.fill(template, (value, offset) => {
     if (offset >= authorityEnd) return encodeURIComponent(value);
     // In the scheme and host a value stands as it is (a base URL, a host name); the guard judges where it leads.
-    if (/[\s@\\]/.test(value)) throw new ActionFailure('A placeholder of the endpoint URL gives its host a value that is not a host.');
+    if (/[\s@\\]/.test(value))
+      throw new ActionFailure('A placeholder of the endpoint URL gives its host a value that is not a host.');
     return value;
   });
   const headers: Record<string, string> = {};
@@ -150,7 +227,9 @@ function buildRequest(definition: { endpoint_url: string | null; http_method: st
     maskedHeaders['Content-Type'] = 'application/json';
   }
   const contentType = contentTypeName ? (headers[contentTypeName] ?? '') : 'application/json';
-  const body = hasBody ? placeholders.fill(definition.body ?? '', /json/i.test(contentType) ? jsonEscaped : (value) => value) : null;
+  const body = hasBody
+    ? placeholders.fill(definition.body ?? '', /json/i.test(contentType) ? jsonEscaped : (value) => value)
+    : null;
   headers['Idempotency-Key'] = key;
   maskedHeaders['Idempotency-Key'] = key;
   return {
@@ -160,11 +239,29 @@ function buildRequest(definition: { endpoint_url: string | null; http_method: st
 }
 
 /** The HTTP action's run: the call, outside any transaction, and its outcome. */
-async function runHttp(db: Db, run: ActionRun, key: string, definition: { name: string; endpoint_url: string | null; http_method: string | null; headers: string | null; body: string | null }): Promise<{ outcome: ActionOutcome; http: HttpRecord }> {
-  const placeholders = await runPlaceholders(db, secretBox, run, [definition.endpoint_url, definition.headers, definition.body]);
+async function runHttp(
+  db: Db,
+  run: ActionRun,
+  key: string,
+  definition: {
+    name: string;
+    endpoint_url: string | null;
+    http_method: string | null;
+    headers: string | null;
+    body: string | null;
+  },
+): Promise<{ outcome: ActionOutcome; http: HttpRecord }> {
+  const placeholders = await runPlaceholders(db, secretBox, run, [
+    definition.endpoint_url,
+    definition.headers,
+    definition.body,
+  ]);
   const { sent, recorded } = buildRequest(definition, placeholders, key);
   const secrets = placeholders.secretValues();
-  const missing = placeholders.missing.size > 0 ? ` Placeholders without a value (left empty): ${[...placeholders.missing].map((name) => `{${name}}`).join(', ')}.` : '';
+  const missing =
+    placeholders.missing.size > 0
+      ? ` Placeholders without a value (left empty): ${[...placeholders.missing].map((name) => `{${name}}`).join(', ')}.`
+      : '';
   const started = performance.now();
   try {
     const response = await sendOutbound(sent);
@@ -172,17 +269,36 @@ async function runHttp(db: Db, run: ActionRun, key: string, definition: { name: 
     const http: HttpRecord = {
       request: recorded,
       responseStatus: response.status,
-      responseHeaders: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, maskSecrets(value, secrets)])),
+      responseHeaders: Object.fromEntries(
+        Object.entries(response.headers).map(([name, value]) => [name, maskSecrets(value, secrets)]),
+      ),
       responseBody: kept,
       durationMs: response.durationMs,
     };
     const summary = `${recorded.method} ${recorded.url} answered ${response.status} in ${response.durationMs} ms.${missing}`;
     if (response.status === 429 || response.status >= 500) throw new TransientActionError(summary, http);
-    return { outcome: { status: response.status >= 200 && response.status < 300 ? ACTION_RESULT_STATUSES.Success : ACTION_RESULT_STATUSES.Failure, detail: summary }, http };
+    return {
+      outcome: {
+        status:
+          response.status >= 200 && response.status < 300
+            ? ACTION_RESULT_STATUSES.Success
+            : ACTION_RESULT_STATUSES.Failure,
+        detail: summary,
+      },
+      http,
+    };
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
-    if (error instanceof OutboundRefused) throw new HttpActionFailure(`${recorded.method} ${recorded.url} was not called: ${maskSecrets(error.message, secrets)}${missing}`, { request: recorded, durationMs });
-    if (error instanceof OutboundNetworkError) throw new TransientActionError(`${recorded.method} ${recorded.url}: ${maskSecrets(error.message, secrets)}${missing}`, { request: recorded, durationMs });
+    if (error instanceof OutboundRefused)
+      throw new HttpActionFailure(
+        `${recorded.method} ${recorded.url} was not called: ${maskSecrets(error.message, secrets)}${missing}`,
+        { request: recorded, durationMs },
+      );
+    if (error instanceof OutboundNetworkError)
+      throw new TransientActionError(
+        `${recorded.method} ${recorded.url}: ${maskSecrets(error.message, secrets)}${missing}`,
+        { request: recorded, durationMs },
+      );
     throw error;
   }
 }
@@ -208,16 +324,21 @@ class HttpActionFailure extends ActionFailure {
  */
 export async function runAction(db: Db, run: ActionRun, key: string): Promise<void> {
   const all = scoped(db, ALL_TENANTS);
-  if (await all.selectFrom('action_history').select('action_history_id').where('job_key', '=', key).executeTakeFirst()) return;
+  if (await all.selectFrom('action_history').select('action_history_id').where('job_key', '=', key).executeTakeFirst())
+    return;
   const { origin } = run;
   if (origin.kind === 'rule' && origin.suppressed) {
-    await record(db, run, key, { status: ACTION_RESULT_STATUSES.Suppressed, detail: `Suppressed: ${origin.label ?? origin.subjectId} was in maintenance when rule "${origin.ruleName}" ${origin.phase === 'match' ? 'matched' : 'expired'}.` });
+    await record(db, run, key, {
+      status: ACTION_RESULT_STATUSES.Suppressed,
+      detail: `Suppressed: ${origin.label ?? origin.subjectId} was in maintenance when rule "${origin.ruleName}" ${origin.phase === 'match' ? 'matched' : 'expired'}.`,
+    });
     return;
   }
   try {
     const builtIn = builtInAction(run.actionDefinitionId);
     if (builtIn) {
-      await record(db, run, key, await builtIn(db, run, key));
+      // The history keeps the parameters as written; the built-in gets them with their placeholders filled.
+      await record(db, run, key, await builtIn(db, { ...run, parameters: await fillBuiltInParameters(db, run) }, key));
       return;
     }
     const definition = await all
@@ -226,12 +347,15 @@ export async function runAction(db: Db, run: ActionRun, key: string): Promise<vo
       .where('action_definition_id', '=', run.actionDefinitionId)
       .executeTakeFirst();
     if (!definition) throw new ActionFailure('The action no longer exists.');
-    if (!HTTP_ACTION_TYPES.includes(definition.action_definition_type_id) || !definition.endpoint_url) throw new ActionFailure(`The action "${definition.name}" cannot be run yet.`);
-    if (definition.tenant_id !== null && definition.tenant_id !== run.tenantId) throw new ActionFailure(`The action "${definition.name}" belongs to another tenant.`);
+    if (!HTTP_ACTION_TYPES.includes(definition.action_definition_type_id) || !definition.endpoint_url)
+      throw new ActionFailure(`The action "${definition.name}" cannot be run yet.`);
+    if (definition.tenant_id !== null && definition.tenant_id !== run.tenantId)
+      throw new ActionFailure(`The action "${definition.name}" belongs to another tenant.`);
     const { outcome, http } = await runHttp(db, run, key, definition);
     await record(db, run, key, outcome, http);
   } catch (error) {
-    if (error instanceof HttpActionFailure) return record(db, run, key, { status: ACTION_RESULT_STATUSES.Failure, detail: error.message }, error.record);
+    if (error instanceof HttpActionFailure)
+      return record(db, run, key, { status: ACTION_RESULT_STATUSES.Failure, detail: error.message }, error.record);
     if (!(error instanceof ActionFailure) && !(error instanceof Error && 'statusCode' in error)) throw error;
     await record(db, run, key, { status: ACTION_RESULT_STATUSES.Failure, detail: error.message });
   }
@@ -240,7 +364,13 @@ export async function runAction(db: Db, run: ActionRun, key: string): Promise<vo
 /** After the last attempt: the run's Failure row, with what the last attempt sent and got. */
 export async function recordLastFailure(db: Db, run: ActionRun, key: string, error: unknown): Promise<void> {
   const detail = error instanceof Error ? error.message : String(error);
-  await record(db, run, key, { status: ACTION_RESULT_STATUSES.Failure, detail: `Gave up after the last attempt: ${detail}` }, error instanceof TransientActionError ? error.record : undefined);
+  await record(
+    db,
+    run,
+    key,
+    { status: ACTION_RESULT_STATUSES.Failure, detail: `Gave up after the last attempt: ${detail}` },
+    error instanceof TransientActionError ? error.record : undefined,
+  );
 }
 
 export const actionRunTask = defineTask({

@@ -23,7 +23,12 @@ export type DeliveryResult =
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 } as const;
 
 /** An SMTP answer in the 5xx range: the server refuses the message for good, a retry would not change it. */
-const isPermanent = (error: unknown): boolean => typeof error === 'object' && error !== null && 'responseCode' in error && typeof error.responseCode === 'number' && error.responseCode >= 500;
+const isPermanent = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  'responseCode' in error &&
+  typeof error.responseCode === 'number' &&
+  error.responseCode >= 500;
 
 /**
  * Delivers one email once per key (the action run's job key), outside any transaction (DESIGN: no
@@ -37,7 +42,12 @@ const isPermanent = (error: unknown): boolean => typeof error === 'object' && er
  * mail system can recognise a copy. `prepare` renders the email only when no row exists yet; a
  * retry sends what was rendered the first time.
  */
-export async function deliverEmail(db: Db, smtp: Config['smtp'], key: string, prepare: () => Promise<OutgoingEmail>): Promise<DeliveryResult> {
+export async function deliverEmail(
+  db: Db,
+  smtp: Config['smtp'],
+  key: string,
+  prepare: () => Promise<OutgoingEmail>,
+): Promise<DeliveryResult> {
   const outbox = scoped(db, ALL_TENANTS);
   const existing = () => outbox.selectFrom('email_outbox').selectAll().where('job_key', '=', key).executeTakeFirst();
   let row = await existing();
@@ -64,7 +74,8 @@ export async function deliverEmail(db: Db, smtp: Config['smtp'], key: string, pr
     if (row.transport === 'outbox') return { kind: 'kept', emailId: Number(row.email_id), to: row.to_addresses };
   }
   const emailId = Number(row.email_id);
-  if (row.transport === 'outbox' || row.sent) return { kind: 'already', emailId, to: row.to_addresses, transport: row.transport === 'smtp' ? 'smtp' : 'outbox' };
+  if (row.transport === 'outbox' || row.sent)
+    return { kind: 'already', emailId, to: row.to_addresses, transport: row.transport === 'smtp' ? 'smtp' : 'outbox' };
   if (!smtp.url) throw new ActionFailure('The email waits for SMTP delivery, but SMTP_URL is no longer set.');
   const transport = nodemailer.createTransport({ url: smtp.url, ...SMTP_TIMEOUTS });
   let messageId: string;
@@ -83,13 +94,21 @@ export async function deliverEmail(db: Db, smtp: Config['smtp'], key: string, pr
     messageId = info.messageId;
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    await outbox.updateTable('email_outbox').set({ error: text.slice(0, 2000) }).where('email_id', '=', row.email_id).execute();
+    await outbox
+      .updateTable('email_outbox')
+      .set({ error: text.slice(0, 2000) })
+      .where('email_id', '=', row.email_id)
+      .execute();
     if (isPermanent(error)) throw new ActionFailure(`The SMTP server refused the email: ${text}`);
     // A connection problem or a temporary refusal: the job runs again (the runner's attempts).
     throw error;
   } finally {
     transport.close();
   }
-  await outbox.updateTable('email_outbox').set({ sent: new Date(), smtp_message_id: messageId, error: null }).where('email_id', '=', row.email_id).execute();
+  await outbox
+    .updateTable('email_outbox')
+    .set({ sent: new Date(), smtp_message_id: messageId, error: null })
+    .where('email_id', '=', row.email_id)
+    .execute();
   return { kind: 'sent', emailId, to: row.to_addresses, messageId };
 }

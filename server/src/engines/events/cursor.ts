@@ -24,10 +24,25 @@ export const WORK_UNIT_EVENT_CHANNEL = 'work_unit_event';
  * @example
  *   await readEvents(db, 'protocols', 100, async (events, trx) => { for (const event of events) await startProtocols(trx, event); });
  */
-export async function readEvents(db: Db, consumer: string, batchSize: number, handle: (events: WorkUnitEvent[], trx: Tx) => Promise<void>): Promise<number> {
-  await db.insertInto('engine_cursor').values({ consumer }).onConflict((oc) => oc.column('consumer').doNothing()).execute();
+export async function readEvents(
+  db: Db,
+  consumer: string,
+  batchSize: number,
+  handle: (events: WorkUnitEvent[], trx: Tx) => Promise<void>,
+): Promise<number> {
+  await db
+    .insertInto('engine_cursor')
+    .values({ consumer })
+    .onConflict((oc) => oc.column('consumer').doNothing())
+    .execute();
   return db.transaction().execute(async (trx) => {
-    const cursor = await trx.selectFrom('engine_cursor').select(['last_tx', 'last_id']).where('consumer', '=', consumer).forUpdate().skipLocked().executeTakeFirst();
+    const cursor = await trx
+      .selectFrom('engine_cursor')
+      .select(['last_tx', 'last_id'])
+      .where('consumer', '=', consumer)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
     if (!cursor) return 0;
     const { rows: events } = await sql<WorkUnitEvent>`
       SELECT * FROM work_unit_event

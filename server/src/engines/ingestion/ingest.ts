@@ -1,14 +1,22 @@
 import { hash as digest } from 'node:crypto';
 import { sql } from 'kysely';
-import { PACKET_LIMITS, PACKET_MESSAGES, packetInputSchema, type IngestResult, type PacketInput } from '@cfs/contracts/packets';
+import {
+  PACKET_LIMITS,
+  PACKET_MESSAGES,
+  packetInputSchema,
+  type IngestResult,
+  type PacketInput,
+} from '@cfs/contracts/packets';
 import type { MachineCaller } from '../../auth/machine-callers.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import { retryOnConflict, type Db, type Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { HttpError } from '../../http/errors.js';
+import { strictInput } from '../../http/strict-bodies.js';
 import { evaluateBatch, recordEvaluation, type BatchEvaluation } from '../rules/evaluate-batch.js';
 import { isMatchRanOut, matchesInStatement } from '../rules/matches.js';
 import { prepared } from '../../db/prepared.js';
+import { claimEntities } from './entity-owners.js';
 import { ensurePacketPartitions, utcDay } from './partitions.js';
 import { metrics } from '../../observability/metrics.js';
 import { keepBounded } from '../../bounded-map.js';
@@ -59,15 +67,23 @@ export function canonicalJson(value: unknown): string {
 
 function refuse(status: number, problems: { item: number; field: string; problem: string }[]): never {
   const errors: Record<string, string[]> = {};
-  for (const { item, field, problem } of problems) (errors[`${item}.${field}`] ??= []).push(PACKET_MESSAGES.itemProblem(item, problem));
+  for (const { item, field, problem } of problems)
+    (errors[`${item}.${field}`] ??= []).push(PACKET_MESSAGES.itemProblem(item, problem));
   const first = problems[0]!;
   throw new HttpError(status, PACKET_MESSAGES.itemProblem(first.item, first.problem), errors);
 }
 
+/**
+ * A packet as a request may send it: a member the packet or its message does not declare is
+ * refused, as in any request body.
+ */
+const strictPacket = strictInput(packetInputSchema);
+
 /** Parses and checks a request body: one packet or an array of them. Items are numbered from 1 in messages. */
 export function validateBatch(body: unknown, { retentionDays, now = new Date() }: IngestOptions): Accepted[] {
   const items = Array.isArray(body) ? body : [body];
-  if (items.length === 0 || body === undefined || body === null) throw new HttpError(400, PACKET_MESSAGES.batchEmpty, { request: [PACKET_MESSAGES.batchEmpty] });
+  if (items.length === 0 || body === undefined || body === null)
+    throw new HttpError(400, PACKET_MESSAGES.batchEmpty, { request: [PACKET_MESSAGES.batchEmpty] });
   if (items.length > PACKET_LIMITS.maxBatch) {
     const text = PACKET_MESSAGES.batchTooLarge(PACKET_LIMITS.maxBatch);
     throw new HttpError(413, text, { request: [text] });
@@ -78,9 +94,16 @@ export function validateBatch(body: unknown, { retentionDays, now = new Date() }
   const accepted: Accepted[] = [];
   items.forEach((raw: unknown, index) => {
     const item = index + 1;
-    const parsed = packetInputSchema.safeParse(raw);
+    const parsed = strictPacket.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const field = [...issue.path, key].join('.');
+          problems.push({ item, field, problem: `unknown field "${field}"` });
+        }
+        return;
+      }
       const field = issue.path.join('.') || 'packet';
       const named = issue.path.length === 0 || issue.message.startsWith(String(issue.path[0]));
       problems.push({ item, field, problem: named ? issue.message : `${field} ${issue.message}` });
@@ -91,12 +114,25 @@ export function validateBatch(body: unknown, { retentionDays, now = new Date() }
     if (at < oldest) problems.push({ item, field: 'timestamp', problem: PACKET_MESSAGES.tooOld(retentionDays) });
     else if (at > newest) problems.push({ item, field: 'timestamp', problem: PACKET_MESSAGES.tooNew });
     const message = canonicalJson(packet.message);
-    if (message.length > PACKET_LIMITS.maxMessageChars) problems.push({ item, field: 'message', problem: `message is longer than ${PACKET_LIMITS.maxMessageChars} characters` });
+    if (message.length > PACKET_LIMITS.maxMessageChars)
+      problems.push({
+        item,
+        field: 'message',
+        problem: `message is longer than ${PACKET_LIMITS.maxMessageChars} characters`,
+      });
     // PostgreSQL's jsonb cannot hold the character U+0000 (written \u0000 in JSON text, after an
     // even run of backslashes); refused here, it is the item's problem, not a failed statement.
-    if (NUL_ESCAPE.test(message)) problems.push({ item, field: 'message', problem: 'message may not contain the character U+0000' });
+    if (NUL_ESCAPE.test(message))
+      problems.push({ item, field: 'message', problem: 'message may not contain the character U+0000' });
     const hash = sha256Hex(message);
-    accepted.push({ entityId: packet.entityId, timestamp: packet.timestamp, at, message, parsed: packet.message, hash });
+    accepted.push({
+      entityId: packet.entityId,
+      timestamp: packet.timestamp,
+      at,
+      message,
+      parsed: packet.message,
+      hash,
+    });
   });
   if (problems.length > 0) refuse(400, problems);
   return accepted;
@@ -104,13 +140,13 @@ export function validateBatch(body: unknown, { retentionDays, now = new Date() }
 
 /**
  * Which entities of the batch the caller may report (spec 002 §3 Packet). A device credential
- * speaks for its own device and that device's operations. A tenant token speaks for its tenant's
- * devices and device operations, and for any other entity no other tenant has reported: the first
- * tenant to report an entity owns it (packet_latest holds its tenant). Ownership is decided across
- * all tenants — an entity of another tenant must be seen to be refused — so these reads are
- * unscoped; nothing read here is answered to the caller.
+ * speaks for its own device and that device's operations. A tenant token speaks for the entities
+ * its tenant owns (entity-owners.ts: the blocks, devices and device operations it created, the
+ * entities it reported first) and for any entity nobody owns yet. Ownership is decided across all
+ * tenants — an entity of another tenant must be seen to be refused — so these reads are unscoped;
+ * nothing read here is answered to the caller.
  *
- * Returns the entity ids nobody owned yet, which the caller claims by storing them.
+ * Returns the entity ids nobody owned yet, which the caller claims before storing them.
  */
 async function checkOwnership(db: Db, caller: MachineCaller, batch: readonly Accepted[]): Promise<string[]> {
   const ids = [...new Set(batch.map((packet) => packet.entityId))];
@@ -118,26 +154,47 @@ async function checkOwnership(db: Db, caller: MachineCaller, batch: readonly Acc
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length > 0) {
     const all = scoped(db, ALL_TENANTS);
-    // One round trip: the entities that are devices, device operations, or already reported. The
-    // ids go as one array parameter, not a hundred placeholders per table.
+    // One round trip: the entities that are devices, device operations, or owned. The ids go as one
+    // array parameter, not a hundred placeholders per table.
     const among = (column: string) => sql<boolean>`${sql.ref(column)} = ANY(${missing}::uuid[])`;
     const rows = await all
       .selectFrom('device')
       .select([sql.lit('fleet').as('kind'), 'device_id as id', 'tenant_id', 'device_id'])
       .where(among('device_id'))
-      .unionAll(all.selectFrom('device_operation').select([sql.lit('fleet').as('kind'), 'device_operation_id as id', 'tenant_id', 'device_id']).where(among('device_operation_id')))
-      .unionAll(all.selectFrom('packet_latest').select([sql.lit('reported').as('kind'), 'entity_id as id', 'tenant_id', sql<string>`NULL::uuid`.as('device_id')]).where(among('entity_id')))
+      .unionAll(
+        all
+          .selectFrom('device_operation')
+          .select([sql.lit('fleet').as('kind'), 'device_operation_id as id', 'tenant_id', 'device_id'])
+          .where(among('device_operation_id')),
+      )
+      .unionAll(
+        all
+          .selectFrom('entity_owner')
+          .select([
+            sql.lit('owned').as('kind'),
+            'entity_id as id',
+            'tenant_id',
+            sql<string>`NULL::uuid`.as('device_id'),
+          ])
+          .where(among('entity_id')),
+      )
       .execute();
-    // A device or device operation says more than a latest row (whose device, not only whose tenant).
-    for (const row of rows) if (row.kind === 'reported') keepBounded(known, row.id, { tenantId: row.tenant_id, deviceId: null }, OWNERS_KEPT);
-    for (const row of rows) if (row.kind === 'fleet') keepBounded(known, row.id, { tenantId: row.tenant_id, deviceId: row.device_id }, OWNERS_KEPT);
+    // A device or device operation says more than an owner row (whose device, not only whose tenant).
+    for (const row of rows)
+      if (row.kind === 'owned') keepBounded(known, row.id, { tenantId: row.tenant_id, deviceId: null }, OWNERS_KEPT);
+    for (const row of rows)
+      if (row.kind === 'fleet')
+        keepBounded(known, row.id, { tenantId: row.tenant_id, deviceId: row.device_id }, OWNERS_KEPT);
   }
   const allowed = (id: string): boolean => {
     const owner = known.get(id);
-    if (caller.kind === 'device') return owner !== undefined && owner.tenantId === caller.tenantId && owner.deviceId === caller.deviceId;
+    if (caller.kind === 'device')
+      return owner !== undefined && owner.tenantId === caller.tenantId && owner.deviceId === caller.deviceId;
     return owner === undefined || owner.tenantId === caller.tenantId;
   };
-  const problems = batch.flatMap((packet, index) => (allowed(packet.entityId) ? [] : [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }]));
+  const problems = batch.flatMap((packet, index) =>
+    allowed(packet.entityId) ? [] : [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }],
+  );
   if (problems.length > 0) refuse(403, problems);
   return ids.filter((id) => !known.has(id));
 }
@@ -145,13 +202,13 @@ async function checkOwnership(db: Db, caller: MachineCaller, batch: readonly Acc
 /**
  * Who owns an entity, as the database said: its tenant, and for a device or device operation
  * the device. These facts never change — a device keeps its tenant and an operation its device,
- * a latest row keeps the tenant that first reported it, ids are never reused — so every instance
+ * an entity its owner (entity-owners.ts), ids are never reused — so every instance
  * may keep them: agents report the same entities again and again, and their batches then skip
  * the ownership query. An entity nobody owns is not kept (someone may claim it next).
  */
 interface Owner {
   tenantId: string;
-  /** The device, for a device or a device operation; null for an entity known only by its packets. */
+  /** The device, for a device or a device operation; null for any other entity (a block, or one known only by its packets). */
   deviceId: string | null;
 }
 
@@ -165,7 +222,6 @@ function ownersOf(db: Db): Map<string, Owner> {
   return known;
 }
 
-
 /**
  * Stores one batch of packets for a machine caller: validates every item, checks the caller may
  * report every entity, then atomically appends the history (one multi-row insert; a packet
@@ -176,7 +232,12 @@ function ownersOf(db: Db): Map<string, Owner> {
  * The latest-row upsert is the costly part of ingestion (DESIGN: stack notes), so it is one
  * statement per batch with one row per entity, not one per packet.
  */
-export async function ingestPackets(db: Db, caller: MachineCaller, body: unknown, options: IngestOptions): Promise<IngestResult> {
+export async function ingestPackets(
+  db: Db,
+  caller: MachineCaller,
+  body: unknown,
+  options: IngestOptions,
+): Promise<IngestResult> {
   const batch = validateBatch(body, options);
   // Two instances storing packets of one entity with matches to record can deadlock (the latest row
   // and the match are locked in either order within one statement): the loser wrote nothing and
@@ -201,7 +262,12 @@ function counted(result: IngestResult): IngestResult {
 }
 
 function isMissingPartition(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === '23514' && /no partition of relation/.test(error.message);
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    error.code === '23514' &&
+    /no partition of relation/.test(error.message)
+  );
 }
 
 /**
@@ -211,7 +277,10 @@ function isMissingPartition(error: unknown): boolean {
  * own, so a batch is stored whole or not at all even outside a transaction.
  */
 function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>) {
-  return sql<{ entity_id: string; timestamp: Date }>`${batchHead(tenantId, batch, newest)} ${historyInsert(tenantId)}`.execute(executor);
+  return sql<{
+    entity_id: string;
+    timestamp: Date;
+  }>`${batchHead(tenantId, batch, newest)} ${historyInsert(tenantId)}`.execute(executor);
 }
 
 /**
@@ -219,9 +288,17 @@ function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepte
  * transaction holds the latest rows locked across round trips. Stops with MATCH_RAN_OUT, keeping
  * nothing, when a matched subject's match ran out unclosed.
  */
-async function writeBatchWithMatches(executor: Db, tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>, evaluation: BatchEvaluation): Promise<number> {
+async function writeBatchWithMatches(
+  executor: Db,
+  tenantId: string,
+  batch: readonly Accepted[],
+  newest: ReadonlySet<Accepted>,
+  evaluation: BatchEvaluation,
+): Promise<number> {
   const { ctes, check } = matchesInStatement(evaluation.candidates);
-  const { rows } = await prepared(sql<{ stored: number }>`${batchHead(tenantId, batch, newest)}, stored AS (${historyInsert(tenantId)}), ${ctes}
+  const { rows } = await prepared(sql<{
+    stored: number;
+  }>`${batchHead(tenantId, batch, newest)}, stored AS (${historyInsert(tenantId)}), ${ctes}
     SELECT (SELECT count(*) FROM stored)::int AS stored WHERE ${check}`).execute(executor);
   return rows[0]?.stored ?? 0;
 }
@@ -272,8 +349,7 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
   const evaluation = await evaluateBatch(db, tenantId, batch, (entityId) => known.get(entityId)?.deviceId ?? null);
   const done = (stored: readonly unknown[]) => ({ accepted: batch.length, stored: stored.length });
   // The usual batch: entities the caller already owns, and nothing the rules must record. Ownership
-  // never moves (a device keeps its tenant, a latest row keeps the tenant that first reported it),
-  // so the check stays true and one atomic statement stores the batch, without a transaction's
+  // never moves (a device keeps its tenant, an entity its owner), so the check stays true and one atomic statement stores the batch, without a transaction's
   // extra round trips.
   if (claimed.length === 0 && !evaluation) return done((await writeBatch(db, tenantId, batch, newest)).rows);
   // Ingestion rules' matches only: in the batch's one statement too.
@@ -286,16 +362,22 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
     }
   }
   return db.transaction().execute(async (trx) => {
-    const stored = await writeBatch(trx, tenantId, batch, newest);
     if (claimed.length > 0) {
-      // Two tenants reporting one new entity at once: the second upsert waited for the first
-      // commit and left its row alone; the second tenant's batch is refused whole.
-      const taken = await scoped(trx, ALL_TENANTS).selectFrom('packet_latest').select('entity_id').where('entity_id', 'in', claimed).where('tenant_id', '<>', tenantId).execute();
-      if (taken.length > 0) {
-        const lost = new Set(taken.map((row) => row.entity_id));
-        refuse(403, batch.flatMap((packet, index) => (lost.has(packet.entityId) ? [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }] : [])));
-      }
+      // Claimed before anything is written: another tenant claiming one of these entities at once
+      // (its packets, or a block it creates) is met on the owner's key, and when it won, this batch
+      // is refused whole, having written nothing.
+      const lost = new Set(await claimEntities(trx, tenantId, claimed));
+      if (lost.size > 0)
+        refuse(
+          403,
+          batch.flatMap((packet, index) =>
+            lost.has(packet.entityId)
+              ? [{ item: index + 1, field: 'entityId', problem: PACKET_MESSAGES.entityNotAllowed }]
+              : [],
+          ),
+        );
     }
+    const stored = await writeBatch(trx, tenantId, batch, newest);
     if (evaluation) await recordEvaluation(trx, evaluation, stored.rows);
     return done(stored.rows);
   });

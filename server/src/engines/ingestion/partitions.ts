@@ -38,7 +38,11 @@ export async function packetPartitions(db: Db): Promise<{ name: string; day: str
  * older than the limit, so nothing is written into a day about to go. The latest packet of each
  * entity stays: a tile still shows what its entity last reported.
  */
-export async function maintainPacketPartitions(db: Db, retentionDays: number, now = new Date()): Promise<{ dropped: string[] }> {
+export async function maintainPacketPartitions(
+  db: Db,
+  retentionDays: number,
+  now = new Date(),
+): Promise<{ dropped: string[] }> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
   await ensurePacketPartitions(db, utcDay(cutoff), utcDay(new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS)));
   const dropped: string[] = [];

@@ -42,5 +42,8 @@ export async function liveWorkers(db: Db): Promise<number> {
 
 /** Forgets workers not heard from for an hour (killed, or their machine gone). */
 export async function sweepHeartbeats(db: Db): Promise<void> {
-  await db.deleteFrom('worker_heartbeat').where('seen', '<', sql<Date>`now() - interval '1 hour'`).execute();
+  await db
+    .deleteFrom('worker_heartbeat')
+    .where('seen', '<', sql<Date>`now() - interval '1 hour'`)
+    .execute();
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
 import { currentRequestId } from '../../observability/request-context.js';
 import type { TaskDefinition } from './task.js';
@@ -21,11 +21,23 @@ export interface EnqueueOptions {
  *     await enqueue(trx, notifyStakeholder, { workUnitId: unit.id }, { key: `work-unit:${unit.id}:created` });
  *   });
  */
-export async function enqueue<P>(trx: Tx, task: TaskDefinition<P>, payload: P, options: EnqueueOptions): Promise<boolean> {
+export async function enqueue<P>(
+  trx: Tx,
+  task: TaskDefinition<P>,
+  payload: P,
+  options: EnqueueOptions,
+): Promise<boolean> {
   const checked = task.payload.parse(payload);
   const result = await trx
     .insertInto('job')
-    .values({ task: task.name, key: options.key, payload: JSON.stringify(checked), max_attempts: task.attempts, run_at: options.runAt ?? new Date(), request_id: currentRequestId() ?? null })
+    .values({
+      task: task.name,
+      key: options.key,
+      payload: JSON.stringify(checked),
+      max_attempts: task.attempts,
+      run_at: options.runAt ?? new Date(),
+      request_id: currentRequestId() ?? null,
+    })
     .onConflict((oc) => oc.columns(['task', 'key']).doNothing())
     .returning('job_id')
     .executeTakeFirst();
@@ -36,16 +48,61 @@ export async function enqueue<P>(trx: Tx, task: TaskDefinition<P>, payload: P, o
 }
 
 /**
+ * Jobs enqueued by the one statement that writes what they are about, where a job's key or payload
+ * holds a value that statement makes (ingestion's statement: the id of the rule match its upsert
+ * opens). `rows` reads `(key text, payload jsonb)` from the statement's other expressions; the
+ * result is the common table expressions to add to it (the insert, as `enqueueMany`'s, and the
+ * wake-up at commit) and `read`, a condition the statement must evaluate so the wake-up runs.
+ * `drafts` are the payloads as far as they are known before the statement, with a stand-in for
+ * what it fills in: each is checked against the task's schema, so a malformed job stops the
+ * statement from being sent at all.
+ *
+ * @example
+ *   const jobs = enqueueInStatement(task, sql`SELECT m.id::text, jsonb_build_object('matchId', m.id) FROM upserted m`, drafts);
+ *   await sql`WITH upserted AS (INSERT …), ${jobs.ctes} SELECT ${jobs.read}`.execute(db);
+ */
+export function enqueueInStatement<P>(
+  task: TaskDefinition<P>,
+  rows: RawBuilder<unknown>,
+  drafts: readonly P[],
+): { ctes: RawBuilder<unknown>; read: RawBuilder<boolean> } {
+  for (const draft of drafts) task.payload.parse(draft);
+  const ctes = sql`enqueued_job AS (
+      INSERT INTO job (task, key, payload, max_attempts, request_id)
+      SELECT ${task.name}, r.key, r.payload, ${task.attempts}, ${currentRequestId() ?? null}::text
+      FROM (${rows}) AS r(key, payload)
+      ON CONFLICT (task, key) DO NOTHING
+      RETURNING 1
+    ), enqueued_notice AS (
+      SELECT pg_notify('job_enqueued', ${task.name}) FROM (SELECT 1 FROM enqueued_job LIMIT 1) AS any_job
+    )`;
+  return { ctes, read: sql<boolean>`((SELECT count(*) FROM enqueued_notice) >= 0)` };
+}
+
+/**
  * Enqueues many jobs of one task in one statement, inside the transaction that causes them (as
  * `enqueue`): jobs whose key exists already are skipped. Returns how many were added.
  */
-export async function enqueueMany<P>(trx: Tx, task: TaskDefinition<P>, jobs: readonly { payload: P; key: string; runAt?: Date }[]): Promise<number> {
+export async function enqueueMany<P>(
+  trx: Tx,
+  task: TaskDefinition<P>,
+  jobs: readonly { payload: P; key: string; runAt?: Date }[],
+): Promise<number> {
   if (jobs.length === 0) return 0;
   const now = new Date();
   const requestId = currentRequestId() ?? null;
   const added = await trx
     .insertInto('job')
-    .values(jobs.map((job) => ({ task: task.name, key: job.key, payload: JSON.stringify(task.payload.parse(job.payload)), max_attempts: task.attempts, run_at: job.runAt ?? now, request_id: requestId })))
+    .values(
+      jobs.map((job) => ({
+        task: task.name,
+        key: job.key,
+        payload: JSON.stringify(task.payload.parse(job.payload)),
+        max_attempts: task.attempts,
+        run_at: job.runAt ?? now,
+        request_id: requestId,
+      })),
+    )
     .onConflict((oc) => oc.columns(['task', 'key']).doNothing())
     .returning('job_id')
     .execute();
@@ -69,7 +126,13 @@ export interface ClaimedJob {
  * commits before any work runs: pending jobs whose time has come, and running jobs whose lease ran
  * out (their worker died). SKIP LOCKED lets any number of workers claim side by side.
  */
-export async function claimJobs(db: Db, worker: string, tasks: readonly string[], limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  db: Db,
+  worker: string,
+  tasks: readonly string[],
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedJob[]> {
   if (limit <= 0 || tasks.length === 0) return [];
   const { rows } = await sql<ClaimedJob>`
     UPDATE job SET state = 'running', attempts = attempts + 1, locked_by = ${worker},
@@ -113,15 +176,27 @@ export async function completeJob(db: Db, worker: string, jobId: number): Promis
  * Records a failed attempt: the job waits `retryInMs` for its next attempt, or, with none left,
  * is failed for good. Returns 'retry', 'failed', or 'lost' when this worker no longer held it.
  */
-export async function failJob(db: Db, worker: string, job: ClaimedJob, error: unknown, retryInMs: number): Promise<'retry' | 'failed' | 'lost'> {
-  const message = (error instanceof Error ? error.stack ?? error.message : String(error)).slice(0, 4000);
+export async function failJob(
+  db: Db,
+  worker: string,
+  job: ClaimedJob,
+  error: unknown,
+  retryInMs: number,
+): Promise<'retry' | 'failed' | 'lost'> {
+  const message = (error instanceof Error ? (error.stack ?? error.message) : String(error)).slice(0, 4000);
   const last = job.attempts >= job.max_attempts;
   const result = await db
     .updateTable('job')
     .set(
       last
         ? { state: 'failed', finished: new Date(), locked_by: null, locked_until: null, last_error: message }
-        : { state: 'pending', run_at: new Date(Date.now() + retryInMs), locked_by: null, locked_until: null, last_error: message },
+        : {
+            state: 'pending',
+            run_at: new Date(Date.now() + retryInMs),
+            locked_by: null,
+            locked_until: null,
+            last_error: message,
+          },
     )
     .where('job_id', '=', job.job_id)
     .where('locked_by', '=', worker)

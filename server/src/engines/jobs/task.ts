@@ -46,12 +46,14 @@ export interface TaskDefinition<P = unknown> {
   readonly wakeOn?: string;
 }
 
-export type TaskDeclaration<P> = Pick<TaskDefinition<P>, 'name' | 'payload' | 'perform'> & Partial<Omit<TaskDefinition<P>, 'name' | 'payload' | 'perform'>>;
+export type TaskDeclaration<P> = Pick<TaskDefinition<P>, 'name' | 'payload' | 'perform'> &
+  Partial<Omit<TaskDefinition<P>, 'name' | 'payload' | 'perform'>>;
 
 export const exponentialBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 5 * 60_000);
 
 export function defineTask<P>(declaration: TaskDeclaration<P>): TaskDefinition<P> {
   const attempts = declaration.attempts ?? 3;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`Task ${declaration.name}: attempts must be a whole number ≥ 1`);
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new Error(`Task ${declaration.name}: attempts must be a whole number ≥ 1`);
   return { ...declaration, attempts, backoff: declaration.backoff ?? exponentialBackoff };
 }

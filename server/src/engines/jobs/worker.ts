@@ -70,22 +70,41 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   }
 
   async function runClaimed(job: ClaimedJob, task: TaskDefinition<unknown>): Promise<void> {
-    const fields = { task: job.task, key: job.key, jobId: job.job_id, attempt: job.attempts, ...(job.request_id ? { reqId: job.request_id } : {}) };
-    const heartbeat = setInterval(() => void extendLease(db, workerId, job.job_id, leaseMs).catch(() => undefined), Math.max(leaseMs / 3, 50));
+    const fields = {
+      task: job.task,
+      key: job.key,
+      jobId: job.job_id,
+      attempt: job.attempts,
+      ...(job.request_id ? { reqId: job.request_id } : {}),
+    };
+    const heartbeat = setInterval(
+      () => void extendLease(db, workerId, job.job_id, leaseMs).catch(() => undefined),
+      Math.max(leaseMs / 3, 50),
+    );
     try {
       // A job whose worker died on its last attempt is not run again.
-      if (job.attempts > job.max_attempts) throw new Error('The worker running the last attempt stopped before it finished.');
+      if (job.attempts > job.max_attempts)
+        throw new Error('The worker running the last attempt stopped before it finished.');
       const payload = task.payload.parse(job.payload);
       await task.perform(payload, context(job));
       await completeJob(db, workerId, job.job_id);
       metrics.jobOutcomes.inc({ task: job.task, outcome: 'done' });
     } catch (error) {
-      const outcome = await failJob(db, workerId, { ...job, attempts: Math.min(job.attempts, job.max_attempts) }, error, task.backoff(job.attempts));
+      const outcome = await failJob(
+        db,
+        workerId,
+        { ...job, attempts: Math.min(job.attempts, job.max_attempts) },
+        error,
+        task.backoff(job.attempts),
+      );
       metrics.jobOutcomes.inc({ task: job.task, outcome });
       if (outcome === 'failed') {
         log(`Job ${job.task} ${job.key} failed after ${job.max_attempts} attempt(s)`, error, fields);
         const parsed = task.payload.safeParse(job.payload);
-        if (task.onFailed && parsed.success) await task.onFailed(parsed.data, error, context(job)).catch((hookError: unknown) => log(`The failure hook of ${job.task} failed`, hookError, fields));
+        if (task.onFailed && parsed.success)
+          await task
+            .onFailed(parsed.data, error, context(job))
+            .catch((hookError: unknown) => log(`The failure hook of ${job.task} failed`, hookError, fields));
       }
     } finally {
       clearInterval(heartbeat);
@@ -97,7 +116,11 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       if (!task.every) continue;
       const start = periodStart(task.every).getTime();
       if (lastPeriod.get(task.name) === start) continue;
-      await db.transaction().execute((trx) => enqueue(trx, task, {}, { key: `every:${new Date(start).toISOString()}`, runAt: new Date(start) }));
+      await db
+        .transaction()
+        .execute((trx) =>
+          enqueue(trx, task, {}, { key: `every:${new Date(start).toISOString()}`, runAt: new Date(start) }),
+        );
       lastPeriod.set(task.name, start);
     }
   }
@@ -122,7 +145,12 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       const promise = run(job)
         // The database went away before the outcome was written (a restart): the job stays this
         // worker's until its lease runs out, then runs again. Unhandled, it would end the process.
-        .catch((error: unknown) => log(`Job ${job.task} ${job.key} ended but its outcome could not be recorded; it runs again when its lease runs out`, error))
+        .catch((error: unknown) =>
+          log(
+            `Job ${job.task} ${job.key} ended but its outcome could not be recorded; it runs again when its lease runs out`,
+            error,
+          ),
+        )
         .finally(() => {
           running.delete(promise);
           wake?.();
@@ -151,7 +179,9 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       if (channel !== 'job_enqueued' && payload) heard.push({ channel, payload });
       wake?.();
     });
-    client.on('error', (error) => log('The job listener lost its connection; polling continues until it is back', error));
+    client.on('error', (error) =>
+      log('The job listener lost its connection; polling continues until it is back', error),
+    );
     client.on('end', reconnect);
     try {
       await client.connect();
@@ -173,9 +203,14 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     wake?.();
   }
 
-  const stopHeartbeat = startHeartbeat(db, workerId, (error) => log('The worker could not record its heartbeat', error));
+  const stopHeartbeat = startHeartbeat(db, workerId, (error) =>
+    log('The worker could not record its heartbeat', error),
+  );
   const loop = (async () => {
-    if (options.listenUrl) await listen(options.listenUrl).catch((error: unknown) => log('Cannot listen for jobs yet; polling until it can', error));
+    if (options.listenUrl)
+      await listen(options.listenUrl).catch((error: unknown) =>
+        log('Cannot listen for jobs yet; polling until it can', error),
+      );
     while (!stopped) {
       try {
         await tick();

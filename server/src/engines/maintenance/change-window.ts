@@ -8,6 +8,8 @@ import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB } from '../../db/schema.js';
 import { forgetRules } from '../rules/rule-cache.js';
+import { systemWorkUnitWriter } from '../work-units/system-writer.js';
+import { maintenanceCommunicationWriter, maintenanceRuleWriter } from './owner-ports.js';
 
 /**
  * Maintenance as one object (spec 001 §3 change request, §4 approval; spec 002 §3 Rule, RuleMatch):
@@ -86,7 +88,11 @@ export function subjectsOf(relations: readonly { reference_type: string; referen
   const seen = new Map<string, Subject>();
   for (const relation of relations) {
     const type = relation.reference_type.trim().toLowerCase();
-    const kind = (SUBJECT_RELATION_TYPES.block as readonly string[]).includes(type) ? 'block' : (SUBJECT_RELATION_TYPES.device as readonly string[]).includes(type) ? 'device' : undefined;
+    const kind = (SUBJECT_RELATION_TYPES.block as readonly string[]).includes(type)
+      ? 'block'
+      : (SUBJECT_RELATION_TYPES.device as readonly string[]).includes(type)
+        ? 'device'
+        : undefined;
     const id = relation.reference_id.trim().toLowerCase();
     if (kind && UUID.test(id)) seen.set(`${kind}:${id}`, { kind, id });
   }
@@ -94,23 +100,66 @@ export function subjectsOf(relations: readonly { reference_type: string; referen
 }
 
 export function decide(unit: ChangeRow, subjects: readonly Subject[]): Decision {
-  if (unit.work_unit_type_id !== WORK_UNIT_TYPES.ChangeRequest) return { kind: 'close', reason: 'the work unit is no longer a Change Request', cancelCommunication: false, noteEvenWithoutRule: false };
-  if (unit.declined1_by || unit.declined2_by) return { kind: 'close', reason: 'the change was declined', cancelCommunication: true, noteEvenWithoutRule: false };
-  if (unit.state_id === WORK_UNIT_STATES.Canceled) return { kind: 'close', reason: 'the change was canceled', cancelCommunication: true, noteEvenWithoutRule: false };
-  if (!unit.planned_outage) return { kind: 'close', reason: 'the change no longer has a planned outage', cancelCommunication: false, noteEvenWithoutRule: false };
+  if (unit.work_unit_type_id !== WORK_UNIT_TYPES.ChangeRequest)
+    return {
+      kind: 'close',
+      reason: 'the work unit is no longer a Change Request',
+      cancelCommunication: false,
+      noteEvenWithoutRule: false,
+    };
+  if (unit.declined1_by || unit.declined2_by)
+    return { kind: 'close', reason: 'the change was declined', cancelCommunication: true, noteEvenWithoutRule: false };
+  if (unit.state_id === WORK_UNIT_STATES.Canceled)
+    return { kind: 'close', reason: 'the change was canceled', cancelCommunication: true, noteEvenWithoutRule: false };
+  if (!unit.planned_outage)
+    return {
+      kind: 'close',
+      reason: 'the change no longer has a planned outage',
+      cancelCommunication: false,
+      noteEvenWithoutRule: false,
+    };
   // Approver 1 is required of every change request (spec 001 §5); approver 2 only when named.
-  const allApproved = !!unit.approver1 && approved(unit.approver1, unit.approved1_by) && approved(unit.approver2, unit.approved2_by);
-  if (!allApproved) return { kind: 'close', reason: 'the change is no longer approved by its approvers', cancelCommunication: false, noteEvenWithoutRule: false };
+  const allApproved =
+    !!unit.approver1 && approved(unit.approver1, unit.approved1_by) && approved(unit.approver2, unit.approved2_by);
+  if (!allApproved)
+    return {
+      kind: 'close',
+      reason: 'the change is no longer approved by its approvers',
+      cancelCommunication: false,
+      noteEvenWithoutRule: false,
+    };
   // The engine reads range dates before the empty-date threshold (spec 002 §9) as no bound at all,
   // which would leave the window open for ever: such planned times count as missing.
   const dated = (at: Date | null): at is Date => at !== null && at.getTime() >= EMPTY_BEFORE;
-  if (!dated(unit.planned_start_time) || !dated(unit.planned_finish_time) || unit.planned_finish_time < unit.planned_start_time) {
-    return { kind: 'close', reason: 'the change has no usable planned start and finish time (both from 1 Jan 2022 on, the finish not before the start)', cancelCommunication: false, noteEvenWithoutRule: true };
+  if (
+    !dated(unit.planned_start_time) ||
+    !dated(unit.planned_finish_time) ||
+    unit.planned_finish_time < unit.planned_start_time
+  ) {
+    return {
+      kind: 'close',
+      reason:
+        'the change has no usable planned start and finish time (both from 1 Jan 2022 on, the finish not before the start)',
+      cancelCommunication: false,
+      noteEvenWithoutRule: true,
+    };
   }
   if (subjects.length === 0) {
-    return { kind: 'close', reason: 'the change names no block or device in its relations (relation type Block or Device with the block or device id)', cancelCommunication: false, noteEvenWithoutRule: true };
+    return {
+      kind: 'close',
+      reason:
+        'the change names no block or device in its relations (relation type Block or Device with the block or device id)',
+      cancelCommunication: false,
+      noteEvenWithoutRule: true,
+    };
   }
-  return { kind: 'open', start: unit.planned_start_time, finish: unit.planned_finish_time, subjects: subjects.slice(0, MAX_SUBJECTS), leftOut: Math.max(0, subjects.length - MAX_SUBJECTS) };
+  return {
+    kind: 'open',
+    start: unit.planned_start_time,
+    finish: unit.planned_finish_time,
+    subjects: subjects.slice(0, MAX_SUBJECTS),
+    leftOut: Math.max(0, subjects.length - MAX_SUBJECTS),
+  };
 }
 
 /**
@@ -120,7 +169,15 @@ export function decide(unit: ChangeRow, subjects: readonly Subject[]): Decision 
  * offers it among its choices.
  */
 export function windowTime(start: Date, finish: Date): TimeConditions {
-  return { TimeZoneId: MONITORING_LIMITS.defaultTimeZone, StartRange: start.toISOString(), EndRange: finish.toISOString(), DaysOfWeek: EVERY_DAY, DaysOfMonth: null, DailyStartTime: null, DailyEndTime: null };
+  return {
+    TimeZoneId: MONITORING_LIMITS.defaultTimeZone,
+    StartRange: start.toISOString(),
+    EndRange: finish.toISOString(),
+    DaysOfWeek: EVERY_DAY,
+    DaysOfMonth: null,
+    DailyStartTime: null,
+    DailyEndTime: null,
+  };
 }
 
 /** The rule's conditions: the tenant's fixed first condition (spec 002 §5), then any of the subjects. */
@@ -146,9 +203,15 @@ export const windowRuleName = (unit: Pick<ChangeRow, 'title' | 'work_unit_id'>):
 /** JSON with its object keys sorted and range instants as ISO text, to compare what is stored (jsonb reorders keys) with what is wanted. */
 function canonical(value: unknown): string {
   const walk = (item: unknown, key?: string): unknown => {
-    if ((key === 'StartRange' || key === 'EndRange') && typeof item === 'string' && !Number.isNaN(Date.parse(item))) return new Date(item).toISOString();
+    if ((key === 'StartRange' || key === 'EndRange') && typeof item === 'string' && !Number.isNaN(Date.parse(item)))
+      return new Date(item).toISOString();
     if (Array.isArray(item)) return item.map((entry) => walk(entry));
-    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.keys(item).sort().map((name) => [name, walk((item as Record<string, unknown>)[name], name)]));
+    if (item !== null && typeof item === 'object')
+      return Object.fromEntries(
+        Object.keys(item)
+          .sort()
+          .map((name) => [name, walk((item as Record<string, unknown>)[name], name)]),
+      );
     return item;
   };
   return JSON.stringify(walk(value));
@@ -160,10 +223,16 @@ const formatInstant = (at: Date) => `${at.toISOString().slice(0, 16).replace('T'
 async function subjectNames(tx: ScopedDb<Tx>, subjects: readonly Subject[]): Promise<string[]> {
   const blockIds = subjects.filter((subject) => subject.kind === 'block').map((subject) => subject.id);
   const deviceIds = subjects.filter((subject) => subject.kind === 'device').map((subject) => subject.id);
-  const blocks = blockIds.length ? await tx.selectFrom('block').select(['block_id as id', 'name']).where('block_id', 'in', blockIds).execute() : [];
-  const devices = deviceIds.length ? await tx.selectFrom('device').select(['device_id as id', 'name']).where('device_id', 'in', deviceIds).execute() : [];
+  const blocks = blockIds.length
+    ? await tx.selectFrom('block').select(['block_id as id', 'name']).where('block_id', 'in', blockIds).execute()
+    : [];
+  const devices = deviceIds.length
+    ? await tx.selectFrom('device').select(['device_id as id', 'name']).where('device_id', 'in', deviceIds).execute()
+    : [];
   const names = new Map([...blocks, ...devices].map((row) => [row.id.toLowerCase(), row.name]));
-  return subjects.map((subject) => `${subject.kind === 'block' ? 'block' : 'device'} ${names.get(subject.id) ?? subject.id}`);
+  return subjects.map(
+    (subject) => `${subject.kind === 'block' ? 'block' : 'device'} ${names.get(subject.id) ?? subject.id}`,
+  );
 }
 
 /** A note on the change, unless the engine's last note on it says the same (a retried or repeated run writes nothing new). */
@@ -177,74 +246,112 @@ async function note(tx: ScopedDb<Tx>, unit: ChangeRow, detail: string): Promise<
     .limit(1)
     .executeTakeFirst();
   if (last?.detail === detail) return;
-  await tx.insertInto('work_unit_note', { work_unit_id: unit.work_unit_id, tenant_id: unit.tenant_id, detail, history_type: HISTORY_TYPES.General, created_by: MAINTENANCE_ACTOR }).execute();
+  await systemWorkUnitWriter().recordNote(tx.executor, {
+    tenantId: unit.tenant_id,
+    workUnitId: unit.work_unit_id,
+    detail,
+    historyType: HISTORY_TYPES.General,
+    createdBy: MAINTENANCE_ACTOR,
+  });
 }
 
 export type Outcome = 'opened' | 'updated' | 'unchanged' | 'removed' | 'none';
 
-async function closeWindow(trx: Tx, tx: ScopedDb<Tx>, unit: ChangeRow, decision: Extract<Decision, { kind: 'close' }>): Promise<Outcome> {
-  const removed = await tx.deleteFrom('rule').where('change_work_unit_id', '=', unit.work_unit_id).returning(['rule_id', 'name', 'tenant_id']).executeTakeFirst();
+async function closeWindow(
+  trx: Tx,
+  tx: ScopedDb<Tx>,
+  unit: ChangeRow,
+  decision: Extract<Decision, { kind: 'close' }>,
+): Promise<Outcome> {
+  const removed = await maintenanceRuleWriter().remove(trx, unit.work_unit_id);
   if (removed) {
-    await recordAudit(trx, AUDIT_ACTOR, { entityType: 'rule', entityId: removed.rule_id, tenantId: removed.tenant_id, action: 'delete', changes: { name: removed.name, reason: decision.reason } });
+    await recordAudit(trx, AUDIT_ACTOR, {
+      entityType: 'rule',
+      entityId: removed.rule_id,
+      tenantId: removed.tenant_id,
+      action: 'delete',
+      changes: { name: removed.name, reason: decision.reason },
+    });
     await note(tx, unit, `Maintenance window removed: ${decision.reason}. Rule "${removed.name}" was deleted.`);
   } else if (decision.noteEvenWithoutRule) {
     await note(tx, unit, `No maintenance window was opened for this planned outage: ${decision.reason}.`);
   }
   if (decision.cancelCommunication) {
-    await tx
-      .updateTable('work_unit_communication')
-      .set({ status: 'Cancelled', next_update: null, modified: new Date(), modified_by: MAINTENANCE_ACTOR })
-      .where('change_work_unit_id', '=', unit.work_unit_id)
-      .where('status', 'not in', ['Cancelled', 'Resolved'])
-      .execute();
+    await maintenanceCommunicationWriter().cancel(trx, unit.work_unit_id, MAINTENANCE_ACTOR);
   }
   return removed ? 'removed' : 'none';
 }
 
-async function openWindow(trx: Tx, tx: ScopedDb<Tx>, unit: ChangeRow, decision: Extract<Decision, { kind: 'open' }>): Promise<Outcome> {
+async function openWindow(
+  trx: Tx,
+  tx: ScopedDb<Tx>,
+  unit: ChangeRow,
+  decision: Extract<Decision, { kind: 'open' }>,
+): Promise<Outcome> {
   const time = windowTime(decision.start, decision.finish);
   const conditions = windowConditions(unit.tenant_id, decision.subjects);
   const name = windowRuleName(unit);
   const names = await subjectNames(tx, decision.subjects);
   const window = `${formatInstant(decision.start)} to ${formatInstant(decision.finish)}`;
   const over = `${names.join(', ')}${decision.leftOut > 0 ? ` (${decision.leftOut} more named subjects are beyond what one rule holds and are not covered)` : ''}`;
-  const existing = await tx.selectFrom('rule').selectAll().where('change_work_unit_id', '=', unit.work_unit_id).forUpdate().executeTakeFirst();
+  const existing = await tx
+    .selectFrom('rule')
+    .selectAll()
+    .where('change_work_unit_id', '=', unit.work_unit_id)
+    .forUpdate()
+    .executeTakeFirst();
   let outcome: Outcome;
   if (!existing) {
-    const row = await tx
-      .insertInto('rule', {
-        tenant_id: unit.tenant_id,
-        name,
-        description: `Maintenance window of change request #${unit.work_unit_id}. Its window and subjects follow the change.`,
-        rule_type_id: RULE_TYPES.Maintenance,
-        enabled: true,
-        match_lifetime_seconds: LIFETIME_SECONDS,
-        use_sliding_expiration: false,
-        time_conditions: JSON.stringify(time),
-        conditions: JSON.stringify(conditions),
-        match_actions: '[]',
-        expiration_actions: '[]',
-        change_work_unit_id: unit.work_unit_id,
-        created_by: MAINTENANCE_ACTOR,
-        modified_by: MAINTENANCE_ACTOR,
-      })
-      .returning(['rule_id'])
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, AUDIT_ACTOR, { entityType: 'rule', entityId: row.rule_id, tenantId: unit.tenant_id, action: 'create', changes: { name, changeWorkUnitId: unit.work_unit_id, timeConditions: time, conditions } });
+    const ruleId = await maintenanceRuleWriter().create(trx, {
+      tenant_id: unit.tenant_id,
+      name,
+      description: `Maintenance window of change request #${unit.work_unit_id}. Its window and subjects follow the change.`,
+      rule_type_id: RULE_TYPES.Maintenance,
+      enabled: true,
+      match_lifetime_seconds: LIFETIME_SECONDS,
+      use_sliding_expiration: false,
+      time_conditions: JSON.stringify(time),
+      conditions: JSON.stringify(conditions),
+      match_actions: '[]',
+      expiration_actions: '[]',
+      change_work_unit_id: unit.work_unit_id,
+      created_by: MAINTENANCE_ACTOR,
+      modified_by: MAINTENANCE_ACTOR,
+    });
+    await recordAudit(trx, AUDIT_ACTOR, {
+      entityType: 'rule',
+      entityId: ruleId,
+      tenantId: unit.tenant_id,
+      action: 'create',
+      changes: { name, changeWorkUnitId: unit.work_unit_id, timeConditions: time, conditions },
+    });
     await note(tx, unit, `Maintenance window opened from ${window} over ${over} (rule "${name}").`);
     outcome = 'opened';
-  } else if (canonical(existing.time_conditions) !== canonical(time) || canonical(existing.conditions) !== canonical(conditions) || existing.tenant_id !== unit.tenant_id) {
-    await tx
-      .updateTable('rule')
-      .set({ tenant_id: unit.tenant_id, subscription_id: existing.tenant_id === unit.tenant_id ? existing.subscription_id : null, time_conditions: JSON.stringify(time), conditions: JSON.stringify(conditions), modified: new Date(), modified_by: MAINTENANCE_ACTOR })
-      .where('rule_id', '=', existing.rule_id)
-      .execute();
+  } else if (
+    canonical(existing.time_conditions) !== canonical(time) ||
+    canonical(existing.conditions) !== canonical(conditions) ||
+    existing.tenant_id !== unit.tenant_id
+  ) {
+    await maintenanceRuleWriter().update(trx, existing.rule_id, {
+      tenant_id: unit.tenant_id,
+      subscription_id: existing.tenant_id === unit.tenant_id ? existing.subscription_id : null,
+      time_conditions: JSON.stringify(time),
+      conditions: JSON.stringify(conditions),
+      modified: new Date(),
+      modified_by: MAINTENANCE_ACTOR,
+    });
     await recordAudit(trx, AUDIT_ACTOR, {
       entityType: 'rule',
       entityId: existing.rule_id,
       tenantId: unit.tenant_id,
       action: 'update',
-      changes: { timeConditions: { from: existing.time_conditions, to: time }, conditions: { from: existing.conditions, to: conditions }, ...(existing.tenant_id === unit.tenant_id ? {} : { tenantId: { from: existing.tenant_id, to: unit.tenant_id } }) },
+      changes: {
+        timeConditions: { from: existing.time_conditions, to: time },
+        conditions: { from: existing.conditions, to: conditions },
+        ...(existing.tenant_id === unit.tenant_id
+          ? {}
+          : { tenantId: { from: existing.tenant_id, to: unit.tenant_id } }),
+      },
     });
     await note(tx, unit, `Maintenance window updated: from ${window} over ${over} (rule "${existing.name}").`);
     outcome = 'updated';
@@ -260,40 +367,31 @@ async function openWindow(trx: Tx, tx: ScopedDb<Tx>, unit: ChangeRow, decision: 
  * tenant, its implementer or else its creator as service manager, linked to the change). Until a
  * person edits it, the draft follows the change's window.
  */
-async function draftCommunication(tx: ScopedDb<Tx>, unit: ChangeRow, decision: Extract<Decision, { kind: 'open' }>, window: string, over: string): Promise<void> {
+async function draftCommunication(
+  tx: ScopedDb<Tx>,
+  unit: ChangeRow,
+  decision: Extract<Decision, { kind: 'open' }>,
+  window: string,
+  over: string,
+): Promise<void> {
   const title = `Planned maintenance: ${unit.title}`.slice(0, 200);
-  const details = `Planned maintenance for change request #${unit.work_unit_id} from ${window}. Affected: ${over}. Alerts from these subjects are suppressed during the window.`.slice(0, 4000);
-  const drafted = await tx
-    .insertInto('work_unit_communication', {
-      tenant_id: unit.tenant_id,
+  const details =
+    `Planned maintenance for change request #${unit.work_unit_id} from ${window}. Affected: ${over}. Alerts from these subjects are suppressed during the window.`.slice(
+      0,
+      4000,
+    );
+  await maintenanceCommunicationWriter().draft(
+    tx.executor,
+    {
+      tenantId: unit.tenant_id,
+      changeWorkUnitId: unit.work_unit_id,
       title,
-      service_manager: (unit.implementer || unit.created_by || MAINTENANCE_ACTOR).slice(0, 200),
-      status: 'Investigating',
+      serviceManager: (unit.implementer || unit.created_by || MAINTENANCE_ACTOR).slice(0, 200),
       details,
-      event_started: decision.start,
-      next_update: decision.start,
-      change_work_unit_id: unit.work_unit_id,
-      created_by: MAINTENANCE_ACTOR,
-      modified_by: MAINTENANCE_ACTOR,
-    })
-    .onConflict((oc) => oc.column('change_work_unit_id').where('change_work_unit_id', 'is not', null).doNothing())
-    .returning('work_unit_communication_id')
-    .executeTakeFirst();
-  if (drafted) {
-    await tx
-      .insertInto('work_unit_communication_work_unit', { work_unit_communication_id: drafted.work_unit_communication_id, work_unit_id: unit.work_unit_id, tenant_id: unit.tenant_id, created_by: MAINTENANCE_ACTOR })
-      .onConflict((oc) => oc.columns(['work_unit_communication_id', 'work_unit_id']).doNothing())
-      .execute();
-    return;
-  }
-  await tx
-    .updateTable('work_unit_communication')
-    .set({ title, details, event_started: decision.start, next_update: decision.start, modified: new Date() })
-    .where('change_work_unit_id', '=', unit.work_unit_id)
-    .where('modified_by', '=', MAINTENANCE_ACTOR)
-    .where('status', '=', 'Investigating')
-    .where((eb) => eb.or([eb('title', '!=', title), eb('details', 'is', null), eb('details', '!=', details), eb('event_started', 'is', null), eb('event_started', '!=', decision.start), eb('next_update', 'is', null), eb('next_update', '!=', decision.start)]))
-    .execute();
+      start: decision.start,
+    },
+    MAINTENANCE_ACTOR,
+  );
 }
 
 /**
@@ -306,14 +404,35 @@ export async function reconcileChangeWindow(db: Db, workUnitId: number): Promise
     const tx = scoped(trx, ALL_TENANTS);
     const unit = await tx
       .selectFrom('work_unit')
-      .select(['work_unit_id', 'tenant_id', 'title', 'work_unit_type_id', 'state_id', 'planned_outage', 'planned_start_time', 'planned_finish_time', 'approver1', 'approver2', 'approved1_by', 'approved2_by', 'declined1_by', 'declined2_by', 'implementer', 'created_by'])
+      .select([
+        'work_unit_id',
+        'tenant_id',
+        'title',
+        'work_unit_type_id',
+        'state_id',
+        'planned_outage',
+        'planned_start_time',
+        'planned_finish_time',
+        'approver1',
+        'approver2',
+        'approved1_by',
+        'approved2_by',
+        'declined1_by',
+        'declined2_by',
+        'implementer',
+        'created_by',
+      ])
       .where('work_unit_id', '=', workUnitId)
       .forUpdate()
       .executeTakeFirst();
     // A deleted unit took its rule with it (ON DELETE CASCADE).
     if (!unit) return 'none' as const;
     // work_unit_relation is a child of the unit just read through the scope.
-    const relations = await trx.selectFrom('work_unit_relation').select(['reference_type', 'reference_id']).where('work_unit_id', '=', workUnitId).execute();
+    const relations = await trx
+      .selectFrom('work_unit_relation')
+      .select(['reference_type', 'reference_id'])
+      .where('work_unit_id', '=', workUnitId)
+      .execute();
     const decision = decide(unit, subjectsOf(relations));
     return decision.kind === 'open' ? openWindow(trx, tx, unit, decision) : closeWindow(trx, tx, unit, decision);
   });

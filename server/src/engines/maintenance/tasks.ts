@@ -40,9 +40,21 @@ export async function readMaintenanceEvents(db: Db, batchSize = 500): Promise<nu
       const newest = new Map<number, string>();
       for (const event of events) newest.set(event.work_unit_id, String(event.work_unit_event_id));
       const ids = [...newest.keys()];
-      const changes = await all.selectFrom('work_unit').select('work_unit_id').where('work_unit_id', 'in', ids).where('work_unit_type_id', '=', WORK_UNIT_TYPES.ChangeRequest).execute();
-      const windows = await all.selectFrom('rule').select('change_work_unit_id').where('change_work_unit_id', 'in', ids).execute();
-      const units = new Set([...changes.map((row) => row.work_unit_id), ...windows.flatMap((row) => (row.change_work_unit_id === null ? [] : [row.change_work_unit_id]))]);
+      const changes = await all
+        .selectFrom('work_unit')
+        .select('work_unit_id')
+        .where('work_unit_id', 'in', ids)
+        .where('work_unit_type_id', '=', WORK_UNIT_TYPES.ChangeRequest)
+        .execute();
+      const windows = await all
+        .selectFrom('rule')
+        .select('change_work_unit_id')
+        .where('change_work_unit_id', 'in', ids)
+        .execute();
+      const units = new Set([
+        ...changes.map((row) => row.work_unit_id),
+        ...windows.flatMap((row) => (row.change_work_unit_id === null ? [] : [row.change_work_unit_id])),
+      ]);
       await enqueueMany(
         trx,
         changeWindowTask,

@@ -10,6 +10,7 @@ import { recordLastFailure, runAction } from '../actions/runner.js';
 import { readEvents, WORK_UNIT_EVENT_CHANNEL } from '../events/cursor.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { defineTask, type TaskDefinition } from '../jobs/task.js';
+import { systemWorkUnitWriter } from '../work-units/system-writer.js';
 
 /**
  * The protocol engine (spec 002 §3 Protocol, Protocol action; spec 001 §3): a work unit that
@@ -51,7 +52,8 @@ type StepsPayload = z.infer<typeof stepsPayload>;
 export const stepKey = (runKey: string, protocolActionId: string): string => `protocol:${runKey}:${protocolActionId}`;
 
 /** The timer's period that holds `now`: a unit's OnTimer steps run once per period. */
-export const timerPeriod = (now: Date, intervalSeconds: number): number => Math.floor(now.getTime() / (intervalSeconds * 1000));
+export const timerPeriod = (now: Date, intervalSeconds: number): number =>
+  Math.floor(now.getTime() / (intervalSeconds * 1000));
 
 /**
  * The work unit note of one run (spec 001 §3: ProtocolActionActivity, ProtocolActionFailure),
@@ -64,19 +66,37 @@ export async function noteRun(db: Db, key: string, laterSteps = 0): Promise<{ fa
     const run = await all
       .selectFrom('action_history as ah')
       .innerJoin('action_definition as ad', 'ad.action_definition_id', 'ah.action_definition_id')
-      .select(['ah.action_history_id', 'ah.tenant_id', 'ah.work_unit_id', 'ah.result_status_id', 'ah.result_detail', 'ad.name'])
+      .select([
+        'ah.action_history_id',
+        'ah.tenant_id',
+        'ah.work_unit_id',
+        'ah.result_status_id',
+        'ah.result_detail',
+        'ad.name',
+      ])
       .where('ah.job_key', '=', key)
       .executeTakeFirst();
     if (!run || run.work_unit_id === null) return undefined;
-    const failed = run.result_status_id === ACTION_RESULT_STATUSES.Failure || run.result_status_id === ACTION_RESULT_STATUSES.EnqueueFailure;
+    const failed =
+      run.result_status_id === ACTION_RESULT_STATUSES.Failure ||
+      run.result_status_id === ACTION_RESULT_STATUSES.EnqueueFailure;
     const tail = failed && laterSteps > 0 ? `; the ${laterSteps} later step(s) of this event did not run` : '';
     const detail = `${failed ? `Protocol action "${run.name}" failed` : `Protocol action "${run.name}" ran`}: ${run.result_detail ?? 'no detail'}${tail} (run ${run.action_history_id})`;
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`note:${key}`}))`.execute(trx);
-    const written = await all.selectFrom('work_unit_note').select('work_unit_note_id').where('work_unit_id', '=', run.work_unit_id).where('detail', '=', detail).executeTakeFirst();
+    const written = await all
+      .selectFrom('work_unit_note')
+      .select('work_unit_note_id')
+      .where('work_unit_id', '=', run.work_unit_id)
+      .where('detail', '=', detail)
+      .executeTakeFirst();
     if (!written) {
-      await all
-        .insertInto('work_unit_note', { work_unit_id: run.work_unit_id, tenant_id: run.tenant_id, detail, history_type: failed ? HISTORY_TYPES.ProtocolActionFailure : HISTORY_TYPES.ProtocolActionActivity, created_by: 'Protocol' })
-        .execute();
+      await systemWorkUnitWriter().recordNote(trx, {
+        tenantId: run.tenant_id,
+        workUnitId: run.work_unit_id,
+        detail,
+        historyType: failed ? HISTORY_TYPES.ProtocolActionFailure : HISTORY_TYPES.ProtocolActionActivity,
+        createdBy: 'Protocol',
+      });
     }
     return { failed };
   });
@@ -97,7 +117,12 @@ function automaticSteps(db: Db | Tx, protocolId: number, eventTypeId: number) {
 
 /** A step's parameters as stored (JSON), as the texts runs and the contract name. */
 export const textParameters = (value: unknown): Record<string, string> =>
-  Object.fromEntries(Object.entries(value !== null && typeof value === 'object' ? value : {}).map(([name, text]) => [name, typeof text === 'string' ? text : JSON.stringify(text)]));
+  Object.fromEntries(
+    Object.entries(value !== null && typeof value === 'object' ? value : {}).map(([name, text]) => [
+      name,
+      typeof text === 'string' ? text : JSON.stringify(text),
+    ]),
+  );
 
 type Step = Awaited<ReturnType<typeof automaticSteps>>[number];
 
@@ -122,7 +147,11 @@ function stepRun(payload: StepsPayload, step: Step): ActionRun {
 
 /** The unit's steps for this run, or none when the unit left the protocol (or, for the timer, closed) since the job was enqueued. */
 async function stepsToRun(db: Db, payload: StepsPayload): Promise<Step[]> {
-  const unit = await scoped(db, ALL_TENANTS).selectFrom('work_unit').select(['protocol_id', 'state_id']).where('work_unit_id', '=', payload.workUnitId).executeTakeFirst();
+  const unit = await scoped(db, ALL_TENANTS)
+    .selectFrom('work_unit')
+    .select(['protocol_id', 'state_id'])
+    .where('work_unit_id', '=', payload.workUnitId)
+    .executeTakeFirst();
   if (!unit || unit.protocol_id !== payload.protocolId) return [];
   if (payload.workUnitEventId === null && FINISHED_STATES.includes(unit.state_id)) return [];
   return automaticSteps(db, payload.protocolId, payload.workUnitEventTypeId);
@@ -146,7 +175,17 @@ export async function runProtocolSteps(db: Db, payload: StepsPayload): Promise<v
 async function recordStepsGaveUp(db: Db, payload: StepsPayload, error: unknown): Promise<void> {
   const steps = await stepsToRun(db, payload);
   const keys = steps.map((step) => stepKey(payload.runKey, step.protocol_action_id));
-  const done = new Set(keys.length ? (await scoped(db, ALL_TENANTS).selectFrom('action_history').select('job_key').where('job_key', 'in', keys).execute()).map((row) => row.job_key) : []);
+  const done = new Set(
+    keys.length
+      ? (
+          await scoped(db, ALL_TENANTS)
+            .selectFrom('action_history')
+            .select('job_key')
+            .where('job_key', 'in', keys)
+            .execute()
+        ).map((row) => row.job_key)
+      : [],
+  );
   const index = keys.findIndex((key) => !done.has(key));
   const step = steps[index];
   if (!step) return;
@@ -172,7 +211,12 @@ export async function readProtocolEvents(db: Db, batchSize = 200): Promise<numbe
     const read = await readEvents(db, 'protocols', batchSize, async (events, trx) => {
       const all = scoped(trx, ALL_TENANTS);
       const ids = [...new Set(events.map((event) => event.work_unit_id))];
-      const units = await all.selectFrom('work_unit').select(['work_unit_id', 'tenant_id', 'protocol_id']).where('work_unit_id', 'in', ids).where('protocol_id', 'is not', null).execute();
+      const units = await all
+        .selectFrom('work_unit')
+        .select(['work_unit_id', 'tenant_id', 'protocol_id'])
+        .where('work_unit_id', 'in', ids)
+        .where('protocol_id', 'is not', null)
+        .execute();
       if (units.length === 0) return;
       const protocolIds = [...new Set(units.flatMap((unit) => (unit.protocol_id === null ? [] : [unit.protocol_id])))];
       const stepped = await all
@@ -188,7 +232,19 @@ export async function readProtocolEvents(db: Db, batchSize = 200): Promise<numbe
         const unit = byId.get(event.work_unit_id);
         if (!unit || unit.protocol_id === null || !has.has(`${unit.protocol_id}:${event.event_type_id}`)) return [];
         const eventId = String(event.work_unit_event_id);
-        return [{ key: `event:${eventId}`, payload: { workUnitId: unit.work_unit_id, protocolId: unit.protocol_id, tenantId: unit.tenant_id, workUnitEventTypeId: event.event_type_id, workUnitEventId: eventId, runKey: eventId } }];
+        return [
+          {
+            key: `event:${eventId}`,
+            payload: {
+              workUnitId: unit.work_unit_id,
+              protocolId: unit.protocol_id,
+              tenantId: unit.tenant_id,
+              workUnitEventTypeId: event.event_type_id,
+              workUnitEventId: eventId,
+              runKey: eventId,
+            },
+          },
+        ];
       });
       await enqueueMany(trx, protocolStepsTask, jobs);
     });
@@ -218,7 +274,15 @@ export async function enqueueProtocolTimers(db: Db, now = new Date()): Promise<n
   const protocols = await all
     .selectFrom('protocol')
     .select(['protocol_id', 'timer_interval_seconds'])
-    .where('protocol_id', 'in', all.selectFrom('protocol_action').select('protocol_id').where('work_unit_event_type_id', '=', WORK_UNIT_EVENT_TYPES.OnTimer).where('run_automatically', '=', true))
+    .where(
+      'protocol_id',
+      'in',
+      all
+        .selectFrom('protocol_action')
+        .select('protocol_id')
+        .where('work_unit_event_type_id', '=', WORK_UNIT_EVENT_TYPES.OnTimer)
+        .where('run_automatically', '=', true),
+    )
     .execute();
   let added = 0;
   for (const protocol of protocols) {
@@ -242,7 +306,14 @@ export async function enqueueProtocolTimers(db: Db, now = new Date()): Promise<n
           protocolStepsTask,
           units.map((unit) => ({
             key: `${runKey}:${unit.work_unit_id}`,
-            payload: { workUnitId: unit.work_unit_id, protocolId: protocol.protocol_id, tenantId: unit.tenant_id, workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnTimer, workUnitEventId: null, runKey: `${runKey}:${unit.work_unit_id}` },
+            payload: {
+              workUnitId: unit.work_unit_id,
+              protocolId: protocol.protocol_id,
+              tenantId: unit.tenant_id,
+              workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnTimer,
+              workUnitEventId: null,
+              runKey: `${runKey}:${unit.work_unit_id}`,
+            },
           })),
         ),
       );
@@ -277,4 +348,9 @@ export const protocolRunNoteTask = defineTask({
 });
 
 /** The protocol engine's tasks, run by the worker role (registered through the protocols area). */
-export const PROTOCOL_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [protocolEventsTask, protocolStepsTask, protocolTimerTask, protocolRunNoteTask];
+export const PROTOCOL_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [
+  protocolEventsTask,
+  protocolStepsTask,
+  protocolTimerTask,
+  protocolRunNoteTask,
+];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, type BlockColorName } from '@cfs/contracts/monitoring';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type ActionRun, type BuiltInAction } from '../actions/run.js';
 import { recordLastFailure, runAction } from '../actions/runner.js';
@@ -34,23 +34,50 @@ export function colorHex(value: string | undefined): { hex: string; name: string
   return byHex ? { hex: byHex[1], name: byHex[0] as BlockColorName } : undefined;
 }
 
+/**
+ * Sets an entity's colour (Set Colour, the demo's tiles). An entity keeps the tenant that first had
+ * a colour set for it: another tenant's colour is not written, and false comes back.
+ */
+export async function setEntityColor(
+  trx: Tx,
+  entity: { entityId: string; tenantId: string; color: string; modifiedBy: string },
+): Promise<boolean> {
+  const { color, modifiedBy } = entity;
+  const written = await scoped(trx, { kind: 'some', tenantIds: [entity.tenantId] })
+    .insertInto('entity_color', {
+      entity_id: entity.entityId,
+      tenant_id: entity.tenantId,
+      color,
+      modified: new Date(),
+      modified_by: modifiedBy,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('entity_id')
+        .doUpdateSet({ color, modified: new Date(), modified_by: modifiedBy })
+        .where('entity_color.tenant_id', '=', entity.tenantId),
+    )
+    .returning('entity_id')
+    .executeTakeFirst();
+  return written !== undefined;
+}
+
 /** The built-in Set Colour action (spec 002 §3: Color): a rule's matched entity takes the colour, and its log says why. */
 async function setColor(db: Db, run: ActionRun): Promise<ActionOutcome> {
   const { origin } = run;
   if (origin.kind !== 'rule') throw new ActionFailure('Set Colour acts on the entity of a rule match.');
   const color = colorHex(run.parameters.Color);
-  if (!color) throw new ActionFailure(`Color "${run.parameters.Color ?? ''}" is not one of ${Object.keys(BLOCK_COLORS).join(', ')}.`);
-  if (!UUID.test(origin.subjectId)) throw new ActionFailure('Set Colour acts on an entity; this match is not of an entity.');
+  if (!color)
+    throw new ActionFailure(
+      `Color "${run.parameters.Color ?? ''}" is not one of ${Object.keys(BLOCK_COLORS).join(', ')}.`,
+    );
+  if (!UUID.test(origin.subjectId))
+    throw new ActionFailure('Set Colour acts on an entity; this match is not of an entity.');
   const who = `Rule: ${origin.ruleName}`;
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, { kind: 'some', tenantIds: [run.tenantId] });
-    // An entity keeps the tenant that first had a colour set for it; another tenant's rule cannot recolour it.
-    const written = await tx
-      .insertInto('entity_color', { entity_id: origin.subjectId, tenant_id: run.tenantId, color: color.hex, modified: new Date(), modified_by: who })
-      .onConflict((oc) => oc.column('entity_id').doUpdateSet({ color: color.hex, modified: new Date(), modified_by: who }).where('entity_color.tenant_id', '=', run.tenantId))
-      .returning('entity_id')
-      .executeTakeFirst();
-    if (!written) throw new ActionFailure('The entity belongs to another tenant.');
+    const entity = { entityId: origin.subjectId, tenantId: run.tenantId, color: color.hex, modifiedBy: who };
+    if (!(await setEntityColor(trx, entity))) throw new ActionFailure('The entity belongs to another tenant.');
     const detail = `Colour set to ${color.name} by rule "${origin.ruleName}" (${origin.phase === 'match' ? 'matched' : 'match expired'}).`;
     await tx.insertInto('entity_log', { entity_id: origin.subjectId, tenant_id: run.tenantId, detail }).execute();
     return { status: ACTION_RESULT_STATUSES.Success, detail };
@@ -58,7 +85,9 @@ async function setColor(db: Db, run: ActionRun): Promise<ActionOutcome> {
 }
 
 /** The rule engine's own built-in action, registered with the areas' (server/src/areas.ts). */
-export const RULE_BUILT_IN_ACTIONS: Readonly<Record<string, BuiltInAction>> = { [BUILT_IN_ACTIONS.setColor.id]: setColor };
+export const RULE_BUILT_IN_ACTIONS: Readonly<Record<string, BuiltInAction>> = {
+  [BUILT_IN_ACTIONS.setColor.id]: setColor,
+};
 
 /** A rule's action job as a run of the one action runner (the job's payload stays as ingestion's statement writes it). */
 export function ruleRun(job: RuleActionJob): ActionRun {
@@ -66,7 +95,16 @@ export function ruleRun(job: RuleActionJob): ActionRun {
     actionDefinitionId: job.actionDefinitionId,
     tenantId: job.tenantId,
     parameters: job.parameters,
-    origin: { kind: 'rule', ruleMatchId: job.ruleMatchId, ruleId: job.ruleId, ruleName: job.ruleName, subjectId: job.subjectId, label: job.label, phase: job.phase, suppressed: job.suppressed },
+    origin: {
+      kind: 'rule',
+      ruleMatchId: job.ruleMatchId,
+      ruleId: job.ruleId,
+      ruleName: job.ruleName,
+      subjectId: job.subjectId,
+      label: job.label,
+      phase: job.phase,
+      suppressed: job.suppressed,
+    },
   };
 }
 

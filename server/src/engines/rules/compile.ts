@@ -1,5 +1,19 @@
-import { LEFT_OPERANDS, OCCURRENCE_PATTERN, RULE_TYPES, leftOperandById, type OperatorId } from '@cfs/contracts/monitoring';
-import { conditionSchema, lifetimeSeconds, ruleActionSchema, timeConditionsSchema, type Condition, type MatchReason, type RuleAction } from '@cfs/contracts/rules';
+import {
+  LEFT_OPERANDS,
+  OCCURRENCE_PATTERN,
+  RULE_TYPES,
+  leftOperandById,
+  type OperatorId,
+} from '@cfs/contracts/monitoring';
+import {
+  conditionSchema,
+  lifetimeSeconds,
+  ruleActionSchema,
+  timeConditionsSchema,
+  type Condition,
+  type MatchReason,
+  type RuleAction,
+} from '@cfs/contracts/rules';
 import { SEVERITIES, WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { z } from 'zod';
 import { keepBounded } from '../../bounded-map.js';
@@ -34,8 +48,6 @@ export interface WorkUnitSubject {
 }
 
 export type Subject = PacketSubject | WorkUnitSubject;
-
-export const subjectIdOf = (subject: Subject): string => (subject.kind === 'packet' ? subject.entityId : String(subject.workUnitId));
 
 interface CompiledCondition {
   index: number;
@@ -101,7 +113,9 @@ function fieldOf(name: string): (group: unknown) => unknown {
     if (group === null || typeof group !== 'object') return undefined;
     const record = group as Record<string, unknown>;
     if (Object.hasOwn(record, name)) return record[name];
-    for (const key in record) if ((!ascii || key.length === name.length) && Object.hasOwn(record, key) && key.toLowerCase() === lower) return record[key];
+    for (const key in record)
+      if ((!ascii || key.length === name.length) && Object.hasOwn(record, key) && key.toLowerCase() === lower)
+        return record[key];
     return undefined;
   };
 }
@@ -116,7 +130,13 @@ function field(group: unknown, name: string): unknown {
 }
 
 /** The message's own fields: its Value and its groups. */
-const MESSAGE_FIELDS = { Value: fieldOf('Value'), Properties: fieldOf('Properties'), Metrics: fieldOf('Metrics'), States: fieldOf('States'), Diagnostics: fieldOf('Diagnostics') } as const;
+const MESSAGE_FIELDS = {
+  Value: fieldOf('Value'),
+  Properties: fieldOf('Properties'),
+  Metrics: fieldOf('Metrics'),
+  States: fieldOf('States'),
+  Diagnostics: fieldOf('Diagnostics'),
+} as const;
 
 /** A packet field named as `Value`, `Metrics.cpu` or `cpu` with its group given. */
 export function packetField(message: Readonly<Record<string, unknown>>, path: string): unknown {
@@ -135,8 +155,10 @@ const NAMED_IDS: Partial<Record<string, Record<string, number>>> = {
 
 function reader(condition: Condition): (subject: Subject) => unknown {
   const named = fieldOf(condition.LeftOperandFieldName ?? '');
-  const packet = (read: (subject: PacketSubject) => unknown) => (subject: Subject) => (subject.kind === 'packet' ? read(subject) : undefined);
-  const unit = (read: (subject: WorkUnitSubject) => unknown) => (subject: Subject) => (subject.kind === 'workUnit' ? read(subject) : undefined);
+  const packet = (read: (subject: PacketSubject) => unknown) => (subject: Subject) =>
+    subject.kind === 'packet' ? read(subject) : undefined;
+  const unit = (read: (subject: WorkUnitSubject) => unknown) => (subject: Subject) =>
+    subject.kind === 'workUnit' ? read(subject) : undefined;
   switch (condition.LeftOperand) {
     case LEFT_OPERANDS.Value.id:
       return packet((subject) => MESSAGE_FIELDS.Value(subject.message));
@@ -172,7 +194,13 @@ function reader(condition: Condition): (subject: Subject) => unknown {
   }
 }
 
-const AGGREGATES = { [LEFT_OPERANDS.Count.id]: 'Count', [LEFT_OPERANDS.Average.id]: 'Average', [LEFT_OPERANDS.Minimum.id]: 'Minimum', [LEFT_OPERANDS.Maximum.id]: 'Maximum', [LEFT_OPERANDS.Sum.id]: 'Sum' } as const;
+const AGGREGATES = {
+  [LEFT_OPERANDS.Count.id]: 'Count',
+  [LEFT_OPERANDS.Average.id]: 'Average',
+  [LEFT_OPERANDS.Minimum.id]: 'Minimum',
+  [LEFT_OPERANDS.Maximum.id]: 'Maximum',
+  [LEFT_OPERANDS.Sum.id]: 'Sum',
+} as const;
 
 /** The right operand as the comparator takes it: a time span as seconds, an enumeration's name as its id. */
 function rightOperandOf(condition: Condition): string | null {
@@ -197,17 +225,35 @@ function compileCondition(condition: Condition, index: number): CompiledConditio
   const m = pattern ? Math.max(Number(pattern[2]), n) : 1;
   const aggregate = (AGGREGATES as Record<number, CompiledCondition['aggregate']>)[condition.LeftOperand] ?? null;
   const test = compileOperator(condition.Operator as OperatorId, rightOperandOf(condition));
-  const read = aggregate ? (subject: Subject) => (subject.kind === 'packet' ? subject.aggregates?.get(index) : undefined) : reader(condition);
+  const read = aggregate
+    ? (subject: Subject) => (subject.kind === 'packet' ? subject.aggregates?.get(index) : undefined)
+    : reader(condition);
   const operand = leftOperandById(condition.LeftOperand);
-  const leftOperandLabel = aggregate ? `${aggregate}(${condition.LeftOperandFieldName ?? 'Value'})` : operand?.field ? `${operand.name}.${condition.LeftOperandFieldName ?? ''}` : (operand?.name ?? String(condition.LeftOperand));
-  return { index, condition, read, test, occurrence: n === 1 && m === 1 ? null : { n, m }, aggregate, leftOperandLabel, operatorLabel: operatorName(condition.Operator) };
+  const leftOperandLabel = aggregate
+    ? `${aggregate}(${condition.LeftOperandFieldName ?? 'Value'})`
+    : operand?.field
+      ? `${operand.name}.${condition.LeftOperandFieldName ?? ''}`
+      : (operand?.name ?? String(condition.LeftOperand));
+  return {
+    index,
+    condition,
+    read,
+    test,
+    occurrence: n === 1 && m === 1 ? null : { n, m },
+    aggregate,
+    leftOperandLabel,
+    operatorLabel: operatorName(condition.Operator),
+  };
 }
 
 /**
  * Joins the conditions left to right, each with its Type (And/Or) against the result so far, with
  * no precedence (as the editor lists them): `a AND b OR c` is `(a AND b) OR c`.
  */
-export function joinConditions(conditions: readonly CompiledCondition[], holds: (condition: CompiledCondition) => boolean): boolean {
+export function joinConditions(
+  conditions: readonly CompiledCondition[],
+  holds: (condition: CompiledCondition) => boolean,
+): boolean {
   let result = false;
   for (let position = 0; position < conditions.length; position++) {
     const condition = conditions[position]!;
@@ -304,7 +350,12 @@ export function packetEvaluator(rules: readonly CompiledRule[]): (subject: Packe
     }
     return slot;
   };
-  const plans = rules.map((rule) => ({ rule, always: rule.inTime === ALWAYS, slots: Int32Array.from(rule.conditions, slotOf), or: Uint8Array.from(rule.conditions, (condition) => (condition.condition.Type === 1 ? 1 : 0)) }));
+  const plans = rules.map((rule) => ({
+    rule,
+    always: rule.inTime === ALWAYS,
+    slots: Int32Array.from(rule.conditions, slotOf),
+    or: Uint8Array.from(rule.conditions, (condition) => (condition.condition.Type === 1 ? 1 : 0)),
+  }));
   // Reused from packet to packet (the evaluator runs to its end without yielding), the answer too:
   // it holds until the next packet is evaluated, and most packets match nothing.
   const values: unknown[] = new Array<unknown>(readers.length);
@@ -340,7 +391,8 @@ export function holdsOverHistory(rule: CompiledRule, newestFirst: readonly Packe
   return joinConditions(rule.conditions, (condition) => {
     if (!condition.occurrence) return condition.test(condition.read(newestFirst[0]!));
     let held = 0;
-    for (const subject of newestFirst.slice(0, condition.occurrence.m)) if (condition.test(condition.read(subject))) held += 1;
+    for (const subject of newestFirst.slice(0, condition.occurrence.m))
+      if (condition.test(condition.read(subject))) held += 1;
     return held >= condition.occurrence.n;
   });
 }
@@ -351,7 +403,15 @@ export function reasonFor(rule: CompiledRule, subject: Subject): MatchReason {
     conditions: rule.conditions.flatMap((condition) => {
       const seen = condition.read(subject);
       if (!condition.test(seen)) return [];
-      return [{ index: condition.index, leftOperand: condition.leftOperandLabel, operator: condition.operatorLabel, rightOperand: condition.condition.RightOperand, seen: seen === undefined || seen === null ? null : asText(seen).slice(0, 500) }];
+      return [
+        {
+          index: condition.index,
+          leftOperand: condition.leftOperandLabel,
+          operator: condition.operatorLabel,
+          rightOperand: condition.condition.RightOperand,
+          seen: seen === undefined || seen === null ? null : asText(seen).slice(0, 500),
+        },
+      ];
     }),
     timestamp: subject.timestamp.toISOString(),
   };

@@ -39,7 +39,12 @@ export function inMaintenance(maintenance: readonly CompiledRule[], subject: Pac
  * Aggregation, Correlation) only note which entities reported, for the worker. Undefined when
  * the rules have nothing to record, so that the batch keeps its one-statement write.
  */
-export async function evaluateBatch(db: Db, tenantId: string, batch: readonly IncomingPacket[], deviceOf: (entityId: string) => string | null): Promise<BatchEvaluation | undefined> {
+export async function evaluateBatch(
+  db: Db,
+  tenantId: string,
+  batch: readonly IncomingPacket[],
+  deviceOf: (entityId: string) => string | null,
+): Promise<BatchEvaluation | undefined> {
   const rules = await rulesFor(db, tenantId);
   if (rules.packet.length === 0 && rules.window.length === 0) return undefined;
   const candidates: BatchEvaluation['candidates'] = [];
@@ -49,7 +54,14 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
     const timestamp = new Date(packet.at);
     const message = packet.parsed;
     // The device is looked up only when a rule reads it: it is the one per-packet lookup the rest does without.
-    const subject: PacketSubject = { kind: 'packet', tenantId, entityId: packet.entityId, deviceId: rules.readsDevice ? deviceOf(packet.entityId) : null, timestamp, message };
+    const subject: PacketSubject = {
+      kind: 'packet',
+      tenantId,
+      entityId: packet.entityId,
+      deviceId: rules.readsDevice ? deviceOf(packet.entityId) : null,
+      timestamp,
+      message,
+    };
     const matched = rules.packetMatches(subject);
     if (matched.length > 0) {
       // What the packet's matches share, worked out once for them all.
@@ -60,11 +72,23 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
       for (const rule of matched) {
         candidates.push({
           packetKey: key,
-          candidate: { rule, tenantId, subjectId: packet.entityId, label, count: 1, first: timestamp, last: timestamp, packet: matchedPacket, reason: reasonFor(rule, subject), inMaintenance: maintained },
+          candidate: {
+            rule,
+            tenantId,
+            subjectId: packet.entityId,
+            label,
+            count: 1,
+            first: timestamp,
+            last: timestamp,
+            packet: matchedPacket,
+            reason: reasonFor(rule, subject),
+            inMaintenance: maintained,
+          },
         });
       }
     }
-    if (rules.window.length > 0 && rules.window.some((rule) => rule.inTime(timestamp))) windowEntities.set(packetKey(packet.entityId, packet.at), packet.entityId);
+    if (rules.window.length > 0 && rules.window.some((rule) => rule.inTime(timestamp)))
+      windowEntities.set(packetKey(packet.entityId, packet.at), packet.entityId);
   }
   metrics.ruleEvaluations.inc({ kind: 'packet' }, rules.packet.length * batch.length);
   metrics.ruleMatches.inc({ kind: 'packet' }, candidates.length);
@@ -77,14 +101,32 @@ export async function evaluateBatch(db: Db, tenantId: string, batch: readonly In
  * were new: Ingestion rules' matches, and one worker job for the window rules over the entities
  * that reported.
  */
-export async function recordEvaluation(trx: Tx, evaluation: BatchEvaluation, stored: readonly { entity_id: string; timestamp: Date }[]): Promise<void> {
+export async function recordEvaluation(
+  trx: Tx,
+  evaluation: BatchEvaluation,
+  stored: readonly { entity_id: string; timestamp: Date }[],
+): Promise<void> {
   const storedKeys = new Set(stored.map((row) => packetKey(row.entity_id, row.timestamp.getTime())));
   await recordMatches(
     trx,
-    evaluation.candidates.filter((entry) => storedKeys.has(packetKey(entry.packetKey.entityId, Date.parse(entry.packetKey.timestamp)))).map((entry) => entry.candidate),
+    evaluation.candidates
+      .filter((entry) => storedKeys.has(packetKey(entry.packetKey.entityId, Date.parse(entry.packetKey.timestamp))))
+      .map((entry) => entry.candidate),
   );
-  const entities = [...new Set([...evaluation.windowEntities].filter(([key]) => storedKeys.has(key)).map(([, entityId]) => entityId))];
+  const entities = [
+    ...new Set([...evaluation.windowEntities].filter(([key]) => storedKeys.has(key)).map(([, entityId]) => entityId)),
+  ];
   if (entities.length > 0 && evaluation.windowRules.length > 0) {
-    await enqueueMany(trx, windowTask, [{ key: randomUUID(), payload: { tenantId: evaluation.tenantId, ruleIds: evaluation.windowRules.map((rule) => rule.ruleId), entityIds: entities, at: new Date().toISOString() } }]);
+    await enqueueMany(trx, windowTask, [
+      {
+        key: randomUUID(),
+        payload: {
+          tenantId: evaluation.tenantId,
+          ruleIds: evaluation.windowRules.map((rule) => rule.ruleId),
+          entityIds: entities,
+          at: new Date().toISOString(),
+        },
+      },
+    ]);
   }
 }

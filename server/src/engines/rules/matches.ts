@@ -1,9 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { MatchReason, RuleAction } from '@cfs/contracts/rules';
 import type { Db, Tx } from '../../db/database.js';
-import { enqueueMany } from '../jobs/queue.js';
+import { enqueueInStatement, enqueueMany } from '../jobs/queue.js';
 import type { CompiledRule } from './compile.js';
 import { ruleActionTask, type RuleActionJob } from './actions.js';
+import { expiresAfter, hasRunOutSql, isOpenSql, raisedExpiresSql } from './match-semantics.js';
 
 /** One rule matching one subject, as evaluation found it: all its packets of a batch folded together. */
 export interface MatchCandidate {
@@ -17,6 +18,8 @@ export interface MatchCandidate {
   last: Date;
   /** The packet (or event) that matched last, as the match shows it. */
   packet: unknown;
+  /** The packet that matched first, when folding found an earlier one than `packet`. */
+  firstPacket?: unknown;
   reason: MatchReason;
   /** A Maintenance rule's window was open over the subject: the match is recorded, its actions suppressed. */
   inMaintenance: boolean;
@@ -36,11 +39,14 @@ export function foldCandidates(candidates: readonly MatchCandidate[]): MatchCand
     const key = `${candidate.rule.ruleId}\u0000${candidate.subjectId}`;
     const known = folded.get(key);
     if (!known) {
-      folded.set(key, { ...candidate });
+      folded.set(key, { ...candidate, firstPacket: candidate.firstPacket ?? candidate.packet });
       continue;
     }
     known.count += candidate.count;
-    if (candidate.first < known.first) known.first = candidate.first;
+    if (candidate.first < known.first) {
+      known.first = candidate.first;
+      known.firstPacket = candidate.firstPacket ?? candidate.packet;
+    }
     if (candidate.last >= known.last) {
       known.last = candidate.last;
       known.packet = candidate.packet;
@@ -52,9 +58,21 @@ export function foldCandidates(candidates: readonly MatchCandidate[]): MatchCand
   return [...folded.values()];
 }
 
-function actionJobs(phase: 'match' | 'expiration', match: { rule_match_id: string; tenant_id: string; subject_id: string; label: string | null; in_maintenance: boolean }, rule: { ruleId: string; name: string }, actions: readonly RuleAction[]) {
+function actionJobs(
+  phase: 'match' | 'expiration',
+  match: {
+    rule_match_id: string;
+    tenant_id: string;
+    subject_id: string;
+    label: string | null;
+    in_maintenance: boolean;
+  },
+  rule: { ruleId: string; name: string },
+  actions: readonly RuleAction[],
+  occurrence = '',
+) {
   return actions.map((action, index) => ({
-    key: `${match.rule_match_id}:${phase}:${index}`,
+    key: `${match.rule_match_id}:${phase}${occurrence}:${index}`,
     payload: {
       ruleMatchId: match.rule_match_id,
       ruleId: rule.ruleId,
@@ -68,6 +86,17 @@ function actionJobs(phase: 'match' | 'expiration', match: { rule_match_id: strin
       suppressed: match.in_maintenance,
     } satisfies RuleActionJob,
   }));
+}
+
+/**
+ * The match actions of a match that left maintenance with its condition holding: run as a new
+ * occurrence would run them, once per match (keyed apart from the suppressed ones of its opening).
+ */
+export function afterMaintenanceJobs(
+  match: { rule_match_id: string; tenant_id: string; subject_id: string; label: string | null },
+  rule: Pick<CompiledRule, 'ruleId' | 'name' | 'matchActions'>,
+) {
+  return actionJobs('match', { ...match, in_maintenance: false }, rule, rule.matchActions, ':after-maintenance');
 }
 
 interface ClosedMatch {
@@ -87,8 +116,15 @@ interface ClosedMatch {
  * so several workers share the work and none closes a match another is closing. `pairs` limits it
  * to some rules' subjects (a new match of a subject first closes its expired one).
  */
-async function closeDue(trx: Tx, now: Date, limit: number, pairs?: readonly { ruleId: string; subjectId: string }[]): Promise<number> {
-  const only = pairs ? sql`AND (rule_id, subject_id) IN (SELECT r, s FROM unnest(${pairs.map((pair) => pair.ruleId)}::uuid[], ${pairs.map((pair) => pair.subjectId)}::text[]) AS p(r, s))` : sql``;
+async function closeDue(
+  trx: Tx,
+  now: Date,
+  limit: number,
+  pairs?: readonly { ruleId: string; subjectId: string }[],
+): Promise<number> {
+  const only = pairs
+    ? sql`AND (rule_id, subject_id) IN (SELECT r, s FROM unnest(${pairs.map((pair) => pair.ruleId)}::uuid[], ${pairs.map((pair) => pair.subjectId)}::text[]) AS p(r, s))`
+    : sql``;
   // Raw SQL: an update that claims its rows with SKIP LOCKED and joins the rule for its actions;
   // the engine closes matches of every tenant (it answers nobody), so it is unscoped by design.
   const { rows } = await sql<ClosedMatch>`
@@ -96,11 +132,15 @@ async function closeDue(trx: Tx, now: Date, limit: number, pairs?: readonly { ru
     FROM rule r
     WHERE m.rule_match_id IN (
       SELECT rule_match_id FROM rule_match
-      WHERE NOT completion_processed AND expires <= ${now} ${only}
+      WHERE NOT completion_processed AND ${hasRunOutSql(sql`expires`, now)} ${only}
       ORDER BY expires LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       AND r.rule_id = m.rule_id
-    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, r.name, r.expiration_actions`.execute(trx);
-  const jobs = rows.flatMap((row) => actionJobs('expiration', row, { ruleId: row.rule_id, name: row.name }, row.expiration_actions));
+    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, r.name, r.expiration_actions`.execute(
+    trx,
+  );
+  const jobs = rows.flatMap((row) =>
+    actionJobs('expiration', row, { ruleId: row.rule_id, name: row.name }, row.expiration_actions),
+  );
   await enqueueMany(trx, ruleActionTask, jobs);
   return rows.length;
 }
@@ -127,15 +167,16 @@ interface WrittenMatch {
 
 /**
  * Opens or raises the match of each row of `source` (columns r rule, t tenant, s subject, l label,
- * n count, f first, a last, e expires, p packet, w reason, m in maintenance), in (rule, subject)
- * order so that concurrent writers lock in one order. A raise pushes `expires` out for the rules
- * of `rules` that slide (named in the statement, so that no row reads the rule table). A subject
- * whose open match ran out unclosed is left alone and missing from what it returns.
+ * n count, f first, a last, e expires, p packet, w reason, m in maintenance, fp first packet), in (rule, subject)
+ * order so that concurrent writers lock in one order: a match opens, is raised, or has run out as
+ * match-semantics.ts decides (its SQL forms). A raise pushes `expires` out for the rules of `rules`
+ * that slide (named in the statement, so that no row reads the rule table). A subject whose open
+ * match ran out unclosed is left alone and missing from what it returns.
  */
 function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: readonly CompiledRule[]): RawBuilder<WrittenMatch> {
   const sliding = [...new Set(rules.filter((rule) => rule.sliding).map((rule) => rule.ruleId))];
   return sql<WrittenMatch>`
-    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance)
+    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance, first_packet)
     SELECT * FROM (${source}) AS source ORDER BY 1, 3
     ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
       match_count = m.match_count + excluded.match_count,
@@ -143,9 +184,9 @@ function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: readonly Comp
       rule_packet = CASE WHEN excluded.last_match >= m.last_match THEN excluded.rule_packet ELSE m.rule_packet END,
       reason = CASE WHEN excluded.last_match >= m.last_match THEN excluded.reason ELSE m.reason END,
       label = coalesce(excluded.label, m.label),
-      expires = CASE WHEN m.rule_id = ANY(${sliding}::uuid[]) THEN greatest(m.expires, excluded.expires) ELSE m.expires END,
+      expires = ${raisedExpiresSql(sql`m.expires`, sql`excluded.expires`, sql`m.rule_id = ANY(${sliding}::uuid[])`)},
       modified = now()
-    WHERE m.expires > ${now}
+    WHERE ${isOpenSql(sql`m.expires`, now)}
     RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`;
 }
 
@@ -163,17 +204,22 @@ async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Da
       n: candidate.count,
       f: candidate.first.toISOString(),
       a: candidate.last.toISOString(),
-      e: new Date(now.getTime() + candidate.rule.lifetimeSeconds * 1000).toISOString(),
+      e: new Date(expiresAfter(now.getTime(), candidate.rule)).toISOString(),
       p: candidate.packet,
       w: candidate.reason,
       m: candidate.inMaintenance,
+      fp: candidate.firstPacket ?? candidate.packet,
     })),
   );
   // Raw SQL: an upsert from a record set on the partial unique index, telling opened from raised
   // rows; every row carries the tenant of the subject it matched, which evaluation took from the data.
   const { rows } = await sql<WrittenMatch>`
-    ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM jsonb_to_recordset(${input}::jsonb)
-      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean)`, now, folded.map((candidate) => candidate.rule))}`.execute(trx);
+    ${upsertFrom(
+      sql`SELECT r, t, s, l, n, f, a, e, p, w, m, fp FROM jsonb_to_recordset(${input}::jsonb)
+      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean, fp jsonb)`,
+      now,
+      folded.map((candidate) => candidate.rule),
+    )}`.execute(trx);
   return rows;
 }
 
@@ -186,7 +232,11 @@ async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Da
  * are enqueued once. A subject whose match ran out but was not yet closed gets that one closed
  * (its expiration actions enqueued) before the new one opens.
  */
-export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate[], now = new Date()): Promise<{ opened: number; raised: number }> {
+export async function recordMatches(
+  trx: Tx,
+  candidates: readonly MatchCandidate[],
+  now = new Date(),
+): Promise<{ opened: number; raised: number }> {
   if (candidates.length === 0) return { opened: 0, raised: 0 };
   const folded = foldCandidates(candidates);
   let written = await upsertMatches(trx, folded, now);
@@ -195,18 +245,28 @@ export async function recordMatches(trx: Tx, candidates: readonly MatchCandidate
     // enqueued), then open the new one. Rare: the expiry task closes due matches every few seconds.
     const seen = new Set(written.map((row) => `${row.rule_id} ${row.subject_id}`));
     const expired = folded.filter((candidate) => !seen.has(`${candidate.rule.ruleId} ${candidate.subjectId}`));
-    await closeDue(trx, now, expired.length, expired.map((candidate) => ({ ruleId: candidate.rule.ruleId, subjectId: candidate.subjectId })));
+    await closeDue(
+      trx,
+      now,
+      expired.length,
+      expired.map((candidate) => ({ ruleId: candidate.rule.ruleId, subjectId: candidate.subjectId })),
+    );
     written = [...written, ...(await upsertMatches(trx, expired, now))];
   }
   const rules = new Map(folded.map((candidate) => [candidate.rule.ruleId, candidate.rule]));
-  const jobs = written.filter((row) => row.opened).flatMap((row) => {
-    const rule = rules.get(row.rule_id)!;
-    return actionJobs('match', row, rule, rule.matchActions);
-  });
+  const jobs = written
+    .filter((row) => row.opened)
+    .flatMap((row) => {
+      const rule = rules.get(row.rule_id)!;
+      return actionJobs('match', row, rule, rule.matchActions);
+    });
   await enqueueMany(trx, ruleActionTask, jobs);
   const opened = written.filter((row) => row.opened).length;
   return { opened, raised: written.length - opened };
 }
+
+/** Stands for the id of a match the statement opens, in the payloads checked before it is sent. */
+const DRAFT_MATCH_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The error with which a batch statement stops when a subject's match ran out unclosed (migration 0021). */
 export const MATCH_RAN_OUT = 'CFS01';
@@ -229,7 +289,10 @@ export function isMatchRanOut(error: unknown): boolean {
  *
  * Use: `WITH input AS (…), latest AS (INSERT … RETURNING 1), stored AS (INSERT … RETURNING entity_id, timestamp), ${ctes} SELECT … FROM ${tail}`.
  */
-export function matchesInStatement(candidates: readonly { packetKey: PacketKey; candidate: MatchCandidate }[], now = new Date()): { ctes: RawBuilder<unknown>; check: RawBuilder<boolean> } {
+export function matchesInStatement(
+  candidates: readonly { packetKey: PacketKey; candidate: MatchCandidate }[],
+  now = new Date(),
+): { ctes: RawBuilder<unknown>; check: RawBuilder<boolean> } {
   const input = JSON.stringify(
     candidates.map(({ packetKey, candidate }) => ({
       k: packetKey.position,
@@ -240,11 +303,40 @@ export function matchesInStatement(candidates: readonly { packetKey: PacketKey; 
       s: candidate.subjectId,
       l: candidate.label,
       a: candidate.last.toISOString(),
-      e: new Date(now.getTime() + candidate.rule.lifetimeSeconds * 1000).toISOString(),
+      e: new Date(expiresAfter(now.getTime(), candidate.rule)).toISOString(),
       w: candidate.reason,
       m: candidate.inMaintenance,
-      j: candidate.rule.matchActions.map((action) => ({ ruleId: candidate.rule.ruleId, ruleName: candidate.rule.name, phase: 'match', actionDefinitionId: action.ActionDefinitionId, parameters: action.Parameters })),
+      j: candidate.rule.matchActions.map((action) => ({
+        ruleId: candidate.rule.ruleId,
+        ruleName: candidate.rule.name,
+        phase: 'match',
+        actionDefinitionId: action.ActionDefinitionId,
+        parameters: action.Parameters,
+      })),
     })),
+  );
+  // The opened matches' jobs, keyed and completed with the ids the upsert gives them.
+  const jobs = enqueueInStatement(
+    ruleActionTask,
+    sql`SELECT u.rule_match_id || ':match:' || (x.i - 1),
+        x.action || jsonb_build_object('ruleMatchId', u.rule_match_id, 'tenantId', u.tenant_id, 'subjectId', u.subject_id, 'label', u.label, 'suppressed', u.in_maintenance)
+      FROM upserted u JOIN folded f ON f.r = u.rule_id AND f.s = u.subject_id
+      CROSS JOIN LATERAL jsonb_array_elements(f.j) WITH ORDINALITY AS x(action, i)
+      WHERE u.opened`,
+    candidates.flatMap(({ candidate }) =>
+      candidate.rule.matchActions.map((action): RuleActionJob => ({
+        ruleMatchId: DRAFT_MATCH_ID,
+        ruleId: candidate.rule.ruleId,
+        ruleName: candidate.rule.name,
+        phase: 'match',
+        actionDefinitionId: action.ActionDefinitionId,
+        parameters: action.Parameters,
+        tenantId: candidate.tenantId,
+        subjectId: candidate.subjectId,
+        label: candidate.label,
+        suppressed: candidate.inMaintenance,
+      })),
+    ),
   );
   // Raw SQL: upserts from a record set on the partial unique index, and the opened matches' jobs
   // built from the same rows; every row carries the tenant of the subject it matched.
@@ -261,23 +353,16 @@ export function matchesInStatement(candidates: readonly { packetKey: PacketKey; 
         AND (SELECT count(*) FROM latest) >= 0
     ), folded AS (
       SELECT DISTINCT ON (r, s) r, t, s, l, a, e, p, w, m, j,
-        count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f
+        count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f,
+        first_value(p) OVER (PARTITION BY r, s ORDER BY a, k) AS fp
       FROM candidate ORDER BY r, s, a DESC
     ), upserted AS (
-      ${upsertFrom(sql`SELECT r, t, s, l, n, f, a, e, p, w, m FROM folded`, now, candidates.map(({ candidate }) => candidate.rule))}
-    ), jobs AS (
-      INSERT INTO job (task, key, payload, max_attempts)
-      SELECT ${ruleActionTask.name}, u.rule_match_id || ':match:' || (x.i - 1),
-        x.action || jsonb_build_object('ruleMatchId', u.rule_match_id, 'tenantId', u.tenant_id, 'subjectId', u.subject_id, 'label', u.label, 'suppressed', u.in_maintenance),
-        ${ruleActionTask.attempts}
-      FROM upserted u JOIN folded f ON f.r = u.rule_id AND f.s = u.subject_id
-      CROSS JOIN LATERAL jsonb_array_elements(f.j) WITH ORDINALITY AS x(action, i)
-      WHERE u.opened
-      ON CONFLICT (task, key) DO NOTHING
-      RETURNING 1
-    ), notified AS (
-      SELECT pg_notify('job_enqueued', ${ruleActionTask.name}) FROM (SELECT 1 FROM jobs LIMIT 1) AS any_job
-    )`;
-  const check = sql<boolean>`((SELECT count(*) FROM notified) >= 0 AND ((SELECT count(*) FROM folded) = (SELECT count(*) FROM upserted) OR rule_match_ran_out()))`;
+      ${upsertFrom(
+        sql`SELECT r, t, s, l, n, f, a, e, p, w, m, fp FROM folded`,
+        now,
+        candidates.map(({ candidate }) => candidate.rule),
+      )}
+    ), ${jobs.ctes}`;
+  const check = sql<boolean>`(${jobs.read} AND ((SELECT count(*) FROM folded) = (SELECT count(*) FROM upserted) OR rule_match_ran_out()))`;
   return { ctes, check };
 }

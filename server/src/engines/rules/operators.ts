@@ -85,7 +85,9 @@ const patterns = new Map<string, { test: ((text: string) => boolean) | undefined
  * again whenever one of them changes, and its unchanged patterns keep what they learned.
  */
 function matches(right: string): Comparator {
-  const { test, answers } = patterns.get(right) ?? keepBounded(patterns, right, { test: compilePattern(right), answers: new Map<string, boolean>() }, PATTERNS_KEPT);
+  const { test, answers } =
+    patterns.get(right) ??
+    keepBounded(patterns, right, { test: compilePattern(right), answers: new Map<string, boolean>() }, PATTERNS_KEPT);
   if (!test) return () => false;
   return (left) => {
     if (isEmpty(left)) return false;
@@ -141,4 +143,5 @@ export function compileOperator(operator: OperatorId, rightOperand: string | nul
   }
 }
 
-export const operatorName = (id: number): string => Object.entries(OPERATORS).find(([, value]) => value === id)?.[0] ?? String(id);
+export const operatorName = (id: number): string =>
+  Object.entries(OPERATORS).find(([, value]) => value === id)?.[0] ?? String(id);

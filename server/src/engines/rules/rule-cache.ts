@@ -57,26 +57,46 @@ function split(all: CompiledRule[]): TenantRules {
     all,
     packet,
     packetMatches: packetEvaluator(packet),
-    readsDevice: [...packet, ...maintenance].some((rule) => rule.conditions.some((condition) => condition.condition.LeftOperand === LEFT_OPERANDS.Device.id)),
+    readsDevice: [...packet, ...maintenance].some((rule) =>
+      rule.conditions.some((condition) => condition.condition.LeftOperand === LEFT_OPERANDS.Device.id),
+    ),
     window: all.filter((rule) => rule.mode === 'history' || rule.mode === 'aggregate' || rule.mode === 'correlation'),
     maintenance,
     workUnit: all.filter((rule) => rule.mode === 'workUnit'),
   };
 }
 
-const ruleColumns = ['rule_id', 'name', 'tenant_id', 'rule_type_id', 'match_lifetime_seconds', 'use_sliding_expiration', 'time_conditions', 'conditions', 'match_actions', 'expiration_actions'] as const;
+const ruleColumns = [
+  'rule_id',
+  'name',
+  'tenant_id',
+  'rule_type_id',
+  'match_lifetime_seconds',
+  'use_sliding_expiration',
+  'time_conditions',
+  'conditions',
+  'match_actions',
+  'expiration_actions',
+] as const;
 
 /** The enabled rules of a tenant and the installation's; read by the engine for any tenant, so unscoped by design. */
 export async function loadRuleRows(db: Db | Tx, tenantId: string | null): Promise<RuleRow[]> {
   let query = scoped(db, ALL_TENANTS).selectFrom('rule').select(ruleColumns).where('enabled', '=', true);
-  query = tenantId === null ? query : query.where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]));
+  query =
+    tenantId === null
+      ? query
+      : query.where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]));
   return query.orderBy('rule_id').execute();
 }
 
 async function load(db: Db, executor: Db | Tx, tenantId: string, entry: Entry | undefined): Promise<TenantRules> {
   const stamps = await scoped(executor, ALL_TENANTS)
     .selectFrom('rule')
-    .select(sql<string>`coalesce(string_agg(rule_id::text || ':' || extract(epoch from modified)::text, ',' ORDER BY rule_id), '')`.as('fingerprint'))
+    .select(
+      sql<string>`coalesce(string_agg(rule_id::text || ':' || extract(epoch from modified)::text, ',' ORDER BY rule_id), '')`.as(
+        'fingerprint',
+      ),
+    )
     .where('enabled', '=', true)
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
     .executeTakeFirstOrThrow();

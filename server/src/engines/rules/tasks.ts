@@ -11,6 +11,7 @@ import { compileRule, holdsFor, labelOf, reasonFor, type CompiledRule, type Work
 import { expireMatches, recordMatches, type MatchCandidate } from './matches.js';
 import { loadRuleRows, rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
+import { maintenanceEndTask } from './maintenance-end.js';
 import { metrics } from '../../observability/metrics.js';
 
 /** How often due matches are closed: an expiration action runs within this time of `expires`. */
@@ -39,7 +40,11 @@ export async function evaluateWorkUnitEvents(db: Db, batchSize = 200): Promise<n
   for (let round = 0; round < 20; round += 1) {
     const read = await readEvents(db, 'rules', batchSize, async (events, trx) => {
       const ids = [...new Set(events.map((event) => event.work_unit_id))];
-      const units = await scoped(trx, ALL_TENANTS).selectFrom('work_unit').select(['work_unit_id', 'tenant_id', 'work_unit_type_id', 'severity_id', 'state_id', 'title']).where('work_unit_id', 'in', ids).execute();
+      const units = await scoped(trx, ALL_TENANTS)
+        .selectFrom('work_unit')
+        .select(['work_unit_id', 'tenant_id', 'work_unit_type_id', 'severity_id', 'state_id', 'title'])
+        .where('work_unit_id', 'in', ids)
+        .execute();
       const byId = new Map(units.map((unit) => [unit.work_unit_id, unit]));
       const candidates: MatchCandidate[] = [];
       for (const event of events) {
@@ -61,7 +66,23 @@ export async function evaluateWorkUnitEvents(db: Db, batchSize = 200): Promise<n
         metrics.ruleEvaluations.inc({ kind: 'workUnit' }, rules.length);
         for (const rule of rules) {
           if (!rule.inTime(event.created) || !holdsFor(rule, subject)) continue;
-          candidates.push({ rule, tenantId: unit.tenant_id, subjectId: String(unit.work_unit_id), label: labelOf(subject), count: 1, first: event.created, last: event.created, packet: { workUnitId: unit.work_unit_id, eventTypeId: event.event_type_id, fromStateId: event.from_state_id, toStateId: event.to_state_id }, reason: reasonFor(rule, subject), inMaintenance: false });
+          candidates.push({
+            rule,
+            tenantId: unit.tenant_id,
+            subjectId: String(unit.work_unit_id),
+            label: labelOf(subject),
+            count: 1,
+            first: event.created,
+            last: event.created,
+            packet: {
+              workUnitId: unit.work_unit_id,
+              eventTypeId: event.event_type_id,
+              fromStateId: event.from_state_id,
+              toStateId: event.to_state_id,
+            },
+            reason: reasonFor(rule, subject),
+            inMaintenance: false,
+          });
         }
       }
       await recordMatches(trx, candidates);
@@ -87,7 +108,11 @@ export const workUnitEventsTask = defineTask({
 function silenceThreshold(rule: CompiledRule): number | undefined {
   const thresholds = rule.conditions.flatMap((condition) => {
     const { LeftOperand, Operator, RightOperand } = condition.condition;
-    if (LeftOperand !== LEFT_OPERANDS.PacketAge.id || (Operator !== OPERATORS.GreaterThan && Operator !== OPERATORS.GreaterThanOrEqual)) return [];
+    if (
+      LeftOperand !== LEFT_OPERANDS.PacketAge.id ||
+      (Operator !== OPERATORS.GreaterThan && Operator !== OPERATORS.GreaterThanOrEqual)
+    )
+      return [];
     return lifetimeSeconds(RightOperand ?? '') ?? [];
   });
   return thresholds.length > 0 ? Math.min(...thresholds) : undefined;
@@ -100,7 +125,9 @@ function silenceThreshold(rule: CompiledRule): number | undefined {
  * while it stays quiet; once it reports again the match runs out and its expiration actions run.
  */
 export async function sweepSilence(db: Db, now = new Date()): Promise<number> {
-  const rules = (await loadRuleRows(db, null)).flatMap((row) => compileRule(row) ?? []).filter((rule) => rule.watchesSilence && rule.mode === 'history');
+  const rules = (await loadRuleRows(db, null))
+    .flatMap((row) => compileRule(row) ?? [])
+    .filter((rule) => rule.watchesSilence && rule.mode === 'history');
   let matched = 0;
   for (const rule of rules) {
     const threshold = silenceThreshold(rule);
@@ -114,10 +141,31 @@ export async function sweepSilence(db: Db, now = new Date()): Promise<number> {
     const candidates: MatchCandidate[] = [];
     for (const row of quiet) {
       const tenant = await rulesFor(db, row.tenant_id);
-      const subject = { kind: 'packet' as const, tenantId: row.tenant_id, entityId: row.entity_id, deviceId: null, timestamp: row.timestamp, message: row.message as Record<string, unknown>, ageSeconds: Math.floor((now.getTime() - row.timestamp.getTime()) / 1000) };
+      const subject = {
+        kind: 'packet' as const,
+        tenantId: row.tenant_id,
+        entityId: row.entity_id,
+        deviceId: null,
+        timestamp: row.timestamp,
+        message: row.message as Record<string, unknown>,
+        ageSeconds: Math.floor((now.getTime() - row.timestamp.getTime()) / 1000),
+      };
       if (!holdsFor(rule, subject)) continue;
-      const maintained = tenant.maintenance.some((maintenance) => maintenance.inTime(now) && holdsFor(maintenance, subject));
-      candidates.push({ rule, tenantId: row.tenant_id, subjectId: row.entity_id, label: labelOf(subject), count: 1, first: now, last: now, packet: { entityId: row.entity_id, timestamp: row.timestamp.toISOString(), message: subject.message }, reason: reasonFor(rule, subject), inMaintenance: maintained });
+      const maintained = tenant.maintenance.some(
+        (maintenance) => maintenance.inTime(now) && holdsFor(maintenance, subject),
+      );
+      candidates.push({
+        rule,
+        tenantId: row.tenant_id,
+        subjectId: row.entity_id,
+        label: labelOf(subject),
+        count: 1,
+        first: now,
+        last: now,
+        packet: { entityId: row.entity_id, timestamp: row.timestamp.toISOString(), message: subject.message },
+        reason: reasonFor(rule, subject),
+        inMaintenance: maintained,
+      });
     }
     if (candidates.length > 0) await db.transaction().execute((trx) => recordMatches(trx, candidates, now));
     matched += candidates.length;
@@ -135,4 +183,11 @@ export const silenceTask = defineTask({
 });
 
 /** The rule engine's tasks, run by the worker role. */
-export const RULE_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [ruleActionTask, windowTask, expireMatchesTask, workUnitEventsTask, silenceTask];
+export const RULE_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [
+  ruleActionTask,
+  windowTask,
+  expireMatchesTask,
+  workUnitEventsTask,
+  silenceTask,
+  maintenanceEndTask,
+];

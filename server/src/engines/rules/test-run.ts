@@ -1,11 +1,29 @@
 import { sql, type RawBuilder } from 'kysely';
 import { LEFT_OPERANDS, OPERATORS, leftOperandById } from '@cfs/contracts/monitoring';
-import { RULE_MESSAGES, RULE_TEST_WINDOWS, lifetimeSeconds, tenantCondition, type RuleTestResult, type RuleValues, type RuleTestWindow } from '@cfs/contracts/rules';
+import {
+  RULE_MESSAGES,
+  RULE_TEST_WINDOWS,
+  lifetimeSeconds,
+  tenantCondition,
+  type RuleTestResult,
+  type RuleValues,
+  type RuleTestWindow,
+} from '@cfs/contracts/rules';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError } from '../../http/errors.js';
-import { compileRule, holdsFor, holdsOverHistory, labelOf, type CompiledRule, type PacketSubject, type Subject, type WorkUnitSubject } from './compile.js';
+import {
+  compileRule,
+  holdsFor,
+  holdsOverHistory,
+  labelOf,
+  type CompiledRule,
+  type PacketSubject,
+  type Subject,
+  type WorkUnitSubject,
+} from './compile.js';
+import { replayExpiry, replayMatch, withinLifetime, type ReplayedMatch } from './match-semantics.js';
 import { AGGREGATION_WINDOW_MAX, aggregateHolds, aggregateSubject } from './window.js';
 
 /** Packets a test reads at most; beyond, it reports on the newest it read and says so. */
@@ -19,12 +37,8 @@ export const TEST_SUBJECTS_MAX = 500;
 interface SubjectRun {
   subjectId: string;
   label: string | null;
-  firstMatch: Date;
-  lastMatch: Date;
-  matchCount: number;
-  opened: number;
-  expirations: Date[];
-  open: { expires: number } | null;
+  /** Its matches, oldest first, as the engine would have recorded them (match-semantics.ts). */
+  matches: ReplayedMatch[];
   /** History and Aggregation: the subject's recent packets, newest first. */
   recent: PacketSubject[];
 }
@@ -38,7 +52,13 @@ function projectedFields(rule: CompiledRule): string[][] {
   const paths = new Map<string, string[]>([['Properties.BlockName', ['Properties', 'BlockName']]]);
   for (const { condition, aggregate } of rule.conditions) {
     const operand = leftOperandById(condition.LeftOperand);
-    const path = aggregate ? (condition.LeftOperandFieldName ?? 'Value') : operand === LEFT_OPERANDS.Value ? 'Value' : operand?.field && condition.LeftOperandFieldName ? `${operand.name}.${condition.LeftOperandFieldName}` : undefined;
+    const path = aggregate
+      ? (condition.LeftOperandFieldName ?? 'Value')
+      : operand === LEFT_OPERANDS.Value
+        ? 'Value'
+        : operand?.field && condition.LeftOperandFieldName
+          ? `${operand.name}.${condition.LeftOperandFieldName}`
+          : undefined;
     if (path) paths.set(path, path.split('.').slice(0, 2));
   }
   return [...paths.values()];
@@ -64,7 +84,12 @@ function messageOf(fields: readonly string[][], row: Record<string, unknown>): R
   return message;
 }
 
-const ORDERED: Partial<Record<number, string>> = { [OPERATORS.GreaterThan]: '>', [OPERATORS.LessThan]: '<', [OPERATORS.GreaterThanOrEqual]: '>=', [OPERATORS.LessThanOrEqual]: '<=' };
+const ORDERED: Partial<Record<number, string>> = {
+  [OPERATORS.GreaterThan]: '>',
+  [OPERATORS.LessThan]: '<',
+  [OPERATORS.GreaterThanOrEqual]: '>=',
+  [OPERATORS.LessThanOrEqual]: '<=',
+};
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -80,20 +105,35 @@ function prefilter(rule: CompiledRule): RawBuilder<boolean> | undefined {
   const checks = rule.conditions.flatMap(({ condition }) => {
     const operand = leftOperandById(condition.LeftOperand);
     const right = condition.RightOperand?.trim() ?? '';
-    if (condition.LeftOperand === LEFT_OPERANDS.Entity.id && condition.Operator === OPERATORS.Equals && UUID_TEXT.test(right)) return [sql<boolean>`entity_id = ${right}::uuid`];
+    if (
+      condition.LeftOperand === LEFT_OPERANDS.Entity.id &&
+      condition.Operator === OPERATORS.Equals &&
+      UUID_TEXT.test(right)
+    )
+      return [sql<boolean>`entity_id = ${right}::uuid`];
     const symbol = ORDERED[condition.Operator];
     const number = Number(right);
     if (!symbol || right === '' || !Number.isFinite(number)) return [];
-    const path = operand === LEFT_OPERANDS.Value ? ['Value'] : operand?.field && condition.LeftOperandFieldName && !condition.LeftOperandFieldName.includes('.') ? [operand.name, condition.LeftOperandFieldName] : undefined;
+    const path =
+      operand === LEFT_OPERANDS.Value
+        ? ['Value']
+        : operand?.field && condition.LeftOperandFieldName && !condition.LeftOperandFieldName.includes('.')
+          ? [operand.name, condition.LeftOperandFieldName]
+          : undefined;
     if (!path) return [];
     const value = sql`(message #> ${path})`;
-    return [sql<boolean>`(jsonb_typeof(${value}) IS DISTINCT FROM 'number' OR (${value} #>> '{}')::float8 ${sql.raw(symbol)} ${number}::float8)`];
+    return [
+      sql<boolean>`(jsonb_typeof(${value}) IS DISTINCT FROM 'number' OR (${value} #>> '{}')::float8 ${sql.raw(symbol)} ${number}::float8)`,
+    ];
   });
   return checks.length === 0 ? undefined : sql<boolean>`(${sql.join(checks, sql` AND `)})`;
 }
 
 function ruleOf(values: RuleValues): CompiledRule {
-  const conditions = values.tenantId && !values.conditions.some((condition) => condition.LeftOperand === LEFT_OPERANDS.Tenant.id) ? [tenantCondition(values.tenantId), ...values.conditions] : values.conditions;
+  const conditions =
+    values.tenantId && !values.conditions.some((condition) => condition.LeftOperand === LEFT_OPERANDS.Tenant.id)
+      ? [tenantCondition(values.tenantId), ...values.conditions]
+      : values.conditions;
   const compiled = compileRule({
     rule_id: '00000000-0000-4000-8000-000000000000',
     name: values.name,
@@ -115,37 +155,36 @@ function ruleOf(values: RuleValues): CompiledRule {
  * engine would have, and tells what it would have done — subjects, matches, expirations, action
  * runs — without creating a match or running an action. Packets are read in (entity, time) order
  * through one cursor, with only the fields the rule reads; each subject's
- * matches are replayed in time: a match opens, repeats raise it (and push its expiry out when the
- * rule slides), and a match whose lifetime ran out before the next one expired.
+ * matches are replayed in time by the engine's own semantics (match-semantics.ts): a match opens,
+ * repeats raise it (and push its expiry out when the rule slides), and a match whose lifetime ran
+ * out before the next one expired.
  */
-export async function testRule(db: Db, scope: TenantScope, values: RuleValues, window: RuleTestWindow, now = new Date()): Promise<RuleTestResult> {
+export async function testRule(
+  db: Db,
+  scope: TenantScope,
+  values: RuleValues,
+  window: RuleTestWindow,
+  now = new Date(),
+): Promise<RuleTestResult> {
   const started = performance.now();
   const rule = ruleOf(values);
-  if (values.tenantId && !canAccessTenant(scope, values.tenantId)) throw new BadRequestError(RULE_MESSAGES.testTenantNotAllowed);
+  if (values.tenantId && !canAccessTenant(scope, values.tenantId))
+    throw new BadRequestError(RULE_MESSAGES.testTenantNotAllowed);
   const testScope: TenantScope = values.tenantId ? { kind: 'some', tenantIds: [values.tenantId] } : scope;
   const from = new Date(now.getTime() - RULE_TEST_WINDOWS[window]);
-  const lifetimeMs = rule.lifetimeSeconds * 1000;
   const runs = new Map<string, SubjectRun>();
   let examined = 0;
   let narrowed: RawBuilder<boolean> | undefined;
   let truncated = false;
 
-  const hit = (subject: Subject, subjectId: string, at: Date) => {
+  const runOf = (subjectId: string) => {
     let run = runs.get(subjectId);
-    if (!run) runs.set(subjectId, (run = { subjectId, label: labelOf(subject), firstMatch: at, lastMatch: at, matchCount: 0, opened: 0, expirations: [], open: null, recent: [] }));
-    const time = at.getTime();
-    if (run.open && run.open.expires <= time) {
-      run.expirations.push(new Date(run.open.expires));
-      run.open = null;
-    }
-    if (run.open) {
-      if (rule.sliding) run.open.expires = Math.max(run.open.expires, time + lifetimeMs);
-    } else {
-      run.open = { expires: time + lifetimeMs };
-      run.opened += 1;
-    }
-    run.matchCount += 1;
-    run.lastMatch = at;
+    if (!run) runs.set(subjectId, (run = { subjectId, label: null, matches: [], recent: [] }));
+    return run;
+  };
+  const hit = (subject: Subject, subjectId: string, at: Date) => {
+    const run = runOf(subjectId);
+    replayMatch(run.matches, at.getTime(), rule);
     run.label ??= labelOf(subject);
   };
 
@@ -153,7 +192,16 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
     const events = await scoped(db, testScope)
       .selectFrom('work_unit_event')
       .innerJoin('work_unit', 'work_unit.work_unit_id', 'work_unit_event.work_unit_id')
-      .select(['work_unit_event.event_type_id', 'work_unit_event.created', 'work_unit.work_unit_id', 'work_unit.tenant_id', 'work_unit.work_unit_type_id', 'work_unit.severity_id', 'work_unit.state_id', 'work_unit.title'])
+      .select([
+        'work_unit_event.event_type_id',
+        'work_unit_event.created',
+        'work_unit.work_unit_id',
+        'work_unit.tenant_id',
+        'work_unit.work_unit_type_id',
+        'work_unit.severity_id',
+        'work_unit.state_id',
+        'work_unit.title',
+      ])
       .where('work_unit_event.created', '>=', from)
       .orderBy('work_unit_event.created')
       .limit(TEST_PACKETS_MAX + 1)
@@ -161,8 +209,19 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
     truncated = events.length > TEST_PACKETS_MAX;
     for (const event of events.slice(0, TEST_PACKETS_MAX)) {
       examined += 1;
-      const subject: WorkUnitSubject = { kind: 'workUnit', tenantId: event.tenant_id, workUnitId: event.work_unit_id, eventTypeId: event.event_type_id, workUnitTypeId: event.work_unit_type_id, severityId: event.severity_id, stateId: event.state_id, title: event.title, timestamp: event.created };
-      if (rule.inTime(event.created) && holdsFor(rule, subject)) hit(subject, String(event.work_unit_id), event.created);
+      const subject: WorkUnitSubject = {
+        kind: 'workUnit',
+        tenantId: event.tenant_id,
+        workUnitId: event.work_unit_id,
+        eventTypeId: event.event_type_id,
+        workUnitTypeId: event.work_unit_type_id,
+        severityId: event.severity_id,
+        stateId: event.state_id,
+        title: event.title,
+        timestamp: event.created,
+      };
+      if (rule.inTime(event.created) && holdsFor(rule, subject))
+        hit(subject, String(event.work_unit_id), event.created);
     }
   } else {
     const correlation = rule.mode === 'correlation';
@@ -170,12 +229,19 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
     const fields = projectedFields(rule);
     let query = scoped(db, testScope)
       .selectFrom('packet')
-      .select(['entity_id', 'tenant_id', sql<number>`(extract(epoch from timestamp) * 1000)::float8`.as('at'), ...fields.map(fieldColumn)])
+      .select([
+        'entity_id',
+        'tenant_id',
+        sql<number>`(extract(epoch from timestamp) * 1000)::float8`.as('at'),
+        ...fields.map(fieldColumn),
+      ])
       .where('timestamp', '>=', from)
       .where('timestamp', '<=', now);
     narrowed = rule.mode === 'packet' || rule.mode === 'maintenance' ? prefilter(rule) : undefined;
     if (narrowed) query = query.where(narrowed);
-    query = correlation ? query.orderBy('timestamp').orderBy('entity_id') : query.orderBy('entity_id').orderBy('timestamp');
+    query = correlation
+      ? query.orderBy('timestamp').orderBy('entity_id')
+      : query.orderBy('entity_id').orderBy('timestamp');
     // One query read through a cursor a page at a time: sorted once, each page a short fetch.
     await db.transaction().execute(async (trx) => {
       // The window's packets are sorted once for the replay: in memory rather than on disk. Its
@@ -185,7 +251,9 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
       await sql`SET LOCAL statement_timeout = ${sql.lit(`${TEST_STATEMENT_TIMEOUT_MS}ms`)}`.execute(trx);
       await sql`DECLARE rule_test NO SCROLL CURSOR FOR ${query.limit(TEST_PACKETS_MAX + 1)}`.execute(trx);
       for (;;) {
-        const { rows: page } = await sql<{ entity_id: string; tenant_id: string; at: number } & Record<string, unknown>>`FETCH ${sql.raw(String(PAGE))} FROM rule_test`.execute(trx);
+        const { rows: page } = await sql<
+          { entity_id: string; tenant_id: string; at: number } & Record<string, unknown>
+        >`FETCH ${sql.raw(String(PAGE))} FROM rule_test`.execute(trx);
         for (const row of page) {
           if (examined === TEST_PACKETS_MAX) {
             truncated = true;
@@ -193,24 +261,35 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
           }
           examined += 1;
           const timestamp = new Date(row.at);
-          const subject: PacketSubject = { kind: 'packet', tenantId: row.tenant_id, entityId: row.entity_id, deviceId: null, timestamp, message: messageOf(fields, row) };
+          const subject: PacketSubject = {
+            kind: 'packet',
+            tenantId: row.tenant_id,
+            entityId: row.entity_id,
+            deviceId: null,
+            timestamp,
+            message: messageOf(fields, row),
+          };
           if (!rule.inTime(timestamp)) continue;
           const time = row.at;
           if (rule.mode === 'packet' || rule.mode === 'maintenance') {
             if (holdsFor(rule, subject)) hit(subject, row.entity_id, timestamp);
           } else if (rule.mode === 'history' || rule.mode === 'aggregate') {
-            let run = runs.get(row.entity_id);
-            const recent = [subject, ...(run?.recent ?? [])].filter((packet) => packet.timestamp.getTime() > time - lifetimeMs).slice(0, rule.mode === 'history' ? rule.historyDepth : AGGREGATION_WINDOW_MAX);
-            const holds = rule.mode === 'history' ? holdsOverHistory(rule, recent) : ((folded) => folded !== undefined && aggregateHolds(rule, folded))(aggregateSubject(rule, recent));
+            const run = runOf(row.entity_id);
+            const recent = [subject, ...run.recent]
+              .filter((packet) => withinLifetime(packet.timestamp.getTime(), time, rule))
+              .slice(0, rule.mode === 'history' ? rule.historyDepth : AGGREGATION_WINDOW_MAX);
+            const holds =
+              rule.mode === 'history'
+                ? holdsOverHistory(rule, recent)
+                : ((folded) => folded !== undefined && aggregateHolds(rule, folded))(aggregateSubject(rule, recent));
             if (holds) hit(subject, row.entity_id, timestamp);
-            run = runs.get(row.entity_id);
-            if (run) run.recent = recent;
-            else runs.set(row.entity_id, { subjectId: row.entity_id, label: null, firstMatch: timestamp, lastMatch: timestamp, matchCount: 0, opened: 0, expirations: [], open: null, recent });
+            run.recent = recent;
           } else if (holdsFor(rule, subject)) {
             const seen = members.get(row.tenant_id) ?? new Map<string, number>();
             members.set(row.tenant_id, seen.set(row.entity_id, time));
             let recent = 0;
-            for (const last of seen.values()) if (last > time - lifetimeMs && ++recent >= rule.occurrenceCount) break;
+            for (const last of seen.values())
+              if (withinLifetime(last, time, rule) && ++recent >= rule.occurrenceCount) break;
             if (recent >= rule.occurrenceCount) hit(subject, row.tenant_id, timestamp);
           }
         }
@@ -221,27 +300,60 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
 
   if (narrowed) {
     // The database looked at every packet of the window to hand over the ones that may match.
-    const counted = await scoped(db, testScope).selectFrom('packet').select(sql<string>`count(*)`.as('n')).where('timestamp', '>=', from).where('timestamp', '<=', now).executeTakeFirstOrThrow();
+    const counted = await scoped(db, testScope)
+      .selectFrom('packet')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('timestamp', '>=', from)
+      .where('timestamp', '<=', now)
+      .executeTakeFirstOrThrow();
     examined = Number(counted.n);
   }
-  const matched = [...runs.values()].filter((run) => run.matchCount > 0);
-  for (const run of matched) {
-    if (run.open && run.open.expires <= now.getTime()) {
-      run.expirations.push(new Date(run.open.expires));
-      run.open = null;
-    }
-  }
+  // What the expiry sweep would have closed by now; then each subject's matches summed up.
+  const matched = [...runs.values()].flatMap(({ subjectId, label, matches }) => {
+    const [first, last] = [matches[0], matches.at(-1)];
+    if (!first || !last) return [];
+    replayExpiry(matches, now.getTime());
+    return [
+      {
+        subjectId,
+        label,
+        firstMatch: new Date(first.first).toISOString(),
+        lastMatch: new Date(last.last).toISOString(),
+        matchCount: matches.reduce((total, match) => total + match.count, 0),
+        opened: matches.length,
+        expirations: matches.flatMap((match) => (match.closed ? [new Date(match.expires).toISOString()] : [])),
+      },
+    ];
+  });
   const opened = matched.reduce((total, run) => total + run.opened, 0);
   const expired = matched.reduce((total, run) => total + run.expirations.length, 0);
-  const actionIds = [...new Set([...rule.matchActions, ...rule.expirationActions].map((action) => action.ActionDefinitionId))];
+  const actionIds = [
+    ...new Set([...rule.matchActions, ...rule.expirationActions].map((action) => action.ActionDefinitionId)),
+  ];
   const names = new Map(
     actionIds.length === 0
       ? []
-      : (await scoped(db, scope).selectFrom('action_definition').select(['action_definition_id', 'name']).where('action_definition_id', 'in', actionIds).execute()).map((row) => [row.action_definition_id, row.name]),
+      : (
+          await scoped(db, scope)
+            .selectFrom('action_definition')
+            .select(['action_definition_id', 'name'])
+            .where('action_definition_id', 'in', actionIds)
+            .execute()
+        ).map((row) => [row.action_definition_id, row.name]),
   );
   const actions = [
-    ...rule.matchActions.map((action) => ({ phase: 'match' as const, actionDefinitionId: action.ActionDefinitionId, name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId, runs: rule.mode === 'maintenance' ? 0 : opened })),
-    ...rule.expirationActions.map((action) => ({ phase: 'expiration' as const, actionDefinitionId: action.ActionDefinitionId, name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId, runs: rule.mode === 'maintenance' ? 0 : expired })),
+    ...rule.matchActions.map((action) => ({
+      phase: 'match' as const,
+      actionDefinitionId: action.ActionDefinitionId,
+      name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId,
+      runs: rule.mode === 'maintenance' ? 0 : opened,
+    })),
+    ...rule.expirationActions.map((action) => ({
+      phase: 'expiration' as const,
+      actionDefinitionId: action.ActionDefinitionId,
+      name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId,
+      runs: rule.mode === 'maintenance' ? 0 : expired,
+    })),
   ];
   return {
     from: from.toISOString(),
@@ -252,7 +364,14 @@ export async function testRule(db: Db, scope: TenantScope, values: RuleValues, w
     subjects: matched
       .sort((a, b) => b.matchCount - a.matchCount || a.subjectId.localeCompare(b.subjectId))
       .slice(0, TEST_SUBJECTS_MAX)
-      .map((run) => ({ subjectId: run.subjectId, label: run.label, firstMatch: run.firstMatch.toISOString(), lastMatch: run.lastMatch.toISOString(), matchCount: run.matchCount, expirations: run.expirations.map((at) => at.toISOString()) })),
+      .map((run) => ({
+        subjectId: run.subjectId,
+        label: run.label,
+        firstMatch: run.firstMatch,
+        lastMatch: run.lastMatch,
+        matchCount: run.matchCount,
+        expirations: run.expirations,
+      })),
     actions,
   };
 }

@@ -20,7 +20,17 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', weekday: 'short', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      weekday: 'short',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formatters.set(zone, formatter);
   }
   return formatter;
@@ -76,7 +86,9 @@ export function compileTimeWindow(time: TimeConditions): TimeWindow {
     if (dailyStart === undefined && dailyEnd === undefined) return true;
     if (dailyStart === undefined) return second < dailyEnd!;
     if (dailyEnd === undefined) return second >= dailyStart;
-    return dailyEnd > dailyStart ? second >= dailyStart && second < dailyEnd : second >= dailyStart || second < dailyEnd;
+    return dailyEnd > dailyStart
+      ? second >= dailyStart && second < dailyEnd
+      : second >= dailyStart || second < dailyEnd;
   };
   return (at) => {
     const instant = at.getTime();

@@ -4,8 +4,18 @@ import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { defineTask } from '../jobs/task.js';
-import { holdsFor, holdsOverHistory, joinConditions, labelOf, packetField, reasonFor, type CompiledRule, type PacketSubject } from './compile.js';
+import {
+  holdsFor,
+  holdsOverHistory,
+  joinConditions,
+  labelOf,
+  packetField,
+  reasonFor,
+  type CompiledRule,
+  type PacketSubject,
+} from './compile.js';
 import { recordMatches, type MatchCandidate } from './matches.js';
+import { lifetimeStart, withinLifetime } from './match-semantics.js';
 import { asNumber, isEmpty } from './operators.js';
 import { rulesFor } from './rule-cache.js';
 
@@ -20,7 +30,12 @@ export const AGGREGATION_WINDOW_MAX = 10_000;
  */
 export function aggregateSubject(rule: CompiledRule, newestFirst: readonly PacketSubject[]): PacketSubject | undefined {
   const filters = rule.conditions.filter((condition) => !condition.aggregate);
-  const chosen = filters.length === 0 ? newestFirst : newestFirst.filter((subject) => joinConditions(filters, (condition) => condition.test(condition.read(subject))));
+  const chosen =
+    filters.length === 0
+      ? newestFirst
+      : newestFirst.filter((subject) =>
+          joinConditions(filters, (condition) => condition.test(condition.read(subject))),
+        );
   const newest = chosen[0];
   if (!newest) return undefined;
   const aggregates = new Map<number, number | null>();
@@ -38,7 +53,12 @@ export function aggregateSubject(rule: CompiledRule, newestFirst: readonly Packe
       continue;
     }
     const sum = numbers.reduce((total, value) => total + value, 0);
-    const folded = { Average: sum / numbers.length, Minimum: Math.min(...numbers), Maximum: Math.max(...numbers), Sum: sum }[condition.aggregate];
+    const folded = {
+      Average: sum / numbers.length,
+      Minimum: Math.min(...numbers),
+      Maximum: Math.max(...numbers),
+      Sum: sum,
+    }[condition.aggregate];
     aggregates.set(condition.index, folded);
   }
   return { ...newest, aggregates };
@@ -76,7 +96,13 @@ interface StoredPacket {
  * days it names (the history is partitioned by day: only the partitions of the window's days are
  * read). Raw SQL: a lateral read per entity; scoped by the tenant in the statement itself.
  */
-export function newestPacketsStatement(tenantId: string, entityIds: readonly string[], from: Date, to: Date, depth: number) {
+export function newestPacketsStatement(
+  tenantId: string,
+  entityIds: readonly string[],
+  from: Date,
+  to: Date,
+  depth: number,
+) {
   return sql<StoredPacket>`
     SELECT p.entity_id, p.timestamp, p.message,
       coalesce((SELECT d.device_id FROM device d WHERE d.device_id = e.id AND d.tenant_id = ${tenantId}),
@@ -90,12 +116,26 @@ export function newestPacketsStatement(tenantId: string, entityIds: readonly str
 }
 
 /** The newest packets of some entities within a window, up to `depth` each, newest first, in one statement. */
-async function newestPackets(db: Db, tenantId: string, entityIds: readonly string[], from: Date, to: Date, depth: number): Promise<Map<string, PacketSubject[]>> {
+async function newestPackets(
+  db: Db,
+  tenantId: string,
+  entityIds: readonly string[],
+  from: Date,
+  to: Date,
+  depth: number,
+): Promise<Map<string, PacketSubject[]>> {
   const { rows } = await newestPacketsStatement(tenantId, entityIds, from, to, depth).execute(db);
   const byEntity = new Map<string, PacketSubject[]>();
   for (const row of rows) {
     const list = byEntity.get(row.entity_id) ?? [];
-    list.push({ kind: 'packet', tenantId, entityId: row.entity_id, deviceId: row.device_id, timestamp: row.timestamp, message: row.message });
+    list.push({
+      kind: 'packet',
+      tenantId,
+      entityId: row.entity_id,
+      deviceId: row.device_id,
+      timestamp: row.timestamp,
+      message: row.message,
+    });
     byEntity.set(row.entity_id, list);
   }
   return byEntity;
@@ -112,24 +152,35 @@ async function newestPackets(db: Db, tenantId: string, entityIds: readonly strin
  *   the tenant's correlation matches once at least N distinct entities (the largest N of the rule's
  *   occurrence patterns, at least 2) met them within the lifetime. Its subject is the tenant.
  */
-export async function evaluateWindow(db: Db, tenantId: string, ruleIds: readonly string[], entityIds: readonly string[], at: Date): Promise<number> {
+export async function evaluateWindow(
+  db: Db,
+  tenantId: string,
+  ruleIds: readonly string[],
+  entityIds: readonly string[],
+  at: Date,
+): Promise<number> {
   const tenantRules = await rulesFor(db, tenantId);
   const wanted = new Set(ruleIds);
   const rules = tenantRules.window.filter((rule) => wanted.has(rule.ruleId));
   if (rules.length === 0 || entityIds.length === 0) return 0;
-  const lifetime = Math.max(...rules.map((rule) => rule.lifetimeSeconds));
-  const depth = Math.max(...rules.map((rule) => (rule.mode === 'aggregate' ? AGGREGATION_WINDOW_MAX : rule.mode === 'history' ? rule.historyDepth : 1)));
-  const packets = await newestPackets(db, tenantId, entityIds, new Date(at.getTime() - lifetime * 1000), at, depth);
+  const depth = Math.max(
+    ...rules.map((rule) =>
+      rule.mode === 'aggregate' ? AGGREGATION_WINDOW_MAX : rule.mode === 'history' ? rule.historyDepth : 1,
+    ),
+  );
+  const from = new Date(Math.min(...rules.map((rule) => lifetimeStart(at.getTime(), rule))));
+  const packets = await newestPackets(db, tenantId, entityIds, from, at, depth);
   const candidates: MatchCandidate[] = [];
   const members: { rule: CompiledRule; subject: PacketSubject }[] = [];
-  const maintained = (subject: PacketSubject) => tenantRules.maintenance.some((rule) => rule.inTime(at) && holdsFor(rule, subject));
+  const maintained = (subject: PacketSubject) =>
+    tenantRules.maintenance.some((rule) => rule.inTime(at) && holdsFor(rule, subject));
   for (const rule of rules) {
-    const since = at.getTime() - rule.lifetimeSeconds * 1000;
     for (const newestFirst of packets.values()) {
-      const recent = newestFirst.filter((subject) => subject.timestamp.getTime() >= since);
+      const recent = newestFirst.filter((subject) => withinLifetime(subject.timestamp.getTime(), at.getTime(), rule));
       const newest = recent[0];
       if (!newest || !rule.inTime(newest.timestamp)) continue;
-      if (rule.mode === 'history' && holdsOverHistory(rule, recent)) candidates.push(candidateOf(rule, newest, maintained(newest)));
+      if (rule.mode === 'history' && holdsOverHistory(rule, recent))
+        candidates.push(candidateOf(rule, newest, maintained(newest)));
       if (rule.mode === 'aggregate') {
         const folded = aggregateSubject(rule, recent);
         if (folded && aggregateHolds(rule, folded)) candidates.push(candidateOf(rule, folded, maintained(folded)));
@@ -143,20 +194,34 @@ export async function evaluateWindow(db: Db, tenantId: string, ruleIds: readonly
       if (mine.length === 0) continue;
       const tx = scoped(trx, ALL_TENANTS);
       await tx
-        .insertInto('rule_correlation_member', mine.map(({ subject }) => ({ rule_id: rule.ruleId, tenant_id: tenantId, entity_id: subject.entityId, last_seen: subject.timestamp })))
-        .onConflict((oc) => oc.columns(['rule_id', 'tenant_id', 'entity_id']).doUpdateSet({ last_seen: sql`greatest(rule_correlation_member.last_seen, excluded.last_seen)` }))
+        .insertInto(
+          'rule_correlation_member',
+          mine.map(({ subject }) => ({
+            rule_id: rule.ruleId,
+            tenant_id: tenantId,
+            entity_id: subject.entityId,
+            last_seen: subject.timestamp,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['rule_id', 'tenant_id', 'entity_id'])
+            .doUpdateSet({ last_seen: sql`greatest(rule_correlation_member.last_seen, excluded.last_seen)` }),
+        )
         .execute();
       const seen = await tx
         .selectFrom('rule_correlation_member')
         .select(['entity_id', 'last_seen'])
         .where('rule_id', '=', rule.ruleId)
         .where('tenant_id', '=', tenantId)
-        .where('last_seen', '>=', new Date(at.getTime() - rule.lifetimeSeconds * 1000))
+        .where('last_seen', '>=', new Date(lifetimeStart(at.getTime(), rule)))
         .orderBy('last_seen', 'desc')
         .limit(1000)
         .execute();
       if (seen.length < rule.occurrenceCount) continue;
-      const newest = mine.reduce((latest, member) => (member.subject.timestamp > latest.subject.timestamp ? member : latest)).subject;
+      const newest = mine.reduce((latest, member) =>
+        member.subject.timestamp > latest.subject.timestamp ? member : latest,
+      ).subject;
       const reason = reasonFor(rule, newest);
       candidates.push({
         rule,
@@ -166,7 +231,11 @@ export async function evaluateWindow(db: Db, tenantId: string, ruleIds: readonly
         count: mine.length,
         first: newest.timestamp,
         last: newest.timestamp,
-        packet: { entities: seen.slice(0, 20).map((row) => ({ entityId: row.entity_id, lastSeen: row.last_seen.toISOString() })) },
+        packet: {
+          entities: seen
+            .slice(0, 20)
+            .map((row) => ({ entityId: row.entity_id, lastSeen: row.last_seen.toISOString() })),
+        },
         reason,
         inMaintenance: maintained(newest),
       });
@@ -178,7 +247,12 @@ export async function evaluateWindow(db: Db, tenantId: string, ruleIds: readonly
 
 export const windowTask = defineTask({
   name: 'rules.window',
-  payload: z.object({ tenantId: z.uuid(), ruleIds: z.array(z.uuid()), entityIds: z.array(z.uuid()), at: z.iso.datetime() }),
+  payload: z.object({
+    tenantId: z.uuid(),
+    ruleIds: z.array(z.uuid()),
+    entityIds: z.array(z.uuid()),
+    at: z.iso.datetime(),
+  }),
   attempts: 5,
   perform: async ({ tenantId, ruleIds, entityIds, at }, { db }) => {
     await evaluateWindow(db, tenantId, ruleIds, entityIds, new Date(at));

@@ -1,10 +1,6 @@
+import type { SystemActor } from '../../auth/system-principal.js';
 import type { Db, Tx } from '../../db/database.js';
-
-/** Who a work unit written by the portal itself names as its author (no user: an id and a name saying what wrote it). */
-export interface SystemActor {
-  id: string;
-  name: string;
-}
+import { ownerPort } from '../../db/owner-port.js';
 
 /** A work unit the portal opens for a cause in one tenant, related to that cause. */
 export interface SystemWorkUnit {
@@ -14,29 +10,46 @@ export interface SystemWorkUnit {
   severityId: number;
   workUnitTypeId: number;
   relation: { referenceType: string; referenceId: string };
+  /** Where the unit came from and the cause's own key (the version policy: its name, the device and package). */
+  source?: string;
+  referenceId?: string;
   actor: SystemActor;
 }
 
+/** A record the portal writes in a unit's history (a protocol step's outcome, a maintenance window): no person's note. */
+export interface SystemNote {
+  tenantId: string;
+  workUnitId: number;
+  detail: string;
+  historyType: number;
+  /** Who the record names: the person who caused it, or the engine's name. */
+  createdBy: string;
+}
+
 /**
- * How an area that is not the work units area opens and resolves a work unit (the compliance
- * POA&M): through the work units area's own commands, so history, events and audit are written as
- * for any unit. The work units area provides it and the composition root registers it
+ * How the portal itself opens and resolves a work unit (the compliance POA&M, the version policy)
+ * and records history on one (protocols, maintenance windows): the one way for an engine or another
+ * area to write work unit tables, through the work units area's own commands, so history, events
+ * and audit are written as for any unit. The work units area provides it and the composition root registers it
  * (server/src/areas.ts), as the built-in actions are.
  */
 export interface SystemWorkUnitWriter {
   /** Creates the unit; `inTransaction` runs in the transaction that writes it (the cause's own link row). */
   open(db: Db, unit: SystemWorkUnit, inTransaction: (trx: Tx, workUnitId: number) => Promise<void>): Promise<number>;
-  /** Resolves the unit with a note; a unit already finished (resolved, closed, canceled) is left as it is. */
+  /**
+   * Resolves the unit with a note (written once: a second run finds it); a unit already finished
+   * (resolved, closed, canceled) is left as it is.
+   */
   resolve(db: Db, unit: { tenantId: string; workUnitId: number; note: string; actor: SystemActor }): Promise<void>;
+  /** Writes a history record in the caller's transaction; nothing else on the unit changes. */
+  recordNote(trx: Tx, note: SystemNote): Promise<void>;
+  /** The tenant's units follow the protocol from now on, in the caller's transaction, with no history (the demo's). */
+  followProtocol(
+    trx: Tx,
+    units: { tenantId: string; workUnitIds: readonly number[]; protocolId: number },
+  ): Promise<void>;
 }
 
-let registered: SystemWorkUnitWriter | undefined;
-
-export function registerSystemWorkUnitWriter(writer: SystemWorkUnitWriter): void {
-  registered = writer;
-}
-
-export function systemWorkUnitWriter(): SystemWorkUnitWriter {
-  if (!registered) throw new Error('No work unit writer is registered (server/src/areas.ts registers it).');
-  return registered;
-}
+const port = ownerPort<SystemWorkUnitWriter>('work unit writer');
+export const registerSystemWorkUnitWriter = port.provide;
+export const systemWorkUnitWriter = port.get;

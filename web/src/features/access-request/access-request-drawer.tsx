@@ -43,7 +43,10 @@ const EMPTY: Values = {
 };
 
 const options = (values: readonly string[]): FieldOption[] => values.map((value) => ({ value, label: value }));
-const TYPE_OPTIONS: FieldOption[] = ACCESS_REQUEST_TYPES.map((value) => ({ value, label: ACCESS_REQUEST_TYPE_LABELS[value] }));
+const TYPE_OPTIONS: FieldOption[] = ACCESS_REQUEST_TYPES.map((value) => ({
+  value,
+  label: ACCESS_REQUEST_TYPE_LABELS[value],
+}));
 
 export interface AccessRequestDrawerProps {
   open: boolean;
@@ -58,7 +61,10 @@ export interface AccessRequestDrawerProps {
 export default function AccessRequestDrawer({ open, onClose }: AccessRequestDrawerProps) {
   const [startedAt] = useState(() => new Date().toISOString());
   const [website, setWebsite] = useState('');
-  const form = useForm<Values, unknown, z.output<typeof accessRequestFieldsSchema>>({ resolver: schemaResolver(accessRequestFieldsSchema), defaultValues: EMPTY });
+  const form = useForm<Values, unknown, z.output<typeof accessRequestFieldsSchema>>({
+    resolver: schemaResolver(accessRequestFieldsSchema),
+    defaultValues: EMPTY,
+  });
   const requestType = useWatch({ control: form.control, name: 'requestType' });
   const designation = useWatch({ control: form.control, name: 'designation' });
   const { control } = form;
@@ -82,21 +88,52 @@ export default function AccessRequestDrawer({ open, onClose }: AccessRequestDraw
         <FormSelectField control={control} name="requestType" label="Request Type" options={TYPE_OPTIONS} required />
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr 2fr 1fr' }, columnGap: 2 }}>
           <FormTextField control={control} name="firstName" label="First Name" required autoFocus />
-          <FormTextField control={control} name="middleInitial" label="Middle Initial" slotProps={{ htmlInput: { maxLength: 2 } }} />
+          <FormTextField
+            control={control}
+            name="middleInitial"
+            label="Middle Initial"
+            slotProps={{ htmlInput: { maxLength: 2 } }}
+          />
           <FormTextField control={control} name="lastName" label="Last Name" required />
-          <FormSelectField control={control} name="suffix" label="Suffix" options={options(ACCESS_REQUEST_SUFFIXES)} emptyLabel="None" />
+          <FormSelectField
+            control={control}
+            name="suffix"
+            label="Suffix"
+            options={options(ACCESS_REQUEST_SUFFIXES)}
+            emptyLabel="None"
+          />
         </Box>
         <FormTextField control={control} name="email" label="Email" type="email" required />
         <FormTextField control={control} name="phone" label="Phone" type="tel" required />
         {requestType === 'PasswordReset' ? (
-          <FormTextField control={control} name="targetAccountName" label="Target Account Name" required helperText="The account whose password is to be reset, e.g. name@example.com" />
+          <FormTextField
+            control={control}
+            name="targetAccountName"
+            label="Target Account Name"
+            required
+            helperText="The account whose password is to be reset, e.g. name@example.com"
+          />
         ) : (
           <>
-            <FormSelectField control={control} name="environment" label="Environment" options={options(ACCESS_REQUEST_ENVIRONMENTS)} required />
+            <FormSelectField
+              control={control}
+              name="environment"
+              label="Environment"
+              options={options(ACCESS_REQUEST_ENVIRONMENTS)}
+              required
+            />
             <FormTextField control={control} name="citizenship" label="Citizenship" required />
-            <FormSelectField control={control} name="designation" label="Designation" options={options(ACCESS_REQUEST_DESIGNATIONS)} required />
+            <FormSelectField
+              control={control}
+              name="designation"
+              label="Designation"
+              options={options(ACCESS_REQUEST_DESIGNATIONS)}
+              required
+            />
             {designation === 'Military' && <FormTextField control={control} name="grade" label="Grade" required />}
-            {designation === 'Contractor' && <FormTextField control={control} name="companyName" label="Company Name" required />}
+            {designation === 'Contractor' && (
+              <FormTextField control={control} name="companyName" label="Company Name" required />
+            )}
             <FormTextField control={control} name="organization" label="Organization" required />
           </>
         )}
@@ -104,12 +141,26 @@ export default function AccessRequestDrawer({ open, onClose }: AccessRequestDraw
         <Box aria-hidden sx={{ position: 'absolute', left: -10000, width: 1, height: 1, overflow: 'hidden' }}>
           <label>
             Website
-            <input name="website" tabIndex={-1} autoComplete="off" value={website} onChange={(event) => setWebsite(event.target.value)} />
+            <input
+              name="website"
+              tabIndex={-1}
+              autoComplete="off"
+              value={website}
+              onChange={(event) => setWebsite(event.target.value)}
+            />
           </label>
         </Box>
         <Box sx={{ display: 'flex', flexDirection: 'column', mt: 1 }}>
-          <FormCheckboxField control={control} name="acknowledgePolicy" label="I acknowledge that access is granted only for official use and is subject to monitoring." />
-          <FormCheckboxField control={control} name="acknowledgeAccuracy" label="I confirm that the information in this request is accurate." />
+          <FormCheckboxField
+            control={control}
+            name="acknowledgePolicy"
+            label="I acknowledge that access is granted only for official use and is subject to monitoring."
+          />
+          <FormCheckboxField
+            control={control}
+            name="acknowledgeAccuracy"
+            label="I confirm that the information in this request is accurate."
+          />
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
           The service desk answers by email.

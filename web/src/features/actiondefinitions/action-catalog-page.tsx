@@ -4,7 +4,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import { ACTION_DEFINITION_TYPE_LABELS } from '@cfs/contracts/automation';
+import { ACTION_DEFINITION_TYPE_LABELS } from '@cfs/contracts/action-definitions';
 import { CellLink } from '../../components/cell-link';
 import { actionsColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
@@ -18,12 +18,27 @@ import { ACTION_DEFINITIONS_PATH, type ActionDefinition } from './api';
 import { isReadOnlyAction } from './action-definition-values';
 
 // The drawers and their forms load when first opened.
-const ActionDefinitionDrawer = lazyWhenOpened(() => import('./action-definition-drawer'), (props) => props.id !== null);
-const ActionTestDrawer = lazyWhenOpened(() => import('./action-test-drawer'), (props) => props.action !== null);
-const ActionDeleteDrawer = lazyWhenOpened(() => import('./action-delete-drawer'), (props) => props.action !== null);
-const ActionHistoryDrawer = lazyWhenOpened(() => import('./action-history-drawer'), (props) => props.id !== null);
+const ActionDefinitionDrawer = lazyWhenOpened(
+  () => import('./action-definition-drawer'),
+  (props) => props.id !== null,
+);
+const ActionTestDrawer = lazyWhenOpened(
+  () => import('./action-test-drawer'),
+  (props) => props.action !== null,
+);
+const ActionDeleteDrawer = lazyWhenOpened(
+  () => import('./action-delete-drawer'),
+  (props) => props.action !== null,
+);
+const ActionHistoryDrawer = lazyWhenOpened(
+  () => import('./action-history-drawer'),
+  (props) => props.id !== null,
+);
 
-const TYPE_OPTIONS = Object.entries(ACTION_DEFINITION_TYPE_LABELS).map(([value, label]) => ({ value: Number(value), label }));
+const TYPE_OPTIONS = Object.entries(ACTION_DEFINITION_TYPE_LABELS).map(([value, label]) => ({
+  value: Number(value),
+  label,
+}));
 
 /**
  * The action catalogue (spec 002 §2 Action catalogue): Name, Description, Type and Tenant, search
@@ -44,7 +59,11 @@ export default function ActionCatalogPage() {
       headerName: 'Name',
       flex: 1,
       minWidth: 160,
-      renderCell: ({ row }) => <CellLink href={editor.href(row.actionDefinitionId)} onClick={() => editor.open(row.actionDefinitionId)}>{row.name}</CellLink>,
+      renderCell: ({ row }) => (
+        <CellLink href={editor.href(row.actionDefinitionId)} onClick={() => editor.open(row.actionDefinitionId)}>
+          {row.name}
+        </CellLink>
+      ),
     },
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 180 },
     {
@@ -54,16 +73,37 @@ export default function ActionCatalogPage() {
       valueOptions: TYPE_OPTIONS,
       flex: 0.9,
       minWidth: 170,
-      renderCell: ({ row }) => ACTION_DEFINITION_TYPE_LABELS[row.actionDefinitionTypeId] ?? String(row.actionDefinitionTypeId),
+      renderCell: ({ row }) =>
+        ACTION_DEFINITION_TYPE_LABELS[row.actionDefinitionTypeId] ?? String(row.actionDefinitionTypeId),
     },
-    { field: 'tenant', headerName: 'Tenant', flex: 0.7, minWidth: 120, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 0.7,
+      minWidth: 120,
+      valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
+    },
     actionsColumn<ActionDefinition>(
       (row) => [
-        { label: isReadOnlyAction(row) ? 'View' : 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.actionDefinitionId) },
+        {
+          label: isReadOnlyAction(row) ? 'View' : 'Edit',
+          icon: <EditIcon fontSize="small" />,
+          onClick: () => editor.open(row.actionDefinitionId),
+        },
         { label: 'Test', icon: <PlayArrowIcon fontSize="small" />, onClick: () => setTesting(row) },
-        { label: 'History', icon: <HistoryIcon fontSize="small" />, onClick: () => history.open(row.actionDefinitionId) },
+        {
+          label: 'History',
+          icon: <HistoryIcon fontSize="small" />,
+          onClick: () => history.open(row.actionDefinitionId),
+        },
         // Built-in actions are never deleted (spec 002 §3).
-        { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', disabled: isReadOnlyAction(row), onClick: () => setDeleting(row) },
+        {
+          label: 'Delete',
+          icon: <DeleteIcon fontSize="small" />,
+          color: 'error',
+          disabled: isReadOnlyAction(row),
+          onClick: () => setDeleting(row),
+        },
       ],
       { width: 170 },
     ),
@@ -84,7 +124,12 @@ export default function ActionCatalogPage() {
         onCreate={() => editor.open('new')}
         onRowClick={(row) => editor.open(row.actionDefinitionId)}
       />
-      <ActionDefinitionDrawer id={editor.openId} tenantId={isGuid(tenantId) ? tenantId : null} onCreated={(saved) => editor.open(saved.actionDefinitionId, { replace: true })} onClose={editor.close} />
+      <ActionDefinitionDrawer
+        id={editor.openId}
+        tenantId={isGuid(tenantId) ? tenantId : null}
+        onCreated={(saved) => editor.open(saved.actionDefinitionId, { replace: true })}
+        onClose={editor.close}
+      />
       <ActionTestDrawer action={testing} onClose={() => setTesting(null)} />
       <ActionDeleteDrawer action={deleting} onClose={() => setDeleting(null)} />
       <ActionHistoryDrawer id={history.openId} onClose={history.close} />

@@ -25,7 +25,9 @@ export default function ActionDefinitionDrawer({ id, tenantId, onCreated, onClos
       title={creating ? 'Create Action Definition' : 'Edit Action Definition'}
     >
       {!creating && definition.isPending && <LinearProgress />}
-      {!creating && definition.isError && <Typography color="text.secondary">This action definition does not exist.</Typography>}
+      {!creating && definition.isError && (
+        <Typography color="text.secondary">This action definition does not exist.</Typography>
+      )}
       {readOnly && (
         <Alert severity="info" sx={{ mb: 1 }}>
           Built-in actions cannot be edited or deleted.

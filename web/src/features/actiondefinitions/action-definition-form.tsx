@@ -1,18 +1,36 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { ACTION_DEFINITION_TYPE_LABELS, EDITABLE_ACTION_TYPES, HTTP_METHODS, actionDefinitionInputSchema } from '@cfs/contracts/automation';
+import { ACTION_DEFINITION_TYPES } from '@cfs/contracts/monitoring';
+import {
+  ACTION_DEFINITION_TYPE_LABELS,
+  EDITABLE_ACTION_TYPES,
+  HTTP_METHODS,
+  actionDefinitionInputSchema,
+} from '@cfs/contracts/action-definitions';
 import { FormActions } from '../../components/form-actions';
+import { RunPlaceholders, type RunKind } from '../../components/run-placeholders';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantOptions } from '../../lib/lookups';
 import { useSaveActionDefinition, type ActionDefinition } from './api';
 import { actionFormValues, BODY_HINT, type ActionDefinitionFormValues } from './action-definition-values';
 
 const METHOD_OPTIONS: FieldOption[] = HTTP_METHODS.map((method) => ({ value: method, label: method }));
+/** The runs an action of a type may have (spec 002 §3): protocol steps, rules, or both; the catalogue's test always. */
+const RUN_KINDS: Record<number, RunKind[]> = {
+  [ACTION_DEFINITION_TYPES.ProtocolAction]: ['protocol', 'test'],
+  [ACTION_DEFINITION_TYPES.RuleAction]: ['rule', 'test'],
+};
+const runKindsOf = (type: number | null | undefined): RunKind[] =>
+  (type != null ? RUN_KINDS[type] : undefined) ?? ['protocol', 'rule', 'test'];
+
 const typeOptions = (current: number | undefined): FieldOption[] => {
-  const types = current === undefined || EDITABLE_ACTION_TYPES.includes(current) ? EDITABLE_ACTION_TYPES : [current, ...EDITABLE_ACTION_TYPES];
+  const types =
+    current === undefined || EDITABLE_ACTION_TYPES.includes(current)
+      ? EDITABLE_ACTION_TYPES
+      : [current, ...EDITABLE_ACTION_TYPES];
   return types.map((type) => ({ value: type, label: ACTION_DEFINITION_TYPE_LABELS[type] ?? String(type) }));
 };
 
@@ -27,30 +45,69 @@ export interface ActionDefinitionFormProps {
 }
 
 /** The action definition's fields (spec 002 §3, §5): an HTTP call with placeholders for its input parameters. */
-export function ActionDefinitionForm({ id, definition, tenantId, readOnly, onSaved, onClose }: ActionDefinitionFormProps) {
+export function ActionDefinitionForm({
+  id,
+  definition,
+  tenantId,
+  readOnly,
+  onSaved,
+  onClose,
+}: ActionDefinitionFormProps) {
   const form = useForm<ActionDefinitionFormValues, unknown, z.output<typeof actionDefinitionInputSchema>>({
     resolver: schemaResolver(actionDefinitionInputSchema),
     defaultValues: actionFormValues(definition, tenantId),
     disabled: readOnly,
   });
   const save = useSaveActionDefinition(id);
-  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+  const tenants = useTenantOptions();
   const { control } = form;
+  const type = useWatch({ control, name: 'actionDefinitionTypeId' });
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Action definition">
       <FormTextField control={control} name="name" label="Name" required autoFocus={!readOnly} />
       <FormTextField control={control} name="description" label="Description" multiline minRows={2} />
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2 }}>
-        <FormSelectField control={control} name="actionDefinitionTypeId" label="Type" required options={typeOptions(definition?.actionDefinitionTypeId)} />
+        <FormSelectField
+          control={control}
+          name="actionDefinitionTypeId"
+          label="Type"
+          required
+          options={typeOptions(definition?.actionDefinitionTypeId)}
+        />
         {/* None: an action every tenant may use, kept by users of all tenants. */}
-        <FormSelectField control={control} name="tenantId" label="Tenant" options={tenants} emptyLabel="None (every tenant)" />
+        <FormSelectField
+          control={control}
+          name="tenantId"
+          label="Tenant"
+          options={tenants}
+          emptyLabel="None (every tenant)"
+        />
       </Box>
-      <FormTextField control={control} name="inputParameters" label="Input Parameters" helperText="Names separated by commas; use them as {Name} in the URL, headers and body." />
+      <FormTextField
+        control={control}
+        name="inputParameters"
+        label="Input Parameters"
+        helperText="Names separated by commas; use them as {Name} in the URL, headers and body."
+      />
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 3fr' }, columnGap: 2 }}>
         <FormSelectField control={control} name="httpMethod" label="HTTP Method" options={METHOD_OPTIONS} />
-        <FormTextField control={control} name="endpointUrl" label="Endpoint URL" required placeholder="https://example.com/hooks/{Name}" />
+        <FormTextField
+          control={control}
+          name="endpointUrl"
+          label="Endpoint URL"
+          required
+          placeholder="https://example.com/hooks/{Name}"
+        />
       </Box>
-      <FormTextField control={control} name="headers" label="Headers" multiline minRows={2} helperText="One per line as Name:Value." placeholder="Authorization:Bearer {Token}" />
+      <FormTextField
+        control={control}
+        name="headers"
+        label="Headers"
+        multiline
+        minRows={2}
+        helperText="One per line as Name:Value."
+        placeholder="Authorization:Bearer {Token}"
+      />
       <FormTextField
         control={control}
         name="body"
@@ -61,6 +118,7 @@ export function ActionDefinitionForm({ id, definition, tenantId, readOnly, onSav
         helperText="Sent as application/json unless a Content-Type header says otherwise."
         slotProps={{ htmlInput: { sx: { fontFamily: 'monospace' } } }}
       />
+      <RunPlaceholders kinds={runKindsOf(type)} />
       {readOnly ? (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
           <Button onClick={onClose}>Close</Button>

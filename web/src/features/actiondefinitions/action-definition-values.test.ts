@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { actionFormValues, canAddTestPair, durationText, headerLines, isReadOnlyAction, testBody } from './action-definition-values';
+import {
+  actionFormValues,
+  canAddTestPair,
+  durationText,
+  headerLines,
+  isReadOnlyAction,
+  testBody,
+} from './action-definition-values';
 
 describe('action definition form values', () => {
   test('a new action is POST with no type chosen and the route tenant', () => {
@@ -18,7 +25,15 @@ describe('action definition form values', () => {
 
 describe('test body', () => {
   test('sends every named parameter, blank ones empty, and only extra pairs that name a parameter', () => {
-    const body = testBody('Host, Port', { Host: 'db1' }, [{ param: ' Region ', value: 'eu' }, { param: '', value: 'ignored' }], null);
+    const body = testBody(
+      'Host, Port',
+      { Host: 'db1' },
+      [
+        { param: ' Region ', value: 'eu' },
+        { param: '', value: 'ignored' },
+      ],
+      null,
+    );
     expect(body).toEqual({ parameters: { Host: 'db1', Port: '' }, extra: [{ param: 'Region', value: 'eu' }] });
   });
 
@@ -36,7 +51,9 @@ describe('test body', () => {
 
 describe('run details', () => {
   test('headers as Name: Value lines and durations in ms or s', () => {
-    expect(headerLines({ 'Content-Type': 'application/json', 'X-Id': '7' })).toBe('Content-Type: application/json\nX-Id: 7');
+    expect(headerLines({ 'Content-Type': 'application/json', 'X-Id': '7' })).toBe(
+      'Content-Type: application/json\nX-Id: 7',
+    );
     expect(headerLines(null)).toBe('');
     expect(durationText(840)).toBe('840 ms');
     expect(durationText(2400)).toBe('2.4 s');

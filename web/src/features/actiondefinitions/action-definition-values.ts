@@ -1,7 +1,12 @@
 import type { z } from 'zod';
-import { MAX_TEST_PAIRS, parameterNames, type actionDefinitionInputSchema } from '@cfs/contracts/automation';
-import { isBuiltInActionType } from '@cfs/contracts/automation';
-import type { ActionDefinition, ActionTestBody } from './api';
+import {
+  MAX_TEST_PAIRS,
+  parameterNames,
+  type actionDefinitionInputSchema,
+  type ActionTestBody,
+} from '@cfs/contracts/action-definitions';
+import { isBuiltInActionType } from '@cfs/contracts/action-definitions';
+import type { ActionDefinition } from './api';
 
 export type ActionDefinitionFormValues = z.input<typeof actionDefinitionInputSchema>;
 
@@ -9,7 +14,10 @@ export type ActionDefinitionFormValues = z.input<typeof actionDefinitionInputSch
 export const BODY_HINT = '{\n  "message": "{Message}"\n}';
 
 /** The form's values of a saved action, or of a new one (POST, no type chosen yet). */
-export function actionFormValues(definition: ActionDefinition | undefined, tenantId: string | null): ActionDefinitionFormValues {
+export function actionFormValues(
+  definition: ActionDefinition | undefined,
+  tenantId: string | null,
+): ActionDefinitionFormValues {
   return {
     name: definition?.name ?? '',
     description: definition?.description ?? '',
@@ -40,10 +48,18 @@ export const canAddTestPair = (pairs: readonly TestPair[]): boolean => pairs.len
  * The test's body: a value for every parameter the action names (empty when not typed) and the
  * extra pairs that name a parameter; the action's tenant when it has one.
  */
-export function testBody(inputParameters: string | null, values: Readonly<Record<string, string>>, pairs: readonly TestPair[], tenantId: string | null): ActionTestBody {
+export function testBody(
+  inputParameters: string | null,
+  values: Readonly<Record<string, string>>,
+  pairs: readonly TestPair[],
+  tenantId: string | null,
+): ActionTestBody {
   const parameters: Record<string, string> = {};
   for (const name of parameterNames(inputParameters)) parameters[name] = values[name] ?? '';
-  const extra = pairs.map((pair) => ({ param: pair.param.trim(), value: pair.value })).filter((pair) => pair.param !== '').slice(0, MAX_TEST_PAIRS);
+  const extra = pairs
+    .map((pair) => ({ param: pair.param.trim(), value: pair.value }))
+    .filter((pair) => pair.param !== '')
+    .slice(0, MAX_TEST_PAIRS);
   return { ...(tenantId ? { tenantId } : {}), parameters, extra };
 }
 

@@ -17,7 +17,13 @@ import { deleteFailureText, useActionDependencies, useDeleteActionDefinition, ty
  * and rules that use the action, then Continue asks the spec's question; the answer's message, or
  * 'Action Definition deleted successfully.', or the failure's own text.
  */
-export default function ActionDeleteDrawer({ action, onClose }: { action: ActionDefinition | null; onClose: () => void }) {
+export default function ActionDeleteDrawer({
+  action,
+  onClose,
+}: {
+  action: ActionDefinition | null;
+  onClose: () => void;
+}) {
   const id = action?.actionDefinitionId ?? null;
   const { protocols, rules } = useActionDependencies(id);
   const remove = useDeleteActionDefinition();
@@ -39,8 +45,14 @@ export default function ActionDeleteDrawer({ action, onClose }: { action: Action
             Action: <strong>{action.name}</strong>
           </Typography>
           {loading && <LinearProgress />}
-          {(protocols.isError || rules.isError) && <Alert severity="error">The dependencies could not be loaded.</Alert>}
-          <Dependents title="Protocols" names={protocols.data?.map((protocol) => `${protocol.name} (#${protocol.protocolId})`)} empty="No protocol uses this action." />
+          {(protocols.isError || rules.isError) && (
+            <Alert severity="error">The dependencies could not be loaded.</Alert>
+          )}
+          <Dependents
+            title="Protocols"
+            names={protocols.data?.map((protocol) => `${protocol.name} (#${protocol.protocolId})`)}
+            empty="No protocol uses this action."
+          />
           <Dependents title="Rules" names={rules.data?.map((rule) => rule.name)} empty="No rule uses this action." />
           {failure && (
             <Alert severity="error" sx={{ mt: 2 }}>

@@ -1,7 +1,7 @@
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
 import { SideDrawer } from '../../components/side-drawer';
 import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
 import { useActionDefinition } from './api';
 import { ActionHistoryList } from './action-history-list';
 
@@ -10,7 +10,12 @@ export default function ActionHistoryDrawer({ id, onClose }: { id: string | null
   const definition = useActionDefinition(id);
   const name = definition.data?.name;
   return (
-    <SideDrawer open={id !== null} onClose={onClose} title={`Action History${name ? `: ${name}` : ''}`} width={DRAWER_WIDE_WIDTH}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      title={`Action History${name ? `: ${name}` : ''}`}
+      width={DRAWER_WIDE_WIDTH}
+    >
       <ActionHistoryList filter={isGuid(id) ? `actionDefinitionId eq ${guidLiteral(id)}` : null} />
     </SideDrawer>
   );

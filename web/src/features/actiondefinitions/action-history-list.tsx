@@ -30,7 +30,14 @@ const statusColor = (statusId: number): 'success' | 'error' | 'warning' | 'defau
         : 'default';
 
 export function ResultChip({ statusId }: { statusId: number }) {
-  return <Chip size="small" label={ACTION_RESULT_LABELS[statusId] ?? String(statusId)} color={statusColor(statusId)} variant="outlined" />;
+  return (
+    <Chip
+      size="small"
+      label={ACTION_RESULT_LABELS[statusId] ?? String(statusId)}
+      color={statusColor(statusId)}
+      variant="outlined"
+    />
+  );
 }
 
 export interface ActionHistoryListProps {
@@ -74,7 +81,10 @@ export function ActionHistoryList({ filter, pollMs, emptyText = 'No History Foun
                 <TableCell>
                   <ResultChip statusId={row.resultStatusId} />
                 </TableCell>
-                <TableCell sx={{ maxWidth: '24rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={row.resultDetail ?? ''}>
+                <TableCell
+                  sx={{ maxWidth: '24rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                  title={row.resultDetail ?? ''}
+                >
                   {row.resultDetail}
                 </TableCell>
                 <TableCell align="right">
@@ -110,7 +120,18 @@ function ActionRunDialog({ id, onClose }: { id: number | null; onClose: () => vo
   );
 }
 
-const preformatted = { m: 0, p: 1, bgcolor: 'action.hover', borderRadius: 1, fontFamily: 'monospace', fontSize: '0.8rem', whiteSpace: 'pre-wrap', wordBreak: 'break-all', maxHeight: '16rem', overflow: 'auto' } as const;
+const preformatted = {
+  m: 0,
+  p: 1,
+  bgcolor: 'action.hover',
+  borderRadius: 1,
+  fontFamily: 'monospace',
+  fontSize: '0.8rem',
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-all',
+  maxHeight: '16rem',
+  overflow: 'auto',
+} as const;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -8,10 +8,10 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import ClearIcon from '@mui/icons-material/Clear';
-import { MAX_TEST_PAIRS, parameterNames } from '@cfs/contracts/automation';
+import { MAX_TEST_PAIRS, parameterNames } from '@cfs/contracts/action-definitions';
 import { SideDrawer } from '../../components/side-drawer';
 import { isGuid } from '../../lib/ids';
-import { quote } from '../../lib/list-query';
+import { quote } from '../../lib/odata-literal';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useTestActionDefinition, type ActionDefinition } from './api';
 import { canAddTestPair, testBody, type TestPair } from './action-definition-values';
@@ -24,7 +24,13 @@ const TEST_HISTORY_POLL_MS = 1000;
  * Test Action Definition {name} (spec 002 §2, §4, §5): a value per input parameter and up to seven
  * extra pairs; Test runs the action once and its history panel follows the test message's id.
  */
-export default function ActionTestDrawer({ action, onClose }: { action: ActionDefinition | null; onClose: () => void }) {
+export default function ActionTestDrawer({
+  action,
+  onClose,
+}: {
+  action: ActionDefinition | null;
+  onClose: () => void;
+}) {
   return (
     <SideDrawer open={action !== null} onClose={onClose} title={`Test Action Definition ${action?.name ?? ''}`}>
       {action && <ActionTestForm key={action.actionDefinitionId} action={action} />}
@@ -41,7 +47,8 @@ function ActionTestForm({ action }: { action: ActionDefinition }) {
   // A shared action runs its test for the tenant the user works in.
   const routeTenantId = useTenantId();
   const tenantId = action.tenantId ?? (isGuid(routeTenantId) ? routeTenantId : null);
-  const setPair = (index: number, change: Partial<TestPair>) => setPairs((current) => current.map((pair, at) => (at === index ? { ...pair, ...change } : pair)));
+  const setPair = (index: number, change: Partial<TestPair>) =>
+    setPairs((current) => current.map((pair, at) => (at === index ? { ...pair, ...change } : pair)));
 
   const run = async () => {
     setMessageId(null);
@@ -60,14 +67,26 @@ function ActionTestForm({ action }: { action: ActionDefinition }) {
         </Typography>
       )}
       {names.map((name) => (
-        <TextField key={name} fullWidth margin="dense" label={name} value={values[name] ?? ''} onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))} />
+        <TextField
+          key={name}
+          fullWidth
+          margin="dense"
+          label={name}
+          value={values[name] ?? ''}
+          onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
+        />
       ))}
 
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mt: 2 }}>
         <Typography variant="subtitle1" component="h3">
           Extra Parameters
         </Typography>
-        <Button size="small" startIcon={<AddIcon />} disabled={!canAddTestPair(pairs)} onClick={() => setPairs((current) => [...current, { param: '', value: '' }])}>
+        <Button
+          size="small"
+          startIcon={<AddIcon />}
+          disabled={!canAddTestPair(pairs)}
+          onClick={() => setPairs((current) => [...current, { param: '', value: '' }])}
+        >
           Add Parameter
         </Button>
       </Box>
@@ -75,11 +94,33 @@ function ActionTestForm({ action }: { action: ActionDefinition }) {
         Up to {MAX_TEST_PAIRS} param/value pairs. Placeholders are case-sensitive.
       </Typography>
       {pairs.map((pair, index) => (
-        <Box key={index} role="group" aria-label={`Extra parameter ${index + 1}`} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-          <TextField margin="dense" size="small" label="Param" value={pair.param} onChange={(event) => setPair(index, { param: event.target.value })} sx={{ flex: 1 }} />
-          <TextField margin="dense" size="small" label="Value" value={pair.value} onChange={(event) => setPair(index, { value: event.target.value })} sx={{ flex: 2 }} />
+        <Box
+          key={index}
+          role="group"
+          aria-label={`Extra parameter ${index + 1}`}
+          sx={{ display: 'flex', gap: 1, alignItems: 'center' }}
+        >
+          <TextField
+            margin="dense"
+            size="small"
+            label="Param"
+            value={pair.param}
+            onChange={(event) => setPair(index, { param: event.target.value })}
+            sx={{ flex: 1 }}
+          />
+          <TextField
+            margin="dense"
+            size="small"
+            label="Value"
+            value={pair.value}
+            onChange={(event) => setPair(index, { value: event.target.value })}
+            sx={{ flex: 2 }}
+          />
           <Tooltip title="Remove">
-            <IconButton aria-label="Remove" onClick={() => setPairs((current) => current.filter((_pair, at) => at !== index))}>
+            <IconButton
+              aria-label="Remove"
+              onClick={() => setPairs((current) => current.filter((_pair, at) => at !== index))}
+            >
               <ClearIcon />
             </IconButton>
           </Tooltip>
@@ -101,7 +142,11 @@ function ActionTestForm({ action }: { action: ActionDefinition }) {
           Run a test to see its history here.
         </Typography>
       ) : (
-        <ActionHistoryList filter={`messageId eq ${quote(messageId)}`} pollMs={TEST_HISTORY_POLL_MS} emptyText="Waiting for the test's run…" />
+        <ActionHistoryList
+          filter={`messageId eq ${quote(messageId)}`}
+          pollMs={TEST_HISTORY_POLL_MS}
+          emptyText="Waiting for the test's run…"
+        />
       )}
     </Box>
   );

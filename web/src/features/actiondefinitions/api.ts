@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ActionHistoryRow as ActionHistoryEntity } from '@cfs/contracts/action-histories';
+import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import {
-  AUTOMATION_MESSAGES,
   type ActionDefinition as ActionDefinitionEntity,
   type ActionDefinitionValues,
   type ActionRunDetail,
-} from '@cfs/contracts/automation';
+  type ActionTestBody,
+} from '@cfs/contracts/action-definitions';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
@@ -28,12 +29,6 @@ export interface DependentRule {
   ruleId: string;
   name: string;
 }
-export interface ActionTestBody {
-  tenantId?: string;
-  parameters: Record<string, string>;
-  extra: { param: string; value: string }[];
-}
-
 /** How many times a polled history is read while it is empty. */
 const POLL_TRIES = 30;
 const invalidate = [listQueryKey(ACTION_DEFINITIONS_PATH), ['actionDefinition']];
@@ -42,7 +37,10 @@ const invalidate = [listQueryKey(ACTION_DEFINITIONS_PATH), ['actionDefinition']]
 export function useActionDefinition(id: string | null) {
   return useQuery({
     queryKey: ['actionDefinition', id],
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<ActionDefinition>(`${ACTION_DEFINITIONS_PATH}/${pathId(id)}`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<ActionDefinition>(`${ACTION_DEFINITIONS_PATH}/${pathId(id)}`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null && id !== 'new',
   });
 }
@@ -50,7 +48,9 @@ export function useActionDefinition(id: string | null) {
 export function useSaveActionDefinition(id: string) {
   return useApiMutation({
     mutationFn: (input: ActionDefinitionValues) =>
-      id === 'new' ? apiSend<ActionDefinition>('PUT', ACTION_DEFINITIONS_PATH, input) : apiSend<ActionDefinition>('POST', `${ACTION_DEFINITIONS_PATH}/${pathId(id)}`, input),
+      id === 'new'
+        ? apiSend<ActionDefinition>('PUT', ACTION_DEFINITIONS_PATH, input)
+        : apiSend<ActionDefinition>('POST', `${ACTION_DEFINITIONS_PATH}/${pathId(id)}`, input),
     invalidate,
     successMessage: 'Action definition saved.',
     errorMessage: AUTOMATION_MESSAGES.actionSaveFailed,
@@ -60,7 +60,8 @@ export function useSaveActionDefinition(id: string) {
 /** Spec 002 §7, §8: the answer's message, else 'Action Definition deleted successfully.'; a failure shows the error text. */
 export function useDeleteActionDefinition() {
   return useApiMutation({
-    mutationFn: (id: string) => apiSend<{ message?: string } | undefined>('DELETE', `${ACTION_DEFINITIONS_PATH}/${pathId(id)}`),
+    mutationFn: (id: string) =>
+      apiSend<{ message?: string } | undefined>('DELETE', `${ACTION_DEFINITIONS_PATH}/${pathId(id)}`),
     invalidate,
     successMessage: (answer) => answer?.message || AUTOMATION_MESSAGES.actionDeleted,
     errorMessage: (error) => deleteFailureText(error),
@@ -79,7 +80,8 @@ export function deleteFailureText(error: Error): string {
 /** POST v1/actionDefinitions/{id}/test: the test message's id (spec 002 §4); the drawer then reads its history. */
 export function useTestActionDefinition(id: string) {
   return useApiMutation({
-    mutationFn: (body: ActionTestBody) => apiSend<{ id: string }>('POST', `${ACTION_DEFINITIONS_PATH}/${pathId(id)}/test`, body),
+    mutationFn: (body: ActionTestBody) =>
+      apiSend<{ id: string }>('POST', `${ACTION_DEFINITIONS_PATH}/${pathId(id)}/test`, body),
     errorMessage: AUTOMATION_MESSAGES.actionTestFailed,
   });
 }
@@ -88,12 +90,20 @@ export function useTestActionDefinition(id: string) {
 export function useActionDependencies(id: string | null) {
   const protocols = useQuery({
     queryKey: ['actionDefinition', id, 'protocols'],
-    queryFn: ({ signal }) => apiGet<DependentProtocol[]>(`/v1/protocols/GetProtocolsForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<DependentProtocol[]>(
+        `/v1/protocols/GetProtocolsForAction(actionDefinitionId=${pathId(id ?? '')})`,
+        undefined,
+        { signal },
+      ),
     enabled: isGuid(id),
   });
   const rules = useQuery({
     queryKey: ['actionDefinition', id, 'rules'],
-    queryFn: ({ signal }) => apiGet<DependentRule[]>(`/v1/rules/GetRulesForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<DependentRule[]>(`/v1/rules/GetRulesForAction(actionDefinitionId=${pathId(id ?? '')})`, undefined, {
+        signal,
+      }),
     enabled: isGuid(id),
   });
   return { protocols, rules };
@@ -105,13 +115,22 @@ export function useActionDependencies(id: string | null) {
  * arrives a moment after the test is sent).
  */
 export function useActionHistories(filter: string | null, options: { top?: number; pollMs?: number } = {}) {
-  const query: ODataParams = { $filter: filter ?? '', $orderby: 'actionProcessed desc', $top: String(options.top ?? 50), $count: 'true', $expand: 'actionDefinition' };
+  const query: ODataParams = {
+    $filter: filter ?? '',
+    $orderby: 'actionProcessed desc',
+    $top: String(options.top ?? 50),
+    $count: 'true',
+    $expand: 'actionDefinition',
+  };
   return useQuery({
     queryKey: listQueryKey(ACTION_HISTORIES_PATH, query),
     queryFn: ({ signal }) => fetchList<ActionHistoryRow>(ACTION_HISTORIES_PATH, query, signal),
     enabled: filter !== null,
     // A few tries, then the user's own refresh (reopening) reads again.
-    refetchInterval: (current) => (options.pollMs && (current.state.data?.rows.length ?? 0) === 0 && current.state.dataUpdateCount < POLL_TRIES ? options.pollMs : false),
+    refetchInterval: (current) =>
+      options.pollMs && (current.state.data?.rows.length ?? 0) === 0 && current.state.dataUpdateCount < POLL_TRIES
+        ? options.pollMs
+        : false,
   });
 }
 
@@ -119,7 +138,8 @@ export function useActionHistories(filter: string | null, options: { top?: numbe
 export function useActionHistoryDetail(id: number | null) {
   return useQuery({
     queryKey: ['actionHistory', id],
-    queryFn: ({ signal }) => apiGet<ActionHistoryDetail>(`${ACTION_HISTORIES_PATH}/${pathId(id ?? 0)}`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<ActionHistoryDetail>(`${ACTION_HISTORIES_PATH}/${pathId(id ?? 0)}`, undefined, { signal }),
     enabled: id !== null,
   });
 }

@@ -1,5 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { BLOCK_MESSAGES, type Block, type BlockCreateInput, type BlockHistory, type BlockUpdateInput } from '@cfs/contracts/blocks';
+import {
+  BLOCK_MESSAGES,
+  type Block,
+  type BlockCreateInput,
+  type BlockHistory,
+  type BlockUpdateInput,
+} from '@cfs/contracts/blocks';
 import { MONITORING_LIMITS, MONITORING_POLLING_MS } from '@cfs/contracts/monitoring';
 import type { Packet } from '@cfs/contracts/packets';
 import { rangeStart, type HistoryPage, type HistoryRange } from '../../components/entity-history';
@@ -9,7 +15,8 @@ import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { fetchList, listQueryKey } from '../../lib/list-api';
-import { guidLiteral, type ODataParams } from '../../lib/list-query';
+import { type ODataParams } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
 import { useApiMutation } from '../../lib/mutations';
 
 export const BLOCKS_PATH = '/v1/blocks';
@@ -23,7 +30,12 @@ const IDS_PER_REQUEST = 100;
 
 /** The blocks of the tenant (spec 002 §7 "filter by … tenant, ordered by name; refreshed every 10 s"). */
 export function useBlocks(tenantId: string) {
-  const query: ODataParams = { $filter: `tenantId eq ${guidLiteral(tenantId)}`, $orderby: 'name asc', $top: String(BLOCKS_SHOWN), $expand: 'entityColor' };
+  const query: ODataParams = {
+    $filter: `tenantId eq ${guidLiteral(tenantId)}`,
+    $orderby: 'name asc',
+    $top: String(BLOCKS_SHOWN),
+    $expand: 'entityColor',
+  };
   return useQuery({
     queryKey: listQueryKey(BLOCKS_PATH, query),
     queryFn: ({ signal }) => fetchList<BlockRow>(BLOCKS_PATH, query, signal),
@@ -42,11 +54,20 @@ export function useLatestPackets(entityIds: readonly string[]) {
     queryKey: ['list', PACKETS_PATH, 'blocks', ids.join(',')],
     queryFn: async ({ signal }) => {
       const chunks: string[][] = [];
-      for (let start = 0; start < ids.length; start += IDS_PER_REQUEST) chunks.push(ids.slice(start, start + IDS_PER_REQUEST));
+      for (let start = 0; start < ids.length; start += IDS_PER_REQUEST)
+        chunks.push(ids.slice(start, start + IDS_PER_REQUEST));
       const pages = await Promise.all(
-        chunks.map((chunk) => fetchList<PacketRow>(PACKETS_PATH, { $filter: `entityId in (${chunk.map(guidLiteral).join(',')})`, $top: String(chunk.length) }, signal)),
+        chunks.map((chunk) =>
+          fetchList<PacketRow>(
+            PACKETS_PATH,
+            { $filter: `entityId in (${chunk.map(guidLiteral).join(',')})`, $top: String(chunk.length) },
+            signal,
+          ),
+        ),
       );
-      return new Map(pages.flatMap((page) => page.rows.map((packet) => [packet.entityId.toLowerCase(), packet] as const)));
+      return new Map(
+        pages.flatMap((page) => page.rows.map((packet) => [packet.entityId.toLowerCase(), packet] as const)),
+      );
     },
     enabled: ids.length > 0,
     refetchInterval: MONITORING_POLLING_MS.blocks,
@@ -77,7 +98,8 @@ export function useCreateBlock() {
 /** An edit sends only the name and the description (spec 002 §4). */
 export function useUpdateBlock(id: string) {
   return useApiMutation({
-    mutationFn: (input: BlockUpdateInput) => apiSend<BlockRow>('POST', `${BLOCKS_PATH}/${pathId(id)}`, { name: input.name, description: input.description }),
+    mutationFn: (input: BlockUpdateInput) =>
+      apiSend<BlockRow>('POST', `${BLOCKS_PATH}/${pathId(id)}`, { name: input.name, description: input.description }),
     invalidate: invalidate(id),
     successMessage: BLOCK_MESSAGES.saved,
     errorMessage: BLOCK_MESSAGES.saveFailed,
@@ -103,7 +125,11 @@ export function useBlockHistory(id: string, range: HistoryRange, pageIndex: numb
         { pageNumber: pageIndex + 1, rowCount: MONITORING_LIMITS.blockHistoryPageSize, from: rangeStart(range) },
         { signal },
       );
-      return { rows: answer.historyItems, total: answer.totalCount, hasNext: (pageIndex + 1) * MONITORING_LIMITS.blockHistoryPageSize < answer.totalCount };
+      return {
+        rows: answer.historyItems,
+        total: answer.totalCount,
+        hasNext: (pageIndex + 1) * MONITORING_LIMITS.blockHistoryPageSize < answer.totalCount,
+      };
     },
     refetchInterval: MONITORING_POLLING_MS.packetDrawer,
     placeholderData: keepPreviousData,

@@ -16,7 +16,9 @@ export function luminance(hex: string): number {
  * background, and black or white text, whichever contrasts more with it. Null for no colour
  * (or one that is not hex): the tile keeps the theme's.
  */
-export function tileColors(color: string | null | undefined): { background: string; text: string; name: string } | null {
+export function tileColors(
+  color: string | null | undefined,
+): { background: string; text: string; name: string } | null {
   if (!color || !HEX.test(color)) return null;
   const hex = color.toUpperCase();
   const light = luminance(hex);

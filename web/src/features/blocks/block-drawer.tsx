@@ -11,7 +11,7 @@ import { Timeline, entityTimelinePath } from '../../components/timeline';
 import { RuleMatchesTable } from '../../components/rule-matches-table';
 import { SideDrawer } from '../../components/side-drawer';
 import { pathId } from '../../lib/ids';
-import { quote } from '../../lib/list-query';
+import { quote } from '../../lib/odata-literal';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useQueryParam } from '../../lib/url-state';
 import { BLOCKS_PATH, useBlock, useBlockHistory, useBlockLogs } from './api';
@@ -48,7 +48,15 @@ function BlockLogsTab({ id }: { id: string }) {
  * in the address; a new block (`?blockId=new`) shows only Details, and after its save the address
  * names it and the other tabs appear.
  */
-export default function BlockDrawer({ id, onClose, onCreated }: { id: string | null; onClose: () => void; onCreated: (blockId: string) => void }) {
+export default function BlockDrawer({
+  id,
+  onClose,
+  onCreated,
+}: {
+  id: string | null;
+  onClose: () => void;
+  onCreated: (blockId: string) => void;
+}) {
   const tenantId = useTenantId();
   const [tabParam, setTab] = useQueryParam('tab');
   const creating = id === 'new';
@@ -56,9 +64,20 @@ export default function BlockDrawer({ id, onClose, onCreated }: { id: string | n
   const tab: EntityTab = creating || !isEntityTab(tabParam) ? 'details' : tabParam;
   const existing = !creating && block.data ? block.data : undefined;
   return (
-    <SideDrawer open={id !== null} onClose={onClose} title="Block details" headerActions={existing && <AuditHistoryButton entityType="block" entityId={existing.blockId} />}>
-      {!creating && (
-        <Tabs value={tab} onChange={(_event, next: EntityTab) => setTab(next === 'details' ? null : next)} variant="scrollable" sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      title="Block details"
+      headerActions={existing && <AuditHistoryButton entityType="block" entityId={existing.blockId} />}
+    >
+      {/* A block that does not exist (or is another tenant's) has no tabs to offer. */}
+      {existing && (
+        <Tabs
+          value={tab}
+          onChange={(_event, next: EntityTab) => setTab(next === 'details' ? null : next)}
+          variant="scrollable"
+          sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}
+        >
           {(Object.keys(ENTITY_TABS) as EntityTab[]).map((key) => (
             <Tab key={key} value={key} label={ENTITY_TABS[key]} />
           ))}
@@ -66,12 +85,23 @@ export default function BlockDrawer({ id, onClose, onCreated }: { id: string | n
       )}
       {!creating && block.isPending && id !== null && <LinearProgress />}
       {!creating && block.isError && <Typography color="text.secondary">This block does not exist.</Typography>}
-      {tab === 'details' && creating && <BlockCreateForm key="new" tenantId={tenantId} onSaved={(saved) => onCreated(saved.blockId)} onClose={onClose} />}
+      {tab === 'details' && creating && (
+        <BlockCreateForm
+          key="new"
+          tenantId={tenantId}
+          onSaved={(saved) => onCreated(saved.blockId)}
+          onClose={onClose}
+        />
+      )}
       {tab === 'details' && existing && <BlockEditForm key={existing.blockId} block={existing} onClose={onClose} />}
-      {tab === 'ruleMatches' && existing && <RuleMatchesTable filter={`subjectId eq ${quote(existing.blockId)}`} hideSubject label="Block rule matches" />}
+      {tab === 'ruleMatches' && existing && (
+        <RuleMatchesTable filter={`subjectId eq ${quote(existing.blockId)}`} hideSubject label="Block rule matches" />
+      )}
       {tab === 'history' && existing && <BlockHistoryTab key={existing.blockId} id={existing.blockId} />}
       {tab === 'logs' && existing && <BlockLogsTab key={existing.blockId} id={existing.blockId} />}
-      {tab === 'timeline' && existing && <Timeline key={existing.blockId} path={entityTimelinePath(existing.blockId)} />}
+      {tab === 'timeline' && existing && (
+        <Timeline key={existing.blockId} path={entityTimelinePath(existing.blockId)} />
+      )}
     </SideDrawer>
   );
 }

@@ -4,7 +4,15 @@ import type { z } from 'zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { BLOCK_MESSAGES, BLOCK_TYPE_LABELS, CHOOSABLE_BLOCK_TYPES, blockFormSchema, blockUpdateSchema, type BlockFormInput, type BlockUpdateInput } from '@cfs/contracts/blocks';
+import {
+  BLOCK_MESSAGES,
+  BLOCK_TYPE_LABELS,
+  CHOOSABLE_BLOCK_TYPES,
+  blockFormSchema,
+  blockUpdateSchema,
+  type BlockFormInput,
+  type BlockUpdateInput,
+} from '@cfs/contracts/blocks';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { FormActions } from '../../components/form-actions';
@@ -12,19 +20,14 @@ import { FormSelectField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { usePermissions } from '../../auth/session-data';
 import { formatDateTime } from '../../lib/dates';
-import { useSubscriptionsLookup, useTenantsLookup } from '../../lib/lookups';
+import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
 import { useCreateBlock, useDeleteBlock, useUpdateBlock, type BlockRow } from './api';
 
 /** The types a person may choose: deviceHeartbeat is the agents' own (spec 002 §5). */
-const TYPE_OPTIONS = CHOOSABLE_BLOCK_TYPES.map((value) => ({ value, label: BLOCK_TYPE_LABELS[value] ?? String(value) }));
-
-function useTenantOptions(tenantId: string | null | undefined) {
-  const tenants = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
-  const subscriptions = (useSubscriptionsLookup().data ?? [])
-    .filter((subscription) => subscription.tenantId === tenantId)
-    .map((subscription) => ({ value: subscription.subscriptionId, label: subscription.name }));
-  return { tenants, subscriptions };
-}
+const TYPE_OPTIONS = CHOOSABLE_BLOCK_TYPES.map((value) => ({
+  value,
+  label: BLOCK_TYPE_LABELS[value] ?? String(value),
+}));
 
 type CreateValues = z.output<typeof blockFormSchema>;
 
@@ -33,22 +36,57 @@ type CreateValues = z.output<typeof blockFormSchema>;
  * whose packets it shows; a script's entity id can be pasted instead), Name, Description, Type
  * (not deviceHeartbeat), Tenant and Subscription, all checked as the server checks them.
  */
-export function BlockCreateForm({ tenantId, onSaved, onClose }: { tenantId: string; onSaved: (block: BlockRow) => void; onClose: () => void }) {
+export function BlockCreateForm({
+  tenantId,
+  onSaved,
+  onClose,
+}: {
+  tenantId: string;
+  onSaved: (block: BlockRow) => void;
+  onClose: () => void;
+}) {
   const form = useForm<BlockFormInput, unknown, CreateValues>({
     resolver: schemaResolver(blockFormSchema),
-    defaultValues: { blockId: crypto.randomUUID(), name: '', description: '', tenantId, subscriptionId: '', blockTypeId: undefined },
+    defaultValues: {
+      blockId: crypto.randomUUID(),
+      name: '',
+      description: '',
+      tenantId,
+      subscriptionId: '',
+      blockTypeId: undefined,
+    },
   });
   const chosenTenant = useWatch({ control: form.control, name: 'tenantId' });
-  const { tenants, subscriptions } = useTenantOptions(chosenTenant);
+  const tenants = useTenantOptions();
+  const subscriptions = useSubscriptionOptions(chosenTenant);
   const create = useCreateBlock();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Create block">
-      <FormTextField control={form.control} name="blockId" label="Block ID" required helperText="The id of the entity whose packets the block shows" />
+      <FormTextField
+        control={form.control}
+        name="blockId"
+        label="Block ID"
+        required
+        helperText="The id of the entity whose packets the block shows"
+      />
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <FormSelectField control={form.control} name="blockTypeId" label="Type" options={TYPE_OPTIONS} required />
-      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} required onValueChange={() => form.setValue('subscriptionId', '', { shouldDirty: true })} />
-      <FormSelectField control={form.control} name="subscriptionId" label="Subscription" options={subscriptions} required />
+      <FormSelectField
+        control={form.control}
+        name="tenantId"
+        label="Tenant"
+        options={tenants}
+        required
+        onValueChange={() => form.setValue('subscriptionId', '', { shouldDirty: true })}
+      />
+      <FormSelectField
+        control={form.control}
+        name="subscriptionId"
+        label="Subscription"
+        options={subscriptions}
+        required
+      />
       <FormActions
         form={form}
         onSave={async (values) => {
@@ -72,12 +110,25 @@ export function BlockEditForm({ block, onClose }: { block: BlockRow; onClose: ()
   const remove = useDeleteBlock();
   const permissions = usePermissions();
   const [deleting, setDeleting] = useState(false);
-  const { tenants, subscriptions } = useTenantOptions(block.tenantId);
+  const tenants = useTenantOptions();
+  const subscriptions = useSubscriptionOptions(block.tenantId);
   const tenantName = tenants.find((tenant) => tenant.value === block.tenantId)?.label ?? block.tenantId;
-  const subscriptionName = subscriptions.find((subscription) => subscription.value === block.subscriptionId)?.label ?? block.subscriptionId;
+  const subscriptionName =
+    subscriptions.find((subscription) => subscription.value === block.subscriptionId)?.label ?? block.subscriptionId;
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Edit block">
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, '& dt': { color: 'text.secondary' }, '& dd': { m: 0, wordBreak: 'break-all' } }}>
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: 'max-content 1fr',
+          columnGap: 2,
+          rowGap: 0.5,
+          m: 0,
+          '& dt': { color: 'text.secondary' },
+          '& dd': { m: 0, wordBreak: 'break-all' },
+        }}
+      >
         <dt>Block ID</dt>
         <dd>
           {block.blockId} <CopyButton text={block.blockId} label="Copy Block ID" />

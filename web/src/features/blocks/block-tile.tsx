@@ -13,7 +13,21 @@ import { tileColors } from './block-colors';
  * and when it was reported, on the entity's colour with text that reads on it; 'No packet for
  * this entity.' until a packet exists. The whole tile opens the block.
  */
-export function BlockTile({ block, packet, packetsLoaded, now, href, onOpen }: { block: BlockRow; packet: PacketRow | undefined; packetsLoaded: boolean; now: number; href: string; onOpen: () => void }) {
+export function BlockTile({
+  block,
+  packet,
+  packetsLoaded,
+  now,
+  href,
+  onOpen,
+}: {
+  block: BlockRow;
+  packet: PacketRow | undefined;
+  packetsLoaded: boolean;
+  now: number;
+  href: string;
+  onOpen: () => void;
+}) {
   const colors = tileColors(block.entityColor?.color);
   return (
     <Card
@@ -22,7 +36,10 @@ export function BlockTile({ block, packet, packetsLoaded, now, href, onOpen }: {
       aria-label={block.name}
       data-testid="block-tile"
       data-color={colors?.name ?? ''}
-      sx={{ height: '100%', ...(colors ? { bgcolor: colors.background, color: colors.text, borderColor: colors.background } : {}) }}
+      sx={{
+        height: '100%',
+        ...(colors ? { bgcolor: colors.background, color: colors.text, borderColor: colors.background } : {}),
+      }}
     >
       <CardActionArea
         href={href}
@@ -31,10 +48,22 @@ export function BlockTile({ block, packet, packetsLoaded, now, href, onOpen }: {
           event.preventDefault();
           onOpen();
         }}
-        sx={{ height: '100%', p: 2, display: 'flex', flexDirection: 'column', alignItems: 'stretch', justifyContent: 'space-between', gap: 1 }}
+        sx={{
+          height: '100%',
+          p: 2,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'stretch',
+          justifyContent: 'space-between',
+          gap: 1,
+        }}
       >
         <Box>
-          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, lineHeight: 1.3, wordBreak: 'break-word' }}>
+          <Typography
+            variant="subtitle1"
+            component="h2"
+            sx={{ fontWeight: 600, lineHeight: 1.3, wordBreak: 'break-word' }}
+          >
             {block.name}
           </Typography>
           <Typography variant="caption" sx={{ opacity: 0.8 }}>
@@ -43,7 +72,16 @@ export function BlockTile({ block, packet, packetsLoaded, now, href, onOpen }: {
         </Box>
         {packet ? (
           <>
-            <Typography variant="h4" component="p" data-testid="block-value" sx={{ fontVariantNumeric: 'tabular-nums', wordBreak: 'break-word', fontSize: { xs: '1.6rem', sm: '2rem' } }}>
+            <Typography
+              variant="h4"
+              component="p"
+              data-testid="block-value"
+              sx={{
+                fontVariantNumeric: 'tabular-nums',
+                wordBreak: 'break-word',
+                fontSize: { xs: '1.6rem', sm: '2rem' },
+              }}
+            >
               {formatPacketValue(packet.message.Value)}
             </Typography>
             <Typography variant="caption" sx={{ opacity: 0.85 }} title={formatDateTime(packet.timestamp)}>

@@ -16,7 +16,10 @@ import { useBlocks, useLatestPackets } from './api';
 import { BlockTile } from './block-tile';
 
 // The drawer's code (its form, the chart) loads when a block is first opened: the tiles paint without it.
-const BlockDrawer = lazyWhenOpened(() => import('./block-drawer'), (props) => props.id !== null);
+const BlockDrawer = lazyWhenOpened(
+  () => import('./block-drawer'),
+  (props) => props.id !== null,
+);
 
 /**
  * Blocks (spec 002 §2, route /{tenantId}/blocks): a tile per block of the tenant with its entity's
@@ -59,7 +62,16 @@ export default function BlocksPage() {
         </Typography>
       )}
       {rows.length > 0 && (
-        <Box component="section" aria-label="Blocks" sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 13rem), 1fr))', gridAutoRows: 'minmax(9rem, auto)' }}>
+        <Box
+          component="section"
+          aria-label="Blocks"
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 13rem), 1fr))',
+            gridAutoRows: 'minmax(9rem, auto)',
+          }}
+        >
           {rows.map((block) => (
             <BlockTile
               key={block.blockId}

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Operation } from 'fast-json-patch';
 import {
   complianceExportFileName,
@@ -47,7 +47,8 @@ export function useControlSetOptions(tenantId: string) {
   return useQuery({
     queryKey: [...COMPLIANCE_KEY, 'sets', tenantId],
     queryFn: ({ signal }) => apiGet<ControlSetsAnswer>(CONTROL_SETS_PATH, { tenantId }, { signal }),
-    select: (answer): ControlSetOption[] => answer.value.map((set) => ({ id: set.id, name: set.name, description: set.description })),
+    select: (answer): ControlSetOption[] =>
+      answer.value.map((set) => ({ id: set.id, name: set.name, description: set.description })),
     enabled: isGuid(tenantId),
     staleTime: 60_000,
   });
@@ -62,7 +63,11 @@ export function useControlSetWeek(tenantId: string, controlSetId: string | undef
   return useQuery({
     queryKey: weekKey(tenantId, controlSetId ?? '', checkDate),
     queryFn: async ({ signal }) => {
-      const answer = await apiGet<ControlSetsAnswer>(CONTROL_SETS_PATH, { tenantId, controlSetId, checkDate }, { signal });
+      const answer = await apiGet<ControlSetsAnswer>(
+        CONTROL_SETS_PATH,
+        { tenantId, controlSetId, checkDate },
+        { signal },
+      );
       return answer.value.find((set) => set.id === controlSetId) ?? null;
     },
     enabled: isGuid(tenantId) && isGuid(controlSetId),
@@ -76,9 +81,21 @@ export function statusOf(control: ControlRow): ControlStatusRow | undefined {
 }
 
 /** Puts a control's record for the week (or none, after a delete) into the cached week. */
-export function setCachedStatus(queryClient: QueryClient, key: WeekKey, controlId: string, record: ControlStatusRow | null): void {
+export function setCachedStatus(
+  queryClient: QueryClient,
+  key: WeekKey,
+  controlId: string,
+  record: ControlStatusRow | null,
+): void {
   queryClient.setQueryData<ControlSetRow | null>(key, (set) =>
-    set ? { ...set, controls: set.controls.map((control) => (control.id === controlId ? { ...control, controlStatuses: record ? [record] : [] } : control)) } : set,
+    set
+      ? {
+          ...set,
+          controls: set.controls.map((control) =>
+            control.id === controlId ? { ...control, controlStatuses: record ? [record] : [] } : control,
+          ),
+        }
+      : set,
   );
 }
 
@@ -99,15 +116,11 @@ export function deleteControlStatus(id: string): Promise<void> {
   return apiSend<void>('DELETE', `${CONTROL_STATUSES_PATH}/${pathId(id)}`);
 }
 
-export function useInvalidateCompliance(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: COMPLIANCE_KEY });
-}
-
 /** "Copy last week": last week's statuses and notes for the controls that have none this week. */
 export function useCopyLastWeek() {
   return useApiMutation({
-    mutationFn: (input: { controlSetId: string; tenantId: string; checkDate: string }) => apiSend<CopyLastWeekResult>('POST', `${CONTROL_STATUSES_PATH}/copyLastWeek`, input),
+    mutationFn: (input: { controlSetId: string; tenantId: string; checkDate: string }) =>
+      apiSend<CopyLastWeekResult>('POST', `${CONTROL_STATUSES_PATH}/copyLastWeek`, input),
     invalidate: [COMPLIANCE_KEY],
     successMessage: (result) => result.message,
     errorMessage: (error) => error.message,

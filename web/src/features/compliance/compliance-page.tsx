@@ -22,7 +22,10 @@ import { ComplianceWeekPicker } from './compliance-week-picker';
 import { ControlStatusTable, type ControlPermissions } from './control-status-table';
 import { useControlStatusEditor } from './use-control-status-editor';
 
-const UploadControlSetDialog = lazyWhenOpened(() => import('./upload-control-set-dialog'), (props) => props.open);
+const UploadControlSetDialog = lazyWhenOpened(
+  () => import('./upload-control-set-dialog'),
+  (props) => props.open,
+);
 
 const READ_ONLY: ControlPermissions = { create: false, edit: false, delete: false };
 
@@ -44,7 +47,11 @@ export default function CompliancePage() {
   const permissions = usePermissions();
   // One object while the permissions stay: every row is memoised on it.
   const can = useMemo<ControlPermissions>(
-    () => ({ create: permissions.has('Compliance', 'create'), edit: permissions.has('Compliance', 'edit'), delete: permissions.has('Compliance', 'delete') }),
+    () => ({
+      create: permissions.has('Compliance', 'create'),
+      edit: permissions.has('Compliance', 'edit'),
+      delete: permissions.has('Compliance', 'delete'),
+    }),
     [permissions],
   );
   const [setParam, setControlSetId] = useQueryParam('controlSetId');
@@ -120,7 +127,12 @@ export default function CompliancePage() {
       {sets.data && options.length === 0 && <Typography color="text.secondary">No control sets found.</Typography>}
       {rows.data && (
         // The previous week's rows stay on screen while the next loads: shown, not edited.
-        <ControlStatusTable controls={controls} permissions={rows.isPlaceholderData ? READ_ONLY : can} onChooseStatus={editor.chooseStatus} onSaveNotes={editor.saveNotes} />
+        <ControlStatusTable
+          controls={controls}
+          permissions={rows.isPlaceholderData ? READ_ONLY : can}
+          onChooseStatus={editor.chooseStatus}
+          onSaveNotes={editor.saveNotes}
+        />
       )}
       <ConfirmDialog
         open={editor.deleting !== null}

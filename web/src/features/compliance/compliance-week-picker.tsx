@@ -56,7 +56,11 @@ export function ComplianceWeekPicker({ value, onChange }: ComplianceWeekPickerPr
             textField: { size: 'small', sx: { width: 190 } },
             day: (ownerState) => ({
               sx: inWeek(dayjs(ownerState.day))
-                ? { borderRadius: 0, backgroundColor: 'action.selected', '&.Mui-selected': { backgroundColor: 'primary.main' } }
+                ? {
+                    borderRadius: 0,
+                    backgroundColor: 'action.selected',
+                    '&.Mui-selected': { backgroundColor: 'primary.main' },
+                  }
                 : {},
             }),
           }}

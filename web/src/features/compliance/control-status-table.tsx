@@ -79,7 +79,12 @@ export function ControlStatusTable({ controls, permissions, onChooseStatus, onSa
                 <TableRow sx={{ bgcolor: 'action.hover' }} data-testid="control-family">
                   <TableCell colSpan={3} sx={{ py: 0.5 }}>
                     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                      <IconButton size="small" aria-expanded={open} aria-label={`${open ? 'Fold' : 'Unfold'} ${family.name}`} onClick={() => toggleFamily(family.name)}>
+                      <IconButton
+                        size="small"
+                        aria-expanded={open}
+                        aria-label={`${open ? 'Fold' : 'Unfold'} ${family.name}`}
+                        onClick={() => toggleFamily(family.name)}
+                      >
                         {open ? <ExpandMoreIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
                       </IconButton>
                       <Typography variant="subtitle2" component="h2">
@@ -93,7 +98,13 @@ export function ControlStatusTable({ controls, permissions, onChooseStatus, onSa
                 </TableRow>
                 {open &&
                   family.controls.map((control) => (
-                    <ControlStatusRow key={control.id} control={control} permissions={permissions} onChooseStatus={onChooseStatus} onSaveNotes={onSaveNotes} />
+                    <ControlStatusRow
+                      key={control.id}
+                      control={control}
+                      permissions={permissions}
+                      onChooseStatus={onChooseStatus}
+                      onSaveNotes={onSaveNotes}
+                    />
                   ))}
               </Fragment>
             );
@@ -112,7 +123,12 @@ interface ControlStatusRowProps {
 }
 
 /** One control: only the row whose record changed renders again (the cache replaces that control alone). */
-const ControlStatusRow = memo(function ControlStatusRow({ control, permissions, onChooseStatus, onSaveNotes }: ControlStatusRowProps) {
+const ControlStatusRow = memo(function ControlStatusRow({
+  control,
+  permissions,
+  onChooseStatus,
+  onSaveNotes,
+}: ControlStatusRowProps) {
   const record = statusOf(control);
   const saved = record?.notes ?? '';
   const [notes, setNotes] = useState(saved);
@@ -132,7 +148,11 @@ const ControlStatusRow = memo(function ControlStatusRow({ control, permissions, 
   const statementId = `statement-${control.id}`;
   return (
     <>
-      <TableRow hover data-testid={`control-${control.name}`} sx={statementOpen ? { '& > td': { borderBottom: 'none' } } : undefined}>
+      <TableRow
+        hover
+        data-testid={`control-${control.name}`}
+        sx={statementOpen ? { '& > td': { borderBottom: 'none' } } : undefined}
+      >
         <TableCell>
           <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}>
             <Tooltip title={statementOpen ? 'Hide statement' : 'Show statement'}>
@@ -163,7 +183,8 @@ const ControlStatusRow = memo(function ControlStatusRow({ control, permissions, 
             value={record?.status ?? null}
             disabled={!canChange}
             onChange={(status) => {
-              if (status === null ? permissions.delete : record ? permissions.edit : permissions.create) onChooseStatus(control, status);
+              if (status === null ? permissions.delete : record ? permissions.edit : permissions.create)
+                onChooseStatus(control, status);
             }}
           />
         </TableCell>
@@ -175,7 +196,13 @@ const ControlStatusRow = memo(function ControlStatusRow({ control, permissions, 
             maxRows={4}
             placeholder={canWriteNotes ? 'Notes' : undefined}
             value={notes}
-            slotProps={{ htmlInput: { 'aria-label': `Notes of ${control.name}`, maxLength: MAX_CONTROL_NOTES, readOnly: !canWriteNotes } }}
+            slotProps={{
+              htmlInput: {
+                'aria-label': `Notes of ${control.name}`,
+                maxLength: MAX_CONTROL_NOTES,
+                readOnly: !canWriteNotes,
+              },
+            }}
             onFocus={() => setEditing(true)}
             onChange={(event) => setNotes(event.target.value)}
             onBlur={() => {
@@ -188,7 +215,12 @@ const ControlStatusRow = memo(function ControlStatusRow({ control, permissions, 
       <TableRow>
         <TableCell colSpan={3} sx={{ py: 0, ...(statementOpen ? {} : { borderBottom: 'none' }) }}>
           <Collapse in={statementOpen} unmountOnExit>
-            <Typography id={statementId} variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', py: 1, pl: 5 }}>
+            <Typography
+              id={statementId}
+              variant="body2"
+              color="text.secondary"
+              sx={{ whiteSpace: 'pre-wrap', py: 1, pl: 5 }}
+            >
               {control.description || 'No statement.'}
             </Typography>
           </Collapse>

@@ -1,7 +1,12 @@
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { getContrastRatio } from '@mui/material/styles';
-import { CONTROL_STATUS_COLORS, CONTROL_STATUS_LABELS, CONTROL_STATUSES, type ControlStatusValue } from '@cfs/contracts/compliance';
+import {
+  CONTROL_STATUS_COLORS,
+  CONTROL_STATUS_LABELS,
+  CONTROL_STATUSES,
+  type ControlStatusValue,
+} from '@cfs/contracts/compliance';
 
 /** White or near-black text, whichever reads better on the status colour (amber takes dark text). */
 function textOn(hex: string): string {
@@ -44,7 +49,12 @@ export function ControlStatusToggle({ controlName, value, onChange, disabled }: 
       sx={{ ...toggleSx, '& .MuiToggleButton-root': { py: 0.25, px: 1, whiteSpace: 'nowrap', textTransform: 'none' } }}
     >
       {CONTROL_STATUSES.map((status) => (
-        <ToggleButton key={status} value={status} className={`status-${status}`} aria-label={CONTROL_STATUS_LABELS[status]}>
+        <ToggleButton
+          key={status}
+          value={status}
+          className={`status-${status}`}
+          aria-label={CONTROL_STATUS_LABELS[status]}
+        >
           {CONTROL_STATUS_LABELS[status]}
         </ToggleButton>
       ))}

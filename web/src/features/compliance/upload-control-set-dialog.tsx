@@ -26,7 +26,13 @@ export interface UploadControlSetDialogProps {
  * (`{ name, description, source, controls: [{ id, family, title, description }] }`) or an OSCAL
  * catalog JSON. The set is the tenant's own, or (for an administrator) every tenant's.
  */
-export default function UploadControlSetDialog({ open, tenantId, canShare, onClose, onUploaded }: UploadControlSetDialogProps) {
+export default function UploadControlSetDialog({
+  open,
+  tenantId,
+  canShare,
+  onClose,
+  onUploaded,
+}: UploadControlSetDialogProps) {
   const [file, setFile] = useState<File | null>(null);
   const [scope, setScope] = useState<'tenant' | 'shared'>('tenant');
   const upload = useUploadControlSet();
@@ -38,7 +44,9 @@ export default function UploadControlSetDialog({ open, tenantId, canShare, onClo
   };
   const send = async () => {
     if (!file) return;
-    const set = await upload.mutateAsync({ file, tenantId: scope === 'shared' ? null : tenantId }).catch(() => undefined);
+    const set = await upload
+      .mutateAsync({ file, tenantId: scope === 'shared' ? null : tenantId })
+      .catch(() => undefined);
     if (set) {
       onUploaded(set.id);
       close();
@@ -49,7 +57,8 @@ export default function UploadControlSetDialog({ open, tenantId, canShare, onClo
       <DialogTitle>Upload Control Set</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          A JSON file in the shape of the shipped baselines (name, description, source, and controls with id, family, title and description), or an OSCAL catalog.
+          A JSON file in the shape of the shipped baselines (name, description, source, and controls with id, family,
+          title and description), or an OSCAL catalog.
         </DialogContentText>
         <Button component="label" variant="outlined" startIcon={<UploadFileIcon />}>
           Choose File
@@ -65,7 +74,11 @@ export default function UploadControlSetDialog({ open, tenantId, canShare, onClo
           {file ? file.name : 'No file chosen'}
         </Typography>
         {canShare && (
-          <RadioGroup value={scope} onChange={(event) => setScope(event.target.value === 'shared' ? 'shared' : 'tenant')} sx={{ mt: 2 }}>
+          <RadioGroup
+            value={scope}
+            onChange={(event) => setScope(event.target.value === 'shared' ? 'shared' : 'tenant')}
+            sx={{ mt: 2 }}
+          >
             <FormControlLabel value="tenant" control={<Radio />} label="This tenant only" />
             <FormControlLabel value="shared" control={<Radio />} label="Every tenant" />
           </RadioGroup>

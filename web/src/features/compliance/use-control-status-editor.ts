@@ -3,7 +3,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CONTROL_STATUS_MESSAGES, controlStatusMessage, type ControlStatusValue } from '@cfs/contracts/compliance';
 import { isReportedByClient } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
-import { cachedControl, createControlStatus, deleteControlStatus, patchControlStatus, setCachedStatus, statusOf, weekKey, type ControlRow } from './api';
+import {
+  cachedControl,
+  createControlStatus,
+  deleteControlStatus,
+  patchControlStatus,
+  setCachedStatus,
+  statusOf,
+  weekKey,
+  type ControlRow,
+} from './api';
 
 export interface ControlStatusEditor {
   /** A choice on the toggle: a status, or null when the selected one was clicked again (deselect). */
@@ -34,18 +43,15 @@ export function useControlStatusEditor(tenantId: string, controlSetId: string, c
   const queues = useRef(new Map<string, Promise<void>>());
   const [deleting, setDeleting] = useState<ControlRow | null>(null);
 
-  const run = useCallback(
-    (controlId: string, write: () => Promise<void>): Promise<void> => {
-      const previous = queues.current.get(controlId) ?? Promise.resolve();
-      const next = previous.then(write, write);
-      queues.current.set(controlId, next);
-      void next.finally(() => {
-        if (queues.current.get(controlId) === next) queues.current.delete(controlId);
-      });
-      return next;
-    },
-    [],
-  );
+  const run = useCallback((controlId: string, write: () => Promise<void>): Promise<void> => {
+    const previous = queues.current.get(controlId) ?? Promise.resolve();
+    const next = previous.then(write, write);
+    queues.current.set(controlId, next);
+    void next.finally(() => {
+      if (queues.current.get(controlId) === next) queues.current.delete(controlId);
+    });
+    return next;
+  }, []);
 
   /** Runs one write and toasts its outcome; a failure reloads the week so the screen shows what the server holds. */
   const attempt = useCallback(
@@ -67,7 +73,12 @@ export function useControlStatusEditor(tenantId: string, controlSetId: string, c
    * differs, nothing where it is already so. An empty note on a control without a record creates nothing.
    */
   const writeField = useCallback(
-    (control: ControlRow, field: 'status' | 'notes', value: string, created: { status: ControlStatusValue; notes: string }) => {
+    (
+      control: ControlRow,
+      field: 'status' | 'notes',
+      value: string,
+      created: { status: ControlStatusValue; notes: string },
+    ) => {
       const kind = field === 'status' ? 'status' : 'note';
       void run(control.id, async () => {
         const record = statusOf(cachedControl(queryClient, key, control.id) ?? control);
@@ -106,7 +117,10 @@ export function useControlStatusEditor(tenantId: string, controlSetId: string, c
     [writeField],
   );
 
-  const saveNotes = useCallback((control: ControlRow, notes: string) => writeField(control, 'notes', notes, { status: 'Notset', notes }), [writeField]);
+  const saveNotes = useCallback(
+    (control: ControlRow, notes: string) => writeField(control, 'notes', notes, { status: 'Notset', notes }),
+    [writeField],
+  );
 
   const confirmDelete = useCallback(async () => {
     const control = deleting;

@@ -31,7 +31,10 @@ const invalidate = [listQueryKey(DEVICES_PATH), ['device']];
 export function useDevice(id: string | null) {
   return useQuery({
     queryKey: deviceKey(id ?? ''),
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<Device>(`${DEVICES_PATH}/${pathId(id)}`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<Device>(`${DEVICES_PATH}/${pathId(id)}`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null,
   });
 }
@@ -48,7 +51,8 @@ export function useSaveDevice(id: string) {
 /** The server's refusal ("…because it has operations assigned to it.") is the toast. */
 export function useDeleteDevice() {
   return useApiMutation({
-    mutationFn: (device: Device) => apiSend<{ message: string }>('DELETE', `${DEVICES_PATH}/${pathId(device.deviceId)}`),
+    mutationFn: (device: Device) =>
+      apiSend<{ message: string }>('DELETE', `${DEVICES_PATH}/${pathId(device.deviceId)}`),
     invalidate,
     successMessage: (_result, device) => FLEET_MESSAGES.deviceDeleted(device.name),
     // The refusal's text comes from the server, naming the device.
@@ -58,7 +62,11 @@ export function useDeleteDevice() {
 
 export function useRestartAgent() {
   return useApiMutation({
-    mutationFn: (device: Device) => apiSend<{ message: string }>('POST', `${DEVICES_PATH}/${pathId(device.deviceId)}/restartagent?__tenant__=${encodeURIComponent(device.tenantId)}`),
+    mutationFn: (device: Device) =>
+      apiSend<{ message: string }>(
+        'POST',
+        `${DEVICES_PATH}/${pathId(device.deviceId)}/restartagent?__tenant__=${encodeURIComponent(device.tenantId)}`,
+      ),
     invalidate,
     successMessage: (_result, device) => FLEET_MESSAGES.restartQueued(device.name),
     errorMessage: FLEET_MESSAGES.restartFailed,
@@ -78,7 +86,10 @@ export function useToggleTrace(id: string) {
 export function useDeviceLogs(id: string | null, refetchInterval: number | false) {
   return useQuery({
     queryKey: ['device', id ?? '', 'logs'],
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<LogEntry[]>(`${DEVICES_PATH}/${pathId(id)}/logs`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<LogEntry[]>(`${DEVICES_PATH}/${pathId(id)}/logs`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null,
     refetchInterval,
   });
@@ -88,14 +99,21 @@ export function useDeviceInstallations(id: string | null) {
   return useQuery({
     queryKey: installationsKey(id ?? ''),
     queryFn: ({ signal }) =>
-      isGuid(id) ? apiGet<DeviceInstallation[]>(`${DEVICES_PATH}/GetPackageInstallsWithVersions(deviceId=${pathId(id)})`, undefined, { signal }) : Promise.reject(notFoundError()),
+      isGuid(id)
+        ? apiGet<DeviceInstallation[]>(
+            `${DEVICES_PATH}/GetPackageInstallsWithVersions(deviceId=${pathId(id)})`,
+            undefined,
+            { signal },
+          )
+        : Promise.reject(notFoundError()),
     enabled: id !== null,
   });
 }
 
 export function useSaveInstallations(id: string) {
   return useApiMutation({
-    mutationFn: (choices: InstallationChoice[]) => apiSend<DeviceInstallation[]>('POST', `/v1/deviceInstallations/${pathId(id)}/packages`, choices),
+    mutationFn: (choices: InstallationChoice[]) =>
+      apiSend<DeviceInstallation[]>('POST', `/v1/deviceInstallations/${pathId(id)}/packages`, choices),
     invalidate: [installationsKey(id)],
     successMessage: DEVICE_MESSAGES.installationsSaved,
     errorMessage: FLEET_MESSAGES.saveInstallationsFailed,
@@ -106,7 +124,8 @@ export function useSaveInstallations(id: string) {
 export function useLocationsLookup(tenantId: string | null | undefined) {
   return useQuery({
     queryKey: [...lookupKeys.locations, tenantId ?? ''],
-    queryFn: ({ signal }) => apiGet<LocationLookup[]>('/api/generallookup/locations', isGuid(tenantId) ? { tenantId } : undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<LocationLookup[]>('/api/generallookup/locations', isGuid(tenantId) ? { tenantId } : undefined, { signal }),
     enabled: isGuid(tenantId),
     staleTime: 60_000,
   });

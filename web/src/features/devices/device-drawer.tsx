@@ -11,10 +11,11 @@ import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } f
 import { schemaResolver } from '../../components/form-resolver';
 import { SideDrawer } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
-import { useSubscriptionsLookup, useTenantsLookup } from '../../lib/lookups';
+import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
 import { useDevice, useLocationsLookup, useSaveDevice, type Device } from './api';
 
-const options = (values: Readonly<Record<string, number>>): FieldOption[] => Object.entries(values).map(([label, value]) => ({ value, label }));
+const options = (values: Readonly<Record<string, number>>): FieldOption[] =>
+  Object.entries(values).map(([label, value]) => ({ value, label }));
 const DEVICE_TYPE_OPTIONS = options(DEVICE_TYPES);
 const LOGGING_LEVEL_OPTIONS = options(DEVICE_LOGGING_LEVELS);
 const osName = (id: number) => Object.entries(OPERATING_SYSTEMS).find(([, value]) => value === id)?.[0] ?? 'Unknown';
@@ -56,16 +57,28 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
   });
   const save = useSaveDevice(device.deviceId);
   const tenantId = useWatch({ control: form.control, name: 'tenantId' });
-  const tenants = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
-  const subscriptions = (useSubscriptionsLookup().data ?? [])
-    .filter((subscription) => subscription.tenantId === tenantId)
-    .map((subscription) => ({ value: subscription.subscriptionId, label: subscription.name }));
+  const tenants = useTenantOptions();
+  const subscriptions = useSubscriptionOptions(tenantId);
   // A failed lookup leaves only the device's own location to keep.
-  const lookup = useLocationsLookup(tenantId).data ?? (device.location ? [{ ...device.location, tenantId: device.tenantId }] : []);
-  const locations = lookup.filter((location) => location.tenantId === null || location.tenantId === tenantId).map((location) => ({ value: location.locationId, label: location.name }));
+  const lookup =
+    useLocationsLookup(tenantId).data ?? (device.location ? [{ ...device.location, tenantId: device.tenantId }] : []);
+  const locations = lookup
+    .filter((location) => location.tenantId === null || location.tenantId === tenantId)
+    .map((location) => ({ value: location.locationId, label: location.name }));
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, '& dt': { color: 'text.secondary' }, '& dd': { m: 0 } }}>
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: 'max-content 1fr',
+          columnGap: 2,
+          rowGap: 0.5,
+          m: 0,
+          '& dt': { color: 'text.secondary' },
+          '& dd': { m: 0 },
+        }}
+      >
         <dt>Device ID</dt>
         <dd>{device.deviceId}</dd>
         <dt>Operating System</dt>
@@ -93,12 +106,35 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <FormTextField control={form.control} name="tags" label="Tags" />
       <FormSelectField control={form.control} name="deviceTypeId" label="Device Type" options={DEVICE_TYPE_OPTIONS} />
-      <FormSelectField control={form.control} name="locationId" label="Location" options={locations} emptyLabel="None" />
-      <FormSelectField control={form.control} name="deviceLoggingLevelId" label="Logging Level" options={LOGGING_LEVEL_OPTIONS} />
-      <FormTextField control={form.control} name="heartbeatInterval" label="Heartbeat Interval (seconds)" type="number" required />
+      <FormSelectField
+        control={form.control}
+        name="locationId"
+        label="Location"
+        options={locations}
+        emptyLabel="None"
+      />
+      <FormSelectField
+        control={form.control}
+        name="deviceLoggingLevelId"
+        label="Logging Level"
+        options={LOGGING_LEVEL_OPTIONS}
+      />
+      <FormTextField
+        control={form.control}
+        name="heartbeatInterval"
+        label="Heartbeat Interval (seconds)"
+        type="number"
+        required
+      />
       {/* A device stays in the tenant it enrolled with (the server refuses a move): shown, not chosen. */}
       <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} required disabled />
-      <FormSelectField control={form.control} name="subscriptionId" label="Subscription" options={subscriptions} required />
+      <FormSelectField
+        control={form.control}
+        name="subscriptionId"
+        label="Subscription"
+        options={subscriptions}
+        required
+      />
       <FormCheckboxField control={form.control} name="enabled" label="Enabled" />
       <FormActions form={form} onSave={(input) => save.mutateAsync(input)} onClose={onClose} loading={save.isPending} />
     </form>

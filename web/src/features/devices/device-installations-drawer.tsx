@@ -15,14 +15,17 @@ import { PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { SideDrawer, useReportUnsavedChanges } from '../../components/side-drawer';
 import { useDevice, useDeviceInstallations, useSaveInstallations, type DeviceInstallation } from './api';
 
-const versionStatus = (id: number) => Object.entries(PACKAGE_VERSION_STATUSES).find(([, value]) => value === id)?.[0];
-
 /** Device Installations (`?deviceInstallationsId=`, 75% wide): a version, or none, per package. */
 export default function DeviceInstallationsDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const device = useDevice(id);
   const installations = useDeviceInstallations(id);
   return (
-    <SideDrawer open={id !== null} onClose={onClose} width="75vw" title={`Device Installations${device.data ? `: ${device.data.name}` : ''}`}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      width="75vw"
+      title={`Device Installations${device.data ? `: ${device.data.name}` : ''}`}
+    >
       {installations.isPending && id !== null && <LinearProgress />}
       {installations.data && id !== null && (
         // Remounted with each answer, so the choices start from what the server holds.
@@ -38,10 +41,13 @@ const chosenOf = (installations: readonly DeviceInstallation[]) =>
 function InstallationsForm({ deviceId, installations }: { deviceId: string; installations: DeviceInstallation[] }) {
   const initial = chosenOf(installations);
   const [chosen, setChosen] = useState<Record<string, string>>(initial);
-  const changed = installations.filter((row) => chosen[row.installPackage.packageId] !== initial[row.installPackage.packageId]);
+  const changed = installations.filter(
+    (row) => chosen[row.installPackage.packageId] !== initial[row.installPackage.packageId],
+  );
   const save = useSaveInstallations(deviceId);
   useReportUnsavedChanges(changed.length > 0);
-  if (installations.length === 0) return <Typography color="text.secondary">No packages are available for this device.</Typography>;
+  if (installations.length === 0)
+    return <Typography color="text.secondary">No packages are available for this device.</Typography>;
   return (
     <>
       <Table size="small" aria-label="Installations">
@@ -83,7 +89,9 @@ function InstallationsForm({ deviceId, installations }: { deviceId: string; inst
                     </MenuItem>
                     {row.packageVersions.map((version) => (
                       <MenuItem key={version.packageVersionId} value={version.packageVersionId}>
-                        {version.version} {version.label && version.label !== version.version ? `(${version.label})` : ''} {versionStatus(version.packageVersionStatusId) === 'Latest' ? '· Latest' : ''}
+                        {version.version}{' '}
+                        {version.label && version.label !== version.version ? `(${version.label})` : ''}{' '}
+                        {version.packageVersionStatusId === PACKAGE_VERSION_STATUSES.Latest ? '· Latest' : ''}
                       </MenuItem>
                     ))}
                   </TextField>
@@ -99,7 +107,13 @@ function InstallationsForm({ deviceId, installations }: { deviceId: string; inst
           disabled={changed.length === 0 || save.isPending}
           onClick={() =>
             void save
-              .mutateAsync(changed.map((row) => ({ packageId: row.installPackage.packageId, deviceId, packageVersionId: chosen[row.installPackage.packageId] ?? NO_VERSION })))
+              .mutateAsync(
+                changed.map((row) => ({
+                  packageId: row.installPackage.packageId,
+                  deviceId,
+                  packageVersionId: chosen[row.installPackage.packageId] ?? NO_VERSION,
+                })),
+              )
               .catch(() => undefined)
           }
         >

@@ -52,7 +52,9 @@ export function toInput(row: DeviceOperation, changes: Partial<DeviceOperationIn
 export function useSaveDeviceOperation(id: string | null) {
   return useApiMutation({
     mutationFn: (input: DeviceOperationInput) =>
-      id === null ? apiSend<DeviceOperation>('PUT', DEVICE_OPERATIONS_PATH, input) : apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(id)}`, input),
+      id === null
+        ? apiSend<DeviceOperation>('PUT', DEVICE_OPERATIONS_PATH, input)
+        : apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(id)}`, input),
     invalidate,
     successMessage: id === null ? FLEET_MESSAGES.deviceOperationCreated : FLEET_MESSAGES.deviceOperationUpdated,
     errorMessage: serverText,
@@ -62,7 +64,12 @@ export function useSaveDeviceOperation(id: string | null) {
 /** Disable Operation (spec 002 §4): the update call with enabled false. */
 export function useDisableDeviceOperation() {
   return useApiMutation({
-    mutationFn: (row: DeviceOperation) => apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`, toInput(row, { enabled: false })),
+    mutationFn: (row: DeviceOperation) =>
+      apiSend<DeviceOperation>(
+        'POST',
+        `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`,
+        toInput(row, { enabled: false }),
+      ),
     invalidate,
     successMessage: FLEET_MESSAGES.deviceOperationDisabled,
     errorMessage: serverText,
@@ -73,16 +80,21 @@ export function useDisableDeviceOperation() {
 export function useQueueDeviceOperation() {
   return useApiMutation({
     mutationFn: ({ row, queued }: { row: DeviceOperation; queued: boolean }) =>
-      apiSend<DeviceOperation>('POST', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}/${queued ? 'enqueueOnDemand' : 'dequeueOnDemand'}`),
+      apiSend<DeviceOperation>(
+        'POST',
+        `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}/${queued ? 'enqueueOnDemand' : 'dequeueOnDemand'}`,
+      ),
     invalidate,
-    successMessage: (_result, { queued }) => (queued ? FLEET_MESSAGES.deviceOperationEnqueued : FLEET_MESSAGES.deviceOperationDequeued),
+    successMessage: (_result, { queued }) =>
+      queued ? FLEET_MESSAGES.deviceOperationEnqueued : FLEET_MESSAGES.deviceOperationDequeued,
     errorMessage: serverText,
   });
 }
 
 export function useDeleteDeviceOperation() {
   return useApiMutation({
-    mutationFn: (row: DeviceOperation) => apiSend<undefined>('DELETE', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`),
+    mutationFn: (row: DeviceOperation) =>
+      apiSend<undefined>('DELETE', `${DEVICE_OPERATIONS_PATH}/${pathId(row.deviceOperationId)}`),
     invalidate,
     successMessage: FLEET_MESSAGES.deviceOperationDeleted,
     errorMessage: serverText,
@@ -92,7 +104,8 @@ export function useDeleteDeviceOperation() {
 /** `POST v1/deviceOperations/clone`: the server's message, or the spec's. */
 export function useCloneDeviceOperations() {
   return useApiMutation({
-    mutationFn: (input: CloneDeviceOperations) => apiSend<{ message?: string }>('POST', `${DEVICE_OPERATIONS_PATH}/clone`, input),
+    mutationFn: (input: CloneDeviceOperations) =>
+      apiSend<{ message?: string }>('POST', `${DEVICE_OPERATIONS_PATH}/clone`, input),
     invalidate,
     successMessage: (result) => result.message ?? FLEET_MESSAGES.deviceOperationsCloned,
     errorMessage: serverText,
@@ -103,7 +116,10 @@ export function useCloneDeviceOperations() {
 export function useOperationLogs(id: string | null, refetchInterval: number | false) {
   return useQuery({
     queryKey: ['deviceOperation', id ?? '', 'logs'],
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<OperationLogEntry[]>(`${DEVICE_OPERATIONS_PATH}/${pathId(id)}/logs`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<OperationLogEntry[]>(`${DEVICE_OPERATIONS_PATH}/${pathId(id)}/logs`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null,
     refetchInterval,
   });

@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { DEVICE_OPERATION_MESSAGES } from '@cfs/contracts/device-operations';
 import { listQueryOptions } from '../../lib/list-api';
-import { guidLiteral } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
 import { DEVICES_PATH, type Device } from './api';
 import { DEVICE_OPERATIONS_PATH, useCloneDeviceOperations, type DeviceOperation } from './device-operation-api';
 
@@ -26,18 +26,34 @@ const CLONE_LIST_SIZE = 100;
  * Clone Device Operations (spec 002 §5): a target device of the same tenant, never the source,
  * and at least one operation; every operation starts chosen.
  */
-export function DeviceOperationClone({ device, onDone, onBack }: { device: Device; onDone: () => void; onBack: () => void }) {
+export function DeviceOperationClone({
+  device,
+  onDone,
+  onBack,
+}: {
+  device: Device;
+  onDone: () => void;
+  onBack: () => void;
+}) {
   const operations = useQuery(
-    listQueryOptions<DeviceOperation>(DEVICE_OPERATIONS_PATH, {
-      pageSize: CLONE_LIST_SIZE,
-      sort: [{ field: 'label', direction: 'asc' }],
-    }, { fixedFilter: `deviceId eq ${guidLiteral(device.deviceId)} and isDeleted eq false` }),
+    listQueryOptions<DeviceOperation>(
+      DEVICE_OPERATIONS_PATH,
+      {
+        pageSize: CLONE_LIST_SIZE,
+        sort: [{ field: 'label', direction: 'asc' }],
+      },
+      { fixedFilter: `deviceId eq ${guidLiteral(device.deviceId)} and isDeleted eq false` },
+    ),
   );
   const targets = useQuery(
-    listQueryOptions<Device>(DEVICES_PATH, {
-      pageSize: CLONE_LIST_SIZE,
-      sort: [{ field: 'name', direction: 'asc' }],
-    }, { fixedFilter: `tenantId eq ${guidLiteral(device.tenantId)} and deviceId ne ${guidLiteral(device.deviceId)}` }),
+    listQueryOptions<Device>(
+      DEVICES_PATH,
+      {
+        pageSize: CLONE_LIST_SIZE,
+        sort: [{ field: 'name', direction: 'asc' }],
+      },
+      { fixedFilter: `tenantId eq ${guidLiteral(device.tenantId)} and deviceId ne ${guidLiteral(device.deviceId)}` },
+    ),
   );
   const [target, setTarget] = useState('');
   // Unchecked ids: every operation starts chosen, also those that arrive after the first render.
@@ -98,12 +114,19 @@ export function DeviceOperationClone({ device, onDone, onBack }: { device: Devic
           {rows.map((row) => (
             <FormControlLabel
               key={row.deviceOperationId}
-              control={<Checkbox checked={!unchecked.has(row.deviceOperationId)} onChange={(event) => toggle(row.deviceOperationId, event.target.checked)} />}
+              control={
+                <Checkbox
+                  checked={!unchecked.has(row.deviceOperationId)}
+                  onChange={(event) => toggle(row.deviceOperationId, event.target.checked)}
+                />
+              }
               label={`${row.label}${row.enabled ? '' : ' (disabled)'}`}
             />
           ))}
         </FormGroup>
-        {operations.isSuccess && rows.length === 0 && <Typography color="text.secondary">This device has no operations.</Typography>}
+        {operations.isSuccess && rows.length === 0 && (
+          <Typography color="text.secondary">This device has no operations.</Typography>
+        )}
         {operationsError && <FormHelperText>{operationsError}</FormHelperText>}
       </FormControl>
       <Button variant="contained" onClick={submit} disabled={clone.isPending}>

@@ -20,7 +20,12 @@ import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import type { Device } from './api';
-import { useQueueDeviceOperation, useSaveDeviceOperation, type DeviceOperation, type Operation } from './device-operation-api';
+import {
+  useQueueDeviceOperation,
+  useSaveDeviceOperation,
+  type DeviceOperation,
+  type Operation,
+} from './device-operation-api';
 
 type FormInput = z.input<typeof deviceOperationInputSchema>;
 type FormOutput = z.output<typeof deviceOperationInputSchema>;
@@ -28,17 +33,28 @@ type FormOutput = z.output<typeof deviceOperationInputSchema>;
 const SOURCE_OPTIONS = PARAMETER_SOURCES.map((source) => ({ value: source, label: source }));
 const SOURCE_HINTS: Record<ParameterSource, string> = {
   PortalEntry: 'The value itself',
-  EnvironmentVariable: "The name of an environment variable on the device",
+  EnvironmentVariable: 'The name of an environment variable on the device',
   RuntimeConfig: "A key of the agent's runtime configuration",
   SecuredValue: "The name of a secret of the device's tenant",
 };
 
-const isSource = (value: string | null | undefined): value is ParameterSource => (PARAMETER_SOURCES as readonly string[]).includes(value ?? '');
+const isSource = (value: string | null | undefined): value is ParameterSource =>
+  (PARAMETER_SOURCES as readonly string[]).includes(value ?? '');
 
 /** The operation's parameters in its definitions' order, each with the value saved or its default. */
-function parametersFor(definitions: readonly ParameterDefinition[], saved: readonly DeviceOperationParameter[]): DeviceOperationParameter[] {
+function parametersFor(
+  definitions: readonly ParameterDefinition[],
+  saved: readonly DeviceOperationParameter[],
+): DeviceOperationParameter[] {
   const byName = new Map(saved.map((parameter) => [parameter.Name, parameter]));
-  const defined = definitions.map((definition) => byName.get(definition.Name) ?? { Name: definition.Name, Source: isSource(definition.Source) ? definition.Source : 'PortalEntry', Value: definition.DefaultValue ?? '' });
+  const defined = definitions.map(
+    (definition) =>
+      byName.get(definition.Name) ?? {
+        Name: definition.Name,
+        Source: isSource(definition.Source) ? definition.Source : 'PortalEntry',
+        Value: definition.DefaultValue ?? '',
+      },
+  );
   const names = new Set(definitions.map((definition) => definition.Name));
   return [...defined, ...saved.filter((parameter) => !names.has(parameter.Name))];
 }
@@ -49,7 +65,19 @@ function parametersFor(definitions: readonly ParameterDefinition[], saved: reado
  * and its parameters by their definitions and sources. An OnDemand operation shows whether it is
  * queued, with Enqueue or Dequeue.
  */
-export function DeviceOperationForm({ device, row, operation, onDone, onBack }: { device: Device; row: DeviceOperation | null; operation: Operation; onDone: () => void; onBack: () => void }) {
+export function DeviceOperationForm({
+  device,
+  row,
+  operation,
+  onDone,
+  onBack,
+}: {
+  device: Device;
+  row: DeviceOperation | null;
+  operation: Operation;
+  onDone: () => void;
+  onBack: () => void;
+}) {
   const definitions = operation.parameterDefinitions;
   const frequencies = operation.frequencyDefinitions;
   const defaults: FormInput = row
@@ -61,16 +89,23 @@ export function DeviceOperationForm({ device, row, operation, onDone, onBack }: 
         referenceId: null,
         globalSettingId: null,
         enabled: true,
-        frequencyTypeId: frequencies.includes(FREQUENCY_TYPES.Recurring) ? FREQUENCY_TYPES.Recurring : (frequencies[0] ?? FREQUENCY_TYPES.OnDemand),
+        frequencyTypeId: frequencies.includes(FREQUENCY_TYPES.Recurring)
+          ? FREQUENCY_TYPES.Recurring
+          : (frequencies[0] ?? FREQUENCY_TYPES.OnDemand),
         interval: operation.defaultInterval || FLEET_LIMITS.defaultOperationInterval,
         isInteractive: false,
         parameters: parametersFor(definitions, []),
       };
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: schemaResolver(deviceOperationInputSchema), defaultValues: defaults });
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: schemaResolver(deviceOperationInputSchema),
+    defaultValues: defaults,
+  });
   const parameters = useFieldArray({ control: form.control, name: 'parameters' });
   const save = useSaveDeviceOperation(row?.deviceOperationId ?? null);
   const queue = useQueueDeviceOperation();
-  const required = new Set(definitions.filter((definition) => definition.Required).map((definition) => definition.Name));
+  const required = new Set(
+    definitions.filter((definition) => definition.Required).map((definition) => definition.Name),
+  );
   const descriptions = new Map(definitions.map((definition) => [definition.Name, definition.Description ?? '']));
   const sources = useWatch({ control: form.control, name: 'parameters' }) ?? [];
   const parameterErrors = form.formState.errors.parameters;
@@ -106,8 +141,20 @@ export function DeviceOperationForm({ device, row, operation, onDone, onBack }: 
       <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Device operation">
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '2fr 1fr 1fr' }, columnGap: 2 }}>
           <FormTextField control={form.control} name="label" label="Label" required />
-          <FormSelectField control={form.control} name="frequencyTypeId" label="Frequency" required options={frequencies.map((id) => ({ value: id, label: FREQUENCY_LABELS[id] ?? String(id) }))} />
-          <FormTextField control={form.control} name="interval" label="Interval" required helperText="HH:mm:ss, at least 00:00:30" />
+          <FormSelectField
+            control={form.control}
+            name="frequencyTypeId"
+            label="Frequency"
+            required
+            options={frequencies.map((id) => ({ value: id, label: FREQUENCY_LABELS[id] ?? String(id) }))}
+          />
+          <FormTextField
+            control={form.control}
+            name="interval"
+            label="Interval"
+            required
+            helperText="HH:mm:ss, at least 00:00:30"
+          />
         </Box>
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2 }}>
           <FormTextField control={form.control} name="referenceId" label="Reference Id" />
@@ -120,11 +167,21 @@ export function DeviceOperationForm({ device, row, operation, onDone, onBack }: 
         <Typography variant="subtitle1" component="h4" sx={{ mt: 2 }}>
           Parameters
         </Typography>
-        {parameters.fields.length === 0 && <Typography color="text.secondary">This operation takes no parameters.</Typography>}
+        {parameters.fields.length === 0 && (
+          <Typography color="text.secondary">This operation takes no parameters.</Typography>
+        )}
         {parameters.fields.map((field, index) => {
           const source = sources[index]?.Source;
           return (
-            <Box key={field.id} sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 2fr' }, columnGap: 2, alignItems: 'start' }}>
+            <Box
+              key={field.id}
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 2fr' },
+                columnGap: 2,
+                alignItems: 'start',
+              }}
+            >
               <Box sx={{ pt: 3 }}>
                 <Typography variant="body2" sx={{ fontWeight: 500 }}>
                   {field.Name}
@@ -134,7 +191,12 @@ export function DeviceOperationForm({ device, row, operation, onDone, onBack }: 
                   {descriptions.get(field.Name)}
                 </Typography>
               </Box>
-              <FormSelectField control={form.control} name={`parameters.${index}.Source`} label={`${field.Name} Source`} options={SOURCE_OPTIONS} />
+              <FormSelectField
+                control={form.control}
+                name={`parameters.${index}.Source`}
+                label={`${field.Name} Source`}
+                options={SOURCE_OPTIONS}
+              />
               <FormTextField
                 control={form.control}
                 name={`parameters.${index}.Value`}

@@ -3,24 +3,69 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { FLEET_POLLING_MS, OPERATION_TYPES } from '@cfs/contracts/fleet';
+import { FLEET_POLLING_MS, HOST_ACCESS_OPERATION_TYPES, INSTALL_STATUSES, OPERATION_TYPES } from '@cfs/contracts/fleet';
+import { HOST_ACCESS_PERMISSION } from '@cfs/contracts/permissions';
+import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { ResourceGrid } from '../../components/resource-grid';
+import { MATCH_NOTHING } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
 import { useListState } from '../../lib/url-state';
-import type { Device } from './api';
+import { useDeviceInstallations, type Device } from './api';
 import { availableOperationsPath, type AvailableOperation, type Operation } from './device-operation-api';
 
 const TYPE_OPTIONS = Object.entries(OPERATION_TYPES).map(([label, value]) => ({ value, label }));
 
+/** The packages the device has installed: an operation of any other has nothing on the device to run. */
+function useInstalledPackageFilter(deviceId: string): string | undefined {
+  const installations = useDeviceInstallations(deviceId).data;
+  if (!installations) return undefined;
+  const ids = installations
+    .filter((row) => row.installedPackageVersionId !== null || row.installStatus === INSTALL_STATUSES.Installed)
+    .map((row) => row.installPackage.packageId);
+  return ids.length > 0 ? `packageId in (${ids.map(guidLiteral).join(',')})` : MATCH_NOTHING;
+}
+
 /**
- * Add Operation: the operations of the packages the device's tenant can use that run on its
- * operating system (refreshed every 30 s); choosing one opens the Create Device Operation form.
+ * Add Operation: the operations of the packages installed on the device (of those its tenant can
+ * use that run on its operating system), refreshed every 30 s; choosing one opens the Create
+ * Device Operation form.
  */
-export function DeviceOperationPicker({ device, onPick, onBack }: { device: Device; onPick: (operation: Operation) => void; onBack: () => void }) {
+export function DeviceOperationPicker({
+  device,
+  onPick,
+  onBack,
+}: {
+  device: Device;
+  onPick: (operation: Operation) => void;
+  onBack: () => void;
+}) {
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
+  // Read File and its kind need Devices.HostAccess (the server refuses them with 403): shown, not offered.
+  const hostAccess = usePermissions().allows(HOST_ACCESS_PERMISSION);
+  const offered = (row: AvailableOperation) => hostAccess || !HOST_ACCESS_OPERATION_TYPES.includes(row.operationType);
+  const pick = (row: AvailableOperation) => offered(row) && onPick(row);
+  const installedOnly = useInstalledPackageFilter(device.deviceId);
   const columns: GridColDef<AvailableOperation>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 150, renderCell: ({ row }) => <CellLink onClick={() => onPick(row)}>{row.name}</CellLink> },
-    { field: 'package', headerName: 'Package', flex: 1, minWidth: 140, valueGetter: (_value, row) => row.package?.name ?? '' },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 150,
+      renderCell: ({ row }) =>
+        offered(row) ? (
+          <CellLink onClick={() => onPick(row)}>{row.name}</CellLink>
+        ) : (
+          `${row.name} (administrators only)`
+        ),
+    },
+    {
+      field: 'package',
+      headerName: 'Package',
+      flex: 1,
+      minWidth: 140,
+      valueGetter: (_value, row) => row.package?.name ?? '',
+    },
     { field: 'description', headerName: 'Description', flex: 2, minWidth: 200 },
     { field: 'operationType', headerName: 'Type', width: 140, type: 'singleSelect', valueOptions: TYPE_OPTIONS },
   ];
@@ -34,6 +79,9 @@ export function DeviceOperationPicker({ device, onPick, onBack }: { device: Devi
           Add Operation
         </Typography>
       </Box>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        The operations of the packages installed on this device.
+      </Typography>
       <ResourceGrid
         list={list}
         path={availableOperationsPath(device.tenantId, device.operatingSystemId)}
@@ -43,8 +91,10 @@ export function DeviceOperationPicker({ device, onPick, onBack }: { device: Devi
         getRowId={(row) => row.operationId}
         fields={{ package: { path: 'package/name' } }}
         searchFields={['name', 'description']}
+        fixedFilter={installedOnly}
+        enabled={installedOnly !== undefined}
         refetchInterval={FLEET_POLLING_MS.availableOperations}
-        onRowClick={onPick}
+        onRowClick={pick}
       />
     </Box>
   );

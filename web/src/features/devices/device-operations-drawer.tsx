@@ -22,7 +22,7 @@ import { actionsColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
-import { guidLiteral } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
 import { useNow } from '../../lib/use-now';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { useDevice, type Device } from './api';
@@ -57,7 +57,12 @@ export default function DeviceOperationsDrawer() {
   const drawer = useDrawerParam('deviceOperationsId');
   const device = useDevice(drawer.openId);
   return (
-    <SideDrawer open={drawer.openId !== null} onClose={drawer.close} width="75vw" title={`Device Operations${device.data ? `: ${device.data.name}` : ''}`}>
+    <SideDrawer
+      open={drawer.openId !== null}
+      onClose={drawer.close}
+      width="75vw"
+      title={`Device Operations${device.data ? `: ${device.data.name}` : ''}`}
+    >
       {device.isError && <Typography color="text.secondary">This device does not exist.</Typography>}
       {device.data && <DeviceOperationsContent key={device.data.deviceId} device={device.data} />}
     </SideDrawer>
@@ -70,9 +75,23 @@ function DeviceOperationsContent({ device }: { device: Device }) {
   const back = () => guard.confirmThen(() => setView({ kind: 'list' }));
   switch (view.kind) {
     case 'pick':
-      return <DeviceOperationPicker device={device} onPick={(operation) => setView({ kind: 'form', row: null, operation })} onBack={back} />;
+      return (
+        <DeviceOperationPicker
+          device={device}
+          onPick={(operation) => setView({ kind: 'form', row: null, operation })}
+          onBack={back}
+        />
+      );
     case 'form':
-      return <DeviceOperationForm device={device} row={view.row} operation={view.operation} onDone={() => setView({ kind: 'list' })} onBack={back} />;
+      return (
+        <DeviceOperationForm
+          device={device}
+          row={view.row}
+          operation={view.operation}
+          onDone={() => setView({ kind: 'list' })}
+          onBack={back}
+        />
+      );
     case 'logs':
       return <DeviceOperationLogs row={view.row} onBack={back} />;
     case 'clone':
@@ -84,7 +103,14 @@ function DeviceOperationsContent({ device }: { device: Device }) {
 
 function StatusChip({ row }: { row: DeviceOperation }) {
   if (isQueued(row)) return <Chip size="small" color="warning" label={DEVICE_OPERATION_MESSAGES.queued} />;
-  return <Chip size="small" variant="outlined" color={row.enabled ? 'success' : 'default'} label={row.enabled ? 'Enabled' : 'Disabled'} />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={row.enabled ? 'success' : 'default'}
+      label={row.enabled ? 'Enabled' : 'Disabled'}
+    />
+  );
 }
 
 function formatValue(value: unknown): string {
@@ -103,8 +129,20 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
   const edit = (row: DeviceOperation) => row.operation && onOpen({ kind: 'form', row, operation: row.operation });
 
   const columns: GridColDef<DeviceOperation>[] = [
-    { field: 'label', headerName: 'Label', flex: 1, minWidth: 150, renderCell: ({ row }) => <CellLink onClick={() => edit(row)}>{row.label}</CellLink> },
-    { field: 'operation', headerName: 'Operation', flex: 1, minWidth: 130, valueGetter: (_value, row) => row.operation?.name ?? '' },
+    {
+      field: 'label',
+      headerName: 'Label',
+      flex: 1,
+      minWidth: 150,
+      renderCell: ({ row }) => <CellLink onClick={() => edit(row)}>{row.label}</CellLink>,
+    },
+    {
+      field: 'operation',
+      headerName: 'Operation',
+      flex: 1,
+      minWidth: 130,
+      valueGetter: (_value, row) => row.operation?.name ?? '',
+    },
     {
       field: 'frequencyTypeId',
       headerName: 'Frequency',
@@ -113,7 +151,15 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
       valueOptions: Object.entries(FREQUENCY_LABELS).map(([value, label]) => ({ value: Number(value), label })),
     },
     { field: 'interval', headerName: 'Interval', width: 100 },
-    { field: 'status', headerName: 'Status', width: 110, sortable: false, filterable: false, disableExport: true, renderCell: ({ row }) => <StatusChip row={row} /> },
+    {
+      field: 'status',
+      headerName: 'Status',
+      width: 110,
+      sortable: false,
+      filterable: false,
+      disableExport: true,
+      renderCell: ({ row }) => <StatusChip row={row} />,
+    },
     {
       field: 'packetInfo',
       headerName: 'Last Result',
@@ -143,11 +189,34 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
         return [
           { label: 'Edit Operation', icon: <EditIcon fontSize="small" />, onClick: () => edit(row) },
           queued
-            ? { label: 'Dequeue', icon: <StopIcon fontSize="small" />, onClick: () => void queue.mutateAsync({ row, queued: false }).catch(() => undefined) }
-            : { label: 'Enqueue', icon: <PlayArrowIcon fontSize="small" />, disabled: !onDemand || !row.enabled, onClick: () => void queue.mutateAsync({ row, queued: true }).catch(() => undefined) },
-          { label: 'Operation Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => onOpen({ kind: 'logs', row }) },
-          { label: 'Disable Operation', icon: <BlockIcon fontSize="small" />, disabled: !row.enabled, onClick: () => void disable.mutateAsync(row).catch(() => undefined) },
-          { label: 'Delete Operation', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+            ? {
+                label: 'Dequeue',
+                icon: <StopIcon fontSize="small" />,
+                onClick: () => void queue.mutateAsync({ row, queued: false }).catch(() => undefined),
+              }
+            : {
+                label: 'Enqueue',
+                icon: <PlayArrowIcon fontSize="small" />,
+                disabled: !onDemand || !row.enabled,
+                onClick: () => void queue.mutateAsync({ row, queued: true }).catch(() => undefined),
+              },
+          {
+            label: 'Operation Logs',
+            icon: <ListAltIcon fontSize="small" />,
+            onClick: () => onOpen({ kind: 'logs', row }),
+          },
+          {
+            label: 'Disable Operation',
+            icon: <BlockIcon fontSize="small" />,
+            disabled: !row.enabled,
+            onClick: () => void disable.mutateAsync(row).catch(() => undefined),
+          },
+          {
+            label: 'Delete Operation',
+            icon: <DeleteIcon fontSize="small" />,
+            color: 'error',
+            onClick: () => setDeleting(row),
+          },
         ];
       },
       { width: 210 },
@@ -175,7 +244,16 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
             <Button size="small" startIcon={<ContentCopyIcon />} onClick={() => onOpen({ kind: 'clone' })}>
               Clone Operations
             </Button>
-            <FormControlLabel control={<Switch size="small" checked={showDisabled} onChange={(event) => setShowDisabled(event.target.checked)} />} label="Show Disabled" />
+            <FormControlLabel
+              control={
+                <Switch
+                  size="small"
+                  checked={showDisabled}
+                  onChange={(event) => setShowDisabled(event.target.checked)}
+                />
+              }
+              label="Show Disabled"
+            />
           </Box>
         }
         onRowClick={edit}
@@ -184,7 +262,14 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
         open={deleting !== null}
         title={`Delete Operation${deleting ? `: ${deleting.label}` : ''}`}
         text={DEVICE_OPERATION_MESSAGES.deleteConfirm}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onConfirm={() =>
+          deleting
+            ? remove.mutateAsync(deleting).then(
+                () => setDeleting(null),
+                () => setDeleting(null),
+              )
+            : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </Box>

@@ -31,11 +31,22 @@ function TracingForm({ device }: { device: Device }) {
   return (
     <>
       <Typography sx={{ mb: 1 }}>
-        {tracing && device.traceExpiration ? `Tracing until ${formatDateTime(device.traceExpiration)}.` : 'Tracing is disabled.'}
+        {tracing && device.traceExpiration
+          ? `Tracing until ${formatDateTime(device.traceExpiration)}.`
+          : 'Tracing is disabled.'}
       </Typography>
-      <RadioGroup aria-label="Tracing" value={String(minutes)} onChange={(event) => setMinutes(Number(event.target.value))}>
+      <RadioGroup
+        aria-label="Tracing"
+        value={String(minutes)}
+        onChange={(event) => setMinutes(Number(event.target.value))}
+      >
         {TRACE_OPTIONS.map((option) => (
-          <FormControlLabel key={option.minutes} value={String(option.minutes)} control={<Radio />} label={option.label} />
+          <FormControlLabel
+            key={option.minutes}
+            value={String(option.minutes)}
+            control={<Radio />}
+            label={option.label}
+          />
         ))}
       </RadioGroup>
       <Button
@@ -44,7 +55,10 @@ function TracingForm({ device }: { device: Device }) {
         disabled={toggle.isPending}
         onClick={() =>
           // The drawer stays open on the answer: it shows until when the device now traces.
-          void toggle.mutateAsync(minutes).then(() => setMinutes(-1), () => undefined)
+          void toggle.mutateAsync(minutes).then(
+            () => setMinutes(-1),
+            () => undefined,
+          )
         }
       >
         Save

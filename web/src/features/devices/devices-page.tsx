@@ -29,12 +29,30 @@ import { DEVICES_PATH, useDeleteDevice, useRestartAgent, type Device } from './a
 import { formatAge, formatPercent } from './device-display';
 
 // Each drawer's code loads when it first opens: the grid paints without the forms behind it.
-const DeviceDrawer = lazyWhenOpened(() => import('./device-drawer'), (props) => props.id !== null);
-const TracingDrawer = lazyWhenOpened(() => import('./device-tracing-drawer'), (props) => props.id !== null);
-const LogsDrawer = lazyWhenOpened(() => import('./device-logs-drawer'), (props) => props.id !== null);
-const InstallationsDrawer = lazyWhenOpened(() => import('./device-installations-drawer'), (props) => props.id !== null);
-const PacketsDrawer = lazyWhenOpened(() => import('./device-packets-drawer'), (props) => props.id !== null);
-const DeviceOperationsDrawer = lazyWhenOpened(() => import('./device-operations-drawer'), (props: { open: boolean }) => props.open);
+const DeviceDrawer = lazyWhenOpened(
+  () => import('./device-drawer'),
+  (props) => props.id !== null,
+);
+const TracingDrawer = lazyWhenOpened(
+  () => import('./device-tracing-drawer'),
+  (props) => props.id !== null,
+);
+const LogsDrawer = lazyWhenOpened(
+  () => import('./device-logs-drawer'),
+  (props) => props.id !== null,
+);
+const InstallationsDrawer = lazyWhenOpened(
+  () => import('./device-installations-drawer'),
+  (props) => props.id !== null,
+);
+const PacketsDrawer = lazyWhenOpened(
+  () => import('./device-packets-drawer'),
+  (props) => props.id !== null,
+);
+const DeviceOperationsDrawer = lazyWhenOpened(
+  () => import('./device-operations-drawer'),
+  (props: { open: boolean }) => props.open,
+);
 
 /** Devices (spec 002 §2): the fleet with its live values, refreshed every 30 s. */
 export default function DevicesPage() {
@@ -52,13 +70,48 @@ export default function DevicesPage() {
   const now = useNow();
 
   const columns: GridColDef<Device>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 140, renderCell: ({ row }) => <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>{row.name}</CellLink> },
-    { field: 'cpuPercent', headerName: 'CPU %', type: 'number', width: 75, renderCell: ({ row }) => formatPercent(row.cpuPercent) },
-    { field: 'memoryPercent', headerName: 'Memory %', type: 'number', width: 95, renderCell: ({ row }) => formatPercent(row.memoryPercent) },
-    { field: 'packetTimestamp', headerName: 'Age', type: 'dateTime', width: 90, valueGetter: (value: string | null) => (value ? new Date(value) : null), renderCell: ({ row }) => formatAge(row.packetTimestamp, now) },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 140,
+      renderCell: ({ row }) => (
+        <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
+    {
+      field: 'cpuPercent',
+      headerName: 'CPU %',
+      type: 'number',
+      width: 75,
+      renderCell: ({ row }) => formatPercent(row.cpuPercent),
+    },
+    {
+      field: 'memoryPercent',
+      headerName: 'Memory %',
+      type: 'number',
+      width: 95,
+      renderCell: ({ row }) => formatPercent(row.memoryPercent),
+    },
+    {
+      field: 'packetTimestamp',
+      headerName: 'Age',
+      type: 'dateTime',
+      width: 90,
+      valueGetter: (value: string | null) => (value ? new Date(value) : null),
+      renderCell: ({ row }) => formatAge(row.packetTimestamp, now),
+    },
     // Online while the last contact is within two heartbeat intervals; Home's device figures link here filtered by it.
     { field: 'isOnline', headerName: 'Online', type: 'boolean', width: 95 },
-    { field: 'location', headerName: 'Location', flex: 0.8, minWidth: 90, valueGetter: (_value, row) => row.location?.name ?? '' },
+    {
+      field: 'location',
+      headerName: 'Location',
+      flex: 0.8,
+      minWidth: 90,
+      valueGetter: (_value, row) => row.location?.name ?? '',
+    },
     {
       field: 'deviceId',
       headerName: 'Device ID',
@@ -76,11 +129,32 @@ export default function DevicesPage() {
     actionsColumn<Device>(
       (row) => [
         { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
-        { label: 'Restart Agent', icon: <RestartAltIcon fontSize="small" />, onClick: () => void restart.mutateAsync(row).catch(() => undefined) },
-        { label: 'Toggle Tracing', icon: <BugReportIcon fontSize="small" />, onClick: () => tracing.open(row.deviceId) },
-        { label: 'Operations', icon: <SettingsSuggestIcon fontSize="small" />, onClick: () => operations.open(row.deviceId) },
-        { label: 'Installations', icon: <InventoryIcon fontSize="small" />, onClick: () => installations.open(row.deviceId) },
-        { label: 'Delete Device', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+        {
+          label: 'Restart Agent',
+          icon: <RestartAltIcon fontSize="small" />,
+          onClick: () => void restart.mutateAsync(row).catch(() => undefined),
+        },
+        {
+          label: 'Toggle Tracing',
+          icon: <BugReportIcon fontSize="small" />,
+          onClick: () => tracing.open(row.deviceId),
+        },
+        {
+          label: 'Operations',
+          icon: <SettingsSuggestIcon fontSize="small" />,
+          onClick: () => operations.open(row.deviceId),
+        },
+        {
+          label: 'Installations',
+          icon: <InventoryIcon fontSize="small" />,
+          onClick: () => installations.open(row.deviceId),
+        },
+        {
+          label: 'Delete Device',
+          icon: <DeleteIcon fontSize="small" />,
+          color: 'error',
+          onClick: () => setDeleting(row),
+        },
         { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
         { label: 'Packets', icon: <SensorsIcon fontSize="small" />, onClick: () => packets.open(row.deviceId) },
       ],
@@ -120,7 +194,14 @@ export default function DevicesPage() {
         open={deleting !== null}
         title="Delete Device"
         text={deleting ? DEVICE_MESSAGES.deleteConfirm(deleting.name) : ''}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onConfirm={() =>
+          deleting
+            ? remove.mutateAsync(deleting).then(
+                () => setDeleting(null),
+                () => setDeleting(null),
+              )
+            : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </>

@@ -16,14 +16,20 @@ export type Location = JsonOf<LocationEntity> & { tenant?: { tenantId: string; n
 export function useLocation(id: string | null) {
   return useQuery({
     queryKey: ['location', id],
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<Location>(`${LOCATIONS_PATH}/${pathId(id)}`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<Location>(`${LOCATIONS_PATH}/${pathId(id)}`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null && id !== 'new',
   });
 }
 
 export function useSaveLocation(id: string) {
   return useApiMutation({
-    mutationFn: (input: LocationInput) => (id === 'new' ? apiSend<Location>('PUT', LOCATIONS_PATH, input) : apiSend<Location>('POST', `${LOCATIONS_PATH}/${pathId(id)}`, input)),
+    mutationFn: (input: LocationInput) =>
+      id === 'new'
+        ? apiSend<Location>('PUT', LOCATIONS_PATH, input)
+        : apiSend<Location>('POST', `${LOCATIONS_PATH}/${pathId(id)}`, input),
     // Other screens offer locations through the shared lookup.
     invalidate: [listQueryKey(LOCATIONS_PATH), ['location'], lookupKeys.locations],
     successMessage: LOCATION_MESSAGES.saved,

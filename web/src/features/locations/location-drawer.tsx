@@ -26,7 +26,14 @@ export default function LocationDrawer({ id, tenantId, onCreated, onClose }: Loc
       {!creating && location.isPending && <LinearProgress />}
       {!creating && location.isError && <Typography color="text.secondary">This location does not exist.</Typography>}
       {id !== null && (creating || location.data) && (
-        <LocationForm key={id} id={id} location={location.data} tenantId={tenantId} onSaved={(saved) => (creating ? onCreated(saved) : undefined)} onClose={onClose} />
+        <LocationForm
+          key={id}
+          id={id}
+          location={location.data}
+          tenantId={tenantId}
+          onSaved={(saved) => (creating ? onCreated(saved) : undefined)}
+          onClose={onClose}
+        />
       )}
     </SideDrawer>
   );

@@ -2,9 +2,9 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { locationInputSchema } from '@cfs/contracts/locations';
 import { FormActions } from '../../components/form-actions';
-import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { FormSelectField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantOptions } from '../../lib/lookups';
 import { useSaveLocation, type Location } from './api';
 
 type Values = z.input<typeof locationInputSchema>;
@@ -21,15 +21,36 @@ const valuesOf = (location: Location | undefined, tenantId: string | null): Valu
   coordinates: location?.coordinates ?? '',
 });
 
-export function LocationForm({ id, location, tenantId, onSaved, onClose }: { id: string; location?: Location; tenantId: string | null; onSaved: (saved: Location) => void; onClose: () => void }) {
-  const form = useForm<Values, unknown, z.output<typeof locationInputSchema>>({ resolver: schemaResolver(locationInputSchema), defaultValues: valuesOf(location, tenantId) });
+export function LocationForm({
+  id,
+  location,
+  tenantId,
+  onSaved,
+  onClose,
+}: {
+  id: string;
+  location?: Location;
+  tenantId: string | null;
+  onSaved: (saved: Location) => void;
+  onClose: () => void;
+}) {
+  const form = useForm<Values, unknown, z.output<typeof locationInputSchema>>({
+    resolver: schemaResolver(locationInputSchema),
+    defaultValues: valuesOf(location, tenantId),
+  });
   const save = useSaveLocation(id);
-  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+  const tenants = useTenantOptions();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       {/* None: a location every tenant is offered, kept by users of all tenants. */}
-      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} emptyLabel="None (every tenant)" />
+      <FormSelectField
+        control={form.control}
+        name="tenantId"
+        label="Tenant"
+        options={tenants}
+        emptyLabel="None (every tenant)"
+      />
       <FormTextField control={form.control} name="address1" label="Address 1" />
       <FormTextField control={form.control} name="address2" label="Address 2" />
       <FormTextField control={form.control} name="city" label="City" />

@@ -9,7 +9,10 @@ import { useDrawerParam, useListState } from '../../lib/url-state';
 import { LOCATIONS_PATH, type Location } from './api';
 
 // The drawer and its form load when first opened.
-const LocationDrawer = lazyWhenOpened(() => import('./location-drawer'), (props) => props.id !== null);
+const LocationDrawer = lazyWhenOpened(
+  () => import('./location-drawer'),
+  (props) => props.id !== null,
+);
 
 /** Locations (spec 002 §2): the caller's tenants' locations and the shared ones; `?locationId=`. */
 export default function LocationsPage() {
@@ -17,10 +20,26 @@ export default function LocationsPage() {
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   const drawer = useDrawerParam('locationId');
   const columns: GridColDef<Location>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 160, renderCell: ({ row }) => <CellLink href={drawer.href(row.locationId)} onClick={() => drawer.open(row.locationId)}>{row.name}</CellLink> },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 160,
+      renderCell: ({ row }) => (
+        <CellLink href={drawer.href(row.locationId)} onClick={() => drawer.open(row.locationId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
     { field: 'city', headerName: 'City', flex: 1, minWidth: 120 },
     { field: 'state', headerName: 'State', width: 120 },
-    { field: 'tenant', headerName: 'Tenant', flex: 1, minWidth: 140, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 1,
+      minWidth: 140,
+      valueGetter: (_value, row) => row.tenant?.name ?? '',
+    },
   ];
   return (
     <>
@@ -38,7 +57,12 @@ export default function LocationsPage() {
         onCreate={() => drawer.open('new')}
         onRowClick={(row) => drawer.open(row.locationId)}
       />
-      <LocationDrawer id={drawer.openId} tenantId={isGuid(tenantId) ? tenantId : null} onCreated={(saved) => drawer.open(saved.locationId, { replace: true })} onClose={drawer.close} />
+      <LocationDrawer
+        id={drawer.openId}
+        tenantId={isGuid(tenantId) ? tenantId : null}
+        onCreated={(saved) => drawer.open(saved.locationId, { replace: true })}
+        onClose={drawer.close}
+      />
     </>
   );
 }

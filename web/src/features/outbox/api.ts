@@ -12,12 +12,18 @@ export type OutboxEmail = JsonOf<OutboxEmailEntity> & { tenant?: { tenantId: str
 /** One email by the address's `?emailId=`, read through the list (there is no single-email call). */
 export function useOutboxEmail(id: string | null) {
   const emailId = positiveIntId(id);
-  const query = useQuery({ ...listItemQueryOptions<OutboxEmail>(OUTBOX_PATH, `emailId eq ${emailId ?? 0}`, { expand: 'tenant' }), enabled: emailId !== null });
+  const query = useQuery({
+    ...listItemQueryOptions<OutboxEmail>(OUTBOX_PATH, `emailId eq ${emailId ?? 0}`, { expand: 'tenant' }),
+    enabled: emailId !== null,
+  });
   return { ...query, notFound: (id !== null && emailId === null) || (query.isSuccess && query.data === null) };
 }
 
 /** What became of an email, as the grid and the drawer say it. */
-export function deliveryStatus(email: Pick<OutboxEmail, 'transport' | 'sent' | 'error'>): { label: string; color: 'success' | 'error' | 'warning' | 'default' } {
+export function deliveryStatus(email: Pick<OutboxEmail, 'transport' | 'sent' | 'error'>): {
+  label: string;
+  color: 'success' | 'error' | 'warning' | 'default';
+} {
   if (email.transport === 'outbox') return { label: 'Kept in outbox', color: 'default' };
   if (email.sent) return { label: 'Sent', color: 'success' };
   if (email.error) return { label: 'Failed', color: 'error' };

@@ -40,9 +40,17 @@ function EmailDetails({ email }: { email: OutboxEmail }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Box>
-        <Chip size="small" label={status.label} color={status.color} variant={status.color === 'default' ? 'outlined' : 'filled'} />
+        <Chip
+          size="small"
+          label={status.label}
+          color={status.color}
+          variant={status.color === 'default' ? 'outlined' : 'filled'}
+        />
       </Box>
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
+      <Box
+        component="dl"
+        sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+      >
         {rows.map(([name, value]) => (
           <Box key={name} sx={{ display: 'contents' }}>
             <Typography component="dt" variant="body2" color="text.secondary">

@@ -10,7 +10,10 @@ import { useDrawerParam, useListState } from '../../lib/url-state';
 import { deliveryStatus, OUTBOX_PATH, type OutboxEmail } from './api';
 
 // The drawer loads when first opened.
-const OutboxEmailDrawer = lazyWhenOpened(() => import('./outbox-email-drawer'), (props) => props.id !== null);
+const OutboxEmailDrawer = lazyWhenOpened(
+  () => import('./outbox-email-drawer'),
+  (props) => props.id !== null,
+);
 
 /** Outbox (Administration, Settings view): the emails of the caller's tenants, newest first; `?emailId=`. */
 export default function OutboxPage() {
@@ -32,7 +35,13 @@ export default function OutboxPage() {
     },
     { field: 'to', headerName: 'To', flex: 1.5, minWidth: 180 },
     { field: 'template', headerName: 'Template', width: 170 },
-    { field: 'tenant', headerName: 'Tenant', flex: 1, minWidth: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 1,
+      minWidth: 130,
+      valueGetter: (_value, row) => row.tenant?.name ?? '',
+    },
     {
       field: 'transport',
       headerName: 'Status',
@@ -40,7 +49,14 @@ export default function OutboxPage() {
       valueGetter: (_value, row) => deliveryStatus(row).label,
       renderCell: ({ row }) => {
         const status = deliveryStatus(row);
-        return <Chip size="small" label={status.label} color={status.color} variant={status.color === 'default' ? 'outlined' : 'filled'} />;
+        return (
+          <Chip
+            size="small"
+            label={status.label}
+            color={status.color}
+            variant={status.color === 'default' ? 'outlined' : 'filled'}
+          />
+        );
       },
     },
   ];

@@ -26,20 +26,27 @@ const packageKey = (id: string | null) => ['package', id] as const;
 const invalidate = [listQueryKey(PACKAGES_PATH), ['package']];
 
 /** The failure's own text when the server gave one (spec 002 §8: "the server error, or …"). */
-const serverMessage = (fallback: string) => (error: Error) => (error instanceof ApiError && error.status < 500 && error.body?.message ? error.body.message : fallback);
+const serverMessage = (fallback: string) => (error: Error) =>
+  error instanceof ApiError && error.status < 500 && error.body?.message ? error.body.message : fallback;
 
 /** `GET v1/packages/{id}`: the package with its operations and versions. */
 export function usePackage(id: string | null) {
   return useQuery({
     queryKey: packageKey(id),
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<PackageDetail>(`${PACKAGES_PATH}/${pathId(id)}`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<PackageDetail>(`${PACKAGES_PATH}/${pathId(id)}`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null && id !== 'new',
   });
 }
 
 export function useSavePackage(id: string) {
   return useApiMutation({
-    mutationFn: (input: PackageInput) => (id === 'new' ? apiSend<Package>('PUT', PACKAGES_PATH, input) : apiSend<Package>('POST', `${PACKAGES_PATH}/${pathId(id)}`, input)),
+    mutationFn: (input: PackageInput) =>
+      id === 'new'
+        ? apiSend<Package>('PUT', PACKAGES_PATH, input)
+        : apiSend<Package>('POST', `${PACKAGES_PATH}/${pathId(id)}`, input),
     invalidate,
     successMessage: PACKAGE_MESSAGES.saved,
     errorMessage: PACKAGE_MESSAGES.saveFailed,
@@ -70,7 +77,8 @@ export function useSaveOperation(packageId: string, operationId: string | null) 
 
 export function useDeleteOperation(packageId: string) {
   return useApiMutation({
-    mutationFn: (operationId: string) => apiSend<undefined>('DELETE', `${PACKAGES_PATH}/${pathId(packageId)}/operations/${pathId(operationId)}`),
+    mutationFn: (operationId: string) =>
+      apiSend<undefined>('DELETE', `${PACKAGES_PATH}/${pathId(packageId)}/operations/${pathId(operationId)}`),
     invalidate,
     successMessage: PACKAGE_MESSAGES.operationDeleted,
     errorMessage: serverMessage(PACKAGE_MESSAGES.operationSaveFailed),
@@ -106,7 +114,8 @@ export function useUploadVersion() {
 
 export function useDeleteVersion(packageId: string) {
   return useApiMutation({
-    mutationFn: (versionId: string) => apiSend<undefined>('DELETE', `${PACKAGES_PATH}/${pathId(packageId)}/versions/${pathId(versionId)}`),
+    mutationFn: (versionId: string) =>
+      apiSend<undefined>('DELETE', `${PACKAGES_PATH}/${pathId(packageId)}/versions/${pathId(versionId)}`),
     invalidate,
     successMessage: PACKAGE_MESSAGES.versionDeleted,
     errorMessage: serverMessage(PACKAGE_MESSAGES.saveFailed),

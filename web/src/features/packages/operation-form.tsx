@@ -29,8 +29,21 @@ const valuesOf = (operation: Operation | undefined): Values => ({
   operationResultTypeId: operation?.operationResultTypeId ?? (undefined as unknown as number),
 });
 
-export function OperationForm({ packageId, operation, onSaved, onClose }: { packageId: string; operation?: Operation; onSaved: (saved: Operation) => void; onClose: () => void }) {
-  const form = useForm<Values, unknown, z.output<typeof operationInputSchema>>({ resolver: schemaResolver(operationInputSchema), defaultValues: valuesOf(operation) });
+export function OperationForm({
+  packageId,
+  operation,
+  onSaved,
+  onClose,
+}: {
+  packageId: string;
+  operation?: Operation;
+  onSaved: (saved: Operation) => void;
+  onClose: () => void;
+}) {
+  const form = useForm<Values, unknown, z.output<typeof operationInputSchema>>({
+    resolver: schemaResolver(operationInputSchema),
+    defaultValues: valuesOf(operation),
+  });
   const save = useSaveOperation(packageId, operation?.operationId ?? null);
   const parameters = useFieldArray({ control: form.control, name: 'parameterDefinitions' });
   return (
@@ -38,16 +51,52 @@ export function OperationForm({ packageId, operation, onSaved, onClose }: { pack
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormSelectField control={form.control} name="operationType" label="Operation Type" options={OPERATION_TYPE_OPTIONS} required />
-        <FormSelectField control={form.control} name="operationResultTypeId" label="Result Type" options={RESULT_TYPE_OPTIONS} required />
-        <FormTextField control={form.control} name="defaultInterval" label="Default Interval" required placeholder="HH:mm:ss" />
+        <FormSelectField
+          control={form.control}
+          name="operationType"
+          label="Operation Type"
+          options={OPERATION_TYPE_OPTIONS}
+          required
+        />
+        <FormSelectField
+          control={form.control}
+          name="operationResultTypeId"
+          label="Result Type"
+          options={RESULT_TYPE_OPTIONS}
+          required
+        />
+        <FormTextField
+          control={form.control}
+          name="defaultInterval"
+          label="Default Interval"
+          required
+          placeholder="HH:mm:ss"
+        />
       </Stack>
-      <CheckboxGroupField control={form.control} name="frequencyDefinitions" label="Frequencies" options={FREQUENCY_OPTIONS} row />
+      <CheckboxGroupField
+        control={form.control}
+        name="frequencyDefinitions"
+        label="Frequencies"
+        options={FREQUENCY_OPTIONS}
+        row
+      />
       <Box sx={{ display: 'flex', alignItems: 'center', mt: 1 }}>
         <Typography variant="subtitle2" sx={{ flex: 1 }}>
           Parameter Definitions
         </Typography>
-        <Button size="small" startIcon={<AddIcon />} onClick={() => parameters.append({ Name: '', Description: null, Required: false, Source: 'PortalEntry', DefaultValue: null })}>
+        <Button
+          size="small"
+          startIcon={<AddIcon />}
+          onClick={() =>
+            parameters.append({
+              Name: '',
+              Description: null,
+              Required: false,
+              Source: 'PortalEntry',
+              DefaultValue: null,
+            })
+          }
+        >
           Add Parameter
         </Button>
       </Box>
@@ -55,17 +104,47 @@ export function OperationForm({ packageId, operation, onSaved, onClose }: { pack
       {parameters.fields.map((field, index) => (
         <Paper key={field.id} variant="outlined" sx={{ p: 1.5, mt: 1 }} aria-label={`Parameter ${String(index + 1)}`}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-            <FormTextField control={form.control} name={`parameterDefinitions.${index}.Name`} label="Parameter Name" required size="small" />
-            <FormSelectField control={form.control} name={`parameterDefinitions.${index}.Source`} label="Source" options={SOURCE_OPTIONS} size="small" />
-            <FormTextField control={form.control} name={`parameterDefinitions.${index}.DefaultValue`} label="Default Value" size="small" />
+            <FormTextField
+              control={form.control}
+              name={`parameterDefinitions.${index}.Name`}
+              label="Parameter Name"
+              required
+              size="small"
+            />
+            <FormSelectField
+              control={form.control}
+              name={`parameterDefinitions.${index}.Source`}
+              label="Source"
+              options={SOURCE_OPTIONS}
+              size="small"
+            />
+            <FormTextField
+              control={form.control}
+              name={`parameterDefinitions.${index}.DefaultValue`}
+              label="Default Value"
+              size="small"
+            />
           </Stack>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <FormTextField control={form.control} name={`parameterDefinitions.${index}.Description`} label="Parameter Description" size="small" />
+            <FormTextField
+              control={form.control}
+              name={`parameterDefinitions.${index}.Description`}
+              label="Parameter Description"
+              size="small"
+            />
             <Box sx={{ flexShrink: 0 }}>
-              <FormCheckboxField control={form.control} name={`parameterDefinitions.${index}.Required`} label="Required" />
+              <FormCheckboxField
+                control={form.control}
+                name={`parameterDefinitions.${index}.Required`}
+                label="Required"
+              />
             </Box>
             <Tooltip title="Remove parameter">
-              <IconButton aria-label={`Remove parameter ${String(index + 1)}`} onClick={() => parameters.remove(index)} sx={{ flexShrink: 0 }}>
+              <IconButton
+                aria-label={`Remove parameter ${String(index + 1)}`}
+                onClick={() => parameters.remove(index)}
+                sx={{ flexShrink: 0 }}
+              >
                 <DeleteIcon fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -88,22 +167,47 @@ export function OperationForm({ packageId, operation, onSaved, onClose }: { pack
 }
 
 /** A SecuredValue parameter's pairs (spec 002 §3): the placeholder each secret replaces and where the agent reads it. */
-function SecuredValues({ control, index }: { control: Control<Values, unknown, z.output<typeof operationInputSchema>>; index: number }) {
+function SecuredValues({
+  control,
+  index,
+}: {
+  control: Control<Values, unknown, z.output<typeof operationInputSchema>>;
+  index: number;
+}) {
   const source = useWatch({ control, name: `parameterDefinitions.${index}.Source` });
-  const pairs = useFieldArray({ control, name: `parameterDefinitions.${index}.SecuredValues` as 'parameterDefinitions.0.SecuredValues' });
+  const pairs = useFieldArray({
+    control,
+    name: `parameterDefinitions.${index}.SecuredValues` as 'parameterDefinitions.0.SecuredValues',
+  });
   if (source !== 'SecuredValue') return null;
   return (
     <Box sx={{ pl: 2, borderLeft: 2, borderColor: 'divider', mt: 1 }}>
       {pairs.fields.map((pair, pairIndex) => (
         <Stack key={pair.id} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-          <FormTextField control={control} name={`parameterDefinitions.${index}.SecuredValues.${pairIndex}.PlaceholderKeyForSecretValue`} label="Placeholder Key" required size="small" />
-          <FormTextField control={control} name={`parameterDefinitions.${index}.SecuredValues.${pairIndex}.SecuredSourceKeyToGetSecretValue`} label="Secured Source Key" required size="small" />
+          <FormTextField
+            control={control}
+            name={`parameterDefinitions.${index}.SecuredValues.${pairIndex}.PlaceholderKeyForSecretValue`}
+            label="Placeholder Key"
+            required
+            size="small"
+          />
+          <FormTextField
+            control={control}
+            name={`parameterDefinitions.${index}.SecuredValues.${pairIndex}.SecuredSourceKeyToGetSecretValue`}
+            label="Secured Source Key"
+            required
+            size="small"
+          />
           <IconButton aria-label="Remove secured value" onClick={() => pairs.remove(pairIndex)}>
             <DeleteIcon fontSize="small" />
           </IconButton>
         </Stack>
       ))}
-      <Button size="small" startIcon={<AddIcon />} onClick={() => pairs.append({ PlaceholderKeyForSecretValue: '', SecuredSourceKeyToGetSecretValue: '' })}>
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        onClick={() => pairs.append({ PlaceholderKeyForSecretValue: '', SecuredSourceKeyToGetSecretValue: '' })}
+      >
         Add Secured Value
       </Button>
     </Box>

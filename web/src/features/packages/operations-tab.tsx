@@ -29,11 +29,27 @@ export function OperationsTab({ pkg }: { pkg: PackageDetail }) {
   return (
     <Box>
       {editor.editing !== null ? (
-        <InlineFormCard label="Operation" title={editor.item ? `Edit Operation: ${editor.item.name}` : 'Add Operation'} onCancel={editor.close}>
-          <OperationForm key={editor.key} packageId={pkg.packageId} operation={editor.item} onSaved={editor.saved} onClose={editor.close} />
+        <InlineFormCard
+          label="Operation"
+          title={editor.item ? `Edit Operation: ${editor.item.name}` : 'Add Operation'}
+          onCancel={editor.close}
+        >
+          <OperationForm
+            key={editor.key}
+            packageId={pkg.packageId}
+            operation={editor.item}
+            onSaved={editor.saved}
+            onClose={editor.close}
+          />
         </InlineFormCard>
       ) : (
-        <Button variant="contained" size="small" startIcon={<AddIcon />} sx={{ mb: 2 }} onClick={() => editor.open('new')}>
+        <Button
+          variant="contained"
+          size="small"
+          startIcon={<AddIcon />}
+          sx={{ mb: 2 }}
+          onClick={() => editor.open('new')}
+        >
           Add Operation
         </Button>
       )}
@@ -60,15 +76,26 @@ export function OperationsTab({ pkg }: { pkg: PackageDetail }) {
                 <TableCell>{frequenciesText(operation.frequencyDefinitions)}</TableCell>
                 <TableCell>{operation.defaultInterval}</TableCell>
                 <TableCell>{enumLabel(OPERATION_RESULT_TYPES, operation.operationResultTypeId)}</TableCell>
-                <TableCell>{operation.parameterDefinitions.map((parameter) => String(parameter.Name)).join(', ')}</TableCell>
+                <TableCell>
+                  {operation.parameterDefinitions.map((parameter) => String(parameter.Name)).join(', ')}
+                </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   <Tooltip title="Edit">
-                    <IconButton size="small" aria-label={`Edit ${operation.name}`} onClick={() => editor.open(operation)}>
+                    <IconButton
+                      size="small"
+                      aria-label={`Edit ${operation.name}`}
+                      onClick={() => editor.open(operation)}
+                    >
                       <EditIcon fontSize="small" />
                     </IconButton>
                   </Tooltip>
                   <Tooltip title="Delete">
-                    <IconButton size="small" color="error" aria-label={`Delete ${operation.name}`} onClick={() => setDeleting(operation)}>
+                    <IconButton
+                      size="small"
+                      color="error"
+                      aria-label={`Delete ${operation.name}`}
+                      onClick={() => setDeleting(operation)}
+                    >
                       <DeleteIcon fontSize="small" />
                     </IconButton>
                   </Tooltip>

@@ -38,14 +38,25 @@ export default function PackageDrawer({ id, tenantId, onCreated, onUpload, onClo
       {!creating && pkg.isPending && <LinearProgress />}
       {!creating && pkg.isError && <Typography color="text.secondary">This package does not exist.</Typography>}
       {!creating && pkg.data && (
-        <Tabs value={tab ?? 'edit'} onChange={(_event, next: string) => setTab(next === 'edit' ? null : next)} sx={{ mb: 2 }}>
+        <Tabs
+          value={tab ?? 'edit'}
+          onChange={(_event, next: string) => setTab(next === 'edit' ? null : next)}
+          sx={{ mb: 2 }}
+        >
           <Tab value="edit" label="Edit Package" />
           <Tab value="operations" label="Operations" />
           <Tab value="versions" label="Versions" />
         </Tabs>
       )}
       {id !== null && tab === null && (creating || pkg.data) && (
-        <PackageForm key={id} id={id} pkg={pkg.data} tenantId={tenantId} onSaved={(saved) => (creating ? onCreated(saved) : undefined)} onClose={onClose} />
+        <PackageForm
+          key={id}
+          id={id}
+          pkg={pkg.data}
+          tenantId={tenantId}
+          onSaved={(saved) => (creating ? onCreated(saved) : undefined)}
+          onClose={onClose}
+        />
       )}
       {tab === 'operations' && pkg.data && <OperationsTab pkg={pkg.data} />}
       {tab === 'versions' && pkg.data && (

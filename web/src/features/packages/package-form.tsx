@@ -2,9 +2,9 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { packageInputSchema } from '@cfs/contracts/packages';
 import { FormActions } from '../../components/form-actions';
-import { CheckboxGroupField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { CheckboxGroupField, FormSelectField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantOptions } from '../../lib/lookups';
 import { useSavePackage, type Package } from './api';
 import { EXECUTABLE_TYPE_OPTIONS, OPERATING_SYSTEM_OPTIONS, PACKAGE_TYPE_OPTIONS } from './package-labels';
 
@@ -24,21 +24,60 @@ const valuesOf = (pkg: Package | undefined, tenantId: string | null): Values => 
   parameterDefinitions: (pkg?.parameterDefinitions ?? []) as Values['parameterDefinitions'],
 });
 
-export function PackageForm({ id, pkg, tenantId, onSaved, onClose }: { id: string; pkg?: Package; tenantId: string | null; onSaved: (saved: Package) => void; onClose: () => void }) {
-  const form = useForm<Values, unknown, z.output<typeof packageInputSchema>>({ resolver: schemaResolver(packageInputSchema), defaultValues: valuesOf(pkg, tenantId) });
+export function PackageForm({
+  id,
+  pkg,
+  tenantId,
+  onSaved,
+  onClose,
+}: {
+  id: string;
+  pkg?: Package;
+  tenantId: string | null;
+  onSaved: (saved: Package) => void;
+  onClose: () => void;
+}) {
+  const form = useForm<Values, unknown, z.output<typeof packageInputSchema>>({
+    resolver: schemaResolver(packageInputSchema),
+    defaultValues: valuesOf(pkg, tenantId),
+  });
   const save = useSavePackage(id);
-  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+  const tenants = useTenantOptions();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       {/* None: installation-wide, offered to every tenant, kept by users of all tenants. */}
-      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} emptyLabel="None (every tenant)" />
+      <FormSelectField
+        control={form.control}
+        name="tenantId"
+        label="Tenant"
+        options={tenants}
+        emptyLabel="None (every tenant)"
+      />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
-      <FormSelectField control={form.control} name="packageTypeId" label="Package Type" options={PACKAGE_TYPE_OPTIONS} required />
+      <FormSelectField
+        control={form.control}
+        name="packageTypeId"
+        label="Package Type"
+        options={PACKAGE_TYPE_OPTIONS}
+        required
+      />
       <FormTextField control={form.control} name="executableName" label="Executable Name" />
-      <FormSelectField control={form.control} name="executableTypeId" label="Executable Type" options={EXECUTABLE_TYPE_OPTIONS} emptyLabel="None" />
+      <FormSelectField
+        control={form.control}
+        name="executableTypeId"
+        label="Executable Type"
+        options={EXECUTABLE_TYPE_OPTIONS}
+        emptyLabel="None"
+      />
       <FormTextField control={form.control} name="referenceUrl" label="Reference URL" />
-      <CheckboxGroupField control={form.control} name="operatingSystemRidsId" label="Supported Operating Systems" options={OPERATING_SYSTEM_OPTIONS} row />
+      <CheckboxGroupField
+        control={form.control}
+        name="operatingSystemRidsId"
+        label="Supported Operating Systems"
+        options={OPERATING_SYSTEM_OPTIONS}
+        row
+      />
       <FormActions
         form={form}
         onSave={async (values) => {

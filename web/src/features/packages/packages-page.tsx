@@ -22,8 +22,14 @@ import { PACKAGES_PATH, useDeletePackage, type Package } from './api';
 import { operatingSystemsText } from './package-labels';
 
 // The drawers and their forms load when first opened.
-const PackageDrawer = lazyWhenOpened(() => import('./package-drawer'), (props) => props.id !== null);
-const UploadVersionDrawer = lazyWhenOpened(() => import('./upload-version-drawer'), (props) => props.packageId !== null);
+const PackageDrawer = lazyWhenOpened(
+  () => import('./package-drawer'),
+  (props) => props.id !== null,
+);
+const UploadVersionDrawer = lazyWhenOpened(
+  () => import('./upload-version-drawer'),
+  (props) => props.packageId !== null,
+);
 
 /** Package Catalog (spec 002 §2 Packages): `?packageId=&tab=`, and `?uploadPackageId=` for an upload. */
 export default function PackagesPage() {
@@ -35,18 +41,50 @@ export default function PackagesPage() {
   const remove = useDeletePackage();
 
   const columns: GridColDef<Package>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 160, renderCell: ({ row }) => <CellLink href={drawer.href(row.packageId)} onClick={() => drawer.open(row.packageId)}>{row.name}</CellLink> },
-    { field: 'operatingSystemRidsId', headerName: 'Supported Operating Systems', flex: 1, minWidth: 180, sortable: false, filterable: false, valueGetter: (_value, row) => operatingSystemsText(row.operatingSystemRidsId) },
-    { field: 'packageTypeId', headerName: 'Package Type', width: 150, type: 'singleSelect', valueOptions: enumOptions(PACKAGE_TYPES), renderCell: ({ row }) => <EnumDisplay enumType={PACKAGE_TYPES} value={row.packageTypeId} /> },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 160,
+      renderCell: ({ row }) => (
+        <CellLink href={drawer.href(row.packageId)} onClick={() => drawer.open(row.packageId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
+    {
+      field: 'operatingSystemRidsId',
+      headerName: 'Supported Operating Systems',
+      flex: 1,
+      minWidth: 180,
+      sortable: false,
+      filterable: false,
+      valueGetter: (_value, row) => operatingSystemsText(row.operatingSystemRidsId),
+    },
+    {
+      field: 'packageTypeId',
+      headerName: 'Package Type',
+      width: 150,
+      type: 'singleSelect',
+      valueOptions: enumOptions(PACKAGE_TYPES),
+      renderCell: ({ row }) => <EnumDisplay enumType={PACKAGE_TYPES} value={row.packageTypeId} />,
+    },
     {
       field: 'executableTypeId',
       headerName: 'Executable Type',
       width: 150,
       type: 'singleSelect',
       valueOptions: enumOptions(EXECUTABLE_TYPES),
-      renderCell: ({ row }) => (row.executableTypeId === null ? '' : <EnumDisplay enumType={EXECUTABLE_TYPES} value={row.executableTypeId} />),
+      renderCell: ({ row }) =>
+        row.executableTypeId === null ? '' : <EnumDisplay enumType={EXECUTABLE_TYPES} value={row.executableTypeId} />,
     },
-    { field: 'tenant', headerName: 'Tenant', flex: 1, minWidth: 140, valueGetter: (_value, row) => row.tenant?.name ?? '' },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 1,
+      minWidth: 140,
+      valueGetter: (_value, row) => row.tenant?.name ?? '',
+    },
     actionsColumn<Package>((row) => [
       { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.packageId) },
       { label: 'Upload Version', icon: <UploadIcon fontSize="small" />, onClick: () => upload.open(row.packageId) },
@@ -87,7 +125,9 @@ export default function PackagesPage() {
         open={deleting !== null}
         title={`Delete Package${deleting ? `: ${deleting.name}` : ''}`}
         text={PACKAGE_MESSAGES.deleteConfirm}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting.packageId).finally(() => setDeleting(null)) : undefined)}
+        onConfirm={() =>
+          deleting ? remove.mutateAsync(deleting.packageId).finally(() => setDeleting(null)) : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </>

@@ -36,7 +36,11 @@ export default function UploadVersionDrawer({ packageId, onClose }: UploadVersio
   const fixed = packageId !== null && packageId !== 'new' ? packageId : null;
   const pkg = usePackage(fixed);
   return (
-    <SideDrawer open={packageId !== null} onClose={onClose} title={`Upload Package Version${pkg.data ? `: ${pkg.data.name}` : ''}`}>
+    <SideDrawer
+      open={packageId !== null}
+      onClose={onClose}
+      title={`Upload Package Version${pkg.data ? `: ${pkg.data.name}` : ''}`}
+    >
       {packageId !== null && <UploadForm key={packageId} packageId={fixed} onClose={onClose} />}
     </SideDrawer>
   );
@@ -50,12 +54,32 @@ function UploadForm({ packageId, onClose }: { packageId: string | null; onClose:
   const upload = useUploadVersion();
   const guard = useUnsavedChangesGuard();
   // Without a package given, the user picks one (the Upload Package button).
-  const packages = useQuery({ ...listQueryOptions<Package>(PACKAGES_PATH, { pageSize: 100, sort: [{ field: 'name', direction: 'asc' }] }, { expand: 'tenant' }), enabled: packageId === null });
-  const options = (packages.data?.rows ?? []).map((row) => ({ value: row.packageId, label: row.tenant ? `${row.name} (${row.tenant.name})` : row.name }));
+  const packages = useQuery({
+    ...listQueryOptions<Package>(
+      PACKAGES_PATH,
+      { pageSize: 100, sort: [{ field: 'name', direction: 'asc' }] },
+      { expand: 'tenant' },
+    ),
+    enabled: packageId === null,
+  });
+  const options = (packages.data?.rows ?? []).map((row) => ({
+    value: row.packageId,
+    label: row.tenant ? `${row.name} (${row.tenant.name})` : row.name,
+  }));
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
-      {packageId === null && <FormSelectField control={form.control} name="packageId" label="Package" options={options} required />}
-      <FormTextField control={form.control} name="version" label="Version" required autoFocus={packageId !== null} placeholder="1.2.3" helperText="SemVer 2: 1.2.3, or 1.3.0-beta.1 for a pre-release" />
+      {packageId === null && (
+        <FormSelectField control={form.control} name="packageId" label="Package" options={options} required />
+      )}
+      <FormTextField
+        control={form.control}
+        name="version"
+        label="Version"
+        required
+        autoFocus={packageId !== null}
+        placeholder="1.2.3"
+        helperText="SemVer 2: 1.2.3, or 1.3.0-beta.1 for a pre-release"
+      />
       <FormTextField control={form.control} name="label" label="Label" required />
       <FileField control={form.control} />
       <FormActions
@@ -63,7 +87,13 @@ function UploadForm({ packageId, onClose }: { packageId: string | null; onClose:
         saveLabel="Upload"
         onSave={async (values) => {
           const chosen = packages.data?.rows.find((row) => row.packageId === values.packageId);
-          await upload.mutateAsync({ packageId: values.packageId, tenantId: chosen?.tenantId ?? null, version: values.version, label: values.label, file: values.file });
+          await upload.mutateAsync({
+            packageId: values.packageId,
+            tenantId: chosen?.tenantId ?? null,
+            version: values.version,
+            label: values.label,
+            file: values.file,
+          });
           // Uploaded: the form is rendered clean at once, so the drawer's guard lets it close without asking.
           flushSync(() => form.reset({ packageId: values.packageId, version: '', label: '', file: undefined }));
           guard.confirmThen(onClose);
@@ -83,7 +113,12 @@ function FileField({ control }: { control: Control<Values, unknown, Output> }) {
   return (
     <Box sx={{ mt: 2 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-        <Button component="label" variant="outlined" startIcon={<AttachFileIcon />} color={fieldState.error ? 'error' : 'primary'}>
+        <Button
+          component="label"
+          variant="outlined"
+          startIcon={<AttachFileIcon />}
+          color={fieldState.error ? 'error' : 'primary'}
+        >
           Choose File *
           <input
             hidden

@@ -45,7 +45,11 @@ export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
             <TableRow key={version.packageVersionId} hover>
               <TableCell>{version.version}</TableCell>
               <TableCell>
-                <Chip size="small" label={versionStatusLabel(version.packageVersionStatusId)} color={STATUS_COLORS[version.packageVersionStatusId] ?? 'default'} />
+                <Chip
+                  size="small"
+                  label={versionStatusLabel(version.packageVersionStatusId)}
+                  color={STATUS_COLORS[version.packageVersionStatusId] ?? 'default'}
+                />
               </TableCell>
               <TableCell>
                 <DateWithAge value={version.created} />
@@ -55,7 +59,12 @@ export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
               <TableCell align="right">
                 {version.packageVersionStatusId !== PACKAGE_VERSION_STATUSES.Latest && (
                   <Tooltip title="Delete">
-                    <IconButton size="small" color="error" aria-label={`Delete version ${version.version}`} onClick={() => setDeleting(version)}>
+                    <IconButton
+                      size="small"
+                      color="error"
+                      aria-label={`Delete version ${version.version}`}
+                      onClick={() => setDeleting(version)}
+                    >
                       <DeleteIcon fontSize="small" />
                     </IconButton>
                   </Tooltip>
@@ -69,7 +78,9 @@ export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
         open={deleting !== null}
         title={`Delete Version${deleting ? ` ${deleting.version}` : ''}`}
         text={PACKAGE_MESSAGES.versionDeleteConfirm}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting.packageVersionId).finally(() => setDeleting(null)) : undefined)}
+        onConfirm={() =>
+          deleting ? remove.mutateAsync(deleting.packageVersionId).finally(() => setDeleting(null)) : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </>

@@ -14,7 +14,13 @@ export default function PacketPage() {
     <>
       <PageHeader title="Packet" />
       {isGuid(id) ? (
-        <PacketTabs key={id} entityId={id.toLowerCase()} refreshMs={FLEET_POLLING_MS.packets} tab={isEntityTab(tab) ? tab : 'details'} onTabChange={(next) => setTab(next === 'details' ? null : next)} />
+        <PacketTabs
+          key={id}
+          entityId={id.toLowerCase()}
+          refreshMs={FLEET_POLLING_MS.packets}
+          tab={isEntityTab(tab) ? tab : 'details'}
+          onTabChange={(next) => setTab(next === 'details' ? null : next)}
+        />
       ) : (
         <Typography color="text.secondary">{FLEET_MESSAGES.noPacket}</Typography>
       )}

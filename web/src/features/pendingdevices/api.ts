@@ -1,4 +1,8 @@
-import { PENDING_DEVICE_MESSAGES, type PendingDevice as PendingDeviceEntity, type PendingDeviceBatchResult } from '@cfs/contracts/pending-devices';
+import {
+  PENDING_DEVICE_MESSAGES,
+  type PendingDevice as PendingDeviceEntity,
+  type PendingDeviceBatchResult,
+} from '@cfs/contracts/pending-devices';
 import { apiSend } from '../../lib/api-client';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
@@ -18,7 +22,8 @@ const failure = (fallback: string) => (error: Error) => error.message || fallbac
 /** `POST v1/pendingdevices/batchpromote`: into the caller's current subscription. */
 export function usePromotePendingDevices() {
   return useApiMutation({
-    mutationFn: (ids: readonly string[]) => apiSend<PendingDeviceBatchResult>('POST', `${PENDING_DEVICES_PATH}/batchpromote`, ids),
+    mutationFn: (ids: readonly string[]) =>
+      apiSend<PendingDeviceBatchResult>('POST', `${PENDING_DEVICES_PATH}/batchpromote`, ids),
     invalidate,
     successMessage: (result) => PENDING_DEVICE_MESSAGES.promoted(result.count),
     errorMessage: failure(PENDING_DEVICE_MESSAGES.promoteFailed),
@@ -28,7 +33,8 @@ export function usePromotePendingDevices() {
 /** `DELETE v1/pendingdevices/batchdelete`. */
 export function useDeletePendingDevices() {
   return useApiMutation({
-    mutationFn: (ids: readonly string[]) => apiSend<PendingDeviceBatchResult>('DELETE', `${PENDING_DEVICES_PATH}/batchdelete`, ids),
+    mutationFn: (ids: readonly string[]) =>
+      apiSend<PendingDeviceBatchResult>('DELETE', `${PENDING_DEVICES_PATH}/batchdelete`, ids),
     invalidate,
     successMessage: (result) => PENDING_DEVICE_MESSAGES.deleted(result.count),
     errorMessage: failure(PENDING_DEVICE_MESSAGES.deleteFailed),

@@ -15,7 +15,8 @@ import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
 import { useRowSelection } from '../../components/row-selection';
 import { isGuid } from '../../lib/ids';
-import { andFilters, dateTimeLiteral, guidLiteral } from '../../lib/list-query';
+import { andFilters } from '../../lib/list-query';
+import { dateTimeLiteral, guidLiteral } from '../../lib/odata-literal';
 import { PageHeader } from '../../lib/page-header';
 import { useNow } from '../../lib/use-now';
 import { useTenantId } from '../../lib/use-tenant-id';
@@ -60,7 +61,14 @@ export default function PendingDevicesPage() {
     <Tooltip title={tooMany ? PENDING_DEVICE_MESSAGES.tooManySelected : ''}>
       {/* A disabled button sends no events: the span carries the tooltip. */}
       <span>
-        <Button size="small" variant="contained" color={color} startIcon={icon} disabled={!allowed} onClick={() => setAsking(which)}>
+        <Button
+          size="small"
+          variant="contained"
+          color={color}
+          startIcon={icon}
+          disabled={!allowed}
+          onClick={() => setAsking(which)}
+        >
           {label}
         </Button>
       </span>
@@ -73,7 +81,10 @@ export default function PendingDevicesPage() {
       <ResourceGrid
         list={list}
         path={PENDING_DEVICES_PATH}
-        fixedFilter={andFilters(isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)}` : undefined, showInactive ? undefined : `lastPing gt ${dateTimeLiteral(cutoff)}`)}
+        fixedFilter={andFilters(
+          isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)}` : undefined,
+          showInactive ? undefined : `lastPing gt ${dateTimeLiteral(cutoff)}`,
+        )}
         enabled={isGuid(tenantId)}
         columns={columns}
         essentialColumns={['machineName', 'lastPing']}
@@ -86,7 +97,11 @@ export default function PendingDevicesPage() {
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             {batchButton('Promote', <UpgradeIcon />, 'promote', 'primary')}
             {batchButton('Delete', <DeleteIcon />, 'delete', 'error')}
-            <Button size="small" startIcon={showInactive ? <VisibilityOffIcon /> : <VisibilityIcon />} onClick={() => setInactive(showInactive ? null : 'show')}>
+            <Button
+              size="small"
+              startIcon={showInactive ? <VisibilityOffIcon /> : <VisibilityIcon />}
+              onClick={() => setInactive(showInactive ? null : 'show')}
+            >
               {showInactive ? 'Hide Inactive Devices' : 'Show Inactive Devices'}
             </Button>
             {tooMany && (
@@ -100,12 +115,19 @@ export default function PendingDevicesPage() {
       <ConfirmDialog
         open={asking !== null}
         title={asking === 'promote' ? 'Promote Devices' : 'Delete Pending Devices'}
-        text={asking === 'promote' ? PENDING_DEVICE_MESSAGES.promoteConfirm(count) : PENDING_DEVICE_MESSAGES.deleteConfirm(count)}
+        text={
+          asking === 'promote'
+            ? PENDING_DEVICE_MESSAGES.promoteConfirm(count)
+            : PENDING_DEVICE_MESSAGES.deleteConfirm(count)
+        }
         onConfirm={() =>
           (asking === 'promote' ? promote : remove)
             .mutateAsync(ids)
             // A failure is toasted by the mutation; the selection stays for another try.
-            .then(() => selection.clear(), () => undefined)
+            .then(
+              () => selection.clear(),
+              () => undefined,
+            )
             .finally(() => setAsking(null))
         }
         onCancel={() => setAsking(null)}

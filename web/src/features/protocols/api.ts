@@ -1,5 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { AUTOMATION_MESSAGES, type Protocol as ProtocolEntity, type ProtocolAction as ProtocolActionEntity, type ProtocolActionInput, type ProtocolInput } from '@cfs/contracts/automation';
+import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
+import {
+  type Protocol as ProtocolEntity,
+  type ProtocolAction as ProtocolActionEntity,
+  type ProtocolActionInput,
+  type ProtocolInput,
+} from '@cfs/contracts/protocols';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
@@ -29,14 +35,20 @@ export function useProtocol(id: string | null) {
   const protocolId = protocolIdOf(id);
   return useQuery({
     queryKey: ['protocol', id],
-    queryFn: ({ signal }) => (protocolId !== null ? apiGet<Protocol>(`${PROTOCOLS_PATH}/${protocolId}`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      protocolId !== null
+        ? apiGet<Protocol>(`${PROTOCOLS_PATH}/${protocolId}`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: id !== null && id !== 'new',
   });
 }
 
 export function useSaveProtocol(id: string) {
   return useApiMutation({
-    mutationFn: (input: ProtocolInput) => (id === 'new' ? apiSend<Protocol>('PUT', PROTOCOLS_PATH, input) : apiSend<Protocol>('POST', `${PROTOCOLS_PATH}/${pathId(id)}`, input)),
+    mutationFn: (input: ProtocolInput) =>
+      id === 'new'
+        ? apiSend<Protocol>('PUT', PROTOCOLS_PATH, input)
+        : apiSend<Protocol>('POST', `${PROTOCOLS_PATH}/${pathId(id)}`, input),
     invalidate: protocolsInvalidate,
     successMessage: 'Protocol saved.',
     errorMessage: AUTOMATION_MESSAGES.protocolSaveFailed,
@@ -45,7 +57,8 @@ export function useSaveProtocol(id: string) {
 
 export function useDeleteProtocol() {
   return useApiMutation({
-    mutationFn: (protocol: Protocol) => apiSend<{ message: string }>('DELETE', `${PROTOCOLS_PATH}/${protocol.protocolId}`),
+    mutationFn: (protocol: Protocol) =>
+      apiSend<{ message: string }>('DELETE', `${PROTOCOLS_PATH}/${protocol.protocolId}`),
     invalidate: [...protocolsInvalidate, ...stepsInvalidate],
     successMessage: (answer) => answer.message,
     errorMessage: (error) => error.message,
@@ -56,7 +69,12 @@ export function useDeleteProtocol() {
 export function useMatchedRules(protocolId: number | undefined) {
   return useQuery({
     queryKey: ['protocol', 'matchedRules', protocolId ?? 0],
-    queryFn: ({ signal }) => apiGet<{ value: MatchedRule[]; count: number }>(`${PROTOCOLS_PATH}/GetMatchedRules(id=${protocolId ?? 0})`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<{ value: MatchedRule[]; count: number }>(
+        `${PROTOCOLS_PATH}/GetMatchedRules(id=${protocolId ?? 0})`,
+        undefined,
+        { signal },
+      ),
     enabled: protocolId !== undefined,
   });
 }
@@ -64,7 +82,11 @@ export function useMatchedRules(protocolId: number | undefined) {
 /** A protocol's steps, by event and sequence, with the action each runs. */
 export function useProtocolActions(protocolId: number | undefined) {
   return useQuery({
-    ...listQueryOptions<ProtocolAction>(PROTOCOL_ACTIONS_PATH, { pageSize: 100 }, { fixedFilter: `protocolId eq ${protocolId ?? 0}`, expand: 'actionDefinition' }),
+    ...listQueryOptions<ProtocolAction>(
+      PROTOCOL_ACTIONS_PATH,
+      { pageSize: 100 },
+      { fixedFilter: `protocolId eq ${protocolId ?? 0}`, expand: 'actionDefinition' },
+    ),
     enabled: protocolId !== undefined,
   });
 }
@@ -72,7 +94,9 @@ export function useProtocolActions(protocolId: number | undefined) {
 export function useSaveProtocolAction(id: string) {
   return useApiMutation({
     mutationFn: (input: ProtocolActionInput) =>
-      id === 'new' ? apiSend<ProtocolAction>('PUT', PROTOCOL_ACTIONS_PATH, input) : apiSend<ProtocolAction>('POST', `${PROTOCOL_ACTIONS_PATH}/${pathId(id)}`, input),
+      id === 'new'
+        ? apiSend<ProtocolAction>('PUT', PROTOCOL_ACTIONS_PATH, input)
+        : apiSend<ProtocolAction>('POST', `${PROTOCOL_ACTIONS_PATH}/${pathId(id)}`, input),
     invalidate: stepsInvalidate,
     successMessage: 'Protocol action saved.',
     errorMessage: AUTOMATION_MESSAGES.actionSaveFailed,
@@ -81,7 +105,8 @@ export function useSaveProtocolAction(id: string) {
 
 export function useDeleteProtocolAction() {
   return useApiMutation({
-    mutationFn: (step: ProtocolAction) => apiSend<{ message: string }>('DELETE', `${PROTOCOL_ACTIONS_PATH}/${pathId(step.protocolActionId)}`),
+    mutationFn: (step: ProtocolAction) =>
+      apiSend<{ message: string }>('DELETE', `${PROTOCOL_ACTIONS_PATH}/${pathId(step.protocolActionId)}`),
     invalidate: stepsInvalidate,
     successMessage: (answer) => answer.message,
     errorMessage: (error) => error.message,
@@ -92,7 +117,12 @@ export function useDeleteProtocolAction() {
 export function useProtocolActionDefinitions(tenantId: string | null) {
   return useQuery({
     queryKey: ['protocol', 'actionDefinitions', tenantId ?? ''],
-    queryFn: ({ signal }) => apiGet<RuleActionDefinition[]>(`/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${pathId(tenantId ?? '')})`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<RuleActionDefinition[]>(
+        `/v1/actionDefinitions/GetActionDefinitionsForProtocols(tenantId=${pathId(tenantId ?? '')})`,
+        undefined,
+        { signal },
+      ),
     enabled: isGuid(tenantId),
     staleTime: 60_000,
   });

@@ -14,7 +14,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
-import { WORK_UNIT_EVENT_OPTIONS } from '@cfs/contracts/automation';
+import { WORK_UNIT_EVENT_OPTIONS } from '@cfs/contracts/protocols';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { SideDrawer } from '../../components/side-drawer';
 import { useDrawerParam } from '../../lib/url-state';
@@ -32,7 +32,12 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
   const remove = useDeleteProtocolAction();
   const rows = steps.data?.rows ?? [];
   return (
-    <SideDrawer open={id !== null} onClose={onClose} width={DRAWER_WIDE_WIDTH} title={`Protocol Actions${protocol.data ? `: ${protocol.data.name}` : ''}`}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      width={DRAWER_WIDE_WIDTH}
+      title={`Protocol Actions${protocol.data ? `: ${protocol.data.name}` : ''}`}
+    >
       {(protocol.isPending || steps.isPending) && <LinearProgress />}
       {protocol.isError && <Typography color="text.secondary">This protocol does not exist.</Typography>}
       {protocol.data && (
@@ -42,7 +47,9 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
               Create Protocol Action
             </Button>
           </Stack>
-          {steps.isSuccess && rows.length === 0 && <Typography color="text.secondary">This protocol has no actions yet.</Typography>}
+          {steps.isSuccess && rows.length === 0 && (
+            <Typography color="text.secondary">This protocol has no actions yet.</Typography>
+          )}
           {rows.length > 0 && (
             <Table size="small" aria-label="Protocol actions">
               <TableHead>
@@ -67,12 +74,21 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
                     <TableCell>{step.repeatable ? 'Yes' : 'No'}</TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                       <Tooltip title="Edit Protocol Action">
-                        <IconButton size="small" aria-label={`Edit ${step.actionDefinition?.name ?? 'protocol action'}`} onClick={() => editor.open(step.protocolActionId)}>
+                        <IconButton
+                          size="small"
+                          aria-label={`Edit ${step.actionDefinition?.name ?? 'protocol action'}`}
+                          onClick={() => editor.open(step.protocolActionId)}
+                        >
                           <EditIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
                       <Tooltip title="Delete Protocol Action">
-                        <IconButton size="small" color="error" aria-label={`Delete ${step.actionDefinition?.name ?? 'protocol action'}`} onClick={() => setDeleting(step)}>
+                        <IconButton
+                          size="small"
+                          color="error"
+                          aria-label={`Delete ${step.actionDefinition?.name ?? 'protocol action'}`}
+                          onClick={() => setDeleting(step)}
+                        >
                           <DeleteIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
@@ -82,14 +98,31 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
               </TableBody>
             </Table>
           )}
-          <ProtocolActionDrawer id={editor.openId} protocol={protocol.data} step={rows.find((step) => step.protocolActionId === editor.openId)} onCreated={(saved) => editor.open(saved.protocolActionId, { replace: true })} onClose={editor.close} />
+          <ProtocolActionDrawer
+            id={editor.openId}
+            protocol={protocol.data}
+            step={rows.find((step) => step.protocolActionId === editor.openId)}
+            onCreated={(saved) => editor.open(saved.protocolActionId, { replace: true })}
+            onClose={editor.close}
+          />
         </>
       )}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Protocol Action"
-        text={deleting ? `Are you sure you want to delete the protocol action "${deleting.actionDefinition?.name ?? ''}" (${eventName(deleting.workUnitEventTypeId)})?` : ''}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        text={
+          deleting
+            ? `Are you sure you want to delete the protocol action "${deleting.actionDefinition?.name ?? ''}" (${eventName(deleting.workUnitEventTypeId)})?`
+            : ''
+        }
+        onConfirm={() =>
+          deleting
+            ? remove.mutateAsync(deleting).then(
+                () => setDeleting(null),
+                () => setDeleting(null),
+              )
+            : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </SideDrawer>

@@ -8,14 +8,14 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { PROTOCOL_TIMER, protocolInputSchema } from '@cfs/contracts/automation';
+import { PROTOCOL_TIMER, protocolInputSchema } from '@cfs/contracts/protocols';
 import { AuditHistoryButton } from '../../components/audit-history';
 import { FormActions } from '../../components/form-actions';
-import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { FormSelectField, FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { SideDrawer } from '../../components/side-drawer';
 import { TimeSpanField } from '../../components/time-span-field';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantOptions } from '../../lib/lookups';
 import { useQueryParam } from '../../lib/url-state';
 import { useMatchedRules, useProtocol, useSaveProtocol, type Protocol } from './api';
 
@@ -38,7 +38,9 @@ export default function ProtocolDrawer({ id, tenantId, onCreated, onClose }: Pro
       open={id !== null}
       onClose={onClose}
       title={creating ? 'Create Protocol' : `Edit Protocol${protocol.data ? `: ${protocol.data.name}` : ''}`}
-      headerActions={protocol.data && <AuditHistoryButton entityType="protocol" entityId={String(protocol.data.protocolId)} />}
+      headerActions={
+        protocol.data && <AuditHistoryButton entityType="protocol" entityId={String(protocol.data.protocolId)} />
+      }
     >
       {!creating && protocol.isPending && <LinearProgress />}
       {!creating && protocol.isError && <Typography color="text.secondary">This protocol does not exist.</Typography>}
@@ -48,7 +50,12 @@ export default function ProtocolDrawer({ id, tenantId, onCreated, onClose }: Pro
           <Tab
             value="rules"
             label={
-              <Badge badgeContent={rules.data?.count ?? 0} color="primary" showZero sx={{ pr: 2, '& .MuiBadge-badge': { right: 4 } }}>
+              <Badge
+                badgeContent={rules.data?.count ?? 0}
+                color="primary"
+                showZero
+                sx={{ pr: 2, '& .MuiBadge-badge': { right: 4 } }}
+              >
                 Assigned Rules
               </Badge>
             }
@@ -56,12 +63,21 @@ export default function ProtocolDrawer({ id, tenantId, onCreated, onClose }: Pro
         </Tabs>
       )}
       {id !== null && (creating || protocol.data) && tab === 'edit' && (
-        <ProtocolForm key={id} id={id} protocol={protocol.data} tenantId={tenantId} onSaved={(saved) => (creating ? onCreated(saved) : undefined)} onClose={onClose} />
+        <ProtocolForm
+          key={id}
+          id={id}
+          protocol={protocol.data}
+          tenantId={tenantId}
+          onSaved={(saved) => (creating ? onCreated(saved) : undefined)}
+          onClose={onClose}
+        />
       )}
       {tab === 'rules' && (
         <>
           {rules.isPending && <LinearProgress />}
-          {rules.data?.count === 0 && <Typography color="text.secondary">No rules create work units with this protocol.</Typography>}
+          {rules.data?.count === 0 && (
+            <Typography color="text.secondary">No rules create work units with this protocol.</Typography>
+          )}
           <List dense aria-label="Assigned Rules">
             {(rules.data?.value ?? []).map((rule) => (
               <ListItem key={rule.ruleId} divider>
@@ -85,17 +101,44 @@ const valuesOf = (protocol: Protocol | undefined, tenantId: string | null): Valu
   manualActions: protocol?.manualActions ?? '',
 });
 
-function ProtocolForm({ id, protocol, tenantId, onSaved, onClose }: { id: string; protocol?: Protocol; tenantId: string | null; onSaved: (saved: Protocol) => void; onClose: () => void }) {
-  const form = useForm<Values, unknown, z.output<typeof protocolInputSchema>>({ resolver: schemaResolver(protocolInputSchema), defaultValues: valuesOf(protocol, tenantId) });
+function ProtocolForm({
+  id,
+  protocol,
+  tenantId,
+  onSaved,
+  onClose,
+}: {
+  id: string;
+  protocol?: Protocol;
+  tenantId: string | null;
+  onSaved: (saved: Protocol) => void;
+  onClose: () => void;
+}) {
+  const form = useForm<Values, unknown, z.output<typeof protocolInputSchema>>({
+    resolver: schemaResolver(protocolInputSchema),
+    defaultValues: valuesOf(protocol, tenantId),
+  });
   const save = useSaveProtocol(id);
-  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+  const tenants = useTenantOptions();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       {/* None: a protocol any tenant's unit may follow, kept by users of all tenants. */}
-      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} emptyLabel="None (every tenant)" />
-      <TimeSpanField control={form.control} name="timerInverval" label="Timer Interval" required helperText="HH:mm:ss, at least 10 minutes: how often the OnTimer actions run." />
+      <FormSelectField
+        control={form.control}
+        name="tenantId"
+        label="Tenant"
+        options={tenants}
+        emptyLabel="None (every tenant)"
+      />
+      <TimeSpanField
+        control={form.control}
+        name="timerInverval"
+        label="Timer Interval"
+        required
+        helperText="HH:mm:ss, at least 10 minutes: how often the OnTimer actions run."
+      />
       <FormTextField control={form.control} name="manualActions" label="Manual Actions" multiline minRows={3} />
       <FormActions
         form={form}

@@ -16,8 +16,14 @@ import { useDrawerParam, useListState } from '../../lib/url-state';
 import { PROTOCOLS_PATH, useDeleteProtocol, type Protocol } from './api';
 
 // The drawers and their forms load when first opened.
-const ProtocolDrawer = lazyWhenOpened(() => import('./protocol-drawer'), (props) => props.id !== null);
-const ProtocolActionsDrawer = lazyWhenOpened(() => import('./protocol-actions-drawer'), (props) => props.id !== null);
+const ProtocolDrawer = lazyWhenOpened(
+  () => import('./protocol-drawer'),
+  (props) => props.id !== null,
+);
+const ProtocolActionsDrawer = lazyWhenOpened(
+  () => import('./protocol-actions-drawer'),
+  (props) => props.id !== null,
+);
 
 /** Work Unit Protocols (spec 002 §2 Protocols): `?protocolId=&tab=` opens a protocol, `?protocolActionsId=` its actions. */
 export default function ProtocolsPage() {
@@ -29,15 +35,40 @@ export default function ProtocolsPage() {
   const remove = useDeleteProtocol();
 
   const columns: GridColDef<Protocol>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 160, renderCell: ({ row }) => <CellLink href={editor.href(row.protocolId)} onClick={() => editor.open(row.protocolId)}>{row.name}</CellLink> },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 160,
+      renderCell: ({ row }) => (
+        <CellLink href={editor.href(row.protocolId)} onClick={() => editor.open(row.protocolId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
     { field: 'protocolId', headerName: 'ID', type: 'number', width: 90 },
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 160 },
-    { field: 'tenant', headerName: 'Tenant', flex: 0.8, minWidth: 120, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 0.8,
+      minWidth: 120,
+      valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
+    },
     actionsColumn<Protocol>(
       (row) => [
         { label: 'Edit Protocol', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.protocolId) },
-        { label: 'View Protocol Actions', icon: <ListAltIcon fontSize="small" />, onClick: () => steps.open(row.protocolId) },
-        { label: 'Delete Protocol', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+        {
+          label: 'View Protocol Actions',
+          icon: <ListAltIcon fontSize="small" />,
+          onClick: () => steps.open(row.protocolId),
+        },
+        {
+          label: 'Delete Protocol',
+          icon: <DeleteIcon fontSize="small" />,
+          color: 'error',
+          onClick: () => setDeleting(row),
+        },
       ],
       { width: 130 },
     ),
@@ -59,13 +90,29 @@ export default function ProtocolsPage() {
         onCreate={() => editor.open('new')}
         onRowClick={(row) => editor.open(row.protocolId)}
       />
-      <ProtocolDrawer id={editor.openId} tenantId={isGuid(tenantId) ? tenantId : null} onCreated={(saved) => editor.open(saved.protocolId, { replace: true })} onClose={editor.close} />
+      <ProtocolDrawer
+        id={editor.openId}
+        tenantId={isGuid(tenantId) ? tenantId : null}
+        onCreated={(saved) => editor.open(saved.protocolId, { replace: true })}
+        onClose={editor.close}
+      />
       <ProtocolActionsDrawer id={steps.openId} onClose={steps.close} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Protocol"
-        text={deleting ? `Are you sure you want to delete the protocol "${deleting.name}"? Its protocol actions are deleted with it; its work units keep existing without a protocol.` : ''}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        text={
+          deleting
+            ? `Are you sure you want to delete the protocol "${deleting.name}"? Its protocol actions are deleted with it; its work units keep existing without a protocol.`
+            : ''
+        }
+        onConfirm={() =>
+          deleting
+            ? remove.mutateAsync(deleting).then(
+                () => setDeleting(null),
+                () => setDeleting(null),
+              )
+            : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </>

@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { RESOLUTION_CENTER_MESSAGES, WORK_UNIT_MESSAGES, type HistoryRecord, type ResolutionCenterRequest, type WorkUnit as WorkUnitEntity } from '@cfs/contracts/work-units';
+import {
+  RESOLUTION_CENTER_MESSAGES,
+  WORK_UNIT_MESSAGES,
+  type HistoryRecord,
+  type ResolutionCenterCategory,
+  type ResolutionCenterRequest,
+  type WorkUnit as WorkUnitEntity,
+} from '@cfs/contracts/work-units';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { positiveIntId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
@@ -10,23 +17,28 @@ import { useApiMutation } from '../../lib/mutations';
 export const RESOLUTION_CENTER_PATH = '/v1/workunits/rc';
 
 export type ResolutionCenterUnit = JsonOf<WorkUnitEntity>;
-export interface ResolutionCenterCategory {
-  workUnitCategoryId: number;
-  name: string;
-  subcategories: { workUnitSubcategoryId: number; name: string }[];
-}
 
 /** One request by the address's `?workUnitId=`, read through the Resolution Center list (an end user may read no other). */
 export function useResolutionCenterUnit(id: string | null) {
   const workUnitId = positiveIntId(id);
-  const query = useQuery({ ...listItemQueryOptions<ResolutionCenterUnit>(RESOLUTION_CENTER_PATH, `workUnitId eq ${workUnitId ?? 0}`), enabled: workUnitId !== null });
+  const query = useQuery({
+    ...listItemQueryOptions<ResolutionCenterUnit>(RESOLUTION_CENTER_PATH, `workUnitId eq ${workUnitId ?? 0}`),
+    enabled: workUnitId !== null,
+  });
   return { ...query, notFound: (id !== null && workUnitId === null) || (query.isSuccess && query.data === null) };
 }
 
 export function useExternalNotes(workUnitId: number | null) {
   return useQuery({
     queryKey: ['resolutioncenter', 'externalNotes', workUnitId],
-    queryFn: async ({ signal }) => (await apiGet<{ value: JsonOf<HistoryRecord>[] }>(`${RESOLUTION_CENTER_PATH}/${workUnitId ?? 0}/externalNotes`, undefined, { signal })).value,
+    queryFn: async ({ signal }) =>
+      (
+        await apiGet<{ value: JsonOf<HistoryRecord>[] }>(
+          `${RESOLUTION_CENTER_PATH}/${workUnitId ?? 0}/externalNotes`,
+          undefined,
+          { signal },
+        )
+      ).value,
     enabled: workUnitId !== null,
   });
 }
@@ -35,7 +47,14 @@ export function useExternalNotes(workUnitId: number | null) {
 export function useResolutionCenterCategories(tenantId: string) {
   return useQuery({
     queryKey: ['resolutioncenter', 'categories', tenantId],
-    queryFn: async ({ signal }) => (await apiGet<{ value: ResolutionCenterCategory[] }>(`${RESOLUTION_CENTER_PATH}/categories`, { tenantId }, { signal })).value,
+    queryFn: async ({ signal }) =>
+      (
+        await apiGet<{ value: ResolutionCenterCategory[] }>(
+          `${RESOLUTION_CENTER_PATH}/categories`,
+          { tenantId },
+          { signal },
+        )
+      ).value,
     enabled: tenantId !== '',
   });
 }

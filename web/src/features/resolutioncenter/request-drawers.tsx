@@ -39,7 +39,12 @@ function RequestDetails({ id, onClose }: { id: string | null; onClose: () => voi
   const unit = useResolutionCenterUnit(id);
   const data = unit.data;
   return (
-    <SideDrawer open={id !== null} onClose={onClose} maxHeight={DETAILS_MAX_HEIGHT} title={data ? `#${data.workUnitId} ${data.title}` : 'Request'}>
+    <SideDrawer
+      open={id !== null}
+      onClose={onClose}
+      maxHeight={DETAILS_MAX_HEIGHT}
+      title={data ? `#${data.workUnitId} ${data.title}` : 'Request'}
+    >
       {!unit.notFound && unit.isPending && <LinearProgress />}
       {unit.notFound && <Typography color="text.secondary">This request does not exist.</Typography>}
       {data && <Details unit={data} />}
@@ -63,7 +68,12 @@ function Details({ unit }: { unit: ResolutionCenterUnit }) {
         {unit.description}
       </Typography>
       <Box>
-        <Button variant="outlined" startIcon={<PhoneCallbackIcon />} disabled={callMe.isPending} onClick={() => callMe.mutate()}>
+        <Button
+          variant="outlined"
+          startIcon={<PhoneCallbackIcon />}
+          disabled={callMe.isPending}
+          onClick={() => callMe.mutate()}
+        >
           Call Me
         </Button>
       </Box>

@@ -11,15 +11,36 @@ type Values = z.input<typeof resolutionCenterRequestSchema>;
 const DESCRIPTION_MAX = 4000;
 
 /** Create Request (spec 001 §2, §5): title, description with its counter, phone, and optional Service and Need. */
-export function RequestForm({ tenantId, onCreated }: { tenantId: string; onCreated: (created: ResolutionCenterUnit) => void }) {
-  const defaults: Values = { tenantId, title: '', description: '', stakeHolderPhoneNumber: '', workUnitCategoryId: null, workUnitSubcategoryId: null };
-  const form = useForm<Values, unknown, z.output<typeof resolutionCenterRequestSchema>>({ resolver: schemaResolver(resolutionCenterRequestSchema), defaultValues: defaults });
+export function RequestForm({
+  tenantId,
+  onCreated,
+}: {
+  tenantId: string;
+  onCreated: (created: ResolutionCenterUnit) => void;
+}) {
+  const defaults: Values = {
+    tenantId,
+    title: '',
+    description: '',
+    stakeHolderPhoneNumber: '',
+    workUnitCategoryId: null,
+    workUnitSubcategoryId: null,
+  };
+  const form = useForm<Values, unknown, z.output<typeof resolutionCenterRequestSchema>>({
+    resolver: schemaResolver(resolutionCenterRequestSchema),
+    defaultValues: defaults,
+  });
   const create = useCreateRequest();
   const categories = useResolutionCenterCategories(tenantId).data ?? [];
   const description = useWatch({ control: form.control, name: 'description' }) ?? '';
   const categoryId = useWatch({ control: form.control, name: 'workUnitCategoryId' });
-  const services: FieldOption[] = categories.map((category) => ({ value: category.workUnitCategoryId, label: category.name }));
-  const needs: FieldOption[] = (categories.find((category) => category.workUnitCategoryId === categoryId)?.subcategories ?? []).map((sub) => ({ value: sub.workUnitSubcategoryId, label: sub.name }));
+  const services: FieldOption[] = categories.map((category) => ({
+    value: category.workUnitCategoryId,
+    label: category.name,
+  }));
+  const needs: FieldOption[] = (
+    categories.find((category) => category.workUnitCategoryId === categoryId)?.subcategories ?? []
+  ).map((sub) => ({ value: sub.workUnitSubcategoryId, label: sub.name }));
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="title" label="Title" required autoFocus />
@@ -42,7 +63,14 @@ export function RequestForm({ tenantId, onCreated }: { tenantId: string; onCreat
         emptyLabel="None"
         onValueChange={() => form.setValue('workUnitSubcategoryId', null, { shouldDirty: true })}
       />
-      <FormSelectField control={form.control} name="workUnitSubcategoryId" label="Need" options={needs} emptyLabel="None" disabled={needs.length === 0} />
+      <FormSelectField
+        control={form.control}
+        name="workUnitSubcategoryId"
+        label="Need"
+        options={needs}
+        emptyLabel="None"
+        disabled={needs.length === 0}
+      />
       <FormActions
         form={form}
         saveLabel="Submit"

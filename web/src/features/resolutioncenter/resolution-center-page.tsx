@@ -1,5 +1,6 @@
 import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
+import { RESOLUTION_CENTER_PAGE_SIZE } from '@cfs/contracts/constants';
 import { resolutionCenterStatus } from '@cfs/contracts/work-units';
 import { CellLink } from '../../components/cell-link';
 import { dateTimeColumn } from '../../components/grid-columns';
@@ -10,9 +11,10 @@ import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { RESOLUTION_CENTER_PATH, type ResolutionCenterUnit } from './api';
 
-const RequestDrawer = lazyWhenOpened(() => import('./request-drawers'), (props) => props.id !== null);
-
-const PAGE_SIZE = 50;
+const RequestDrawer = lazyWhenOpened(
+  () => import('./request-drawers'),
+  (props) => props.id !== null,
+);
 
 /**
  * The Resolution Center (spec 001 §2): the tenant's incidents (an end user's own requests only),
@@ -22,7 +24,9 @@ export default function ResolutionCenterPage() {
   // The header is the standalone layout's; the page names the document.
   useDocumentTitle('Resolution Center');
   const tenantId = useTenantId();
-  const list = useListState({ defaults: { pageSize: PAGE_SIZE, sort: [{ field: 'created', direction: 'desc' }] } });
+  const list = useListState({
+    defaults: { pageSize: RESOLUTION_CENTER_PAGE_SIZE, sort: [{ field: 'created', direction: 'desc' }] },
+  });
   const drawer = useDrawerParam('workUnitId');
   const columns: GridColDef<ResolutionCenterUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 90 },
@@ -44,7 +48,9 @@ export default function ResolutionCenterPage() {
       valueGetter: (_value, row) => resolutionCenterStatus(row.stateId),
       renderCell: ({ row }) => {
         const status = resolutionCenterStatus(row.stateId);
-        return <Chip size="small" label={status} color={status === 'Done' ? 'success' : 'primary'} variant="outlined" />;
+        return (
+          <Chip size="small" label={status} color={status === 'Done' ? 'success' : 'primary'} variant="outlined" />
+        );
       },
     },
     dateTimeColumn<ResolutionCenterUnit>({ field: 'created', headerName: 'Created' }),
@@ -64,7 +70,12 @@ export default function ResolutionCenterPage() {
         onRowClick={(row) => drawer.open(String(row.workUnitId))}
         disableColumnFilter
       />
-      <RequestDrawer id={drawer.openId} tenantId={tenantId} onCreated={(created) => drawer.open(created.workUnitId, { replace: true })} onClose={drawer.close} />
+      <RequestDrawer
+        id={drawer.openId}
+        tenantId={tenantId}
+        onCreated={(created) => drawer.open(created.workUnitId, { replace: true })}
+        onClose={drawer.close}
+      />
     </>
   );
 }

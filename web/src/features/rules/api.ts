@@ -1,7 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import type { LeftOperandType } from '@cfs/contracts/monitoring';
-import type { ConditionInputOption, LeftOperandOption, OccurrenceOption, OperatorOption, RuleActionDefinition } from '@cfs/contracts/rule-options';
-import { RULE_MESSAGES, type Rule as RuleEntity, type RuleInput, type RuleTestRequest, type RuleTestResult, type RuleValues } from '@cfs/contracts/rules';
+import type {
+  ConditionInputOption,
+  LeftOperandOption,
+  OccurrenceOption,
+  OperatorOption,
+  RuleActionDefinition,
+} from '@cfs/contracts/rule-options';
+import {
+  RULE_MESSAGES,
+  type Rule as RuleEntity,
+  type RuleInput,
+  type RuleTestRequest,
+  type RuleTestResult,
+  type RuleValues,
+} from '@cfs/contracts/rules';
 import type { NamedOption } from '@cfs/contracts/shell';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
@@ -23,14 +36,18 @@ const FIXED = { staleTime: Infinity, gcTime: Infinity } as const;
 export function useRule(id: string | null) {
   return useQuery({
     queryKey: ruleKey(id ?? ''),
-    queryFn: ({ signal }) => (isGuid(id) ? apiGet<Rule>(`${RULES_PATH}/${pathId(id)}`, undefined, { signal }) : Promise.reject(notFoundError())),
+    queryFn: ({ signal }) =>
+      isGuid(id) ? apiGet<Rule>(`${RULES_PATH}/${pathId(id)}`, undefined, { signal }) : Promise.reject(notFoundError()),
     enabled: id !== null && id !== 'new',
   });
 }
 
 export function useSaveRule(id: string) {
   return useApiMutation({
-    mutationFn: (input: RuleValues | RuleInput) => (id === 'new' ? apiSend<Rule>('PUT', RULES_PATH, input) : apiSend<Rule>('POST', `${RULES_PATH}/${pathId(id)}`, input)),
+    mutationFn: (input: RuleValues | RuleInput) =>
+      id === 'new'
+        ? apiSend<Rule>('PUT', RULES_PATH, input)
+        : apiSend<Rule>('POST', `${RULES_PATH}/${pathId(id)}`, input),
     invalidate,
     errorMessage: RULE_MESSAGES.saveFailed,
   });
@@ -39,7 +56,7 @@ export function useSaveRule(id: string) {
 /** Spec 002 §8: a failed toggle shows the server's text. */
 export function useToggleRule() {
   return useApiMutation({
-    mutationFn: (rule: Rule) => apiSend<Rule>('POST', `${RULES_PATH}/toggledisabled/${pathId(rule.ruleId)}`),
+    mutationFn: (rule: Rule) => apiSend<Rule>('POST', `${RULES_PATH}/${pathId(rule.ruleId)}/toggledisabled`),
     invalidate,
     successMessage: (saved) => (saved.enabled ? 'Rule enabled.' : 'Rule disabled.'),
     errorMessage: (error) => error.message,
@@ -73,19 +90,35 @@ export function useTestRule() {
 }
 
 export function useRuleTypes() {
-  return useQuery({ queryKey: ['rulelookup', 'ruletypes'], queryFn: ({ signal }) => apiGet<NamedOption[]>('/api/generalLookup/ruletypes', undefined, { signal }), ...FIXED });
+  return useQuery({
+    queryKey: ['rulelookup', 'ruletypes'],
+    queryFn: ({ signal }) => apiGet<NamedOption[]>('/api/generalLookup/ruletypes', undefined, { signal }),
+    ...FIXED,
+  });
 }
 
 export function useOperators() {
-  return useQuery({ queryKey: ['rulelookup', 'operators'], queryFn: ({ signal }) => apiGet<OperatorOption[]>('/api/generalLookup/operators', undefined, { signal }), ...FIXED });
+  return useQuery({
+    queryKey: ['rulelookup', 'operators'],
+    queryFn: ({ signal }) => apiGet<OperatorOption[]>('/api/generalLookup/operators', undefined, { signal }),
+    ...FIXED,
+  });
 }
 
 export function useOccurrenceOptions() {
-  return useQuery({ queryKey: ['rulelookup', 'occurrences'], queryFn: ({ signal }) => apiGet<OccurrenceOption[]>('/api/generalLookup/occuranceoptions', undefined, { signal }), ...FIXED });
+  return useQuery({
+    queryKey: ['rulelookup', 'occurrences'],
+    queryFn: ({ signal }) => apiGet<OccurrenceOption[]>('/api/generalLookup/occuranceoptions', undefined, { signal }),
+    ...FIXED,
+  });
 }
 
 export function useTimeZones() {
-  return useQuery({ queryKey: ['rulelookup', 'timezones'], queryFn: ({ signal }) => apiGet<string[]>('/api/generalLookup/timezones', undefined, { signal }), ...FIXED });
+  return useQuery({
+    queryKey: ['rulelookup', 'timezones'],
+    queryFn: ({ signal }) => apiGet<string[]>('/api/generalLookup/timezones', undefined, { signal }),
+    ...FIXED,
+  });
 }
 
 /** What a condition of the rule type may read; none until a type is chosen. */
@@ -93,14 +126,23 @@ export function useLeftOperands(ruleTypeId: number | null | undefined, tenantId:
   return useQuery({
     queryKey: ['rulelookup', 'leftoperands', ruleTypeId ?? 0, tenantId ?? ''],
     queryFn: ({ signal }) =>
-      apiGet<LeftOperandOption[]>('/api/generalLookup/ruleleftoperands', { ruleType: ruleTypeId ?? 0, ...(isGuid(tenantId) ? { tenantId } : {}) }, { signal }),
+      apiGet<LeftOperandOption[]>(
+        '/api/generalLookup/ruleleftoperands',
+        { ruleType: ruleTypeId ?? 0, ...(isGuid(tenantId) ? { tenantId } : {}) },
+        { signal },
+      ),
     enabled: typeof ruleTypeId === 'number',
     staleTime: 5 * 60_000,
   });
 }
 
 /** The choices of a condition's value for a kind of operand, from what the tenant has. */
-export function useConditionInputOptions(routeTenantId: string, type: LeftOperandType | undefined, ruleTenantId: string | null, enabled: boolean) {
+export function useConditionInputOptions(
+  routeTenantId: string,
+  type: LeftOperandType | undefined,
+  ruleTenantId: string | null,
+  enabled: boolean,
+) {
   return useQuery({
     queryKey: ['rulelookup', 'conditionInputOptions', routeTenantId, type ?? '', ruleTenantId ?? ''],
     queryFn: ({ signal }) =>
@@ -118,7 +160,12 @@ export function useConditionInputOptions(routeTenantId: string, type: LeftOperan
 export function useRuleActionDefinitions(tenantId: string) {
   return useQuery({
     queryKey: ['rulelookup', 'actionDefinitions', tenantId],
-    queryFn: ({ signal }) => apiGet<RuleActionDefinition[]>(`/v1/actionDefinitions/GetActionDefinitionsForRules(tenantId=${pathId(tenantId)})`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<RuleActionDefinition[]>(
+        `/v1/actionDefinitions/GetActionDefinitionsForRules(tenantId=${pathId(tenantId)})`,
+        undefined,
+        { signal },
+      ),
     enabled: isGuid(tenantId),
     staleTime: 60_000,
   });

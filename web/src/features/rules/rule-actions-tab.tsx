@@ -8,20 +8,17 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
-import { BLOCK_COLOR_NAMES } from '@cfs/contracts/monitoring';
-import { ACTION_SEVERITY_OPTIONS, type RuleActionDefinition } from '@cfs/contracts/rule-options';
+import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { RULE_MESSAGES, type RuleValues } from '@cfs/contracts/rules';
+import { ActionParameterField } from '../../components/action-parameter-field';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { useTenantsLookup } from '../../lib/lookups';
+import { FormSelectField, type FieldOption } from '../../components/form-fields';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useRuleActionDefinitions } from './api';
 import type { RuleFormValues } from './rule-form-values';
 
 type Form = UseFormReturn<RuleFormValues, unknown, RuleValues>;
 type ActionList = 'matchActions' | 'expirationActions';
-
-const COLOR_OPTIONS: FieldOption[] = BLOCK_COLOR_NAMES.map((name) => ({ value: name, label: name }));
 
 /** Actions (spec 002 §3 rule action): what runs when a match opens, and when it expires. */
 export function RuleActionsTab({ form }: { form: Form }) {
@@ -32,13 +29,37 @@ export function RuleActionsTab({ form }: { form: Form }) {
   const definitions = all.filter((definition) => definition.tenantId === null || definition.tenantId === tenantId);
   return (
     <>
-      <ActionSection form={form} list="matchActions" title="Match Actions" addLabel="Add Match Action" definitions={definitions} />
-      <ActionSection form={form} list="expirationActions" title="Expiration Actions" addLabel="Add Expiration Action" definitions={definitions} />
+      <ActionSection
+        form={form}
+        list="matchActions"
+        title="Match Actions"
+        addLabel="Add Match Action"
+        definitions={definitions}
+      />
+      <ActionSection
+        form={form}
+        list="expirationActions"
+        title="Expiration Actions"
+        addLabel="Add Expiration Action"
+        definitions={definitions}
+      />
     </>
   );
 }
 
-function ActionSection({ form, list, title, addLabel, definitions }: { form: Form; list: ActionList; title: string; addLabel: string; definitions: readonly RuleActionDefinition[] }) {
+function ActionSection({
+  form,
+  list,
+  title,
+  addLabel,
+  definitions,
+}: {
+  form: Form;
+  list: ActionList;
+  title: string;
+  addLabel: string;
+  definitions: readonly RuleActionDefinition[];
+}) {
   const actions = useFieldArray({ control: form.control, name: list });
   const [removing, setRemoving] = useState<number | null>(null);
   return (
@@ -53,10 +74,21 @@ function ActionSection({ form, list, title, addLabel, definitions }: { form: For
       )}
       <Stack spacing={1.5} sx={{ mt: 1 }}>
         {actions.fields.map((row, index) => (
-          <ActionRow key={row.id} form={form} list={list} index={index} definitions={definitions} onRemove={() => setRemoving(index)} />
+          <ActionRow
+            key={row.id}
+            form={form}
+            list={list}
+            index={index}
+            definitions={definitions}
+            onRemove={() => setRemoving(index)}
+          />
         ))}
       </Stack>
-      <Button startIcon={<AddIcon />} sx={{ mt: 1 }} onClick={() => actions.append({ ActionDefinitionId: '', Parameters: {} })}>
+      <Button
+        startIcon={<AddIcon />}
+        sx={{ mt: 1 }}
+        onClick={() => actions.append({ ActionDefinitionId: '', Parameters: {} })}
+      >
         {addLabel}
       </Button>
       <ConfirmDialog
@@ -73,7 +105,19 @@ function ActionSection({ form, list, title, addLabel, definitions }: { form: For
   );
 }
 
-function ActionRow({ form, list, index, definitions, onRemove }: { form: Form; list: ActionList; index: number; definitions: readonly RuleActionDefinition[]; onRemove: () => void }) {
+function ActionRow({
+  form,
+  list,
+  index,
+  definitions,
+  onRemove,
+}: {
+  form: Form;
+  list: ActionList;
+  index: number;
+  definitions: readonly RuleActionDefinition[];
+  onRemove: () => void;
+}) {
   const { control } = form;
   const chosen = useWatch({ control, name: `${list}.${index}.ActionDefinitionId` });
   const definition = definitions.find((candidate) => candidate.actionDefinitionId === chosen);
@@ -81,7 +125,10 @@ function ActionRow({ form, list, index, definitions, onRemove }: { form: Form; l
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const options: FieldOption[] = definitions.map((candidate) => ({ value: candidate.actionDefinitionId, label: candidate.name }));
+  const options: FieldOption[] = definitions.map((candidate) => ({
+    value: candidate.actionDefinitionId,
+    label: candidate.name,
+  }));
   if (chosen && !definition) options.push({ value: chosen, label: 'An action not offered to this rule' });
   const label = `${list === 'matchActions' ? 'Match' : 'Expiration'} Action ${index + 1}`;
   return (
@@ -101,7 +148,14 @@ function ActionRow({ form, list, index, definitions, onRemove }: { form: Form; l
         </Box>
         {parameters.map((parameter) => (
           <Box key={parameter} sx={{ width: 200 }}>
-            <ParameterField form={form} name={`${list}.${index}.Parameters.${parameter}`} parameter={parameter} />
+            <ActionParameterField
+              control={control}
+              name={`${list}.${index}.Parameters.${parameter}`}
+              actionDefinitionId={chosen}
+              parameter={parameter}
+              size="small"
+              margin="none"
+            />
           </Box>
         ))}
         <IconButton size="small" color="error" aria-label={`Remove ${label}`} onClick={onRemove} sx={{ ml: 'auto' }}>
@@ -110,14 +164,4 @@ function ActionRow({ form, list, index, definitions, onRemove }: { form: Form; l
       </Stack>
     </Paper>
   );
-}
-
-/** A parameter's field: choices for the built-ins' known parameters (spec 002 §3, §9), text for the rest. */
-function ParameterField({ form, name, parameter }: { form: Form; name: `${ActionList}.${number}.Parameters.${string}`; parameter: string }) {
-  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
-  const common = { control: form.control, name, label: parameter, size: 'small', margin: 'none' } as const;
-  if (parameter === 'Color') return <FormSelectField {...common} options={COLOR_OPTIONS} />;
-  if (parameter === 'SeverityId') return <FormSelectField {...common} options={ACTION_SEVERITY_OPTIONS} />;
-  if (parameter === 'TenantId') return <FormSelectField {...common} options={tenants} emptyLabel="The rule's tenant" />;
-  return <FormTextField {...common} />;
 }

@@ -12,7 +12,13 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DeleteIcon from '@mui/icons-material/Delete';
 import LockIcon from '@mui/icons-material/Lock';
 import { useFieldArray, useFormState, useWatch, type UseFormReturn } from 'react-hook-form';
-import { CONDITION_TYPES, VALUELESS_OPERATORS, leftOperandById, type LeftOperandType } from '@cfs/contracts/monitoring';
+import {
+  CONDITION_TYPES,
+  EVERY_OCCURRENCE,
+  VALUELESS_OPERATORS,
+  leftOperandById,
+  type LeftOperandType,
+} from '@cfs/contracts/monitoring';
 import { hasChoices, type ConditionInputOption, type LeftOperandOption } from '@cfs/contracts/rule-options';
 import type { RuleValues } from '@cfs/contracts/rules';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
@@ -45,7 +51,9 @@ export function RuleConditionsTab({ form }: { form: Form }) {
 
   return (
     <>
-      {ruleTypeId === null && <Alert severity="info">Choose a Rule Type on the Details tab: it decides what conditions can read.</Alert>}
+      {ruleTypeId === null && (
+        <Alert severity="info">Choose a Rule Type on the Details tab: it decides what conditions can read.</Alert>
+      )}
       <Stack spacing={1.5} sx={{ mt: 1 }}>
         {conditions.fields.map((row, index) => (
           <ConditionRow
@@ -90,12 +98,19 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
   const tenantId = useWatch({ control, name: 'tenantId' });
   const leftOperand = useWatch({ control, name: `conditions.${index}.LeftOperand` });
   const operator = useWatch({ control, name: `conditions.${index}.Operator` });
-  const operatorOptions: FieldOption[] = (useOperators().data ?? []).map((option) => ({ value: option.id, label: option.label }));
-  const occurrenceOptions: FieldOption[] = (useOccurrenceOptions().data ?? []).map((option) => ({ value: option.value, label: option.name }));
+  const operatorOptions: FieldOption[] = (useOperators().data ?? []).map((option) => ({
+    value: option.id,
+    label: option.label,
+  }));
+  // The empty choice (no pattern) already reads "Every occurrence"; the lookup's own 1/1 means the same and is not listed twice.
+  const occurrenceOptions: FieldOption[] = (useOccurrenceOptions().data ?? [])
+    .filter((option) => option.value !== EVERY_OCCURRENCE)
+    .map((option) => ({ value: option.value, label: option.name }));
   const known = leftOperandById(leftOperand ?? -1);
   // The operand list of the rule type, plus the row's own when the type does not offer it (a type changed since).
   const operandOptions: FieldOption[] = operands.map((operand) => ({ value: operand.id, label: operand.name }));
-  if (known && !operandOptions.some((option) => option.value === known.id)) operandOptions.push({ value: known.id, label: known.name });
+  if (known && !operandOptions.some((option) => option.value === known.id))
+    operandOptions.push({ value: known.id, label: known.name });
   const type = known?.type as LeftOperandType | undefined;
   const choices = useConditionInputOptions(routeTenantId, type, tenantId, hasChoices(type));
   const valueless = operator !== null && (VALUELESS_OPERATORS as number[]).includes(operator);
@@ -108,11 +123,24 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
   };
 
   return (
-    <Paper variant="outlined" role="group" aria-label={label} sx={{ p: 1.5, bgcolor: fixed ? 'action.hover' : undefined }}>
+    <Paper
+      variant="outlined"
+      role="group"
+      aria-label={label}
+      sx={{ p: 1.5, bgcolor: fixed ? 'action.hover' : undefined }}
+    >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', flexWrap: 'wrap', rowGap: 1 }}>
         <Box sx={{ width: 90 }}>
           {index > 0 ? (
-            <FormSelectField control={control} name={`conditions.${index}.Type`} label="And/Or" options={JOIN_OPTIONS} size="small" margin="none" disabled={fixed} />
+            <FormSelectField
+              control={control}
+              name={`conditions.${index}.Type`}
+              label="And/Or"
+              options={JOIN_OPTIONS}
+              size="small"
+              margin="none"
+              disabled={fixed}
+            />
           ) : (
             <Typography variant="body2" color="text.secondary" sx={{ pt: 1 }}>
               Where
@@ -120,15 +148,39 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
           )}
         </Box>
         <Box sx={{ width: 180 }}>
-          <FormSelectField control={control} name={`conditions.${index}.LeftOperand`} label="Left Operand" options={operandOptions} size="small" margin="none" disabled={fixed} onValueChange={changeOperand} />
+          <FormSelectField
+            control={control}
+            name={`conditions.${index}.LeftOperand`}
+            label="Left Operand"
+            options={operandOptions}
+            size="small"
+            margin="none"
+            disabled={fixed}
+            onValueChange={changeOperand}
+          />
         </Box>
         {known?.field && (
           <Box sx={{ width: 140 }}>
-            <FormTextField control={control} name={`conditions.${index}.LeftOperandFieldName`} label="Field Name" size="small" margin="none" disabled={fixed} />
+            <FormTextField
+              control={control}
+              name={`conditions.${index}.LeftOperandFieldName`}
+              label="Field Name"
+              size="small"
+              margin="none"
+              disabled={fixed}
+            />
           </Box>
         )}
         <Box sx={{ width: 170 }}>
-          <FormSelectField control={control} name={`conditions.${index}.Operator`} label="Operator" options={operatorOptions} size="small" margin="none" disabled={fixed} />
+          <FormSelectField
+            control={control}
+            name={`conditions.${index}.Operator`}
+            label="Operator"
+            options={operatorOptions}
+            size="small"
+            margin="none"
+            disabled={fixed}
+          />
         </Box>
         {!valueless && (
           <Box sx={{ flex: 1, minWidth: 160 }}>
@@ -136,7 +188,16 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
           </Box>
         )}
         <Box sx={{ width: 150 }}>
-          <FormSelectField control={control} name={`conditions.${index}.OccurrencePattern`} label="Occurrence" options={occurrenceOptions} emptyLabel="Every occurrence" size="small" margin="none" disabled={fixed} />
+          <FormSelectField
+            control={control}
+            name={`conditions.${index}.OccurrencePattern`}
+            label="Occurrence"
+            options={occurrenceOptions}
+            emptyLabel="Every occurrence"
+            size="small"
+            margin="none"
+            disabled={fixed}
+          />
         </Box>
         <Stack direction="row" sx={{ ml: 'auto' }}>
           {fixed ? (
@@ -145,10 +206,20 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
             </Tooltip>
           ) : (
             <>
-              <IconButton size="small" aria-label={`Move ${label} up`} disabled={!canMoveUp} onClick={() => onMove(index - 1)}>
+              <IconButton
+                size="small"
+                aria-label={`Move ${label} up`}
+                disabled={!canMoveUp}
+                onClick={() => onMove(index - 1)}
+              >
                 <ArrowUpwardIcon fontSize="small" />
               </IconButton>
-              <IconButton size="small" aria-label={`Move ${label} down`} disabled={!canMoveDown} onClick={() => onMove(index + 1)}>
+              <IconButton
+                size="small"
+                aria-label={`Move ${label} down`}
+                disabled={!canMoveDown}
+                onClick={() => onMove(index + 1)}
+              >
                 <ArrowDownwardIcon fontSize="small" />
               </IconButton>
               <IconButton size="small" aria-label={`Remove ${label}`} color="error" onClick={onRemove}>
@@ -163,16 +234,40 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
 }
 
 /** Value: a choice for operands with choices, a time span for time spans, else text (spec 002 §5). */
-function ConditionValue({ form, index, type, choices, disabled }: { form: Form; index: number; type: LeftOperandType | undefined; choices: ConditionInputOption[] | undefined; disabled: boolean }) {
+function ConditionValue({
+  form,
+  index,
+  type,
+  choices,
+  disabled,
+}: {
+  form: Form;
+  index: number;
+  type: LeftOperandType | undefined;
+  choices: ConditionInputOption[] | undefined;
+  disabled: boolean;
+}) {
   const { control } = form;
   const name = `conditions.${index}.RightOperand` as const;
   const current = useWatch({ control, name });
-  if (type === 'timespan') return <TimeSpanField control={control} name={name} label="Value" size="small" disabled={disabled} />;
+  if (type === 'timespan')
+    return <TimeSpanField control={control} name={name} label="Value" size="small" disabled={disabled} />;
   if (hasChoices(type)) {
     const options: FieldOption[] = (choices ?? []).map((choice) => ({ value: choice.value, label: choice.label }));
     // A value the list no longer offers (an entity gone quiet, past the list's bound) stays visible.
-    if (current && !options.some((option) => option.value === current)) options.unshift({ value: current, label: current });
-    return <FormSelectField control={control} name={name} label="Value" options={options} size="small" margin="none" disabled={disabled} />;
+    if (current && !options.some((option) => option.value === current))
+      options.unshift({ value: current, label: current });
+    return (
+      <FormSelectField
+        control={control}
+        name={name}
+        label="Value"
+        options={options}
+        size="small"
+        margin="none"
+        disabled={disabled}
+      />
+    );
   }
   return <FormTextField control={control} name={name} label="Value" size="small" margin="none" disabled={disabled} />;
 }

@@ -9,9 +9,15 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useController, useWatch, type UseFormReturn } from 'react-hook-form';
 import { RULE_MESSAGES, type RuleValues } from '@cfs/contracts/rules';
-import { CheckboxGroupField, FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import {
+  CheckboxGroupField,
+  FormCheckboxField,
+  FormSelectField,
+  FormTextField,
+  type FieldOption,
+} from '../../components/form-fields';
 import { TimeSpanField } from '../../components/time-span-field';
-import { useSubscriptionsLookup, useTenantsLookup } from '../../lib/lookups';
+import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
 import { useRuleTypes, useTimeZones } from './api';
 import { DAY_NAMES, withTenantCondition, type RuleFormValues } from './rule-form-values';
 import { DailyTimeField, RangeDateField, TimeZoneField } from './rule-time-fields';
@@ -27,10 +33,8 @@ export function RuleDetailsTab({ form }: { form: Form }) {
   const tenantId = useWatch({ control, name: 'tenantId' });
   const timeLimited = useWatch({ control, name: 'timeLimited' });
   const ruleTypes: FieldOption[] = (useRuleTypes().data ?? []).map((type) => ({ value: type.id, label: type.name }));
-  const tenants: FieldOption[] = (useTenantsLookup().data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
-  const subscriptions: FieldOption[] = (useSubscriptionsLookup().data ?? [])
-    .filter((subscription) => subscription.tenantId === tenantId)
-    .map((subscription) => ({ value: subscription.subscriptionId, label: subscription.name }));
+  const tenants = useTenantOptions();
+  const subscriptions = useSubscriptionOptions(tenantId);
   const zones = useTimeZones().data ?? [];
 
   // Spec 002 §5: choosing a tenant adds the fixed first condition, clearing it removes it; a
@@ -47,11 +51,31 @@ export function RuleDetailsTab({ form }: { form: Form }) {
       <FormTextField control={control} name="description" label="Description" multiline minRows={2} />
       <FormSelectField control={control} name="ruleTypeId" label="Rule Type" options={ruleTypes} required />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormSelectField control={control} name="tenantId" label="Tenant" options={tenants} emptyLabel="None (every tenant)" onValueChange={changeTenant} />
-        <FormSelectField control={control} name="subscriptionId" label="Subscription" options={subscriptions} emptyLabel="None" disabled={!tenantId} />
+        <FormSelectField
+          control={control}
+          name="tenantId"
+          label="Tenant"
+          options={tenants}
+          emptyLabel="None (every tenant)"
+          onValueChange={changeTenant}
+        />
+        <FormSelectField
+          control={control}
+          name="subscriptionId"
+          label="Subscription"
+          options={subscriptions}
+          emptyLabel="None"
+          disabled={!tenantId}
+        />
       </Stack>
       <Stack direction="row" spacing={3} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <TimeSpanField control={control} name="matchLifetime" label="Lifetime" required helperText={RULE_MESSAGES.lifetimeMinimum} />
+        <TimeSpanField
+          control={control}
+          name="matchLifetime"
+          label="Lifetime"
+          required
+          helperText={RULE_MESSAGES.lifetimeMinimum}
+        />
         <FormCheckboxField control={control} name="useSlidingExpiration" label="Sliding Expiration" />
         <FormCheckboxField control={control} name="enabled" label="Enabled" />
       </Stack>
@@ -81,7 +105,17 @@ function TimeLimitationsSwitch({ form }: { form: Form }) {
   const { field, fieldState } = useController({ control: form.control, name: 'timeLimited' });
   return (
     <FormControl error={fieldState.error !== undefined} margin="dense" sx={{ display: 'block' }}>
-      <FormControlLabel label="Time Limitations" control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} onBlur={field.onBlur} slotProps={{ input: { ref: field.ref } }} />} />
+      <FormControlLabel
+        label="Time Limitations"
+        control={
+          <Switch
+            checked={field.value}
+            onChange={(event) => field.onChange(event.target.checked)}
+            onBlur={field.onBlur}
+            slotProps={{ input: { ref: field.ref } }}
+          />
+        }
+      />
       {fieldState.error && <FormHelperText>{fieldState.error.message}</FormHelperText>}
     </FormControl>
   );

@@ -18,7 +18,15 @@ import { useRule, useSaveRule, type Rule } from './api';
 import { RuleActionsTab } from './rule-actions-tab';
 import { RuleConditionsTab } from './rule-conditions-tab';
 import { RuleDetailsTab } from './rule-details-tab';
-import { RULE_TABS, formPathOf, ruleFormResolver, ruleFormValues, tabOf, type RuleFormValues, type RuleTab } from './rule-form-values';
+import {
+  RULE_TABS,
+  formPathOf,
+  ruleFormResolver,
+  ruleFormValues,
+  tabOf,
+  type RuleFormValues,
+  type RuleTab,
+} from './rule-form-values';
 import { RuleTestPanel } from './rule-test-panel';
 
 export interface RuleDrawerProps {
@@ -44,8 +52,12 @@ export default function RuleDrawer({ id, tenantId, onCreated, onClose }: RuleDra
     >
       {!creating && rule.isPending && <LinearProgress />}
       {!creating && rule.isError && <Typography color="text.secondary">This rule does not exist.</Typography>}
-      {!creating && rule.data?.changeWorkUnitId != null && <ChangeRequestLine workUnitId={rule.data.changeWorkUnitId} tenantId={tenantId} />}
-      {id !== null && (creating || rule.data) && <RuleForm key={id} id={id} rule={rule.data} tenantId={tenantId} onCreated={onCreated} onClose={onClose} />}
+      {!creating && rule.data?.changeWorkUnitId != null && (
+        <ChangeRequestLine workUnitId={rule.data.changeWorkUnitId} tenantId={tenantId} />
+      )}
+      {id !== null && (creating || rule.data) && (
+        <RuleForm key={id} id={id} rule={rule.data} tenantId={tenantId} onCreated={onCreated} onClose={onClose} />
+      )}
     </SideDrawer>
   );
 }
@@ -71,20 +83,46 @@ function errorPaths(errors: FieldErrors, prefix = ''): string[] {
   });
 }
 
-function RuleForm({ id, rule, tenantId, onCreated, onClose }: { id: string; rule?: Rule; tenantId: string; onCreated: (saved: Rule) => void; onClose: () => void }) {
-  const form = useForm<RuleFormValues, unknown, RuleValues>({ resolver: ruleFormResolver, defaultValues: ruleFormValues(rule, tenantId) });
+function RuleForm({
+  id,
+  rule,
+  tenantId,
+  onCreated,
+  onClose,
+}: {
+  id: string;
+  rule?: Rule;
+  tenantId: string;
+  onCreated: (saved: Rule) => void;
+  onClose: () => void;
+}) {
+  const form = useForm<RuleFormValues, unknown, RuleValues>({
+    resolver: ruleFormResolver,
+    defaultValues: ruleFormValues(rule, tenantId),
+  });
   const save = useSaveRule(id);
   const [tabParam, setTab] = useQueryParam('tab');
   const tab: RuleTab = (RULE_TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as RuleTab) : 'details';
   const [testing, setTesting] = useState(false);
   const { errors } = useFormState({ control: form.control });
-  const tabsWithErrors = new Set(errorPaths(errors).filter((path) => !path.startsWith('root')).map(tabOf));
+  const tabsWithErrors = new Set(
+    errorPaths(errors)
+      .filter((path) => !path.startsWith('root'))
+      .map(tabOf),
+  );
 
   return (
     <>
       <Tabs value={tab} onChange={(_event, next: RuleTab) => setTab(next === 'details' ? null : next)} sx={{ mb: 1 }}>
         {RULE_TABS.map((value) => (
-          <Tab key={value} value={value} label={TAB_LABELS[value]} sx={tabsWithErrors.has(value) ? { color: 'error.main', '&.Mui-selected': { color: 'error.main' } } : undefined} />
+          <Tab
+            key={value}
+            value={value}
+            label={TAB_LABELS[value]}
+            sx={
+              tabsWithErrors.has(value) ? { color: 'error.main', '&.Mui-selected': { color: 'error.main' } } : undefined
+            }
+          />
         ))}
       </Tabs>
       <form noValidate onSubmit={(event) => event.preventDefault()}>

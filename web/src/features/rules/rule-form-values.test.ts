@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ACTIONS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import type { ResolverOptions } from 'react-hook-form';
-import { emptyCondition, formPathOf, ruleFormResolver, ruleFormValues, toRuleInput, withTenantCondition, type RuleFormValues } from './rule-form-values';
+import {
+  emptyCondition,
+  formPathOf,
+  ruleFormResolver,
+  ruleFormValues,
+  toRuleInput,
+  withTenantCondition,
+  type RuleFormValues,
+} from './rule-form-values';
 
 const tenantId = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
 const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<RuleFormValues>;
@@ -21,8 +29,22 @@ const messages = async (values: RuleFormValues) => {
 describe('the rule form', () => {
   it('starts a new rule enabled, with a 5-minute lifetime, every day and New York, and the tenant condition first (spec 002 §4, §5)', () => {
     const values = ruleFormValues(undefined, tenantId);
-    expect(values).toMatchObject({ enabled: true, matchLifetime: '00:05:00', timeLimited: false, time: { TimeZoneId: 'America/New_York', DaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } });
-    expect(values.conditions).toEqual([{ Type: 0, LeftOperand: 20, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: tenantId, OccurrencePattern: null }]);
+    expect(values).toMatchObject({
+      enabled: true,
+      matchLifetime: '00:05:00',
+      timeLimited: false,
+      time: { TimeZoneId: 'America/New_York', DaysOfWeek: [0, 1, 2, 3, 4, 5, 6] },
+    });
+    expect(values.conditions).toEqual([
+      {
+        Type: 0,
+        LeftOperand: 20,
+        LeftOperandFieldName: null,
+        Operator: OPERATORS.Equals,
+        RightOperand: tenantId,
+        OccurrencePattern: null,
+      },
+    ]);
   });
 
   it('adds, replaces and removes the tenant condition with the tenant', () => {
@@ -37,8 +59,17 @@ describe('the rule form', () => {
 
   it('sends timeConditions as null when the switch is off, and as JSON text when on', () => {
     expect(toRuleInput(valid()).timeConditions).toBeNull();
-    const on = toRuleInput({ ...valid(), timeLimited: true, time: { ...valid().time, DaysOfWeek: [3, 1], DailyStartTime: '08:00:00' } });
-    expect(JSON.parse(on.timeConditions ?? '')).toMatchObject({ TimeZoneId: 'America/New_York', DaysOfWeek: [1, 3], DailyStartTime: '08:00:00', DaysOfMonth: null });
+    const on = toRuleInput({
+      ...valid(),
+      timeLimited: true,
+      time: { ...valid().time, DaysOfWeek: [3, 1], DailyStartTime: '08:00:00' },
+    });
+    expect(JSON.parse(on.timeConditions ?? '')).toMatchObject({
+      TimeZoneId: 'America/New_York',
+      DaysOfWeek: [1, 3],
+      DailyStartTime: '08:00:00',
+      DaysOfMonth: null,
+    });
   });
 
   it('drops the value of IsEmpty and IsNotEmpty conditions', () => {
@@ -49,19 +80,42 @@ describe('the rule form', () => {
 
   it('puts the spec’s messages on the form’s fields', async () => {
     expect(await messages(valid())).toEqual({});
-    const errors = await messages({ ...valid(), name: '', ruleTypeId: null, matchLifetime: '00:01:00', conditions: [] });
+    const errors = await messages({
+      ...valid(),
+      name: '',
+      ruleTypeId: null,
+      matchLifetime: '00:01:00',
+      conditions: [],
+    });
     expect(errors).toMatchObject({
       name: { message: RULE_MESSAGES.nameRequired },
       ruleTypeId: { message: 'Please select a Rule Type' },
       matchLifetime: { message: 'Must be at least 5 minutes.' },
       conditions: { message: 'Condtions are required for rules.' },
     });
-    const maintenance = { ...valid(), ruleTypeId: RULE_TYPES.Maintenance, conditions: [...withTenantCondition([], tenantId)] };
-    expect(await messages(maintenance)).toMatchObject({ timeLimited: { message: 'Time limitations are required for Maintenance rules.' } });
+    const maintenance = {
+      ...valid(),
+      ruleTypeId: RULE_TYPES.Maintenance,
+      conditions: [...withTenantCondition([], tenantId)],
+    };
+    expect(await messages(maintenance)).toMatchObject({
+      timeLimited: { message: 'Time limitations are required for Maintenance rules.' },
+    });
     const noDays = await messages({ ...maintenance, timeLimited: true, time: { ...maintenance.time, DaysOfWeek: [] } });
-    expect(noDays).toMatchObject({ time: { DaysOfWeek: { message: 'At least one day should be selected when using a Maintenance rule.' } } });
-    const noZone = await messages({ ...valid(), timeLimited: true, time: { ...valid().time, TimeZoneId: '', StartRange: 'invalid' } });
-    expect(noZone).toMatchObject({ time: { TimeZoneId: { message: 'A timezone is required.' }, StartRange: { message: 'Please enter a valid date' } } });
+    expect(noDays).toMatchObject({
+      time: { DaysOfWeek: { message: 'At least one day should be selected when using a Maintenance rule.' } },
+    });
+    const noZone = await messages({
+      ...valid(),
+      timeLimited: true,
+      time: { ...valid().time, TimeZoneId: '', StartRange: 'invalid' },
+    });
+    expect(noZone).toMatchObject({
+      time: {
+        TimeZoneId: { message: 'A timezone is required.' },
+        StartRange: { message: 'Please enter a valid date' },
+      },
+    });
   });
 
   it('maps the server’s time limitation fields onto the form’s', () => {

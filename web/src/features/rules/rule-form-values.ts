@@ -1,6 +1,12 @@
 import { toNestErrors } from '@hookform/resolvers';
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { CONDITION_TYPES, MONITORING_LIMITS, OPERATORS, TENANT_LEFT_OPERAND, VALUELESS_OPERATORS } from '@cfs/contracts/monitoring';
+import {
+  CONDITION_TYPES,
+  MONITORING_LIMITS,
+  OPERATORS,
+  TENANT_LEFT_OPERAND,
+  VALUELESS_OPERATORS,
+} from '@cfs/contracts/monitoring';
 import { ruleInputSchema, tenantCondition, type RuleInput, type RuleValues } from '@cfs/contracts/rules';
 import { schemaFieldErrors } from '../../components/form-resolver';
 import type { Rule } from './api';
@@ -66,15 +72,26 @@ export const emptyTime = (): TimeValues => ({
   EndRange: null,
 });
 
-export const emptyCondition = (): ConditionValues => ({ Type: CONDITION_TYPES.And, LeftOperand: null, LeftOperandFieldName: null, Operator: OPERATORS.Equals, RightOperand: '', OccurrencePattern: null });
+export const emptyCondition = (): ConditionValues => ({
+  Type: CONDITION_TYPES.And,
+  LeftOperand: null,
+  LeftOperandFieldName: null,
+  Operator: OPERATORS.Equals,
+  RightOperand: '',
+  OccurrencePattern: null,
+});
 
-export const isTenantCondition = (condition: Pick<ConditionValues, 'LeftOperand'>): boolean => condition.LeftOperand === TENANT_LEFT_OPERAND;
+export const isTenantCondition = (condition: Pick<ConditionValues, 'LeftOperand'>): boolean =>
+  condition.LeftOperand === TENANT_LEFT_OPERAND;
 
 /**
  * The conditions with the tenant's fixed first condition (spec 002 §5): added when a tenant is
  * chosen, replaced when it changes, removed when it is cleared.
  */
-export function withTenantCondition(conditions: readonly ConditionValues[], tenantId: string | null): ConditionValues[] {
+export function withTenantCondition(
+  conditions: readonly ConditionValues[],
+  tenantId: string | null,
+): ConditionValues[] {
   const others = conditions.filter((condition) => !isTenantCondition(condition));
   return tenantId ? [tenantCondition(tenantId), ...others] : others;
 }
@@ -86,7 +103,9 @@ function timeOf(text: string | null): TimeValues | null {
     const time = emptyTime();
     return {
       TimeZoneId: typeof parsed.TimeZoneId === 'string' ? parsed.TimeZoneId : time.TimeZoneId,
-      DaysOfWeek: Array.isArray(parsed.DaysOfWeek) ? parsed.DaysOfWeek.filter((day): day is number => typeof day === 'number') : time.DaysOfWeek,
+      DaysOfWeek: Array.isArray(parsed.DaysOfWeek)
+        ? parsed.DaysOfWeek.filter((day): day is number => typeof day === 'number')
+        : time.DaysOfWeek,
       DaysOfMonth: typeof parsed.DaysOfMonth === 'string' ? parsed.DaysOfMonth : '',
       DailyStartTime: typeof parsed.DailyStartTime === 'string' ? parsed.DailyStartTime : null,
       DailyEndTime: typeof parsed.DailyEndTime === 'string' ? parsed.DailyEndTime : null,
@@ -98,7 +117,8 @@ function timeOf(text: string | null): TimeValues | null {
   }
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
 
 /** A saved rule as the form edits it; a new one is enabled with a 5-minute lifetime (spec 002 §4) and the page's tenant. */
 export function ruleFormValues(rule: Rule | undefined, tenantId: string | null): RuleFormValues {
@@ -123,7 +143,12 @@ export function ruleFormValues(rule: Rule | undefined, tenantId: string | null):
   const actions = (list: readonly Record<string, unknown>[]): ActionValues[] =>
     list.map((action) => ({
       ActionDefinitionId: text(action.ActionDefinitionId) ?? '',
-      Parameters: Object.fromEntries(Object.entries((action.Parameters as Record<string, unknown> | undefined) ?? {}).map(([key, value]) => [key, text(value) ?? ''])),
+      Parameters: Object.fromEntries(
+        Object.entries((action.Parameters as Record<string, unknown> | undefined) ?? {}).map(([key, value]) => [
+          key,
+          text(value) ?? '',
+        ]),
+      ),
     }));
   return {
     name: rule.name,
@@ -149,7 +174,8 @@ export function ruleFormValues(rule: Rule | undefined, tenantId: string | null):
   };
 }
 
-const orNull = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value.trim());
+const orNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === '' ? null : value.trim();
 
 /** What the API takes. Value is dropped for IsEmpty/IsNotEmpty, and timeConditions is null when the switch is off. */
 export function toRuleInput(values: RuleFormValues): RuleInput {
@@ -179,7 +205,10 @@ export function toRuleInput(values: RuleFormValues): RuleInput {
       LeftOperand: condition.LeftOperand ?? (undefined as unknown as number),
       LeftOperandFieldName: orNull(condition.LeftOperandFieldName),
       Operator: condition.Operator ?? (undefined as unknown as number),
-      RightOperand: condition.Operator !== null && (VALUELESS_OPERATORS as number[]).includes(condition.Operator) ? null : condition.RightOperand,
+      RightOperand:
+        condition.Operator !== null && (VALUELESS_OPERATORS as number[]).includes(condition.Operator)
+          ? null
+          : condition.RightOperand,
       OccurrencePattern: orNull(condition.OccurrencePattern),
     })),
     matchActions: values.matchActions.map(toAction),
@@ -190,7 +219,11 @@ export function toRuleInput(values: RuleFormValues): RuleInput {
 const toAction = (action: ActionValues) => ({
   ActionDefinitionId: action.ActionDefinitionId,
   // A parameter left empty is not sent (a field of the action's shows nothing until it is filled).
-  Parameters: Object.fromEntries(Object.entries(action.Parameters as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')),
+  Parameters: Object.fromEntries(
+    Object.entries(action.Parameters as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+    ),
+  ),
 });
 
 /** The schema's paths for the time limitations (`timeConditions…`) are the form's `time…` fields and its switch. */
@@ -204,7 +237,9 @@ export function formPathOf(path: string): string {
 export const ruleFormResolver: Resolver<RuleFormValues, unknown, RuleValues> = async (values, _context, options) => {
   const result = await ruleInputSchema.safeParseAsync(toRuleInput(values));
   if (result.success) return { values: result.data, errors: {} };
-  const errors = Object.fromEntries(Object.entries(schemaFieldErrors(result.error.issues)).map(([path, error]) => [formPathOf(path), error]));
+  const errors = Object.fromEntries(
+    Object.entries(schemaFieldErrors(result.error.issues)).map(([path, error]) => [formPathOf(path), error]),
+  );
   return { values: {}, errors: toNestErrors(errors, options) as FieldErrors<RuleFormValues> };
 };
 

@@ -13,7 +13,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import type { UseFormReturn } from 'react-hook-form';
-import { RULE_TEST_WINDOW_LABELS, type RuleTestResult, type RuleTestWindow, type RuleValues } from '@cfs/contracts/rules';
+import {
+  RULE_TEST_WINDOW_LABELS,
+  type RuleTestResult,
+  type RuleTestWindow,
+  type RuleValues,
+} from '@cfs/contracts/rules';
 import { formatDateTime } from '../../lib/dates';
 import { useTestRule } from './api';
 import { toRuleInput, type RuleFormValues } from './rule-form-values';
@@ -39,7 +44,14 @@ export function RuleTestPanel({ form }: { form: UseFormReturn<RuleFormValues, un
         Runs the rule as it stands in the form over past data: nothing is matched and no action runs.
       </Typography>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mt: 1 }}>
-        <TextField select size="small" label="Window" value={window} onChange={(event) => setWindow(event.target.value as RuleTestWindow)} sx={{ width: 180 }}>
+        <TextField
+          select
+          size="small"
+          label="Window"
+          value={window}
+          onChange={(event) => setWindow(event.target.value as RuleTestWindow)}
+          sx={{ width: 180 }}
+        >
           {WINDOWS.map(([value, label]) => (
             <MenuItem key={value} value={value}>
               {label}
@@ -96,7 +108,11 @@ function RuleTestOutcome({ result }: { result: RuleTestResult }) {
                 <TableCell>{formatDateTime(subject.firstMatch)}</TableCell>
                 <TableCell>{formatDateTime(subject.lastMatch)}</TableCell>
                 <TableCell align="right">{subject.matchCount}</TableCell>
-                <TableCell>{subject.expirations.length === 0 ? 'Still open' : subject.expirations.map((expiry) => formatDateTime(expiry)).join(', ')}</TableCell>
+                <TableCell>
+                  {subject.expirations.length === 0
+                    ? 'Still open'
+                    : subject.expirations.map((expiry) => formatDateTime(expiry)).join(', ')}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -23,7 +23,15 @@ export function TimeZoneField({ control, name, label, zones }: Props & { zones: 
       onChange={(_event, next) => field.onChange(next ?? '')}
       onBlur={field.onBlur}
       renderInput={(params) => (
-        <TextField {...params} label={label} required margin="normal" inputRef={field.ref} error={fieldState.error !== undefined} helperText={fieldState.error?.message} />
+        <TextField
+          {...params}
+          label={label}
+          required
+          margin="normal"
+          inputRef={field.ref}
+          error={fieldState.error !== undefined}
+          helperText={fieldState.error?.message}
+        />
       )}
     />
   );
@@ -41,8 +49,19 @@ export function DailyTimeField({ control, name, label }: Props) {
         ampm={false}
         value={value && value.isValid() ? value : null}
         inputRef={field.ref}
-        onChange={(next) => field.onChange(next === null ? null : next.isValid() ? next.format(TIME_FORMAT) : 'invalid')}
-        slotProps={{ textField: { margin: 'normal', fullWidth: true, name: field.name, onBlur: field.onBlur, error: fieldState.error !== undefined, helperText: fieldState.error?.message } }}
+        onChange={(next) =>
+          field.onChange(next === null ? null : next.isValid() ? next.format(TIME_FORMAT) : 'invalid')
+        }
+        slotProps={{
+          textField: {
+            margin: 'normal',
+            fullWidth: true,
+            name: field.name,
+            onBlur: field.onBlur,
+            error: fieldState.error !== undefined,
+            helperText: fieldState.error?.message,
+          },
+        }}
       />
     </LocalizationProvider>
   );
@@ -53,5 +72,5 @@ export function DailyTimeField({ control, name, label }: Props) {
  * so the schema answers 'Please enter a valid date' (spec 002 §5) instead of dropping it.
  */
 export function RangeDateField({ control, name, label }: Props) {
-  return <FormDateTimeField control={control} name={name} label={label} keepInvalid />;
+  return <FormDateTimeField control={control} name={name} label={label} />;
 }

@@ -22,8 +22,14 @@ import { useDrawerParam, useListState } from '../../lib/url-state';
 import { RULES_PATH, useCopyRule, useDeleteRule, useToggleRule, type Rule } from './api';
 
 // The editor and its form load when first opened.
-const RuleDrawer = lazyWhenOpened(() => import('./rule-drawer'), (props) => props.id !== null);
-const RuleMatchesDrawer = lazyWhenOpened(() => import('./rule-matches-drawer'), (props) => props.id !== null);
+const RuleDrawer = lazyWhenOpened(
+  () => import('./rule-drawer'),
+  (props) => props.id !== null,
+);
+const RuleMatchesDrawer = lazyWhenOpened(
+  () => import('./rule-matches-drawer'),
+  (props) => props.id !== null,
+);
 
 const RULE_TYPE_OPTIONS = Object.entries(RULE_TYPES).map(([label, value]) => ({ value, label }));
 const ENABLED_ONLY = { id: 'enabled', field: 'enabled', operator: 'is', value: true };
@@ -39,17 +45,49 @@ export default function RulesPage() {
   const matches = useDrawerParam('ruleMatchesId');
   const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
   const setShowDisabled = (show: boolean) =>
-    list.setFilters((current) => [...current.filter((item) => item.field !== 'enabled'), ...(show ? [] : [ENABLED_ONLY])]);
+    list.setFilters((current) => [
+      ...current.filter((item) => item.field !== 'enabled'),
+      ...(show ? [] : [ENABLED_ONLY]),
+    ]);
   const [deleting, setDeleting] = useState<Rule | null>(null);
   const toggle = useToggleRule();
   const copy = useCopyRule();
   const remove = useDeleteRule();
 
   const columns: GridColDef<Rule>[] = [
-    { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 160, renderCell: ({ row }) => <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>{row.name}</CellLink> },
-    { field: 'ruleTypeId', headerName: 'Type', type: 'singleSelect', valueOptions: RULE_TYPE_OPTIONS, width: 105, renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId) },
-    { field: 'tenant', headerName: 'Tenant', flex: 0.7, minWidth: 100, valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant' },
-    { field: 'subscription', headerName: 'Subscription', flex: 0.8, minWidth: 110, valueGetter: (_value, row) => row.subscription?.name ?? '' },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1.4,
+      minWidth: 120,
+      renderCell: ({ row }) => (
+        <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
+    {
+      field: 'ruleTypeId',
+      headerName: 'Type',
+      type: 'singleSelect',
+      valueOptions: RULE_TYPE_OPTIONS,
+      width: 105,
+      renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId),
+    },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 0.7,
+      minWidth: 100,
+      valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
+    },
+    {
+      field: 'subscription',
+      headerName: 'Subscription',
+      flex: 0.8,
+      minWidth: 110,
+      valueGetter: (_value, row) => row.subscription?.name ?? '',
+    },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 105 },
     { field: 'matchLifetime', headerName: 'Lifetime', width: 90, filterable: false },
     dateTimeColumn<Rule>({ field: 'modified', headerName: 'Modified', width: 200 }),
@@ -61,11 +99,16 @@ export default function RulesPage() {
           icon: row.enabled ? <ToggleOnIcon fontSize="small" /> : <ToggleOffIcon fontSize="small" />,
           onClick: () => void toggle.mutateAsync(row).catch(() => undefined),
         },
-        { label: 'Copy', icon: <ContentCopyIcon fontSize="small" />, onClick: () => void copy.mutateAsync(row).catch(() => undefined) },
+        {
+          label: 'Copy',
+          icon: <ContentCopyIcon fontSize="small" />,
+          onClick: () => void copy.mutateAsync(row).catch(() => undefined),
+        },
         { label: 'Rule Matches', icon: <RuleIcon fontSize="small" />, onClick: () => matches.open(row.ruleId) },
         { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
       ],
-      { width: 190 },
+      // Five small icon buttons (30 px each) and the cell's padding.
+      { width: 170 },
     ),
   ];
 
@@ -87,17 +130,35 @@ export default function RulesPage() {
         toolbarActions={
           <FormControlLabel
             label="Show Disabled Rules"
-            control={<Checkbox size="small" checked={showDisabled} onChange={(event) => setShowDisabled(event.target.checked)} />}
+            control={
+              <Checkbox
+                size="small"
+                checked={showDisabled}
+                onChange={(event) => setShowDisabled(event.target.checked)}
+              />
+            }
           />
         }
       />
       <RuleMatchesDrawer id={matches.openId} onClose={matches.close} />
-      <RuleDrawer id={editor.openId} tenantId={tenantId} onCreated={(saved) => editor.open(saved.ruleId, { replace: true })} onClose={editor.close} />
+      <RuleDrawer
+        id={editor.openId}
+        tenantId={tenantId}
+        onCreated={(saved) => editor.open(saved.ruleId, { replace: true })}
+        onClose={editor.close}
+      />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Rule"
         text={deleting ? RULE_AREA_MESSAGES.deleteConfirm(deleting.name) : ''}
-        onConfirm={() => (deleting ? remove.mutateAsync(deleting).then(() => setDeleting(null), () => setDeleting(null)) : undefined)}
+        onConfirm={() =>
+          deleting
+            ? remove.mutateAsync(deleting).then(
+                () => setDeleting(null),
+                () => setDeleting(null),
+              )
+            : undefined
+        }
         onCancel={() => setDeleting(null)}
       />
     </>

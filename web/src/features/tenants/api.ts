@@ -33,13 +33,20 @@ const secretsKey = (tenantId: string) => ['tenant', tenantId, 'secrets'] as cons
  * A tenant change shows everywhere: the tenants list, the tenant itself, the header's tenant
  * lookup and the assignment groups the work unit form offers.
  */
-function useTenantMutation<TVariables>(mutationFn: (variables: TVariables) => Promise<Tenant>, successMessage?: (tenant: Tenant) => string) {
+function useTenantMutation<TVariables>(
+  mutationFn: (variables: TVariables) => Promise<Tenant>,
+  successMessage?: (tenant: Tenant) => string,
+) {
   const queryClient = useQueryClient();
   return useApiMutation({
     mutationFn,
     onSuccess: (tenant) => queryClient.setQueryData(tenantQuery(tenant.tenantId).queryKey, tenant),
     ...(successMessage ? { successMessage } : {}),
-    invalidate: (tenant) => [listQueryKey(TENANTS_PATH), lookupKeys.tenants, lookupKeys.assignmentGroups(tenant.tenantId)],
+    invalidate: (tenant) => [
+      listQueryKey(TENANTS_PATH),
+      lookupKeys.tenants,
+      lookupKeys.assignmentGroups(tenant.tenantId),
+    ],
     errorMessage: TENANT_MESSAGES.saveFailed,
   });
 }
@@ -47,14 +54,22 @@ function useTenantMutation<TVariables>(mutationFn: (variables: TVariables) => Pr
 /** `PUT v1/tenants` (create) or `POST v1/tenants/{id}` (update): "Tenant {name} saved.". */
 export function useSaveTenant(id: string) {
   return useTenantMutation(
-    (input: TenantInput) => (id === 'new' ? apiSend<Tenant>('PUT', TENANTS_PATH, input) : apiSend<Tenant>('POST', `${TENANTS_PATH}/${pathId(id)}`, input)),
+    (input: TenantInput) =>
+      id === 'new'
+        ? apiSend<Tenant>('PUT', TENANTS_PATH, input)
+        : apiSend<Tenant>('POST', `${TENANTS_PATH}/${pathId(id)}`, input),
     (tenant) => TENANT_MESSAGES.saved(tenant.name),
   );
 }
 
-/** `POST v1/tenants/toggledisabled/{id}` (spec 001 §4: enabled is toggled by a dedicated action). */
+/**
+ * `POST v1/tenants/{id}/toggledisabled` (spec 001 §4: enabled is toggled by a dedicated action; the
+ * spec spells it `toggledisabled/{id}`, which the server answers too).
+ */
 export function useToggleTenant() {
-  return useTenantMutation((tenantId: string) => apiSend<Tenant>('POST', `${TENANTS_PATH}/toggledisabled/${pathId(tenantId)}`));
+  return useTenantMutation((tenantId: string) =>
+    apiSend<Tenant>('POST', `${TENANTS_PATH}/${pathId(tenantId)}/toggledisabled`),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -63,18 +78,24 @@ export function useToggleTenant() {
 export function useTenantSecrets(tenantId: string) {
   return useQuery({
     queryKey: secretsKey(tenantId),
-    queryFn: ({ signal }) => apiGet<ListResponse<TenantSecret>>(`${TENANTS_PATH}/${pathId(tenantId)}/secrets`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<ListResponse<TenantSecret>>(`${TENANTS_PATH}/${pathId(tenantId)}/secrets`, undefined, { signal }),
     select: (response) => response.value,
   });
 }
 
-function useSecretMutation<TVariables, TResult>(tenantId: string, mutationFn: (variables: TVariables) => Promise<TResult>) {
+function useSecretMutation<TVariables, TResult>(
+  tenantId: string,
+  mutationFn: (variables: TVariables) => Promise<TResult>,
+) {
   return useApiMutation({ mutationFn, invalidate: [secretsKey(tenantId)], errorMessage: TENANT_MESSAGES.saveFailed });
 }
 
 /** `PUT v1/tenants/{id}/secrets`: a new secret, or a new version when the name exists. */
 export function useAddSecret(tenantId: string) {
-  return useSecretMutation(tenantId, (input: { name: string; value: string }) => apiSend<TenantSecret>('PUT', `${TENANTS_PATH}/${pathId(tenantId)}/secrets`, input));
+  return useSecretMutation(tenantId, (input: { name: string; value: string }) =>
+    apiSend<TenantSecret>('PUT', `${TENANTS_PATH}/${pathId(tenantId)}/secrets`, input),
+  );
 }
 
 /** `POST v1/tenants/{id}/secrets/{secretId}`: a new version of the value. */
@@ -85,7 +106,9 @@ export function useSetSecretValue(tenantId: string) {
 }
 
 export function useDeleteSecret(tenantId: string) {
-  return useSecretMutation(tenantId, (secretId: string) => apiSend<unknown>('DELETE', `${TENANTS_PATH}/${pathId(tenantId)}/secrets/${pathId(secretId)}`));
+  return useSecretMutation(tenantId, (secretId: string) =>
+    apiSend<unknown>('DELETE', `${TENANTS_PATH}/${pathId(tenantId)}/secrets/${pathId(secretId)}`),
+  );
 }
 
 export const SECRET_READ_FAILED = 'Unable to read the secret, please try again.';
@@ -97,7 +120,8 @@ export const SECRET_READ_FAILED = 'Unable to read the secret, please try again.'
  */
 export function useRevealSecret(tenantId: string) {
   return useApiMutation({
-    mutationFn: (secretId: string) => apiGet<TenantSecretValue>(`${TENANTS_PATH}/${pathId(tenantId)}/secrets/${pathId(secretId)}/versions/latest`),
+    mutationFn: (secretId: string) =>
+      apiGet<TenantSecretValue>(`${TENANTS_PATH}/${pathId(tenantId)}/secrets/${pathId(secretId)}/versions/latest`),
     errorMessage: SECRET_READ_FAILED,
     gcTime: 0,
   });
@@ -110,7 +134,9 @@ export function useRevealSecret(tenantId: string) {
 export function useSaveSubscription(id: string) {
   return useApiMutation({
     mutationFn: (input: SubscriptionInput) =>
-      id === 'new' ? apiSend<Subscription>('PUT', SUBSCRIPTIONS_PATH, input) : apiSend<Subscription>('POST', `${SUBSCRIPTIONS_PATH}/${pathId(id)}`, input),
+      id === 'new'
+        ? apiSend<Subscription>('PUT', SUBSCRIPTIONS_PATH, input)
+        : apiSend<Subscription>('POST', `${SUBSCRIPTIONS_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(SUBSCRIPTIONS_PATH), lookupKeys.subscriptions],
     errorMessage: TENANT_MESSAGES.subscriptionSaveFailed,
   });

@@ -60,11 +60,35 @@ export function TenantCustomFields({ form }: { form: UseFormReturn<TenantFormVal
         </Typography>
       )}
       {rows.fields.map((row, index) => (
-        <Paper key={row.id} variant="outlined" sx={{ px: 2, pb: 1, mb: 1.5 }} role="group" aria-label={`Additional field ${index + 1}`}>
-          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '170px 1fr 140px auto' }, alignItems: 'start' }}>
-            <FormSelectField control={control} name={`customFields.${index}.column`} label="Column" options={COLUMN_OPTIONS} required />
+        <Paper
+          key={row.id}
+          variant="outlined"
+          sx={{ px: 2, pb: 1, mb: 1.5 }}
+          role="group"
+          aria-label={`Additional field ${index + 1}`}
+        >
+          <Box
+            sx={{
+              display: 'grid',
+              gap: 1.5,
+              gridTemplateColumns: { xs: '1fr', md: '170px 1fr 140px auto' },
+              alignItems: 'start',
+            }}
+          >
+            <FormSelectField
+              control={control}
+              name={`customFields.${index}.column`}
+              label="Column"
+              options={COLUMN_OPTIONS}
+              required
+            />
             <FormTextField control={control} name={`customFields.${index}.Name`} label="Name" required />
-            <FormSelectField control={control} name={`customFields.${index}.Type`} label="Type" options={TYPE_OPTIONS} />
+            <FormSelectField
+              control={control}
+              name={`customFields.${index}.Type`}
+              label="Type"
+              options={TYPE_OPTIONS}
+            />
             <Tooltip title="Remove field">
               <IconButton aria-label={`Remove field ${index + 1}`} onClick={() => rows.remove(index)} sx={{ mt: 3 }}>
                 <DeleteOutlineIcon />

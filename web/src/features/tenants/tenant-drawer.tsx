@@ -6,7 +6,15 @@ import { ApiError } from '../../lib/api-client';
 import { useTenant } from './api';
 import { TenantForm } from './tenant-form';
 
-export default function TenantDrawer({ id, onClose, onCreated }: { id: string | null; onClose: () => void; onCreated: (tenantId: string) => void }) {
+export default function TenantDrawer({
+  id,
+  onClose,
+  onCreated,
+}: {
+  id: string | null;
+  onClose: () => void;
+  onCreated: (tenantId: string) => void;
+}) {
   const tenant = useTenant(id);
   const creating = id === 'new';
   return (
@@ -18,9 +26,15 @@ export default function TenantDrawer({ id, onClose, onCreated }: { id: string | 
     >
       {id !== null && !creating && tenant.isPending && <LinearProgress />}
       {id !== null && !creating && tenant.isError && (
-        <Typography color="text.secondary">{tenant.error instanceof ApiError && tenant.error.status === 404 ? 'This tenant does not exist.' : 'This tenant could not be loaded.'}</Typography>
+        <Typography color="text.secondary">
+          {tenant.error instanceof ApiError && tenant.error.status === 404
+            ? 'This tenant does not exist.'
+            : 'This tenant could not be loaded.'}
+        </Typography>
       )}
-      {id !== null && (creating || tenant.data) && <TenantForm key={id} id={id} tenant={tenant.data} onClose={onClose} onCreated={onCreated} />}
+      {id !== null && (creating || tenant.data) && (
+        <TenantForm key={id} id={id} tenant={tenant.data} onClose={onClose} onCreated={onCreated} />
+      )}
     </SideDrawer>
   );
 }

@@ -43,12 +43,20 @@ describe('custom field rows ↔ workUnitField1..15 JSON (spec 001 §3 Tenant)', 
   });
 
   it('keeps a column whose text is not a definition as a row without a name, so the slot shows as taken', () => {
-    expect(customFieldRowsFromTenant({ workUnitField5: 'not json' })).toEqual([{ column: 'workUnitField5', Name: '', Type: 1, Options: '' }]);
-    expect(customFieldRowsFromTenant({ workUnitField6: '{"Name":"Size"}' })).toEqual([{ column: 'workUnitField6', Name: 'Size', Type: 1, Options: '' }]);
+    expect(customFieldRowsFromTenant({ workUnitField5: 'not json' })).toEqual([
+      { column: 'workUnitField5', Name: '', Type: 1, Options: '' },
+    ]);
+    expect(customFieldRowsFromTenant({ workUnitField6: '{"Name":"Size"}' })).toEqual([
+      { column: 'workUnitField6', Name: 'Size', Type: 1, Options: '' },
+    ]);
   });
 
   it('writes every column: a definition where a row is, null elsewhere; dropdown options trimmed, a text box without options', () => {
-    const columns = customFieldColumnsFromRows([region, priority, { column: 'workUnitField15', Name: ' Notes ', Type: 1, Options: 'ignored' }]);
+    const columns = customFieldColumnsFromRows([
+      region,
+      priority,
+      { column: 'workUnitField15', Name: ' Notes ', Type: 1, Options: 'ignored' },
+    ]);
     expect(Object.keys(columns)).toHaveLength(15);
     expect(JSON.parse(columns.workUnitField1 ?? '')).toEqual({ Name: 'Region', Type: 1, Options: '' });
     expect(JSON.parse(columns.workUnitField3 ?? '')).toEqual({ Name: 'Priority', Type: 2, Options: 'Low,High' });
@@ -103,13 +111,17 @@ describe('tenant form validation (spec 001 §5 Tenant)', () => {
   });
 
   it('rejects an intake wizard form that is not JSON with "The intake wizard form must be JSON."; empty is allowed', () => {
-    expect(messages(formValues({ intakeWizardSchema: '{ "type": ' }))).toEqual({ intakeWizardSchema: [TENANT_MESSAGES.intakeSchemaNotJson] });
+    expect(messages(formValues({ intakeWizardSchema: '{ "type": ' }))).toEqual({
+      intakeWizardSchema: [TENANT_MESSAGES.intakeSchemaNotJson],
+    });
     expect(messages(formValues({ intakeWizardSchema: '  ' }))).toEqual({});
     expect(messages(formValues({ intakeWizardSchema: '{"type":"object"}' }))).toEqual({});
   });
 
   it('rejects an email address that is not one, and accepts none', () => {
-    expect(messages(formValues({ internalNotificationEmailAddress: 'noc' }))).toEqual({ internalNotificationEmailAddress: [TENANT_MESSAGES.invalidEmail] });
+    expect(messages(formValues({ internalNotificationEmailAddress: 'noc' }))).toEqual({
+      internalNotificationEmailAddress: [TENANT_MESSAGES.invalidEmail],
+    });
     expect(messages(formValues({ internalNotificationEmailAddress: '' }))).toEqual({});
   });
 });
@@ -117,9 +129,21 @@ describe('tenant form validation (spec 001 §5 Tenant)', () => {
 describe('the tenant sent to PUT/POST v1/tenants', () => {
   it('trims, sends null for no email and no intake schema, joins the assignment groups and writes all 15 columns', () => {
     const input = toTenantInput(
-      formValues({ name: ' Northwind ', internalNotificationEmailAddress: ' ', assignmentGroups: ['Tier 1', ' Tier 2 '], customFields: [region], intakeWizardSchema: ' ' }),
+      formValues({
+        name: ' Northwind ',
+        internalNotificationEmailAddress: ' ',
+        assignmentGroups: ['Tier 1', ' Tier 2 '],
+        customFields: [region],
+        intakeWizardSchema: ' ',
+      }),
     );
-    expect(input).toMatchObject({ name: 'Northwind', internalNotificationEmailAddress: null, enabled: true, assignmentGroups: 'Tier 1,Tier 2', intakeWizardSchema: null });
+    expect(input).toMatchObject({
+      name: 'Northwind',
+      internalNotificationEmailAddress: null,
+      enabled: true,
+      assignmentGroups: 'Tier 1,Tier 2',
+      intakeWizardSchema: null,
+    });
     expect(JSON.parse(input.workUnitField1 ?? '')).toEqual({ Name: 'Region', Type: 1, Options: '' });
     expect(input.workUnitField2).toBeNull();
   });

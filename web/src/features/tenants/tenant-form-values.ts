@@ -43,10 +43,23 @@ export interface TenantFormValues {
 }
 
 /** The tenant fields the form reads; the API's tenant has these and more. */
-export type TenantFormSource = Pick<TenantInput, 'name' | 'internalNotificationEmailAddress' | 'enabled' | 'assignmentGroups' | 'intakeWizardSchema' | 'versionPolicyDays'> &
+export type TenantFormSource = Pick<
+  TenantInput,
+  | 'name'
+  | 'internalNotificationEmailAddress'
+  | 'enabled'
+  | 'assignmentGroups'
+  | 'intakeWizardSchema'
+  | 'versionPolicyDays'
+> &
   Partial<Record<CustomFieldColumn, string | null>>;
 
-export const emptyCustomFieldRow: CustomFieldRow = { column: null, Name: '', Type: CUSTOM_FIELD_TYPES.Textbox, Options: '' };
+export const emptyCustomFieldRow: CustomFieldRow = {
+  column: null,
+  Name: '',
+  Type: CUSTOM_FIELD_TYPES.Textbox,
+  Options: '',
+};
 
 export function isCustomFieldColumn(text: unknown): text is CustomFieldColumn {
   return typeof text === 'string' && (customFieldColumns as readonly string[]).includes(text);
@@ -81,7 +94,10 @@ export function customFieldRowsFromTenant(tenant: Partial<Record<CustomFieldColu
 
 /** Every column's JSON text (null for an unused column), as `PUT`/`POST v1/tenants` take them. */
 export function customFieldColumnsFromRows(rows: readonly CustomFieldRow[]): Record<CustomFieldColumn, string | null> {
-  const columns = Object.fromEntries(customFieldColumns.map((column) => [column, null])) as Record<CustomFieldColumn, string | null>;
+  const columns = Object.fromEntries(customFieldColumns.map((column) => [column, null])) as Record<
+    CustomFieldColumn,
+    string | null
+  >;
   for (const row of rows) {
     if (!row.column) continue;
     const field: CustomField = {
@@ -104,11 +120,21 @@ function normaliseOptions(options: string): string {
 
 /** The comma text of assignment groups as chips, and back. */
 export function splitAssignmentGroups(text: string | null | undefined): string[] {
-  return [...new Set((text ?? '').split(',').map((group) => group.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (text ?? '')
+        .split(',')
+        .map((group) => group.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export function joinAssignmentGroups(groups: readonly string[]): string {
-  return groups.map((group) => group.trim()).filter(Boolean).join(',');
+  return groups
+    .map((group) => group.trim())
+    .filter(Boolean)
+    .join(',');
 }
 
 export function isJsonText(text: string): boolean {
@@ -122,7 +148,15 @@ export function isJsonText(text: string): boolean {
 
 export function tenantFormValues(tenant: TenantFormSource | undefined): TenantFormValues {
   if (!tenant) {
-    return { name: '', internalNotificationEmailAddress: '', enabled: true, assignmentGroups: [], customFields: [], intakeWizardSchema: '', versionPolicyDays: '' };
+    return {
+      name: '',
+      internalNotificationEmailAddress: '',
+      enabled: true,
+      assignmentGroups: [],
+      customFields: [],
+      intakeWizardSchema: '',
+      versionPolicyDays: '',
+    };
   }
   return {
     name: tenant.name,
@@ -131,7 +165,10 @@ export function tenantFormValues(tenant: TenantFormSource | undefined): TenantFo
     assignmentGroups: splitAssignmentGroups(tenant.assignmentGroups),
     customFields: customFieldRowsFromTenant(tenant),
     intakeWizardSchema: tenant.intakeWizardSchema ?? '',
-    versionPolicyDays: tenant.versionPolicyDays === null || tenant.versionPolicyDays === undefined ? '' : String(tenant.versionPolicyDays),
+    versionPolicyDays:
+      tenant.versionPolicyDays === null || tenant.versionPolicyDays === undefined
+        ? ''
+        : String(tenant.versionPolicyDays),
   };
 }
 
@@ -162,12 +199,17 @@ const customFieldRowSchema = z.object({
  * row. Checked over the whole list so that every message shows at once: zod runs a refinement
  * only once the checks before it pass.
  */
-function requireColumnAndOptions(rows: readonly { column: string | null; Name: string; Type: number; Options: string }[], context: z.RefinementCtx): void {
+function requireColumnAndOptions(
+  rows: readonly { column: string | null; Name: string; Type: number; Options: string }[],
+  context: z.RefinementCtx,
+): void {
   rows.forEach((row, index) => {
-    if (!isCustomFieldColumn(row.column)) context.addIssue({ code: 'custom', message: TENANT_MESSAGES.customFieldColumnRequired, path: [index, 'column'] });
+    if (!isCustomFieldColumn(row.column))
+      context.addIssue({ code: 'custom', message: TENANT_MESSAGES.customFieldColumnRequired, path: [index, 'column'] });
     const checked = customFieldSchema.safeParse({ Name: row.Name || '-', Type: row.Type, Options: row.Options });
     for (const issue of checked.error?.issues ?? []) {
-      if (issue.path[0] === 'Options') context.addIssue({ code: 'custom', message: issue.message, path: [index, 'Options'] });
+      if (issue.path[0] === 'Options')
+        context.addIssue({ code: 'custom', message: issue.message, path: [index, 'Options'] });
     }
   });
 }
@@ -199,9 +241,20 @@ export const tenantFormSchema = z.object({
   internalNotificationEmailAddress: z.union([z.email(TENANT_MESSAGES.invalidEmail), z.literal('')]),
   enabled: z.boolean(),
   assignmentGroups: z.array(z.string()),
-  customFields: z.array(customFieldRowSchema).max(CUSTOM_FIELD_COUNT).superRefine(requireColumnAndOptions).superRefine(rejectDuplicates),
-  intakeWizardSchema: z.string().refine((text) => text.trim() === '' || isJsonText(text), TENANT_MESSAGES.intakeSchemaNotJson),
-  versionPolicyDays: z.string().refine((text) => text.trim() === '' || (/^\d+$/.test(text.trim()) && Number(text) <= VERSION_POLICY_MAX_DAYS), VERSION_POLICY_DAYS_MESSAGE),
+  customFields: z
+    .array(customFieldRowSchema)
+    .max(CUSTOM_FIELD_COUNT)
+    .superRefine(requireColumnAndOptions)
+    .superRefine(rejectDuplicates),
+  intakeWizardSchema: z
+    .string()
+    .refine((text) => text.trim() === '' || isJsonText(text), TENANT_MESSAGES.intakeSchemaNotJson),
+  versionPolicyDays: z
+    .string()
+    .refine(
+      (text) => text.trim() === '' || (/^\d+$/.test(text.trim()) && Number(text) <= VERSION_POLICY_MAX_DAYS),
+      VERSION_POLICY_DAYS_MESSAGE,
+    ),
 });
 
 /** The tabs of the drawer and the form fields each holds, to point at a tab with errors. */
@@ -216,7 +269,10 @@ export type TenantFormTab = keyof typeof TENANT_FORM_TABS;
  * Where a server field's text goes: `workUnitFieldN` onto the name of the row stored in column N
  * (the server checks names, options and duplicates there), the rest onto the field of that name.
  */
-export function tenantServerErrorPath(rows: readonly CustomFieldRow[], serverField: string): Path<TenantFormValues> | undefined {
+export function tenantServerErrorPath(
+  rows: readonly CustomFieldRow[],
+  serverField: string,
+): Path<TenantFormValues> | undefined {
   if (isCustomFieldColumn(serverField)) {
     const index = rows.findIndex((row) => row.column === serverField);
     return index >= 0 ? `customFields.${index}.Name` : 'customFields';

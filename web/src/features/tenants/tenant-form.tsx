@@ -24,22 +24,43 @@ import { TenantIntakeSchema } from './tenant-intake-schema';
 import { TenantSecrets } from './tenant-secrets';
 
 type DrawerTab = TenantFormTab | 'secrets';
-const TAB_LABELS: Record<DrawerTab, string> = { details: 'Details', fields: 'Additional Fields', intake: 'Intake Wizard Form', secrets: 'Secrets' };
+const TAB_LABELS: Record<DrawerTab, string> = {
+  details: 'Details',
+  fields: 'Additional Fields',
+  intake: 'Intake Wizard Form',
+  secrets: 'Secrets',
+};
 
 function tabsWithErrors(errors: FieldErrors<TenantFormValues>): TenantFormTab[] {
-  return (Object.keys(TENANT_FORM_TABS) as TenantFormTab[]).filter((tab) => TENANT_FORM_TABS[tab].some((field) => errors[field] !== undefined));
+  return (Object.keys(TENANT_FORM_TABS) as TenantFormTab[]).filter((tab) =>
+    TENANT_FORM_TABS[tab].some((field) => errors[field] !== undefined),
+  );
 }
 
 /**
  * The tenant's Details, Additional Fields and Intake Wizard Form tabs are one form with one Save
  * (spec 001 §2); Secrets, only when editing, saves each change on its own. The tab is `?tab=`.
  */
-export function TenantForm({ id, tenant, onClose, onCreated }: { id: string; tenant?: Tenant; onClose: () => void; onCreated: (tenantId: string) => void }) {
+export function TenantForm({
+  id,
+  tenant,
+  onClose,
+  onCreated,
+}: {
+  id: string;
+  tenant?: Tenant;
+  onClose: () => void;
+  onCreated: (tenantId: string) => void;
+}) {
   const creating = id === 'new';
-  const form = useForm<TenantFormValues>({ resolver: schemaResolver(tenantFormSchema), defaultValues: tenantFormValues(tenant) });
+  const form = useForm<TenantFormValues>({
+    resolver: schemaResolver(tenantFormSchema),
+    defaultValues: tenantFormValues(tenant),
+  });
   const save = useSaveTenant(id);
   const [tabParam, setTabParam] = useQueryParam('tab');
-  const tab: DrawerTab = tabParam === 'fields' || tabParam === 'intake' || (tabParam === 'secrets' && !creating) ? tabParam : 'details';
+  const tab: DrawerTab =
+    tabParam === 'fields' || tabParam === 'intake' || (tabParam === 'secrets' && !creating) ? tabParam : 'details';
   const { errors, isDirty, isSubmitting, submitCount } = useFormState({ control: form.control });
   const erroneous = tabsWithErrors(errors);
   // The form stays in charge of the drawer's question while the Secrets tab hides its buttons.
@@ -61,7 +82,12 @@ export function TenantForm({ id, tenant, onClose, onCreated }: { id: string; ten
 
   return (
     <>
-      <Tabs value={tab} onChange={(_event, next: DrawerTab) => setTabParam(next === 'details' ? null : next)} variant="scrollable" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: DrawerTab) => setTabParam(next === 'details' ? null : next)}
+        variant="scrollable"
+        sx={{ borderBottom: 1, borderColor: 'divider' }}
+      >
         {(['details', 'fields', 'intake', 'secrets'] as const)
           .filter((value) => value !== 'secrets' || !creating)
           .map((value) => {
@@ -80,11 +106,21 @@ export function TenantForm({ id, tenant, onClose, onCreated }: { id: string; ten
       </Tabs>
       {/* Hidden, not unmounted, on Secrets: the form keeps its state and its question on close.
           Secrets stay outside it, since their own forms may not nest in this one. */}
-      <Box component="form" noValidate onSubmit={(event) => event.preventDefault()} sx={{ pt: 1, ...(tab === 'secrets' ? { display: 'none' } : {}) }}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={(event) => event.preventDefault()}
+        sx={{ pt: 1, ...(tab === 'secrets' ? { display: 'none' } : {}) }}
+      >
         {tab === 'details' && (
           <>
             <FormTextField control={form.control} name="name" label="Name" required autoFocus={creating} />
-            <FormTextField control={form.control} name="internalNotificationEmailAddress" label="Internal Notification Email" type="email" />
+            <FormTextField
+              control={form.control}
+              name="internalNotificationEmailAddress"
+              label="Internal Notification Email"
+              type="email"
+            />
             <FormChipsField
               control={form.control}
               name="assignmentGroups"

@@ -16,7 +16,8 @@ import { isJsonText, type TenantFormValues } from './tenant-form-values';
 export function TenantIntakeSchema({ form }: { form: UseFormReturn<TenantFormValues> }) {
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const setSchema = (text: string) => form.setValue('intakeWizardSchema', text, { shouldDirty: true, shouldTouch: true, shouldValidate: true });
+  const setSchema = (text: string) =>
+    form.setValue('intakeWizardSchema', text, { shouldDirty: true, shouldTouch: true, shouldValidate: true });
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -35,7 +36,12 @@ export function TenantIntakeSchema({ form }: { form: UseFormReturn<TenantFormVal
         The JSON Schema from which the intake wizard builds its form. Leave it empty when the tenant takes no intake.
       </Typography>
       <Box sx={{ display: 'flex', gap: 1 }}>
-        <Button startIcon={<UploadFileIcon />} variant="outlined" size="small" onClick={() => fileInput.current?.click()}>
+        <Button
+          startIcon={<UploadFileIcon />}
+          variant="outlined"
+          size="small"
+          onClick={() => fileInput.current?.click()}
+        >
           Upload JSON File
         </Button>
         <Button startIcon={<FormatAlignLeftIcon />} size="small" onClick={format}>
@@ -61,7 +67,12 @@ export function TenantIntakeSchema({ form }: { form: UseFormReturn<TenantFormVal
         multiline
         minRows={16}
         maxRows={32}
-        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } } }}
+        slotProps={{
+          htmlInput: {
+            spellCheck: false,
+            style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 },
+          },
+        }}
       />
     </Box>
   );

@@ -29,11 +29,22 @@ import { FormTextField } from '../../components/form-fields';
 import { schemaResolver } from '../../components/form-resolver';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
 import { DateWithAge } from '../../components/date-with-age';
-import { useAddSecret, useDeleteSecret, useRevealSecret, useSetSecretValue, useTenantSecrets, type TenantSecret } from './api';
+import {
+  useAddSecret,
+  useDeleteSecret,
+  useRevealSecret,
+  useSetSecretValue,
+  useTenantSecrets,
+  type TenantSecret,
+} from './api';
 import { useRevealedValues } from './use-revealed-values';
+import { PersonLabel } from '../../components/person-label';
 
 const MASK = '••••••••••••';
-const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', wordBreak: 'break-all' } as const;
+const monospace = {
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  wordBreak: 'break-all',
+} as const;
 
 /**
  * Secrets (spec 001 §2 Tenants; issue: named, versioned, encrypted at rest). The list carries no
@@ -60,7 +71,9 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
     <Box>
       <AddSecretForm tenantId={tenantId} onAdded={hide} />
       {secrets.isPending && <LinearProgress />}
-      {secrets.data && secrets.data.length === 0 && <Typography color="text.secondary">This tenant has no secrets.</Typography>}
+      {secrets.data && secrets.data.length === 0 && (
+        <Typography color="text.secondary">This tenant has no secrets.</Typography>
+      )}
       {secrets.data && secrets.data.length > 0 && (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
           <Table size="small" aria-label="Secrets">
@@ -78,19 +91,25 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
                 const value = revealed.values[secret.secretId];
                 return (
                   <TableRow key={secret.secretId}>
-                    <TableCell sx={{ ...monospace, wordBreak: 'normal', whiteSpace: 'nowrap' }}>{secret.name}</TableCell>
+                    <TableCell sx={{ ...monospace, wordBreak: 'normal', whiteSpace: 'nowrap' }}>
+                      {secret.name}
+                    </TableCell>
                     <TableCell>{secret.latestVersion}</TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       <DateWithAge value={secret.modified} />
                       {secret.modifiedBy && (
                         <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                          {secret.modifiedBy}
+                          <PersonLabel value={secret.modifiedBy} />
                         </Typography>
                       )}
                     </TableCell>
                     <TableCell sx={{ maxWidth: 260 }}>
                       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-                        <Box component="span" sx={monospace} aria-label={value === undefined ? 'Hidden value' : `Value of ${secret.name}`}>
+                        <Box
+                          component="span"
+                          sx={monospace}
+                          aria-label={value === undefined ? 'Hidden value' : `Value of ${secret.name}`}
+                        >
                           {value ?? MASK}
                         </Box>
                         {value === undefined ? (
@@ -110,7 +129,11 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
                           <>
                             <CopyButton text={value} label={`Copy ${secret.name}`} />
                             <Tooltip title="Hide">
-                              <IconButton size="small" aria-label={`Hide ${secret.name}`} onClick={() => hide(secret.secretId)}>
+                              <IconButton
+                                size="small"
+                                aria-label={`Hide ${secret.name}`}
+                                onClick={() => hide(secret.secretId)}
+                              >
                                 <VisibilityOffIcon fontSize="small" />
                               </IconButton>
                             </Tooltip>
@@ -120,12 +143,21 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
                     </TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                       <Tooltip title="Set New Value">
-                        <IconButton size="small" aria-label={`Set new value of ${secret.name}`} onClick={() => setSettingValue(secret)}>
+                        <IconButton
+                          size="small"
+                          aria-label={`Set new value of ${secret.name}`}
+                          onClick={() => setSettingValue(secret)}
+                        >
                           <KeyIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
                       <Tooltip title="Delete">
-                        <IconButton size="small" color="error" aria-label={`Delete ${secret.name}`} onClick={() => setDeleting(secret)}>
+                        <IconButton
+                          size="small"
+                          color="error"
+                          aria-label={`Delete ${secret.name}`}
+                          onClick={() => setDeleting(secret)}
+                        >
                           <DeleteOutlineIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
@@ -167,7 +199,15 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
 }
 
 /** A password box with a show/hide button, for typing a secret value. */
-function SecretValueField<T extends FieldValues>({ control, name, autoFocus }: { control: Control<T>; name: Path<T>; autoFocus?: boolean }) {
+function SecretValueField<T extends FieldValues>({
+  control,
+  name,
+  autoFocus,
+}: {
+  control: Control<T>;
+  name: Path<T>;
+  autoFocus?: boolean;
+}) {
   const [visible, setVisible] = useState(false);
   return (
     <FormTextField
@@ -182,7 +222,12 @@ function SecretValueField<T extends FieldValues>({ control, name, autoFocus }: {
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton size="small" aria-label={visible ? 'Hide value' : 'Show value'} onClick={() => setVisible(!visible)} edge="end">
+              <IconButton
+                size="small"
+                aria-label={visible ? 'Hide value' : 'Show value'}
+                onClick={() => setVisible(!visible)}
+                edge="end"
+              >
                 {visible ? <VisibilityOffIcon fontSize="small" /> : <VisibilityIcon fontSize="small" />}
               </IconButton>
             </InputAdornment>
@@ -199,7 +244,10 @@ interface SecretInput {
 }
 
 function AddSecretForm({ tenantId, onAdded }: { tenantId: string; onAdded: (secretId: string) => void }) {
-  const form = useForm<SecretInput>({ resolver: schemaResolver(tenantSecretInputSchema), defaultValues: { name: '', value: '' } });
+  const form = useForm<SecretInput>({
+    resolver: schemaResolver(tenantSecretInputSchema),
+    defaultValues: { name: '', value: '' },
+  });
   const add = useAddSecret(tenantId);
   useReportUnsavedChanges(form.formState.isDirty);
   const submit = form.handleSubmit(async (input) => {
@@ -209,17 +257,32 @@ function AddSecretForm({ tenantId, onAdded }: { tenantId: string; onAdded: (secr
     form.reset({ name: '', value: '' });
   });
   return (
-    <Paper variant="outlined" component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ px: 2, pb: 2, mb: 2 }} aria-label="Add secret">
+    <Paper
+      variant="outlined"
+      component="form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      sx={{ px: 2, pb: 2, mb: 2 }}
+      aria-label="Add secret"
+    >
       <Typography variant="subtitle2" sx={{ pt: 1.5 }}>
         Add Secret
       </Typography>
       <Typography variant="caption" color="text.secondary">
         A name that exists already gets a new version of its value.
       </Typography>
-      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr auto' }, alignItems: 'start' }}>
+      <Box
+        sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr auto' }, alignItems: 'start' }}
+      >
         <FormTextField control={form.control} name="name" label="Name" required autoComplete="off" />
         <SecretValueField control={form.control} name="value" />
-        <Button type="submit" variant="contained" startIcon={<AddIcon />} disabled={!form.formState.isDirty || add.isPending} sx={{ mt: 3 }}>
+        <Button
+          type="submit"
+          variant="contained"
+          startIcon={<AddIcon />}
+          disabled={!form.formState.isDirty || add.isPending}
+          sx={{ mt: 3 }}
+        >
           Add
         </Button>
       </Box>
@@ -227,8 +290,21 @@ function AddSecretForm({ tenantId, onAdded }: { tenantId: string; onAdded: (secr
   );
 }
 
-function SetSecretValueDialog({ tenantId, secret, onDone, onCancel }: { tenantId: string; secret: TenantSecret; onDone: () => void; onCancel: () => void }) {
-  const form = useForm<{ value: string }>({ resolver: schemaResolver(tenantSecretVersionInputSchema), defaultValues: { value: '' } });
+function SetSecretValueDialog({
+  tenantId,
+  secret,
+  onDone,
+  onCancel,
+}: {
+  tenantId: string;
+  secret: TenantSecret;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const form = useForm<{ value: string }>({
+    resolver: schemaResolver(tenantSecretVersionInputSchema),
+    defaultValues: { value: '' },
+  });
   const setValue = useSetSecretValue(tenantId);
   const submit = form.handleSubmit(async ({ value }) => {
     const saved = await setValue.mutateAsync({ secretId: secret.secretId, value }).catch(() => null);

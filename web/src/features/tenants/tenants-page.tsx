@@ -18,15 +18,21 @@ import { TENANTS_PATH, useToggleTenant, type Tenant } from './api';
 import { splitAssignmentGroups } from './tenant-form-values';
 
 // The drawers and their forms load when first opened.
-const TenantDrawer = lazyWhenOpened(() => import('./tenant-drawer'), (props) => props.id !== null);
-const SubscriptionsDrawer = lazyWhenOpened(() => import('./subscriptions-drawer'), (props) => props.tenantId !== null);
+const TenantDrawer = lazyWhenOpened(
+  () => import('./tenant-drawer'),
+  (props) => props.id !== null,
+);
+const SubscriptionsDrawer = lazyWhenOpened(
+  () => import('./subscriptions-drawer'),
+  (props) => props.tenantId !== null,
+);
 
 /** Tenants (spec 001 §2): grid, create/edit drawer (`?editTenantId=`), subscriptions drawer, enable/disable. */
 export default function TenantsPage() {
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   // The route already has a :tenantId segment; the drawer's parameter must not read like it.
   const drawer = useDrawerParam('editTenantId', { clear: ['tab'] });
-  const subscriptions = useDrawerParam('subscriptionsTenantId');
+  const subscriptions = useDrawerParam('subscriptionsTenantId', { clear: ['subscriptionId'] });
   const [toggling, setToggling] = useState<Tenant | null>(null);
   const toggle = useToggleTenant();
 
@@ -36,7 +42,11 @@ export default function TenantsPage() {
       headerName: 'Name',
       flex: 1,
       minWidth: 180,
-      renderCell: ({ row }) => <CellLink href={drawer.href(row.tenantId)} onClick={() => drawer.open(row.tenantId)}>{row.name}</CellLink>,
+      renderCell: ({ row }) => (
+        <CellLink href={drawer.href(row.tenantId)} onClick={() => drawer.open(row.tenantId)}>
+          {row.name}
+        </CellLink>
+      ),
     },
     { field: 'internalNotificationEmailAddress', headerName: 'Internal Notification Email', flex: 1, minWidth: 220 },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
@@ -57,7 +67,11 @@ export default function TenantsPage() {
     actionsColumn<Tenant>(
       (row) => [
         { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.tenantId) },
-        { label: 'Subscriptions', icon: <SubscriptionsIcon fontSize="small" />, onClick: () => subscriptions.open(row.tenantId) },
+        {
+          label: 'Subscriptions',
+          icon: <SubscriptionsIcon fontSize="small" />,
+          onClick: () => subscriptions.open(row.tenantId),
+        },
         {
           label: row.enabled ? 'Disable' : 'Enable',
           icon: <PowerSettingsNewIcon fontSize="small" />,
@@ -83,9 +97,16 @@ export default function TenantsPage() {
         onCreate={() => drawer.open('new')}
         onRowClick={(row) => drawer.open(row.tenantId)}
       />
-      <TenantDrawer id={drawer.openId} onClose={drawer.close} onCreated={(tenantId) => drawer.open(tenantId, { replace: true })} />
+      <TenantDrawer
+        id={drawer.openId}
+        onClose={drawer.close}
+        onCreated={(tenantId) => drawer.open(tenantId, { replace: true })}
+      />
       {/* The drawer writes the id into its list filter: only a GUID from the address reaches it. */}
-      <SubscriptionsDrawer tenantId={isGuid(subscriptions.openId) ? subscriptions.openId : null} onClose={subscriptions.close} />
+      <SubscriptionsDrawer
+        tenantId={isGuid(subscriptions.openId) ? subscriptions.openId : null}
+        onClose={subscriptions.close}
+      />
       <ConfirmDialog
         open={toggling !== null}
         title={toggling?.enabled ? 'Disable Tenant' : 'Enable Tenant'}

@@ -18,13 +18,22 @@ import { SideDrawer, useReportUnsavedChanges } from '../../components/side-drawe
 import { formatDateTime } from '../../lib/dates';
 import { useCreateToken, useTokenGrant, useUpdateToken, type GeneratedToken, type TokenGrant } from './api';
 import { TokenStatusChip } from './token-status-chip';
+import { PersonLabel } from '../../components/person-label';
 
-const LIFETIME_OPTIONS: FieldOption[] = TOKEN_LIFETIMES.map((lifetime) => ({ value: lifetime.value, label: lifetime.label }));
-const monospace = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', wordBreak: 'break-all' } as const;
+const LIFETIME_OPTIONS: FieldOption[] = TOKEN_LIFETIMES.map((lifetime) => ({
+  value: lifetime.value,
+  label: lifetime.label,
+}));
+const monospace = {
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+  wordBreak: 'break-all',
+} as const;
 
 export interface TokenDrawerProps {
   id: string | null;
   tenantId: string;
+  /** The name of the tenant whose token the drawer creates. */
+  tenantName: string | undefined;
   /** The token just created, shown once above its grant (spec 001 §2 Tokens). */
   generated: GeneratedToken | null;
   onCreated: (token: GeneratedToken) => void;
@@ -32,7 +41,15 @@ export interface TokenDrawerProps {
   onClose: () => void;
 }
 
-export default function TokenDrawer({ id, tenantId, generated, onCreated, onRevoke, onClose }: TokenDrawerProps) {
+export default function TokenDrawer({
+  id,
+  tenantId,
+  tenantName,
+  generated,
+  onCreated,
+  onRevoke,
+  onClose,
+}: TokenDrawerProps) {
   const grant = useTokenGrant(id);
   const creating = id === 'new';
   return (
@@ -43,9 +60,20 @@ export default function TokenDrawer({ id, tenantId, generated, onCreated, onRevo
       headerActions={grant.data && <AuditHistoryButton entityType="tokenGrant" entityId={grant.data.tokenGrantId} />}
     >
       {generated && generated.tokenGrantId === id && <GeneratedTokenPanel token={generated.generatedToken} />}
-      {creating && <TokenCreateForm tenantId={tenantId} onCreated={onCreated} />}
+      {creating && (
+        <>
+          {tenantName && (
+            <Typography color="text.secondary" sx={{ mb: 2 }}>
+              The token is created for {tenantName}: machines using it act in {tenantName}.
+            </Typography>
+          )}
+          <TokenCreateForm tenantId={tenantId} onCreated={onCreated} />
+        </>
+      )}
       {!creating && !grant.notFound && grant.isPending && <LinearProgress />}
-      {!creating && grant.data && <TokenEditForm key={grant.data.tokenGrantId} grant={grant.data} onRevoke={onRevoke} onClose={onClose} />}
+      {!creating && grant.data && (
+        <TokenEditForm key={grant.data.tokenGrantId} grant={grant.data} onRevoke={onRevoke} onClose={onClose} />
+      )}
       {grant.notFound && <Typography color="text.secondary">This token does not exist.</Typography>}
     </SideDrawer>
   );
@@ -81,7 +109,13 @@ function TokenCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated:
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
-      <FormSelectField control={form.control} name="lifetimeYears" label="Lifetime" options={LIFETIME_OPTIONS} required />
+      <FormSelectField
+        control={form.control}
+        name="lifetimeYears"
+        label="Lifetime"
+        options={LIFETIME_OPTIONS}
+        required
+      />
       {/* Save only: the drawer stays open on the new grant, where the token is shown once. */}
       <FormActions
         form={form}
@@ -99,16 +133,36 @@ function TokenCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated:
 
 type TokenUpdateValues = z.input<typeof tokenUpdateSchema>;
 
-function TokenEditForm({ grant, onRevoke, onClose }: { grant: TokenGrant; onRevoke: (grant: TokenGrant) => void; onClose: () => void }) {
+function TokenEditForm({
+  grant,
+  onRevoke,
+  onClose,
+}: {
+  grant: TokenGrant;
+  onRevoke: (grant: TokenGrant) => void;
+  onClose: () => void;
+}) {
   const form = useForm<TokenUpdateValues, unknown, z.output<typeof tokenUpdateSchema>>({
     resolver: schemaResolver(tokenUpdateSchema),
     defaultValues: { name: grant.name, description: grant.description ?? '' },
   });
   const update = useUpdateToken(grant.tokenGrantId);
-  const lifetime = TOKEN_LIFETIMES.find((option) => option.value === grant.lifetimeYears)?.label ?? `${grant.lifetimeYears} years`;
+  const lifetime =
+    TOKEN_LIFETIMES.find((option) => option.value === grant.lifetimeYears)?.label ?? `${grant.lifetimeYears} years`;
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, '& dt': { color: 'text.secondary' }, '& dd': { m: 0 } }}>
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: 'max-content 1fr',
+          columnGap: 2,
+          rowGap: 0.5,
+          m: 0,
+          '& dt': { color: 'text.secondary' },
+          '& dd': { m: 0 },
+        }}
+      >
         <dt>Status</dt>
         <dd>
           <TokenStatusChip grant={grant} />
@@ -123,7 +177,12 @@ function TokenEditForm({ grant, onRevoke, onClose }: { grant: TokenGrant; onRevo
         <dt>Created</dt>
         <dd>
           {formatDateTime(grant.created)}
-          {grant.createdBy && ` by ${grant.createdBy}`}
+          {grant.createdBy && (
+            <>
+              {' by '}
+              <PersonLabel value={grant.createdBy} />
+            </>
+          )}
         </dd>
         <dt>Expires On</dt>
         <dd>{grant.expiresOn ? formatDateTime(grant.expiresOn) : 'Forever'}</dd>
@@ -132,12 +191,23 @@ function TokenEditForm({ grant, onRevoke, onClose }: { grant: TokenGrant; onRevo
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
         {grant.revokedOn === null && (
-          <Button color="error" variant="outlined" startIcon={<BlockIcon />} onClick={() => onRevoke(grant)} sx={{ mb: 0 }}>
+          <Button
+            color="error"
+            variant="outlined"
+            startIcon={<BlockIcon />}
+            onClick={() => onRevoke(grant)}
+            sx={{ mb: 0 }}
+          >
             Revoke
           </Button>
         )}
         <Box sx={{ flex: 1 }}>
-          <FormActions form={form} onSave={(input) => update.mutateAsync(input)} onClose={onClose} loading={update.isPending} />
+          <FormActions
+            form={form}
+            onSave={(input) => update.mutateAsync(input)}
+            onClose={onClose}
+            loading={update.isPending}
+          />
         </Box>
       </Box>
     </form>

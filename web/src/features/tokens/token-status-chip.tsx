@@ -9,5 +9,12 @@ export function grantStatus(grant: Pick<TokenGrant, 'revokedOn'>): 'Active' | 'R
 
 export function TokenStatusChip({ grant }: { grant: Pick<TokenGrant, 'revokedOn'> }) {
   const status = grantStatus(grant);
-  return <Chip size="small" label={status} color={status === 'Active' ? 'success' : 'default'} variant={status === 'Active' ? 'filled' : 'outlined'} />;
+  return (
+    <Chip
+      size="small"
+      label={status}
+      color={status === 'Active' ? 'success' : 'default'}
+      variant={status === 'Active' ? 'filled' : 'outlined'}
+    />
+  );
 }

@@ -11,7 +11,8 @@ import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
+import { useTenantsLookup } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
@@ -19,11 +20,16 @@ import { TOKENS_PATH, useRevokeToken, type GeneratedToken, type TokenGrant } fro
 import { grantStatus, TokenStatusChip } from './token-status-chip';
 
 // The drawer and its form load when first opened.
-const TokenDrawer = lazyWhenOpened(() => import('./token-drawer'), (props) => props.id !== null);
+const TokenDrawer = lazyWhenOpened(
+  () => import('./token-drawer'),
+  (props) => props.id !== null,
+);
 
 /** Tenant Tokens (spec 001 §2): the route's tenant's API tokens, newest first; `?tokenGrantId=`. */
 export default function TokensPage() {
   const tenantId = useTenantId();
+  // A user who may use several tenants reaches any one's tokens by its address: the page says whose.
+  const tenantName = useTenantsLookup().data?.find((tenant) => tenant.tenantId === tenantId)?.name;
   const list = useListState({ defaults: { sort: [{ field: 'created', direction: 'desc' }] } });
   const drawer = useDrawerParam('tokenGrantId');
   // The generated token lives here only, for its own grant's drawer: gone when the drawer closes,
@@ -38,7 +44,17 @@ export default function TokensPage() {
   const revoke = useRevokeToken();
 
   const columns: GridColDef<TokenGrant>[] = [
-    { field: 'name', headerName: 'Name', flex: 1, minWidth: 160, renderCell: ({ row }) => <CellLink href={drawer.href(row.tokenGrantId)} onClick={() => drawer.open(row.tokenGrantId)}>{row.name}</CellLink> },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      minWidth: 160,
+      renderCell: ({ row }) => (
+        <CellLink href={drawer.href(row.tokenGrantId)} onClick={() => drawer.open(row.tokenGrantId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 200 },
     dateTimeColumn<TokenGrant>({ field: 'created', headerName: 'Created' }),
     dateTimeColumn<TokenGrant>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' }),
@@ -65,13 +81,19 @@ export default function TokensPage() {
     },
     actionsColumn<TokenGrant>((row) => [
       { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.tokenGrantId) },
-      { label: 'Revoke', icon: <BlockIcon fontSize="small" />, color: 'error', disabled: row.revokedOn !== null, onClick: () => setRevoking(row) },
+      {
+        label: 'Revoke',
+        icon: <BlockIcon fontSize="small" />,
+        color: 'error',
+        disabled: row.revokedOn !== null,
+        onClick: () => setRevoking(row),
+      },
     ]),
   ];
 
   return (
     <>
-      <PageHeader title="Tenant Tokens" />
+      <PageHeader title="Tenant Tokens" subtitle={tenantName && `Tokens of ${tenantName}`} />
       <ResourceGrid
         list={list}
         path={TOKENS_PATH}
@@ -88,6 +110,7 @@ export default function TokensPage() {
       <TokenDrawer
         id={drawer.openId}
         tenantId={tenantId}
+        tenantName={tenantName}
         generated={generated}
         onCreated={(token) => {
           setGenerated(token);
@@ -100,7 +123,9 @@ export default function TokensPage() {
         open={revoking !== null}
         title={`Revoke Token${revoking ? `: ${revoking.name}` : ''}`}
         text={TOKEN_MESSAGES.revokeConfirm}
-        onConfirm={() => (revoking ? revoke.mutateAsync(revoking.tokenGrantId).then(() => setRevoking(null)) : undefined)}
+        onConfirm={() =>
+          revoking ? revoke.mutateAsync(revoking.tokenGrantId).then(() => setRevoking(null)) : undefined
+        }
         onCancel={() => setRevoking(null)}
       />
     </>

@@ -10,9 +10,14 @@ export const VERSION_REPORT_PATH = '/v1/compliancereport';
 export type ReportRow = JsonOf<ComplianceReportRow>;
 
 const applyAnswer = (filter: string | undefined, apply: string, signal: AbortSignal) =>
-  apiGet<{ value: VersionReportGroup[] }>(VERSION_REPORT_PATH, { $apply: apply, ...(filter ? { $filter: filter } : {}) }, { signal }).then((answer) => answer.value);
+  apiGet<{ value: VersionReportGroup[] }>(
+    VERSION_REPORT_PATH,
+    { $apply: apply, ...(filter ? { $filter: filter } : {}) },
+    { signal },
+  ).then((answer) => answer.value);
 
-const countOf = (groups: readonly VersionReportGroup[], match: (group: VersionReportGroup) => boolean) => groups.find(match)?.count ?? 0;
+const countOf = (groups: readonly VersionReportGroup[], match: (group: VersionReportGroup) => boolean) =>
+  groups.find(match)?.count ?? 0;
 
 export interface VersionSummary {
   devices: number;
@@ -57,6 +62,9 @@ export function useVersionSummary(filter: string | undefined) {
 export function useGroupValues(field: VersionReportGroupField, filter: string | undefined) {
   return useQuery({
     queryKey: ['versionreport', 'groupby', field, filter ?? ''],
-    queryFn: async ({ signal }) => (await applyAnswer(filter, `groupby((${field}))`, signal)).map((group) => String(group[field] ?? '')).filter(Boolean),
+    queryFn: async ({ signal }) =>
+      (await applyAnswer(filter, `groupby((${field}))`, signal))
+        .map((group) => String(group[field] ?? ''))
+        .filter(Boolean),
   });
 }

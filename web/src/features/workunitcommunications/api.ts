@@ -12,7 +12,7 @@ import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, pathId, positiveIntId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey, listQueryOptions } from '../../lib/list-api';
-import { guidLiteral, literal } from '../../lib/list-query';
+import { guidLiteral, literal } from '../../lib/odata-literal';
 import { useApiMutation } from '../../lib/mutations';
 
 /** Work unit communications (spec 001 §2 "Work Unit Communications", §7 Communications). */
@@ -36,7 +36,11 @@ export type PublicReport = JsonOf<PublicCommunicationReport>;
 export function useCommunicationByPublicId(publicId: string | null) {
   const id = positiveIntId(publicId);
   return useQuery({
-    ...listItemQueryOptions<Communication>(COMMUNICATIONS_PATH, `publicWorkUnitCommunicationId eq ${literal(id ?? 0)}`, { expand: COMMUNICATIONS_EXPAND }),
+    ...listItemQueryOptions<Communication>(
+      COMMUNICATIONS_PATH,
+      `publicWorkUnitCommunicationId eq ${literal(id ?? 0)}`,
+      { expand: COMMUNICATIONS_EXPAND },
+    ),
     enabled: id !== null,
   });
 }
@@ -44,7 +48,10 @@ export function useCommunicationByPublicId(publicId: string | null) {
 /** `PUT` (create) or `POST /{id}` (update), dates in UTC; the spec's save texts (001 §8). */
 export function useSaveCommunication(id: string | null) {
   return useApiMutation({
-    mutationFn: (input: CommunicationValues) => (id === null ? apiSend<Communication>('PUT', COMMUNICATIONS_PATH, input) : apiSend<Communication>('POST', `${COMMUNICATIONS_PATH}/${pathId(id)}`, input)),
+    mutationFn: (input: CommunicationValues) =>
+      id === null
+        ? apiSend<Communication>('PUT', COMMUNICATIONS_PATH, input)
+        : apiSend<Communication>('POST', `${COMMUNICATIONS_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(COMMUNICATIONS_PATH)],
     successMessage: COMMUNICATION_MESSAGES.saved,
     errorMessage: COMMUNICATION_MESSAGES.saveFailed,
@@ -90,7 +97,8 @@ export function useWorkUnitChoices(tenantId: string, text: string) {
 export function useLinkWorkUnits(communicationId: string, onLinked: () => void) {
   return useApiMutation({
     onSuccess: onLinked,
-    mutationFn: (workunitIds: number[]) => apiSend<LinkedWorkUnit[]>('POST', `${COMMUNICATIONS_PATH}/${pathId(communicationId)}/workUnits`, { workunitIds }),
+    mutationFn: (workunitIds: number[]) =>
+      apiSend<LinkedWorkUnit[]>('POST', `${COMMUNICATIONS_PATH}/${pathId(communicationId)}/workUnits`, { workunitIds }),
     invalidate: [listQueryKey(COMMUNICATIONS_PATH)],
     successMessage: 'Work unit linked.',
     errorMessage: (error) => error.message,
@@ -99,7 +107,8 @@ export function useLinkWorkUnits(communicationId: string, onLinked: () => void) 
 
 export function useUnlinkWorkUnit(communicationId: string) {
   return useApiMutation({
-    mutationFn: (workUnitId: number) => apiSend<undefined>('DELETE', `${COMMUNICATIONS_PATH}/${pathId(communicationId)}/workUnits/${pathId(workUnitId)}`),
+    mutationFn: (workUnitId: number) =>
+      apiSend<undefined>('DELETE', `${COMMUNICATIONS_PATH}/${pathId(communicationId)}/workUnits/${pathId(workUnitId)}`),
     invalidate: [listQueryKey(COMMUNICATIONS_PATH)],
     successMessage: 'Work unit removed.',
     errorMessage: (error) => error.message,
@@ -125,7 +134,9 @@ export function useActivities(communicationId: string) {
 export function useSaveActivity() {
   return useApiMutation({
     mutationFn: ({ id, input }: { id: string | null; input: CommunicationActivityInput }) =>
-      id === null ? apiSend<CommunicationActivity>('PUT', ACTIVITIES_PATH, input) : apiSend<CommunicationActivity>('POST', `${ACTIVITIES_PATH}/${pathId(id)}`, input),
+      id === null
+        ? apiSend<CommunicationActivity>('PUT', ACTIVITIES_PATH, input)
+        : apiSend<CommunicationActivity>('POST', `${ACTIVITIES_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(ACTIVITIES_PATH), listQueryKey(COMMUNICATIONS_PATH)],
     successMessage: 'Activity saved.',
     errorMessage: 'A problem occurred saving the activity. Please try again.',
@@ -151,17 +162,23 @@ export function useDeleteActivity() {
 export function useNotifyInternal() {
   return useApiMutation({
     mutationFn: (id: string | null | undefined) =>
-      id ? apiGet<{ message: string }>(`${COMMUNICATIONS_PATH}/${pathId(id)}/sendInternalNotification`) : Promise.reject(new Error(COMMUNICATION_MESSAGES.notifyFailed + COMMUNICATION_MESSAGES.notifyNoId)),
+      id
+        ? apiGet<{ message: string }>(`${COMMUNICATIONS_PATH}/${pathId(id)}/sendInternalNotification`)
+        : Promise.reject(new Error(COMMUNICATION_MESSAGES.notifyFailed + COMMUNICATION_MESSAGES.notifyNoId)),
     successMessage: COMMUNICATION_MESSAGES.notifySent,
     // The server's answer starts with the spec's text and may say why (no address, no id).
-    errorMessage: (error) => (error.message.startsWith(COMMUNICATION_MESSAGES.notifyFailed) ? error.message : COMMUNICATION_MESSAGES.notifyFailed),
+    errorMessage: (error) =>
+      error.message.startsWith(COMMUNICATION_MESSAGES.notifyFailed)
+        ? error.message
+        : COMMUNICATION_MESSAGES.notifyFailed,
   });
 }
 
 /** Publishes the external report; publishing again keeps the current link. */
 export function usePublishReport(id: string) {
   return useApiMutation({
-    mutationFn: () => apiSend<{ externalReportPath: string }>('POST', `${COMMUNICATIONS_PATH}/${pathId(id)}/externalReport`),
+    mutationFn: () =>
+      apiSend<{ externalReportPath: string }>('POST', `${COMMUNICATIONS_PATH}/${pathId(id)}/externalReport`),
     invalidate: [listQueryKey(COMMUNICATIONS_PATH)],
     successMessage: 'External report published.',
     errorMessage: (error) => error.message,
@@ -187,7 +204,8 @@ export function reportLink(path: string): string {
 export function publicReportQuery(token: string, refetchInterval: number) {
   return {
     queryKey: ['public-status', token],
-    queryFn: ({ signal }: { signal: AbortSignal }) => apiGet<PublicReport>(`/api/v1/public/status/${encodeURIComponent(token)}`, undefined, { signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      apiGet<PublicReport>(`/api/v1/public/status/${encodeURIComponent(token)}`, undefined, { signal }),
     refetchInterval,
     retry: false,
   } as const;

@@ -12,7 +12,11 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { communicationActivityInputSchema, type ActivityType, type CommunicationActivityInput } from '@cfs/contracts/communications';
+import {
+  communicationActivityInputSchema,
+  type ActivityType,
+  type CommunicationActivityInput,
+} from '@cfs/contracts/communications';
 import type { z } from 'zod';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormActions } from '../../components/form-actions';
@@ -21,6 +25,7 @@ import { schemaResolver } from '../../components/form-resolver';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
 import { formatShortDateTime } from '../../lib/dates';
 import { useActivities, useDeleteActivity, useSaveActivity, type CommunicationActivity } from './api';
+import { PersonLabel } from '../../components/person-label';
 
 type ActivityValues = z.output<typeof communicationActivityInputSchema>;
 
@@ -36,8 +41,10 @@ const LISTS: readonly { type: ActivityType; title: string; label: string; empty:
  */
 export function CommunicationActivities({ communicationId, canEdit }: { communicationId: string; canEdit: boolean }) {
   const activities = useActivities(communicationId);
-  const editor = useInlineEditor<CommunicationActivity>((row) => row.workUnitCommunicationActivityId);
-  const [newType, setNewType] = useState<ActivityType>('TaskActivity');
+  // Save leaves the form ready for another step of the same kind (operators add several in a row).
+  const editor = useInlineEditor<CommunicationActivity, ActivityType>((row) => row.workUnitCommunicationActivityId, {
+    afterCreate: 'new',
+  });
   const [deleting, setDeleting] = useState<CommunicationActivity | null>(null);
   const remove = useDeleteActivity();
   const rows = activities.data?.rows ?? [];
@@ -49,7 +56,7 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
           key={editor.key}
           communicationId={communicationId}
           activity={editor.item}
-          newType={newType}
+          newType={editor.kind ?? 'TaskActivity'}
           onSaved={editor.saved}
           onClose={editor.close}
         />
@@ -63,14 +70,7 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
                 {list.title}
               </Typography>
               {canEdit && (
-                <Button
-                  size="small"
-                  startIcon={<AddIcon />}
-                  onClick={() => {
-                    setNewType(list.type);
-                    editor.open('new');
-                  }}
-                >
+                <Button size="small" startIcon={<AddIcon />} onClick={() => editor.open('new', list.type)}>
                   Add {list.label}
                 </Button>
               )}
@@ -106,12 +106,28 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
                     <ListItemText
                       primary={<Box sx={{ whiteSpace: 'pre-wrap' }}>{row.details}</Box>}
                       secondary={
-                        <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}>
-                          <Chip component="span" size="small" variant="outlined" color={row.isCustomerFacing ? 'primary' : 'default'} label={row.isCustomerFacing ? 'Customer facing' : 'Internal only'} />
-                          {row.isComplete && row.completed && <span>Completed {formatShortDateTime(row.completed)}</span>}
+                        <Box
+                          component="span"
+                          sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}
+                        >
+                          <Chip
+                            component="span"
+                            size="small"
+                            variant="outlined"
+                            color={row.isCustomerFacing ? 'primary' : 'default'}
+                            label={row.isCustomerFacing ? 'Customer facing' : 'Internal only'}
+                          />
+                          {row.isComplete && row.completed && (
+                            <span>Completed {formatShortDateTime(row.completed)}</span>
+                          )}
                           <span>
                             Added {formatShortDateTime(row.created)}
-                            {row.createdBy ? ` by ${row.createdBy}` : ''}
+                            {row.createdBy && (
+                              <>
+                                {' by '}
+                                <PersonLabel value={row.createdBy} />
+                              </>
+                            )}
                           </span>
                         </Box>
                       }
@@ -130,7 +146,8 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
         text="Are you sure you want to delete this activity?"
         onConfirm={() =>
           remove.mutateAsync(deleting?.workUnitCommunicationActivityId ?? '').then(() => {
-            if (deleting && editor.item?.workUnitCommunicationActivityId === deleting.workUnitCommunicationActivityId) editor.close();
+            if (deleting && editor.item?.workUnitCommunicationActivityId === deleting.workUnitCommunicationActivityId)
+              editor.close();
             setDeleting(null);
           })
         }
@@ -152,8 +169,22 @@ function ActivityForm({ communicationId, activity, newType, onSaved, onClose }: 
   const form = useForm<CommunicationActivityInput, unknown, ActivityValues>({
     resolver: schemaResolver(communicationActivityInputSchema),
     defaultValues: activity
-      ? { workUnitCommunicationId: communicationId, activityType: activity.activityType, details: activity.details, isCustomerFacing: activity.isCustomerFacing, isComplete: activity.isComplete, completed: activity.completed }
-      : { workUnitCommunicationId: communicationId, activityType: newType, details: '', isCustomerFacing: false, isComplete: newType === 'ResolutionActivity', completed: null },
+      ? {
+          workUnitCommunicationId: communicationId,
+          activityType: activity.activityType,
+          details: activity.details,
+          isCustomerFacing: activity.isCustomerFacing,
+          isComplete: activity.isComplete,
+          completed: activity.completed,
+        }
+      : {
+          workUnitCommunicationId: communicationId,
+          activityType: newType,
+          details: '',
+          isCustomerFacing: false,
+          isComplete: newType === 'ResolutionActivity',
+          completed: null,
+        },
   });
   const save = useSaveActivity();
   const label = activity ? 'Edit activity' : newType === 'ResolutionActivity' ? 'New past step' : 'New next step';
@@ -171,8 +202,16 @@ function ActivityForm({ communicationId, activity, newType, onSaved, onClose }: 
         onSave={async (values) => {
           // Spec 001 §4: a complete activity is a past step, an open one a next step; it was
           // completed when first marked complete.
-          const completed = values.isComplete ? (activity?.isComplete && activity.completed ? activity.completed : new Date().toISOString()) : null;
-          const input: CommunicationActivityInput = { ...values, activityType: values.isComplete ? 'ResolutionActivity' : 'TaskActivity', completed };
+          const completed = values.isComplete
+            ? activity?.isComplete && activity.completed
+              ? activity.completed
+              : new Date().toISOString()
+            : null;
+          const input: CommunicationActivityInput = {
+            ...values,
+            activityType: values.isComplete ? 'ResolutionActivity' : 'TaskActivity',
+            completed,
+          };
           const saved = await save.mutateAsync({ id: activity?.workUnitCommunicationActivityId ?? null, input });
           onSaved(saved);
         }}

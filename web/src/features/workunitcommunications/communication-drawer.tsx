@@ -28,20 +28,51 @@ export interface CommunicationDrawerProps {
  * The communication's side drawer (spec 001 §2): "WUCOMM #{publicId}: {title}", the form, and for
  * a saved communication its linked work units and activities.
  */
-export default function CommunicationDrawer({ openId, tenantId, canEdit, canCreate, canDelete, onClose, onCreated }: CommunicationDrawerProps) {
+export default function CommunicationDrawer({
+  openId,
+  tenantId,
+  canEdit,
+  canCreate,
+  canDelete,
+  onClose,
+  onCreated,
+}: CommunicationDrawerProps) {
   const creating = openId === 'new';
   const communication = useCommunicationByPublicId(creating ? null : openId);
   const saved = communication.data ?? undefined;
-  const title = creating ? 'Create Communication' : saved ? `WUCOMM #${saved.publicWorkUnitCommunicationId}: ${saved.title}` : `WUCOMM #${openId ?? ''}`;
+  const title = creating
+    ? 'Create Communication'
+    : saved
+      ? `WUCOMM #${saved.publicWorkUnitCommunicationId}: ${saved.title}`
+      : `WUCOMM #${openId ?? ''}`;
   const missing = !creating && openId !== null && (positiveIntId(openId) === null || communication.data === null);
   const failed = communication.isError && !isReportedByClient(communication.error);
   return (
     <SideDrawer open={openId !== null} onClose={onClose} title={title}>
-      {creating && <CommunicationForm key="new" tenantId={tenantId} canEdit={canCreate} canDelete={false} onClose={onClose} onCreated={onCreated} />}
+      {creating && (
+        <CommunicationForm
+          key="new"
+          tenantId={tenantId}
+          canEdit={canCreate}
+          canDelete={false}
+          onClose={onClose}
+          onCreated={onCreated}
+        />
+      )}
       {!creating && !missing && communication.isPending && <LinearProgress />}
       {missing && <Typography color="text.secondary">This communication does not exist.</Typography>}
       {failed && <Typography color="error">{communication.error.message}</Typography>}
-      {!creating && saved && <CommunicationEditor key={saved.workUnitCommunicationId} communication={saved} tenantId={tenantId} canEdit={canEdit} canDelete={canDelete} onClose={onClose} onCreated={onCreated} />}
+      {!creating && saved && (
+        <CommunicationEditor
+          key={saved.workUnitCommunicationId}
+          communication={saved}
+          tenantId={tenantId}
+          canEdit={canEdit}
+          canDelete={canDelete}
+          onClose={onClose}
+          onCreated={onCreated}
+        />
+      )}
     </SideDrawer>
   );
 }
@@ -49,7 +80,21 @@ export default function CommunicationDrawer({ openId, tenantId, canEdit, canCrea
 const TABS = ['communication', 'workunits', 'activities'] as const;
 type DrawerTab = (typeof TABS)[number];
 
-function CommunicationEditor({ communication, tenantId, canEdit, canDelete, onClose, onCreated }: { communication: Communication; tenantId: string; canEdit: boolean; canDelete: boolean; onClose: () => void; onCreated: (communication: Communication) => void }) {
+function CommunicationEditor({
+  communication,
+  tenantId,
+  canEdit,
+  canDelete,
+  onClose,
+  onCreated,
+}: {
+  communication: Communication;
+  tenantId: string;
+  canEdit: boolean;
+  canDelete: boolean;
+  onClose: () => void;
+  onCreated: (communication: Communication) => void;
+}) {
   const [tabParam, setTab] = useQueryParam('tab');
   const tab: DrawerTab = TABS.find((candidate) => candidate === tabParam) ?? 'communication';
   const linked = communication.workUnits?.length ?? 0;
@@ -57,7 +102,13 @@ function CommunicationEditor({ communication, tenantId, canEdit, canDelete, onCl
   // The tabs stay mounted, so switching keeps the form's edits.
   return (
     <>
-      <Tabs value={tab} onChange={(_event, next: DrawerTab) => setTab(next === 'communication' ? null : next)} variant="scrollable" scrollButtons="auto" sx={{ mb: 1 }}>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: DrawerTab) => setTab(next === 'communication' ? null : next)}
+        variant="scrollable"
+        scrollButtons="auto"
+        sx={{ mb: 1 }}
+      >
         <Tab value="communication" label="Communication" />
         <Tab
           value="workunits"
@@ -77,7 +128,14 @@ function CommunicationEditor({ communication, tenantId, canEdit, canDelete, onCl
         />
       </Tabs>
       <Box hidden={tab !== 'communication'}>
-        <CommunicationForm communication={communication} tenantId={tenantId} canEdit={canEdit} canDelete={canDelete} onClose={onClose} onCreated={onCreated} />
+        <CommunicationForm
+          communication={communication}
+          tenantId={tenantId}
+          canEdit={canEdit}
+          canDelete={canDelete}
+          onClose={onClose}
+          onCreated={onCreated}
+        />
       </Box>
       <Box hidden={tab !== 'workunits'}>
         <LinkedWorkUnits communication={communication} canEdit={canEdit} />

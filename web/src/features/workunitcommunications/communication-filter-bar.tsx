@@ -10,10 +10,15 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import FilterListIcon from '@mui/icons-material/FilterList';
-import { COMMUNICATION_STATUSES, COMMUNICATION_STATUS_LABELS, type CommunicationStatus } from '@cfs/contracts/communications';
+import {
+  COMMUNICATION_STATUSES,
+  COMMUNICATION_STATUS_LABELS,
+  type CommunicationStatus,
+} from '@cfs/contracts/communications';
 import type { FilterItem } from '../../lib/list-query';
 import type { FiltersChange } from '../../lib/list-state';
 import { useTenantsLookup } from '../../lib/lookups';
+import { DateFilterField } from '../../components/date-filter-field';
 import {
   activeFilterCount,
   DATE_RANGES,
@@ -26,6 +31,8 @@ import {
   statusFilter,
   tenantFilter,
 } from './communication-filters';
+
+const dateFieldWidth = { width: { xs: 'auto', sm: 190 }, flex: { xs: '1 1 0', sm: '0 0 auto' }, minWidth: 0 } as const;
 
 export interface CommunicationFilterBarProps {
   filters: readonly FilterItem[];
@@ -76,13 +83,19 @@ export function CommunicationFilterBar({ filters, onChange }: CommunicationFilte
           slotProps={{
             select: {
               multiple: true,
-              renderValue: (selected) => (selected as CommunicationStatus[]).map((status) => COMMUNICATION_STATUS_LABELS[status]).join(', '),
+              renderValue: (selected) =>
+                (selected as CommunicationStatus[]).map((status) => COMMUNICATION_STATUS_LABELS[status]).join(', '),
             },
           }}
           onChange={(event) => {
             const chosen: unknown = event.target.value;
             const texts = Array.isArray(chosen) ? chosen.map(String) : String(chosen).split(',');
-            onChange((current) => setStatusFilter(current, COMMUNICATION_STATUSES.filter((status) => texts.includes(status))));
+            onChange((current) =>
+              setStatusFilter(
+                current,
+                COMMUNICATION_STATUSES.filter((status) => texts.includes(status)),
+              ),
+            );
           }}
         >
           {COMMUNICATION_STATUSES.map((status) => (
@@ -93,33 +106,31 @@ export function CommunicationFilterBar({ filters, onChange }: CommunicationFilte
           ))}
         </TextField>
         {DATE_RANGES.map((range) => (
-          <Box key={range.field} sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-            <TextField
-              size="small"
-              type="date"
+          // A whole row each on a phone, so that a range never reaches past the card.
+          <Box
+            key={range.field}
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              gap: 0.5,
+              flex: { xs: '1 1 100%', sm: '0 0 auto' },
+              minWidth: 0,
+            }}
+          >
+            <DateFilterField
               label={`${range.label} from`}
               value={rangeFilter(filters, range.field, 'from')}
-              onChange={(event) => {
-                const day = event.target.value;
-                onChange((current) => setRangeFilter(current, range.field, 'from', day));
-              }}
-              slotProps={{ inputLabel: { shrink: true } }}
-              sx={{ width: 165 }}
+              onChange={(day) => onChange((current) => setRangeFilter(current, range.field, 'from', day))}
+              sx={dateFieldWidth}
             />
             <Typography variant="body2" color="text.secondary">
               –
             </Typography>
-            <TextField
-              size="small"
-              type="date"
+            <DateFilterField
               label={`${range.label} to`}
               value={rangeFilter(filters, range.field, 'to')}
-              onChange={(event) => {
-                const day = event.target.value;
-                onChange((current) => setRangeFilter(current, range.field, 'to', day));
-              }}
-              slotProps={{ inputLabel: { shrink: true } }}
-              sx={{ width: 165 }}
+              onChange={(day) => onChange((current) => setRangeFilter(current, range.field, 'to', day))}
+              sx={dateFieldWidth}
             />
           </Box>
         ))}

@@ -36,7 +36,9 @@ describe('communication filters', () => {
     expect(overdueFilter(filters)).toBe(true);
     const filter = buildFilter({ filters, search: '', exactMatch: false }, resource) ?? '';
     expect(filter).toContain(`tenantId eq ${TENANT}`);
-    expect(filter).toMatch(/status in \('Investigating','Resolved'\)|status eq 'Investigating' or status eq 'Resolved'/);
+    expect(filter).toMatch(
+      /status in \('Investigating','Resolved'\)|status eq 'Investigating' or status eq 'Resolved'/,
+    );
     expect(filter).toContain('isOverdue eq true');
     expect(activeFilterCount(filters)).toBe(3);
   });

@@ -47,7 +47,11 @@ export function tenantFilter(filters: readonly FilterItem[]): string {
 }
 
 export function setTenantFilter(filters: readonly FilterItem[], tenantId: string): FilterItem[] {
-  return withItem(filters, 'tenantId', tenantId === '' ? null : { id: 'tenantId', field: 'tenantId', operator: 'is', value: tenantId });
+  return withItem(
+    filters,
+    'tenantId',
+    tenantId === '' ? null : { id: 'tenantId', field: 'tenantId', operator: 'is', value: tenantId },
+  );
 }
 
 /** The chosen statuses (any of them), none for every status. */
@@ -57,8 +61,15 @@ export function statusFilter(filters: readonly FilterItem[]): CommunicationStatu
   return COMMUNICATION_STATUSES.filter((status) => value.includes(status));
 }
 
-export function setStatusFilter(filters: readonly FilterItem[], statuses: readonly CommunicationStatus[]): FilterItem[] {
-  return withItem(filters, 'status', statuses.length === 0 ? null : { id: 'status', field: 'status', operator: 'isAnyOf', value: [...statuses] });
+export function setStatusFilter(
+  filters: readonly FilterItem[],
+  statuses: readonly CommunicationStatus[],
+): FilterItem[] {
+  return withItem(
+    filters,
+    'status',
+    statuses.length === 0 ? null : { id: 'status', field: 'status', operator: 'isAnyOf', value: [...statuses] },
+  );
 }
 
 /** One end of a date range as the date input holds it (`YYYY-MM-DD`), '' when open. */
@@ -67,10 +78,19 @@ export function rangeFilter(filters: readonly FilterItem[], field: DateRangeFiel
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : '';
 }
 
-export function setRangeFilter(filters: readonly FilterItem[], field: DateRangeField, end: RangeEnd, day: string): FilterItem[] {
+export function setRangeFilter(
+  filters: readonly FilterItem[],
+  field: DateRangeField,
+  end: RangeEnd,
+  day: string,
+): FilterItem[] {
   const id = rangeId(field, end);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(day);
-  return withItem(filters, id, valid ? { id, field, operator: end === 'from' ? 'onOrAfter' : 'onOrBefore', value: day } : null);
+  return withItem(
+    filters,
+    id,
+    valid ? { id, field, operator: end === 'from' ? 'onOrAfter' : 'onOrBefore', value: day } : null,
+  );
 }
 
 export function overdueFilter(filters: readonly FilterItem[]): boolean {
@@ -79,7 +99,11 @@ export function overdueFilter(filters: readonly FilterItem[]): boolean {
 
 /** Beyond the spec: only communications whose next update is past. */
 export function setOverdueFilter(filters: readonly FilterItem[], overdue: boolean): FilterItem[] {
-  return withItem(filters, 'isOverdue', overdue ? { id: 'isOverdue', field: 'isOverdue', operator: 'is', value: true } : null);
+  return withItem(
+    filters,
+    'isOverdue',
+    overdue ? { id: 'isOverdue', field: 'isOverdue', operator: 'is', value: true } : null,
+  );
 }
 
 /** How many of the panel's filters are set: the "Filters (n)" count. */
@@ -87,7 +111,11 @@ export function activeFilterCount(filters: readonly FilterItem[]): number {
   return (
     (tenantFilter(filters) ? 1 : 0) +
     (statusFilter(filters).length > 0 ? 1 : 0) +
-    DATE_RANGES.reduce((count, range) => count + (rangeFilter(filters, range.field, 'from') ? 1 : 0) + (rangeFilter(filters, range.field, 'to') ? 1 : 0), 0) +
+    DATE_RANGES.reduce(
+      (count, range) =>
+        count + (rangeFilter(filters, range.field, 'from') ? 1 : 0) + (rangeFilter(filters, range.field, 'to') ? 1 : 0),
+      0,
+    ) +
     (overdueFilter(filters) ? 1 : 0)
   );
 }

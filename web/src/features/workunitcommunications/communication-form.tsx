@@ -19,7 +19,10 @@ import { PeopleField } from '../../components/people-field';
 import { useTenantsLookup } from '../../lib/lookups';
 import { useDeleteCommunication, useSaveCommunication, type Communication } from './api';
 
-const STATUS_OPTIONS = COMMUNICATION_STATUSES.map((status) => ({ value: status, label: COMMUNICATION_STATUS_LABELS[status] }));
+const STATUS_OPTIONS = COMMUNICATION_STATUSES.map((status) => ({
+  value: status,
+  label: COMMUNICATION_STATUS_LABELS[status],
+}));
 
 /** A new communication: the route's tenant, status Investigating (spec 001 §4). */
 export function blankCommunication(tenantId: string): CommunicationInput {
@@ -45,8 +48,21 @@ export function blankCommunication(tenantId: string): CommunicationInput {
 }
 
 export function communicationValues(communication: Communication): CommunicationInput {
-  const { title, tenantId, serviceManager, status, details, customerAssistanceRequired, rootCause, eventStarted, eventEngaged, eventMitigated, eventResolved } = communication;
-  const { nextUpdate, nextInternalUpdate, maximumImpact, currentImpact, impactedServices, internalBridge } = communication;
+  const {
+    title,
+    tenantId,
+    serviceManager,
+    status,
+    details,
+    customerAssistanceRequired,
+    rootCause,
+    eventStarted,
+    eventEngaged,
+    eventMitigated,
+    eventResolved,
+  } = communication;
+  const { nextUpdate, nextInternalUpdate, maximumImpact, currentImpact, impactedServices, internalBridge } =
+    communication;
   return {
     title,
     tenantId,
@@ -84,7 +100,14 @@ const twoColumns = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr
  * manager required; with Resolved or Cancelled the next update is cleared and disabled; with
  * Resolved the root cause is required. Dates are picked in local time and sent in UTC.
  */
-export function CommunicationForm({ communication, tenantId, canEdit, canDelete, onClose, onCreated }: CommunicationFormProps) {
+export function CommunicationForm({
+  communication,
+  tenantId,
+  canEdit,
+  canDelete,
+  onClose,
+  onCreated,
+}: CommunicationFormProps) {
   const form = useForm<CommunicationInput, unknown, CommunicationValues>({
     resolver: schemaResolver(communicationInputSchema),
     defaultValues: communication ? communicationValues(communication) : blankCommunication(tenantId),
@@ -111,23 +134,41 @@ export function CommunicationForm({ communication, tenantId, canEdit, canDelete,
           options={STATUS_OPTIONS}
           onValueChange={(value) => {
             // Spec 001 §4: a closed communication has no next update.
-            if (typeof value === 'string' && isClosedCommunicationStatus(value)) form.setValue('nextUpdate', null, { shouldDirty: true });
+            if (typeof value === 'string' && isClosedCommunicationStatus(value))
+              form.setValue('nextUpdate', null, { shouldDirty: true });
             // The root cause's message comes and goes with Resolved once the form has been checked.
             if (form.formState.isSubmitted) void form.trigger('rootCause');
           }}
         />
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
-          <FormCheckboxField control={form.control} name="customerAssistanceRequired" label="Customer Assistance Required" />
+          <FormCheckboxField
+            control={form.control}
+            name="customerAssistanceRequired"
+            label="Customer Assistance Required"
+          />
         </Box>
       </Box>
       <FormTextField control={form.control} name="details" label="Details" multiline minRows={3} />
-      <FormTextField control={form.control} name="rootCause" label="Root Cause" multiline minRows={2} required={status === 'Resolved'} />
+      <FormTextField
+        control={form.control}
+        name="rootCause"
+        label="Root Cause"
+        multiline
+        minRows={2}
+        required={status === 'Resolved'}
+      />
       <Box sx={twoColumns}>
         <FormDateTimeField control={form.control} name="eventStarted" label="Event Started" />
         <FormDateTimeField control={form.control} name="eventEngaged" label="Event Engaged" />
         <FormDateTimeField control={form.control} name="eventMitigated" label="Event Mitigated" />
         <FormDateTimeField control={form.control} name="eventResolved" label="Event Resolved" />
-        <FormDateTimeField control={form.control} name="nextUpdate" label="Next Update" disabled={closed} helperText={closed ? 'No next update once the communication is closed.' : undefined} />
+        <FormDateTimeField
+          control={form.control}
+          name="nextUpdate"
+          label="Next Update"
+          disabled={closed}
+          helperText={closed ? 'No next update once the communication is closed.' : undefined}
+        />
         <FormDateTimeField control={form.control} name="nextInternalUpdate" label="Next Internal Update" />
       </Box>
       <FormTextField control={form.control} name="currentImpact" label="Current Impact" multiline minRows={2} />

@@ -11,7 +11,14 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { reportLink, useActivities, useCommunicationByPublicId, usePublishReport, useRevokeReport, type Communication } from './api';
+import {
+  reportLink,
+  useActivities,
+  useCommunicationByPublicId,
+  usePublishReport,
+  useRevokeReport,
+  type Communication,
+} from './api';
 import { externalReport, internalReport } from './report-model';
 import { ReportView } from './report-view';
 
@@ -31,11 +38,15 @@ export default function CommunicationReportDialog({ open, canPublish, onClose }:
   const kind = open?.kind ?? 'external';
   return (
     <Dialog open={open !== null} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="communication-report-title">
-      <DialogTitle id="communication-report-title">{kind === 'external' ? 'External Report' : 'Internal Report'}</DialogTitle>
+      <DialogTitle id="communication-report-title">
+        {kind === 'external' ? 'External Report' : 'Internal Report'}
+      </DialogTitle>
       <DialogContent dividers>
         {communication.isPending && <LinearProgress />}
         {communication.isError && <Typography color="error">{communication.error.message}</Typography>}
-        {communication.data === null && <Typography color="text.secondary">This communication does not exist.</Typography>}
+        {communication.data === null && (
+          <Typography color="text.secondary">This communication does not exist.</Typography>
+        )}
         {communication.data && <ReportContent communication={communication.data} kind={kind} canPublish={canPublish} />}
       </DialogContent>
       <DialogActions>
@@ -45,7 +56,15 @@ export default function CommunicationReportDialog({ open, canPublish, onClose }:
   );
 }
 
-function ReportContent({ communication, kind, canPublish }: { communication: Communication; kind: ReportKind; canPublish: boolean }) {
+function ReportContent({
+  communication,
+  kind,
+  canPublish,
+}: {
+  communication: Communication;
+  kind: ReportKind;
+  canPublish: boolean;
+}) {
   const activities = useActivities(communication.workUnitCommunicationId);
   const rows = activities.data?.rows ?? communication.workUnitCommunicationActivities ?? [];
   const report = kind === 'external' ? externalReport(communication, rows) : internalReport(communication, rows);
@@ -71,7 +90,13 @@ function PublishedLink({ communication, canPublish }: { communication: Communica
     <Box sx={{ mb: 2 }}>
       {path ? (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <TextField size="small" fullWidth label="Published link" value={reportLink(path)} slotProps={{ htmlInput: { readOnly: true } }} />
+          <TextField
+            size="small"
+            fullWidth
+            label="Published link"
+            value={reportLink(path)}
+            slotProps={{ htmlInput: { readOnly: true } }}
+          />
           <CopyButton text={reportLink(path)} label="Copy link" />
           {canPublish && (
             <Button color="error" variant="outlined" onClick={() => setRevoking(true)} disabled={revoke.isPending}>

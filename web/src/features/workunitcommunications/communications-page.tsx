@@ -5,7 +5,11 @@ import type { GridColDef } from '@mui/x-data-grid';
 import DescriptionIcon from '@mui/icons-material/Description';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import PublicIcon from '@mui/icons-material/Public';
-import { COMMUNICATION_STATUSES, COMMUNICATION_STATUS_LABELS } from '@cfs/contracts/communications';
+import {
+  COMMUNICATION_PAGE_SIZE,
+  COMMUNICATION_STATUSES,
+  COMMUNICATION_STATUS_LABELS,
+} from '@cfs/contracts/communications';
 import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { actionsColumn } from '../../components/grid-columns';
@@ -21,16 +25,28 @@ import { COMMUNICATION_FIELDS, DEFAULT_SORT, SEARCH_FIELDS } from './communicati
 import type { ReportKind } from './communication-report-dialog';
 
 // The drawer and the reports load when first opened: the grid paints without the form and pickers.
-const CommunicationDrawer = lazyWhenOpened(() => import('./communication-drawer'), (props) => props.openId !== null);
-const CommunicationReportDialog = lazyWhenOpened(() => import('./communication-report-dialog'), (props) => props.open !== null);
+const CommunicationDrawer = lazyWhenOpened(
+  () => import('./communication-drawer'),
+  (props) => props.openId !== null,
+);
+const CommunicationReportDialog = lazyWhenOpened(
+  () => import('./communication-report-dialog'),
+  (props) => props.open !== null,
+);
 
 /** A date-time column in the communications' display format 'h:mma, ddd, M/D/YYYY' (spec 001 §9). */
-function dateColumn(field: 'created' | 'nextUpdate', headerName: string, overdueBadge = false): GridColDef<Communication> {
+function dateColumn(
+  field: 'created' | 'nextUpdate',
+  headerName: string,
+  overdueBadge = false,
+): GridColDef<Communication> {
   return {
     field,
     headerName,
     type: 'dateTime',
     width: field === 'nextUpdate' ? 270 : 190,
+    // The Overdue badge is what the list is watched for: the grid never leaves it out for want of room.
+    ...(overdueBadge ? { hideable: false } : {}),
     valueGetter: (value: unknown) => (typeof value === 'string' ? new Date(value) : null),
     valueFormatter: (value: unknown) => (value instanceof Date ? formatShortDateTime(value) : ''),
     renderCell: ({ row, formattedValue }) => (
@@ -47,7 +63,7 @@ function dateColumn(field: 'created' | 'nextUpdate', headerName: string, overdue
 export default function CommunicationsPage() {
   const tenantId = useTenantId();
   const permissions = usePermissions();
-  const list = useListState({ defaults: { sort: [...DEFAULT_SORT] } });
+  const list = useListState({ defaults: { pageSize: COMMUNICATION_PAGE_SIZE, sort: [...DEFAULT_SORT] } });
   const drawer = useDrawerParam('publicWuCommId', { clear: ['tab'] });
   const [report, setReport] = useState<{ publicId: number; kind: ReportKind } | null>(null);
   const notify = useNotifyInternal();
@@ -62,7 +78,10 @@ export default function CommunicationsPage() {
       align: 'left',
       headerAlign: 'left',
       renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.publicWorkUnitCommunicationId)} onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}>
+        <CellLink
+          href={drawer.href(row.publicWorkUnitCommunicationId)}
+          onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}
+        >
           {row.publicWorkUnitCommunicationId}
         </CellLink>
       ),
@@ -73,7 +92,10 @@ export default function CommunicationsPage() {
       flex: 1,
       minWidth: 200,
       renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.publicWorkUnitCommunicationId)} onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}>
+        <CellLink
+          href={drawer.href(row.publicWorkUnitCommunicationId)}
+          onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}
+        >
           {row.title}
         </CellLink>
       ),
@@ -81,9 +103,22 @@ export default function CommunicationsPage() {
     // Next to the title, so that the row's actions show without scrolling sideways.
     actionsColumn<Communication>(
       (row) => [
-        { label: 'Notify Internal', icon: <NotificationsActiveIcon fontSize="small" />, onClick: () => notify.mutate(row.workUnitCommunicationId), disabled: notify.isPending || !canEdit },
-        { label: 'External Report', icon: <PublicIcon fontSize="small" />, onClick: () => setReport({ publicId: row.publicWorkUnitCommunicationId, kind: 'external' }) },
-        { label: 'Internal Report', icon: <DescriptionIcon fontSize="small" />, onClick: () => setReport({ publicId: row.publicWorkUnitCommunicationId, kind: 'internal' }) },
+        {
+          label: 'Notify Internal',
+          icon: <NotificationsActiveIcon fontSize="small" />,
+          onClick: () => notify.mutate(row.workUnitCommunicationId),
+          disabled: notify.isPending || !canEdit,
+        },
+        {
+          label: 'External Report',
+          icon: <PublicIcon fontSize="small" />,
+          onClick: () => setReport({ publicId: row.publicWorkUnitCommunicationId, kind: 'external' }),
+        },
+        {
+          label: 'Internal Report',
+          icon: <DescriptionIcon fontSize="small" />,
+          onClick: () => setReport({ publicId: row.publicWorkUnitCommunicationId, kind: 'internal' }),
+        },
       ],
       { width: 140 },
     ),
@@ -93,8 +128,12 @@ export default function CommunicationsPage() {
       headerName: 'Status',
       type: 'singleSelect',
       width: 160,
-      valueOptions: COMMUNICATION_STATUSES.map((status) => ({ value: status, label: COMMUNICATION_STATUS_LABELS[status] })),
-      valueFormatter: (value: unknown) => COMMUNICATION_STATUS_LABELS[value as keyof typeof COMMUNICATION_STATUS_LABELS] ?? 'unknown',
+      valueOptions: COMMUNICATION_STATUSES.map((status) => ({
+        value: status,
+        label: COMMUNICATION_STATUS_LABELS[status],
+      })),
+      valueFormatter: (value: unknown) =>
+        COMMUNICATION_STATUS_LABELS[value as keyof typeof COMMUNICATION_STATUS_LABELS] ?? 'unknown',
     },
     { field: 'serviceManager', headerName: 'Service Manager', width: 160 },
     { field: 'currentImpact', headerName: 'Current Impact', flex: 1, minWidth: 140 },
@@ -105,7 +144,10 @@ export default function CommunicationsPage() {
   const openPublicId = drawer.openId !== null && drawer.openId !== 'new' ? drawer.openId : null;
   return (
     <>
-      <PageHeader title="Work Unit Communications" documentTitle={openPublicId ? `WUCOMM #${openPublicId}` : undefined} />
+      <PageHeader
+        title="Work Unit Communications"
+        documentTitle={openPublicId ? `WUCOMM #${openPublicId}` : undefined}
+      />
       <CommunicationFilterBar filters={list.state.filters} onChange={list.setFilters} />
       <ResourceGrid
         list={list}

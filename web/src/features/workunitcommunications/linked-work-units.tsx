@@ -15,7 +15,13 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import { LINK_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/communications';
 import { STATE_LABELS } from '@cfs/contracts/work-units';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { useLinkWorkUnits, useUnlinkWorkUnit, useWorkUnitChoices, type Communication, type WorkUnitChoice } from './api';
+import {
+  useLinkWorkUnits,
+  useUnlinkWorkUnit,
+  useWorkUnitChoices,
+  type Communication,
+  type WorkUnitChoice,
+} from './api';
 
 const choiceLabel = (unit: Pick<WorkUnitChoice, 'workUnitId' | 'title'>) => `#${unit.workUnitId} ${unit.title}`;
 
@@ -36,7 +42,9 @@ export function LinkedWorkUnits({ communication, canEdit }: { communication: Com
     setInput('');
   });
   const unlink = useUnlinkWorkUnit(communication.workUnitCommunicationId);
-  const options = (choices.data?.rows ?? []).filter((unit) => !linked.some((existing) => existing.workUnitId === unit.workUnitId));
+  const options = (choices.data?.rows ?? []).filter(
+    (unit) => !linked.some((existing) => existing.workUnitId === unit.workUnitId),
+  );
 
   const add = () => {
     if (!chosen) return;
@@ -80,7 +88,12 @@ export function LinkedWorkUnits({ communication, canEdit }: { communication: Com
                 canEdit ? (
                   <Tooltip title="Remove">
                     <span>
-                      <IconButton edge="end" aria-label={`Remove work unit #${unit.workUnitId}`} disabled={unlink.isPending} onClick={() => unlink.mutate(unit.workUnitId)}>
+                      <IconButton
+                        edge="end"
+                        aria-label={`Remove work unit #${unit.workUnitId}`}
+                        disabled={unlink.isPending}
+                        onClick={() => unlink.mutate(unit.workUnitId)}
+                      >
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </span>

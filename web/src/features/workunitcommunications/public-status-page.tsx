@@ -32,7 +32,9 @@ export default function PublicStatusPage() {
         {(unavailable || (report.isError && !report.data)) && (
           <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
             <Typography variant="h5" component="h1">
-              {unavailable ? COMMUNICATION_MESSAGES.reportNotPublished : 'The report could not be loaded. It is read again every minute.'}
+              {unavailable
+                ? COMMUNICATION_MESSAGES.reportNotPublished
+                : 'The report could not be loaded. It is read again every minute.'}
             </Typography>
           </Paper>
         )}

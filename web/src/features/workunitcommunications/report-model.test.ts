@@ -32,10 +32,24 @@ const communication: Communication = {
   modified: '2026-03-05T19:40:00Z',
   userChanged: null,
   userChangedBy: null,
-  workUnits: [{ workUnitId: 7, title: 'Queue stuck', stateId: 3, severityId: 1, tenantId: '22222222-2222-4222-8222-222222222222', tenant: { name: 'Contoso' } }],
+  workUnits: [
+    {
+      workUnitId: 7,
+      title: 'Queue stuck',
+      stateId: 3,
+      severityId: 1,
+      tenantId: '22222222-2222-4222-8222-222222222222',
+      tenant: { name: 'Contoso' },
+    },
+  ],
 };
 
-const activity = (details: string, isCustomerFacing: boolean, isComplete: boolean, created: string): CommunicationActivity => ({
+const activity = (
+  details: string,
+  isCustomerFacing: boolean,
+  isComplete: boolean,
+  created: string,
+): CommunicationActivity => ({
   workUnitCommunicationActivityId: `33333333-3333-4333-8333-33333333333${details.length % 10}`,
   workUnitCommunicationId: communication.workUnitCommunicationId,
   activityType: isComplete ? 'ResolutionActivity' : 'TaskActivity',
@@ -47,8 +61,13 @@ const activity = (details: string, isCustomerFacing: boolean, isComplete: boolea
   createdBy: 'operator',
 });
 
-const activities = [activity('Restart the relay', true, false, '2026-03-05T19:50:00Z'), activity('Paged the mail team', false, true, '2026-03-05T19:45:00Z'), activity('Queue drained', true, true, '2026-03-05T19:48:00Z')];
-const value = (report: ReturnType<typeof externalReport>, label: string) => report.rows.find((row) => row.label === label)?.value;
+const activities = [
+  activity('Restart the relay', true, false, '2026-03-05T19:50:00Z'),
+  activity('Paged the mail team', false, true, '2026-03-05T19:45:00Z'),
+  activity('Queue drained', true, true, '2026-03-05T19:48:00Z'),
+];
+const value = (report: ReturnType<typeof externalReport>, label: string) =>
+  report.rows.find((row) => row.label === label)?.value;
 
 describe('communication reports', () => {
   it('shows a customer only customer-facing activities and nothing internal', () => {
@@ -57,7 +76,8 @@ describe('communication reports', () => {
     expect(report.activities.map((row) => row.details)).toEqual(['Queue drained', 'Restart the relay']);
     expect(report.activities[0]).not.toHaveProperty('customerFacing');
     const labels = report.rows.map((row) => row.label);
-    for (const hidden of ['Service Manager', 'Internal Bridge', 'Next Internal Update', 'Event Engaged']) expect(labels).not.toContain(hidden);
+    for (const hidden of ['Service Manager', 'Internal Bridge', 'Next Internal Update', 'Event Engaged'])
+      expect(labels).not.toContain(hidden);
     expect(value(report, 'Status')).toBe('Open - Confirmed Impact');
     expect(value(report, 'Event Started')).toBe('5/Mar/2026 19:07 UTC');
     expect(value(report, 'Customer Assistance Required')).toBe('Yes');
@@ -93,11 +113,26 @@ describe('communication reports', () => {
       maximumImpact: null,
       impactedServices: null,
       modified: '2026-03-06T01:00:00Z',
-      activities: [{ activityType: 'ResolutionActivity', details: 'Queue drained', isComplete: true, completed: '2026-03-05T19:48:00Z', created: '2026-03-05T19:48:00Z' }],
+      activities: [
+        {
+          activityType: 'ResolutionActivity',
+          details: 'Queue drained',
+          isComplete: true,
+          completed: '2026-03-05T19:48:00Z',
+          created: '2026-03-05T19:48:00Z',
+        },
+      ],
     };
     const report = publishedReport(published, 'UTC');
     expect(value(report, 'Status')).toBe('Closed - Resolved');
     expect(value(report, 'Root Cause')).toBe('A full disk');
-    expect(report.activities).toEqual([{ step: 'Past step', details: 'Queue drained', completed: '5/Mar/2026 19:48 UTC', created: '5/Mar/2026 19:48 UTC' }]);
+    expect(report.activities).toEqual([
+      {
+        step: 'Past step',
+        details: 'Queue drained',
+        completed: '5/Mar/2026 19:48 UTC',
+        created: '5/Mar/2026 19:48 UTC',
+      },
+    ]);
   });
 });

@@ -31,7 +31,9 @@ export interface ReportModel {
   internal: boolean;
 }
 
-type ReportActivitySource = Pick<CommunicationActivity, 'activityType' | 'details' | 'completed' | 'created'> & { isCustomerFacing?: boolean };
+type ReportActivitySource = Pick<CommunicationActivity, 'activityType' | 'details' | 'completed' | 'created'> & {
+  isCustomerFacing?: boolean;
+};
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 const text = (value: string | null | undefined) => value ?? '';
@@ -76,15 +78,29 @@ function customerView(communication: Communication, activities: readonly Communi
     modified: communication.modified,
     activities: activities
       .filter((activity) => activity.isCustomerFacing)
-      .map(({ activityType, details, isComplete, completed, created }) => ({ activityType, details, isComplete, completed, created })),
+      .map(({ activityType, details, isComplete, completed, created }) => ({
+        activityType,
+        details,
+        isComplete,
+        completed,
+        created,
+      })),
   };
 }
 
-export function externalReport(communication: Communication, activities: readonly CommunicationActivity[], timeZone?: string): ReportModel {
+export function externalReport(
+  communication: Communication,
+  activities: readonly CommunicationActivity[],
+  timeZone?: string,
+): ReportModel {
   return publishedReport(customerView(communication, activities), timeZone);
 }
 
-export function internalReport(communication: Communication, activities: readonly CommunicationActivity[], timeZone?: string): ReportModel {
+export function internalReport(
+  communication: Communication,
+  activities: readonly CommunicationActivity[],
+  timeZone?: string,
+): ReportModel {
   const linked = (communication.workUnits ?? []).map((unit) => `#${unit.workUnitId} ${unit.title}`).join('; ');
   return {
     heading: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}`,

@@ -1,7 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Operation } from 'fast-json-patch';
 import type { BulkResult, ListResponse } from '@cfs/contracts/api';
-import { WORK_UNIT_MESSAGES, type HistoryRecord as HistoryRecordEntity, type WorkUnit, type WorkUnitBulkAssign, type WorkUnitBulkState, type WorkUnitFields } from '@cfs/contracts/work-units';
+import {
+  WORK_UNIT_MESSAGES,
+  type HistoryRecord as HistoryRecordEntity,
+  type WorkUnit,
+  type WorkUnitBulkAssign,
+  type WorkUnitBulkState,
+  type WorkUnitFields,
+} from '@cfs/contracts/work-units';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
@@ -26,7 +33,8 @@ export interface ApprovalCheck {
 /** A related work unit as the Related tab and its search show it. */
 export type WorkUnitSummary = Pick<WorkUnit, 'workUnitId' | 'title' | 'stateId'>;
 
-const historyKey = (id: number, externalOnly: boolean) => ['workunit', id, externalOnly ? 'externalNotes' : 'history'] as const;
+const historyKey = (id: number, externalOnly: boolean) =>
+  ['workunit', id, externalOnly ? 'externalNotes' : 'history'] as const;
 
 // ---------------------------------------------------------------------------------------------
 // One work unit
@@ -48,7 +56,9 @@ export function useWorkUnitByPublicId(publicId: string | null) {
   return useQuery({
     queryKey: ['workunit', 'public', publicId ?? ''],
     queryFn: ({ signal }) =>
-      isGuid(publicId) ? apiGet<WorkUnit>(`${WORK_UNITS_PATH}(${pathId(publicId)})`, undefined, { signal }) : Promise.reject(notFoundError()),
+      isGuid(publicId)
+        ? apiGet<WorkUnit>(`${WORK_UNITS_PATH}(${pathId(publicId)})`, undefined, { signal })
+        : Promise.reject(notFoundError()),
     enabled: publicId !== null && publicId !== '',
     retry: false,
   });
@@ -60,7 +70,10 @@ export function useWorkUnitByPublicId(publicId: string | null) {
  */
 function useWorkUnitMutation<TVariables>(
   mutationFn: (variables: TVariables) => Promise<WorkUnit>,
-  options: { errorMessage?: (error: Error) => string | readonly string[] | undefined; successMessage?: (unit: WorkUnit) => string } = {},
+  options: {
+    errorMessage?: (error: Error) => string | readonly string[] | undefined;
+    successMessage?: (unit: WorkUnit) => string;
+  } = {},
 ) {
   const queryClient = useQueryClient();
   return useApiMutation({
@@ -70,16 +83,24 @@ function useWorkUnitMutation<TVariables>(
     },
     ...(options.successMessage ? { successMessage: options.successMessage } : {}),
     // A new state or protocol changes which manual actions wait (spec 001 §2 Pending Actions).
-    invalidate: (unit) => [listQueryKey(WORK_UNITS_PATH), historyKey(unit.workUnitId, false), historyKey(unit.workUnitId, true), manualActionsKey(unit.workUnitId)],
+    invalidate: (unit) => [
+      listQueryKey(WORK_UNITS_PATH),
+      historyKey(unit.workUnitId, false),
+      historyKey(unit.workUnitId, true),
+      manualActionsKey(unit.workUnitId),
+    ],
     ...(options.errorMessage ? { errorMessage: options.errorMessage } : {}),
   });
 }
 
 /** `PUT /api/v1/workunits` with workUnitId -1 (spec 001 §5): "Work unit #{id} created."; failures are shown by the panel. */
 export function useCreateWorkUnit() {
-  return useWorkUnitMutation((fields: WorkUnitFields) => apiSend<WorkUnit>('PUT', `/api${WORK_UNITS_PATH}`, { ...fields, workUnitId: -1 }), {
-    successMessage: (unit) => WORK_UNIT_MESSAGES.created(unit.workUnitId),
-  });
+  return useWorkUnitMutation(
+    (fields: WorkUnitFields) => apiSend<WorkUnit>('PUT', `/api${WORK_UNITS_PATH}`, { ...fields, workUnitId: -1 }),
+    {
+      successMessage: (unit) => WORK_UNIT_MESSAGES.created(unit.workUnitId),
+    },
+  );
 }
 
 function sendPatch({ workUnitId, patch }: { workUnitId: number; patch: Operation[] }): Promise<WorkUnit> {
@@ -94,11 +115,14 @@ export function usePatchWorkUnit(options: { successMessage?: (unit: WorkUnit) =>
 /** The "(ack)" link (spec 001 §4): Acknowledged and assigned to the current user, then "Work unit #{id} acknowledged.". */
 export function useAcknowledge(currentUserEmail: string) {
   return useWorkUnitMutation(
-    (unit: Pick<WorkUnit, 'workUnitId' | 'stateId' | 'assignedTo'>) => sendPatch({ workUnitId: unit.workUnitId, patch: acknowledgePatch(unit, currentUserEmail) }),
+    (unit: Pick<WorkUnit, 'workUnitId' | 'stateId' | 'assignedTo'>) =>
+      sendPatch({ workUnitId: unit.workUnitId, patch: acknowledgePatch(unit, currentUserEmail) }),
     {
       successMessage: (unit) => WORK_UNIT_MESSAGES.acknowledged(unit.workUnitId),
       errorMessage: (error) =>
-        error instanceof ApiError && error.body?.message.includes(WORK_UNIT_MESSAGES.testValueConflict) ? WORK_UNIT_MESSAGES.modifiedByAnother : error.message,
+        error instanceof ApiError && error.body?.message.includes(WORK_UNIT_MESSAGES.testValueConflict)
+          ? WORK_UNIT_MESSAGES.modifiedByAnother
+          : error.message,
     },
   );
 }
@@ -136,7 +160,11 @@ const SUMMARY: ListResource = { select: 'workUnitId,title,stateId', fields: { wo
 /** Related work units by id (spec 001 §2 Related tab): id, title and state only. */
 export function useWorkUnitSummaries(ids: readonly number[]) {
   return useQuery({
-    ...listQueryOptions<WorkUnitSummary>(WORK_UNITS_PATH, { pageSize: Math.max(ids.length, 1), filters: [{ field: 'workUnitId', operator: 'isAnyOf', value: [...ids] }] }, SUMMARY),
+    ...listQueryOptions<WorkUnitSummary>(
+      WORK_UNITS_PATH,
+      { pageSize: Math.max(ids.length, 1), filters: [{ field: 'workUnitId', operator: 'isAnyOf', value: [...ids] }] },
+      SUMMARY,
+    ),
     enabled: ids.length > 0,
     placeholderData: keepPreviousData,
   });
@@ -177,7 +205,9 @@ export function useHistoryRecords(workUnitId: number, externalOnly: boolean) {
     queryKey: historyKey(workUnitId, externalOnly),
     queryFn: ({ signal }) =>
       apiGet<ListResponse<HistoryRecord>>(
-        externalOnly ? `${WORK_UNITS_PATH}/${pathId(workUnitId)}/externalNotes` : `${WORK_UNITS_PATH}/GetWorkUnitHistoryRecords(workUnitId=${pathId(workUnitId)})`,
+        externalOnly
+          ? `${WORK_UNITS_PATH}/${pathId(workUnitId)}/externalNotes`
+          : `${WORK_UNITS_PATH}/GetWorkUnitHistoryRecords(workUnitId=${pathId(workUnitId)})`,
         undefined,
         { signal },
       ),
@@ -189,7 +219,8 @@ export function useHistoryRecords(workUnitId: number, externalOnly: boolean) {
 export function useAddNote(workUnitId: number, onAdded: () => void) {
   return useApiMutation({
     onSuccess: onAdded,
-    mutationFn: (note: { detail: string; isExternalNote: boolean }) => apiSend<HistoryRecord>('PUT', '/v1/workunitnotes', { workUnitId, ...note }),
+    mutationFn: (note: { detail: string; isExternalNote: boolean }) =>
+      apiSend<HistoryRecord>('PUT', '/v1/workunitnotes', { workUnitId, ...note }),
     successMessage: WORK_UNIT_MESSAGES.noteAdded,
     invalidate: [historyKey(workUnitId, false), historyKey(workUnitId, true)],
     errorMessage: WORK_UNIT_MESSAGES.noteSaveFailed,

@@ -9,6 +9,7 @@ import type { WorkUnit } from '@cfs/contracts/work-units';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { approvalEntries, type ApprovalEntry } from './approvals';
 import { useApproval } from './use-approval';
+import { PersonLabel } from '../../components/person-label';
 
 /** Approver 1 and 2 of a saved change request (spec 001 §2 "Change request approval"). */
 export function ApprovalSection({ unit, onUpdated }: { unit: WorkUnit; onUpdated: (unit: WorkUnit) => void }) {
@@ -26,10 +27,23 @@ export function ApprovalSection({ unit, onUpdated }: { unit: WorkUnit; onUpdated
   );
 }
 
-function ApprovalRow({ entry, unit, onUpdated }: { entry: ApprovalEntry; unit: WorkUnit; onUpdated: (unit: WorkUnit) => void }) {
+function ApprovalRow({
+  entry,
+  unit,
+  onUpdated,
+}: {
+  entry: ApprovalEntry;
+  unit: WorkUnit;
+  onUpdated: (unit: WorkUnit) => void;
+}) {
   const approval = useApproval(entry, unit, onUpdated);
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', py: 1 }} data-testid={`approver-${entry.approver}`}>
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'flex-start', py: 1 }}
+      data-testid={`approver-${entry.approver}`}
+    >
       {entry.status === 'pending' && <HourglassEmptyIcon color="action" titleAccess="Pending" />}
       {entry.status === 'approved' && <CheckCircleIcon color="success" titleAccess="Approved" />}
       {entry.status === 'declined' && <CancelIcon color="error" titleAccess="Declined" />}
@@ -39,8 +53,16 @@ function ApprovalRow({ entry, unit, onUpdated }: { entry: ApprovalEntry; unit: W
         </Typography>
         <Typography variant="body2" color="text.secondary">
           {entry.status === 'pending' && 'Pending approval'}
-          {entry.status === 'approved' && `Approved by ${entry.decidedBy ?? ''}`}
-          {entry.status === 'declined' && `Declined by ${entry.decidedBy ?? ''}`}
+          {entry.status === 'approved' && (
+            <>
+              Approved by <PersonLabel value={entry.decidedBy} />
+            </>
+          )}
+          {entry.status === 'declined' && (
+            <>
+              Declined by <PersonLabel value={entry.decidedBy} />
+            </>
+          )}
         </Typography>
         {entry.status === 'declined' && entry.notes && (
           <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
@@ -53,7 +75,13 @@ function ApprovalRow({ entry, unit, onUpdated }: { entry: ApprovalEntry; unit: W
           <Button size="small" variant="contained" color="success" disabled={approval.busy} onClick={approval.approve}>
             Approve
           </Button>
-          <Button size="small" variant="outlined" color="error" disabled={approval.busy} onClick={approval.startDecline}>
+          <Button
+            size="small"
+            variant="outlined"
+            color="error"
+            disabled={approval.busy}
+            onClick={approval.startDecline}
+          >
             Decline
           </Button>
         </Stack>

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { approvalEntries, isSameMail } from './approvals';
 
-const none = { approver1: null, approver2: null, approved1By: null, approved2By: null, declined1By: null, declined2By: null, decision1Notes: null, decision2Notes: null };
+const none = {
+  approver1: null,
+  approver2: null,
+  approved1By: null,
+  approved2By: null,
+  declined1By: null,
+  declined2By: null,
+  decision1Notes: null,
+  decision2Notes: null,
+};
 
 describe('change request approval entries', () => {
   it('lists the named approvers as pending until they decide', () => {

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ManualAction as ManualActionEntity, Protocol as ProtocolEntity, RenderedEmail, TriggerInput } from '@cfs/contracts/automation';
+import type { ManualAction as ManualActionEntity, RenderedEmail, TriggerInput } from '@cfs/contracts/automation';
+import type { Protocol as ProtocolEntity } from '@cfs/contracts/protocols';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryOptions } from '../../lib/list-api';
-import { guidLiteral } from '../../lib/list-query';
+import { guidLiteral } from '../../lib/odata-literal';
 import { useApiMutation } from '../../lib/mutations';
 
 /** A work unit's protocol, its manual actions and their triggers (spec 001 §2 Pending Actions, §3 Manual action, §7). */
@@ -21,7 +22,8 @@ export const manualActionsKey = (workUnitId: number) => ['workunit', workUnitId,
 export function useManualActions(workUnitId: number, scope: ManualActionScope, enabled = true) {
   return useQuery({
     queryKey: [...manualActionsKey(workUnitId), scope],
-    queryFn: ({ signal }) => apiGet<ManualAction[]>(`/v1/workunits/${pathId(workUnitId)}/manualActions`, { scope }, { signal }),
+    queryFn: ({ signal }) =>
+      apiGet<ManualAction[]>(`/v1/workunits/${pathId(workUnitId)}/manualActions`, { scope }, { signal }),
     enabled,
   });
 }
@@ -37,21 +39,35 @@ export interface TriggerRequest {
  */
 export function useTriggerManualAction(workUnitId: number) {
   return useApiMutation({
-    mutationFn: ({ action, body }: TriggerRequest) => apiSend<unknown>('POST', `/v1/workunits/${pathId(workUnitId)}/protocolActions/${pathId(action.protocolActionId)}/trigger`, body),
+    mutationFn: ({ action, body }: TriggerRequest) =>
+      apiSend<unknown>(
+        'POST',
+        `/v1/workunits/${pathId(workUnitId)}/protocolActions/${pathId(action.protocolActionId)}/trigger`,
+        body,
+      ),
   });
 }
 
 /** POST /v1/emailtemplates/render: the email the Send Email step would send with these values. */
-export function useEmailPreview(workUnitId: number, protocolActionId: string | null, userDefinedParams: Record<string, string>, enabled: boolean) {
+export function useEmailPreview(
+  workUnitId: number,
+  protocolActionId: string | null,
+  userDefinedParams: Record<string, string>,
+  enabled: boolean,
+) {
   return useQuery({
     queryKey: ['emailPreview', workUnitId, protocolActionId, userDefinedParams],
-    queryFn: ({ signal }) => apiSendPreview({ workUnitId, protocolActionId: protocolActionId ?? '', userDefinedParams }, signal),
+    queryFn: ({ signal }) =>
+      apiSendPreview({ workUnitId, protocolActionId: protocolActionId ?? '', userDefinedParams }, signal),
     enabled: enabled && protocolActionId !== null,
     staleTime: 30_000,
   });
 }
 
-function apiSendPreview(body: { workUnitId: number; protocolActionId: string; userDefinedParams: Record<string, string> }, signal: AbortSignal): Promise<RenderedEmail> {
+function apiSendPreview(
+  body: { workUnitId: number; protocolActionId: string; userDefinedParams: Record<string, string> },
+  signal: AbortSignal,
+): Promise<RenderedEmail> {
   return apiSend<RenderedEmail>('POST', '/v1/emailtemplates/render', body, { signal });
 }
 
@@ -61,7 +77,9 @@ export function useProtocolOptions(tenantId: string | null | undefined) {
     ...listQueryOptions<ProtocolOption>(
       PROTOCOLS_PATH,
       { pageSize: 100, sort: [{ field: 'name', direction: 'asc' }] },
-      { fixedFilter: isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)} or tenantId eq null` : 'tenantId eq null' },
+      {
+        fixedFilter: isGuid(tenantId) ? `tenantId eq ${guidLiteral(tenantId)} or tenantId eq null` : 'tenantId eq null',
+      },
     ),
     staleTime: 60_000,
   });

@@ -19,6 +19,7 @@ import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useQueryParam } from '../../lib/url-state';
 import { useClassicWorkUnits } from './api';
+import { PersonLabel } from '../../components/person-label';
 
 /** The old experience pages by 50, without a size choice. */
 const CLASSIC_PAGE_SIZE = 50;
@@ -70,7 +71,9 @@ export default function ClassicWorkUnitsPage() {
                   <TableCell>{SEVERITY_LABELS[row.severityId] ?? unknown}</TableCell>
                   <TableCell>{STATE_LABELS[row.stateId] ?? unknown}</TableCell>
                   <TableCell>{row.tenant?.name ?? ''}</TableCell>
-                  <TableCell>{row.assignedTo ?? ''}</TableCell>
+                  <TableCell>
+                    <PersonLabel value={row.assignedTo} />
+                  </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     <DateWithAge value={row.created} />
                   </TableCell>

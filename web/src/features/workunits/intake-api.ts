@@ -2,7 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import type { TenantInput } from '@cfs/contracts/tenants';
 import { WORK_UNIT_MESSAGES, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
-import { apiGetBlob, apiSend } from '../../lib/api-client';
+import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import { listQueryKey } from '../../lib/list-api';
 import { lookupKeys, tenantQuery, type TenantDetails } from '../../lib/lookups';
@@ -15,16 +15,20 @@ import { WORK_UNITS_PATH, workUnitQuery } from './api';
 const intakeSchemaKey = (tenantId: string) => [...lookupKeys.tenant(tenantId), 'intakewizardschema'] as const;
 
 /**
- * `GET /v1/tenants/{id}/intakewizardschema`: the schema's JSON text, sent with a CSV content type
- * (spec 001 §7), so it is read as text; empty when the tenant has none.
+ * `GET /v1/tenants/{id}/intakewizardschema`: the stored JSON Schema, or null when the tenant has
+ * none; kept as its JSON text (empty for none), which the wizard and the schema panel read.
  */
 export function intakeSchemaQuery(tenantId: string) {
   return queryOptions({
     queryKey: intakeSchemaKey(tenantId),
     queryFn: async ({ signal }) => {
       if (!isGuid(tenantId)) throw notFoundError();
-      const body = await apiGetBlob(`/v1/tenants/${pathId(tenantId)}/intakewizardschema`, undefined, { signal });
-      return body.text();
+      const schema = await apiGet<Record<string, unknown> | null>(
+        `/v1/tenants/${pathId(tenantId)}/intakewizardschema`,
+        undefined,
+        { signal },
+      );
+      return schema === null ? '' : JSON.stringify(schema, null, 2);
     },
     retry: false,
   });
@@ -38,7 +42,8 @@ export function useIntakeSchema(tenantId: string | null) {
 export function useCreateIntake() {
   const queryClient = useQueryClient();
   return useApiMutation({
-    mutationFn: (fields: WorkUnitFields) => apiSend<WorkUnit>('PUT', `/api${WORK_UNITS_PATH}`, { ...fields, workUnitId: -1 }),
+    mutationFn: (fields: WorkUnitFields) =>
+      apiSend<WorkUnit>('PUT', `/api${WORK_UNITS_PATH}`, { ...fields, workUnitId: -1 }),
     onSuccess: (unit) => queryClient.setQueryData(workUnitQuery(unit.workUnitId).queryKey, unit),
     invalidate: [listQueryKey(WORK_UNITS_PATH)],
     successMessage: (unit) => WORK_UNIT_MESSAGES.created(unit.workUnitId),
@@ -55,7 +60,10 @@ export function useSaveIntakeSchema(tenantId: string) {
   const queryClient = useQueryClient();
   return useApiMutation({
     mutationFn: ({ name, schema }: { name: string; schema: string }) =>
-      apiSend<TenantDetails>('POST', `/v1/tenants/${pathId(tenantId)}`, { name, intakeWizardSchema: schema } satisfies TenantInput),
+      apiSend<TenantDetails>('POST', `/v1/tenants/${pathId(tenantId)}`, {
+        name,
+        intakeWizardSchema: schema,
+      } satisfies TenantInput),
     onSuccess: (tenant) => queryClient.setQueryData(tenantQuery(tenant.tenantId).queryKey, tenant),
     invalidate: [intakeSchemaKey(tenantId), listQueryKey('/v1/tenants')],
     successMessage: INTAKE_MESSAGES.schemaSaved,

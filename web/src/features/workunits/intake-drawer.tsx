@@ -86,7 +86,14 @@ export default function IntakeDrawer({ openId, onPickTenant, onClose }: IntakeDr
           }}
         />
       </SideDrawer>
-      {canEditTenants && tenantId !== null && <IntakeSchemaPanel open={open && schemaOpen} tenantId={tenantId} tenantName={tenantName} onClose={() => setSchemaOpen(false)} />}
+      {canEditTenants && tenantId !== null && (
+        <IntakeSchemaPanel
+          open={open && schemaOpen}
+          tenantId={tenantId}
+          tenantName={tenantName}
+          onClose={() => setSchemaOpen(false)}
+        />
+      )}
     </>
   );
 }
@@ -119,7 +126,14 @@ function TenantSelection({
   if (failed) return <Alert severity="error">{INTAKE_MESSAGES.problem}</Alert>;
   if (tenants.length === 0) return <Typography color="text.secondary">{INTAKE_MESSAGES.noTenants}</Typography>;
   return (
-    <TextField select fullWidth label="Tenant" value={value ?? ''} onChange={(event) => onPick(event.target.value)} helperText="The tenant the intake is for.">
+    <TextField
+      select
+      fullWidth
+      label="Tenant"
+      value={value ?? ''}
+      onChange={(event) => onPick(event.target.value)}
+      helperText="The tenant the intake is for."
+    >
       {tenants.map((tenant) => (
         <MenuItem key={tenant.tenantId} value={tenant.tenantId}>
           {tenant.name}

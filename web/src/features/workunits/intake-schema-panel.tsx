@@ -32,7 +32,8 @@ function readable(text: string): string {
 
 /** Why an upload was refused: the server's words on the schema (not JSON, not a JSON Schema), else the spec's. */
 function refusal(error: unknown): string[] {
-  const messages = error instanceof ApiError && error.status === 400 ? (error.body?.errors?.intakeWizardSchema ?? []) : [];
+  const messages =
+    error instanceof ApiError && error.status === 400 ? (error.body?.errors?.intakeWizardSchema ?? []) : [];
   return messages.length ? messages : [INTAKE_MESSAGES.problem];
 }
 
@@ -41,7 +42,17 @@ function refusal(error: unknown): string[] {
  * it. The file must be JSON (spec 001 §5), checked here before sending; the server checks it is a
  * JSON Schema. Only for users who may edit tenants.
  */
-export function IntakeSchemaPanel({ open, tenantId, tenantName, onClose }: { open: boolean; tenantId: string; tenantName: string; onClose: () => void }) {
+export function IntakeSchemaPanel({
+  open,
+  tenantId,
+  tenantName,
+  onClose,
+}: {
+  open: boolean;
+  tenantId: string;
+  tenantName: string;
+  onClose: () => void;
+}) {
   const schema = useIntakeSchema(open ? tenantId : null);
   const tenant = useTenant(open ? tenantId : null);
   const save = useSaveIntakeSchema(tenantId);
@@ -56,7 +67,10 @@ export function IntakeSchemaPanel({ open, tenantId, tenantName, onClose }: { ope
       return;
     }
     setErrors([]);
-    save.mutate({ name: tenant.data?.name ?? tenantName, schema: text }, { onError: (error) => setErrors(refusal(error)) });
+    save.mutate(
+      { name: tenant.data?.name ?? tenantName, schema: text },
+      { onError: (error) => setErrors(refusal(error)) },
+    );
   };
 
   return (
@@ -105,7 +119,15 @@ export function IntakeSchemaPanel({ open, tenantId, tenantName, onClose }: { ope
         <Box
           component="pre"
           aria-label="Current intake schema"
-          sx={{ m: 0, p: 1.5, bgcolor: 'action.hover', borderRadius: 1, overflow: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 }}
+          sx={{
+            m: 0,
+            p: 1.5,
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            overflow: 'auto',
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+            fontSize: 13,
+          }}
         >
           {readable(schema.data)}
         </Box>

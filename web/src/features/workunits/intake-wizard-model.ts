@@ -1,5 +1,11 @@
 import type { RJSFSchema } from '@rjsf/utils';
-import { SEVERITIES, TEXT_MAX, WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnitFields } from '@cfs/contracts/work-units';
+import {
+  SEVERITIES,
+  TEXT_MAX,
+  WORK_UNIT_STATES,
+  WORK_UNIT_TYPES,
+  type WorkUnitFields,
+} from '@cfs/contracts/work-units';
 
 /**
  * The intake wizard built from a tenant's stored JSON Schema (spec 001 §2 "Intake drawer"): its
@@ -16,7 +22,8 @@ export interface IntakeStep {
   schema: RJSFSchema;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The stored text as a schema object; null when it is empty or not a JSON object. */
 export function parseIntakeSchema(text: string): RJSFSchema | null {
@@ -31,12 +38,21 @@ export function parseIntakeSchema(text: string): RJSFSchema | null {
 
 /** A top-level property that is an object with properties of its own is a section: a step of the wizard. */
 function isSection(definition: unknown): definition is RJSFSchema & { properties: Record<string, unknown> } {
-  return isObject(definition) && (definition.type === 'object' || definition.type === undefined) && isObject(definition.properties) && Object.keys(definition.properties).length > 0;
+  return (
+    isObject(definition) &&
+    (definition.type === 'object' || definition.type === undefined) &&
+    isObject(definition.properties) &&
+    Object.keys(definition.properties).length > 0
+  );
 }
 
 /** "startDate" → "Start date": a section without a title still names its step. */
 function humanize(key: string): string {
-  const words = key.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  const words = key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -60,12 +76,21 @@ export function intakeSteps(schema: RJSFSchema): IntakeStep[] {
     steps.push({
       key: null,
       title: rootTitle,
-      schema: { ...shared, type: 'object', properties: Object.fromEntries(plain), required: (schema.required ?? []).filter((name) => names.has(name)) },
+      schema: {
+        ...shared,
+        type: 'object',
+        properties: Object.fromEntries(plain),
+        required: (schema.required ?? []).filter((name) => names.has(name)),
+      },
     });
   }
   for (const [key, definition] of sections) {
     const section = definition as RJSFSchema;
-    steps.push({ key, title: section.title?.trim() || humanize(key), schema: { ...shared, ...section, type: 'object' } });
+    steps.push({
+      key,
+      title: section.title?.trim() || humanize(key),
+      schema: { ...shared, ...section, type: 'object' },
+    });
   }
   return steps;
 }
@@ -90,7 +115,10 @@ export function withStepAnswers(step: IntakeStep, answers: Answers, values: Answ
 
 /** A text answer named `title`, at the top or in a section: the requester's own title for the unit. */
 function titleAnswer(answers: Answers): string | undefined {
-  const candidates = [answers.title, ...Object.values(answers).map((value) => (isObject(value) ? value.title : undefined))];
+  const candidates = [
+    answers.title,
+    ...Object.values(answers).map((value) => (isObject(value) ? value.title : undefined)),
+  ];
   for (const candidate of candidates) {
     if (typeof candidate === 'string' && candidate.trim().length >= 3) return candidate.trim();
   }
@@ -111,7 +139,8 @@ function describe(steps: IntakeStep[], answers: Answers): string {
     const lines = Object.entries(step.schema.properties ?? {}).flatMap(([name, definition]) => {
       const value = values[name];
       if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [];
-      const label = (isObject(definition) && typeof definition.title === 'string' && definition.title) || humanize(name);
+      const label =
+        (isObject(definition) && typeof definition.title === 'string' && definition.title) || humanize(name);
       return [`${label}: ${display(value)}`];
     });
     return lines.length ? [step.title, ...lines].join('\n') : '';
@@ -130,7 +159,11 @@ const TITLE_MAX = 400;
  * else "{schema title}: {tenant}"; New, Sev3; the answers as JSON in `properties` and, readable,
  * in the description.
  */
-export function intakeWorkUnit(schema: RJSFSchema, answers: Answers, tenant: { tenantId: string; name: string }): WorkUnitFields {
+export function intakeWorkUnit(
+  schema: RJSFSchema,
+  answers: Answers,
+  tenant: { tenantId: string; name: string },
+): WorkUnitFields {
   const title = titleAnswer(answers) ?? `${schema.title?.trim() || 'Intake'}: ${tenant.name}`;
   return {
     title: title.slice(0, TITLE_MAX),

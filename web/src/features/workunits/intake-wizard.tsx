@@ -3,19 +3,45 @@ import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import Form from '@rjsf/mui';
-import type { RJSFSchema } from '@rjsf/utils';
+import type { RJSFSchema, TitleFieldProps } from '@rjsf/utils';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import type { WorkUnit } from '@cfs/contracts/work-units';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
 import { pathId } from '../../lib/ids';
 import { useCreateIntake } from './intake-api';
-import { hasAnswers, intakeSteps, intakeWorkUnit, stepAnswers, withStepAnswers, type Answers } from './intake-wizard-model';
-import { intakeValidator } from './intake-validator';
+import {
+  hasAnswers,
+  intakeSteps,
+  intakeWorkUnit,
+  stepAnswers,
+  withStepAnswers,
+  type Answers,
+} from './intake-wizard-model';
+import { intakeErrorTexts } from './intake-error-texts';
+import { jsonSchemaValidator } from '../../lib/json-schema-validator';
+
+/**
+ * A section's title as the heading under the panel's own (h2): the form library's h5 skipped two
+ * levels, and a screen reader's list of headings showed the sections under nothing.
+ */
+function SectionTitle({ id, title }: TitleFieldProps) {
+  return (
+    <Box id={id} sx={{ my: 1 }}>
+      <Typography variant="h6" component="h3">
+        {title}
+      </Typography>
+      <Divider />
+    </Box>
+  );
+}
+
+const TEMPLATES = { TitleFieldTemplate: SectionTitle };
 
 /**
  * The wizard of spec 001 §2 "Intake drawer", built with react-jsonschema-form from the tenant's
@@ -75,9 +101,13 @@ export function IntakeWizard({ schema, tenant }: { schema: RJSFSchema; tenant: {
         // A new form per step: its own schema, errors and focus.
         key={active}
         schema={step.schema}
-        validator={intakeValidator}
+        validator={jsonSchemaValidator}
+        transformErrors={intakeErrorTexts}
+        templates={TEMPLATES}
         formData={stepAnswers(step, answers)}
-        onChange={(event) => setAnswers((previous) => withStepAnswers(step, previous, (event.formData as Answers | undefined) ?? {}))}
+        onChange={(event) =>
+          setAnswers((previous) => withStepAnswers(step, previous, (event.formData as Answers | undefined) ?? {}))
+        }
         onSubmit={(event) => submitStep((event.formData as Answers | undefined) ?? {})}
         showErrorList={false}
         noHtml5Validate

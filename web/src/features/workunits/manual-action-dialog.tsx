@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useEmailPreview, type ManualAction } from './automation-api';
 import { initialParameterValues, isSendEmail } from './manual-actions';
+import { spacedName } from './work-unit-display';
 
 /** How long the preview waits for typing to stop before it is rendered again. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -29,12 +30,27 @@ export interface ManualActionDialogProps {
 export function ManualActionDialog({ workUnitId, action, busy, onRun, onCancel }: ManualActionDialogProps) {
   return (
     <Dialog open={action !== null} onClose={onCancel} maxWidth="md" fullWidth>
-      {action && <ParametersForm key={action.protocolActionId} workUnitId={workUnitId} action={action} busy={busy} onRun={onRun} onCancel={onCancel} />}
+      {action && (
+        <ParametersForm
+          key={action.protocolActionId}
+          workUnitId={workUnitId}
+          action={action}
+          busy={busy}
+          onRun={onRun}
+          onCancel={onCancel}
+        />
+      )}
     </Dialog>
   );
 }
 
-function ParametersForm({ workUnitId, action, busy, onRun, onCancel }: ManualActionDialogProps & { action: ManualAction }) {
+function ParametersForm({
+  workUnitId,
+  action,
+  busy,
+  onRun,
+  onCancel,
+}: ManualActionDialogProps & { action: ManualAction }) {
   const [values, setValues] = useState(() => initialParameterValues(action));
   return (
     <>
@@ -42,9 +58,18 @@ function ParametersForm({ workUnitId, action, busy, onRun, onCancel }: ManualAct
       <DialogContent dividers>
         {action.summary && <Typography gutterBottom>{action.summary}</Typography>}
         {Object.entries(values).map(([name, value]) => (
-          <TextField key={name} fullWidth margin="dense" label={name} value={value} onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))} />
+          <TextField
+            key={name}
+            fullWidth
+            margin="dense"
+            label={spacedName(name)}
+            value={value}
+            onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
+          />
         ))}
-        {isSendEmail(action) && <EmailPreview workUnitId={workUnitId} protocolActionId={action.protocolActionId} values={values} />}
+        {isSendEmail(action) && (
+          <EmailPreview workUnitId={workUnitId} protocolActionId={action.protocolActionId} values={values} />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>
@@ -56,7 +81,15 @@ function ParametersForm({ workUnitId, action, busy, onRun, onCancel }: ManualAct
   );
 }
 
-function EmailPreview({ workUnitId, protocolActionId, values }: { workUnitId: number; protocolActionId: string; values: Record<string, string> }) {
+function EmailPreview({
+  workUnitId,
+  protocolActionId,
+  values,
+}: {
+  workUnitId: number;
+  protocolActionId: string;
+  values: Record<string, string>;
+}) {
   const settled = useDebouncedValue(values, PREVIEW_DEBOUNCE_MS);
   const preview = useEmailPreview(workUnitId, protocolActionId, settled, true);
   const email = preview.data;
@@ -69,7 +102,18 @@ function EmailPreview({ workUnitId, protocolActionId, values }: { workUnitId: nu
       {preview.isError && <Alert severity="error">The email could not be previewed.</Alert>}
       {email && (
         <>
-          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, my: 1, '& dt': { color: 'text.secondary' }, '& dd': { m: 0, wordBreak: 'break-word' } }}>
+          <Box
+            component="dl"
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: 'max-content 1fr',
+              columnGap: 2,
+              rowGap: 0.5,
+              my: 1,
+              '& dt': { color: 'text.secondary' },
+              '& dd': { m: 0, wordBreak: 'break-word' },
+            }}
+          >
             {(
               [
                 ['To', email.to],
@@ -85,7 +129,13 @@ function EmailPreview({ workUnitId, protocolActionId, values }: { workUnitId: nu
             ))}
           </Box>
           {/* The body is HTML from the template: shown in a sandbox, with no scripts and no access to the portal. */}
-          <Box component="iframe" title="Email body" sandbox="" srcDoc={email.body} sx={{ width: '100%', height: '18rem', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }} />
+          <Box
+            component="iframe"
+            title="Email body"
+            sandbox=""
+            srcDoc={email.body}
+            sx={{ width: '100%', height: '18rem', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }}
+          />
         </>
       )}
     </Box>

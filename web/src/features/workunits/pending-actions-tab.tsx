@@ -22,7 +22,13 @@ import { useManualActionRunner } from './use-manual-action-runner';
  * The Pending Actions tab (spec 001 §2): the manual actions of the unit's protocol for the event
  * of its current state, each with Run and Reject.
  */
-export function PendingActionsTab({ workUnitId, actions }: { workUnitId: number; actions: UseQueryResult<ManualAction[]> }) {
+export function PendingActionsTab({
+  workUnitId,
+  actions,
+}: {
+  workUnitId: number;
+  actions: UseQueryResult<ManualAction[]>;
+}) {
   const runner = useManualActionRunner(workUnitId);
   const asking = runner.asking;
   const withParameters = asking && !asking.reject && needsParameters(asking.action) ? asking.action : null;
@@ -41,7 +47,12 @@ export function PendingActionsTab({ workUnitId, actions }: { workUnitId: number;
               <Button size="small" color="error" disabled={!buttons.reject} onClick={() => runner.ask(action, true)}>
                 Reject
               </Button>
-              <Button size="small" variant="contained" disabled={!buttons.run} onClick={() => runner.ask(action, false)}>
+              <Button
+                size="small"
+                variant="contained"
+                disabled={!buttons.run}
+                onClick={() => runner.ask(action, false)}
+              >
                 {action.lastRun && action.repeatable ? 'Run Again' : 'Run'}
               </Button>
             </CardActions>
@@ -58,7 +69,13 @@ export function PendingActionsTab({ workUnitId, actions }: { workUnitId: number;
       <ConfirmDialog
         open={asking !== null && withParameters === null}
         title={asking?.reject ? 'Reject Action' : 'Run Action'}
-        text={asking ? (asking.reject ? AUTOMATION_MESSAGES.rejectConfirm : AUTOMATION_MESSAGES.triggerConfirm)(asking.action.actionDefinition.name) : ''}
+        text={
+          asking
+            ? (asking.reject ? AUTOMATION_MESSAGES.rejectConfirm : AUTOMATION_MESSAGES.triggerConfirm)(
+                asking.action.actionDefinition.name,
+              )
+            : ''
+        }
         onConfirm={() => (asking ? runner.send(asking.action, {}, asking.reject) : undefined)}
         onCancel={runner.cancel}
       />
@@ -70,7 +87,12 @@ export function PendingActionsTab({ workUnitId, actions }: { workUnitId: number;
 export function ManualActionCard({ action, children }: { action: ManualAction; children?: ReactNode }) {
   const last = lastRunText(action, ACTION_RESULT_LABELS);
   return (
-    <Card variant="outlined" sx={{ mb: 1.5 }} component="article" aria-label={action.summary ?? action.actionDefinition.name}>
+    <Card
+      variant="outlined"
+      sx={{ mb: 1.5 }}
+      component="article"
+      aria-label={action.summary ?? action.actionDefinition.name}
+    >
       <CardContent sx={{ pb: children ? 0 : undefined }}>
         <Typography variant="subtitle1" component="h3">
           {action.summary ?? action.actionDefinition.name}

@@ -11,7 +11,8 @@ import { propertiesView } from './work-unit-display';
 export function PropertiesTab({ properties }: { properties: string | null | undefined }) {
   const view = propertiesView(properties);
   if (view.kind === 'none') return <Typography color="text.secondary">{WORK_UNIT_MESSAGES.noProperties}</Typography>;
-  if (view.kind === 'empty') return <Typography color="text.secondary">{WORK_UNIT_MESSAGES.noAdditionalProperties}</Typography>;
+  if (view.kind === 'empty')
+    return <Typography color="text.secondary">{WORK_UNIT_MESSAGES.noAdditionalProperties}</Typography>;
   return (
     <Table size="small" aria-label="Properties">
       <TableHead>

@@ -5,14 +5,25 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { listItemQueryOptions } from '../../lib/list-api';
-import { literal } from '../../lib/list-query';
+import { literal } from '../../lib/odata-literal';
 import { PROTOCOLS_PATH, useManualActions, type ProtocolOption } from './automation-api';
 import { ManualActionCard } from './pending-actions-tab';
 
 /** The Protocols tab (spec 001 §2): the unit's protocol and every manual action of it, with its last run on this unit. */
-export function ProtocolsTab({ workUnitId, protocolId, active }: { workUnitId: number; protocolId: number | null | undefined; active: boolean }) {
+export function ProtocolsTab({
+  workUnitId,
+  protocolId,
+  active,
+}: {
+  workUnitId: number;
+  protocolId: number | null | undefined;
+  active: boolean;
+}) {
   const following = typeof protocolId === 'number';
-  const protocol = useQuery({ ...listItemQueryOptions<ProtocolOption>(PROTOCOLS_PATH, `protocolId eq ${literal(protocolId ?? 0)}`), enabled: active && following });
+  const protocol = useQuery({
+    ...listItemQueryOptions<ProtocolOption>(PROTOCOLS_PATH, `protocolId eq ${literal(protocolId ?? 0)}`),
+    enabled: active && following,
+  });
   const actions = useManualActions(workUnitId, 'all', active && following);
   // A unit with no protocol has no manual actions to read.
   const rows = following ? actions.data : [];
@@ -33,7 +44,9 @@ export function ProtocolsTab({ workUnitId, protocolId, active }: { workUnitId: n
       {actions.isLoading && <LinearProgress />}
       {actions.isError && <Alert severity="error">The manual actions could not be loaded.</Alert>}
       {rows?.length === 0 && <Typography color="text.secondary">{AUTOMATION_MESSAGES.noManualActions}</Typography>}
-      {rows?.map((action) => <ManualActionCard key={action.protocolActionId} action={action} />)}
+      {rows?.map((action) => (
+        <ManualActionCard key={action.protocolActionId} action={action} />
+      ))}
     </Box>
   );
 }

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,8 +16,9 @@ import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { STATE_LABELS, type WorkUnit } from '@cfs/contracts/work-units';
 import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_LIST } from '@cfs/contracts/rule-matches';
+import { CellLink } from '../../components/cell-link';
 import { RuleMatchesTable } from '../../components/rule-matches-table';
-import { quote } from '../../lib/list-query';
+import { quote } from '../../lib/odata-literal';
 import type { WorkUnitSummary } from './api';
 import { useRelatedTab } from './use-related-tab';
 import { noRelatedText, relationTypeLabel, WORK_UNIT_RELATION } from './work-unit-display';
@@ -28,10 +28,12 @@ export interface RelatedTabProps {
   onUpdated: (unit: WorkUnit) => void;
   /** Opens a related work unit in the panel, in place of this one (the panel asks about unsaved changes first). */
   onOpenWorkUnit: (workUnitId: number) => void;
+  /** The address of the page with a related unit open: its title is a link (Ctrl, ⌘ or middle click opens a new tab). */
+  workUnitHref: (workUnitId: number) => string;
 }
 
 /** The Related tab (spec 001 §2): relations per type, 10 rows a page, at most 100 per type, then the work unit's rule matches (100, expires descending, spec 001 §9). */
-export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps) {
+export function RelatedTab({ unit, onUpdated, onOpenWorkUnit, workUnitHref }: RelatedTabProps) {
   const related = useRelatedTab(unit, onUpdated);
   return (
     <Box>
@@ -52,10 +54,17 @@ export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps)
         loading={related.searching}
         disabled={related.busy}
         noOptionsText={related.searchText.trim() ? 'No work units found' : 'Type a title or an ID'}
-        renderInput={(params) => <TextField {...params} label="Relate a work unit" placeholder="Search by title or ID" margin="normal" />}
+        renderInput={(params) => (
+          <TextField {...params} label="Relate a work unit" placeholder="Search by title or ID" margin="normal" />
+        )}
       />
       {related.groups.map((group) => (
-        <Box key={group.type} component="section" aria-label={`Related ${relationTypeLabel(group.type)}s`} sx={{ mt: 2 }}>
+        <Box
+          key={group.type}
+          component="section"
+          aria-label={`Related ${relationTypeLabel(group.type)}s`}
+          sx={{ mt: 2 }}
+        >
           <Typography variant="subtitle1" component="h3">
             {relationTypeLabel(group.type)}s ({group.total})
           </Typography>
@@ -68,6 +77,7 @@ export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps)
               summaryOf={related.summaryOf}
               busy={related.busy}
               onOpen={onOpenWorkUnit}
+              hrefOf={workUnitHref}
               onRemove={(referenceId) => related.remove({ referenceId, referenceType: group.type })}
             />
           )}
@@ -78,7 +88,12 @@ export function RelatedTab({ unit, onUpdated, onOpenWorkUnit }: RelatedTabProps)
         <Typography variant="subtitle1" component="h3">
           Rule Matches
         </Typography>
-        <RuleMatchesTable filter={`subjectId eq ${quote(String(unit.workUnitId))}`} pageSize={MONITORING_LIMITS.ruleMatchesPageSize} orderBy={RULE_MATCH_LIST.drawerOrderBy} label="Related rule matches" />
+        <RuleMatchesTable
+          filter={`subjectId eq ${quote(String(unit.workUnitId))}`}
+          pageSize={MONITORING_LIMITS.ruleMatchesPageSize}
+          orderBy={RULE_MATCH_LIST.drawerOrderBy}
+          label="Related rule matches"
+        />
       </Box>
     </Box>
   );
@@ -90,10 +105,11 @@ interface RelationTableProps {
   summaryOf: (referenceId: string) => WorkUnitSummary | undefined;
   busy: boolean;
   onOpen: (workUnitId: number) => void;
+  hrefOf: (workUnitId: number) => string;
   onRemove: (referenceId: string) => void;
 }
 
-function RelationTable({ type, referenceIds, summaryOf, busy, onOpen, onRemove }: RelationTableProps) {
+function RelationTable({ type, referenceIds, summaryOf, busy, onOpen, hrefOf, onRemove }: RelationTableProps) {
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
   const isWorkUnit = type === WORK_UNIT_RELATION;
@@ -118,17 +134,24 @@ function RelationTable({ type, referenceIds, summaryOf, busy, onOpen, onRemove }
                 {isWorkUnit && (
                   <TableCell>
                     {summary ? (
-                      <Link component="button" type="button" variant="body2" onClick={() => onOpen(summary.workUnitId)}>
+                      <CellLink href={hrefOf(summary.workUnitId)} onClick={() => onOpen(summary.workUnitId)}>
                         {summary.title}
-                      </Link>
+                      </CellLink>
                     ) : (
                       ''
                     )}
                   </TableCell>
                 )}
-                {isWorkUnit && <TableCell>{summary ? (STATE_LABELS[summary.stateId] ?? SHELL_MESSAGES.unknownEnum) : ''}</TableCell>}
+                {isWorkUnit && (
+                  <TableCell>{summary ? (STATE_LABELS[summary.stateId] ?? SHELL_MESSAGES.unknownEnum) : ''}</TableCell>
+                )}
                 <TableCell align="right">
-                  <IconButton size="small" aria-label={`Remove relation ${referenceId}`} disabled={busy} onClick={() => onRemove(referenceId)}>
+                  <IconButton
+                    size="small"
+                    aria-label={`Remove relation ${referenceId}`}
+                    disabled={busy}
+                    onClick={() => onRemove(referenceId)}
+                  >
                     <LinkOffIcon fontSize="small" />
                   </IconButton>
                 </TableCell>

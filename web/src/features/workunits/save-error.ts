@@ -14,18 +14,25 @@ export interface SaveFailure {
 /**
  * Maps a failed save to the spec's texts:
  * - a message containing "is not equal to the test value" (the JSON Patch test failed) → modified by another user;
- * - 4xx with field errors → those errors, then "Please refresh the Work Unit and try again.";
+ * - 4xx with field errors → those errors, then "Please refresh the Work Unit and try again." (a unit not saved
+ *   yet has nothing to refresh: only the errors);
  * - other 4xx → invalid user input; 5xx → a server error; anything else (no answer) → unknown.
  */
-export function saveFailure(error: unknown): SaveFailure {
-  const failure = (lines: string[], fieldErrors: Record<string, string> = {}, conflict = false): SaveFailure => ({ lines, fieldErrors, conflict });
+export function saveFailure(error: unknown, { isNew = false }: { isNew?: boolean } = {}): SaveFailure {
+  const failure = (lines: string[], fieldErrors: Record<string, string> = {}, conflict = false): SaveFailure => ({
+    lines,
+    fieldErrors,
+    conflict,
+  });
   if (!(error instanceof ApiError)) return failure([WORK_UNIT_MESSAGES.unknownError]);
-  if (error.body?.message.includes(WORK_UNIT_MESSAGES.testValueConflict)) return failure([WORK_UNIT_MESSAGES.modifiedByAnother], {}, true);
+  if (error.body?.message.includes(WORK_UNIT_MESSAGES.testValueConflict))
+    return failure([WORK_UNIT_MESSAGES.modifiedByAnother], {}, true);
   if (error.status >= 400 && error.status < 500) {
     const entries = Object.entries(error.body?.errors ?? {}).filter(([, texts]) => texts.length > 0);
     if (entries.length === 0) return failure([WORK_UNIT_MESSAGES.invalidInput]);
     const fieldErrors = Object.fromEntries(entries.map(([field, texts]) => [field, texts.join(' ')]));
-    return failure([...new Set(entries.flatMap(([, texts]) => texts)), WORK_UNIT_MESSAGES.refreshAndRetry], fieldErrors);
+    const texts = [...new Set(entries.flatMap(([, fieldTexts]) => fieldTexts))];
+    return failure(isNew ? texts : [...texts, WORK_UNIT_MESSAGES.refreshAndRetry], fieldErrors);
   }
   if (error.status >= 500 && error.status < 600) return failure([WORK_UNIT_MESSAGES.serverError]);
   return failure([WORK_UNIT_MESSAGES.unknownError]);

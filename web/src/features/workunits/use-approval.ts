@@ -25,14 +25,20 @@ export function useApproval(entry: ApprovalEntry, unit: WorkUnit, onUpdated: (un
     displayName,
     canDecide,
     busy: approve.isPending || decline.isPending,
-    approve: () => approve.mutate({ workUnitId: unit.workUnitId, patch: approvePatch(unit, entry.approver, mail) }, { onSuccess: onUpdated }),
+    approve: () =>
+      approve.mutate(
+        { workUnitId: unit.workUnitId, patch: approvePatch(unit, entry.approver, mail) },
+        { onSuccess: onUpdated },
+      ),
     declining,
     startDecline: () => setDeclining(true),
     cancelDecline: () => setDeclining(false),
     decline: (notes: string) =>
-      decline.mutateAsync({ workUnitId: unit.workUnitId, patch: declinePatch(unit, entry.approver, mail, notes) }).then((updated) => {
-        setDeclining(false);
-        onUpdated(updated);
-      }),
+      decline
+        .mutateAsync({ workUnitId: unit.workUnitId, patch: declinePatch(unit, entry.approver, mail, notes) })
+        .then((updated) => {
+          setDeclining(false);
+          onUpdated(updated);
+        }),
   };
 }

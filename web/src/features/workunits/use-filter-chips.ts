@@ -6,7 +6,17 @@ import type { FilterItem } from '../../lib/list-query';
 import type { FiltersChange } from '../../lib/list-state';
 import { useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
 import { STATE_NAME_LABELS } from './work-unit-display';
-import { addChipValues, chipsOf, chipValues, CHIP_FIELDS, DEFAULT_FILTERS, removeChip, setChip, type ChipField, type ChipValue } from './work-unit-filters';
+import {
+  addChipValues,
+  chipsOf,
+  chipValues,
+  CHIP_FIELDS,
+  DEFAULT_FILTERS,
+  removeChip,
+  setChip,
+  type ChipField,
+  type ChipValue,
+} from './work-unit-filters';
 
 interface ChipDraft {
   field: ChipField;
@@ -33,7 +43,8 @@ export function useFilterChips(filters: readonly FilterItem[], onChange: (change
     workUnitTypeId: (types.data ?? []).map((type) => ({ value: type.workUnitTypeId, label: type.name })),
     tenantId: (tenants.data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name })),
   };
-  const labelOf = (field: ChipField, value: ChipValue) => options[field].find((option) => option.value === value)?.label ?? String(value);
+  const labelOf = (field: ChipField, value: ChipValue) =>
+    options[field].find((option) => option.value === value)?.label ?? String(value);
   const fieldLabel = (field: ChipField) => CHIP_FIELDS.find((chip) => chip.field === field)?.label ?? field;
 
   const open = (next: ChipDraft) => {
@@ -42,7 +53,10 @@ export function useFilterChips(filters: readonly FilterItem[], onChange: (change
   };
 
   return {
-    chips: chipsOf(filters).map((chip) => ({ field: chip.field, label: `${fieldLabel(chip.field)}: ${chip.values.map((value) => labelOf(chip.field, value)).join(', ')}` })),
+    chips: chipsOf(filters).map((chip) => ({
+      field: chip.field,
+      label: `${fieldLabel(chip.field)}: ${chip.values.map((value) => labelOf(chip.field, value)).join(', ')}`,
+    })),
     isDefault: JSON.stringify(chipsOf(filters)) === JSON.stringify(chipsOf(DEFAULT_FILTERS)),
     hidesFinished: chipValues(filters.find((item) => item.field === 'stateId')).length === 0,
     remove: (field: ChipField) => onChange(removeChip(field)),
@@ -51,8 +65,14 @@ export function useFilterChips(filters: readonly FilterItem[], onChange: (change
     error,
     fieldOptions: CHIP_FIELDS.map((chip) => ({ value: chip.field, label: chip.label })),
     valueOptions: draft ? options[draft.field] : [],
-    add: () => open({ field: CHIP_FIELDS.find((chip) => !filters.some((item) => item.field === chip.field))?.field ?? 'stateId', values: [], adding: true }),
-    edit: (field: ChipField) => open({ field, values: chipValues(filters.find((item) => item.field === field)), adding: false }),
+    add: () =>
+      open({
+        field: CHIP_FIELDS.find((chip) => !filters.some((item) => item.field === chip.field))?.field ?? 'stateId',
+        values: [],
+        adding: true,
+      }),
+    edit: (field: ChipField) =>
+      open({ field, values: chipValues(filters.find((item) => item.field === field)), adding: false }),
     setField: (field: ChipField) => draft && open({ ...draft, field, values: [] }),
     setValues: (values: ChipValue[]) => {
       if (!draft) return;

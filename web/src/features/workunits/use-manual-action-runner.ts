@@ -33,10 +33,15 @@ export function useManualActionRunner(workUnitId: number) {
     } finally {
       setAsking(null);
     }
-    toast.success(reject ? `"${action.actionDefinition.name}" rejected.` : `"${action.actionDefinition.name}" triggered.`);
+    toast.success(
+      reject ? `"${action.actionDefinition.name}" rejected.` : `"${action.actionDefinition.name}" triggered.`,
+    );
     clearTimeout(refresh.current);
     // The unit, its history records and both lists of manual actions live under ['workunit', id].
-    refresh.current = setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['workunit', workUnitId] }), POST_ACTION_REFRESH_MS);
+    refresh.current = setTimeout(
+      () => void queryClient.invalidateQueries({ queryKey: ['workunit', workUnitId] }),
+      POST_ACTION_REFRESH_MS,
+    );
   };
 
   return {

@@ -17,7 +17,9 @@ import { relationsPatch } from './work-unit-patch';
 export function useRelatedTab(unit: WorkUnit, onUpdated: (unit: WorkUnit) => void) {
   const toast = useToast();
   const groups = relationGroups(unit.relations);
-  const relatedIds = (groups.find((group) => group.type === WORK_UNIT_RELATION)?.referenceIds ?? []).filter((id) => /^\d+$/.test(id)).map(Number);
+  const relatedIds = (groups.find((group) => group.type === WORK_UNIT_RELATION)?.referenceIds ?? [])
+    .filter((id) => /^\d+$/.test(id))
+    .map(Number);
   const summaries = useWorkUnitSummaries(relatedIds);
   const [searchText, setSearchText] = useState('');
   const term = useDebouncedValue(searchText, RELATED_SEARCH_DEBOUNCE_MS);
@@ -36,18 +38,27 @@ export function useRelatedTab(unit: WorkUnit, onUpdated: (unit: WorkUnit) => voi
       },
     );
 
-  const candidates = (search.data?.rows ?? []).filter((row) => row.workUnitId !== unit.workUnitId && !relatedIds.includes(row.workUnitId));
+  const candidates = (search.data?.rows ?? []).filter(
+    (row) => row.workUnitId !== unit.workUnitId && !relatedIds.includes(row.workUnitId),
+  );
 
   return {
     groups,
-    summaryOf: (referenceId: string): WorkUnitSummary | undefined => summaries.data?.rows.find((row) => String(row.workUnitId) === referenceId),
+    summaryOf: (referenceId: string): WorkUnitSummary | undefined =>
+      summaries.data?.rows.find((row) => String(row.workUnitId) === referenceId),
     searchText,
     setSearchText,
     searching: search.isFetching,
     candidates,
     busy: patch.isPending,
-    addWorkUnit: (related: WorkUnitSummary) => change([...unit.relations, { referenceId: String(related.workUnitId), referenceType: WORK_UNIT_RELATION }]),
+    addWorkUnit: (related: WorkUnitSummary) =>
+      change([...unit.relations, { referenceId: String(related.workUnitId), referenceType: WORK_UNIT_RELATION }]),
     remove: (relation: WorkUnitRelation) =>
-      change(unit.relations.filter((existing) => !(existing.referenceId === relation.referenceId && existing.referenceType === relation.referenceType))),
+      change(
+        unit.relations.filter(
+          (existing) =>
+            !(existing.referenceId === relation.referenceId && existing.referenceType === relation.referenceType),
+        ),
+      ),
   };
 }

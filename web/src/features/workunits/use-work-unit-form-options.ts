@@ -1,14 +1,26 @@
 import { useWatch, type Control } from 'react-hook-form';
 import type { FieldOption } from '../../components/form-fields';
-import { useAssignmentGroups, useCategoriesLookup, useSubcategoriesLookup, useTenant, useTenantsLookup, useWorkUnitTypesLookup } from '../../lib/lookups';
+import {
+  useAssignmentGroups,
+  useCategoriesLookup,
+  useSubcategoriesLookup,
+  useTenant,
+  useTenantsLookup,
+  useWorkUnitTypesLookup,
+} from '../../lib/lookups';
 import type { WorkUnit } from './api';
 import { useProtocolOptions } from './automation-api';
 import { categoriesFor, customFieldDefinitions, subcategoriesFor } from './work-unit-form-values';
 import type { WorkUnitFormInput, WorkUnitFormOutput } from './use-work-unit-form';
 
 /** Keeps a saved value choosable when the lookup no longer offers it (a disabled category, a removed group). */
-function withCurrent(options: FieldOption[], value: string | number | null | undefined, label: string | undefined): FieldOption[] {
-  if (value === null || value === undefined || value === '' || options.some((option) => option.value === value)) return options;
+function withCurrent(
+  options: FieldOption[],
+  value: string | number | null | undefined,
+  label: string | undefined,
+): FieldOption[] {
+  if (value === null || value === undefined || value === '' || options.some((option) => option.value === value))
+    return options;
   return [...options, { value, label: label ?? String(value) }];
 }
 
@@ -17,10 +29,20 @@ function withCurrent(options: FieldOption[], value: string | number | null | und
  * tenants, types, the tenant's categories of the type and their subcategories, the tenant's
  * assignment groups and custom fields.
  */
-export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unknown, WorkUnitFormOutput>, saved: WorkUnit | undefined) {
+export function useWorkUnitFormOptions(
+  control: Control<WorkUnitFormInput, unknown, WorkUnitFormOutput>,
+  saved: WorkUnit | undefined,
+) {
   const [tenantId, workUnitTypeId, categoryId, subcategoryId, assignmentGroup, protocolId] = useWatch({
     control,
-    name: ['tenantId', 'workUnitTypeId', 'workUnitCategoryId', 'workUnitSubcategoryId', 'assignmentGroup', 'protocolId'],
+    name: [
+      'tenantId',
+      'workUnitTypeId',
+      'workUnitCategoryId',
+      'workUnitSubcategoryId',
+      'assignmentGroup',
+      'protocolId',
+    ],
   });
   const tenants = useTenantsLookup();
   const types = useWorkUnitTypesLookup();
@@ -42,12 +64,18 @@ export function useWorkUnitFormOptions(control: Control<WorkUnitFormInput, unkno
     saved?.workUnitType?.name,
   );
   const categoryOptions = withCurrent(
-    categoriesFor(categories.data ?? [], tenantId, workUnitTypeId).map((option) => ({ value: option.workUnitCategoryId, label: option.name })),
+    categoriesFor(categories.data ?? [], tenantId, workUnitTypeId).map((option) => ({
+      value: option.workUnitCategoryId,
+      label: option.name,
+    })),
     categoryId,
     saved?.category?.name,
   );
   const subcategoryOptions = withCurrent(
-    subcategoriesFor(subcategories.data ?? [], categoryId).map((option) => ({ value: option.workUnitSubcategoryId, label: option.name })),
+    subcategoriesFor(subcategories.data ?? [], categoryId).map((option) => ({
+      value: option.workUnitSubcategoryId,
+      label: option.name,
+    })),
     subcategoryId,
     saved?.subcategory?.name,
   );

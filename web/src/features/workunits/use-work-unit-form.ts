@@ -1,17 +1,29 @@
 import { useCallback, useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
 import type { z } from 'zod';
-import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES, WORK_UNIT_TYPES, workUnitInputSchema, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
+import {
+  WORK_UNIT_MESSAGES,
+  WORK_UNIT_STATES,
+  WORK_UNIT_TYPES,
+  workUnitFormSchema,
+  type WorkUnit,
+  type WorkUnitFields,
+} from '@cfs/contracts/work-units';
 import { schemaResolver } from '../../components/form-resolver';
 import { isReportedByClient } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useCreateWorkUnit, usePatchWorkUnit, useRefetchWorkUnit } from './api';
 import { saveFailure, type SaveFailure } from './save-error';
-import { assignmentGroupPrompt, formValuesOf, type AssignmentGroupPrompt, type WorkUnitFormValues } from './work-unit-form-values';
+import {
+  assignmentGroupPrompt,
+  formValuesOf,
+  type AssignmentGroupPrompt,
+  type WorkUnitFormValues,
+} from './work-unit-form-values';
 import { diffWithTests, editableDocument } from './work-unit-patch';
 
-export type WorkUnitFormInput = z.input<typeof workUnitInputSchema>;
-export type WorkUnitFormOutput = z.output<typeof workUnitInputSchema>;
+export type WorkUnitFormInput = z.input<typeof workUnitFormSchema>;
+export type WorkUnitFormOutput = z.output<typeof workUnitFormSchema>;
 
 /** A save the panel has shown already; the form's machinery only learns that it failed. */
 class WorkUnitSaveError extends Error {
@@ -40,7 +52,7 @@ export function useWorkUnitForm({ unit, blank, onCreated }: UseWorkUnitFormOptio
   const [base, setBase] = useState<WorkUnit | undefined>(unit);
   const isNew = base === undefined;
   const form = useForm<WorkUnitFormInput, unknown, WorkUnitFormOutput>({
-    resolver: schemaResolver(workUnitInputSchema),
+    resolver: schemaResolver(workUnitFormSchema),
     defaultValues: unit ? formValuesOf(unit) : blank,
   });
   const create = useCreateWorkUnit();
@@ -65,7 +77,7 @@ export function useWorkUnitForm({ unit, blank, onCreated }: UseWorkUnitFormOptio
     } catch (error) {
       // 401 and 403 are answered by the API client (sign-in, the access toast; spec 000 §8, 001 §6).
       if (isReportedByClient(error)) throw error;
-      const shown = saveFailure(error);
+      const shown = saveFailure(error, { isNew: !base });
       setFailure(shown);
       for (const [field, message] of Object.entries(shown.fieldErrors)) {
         if (field in document) form.setError(field as Path<WorkUnitFormInput>, { type: 'server', message });
@@ -94,7 +106,8 @@ export function useWorkUnitForm({ unit, blank, onCreated }: UseWorkUnitFormOptio
 
   /** Categories belong to a tenant and a type, subcategories to a category, groups to a tenant. */
   const clear = (...fields: ('workUnitCategoryId' | 'workUnitSubcategoryId' | 'assignmentGroup')[]) => {
-    for (const field of fields) if ((form.getValues(field) ?? null) !== null) form.setValue(field, null, { shouldDirty: true });
+    for (const field of fields)
+      if ((form.getValues(field) ?? null) !== null) form.setValue(field, null, { shouldDirty: true });
   };
   const tenantChanged = () => clear('workUnitCategoryId', 'workUnitSubcategoryId', 'assignmentGroup');
   const typeChanged = () => clear('workUnitCategoryId', 'workUnitSubcategoryId');
@@ -112,13 +125,16 @@ export function useWorkUnitForm({ unit, blank, onCreated }: UseWorkUnitFormOptio
 
   /** The assignment group changed: ask what spec 001 §4 asks, if anything. */
   const assignmentGroupChanged = () => {
-    setGroupPrompt(assignmentGroupPrompt({ isNew, stateId: form.getValues('stateId'), assignedTo: form.getValues('assignedTo') }));
+    setGroupPrompt(
+      assignmentGroupPrompt({ isNew, stateId: form.getValues('stateId'), assignedTo: form.getValues('assignedTo') }),
+    );
   };
 
   const answerGroupPrompt = (clearAssignee: boolean) => {
     if (clearAssignee && groupPrompt) {
       form.setValue('assignedTo', null, { shouldDirty: true });
-      if (groupPrompt === 'clearAssigneeAndSetNew') form.setValue('stateId', WORK_UNIT_STATES.New, { shouldDirty: true });
+      if (groupPrompt === 'clearAssigneeAndSetNew')
+        form.setValue('stateId', WORK_UNIT_STATES.New, { shouldDirty: true });
     }
     setGroupPrompt(null);
   };

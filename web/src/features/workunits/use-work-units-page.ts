@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import { WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
 import { useCurrentUser, usePermissions } from '../../auth/session-data';
 import { positiveIntId } from '../../lib/ids';
+import { useStoredSwitch } from '../../lib/stored-setting';
 import { useToast } from '../../lib/toast';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
@@ -28,7 +29,8 @@ export function useWorkUnitsPage() {
   const list = useListState({ defaults: LIST_DEFAULTS });
   const panel = useDrawerParam('workUnitId', { clear: PANEL_PARAMS });
   const intake = useDrawerParam('intake');
-  const [autoRefresh, setAutoRefresh] = useState(true);
+  // On by default (spec 001 §4 "Work units auto-refresh is on by default"); the user's choice is kept over reloads.
+  const [autoRefresh, setAutoRefresh] = useStoredSwitch('cfs.workUnits.autoRefresh', true);
   const protocolId = positiveIntId(searchParams.get('protocolId'));
   const publicId = searchParams.get('publicWorkUnitId');
 
@@ -118,7 +120,14 @@ export function useWorkUnitsPage() {
     setAutoRefresh,
     refetchInterval,
     documentTitle: workUnitId !== null ? `WU #${workUnitId}` : 'Work Units',
-    panel: { openId, workUnitId, newTypeId: positiveIntId(searchParams.get('workUnitTypeId')) ?? WORK_UNIT_TYPES.Incident, open: panel.open, close: panel.close, href: panel.href },
+    panel: {
+      openId,
+      workUnitId,
+      newTypeId: positiveIntId(searchParams.get('workUnitTypeId')) ?? WORK_UNIT_TYPES.Incident,
+      open: panel.open,
+      close: panel.close,
+      href: panel.href,
+    },
     intake,
     create,
     created,

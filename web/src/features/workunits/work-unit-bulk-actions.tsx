@@ -20,13 +20,22 @@ export function useWorkUnitBulkActions(canEdit: boolean) {
         { label: 'Change State', icon: <SyncAltIcon />, onClick: () => setDialog('state') },
       ]
     : [];
-  return { grid: { selection, idField: 'workUnitId', actions }, selection, outcome, dialog, closeDialog: () => setDialog(null) };
+  return {
+    grid: { selection, idField: 'workUnitId', actions },
+    selection,
+    outcome,
+    dialog,
+    closeDialog: () => setDialog(null),
+  };
 }
 
 export type WorkUnitBulkActions = ReturnType<typeof useWorkUnitBulkActions>;
 
 // The dialogs and their form load when one first opens.
-const WorkUnitBulkDialog = lazyWhenOpened(() => import('./work-unit-bulk-dialogs'), (props) => props.bulk.dialog !== null);
+const WorkUnitBulkDialog = lazyWhenOpened(
+  () => import('./work-unit-bulk-dialogs'),
+  (props) => props.bulk.dialog !== null,
+);
 
 export function WorkUnitBulkDialogs({ bulk }: { bulk: WorkUnitBulkActions }) {
   return (

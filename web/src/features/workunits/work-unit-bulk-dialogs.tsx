@@ -67,7 +67,14 @@ function BulkStateDialog({ bulk }: { bulk: WorkUnitBulkActions }) {
       <DialogContent>
         {/* Each unit is held to the state rules (spec 001 §4); those refused are listed afterwards. */}
         <DialogContentText>{`Move ${bulk.selection.ids.length} selected work units to:`}</DialogContentText>
-        <TextField select fullWidth margin="normal" label="State" value={stateId} onChange={(event) => setStateId(Number(event.target.value))}>
+        <TextField
+          select
+          fullWidth
+          margin="normal"
+          label="State"
+          value={stateId}
+          onChange={(event) => setStateId(Number(event.target.value))}
+        >
           {STATE_OPTIONS.map((option) => (
             <MenuItem key={option.value} value={option.value}>
               {option.label}
@@ -77,7 +84,11 @@ function BulkStateDialog({ bulk }: { bulk: WorkUnitBulkActions }) {
       </DialogContent>
       <DialogActions>
         <Button onClick={bulk.closeDialog}>Cancel</Button>
-        <Button variant="contained" disabled={stateId === '' || change.isPending} onClick={() => void apply().catch(() => undefined)}>
+        <Button
+          variant="contained"
+          disabled={stateId === '' || change.isPending}
+          onClick={() => void apply().catch(() => undefined)}
+        >
           Apply
         </Button>
       </DialogActions>

@@ -8,7 +8,15 @@ import { EnumDisplay } from '../../components/enum-display';
 import { SEVERITY_COLORS, STATE_NAME_LABELS } from './work-unit-display';
 
 /** A state cell; a New unit carries the "(ack)" link (spec 001 §2, §4). */
-export function StateCell({ stateId, onAcknowledge, busy }: { stateId: number; onAcknowledge?: () => void; busy: boolean }) {
+export function StateCell({
+  stateId,
+  onAcknowledge,
+  busy,
+}: {
+  stateId: number;
+  onAcknowledge?: () => void;
+  busy: boolean;
+}) {
   return (
     <>
       <EnumDisplay enumType={WORK_UNIT_STATES} value={stateId} labels={STATE_NAME_LABELS} />
@@ -36,7 +44,10 @@ export function StateCell({ stateId, onAcknowledge, busy }: { stateId: number; o
 
 /** The cell styles of the severity levels, for the grid's `sx`: `.severity-0` … `.severity-3` (Sev4 plain). */
 export const severityCellStyles = Object.fromEntries(
-  Object.entries(SEVERITY_COLORS).map(([level, color]) => [`& .severity-${level}`, { backgroundColor: color.background, color: color.text, fontWeight: 600 }]),
+  Object.entries(SEVERITY_COLORS).map(([level, color]) => [
+    `& .severity-${level}`,
+    { backgroundColor: color.background, color: color.text, fontWeight: 600 },
+  ]),
 );
 
 export function severityCellClass(severityId: number): string {

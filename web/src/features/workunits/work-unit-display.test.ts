@@ -1,9 +1,22 @@
+import { getContrastRatio } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
-import { noRelatedText, noteLengthLevel, propertiesView, relationGroups, SEVERITY_COLORS, spacedName } from './work-unit-display';
+import {
+  noRelatedText,
+  noteLengthLevel,
+  propertiesView,
+  relationGroups,
+  SEVERITY_COLORS,
+  spacedName,
+} from './work-unit-display';
 
 describe('severity colours', () => {
   it('colour Sev0 to Sev3 and leave Sev4 plain', () => {
     expect(Object.keys(SEVERITY_COLORS)).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('write every coloured cell at 4.5:1 or more against its background (WCAG AA), Sev2 included', () => {
+    for (const { background, text } of Object.values(SEVERITY_COLORS))
+      expect(getContrastRatio(text, background)).toBeGreaterThanOrEqual(4.5);
   });
 });
 
@@ -27,13 +40,21 @@ describe('the Properties tab', () => {
   it('shows "does not have any additional properties" for an empty object', () => {
     expect(propertiesView('{}')).toEqual({ kind: 'empty' });
   });
-  it('shows each key with its value, non-texts as JSON', () => {
-    expect(propertiesView('{"host":"db1","cpu":97,"tags":["a"]}')).toEqual({
+  it('shows each key with its value, nested answers as rows of their own rather than JSON', () => {
+    expect(
+      propertiesView(
+        '{"host":"db1","cpu":97,"tags":["a","b"],"person":{"fullName":"Jane","remote":true},"systems":[{"name":"ERP"},{"name":"CRM"}]}',
+      ),
+    ).toEqual({
       kind: 'entries',
       entries: [
         { key: 'host', value: 'db1' },
         { key: 'cpu', value: '97' },
-        { key: 'tags', value: '["a"]' },
+        { key: 'tags', value: 'a, b' },
+        { key: 'person › fullName', value: 'Jane' },
+        { key: 'person › remote', value: 'Yes' },
+        { key: 'systems 1 › name', value: 'ERP' },
+        { key: 'systems 2 › name', value: 'CRM' },
       ],
     });
   });

@@ -29,15 +29,34 @@ export function WorkUnitFilterBar({ filters, onChange, protocolId, onClearProtoc
   const chips = useFilterChips(filters, onChange);
   const { draft } = chips;
   return (
-    <Box role="toolbar" aria-label="Filters" sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
+    <Box
+      role="toolbar"
+      aria-label="Filters"
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}
+    >
       <FilterListIcon color="action" />
       {chips.chips.map((chip) => (
-        <Chip key={chip.field} label={chip.label} color="primary" variant="outlined" onClick={() => chips.edit(chip.field)} onDelete={() => chips.remove(chip.field)} />
+        <Chip
+          key={chip.field}
+          label={chip.label}
+          color="primary"
+          variant="outlined"
+          onClick={() => chips.edit(chip.field)}
+          onDelete={() => chips.remove(chip.field)}
+        />
       ))}
       {otherFilterChips(filters).map((chip) => (
-        <Chip key={chip.field} label={chip.label} color="primary" variant="outlined" onDelete={() => onChange((current) => current.filter((item) => item.field !== chip.field))} />
+        <Chip
+          key={chip.field}
+          label={chip.label}
+          color="primary"
+          variant="outlined"
+          onDelete={() => onChange((current) => current.filter((item) => item.field !== chip.field))}
+        />
       ))}
-      {protocolId !== null && <Chip label={`Protocol #${protocolId}`} color="secondary" variant="outlined" onDelete={onClearProtocol} />}
+      {protocolId !== null && (
+        <Chip label={`Protocol #${protocolId}`} color="secondary" variant="outlined" onDelete={onClearProtocol} />
+      )}
       <Button size="small" startIcon={<AddIcon />} onClick={chips.add}>
         Add Filter
       </Button>
@@ -82,13 +101,19 @@ export function WorkUnitFilterBar({ filters, onChange, protocolId, onClearProtoc
               select: {
                 multiple: true,
                 renderValue: (selected) =>
-                  (selected as string[]).map((text) => chips.valueOptions.find((option) => String(option.value) === text)?.label ?? text).join(', '),
+                  (selected as string[])
+                    .map((text) => chips.valueOptions.find((option) => String(option.value) === text)?.label ?? text)
+                    .join(', '),
               },
             }}
             onChange={(event) => {
               const texts: unknown = event.target.value;
               const chosen = Array.isArray(texts) ? texts.map(String) : String(texts).split(',');
-              chips.setValues(chips.valueOptions.filter((option) => chosen.includes(String(option.value))).map((option) => option.value));
+              chips.setValues(
+                chips.valueOptions
+                  .filter((option) => chosen.includes(String(option.value)))
+                  .map((option) => option.value),
+              );
             }}
           >
             {chips.valueOptions.map((option) => (

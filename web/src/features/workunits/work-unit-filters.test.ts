@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { FINISHED_STATES } from '@cfs/contracts/work-units';
 import { toODataParams } from '../../lib/list-query';
 import { applyListChange, BASE_LIST_STATE, type ListState } from '../../lib/list-state';
-import { addChipValues, builtInViews, chipsOf, DEFAULT_FILTERS, LIST_DEFAULTS, otherFilterChips, removeChip, setChip, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS, workUnitsFixedFilter } from './work-unit-filters';
+import {
+  addChipValues,
+  builtInViews,
+  chipsOf,
+  DEFAULT_FILTERS,
+  LIST_DEFAULTS,
+  otherFilterChips,
+  removeChip,
+  setChip,
+  WORK_UNIT_FIELDS,
+  WORK_UNIT_SEARCH_FIELDS,
+  workUnitsFixedFilter,
+} from './work-unit-filters';
 
 const TENANT = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
 const defaults: ListState = { ...BASE_LIST_STATE, ...LIST_DEFAULTS };
@@ -22,14 +34,18 @@ describe('the work units list query', () => {
 
   it('hides Resolved, Closed and Canceled while no State chip is set', () => {
     const filters = setChip(defaults.filters, 'stateId', []);
-    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe('not (stateId in (6,7,8)) and workUnitTypeId in (1)');
+    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe(
+      'not (stateId in (6,7,8)) and workUnitTypeId in (1)',
+    );
     expect(workUnitsFixedFilter([])).toBe('not (stateId in (6,7,8))');
   });
 
   it('shows finished units when a State chip asks for them', () => {
     const filters = setChip(defaults.filters, 'stateId', [6, 8]);
     expect(workUnitsFixedFilter(filters)).toBeUndefined();
-    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe('stateId in (6,8) and workUnitTypeId in (1)');
+    expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe(
+      'stateId in (6,8) and workUnitTypeId in (1)',
+    );
   });
 
   it('narrows to a protocol given in the address', () => {
@@ -37,7 +53,9 @@ describe('the work units list query', () => {
   });
 
   it('sorts the Tenant column by tenant name', () => {
-    expect(toODataParams({ ...defaults, sort: [{ field: 'tenant', direction: 'desc' }] }, resource()).$orderby).toBe('tenant/name desc');
+    expect(toODataParams({ ...defaults, sort: [{ field: 'tenant', direction: 'desc' }] }, resource()).$orderby).toBe(
+      'tenant/name desc',
+    );
   });
 
   it('searches the spec fields with contains, the id only for a number, and exactly with Exact Match', () => {
@@ -46,8 +64,12 @@ describe('the work units list query', () => {
     expect(text).toContain("contains(tolower(tenant/name),'disk')");
     expect(text).toContain("contains(tolower(stakeHolderEmailAddress),'disk')");
     expect(text).not.toContain('workUnitId');
-    expect(toODataParams({ ...defaults, filters: [], search: '42' }, resource([])).$filter).toContain('workUnitId eq 42');
-    expect(toODataParams({ ...defaults, filters: [], search: 'Disk', exactMatch: true }, resource([])).$filter).toContain("title eq 'Disk'");
+    expect(toODataParams({ ...defaults, filters: [], search: '42' }, resource([])).$filter).toContain(
+      'workUnitId eq 42',
+    );
+    expect(
+      toODataParams({ ...defaults, filters: [], search: 'Disk', exactMatch: true }, resource([])).$filter,
+    ).toContain("title eq 'Disk'");
   });
 
   it('filters a tenant chip by GUID', () => {
@@ -74,7 +96,11 @@ describe('the filter chips', () => {
   it('removes two chips one after the other, the second from what the first left', () => {
     // Both removals are made before the bar shows the first one (a quick user, a busy page).
     const afterFirst = applyListChange(defaults, { type: 'filters', filters: removeChip('stateId') }, defaults);
-    const afterSecond = applyListChange(afterFirst, { type: 'filters', filters: removeChip('workUnitTypeId') }, defaults);
+    const afterSecond = applyListChange(
+      afterFirst,
+      { type: 'filters', filters: removeChip('workUnitTypeId') },
+      defaults,
+    );
     expect(chipsOf(afterSecond.filters)).toEqual([]);
     expect(toODataParams(afterSecond, resource(afterSecond.filters)).$filter).toBe('not (stateId in (6,7,8))');
   });
@@ -82,7 +108,9 @@ describe('the filter chips', () => {
 
 describe('the built-in views', () => {
   it('"My groups" lists the units of any of the user\'s assignment groups and names them on its chip', () => {
-    const view = builtInViews('operator@cfs.example', ['Service Desk', 'Network']).find((item) => item.name === 'My groups');
+    const view = builtInViews('operator@cfs.example', ['Service Desk', 'Network']).find(
+      (item) => item.name === 'My groups',
+    );
     expect(view).toBeDefined();
     const filters = view?.view.filters ?? [];
     expect(toODataParams({ ...defaults, filters }, resource(filters)).$filter).toBe(

@@ -58,7 +58,9 @@ export const WORK_UNIT_SEARCH_FIELDS = [
 /** The values a chip holds (numbers or GUID texts). */
 export function chipValues(item: FilterItem | undefined): ChipValue[] {
   if (!item || !Array.isArray(item.value)) return [];
-  return item.value.filter((value: unknown): value is ChipValue => typeof value === 'number' || typeof value === 'string');
+  return item.value.filter(
+    (value: unknown): value is ChipValue => typeof value === 'number' || typeof value === 'string',
+  );
 }
 
 function isChipField(field: string): field is ChipField {
@@ -93,7 +95,11 @@ export function removeChip(field: ChipField): (filters: readonly FilterItem[]) =
 }
 
 /** Adds values to a chip, creating it when the field has none yet. */
-export function addChipValues(filters: readonly FilterItem[], field: ChipField, values: readonly ChipValue[]): FilterItem[] {
+export function addChipValues(
+  filters: readonly FilterItem[],
+  field: ChipField,
+  values: readonly ChipValue[],
+): FilterItem[] {
   const current = chipValues(filters.find((item) => item.field === field));
   return setChip(filters, field, [...current, ...values]);
 }
@@ -103,9 +109,13 @@ export function addChipValues(filters: readonly FilterItem[], field: ChipField, 
  * (spec 001 §2 "The default list hides Resolved, Closed and Canceled units"); a protocolId in
  * the address narrows the list to that protocol's units.
  */
-export function workUnitsFixedFilter(filters: readonly FilterItem[], protocolId: number | null = null): string | undefined {
+export function workUnitsFixedFilter(
+  filters: readonly FilterItem[],
+  protocolId: number | null = null,
+): string | undefined {
   const parts: string[] = [];
-  if (chipValues(filters.find((item) => item.field === 'stateId')).length === 0) parts.push(`not (stateId in (${FINISHED_STATES.join(',')}))`);
+  if (chipValues(filters.find((item) => item.field === 'stateId')).length === 0)
+    parts.push(`not (stateId in (${FINISHED_STATES.join(',')}))`);
   if (protocolId !== null) parts.push(`protocolId eq ${protocolId}`);
   return parts.length > 0 ? parts.join(' and ') : undefined;
 }
@@ -117,19 +127,44 @@ export function workUnitsFixedFilter(filters: readonly FilterItem[], protocolId:
  * is not offered "My groups": with no values the filter would drop out and list every unit.
  */
 export function builtInViews(me: string, groups: readonly string[] = []): BuiltInView[] {
-  const views: BuiltInView[] = [{ name: 'Assigned to me', view: { filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: me }], sort: [...DEFAULT_SORT], columns: {} } }];
+  const views: BuiltInView[] = [
+    {
+      name: 'Assigned to me',
+      view: {
+        filters: [{ id: 'assignedTo', field: 'assignedTo', operator: 'equals', value: me }],
+        sort: [...DEFAULT_SORT],
+        columns: {},
+      },
+    },
+  ];
   if (groups.length > 0) {
-    views.push({ name: 'My groups', view: { filters: [{ id: 'assignmentGroup', field: 'assignmentGroup', operator: 'isAnyOf', value: [...groups] }], sort: [...DEFAULT_SORT], columns: {} } });
+    views.push({
+      name: 'My groups',
+      view: {
+        filters: [{ id: 'assignmentGroup', field: 'assignmentGroup', operator: 'isAnyOf', value: [...groups] }],
+        sort: [...DEFAULT_SORT],
+        columns: {},
+      },
+    });
   }
   return views;
 }
 
-const OTHER_FILTER_LABELS: Readonly<Record<string, string>> = { assignedTo: 'Assigned To', assignmentGroup: 'Assignment Group' };
+const OTHER_FILTER_LABELS: Readonly<Record<string, string>> = {
+  assignedTo: 'Assigned To',
+  assignmentGroup: 'Assignment Group',
+};
 
 /** Filters a view brings that have no chip of their own (Assigned To, Assignment Group), shown as "Assigned To: value". */
 export function otherFilterChips(filters: readonly FilterItem[]): { field: string; label: string }[] {
   return filters.flatMap((item) => {
-    if (isChipField(item.field) || item.value === undefined || item.value === '' || (Array.isArray(item.value) && item.value.length === 0)) return [];
+    if (
+      isChipField(item.field) ||
+      item.value === undefined ||
+      item.value === '' ||
+      (Array.isArray(item.value) && item.value.length === 0)
+    )
+      return [];
     const value = Array.isArray(item.value) ? item.value.map(String).join(', ') : String(item.value);
     return [{ field: item.field, label: `${OTHER_FILTER_LABELS[item.field] ?? item.field}: ${value}` }];
   });

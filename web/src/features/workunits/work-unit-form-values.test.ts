@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { workUnitInputSchema, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
-import { assignmentGroupPrompt, blankWorkUnit, categoriesFor, customFieldDefinitions, subcategoriesFor } from './work-unit-form-values';
+import {
+  assignmentGroupPrompt,
+  blankWorkUnit,
+  categoriesFor,
+  customFieldDefinitions,
+  subcategoriesFor,
+} from './work-unit-form-values';
 
 const CONTOSO = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
 const FABRIKAM = '8e7d6c5b-4a3f-4e2d-8c1b-0a9f8e7d6c5b';
@@ -21,7 +27,11 @@ describe('a blank work unit', () => {
     const result = workUnitInputSchema.safeParse({ ...blankWorkUnit(CONTOSO, 2), title: 'Patch the database' });
     const messages = result.error?.issues.map((issue) => issue.message) ?? [];
     expect(messages).toEqual(
-      expect.arrayContaining([WORK_UNIT_MESSAGES.implementationPlanRequired, WORK_UNIT_MESSAGES.approver1Required, WORK_UNIT_MESSAGES.plannedStartRequired]),
+      expect.arrayContaining([
+        WORK_UNIT_MESSAGES.implementationPlanRequired,
+        WORK_UNIT_MESSAGES.approver1Required,
+        WORK_UNIT_MESSAGES.plannedStartRequired,
+      ]),
     );
   });
 });
@@ -66,10 +76,14 @@ describe("the tenant's custom fields", () => {
 
 describe('changing the assignment group (spec 001 §4)', () => {
   it('offers to clear the assignee and set New when the state is not New and someone is assigned', () => {
-    expect(assignmentGroupPrompt({ isNew: false, stateId: 3, assignedTo: 'operator@cfs.example' })).toBe('clearAssigneeAndSetNew');
+    expect(assignmentGroupPrompt({ isNew: false, stateId: 3, assignedTo: 'operator@cfs.example' })).toBe(
+      'clearAssigneeAndSetNew',
+    );
   });
   it('offers to clear the assignee only when the state is New and someone is assigned', () => {
-    expect(assignmentGroupPrompt({ isNew: false, stateId: 1, assignedTo: 'operator@cfs.example' })).toBe('clearAssignee');
+    expect(assignmentGroupPrompt({ isNew: false, stateId: 1, assignedTo: 'operator@cfs.example' })).toBe(
+      'clearAssignee',
+    );
   });
   it('asks nothing for a new unit or an unassigned one', () => {
     expect(assignmentGroupPrompt({ isNew: true, stateId: 1, assignedTo: 'operator@cfs.example' })).toBeNull();

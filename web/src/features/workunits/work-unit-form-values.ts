@@ -1,5 +1,11 @@
 import { customFieldColumns, customFieldOptions, customFieldSchema, CUSTOM_FIELD_TYPES } from '@cfs/contracts/tenants';
-import { customValueFields, SEVERITIES, WORK_UNIT_STATES, type CustomValueField, type WorkUnitFields } from '@cfs/contracts/work-units';
+import {
+  customValueFields,
+  SEVERITIES,
+  WORK_UNIT_STATES,
+  type CustomValueField,
+  type WorkUnitFields,
+} from '@cfs/contracts/work-units';
 import { editableDocument } from './work-unit-patch';
 
 /** The work unit form's values: the editable fields of the contracts (validated by `workUnitInputSchema`). */
@@ -7,7 +13,14 @@ export type WorkUnitFormValues = WorkUnitFields;
 
 /** A blank unit of a type for the route's tenant: Sev0 and New (spec 001 §2, §4). */
 export function blankWorkUnit(tenantId: string, workUnitTypeId: number): WorkUnitFormValues {
-  return { ...formValuesOf({}), title: '', severityId: SEVERITIES.Sev0, stateId: WORK_UNIT_STATES.New, tenantId, workUnitTypeId };
+  return {
+    ...formValuesOf({}),
+    title: '',
+    severityId: SEVERITIES.Sev0,
+    stateId: WORK_UNIT_STATES.New,
+    tenantId,
+    workUnitTypeId,
+  };
 }
 
 /** The form's values of a saved unit: every editable field present, nulls for the empty ones. */
@@ -30,12 +43,21 @@ export interface SubcategoryOption {
 }
 
 /** The categories of the unit's tenant and type (spec 001 §2: "category/subcategory from the lookups"). */
-export function categoriesFor<C extends CategoryOption>(categories: readonly C[], tenantId: string | null | undefined, workUnitTypeId: number | null | undefined): C[] {
+export function categoriesFor<C extends CategoryOption>(
+  categories: readonly C[],
+  tenantId: string | null | undefined,
+  workUnitTypeId: number | null | undefined,
+): C[] {
   return categories.filter((category) => category.tenantId === tenantId && category.workUnitTypeId === workUnitTypeId);
 }
 
-export function subcategoriesFor<S extends SubcategoryOption>(subcategories: readonly S[], workUnitCategoryId: number | null | undefined): S[] {
-  return workUnitCategoryId === null || workUnitCategoryId === undefined ? [] : subcategories.filter((sub) => sub.workUnitCategoryId === workUnitCategoryId);
+export function subcategoriesFor<S extends SubcategoryOption>(
+  subcategories: readonly S[],
+  workUnitCategoryId: number | null | undefined,
+): S[] {
+  return workUnitCategoryId === null || workUnitCategoryId === undefined
+    ? []
+    : subcategories.filter((sub) => sub.workUnitCategoryId === workUnitCategoryId);
 }
 
 /** One of the tenant's additional fields, shown as customValueN (spec 001 §2 "Work unit panel", §3 Tenant). */
@@ -50,7 +72,9 @@ export interface CustomFieldDefinition {
  * The tenant's custom field definitions, workUnitFieldN → customValueN, in slot order. A slot
  * that is empty or not a valid definition is left out.
  */
-export function customFieldDefinitions(tenant: Partial<Record<(typeof customFieldColumns)[number], string | null>> | undefined): CustomFieldDefinition[] {
+export function customFieldDefinitions(
+  tenant: Partial<Record<(typeof customFieldColumns)[number], string | null>> | undefined,
+): CustomFieldDefinition[] {
   if (!tenant) return [];
   return customFieldColumns.flatMap((column, index) => {
     const text = tenant[column];
@@ -77,7 +101,11 @@ export function customFieldDefinitions(tenant: Partial<Record<(typeof customFiel
  */
 export type AssignmentGroupPrompt = 'clearAssigneeAndSetNew' | 'clearAssignee';
 
-export function assignmentGroupPrompt(unit: { isNew: boolean; stateId: number; assignedTo: string | null | undefined }): AssignmentGroupPrompt | null {
+export function assignmentGroupPrompt(unit: {
+  isNew: boolean;
+  stateId: number;
+  assignedTo: string | null | undefined;
+}): AssignmentGroupPrompt | null {
   if (unit.isNew || !unit.assignedTo?.trim()) return null;
   return unit.stateId === WORK_UNIT_STATES.New ? 'clearAssignee' : 'clearAssigneeAndSetNew';
 }

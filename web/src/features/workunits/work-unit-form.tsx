@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useWatch } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,11 +13,13 @@ import {
   allowedNextStates,
   EFFORT_OPTIONS,
   EXPERIENCE_SCORES,
+  hasStakeholder,
   SEVERITIES,
   STATE_LABELS,
   WORK_UNIT_TYPES,
 } from '@cfs/contracts/work-units';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DrawerFooter } from '../../components/side-drawer';
 import { CopyButton } from '../../components/copy-button';
 import { enumOptions } from '../../components/enum-label';
 import { FormActions } from '../../components/form-actions';
@@ -28,6 +31,7 @@ import { PeopleField } from '../../components/people-field';
 import type { WorkUnitFormApi } from './use-work-unit-form';
 import { useWorkUnitFormOptions } from './use-work-unit-form-options';
 import { ASSIGNMENT_GROUP_PROMPT_TEXTS } from './work-unit-form-values';
+import { usePersonLabel } from '../../lib/people';
 
 const SEVERITY_OPTIONS = enumOptions(SEVERITIES);
 const EFFORT_CHOICES = EFFORT_OPTIONS.map((effort) => ({ value: effort, label: String(effort) }));
@@ -40,35 +44,114 @@ export function WorkUnitForm({ editor, onClose }: { editor: WorkUnitFormApi; onC
   const { control } = form;
   const options = useWorkUnitFormOptions(control, base);
   const isChangeRequest = options.workUnitTypeId === WORK_UNIT_TYPES.ChangeRequest;
-  const stateOptions = allowedNextStates(base ? base.stateId : null).map((stateId) => ({ value: stateId, label: STATE_LABELS[stateId] ?? String(stateId) }));
+  const [stakeHolderFullName, stakeHolderEmailAddress, stakeHolderPhoneNumber] = useWatch({
+    control,
+    name: ['stakeHolderFullName', 'stakeHolderEmailAddress', 'stakeHolderPhoneNumber'],
+  });
+  const stakeholderNamed = hasStakeholder({ stakeHolderFullName, stakeHolderEmailAddress, stakeHolderPhoneNumber });
+  const stateOptions = allowedNextStates(base ? base.stateId : null).map((stateId) => ({
+    value: stateId,
+    label: STATE_LABELS[stateId] ?? String(stateId),
+  }));
 
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Work unit">
       <FormTextField control={control} name="title" label="Title" required />
       <Box sx={twoColumns}>
-        <FormSelectField control={control} name="tenantId" label="Tenant" required options={options.tenantOptions} disabled={!isNew} onValueChange={editor.tenantChanged} />
-        <FormSelectField control={control} name="workUnitTypeId" label="Work Unit Type" required options={options.typeOptions} disabled={!isNew} onValueChange={editor.typeChanged} />
+        <FormSelectField
+          control={control}
+          name="tenantId"
+          label="Tenant"
+          required
+          options={options.tenantOptions}
+          disabled={!isNew}
+          onValueChange={editor.tenantChanged}
+        />
+        <FormSelectField
+          control={control}
+          name="workUnitTypeId"
+          label="Work Unit Type"
+          required
+          options={options.typeOptions}
+          disabled={!isNew}
+          onValueChange={editor.typeChanged}
+        />
         <FormSelectField control={control} name="severityId" label="Severity" required options={SEVERITY_OPTIONS} />
         <FormSelectField control={control} name="stateId" label="State" required options={stateOptions} />
-        <FormSelectField control={control} name="workUnitCategoryId" label="Category" options={options.categoryOptions} emptyLabel="None" onValueChange={editor.categoryChanged} />
-        <FormSelectField control={control} name="workUnitSubcategoryId" label="Subcategory" options={options.subcategoryOptions} emptyLabel="None" />
-        <FormSelectField control={control} name="assignmentGroup" label="Assignment Group" options={options.groupOptions} emptyLabel="None" onValueChange={editor.assignmentGroupChanged} />
+        <FormSelectField
+          control={control}
+          name="workUnitCategoryId"
+          label="Category"
+          options={options.categoryOptions}
+          emptyLabel="None"
+          onValueChange={editor.categoryChanged}
+        />
+        <FormSelectField
+          control={control}
+          name="workUnitSubcategoryId"
+          label="Subcategory"
+          options={options.subcategoryOptions}
+          emptyLabel="None"
+        />
+        <FormSelectField
+          control={control}
+          name="assignmentGroup"
+          label="Assignment Group"
+          options={options.groupOptions}
+          emptyLabel="None"
+          onValueChange={editor.assignmentGroupChanged}
+        />
         <PeopleField control={control} name="assignedTo" label="Assigned To" directory="peopleandgroups" />
         <FormSelectField control={control} name="effort" label="Effort" options={EFFORT_CHOICES} emptyLabel="None" />
-        <FormSelectField control={control} name="protocolId" label="Protocol" options={options.protocolOptions} emptyLabel="None" />
+        <FormSelectField
+          control={control}
+          name="protocolId"
+          label="Protocol"
+          options={options.protocolOptions}
+          emptyLabel="None"
+        />
         <FormTextField control={control} name="source" label="Source" />
         <FormTextField control={control} name="referenceId" label="Reference ID" />
         <FormTextField control={control} name="referenceUrl" label="Reference URL" />
       </Box>
       <FormTextField control={control} name="description" label="Description" multiline minRows={3} />
-      <FormTextField control={control} name="resolution" label="Resolution" multiline minRows={2} required={isChangeRequest} />
+      <FormTextField
+        control={control}
+        name="resolution"
+        label="Resolution"
+        multiline
+        minRows={2}
+        required={isChangeRequest}
+      />
 
       <Section title="Stakeholder">
         <Box sx={twoColumns}>
-          <FormTextField control={control} name="stakeHolderFullName" label="Stakeholder Name" />
-          <FormTextField control={control} name="stakeHolderPhoneNumber" label="Stakeholder Phone" />
-          <FormTextField control={control} name="stakeHolderEmailAddress" label="Stakeholder Email" type="email" />
-          <FormSelectField control={control} name="stakeHolderExperienceScore" label="Experience Score" options={EXPERIENCE_CHOICES} emptyLabel="None" />
+          <FormTextField
+            control={control}
+            name="stakeHolderFullName"
+            label="Stakeholder Name"
+            required={stakeholderNamed}
+          />
+          <FormTextField
+            control={control}
+            name="stakeHolderPhoneNumber"
+            label="Stakeholder Phone"
+            required={stakeholderNamed}
+          />
+          <FormTextField
+            control={control}
+            name="stakeHolderEmailAddress"
+            label="Stakeholder Email"
+            type="email"
+            required={stakeholderNamed}
+          />
+          <FormSelectField
+            control={control}
+            name="stakeHolderExperienceScore"
+            label="Experience Score"
+            options={EXPERIENCE_CHOICES}
+            emptyLabel="None"
+          />
         </Box>
       </Section>
 
@@ -95,7 +178,14 @@ export function WorkUnitForm({ editor, onClose }: { editor: WorkUnitFormApi; onC
 
       {isChangeRequest && (
         <Section title="Change Request">
-          <FormTextField control={control} name="implementationPlan" label="Implementation Plan" multiline minRows={2} required />
+          <FormTextField
+            control={control}
+            name="implementationPlan"
+            label="Implementation Plan"
+            multiline
+            minRows={2}
+            required
+          />
           <FormTextField control={control} name="rollbackPlan" label="Rollback Plan" multiline minRows={2} required />
           <FormTextField control={control} name="affectedResources" label="Affected Resources" multiline required />
           <FormTextField control={control} name="securityConsiderations" label="Security Considerations" multiline />
@@ -119,11 +209,19 @@ export function WorkUnitForm({ editor, onClose }: { editor: WorkUnitFormApi; onC
         </Section>
       )}
 
-      {base && <SavedDetails publicWorkUnitId={base.publicWorkUnitId} created={base.created} createdBy={base.createdBy} modified={base.modified} modifiedBy={base.modifiedBy} resolved={base.resolved} />}
+      {base && (
+        <SavedDetails
+          publicWorkUnitId={base.publicWorkUnitId}
+          created={base.created}
+          createdBy={base.createdBy}
+          modified={base.modified}
+          modifiedBy={base.modifiedBy}
+          resolved={base.resolved}
+        />
+      )}
 
       {/* The save row stays in sight at the foot of the panel: the form and the notes under it are long. */}
-      {/* bottom -2: flush with the panel's edge, over the scrolling area's padding. */}
-      <Box sx={{ position: 'sticky', bottom: (theme) => theme.spacing(-2), zIndex: 2, bgcolor: 'background.paper', borderTop: 1, borderColor: 'divider', pb: 2, mt: 2 }}>
+      <DrawerFooter>
         {editor.failure && (
           <Alert
             severity="error"
@@ -141,8 +239,14 @@ export function WorkUnitForm({ editor, onClose }: { editor: WorkUnitFormApi; onC
             ))}
           </Alert>
         )}
-        <FormActions form={form} onSave={editor.save} onClose={onClose} loading={editor.saving} leading={<FooterMenu onMigrate={editor.migrateToChangeRequest} />} />
-      </Box>
+        <FormActions
+          form={form}
+          onSave={editor.save}
+          onClose={onClose}
+          loading={editor.saving}
+          leading={<FooterMenu onMigrate={editor.migrateToChangeRequest} />}
+        />
+      </DrawerFooter>
 
       <ConfirmDialog
         open={editor.groupPrompt !== null}
@@ -199,6 +303,8 @@ interface SavedDetailsProps {
 }
 
 function SavedDetails({ publicWorkUnitId, created, createdBy, modified, modifiedBy, resolved }: SavedDetailsProps) {
+  const creator = usePersonLabel(createdBy);
+  const modifier = usePersonLabel(modifiedBy);
   const rows: [string, ReactNode][] = [
     [
       'Public ID',
@@ -206,14 +312,24 @@ function SavedDetails({ publicWorkUnitId, created, createdBy, modified, modified
         {publicWorkUnitId} <CopyButton text={publicWorkUnitId} label="Copy public ID" />
       </>,
     ],
-    ['Created', `${formatDateTime(created)}${createdBy ? ` by ${createdBy}` : ''}`],
-    ['Last Updated', `${formatDateTime(modified)}${modifiedBy ? ` by ${modifiedBy}` : ''}`],
+    ['Created', `${formatDateTime(created)}${creator ? ` by ${creator}` : ''}`],
+    ['Last Updated', `${formatDateTime(modified)}${modifier ? ` by ${modifier}` : ''}`],
   ];
   if (resolved) rows.push(['Resolved', formatDateTime(resolved)]);
   return (
     <Box
       component="dl"
-      sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, mt: 3, mb: 0, alignItems: 'center', '& dt': { color: 'text.secondary' }, '& dd': { m: 0 } }}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: 'max-content 1fr',
+        columnGap: 2,
+        rowGap: 0.5,
+        mt: 3,
+        mb: 0,
+        alignItems: 'center',
+        '& dt': { color: 'text.secondary' },
+        '& dd': { m: 0 },
+      }}
     >
       {rows.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>

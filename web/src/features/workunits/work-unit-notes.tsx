@@ -19,6 +19,7 @@ import { isShortcut } from '../../lib/shortcuts';
 import type { HistoryRecord } from './api';
 import { useWorkUnitNotes, type NotesView } from './use-work-unit-notes';
 import { spacedName } from './work-unit-display';
+import { PersonLabel } from '../../components/person-label';
 
 /** Notes and history under the form (spec 001 §2 "Notes area"). */
 export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
@@ -29,7 +30,13 @@ export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
         <Typography variant="subtitle1" component="h3" sx={{ flex: 1 }}>
           Notes
         </Typography>
-        <ToggleButtonGroup size="small" exclusive value={notes.view} onChange={(_event, view: NotesView | null) => view && notes.setView(view)} aria-label="Notes shown">
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={notes.view}
+          onChange={(_event, view: NotesView | null) => view && notes.setView(view)}
+          aria-label="Notes shown"
+        >
           <ToggleButton value="all">All history</ToggleButton>
           <ToggleButton value="external">External notes</ToggleButton>
         </ToggleButtonGroup>
@@ -52,16 +59,35 @@ export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
         helperText={notes.error ?? `${notes.detail.length}/${TEXT_MAX}`}
         slotProps={{ htmlInput: { maxLength: TEXT_MAX } }}
       />
-      <LinearProgress variant="determinate" value={notes.length.percent} color={notes.length.color} aria-label="Note length" sx={{ mt: 0.5 }} />
+      <LinearProgress
+        variant="determinate"
+        value={notes.length.percent}
+        color={notes.length.color}
+        aria-label="Note length"
+        sx={{ mt: 0.5 }}
+      />
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 1 }}>
-        <FormControlLabel control={<Checkbox checked={notes.isExternalNote} onChange={(event) => notes.setExternalNote(event.target.checked)} />} label="External note" />
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={notes.isExternalNote}
+              onChange={(event) => notes.setExternalNote(event.target.checked)}
+            />
+          }
+          label="External note"
+        />
         <Box sx={{ flex: 1 }} />
         {notes.offersCallMe && (
           <Button variant="outlined" startIcon={<PhoneCallbackIcon />} disabled={notes.calling} onClick={notes.callMe}>
             Call Me
           </Button>
         )}
-        <Button variant="contained" disabled={notes.saving || notes.detail.trim() === ''} onClick={notes.submit} title="Ctrl+Enter">
+        <Button
+          variant="contained"
+          disabled={notes.saving || notes.detail.trim() === ''}
+          onClick={notes.submit}
+          title="Ctrl+Enter"
+        >
           Add Note
         </Button>
       </Stack>
@@ -84,15 +110,27 @@ export function WorkUnitNotes({ workUnitId }: { workUnitId: number }) {
 }
 
 function HistoryItem({ record }: { record: HistoryRecord }) {
-  const systemLabel = record.historyType === null ? null : spacedName(HISTORY_TYPE_LABELS[record.historyType] ?? SHELL_MESSAGES.unknownEnum);
+  const systemLabel =
+    record.historyType === null
+      ? null
+      : spacedName(HISTORY_TYPE_LABELS[record.historyType] ?? SHELL_MESSAGES.unknownEnum);
   return (
     <ListItem divider disableGutters sx={{ display: 'block' }}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5, flexWrap: 'wrap' }}>
         <Typography variant="caption" color="text.secondary">
           <DateWithAge value={record.created} />
-          {record.createdBy && ` · ${record.createdBy}`}
+          {record.createdBy && (
+            <>
+              {' · '}
+              <PersonLabel value={record.createdBy} />
+            </>
+          )}
         </Typography>
-        {systemLabel ? <Chip size="small" variant="outlined" label={systemLabel} /> : <Chip size="small" label="Note" />}
+        {systemLabel ? (
+          <Chip size="small" variant="outlined" label={systemLabel} />
+        ) : (
+          <Chip size="small" label="Note" />
+        )}
         {record.isExternalNote && <Chip size="small" color="info" label="External" />}
       </Stack>
       <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
@@ -101,4 +139,3 @@ function HistoryItem({ record }: { record: HistoryRecord }) {
     </ListItem>
   );
 }
-

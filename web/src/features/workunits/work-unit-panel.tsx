@@ -36,10 +36,21 @@ export interface WorkUnitPanelProps {
   onCreated: (unit: WorkUnit) => void;
   /** Shows another unit in the panel (a related one); called once the unsaved-changes question, if any, is answered Yes. */
   onOpenWorkUnit: (workUnitId: number) => void;
+  /** The address of the page with another unit open, for links that open it in a new tab. */
+  workUnitHref: (workUnitId: number) => string;
 }
 
 /** The work unit panel (spec 001 §2): create or edit, with Protocols, Pending Actions, Properties and Related tabs when editing, and its Timeline. */
-export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId, onClose: close, onCreated, onOpenWorkUnit }: WorkUnitPanelProps) {
+export default function WorkUnitPanel({
+  openId,
+  workUnitId,
+  newTypeId,
+  tenantId,
+  onClose: close,
+  onCreated,
+  onOpenWorkUnit,
+  workUnitHref,
+}: WorkUnitPanelProps) {
   const unit = useWorkUnit(workUnitId);
   const queryClient = useQueryClient();
   // Spec 001 §2: closing the panel clears the pending manual actions; the next opening reads them afresh.
@@ -48,17 +59,39 @@ export default function WorkUnitPanel({ openId, workUnitId, newTypeId, tenantId,
     close();
   };
   const creating = openId === 'new';
-  const title = creating ? 'Create Work Unit' : `Edit Work Unit #${workUnitId ?? ''}${unit.data ? `: ${unit.data.title}` : ''}`;
-  const missing = (!creating && openId !== null && workUnitId === null) || (unit.error instanceof ApiError && unit.error.status === 404);
+  const title = creating
+    ? 'Create Work Unit'
+    : `Edit Work Unit #${workUnitId ?? ''}${unit.data ? `: ${unit.data.title}` : ''}`;
+  const missing =
+    (!creating && openId !== null && workUnitId === null) ||
+    (unit.error instanceof ApiError && unit.error.status === 404);
   // 401/403 are answered by the API client; another failure says what the server said.
   const failed = !missing && unit.isError && !isReportedByClient(unit.error);
   return (
     <SideDrawer open={openId !== null} onClose={onClose} title={title} width="50%">
-      {creating && <WorkUnitEditor key={`new-${newTypeId}`} blank={blankWorkUnit(tenantId, newTypeId)} onClose={onClose} onCreated={onCreated} onOpenWorkUnit={onOpenWorkUnit} />}
+      {creating && (
+        <WorkUnitEditor
+          key={`new-${newTypeId}`}
+          blank={blankWorkUnit(tenantId, newTypeId)}
+          onClose={onClose}
+          onCreated={onCreated}
+          onOpenWorkUnit={onOpenWorkUnit}
+          workUnitHref={workUnitHref}
+        />
+      )}
       {workUnitId !== null && unit.isPending && <LinearProgress />}
       {missing && <Typography color="text.secondary">This work unit does not exist.</Typography>}
       {failed && <Typography color="error">{unit.error.message}</Typography>}
-      {!creating && unit.data && <WorkUnitEditor key={unit.data.workUnitId} unit={unit.data} onClose={onClose} onCreated={onCreated} onOpenWorkUnit={onOpenWorkUnit} />}
+      {!creating && unit.data && (
+        <WorkUnitEditor
+          key={unit.data.workUnitId}
+          unit={unit.data}
+          onClose={onClose}
+          onCreated={onCreated}
+          onOpenWorkUnit={onOpenWorkUnit}
+          workUnitHref={workUnitHref}
+        />
+      )}
     </SideDrawer>
   );
 }
@@ -72,9 +105,10 @@ interface WorkUnitEditorProps {
   onClose: () => void;
   onCreated: (unit: WorkUnit) => void;
   onOpenWorkUnit: (workUnitId: number) => void;
+  workUnitHref: (workUnitId: number) => string;
 }
 
-function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: WorkUnitEditorProps) {
+function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit, workUnitHref }: WorkUnitEditorProps) {
   const editor = useWorkUnitForm({ unit, blank, onCreated });
   const guard = useUnsavedChangesGuard();
   const [tabParam, setTab] = useQueryParam('tab');
@@ -87,7 +121,13 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
   // The tabs stay mounted, so switching keeps the form's edits.
   return (
     <>
-      <Tabs value={tab} onChange={(_event, next: PanelTab) => setTab(next === 'workunit' ? null : next)} variant="scrollable" scrollButtons="auto" sx={{ mb: 1 }}>
+      <Tabs
+        value={tab}
+        onChange={(_event, next: PanelTab) => setTab(next === 'workunit' ? null : next)}
+        variant="scrollable"
+        scrollButtons="auto"
+        sx={{ mb: 1 }}
+      >
         <Tab value="workunit" label="Work Unit" />
         <Tab value="protocols" label="Protocols" />
         <Tab
@@ -106,7 +146,11 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
         <Tab
           value="related"
           label={
-            <Badge badgeContent={saved.relations.length} color="primary" sx={{ pr: saved.relations.length > 0 ? 1.5 : 0 }}>
+            <Badge
+              badgeContent={saved.relations.length}
+              color="primary"
+              sx={{ pr: saved.relations.length > 0 ? 1.5 : 0 }}
+            >
               Related
             </Badge>
           }
@@ -141,7 +185,12 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit }: Wor
       </Box>
       <Box hidden={tab !== 'related'}>
         {/* Another unit replaces this editor, its edits and the note being written: ask first. */}
-        <RelatedTab unit={saved} onUpdated={editor.rebase} onOpenWorkUnit={(workUnitId) => guard.confirmThen(() => onOpenWorkUnit(workUnitId))} />
+        <RelatedTab
+          unit={saved}
+          onUpdated={editor.rebase}
+          onOpenWorkUnit={(workUnitId) => guard.confirmThen(() => onOpenWorkUnit(workUnitId))}
+          workUnitHref={workUnitHref}
+        />
       </Box>
       {/* Beyond the spec: what led to the unit and what followed from it, in one place; read when opened. */}
       {tab === 'timeline' && <Timeline path={`/v1/workunits/${saved.workUnitId}/timeline`} />}

@@ -1,7 +1,14 @@
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { WORK_UNIT_STATES, type WorkUnit } from '@cfs/contracts/work-units';
-import { acknowledgePatch, approvePatch, declinePatch, diffWithTests, editableDocument, relationsPatch } from './work-unit-patch';
+import {
+  acknowledgePatch,
+  approvePatch,
+  declinePatch,
+  diffWithTests,
+  editableDocument,
+  relationsPatch,
+} from './work-unit-patch';
 import { blankWorkUnit, formValuesOf } from './work-unit-form-values';
 
 const TENANT = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
@@ -70,7 +77,9 @@ describe('editableDocument', () => {
 
   it('makes a field typed into and cleared again no change', () => {
     const unit = savedUnit({ description: null });
-    expect(diffWithTests(editableDocument(unit), editableDocument({ ...formValuesOf(unit), description: '' }))).toEqual([]);
+    expect(diffWithTests(editableDocument(unit), editableDocument({ ...formValuesOf(unit), description: '' }))).toEqual(
+      [],
+    );
   });
 });
 

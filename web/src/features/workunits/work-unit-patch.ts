@@ -1,5 +1,11 @@
 import { compare, type Operation } from 'fast-json-patch';
-import { WORK_UNIT_STATES, workUnitFieldsSchema, type WorkUnit, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
+import {
+  WORK_UNIT_STATES,
+  workUnitFieldsSchema,
+  type WorkUnit,
+  type WorkUnitFields,
+  type WorkUnitRelation,
+} from '@cfs/contracts/work-units';
 
 /**
  * Edits travel as a JSON Patch (RFC 6902) of the difference between the previous and the new
@@ -22,7 +28,13 @@ export function editableDocument(unit: Partial<WorkUnitFields>): WorkUnitDocumen
   const document = {} as WorkUnitDocument;
   for (const field of EDITABLE_FIELDS) {
     const value = source[field];
-    if (field === 'relations') document.relations = Array.isArray(value) ? value.map((relation: WorkUnitRelation) => ({ referenceId: relation.referenceId, referenceType: relation.referenceType })) : [];
+    if (field === 'relations')
+      document.relations = Array.isArray(value)
+        ? value.map((relation: WorkUnitRelation) => ({
+            referenceId: relation.referenceId,
+            referenceType: relation.referenceType,
+          }))
+        : [];
     else document[field] = value === undefined || value === '' ? null : value;
   }
   return document;
@@ -41,7 +53,10 @@ export function diffWithTests(previous: object, next: object): Operation[] {
 }
 
 /** The "(ack)" link (spec 001 §4): Acknowledged and assigned to the current user, on top of New and the old assignee. */
-export function acknowledgePatch(unit: Pick<WorkUnit, 'stateId' | 'assignedTo'>, currentUserEmail: string): Operation[] {
+export function acknowledgePatch(
+  unit: Pick<WorkUnit, 'stateId' | 'assignedTo'>,
+  currentUserEmail: string,
+): Operation[] {
   return [
     { op: 'test', path: '/stateId', value: WORK_UNIT_STATES.New },
     { op: 'replace', path: '/stateId', value: WORK_UNIT_STATES.Acknowledged },
@@ -59,7 +74,12 @@ export function approvePatch(unit: WorkUnit, approver: ApproverNumber, currentUs
 }
 
 /** Decline as approver N (spec 001 §4): declinedNBy, decisionNNotes and the state Canceled. */
-export function declinePatch(unit: WorkUnit, approver: ApproverNumber, currentUserEmail: string, notes: string): Operation[] {
+export function declinePatch(
+  unit: WorkUnit,
+  approver: ApproverNumber,
+  currentUserEmail: string,
+  notes: string,
+): Operation[] {
   const declined = approver === 1 ? 'declined1By' : 'declined2By';
   const decision = approver === 1 ? 'decision1Notes' : 'decision2Notes';
   return diffWithTests(
@@ -70,5 +90,8 @@ export function declinePatch(unit: WorkUnit, approver: ApproverNumber, currentUs
 
 /** A change of the unit's relations alone (the Related tab adds and removes them). */
 export function relationsPatch(unit: Pick<WorkUnit, 'relations'>, relations: readonly WorkUnitRelation[]): Operation[] {
-  return diffWithTests({ relations: editableDocument({ relations: unit.relations }).relations }, { relations: editableDocument({ relations: [...relations] }).relations });
+  return diffWithTests(
+    { relations: editableDocument({ relations: unit.relations }).relations },
+    { relations: editableDocument({ relations: [...relations] }).relations },
+  );
 }

@@ -22,10 +22,17 @@ import { builtInViews, WORK_UNIT_FIELDS, WORK_UNIT_SEARCH_FIELDS } from './work-
 import { customFieldDefinitions } from './work-unit-form-values';
 import { WorkUnitFilterBar } from './work-unit-filter-bar';
 import { STATE_NAME_LABELS } from './work-unit-display';
+import { PersonLabel } from '../../components/person-label';
 
 // The panels load when they first open: the list paints without the forms and date pickers.
-const WorkUnitPanel = lazyWhenOpened(() => import('./work-unit-panel'), (props) => props.openId !== null);
-const IntakeDrawer = lazyWhenOpened(() => import('./intake-drawer'), (props) => props.openId !== null);
+const WorkUnitPanel = lazyWhenOpened(
+  () => import('./work-unit-panel'),
+  (props) => props.openId !== null,
+);
+const IntakeDrawer = lazyWhenOpened(
+  () => import('./intake-drawer'),
+  (props) => props.openId !== null,
+);
 
 /** Work Units (spec 001 §2 "Work units list"), at /{tenantId}/workunitsv2 and /workunitsv2. */
 export default function WorkUnitsPage() {
@@ -37,7 +44,17 @@ export default function WorkUnitsPage() {
   const columns: GridColDef<WorkUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
     { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
-    { field: 'title', headerName: 'Title', flex: 1, minWidth: 240, renderCell: ({ row }) => <CellLink href={page.panel.href(row.workUnitId)} onClick={() => page.panel.open(row.workUnitId)}>{row.title}</CellLink> },
+    {
+      field: 'title',
+      headerName: 'Title',
+      flex: 1,
+      minWidth: 240,
+      renderCell: ({ row }) => (
+        <CellLink href={page.panel.href(row.workUnitId)} onClick={() => page.panel.open(row.workUnitId)}>
+          {row.title}
+        </CellLink>
+      ),
+    },
     {
       field: 'severityId',
       headerName: 'Severity',
@@ -53,17 +70,37 @@ export default function WorkUnitsPage() {
       type: 'singleSelect',
       valueOptions: enumOptions(WORK_UNIT_STATES, STATE_NAME_LABELS),
       width: 150,
-      renderCell: ({ row }) => <StateCell stateId={row.stateId} busy={page.acknowledging === row.workUnitId} onAcknowledge={page.canEdit ? () => page.acknowledge(row) : undefined} />,
+      renderCell: ({ row }) => (
+        <StateCell
+          stateId={row.stateId}
+          busy={page.acknowledging === row.workUnitId}
+          onAcknowledge={page.canEdit ? () => page.acknowledge(row) : undefined}
+        />
+      ),
     },
-    { field: 'assignedTo', headerName: 'Assigned To', width: 190 },
+    {
+      field: 'assignedTo',
+      headerName: 'Assigned To',
+      width: 190,
+      renderCell: ({ row }) => <PersonLabel value={row.assignedTo} />,
+    },
     { field: 'stakeHolderFullName', headerName: 'Stakeholder Name', width: 160 },
     { field: 'stakeHolderPhoneNumber', headerName: 'Stakeholder Phone', width: 150 },
     { field: 'stakeHolderEmailAddress', headerName: 'Stakeholder Email', width: 200 },
     dateTimeColumn<WorkUnit>({ field: 'modified', headerName: 'Last Updated' }),
     dateTimeColumn<WorkUnit>({ field: 'created', headerName: 'Created' }),
-    { field: 'workUnitType', headerName: 'Work Unit Type', width: 140, valueGetter: (_value, row) => row.workUnitType?.name ?? '' },
+    {
+      field: 'workUnitType',
+      headerName: 'Work Unit Type',
+      width: 140,
+      valueGetter: (_value, row) => row.workUnitType?.name ?? '',
+    },
     { field: 'assignmentGroup', headerName: 'Assignment Group', width: 160 },
-    ...customFields.map((custom): GridColDef<WorkUnit> => ({ field: custom.valueField, headerName: custom.name, width: 150 })),
+    ...customFields.map((custom): GridColDef<WorkUnit> => ({
+      field: custom.valueField,
+      headerName: custom.name,
+      width: 150,
+    })),
   ];
 
   return (
@@ -72,13 +109,28 @@ export default function WorkUnitsPage() {
         title="Work Units"
         documentTitle={page.documentTitle}
         actions={
-          <Link component={RouterLink} to={`/${page.tenantId}/workunits/index`} variant="body2" sx={{ alignSelf: 'center' }}>
+          <Link
+            component={RouterLink}
+            to={`/${page.tenantId}/workunits/index`}
+            variant="body2"
+            sx={{ alignSelf: 'center' }}
+          >
             Return to the old experience
           </Link>
         }
       />
-      <SavedViewsBar grid="workunits" tenantId={page.tenantId} list={page.list} builtIn={builtInViews(page.me, page.myGroups)} />
-      <WorkUnitFilterBar filters={page.list.state.filters} onChange={page.list.setFilters} protocolId={page.protocolId} onClearProtocol={page.clearProtocol} />
+      <SavedViewsBar
+        grid="workunits"
+        tenantId={page.tenantId}
+        list={page.list}
+        builtIn={builtInViews(page.me, page.myGroups)}
+      />
+      <WorkUnitFilterBar
+        filters={page.list.state.filters}
+        onChange={page.list.setFilters}
+        protocolId={page.protocolId}
+        onClearProtocol={page.clearProtocol}
+      />
       <ResourceGrid
         list={page.list}
         path={WORK_UNITS_PATH}
@@ -92,6 +144,7 @@ export default function WorkUnitsPage() {
         searchFields={WORK_UNIT_SEARCH_FIELDS}
         exactMatch
         exportFileName="workunits.csv"
+        exportAllRows={null}
         columnsToggle
         disableColumnFilter
         refetchInterval={page.refetchInterval}
@@ -101,11 +154,27 @@ export default function WorkUnitsPage() {
             ? {
                 label: 'Create',
                 icon: <AddIcon />,
-                items: (types.data ?? []).map((type) => ({ label: type.name, icon: <WorkUnitTypeIcon workUnitTypeId={type.workUnitTypeId} />, onClick: () => page.create(type.workUnitTypeId) })),
+                items: (types.data ?? []).map((type) => ({
+                  label: type.name,
+                  icon: <WorkUnitTypeIcon workUnitTypeId={type.workUnitTypeId} />,
+                  onClick: () => page.create(type.workUnitTypeId),
+                })),
               }
             : undefined
         }
-        toolbarActions={<FormControlLabel sx={{ ml: 0.5 }} control={<Switch size="small" checked={page.autoRefresh} onChange={(event) => page.setAutoRefresh(event.target.checked)} />} label="Auto Refresh" />}
+        toolbarActions={
+          <FormControlLabel
+            sx={{ ml: 0.5 }}
+            control={
+              <Switch
+                size="small"
+                checked={page.autoRefresh}
+                onChange={(event) => page.setAutoRefresh(event.target.checked)}
+              />
+            }
+            label="Auto Refresh"
+          />
+        }
         gridProps={{ sx: severityCellStyles }}
         bulk={bulk.grid}
       />
@@ -118,8 +187,13 @@ export default function WorkUnitsPage() {
         onClose={page.panel.close}
         onCreated={page.created}
         onOpenWorkUnit={(workUnitId) => page.panel.open(workUnitId)}
+        workUnitHref={page.panel.href}
       />
-      <IntakeDrawer openId={page.intake.openId} onPickTenant={(tenantId) => page.intake.open(tenantId, { replace: true })} onClose={page.intake.close} />
+      <IntakeDrawer
+        openId={page.intake.openId}
+        onPickTenant={(tenantId) => page.intake.open(tenantId, { replace: true })}
+        onClose={page.intake.close}
+      />
     </>
   );
 }

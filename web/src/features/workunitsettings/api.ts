@@ -11,7 +11,7 @@ import { apiSend } from '../../lib/api-client';
 import { pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey } from '../../lib/list-api';
-import { literal } from '../../lib/list-query';
+import { literal } from '../../lib/odata-literal';
 import { lookupKeys } from '../../lib/lookups';
 import { useApiMutation } from '../../lib/mutations';
 
@@ -31,21 +31,28 @@ export type WorkUnitType = JsonOf<WorkUnitTypeEntity>;
 /** One category with its tenant and type, read through the list (no single-category call in spec 001 §7). */
 export function useCategory(id: number | null) {
   return useQuery({
-    ...listItemQueryOptions<WorkUnitCategory>(CATEGORIES_PATH, `workUnitCategoryId eq ${literal(id)}`, { expand: CATEGORY_EXPAND }),
+    ...listItemQueryOptions<WorkUnitCategory>(CATEGORIES_PATH, `workUnitCategoryId eq ${literal(id)}`, {
+      expand: CATEGORY_EXPAND,
+    }),
     enabled: id !== null,
   });
 }
 
 /** One work unit type, read through the list. */
 export function useWorkUnitType(id: number | null) {
-  return useQuery({ ...listItemQueryOptions<WorkUnitType>(WORK_UNIT_TYPES_PATH, `workUnitTypeId eq ${literal(id)}`), enabled: id !== null });
+  return useQuery({
+    ...listItemQueryOptions<WorkUnitType>(WORK_UNIT_TYPES_PATH, `workUnitTypeId eq ${literal(id)}`),
+    enabled: id !== null,
+  });
 }
 
 /** `PUT v1/workunitcategories` or `POST v1/workunitcategories/{id}`; the work unit form offers categories by the lookup. */
 export function useSaveCategory(id: number | 'new') {
   return useApiMutation({
     mutationFn: (input: WorkUnitCategoryInput) =>
-      id === 'new' ? apiSend<WorkUnitCategory>('PUT', CATEGORIES_PATH, input) : apiSend<WorkUnitCategory>('POST', `${CATEGORIES_PATH}/${pathId(id)}`, input),
+      id === 'new'
+        ? apiSend<WorkUnitCategory>('PUT', CATEGORIES_PATH, input)
+        : apiSend<WorkUnitCategory>('POST', `${CATEGORIES_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(CATEGORIES_PATH), lookupKeys.categories],
     errorMessage: CATEGORY_MESSAGES.categorySaveFailed,
   });
@@ -55,7 +62,9 @@ export function useSaveCategory(id: number | 'new') {
 export function useSaveSubcategory(id: number | 'new') {
   return useApiMutation({
     mutationFn: (input: WorkUnitSubcategoryInput) =>
-      id === 'new' ? apiSend<WorkUnitSubcategory>('PUT', SUBCATEGORIES_PATH, input) : apiSend<WorkUnitSubcategory>('POST', `${SUBCATEGORIES_PATH}/${pathId(id)}`, input),
+      id === 'new'
+        ? apiSend<WorkUnitSubcategory>('PUT', SUBCATEGORIES_PATH, input)
+        : apiSend<WorkUnitSubcategory>('POST', `${SUBCATEGORIES_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(SUBCATEGORIES_PATH), lookupKeys.subcategories],
     errorMessage: CATEGORY_MESSAGES.subcategorySaveFailed,
   });
@@ -65,7 +74,9 @@ export function useSaveSubcategory(id: number | 'new') {
 export function useSaveWorkUnitType(id: number | 'new') {
   return useApiMutation({
     mutationFn: (input: { name: string; enabled: boolean }) =>
-      id === 'new' ? apiSend<WorkUnitType>('PUT', WORK_UNIT_TYPES_PATH, input) : apiSend<WorkUnitType>('POST', `${WORK_UNIT_TYPES_PATH}/${pathId(id)}`, input),
+      id === 'new'
+        ? apiSend<WorkUnitType>('PUT', WORK_UNIT_TYPES_PATH, input)
+        : apiSend<WorkUnitType>('POST', `${WORK_UNIT_TYPES_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(WORK_UNIT_TYPES_PATH), listQueryKey(CATEGORIES_PATH), lookupKeys.workUnitTypes],
     errorMessage: CATEGORY_MESSAGES.typeSaveFailed,
   });

@@ -31,13 +31,28 @@ export default function CategoryDrawer({ openId, routeTenantId, onClose, onCreat
     <SideDrawer
       open={openId !== null}
       onClose={onClose}
-      title={creating ? 'Create Category' : `Edit Category${category.data ? ` #${category.data.workUnitCategoryId}: ${category.data.name}` : ''}`}
-      headerActions={category.data && <AuditHistoryButton entityType="workUnitCategory" entityId={String(category.data.workUnitCategoryId)} />}
+      title={
+        creating
+          ? 'Create Category'
+          : `Edit Category${category.data ? ` #${category.data.workUnitCategoryId}: ${category.data.name}` : ''}`
+      }
+      headerActions={
+        category.data && (
+          <AuditHistoryButton entityType="workUnitCategory" entityId={String(category.data.workUnitCategoryId)} />
+        )
+      }
     >
       {typeof id === 'number' && category.isPending && <LinearProgress />}
       {notFound && <Typography color="text.secondary">This category does not exist.</Typography>}
       {id !== null && (creating || category.data) && (
-        <CategoryForm key={id} id={id} category={category.data ?? undefined} routeTenantId={routeTenantId} onClose={onClose} onCreated={onCreated} />
+        <CategoryForm
+          key={id}
+          id={id}
+          category={category.data ?? undefined}
+          routeTenantId={routeTenantId}
+          onClose={onClose}
+          onCreated={onCreated}
+        />
       )}
     </SideDrawer>
   );
@@ -69,18 +84,30 @@ function CategoryForm({
           isVisibleInResolutionCenter: category.isVisibleInResolutionCenter,
         }
       : // No type chosen yet: "Please choose a work unit type." until one is (spec 001 §5).
-        { name: '', tenantId: routeTenantId, workUnitTypeId: undefined, isEnabled: true, isVisibleInResolutionCenter: false },
+        {
+          name: '',
+          tenantId: routeTenantId,
+          workUnitTypeId: undefined,
+          isEnabled: true,
+          isVisibleInResolutionCenter: false,
+        },
   });
   const save = useSaveCategory(id);
   const tenants = useTenantsLookup();
   const types = useWorkUnitTypesLookup();
 
-  const tenantOptions: FieldOption[] = (tenants.data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name }));
+  const tenantOptions: FieldOption[] = (tenants.data ?? []).map((tenant) => ({
+    value: tenant.tenantId,
+    label: tenant.name,
+  }));
   // A disabled tenant is not in the lookup; the category's own still shows.
   if (category?.tenant && !tenantOptions.some((option) => option.value === category.tenantId)) {
     tenantOptions.push({ value: category.tenantId, label: category.tenant.name });
   }
-  const typeOptions: FieldOption[] = (types.data ?? []).map((type) => ({ value: type.workUnitTypeId, label: type.name }));
+  const typeOptions: FieldOption[] = (types.data ?? []).map((type) => ({
+    value: type.workUnitTypeId,
+    label: type.name,
+  }));
   if (category?.workUnitType && !typeOptions.some((option) => option.value === category.workUnitTypeId)) {
     typeOptions.push({ value: category.workUnitTypeId, label: category.workUnitType.name });
   }
@@ -88,11 +115,29 @@ function CategoryForm({
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus={id === 'new'} />
-      <FormSelectField control={form.control} name="workUnitTypeId" label="Work Unit Type" options={typeOptions} required disabled={types.isPending} />
-      <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenantOptions} required disabled={tenants.isPending} />
+      <FormSelectField
+        control={form.control}
+        name="workUnitTypeId"
+        label="Work Unit Type"
+        options={typeOptions}
+        required
+        disabled={types.isPending}
+      />
+      <FormSelectField
+        control={form.control}
+        name="tenantId"
+        label="Tenant"
+        options={tenantOptions}
+        required
+        disabled={tenants.isPending}
+      />
       <Box sx={{ display: 'flex', flexDirection: 'column' }}>
         <FormCheckboxField control={form.control} name="isEnabled" label="Enabled" />
-        <FormCheckboxField control={form.control} name="isVisibleInResolutionCenter" label="Visible in Resolution Center" />
+        <FormCheckboxField
+          control={form.control}
+          name="isVisibleInResolutionCenter"
+          label="Visible in Resolution Center"
+        />
       </Box>
       <FormActions
         form={form}

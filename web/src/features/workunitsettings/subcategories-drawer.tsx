@@ -13,10 +13,20 @@ import { useListState } from '../../lib/url-state';
 import { SUBCATEGORIES_PATH, useCategory, useSaveSubcategory, type WorkUnitSubcategory } from './api';
 
 /** The subcategories of one category (spec 001 §2 Work unit settings): list, create, edit. `?subcategoriesCategoryId=`. */
-export default function SubcategoriesDrawer({ categoryId, onClose }: { categoryId: number | null; onClose: () => void }) {
+export default function SubcategoriesDrawer({
+  categoryId,
+  onClose,
+}: {
+  categoryId: number | null;
+  onClose: () => void;
+}) {
   const category = useCategory(categoryId);
   return (
-    <SideDrawer open={categoryId !== null} onClose={onClose} title={`Subcategories${category.data ? `: ${category.data.name}` : ''}`}>
+    <SideDrawer
+      open={categoryId !== null}
+      onClose={onClose}
+      title={`Subcategories${category.data ? `: ${category.data.name}` : ''}`}
+    >
       {categoryId !== null && <CategorySubcategories key={categoryId} categoryId={categoryId} />}
     </SideDrawer>
   );
@@ -27,7 +37,12 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
   const editor = useInlineEditor<WorkUnitSubcategory>((row) => row.workUnitSubcategoryId);
   const columns: GridColDef<WorkUnitSubcategory>[] = [
     { field: 'workUnitSubcategoryId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink onClick={() => editor.open(row)}>{row.name}</CellLink> },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      renderCell: ({ row }) => <CellLink onClick={() => editor.open(row)}>{row.name}</CellLink>,
+    },
     { field: 'isEnabled', headerName: 'Enabled', type: 'boolean', width: 100 },
   ];
   return (
@@ -56,7 +71,6 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
   );
 }
 
-
 type SubcategoryValues = z.input<typeof workUnitSubcategoryInputSchema>;
 
 function SubcategoryForm({
@@ -72,14 +86,27 @@ function SubcategoryForm({
 }) {
   const form = useForm<SubcategoryValues, unknown, z.output<typeof workUnitSubcategoryInputSchema>>({
     resolver: schemaResolver(workUnitSubcategoryInputSchema),
-    defaultValues: { workUnitCategoryId: categoryId, name: subcategory?.name ?? '', isEnabled: subcategory?.isEnabled ?? true },
+    defaultValues: {
+      workUnitCategoryId: categoryId,
+      name: subcategory?.name ?? '',
+      isEnabled: subcategory?.isEnabled ?? true,
+    },
   });
   const save = useSaveSubcategory(subcategory?.workUnitSubcategoryId ?? 'new');
   return (
-    <InlineFormCard label="Subcategory" title={subcategory ? 'Edit Subcategory' : 'Create Subcategory'} onCancel={onClose}>
+    <InlineFormCard
+      label="Subcategory"
+      title={subcategory ? 'Edit Subcategory' : 'Create Subcategory'}
+      onCancel={onClose}
+    >
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormCheckboxField control={form.control} name="isEnabled" label="Enabled" />
-      <FormActions form={form} onSave={async (input) => onSaved(await save.mutateAsync(input))} onClose={onClose} loading={save.isPending} />
+      <FormActions
+        form={form}
+        onSave={async (input) => onSaved(await save.mutateAsync(input))}
+        onClose={onClose}
+        loading={save.isPending}
+      />
     </InlineFormCard>
   );
 }

@@ -16,8 +16,14 @@ import { CATEGORIES_PATH, CATEGORY_EXPAND, type WorkUnitCategory } from './api';
 import { WorkUnitTypesSection } from './work-unit-types-section';
 
 // The drawers and their forms load when first opened.
-const CategoryDrawer = lazyWhenOpened(() => import('./category-drawer'), (props) => props.openId !== null);
-const SubcategoriesDrawer = lazyWhenOpened(() => import('./subcategories-drawer'), (props) => props.categoryId !== null);
+const CategoryDrawer = lazyWhenOpened(
+  () => import('./category-drawer'),
+  (props) => props.openId !== null,
+);
+const SubcategoriesDrawer = lazyWhenOpened(
+  () => import('./subcategories-drawer'),
+  (props) => props.categoryId !== null,
+);
 
 /**
  * Work Unit Settings (spec 001 §2): the categories grid — enabled ones by default, a filter the
@@ -44,15 +50,35 @@ export default function WorkUnitSettingsPage() {
       headerName: 'Name',
       flex: 1,
       minWidth: 180,
-      renderCell: ({ row }) => <CellLink href={drawer.href(row.workUnitCategoryId)} onClick={() => drawer.open(row.workUnitCategoryId)}>{row.name}</CellLink>,
+      renderCell: ({ row }) => (
+        <CellLink href={drawer.href(row.workUnitCategoryId)} onClick={() => drawer.open(row.workUnitCategoryId)}>
+          {row.name}
+        </CellLink>
+      ),
     },
-    { field: 'tenant', headerName: 'Tenant', flex: 1, minWidth: 150, valueGetter: (_value, row) => row.tenant?.name ?? '' },
-    { field: 'workUnitType', headerName: 'Work Unit Type', flex: 1, minWidth: 150, valueGetter: (_value, row) => row.workUnitType?.name ?? '' },
+    {
+      field: 'tenant',
+      headerName: 'Tenant',
+      flex: 1,
+      minWidth: 150,
+      valueGetter: (_value, row) => row.tenant?.name ?? '',
+    },
+    {
+      field: 'workUnitType',
+      headerName: 'Work Unit Type',
+      flex: 1,
+      minWidth: 150,
+      valueGetter: (_value, row) => row.workUnitType?.name ?? '',
+    },
     { field: 'isEnabled', headerName: 'Enabled', type: 'boolean', width: 120 },
     { field: 'isVisibleInResolutionCenter', headerName: 'Visible in Resolution Center', type: 'boolean', width: 210 },
     actionsColumn<WorkUnitCategory>((row) => [
       { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.workUnitCategoryId) },
-      { label: 'Subcategories', icon: <AccountTreeIcon fontSize="small" />, onClick: () => subcategories.open(row.workUnitCategoryId) },
+      {
+        label: 'Subcategories',
+        icon: <AccountTreeIcon fontSize="small" />,
+        onClick: () => subcategories.open(row.workUnitCategoryId),
+      },
     ]),
   ];
 
@@ -76,7 +102,12 @@ export default function WorkUnitSettingsPage() {
         onCreate={() => drawer.open('new')}
         onRowClick={(row) => drawer.open(row.workUnitCategoryId)}
       />
-      <CategoryDrawer openId={drawer.openId} routeTenantId={tenantId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
+      <CategoryDrawer
+        openId={drawer.openId}
+        routeTenantId={tenantId}
+        onClose={drawer.close}
+        onCreated={(id) => drawer.open(id, { replace: true })}
+      />
       <SubcategoriesDrawer categoryId={positiveIntId(subcategories.openId)} onClose={subcategories.close} />
       {canEditTypes && <WorkUnitTypesSection />}
     </>

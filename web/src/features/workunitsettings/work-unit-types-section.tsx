@@ -28,9 +28,21 @@ export function WorkUnitTypesSection() {
   const drawer = useDrawerParam('workUnitTypeId');
   const columns: GridColDef<WorkUnitType>[] = [
     { field: 'workUnitTypeId', headerName: 'ID', type: 'number', width: 90, align: 'left', headerAlign: 'left' },
-    { field: 'name', headerName: 'Name', flex: 1, renderCell: ({ row }) => <CellLink href={drawer.href(row.workUnitTypeId)} onClick={() => drawer.open(row.workUnitTypeId)}>{row.name}</CellLink> },
+    {
+      field: 'name',
+      headerName: 'Name',
+      flex: 1,
+      renderCell: ({ row }) => (
+        <CellLink href={drawer.href(row.workUnitTypeId)} onClick={() => drawer.open(row.workUnitTypeId)}>
+          {row.name}
+        </CellLink>
+      ),
+    },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
-    actionsColumn<WorkUnitType>((row) => [{ label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.workUnitTypeId) }], { width: 90 }),
+    actionsColumn<WorkUnitType>(
+      (row) => [{ label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.workUnitTypeId) }],
+      { width: 90 },
+    ),
   ];
   return (
     <Box component="section" aria-label="Work Unit Types" sx={{ mt: 4 }}>
@@ -47,27 +59,55 @@ export function WorkUnitTypesSection() {
         onCreate={() => drawer.open('new')}
         onRowClick={(row) => drawer.open(row.workUnitTypeId)}
       />
-      <WorkUnitTypeDrawer openId={drawer.openId} onClose={drawer.close} onCreated={(id) => drawer.open(id, { replace: true })} />
+      <WorkUnitTypeDrawer
+        openId={drawer.openId}
+        onClose={drawer.close}
+        onCreated={(id) => drawer.open(id, { replace: true })}
+      />
     </Box>
   );
 }
 
 type WorkUnitTypeValues = z.input<typeof workUnitTypeInputSchema>;
 
-function WorkUnitTypeDrawer({ openId, onClose, onCreated }: { openId: string | null; onClose: () => void; onCreated: (workUnitTypeId: number) => void }) {
+function WorkUnitTypeDrawer({
+  openId,
+  onClose,
+  onCreated,
+}: {
+  openId: string | null;
+  onClose: () => void;
+  onCreated: (workUnitTypeId: number) => void;
+}) {
   const id = openId === 'new' ? 'new' : positiveIntId(openId);
   const type = useWorkUnitType(typeof id === 'number' ? id : null);
   const notFound = (openId !== null && id === null) || (type.isSuccess && type.data === null);
   return (
-    <SideDrawer open={openId !== null} onClose={onClose} title={id === 'new' ? 'Create Work Unit Type' : `Edit Work Unit Type${type.data ? `: ${type.data.name}` : ''}`}>
+    <SideDrawer
+      open={openId !== null}
+      onClose={onClose}
+      title={id === 'new' ? 'Create Work Unit Type' : `Edit Work Unit Type${type.data ? `: ${type.data.name}` : ''}`}
+    >
       {typeof id === 'number' && type.isPending && <LinearProgress />}
       {notFound && <Typography color="text.secondary">This work unit type does not exist.</Typography>}
-      {id !== null && (id === 'new' || type.data) && <WorkUnitTypeForm key={id} id={id} type={type.data ?? undefined} onClose={onClose} onCreated={onCreated} />}
+      {id !== null && (id === 'new' || type.data) && (
+        <WorkUnitTypeForm key={id} id={id} type={type.data ?? undefined} onClose={onClose} onCreated={onCreated} />
+      )}
     </SideDrawer>
   );
 }
 
-function WorkUnitTypeForm({ id, type, onClose, onCreated }: { id: number | 'new'; type?: WorkUnitType; onClose: () => void; onCreated: (workUnitTypeId: number) => void }) {
+function WorkUnitTypeForm({
+  id,
+  type,
+  onClose,
+  onCreated,
+}: {
+  id: number | 'new';
+  type?: WorkUnitType;
+  onClose: () => void;
+  onCreated: (workUnitTypeId: number) => void;
+}) {
   const form = useForm<WorkUnitTypeValues, unknown, z.output<typeof workUnitTypeInputSchema>>({
     resolver: schemaResolver(workUnitTypeInputSchema),
     defaultValues: { name: type?.name ?? '', enabled: type?.enabled ?? true },

@@ -1,0 +1,40 @@
+import { PROBE_SECRETS, stamp, type AreaProbes } from '../../../test/probe-kit.js';
+
+/** What the authorization matrix sends to this area's routes (server/test/route-probes.ts). */
+export const probes: AreaProbes = {
+  /**
+   * Who may call each route, as the matrix expects it to answer: written by hand, apart from the
+   * routes' own declarations (server/test/expected-access.ts).
+   */
+  access: {
+    'POST /v1/agent/enrol': { machine: ['token'] },
+    'GET /v1/agent/configuration': { machine: ['device'] },
+    'POST /v1/agent/restart/acknowledge': { machine: ['device'] },
+    'POST /v1/agent/logs': { machine: ['device'] },
+    'POST /v1/agent/operations/:deviceOperationId/logs': { machine: ['device'] },
+    'POST /v1/agent/operations/:deviceOperationId/complete': { machine: ['device'] },
+    'POST /v1/agent/installations/:packageId': { machine: ['device'] },
+    'GET /v1/agent/packageversions/:packageVersionId/download': { machine: ['device'] },
+    'GET /downloads/agent/:file': 'public',
+  },
+  bodies: {
+    'POST /v1/agent/enrol': () => ({
+      agentKey: PROBE_SECRETS.agentKey(),
+      machineName: `PROBE-${stamp()}`,
+      operatingSystem: 'linux',
+      architecture: 'x64',
+      agentVersion: '0.1.0',
+    }),
+    'POST /v1/agent/restart/acknowledge': () => undefined,
+    'POST /v1/agent/logs': () => ({ entries: [{ entryType: 'Information', detail: 'probed' }] }),
+    'POST /v1/agent/operations/:deviceOperationId/logs': () => ({
+      entries: [{ entryType: 'Information', detail: 'probed' }],
+    }),
+    'POST /v1/agent/operations/:deviceOperationId/complete': (o) => ({ completionToken: o.agentCompletionToken }),
+    'POST /v1/agent/installations/:packageId': (o) => ({
+      packageVersionId: o.agentPackageVersionId,
+      status: 'Installed',
+    }),
+  },
+  notTenantBound: ['POST /v1/agent/enrol', 'POST /v1/agent/logs', 'POST /v1/agent/restart/acknowledge'],
+};

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TEXT_MAX } from '@cfs/contracts/work-units';
+import {
+  createSubscription,
+  createTenant,
+  createToken,
+  createWorkUnit,
+  drawer,
+  gridRow,
+  homeTenantId,
+  launchBrowser,
+  portalDatabase,
+  portalUrl,
+  screenshot,
+  searchGrid,
+  sessionOf,
+  signedInPage,
+  uniqueName,
+  type Session,
+  insertLinePackage,
+} from './support';
+
+/**
+ * What operators saw on a laptop's screen (1440 px and 1400 px wide) and in dark mode: grids that
+ * scrolled sideways or cut their headers and cells, a Save bar of another colour than its panel,
+ * a note box that grew without end. Each test measures what the user sees.
+ */
+
+/** How far the grid's rows reach past its visible width (0 or less: nothing to scroll to). */
+function sidewaysOverflow(page: Page): Promise<number> {
+  return page
+    .locator('.MuiDataGrid-virtualScroller')
+    .first()
+    .evaluate((element) => element.scrollWidth - element.clientWidth);
+}
+
+/** The header titles whose text is cut (an ellipsis, or more text than room). */
+function truncatedHeaders(page: Page): Promise<string[]> {
+  return page
+    .locator('.MuiDataGrid-columnHeaderTitle')
+    .evaluateAll((titles) =>
+      titles
+        .filter((title) => title.scrollWidth > title.clientWidth || title.scrollHeight > title.clientHeight)
+        .map((title) => title.textContent ?? ''),
+    );
+}
+
+/** An agent that enrols with a token of the user's tenant: a pending device pinging now. */
+async function enrolAgent(session: Session, machineName: string): Promise<void> {
+  const { generatedToken } = await createToken(session);
+  const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${generatedToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      agentKey: randomBytes(32).toString('base64url'),
+      machineName,
+      operatingSystem: 'win32',
+      architecture: 'x64',
+    }),
+  });
+  if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
+}
+
+/** Whether the element lies wholly inside the grid's visible area, sideways. */
+async function whollyInGrid(page: Page, element: Locator): Promise<boolean> {
+  const box = await element.boundingBox();
+  const grid = await page.locator('.MuiDataGrid-virtualScroller').first().boundingBox();
+  if (!box || !grid) return false;
+  return box.x >= grid.x && box.x + box.width <= grid.x + grid.width;
+}
+
+describe('layout on a laptop screen and in dark mode', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('at 1440 px the work units grid fits without scrolling sideways; the columns left out are offered in the column panel', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const unit = await createWorkUnit(operator, { title: uniqueName('E2E laptop') });
+    const page = await signedInPage(browser, 'operator', { width: 1440 });
+    await page.goto('/workunitsv2');
+    await searchGrid(page, unit.title);
+    await screenshot(page, 'layout-work-units-1440');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await truncatedHeaders(page)).toEqual([]);
+    const headers = (await page.getByRole('columnheader').allTextContents()).map((header) => header.trim());
+    expect(headers).toEqual(expect.arrayContaining(['ID', 'Title', 'Severity', 'State', 'Assigned To']));
+    // A column left out for want of room is one click away, and then stays.
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Created' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('columnheader', { name: 'Created', exact: true }).waitFor();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'layout-work-units-375');
+  });
+
+  test('at 1400 px the Rules grid shows its Enabled header whole and fits without scrolling sideways', async () => {
+    const page = await signedInPage(browser, 'admin', { width: 1400 });
+    await page.goto('/rules');
+    await page.getByRole('columnheader', { name: 'Enabled' }).waitFor();
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    await screenshot(page, 'layout-rules-1400');
+    expect(await truncatedHeaders(page)).toEqual([]);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test("at 1440 px Pending Devices shows each row's Last Ping with its age whole", async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const machineName = uniqueName('e2e-laptop').replace(' ', '-');
+    await enrolAgent(operator, machineName);
+    const page = await signedInPage(browser, 'operator', { width: 1440 });
+    await page.goto(`/${homeTenantId(operator)}/pendingdevices`);
+    await searchGrid(page, machineName);
+    await screenshot(page, 'layout-pending-devices-1440');
+    const lastPing = gridRow(page, machineName).locator('[data-field="lastPing"]');
+    await lastPing.getByText('just now').waitFor();
+    expect(await whollyInGrid(page, lastPing.getByText('just now'))).toBe(true);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await truncatedHeaders(page)).toEqual([]);
+  });
+
+  test("at 1440 px the Version report fits without scrolling sideways and shows its Latest columns' cells whole", async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(admin, { name: uniqueName('E2E Laptop Versions') });
+    const subscription = await createSubscription(admin, tenant.tenantId, 'Line 1');
+    const deviceName = uniqueName('e2e-laptop-host').replace(' ', '-');
+    const db = await portalDatabase();
+    try {
+      const { packageId, version } = await insertLinePackage(db, tenant.tenantId);
+      const installed = await version('1.0.0', 2);
+      await version('1.1.0', 1);
+      const device = await db.query<{ device_id: string }>(
+        `INSERT INTO device (tenant_id, subscription_id, name) VALUES ($1, $2, $3) RETURNING device_id`,
+        [tenant.tenantId, subscription.subscriptionId, deviceName],
+      );
+      await db.query(
+        `INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id) VALUES ($1, $2, $3, $4, $4, 2)`,
+        [device.rows[0]!.device_id, packageId, tenant.tenantId, installed],
+      );
+    } finally {
+      await db.end();
+    }
+    const page = await signedInPage(browser, 'admin', { width: 1440 });
+    await page.goto(`/${tenant.tenantId}/versionreport`);
+    const row = gridRow(page, deviceName);
+    await row.locator('[data-field="latestVersion"]').getByText('1.1.0').waitFor();
+    await screenshot(page, 'layout-version-report-1440');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await truncatedHeaders(page)).toEqual([]);
+    for (const field of ['latestVersion', 'latestVersionReleased']) {
+      const cell = row.locator(`[data-field="${field}"]`);
+      expect(await whollyInGrid(page, cell)).toBe(true);
+      // The cell and what it holds show their text whole.
+      const cut = await cell.evaluate((element) =>
+        [element, ...element.querySelectorAll('*')].some((part) => part.scrollWidth > part.clientWidth),
+      );
+      expect(cut).toBe(false);
+    }
+    await row
+      .locator('[data-field="latestVersionReleased"]')
+      .getByText(/ago|just now/)
+      .waitFor();
+  });
+
+  test("in dark mode the work unit panel's Save bar is the panel's colour", async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const unit = await createWorkUnit(operator);
+    // The portal starts light whatever the system prefers; the header's switch turns it dark.
+    const page = await signedInPage(browser, 'operator', { width: 1440, colorScheme: 'dark', ownContext: true });
+    await page.goto('/workunitsv2');
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
+    const panel = drawer(page);
+    const saveAndClose = panel.getByRole('button', { name: 'Save & Close' });
+    await saveAndClose.waitFor();
+    await screenshot(page, 'layout-work-unit-panel-dark');
+    const colours = await saveAndClose.evaluate((button) => {
+      let bar: Element | null = button;
+      while (bar && getComputedStyle(bar).position !== 'sticky') bar = bar.parentElement;
+      const paper = button.closest('.MuiDrawer-paper');
+      const paint = (element: Element | null) =>
+        element ? `${getComputedStyle(element).backgroundColor} ${getComputedStyle(element).backgroundImage}` : 'none';
+      return {
+        bar: paint(bar),
+        panel: paint(paper),
+        dark: paper ? getComputedStyle(paper).backgroundImage !== 'none' : false,
+      };
+    });
+    // Dark mode lightens the raised panel with an overlay: the bar has it too.
+    expect(colours.dark).toBe(true);
+    expect(colours.bar).toBe(colours.panel);
+  });
+
+  test('a 4,000-character note keeps its box at most 12 rows high, scrolling inside', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const unit = await createWorkUnit(operator);
+    const page = await signedInPage(browser, 'operator', { width: 1440 });
+    await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
+    const box = drawer(page).getByRole('region', { name: 'Notes' }).getByRole('textbox', { name: 'New note' });
+    await box.waitFor();
+    const emptyHeight = (await box.boundingBox())?.height ?? 0;
+    const text = Array.from(
+      { length: 80 },
+      (_, line) => `Line ${line + 1} of the shift report: the printer was checked again.`,
+    )
+      .join('\n')
+      .slice(0, TEXT_MAX);
+    expect(text.length).toBe(TEXT_MAX);
+    await box.fill(text);
+    await expect.poll(() => box.inputValue()).toHaveLength(TEXT_MAX);
+    await box.scrollIntoViewIfNeeded();
+    await screenshot(page, 'layout-long-note');
+    const sizes = await box.evaluate((element) => ({
+      lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+      height: element.clientHeight,
+      scrollHeight: element.scrollHeight,
+    }));
+    expect(sizes.height).toBeGreaterThan(emptyHeight);
+    expect(sizes.height).toBeLessThanOrEqual(12 * sizes.lineHeight + 1);
+    expect(sizes.scrollHeight).toBeGreaterThan(sizes.height);
+  });
+});
