@@ -21,6 +21,25 @@ export async function runStatements(db: Kysely<unknown>, statements: readonly st
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 
+/** What a migration declares of a table it creates: the folder that writes it, and its tenant column if it has one. */
+export interface TableDeclaration {
+  /** The one folder (server/src/<owner>) that inserts, updates and deletes its rows. */
+  readonly owner: string;
+  /** The column naming the tenant a row belongs to: the table is then read and written only through `scoped()`. */
+  readonly tenantColumn?: string;
+  /** A row without a tenant belongs to the installation and is visible to every caller. */
+  readonly sharedWhenNull?: boolean;
+}
+
+/**
+ * The statement that records a table's (or a view's) declaration on the table itself, beside the
+ * statement that creates it: `npm run db:types` reads the declarations of the migrated database into `tables.ts`
+ * (TABLE_OWNERS, TENANT_TABLES), and fails on a table without one.
+ */
+export function declareTable(table: string, declaration: TableDeclaration, kind: 'TABLE' | 'VIEW' = 'TABLE'): string {
+  return `COMMENT ON ${kind} ${table} IS '${JSON.stringify(declaration).replaceAll("'", "''")}'`;
+}
+
 /**
  * Brings the schema up to date. Several instances may start at once against one PostgreSQL
  * server: Kysely's migrator takes an advisory lock, so only one of them migrates.
