@@ -285,7 +285,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     });
   });
 
-  test('a stakeholder is named completely: with a name only, Save asks for the email and the phone and sends nothing', async () => {
+  test('a stakeholder is named completely: with a name only, Save asks for the email and the phone, without the name for the name, and sends nothing', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);
     const page = await signedInPage(browser, 'operator');
@@ -306,6 +306,12 @@ describe('work units (operator, and admin in a second browser)', () => {
 
     await panel.getByRole('textbox', { name: 'Stakeholder Email' }).fill('dana.reyes@contoso.example');
     await panel.getByRole('textbox', { name: 'Stakeholder Phone' }).fill('+1 555 0100');
+    // The name is as required as the email and the phone.
+    await panel.getByRole('textbox', { name: 'Stakeholder Name' }).fill('');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText(WORK_UNIT_MESSAGES.stakeholderNameRequired).waitFor();
+    expect(patches).toEqual([]);
+    await panel.getByRole('textbox', { name: 'Stakeholder Name' }).fill('Dana Reyes');
     expect(await save(page, panel)).toBe(200);
     expect(await workUnit(page, unit.workUnitId)).toMatchObject({
       stakeHolderFullName: 'Dana Reyes',
