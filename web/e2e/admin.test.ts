@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COPY_TOOLTIP_MS } from '@cfs/contracts/constants';
 import type { Tenant } from '@cfs/contracts/tenants';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
+import { CATEGORY_MESSAGES } from '@cfs/contracts/work-unit-settings';
 import {
   api,
   choose,
@@ -24,6 +25,7 @@ import {
   signedInPage,
   uniqueName,
   type ListResponse,
+  screenshotAtWidths,
 } from './support';
 import type { JsonOf } from '../src/lib/json-types';
 
@@ -528,7 +530,7 @@ describe('administration (admin)', () => {
     await screenshot(page, 'admin-category-validation');
   });
 
-  test('a saved category is listed with its tenant and type; its subcategory drawer creates a subcategory', async () => {
+  test('a saved category is listed with its tenant and type; its name again, in capitals, is refused on the name; its subcategory drawer creates a subcategory', async () => {
     const category = uniqueName('E2E Hardware');
     const subcategory = uniqueName('E2E Keyboard');
     const page = await signedInPage(browser, 'admin');
@@ -545,6 +547,25 @@ describe('administration (admin)', () => {
     const row = gridRow(page, category);
     await row.getByText('Contoso').waitFor();
     await row.getByText('Incident').waitFor();
+
+    // The same name again, in other letters, is refused on the name; the drawer keeps what was typed.
+    await page.getByRole('button', { name: 'Create', exact: true }).first().click();
+    await panel.getByRole('heading', { name: 'Create Category' }).waitFor();
+    await panel.getByRole('textbox', { name: 'Name' }).fill(category.toUpperCase());
+    await choose(panel, page, 'Work Unit Type', 'Incident');
+    await panel.getByRole('button', { name: 'Save & Close' }).click();
+    await panel.getByText(CATEGORY_MESSAGES.categoryNameTaken).first().waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Name' }).inputValue()).toBe(category.toUpperCase());
+    await screenshotAtWidths(page, 'admin-category-name-taken');
+    await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Unsaved changes' })
+      .getByRole('button', { name: 'Yes', exact: true })
+      .click();
+    await page.waitForURL((url) => !url.searchParams.has('workUnitCategoryId'));
+    // (A row's text is matched whatever its case: one row is the category's alone.)
+    await row.waitFor();
+    await expect.poll(() => gridRow(page, category).count()).toBe(1);
 
     await row.getByRole('button', { name: 'Subcategories' }).click();
     const subcategories = drawer(page);

@@ -125,6 +125,22 @@ describe('the intake wizard', () => {
     await unitPanel.getByRole('tab', { name: 'Properties' }).click();
     const properties = unitPanel.getByRole('table', { name: 'Properties' });
     await properties.getByText(justification, { exact: false }).waitFor();
+    // Each answer is a row of its own, named by its section, in words rather than as JSON text.
+    const rows = await properties
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '').join(' = ')),
+      );
+    expect(rows).toEqual([
+      'person › fullName = Jane Doe',
+      'person › email = jane.doe@contoso.example',
+      'person › startDate = 2027-01-04',
+      'equipment › laptopModel = ThinkPad X1 Carbon',
+      'equipment › monitors = 2',
+      'equipment › headset = No',
+      'access › systems = Email, VPN',
+      `access › justification = ${justification}`,
+    ]);
     await settled(unitPanel);
     await screenshot(page, 'intake-created-unit-properties');
 

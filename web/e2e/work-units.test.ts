@@ -1,4 +1,6 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RELATED_SEARCH_DEBOUNCE_MS, WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
@@ -285,7 +287,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     });
   });
 
-  test('a stakeholder is named completely: with a name only, Save asks for the email and the phone and sends nothing', async () => {
+  test('a stakeholder is named completely: with a name only, Save asks for the email and the phone, without the name for the name, and sends nothing', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);
     const page = await signedInPage(browser, 'operator');
@@ -306,6 +308,12 @@ describe('work units (operator, and admin in a second browser)', () => {
 
     await panel.getByRole('textbox', { name: 'Stakeholder Email' }).fill('dana.reyes@contoso.example');
     await panel.getByRole('textbox', { name: 'Stakeholder Phone' }).fill('+1 555 0100');
+    // The name is as required as the email and the phone.
+    await panel.getByRole('textbox', { name: 'Stakeholder Name' }).fill('');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText(WORK_UNIT_MESSAGES.stakeholderNameRequired).waitFor();
+    expect(patches).toEqual([]);
+    await panel.getByRole('textbox', { name: 'Stakeholder Name' }).fill('Dana Reyes');
     expect(await save(page, panel)).toBe(200);
     expect(await workUnit(page, unit.workUnitId)).toMatchObject({
       stakeHolderFullName: 'Dana Reyes',
@@ -783,6 +791,38 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.getByText(SHELL_MESSAGES.exportFailed).waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Export All' }).isEnabled()).toBe(true);
     await screenshotAtWidths(page, 'work-units-export-failed');
+  });
+
+  test('a long export shows how much has arrived while it runs, then downloads the whole file', async () => {
+    // A slow export: the header and 300 kB of rows at once, the rest when the test lets it go.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+      response.write(`ID,Title\n${'1,Printer\n'.repeat(30_720)}`.slice(0, 300 * 1024));
+      void released.then(() => response.end('2,Scanner\n'));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await signedInPage(browser, 'operator');
+      await openList(page);
+      const { port } = slow.address() as AddressInfo;
+      await page.route('**/v1/workunits/Export**', (route) => route.continue({ url: `http://127.0.0.1:${port}/` }));
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export All' }).click();
+      const running = page.getByRole('button', { name: /^Exporting\.\.\./ });
+      await expect.poll(() => running.textContent()).toBe('Exporting... 300 kB');
+      expect(await running.isDisabled()).toBe(true);
+      await screenshotAtWidths(page, 'work-units-export-progress');
+      release();
+      const file = await download;
+      const text = await fs.readFile(await file.path(), 'utf8');
+      expect([text.length, text.slice(0, 9), text.slice(-10)]).toEqual([300 * 1024 + 10, 'ID,Title\n', '2,Scanner\n']);
+      await page.getByRole('button', { name: 'Export All' }).waitFor();
+    } finally {
+      release();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 
   test('the old experience lists the same work units, newest first, 50 a page, and links back', async () => {
