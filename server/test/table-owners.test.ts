@@ -121,5 +121,5 @@ describe('table owners', () => {
     expect(
       strays.map((write) => `${write.where} writes ${write.table} (owner: ${ownerOf(write.table) ?? 'none'})`),
     ).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -79,5 +79,5 @@ describe('tenant-owned tables', () => {
 
   test('are queried only through scoped(): no select, update, delete or insert of one elsewhere', () => {
     expect(unscopedQueries()).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
 import {
   api,
@@ -25,7 +26,8 @@ import {
 /**
  * A real agent against the built portal (issue: the device fleet and a real agent): it enrols
  * with a tenant token, is promoted on the Pending Devices page, shows up on the Devices page with
- * its machine's CPU and memory, runs an on-demand operation and reports it, and is refused once
+ * its machine's CPU and memory, runs an on-demand operation and reports it, installs and removes a
+ * package chosen on the Installations drawer, and is refused once
  * its token is revoked. The agent is the bundle `npm run build` makes (agent/dist/cfs-agent.cjs),
  * the same code as the single executables.
  */
@@ -59,7 +61,7 @@ describe('a real agent', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('enrols, is promoted in the browser, reports CPU and memory, runs an on-demand operation, and stops once its token is revoked', async () => {
+  test('enrols, is promoted in the browser, reports CPU and memory, runs an on-demand operation, installs and removes a package, and stops once its token is revoked', async () => {
     expect(fs.existsSync(bundle), 'npm run build makes the agent bundle').toBe(true);
     const session: Session = await sessionOf(browser, 'admin');
     const tenantId = homeTenantId(session);
@@ -171,9 +173,39 @@ describe('a real agent', () => {
     });
     expect(completed.completionToken).toBeNull();
 
+    // Installations, in the browser: the agent installs the version chosen of the catalogue's CFS
+    // Agent package; set to None, the package shows Removal Pending until the agent has removed its
+    // files, then Removed (the drawer shows the state of each opening: reopened here).
+    const packageFolder = path.join(dataDir, 'packages', 'CFS_Agent');
+    const openInstallations = async () => {
+      await page.goto(`/${tenantId}/devices?deviceInstallationsId=${deviceId}`);
+      const installations = drawer(page);
+      await installations.getByRole('heading', { name: `Device Installations: ${machineName}` }).waitFor();
+      return installations.getByRole('row').filter({ hasText: 'CFS Agent' });
+    };
+    const statusAfterReopening = async () => (await openInstallations()).getByRole('cell').nth(1).textContent();
+    const chooseVersion = async (option: RegExp) => {
+      const line = await openInstallations();
+      await line.getByRole('combobox').click();
+      await page.getByRole('listbox').getByRole('option', { name: option }).click();
+      await drawer(page).getByRole('button', { name: 'Save' }).click();
+      await page.getByText(DEVICE_MESSAGES.installationsSaved).first().waitFor();
+      return line;
+    };
+    const installing = await chooseVersion(/^1\.0\.0/);
+    await installing.getByRole('cell', { name: 'Pending', exact: true }).waitFor();
+    await expect.poll(statusAfterReopening, { timeout: 30_000, intervals: [1000] }).toBe('Installed');
+    expect(fs.readdirSync(packageFolder)).toEqual(['1.0.0']);
+    await screenshot(page, 'agent-installed');
+    const removing = await chooseVersion(/^None$/);
+    await removing.getByRole('cell', { name: 'Removal Pending', exact: true }).waitFor();
+    await expect.poll(statusAfterReopening, { timeout: 30_000, intervals: [1000] }).toBe('Removed');
+    expect(fs.existsSync(packageFolder)).toBe(false);
+    await screenshot(page, 'agent-removed');
+
     // The token revoked: the agent's next call is refused and it stops.
     await api(session, `/v1/tokens/${token.tokenGrantId}/revoke`, { method: 'PUT' });
     expect(await exited).toBe(3);
     expect(output.join('')).toContain('The portal refused this agent: The token has been revoked.');
-  });
+  }, 180_000);
 });
