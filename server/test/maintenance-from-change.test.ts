@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import fastJsonPatch from 'fast-json-patch';
 import { sql } from 'kysely';
-import type { Operation } from 'fast-json-patch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACTION_RESULT_STATUSES,
@@ -24,6 +22,7 @@ import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
 import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+import { workUnitPatch } from './work-unit-patch.js';
 
 let portal: TestPortal;
 let contosoToken: string;
@@ -84,43 +83,12 @@ async function create(body: Record<string, unknown>): Promise<WorkUnit> {
   return response.json<WorkUnit>();
 }
 
-const editable = (unit: WorkUnit) => {
-  const {
-    workUnitId: _1,
-    publicWorkUnitId: _2,
-    internalWorkUnitId: _3,
-    protocolId: _4,
-    created: _5,
-    createdBy: _6,
-    modified: _7,
-    modifiedBy: _8,
-    resolved: _9,
-    tenant: _10,
-    workUnitType: _11,
-    category: _12,
-    subcategory: _13,
-    protocol: _14,
-    ...fields
-  } = unit;
-  return fields;
-};
-
-/** The panel's patch: the difference between the previous and new state, each change guarded by a test. */
-function patchFrom(previous: WorkUnit, changes: Partial<WorkUnit>): Operation[] {
-  const before = editable(previous);
-  const after = { ...before, ...changes };
-  return fastJsonPatch.compare(before, after).flatMap((op) => {
-    const old = fastJsonPatch.getValueByPointer(before, op.path) as unknown;
-    return op.op === 'add' ? [op] : [{ op: 'test', path: op.path, value: old } as Operation, op];
-  });
-}
-
 async function patch(user: string, unit: WorkUnit, changes: Partial<WorkUnit>): Promise<WorkUnit> {
   const response = await portal.as(user, {
     method: 'PATCH',
     url: `/v1/workunits/${unit.workUnitId}`,
     headers: { 'content-type': 'application/json-patch+json' },
-    payload: JSON.stringify(patchFrom(unit, changes)),
+    payload: JSON.stringify(workUnitPatch(unit, changes)),
   });
   if (response.statusCode !== 200) throw new Error(`patch: ${response.statusCode} ${response.body}`);
   return response.json<WorkUnit>();

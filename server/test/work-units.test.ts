@@ -1,5 +1,3 @@
-import fastJsonPatch from 'fast-json-patch';
-import type { Operation } from 'fast-json-patch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   WORK_UNIT_EVENT_TYPES,
@@ -11,6 +9,7 @@ import {
 import { DEMO } from '../src/db/demo-ids.js';
 import { createDirectoryGroup, createStaffedTenant, createTenantAs, createWorkUnitAs, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { workUnitPatch } from './work-unit-patch.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -71,43 +70,12 @@ async function create(user: string, body: Record<string, unknown>): Promise<Work
   return response.json<WorkUnit>();
 }
 
-const editable = (unit: WorkUnit) => {
-  const {
-    workUnitId: _1,
-    publicWorkUnitId: _2,
-    internalWorkUnitId: _3,
-    protocolId: _4,
-    created: _5,
-    createdBy: _6,
-    modified: _7,
-    modifiedBy: _8,
-    resolved: _9,
-    tenant: _10,
-    workUnitType: _11,
-    category: _12,
-    subcategory: _13,
-    protocol: _14,
-    ...fields
-  } = unit;
-  return fields;
-};
-
-/** The panel's patch: the difference between the previous and new state, each change guarded by a test. */
-function patchFrom(previous: WorkUnit, changes: Partial<WorkUnit>): Operation[] {
-  const before = editable(previous);
-  const after = { ...before, ...changes };
-  return fastJsonPatch.compare(before, after).flatMap((op) => {
-    const old = fastJsonPatch.getValueByPointer(before, op.path) as unknown;
-    return op.op === 'add' ? [op] : [{ op: 'test', path: op.path, value: old } as Operation, op];
-  });
-}
-
 const patch = (user: string, unit: WorkUnit, changes: Partial<WorkUnit>) =>
   portal.as(user, {
     method: 'PATCH',
     url: `/v1/workunits/${unit.workUnitId}`,
     headers: { 'content-type': 'application/json-patch+json' },
-    payload: JSON.stringify(patchFrom(unit, changes)),
+    payload: JSON.stringify(workUnitPatch(unit, changes)),
   });
 
 describe('creating work units', () => {
