@@ -23,7 +23,7 @@ const textOf = (relative: string): string =>
         .join('\n')
     : read(relative);
 const spans = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
-const isPath = (span: string) => /^(web|server|contracts)\/\S+$/.test(span);
+const isPath = (span: string) => /^(web|server|contracts|client)\/\S+$/.test(span);
 
 const quotes = [...example.matchAll(/^### `([^`]+)`[^\n]*\n+```tsx?\n([\s\S]*?)\n```/gm)].map((match) => ({
   file: match[1]!,
