@@ -16,7 +16,8 @@ import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
-import { presentOperation, presentPackage, presentVersion } from './presenters.js';
+import { presentOperation, presentVersion } from './presenters.js';
+import { packageEntity } from './resource.js';
 
 /**
  * A tenantless package is the installation's own and offered to every tenant: one tenant's staff
@@ -44,18 +45,6 @@ export async function lockPackage(tx: ScopedDb<Tx>, user: Principal, id: string)
   return row;
 }
 
-const packageColumns = (input: PackageValues) => ({
-  name: input.name,
-  tenant_id: input.tenantId,
-  description: input.description,
-  package_type_id: input.packageTypeId,
-  executable_name: input.executableName,
-  executable_type_id: input.executableTypeId,
-  reference_url: input.referenceUrl,
-  operating_system_ids: input.operatingSystemRidsId,
-  parameter_definitions: JSON.stringify(input.parameterDefinitions),
-});
-
 export async function findPackage(db: Db, scope: TenantScope, id: string): Promise<PackageDetail> {
   const row = orNotFound(
     await scoped(db, scope).selectFrom('package').selectAll().where('package_id', '=', id).executeTakeFirst(),
@@ -79,7 +68,7 @@ export async function findPackage(db: Db, scope: TenantScope, id: string): Promi
       .execute(),
   ]);
   return {
-    ...presentPackage(row),
+    ...packageEntity.present(row),
     operations: operations.map(presentOperation),
     versions: versions.map(presentVersion),
   };
@@ -89,7 +78,11 @@ export async function createPackage(db: Db, user: Principal, input: PackageValue
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const row = await scoped(trx, user.tenantScope)
-      .insertInto('package', { ...packageColumns(input), created_by: user.userName, modified_by: user.userName })
+      .insertInto('package', {
+        ...packageEntity.writeColumns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, user, {
@@ -99,7 +92,7 @@ export async function createPackage(db: Db, user: Principal, input: PackageValue
       action: 'create',
       changes: { name: row.name },
     });
-    return presentPackage(row);
+    return packageEntity.present(row);
   });
 }
 
@@ -107,7 +100,7 @@ export async function updatePackage(db: Db, user: Principal, id: string, input: 
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
-    const before = presentPackage(await lockPackage(tx, user, id));
+    const before = packageEntity.present(await lockPackage(tx, user, id));
     // A package becoming one tenant's must not be on other tenants' devices: their staff would
     // lose sight of what runs there, and that tenant's staff could change it.
     if (
@@ -121,11 +114,11 @@ export async function updatePackage(db: Db, user: Principal, id: string, input: 
     }
     const row = await tx
       .updateTable('package')
-      .set({ ...packageColumns(input), modified: new Date(), modified_by: user.userName })
+      .set({ ...packageEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
       .where('package_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentPackage(row);
+    const after = packageEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
     await recordAudit(trx, user, {
       entityType: 'package',

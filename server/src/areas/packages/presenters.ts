@@ -1,23 +1,6 @@
 import type { Selectable } from 'kysely';
-import { secondsToInterval, type Operation, type Package, type PackageVersion } from '@cfs/contracts/packages';
+import { secondsToInterval, type Operation, type PackageVersion } from '@cfs/contracts/packages';
 import type { DB as Database } from '../../db/schema.js';
-
-export const presentPackage = (row: Selectable<Database['package']>): Package => ({
-  packageId: row.package_id,
-  name: row.name,
-  tenantId: row.tenant_id,
-  description: row.description,
-  packageTypeId: row.package_type_id,
-  executableName: row.executable_name,
-  executableTypeId: row.executable_type_id,
-  referenceUrl: row.reference_url,
-  operatingSystemRidsId: row.operating_system_ids,
-  parameterDefinitions: row.parameter_definitions as Record<string, unknown>[],
-  created: row.created,
-  createdBy: row.created_by,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
-});
 
 export const presentOperation = (row: Selectable<Database['operation']>): Operation => ({
   operationId: row.operation_id,

@@ -6,6 +6,8 @@ import {
   PACKAGE_TYPES,
   PACKAGE_VERSION_STATUSES,
 } from '@cfs/contracts/fleet';
+import { packageInputSchema, packageSchema, type Package } from '@cfs/contracts/packages';
+import { defineEntity } from '../../odata/entity.js';
 import { defineResource } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
@@ -55,24 +57,27 @@ export const packageVersionsResource = defineResource({
   defaultOrderBy: 'created desc',
 });
 
-export const packagesResource = defineResource({
+/**
+ * A package, described once on its contract: GET v1/packages by name, with its tenant, operations
+ * and versions to expand; one package; and the columns an input writes. The parameter definitions
+ * are stored as the JSON the input held (the schema checked it) and read back as the contract's.
+ */
+export const packageEntity = defineEntity({
   table: 'package',
   key: 'packageId',
+  contract: packageSchema,
+  writable: packageInputSchema,
+  columns: { operatingSystemRidsId: 'operating_system_ids' },
+  computed: {
+    parameterDefinitions: {
+      sql: (col) => col('parameter_definitions'),
+      value: (row) => row.parameter_definitions as Package['parameterDefinitions'],
+      write: (value) => ({ parameter_definitions: JSON.stringify(value) }),
+    },
+  },
   fields: {
-    packageId: { type: 'guid' },
-    name: { type: 'string' },
-    tenantId: { type: 'guid' },
-    description: { type: 'string' },
-    packageTypeId: { type: 'integer', labels: labelsOf(PACKAGE_TYPES) },
-    executableName: { type: 'string' },
-    executableTypeId: { type: 'integer', labels: labelsOf(EXECUTABLE_TYPES) },
-    referenceUrl: { type: 'string' },
-    operatingSystemRidsId: { type: 'json', column: 'operating_system_ids' },
-    parameterDefinitions: { type: 'json' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
+    packageTypeId: { labels: labelsOf(PACKAGE_TYPES) },
+    executableTypeId: { labels: labelsOf(EXECUTABLE_TYPES) },
   },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
