@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { INSTALL_STATUSES } from '@cfs/contracts/fleet';
 import {
-  intervalToSeconds,
   PACKAGE_MESSAGES,
   type Operation,
   type OperationValues,
@@ -16,8 +15,7 @@ import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
-import { presentOperation, presentVersion } from './presenters.js';
-import { packageEntity } from './resource.js';
+import { operationEntity, packageEntity, packageVersionEntity } from './resource.js';
 
 /**
  * A tenantless package is the installation's own and offered to every tenant: one tenant's staff
@@ -69,8 +67,8 @@ export async function findPackage(db: Db, scope: TenantScope, id: string): Promi
   ]);
   return {
     ...packageEntity.present(row),
-    operations: operations.map(presentOperation),
-    versions: versions.map(presentVersion),
+    operations: operations.map((row) => operationEntity.present(row)),
+    versions: versions.map((row) => packageVersionEntity.present(row)),
   };
 }
 
@@ -213,16 +211,6 @@ export async function unreferenced(trx: Tx, hashes: string[]): Promise<string[]>
   return hashes.filter((hash) => !named.has(hash));
 }
 
-const operationColumns = (input: OperationValues) => ({
-  name: input.name,
-  description: input.description,
-  parameter_definitions: JSON.stringify(input.parameterDefinitions),
-  frequency_type_ids: input.frequencyDefinitions,
-  default_interval_seconds: intervalToSeconds(input.defaultInterval) ?? 0,
-  operation_type_id: input.operationType,
-  operation_result_type_id: input.operationResultTypeId,
-});
-
 export async function createOperation(
   db: Db,
   user: Principal,
@@ -235,7 +223,7 @@ export async function createOperation(
     const row = await trx
       .insertInto('operation')
       .values({
-        ...operationColumns(input),
+        ...operationEntity.writeColumns(input),
         package_id: packageId,
         created_by: user.userName,
         modified_by: user.userName,
@@ -249,7 +237,7 @@ export async function createOperation(
       action: 'create operation',
       changes: { operationId: row.operation_id, name: row.name },
     });
-    return presentOperation(row);
+    return operationEntity.present(row);
   });
 }
 
@@ -277,14 +265,14 @@ export async function updateOperation(
   requireHostAccess(user, [input.operationType]);
   return db.transaction().execute(async (trx) => {
     const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
-    const before = presentOperation(await lockOperation(trx, packageId, operationId));
+    const before = operationEntity.present(await lockOperation(trx, packageId, operationId));
     const row = await trx
       .updateTable('operation')
-      .set({ ...operationColumns(input), modified: sql<Date>`now()`, modified_by: user.userName })
+      .set({ ...operationEntity.writeColumns(input), modified: sql<Date>`now()`, modified_by: user.userName })
       .where('operation_id', '=', operationId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentOperation(row);
+    const after = operationEntity.present(row);
     const { modified: _modified, ...changes } = changedFields(before, after);
     await recordAudit(trx, user, {
       entityType: 'package',
