@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { tenantsResource } from '../../server/src/areas/tenants/resource.js';
+import { tenantEntity } from '../../server/src/areas/tenants/resource.js';
 import { ALL_TENANTS } from '../../server/src/auth/tenant-scope.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { workUnitsResource } from '../../server/src/areas/workunits/resource.js';
@@ -191,7 +191,7 @@ async function overhead(
   // The same two statements the route runs, as it runs them, through the driver.
   const statements = buildListSql(
     db.selectFrom('tenant').selectAll(),
-    parseListQuery(tenantsResource, query as ListQueryInput),
+    parseListQuery(tenantEntity.resource, query as ListQueryInput),
     ALL_TENANTS,
   );
   const direct = () => listStatementsTimed(db, statements, query.$count === 'true');

@@ -157,7 +157,7 @@ async function* streamCsv(columns: readonly ExportColumn[], cursor: ListCursor<L
  *
  * @example
  *   registerListRoutes(app, db, {
- *     path: '/v1/tenants', title: 'tenants', resource: tenantsResource, row: tenantSchema, permission: 'Tenants:view',
+ *     path: '/v1/tenants', title: 'tenants', resource: tenantEntity.resource, row: tenantEntity.contract, permission: 'Tenants:view',
  *     base: (user) => scoped(db, user.tenantScope).selectFrom('tenant').selectAll(),
  *     exportFileName: 'tenants.csv', tags: ['Tenants'],
  *   });

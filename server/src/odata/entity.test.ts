@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { guid } from '@cfs/contracts/fields';
@@ -106,6 +107,93 @@ describe('defineEntity', () => {
     expect(withTenant.present(row)).toEqual(entity.present(row));
   });
 
+  test('leaves an unlisted field out of the list, not out of the item', () => {
+    const partly = defineEntity({
+      table: 'work_unit_category',
+      key: 'workUnitCategoryId',
+      contract: categorySchema,
+      unlisted: ['isVisibleInResolutionCenter'],
+    });
+    expect(Object.keys(partly.resource.fields)).toEqual(Object.keys(categorySchema.shape).slice(0, -1));
+    expect(partly.present(row)).toEqual(entity.present(row));
+  });
+
+  describe('a computed field', () => {
+    const protocolRow = {
+      protocol_id: 4,
+      name: 'Escalate',
+      description: null,
+      tenant_id: null,
+      timer_interval_seconds: 90,
+      manual_actions: null,
+      created: new Date(0),
+      created_by: 'seed',
+      modified: new Date(0),
+      modified_by: 'seed',
+    };
+    const protocol = defineEntity({
+      table: 'protocol',
+      key: 'protocolId',
+      contract: z.object({ protocolId: z.number().int(), name: z.string(), timer: z.string() }),
+      writable: z.object({ name: z.string(), timer: z.string() }),
+      computed: {
+        timer: {
+          sql: (col) => sql`${col('timer_interval_seconds')} || 's'`,
+          value: (row) => `${row.timer_interval_seconds}s`,
+          write: (value) => ({ timer_interval_seconds: Number.parseInt(value, 10) }),
+        },
+      },
+      fields: { timer: { filterable: false } },
+    });
+
+    test('is listed by its SQL over the row’s columns, in the contract’s place, with its list options', () => {
+      expect(Object.keys(protocol.resource.fields)).toEqual(['protocolId', 'name', 'timer']);
+      const { sql: timerSql, ...options } = protocol.resource.fields.timer!;
+      expect(options).toEqual({ type: 'string', filterable: false });
+      expect(typeof timerSql).toBe('function');
+      expect(fieldSql('timer', protocol.resource.fields.timer!, 't').compile(compileDb).sql).toBe(
+        `("t"."timer_interval_seconds" || 's')`,
+      );
+    });
+
+    test('is presented by its value from the row', () => {
+      expect(protocol.present(protocolRow)).toEqual({ protocolId: 4, name: 'Escalate', timer: '90s' });
+    });
+
+    test('writes the columns its write answers for the input’s value', () => {
+      const columns: { name: string; timer_interval_seconds?: number } = protocol.writeColumns({
+        name: 'Escalate',
+        timer: '90s',
+      });
+      expect(columns).toEqual({
+        name: 'Escalate',
+        timer_interval_seconds: 90,
+      });
+    });
+
+    test('is refused for a field the contract does not have, or one with a column of its own', () => {
+      const computed = { sql: () => sql`1`, value: () => 1 };
+      expect(() =>
+        defineEntity({
+          table: 'protocol',
+          key: 'protocolId',
+          contract: z.object({ protocolId: z.number().int() }),
+          // @ts-expect-error the contract has no field `nothing`
+          computed: { nothing: computed },
+        }),
+      ).toThrow(`'protocol' names as computed unknown field 'nothing'`);
+      expect(() =>
+        defineEntity({
+          table: 'protocol',
+          key: 'protocolId',
+          contract: z.object({ protocolId: z.number().int() }),
+          columns: { protocolId: 'protocol_id' },
+          computed: { protocolId: computed },
+        }),
+      ).toThrow(`'protocol': computed field 'protocolId' cannot name a column`);
+    });
+  });
+
   test('reads a field’s list type from its schema: dates, numbers, enums, codecs, objects', () => {
     const shape = {
       a: z.date().nullable(),
@@ -159,6 +247,42 @@ describe('defineEntity', () => {
         contract: z.object({ locationId: z.uuid() }),
         // @ts-expect-error the table has no column `no_such_column` to write
         writable: z.object({ noSuchColumn: z.string() }),
+      }),
+      defineEntity({
+        table: 'protocol',
+        key: 'protocolId',
+        contract: z.object({ protocolId: z.number().int(), timer: z.string() }),
+        // @ts-expect-error a computed field's value is of its contract field's type
+        computed: { timer: { sql: () => sql`1`, value: (row) => row.timer_interval_seconds } },
+      }),
+      defineEntity({
+        table: 'protocol',
+        key: 'protocolId',
+        contract: z.object({ protocolId: z.number().int(), timer: z.string() }),
+        writable: z.object({ timer: z.string() }),
+        // @ts-expect-error a computed field of the input writes its columns
+        computed: { timer: { sql: () => sql`1`, value: () => '' } },
+      }),
+      defineEntity({
+        table: 'protocol',
+        key: 'protocolId',
+        contract: z.object({ protocolId: z.number().int(), timer: z.string() }),
+        writable: z.object({ timer: z.string() }),
+        computed: {
+          timer: {
+            sql: () => sql`1`,
+            value: () => '',
+            // @ts-expect-error the table has no column `no_such_column` to write
+            write: () => ({ no_such_column: 1 }),
+          },
+        },
+      }),
+      defineEntity({
+        table: 'protocol',
+        key: 'protocolId',
+        contract: z.object({ protocolId: z.number().int(), name: z.string() }),
+        // @ts-expect-error an unlisted field is a field of the contract
+        unlisted: ['nothing'],
       }),
     ];
     expect(typeof refused).toBe('function');

@@ -24,36 +24,104 @@ type ColumnOf<K, C extends ColumnMap> = K extends keyof C ? C[K] : K extends str
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 type Fields<S extends z.ZodObject> = z.output<S>;
 type Relations = Readonly<Record<string, RelationDef>>;
-/** The contract's fields that are columns: a field named after a relation is that relation's expansion. */
-type ColumnFields<S extends z.ZodObject, R extends Relations> = Omit<Fields<S>, keyof R>;
+/** The item's fields: a contract field named after a relation is that relation's expansion, not the item's. */
+type Item<S extends z.ZodObject, R extends Relations> = Omit<Fields<S>, keyof R>;
+/** The item's fields that are columns: all but the computed ones (`XK`). */
+type ColumnFields<S extends z.ZodObject, R extends Relations, XK extends PropertyKey> = Omit<Item<S, R>, XK>;
+/** The input's fields that are written to their column: all but the computed ones, which write their own. */
+type WrittenFields<W extends z.ZodObject, XK extends PropertyKey> = Omit<z.output<W>, XK>;
 
 /** Fields of the contract whose column is missing from the table or holds another type than the contract says. */
-type RowMismatch<T extends keyof Database, S extends z.ZodObject, C extends ColumnMap, R extends Relations> = {
-  [K in keyof ColumnFields<S, R>]-?: ColumnOf<K, C> extends keyof Row<T>
-    ? Row<T>[ColumnOf<K, C>] extends ColumnFields<S, R>[K]
+type RowMismatch<
+  T extends keyof Database,
+  S extends z.ZodObject,
+  C extends ColumnMap,
+  R extends Relations,
+  XK extends PropertyKey,
+> = {
+  [K in keyof ColumnFields<S, R, XK>]-?: ColumnOf<K, C> extends keyof Row<T>
+    ? Row<T>[ColumnOf<K, C>] extends ColumnFields<S, R, XK>[K]
       ? never
       : K
     : K;
-}[keyof ColumnFields<S, R>];
+}[keyof ColumnFields<S, R, XK>];
 
 /** Fields of the input whose column is missing from the table or cannot take the input's value. */
-type WriteMismatch<T extends keyof Database, W extends z.ZodObject, C extends ColumnMap> = {
-  [K in keyof z.output<W>]-?: ColumnOf<K, C> extends keyof Insertable<Database[T]>
-    ? z.output<W>[K] extends Insertable<Database[T]>[ColumnOf<K, C>]
+type WriteMismatch<T extends keyof Database, W extends z.ZodObject, C extends ColumnMap, XK extends PropertyKey> = {
+  [K in keyof WrittenFields<W, XK>]-?: ColumnOf<K, C> extends keyof Insertable<Database[T]>
+    ? WrittenFields<W, XK>[K] extends Insertable<Database[T]>[ColumnOf<K, C>]
       ? never
       : K
     : K;
-}[keyof z.output<W>];
+}[keyof WrittenFields<W, XK>];
 
 /** A type error that names the fields at fault, instead of accepting a contract the table cannot answer. */
 type Checked<Mismatch> = [Mismatch] extends [never]
   ? unknown
   : { readonly 'these fields have no column of their type': Mismatch };
 
-/** The columns an input writes: each field of the input under its column's name. */
-export type WriteColumns<W extends z.ZodObject, C extends ColumnMap> = {
-  -readonly [K in keyof z.output<W> as ColumnOf<K, C>]: z.output<W>[K];
+/** The columns of the table that the computed fields' `write` write: `P` of them, of the table's types. */
+type WrittenColumns<T extends keyof Database, P extends keyof Insertable<Database[T]>> = Pick<
+  Insertable<Database[T]>,
+  P
+>;
+
+/**
+ * The columns an input writes: each field of the input that is not computed under its column's
+ * name, and the columns its computed fields write (`P`, what their `write` answer).
+ */
+export type WriteColumns<
+  T extends keyof Database,
+  W extends z.ZodObject,
+  C extends ColumnMap,
+  XK extends PropertyKey,
+  P extends keyof Insertable<Database[T]>,
+> = {
+  -readonly [K in keyof WrittenFields<W, XK> as ColumnOf<K, C>]: WrittenFields<W, XK>[K];
+} & WrittenColumns<T, P>;
+
+/**
+ * A contract field that is no column of its own but a value computed from the row's columns, e.g.
+ * a timer stored in seconds that the API shows as HH:mm:ss. The list computes it in SQL, the item
+ * in `value`: the two must give the same value (a list row and an item cannot disagree), and the
+ * entity's test and the area's list test hold them to that. A field the input has too is written by
+ * `write`, into the columns it is computed from.
+ */
+type ComputedField<Value, TableRow, Input, Columns> = {
+  /** The list's SQL over the row's columns (`FieldDef.sql`); its type is the contract's. */
+  readonly sql: NonNullable<FieldDef['sql']>;
+  /** The item's value of the field, from the row. */
+  readonly value: (row: TableRow) => Value;
+} & ([Input] extends [never]
+  ? { readonly write?: never }
+  : {
+      /** The columns the input's value writes. */
+      readonly write: (value: Input) => Columns;
+    });
+
+/** The computed fields (`XK`), each typed by its contract field, its input field and the table. */
+type ComputedFields<
+  T extends keyof Database,
+  S extends z.ZodObject,
+  W extends z.ZodObject,
+  XK extends PropertyKey,
+  P extends keyof Insertable<Database[T]>,
+> = {
+  readonly [K in XK]: ComputedField<
+    K extends keyof Fields<S> ? Fields<S>[K] : never,
+    Row<T>,
+    K extends keyof z.output<W> ? z.output<W>[K] : never,
+    // Each its own columns: together they are P.
+    Partial<WrittenColumns<T, P>>
+  >;
 };
+
+/** A computed field as `defineEntity` runs it. */
+interface RuntimeComputed {
+  readonly sql: NonNullable<FieldDef['sql']>;
+  readonly value: (row: Record<string, unknown>) => unknown;
+  readonly write?: (value: unknown) => Readonly<Record<string, unknown>>;
+}
 
 export interface EntityDeclaration<
   T extends keyof Database,
@@ -61,19 +129,25 @@ export interface EntityDeclaration<
   C extends ColumnMap,
   W extends z.ZodObject,
   R extends Relations,
+  XK extends PropertyKey,
+  P extends keyof Insertable<Database[T]>,
 > extends Omit<ResourceDeclaration<Record<string, FieldDef>>, 'table' | 'key' | 'fields'> {
   readonly table: T;
   readonly key: keyof Fields<S> & string;
   /** The contract's schema of one item: its fields, in order, are the list's fields and the item's shape. */
-  readonly contract: S & NoInfer<Checked<RowMismatch<T, S, C, R>>>;
+  readonly contract: S & NoInfer<Checked<RowMismatch<T, S, C, R, XK>>>;
   /** Only the fields whose column is not their name in snake_case. */
   readonly columns?: C & { readonly [K in keyof C]: K extends keyof Fields<S> ? keyof Row<T> & string : never };
   /** What the list needs beyond the contract's type: an enum's `labels`, a date-only `type: 'date'`, no filtering. */
   readonly fields?: { readonly [K in keyof Fields<S>]?: Partial<Omit<FieldDef, 'column' | 'sql'>> };
   /** A contract field of a relation's name is its `$expand`: no column, and not in the item. */
   readonly relations?: R;
+  /** The contract's fields computed from other columns: their list SQL, item value and write (ComputedField). */
+  readonly computed?: ComputedFields<T, S, W, XK, P>;
+  /** Fields of the item that the list does not show (neither in its rows nor to $filter, $orderby or $select). */
+  readonly unlisted?: readonly NoInfer<keyof Item<S, R> & string>[];
   /** The contract's input schema: every field of it is written to its column (`writeColumns`). */
-  readonly writable?: W & NoInfer<Checked<WriteMismatch<T, W, C>>>;
+  readonly writable?: W & NoInfer<Checked<WriteMismatch<T, W, C, XK>>>;
 }
 
 /** One entity, described once: its list resource, its item shape and its write mapping (defineEntity). */
@@ -83,15 +157,17 @@ export interface Entity<
   C extends ColumnMap,
   W extends z.ZodObject,
   R extends Relations,
+  XK extends PropertyKey,
+  P extends keyof Insertable<Database[T]>,
 > {
   readonly table: T;
   readonly contract: S;
   /** The list endpoint's resource: the contract's fields on their columns. */
   readonly resource: Resource;
   /** A row of the table as the contract's item: the same field → column map the list's SQL reads. */
-  present(row: Row<T>): ColumnFields<S, R>;
+  present(row: Row<T>): Item<S, R>;
   /** An input as the columns it writes. */
-  writeColumns(input: z.output<W>): WriteColumns<W, C>;
+  writeColumns(input: z.output<W>): WriteColumns<T, W, C, XK, P>;
 }
 
 /** The innermost schema of a field: what optional, nullable, default and codecs wrap. */
@@ -142,6 +218,10 @@ export function fieldTypeOf(schema: z.ZodType): FieldType | undefined {
  * table (`src/db/schema.ts`): a field without a column of its type, in the contract or the input, is
  * an error naming it. Adding a plain field is the migration, the contract and the form.
  *
+ * A field that is not one column of its type is `computed`: its list SQL, its item value and, when
+ * the input has it, the columns it writes are declared together (ComputedField), each typed by the
+ * field, the table and the input. A field of the item the list leaves out is `unlisted`.
+ *
  * @example
  *   export const locationEntity = defineEntity({
  *     table: 'location',
@@ -153,6 +233,15 @@ export function fieldTypeOf(schema: z.ZodType): FieldType | undefined {
  *   });
  *   registerListRoutes(app, db, { resource: locationEntity.resource, row: locationEntity.contract, … });
  *   return locationEntity.present(await tx.insertInto('location', locationEntity.writeColumns(input))…);
+ *
+ *   // A timer stored in seconds that the API shows and takes as HH:mm:ss:
+ *   computed: {
+ *     timerInverval: {
+ *       sql: (col) => sql`to_char(make_interval(secs => ${col('timer_interval_seconds')}), 'HH24:MI:SS')`,
+ *       value: (row) => formatInterval(row.timer_interval_seconds),
+ *       write: (value) => ({ timer_interval_seconds: intervalSeconds(value) ?? 30 }),
+ *     },
+ *   },
  */
 export function defineEntity<
   const T extends keyof Database,
@@ -160,26 +249,59 @@ export function defineEntity<
   const C extends ColumnMap = Record<never, never>,
   W extends z.ZodObject = z.ZodObject<Record<never, never>>,
   const R extends Relations = Record<never, never>,
->(declaration: EntityDeclaration<T, S, C, W, R>): Entity<T, S, C, W, R> {
-  const { table, key, contract, columns = {}, fields: overrides = {}, writable, ...list } = declaration;
+  const XK extends keyof Item<S, R> & string = never,
+  const P extends keyof Insertable<Database[T]> = never,
+>(declaration: EntityDeclaration<T, S, C, W, R, XK, P>): Entity<T, S, C, W, R, XK, P> {
+  const {
+    table,
+    key,
+    contract,
+    columns = {},
+    fields: overrides = {},
+    computed = {},
+    unlisted = [],
+    writable,
+    ...list
+  } = declaration;
   const named = columns as ColumnMap;
+  // What each computed field does, whatever its field's type: its types are checked where it is declared.
+  const derived = computed as Readonly<Record<string, RuntimeComputed>>;
   const columnOf = (field: string) => (Object.hasOwn(named, field) ? named[field]! : snakeCase(field));
-  for (const field of Object.keys(named)) {
-    if (!Object.hasOwn(contract.shape, field))
-      throw new Error(`'${table}' names the column of unknown field '${field}'`);
+  const isRelation = (field: string) => list.relations !== undefined && Object.hasOwn(list.relations, field);
+  for (const [what, names] of [
+    ['the column of', Object.keys(named)],
+    ['as computed', Object.keys(derived)],
+    ['as unlisted', unlisted],
+  ] as const) {
+    for (const field of names) {
+      if (!Object.hasOwn(contract.shape, field) || isRelation(field))
+        throw new Error(`'${table}' names ${what} unknown field '${field}'`);
+    }
+  }
+  for (const field of Object.keys(derived)) {
+    if (Object.hasOwn(named, field)) throw new Error(`'${table}': computed field '${field}' cannot name a column`);
+  }
+  const written = writable ? Object.keys(writable.shape) : [];
+  for (const field of written) {
+    if (Object.hasOwn(derived, field) && !derived[field]!.write)
+      throw new Error(`'${table}': computed field '${field}' of the input has no write`);
   }
 
+  const hidden: readonly string[] = unlisted;
   const fields: Record<string, FieldDef> = {};
+  const read: (readonly [string, (row: Record<string, unknown>) => unknown])[] = [];
   for (const [name, schema] of Object.entries(contract.shape)) {
-    if (list.relations && Object.hasOwn(list.relations, name)) continue;
+    if (isRelation(name)) continue;
+    const field = Object.hasOwn(derived, name) ? derived[name] : undefined;
+    const column = columnOf(name);
+    read.push([name, field ? field.value : (row) => row[column]]);
+    if (hidden.includes(name)) continue;
     const override: Partial<FieldDef> = (overrides as Record<string, Partial<FieldDef> | undefined>)[name] ?? {};
     const type = override.type ?? fieldTypeOf(schema as z.ZodType);
     if (!type) throw new Error(`Field '${name}' of '${table}': its list type cannot be read from the contract`);
-    fields[name] = { ...override, type, column: columnOf(name) };
+    fields[name] = field ? { ...override, type, sql: field.sql } : { ...override, type, column };
   }
   const resource = defineResource({ ...list, table, key, fields });
-  const read = Object.entries(fields).map(([name, field]) => [name, field.column!] as const);
-  const written = writable ? Object.keys(writable.shape).map((name) => [name, columnOf(name)] as const) : [];
 
   return {
     table,
@@ -187,12 +309,19 @@ export function defineEntity<
     resource,
     present: (row) => {
       const source: Record<string, unknown> = row;
-      // The contract's type holds: each column's type is checked against its field's (RowMismatch).
-      return Object.fromEntries(read.map(([name, column]) => [name, source[column]])) as ColumnFields<S, R>;
+      // The contract's type holds: each column's type is checked against its field's (RowMismatch),
+      // each computed field's value by its declaration (ComputedField).
+      return Object.fromEntries(read.map(([name, value]) => [name, value(source)])) as Item<S, R>;
     },
     writeColumns: (input) => {
       const source: Record<string, unknown> = input;
-      return Object.fromEntries(written.map(([name, column]) => [column, source[name]])) as WriteColumns<W, C>;
+      const values: Record<string, unknown> = {};
+      for (const name of written) {
+        const write = Object.hasOwn(derived, name) ? derived[name]!.write : undefined;
+        if (write) Object.assign(values, write(source[name]));
+        else values[columnOf(name)] = source[name];
+      }
+      return values as WriteColumns<T, W, C, XK, P>;
     },
   };
 }

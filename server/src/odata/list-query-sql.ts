@@ -37,7 +37,7 @@ import { fieldSql, searchTextSql } from './resource.js';
  *
  * @example
  *   const base = scoped(db, scope).selectFrom('tenant').selectAll();
- *   reply.type('application/json').send(await runListQuery(db, tenantsResource, base, request.query, scope, { path: '/v1/tenants' }));
+ *   reply.type('application/json').send(await runListQuery(db, tenantEntity.resource, base, request.query, scope, { path: '/v1/tenants' }));
  */
 export async function runListQuery<DB, TB extends keyof DB, O>(
   db: Kysely<DB>,

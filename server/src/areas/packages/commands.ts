@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { INSTALL_STATUSES } from '@cfs/contracts/fleet';
 import {
-  intervalToSeconds,
   PACKAGE_MESSAGES,
   type Operation,
   type OperationValues,
@@ -16,7 +15,7 @@ import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
-import { presentOperation, presentPackage, presentVersion } from './presenters.js';
+import { operationEntity, packageEntity, packageVersionEntity } from './resource.js';
 
 /**
  * A tenantless package is the installation's own and offered to every tenant: one tenant's staff
@@ -44,18 +43,6 @@ export async function lockPackage(tx: ScopedDb<Tx>, user: Principal, id: string)
   return row;
 }
 
-const packageColumns = (input: PackageValues) => ({
-  name: input.name,
-  tenant_id: input.tenantId,
-  description: input.description,
-  package_type_id: input.packageTypeId,
-  executable_name: input.executableName,
-  executable_type_id: input.executableTypeId,
-  reference_url: input.referenceUrl,
-  operating_system_ids: input.operatingSystemRidsId,
-  parameter_definitions: JSON.stringify(input.parameterDefinitions),
-});
-
 export async function findPackage(db: Db, scope: TenantScope, id: string): Promise<PackageDetail> {
   const row = orNotFound(
     await scoped(db, scope).selectFrom('package').selectAll().where('package_id', '=', id).executeTakeFirst(),
@@ -79,9 +66,9 @@ export async function findPackage(db: Db, scope: TenantScope, id: string): Promi
       .execute(),
   ]);
   return {
-    ...presentPackage(row),
-    operations: operations.map(presentOperation),
-    versions: versions.map(presentVersion),
+    ...packageEntity.present(row),
+    operations: operations.map((row) => operationEntity.present(row)),
+    versions: versions.map((row) => packageVersionEntity.present(row)),
   };
 }
 
@@ -89,7 +76,11 @@ export async function createPackage(db: Db, user: Principal, input: PackageValue
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const row = await scoped(trx, user.tenantScope)
-      .insertInto('package', { ...packageColumns(input), created_by: user.userName, modified_by: user.userName })
+      .insertInto('package', {
+        ...packageEntity.writeColumns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, user, {
@@ -99,7 +90,7 @@ export async function createPackage(db: Db, user: Principal, input: PackageValue
       action: 'create',
       changes: { name: row.name },
     });
-    return presentPackage(row);
+    return packageEntity.present(row);
   });
 }
 
@@ -107,7 +98,7 @@ export async function updatePackage(db: Db, user: Principal, id: string, input: 
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
-    const before = presentPackage(await lockPackage(tx, user, id));
+    const before = packageEntity.present(await lockPackage(tx, user, id));
     // A package becoming one tenant's must not be on other tenants' devices: their staff would
     // lose sight of what runs there, and that tenant's staff could change it.
     if (
@@ -121,11 +112,11 @@ export async function updatePackage(db: Db, user: Principal, id: string, input: 
     }
     const row = await tx
       .updateTable('package')
-      .set({ ...packageColumns(input), modified: new Date(), modified_by: user.userName })
+      .set({ ...packageEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
       .where('package_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentPackage(row);
+    const after = packageEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
     await recordAudit(trx, user, {
       entityType: 'package',
@@ -220,16 +211,6 @@ export async function unreferenced(trx: Tx, hashes: string[]): Promise<string[]>
   return hashes.filter((hash) => !named.has(hash));
 }
 
-const operationColumns = (input: OperationValues) => ({
-  name: input.name,
-  description: input.description,
-  parameter_definitions: JSON.stringify(input.parameterDefinitions),
-  frequency_type_ids: input.frequencyDefinitions,
-  default_interval_seconds: intervalToSeconds(input.defaultInterval) ?? 0,
-  operation_type_id: input.operationType,
-  operation_result_type_id: input.operationResultTypeId,
-});
-
 export async function createOperation(
   db: Db,
   user: Principal,
@@ -242,7 +223,7 @@ export async function createOperation(
     const row = await trx
       .insertInto('operation')
       .values({
-        ...operationColumns(input),
+        ...operationEntity.writeColumns(input),
         package_id: packageId,
         created_by: user.userName,
         modified_by: user.userName,
@@ -256,7 +237,7 @@ export async function createOperation(
       action: 'create operation',
       changes: { operationId: row.operation_id, name: row.name },
     });
-    return presentOperation(row);
+    return operationEntity.present(row);
   });
 }
 
@@ -284,14 +265,14 @@ export async function updateOperation(
   requireHostAccess(user, [input.operationType]);
   return db.transaction().execute(async (trx) => {
     const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
-    const before = presentOperation(await lockOperation(trx, packageId, operationId));
+    const before = operationEntity.present(await lockOperation(trx, packageId, operationId));
     const row = await trx
       .updateTable('operation')
-      .set({ ...operationColumns(input), modified: sql<Date>`now()`, modified_by: user.userName })
+      .set({ ...operationEntity.writeColumns(input), modified: sql<Date>`now()`, modified_by: user.userName })
       .where('operation_id', '=', operationId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentOperation(row);
+    const after = operationEntity.present(row);
     const { modified: _modified, ...changes } = changedFields(before, after);
     await recordAudit(trx, user, {
       entityType: 'package',

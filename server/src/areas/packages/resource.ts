@@ -6,78 +6,93 @@ import {
   PACKAGE_TYPES,
   PACKAGE_VERSION_STATUSES,
 } from '@cfs/contracts/fleet';
-import { defineResource } from '../../odata/resource.js';
+import {
+  intervalToSeconds,
+  operationInputSchema,
+  operationSchema,
+  packageInputSchema,
+  packageSchema,
+  packageVersionSchema,
+  secondsToInterval,
+  type Operation,
+  type Package,
+} from '@cfs/contracts/packages';
+import { defineEntity } from '../../odata/entity.js';
 import { tenantReference } from '../../odata/references.js';
 
 const labelsOf = (values: Record<string, number>) =>
   Object.fromEntries(Object.entries(values).map(([label, id]) => [id, label]));
 
-export const operationsResource = defineResource({
+/**
+ * A package's operation, described once on its contract: `$expand=operations` of the packages list,
+ * the package's drawer, and the columns an input writes (a create also writes its package). The
+ * default interval is stored in seconds and shown as the spec writes intervals (HH:mm:ss); the
+ * parameter definitions are stored as the JSON the input held (the schema checked it).
+ */
+export const operationEntity = defineEntity({
   table: 'operation',
   key: 'operationId',
-  fields: {
-    operationId: { type: 'guid' },
-    packageId: { type: 'guid' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    parameterDefinitions: { type: 'json' },
-    frequencyDefinitions: { type: 'json', column: 'frequency_type_ids' },
-    // Stored as seconds, shown as the spec writes intervals (HH:mm:ss).
-    defaultInterval: {
-      type: 'string',
-      sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`,
-      filterable: false,
-      sortable: false,
+  contract: operationSchema,
+  writable: operationInputSchema,
+  columns: { frequencyDefinitions: 'frequency_type_ids', operationType: 'operation_type_id' },
+  computed: {
+    parameterDefinitions: {
+      sql: (col) => col('parameter_definitions'),
+      value: (row) => row.parameter_definitions as Operation['parameterDefinitions'],
+      write: (value) => ({ parameter_definitions: JSON.stringify(value) }),
     },
-    operationType: { type: 'integer', column: 'operation_type_id', labels: labelsOf(OPERATION_TYPES) },
-    operationResultTypeId: { type: 'integer', labels: labelsOf(OPERATION_RESULT_TYPES) },
-    created: { type: 'datetime' },
-    modified: { type: 'datetime' },
+    defaultInterval: {
+      sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`,
+      value: (row) => secondsToInterval(row.default_interval_seconds),
+      write: (value) => ({ default_interval_seconds: intervalToSeconds(value) ?? 0 }),
+    },
+  },
+  fields: {
+    defaultInterval: { filterable: false, sortable: false },
+    operationType: { labels: labelsOf(OPERATION_TYPES) },
+    operationResultTypeId: { labels: labelsOf(OPERATION_RESULT_TYPES) },
   },
   defaultOrderBy: 'name asc',
 });
 
-export const packageVersionsResource = defineResource({
+/** A package's version, described on its contract: `$expand=versions` of the packages list and the drawer; uploads write it (versions.ts). */
+export const packageVersionEntity = defineEntity({
   table: 'package_version',
   key: 'packageVersionId',
+  contract: packageVersionSchema,
   fields: {
-    packageVersionId: { type: 'guid' },
-    packageId: { type: 'guid' },
-    version: { type: 'string' },
-    label: { type: 'string' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    packageVersionStatusId: { type: 'integer', labels: labelsOf(PACKAGE_VERSION_STATUSES) },
-    fileName: { type: 'string' },
+    packageVersionStatusId: { labels: labelsOf(PACKAGE_VERSION_STATUSES) },
     fileSize: { type: 'integer' },
-    fileSha256: { type: 'string' },
   },
   defaultOrderBy: 'created desc',
 });
 
-export const packagesResource = defineResource({
+/**
+ * A package, described once on its contract: GET v1/packages by name, with its tenant, operations
+ * and versions to expand; one package; and the columns an input writes. The parameter definitions
+ * are stored as the JSON the input held (the schema checked it) and read back as the contract's.
+ */
+export const packageEntity = defineEntity({
   table: 'package',
   key: 'packageId',
+  contract: packageSchema,
+  writable: packageInputSchema,
+  columns: { operatingSystemRidsId: 'operating_system_ids' },
+  computed: {
+    parameterDefinitions: {
+      sql: (col) => col('parameter_definitions'),
+      value: (row) => row.parameter_definitions as Package['parameterDefinitions'],
+      write: (value) => ({ parameter_definitions: JSON.stringify(value) }),
+    },
+  },
   fields: {
-    packageId: { type: 'guid' },
-    name: { type: 'string' },
-    tenantId: { type: 'guid' },
-    description: { type: 'string' },
-    packageTypeId: { type: 'integer', labels: labelsOf(PACKAGE_TYPES) },
-    executableName: { type: 'string' },
-    executableTypeId: { type: 'integer', labels: labelsOf(EXECUTABLE_TYPES) },
-    referenceUrl: { type: 'string' },
-    operatingSystemRidsId: { type: 'json', column: 'operating_system_ids' },
-    parameterDefinitions: { type: 'json' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
+    packageTypeId: { labels: labelsOf(PACKAGE_TYPES) },
+    executableTypeId: { labels: labelsOf(EXECUTABLE_TYPES) },
   },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
-    operations: { kind: 'many', resource: () => operationsResource, column: 'package_id' },
-    versions: { kind: 'many', resource: () => packageVersionsResource, column: 'package_id' },
+    operations: { kind: 'many', resource: () => operationEntity.resource, column: 'package_id' },
+    versions: { kind: 'many', resource: () => packageVersionEntity.resource, column: 'package_id' },
   },
   defaultOrderBy: 'name asc',
 });

@@ -25,7 +25,7 @@ import {
   updateOperation,
   updatePackage,
 } from './commands.js';
-import { packagesResource } from './resource.js';
+import { packageEntity } from './resource.js';
 import { deleteVersion, receiveUpload, removeFiles, saveUploadedVersion, type UploadPart } from './versions.js';
 
 const tags = ['Packages'];
@@ -83,8 +83,8 @@ export const packageRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/packages',
       title: 'packages',
-      resource: packagesResource,
-      row: packageSchema,
+      resource: packageEntity.resource,
+      row: packageEntity.contract,
       permission: 'Packages:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('package').selectAll(),
       exportFileName: 'packages.csv',

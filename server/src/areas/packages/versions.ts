@@ -14,7 +14,7 @@ import { unknownFieldErrors } from '../../http/error-handler.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { strictInput } from '../../http/strict-bodies.js';
 import { lockPackage, unreferenced } from './commands.js';
-import { presentVersion } from './presenters.js';
+import { packageVersionEntity } from './resource.js';
 
 /** One part of a multipart upload as the route reads it. */
 export type UploadPart =
@@ -161,7 +161,7 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
           ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}),
         },
       });
-      return presentVersion(row);
+      return packageVersionEntity.present(row);
     });
   } finally {
     // After keep() the temporary file is gone; otherwise nothing of a refused upload stays.

@@ -1,18 +1,14 @@
-import { defineResource } from '../../odata/resource.js';
+import { pendingDeviceSchema } from '@cfs/contracts/pending-devices';
+import { defineEntity } from '../../odata/entity.js';
 
-/** GET v1/pendingdevices (spec 002 §2, §7): sorted by machine name; the page filters lastPing. */
-export const pendingDevicesResource = defineResource({
+/**
+ * A pending device, described on its contract: GET v1/pendingdevices (spec 002 §2, §7), sorted by
+ * machine name; the page filters lastPing. Agents enrol them and promotion deletes them: the API
+ * writes none.
+ */
+export const pendingDeviceEntity = defineEntity({
   table: 'pending_device',
   key: 'pendingDeviceId',
-  fields: {
-    pendingDeviceId: { type: 'guid' },
-    tenantId: { type: 'guid' },
-    machineName: { type: 'string' },
-    operatingSystem: { type: 'string' },
-    architecture: { type: 'string' },
-    ipAddress: { type: 'string' },
-    created: { type: 'datetime' },
-    lastPing: { type: 'datetime' },
-  },
+  contract: pendingDeviceSchema,
   defaultOrderBy: 'machineName asc',
 });

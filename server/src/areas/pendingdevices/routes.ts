@@ -1,15 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  pendingDeviceBatchResultSchema,
-  pendingDeviceBatchSchema,
-  pendingDeviceSchema,
-} from '@cfs/contracts/pending-devices';
+import { pendingDeviceBatchResultSchema, pendingDeviceBatchSchema } from '@cfs/contracts/pending-devices';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { deletePendingDevices, promotePendingDevices } from './commands.js';
-import { pendingDevicesResource } from './resource.js';
+import { pendingDeviceEntity } from './resource.js';
 
 const tags = ['Pending devices'];
 
@@ -20,8 +16,8 @@ export const pendingDeviceRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/pendingdevices',
       title: 'pending devices',
-      resource: pendingDevicesResource,
-      row: pendingDeviceSchema,
+      resource: pendingDeviceEntity.resource,
+      row: pendingDeviceEntity.contract,
       permission: 'PendingDevices:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('pending_device').selectAll(),
       exportFileName: 'pendingdevices.csv',

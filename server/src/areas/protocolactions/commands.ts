@@ -8,8 +8,8 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
-import { textParameters } from '../../engines/protocols/tasks.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
+import { protocolActionEntity } from './resource.js';
 
 type StepRow = Selectable<Database['protocol_action']>;
 interface DefinitionRef {
@@ -19,20 +19,9 @@ interface DefinitionRef {
   input_parameters: string | null;
 }
 
-export const presentProtocolAction = (row: StepRow, definition?: DefinitionRef): ProtocolAction => ({
-  protocolActionId: row.protocol_action_id,
-  protocolId: row.protocol_id,
-  actionDefinitionId: row.action_definition_id,
-  workUnitEventTypeId: row.work_unit_event_type_id,
-  parameters: textParameters(row.parameters),
-  sequence: row.sequence,
-  summary: row.summary,
-  runAutomatically: row.run_automatically,
-  repeatable: row.repeatable,
-  created: row.created,
-  createdBy: row.created_by,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
+/** A step as the API shows it: with the action it runs (`actionDefinition`) when that is given. */
+const presentProtocolAction = (row: StepRow, definition?: DefinitionRef): ProtocolAction => ({
+  ...protocolActionEntity.present(row),
   ...(definition
     ? {
         actionDefinition: {
@@ -91,17 +80,7 @@ async function stepColumns(tx: ScopedDb<Tx>, user: Principal, input: ProtocolAct
   const parameters = Object.fromEntries(Object.entries(input.parameters).filter(([name]) => named.has(name)));
   return {
     definition,
-    columns: {
-      protocol_id: protocol.protocol_id,
-      tenant_id: protocol.tenant_id,
-      action_definition_id: definition.action_definition_id,
-      work_unit_event_type_id: input.workUnitEventTypeId,
-      parameters: JSON.stringify(parameters),
-      sequence: input.sequence,
-      summary: input.summary,
-      run_automatically: input.runAutomatically,
-      repeatable: input.repeatable,
-    },
+    columns: { ...protocolActionEntity.writeColumns({ ...input, parameters }), tenant_id: protocol.tenant_id },
   };
 }
 

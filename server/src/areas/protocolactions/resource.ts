@@ -1,3 +1,6 @@
+import { protocolActionInputSchema, protocolActionSchema } from '@cfs/contracts/protocols';
+import { textParameters } from '../../engines/protocols/tasks.js';
+import { defineEntity } from '../../odata/entity.js';
 import { defineResource } from '../../odata/resource.js';
 
 /** The action a step runs, as `$expand=actionDefinition` shows it. */
@@ -13,26 +16,23 @@ const actionDefinitionReference = defineResource({
 });
 
 /**
- * GET v1/protocolActions (spec 002 §7): a protocol's steps (`$filter=protocolId eq N`), by event
- * and then in the order they run, with the action they run (`$expand=actionDefinition`).
+ * A protocol's step, described once on its contract: GET v1/protocolActions (spec 002 §7), a
+ * protocol's steps (`$filter=protocolId eq N`), by event and then in the order they run, with the
+ * action they run (`$expand=actionDefinition`); one step; and the columns an input writes (a step
+ * also takes its protocol's tenant). Its parameters are stored as a JSON object and shown as the
+ * contract's texts by name.
  */
-export const protocolActionsResource = defineResource({
+export const protocolActionEntity = defineEntity({
   table: 'protocol_action',
   key: 'protocolActionId',
-  fields: {
-    protocolActionId: { type: 'guid' },
-    protocolId: { type: 'integer' },
-    actionDefinitionId: { type: 'guid' },
-    workUnitEventTypeId: { type: 'integer' },
-    parameters: { type: 'json' },
-    sequence: { type: 'integer' },
-    summary: { type: 'string' },
-    runAutomatically: { type: 'boolean' },
-    repeatable: { type: 'boolean' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
+  contract: protocolActionSchema,
+  writable: protocolActionInputSchema,
+  computed: {
+    parameters: {
+      sql: (col) => col('parameters'),
+      value: (row) => textParameters(row.parameters),
+      write: (value) => ({ parameters: JSON.stringify(value) }),
+    },
   },
   relations: {
     actionDefinition: { kind: 'one', resource: () => actionDefinitionReference, column: 'action_definition_id' },

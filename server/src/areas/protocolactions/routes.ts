@@ -9,7 +9,7 @@ import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createProtocolAction, deleteProtocolAction, findProtocolAction, updateProtocolAction } from './commands.js';
 import { findManualActions, triggerManualAction } from './manual.js';
-import { protocolActionsResource } from './resource.js';
+import { protocolActionEntity } from './resource.js';
 
 const tags = ['Protocol actions'];
 const params = z.object({ id: guid() });
@@ -25,8 +25,8 @@ export const protocolActionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/protocolActions',
       title: 'protocol actions',
-      resource: protocolActionsResource,
-      row: protocolActionSchema,
+      resource: protocolActionEntity.resource,
+      row: protocolActionEntity.contract,
       // The work unit panel's Protocols tab reads a protocol's steps too.
       permission: ['WorkUnits.Protocols:view', 'WorkUnits:view'],
       base: (user) => scoped(db, user.tenantScope).selectFrom('protocol_action').selectAll(),

@@ -1,7 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
-import { formatInterval, intervalSeconds } from '@cfs/contracts/device-operations';
-import { PROTOCOL_TIMER, type Protocol, type ProtocolValues } from '@cfs/contracts/protocols';
+import type { Protocol, ProtocolValues } from '@cfs/contracts/protocols';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
@@ -11,27 +10,9 @@ import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
 import { protocolStepWriter } from '../../engines/protocols/step-writer.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
+import { protocolEntity } from './resource.js';
 
 type ProtocolRow = Selectable<Database['protocol']>;
-
-export const presentProtocol = (row: ProtocolRow): Protocol => ({
-  protocolId: row.protocol_id,
-  name: row.name,
-  description: row.description,
-  tenantId: row.tenant_id,
-  timerInverval: formatInterval(row.timer_interval_seconds),
-  manualActions: row.manual_actions,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
-});
-
-const columns = (input: ProtocolValues) => ({
-  name: input.name,
-  description: input.description,
-  tenant_id: input.tenantId,
-  timer_interval_seconds: intervalSeconds(input.timerInverval) ?? PROTOCOL_TIMER.minimumSeconds,
-  manual_actions: input.manualActions,
-});
 
 /** A tenantless protocol is every tenant's: one tenant's staff may follow it but not change it (as shared rules). */
 function assertMayWriteTenant(user: Principal, tenantId: string | null): void {
@@ -61,7 +42,7 @@ export async function findProtocol(db: Db, scope: TenantScope, protocolId: numbe
     .selectAll()
     .where('protocol_id', '=', protocolId)
     .executeTakeFirst();
-  return presentProtocol(orNotFound(row, 'The protocol'));
+  return protocolEntity.present(orNotFound(row, 'The protocol'));
 }
 
 export async function createProtocol(db: Db, user: Principal, input: ProtocolValues): Promise<Protocol> {
@@ -69,7 +50,11 @@ export async function createProtocol(db: Db, user: Principal, input: ProtocolVal
     const tx = scoped(trx, user.tenantScope);
     await assertTenant(tx, user, input.tenantId);
     const row = await tx
-      .insertInto('protocol', { ...columns(input), created_by: user.userName, modified_by: user.userName })
+      .insertInto('protocol', {
+        ...protocolEntity.writeColumns(input),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, user, {
@@ -79,7 +64,7 @@ export async function createProtocol(db: Db, user: Principal, input: ProtocolVal
       action: 'create',
       changes: { name: row.name, timerInverval: input.timerInverval },
     });
-    return presentProtocol(row);
+    return protocolEntity.present(row);
   });
 }
 
@@ -124,15 +109,15 @@ export async function updateProtocol(
           tenantId: ['Work units of other tenants follow this protocol.'],
         });
     }
-    const before = presentProtocol(locked);
+    const before = protocolEntity.present(locked);
     const row = await tx
       .updateTable('protocol')
-      .set({ ...columns(input), modified: new Date(), modified_by: user.userName })
+      .set({ ...protocolEntity.writeColumns(input), modified: new Date(), modified_by: user.userName })
       .where('protocol_id', '=', protocolId)
       .returningAll()
       .executeTakeFirstOrThrow();
     if (row.tenant_id !== locked.tenant_id) await protocolStepWriter().moveToTenant(trx, protocolId, row.tenant_id);
-    const after = presentProtocol(row);
+    const after = protocolEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
     await recordAudit(trx, user, {
       entityType: 'protocol',

@@ -1,31 +1,29 @@
 import { sql } from 'kysely';
-import { defineResource } from '../../odata/resource.js';
+import { formatInterval, intervalSeconds } from '@cfs/contracts/device-operations';
+import { PROTOCOL_TIMER, protocolInputSchema, protocolSchema } from '@cfs/contracts/protocols';
+import { defineEntity } from '../../odata/entity.js';
 import { tenantReference } from '../../odata/references.js';
 
 /**
- * GET v1/protocols (spec 002 §2 Protocols, §7): the caller's tenants' protocols and the
- * installation's (tenantless) ones, by name. The timer is stored in seconds and travels as
- * HH:mm:ss under the spec's spelling `timerInverval`. As a lookup the caller filters
- * `tenantId eq X or tenantId eq null`.
+ * A protocol, described once on its contract: GET v1/protocols (spec 002 §2 Protocols, §7), the
+ * caller's tenants' protocols and the installation's (tenantless) ones, by name; one protocol; and
+ * the columns an input writes. The timer is stored in seconds and travels as HH:mm:ss under the
+ * spec's spelling `timerInverval`. As a lookup the caller filters `tenantId eq X or tenantId eq null`.
  */
-export const protocolsResource = defineResource({
+export const protocolEntity = defineEntity({
   table: 'protocol',
   key: 'protocolId',
-  fields: {
-    protocolId: { type: 'integer' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    tenantId: { type: 'guid' },
-    // HH:mm:ss of an interval under 100 hours sorts as its text does.
+  contract: protocolSchema,
+  writable: protocolInputSchema,
+  computed: {
     timerInverval: {
-      type: 'string',
+      // HH:mm:ss of an interval under 100 hours sorts as its text does.
       sql: (col) => sql`to_char(make_interval(secs => ${col('timer_interval_seconds')}), 'HH24:MI:SS')`,
-      filterable: false,
+      value: (row) => formatInterval(row.timer_interval_seconds),
+      write: (value) => ({ timer_interval_seconds: intervalSeconds(value) ?? PROTOCOL_TIMER.minimumSeconds }),
     },
-    manualActions: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
   },
+  fields: { timerInverval: { filterable: false } },
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
   },

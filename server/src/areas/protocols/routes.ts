@@ -14,7 +14,7 @@ import {
   findProtocolsForAction,
   updateProtocol,
 } from './commands.js';
-import { protocolsResource } from './resource.js';
+import { protocolEntity } from './resource.js';
 
 const tags = ['Protocols'];
 const params = z.object({ id: dbIdParam });
@@ -26,8 +26,8 @@ export const protocolRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/protocols',
       title: 'protocols',
-      resource: protocolsResource,
-      row: protocolSchema,
+      resource: protocolEntity.resource,
+      row: protocolEntity.contract,
       // Also the work unit form's protocol lookup: its users hold WorkUnits permissions.
       permission: ['WorkUnits.Protocols:view', 'WorkUnits:view'],
       base: (user) => scoped(db, user.tenantScope).selectFrom('protocol').selectAll(),

@@ -3,10 +3,7 @@ import { OPERATORS, MONITORING_LIMITS, TENANT_LEFT_OPERAND } from '@cfs/contract
 import { RULE_AREA_MESSAGES, isRuleActionDefinition } from '@cfs/contracts/rule-options';
 import {
   RULE_MESSAGES,
-  formatLifetime,
-  lifetimeSeconds,
   tenantCondition,
-  timeConditionsSchema,
   type Condition,
   type Rule,
   type RuleAction,
@@ -20,29 +17,9 @@ import type { DB as Database } from '../../db/schema.js';
 import { compilePattern } from '../../engines/rules/pattern.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { forgetRules } from '../../engines/rules/rule-cache.js';
+import { ruleEntity } from './resource.js';
 
 type RuleRow = Selectable<Database['rule']>;
-
-export const presentRule = (row: RuleRow): Rule => ({
-  ruleId: row.rule_id,
-  enabled: row.enabled,
-  name: row.name,
-  description: row.description,
-  ruleTypeId: row.rule_type_id,
-  tenantId: row.tenant_id,
-  subscriptionId: row.subscription_id,
-  matchLifetime: formatLifetime(row.match_lifetime_seconds),
-  useSlidingExpiration: row.use_sliding_expiration,
-  timeConditions: row.time_conditions === null ? null : JSON.stringify(row.time_conditions),
-  conditions: row.conditions as Rule['conditions'],
-  matchActions: row.match_actions as Rule['matchActions'],
-  expirationActions: row.expiration_actions as Rule['expirationActions'],
-  changeWorkUnitId: row.change_work_unit_id,
-  created: row.created,
-  createdBy: row.created_by,
-  modified: row.modified,
-  modifiedBy: row.modified_by,
-});
 
 /**
  * A tenantless rule is the installation's and runs for every tenant (migration 0021): one
@@ -132,22 +109,7 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
   }
   if (Object.keys(errors).length > 0) throw new BadRequestError(RULE_MESSAGES.saveFailed, errors);
 
-  const timeConditions =
-    input.timeConditions === null ? null : timeConditionsSchema.parse(JSON.parse(input.timeConditions));
-  return {
-    name: input.name,
-    description: input.description,
-    rule_type_id: input.ruleTypeId,
-    enabled: input.enabled,
-    tenant_id: input.tenantId,
-    subscription_id: input.subscriptionId,
-    match_lifetime_seconds: lifetimeSeconds(input.matchLifetime) ?? MONITORING_LIMITS.minimumRuleLifetimeSeconds,
-    use_sliding_expiration: input.useSlidingExpiration,
-    time_conditions: timeConditions === null ? null : JSON.stringify(timeConditions),
-    conditions: JSON.stringify(conditions),
-    match_actions: JSON.stringify(input.matchActions),
-    expiration_actions: JSON.stringify(input.expirationActions),
-  };
+  return ruleEntity.writeColumns({ ...input, conditions });
 }
 
 /** What the change history compares. */
@@ -176,7 +138,7 @@ export async function findRule(db: Db, user: Principal, ruleId: string): Promise
     .selectAll()
     .where('rule_id', '=', ruleId)
     .executeTakeFirst();
-  return presentRule(orNotFound(row, 'The rule'));
+  return ruleEntity.present(orNotFound(row, 'The rule'));
 }
 
 /** PUT v1/rules. */
@@ -190,7 +152,7 @@ export async function createRule(db: Db, user: Principal, input: RuleValues): Pr
         .insertInto('rule', { ...columns, created_by: user.userName, modified_by: user.userName })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const rule = presentRule(row);
+      const rule = ruleEntity.present(row);
       await recordAudit(trx, user, {
         entityType: 'rule',
         entityId: row.rule_id,
@@ -209,7 +171,7 @@ export async function updateRule(db: Db, user: Principal, ruleId: string, input:
     db,
     db.transaction().execute(async (trx) => {
       const tx = scoped(trx, user.tenantScope);
-      const before = presentRule(await lockRule(tx, user, ruleId));
+      const before = ruleEntity.present(await lockRule(tx, user, ruleId));
       const columns = await ruleColumns(tx, user, input);
       const row = await tx
         .updateTable('rule')
@@ -217,7 +179,7 @@ export async function updateRule(db: Db, user: Principal, ruleId: string, input:
         .where('rule_id', '=', ruleId)
         .returningAll()
         .executeTakeFirstOrThrow();
-      const after = presentRule(row);
+      const after = ruleEntity.present(row);
       await recordAudit(trx, user, {
         entityType: 'rule',
         entityId: ruleId,
@@ -250,7 +212,7 @@ export async function toggleRule(db: Db, user: Principal, ruleId: string): Promi
         action: 'update',
         changes: { enabled: { from: before.enabled, to: row.enabled } },
       });
-      return presentRule(row);
+      return ruleEntity.present(row);
     }),
   );
 }
@@ -301,7 +263,7 @@ export async function copyRule(db: Db, user: Principal, ruleId: string): Promise
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const rule = presentRule(row);
+      const rule = ruleEntity.present(row);
       await recordAudit(trx, user, {
         entityType: 'rule',
         entityId: row.rule_id,

@@ -1,48 +1,71 @@
 import { sql } from 'kysely';
-import { RULE_TYPES } from '@cfs/contracts/monitoring';
-import { defineResource } from '../../odata/resource.js';
+import { MONITORING_LIMITS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import {
+  formatLifetime,
+  lifetimeSeconds,
+  ruleInputSchema,
+  ruleSchema,
+  timeConditionsSchema,
+  type Rule,
+} from '@cfs/contracts/rules';
+import { defineEntity } from '../../odata/entity.js';
 import { subscriptionReference, tenantReference } from '../../odata/references.js';
 
 const ruleTypeLabels = Object.fromEntries(Object.entries(RULE_TYPES).map(([name, id]) => [id, name]));
 
 /**
- * GET v1/rules (spec 002 §2 Rules, §7): the caller's rules and the installation's (tenantless)
- * ones, with tenant and subscription to expand. The lifetime is stored in seconds and shown as
- * the spec writes time spans (HH:mm:ss); time limitations travel as JSON text (§3). The grid's
- * "only enabled" is its own filter (`enabled eq true`), sent unless Show Disabled Rules is on.
+ * A rule, described once on its contract: GET v1/rules (spec 002 §2 Rules, §7), the caller's rules
+ * and the installation's (tenantless) ones, with tenant and subscription to expand; one rule; and
+ * the columns an input writes (ruleColumns checks it and puts the tenant condition first). The
+ * lifetime is stored in seconds and shown as the spec writes time spans (HH:mm:ss); time
+ * limitations travel as JSON text (§3): the list has the database's text of the stored JSON, the
+ * item JSON.stringify's (the same JSON, spaced apart differently). Conditions and actions are
+ * stored as the JSON the input held, which the schema checked. The grid's "only enabled" is its own
+ * filter (`enabled eq true`), sent unless Show Disabled Rules is on.
  */
-export const rulesResource = defineResource({
+export const ruleEntity = defineEntity({
   table: 'rule',
   key: 'ruleId',
-  fields: {
-    ruleId: { type: 'guid' },
-    enabled: { type: 'boolean' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    ruleTypeId: { type: 'integer', labels: ruleTypeLabels },
-    tenantId: { type: 'guid' },
-    subscriptionId: { type: 'guid' },
-    // HH:mm:ss of a lifetime under 100 hours sorts as its text does.
+  contract: ruleSchema,
+  writable: ruleInputSchema,
+  computed: {
     matchLifetime: {
-      type: 'string',
+      // HH:mm:ss of a lifetime under 100 hours sorts as its text does.
       sql: (col) => sql`to_char(make_interval(secs => ${col('match_lifetime_seconds')}), 'HH24:MI:SS')`,
-      filterable: false,
+      value: (row) => formatLifetime(row.match_lifetime_seconds),
+      write: (value) => ({
+        match_lifetime_seconds: lifetimeSeconds(value) ?? MONITORING_LIMITS.minimumRuleLifetimeSeconds,
+      }),
     },
-    useSlidingExpiration: { type: 'boolean' },
     timeConditions: {
-      type: 'string',
       sql: (col) => sql`${col('time_conditions')}::text`,
-      filterable: false,
-      sortable: false,
+      value: (row) => (row.time_conditions === null ? null : JSON.stringify(row.time_conditions)),
+      write: (value) => ({
+        time_conditions: value === null ? null : JSON.stringify(timeConditionsSchema.parse(JSON.parse(value))),
+      }),
     },
-    conditions: { type: 'json' },
-    matchActions: { type: 'json' },
-    expirationActions: { type: 'json' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
+    conditions: {
+      sql: (col) => col('conditions'),
+      value: (row) => row.conditions as Rule['conditions'],
+      write: (value) => ({ conditions: JSON.stringify(value) }),
+    },
+    matchActions: {
+      sql: (col) => col('match_actions'),
+      value: (row) => row.match_actions as Rule['matchActions'],
+      write: (value) => ({ match_actions: JSON.stringify(value) }),
+    },
+    expirationActions: {
+      sql: (col) => col('expiration_actions'),
+      value: (row) => row.expiration_actions as Rule['expirationActions'],
+      write: (value) => ({ expiration_actions: JSON.stringify(value) }),
+    },
   },
+  fields: {
+    ruleTypeId: { type: 'integer', labels: ruleTypeLabels },
+    matchLifetime: { filterable: false },
+    timeConditions: { filterable: false, sortable: false },
+  },
+  unlisted: ['changeWorkUnitId'],
   relations: {
     tenant: { kind: 'one', resource: () => tenantReference, column: 'tenant_id', fields: ['tenantId', 'name'] },
     subscription: { kind: 'one', resource: () => subscriptionReference, column: 'subscription_id' },

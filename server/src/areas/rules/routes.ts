@@ -22,7 +22,7 @@ import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { copyRule, createRule, deleteRule, findRule, toggleRule, updateRule } from './commands.js';
 import { findConditionInputOptions, findLeftOperands, findRulesForAction } from './queries.js';
-import { rulesResource } from './resource.js';
+import { ruleEntity } from './resource.js';
 
 const tags = ['Rules'];
 const ruleParams = z.object({ ruleId: guid() });
@@ -38,8 +38,8 @@ export const ruleRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/rules',
       title: 'rules',
-      resource: rulesResource,
-      row: ruleSchema,
+      resource: ruleEntity.resource,
+      row: ruleEntity.contract,
       permission: 'Rules:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('rule').selectAll(),
       exportFileName: 'rules.csv',

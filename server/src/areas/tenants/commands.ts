@@ -1,42 +1,32 @@
-import type { Updateable } from 'kysely';
-import { TENANT_MESSAGES, customFieldColumns, type Tenant, type TenantInput } from '@cfs/contracts/tenants';
+import { TENANT_MESSAGES, type Tenant, type TenantInput } from '@cfs/contracts/tenants';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError } from '../../http/errors.js';
-import { customFieldColumnName, findTenantRow, presentTenant, type TenantRow } from './queries.js';
+import { findTenantRow } from './queries.js';
+import { tenantEntity } from './resource.js';
 import { normalizeCustomFields, normalizeIntakeSchema } from './validation.js';
 
-function toColumns(input: TenantInput, stored?: TenantRow): Updateable<Database['tenant']> {
+/** The columns an input writes, its values normalized; refused with each field's problems. */
+function toColumns(input: TenantInput, stored?: Tenant) {
   const errors: Record<string, string[]> = {};
-  const storedFields = stored
-    ? Object.fromEntries(
-        customFieldColumns.map((field) => [field, stored[customFieldColumnName(field)] as string | null]),
-      )
-    : {};
-  const custom = normalizeCustomFields(input, errors, storedFields);
+  const custom = normalizeCustomFields(input, errors, stored);
   const intake = normalizeIntakeSchema(input.intakeWizardSchema, errors);
   if (Object.keys(errors).length) throw new BadRequestError(TENANT_MESSAGES.saveFailed, errors);
-  const values: Updateable<Database['tenant']> = { name: input.name };
-  if (input.internalNotificationEmailAddress !== undefined)
-    values.internal_notification_email_address = input.internalNotificationEmailAddress || null;
-  if (input.enabled !== undefined) values.enabled = input.enabled;
-  if (input.versionPolicyDays !== undefined) values.version_policy_days = input.versionPolicyDays;
-  if (input.assignmentGroups !== undefined) {
-    values.assignment_groups = input.assignmentGroups
-      .split(',')
+  const email = input.internalNotificationEmailAddress;
+  return tenantEntity.writeColumns({
+    ...input,
+    internalNotificationEmailAddress: email === undefined ? undefined : email || null,
+    assignmentGroups: input.assignmentGroups
+      ?.split(',')
       .map((group) => group.trim())
       .filter(Boolean)
-      .join(',');
-  }
-  if (intake !== undefined) values.intake_wizard_schema = intake;
-  for (const field of customFieldColumns) {
-    const value = custom[field];
-    if (value !== undefined) values[customFieldColumnName(field)] = value;
-  }
-  return values;
+      .join(','),
+    intakeWizardSchema: intake,
+    // Each custom field the input sends, normalized (an error above for any it cannot take).
+    ...custom,
+  });
 }
 
 /** PUT v1/tenants. A creator limited to some tenants is given the new one. */
@@ -44,12 +34,12 @@ export async function createTenant(db: Db, user: Principal, input: TenantInput):
   const values = toColumns(input);
   return db.transaction().execute(async (trx) => {
     const row = await scoped(trx, user.tenantScope)
-      .insertInto('tenant', { ...values, name: input.name, created_by: user.userName, modified_by: user.userName })
+      .insertInto('tenant', { ...values, created_by: user.userName, modified_by: user.userName })
       .returningAll()
       .executeTakeFirstOrThrow();
     if (user.tenantScope.kind === 'some')
       await trx.insertInto('user_tenant').values({ user_id: user.userId, tenant_id: row.tenant_id }).execute();
-    const tenant = presentTenant(row);
+    const tenant = tenantEntity.present(row);
     await recordAudit(trx, user, {
       entityType: 'tenant',
       entityId: row.tenant_id,
@@ -64,16 +54,15 @@ export async function createTenant(db: Db, user: Principal, input: TenantInput):
 /** POST v1/tenants/{id}. */
 export async function updateTenant(db: Db, user: Principal, tenantId: string, input: TenantInput): Promise<Tenant> {
   return db.transaction().execute(async (trx) => {
-    const beforeRow = await findTenantRow(trx, user.tenantScope, tenantId, { lock: true });
-    const values = toColumns(input, beforeRow);
-    const before = presentTenant(beforeRow);
+    const before = tenantEntity.present(await findTenantRow(trx, user.tenantScope, tenantId, { lock: true }));
+    const values = toColumns(input, before);
     const row = await scoped(trx, user.tenantScope)
       .updateTable('tenant')
       .set({ ...values, modified: new Date(), modified_by: user.userName })
       .where('tenant_id', '=', tenantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentTenant(row);
+    const after = tenantEntity.present(row);
     const { modified: _m, modifiedBy: _mb, ...comparable } = after;
     await recordAudit(trx, user, {
       entityType: 'tenant',
@@ -103,6 +92,6 @@ export async function toggleTenant(db: Db, user: Principal, tenantId: string): P
       action: 'update',
       changes: { enabled: { from: before.enabled, to: row.enabled } },
     });
-    return presentTenant(row);
+    return tenantEntity.present(row);
   });
 }

@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely';
-import { customFieldColumns, type CustomFieldColumn, type Tenant } from '@cfs/contracts/tenants';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped } from '../../db/scoped.js';
 import type { Db } from '../../db/database.js';
@@ -7,32 +6,6 @@ import type { DB as Database } from '../../db/schema.js';
 import { NotFoundError } from '../../http/errors.js';
 
 export type TenantRow = Selectable<Database['tenant']>;
-
-const columnOf = (field: CustomFieldColumn) =>
-  field.replace('workUnitField', 'work_unit_field_') as `work_unit_field_${number}` & keyof TenantRow;
-
-/** The tenant as the API shows it. */
-export function presentTenant(row: TenantRow): Tenant {
-  const custom = Object.fromEntries(
-    customFieldColumns.map((field) => [field, row[columnOf(field)] as string | null]),
-  ) as Record<CustomFieldColumn, string | null>;
-  return {
-    tenantId: row.tenant_id,
-    name: row.name,
-    internalNotificationEmailAddress: row.internal_notification_email_address,
-    enabled: row.enabled,
-    assignmentGroups: row.assignment_groups,
-    intakeWizardSchema: row.intake_wizard_schema,
-    versionPolicyDays: row.version_policy_days,
-    created: row.created,
-    createdBy: row.created_by,
-    modified: row.modified,
-    modifiedBy: row.modified_by,
-    ...custom,
-  };
-}
-
-export { columnOf as customFieldColumnName };
 
 /**
  * A tenant the caller may touch, or 404 (another tenant's object answers as if it did not exist);

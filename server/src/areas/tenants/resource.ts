@@ -1,20 +1,25 @@
-import { defineResource } from '../../odata/resource.js';
+import { customFieldColumns, tenantInputSchema, tenantSchema, type CustomFieldColumn } from '@cfs/contracts/tenants';
+import { defineEntity } from '../../odata/entity.js';
 
-/** GET v1/tenants: what the tenants grid lists, filters and sorts. */
-export const tenantsResource = defineResource({
+/** The custom fields' columns write their number apart: `workUnitField1` is `work_unit_field_1`. */
+type CustomFieldColumnName<F extends CustomFieldColumn> = F extends `workUnitField${infer N}`
+  ? `work_unit_field_${N}`
+  : never;
+const customFieldColumnNames = Object.fromEntries(
+  customFieldColumns.map((field) => [field, field.replace('workUnitField', 'work_unit_field_')]),
+) as { readonly [F in CustomFieldColumn]: CustomFieldColumnName<F> };
+
+/**
+ * A tenant, described once on its contract: GET v1/tenants (the tenants grid lists, filters and
+ * sorts all but the intake wizard's form and the custom field definitions, which only one tenant's
+ * drawer reads), one tenant, and the columns an input writes.
+ */
+export const tenantEntity = defineEntity({
   table: 'tenant',
   key: 'tenantId',
-  fields: {
-    tenantId: { type: 'guid' },
-    name: { type: 'string' },
-    internalNotificationEmailAddress: { type: 'string' },
-    enabled: { type: 'boolean' },
-    assignmentGroups: { type: 'string' },
-    versionPolicyDays: { type: 'integer' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
-  },
+  contract: tenantSchema,
+  writable: tenantInputSchema,
+  columns: customFieldColumnNames,
+  unlisted: ['intakeWizardSchema', ...customFieldColumns],
   defaultOrderBy: 'name asc',
 });

@@ -14,8 +14,8 @@ import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createTenant, toggleTenant, updateTenant } from './commands.js';
-import { findAssignmentGroups, findTenantRow, presentTenant } from './queries.js';
-import { tenantsResource } from './resource.js';
+import { findAssignmentGroups, findTenantRow } from './queries.js';
+import { tenantEntity } from './resource.js';
 import { deleteSecret, listSecrets, putSecret, readLatestSecret, setSecretValue } from './secrets.js';
 
 const tags = ['Tenants'];
@@ -29,8 +29,8 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/tenants',
       title: 'tenants',
-      resource: tenantsResource,
-      row: tenantSchema,
+      resource: tenantEntity.resource,
+      row: tenantEntity.contract,
       permission: 'Tenants:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('tenant').selectAll(),
       exportFileName: 'tenants.csv',
@@ -51,7 +51,8 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           response: { 200: tenantSchema },
         },
       },
-      async (request) => presentTenant(await findTenantRow(db, principalOf(request).tenantScope, request.params.id)),
+      async (request) =>
+        tenantEntity.present(await findTenantRow(db, principalOf(request).tenantScope, request.params.id)),
     );
 
     app.put(

@@ -1,26 +1,16 @@
 import { TENANT_DISABLED_MESSAGE } from '@cfs/contracts/tenants';
-import type { Selectable } from 'kysely';
 import type { GeneratedToken, TokenCreate, TokenGrant, TokenUpdate } from '@cfs/contracts/tokens';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import { generateApiToken } from '../../auth/api-tokens.js';
 import type { Principal } from '../../auth/principal.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
-import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
+import { tokenEntity } from './resource.js';
 
-const present = (row: Selectable<Database['token_grant']>): TokenGrant => ({
-  tokenGrantId: row.token_grant_id,
-  tenantId: row.tenant_id,
-  name: row.name,
-  description: row.description,
-  lifetimeYears: row.lifetime_years,
-  created: row.created,
-  createdBy: row.created_by,
-  expiresOn: row.expires_on,
-  revokedOn: row.revoked_on,
-  tokenPrefix: row.token_prefix,
-});
+/** The columns a create and an edit write: a description left out is none. */
+const written = (input: TokenUpdate) =>
+  tokenEntity.writeColumns({ name: input.name, description: input.description ?? null });
 
 /** Expiry N years after creation; lifetime 0 is Forever (spec 001 §9). */
 export function expiryFor(created: Date, lifetimeYears: number): Date | null {
@@ -41,9 +31,8 @@ export async function createToken(db: Db, user: Principal, input: TokenCreate): 
   return db.transaction().execute(async (trx) => {
     const row = await scoped(trx, user.tenantScope)
       .insertInto('token_grant', {
+        ...written(input),
         tenant_id: input.tenantId,
-        name: input.name,
-        description: input.description ?? null,
         lifetime_years: input.lifetimeYears,
         token_hash: hash,
         token_prefix: prefix,
@@ -61,7 +50,7 @@ export async function createToken(db: Db, user: Principal, input: TokenCreate): 
       action: 'create',
       changes: { name: row.name, lifetimeYears: row.lifetime_years },
     });
-    return { ...present(row), generatedToken: token };
+    return { ...tokenEntity.present(row), generatedToken: token };
   });
 }
 
@@ -90,8 +79,7 @@ export async function updateToken(
     const row = await tx
       .updateTable('token_grant')
       .set({
-        name: input.name,
-        description: input.description ?? null,
+        ...written(input),
         modified: new Date(),
         modified_by: user.userName,
       })
@@ -109,7 +97,7 @@ export async function updateToken(
       action: 'update',
       changes,
     });
-    return present(row);
+    return tokenEntity.present(row);
   });
 }
 
@@ -118,7 +106,7 @@ export async function revokeToken(db: Db, user: Principal, tokenGrantId: string)
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await lockGrant(tx, tokenGrantId);
-    if (before.revoked_on) return present(before);
+    if (before.revoked_on) return tokenEntity.present(before);
     const row = await tx
       .updateTable('token_grant')
       .set({ revoked_on: new Date(), revoked_by: user.userName, modified: new Date(), modified_by: user.userName })
@@ -132,6 +120,6 @@ export async function revokeToken(db: Db, user: Principal, tokenGrantId: string)
       action: 'revoke',
       changes: { revokedOn: row.revoked_on },
     });
-    return present(row);
+    return tokenEntity.present(row);
   });
 }

@@ -1,20 +1,15 @@
-import { defineResource } from '../../odata/resource.js';
+import { tokenGrantSchema, tokenUpdateSchema } from '@cfs/contracts/tokens';
+import { defineEntity } from '../../odata/entity.js';
 
-/** GET v1/tokens: a tenant's token grants, newest first (spec 001 §9). */
-export const tokensResource = defineResource({
+/**
+ * A token grant, described once on its contract: GET v1/tokens (a tenant's token grants, newest
+ * first, spec 001 §9), one grant, and the columns an edit writes (its name and description; a
+ * create also writes the tenant, the lifetime and the token's hash and prefix).
+ */
+export const tokenEntity = defineEntity({
   table: 'token_grant',
   key: 'tokenGrantId',
-  fields: {
-    tokenGrantId: { type: 'guid' },
-    tenantId: { type: 'guid' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    lifetimeYears: { type: 'integer' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    expiresOn: { type: 'datetime' },
-    revokedOn: { type: 'datetime' },
-    tokenPrefix: { type: 'string' },
-  },
+  contract: tokenGrantSchema,
+  writable: tokenUpdateSchema,
   defaultOrderBy: 'created desc',
 });

@@ -6,7 +6,7 @@ import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createToken, revokeToken, updateToken } from './commands.js';
-import { tokensResource } from './resource.js';
+import { tokenEntity } from './resource.js';
 
 const tags = ['Tokens'];
 const params = z.object({ id: z.uuid() });
@@ -18,8 +18,8 @@ export const tokenRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/tokens',
       title: 'API tokens',
-      resource: tokensResource,
-      row: tokenGrantSchema,
+      resource: tokenEntity.resource,
+      row: tokenEntity.contract,
       permission: 'Tokens:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('token_grant').selectAll(),
       exportFileName: 'tokens.csv',
