@@ -194,12 +194,12 @@ describe('a real agent', () => {
     };
     const installing = await chooseVersion(/^1\.0\.0/);
     await installing.getByRole('cell', { name: 'Pending', exact: true }).waitFor();
-    await expect.poll(statusAfterReopening, { timeout: 30_000, intervals: [1000] }).toBe('Installed');
+    await expect.poll(statusAfterReopening, { timeout: 30_000, interval: 1000 }).toBe('Installed');
     expect(fs.readdirSync(packageFolder)).toEqual(['1.0.0']);
     await screenshot(page, 'agent-installed');
     const removing = await chooseVersion(/^None$/);
     await removing.getByRole('cell', { name: 'Removal Pending', exact: true }).waitFor();
-    await expect.poll(statusAfterReopening, { timeout: 30_000, intervals: [1000] }).toBe('Removed');
+    await expect.poll(statusAfterReopening, { timeout: 30_000, interval: 1000 }).toBe('Removed');
     expect(fs.existsSync(packageFolder)).toBe(false);
     await screenshot(page, 'agent-removed');
 
