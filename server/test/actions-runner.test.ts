@@ -86,6 +86,22 @@ const aUnit = async () => {
   return { work_unit_id: unit.workUnitId, title: unit.title, tenant_id: unit.tenantId };
 };
 
+/** What a rule match's Create Work Unit leaves behind: its history, naming the unit it opened. */
+const recordUnitOpened = (ruleMatchId: string, workUnitId: number) =>
+  scoped(portal.db, ALL_TENANTS)
+    .insertInto('action_history', {
+      tenant_id: DEMO.contoso,
+      action_definition_id: BUILT_IN_ACTIONS.createWorkUnit.id,
+      result_status_id: ACTION_RESULT_STATUSES.Success,
+      input_parameters: '{}',
+      result_detail: 'Work unit created.',
+      correlation_id: ruleMatchId,
+      rule_match_id: ruleMatchId,
+      reference_id: String(workUnitId),
+      job_key: `opened:${ruleMatchId}`,
+    })
+    .execute();
+
 const testRun = (actionDefinitionId: string, parameters: Record<string, string> = {}): ActionRun => ({
   actionDefinitionId,
   tenantId: DEMO.contoso,
@@ -356,7 +372,6 @@ describe('outcomes', () => {
 });
 
 test("a rule's run fills {EntityId}, and {WorkUnitId} and {Title} from the unit its match opened or a work unit rule's subject", async () => {
-  const all = scoped(portal.db, ALL_TENANTS);
   const unit = await aUnit();
   const id = await defineAction({ url: `${base}/rule/{EntityId}/{WorkUnitId}`, body: '{"title":"{Title}"}' });
   const rule = (subjectId: string, ruleMatchId = randomUUID()) => ({
@@ -382,19 +397,7 @@ test("a rule's run fills {EntityId}, and {WorkUnitId} and {Title} from the unit 
 
   // The match's Create Work Unit opened a unit: its id and title.
   const ruleMatchId = randomUUID();
-  await all
-    .insertInto('action_history', {
-      tenant_id: DEMO.contoso,
-      action_definition_id: BUILT_IN_ACTIONS.createWorkUnit.id,
-      result_status_id: ACTION_RESULT_STATUSES.Success,
-      input_parameters: '{}',
-      result_detail: 'Work unit created.',
-      correlation_id: ruleMatchId,
-      rule_match_id: ruleMatchId,
-      reference_id: String(unit.work_unit_id),
-      job_key: `opened:${ruleMatchId}`,
-    })
-    .execute();
+  await recordUnitOpened(ruleMatchId, unit.work_unit_id);
   await runAction(
     portal.db,
     { actionDefinitionId: id, tenantId: DEMO.contoso, parameters: {}, origin: rule(entityId, ruleMatchId) },
@@ -426,19 +429,7 @@ test('every placeholder the editors list for a kind of run is filled by such a r
     })
     .execute();
   const ruleMatchId = randomUUID();
-  await all
-    .insertInto('action_history', {
-      tenant_id: DEMO.contoso,
-      action_definition_id: BUILT_IN_ACTIONS.createWorkUnit.id,
-      result_status_id: ACTION_RESULT_STATUSES.Success,
-      input_parameters: '{}',
-      result_detail: 'Work unit created.',
-      correlation_id: ruleMatchId,
-      rule_match_id: ruleMatchId,
-      reference_id: String(unit.work_unit_id),
-      job_key: `opened:${ruleMatchId}`,
-    })
-    .execute();
+  await recordUnitOpened(ruleMatchId, unit.work_unit_id);
   const origins: Record<'protocol' | 'rule' | 'test', ActionRun['origin']> = {
     protocol: {
       kind: 'protocol',
