@@ -14644,8 +14644,10 @@ export interface operations {
                         isInternalOverdue: boolean;
                         externalReportPath: string | null;
                         changeWorkUnitId: number | null;
+                        /** Format: date-time */
                         created: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         modified: string;
                         userChanged: string | null;
                         userChangedBy: string | null;
@@ -14671,6 +14673,7 @@ export interface operations {
                             isCustomerFacing: boolean;
                             isComplete: boolean;
                             completed: string | null;
+                            /** Format: date-time */
                             created: string;
                             createdBy: string | null;
                         }[];
@@ -14774,8 +14777,10 @@ export interface operations {
                         isInternalOverdue: boolean;
                         externalReportPath: string | null;
                         changeWorkUnitId: number | null;
+                        /** Format: date-time */
                         created: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         modified: string;
                         userChanged: string | null;
                         userChangedBy: string | null;
@@ -14801,6 +14806,7 @@ export interface operations {
                             isCustomerFacing: boolean;
                             isComplete: boolean;
                             completed: string | null;
+                            /** Format: date-time */
                             created: string;
                             createdBy: string | null;
                         }[];
@@ -14911,8 +14917,10 @@ export interface operations {
                         isInternalOverdue: boolean;
                         externalReportPath: string | null;
                         changeWorkUnitId: number | null;
+                        /** Format: date-time */
                         created: string;
                         createdBy: string | null;
+                        /** Format: date-time */
                         modified: string;
                         userChanged: string | null;
                         userChangedBy: string | null;
@@ -14938,6 +14946,7 @@ export interface operations {
                             isCustomerFacing: boolean;
                             isComplete: boolean;
                             completed: string | null;
+                            /** Format: date-time */
                             created: string;
                             createdBy: string | null;
                         }[];
@@ -15171,6 +15180,7 @@ export interface operations {
                         isCustomerFacing: boolean;
                         isComplete: boolean;
                         completed: string | null;
+                        /** Format: date-time */
                         created: string;
                         createdBy: string | null;
                     };
@@ -15278,6 +15288,7 @@ export interface operations {
                         isCustomerFacing: boolean;
                         isComplete: boolean;
                         completed: string | null;
+                        /** Format: date-time */
                         created: string;
                         createdBy: string | null;
                     };
@@ -15439,6 +15450,7 @@ export interface operations {
                         currentImpact: string | null;
                         maximumImpact: string | null;
                         impactedServices: string | null;
+                        /** Format: date-time */
                         modified: string;
                         activities: {
                             /** @enum {string} */
@@ -15446,6 +15458,7 @@ export interface operations {
                             details: string;
                             isComplete: boolean;
                             completed: string | null;
+                            /** Format: date-time */
                             created: string;
                         }[];
                     };
@@ -15489,6 +15502,7 @@ export interface operations {
                         currentImpact: string | null;
                         maximumImpact: string | null;
                         impactedServices: string | null;
+                        /** Format: date-time */
                         modified: string;
                         activities: {
                             /** @enum {string} */
@@ -15496,6 +15510,7 @@ export interface operations {
                             details: string;
                             isComplete: boolean;
                             completed: string | null;
+                            /** Format: date-time */
                             created: string;
                         }[];
                     };

@@ -74,35 +74,37 @@ const optionalInstant = z.iso
   .optional()
   .transform((value) => (value === undefined || value === null ? null : new Date(value).toISOString()));
 
+/** The form's fields, each written to its column (the server's `communicationEntity`). */
+export const communicationFieldsSchema = z.object({
+  title: z
+    .string({ error: COMMUNICATION_MESSAGES.titleRequired })
+    .trim()
+    .min(1, COMMUNICATION_MESSAGES.titleRequired)
+    .max(200),
+  tenantId: guid(COMMUNICATION_MESSAGES.tenantRequired),
+  serviceManager: z
+    .string({ error: COMMUNICATION_MESSAGES.serviceManagerRequired })
+    .trim()
+    .min(1, COMMUNICATION_MESSAGES.serviceManagerRequired)
+    .max(200),
+  status: z.enum(COMMUNICATION_STATUSES).optional().default('Investigating'),
+  details: optionalText(4000),
+  customerAssistanceRequired: z.boolean().optional().default(false),
+  rootCause: optionalText(4000),
+  eventStarted: optionalInstant,
+  eventEngaged: optionalInstant,
+  eventMitigated: optionalInstant,
+  eventResolved: optionalInstant,
+  nextUpdate: optionalInstant,
+  nextInternalUpdate: optionalInstant,
+  maximumImpact: optionalText(4000),
+  currentImpact: optionalText(4000),
+  impactedServices: optionalText(4000),
+  internalBridge: optionalText(1000),
+});
+
 /** PUT v1/workunitcommunications (create) and POST v1/workunitcommunications/{id} (update). */
-export const communicationInputSchema = z
-  .object({
-    title: z
-      .string({ error: COMMUNICATION_MESSAGES.titleRequired })
-      .trim()
-      .min(1, COMMUNICATION_MESSAGES.titleRequired)
-      .max(200),
-    tenantId: guid(COMMUNICATION_MESSAGES.tenantRequired),
-    serviceManager: z
-      .string({ error: COMMUNICATION_MESSAGES.serviceManagerRequired })
-      .trim()
-      .min(1, COMMUNICATION_MESSAGES.serviceManagerRequired)
-      .max(200),
-    status: z.enum(COMMUNICATION_STATUSES).optional().default('Investigating'),
-    details: optionalText(4000),
-    customerAssistanceRequired: z.boolean().optional().default(false),
-    rootCause: optionalText(4000),
-    eventStarted: optionalInstant,
-    eventEngaged: optionalInstant,
-    eventMitigated: optionalInstant,
-    eventResolved: optionalInstant,
-    nextUpdate: optionalInstant,
-    nextInternalUpdate: optionalInstant,
-    maximumImpact: optionalText(4000),
-    currentImpact: optionalText(4000),
-    impactedServices: optionalText(4000),
-    internalBridge: optionalText(1000),
-  })
+export const communicationInputSchema = communicationFieldsSchema
   .superRefine((value, context) => {
     if (value.status === 'Resolved' && !value.rootCause)
       context.addIssue({ code: 'custom', path: ['rootCause'], message: COMMUNICATION_MESSAGES.rootCauseRequired });
@@ -119,8 +121,8 @@ export const communicationActivitySchema = z.object({
   details: z.string(),
   isCustomerFacing: z.boolean(),
   isComplete: z.boolean(),
-  completed: z.string().nullable(),
-  created: z.string(),
+  completed: z.date().nullable(),
+  created: z.date(),
   createdBy: z.string().nullable(),
 });
 export type CommunicationActivity = z.infer<typeof communicationActivitySchema>;
@@ -162,12 +164,12 @@ export const communicationSchema = z.object({
   details: z.string().nullable(),
   customerAssistanceRequired: z.boolean(),
   rootCause: z.string().nullable(),
-  eventStarted: z.string().nullable(),
-  eventEngaged: z.string().nullable(),
-  eventMitigated: z.string().nullable(),
-  eventResolved: z.string().nullable(),
-  nextUpdate: z.string().nullable(),
-  nextInternalUpdate: z.string().nullable(),
+  eventStarted: z.date().nullable(),
+  eventEngaged: z.date().nullable(),
+  eventMitigated: z.date().nullable(),
+  eventResolved: z.date().nullable(),
+  nextUpdate: z.date().nullable(),
+  nextInternalUpdate: z.date().nullable(),
   maximumImpact: z.string().nullable(),
   currentImpact: z.string().nullable(),
   impactedServices: z.string().nullable(),
@@ -179,10 +181,10 @@ export const communicationSchema = z.object({
   externalReportPath: z.string().nullable(),
   /** The approved planned-outage change request this communication announces, if any. */
   changeWorkUnitId: z.number().int().nullable(),
-  created: z.string(),
+  created: z.date(),
   createdBy: z.string().nullable(),
-  modified: z.string(),
-  userChanged: z.string().nullable(),
+  modified: z.date(),
+  userChanged: z.date().nullable(),
   userChangedBy: z.string().nullable(),
   workUnits: z.array(communicationWorkUnitSchema).optional(),
   workUnitCommunicationActivities: z.array(communicationActivitySchema).optional(),
@@ -204,14 +206,14 @@ export const publicCommunicationReportSchema = z.object({
   details: z.string().nullable(),
   customerAssistanceRequired: z.boolean(),
   rootCause: z.string().nullable(),
-  eventStarted: z.string().nullable(),
-  eventMitigated: z.string().nullable(),
-  eventResolved: z.string().nullable(),
-  nextUpdate: z.string().nullable(),
+  eventStarted: z.date().nullable(),
+  eventMitigated: z.date().nullable(),
+  eventResolved: z.date().nullable(),
+  nextUpdate: z.date().nullable(),
   currentImpact: z.string().nullable(),
   maximumImpact: z.string().nullable(),
   impactedServices: z.string().nullable(),
-  modified: z.string(),
+  modified: z.date(),
   activities: z.array(
     communicationActivitySchema.pick({
       activityType: true,

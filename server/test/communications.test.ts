@@ -7,7 +7,7 @@ import {
   type CommunicationActivity,
   type CommunicationWorkUnit,
 } from '@cfs/contracts/communications';
-import { communicationsResource } from '../src/areas/workunitcommunications/resource.js';
+import { communicationEntity } from '../src/areas/workunitcommunications/resource.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
@@ -489,6 +489,13 @@ describe('the communications list (spec 000 §7, 001 §9)', () => {
     expect(overdue).toMatchObject({ isOverdue: true, isInternalOverdue: false });
     expect(internal).toMatchObject({ isOverdue: false, isInternalOverdue: true });
     expect(closed).toMatchObject({ isOverdue: false, isInternalOverdue: false });
+    // The list computes them in SQL, a single item from its row (communicationEntity): row and item agree.
+    for (const item of [overdue, confirmedOverdue, internal, closed]) {
+      const [row] = (await list('operator', filter(`workUnitCommunicationId eq ${item.workUnitCommunicationId}`)))
+        .value;
+      const { tenant: _tenant, ...fields } = item;
+      expect(row).toEqual(fields);
+    }
     const late = (await list('operator', `${filter('isOverdue eq true')}&$top=100`)).value;
     expect(late.map((row) => row.workUnitCommunicationId)).toContain(overdue.workUnitCommunicationId);
     expect(late.every((row) => row.isOverdue)).toBe(true);
@@ -802,7 +809,7 @@ describe('the overdue filter at scale', () => {
     const indexes = async (field: string) => {
       const { rows, count } = buildListSql(
         scoped(portal.db, ALL_TENANTS).selectFrom('work_unit_communication').selectAll(),
-        parseListQuery(communicationsResource, { $filter: `${field} eq true`, $count: 'true' }),
+        parseListQuery(communicationEntity.resource, { $filter: `${field} eq true`, $count: 'true' }),
         ALL_TENANTS,
       );
       const names: string[] = [];

@@ -31,6 +31,13 @@ type ColumnFields<S extends z.ZodObject, R extends Relations, XK extends Propert
 /** The input's fields that are written to their column: all but the computed ones, which write their own. */
 type WrittenFields<W extends z.ZodObject, XK extends PropertyKey> = Omit<z.output<W>, XK>;
 
+/**
+ * The type a field's column must have: the field's own, or for a field of `EK` (a text column that
+ * its migration's CHECK constraint holds to the contract's values) text where the field is.
+ */
+type ColumnType<Field, IsChecked extends boolean> = IsChecked extends true ? Widened<Field> : Field;
+type Widened<Field> = Field extends string ? string : Field;
+
 /** Fields of the contract whose column is missing from the table or holds another type than the contract says. */
 type RowMismatch<
   T extends keyof Database,
@@ -38,9 +45,10 @@ type RowMismatch<
   C extends ColumnMap,
   R extends Relations,
   XK extends PropertyKey,
+  EK extends PropertyKey,
 > = {
   [K in keyof ColumnFields<S, R, XK>]-?: ColumnOf<K, C> extends keyof Row<T>
-    ? Row<T>[ColumnOf<K, C>] extends ColumnFields<S, R, XK>[K]
+    ? Row<T>[ColumnOf<K, C>] extends ColumnType<ColumnFields<S, R, XK>[K], K extends EK ? true : false>
       ? never
       : K
     : K;
@@ -131,11 +139,12 @@ export interface EntityDeclaration<
   R extends Relations,
   XK extends PropertyKey,
   P extends keyof Insertable<Database[T]>,
+  EK extends PropertyKey,
 > extends Omit<ResourceDeclaration<Record<string, FieldDef>>, 'table' | 'key' | 'fields'> {
   readonly table: T;
   readonly key: keyof Fields<S> & string;
   /** The contract's schema of one item: its fields, in order, are the list's fields and the item's shape. */
-  readonly contract: S & NoInfer<Checked<RowMismatch<T, S, C, R, XK>>>;
+  readonly contract: S & NoInfer<Checked<RowMismatch<T, S, C, R, XK, EK>>>;
   /** Only the fields whose column is not their name in snake_case. */
   readonly columns?: C & { readonly [K in keyof C]: K extends keyof Fields<S> ? keyof Row<T> & string : never };
   /** What the list needs beyond the contract's type: an enum's `labels`, a date-only `type: 'date'`, no filtering. */
@@ -144,6 +153,11 @@ export interface EntityDeclaration<
   readonly relations?: R;
   /** The contract's fields computed from other columns: their list SQL, item value and write (ComputedField). */
   readonly computed?: ComputedFields<T, S, W, XK, P>;
+  /**
+   * Enum fields whose column is text that a CHECK constraint of the migration holds to the
+   * contract's values: the type checker takes the column's text for the field's values.
+   */
+  readonly checked?: readonly EK[];
   /** Fields of the item that the list does not show (neither in its rows nor to $filter, $orderby or $select). */
   readonly unlisted?: readonly NoInfer<keyof Item<S, R> & string>[];
   /** The contract's input schema: every field of it is written to its column (`writeColumns`). */
@@ -220,7 +234,8 @@ export function fieldTypeOf(schema: z.ZodType): FieldType | undefined {
  *
  * A field that is not one column of its type is `computed`: its list SQL, its item value and, when
  * the input has it, the columns it writes are declared together (ComputedField), each typed by the
- * field, the table and the input. A field of the item the list leaves out is `unlisted`.
+ * field, the table and the input. A field of the item the list leaves out is `unlisted`; an enum
+ * field whose text column a CHECK constraint holds to the contract's values is `checked`.
  *
  * @example
  *   export const locationEntity = defineEntity({
@@ -251,7 +266,8 @@ export function defineEntity<
   const R extends Relations = Record<never, never>,
   const XK extends keyof Item<S, R> & string = never,
   const P extends keyof Insertable<Database[T]> = never,
->(declaration: EntityDeclaration<T, S, C, W, R, XK, P>): Entity<T, S, C, W, R, XK, P> {
+  const EK extends keyof Item<S, R> & string = never,
+>(declaration: EntityDeclaration<T, S, C, W, R, XK, P, EK>): Entity<T, S, C, W, R, XK, P> {
   const {
     table,
     key,
@@ -260,6 +276,7 @@ export function defineEntity<
     fields: overrides = {},
     computed = {},
     unlisted = [],
+    checked = [],
     writable,
     ...list
   } = declaration;
@@ -272,6 +289,7 @@ export function defineEntity<
     ['the column of', Object.keys(named)],
     ['as computed', Object.keys(derived)],
     ['as unlisted', unlisted],
+    ['as checked', checked],
   ] as const) {
     for (const field of names) {
       if (!Object.hasOwn(contract.shape, field) || isRelation(field))

@@ -12,39 +12,11 @@ import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
-import {
-  ACTIVITY,
-  COMMUNICATION,
-  findLinkedWorkUnits,
-  presentActivity,
-  presentCommunication,
-  selectCommunications,
-} from './queries.js';
+import { ACTIVITY, COMMUNICATION, findLinkedWorkUnits, presentCommunication, selectCommunications } from './queries.js';
+import { communicationActivityEntity, communicationEntity } from './resource.js';
 
 type ActivityValues = z.output<typeof communicationActivityInputSchema>;
 const ENTITY = 'workUnitCommunication';
-
-/** The stored columns of the form's values. Dates arrive as UTC ISO text (the contract normalises them). */
-const columns = (input: CommunicationValues) => ({
-  title: input.title,
-  tenant_id: input.tenantId,
-  service_manager: input.serviceManager,
-  status: input.status,
-  details: input.details,
-  customer_assistance_required: input.customerAssistanceRequired,
-  root_cause: input.rootCause,
-  event_started: input.eventStarted,
-  event_engaged: input.eventEngaged,
-  event_mitigated: input.eventMitigated,
-  event_resolved: input.eventResolved,
-  // The contract clears it for Resolved and Cancelled (spec 001 §4).
-  next_update: input.nextUpdate,
-  next_internal_update: input.nextInternalUpdate,
-  maximum_impact: input.maximumImpact,
-  current_impact: input.currentImpact,
-  impacted_services: input.impactedServices,
-  internal_bridge: input.internalBridge,
-});
 
 /** A tenant outside the caller's scope is as good as none chosen: the form's tenant message. */
 async function assertTenant(executor: Db | Tx, user: Principal, tenantId: string): Promise<void> {
@@ -88,7 +60,7 @@ export async function createCommunication(db: Db, user: Principal, input: Commun
     const now = new Date();
     const row = await scoped(trx, user.tenantScope)
       .insertInto('work_unit_communication', {
-        ...columns(input),
+        ...communicationEntity.writeColumns(input),
         created_by: user.userName,
         modified_by: user.userName,
         user_changed: now,
@@ -140,7 +112,7 @@ export async function updateCommunication(
     await tx
       .updateTable('work_unit_communication')
       .set({
-        ...columns(input),
+        ...communicationEntity.writeColumns(input),
         modified: now,
         modified_by: user.userName,
         user_changed: now,
@@ -309,7 +281,7 @@ export async function createActivity(db: Db, user: Principal, input: ActivityVal
       action: 'add activity',
       changes: { activityType: row.activity_type, details: row.details },
     });
-    return presentActivity(row);
+    return communicationActivityEntity.present(row);
   });
 }
 
@@ -337,7 +309,7 @@ export async function updateActivity(
         workUnitCommunicationId: ['An activity cannot move to another communication.'],
       });
     }
-    const before = presentActivity(locked);
+    const before = communicationActivityEntity.present(locked);
     const row = await scoped(trx, user.tenantScope)
       .updateTable('work_unit_communication_activity')
       .set({
@@ -348,7 +320,7 @@ export async function updateActivity(
       .where('work_unit_communication_activity_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const after = presentActivity(row);
+    const after = communicationActivityEntity.present(row);
     await touchCommunication(trx, user, locked.work_unit_communication_id);
     await recordAudit(trx, user, {
       entityType: ENTITY,

@@ -63,7 +63,6 @@ export async function revokeExternalReport(db: Db, scope: TenantScope, workUnitC
 }
 
 const notPublished = () => new HttpError(404, COMMUNICATION_MESSAGES.reportNotPublished);
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 /**
  * The published report by its token, as a customer may read it: no service manager, internal
@@ -115,20 +114,20 @@ export async function findPublicReport(db: Db, token: string): Promise<PublicCom
     details: row.details,
     customerAssistanceRequired: row.customer_assistance_required,
     rootCause: row.root_cause,
-    eventStarted: iso(row.event_started),
-    eventMitigated: iso(row.event_mitigated),
-    eventResolved: iso(row.event_resolved),
-    nextUpdate: iso(row.next_update),
+    eventStarted: row.event_started,
+    eventMitigated: row.event_mitigated,
+    eventResolved: row.event_resolved,
+    nextUpdate: row.next_update,
     currentImpact: row.current_impact,
     maximumImpact: row.maximum_impact,
     impactedServices: row.impacted_services,
-    modified: new Date(row.modified).toISOString(),
+    modified: row.modified,
     activities: activities.map((activity) => ({
       activityType: activity.activity_type as PublicCommunicationReport['activities'][number]['activityType'],
       details: activity.details,
       isComplete: activity.is_complete,
-      completed: iso(activity.completed),
-      created: new Date(activity.created).toISOString(),
+      completed: activity.completed,
+      created: activity.created,
     })),
   };
 }

@@ -1,28 +1,15 @@
-import { sql, type Kysely } from 'kysely';
-import type {
-  Communication,
-  CommunicationActivity,
-  CommunicationStatus,
-  CommunicationWorkUnit,
-  ActivityType,
-} from '@cfs/contracts/communications';
+import type { Kysely } from 'kysely';
+import type { Communication, CommunicationActivity, CommunicationWorkUnit } from '@cfs/contracts/communications';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped, tenantCondition } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
 import { orNotFound } from '../../http/errors.js';
-import { externalReportPathSql, overdueSql } from './resource.js';
+import { communicationActivityEntity, communicationEntity } from './resource.js';
 
 export const COMMUNICATION = 'The communication';
 export const ACTIVITY = 'The activity';
 
-const iso = (value: Date | string): string => new Date(value).toISOString();
-const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : iso(value));
-
-/**
- * The communications the scope may read, each with the tenant's name and address and the three
- * values computed in SQL as the list computes them (resource.ts): overdue, internally overdue,
- * and the published report's path.
- */
+/** The communications the scope may read, each with the tenant's name and address. */
 export function selectCommunications<E extends Kysely<Database>>(executor: E, scope: TenantScope) {
   return scoped(executor, scope)
     .selectFrom('work_unit_communication as c')
@@ -33,75 +20,19 @@ export function selectCommunications<E extends Kysely<Database>>(executor: E, sc
     .select([
       't.name as tenant_name',
       't.internal_notification_email_address as tenant_internal_notification_email_address',
-      overdueSql(sql.ref('c.status'), sql.ref('c.next_update')).$castTo<boolean>().as('is_overdue'),
-      overdueSql(sql.ref('c.status'), sql.ref('c.next_internal_update')).$castTo<boolean>().as('is_internal_overdue'),
-      externalReportPathSql(sql.ref('c.external_report_token')).$castTo<string | null>().as('external_report_path'),
     ]);
 }
 
-export type CommunicationRow = Awaited<ReturnType<ReturnType<typeof selectCommunications>['executeTakeFirstOrThrow']>>;
+type CommunicationRow = Awaited<ReturnType<ReturnType<typeof selectCommunications>['executeTakeFirstOrThrow']>>;
 
-/** The communication as the API shows it: named fields only (no notification bookkeeping, no report token). */
+/** The communication as the API shows it (communicationEntity), with its tenant's name and address. */
 export function presentCommunication(row: CommunicationRow): Communication {
   return {
-    workUnitCommunicationId: row.work_unit_communication_id,
-    publicWorkUnitCommunicationId: row.public_work_unit_communication_id,
-    title: row.title,
-    tenantId: row.tenant_id,
+    ...communicationEntity.present(row),
     tenant:
       row.tenant_name === null
         ? null
         : { name: row.tenant_name, internalNotificationEmailAddress: row.tenant_internal_notification_email_address },
-    serviceManager: row.service_manager,
-    status: row.status as CommunicationStatus,
-    details: row.details,
-    customerAssistanceRequired: row.customer_assistance_required,
-    rootCause: row.root_cause,
-    eventStarted: isoOrNull(row.event_started),
-    eventEngaged: isoOrNull(row.event_engaged),
-    eventMitigated: isoOrNull(row.event_mitigated),
-    eventResolved: isoOrNull(row.event_resolved),
-    nextUpdate: isoOrNull(row.next_update),
-    nextInternalUpdate: isoOrNull(row.next_internal_update),
-    maximumImpact: row.maximum_impact,
-    currentImpact: row.current_impact,
-    impactedServices: row.impacted_services,
-    internalBridge: row.internal_bridge,
-    isOverdue: row.is_overdue,
-    isInternalOverdue: row.is_internal_overdue,
-    externalReportPath: row.external_report_path,
-    changeWorkUnitId: row.change_work_unit_id,
-    created: iso(row.created),
-    createdBy: row.created_by,
-    modified: iso(row.modified),
-    userChanged: isoOrNull(row.user_changed),
-    userChangedBy: row.user_changed_by,
-  };
-}
-
-type ActivityRow = {
-  work_unit_communication_activity_id: string;
-  work_unit_communication_id: string;
-  activity_type: string;
-  details: string;
-  is_customer_facing: boolean;
-  is_complete: boolean;
-  completed: Date | string | null;
-  created: Date | string;
-  created_by: string | null;
-};
-
-export function presentActivity(row: ActivityRow): CommunicationActivity {
-  return {
-    workUnitCommunicationActivityId: row.work_unit_communication_activity_id,
-    workUnitCommunicationId: row.work_unit_communication_id,
-    activityType: row.activity_type as ActivityType,
-    details: row.details,
-    isCustomerFacing: row.is_customer_facing,
-    isComplete: row.is_complete,
-    completed: isoOrNull(row.completed),
-    created: iso(row.created),
-    createdBy: row.created_by,
   };
 }
 
@@ -147,7 +78,7 @@ export async function findActivities(
     .orderBy('created')
     .orderBy('work_unit_communication_activity_id')
     .execute();
-  return rows.map(presentActivity);
+  return rows.map(communicationActivityEntity.present);
 }
 
 /**

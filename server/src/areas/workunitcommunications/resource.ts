@@ -1,9 +1,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import {
+  ACTIVITY_TYPE_LABELS,
   COMMUNICATION_EXPORT_MAX,
   COMMUNICATION_STATUS_LABELS,
-  ACTIVITY_TYPE_LABELS,
+  communicationActivitySchema,
+  communicationFieldsSchema,
+  communicationSchema,
+  isClosedCommunicationStatus,
 } from '@cfs/contracts/communications';
+import { defineEntity } from '../../odata/entity.js';
 import { defineResource } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
@@ -16,10 +21,17 @@ export function overdueSql(status: RawBuilder<unknown>, due: RawBuilder<unknown>
   return sql`(${status} NOT IN ('Resolved', 'Cancelled') AND ${due} IS NOT NULL AND ${due} < now())`;
 }
 
+/** `overdueSql` of one row, as a single item shows it. */
+const isOverdue = (status: string, due: Date | null): boolean =>
+  !isClosedCommunicationStatus(status) && due !== null && due.getTime() < Date.now();
+
 /** The published external report's page, or null while it is not published. */
 export function externalReportPathSql(token: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`CASE WHEN ${token} IS NULL THEN NULL ELSE '/status/' || ${token} END`;
 }
+
+/** `externalReportPathSql` of one row. */
+const externalReportPath = (token: string | null): string | null => (token === null ? null : `/status/${token}`);
 
 /** A linked work unit as the communication shows it (`$expand=workUnits/tenant`). */
 export const communicationWorkUnitResource = defineResource({
@@ -38,67 +50,52 @@ export const communicationWorkUnitResource = defineResource({
   defaultOrderBy: 'workUnitId asc',
 });
 
-/** GET v1/workunitcommunicationactivities (spec 001 §7): a communication's past and next steps, oldest first. */
-export const communicationActivitiesResource = defineResource({
+/**
+ * A communication's past and next steps, described once on their contract: GET
+ * v1/workunitcommunicationactivities (spec 001 §7), oldest first, and one step as the API shows it.
+ * The form's values are not its columns one to one (the type follows the check box), so the
+ * commands write them (`activityColumns`).
+ */
+export const communicationActivityEntity = defineEntity({
   table: 'work_unit_communication_activity',
   key: 'workUnitCommunicationActivityId',
-  fields: {
-    workUnitCommunicationActivityId: { type: 'guid' },
-    workUnitCommunicationId: { type: 'guid' },
-    activityType: { type: 'string', labels: ACTIVITY_TYPE_LABELS },
-    details: { type: 'string' },
-    isCustomerFacing: { type: 'boolean' },
-    isComplete: { type: 'boolean' },
-    completed: { type: 'datetime' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-  },
+  contract: communicationActivitySchema,
+  checked: ['activityType'],
+  fields: { activityType: { labels: ACTIVITY_TYPE_LABELS } },
   defaultOrderBy: 'created asc',
 });
 
 /**
- * GET v1/workunitcommunications (spec 001 §2 Work Unit Communications, §7; 000 §7): newest first,
- * searched on title or current impact through the trigram index of the migration, filtered by
- * tenant, status and the created, next-update and resolved ranges. Export All reads up to
- * COMMUNICATION_EXPORT_MAX rows (spec 001 §9).
+ * A communication, described once on its contract: GET v1/workunitcommunications (spec 001 §2
+ * Work Unit Communications, §7; 000 §7), newest first, searched on title or current impact through
+ * the trigram index of the migration, filtered by tenant, status and the created, next-update and
+ * resolved ranges; one communication; and the columns the form writes. Export All reads up to
+ * COMMUNICATION_EXPORT_MAX rows (spec 001 §9). Overdue, internally overdue and the published
+ * report's path are computed from the row, in SQL for the list and from the row for one item.
  */
-export const communicationsResource = defineResource({
+export const communicationEntity = defineEntity({
   table: 'work_unit_communication',
   key: 'workUnitCommunicationId',
+  contract: communicationSchema,
+  writable: communicationFieldsSchema,
+  checked: ['status'],
   fields: {
-    workUnitCommunicationId: { type: 'guid' },
-    publicWorkUnitCommunicationId: { type: 'integer' },
-    title: { type: 'string' },
-    tenantId: { type: 'guid' },
-    serviceManager: { type: 'string' },
-    status: { type: 'string', labels: COMMUNICATION_STATUS_LABELS },
-    details: { type: 'string' },
-    customerAssistanceRequired: { type: 'boolean' },
-    rootCause: { type: 'string' },
-    eventStarted: { type: 'datetime' },
-    eventEngaged: { type: 'datetime' },
-    eventMitigated: { type: 'datetime' },
-    eventResolved: { type: 'datetime' },
-    nextUpdate: { type: 'datetime' },
-    nextInternalUpdate: { type: 'datetime' },
-    maximumImpact: { type: 'string' },
-    currentImpact: { type: 'string' },
-    impactedServices: { type: 'string' },
-    internalBridge: { type: 'string' },
-    isOverdue: { type: 'boolean', sql: (col) => overdueSql(col('status'), col('next_update')) },
-    isInternalOverdue: { type: 'boolean', sql: (col) => overdueSql(col('status'), col('next_internal_update')) },
-    externalReportPath: {
-      type: 'string',
-      sql: (col) => externalReportPathSql(col('external_report_token')),
-      filterable: false,
-      sortable: false,
+    status: { labels: COMMUNICATION_STATUS_LABELS },
+    externalReportPath: { filterable: false, sortable: false },
+  },
+  computed: {
+    isOverdue: {
+      sql: (col) => overdueSql(col('status'), col('next_update')),
+      value: (row) => isOverdue(row.status, row.next_update),
     },
-    changeWorkUnitId: { type: 'integer' },
-    created: { type: 'datetime' },
-    createdBy: { type: 'string' },
-    modified: { type: 'datetime' },
-    userChanged: { type: 'datetime' },
-    userChangedBy: { type: 'string' },
+    isInternalOverdue: {
+      sql: (col) => overdueSql(col('status'), col('next_internal_update')),
+      value: (row) => isOverdue(row.status, row.next_internal_update),
+    },
+    externalReportPath: {
+      sql: (col) => externalReportPathSql(col('external_report_token')),
+      value: (row) => externalReportPath(row.external_report_token),
+    },
   },
   relations: {
     tenant: {
@@ -120,7 +117,7 @@ export const communicationsResource = defineResource({
     },
     workUnitCommunicationActivities: {
       kind: 'many',
-      resource: () => communicationActivitiesResource,
+      resource: () => communicationActivityEntity.resource,
       column: 'work_unit_communication_id',
     },
   },

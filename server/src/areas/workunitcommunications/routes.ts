@@ -24,7 +24,7 @@ import {
   updateCommunication,
 } from './commands.js';
 import { findCommunication } from './queries.js';
-import { communicationActivitiesResource, communicationsResource } from './resource.js';
+import { communicationActivityEntity, communicationEntity } from './resource.js';
 
 const tags = ['Work unit communications'];
 const params = z.object({ id: z.uuid() });
@@ -38,8 +38,8 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/workunitcommunications',
       title: 'work unit communications',
-      resource: communicationsResource,
-      row: communicationSchema,
+      resource: communicationEntity.resource,
+      row: communicationEntity.contract,
       permission: 'WorkUnitCommunications:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit_communication').selectAll(),
       exportFileName: 'workunitcommunications.csv',
@@ -149,8 +149,8 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/workunitcommunicationactivities',
       title: 'work unit communication activities',
-      resource: communicationActivitiesResource,
-      row: communicationActivitySchema,
+      resource: communicationActivityEntity.resource,
+      row: communicationActivityEntity.contract,
       permission: 'WorkUnitCommunications:view',
       base: (user) => scoped(db, user.tenantScope).selectFrom('work_unit_communication_activity').selectAll(),
       exportFileName: 'workunitcommunicationactivities.csv',
