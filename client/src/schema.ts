@@ -8248,8 +8248,8 @@ export interface operations {
                  *       "deviceId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *       "operationId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *       "label": "Example label",
-                 *       "referenceId": "Example referenceId",
-                 *       "globalSettingId": "Example globalSettingId",
+                 *       "referenceId": null,
+                 *       "globalSettingId": null,
                  *       "enabled": true,
                  *       "frequencyTypeId": -9007199254740991,
                  *       "interval": "01:00:00",
@@ -8263,7 +8263,9 @@ export interface operations {
                     /** Format: uuid */
                     operationId: string;
                     label: string;
+                    /** @default null */
                     referenceId?: string | null;
+                    /** @default null */
                     globalSettingId?: string | null;
                     /** @default true */
                     enabled?: boolean;
@@ -8555,8 +8557,8 @@ export interface operations {
                  *       "deviceId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *       "operationId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *       "label": "Example label",
-                 *       "referenceId": "Example referenceId",
-                 *       "globalSettingId": "Example globalSettingId",
+                 *       "referenceId": null,
+                 *       "globalSettingId": null,
                  *       "enabled": true,
                  *       "frequencyTypeId": -9007199254740991,
                  *       "interval": "01:00:00",
@@ -8570,7 +8572,9 @@ export interface operations {
                     /** Format: uuid */
                     operationId: string;
                     label: string;
+                    /** @default null */
                     referenceId?: string | null;
+                    /** @default null */
                     globalSettingId?: string | null;
                     /** @default true */
                     enabled?: boolean;

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '1.1.0';
-export const API_DIGEST: string = 'd53ad95284a3d7e5aad7a5d269ff83c1a9a6c0b4572b57268a8ee0f395037517';
+export const API_VERSION: string = '1.2.0';
+export const API_DIGEST: string = 'fd951d26f21198487d0d83330652aa1e2c0ce376efcf9c28d87dbac99ad0dbe3';

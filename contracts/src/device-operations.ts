@@ -113,8 +113,9 @@ export const deviceOperationInputSchema = z.object({
     .trim()
     .min(1, DEVICE_OPERATION_MESSAGES.labelRequired)
     .max(200),
-  referenceId: z.string().max(200).nullable().optional(),
-  globalSettingId: z.string().max(200).nullable().optional(),
+  // Left out, they are cleared.
+  referenceId: z.string().max(200).nullable().default(null),
+  globalSettingId: z.string().max(200).nullable().default(null),
   enabled: z.boolean().default(true),
   frequencyTypeId: frequencyTypeIdSchema,
   interval: intervalSchema,
@@ -125,6 +126,7 @@ export type DeviceOperationInput = z.infer<typeof deviceOperationInputSchema>;
 
 /** The latest packet of a device operation (its results): `Value` and the packet's timestamp. */
 export const packetInfoSchema = z.object({ value: z.unknown(), age: z.string().nullable() });
+export type PacketInfo = z.infer<typeof packetInfoSchema>;
 
 export const operationPackageSchema = z.object({
   packageId: z.uuid(),

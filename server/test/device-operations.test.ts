@@ -90,6 +90,10 @@ describe('device operations', () => {
     expect(found?.operation.package.name).toBe('CFS Agent');
     expect(found?.packetInfo?.value).toBe(42.5);
     expect(new Date(found?.packetInfo?.age ?? '').toISOString()).toBe('2026-01-02T03:04:05.000Z');
+    // The list reads its rows in SQL, one device operation from its row (deviceOperationEntity): they agree.
+    const one = await portal.as('operator', { method: 'GET', url: `/v1/deviceOperations/${row.deviceOperationId}` });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual(found);
   });
 
   it('refuses a missing label with "Label is required" and a missing interval with "Interval is required"', async () => {

@@ -38,6 +38,11 @@ type WrittenFields<W extends z.ZodObject, XK extends PropertyKey> = Omit<z.outpu
 type ColumnType<Field, IsChecked extends boolean> = IsChecked extends true ? Widened<Field> : Field;
 type Widened<Field> = Field extends string ? string : Field;
 
+/** The columns a base statement adds for the joined fields (`JK`), each of its field's type. */
+type JoinedRow<S extends z.ZodObject, R extends Relations, C extends ColumnMap, JK extends PropertyKey> = {
+  readonly [K in keyof Item<S, R> & JK as ColumnOf<K, C>]: Item<S, R>[K];
+};
+
 /** Fields of the contract whose column is missing from the table or holds another type than the contract says. */
 type RowMismatch<
   T extends keyof Database,
@@ -140,11 +145,12 @@ export interface EntityDeclaration<
   XK extends PropertyKey,
   P extends keyof Insertable<Database[T]>,
   EK extends PropertyKey,
+  JK extends PropertyKey,
 > extends Omit<ResourceDeclaration<Record<string, FieldDef>>, 'table' | 'key' | 'fields'> {
   readonly table: T;
   readonly key: keyof Fields<S> & string;
   /** The contract's schema of one item: its fields, in order, are the list's fields and the item's shape. */
-  readonly contract: S & NoInfer<Checked<RowMismatch<T, S, C, R, XK, EK>>>;
+  readonly contract: S & NoInfer<Checked<RowMismatch<T, S, C, R, XK | JK, EK>>>;
   /** Only the fields whose column is not their name in snake_case. */
   readonly columns?: C & { readonly [K in keyof C]: K extends keyof Fields<S> ? keyof Row<T> & string : never };
   /** What the list needs beyond the contract's type: an enum's `labels`, a date-only `type: 'date'`, no filtering. */
@@ -158,6 +164,12 @@ export interface EntityDeclaration<
    * contract's values: the type checker takes the column's text for the field's values.
    */
   readonly checked?: readonly EK[];
+  /**
+   * Fields that the list's base statement adds to the table's row (`registerListRoutes`' `base`),
+   * under their column's name, e.g. a device's latest packet: the list reads them from the base's
+   * row, and `present` from the row it is given, which must hold them.
+   */
+  readonly joined?: readonly JK[];
   /** Fields of the item that the list does not show (neither in its rows nor to $filter, $orderby or $select). */
   readonly unlisted?: readonly NoInfer<keyof Item<S, R> & string>[];
   /** The contract's input schema: every field of it is written to its column (`writeColumns`). */
@@ -173,13 +185,14 @@ export interface Entity<
   R extends Relations,
   XK extends PropertyKey,
   P extends keyof Insertable<Database[T]>,
+  JK extends PropertyKey = never,
 > {
   readonly table: T;
   readonly contract: S;
   /** The list endpoint's resource: the contract's fields on their columns. */
   readonly resource: Resource;
-  /** A row of the table as the contract's item: the same field → column map the list's SQL reads. */
-  present(row: Row<T>): Item<S, R>;
+  /** A row of the table (with the joined fields' columns) as the contract's item: the field → column map the list's SQL reads. */
+  present(row: Row<T> & JoinedRow<S, R, C, JK>): Item<S, R>;
   /** An input as the columns it writes. */
   writeColumns(input: z.output<W>): WriteColumns<T, W, C, XK, P>;
 }
@@ -267,7 +280,8 @@ export function defineEntity<
   const XK extends keyof Item<S, R> & string = never,
   const P extends keyof Insertable<Database[T]> = never,
   const EK extends keyof Item<S, R> & string = never,
->(declaration: EntityDeclaration<T, S, C, W, R, XK, P, EK>): Entity<T, S, C, W, R, XK, P> {
+  const JK extends keyof Item<S, R> & string = never,
+>(declaration: EntityDeclaration<T, S, C, W, R, XK, P, EK, JK>): Entity<T, S, C, W, R, XK, P, JK> {
   const {
     table,
     key,
@@ -277,6 +291,7 @@ export function defineEntity<
     computed = {},
     unlisted = [],
     checked = [],
+    joined = [],
     writable,
     ...list
   } = declaration;
@@ -290,6 +305,7 @@ export function defineEntity<
     ['as computed', Object.keys(derived)],
     ['as unlisted', unlisted],
     ['as checked', checked],
+    ['as joined', joined],
   ] as const) {
     for (const field of names) {
       if (!Object.hasOwn(contract.shape, field) || isRelation(field))

@@ -3,7 +3,6 @@ import type { Selectable } from 'kysely';
 import {
   DEVICE_OPERATION_MESSAGES as M,
   FREQUENCY_LABELS,
-  intervalSeconds,
   parameterDefinitionSchema,
   type CloneDeviceOperations,
   type DeviceOperationInput,
@@ -19,6 +18,7 @@ import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { recordCreatedEntities } from '../../engines/ingestion/entity-owners.js';
 import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
+import { deviceOperationEntity } from './resources.js';
 
 type Errors = Record<string, string[]>;
 
@@ -102,20 +102,6 @@ async function checkAgainstOperation(
   if (Object.keys(errors).length > 0) refuse(errors);
 }
 
-const columnsOf = (input: DeviceOperationInput) => ({
-  operation_id: input.operationId,
-  label: input.label,
-  reference_id: input.referenceId ?? null,
-  global_setting_id: input.globalSettingId ?? null,
-  enabled: input.enabled,
-  frequency_type_id: input.frequencyTypeId,
-  interval_seconds: intervalSeconds(input.interval) ?? 0,
-  is_interactive: input.isInteractive,
-  parameters: JSON.stringify(
-    input.parameters.map((parameter) => ({ Name: parameter.Name, Source: parameter.Source, Value: parameter.Value })),
-  ),
-});
-
 /** What the audit trail keeps of a device operation (parameter values are names, never secret values). */
 const audited = (row: Selectable<Database['device_operation']>) => ({
   label: row.label,
@@ -147,7 +133,7 @@ export async function createDeviceOperation(db: Db, user: Principal, input: Devi
     await checkAgainstOperation(tx, user, device.tenant_id, input);
     const row = await tx
       .insertInto('device_operation', {
-        ...columnsOf(input),
+        ...deviceOperationEntity.writeColumns(input),
         device_id: device.device_id,
         tenant_id: device.tenant_id,
         created_by: user.userName,
@@ -180,7 +166,7 @@ export async function updateDeviceOperation(
     const before = await lockDeviceOperation(tx, id);
     if (input.deviceId !== before.device_id) refuse({ deviceId: [M.deviceFixed] });
     await checkAgainstOperation(tx, user, before.tenant_id, input);
-    const columns = columnsOf(input);
+    const columns = deviceOperationEntity.writeColumns(input);
     // A queued on-demand run stays queued only while the operation is still on demand.
     const queue = input.frequencyTypeId === FREQUENCY_TYPES.OnDemand ? {} : { completion_token: null };
     const row = await tx

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import {
   OPERATION_LOG_LIMIT,
-  formatInterval,
   type DeviceOperation,
+  type PacketInfo,
   type Operation,
   type OperationLogEntry,
 } from '@cfs/contracts/device-operations';
@@ -10,23 +10,22 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { orNotFound } from '../../http/errors.js';
+import { deviceOperationEntity, operationEntity } from './resources.js';
 
 /**
- * The caller's device operations with `interval` as HH:mm:ss and `packet_info`, the latest packet
- * whose entity is the device operation ({ value, age: its timestamp }), read in the same statement.
+ * The caller's device operations with `packet_info`, the latest packet whose entity is the device
+ * operation ({ value, age: its timestamp }), read in the same statement (`deviceOperationEntity`'s
+ * joined field).
  */
 export function deviceOperationsBase(db: Db, scope: TenantScope) {
   const latest = scoped(db, scope)
     .selectFrom('packet_latest as pl')
-    .select(sql<unknown>`json_build_object('value', pl.message -> 'Value', 'age', to_json(pl.timestamp))`.as('info'))
+    .select(sql<PacketInfo>`json_build_object('value', pl.message -> 'Value', 'age', to_json(pl.timestamp))`.as('info'))
     .where(sql<boolean>`pl.entity_id = device_operation.device_operation_id`);
   return scoped(db, scope)
     .selectFrom('device_operation')
     .selectAll()
-    .select([
-      sql<string>`to_char(make_interval(secs => device_operation.interval_seconds), 'HH24:MI:SS')`.as('interval'),
-      latest.as('packet_info'),
-    ]);
+    .select(sql<PacketInfo | null>`(${latest})`.as('packet_info'));
 }
 
 /**
@@ -46,8 +45,6 @@ export function availableOperationsBase(db: Db, scope: TenantScope, tenantId: st
     .where('package_id', 'in', packages);
 }
 
-type JsonParameters = DeviceOperation['parameters'];
-
 /** One device operation (not deleted) with its operation and package. */
 export async function findDeviceOperation(db: Db, scope: TenantScope, id: string): Promise<DeviceOperation> {
   const row = orNotFound(
@@ -58,32 +55,11 @@ export async function findDeviceOperation(db: Db, scope: TenantScope, id: string
     'The device operation',
   );
   const operation = await findOperation(db, scope, row.operation_id);
-  return {
-    deviceOperationId: row.device_operation_id,
-    deviceId: row.device_id,
-    tenantId: row.tenant_id,
-    operationId: row.operation_id,
-    label: row.label,
-    referenceId: row.reference_id,
-    globalSettingId: row.global_setting_id,
-    enabled: row.enabled,
-    operationComplete: row.operation_complete,
-    completionToken: row.completion_token,
-    frequencyTypeId: row.frequency_type_id,
-    interval: row.interval,
-    isInteractive: row.is_interactive,
-    isDeleted: row.is_deleted,
-    parameters: row.parameters as JsonParameters,
-    created: row.created,
-    modified: row.modified,
-    modifiedBy: row.modified_by,
-    packetInfo: (row.packet_info as DeviceOperation['packetInfo'] | null) ?? null,
-    ...(operation ? { operation } : {}),
-  };
+  return { ...deviceOperationEntity.present(row), ...(operation ? { operation } : {}) };
 }
 
 /** An operation with its package, when the package is one the scope sees. */
-export async function findOperation(db: Db, scope: TenantScope, operationId: string): Promise<Operation | undefined> {
+async function findOperation(db: Db, scope: TenantScope, operationId: string): Promise<Operation | undefined> {
   const row = await scoped(db, scope)
     .selectFrom('package as p')
     .innerJoin('operation as o', 'o.package_id', 'p.package_id')
@@ -93,15 +69,7 @@ export async function findOperation(db: Db, scope: TenantScope, operationId: str
     .executeTakeFirst();
   if (!row) return undefined;
   return {
-    operationId: row.operation_id,
-    packageId: row.package_id,
-    name: row.name,
-    description: row.description,
-    parameterDefinitions: row.parameter_definitions as Operation['parameterDefinitions'],
-    frequencyDefinitions: row.frequency_type_ids,
-    defaultInterval: formatInterval(row.default_interval_seconds),
-    operationType: row.operation_type_id,
-    operationResultTypeId: row.operation_result_type_id,
+    ...operationEntity.present(row),
     package: { packageId: row.package_id, name: row.package_name, tenantId: row.package_tenant_id },
   };
 }

@@ -1,6 +1,16 @@
-import { FREQUENCY_LABELS } from '@cfs/contracts/device-operations';
-import { sql } from 'kysely';
-import { defineResource, type FieldDef } from '../../odata/resource.js';
+import {
+  FREQUENCY_LABELS,
+  deviceOperationInputSchema,
+  deviceOperationSchema,
+  formatInterval,
+  intervalSeconds,
+  operationSchema,
+  type DeviceOperation,
+  type Operation,
+} from '@cfs/contracts/device-operations';
+import { sql, type RawBuilder } from 'kysely';
+import { defineEntity } from '../../odata/entity.js';
+import { defineResource, type Resource } from '../../odata/resource.js';
 
 /** The package an operation belongs to, as a grid names it. */
 const packageReference = defineResource({
@@ -9,69 +19,66 @@ const packageReference = defineResource({
   fields: { packageId: { type: 'guid' }, name: { type: 'string' }, tenantId: { type: 'guid' } },
 });
 
-const operationFields = {
-  operationId: { type: 'guid' },
-  packageId: { type: 'guid' },
-  name: { type: 'string' },
-  description: { type: 'string' },
-  parameterDefinitions: { type: 'json' },
-  frequencyDefinitions: { type: 'json', column: 'frequency_type_ids' },
-  defaultInterval: {
-    type: 'string',
-    sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`,
-  },
-  operationType: { type: 'integer', column: 'operation_type_id' },
-  operationResultTypeId: { type: 'integer' },
-} satisfies Record<string, FieldDef>;
-
-const packageRelation = { package: { kind: 'one', resource: () => packageReference, column: 'package_id' } } as const;
-
-/** `$expand=operation($expand=package)` of a device operation. */
-export const operationResource = defineResource({
-  table: 'operation',
-  key: 'operationId',
-  fields: operationFields,
-  relations: packageRelation,
-  defaultOrderBy: 'name asc',
-});
-
-/** GET v1/operations/GetAvailableOperationsForDevice: the base adds the count before $filter. */
-export const availableOperationsResource = defineResource({
-  table: 'operation',
-  key: 'operationId',
-  fields: { ...operationFields, totalBeforeFiltering: { type: 'integer' } },
-  relations: packageRelation,
-  defaultOrderBy: 'name asc',
-});
+/** HH:mm:ss of a number of seconds, in SQL as `formatInterval` writes it. */
+const intervalSql = (seconds: RawBuilder<unknown>) => sql`to_char(make_interval(secs => ${seconds}), 'HH24:MI:SS')`;
 
 /**
- * GET v1/deviceOperations (spec 002 §7): the base statement adds `interval` (HH:mm:ss) and
- * `packet_info`, the operation's latest packet, so a page is one statement.
+ * A catalogue operation as a device operation shows it, described on its contract: `$expand=operation($expand=package)`
+ * and the operations a device can run. The packages area writes operations; this is how they read here.
  */
-export const deviceOperationsResource = defineResource({
+export const operationEntity = defineEntity({
+  table: 'operation',
+  key: 'operationId',
+  contract: operationSchema,
+  columns: { frequencyDefinitions: 'frequency_type_ids', operationType: 'operation_type_id' },
+  computed: {
+    parameterDefinitions: {
+      sql: (col) => col('parameter_definitions'),
+      value: (row) => row.parameter_definitions as Operation['parameterDefinitions'],
+    },
+    defaultInterval: {
+      sql: (col) => intervalSql(col('default_interval_seconds')),
+      value: (row) => formatInterval(row.default_interval_seconds),
+    },
+  },
+  relations: { package: { kind: 'one', resource: () => packageReference, column: 'package_id' } },
+  defaultOrderBy: 'name asc',
+});
+
+/** GET v1/operations/GetAvailableOperationsForDevice: the operations, and the count before $filter that the base adds. */
+export const availableOperationsResource: Resource = {
+  ...operationEntity.resource,
+  fields: { ...operationEntity.resource.fields, totalBeforeFiltering: { type: 'integer' } },
+};
+
+/**
+ * A device operation, described once on its contract: GET v1/deviceOperations (spec 002 §7), one
+ * device operation, and the columns the form writes. The interval is stored in seconds and shown
+ * as HH:mm:ss; `packetInfo`, the operation's latest packet, is read by the list's base statement
+ * (`deviceOperationsBase`) in the same statement.
+ */
+export const deviceOperationEntity = defineEntity({
   table: 'device_operation',
   key: 'deviceOperationId',
-  fields: {
-    deviceOperationId: { type: 'guid' },
-    deviceId: { type: 'guid' },
-    tenantId: { type: 'guid' },
-    operationId: { type: 'guid' },
-    label: { type: 'string' },
-    referenceId: { type: 'string' },
-    globalSettingId: { type: 'string' },
-    enabled: { type: 'boolean' },
-    operationComplete: { type: 'boolean' },
-    completionToken: { type: 'guid' },
-    frequencyTypeId: { type: 'integer', labels: FREQUENCY_LABELS },
-    interval: { type: 'string' },
-    isInteractive: { type: 'boolean' },
-    isDeleted: { type: 'boolean' },
-    parameters: { type: 'json' },
-    created: { type: 'datetime' },
-    modified: { type: 'datetime' },
-    modifiedBy: { type: 'string' },
-    packetInfo: { type: 'json' },
+  contract: deviceOperationSchema,
+  writable: deviceOperationInputSchema,
+  computed: {
+    interval: {
+      sql: (col) => intervalSql(col('interval_seconds')),
+      value: (row) => formatInterval(row.interval_seconds),
+      write: (value) => ({ interval_seconds: intervalSeconds(value) ?? 0 }),
+    },
+    parameters: {
+      sql: (col) => col('parameters'),
+      value: (row) => row.parameters as DeviceOperation['parameters'],
+      // Only the parameter's own three fields are kept.
+      write: (value) => ({
+        parameters: JSON.stringify(value.map(({ Name, Source, Value }) => ({ Name, Source, Value }))),
+      }),
+    },
   },
-  relations: { operation: { kind: 'one', resource: () => operationResource, column: 'operation_id' } },
+  joined: ['packetInfo'],
+  fields: { frequencyTypeId: { labels: FREQUENCY_LABELS } },
+  relations: { operation: { kind: 'one', resource: () => operationEntity.resource, column: 'operation_id' } },
   defaultOrderBy: 'label asc',
 });

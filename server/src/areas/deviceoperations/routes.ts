@@ -25,7 +25,7 @@ import {
   updateDeviceOperation,
 } from './commands.js';
 import { availableOperationsBase, deviceOperationsBase, findDeviceOperation, findOperationLogs } from './queries.js';
-import { availableOperationsResource, deviceOperationsResource } from './resources.js';
+import { availableOperationsResource, deviceOperationEntity } from './resources.js';
 
 const tags = ['Device operations'];
 const params = z.object({ id: z.uuid() });
@@ -45,8 +45,8 @@ export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/deviceOperations',
       title: 'device operations',
-      resource: deviceOperationsResource,
-      row: deviceOperationSchema,
+      resource: deviceOperationEntity.resource,
+      row: deviceOperationEntity.contract,
       permission: 'Devices:view',
       base: (user) => deviceOperationsBase(db, user.tenantScope),
       exportFileName: 'deviceoperations.csv',
