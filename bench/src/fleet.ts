@@ -10,7 +10,7 @@ import { ruleInputSchema, tenantCondition } from '@cfs/contracts/rules';
 import { forgetRules } from '../../server/src/engines/rules/rule-cache.js';
 import { testRule } from '../../server/src/engines/rules/test-run.js';
 import { devicesBase } from '../../server/src/areas/devices/queries.js';
-import { devicesResource } from '../../server/src/areas/devices/resource.js';
+import { deviceEntity } from '../../server/src/areas/devices/resource.js';
 import type { TenantScope } from '../../server/src/auth/tenant-scope.js';
 import type { Db } from '../../server/src/db/database.js';
 import { DEMO } from '../../server/src/db/demo-ids.js';
@@ -374,7 +374,7 @@ export async function devicesList(
   const scope: TenantScope = { kind: 'some', tenantIds: [DEMO.contoso] };
   const statements = buildListSql(
     devicesBase(db, scope),
-    parseListQuery(devicesResource, query as ListQueryInput),
+    parseListQuery(deviceEntity.resource, query as ListQueryInput),
     scope,
   );
   const direct = () => listStatementsTimed(db, statements);

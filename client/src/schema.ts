@@ -11116,8 +11116,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Example name",
-                 *       "description": "Example description",
-                 *       "tags": "Example tags",
+                 *       "description": null,
+                 *       "tags": null,
                  *       "deviceTypeId": -9007199254740991,
                  *       "locationId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *       "deviceLoggingLevelId": -9007199254740991,
@@ -11129,7 +11129,9 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
+                    /** @default null */
                     description?: string | null;
+                    /** @default null */
                     tags?: string | null;
                     deviceTypeId?: number;
                     locationId?: string | null;

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '1.2.0';
-export const API_DIGEST: string = 'fd951d26f21198487d0d83330652aa1e2c0ce376efcf9c28d87dbac99ad0dbe3';
+export const API_VERSION: string = '1.3.0';
+export const API_DIGEST: string = 'b6ab6c10e601b47448ea1b14fba96f42f1a3ceac5bd8106abb4b22fcd7225a11';

@@ -79,14 +79,15 @@ export const deviceInputSchema = z.object({
     .trim()
     .min(1, DEVICE_MESSAGES.nameRequired)
     .max(200, DEVICE_MESSAGES.nameRequired),
+  // Left out, the description, tags and location are cleared.
   description: z
     .string()
     .max(FLEET_LIMITS.deviceDescriptionMax, DEVICE_MESSAGES.descriptionTooLong)
     .nullable()
-    .optional(),
-  tags: z.string().max(2000).nullable().optional(),
+    .default(null),
+  tags: z.string().max(2000).nullable().default(null),
   deviceTypeId: enumValue(DEVICE_TYPES).optional(),
-  locationId: guid(DEVICE_MESSAGES.locationOfTenant).nullable().optional(),
+  locationId: guid(DEVICE_MESSAGES.locationOfTenant).nullable().default(null),
   deviceLoggingLevelId: enumValue(DEVICE_LOGGING_LEVELS).optional(),
   heartbeatInterval: z
     .number({ error: DEVICE_MESSAGES.heartbeatRange })

@@ -10,7 +10,7 @@ import {
   PACKAGE_VERSION_STATUSES,
 } from '@cfs/contracts/fleet';
 import { devicesBase } from '../src/areas/devices/queries.js';
-import { devicesResource } from '../src/areas/devices/resource.js';
+import { deviceEntity } from '../src/areas/devices/resource.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
 import { parseListQuery, type ListQueryInput } from '../src/odata/list-query.js';
@@ -116,6 +116,11 @@ describe('the devices list', () => {
       memoryPercent: null,
       packetTimestamp: null,
     });
+    // The list reads its rows in SQL, one device from its row (deviceEntity): they agree.
+    for (const row of value) {
+      const one = await portal.as('operator', { method: 'GET', url: `/v1/devices/${String(row.deviceId)}` });
+      expect(one.json()).toEqual(row);
+    }
   });
 
   it('reads a metric that is not a number as missing instead of failing the list', async () => {
@@ -626,7 +631,7 @@ describe('the devices list at scale', () => {
     const explain = async (query: ListQueryInput) => {
       const { rows } = buildListSql(
         devicesBase(portal.db, scope),
-        parseListQuery(devicesResource, { ...query, $count: 'true' }),
+        parseListQuery(deviceEntity.resource, { ...query, $count: 'true' }),
         scope,
       );
       const plan = await executeListStatement(

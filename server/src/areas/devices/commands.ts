@@ -7,6 +7,7 @@ import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
 import { findDevice } from './queries.js';
+import { deviceEntity } from './resource.js';
 
 /** The device, locked for the write: 404 when deleted or outside the caller's tenants. */
 export async function lockDevice(tx: ScopedDb<Tx>, deviceId: string) {
@@ -82,16 +83,9 @@ export async function updateDevice(db: Db, user: Principal, deviceId: string, in
     await assertReferences(tx, input);
     const row = await tx
       .updateTable('device')
+      // Left out, the type, logging level and enabled stay as they are (an undefined column is not set).
       .set({
-        name: input.name,
-        description: input.description ?? null,
-        tags: input.tags ?? null,
-        location_id: input.locationId ?? null,
-        heartbeat_interval: input.heartbeatInterval,
-        subscription_id: input.subscriptionId,
-        ...(input.deviceTypeId === undefined ? {} : { device_type_id: input.deviceTypeId }),
-        ...(input.deviceLoggingLevelId === undefined ? {} : { device_logging_level_id: input.deviceLoggingLevelId }),
-        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        ...deviceEntity.writeColumns(input),
         modified: new Date(),
         modified_by: user.userName,
       })

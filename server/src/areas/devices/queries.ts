@@ -1,12 +1,12 @@
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import { DEVICE_LOGS_LIMIT, type Device, type LogEntry } from '@cfs/contracts/devices';
 import { HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
-import type { DB as Database } from '../../db/schema.js';
 import { deviceOnlineSql } from '../../db/device-presence.js';
 import { scoped } from '../../db/scoped.js';
 import { orNotFound } from '../../http/errors.js';
+import { deviceEntity } from './resource.js';
 
 /**
  * A heartbeat metric of the latest packet as a number, null when absent or not a number: an
@@ -39,43 +39,6 @@ export function devicesBase(db: Db, scope: TenantScope) {
     .where('device.is_deleted', '=', false);
 }
 
-type DeviceRow = Selectable<Database['device']> & {
-  cpu_percent: number | null;
-  memory_percent: number | null;
-  packet_timestamp: Date | null;
-  is_online: boolean;
-};
-
-export const presentDevice = (
-  row: DeviceRow,
-  location: { locationId: string; name: string } | null = null,
-): Device => ({
-  deviceId: row.device_id,
-  name: row.name,
-  description: row.description,
-  tags: row.tags,
-  deviceTypeId: row.device_type_id,
-  locationId: row.location_id,
-  location,
-  operatingSystemId: row.operating_system_id,
-  tenantId: row.tenant_id,
-  subscriptionId: row.subscription_id,
-  deviceLoggingLevelId: row.device_logging_level_id,
-  heartbeatInterval: row.heartbeat_interval,
-  enabled: row.enabled,
-  restartAgentFlag: row.restart_agent_flag,
-  traceMinutes: row.trace_minutes,
-  traceExpiration: row.trace_expiration,
-  isDeleted: row.is_deleted,
-  machineName: row.machine_name,
-  agentVersion: row.agent_version,
-  lastContact: row.last_contact,
-  cpuPercent: row.cpu_percent,
-  memoryPercent: row.memory_percent,
-  packetTimestamp: row.packet_timestamp,
-  isOnline: row.is_online,
-});
-
 /** GET v1/devices/{id}: 404 for a deleted device or another tenant's. */
 export async function findDevice(db: Db, scope: TenantScope, deviceId: string): Promise<Device> {
   const row = orNotFound(
@@ -89,7 +52,10 @@ export async function findDevice(db: Db, scope: TenantScope, deviceId: string): 
         .where('location_id', '=', row.location_id)
         .executeTakeFirst()
     : undefined;
-  return presentDevice(row, location ? { locationId: location.location_id, name: location.name } : null);
+  return {
+    ...deviceEntity.present(row),
+    location: location ? { locationId: location.location_id, name: location.name } : null,
+  };
 }
 
 /** GET v1/devices/{id}/logs: the newest entries first, at most DEVICE_LOGS_LIMIT (index device_log_device_idx). */

@@ -1,4 +1,6 @@
 import { DEVICE_LOGGING_LEVELS, DEVICE_TYPES, OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
+import { deviceInputSchema, deviceSchema } from '@cfs/contracts/devices';
+import { defineEntity } from '../../odata/entity.js';
 import { defineResource } from '../../odata/resource.js';
 import { subscriptionReference, tenantReference } from '../../odata/references.js';
 
@@ -13,39 +15,23 @@ const locationReference = defineResource({
 });
 
 /**
- * GET v1/devices (spec 002 §2 Devices): the caller's devices that are not deleted, with the live
- * values of each device's latest packet (`cpu_percent`, `memory_percent`, `packet_timestamp`,
- * columns of the base statement, see queries.ts) and whether it is online (`is_online`). The default order (name, then the key) is read
- * from the partial index `device_tenant_name_idx`; a name search from the trigram index on `lower(name)`.
+ * A device, described once on its contract: GET v1/devices (spec 002 §2 Devices), the caller's
+ * devices that are not deleted; one device; and the columns the form writes. The live values of
+ * each device's latest packet (`cpuPercent`, `memoryPercent`, `packetTimestamp`) and whether it is
+ * online (`isOnline`, by its heartbeat interval: db/device-presence.ts) are joined fields, read by
+ * the base statement (`devicesBase`). The default order (name, then the key) is read from the
+ * partial index `device_tenant_name_idx`; a name search from the trigram index on `lower(name)`.
  */
-export const devicesResource = defineResource({
+export const deviceEntity = defineEntity({
   table: 'device',
   key: 'deviceId',
+  contract: deviceSchema,
+  writable: deviceInputSchema,
+  joined: ['cpuPercent', 'memoryPercent', 'packetTimestamp', 'isOnline'],
   fields: {
-    deviceId: { type: 'guid' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    tags: { type: 'string' },
-    deviceTypeId: { type: 'integer', labels: labels(DEVICE_TYPES) },
-    locationId: { type: 'guid' },
-    operatingSystemId: { type: 'integer', labels: labels(OPERATING_SYSTEMS) },
-    tenantId: { type: 'guid' },
-    subscriptionId: { type: 'guid' },
-    deviceLoggingLevelId: { type: 'integer', labels: labels(DEVICE_LOGGING_LEVELS) },
-    heartbeatInterval: { type: 'integer' },
-    enabled: { type: 'boolean' },
-    restartAgentFlag: { type: 'boolean' },
-    traceMinutes: { type: 'integer' },
-    traceExpiration: { type: 'datetime' },
-    isDeleted: { type: 'boolean' },
-    machineName: { type: 'string' },
-    agentVersion: { type: 'string' },
-    lastContact: { type: 'datetime' },
-    cpuPercent: { type: 'number' },
-    memoryPercent: { type: 'number' },
-    packetTimestamp: { type: 'datetime' },
-    // Online by the heartbeat interval (db/device-presence.ts), a column of the base statement.
-    isOnline: { type: 'boolean' },
+    deviceTypeId: { labels: labels(DEVICE_TYPES) },
+    operatingSystemId: { labels: labels(OPERATING_SYSTEMS) },
+    deviceLoggingLevelId: { labels: labels(DEVICE_LOGGING_LEVELS) },
   },
   relations: {
     location: { kind: 'one', resource: () => locationReference, column: 'location_id' },

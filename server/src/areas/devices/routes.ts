@@ -18,7 +18,7 @@ import { principalOf } from '../../http/route-permission.js';
 import { deleteDevice, restartAgent, toggleTrace, updateDevice } from './commands.js';
 import { findInstallations, saveInstallations } from './installations.js';
 import { devicesBase, findDevice, findDeviceLogs } from './queries.js';
-import { devicesResource } from './resource.js';
+import { deviceEntity } from './resource.js';
 
 const tags = ['Devices'];
 const params = z.object({ id: guid() });
@@ -31,8 +31,8 @@ export const deviceRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     registerListRoutes(app, db, {
       path: '/v1/devices',
       title: 'devices',
-      resource: devicesResource,
-      row: deviceSchema,
+      resource: deviceEntity.resource,
+      row: deviceEntity.contract,
       permission: 'Devices:view',
       base: (user) => devicesBase(db, user.tenantScope),
       exportFileName: 'devices.csv',
