@@ -15,12 +15,21 @@ import { AREAS } from '../src/areas.js';
 import { overdueKey, sweepOverdueCommunications } from '../src/areas/workunitcommunications/overdue.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
 import { DEMO } from '../src/db/demo-ids.js';
+import { createStaffedTenant, createUserIn, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
-const CONTOSO_INTERNAL = 'noc@contoso.example';
-const FABRIKAM_INTERNAL = 'ops@fabrikam.example';
 const MINUTE = 60_000;
+
+/** A tenant of the test's own with its staff member and an internal notification address of its own. */
+async function ownTenant() {
+  const internalAddress = `noc-${unique()}@own.example`;
+  const tenant = await createStaffedTenant(portal, {
+    name: `Own tenant ${unique()}`,
+    body: { internalNotificationEmailAddress: internalAddress },
+  });
+  return { ...tenant, internalAddress };
+}
 
 interface Made {
   id: string;
@@ -131,11 +140,13 @@ describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotifi
     portal.as(user, { method: 'GET', url: `/v1/workunitcommunications/${id}/sendInternalNotification` });
 
   it('queues the internal report to the tenant\'s internal address and answers "Internal Notification sent."', async () => {
+    const tenant = await ownTenant();
     const made = await makeCommunication({
+      tenantId: tenant.tenantId,
       title: 'Email outage <EU>',
       nextUpdate: new Date(Date.now() + 60 * MINUTE),
     });
-    const response = await notify('operator', made.id);
+    const response = await notify(tenant.userName, made.id);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ message: 'Internal Notification sent.' });
     const jobs = await jobsOf(`wucomm:notify:${made.id}:`);
@@ -143,8 +154,8 @@ describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotifi
     expect(payloadOf(jobs[0]!)).toMatchObject({
       kind: 'internalNotification',
       workUnitCommunicationId: made.id,
-      tenantId: DEMO.contoso,
-      requestedBy: 'operator',
+      tenantId: tenant.tenantId,
+      requestedBy: tenant.userName,
     });
 
     await runJob(jobs[0]!);
@@ -152,18 +163,19 @@ describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotifi
     expect(sent).toHaveLength(1);
     const email = sent[0]!;
     expect(email.template).toBe('CfsInternalWuCommNotification');
-    expect(email.to_addresses).toBe(CONTOSO_INTERNAL);
-    expect(email.tenant_id).toBe(DEMO.contoso);
+    expect(email.to_addresses).toBe(tenant.internalAddress);
+    expect(email.tenant_id).toBe(tenant.tenantId);
     expect(email.subject).toBe(`Internal notification: WUCOMM #${made.publicId}: Email outage <EU>`);
     // The whole internal report, every value escaped.
     expect(email.body).toContain('Email outage &lt;EU&gt;');
+    expect(email.body).toContain(tenant.name);
     expect(email.body).toContain('Open - Investigating');
     expect(email.body).toContain('https://bridge.example/room-42');
     expect(email.body).toContain('Mailbox unreachable');
     expect(email.body).toContain('Queues drained on the relay.');
     expect(email.body).toContain('Page the vendor on the private line.');
     expect(email.body).toContain('20/Nov/2026 08:15 UTC');
-    expect(email.body).toContain(`/${DEMO.contoso}/workunitcommunications?publicWuCommId=${made.publicId}"`);
+    expect(email.body).toContain(`/${tenant.tenantId}/workunitcommunications?publicWuCommId=${made.publicId}"`);
     expect(email.body).not.toContain('<EU>');
   });
 
@@ -218,12 +230,22 @@ describe('Notify Internal (GET v1/workunitcommunications/{id}/sendInternalNotifi
   });
 
   it("does not find another tenant's communication, and needs the edit permission", async () => {
-    const theirs = await makeCommunication({ tenantId: DEMO.fabrikam });
+    const other = await createStaffedTenant(portal, {
+      name: `Hidden tenant ${unique()}`,
+      body: { internalNotificationEmailAddress: 'noc@hidden.example' },
+    });
+    const title = `Hidden outage ${unique()}`;
+    const theirs = await makeCommunication({ tenantId: other.tenantId, title });
     const response = await notify('operator', theirs.id);
     expect(response.statusCode).toBe(404);
-    expect(response.body).not.toContain('Fabrikam');
+    // The answer is the not-found text, and names neither the other tenant nor its communication.
+    expect(response.json<{ message: string }>().message).toBe(
+      'Internal Notification failed. The communication was not found.',
+    );
+    expect(response.body).not.toContain(other.name);
+    expect(response.body).not.toContain(title);
     expect(await jobsOf(`wucomm:notify:${theirs.id}:`)).toHaveLength(0);
-    expect((await notify('operator2', theirs.id)).statusCode).toBe(200);
+    expect((await notify(other.userName, theirs.id)).statusCode).toBe(200);
 
     const mine = await makeCommunication();
     expect((await notify('enduser', mine.id)).statusCode).toBe(403);
@@ -302,9 +324,16 @@ describe('the overdue timer', () => {
 
   it('writes to a service manager given as an address, and to the internal address for an unknown name', async () => {
     const due = new Date(Date.now() - 2 * MINUTE);
-    const byAddress = await makeCommunication({ serviceManager: 'manager@contoso.example', nextUpdate: due });
-    const unknownName = await makeCommunication({ serviceManager: 'Nobody We Know', nextUpdate: due });
-    const byDisplayName = await makeCommunication({ serviceManager: 'Oscar Operator', nextUpdate: due });
+    const { tenantId, internalAddress } = await ownTenant();
+    const manager = { userName: `manager-${unique()}`, displayName: `Manager ${unique()}` };
+    await createUserIn(portal, manager.userName, [], tenantId, { displayName: manager.displayName });
+    const byAddress = await makeCommunication({
+      tenantId,
+      serviceManager: 'manager@contoso.example',
+      nextUpdate: due,
+    });
+    const unknownName = await makeCommunication({ tenantId, serviceManager: 'Nobody We Know', nextUpdate: due });
+    const byDisplayName = await makeCommunication({ tenantId, serviceManager: manager.displayName, nextUpdate: due });
     await sweepOverdueCommunications(portal.db);
     const recipients: string[] = [];
     for (const made of [byAddress, unknownName, byDisplayName]) {
@@ -312,12 +341,13 @@ describe('the overdue timer', () => {
       await runJob(job!);
       recipients.push((await outboxOf(`wucomm:next-update:${made.id}:`))[0]!.to_addresses);
     }
-    expect(recipients).toEqual(['manager@contoso.example', CONTOSO_INTERNAL, 'operator@cfs.example']);
+    expect(recipients).toEqual(['manager@contoso.example', internalAddress, `${manager.userName}@cfs.example`]);
   });
 
   it("tells the tenant's internal address once when the next internal update is due", async () => {
     const due = new Date(Date.now() - 3 * MINUTE);
-    const made = await makeCommunication({ tenantId: DEMO.fabrikam, title: 'Bridge quiet', nextInternalUpdate: due });
+    const tenant = await ownTenant();
+    const made = await makeCommunication({ tenantId: tenant.tenantId, title: 'Bridge quiet', nextInternalUpdate: due });
     await Promise.all([sweepOverdueCommunications(portal.db), sweepOverdueCommunications(portal.db)]);
     const jobs = await jobsOf(`wucomm:next-internal-update:${made.id}:`);
     expect(jobs.map((job) => job.key)).toEqual([overdueKey('nextInternalUpdateDue', made.id, due)]);
@@ -325,7 +355,7 @@ describe('the overdue timer', () => {
     await runJob(jobs[0]!);
     const sent = await outboxOf(`wucomm:next-internal-update:${made.id}:`);
     expect(sent.map((email) => [email.to_addresses, email.subject])).toEqual([
-      [FABRIKAM_INTERNAL, `Internal update due: WUCOMM #${made.publicId}: Bridge quiet`],
+      [tenant.internalAddress, `Internal update due: WUCOMM #${made.publicId}: Bridge quiet`],
     ]);
     expect(sent[0]!.body).toContain('https://bridge.example/room-42');
     expect(new Date((await notifiedOf(made.id)).next_internal_update_notified!).getTime()).toBe(due.getTime());
@@ -390,13 +420,15 @@ describe('the published external report', () => {
   const apiPath = (reportPath: string) => `/v1/public${reportPath}`;
 
   it('publishes an unguessable link that anyone can read without signing in, showing only what a customer may see', async () => {
+    const tenant = await createStaffedTenant(portal, { name: `Public tenant ${unique()}` });
     const made = await makeCommunication({
+      tenantId: tenant.tenantId,
       title: 'Public outage',
       serviceManager: 'secret.manager@contoso.example',
       nextUpdate: new Date(Date.now() + 30 * MINUTE),
       nextInternalUpdate: new Date(Date.now() + 10 * MINUTE),
     });
-    const published = await publish('operator', made.id);
+    const published = await publish(tenant.userName, made.id);
     expect(published.statusCode, published.body).toBe(200);
     const { externalReportPath } = published.json<{ externalReportPath: string }>();
     expect(externalReportPath).toMatch(/^\/status\/[A-Za-z0-9_-]{32}$/);
@@ -413,7 +445,7 @@ describe('the published external report', () => {
     expect(report).toMatchObject({
       publicWorkUnitCommunicationId: made.publicId,
       title: 'Public outage',
-      tenantName: 'Contoso',
+      tenantName: tenant.name,
       status: 'Investigating',
       currentImpact: 'Delayed mail',
     });

@@ -13,7 +13,7 @@ import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
 import { parseListQuery } from '../src/odata/list-query.js';
-import { createStaffedTenant, createTenantAs, createUserIn, createWorkUnitAs } from './factories.js';
+import { createStaffedTenant, createTenantAs, createUserIn, createWorkUnitAs, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -589,12 +589,17 @@ describe('linked work units (spec 001 §2, §7)', () => {
   });
 
   it('refuses a unit the caller cannot see, and links none of the batch', async () => {
+    const hidden = await createStaffedTenant(portal, { name: `Hidden tenant ${unique()}` });
+    const hiddenUnit = await createWorkUnitAs(portal, hidden.userName, hidden.tenantId, {
+      title: `Hidden unit ${unique()}`,
+    });
     const created = await create('operator');
-    for (const ids of [[fabrikamUnit], [contosoUnits[0], fabrikamUnit], [2_000_000_000]]) {
+    for (const ids of [[hiddenUnit.workUnitId], [contosoUnits[0], hiddenUnit.workUnitId], [2_000_000_000]]) {
       const response = await link('operator', created.workUnitCommunicationId, ids);
       expect(response.statusCode, JSON.stringify(ids)).toBe(400);
       expect(response.json().message).toBe(COMMUNICATION_MESSAGES.workUnitNotVisible);
-      expect(response.body).not.toContain('Fabrikam');
+      expect(response.body).not.toContain(hidden.name);
+      expect(response.body).not.toContain(hiddenUnit.title);
     }
     const read = await portal.as('operator', { method: 'GET', url: `${URL}/${created.workUnitCommunicationId}` });
     expect(read.json<Communication>().workUnits).toEqual([]);
@@ -747,23 +752,37 @@ describe('activities (spec 001 §3 Communication activity, §4 Activity, §7)', 
 
 describe('tenant scope and permissions (spec 001 §6)', () => {
   it('keeps one tenant’s communications from another tenant’s staff: 404 to read, edit, link or delete', async () => {
-    const fabrikam = await create('operator2', { tenantId: DEMO.fabrikam, title: 'Fabrikam only' });
-    const id = fabrikam.workUnitCommunicationId;
+    const other = await createStaffedTenant(portal, { name: `Hidden tenant ${unique()}` });
+    const title = `Hidden outage ${unique()}`;
+    const theirs = await create(other.userName, { tenantId: other.tenantId, title });
+    const id = theirs.workUnitCommunicationId;
+    const theirUnit = (await createWorkUnitAs(portal, other.userName, other.tenantId)).workUnitId;
+    expect((await link(other.userName, id, [theirUnit])).statusCode).toBe(200);
+    const mine = await create('operator');
     const listed = await list('operator', '&$top=1000');
+    // The operator's own communication is listed; the other tenant's, by id, tenant or title, is not.
+    expect(listed.value.map((row) => row.workUnitCommunicationId)).toContain(mine.workUnitCommunicationId);
     expect(listed.value.map((row) => row.workUnitCommunicationId)).not.toContain(id);
-    expect(listed.value.some((row) => row.tenantId === DEMO.fabrikam)).toBe(false);
+    expect(listed.value.some((row) => row.tenantId === other.tenantId)).toBe(false);
+    expect(JSON.stringify(listed)).toContain(mine.title);
+    expect(JSON.stringify(listed)).not.toContain(title);
+    expect(JSON.stringify(listed)).not.toContain(other.name);
     const probes = [
       await portal.as('operator', { method: 'GET', url: `${URL}/${id}` }),
       await update('operator', id, form()),
-      await update('operator', id, form({ tenantId: DEMO.fabrikam })),
+      await update('operator', id, form({ tenantId: other.tenantId })),
       await link('operator', id, [contosoUnits[0]]),
-      await portal.as('operator', { method: 'DELETE', url: `${URL}/${id}/workUnits/${fabrikamUnit}` }),
+      await portal.as('operator', { method: 'DELETE', url: `${URL}/${id}/workUnits/${theirUnit}` }),
       await portal.as('operator', { method: 'DELETE', url: `${URL}/${id}` }),
     ];
     expect(probes.map((response) => response.statusCode)).toEqual([404, 404, 404, 404, 404, 404]);
-    for (const response of probes) expect(response.body).not.toContain('Fabrikam');
-    const still = await portal.as('operator2', { method: 'GET', url: `${URL}/${id}` });
-    expect(still.json()).toMatchObject({ title: 'Fabrikam only', tenantId: DEMO.fabrikam });
+    for (const response of probes) {
+      expect(response.body).not.toContain(other.name);
+      expect(response.body).not.toContain(title);
+    }
+    const still = await portal.as(other.userName, { method: 'GET', url: `${URL}/${id}` });
+    expect(still.json()).toMatchObject({ title, tenantId: other.tenantId, tenant: { name: other.name } });
+    expect(still.json<Communication>().workUnits?.map((unit) => unit.workUnitId)).toEqual([theirUnit]);
   });
 
   it('answers 403 without the WorkUnitCommunications permission the route needs', async () => {

@@ -9,6 +9,7 @@ import {
 import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { poamTask } from '../src/areas/compliance/poam.js';
 import { DEMO } from '../src/db/demo-ids.js';
+import { createStaffedTenant, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -553,8 +554,9 @@ describe('copy last week', () => {
 
 describe('uploading a control set', () => {
   it('adds a tenant’s own set in the shipped shape, seen by that tenant only', async () => {
+    const name = `Internal controls ${unique()}`;
     const file = {
-      name: 'Contoso internal controls',
+      name,
       source: 'Contoso security office',
       controls: [
         { id: 'CIC-1', family: 'Backups', title: 'Nightly backup', description: 'Back up every server nightly.' },
@@ -568,7 +570,7 @@ describe('uploading a control set', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
-      name: 'Contoso internal controls',
+      name,
       tenantId: DEMO.contoso,
       controlCount: 2,
       source: 'Contoso security office',
@@ -576,21 +578,35 @@ describe('uploading a control set', () => {
     const mine = (
       await portal.as('operator', { method: 'GET', url: `/v1/controlsets?tenantId=${DEMO.contoso}` })
     ).json<{ value: ControlSet[] }>().value;
-    const set = mine.find((s) => s.name === 'Contoso internal controls')!;
+    const set = mine.find((s) => s.name === name)!;
     expect(set.controls.map((c) => [c.name, c.family, c.title])).toEqual([
       ['CIC-1', 'Backups', 'Nightly backup'],
       ['CIC-2', 'Backups', 'Restore test'],
     ]);
-    const theirs = (await portal.as('operator2', { method: 'GET', url: '/v1/controlsets' })).json<{
+    // Another tenant's staff see their own uploaded set, and not this one.
+    const other = await createStaffedTenant(portal);
+    const theirName = `Plant controls ${unique()}`;
+    const uploaded = await portal.as(other.userName, {
+      method: 'PUT',
+      url: `/v1/controlsets?tenantId=${other.tenantId}`,
+      payload: {
+        name: theirName,
+        source: 'Plant safety office',
+        controls: [{ id: 'PSC-1', family: 'Safety', title: 'Guard check', description: 'Check the guards.' }],
+      },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const theirs = (await portal.as(other.userName, { method: 'GET', url: '/v1/controlsets' })).json<{
       value: ControlSet[];
     }>().value;
-    expect(theirs.map((s) => s.name)).not.toContain('Contoso internal controls');
+    expect(theirs.map((s) => s.name)).toContain(theirName);
+    expect(theirs.map((s) => s.name)).not.toContain(name);
     expect(
       (
-        await create('operator2', {
+        await create(other.userName, {
           checkDate: '2026-05-03',
           status: 'Compliant',
-          tenantId: DEMO.fabrikam,
+          tenantId: other.tenantId,
           controlId: set.controls[0]!.id,
         })
       ).statusCode,
@@ -603,7 +619,7 @@ describe('uploading a control set', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({
       message: 'The control set could not be uploaded.',
-      errors: { name: ['A control set named "Contoso internal controls" exists already.'] },
+      errors: { name: [`A control set named "${name}" exists already.`] },
     });
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ok, type paths, type RequestBody } from '@cfs/client';
+import { hashPassword } from '../src/auth/passwords.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { BASE_ROLES } from '../src/db/seed.js';
@@ -106,7 +107,7 @@ export async function createUserIn(
   userName: string,
   permissions: readonly string[],
   tenantId: string | null,
-  options: { subscriptionId?: string; enabled?: boolean } = {},
+  options: { subscriptionId?: string; enabled?: boolean; displayName?: string; assignmentGroups?: string[] } = {},
 ): Promise<void> {
   const { db } = portal;
   const role = await db
@@ -123,16 +124,58 @@ export async function createUserIn(
     .insertInto('app_user')
     .values({
       user_name: userName,
-      display_name: userName,
+      display_name: options.displayName ?? userName,
       email: `${userName}@cfs.example`,
       tenant_id: tenantId,
       subscription_id: options.subscriptionId ?? null,
       enabled: options.enabled ?? true,
+      assignment_groups: options.assignmentGroups ?? [],
     })
     .returning('user_id')
     .executeTakeFirstOrThrow();
   await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
   if (tenantId) await db.insertInto('user_tenant').values({ user_id: user.user_id, tenant_id: tenantId }).execute();
+}
+
+/**
+ * A local account of `tenantId` that signs in with a password, as the embedded sign-in page takes
+ * it: a base role (Operator unless `role` says otherwise, whose name travels in the token's roles
+ * claim), a display name and assignment groups of its own.
+ */
+export async function createLocalUser(
+  portal: TestPortal,
+  tenantId: string,
+  options: { role?: string; groups?: string[] } = {},
+) {
+  const tag = unique();
+  const account = {
+    userName: `person-${tag}`,
+    password: `pw-${randomUUID()}`,
+    displayName: `Person ${tag}`,
+    groups: options.groups ?? [`Group ${tag}`],
+    tenantId,
+  };
+  const { db } = portal;
+  const role = await db
+    .selectFrom('app_role')
+    .select('role_id')
+    .where('name', '=', options.role ?? 'Operator')
+    .executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('app_user')
+    .values({
+      user_name: account.userName,
+      display_name: account.displayName,
+      email: `${account.userName}@cfs.example`,
+      password_hash: await hashPassword(account.password),
+      tenant_id: tenantId,
+      assignment_groups: account.groups,
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('user_role').values({ user_id: user.user_id, role_id: role.role_id }).execute();
+  await db.insertInto('user_tenant').values({ user_id: user.user_id, tenant_id: tenantId }).execute();
+  return account;
 }
 
 /* Actions --------------------------------------------------------------------------------------
@@ -259,4 +302,26 @@ export async function createDirectoryGroup(portal: TestPortal, tenantId: string,
     .values({ display_name: displayName, mail: `group-${tag}@groups.example`, tenant_id: tenantId })
     .returning(['display_name as displayName', 'mail'])
     .executeTakeFirstOrThrow();
+}
+
+/** A user-made action of `tenantId` (a Rule Action calling a webhook unless `body` says otherwise). */
+export async function createActionDefinitionAs(
+  portal: TestPortal,
+  user: string,
+  tenantId: string | null,
+  body: Fields<'/v1/actionDefinitions'> = {},
+) {
+  const client = await portal.client(user);
+  return ok(
+    client.PUT('/v1/actionDefinitions', {
+      body: {
+        name: `Hook ${unique()}`,
+        actionDefinitionTypeId: 3,
+        tenantId,
+        inputParameters: 'Url',
+        endpointUrl: 'https://hooks.example/{Url}',
+        ...body,
+      },
+    }),
+  );
 }

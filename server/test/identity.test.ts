@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalUser, createTenantAs, unique } from './factories.js';
 import { createListeningPortal, createTestPortal, type TestPortal } from './harness.js';
 import {
   Browser,
@@ -227,8 +228,10 @@ describe('embedded identity provider', () => {
   });
 
   it('serves as the external identity provider of another portal (discovery, keys, roles, tenants and groups claims)', async () => {
+    const tenant = await createTenantAs(portal, 'admin', { name: `Signed-in tenant ${unique()}` });
+    const person = await createLocalUser(portal, tenant.tenantId);
     const browser = new Browser(origin);
-    const { submitted, verifier } = await signIn(browser, 'operator', 'operator');
+    const { submitted, verifier } = await signIn(browser, person.userName, person.password);
     const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
     const tokenResponse = await fetch(`${origin}/oidc/token`, {
       method: 'POST',
@@ -248,17 +251,26 @@ describe('embedded identity provider', () => {
       OIDC_AUDIENCE: portal.config.oidc.audience,
     });
     try {
+      // The other portal knows the tenant by its id, as two portals of one organisation would; not the person.
+      await other.db
+        .insertInto('tenant')
+        .values({ tenant_id: tenant.tenantId, name: tenant.name, created_by: 'test', modified_by: 'test' })
+        .execute();
       const call = (url: string) =>
         other.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${access_token}` } });
       const me = await call('/v1/currentUser');
       expect(me.statusCode).toBe(200);
-      // The other portal has no record of the operator's groups: they come from the token's groups claim.
-      expect(me.json()).toMatchObject({ userName: 'operator', name: 'Oscar Operator', groups: ['Service Desk'] });
+      // The other portal has no record of the person's groups: they come from the token's groups claim.
+      expect(me.json()).toMatchObject({
+        userName: person.userName,
+        name: person.displayName,
+        groups: person.groups,
+      });
       const permissions = (await call('/v1/permissions')).json<string[]>();
       expect(permissions).toContain('CFS.Devices:edit');
       expect(permissions).not.toContain('CFS.Tenants:view');
       const tenants = (await call('/api/generallookup/tenants')).json<{ name: string }[]>();
-      expect(tenants.map((tenant) => tenant.name)).toEqual(['Contoso']);
+      expect(tenants.map((row) => row.name)).toEqual([tenant.name]);
       const config = (await other.app.inject({ method: 'GET', url: '/api/generalLookup/oidcclientconfig' })).json();
       expect(config).toMatchObject({ authority: `${origin}/oidc`, clientId: 'cfs-portal' });
       const forged = await other.app.inject({

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO } from '../src/db/demo-ids.js';
+import { createUserIn, unique } from './factories.js';
 import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /*
@@ -25,21 +26,28 @@ const settled = () => b.runtime.principals.sync();
 
 describe('the principal cache', () => {
   test('answers a known token without asking the database again', async () => {
-    const first = await b.as('operator2', { method: 'GET', url: '/v1/currentUser' });
-    expect(first.json()).toMatchObject({ name: 'Olivia Operator' });
+    const userName = `cached-${unique()}`;
+    const displayName = `Cached person ${unique()}`;
+    await createUserIn(portal, userName, [], DEMO.fabrikam, { displayName });
+    const first = await b.as(userName, { method: 'GET', url: '/v1/currentUser' });
+    expect(first.json()).toMatchObject({ userName, name: displayName });
     // A change the database does not announce (its trigger is off) is not seen: the cache answered.
     await sql`ALTER TABLE app_user DISABLE TRIGGER app_user_principal`.execute(portal.db);
-    await sql`UPDATE app_user SET display_name = 'Renamed Quietly' WHERE user_name = 'operator2'`.execute(portal.db);
+    await sql`UPDATE app_user SET display_name = ${`${displayName} renamed quietly`} WHERE user_name = ${userName}`.execute(
+      portal.db,
+    );
     await sql`ALTER TABLE app_user ENABLE TRIGGER app_user_principal`.execute(portal.db);
     await settled();
-    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
-      name: 'Olivia Operator',
+    expect((await b.as(userName, { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      name: displayName,
     });
     // An announced change is seen on the next request.
-    await sql`UPDATE app_user SET display_name = 'Olivia Renamed' WHERE user_name = 'operator2'`.execute(portal.db);
+    await sql`UPDATE app_user SET display_name = ${`${displayName} renamed`} WHERE user_name = ${userName}`.execute(
+      portal.db,
+    );
     await settled();
-    expect((await b.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
-      name: 'Olivia Renamed',
+    expect((await b.as(userName, { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      name: `${displayName} renamed`,
     });
   });
 

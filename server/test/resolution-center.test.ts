@@ -13,7 +13,7 @@ import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { actionRunSchema } from '../src/engines/actions/run.js';
 import { runAction } from '../src/engines/actions/runner.js';
-import { createCategoryAs, createStaffedTenant, createSubcategoryAs } from './factories.js';
+import { createCategoryAs, createStaffedTenant, createSubcategoryAs, createUserIn, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -55,6 +55,15 @@ async function file(user: string, overrides: Record<string, unknown> = {}): Prom
   return response.json<WorkUnit>();
 }
 
+/** An end user of `tenantId` with a display name of its own: the requester a request names. */
+async function createEndUser(tenantId: string) {
+  const requester = { userName: `requester-${unique()}`, displayName: `Requester ${unique()}` };
+  await createUserIn(portal, requester.userName, BASE_ROLES.EndUser?.permissions ?? [], tenantId, {
+    displayName: requester.displayName,
+  });
+  return requester;
+}
+
 async function list(user: string, query = ''): Promise<{ '@odata.count'?: number; value: WorkUnit[] }> {
   const response = await portal.as(user, { method: 'GET', url: `/v1/workunits/rc?$count=true${query}` });
   expect(response.statusCode, response.body).toBe(200);
@@ -75,7 +84,8 @@ async function categories(user: string, tenantId: string) {
 
 describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
   it('files a request as a Sev3 New Incident of the requester’s tenant with the requester as stakeholder', async () => {
-    const unit = await file('enduser');
+    const requester = await createEndUser(DEMO.contoso);
+    const unit = await file(requester.userName);
     expect(unit).toMatchObject({
       title: 'My laptop does not start',
       description: 'The screen stays black after the logo.',
@@ -83,10 +93,10 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
       stateId: WORK_UNIT_STATES.New,
       workUnitTypeId: WORK_UNIT_TYPES.Incident,
       tenantId: DEMO.contoso,
-      stakeHolderFullName: 'Erin Enduser',
-      stakeHolderEmailAddress: 'enduser@cfs.example',
+      stakeHolderFullName: requester.displayName,
+      stakeHolderEmailAddress: `${requester.userName}@cfs.example`,
       stakeHolderPhoneNumber: '+1 425 555 0100',
-      createdBy: 'enduser',
+      createdBy: requester.userName,
     });
   });
 
@@ -235,7 +245,8 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
   });
 
   it('shows an end user the external notes of their own request only, and takes their call back request', async () => {
-    const mine = await file('enduser');
+    const requester = await createEndUser(DEMO.contoso);
+    const mine = await file(requester.userName);
     const theirs = await file('enduser2');
     const note = await portal.as('operator', {
       method: 'PUT',
@@ -248,7 +259,7 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
       url: '/v1/workunitnotes',
       payload: { workUnitId: mine.workUnitId, detail: 'Internal only.', isExternalNote: false },
     });
-    const notes = await portal.as('enduser', {
+    const notes = await portal.as(requester.userName, {
       method: 'GET',
       url: `/v1/workunits/rc/${mine.workUnitId}/externalNotes`,
     });
@@ -257,18 +268,28 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
     expect(details).toContain('A technician is on the way.');
     expect(details).not.toContain('Internal only.');
     expect(
-      (await portal.as('enduser', { method: 'GET', url: `/v1/workunits/rc/${theirs.workUnitId}/externalNotes` }))
-        .statusCode,
+      (
+        await portal.as(requester.userName, {
+          method: 'GET',
+          url: `/v1/workunits/rc/${theirs.workUnitId}/externalNotes`,
+        })
+      ).statusCode,
     ).toBe(404);
     expect(
       (await portal.as('operator2', { method: 'GET', url: `/v1/workunits/rc/${mine.workUnitId}/externalNotes` }))
         .statusCode,
     ).toBe(404);
-    const callMe = await portal.as('enduser', { method: 'POST', url: `/v1/workunitnotes/callme/${mine.workUnitId}` });
+    const callMe = await portal.as(requester.userName, {
+      method: 'POST',
+      url: `/v1/workunitnotes/callme/${mine.workUnitId}`,
+    });
     expect(callMe.statusCode).toBe(200);
-    expect(callMe.json<{ detail: string }>().detail).toBe('Erin Enduser asked to be called back at +1 425 555 0100.');
+    expect(callMe.json<{ detail: string }>().detail).toBe(
+      `${requester.displayName} asked to be called back at +1 425 555 0100.`,
+    );
     expect(
-      (await portal.as('enduser', { method: 'POST', url: `/v1/workunitnotes/callme/${theirs.workUnitId}` })).statusCode,
+      (await portal.as(requester.userName, { method: 'POST', url: `/v1/workunitnotes/callme/${theirs.workUnitId}` }))
+        .statusCode,
     ).toBe(404);
   });
 

@@ -17,6 +17,7 @@ import { DEMO } from '../src/db/demo-ids.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
+import { unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 /**
@@ -71,11 +72,13 @@ describe('the demo agent and a threshold rule', () => {
       .orderBy('created', 'desc')
       .executeTakeFirstOrThrow();
     // The device's heartbeat (its entity is the device), over a threshold every machine crosses: CPU at or over 0 %.
+    // A name of its own: the seed's demo rules are named after the demo agent too.
+    const ruleName = `Agent CPU threshold ${unique()}`;
     const rule = await portal.db
       .insertInto('rule')
       .values({
         tenant_id: DEMO.contoso,
-        name: 'Demo agent CPU',
+        name: ruleName,
         rule_type_id: RULE_TYPES.Ingestion,
         match_lifetime_seconds: 300,
         conditions: JSON.stringify([
@@ -160,7 +163,7 @@ describe('the demo agent and a threshold rule', () => {
           .executeTakeFirst(),
       'the incident',
     );
-    expect(unit).toMatchObject({ title: expect.stringContaining('Demo agent CPU'), severity_id: 1 });
+    expect(unit).toMatchObject({ title: expect.stringContaining(ruleName), severity_id: 1 });
 
     // The agent stops (its CPU would match again), and five minutes on the match runs out: the
     // worker's expiry closes it and runs its expiration action, once.

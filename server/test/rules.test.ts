@@ -4,7 +4,7 @@ import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
-import { createDevice, createStaffedTenant, createTokenAs } from './factories.js';
+import { createActionDefinitionAs, createDevice, createStaffedTenant, createTokenAs, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -326,16 +326,11 @@ describe('rules: actions and patterns', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const email = { ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, Parameters: {} };
     const unknown = { ActionDefinitionId: crypto.randomUUID(), Parameters: {} };
-    const fabrikamAction = await scoped(portal.db, ALL_TENANTS)
-      .insertInto('action_definition', {
-        tenant_id: DEMO.fabrikam,
-        name: `Fabrikam hook ${stamp()}`,
-        action_definition_type_id: 3,
-        input_parameters: 'Url',
-      })
-      .returning('action_definition_id')
-      .executeTakeFirstOrThrow();
-    const foreign = { ActionDefinitionId: fabrikamAction.action_definition_id, Parameters: {} };
+    const other = await createStaffedTenant(portal, { name: `Hidden tenant ${unique()}` });
+    const otherAction = await createActionDefinitionAs(portal, other.userName, other.tenantId, {
+      name: `Hidden hook ${unique()}`,
+    });
+    const foreign = { ActionDefinitionId: otherAction.actionDefinitionId, Parameters: {} };
     const refused = await create(
       'operator',
       body({ matchActions: [setRed, email], expirationActions: [unknown, foreign] }),
@@ -346,7 +341,9 @@ describe('rules: actions and patterns', () => {
       'expirationActions.0.ActionDefinitionId': [RULE_MESSAGES.actionNotForRules],
       'expirationActions.1.ActionDefinitionId': [RULE_MESSAGES.actionNotForRules],
     });
-    expect(refused.body).not.toContain('Fabrikam');
+    // The refusal names neither the other tenant nor its action.
+    expect(refused.body).not.toContain(other.name);
+    expect(refused.body).not.toContain(otherAction.name);
     expect(
       await refusal(
         await create('operator', body({ matchActions: [{ ActionDefinitionId: 'nope', Parameters: {} }] })),

@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_VIEW_MESSAGES, type SavedView } from '@cfs/contracts/saved-views';
 import { DEMO } from '../src/db/demo-ids.js';
+import { BASE_ROLES } from '../src/db/seed.js';
+import { createUserIn, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 const PATH = '/v1/savedviews/workunits';
 let portal: TestPortal;
+/** An operator of Contoso with a display name of its own: the owner the views name. */
+const owner = { userName: `owner-${unique()}`, displayName: `Owner ${unique()}` };
 beforeAll(async () => {
   portal = await createTestPortal();
+  await createUserIn(portal, owner.userName, BASE_ROLES.Operator?.permissions ?? [], DEMO.contoso, {
+    displayName: owner.displayName,
+  });
   // A second operator of Contoso, to see what one user's views show another.
   const role = await portal.db
     .selectFrom('app_role')
@@ -54,15 +61,15 @@ const names = async (user: string, tenantId: string = DEMO.contoso) =>
 
 describe('saved views', () => {
   it('keeps the filters, sort, columns and search of a view for its owner only', async () => {
-    const view = await save('operator', { name: 'My open incidents' });
+    const view = await save(owner.userName, { name: 'My open incidents' });
     expect(view).toMatchObject({
       name: 'My open incidents',
       shared: false,
       mine: true,
-      ownerName: 'Oscar Operator',
+      ownerName: owner.displayName,
       state,
     });
-    const listed = (await portal.as('operator', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{
+    const listed = (await portal.as(owner.userName, { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{
       value: SavedView[];
     }>().value;
     expect(listed.find((v) => v.savedViewId === view.savedViewId)?.state).toEqual(state);
@@ -70,14 +77,14 @@ describe('saved views', () => {
   });
 
   it('offers a shared view to everyone of the tenant, read-only to all but its owner', async () => {
-    const view = await save('operator', { name: 'Team board', shared: true });
+    const view = await save(owner.userName, { name: 'Team board', shared: true });
     const seen = (await portal.as('colleague', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` })).json<{
       value: SavedView[];
     }>().value;
     expect(seen.find((v) => v.savedViewId === view.savedViewId)).toMatchObject({
       name: 'Team board',
       mine: false,
-      ownerName: 'Oscar Operator',
+      ownerName: owner.displayName,
     });
 
     const rename = await portal.as('colleague', {
@@ -88,9 +95,9 @@ describe('saved views', () => {
     expect(rename.statusCode).toBe(404);
     const remove = await portal.as('colleague', { method: 'DELETE', url: `${PATH}/${view.savedViewId}` });
     expect(remove.statusCode).toBe(404);
-    expect(await names('operator')).toContain('Team board');
+    expect(await names(owner.userName)).toContain('Team board');
 
-    const unshare = await portal.as('operator', {
+    const unshare = await portal.as(owner.userName, {
       method: 'POST',
       url: `${PATH}/${view.savedViewId}`,
       payload: { name: 'Team board', shared: false, state },
@@ -100,8 +107,12 @@ describe('saved views', () => {
   });
 
   it("keeps views to their tenant: another tenant's users never see them, even shared", async () => {
-    const view = await save('operator', { name: 'Contoso only', shared: true });
-    expect(await names('admin', DEMO.fabrikam)).not.toContain('Contoso only');
+    const view = await save('operator', { name: `Contoso only ${unique()}`, shared: true });
+    // An administrator's shared view in Fabrikam is listed there; Contoso's shared view is not.
+    const theirs = await save('admin', { tenantId: DEMO.fabrikam, name: `Fabrikam board ${unique()}`, shared: true });
+    const fabrikamNames = await names('admin', DEMO.fabrikam);
+    expect(fabrikamNames).toContain(theirs.name);
+    expect(fabrikamNames).not.toContain(view.name);
     const asked = await portal.as('operator2', { method: 'GET', url: `${PATH}?tenantId=${DEMO.contoso}` });
     expect(asked.statusCode).toBe(404);
     expect((await portal.as('operator2', { method: 'DELETE', url: `${PATH}/${view.savedViewId}` })).statusCode).toBe(

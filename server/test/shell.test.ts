@@ -1,7 +1,7 @@
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createStaffedTenant, createSubscriptionAs } from './factories.js';
+import { createStaffedTenant, createSubscriptionAs, createUserIn, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -96,25 +96,39 @@ describe('tokens for unknown users', () => {
 
 describe('current user and permissions', () => {
   it('describes the signed-in user with their tenant and subscription', async () => {
-    const response = await portal.as('operator', { method: 'GET', url: '/v1/currentUser' });
+    const tenant = await createStaffedTenant(portal);
+    const userName = `person-${unique()}`;
+    const displayName = `Person ${unique()}`;
+    const groups = [`Group ${unique()}`];
+    await createUserIn(portal, userName, [], tenant.tenantId, {
+      subscriptionId: tenant.subscriptionId,
+      displayName,
+      assignmentGroups: groups,
+    });
+    const response = await portal.as(userName, { method: 'GET', url: '/v1/currentUser' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      name: 'Oscar Operator',
-      userName: 'operator',
-      email: 'operator@cfs.example',
-      tenantId: DEMO.contoso,
-      subscriptionId: DEMO.contosoProduction,
-      groups: ['Service Desk'],
+      name: displayName,
+      userName,
+      email: `${userName}@cfs.example`,
+      tenantId: tenant.tenantId,
+      subscriptionId: tenant.subscriptionId,
+      groups,
     });
   });
 
   it("names the signed-in user's assignment groups, none for a user in no group", async () => {
-    expect((await portal.as('operator2', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
-      userName: 'operator2',
-      groups: ['Operations'],
+    const tenant = await createStaffedTenant(portal);
+    const [grouped, ungrouped] = [`grouped-${unique()}`, `ungrouped-${unique()}`];
+    const groups = [`Group ${unique()}`, `Group ${unique()}`];
+    await createUserIn(portal, grouped, [], tenant.tenantId, { assignmentGroups: groups });
+    await createUserIn(portal, ungrouped, [], tenant.tenantId);
+    expect((await portal.as(grouped, { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      userName: grouped,
+      groups,
     });
-    expect((await portal.as('admin', { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
-      userName: 'admin',
+    expect((await portal.as(ungrouped, { method: 'GET', url: '/v1/currentUser' })).json()).toMatchObject({
+      userName: ungrouped,
       groups: [],
     });
   });
@@ -142,10 +156,12 @@ describe('current user and permissions', () => {
   });
 
   it('serves a generated avatar with the user’s initials', async () => {
-    const response = await portal.as('admin', { method: 'GET', url: '/api/auth/currentUserPhoto' });
+    const userName = `avatar-${unique()}`;
+    await createUserIn(portal, userName, [], DEMO.contoso, { displayName: `Quinn Zimmer ${unique()}` });
+    const response = await portal.as(userName, { method: 'GET', url: '/api/auth/currentUserPhoto' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('image/svg+xml');
-    expect(response.body).toContain('>AA</text>');
+    expect(response.body).toContain('>QZ</text>');
   });
 
   it('uses a configured permission prefix', async () => {

@@ -7,7 +7,15 @@ import {
   type WorkUnit,
 } from '@cfs/contracts/work-units';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createDirectoryGroup, createStaffedTenant, createTenantAs, createWorkUnitAs, unique } from './factories.js';
+import { BASE_ROLES } from '../src/db/seed.js';
+import {
+  createDirectoryGroup,
+  createStaffedTenant,
+  createTenantAs,
+  createUserIn,
+  createWorkUnitAs,
+  unique,
+} from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 import { workUnitPatch } from './work-unit-patch.js';
 
@@ -351,16 +359,18 @@ describe('change request approval', () => {
   });
 
   it('answers the approver check for the signed-in user', async () => {
-    const mine = await portal.as('operator', {
+    const approver = { userName: `approver-${unique()}`, displayName: `Approver ${unique()}` };
+    await createUserIn(portal, approver.userName, BASE_ROLES.Operator?.permissions ?? [], DEMO.contoso, {
+      displayName: approver.displayName,
+    });
+    // The address in other letters is still the signed-in user's.
+    const address = `${approver.userName.toUpperCase()}@cfs.example`;
+    const mine = await portal.as(approver.userName, {
       method: 'GET',
-      url: '/api/generallookup/approval?approverId=OPERATOR@cfs.example',
+      url: `/api/generallookup/approval?approverId=${encodeURIComponent(address)}`,
     });
-    expect(mine.json()).toEqual({
-      approverId: 'OPERATOR@cfs.example',
-      isCurrentUser: true,
-      displayName: 'Oscar Operator',
-    });
-    const theirs = await portal.as('operator', {
+    expect(mine.json()).toEqual({ approverId: address, isCurrentUser: true, displayName: approver.displayName });
+    const theirs = await portal.as(approver.userName, {
       method: 'GET',
       url: '/api/generallookup/approval?approverId=admin@cfs.example',
     });
@@ -411,12 +421,16 @@ describe('notes', () => {
   });
 
   it('records a call back request', async () => {
-    const unit = await create('operator', incident({ stakeHolderPhoneNumber: '+1 555 0100' }));
-    const response = await portal.as('operator', {
+    const caller = { userName: `caller-${unique()}`, displayName: `Caller ${unique()}` };
+    await createUserIn(portal, caller.userName, BASE_ROLES.Operator?.permissions ?? [], DEMO.contoso, {
+      displayName: caller.displayName,
+    });
+    const unit = await create(caller.userName, incident({ stakeHolderPhoneNumber: '+1 555 0100' }));
+    const response = await portal.as(caller.userName, {
       method: 'POST',
       url: `/v1/workunitnotes/callme/${unit.workUnitId}`,
     });
-    expect(response.json().detail).toBe('Oscar Operator asked to be called back at +1 555 0100.');
+    expect(response.json().detail).toBe(`${caller.displayName} asked to be called back at +1 555 0100.`);
   });
 });
 
