@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AUTOMATION_MESSAGES, optionalText } from './automation.js';
-import { guid } from './fields.js';
+import { AUTOMATION_MESSAGES } from './automation.js';
+import { guid, optionalText } from './fields.js';
 import { ACTION_DEFINITION_TYPES, BUILT_IN_ACTION_TYPES } from './monitoring.js';
 
 /** The action catalogue (spec 002 §3 ActionDefinition; §5; §7 "Action catalogue and history"). */

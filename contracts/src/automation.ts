@@ -47,15 +47,6 @@ export const AUTOMATION_MESSAGES = {
 } as const;
 
 /** Optional text as the forms send it: trimmed, and an empty text stored as null. */
-export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullable()
-    .optional()
-    .transform((value) => (value === undefined || value === '' ? null : value));
-
 /**
  * A manual action waiting on a work unit (spec 001 §3 Manual action): the protocol's steps for the
  * event of the unit's current state that do not run automatically, with what was done about them.

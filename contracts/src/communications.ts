@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INVALID_DATE_MESSAGE, dbId, guid } from './fields.js';
+import { INVALID_DATE_MESSAGE, dbId, guid, optionalText } from './fields.js';
 
 /**
  * Work unit communications (spec 001 §2 Work Unit Communications, §3 Work unit communication and
@@ -59,14 +59,6 @@ export const COMMUNICATION_PAGE_SIZE = 10;
 /** The linked work units search waits this long after typing (spec 001 §2). */
 export const LINK_SEARCH_DEBOUNCE_MS = 500;
 
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullable()
-    .optional()
-    .transform((value) => (value === undefined || value === '' ? null : value));
 /** Dates travel as ISO 8601 text in UTC (spec 001 §7 "dates in UTC"). */
 const optionalInstant = z.iso
   .datetime({ offset: true, error: INVALID_DATE_MESSAGE })

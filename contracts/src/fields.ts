@@ -53,3 +53,13 @@ export function optionalMatching(pattern: RegExp, message: string, max: number) 
 
 /** A web address: http or https, a host, then anything without spaces. */
 export const URL_PATTERN = /^https?:\/\/[^\s/?#:@]+(?::\d+)?(?:[/?#]\S*)?$/i;
+
+/** Optional text of at most `max` characters, trimmed; left out or empty, it is null. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? null : value));

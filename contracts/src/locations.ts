@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from './fields.js';
+import { guid, optionalText } from './fields.js';
 
 /** Locations (spec 002 §3 Location; §5 "name required"; §7 Locations; §8). */
 export const LOCATION_MESSAGES = {
@@ -10,15 +10,6 @@ export const LOCATION_MESSAGES = {
   tenantlessRefused: 'Only a user of all tenants may create or edit a location shared by every tenant.',
   saved: 'Location saved.',
 } as const;
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullable()
-    .optional()
-    .transform((value) => (value === undefined || value === '' ? null : value));
 
 export const locationSchema = z.object({
   locationId: z.uuid(),

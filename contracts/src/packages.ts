@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, URL_PATTERN } from './fields.js';
+import { guid, optionalText, URL_PATTERN } from './fields.js';
 import {
   EXECUTABLE_TYPES,
   FLEET_LIMITS,
@@ -64,15 +64,6 @@ const enumValue = <T extends Record<string, number>>(values: T, message: string)
     .number({ error: message })
     .int(message)
     .refine((value) => Object.values(values).includes(value), message);
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullable()
-    .optional()
-    .transform((value) => (value === undefined || value === '' ? null : value));
 
 /** "HH:mm:ss" ↔ seconds: intervals are stored as seconds and shown as the spec writes them. */
 export function intervalToSeconds(text: string): number | null {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { actionParametersInput, AUTOMATION_MESSAGES, optionalText } from './automation.js';
+import { actionParametersInput, AUTOMATION_MESSAGES } from './automation.js';
 import { intervalSeconds, INTERVAL_PATTERN } from './device-operations.js';
-import { dbId, guid } from './fields.js';
+import { dbId, guid, optionalText } from './fields.js';
 import { WORK_UNIT_EVENT_TYPES } from './work-units.js';
 
 /** Protocols and their steps, the protocol actions (spec 002 §3 Protocol, Protocol action; §7 "Protocols and protocol actions"). */

@@ -76,28 +76,11 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   configureActionRunner({ secretBox, outboundAllow: config.outboundAllow });
-  if (!config.oidc.embedded)
-    return {
-      config,
-      db,
-      reads,
-      databaseUrl,
-      principals,
-      changes,
-      closeDatabase,
-      secretBox,
-      verifier: createTokenVerifier(config),
-    };
+  const shared = { config, db, reads, databaseUrl, principals, changes, closeDatabase, secretBox };
+  if (!config.oidc.embedded) return { ...shared, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {
-    config,
-    db,
-    reads,
-    databaseUrl,
-    principals,
-    changes,
-    closeDatabase,
-    secretBox,
+    ...shared,
     keys,
     verifier: createTokenVerifier(config, publicKeySet(keys)),
     provider: createEmbeddedProvider(db, config, keys, secretBox),

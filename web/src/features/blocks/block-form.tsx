@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import DeleteIcon from '@mui/icons-material/Delete';
 import {
@@ -22,6 +21,7 @@ import { usePermissions } from '../../auth/session-data';
 import { formatDateTime } from '../../lib/dates';
 import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
 import { useCreateBlock, useDeleteBlock, useUpdateBlock, type BlockRow } from './api';
+import { FactList } from '../../components/fact-list';
 
 /** The types a person may choose: deviceHeartbeat is the agents' own (spec 002 §5). */
 const TYPE_OPTIONS = CHOOSABLE_BLOCK_TYPES.map((value) => ({
@@ -117,18 +117,7 @@ export function BlockEditForm({ block, onClose }: { block: BlockRow; onClose: ()
     subscriptions.find((subscription) => subscription.value === block.subscriptionId)?.label ?? block.subscriptionId;
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Edit block">
-      <Box
-        component="dl"
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: 'max-content 1fr',
-          columnGap: 2,
-          rowGap: 0.5,
-          m: 0,
-          '& dt': { color: 'text.secondary' },
-          '& dd': { m: 0, wordBreak: 'break-all' },
-        }}
-      >
+      <FactList wrap="break-all">
         <dt>Block ID</dt>
         <dd>
           {block.blockId} <CopyButton text={block.blockId} label="Copy Block ID" />
@@ -143,7 +132,7 @@ export function BlockEditForm({ block, onClose }: { block: BlockRow; onClose: ()
         <dd>{formatDateTime(block.created)}</dd>
         <dt>Modified</dt>
         <dd>{formatDateTime(block.modified)}</dd>
-      </Box>
+      </FactList>
       <FormTextField control={form.control} name="name" label="Name" required />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <FormActions

@@ -1,6 +1,5 @@
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { deviceInputSchema } from '@cfs/contracts/devices';
@@ -13,6 +12,7 @@ import { SideDrawer } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
 import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
 import { useDevice, useLocationsLookup, useSaveDevice, type Device } from './api';
+import { FactList } from '../../components/fact-list';
 
 const options = (values: Readonly<Record<string, number>>): FieldOption[] =>
   Object.entries(values).map(([label, value]) => ({ value, label }));
@@ -67,18 +67,7 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
     .map((location) => ({ value: location.locationId, label: location.name }));
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
-      <Box
-        component="dl"
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: 'max-content 1fr',
-          columnGap: 2,
-          rowGap: 0.5,
-          m: 0,
-          '& dt': { color: 'text.secondary' },
-          '& dd': { m: 0 },
-        }}
-      >
+      <FactList>
         <dt>Device ID</dt>
         <dd>{device.deviceId}</dd>
         <dt>Operating System</dt>
@@ -101,7 +90,7 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
             <dd>{formatDateTime(device.lastContact)}</dd>
           </>
         )}
-      </Box>
+      </FactList>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <FormTextField control={form.control} name="tags" label="Tags" />

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { SideDrawer } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
 import { deliveryStatus, useOutboxEmail, type OutboxEmail } from './api';
+import { FactList, FactRows } from '../../components/fact-list';
 
 export interface OutboxEmailDrawerProps {
   id: string | null;
@@ -47,21 +48,9 @@ function EmailDetails({ email }: { email: OutboxEmail }) {
           variant={status.color === 'default' ? 'outlined' : 'filled'}
         />
       </Box>
-      <Box
-        component="dl"
-        sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
-      >
-        {rows.map(([name, value]) => (
-          <Box key={name} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {name}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <FactList wrap="break-word" sx={{ typography: 'body2' }}>
+        <FactRows rows={rows} />
+      </FactList>
       {email.error && <Alert severity="error">{email.error}</Alert>}
       {/* The body is HTML the portal rendered with every value escaped; it is still shown in a sandbox that runs no script and opens nothing. */}
       <Box

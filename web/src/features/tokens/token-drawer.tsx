@@ -19,6 +19,7 @@ import { formatDateTime } from '../../lib/dates';
 import { useCreateToken, useTokenGrant, useUpdateToken, type GeneratedToken, type TokenGrant } from './api';
 import { TokenStatusChip } from './token-status-chip';
 import { PersonLabel } from '../../components/person-label';
+import { FactList } from '../../components/fact-list';
 
 const LIFETIME_OPTIONS: FieldOption[] = TOKEN_LIFETIMES.map((lifetime) => ({
   value: lifetime.value,
@@ -151,18 +152,7 @@ function TokenEditForm({
     TOKEN_LIFETIMES.find((option) => option.value === grant.lifetimeYears)?.label ?? `${grant.lifetimeYears} years`;
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
-      <Box
-        component="dl"
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: 'max-content 1fr',
-          columnGap: 2,
-          rowGap: 0.5,
-          m: 0,
-          '& dt': { color: 'text.secondary' },
-          '& dd': { m: 0 },
-        }}
-      >
+      <FactList>
         <dt>Status</dt>
         <dd>
           <TokenStatusChip grant={grant} />
@@ -186,7 +176,7 @@ function TokenEditForm({
         </dd>
         <dt>Expires On</dt>
         <dd>{grant.expiresOn ? formatDateTime(grant.expiresOn) : 'Forever'}</dd>
-      </Box>
+      </FactList>
       <FormTextField control={form.control} name="name" label="Name" required />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>

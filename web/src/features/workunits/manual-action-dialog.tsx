@@ -13,6 +13,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useEmailPreview, type ManualAction } from './automation-api';
 import { initialParameterValues, isSendEmail } from './manual-actions';
 import { spacedName } from './work-unit-display';
+import { FactList, FactRows } from '../../components/fact-list';
 
 /** How long the preview waits for typing to stop before it is rendered again. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -102,32 +103,16 @@ function EmailPreview({
       {preview.isError && <Alert severity="error">The email could not be previewed.</Alert>}
       {email && (
         <>
-          <Box
-            component="dl"
-            sx={{
-              display: 'grid',
-              gridTemplateColumns: 'max-content 1fr',
-              columnGap: 2,
-              rowGap: 0.5,
-              my: 1,
-              '& dt': { color: 'text.secondary' },
-              '& dd': { m: 0, wordBreak: 'break-word' },
-            }}
-          >
-            {(
-              [
-                ['To', email.to],
-                ['Cc', email.cc],
-                ['Bcc', email.bcc],
-                ['Subject', email.subject],
-              ] as const
-            ).map(([label, text]) => (
-              <Box key={label} sx={{ display: 'contents' }}>
-                <dt>{label}</dt>
-                <dd>{text || '—'}</dd>
-              </Box>
-            ))}
-          </Box>
+          <FactList wrap="break-word" sx={{ my: 1 }}>
+            <FactRows
+              rows={[
+                ['To', email.to || '—'],
+                ['Cc', email.cc || '—'],
+                ['Bcc', email.bcc || '—'],
+                ['Subject', email.subject || '—'],
+              ]}
+            />
+          </FactList>
           {/* The body is HTML from the template: shown in a sandbox, with no scripts and no access to the portal. */}
           <Box
             component="iframe"

@@ -32,6 +32,7 @@ import type { WorkUnitFormApi } from './use-work-unit-form';
 import { useWorkUnitFormOptions } from './use-work-unit-form-options';
 import { ASSIGNMENT_GROUP_PROMPT_TEXTS } from './work-unit-form-values';
 import { usePersonLabel } from '../../lib/people';
+import { FactList, FactRows } from '../../components/fact-list';
 
 const SEVERITY_OPTIONS = enumOptions(SEVERITIES);
 const EFFORT_CHOICES = EFFORT_OPTIONS.map((effort) => ({ value: effort, label: String(effort) }));
@@ -317,26 +318,8 @@ function SavedDetails({ publicWorkUnitId, created, createdBy, modified, modified
   ];
   if (resolved) rows.push(['Resolved', formatDateTime(resolved)]);
   return (
-    <Box
-      component="dl"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: 'max-content 1fr',
-        columnGap: 2,
-        rowGap: 0.5,
-        mt: 3,
-        mb: 0,
-        alignItems: 'center',
-        '& dt': { color: 'text.secondary' },
-        '& dd': { m: 0 },
-      }}
-    >
-      {rows.map(([label, value]) => (
-        <Box key={label} sx={{ display: 'contents' }}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </Box>
-      ))}
-    </Box>
+    <FactList sx={{ mt: 3, alignItems: 'center' }}>
+      <FactRows rows={rows} />
+    </FactList>
   );
 }
