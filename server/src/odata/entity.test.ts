@@ -118,6 +118,51 @@ describe('defineEntity', () => {
     expect(partly.present(row)).toEqual(entity.present(row));
   });
 
+  test('reads a joined field from the column the base statement adds, in the list and in the item', () => {
+    const withUsage = defineEntity({
+      table: 'work_unit_category',
+      key: 'workUnitCategoryId',
+      contract: categorySchema.extend({ openWorkUnits: z.number().int() }),
+      joined: ['openWorkUnits'],
+    });
+    expect(withUsage.resource.fields.openWorkUnits).toEqual({ type: 'integer', column: 'open_work_units' });
+    expect(withUsage.present({ ...row, open_work_units: 3 })).toEqual({ ...entity.present(row), openWorkUnits: 3 });
+    // @ts-expect-error the row must hold the joined field's column
+    const withoutIt = () => withUsage.present(row);
+    expect(typeof withoutIt).toBe('function');
+    expect(() =>
+      defineEntity({
+        table: 'work_unit_category',
+        key: 'workUnitCategoryId',
+        contract: categorySchema,
+        // @ts-expect-error a joined field is a field of the contract
+        joined: ['nothing'],
+      }),
+    ).toThrow(`'work_unit_category' names as joined unknown field 'nothing'`);
+  });
+
+  test('takes the text column of a checked enum field for the contract’s values', () => {
+    const statusSchema = z.object({
+      workUnitCommunicationId: z.uuid(),
+      status: z.enum(['Investigating', 'Resolved']),
+    });
+    const communication = defineEntity({
+      table: 'work_unit_communication',
+      key: 'workUnitCommunicationId',
+      contract: statusSchema,
+      checked: ['status'],
+    });
+    expect(communication.resource.fields.status).toEqual({ type: 'string', column: 'status' });
+    const refused = () =>
+      defineEntity({
+        table: 'work_unit_communication',
+        key: 'workUnitCommunicationId',
+        // @ts-expect-error without `checked`, a text column holds more than the enum's values
+        contract: statusSchema,
+      });
+    expect(typeof refused).toBe('function');
+  });
+
   describe('a computed field', () => {
     const protocolRow = {
       protocol_id: 4,

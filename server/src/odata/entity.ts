@@ -248,7 +248,8 @@ export function fieldTypeOf(schema: z.ZodType): FieldType | undefined {
  * A field that is not one column of its type is `computed`: its list SQL, its item value and, when
  * the input has it, the columns it writes are declared together (ComputedField), each typed by the
  * field, the table and the input. A field of the item the list leaves out is `unlisted`; an enum
- * field whose text column a CHECK constraint holds to the contract's values is `checked`.
+ * field whose text column a CHECK constraint holds to the contract's values is `checked`; a field
+ * that the list's base statement adds to the row (a joined table's value) is `joined`.
  *
  * @example
  *   export const locationEntity = defineEntity({
