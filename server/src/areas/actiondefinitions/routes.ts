@@ -11,6 +11,7 @@ import { guid } from '@cfs/contracts/fields';
 import { ruleActionDefinitionSchema } from '@cfs/contracts/rule-options';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import {
@@ -76,68 +77,25 @@ export const actionDefinitionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         findActionDefinitionsForProtocols(db, principalOf(request).tenantScope, request.query.tenantId),
     );
 
-    app.get(
-      '/v1/actionDefinitions/:id',
-      {
-        config: { permission: 'ActionDefinitions:view' },
-        schema: {
-          tags,
-          operationId: 'getActionDefinition',
-          summary: 'Get an action definition',
-          params,
-          response: { 200: actionDefinitionSchema },
-        },
-      },
-      async (request) => findActionDefinition(db, principalOf(request), request.params.id),
-    );
-
-    app.put(
-      '/v1/actionDefinitions',
-      {
-        config: { permission: 'ActionDefinitions:create' },
-        schema: {
-          tags,
-          operationId: 'createActionDefinition',
-          summary: 'Create an action definition',
-          body: actionDefinitionInputSchema,
-          response: { 200: actionDefinitionSchema },
-        },
-      },
-      async (request) => createActionDefinition(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/actionDefinitions/:id',
-      {
-        config: { permission: 'ActionDefinitions:edit' },
-        schema: {
-          tags,
-          operationId: 'updateActionDefinition',
-          summary: 'Update an action definition',
-          params,
-          body: actionDefinitionInputSchema,
-          response: { 200: actionDefinitionSchema },
-        },
-      },
-      async (request) => updateActionDefinition(db, principalOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      '/v1/actionDefinitions/:id',
-      {
-        config: { permission: 'ActionDefinitions:delete' },
-        schema: {
-          tags,
-          operationId: 'deleteActionDefinition',
-          summary: 'Delete an action definition',
+    registerItemRoutes(app, {
+      path: '/v1/actionDefinitions',
+      name: { operation: 'ActionDefinition', words: 'an action definition' },
+      area: 'ActionDefinitions',
+      tags,
+      params,
+      item: actionDefinitionSchema,
+      input: actionDefinitionInputSchema,
+      get: (user, { id }) => findActionDefinition(db, user, id),
+      create: (user, input) => createActionDefinition(db, user, input),
+      update: (user, { id }, input) => updateActionDefinition(db, user, id, input),
+      delete: { response: deleteMessageSchema, run: (user, { id }) => deleteActionDefinition(db, user, id) },
+      own: {
+        delete: {
           description:
             "Its protocol steps go with it, and it is taken out of every rule's match and expiration actions.",
-          params,
-          response: { 200: deleteMessageSchema },
         },
       },
-      async (request) => deleteActionDefinition(db, principalOf(request), request.params.id),
-    );
+    });
 
     app.post(
       '/v1/actionDefinitions/:id/test',

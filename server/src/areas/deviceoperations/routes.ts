@@ -13,6 +13,7 @@ import { OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
 import type { AppDeps } from '../../app-deps.js';
 import { canAccessTenant } from '../../auth/tenant-scope.js';
 import { NotFoundError } from '../../http/errors.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import type { ListQueryInput } from '../../odata/list-query.js';
@@ -69,58 +70,22 @@ export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       async (request) => cloneDeviceOperations(db, principalOf(request), request.body),
     );
 
-    app.get(
-      '/v1/deviceOperations/:id',
-      {
-        config: { permission: 'Devices:view' },
-        schema: {
-          tags,
-          operationId: 'getDeviceOperation',
-          summary: 'Get a device operation',
-          params,
-          response: { 200: deviceOperationSchema },
-        },
+    registerItemRoutes(app, {
+      path: '/v1/deviceOperations',
+      name: { operation: 'DeviceOperation', words: 'a device operation' },
+      area: 'Devices',
+      tags,
+      params,
+      item: deviceOperationSchema,
+      input: deviceOperationInputSchema,
+      get: (user, { id }) => findDeviceOperation(db, user.tenantScope, id),
+      create: async (user, input) =>
+        findDeviceOperation(db, user.tenantScope, await createDeviceOperation(db, user, input)),
+      update: async (user, { id }, input) => {
+        await updateDeviceOperation(db, user, id, input);
+        return findDeviceOperation(db, user.tenantScope, id);
       },
-      async (request) => findDeviceOperation(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.put(
-      '/v1/deviceOperations',
-      {
-        config: { permission: 'Devices:create' },
-        schema: {
-          tags,
-          operationId: 'createDeviceOperation',
-          summary: 'Create a device operation',
-          body: deviceOperationInputSchema,
-          response: { 200: deviceOperationSchema },
-        },
-      },
-      async (request) => {
-        const user = principalOf(request);
-        return findDeviceOperation(db, user.tenantScope, await createDeviceOperation(db, user, request.body));
-      },
-    );
-
-    app.post(
-      '/v1/deviceOperations/:id',
-      {
-        config: { permission: 'Devices:edit' },
-        schema: {
-          tags,
-          operationId: 'updateDeviceOperation',
-          summary: 'Update a device operation',
-          params,
-          body: deviceOperationInputSchema,
-          response: { 200: deviceOperationSchema },
-        },
-      },
-      async (request) => {
-        const user = principalOf(request);
-        await updateDeviceOperation(db, user, request.params.id, request.body);
-        return findDeviceOperation(db, user.tenantScope, request.params.id);
-      },
-    );
+    });
 
     app.delete(
       '/v1/deviceOperations/:id',

@@ -13,6 +13,7 @@ import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { NotFoundError } from '../../http/errors.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { deleteDevice, restartAgent, toggleTrace, updateDevice } from './commands.js';
@@ -57,47 +58,24 @@ export const deviceRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       async (request) => findInstallations(db, principalOf(request).tenantScope, request.query.deviceId),
     );
 
-    app.get(
-      '/v1/devices/:id',
-      {
-        config: { permission: 'Devices:view' },
-        schema: { tags, operationId: 'getDevice', summary: 'Get a device', params, response: { 200: deviceSchema } },
-      },
-      async (request) => findDevice(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.post(
-      '/v1/devices/:id',
-      {
-        config: { permission: 'Devices:edit' },
-        schema: {
-          tags,
-          operationId: 'updateDevice',
-          summary: 'Update a device',
-          params,
-          body: deviceInputSchema,
-          response: { 200: deviceSchema },
-        },
-      },
-      async (request) => updateDevice(db, principalOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      '/v1/devices/:id',
-      {
-        config: { permission: 'Devices:delete' },
-        schema: {
-          tags,
-          operationId: 'deleteDevice',
-          summary: 'Delete a device',
+    registerItemRoutes(app, {
+      path: '/v1/devices',
+      name: { operation: 'Device', words: 'a device' },
+      area: 'Devices',
+      tags,
+      params,
+      item: deviceSchema,
+      input: deviceInputSchema,
+      get: (user, { id }) => findDevice(db, user.tenantScope, id),
+      update: (user, { id }, input) => updateDevice(db, user, id, input),
+      delete: { response: messageSchema, run: (user, { id }) => deleteDevice(db, user, id) },
+      own: {
+        delete: {
           description:
             "Refused while the device has device operations; its agent's credential goes with it, so the agent stops at its next call.",
-          params,
-          response: { 200: messageSchema },
         },
       },
-      async (request) => deleteDevice(db, principalOf(request), request.params.id),
-    );
+    });
 
     app.get(
       '/v1/devices/:id/logs',

@@ -4,6 +4,7 @@ import { guid } from '@cfs/contracts/fields';
 import { locationInputSchema, locationLookupSchema, locationSchema } from '@cfs/contracts/locations';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createLocation, findLocation, findLocationLookups, updateLocation } from './commands.js';
@@ -27,51 +28,18 @@ export const locationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       tags,
     });
 
-    app.get(
-      '/v1/locations/:id',
-      {
-        config: { permission: 'Locations:view' },
-        schema: {
-          tags,
-          operationId: 'getLocation',
-          summary: 'Get a location',
-          params,
-          response: { 200: locationSchema },
-        },
-      },
-      async (request) => findLocation(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.put(
-      '/v1/locations',
-      {
-        config: { permission: 'Locations:create' },
-        schema: {
-          tags,
-          operationId: 'createLocation',
-          summary: 'Create a location',
-          body: locationInputSchema,
-          response: { 200: locationSchema },
-        },
-      },
-      async (request) => createLocation(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/locations/:id',
-      {
-        config: { permission: 'Locations:edit' },
-        schema: {
-          tags,
-          operationId: 'updateLocation',
-          summary: 'Update a location',
-          params,
-          body: locationInputSchema,
-          response: { 200: locationSchema },
-        },
-      },
-      async (request) => updateLocation(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/locations',
+      name: { operation: 'Location', words: 'a location' },
+      area: 'Locations',
+      tags,
+      params,
+      item: locationSchema,
+      input: locationInputSchema,
+      get: (user, { id }) => findLocation(db, user.tenantScope, id),
+      create: (user, input) => createLocation(db, user, input),
+      update: (user, { id }, input) => updateLocation(db, user, id, input),
+    });
 
     // Read by the device form of any caller who edits devices, so it asks only for a signed-in caller.
     app.get(

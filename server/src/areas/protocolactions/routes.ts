@@ -5,6 +5,7 @@ import { protocolActionBodySchema, protocolActionSchema } from '@cfs/contracts/p
 import { dbIdParam, guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createProtocolAction, deleteProtocolAction, findProtocolAction, updateProtocolAction } from './commands.js';
@@ -34,68 +35,23 @@ export const protocolActionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       tags,
     });
 
-    app.get(
-      '/v1/protocolActions/:id',
-      {
-        config: { permission: 'WorkUnits.Protocols:view' },
-        schema: {
-          tags,
-          operationId: 'getProtocolAction',
-          summary: 'Get a protocol action',
-          params,
-          response: { 200: protocolActionSchema },
-        },
+    registerItemRoutes(app, {
+      path: '/v1/protocolActions',
+      name: { operation: 'ProtocolAction', words: 'a protocol action' },
+      area: 'WorkUnits.Protocols',
+      tags,
+      params,
+      item: protocolActionSchema,
+      input: protocolActionBodySchema,
+      get: (user, { id }) => findProtocolAction(db, user.tenantScope, id),
+      create: (user, input) => createProtocolAction(db, user, input),
+      update: (user, { id }, input) => updateProtocolAction(db, user, id, input),
+      delete: {
+        response: z.object({ message: z.string() }),
+        run: (user, { id }) => deleteProtocolAction(db, user, id),
       },
-      async (request) => findProtocolAction(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.put(
-      '/v1/protocolActions',
-      {
-        config: { permission: 'WorkUnits.Protocols:create' },
-        schema: {
-          tags,
-          operationId: 'createProtocolAction',
-          summary: 'Create a protocol action',
-          description: parametersForms,
-          body: protocolActionBodySchema,
-          response: { 200: protocolActionSchema },
-        },
-      },
-      async (request) => createProtocolAction(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/protocolActions/:id',
-      {
-        config: { permission: 'WorkUnits.Protocols:edit' },
-        schema: {
-          tags,
-          operationId: 'updateProtocolAction',
-          summary: 'Update a protocol action',
-          description: parametersForms,
-          params,
-          body: protocolActionBodySchema,
-          response: { 200: protocolActionSchema },
-        },
-      },
-      async (request) => updateProtocolAction(db, principalOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      '/v1/protocolActions/:id',
-      {
-        config: { permission: 'WorkUnits.Protocols:delete' },
-        schema: {
-          tags,
-          operationId: 'deleteProtocolAction',
-          summary: 'Delete a protocol action',
-          params,
-          response: { 200: z.object({ message: z.string() }) },
-        },
-      },
-      async (request) => deleteProtocolAction(db, principalOf(request), request.params.id),
-    );
+      own: { create: { description: parametersForms }, update: { description: parametersForms } },
+    });
 
     app.get(
       '/v1/workunits/:id/manualActions',

@@ -4,6 +4,7 @@ import { matchedRuleSchema, protocolInputSchema, protocolRefSchema, protocolSche
 import { dbIdParam, guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import {
@@ -68,65 +69,18 @@ export const protocolRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       async (request) => findProtocolsForAction(db, principalOf(request).tenantScope, request.query.actionDefinitionId),
     );
 
-    app.get(
-      '/v1/protocols/:id',
-      {
-        config: { permission: 'WorkUnits.Protocols:view' },
-        schema: {
-          tags,
-          operationId: 'getProtocol',
-          summary: 'Get a protocol',
-          params,
-          response: { 200: protocolSchema },
-        },
-      },
-      async (request) => findProtocol(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.put(
-      '/v1/protocols',
-      {
-        config: { permission: 'WorkUnits.Protocols:create' },
-        schema: {
-          tags,
-          operationId: 'createProtocol',
-          summary: 'Create a protocol',
-          body: protocolInputSchema,
-          response: { 200: protocolSchema },
-        },
-      },
-      async (request) => createProtocol(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/protocols/:id',
-      {
-        config: { permission: 'WorkUnits.Protocols:edit' },
-        schema: {
-          tags,
-          operationId: 'updateProtocol',
-          summary: 'Update a protocol',
-          params,
-          body: protocolInputSchema,
-          response: { 200: protocolSchema },
-        },
-      },
-      async (request) => updateProtocol(db, principalOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      '/v1/protocols/:id',
-      {
-        config: { permission: 'WorkUnits.Protocols:delete' },
-        schema: {
-          tags,
-          operationId: 'deleteProtocol',
-          summary: 'Delete a protocol',
-          description: 'Its steps go with it; its work units stay, following no protocol.',
-          params,
-          response: { 200: z.object({ message: z.string() }) },
-        },
-      },
-      async (request) => deleteProtocol(db, principalOf(request), request.params.id),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/protocols',
+      name: { operation: 'Protocol', words: 'a protocol' },
+      area: 'WorkUnits.Protocols',
+      tags,
+      params,
+      item: protocolSchema,
+      input: protocolInputSchema,
+      get: (user, { id }) => findProtocol(db, user.tenantScope, id),
+      create: (user, input) => createProtocol(db, user, input),
+      update: (user, { id }, input) => updateProtocol(db, user, id, input),
+      delete: { response: z.object({ message: z.string() }), run: (user, { id }) => deleteProtocol(db, user, id) },
+      own: { delete: { description: 'Its steps go with it; its work units stay, following no protocol.' } },
+    });
   };

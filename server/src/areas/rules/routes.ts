@@ -18,6 +18,7 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { testRule } from '../../engines/rules/test-run.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { copyRule, createRule, deleteRule, findRule, toggleRule, updateRule } from './commands.js';
@@ -63,51 +64,21 @@ export const ruleRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       async (request) => findRulesForAction(db, principalOf(request).tenantScope, request.query.actionDefinitionId),
     );
 
-    app.get(
-      '/v1/rules/:ruleId',
-      {
-        config: { permission: 'Rules:view' },
-        schema: {
-          tags,
-          operationId: 'getRule',
-          summary: 'Get a rule',
-          params: ruleParams,
-          response: { 200: ruleSchema },
-        },
-      },
-      async (request) => findRule(db, principalOf(request), request.params.ruleId),
-    );
-
-    app.put(
-      '/v1/rules',
-      {
-        config: { permission: 'Rules:create' },
-        schema: {
-          tags,
-          operationId: 'createRule',
-          summary: 'Create a rule',
-          body: ruleInputSchema,
-          response: { 200: ruleSchema },
-        },
-      },
-      async (request) => createRule(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/rules/:ruleId',
-      {
-        config: { permission: 'Rules:edit' },
-        schema: {
-          tags,
-          operationId: 'updateRule',
-          summary: 'Update a rule',
-          params: ruleParams,
-          body: ruleInputSchema,
-          response: { 200: ruleSchema },
-        },
-      },
-      async (request) => updateRule(db, principalOf(request), request.params.ruleId, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/rules',
+      name: { operation: 'Rule', words: 'a rule' },
+      area: 'Rules',
+      tags,
+      params: ruleParams,
+      key: 'ruleId',
+      item: ruleSchema,
+      input: ruleInputSchema,
+      get: (user, { ruleId }) => findRule(db, user, ruleId),
+      create: (user, input) => createRule(db, user, input),
+      update: (user, { ruleId }, input) => updateRule(db, user, ruleId, input),
+      delete: { response: messageSchema, run: (user, { ruleId }) => deleteRule(db, user, ruleId) },
+      own: { delete: { description: 'Its rule matches go with it.' } },
+    });
 
     // The editor's Test: writes nothing, so it asks what reading rules asks; the rule's tenant must be the caller's.
     app.post(
@@ -167,22 +138,6 @@ export const ruleRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         },
       },
       async (request) => copyRule(db, principalOf(request), request.params.ruleId),
-    );
-
-    app.delete(
-      '/v1/rules/:ruleId',
-      {
-        config: { permission: 'Rules:delete' },
-        schema: {
-          tags,
-          operationId: 'deleteRule',
-          summary: 'Delete a rule',
-          description: 'Its rule matches go with it.',
-          params: ruleParams,
-          response: { 200: messageSchema },
-        },
-      },
-      async (request) => deleteRule(db, principalOf(request), request.params.ruleId),
     );
 
     app.get(

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { subscriptionInputSchema, subscriptionSchema } from '@cfs/contracts/tenants';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
-import { principalOf } from '../../http/route-permission.js';
 import { createSubscription, updateSubscription } from './commands.js';
 import { subscriptionEntity } from './resource.js';
 
@@ -24,34 +24,15 @@ export const subscriptionRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       tags,
     });
 
-    app.put(
-      '/v1/subscriptions',
-      {
-        config: { permission: 'Subscriptions:create' },
-        schema: {
-          tags,
-          operationId: 'createSubscription',
-          summary: 'Create a subscription',
-          body: subscriptionInputSchema,
-          response: { 200: subscriptionSchema },
-        },
-      },
-      async (request) => createSubscription(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/subscriptions/:id',
-      {
-        config: { permission: 'Subscriptions:edit' },
-        schema: {
-          tags,
-          operationId: 'updateSubscription',
-          summary: 'Update a subscription',
-          params: z.object({ id: z.uuid() }),
-          body: subscriptionInputSchema,
-          response: { 200: subscriptionSchema },
-        },
-      },
-      async (request) => updateSubscription(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/subscriptions',
+      name: { operation: 'Subscription', words: 'a subscription' },
+      area: 'Subscriptions',
+      tags,
+      params: z.object({ id: z.uuid() }),
+      item: subscriptionSchema,
+      input: subscriptionInputSchema,
+      create: (user, input) => createSubscription(db, user, input),
+      update: (user, { id }, input) => updateSubscription(db, user, id, input),
+    });
   };

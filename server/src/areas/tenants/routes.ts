@@ -11,6 +11,7 @@ import {
 } from '@cfs/contracts/tenants';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createTenant, toggleTenant, updateTenant } from './commands.js';
@@ -38,54 +39,23 @@ export const tenantRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     });
 
     // GET v1/tenants({id}) arrives here after the OData path rewrite.
-    // The work unit form reads a tenant's custom fields and assignment groups too (spec 001 §7).
-    app.get(
-      '/v1/tenants/:id',
-      {
-        config: { permission: ['Tenants:view', 'WorkUnits:view'] },
-        schema: {
-          tags,
-          operationId: 'getTenant',
-          summary: 'Get a tenant',
-          params: tenantParams,
-          response: { 200: tenantSchema },
-        },
+    registerItemRoutes(app, {
+      path: '/v1/tenants',
+      name: { operation: 'Tenant', words: 'a tenant' },
+      area: 'Tenants',
+      tags,
+      params: tenantParams,
+      item: tenantSchema,
+      input: tenantInputSchema,
+      get: async (user, { id }) => tenantEntity.present(await findTenantRow(db, user.tenantScope, id)),
+      create: (user, input) => createTenant(db, user, input),
+      update: (user, { id }, input) => updateTenant(db, user, id, input),
+      own: {
+        // The work unit form reads a tenant's custom fields and assignment groups too (spec 001 §7).
+        get: { permission: ['Tenants:view', 'WorkUnits:view'] },
+        update: { description: 'The fields left out of the body keep their stored values.' },
       },
-      async (request) =>
-        tenantEntity.present(await findTenantRow(db, principalOf(request).tenantScope, request.params.id)),
-    );
-
-    app.put(
-      '/v1/tenants',
-      {
-        config: { permission: 'Tenants:create' },
-        schema: {
-          tags,
-          operationId: 'createTenant',
-          summary: 'Create a tenant',
-          body: tenantInputSchema,
-          response: { 200: tenantSchema },
-        },
-      },
-      async (request) => createTenant(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/tenants/:id',
-      {
-        config: { permission: 'Tenants:edit' },
-        schema: {
-          tags,
-          operationId: 'updateTenant',
-          summary: 'Update a tenant',
-          description: 'The fields left out of the body keep their stored values.',
-          params: tenantParams,
-          body: tenantInputSchema,
-          response: { 200: tenantSchema },
-        },
-      },
-      async (request) => updateTenant(db, principalOf(request), request.params.id, request.body),
-    );
+    });
 
     // The spec's spelling (001 §7) is answered too, but left out of the document: beside
     // /v1/tenants/{id}/secrets and the like it is an ambiguous path.

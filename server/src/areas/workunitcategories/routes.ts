@@ -13,6 +13,7 @@ import {
 } from '@cfs/contracts/work-unit-settings';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import {
@@ -44,35 +45,17 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       exportFileName: 'workunitcategories.csv',
       tags,
     });
-    app.put(
-      '/v1/workunitcategories',
-      {
-        config: { permission: 'WorkUnits.Categories:create' },
-        schema: {
-          tags,
-          operationId: 'createWorkUnitCategory',
-          summary: 'Create a work unit category',
-          body: workUnitCategoryInputSchema,
-          response: { 200: workUnitCategorySchema },
-        },
-      },
-      async (request) => createCategory(db, principalOf(request), request.body),
-    );
-    app.post(
-      '/v1/workunitcategories/:id',
-      {
-        config: { permission: 'WorkUnits.Categories:edit' },
-        schema: {
-          tags,
-          operationId: 'updateWorkUnitCategory',
-          summary: 'Update a work unit category',
-          params: numericId,
-          body: workUnitCategoryInputSchema,
-          response: { 200: workUnitCategorySchema },
-        },
-      },
-      async (request) => updateCategory(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/workunitcategories',
+      name: { operation: 'WorkUnitCategory', words: 'a work unit category' },
+      area: 'WorkUnits.Categories',
+      tags,
+      params: numericId,
+      item: workUnitCategorySchema,
+      input: workUnitCategoryInputSchema,
+      create: (user, input) => createCategory(db, user, input),
+      update: (user, { id }, input) => updateCategory(db, user, id, input),
+    });
 
     registerListRoutes(app, db, {
       path: '/v1/workunitsubcategories',
@@ -92,35 +75,17 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       exportFileName: 'workunitsubcategories.csv',
       tags,
     });
-    app.put(
-      '/v1/workunitsubcategories',
-      {
-        config: { permission: 'WorkUnits.Subcategories:create' },
-        schema: {
-          tags,
-          operationId: 'createWorkUnitSubcategory',
-          summary: 'Create a work unit subcategory',
-          body: workUnitSubcategoryInputSchema,
-          response: { 200: workUnitSubcategorySchema },
-        },
-      },
-      async (request) => createSubcategory(db, principalOf(request), request.body),
-    );
-    app.post(
-      '/v1/workunitsubcategories/:id',
-      {
-        config: { permission: 'WorkUnits.Subcategories:edit' },
-        schema: {
-          tags,
-          operationId: 'updateWorkUnitSubcategory',
-          summary: 'Update a work unit subcategory',
-          params: numericId,
-          body: workUnitSubcategoryInputSchema,
-          response: { 200: workUnitSubcategorySchema },
-        },
-      },
-      async (request) => updateSubcategory(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/workunitsubcategories',
+      name: { operation: 'WorkUnitSubcategory', words: 'a work unit subcategory' },
+      area: 'WorkUnits.Subcategories',
+      tags,
+      params: numericId,
+      item: workUnitSubcategorySchema,
+      input: workUnitSubcategoryInputSchema,
+      create: (user, input) => createSubcategory(db, user, input),
+      update: (user, { id }, input) => updateSubcategory(db, user, id, input),
+    });
 
     registerListRoutes(app, db, {
       path: '/v1/workunittypes',
@@ -132,35 +97,17 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       exportFileName: 'workunittypes.csv',
       tags,
     });
-    app.put(
-      '/v1/workunittypes',
-      {
-        config: { permission: 'WorkUnits.Types:create' },
-        schema: {
-          tags,
-          operationId: 'createWorkUnitType',
-          summary: 'Create a work unit type',
-          body: workUnitTypeInputSchema,
-          response: { 200: workUnitTypeSchema },
-        },
-      },
-      async (request) => createType(db, principalOf(request), request.body),
-    );
-    app.post(
-      '/v1/workunittypes/:id',
-      {
-        config: { permission: 'WorkUnits.Types:edit' },
-        schema: {
-          tags,
-          operationId: 'updateWorkUnitType',
-          summary: 'Update a work unit type',
-          params: numericId,
-          body: workUnitTypeInputSchema,
-          response: { 200: workUnitTypeSchema },
-        },
-      },
-      async (request) => updateType(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/workunittypes',
+      name: { operation: 'WorkUnitType', words: 'a work unit type' },
+      area: 'WorkUnits.Types',
+      tags,
+      params: numericId,
+      item: workUnitTypeSchema,
+      input: workUnitTypeInputSchema,
+      create: (user, input) => createType(db, user, input),
+      update: (user, { id }, input) => updateType(db, user, id, input),
+    });
 
     // Spelled so in the spec (001 §7).
     app.get(

@@ -11,6 +11,7 @@ import {
 import { dbIdParam } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import {
@@ -48,51 +49,18 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       readsClock: true,
     });
 
-    app.get(
-      '/v1/workunitcommunications/:id',
-      {
-        config: { permission: 'WorkUnitCommunications:view' },
-        schema: {
-          tags,
-          operationId: 'getWorkUnitCommunication',
-          summary: 'Get a work unit communication',
-          params,
-          response: { 200: communicationSchema },
-        },
-      },
-      async (request) => findCommunication(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.put(
-      '/v1/workunitcommunications',
-      {
-        config: { permission: 'WorkUnitCommunications:create' },
-        schema: {
-          tags,
-          operationId: 'createWorkUnitCommunication',
-          summary: 'Create a work unit communication',
-          body: communicationInputSchema,
-          response: { 200: communicationSchema },
-        },
-      },
-      async (request) => createCommunication(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/workunitcommunications/:id',
-      {
-        config: { permission: 'WorkUnitCommunications:edit' },
-        schema: {
-          tags,
-          operationId: 'updateWorkUnitCommunication',
-          summary: 'Update a work unit communication',
-          params,
-          body: communicationInputSchema,
-          response: { 200: communicationSchema },
-        },
-      },
-      async (request) => updateCommunication(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/workunitcommunications',
+      name: { operation: 'WorkUnitCommunication', words: 'a work unit communication' },
+      area: 'WorkUnitCommunications',
+      tags,
+      params,
+      item: communicationSchema,
+      input: communicationInputSchema,
+      get: (user, { id }) => findCommunication(db, user.tenantScope, id),
+      create: (user, input) => createCommunication(db, user, input),
+      update: (user, { id }, input) => updateCommunication(db, user, id, input),
+    });
 
     app.delete(
       '/v1/workunitcommunications/:id',
@@ -157,36 +125,18 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       tags,
     });
 
-    app.put(
-      '/v1/workunitcommunicationactivities',
-      {
-        config: { permission: 'WorkUnitCommunications:create' },
-        schema: {
-          tags,
-          operationId: 'createWorkUnitCommunicationActivity',
-          summary: "Add an activity to a communication's log",
-          body: communicationActivityInputSchema,
-          response: { 200: communicationActivitySchema },
-        },
-      },
-      async (request) => createActivity(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/workunitcommunicationactivities/:id',
-      {
-        config: { permission: 'WorkUnitCommunications:edit' },
-        schema: {
-          tags,
-          operationId: 'updateWorkUnitCommunicationActivity',
-          summary: 'Update a communication activity',
-          params,
-          body: communicationActivityInputSchema,
-          response: { 200: communicationActivitySchema },
-        },
-      },
-      async (request) => updateActivity(db, principalOf(request), request.params.id, request.body),
-    );
+    registerItemRoutes(app, {
+      path: '/v1/workunitcommunicationactivities',
+      name: { operation: 'WorkUnitCommunicationActivity', words: 'a communication activity' },
+      area: 'WorkUnitCommunications',
+      tags,
+      params,
+      item: communicationActivitySchema,
+      input: communicationActivityInputSchema,
+      create: (user, input) => createActivity(db, user, input),
+      update: (user, { id }, input) => updateActivity(db, user, id, input),
+      own: { create: { summary: "Add an activity to a communication's log" } },
+    });
 
     app.delete(
       '/v1/workunitcommunicationactivities/:id',

@@ -1,0 +1,124 @@
+import type { Area } from '@cfs/contracts/permissions';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { principalOf, type RoutePermission } from './route-permission.js';
+
+type Verb = 'get' | 'create' | 'update' | 'delete';
+
+/** What one of the routes declares of its own: a summary beyond its name's, a description, a wider permission. */
+interface OwnDeclaration {
+  readonly summary?: string;
+  readonly description?: string;
+  /** Instead of the area's permission for the verb, e.g. a GET that another area's screen reads too. */
+  readonly permission?: RoutePermission;
+}
+
+export interface ItemRouteOptions<
+  P extends z.ZodObject,
+  I extends z.ZodType,
+  B extends z.ZodType,
+  D extends z.ZodType,
+> {
+  /** The collection's path: PUT creates there; GET, POST and DELETE `{path}/:{key}` read, update and delete one. */
+  readonly path: string;
+  /**
+   * The item's name: in operation ids (`'Location'` → getLocation, createLocation, updateLocation,
+   * deleteLocation) and, in words with its article, in their summaries (`'a location'` → "Get a location").
+   */
+  readonly name: { readonly operation: string; readonly words: string };
+  /** The area whose view, create, edit and delete permissions the four routes ask for. */
+  readonly area: Area;
+  readonly tags: readonly string[];
+  /** The item's path parameters, one of them named by `key` (default `id`). */
+  readonly params: P;
+  readonly key?: keyof z.output<P> & string;
+  /** The item as GET, PUT and POST answer it. */
+  readonly item: I;
+  /** What PUT and POST take. */
+  readonly input?: B;
+  /** GET {path}/:key: the item the caller may see, or a 404. */
+  readonly get?: (user: Principal, params: z.output<P>) => Promise<z.input<I>>;
+  /** PUT {path}: the item made. */
+  readonly create?: (user: Principal, input: z.output<B>) => Promise<z.input<I>>;
+  /** POST {path}/:key: the item as saved. */
+  readonly update?: (user: Principal, params: z.output<P>, input: z.output<B>) => Promise<z.input<I>>;
+  /** DELETE {path}/:key, answered with `response`. */
+  readonly delete?: {
+    readonly response: D;
+    readonly run: (user: Principal, params: z.output<P>) => Promise<z.input<D>>;
+  };
+  /** What a route declares of its own: its summary, a description, a wider permission. */
+  readonly own?: Partial<Record<Verb, OwnDeclaration>>;
+}
+
+const PERMISSION_VERB = { get: 'view', create: 'create', update: 'edit', delete: 'delete' } as const;
+const SUMMARY_VERB = { get: 'Get', create: 'Create', update: 'Update', delete: 'Delete' } as const;
+
+/**
+ * The routes of one item of a collection, declared once: get, create, update and delete, each with
+ * its permission (the area's view, create, edit and delete, unless it declares its own), its operation id and summary made from
+ * the item's name, its parameters, body and answer from the contract. The list of the collection
+ * is `registerListRoutes`; any other route of the area is declared on its own.
+ *
+ * @example
+ *   registerItemRoutes(app, {
+ *     path: '/v1/locations',
+ *     name: { operation: 'Location', words: 'a location' },
+ *     area: 'Locations',
+ *     tags,
+ *     params: z.object({ id: z.uuid() }),
+ *     item: locationSchema,
+ *     input: locationInputSchema,
+ *     get: (user, { id }) => findLocation(db, user.tenantScope, id),
+ *     create: (user, input) => createLocation(db, user, input),
+ *     update: (user, { id }, input) => updateLocation(db, user, id, input),
+ *   });
+ */
+export function registerItemRoutes<
+  P extends z.ZodObject,
+  I extends z.ZodType,
+  B extends z.ZodType = z.ZodNever,
+  D extends z.ZodType = z.ZodNever,
+>(app: FastifyInstance, options: ItemRouteOptions<P, I, B, D>): void {
+  const { path, name, area, tags, params, key = 'id', item, input, own = {} } = options;
+  const itemPath = `${path}/:${key}`;
+  // Each route's schema as Fastify takes any (its answer is checked by the contract's serializer).
+  const route = (verb: Verb, parts: FastifySchema) => ({
+    config: { permission: own[verb]?.permission ?? (`${area}:${PERMISSION_VERB[verb]}` as const) },
+    schema: {
+      tags: [...tags],
+      operationId: `${verb}${name.operation}`,
+      summary: own[verb]?.summary ?? `${SUMMARY_VERB[verb]} ${name.words}`,
+      ...(own[verb]?.description ? { description: own[verb].description } : {}),
+      ...parts,
+    } satisfies FastifySchema as FastifySchema,
+  });
+  // The validator has checked the parameters and the body against these schemas before a handler runs.
+  const paramsOf = (request: FastifyRequest) => request.params as z.output<P>;
+  const bodyOf = (request: FastifyRequest) => request.body as z.output<B>;
+  const { get, create, update } = options;
+  const remove = options.delete;
+  const answer = { 200: item };
+
+  if (get) {
+    app.get(itemPath, route('get', { params, response: answer }), async (request, reply) =>
+      reply.send(await get(principalOf(request), paramsOf(request))),
+    );
+  }
+  if (create) {
+    app.put(path, route('create', { body: input, response: answer }), async (request, reply) =>
+      reply.send(await create(principalOf(request), bodyOf(request))),
+    );
+  }
+  if (update) {
+    app.post(itemPath, route('update', { params, body: input, response: answer }), async (request, reply) =>
+      reply.send(await update(principalOf(request), paramsOf(request), bodyOf(request))),
+    );
+  }
+  if (remove) {
+    app.delete(itemPath, route('delete', { params, response: { 200: remove.response } }), async (request, reply) =>
+      reply.send(await remove.run(principalOf(request), paramsOf(request))),
+    );
+  }
+}
