@@ -1,10 +1,18 @@
 import type { Area } from '@cfs/contracts/permissions';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import type { z } from 'zod';
+import { ZodType, type z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
 type Verb = 'get' | 'create' | 'update' | 'delete';
+
+/** What PUT and POST take: one schema for both, or each its own. */
+type Input = z.ZodType | { readonly create: z.ZodType; readonly update: z.ZodType };
+type InputOf<B extends Input, V extends 'create' | 'update'> = B extends z.ZodType
+  ? z.output<B>
+  : B extends { readonly [K in V]: infer S extends z.ZodType }
+    ? z.output<S>
+    : never;
 
 /** What one of the routes declares of its own: a summary beyond its name's, a description, a wider permission. */
 interface OwnDeclaration {
@@ -14,12 +22,7 @@ interface OwnDeclaration {
   readonly permission?: RoutePermission;
 }
 
-export interface ItemRouteOptions<
-  P extends z.ZodObject,
-  I extends z.ZodType,
-  B extends z.ZodType,
-  D extends z.ZodType,
-> {
+export interface ItemRouteOptions<P extends z.ZodObject, I extends z.ZodType, B extends Input, D extends z.ZodType> {
   /** The collection's path: PUT creates there; GET, POST and DELETE `{path}/:{key}` read, update and delete one. */
   readonly path: string;
   /**
@@ -35,14 +38,14 @@ export interface ItemRouteOptions<
   readonly key?: keyof z.output<P> & string;
   /** The item as GET, PUT and POST answer it. */
   readonly item: I;
-  /** What PUT and POST take. */
+  /** What PUT and POST take: one schema, or `{ create, update }` when they take different fields. */
   readonly input?: B;
   /** GET {path}/:key: the item the caller may see, or a 404. */
   readonly get?: (user: Principal, params: z.output<P>) => Promise<z.input<I>>;
   /** PUT {path}: the item made. */
-  readonly create?: (user: Principal, input: z.output<B>) => Promise<z.input<I>>;
+  readonly create?: (user: Principal, input: InputOf<B, 'create'>) => Promise<z.input<I>>;
   /** POST {path}/:key: the item as saved. */
-  readonly update?: (user: Principal, params: z.output<P>, input: z.output<B>) => Promise<z.input<I>>;
+  readonly update?: (user: Principal, params: z.output<P>, input: InputOf<B, 'update'>) => Promise<z.input<I>>;
   /** DELETE {path}/:key, answered with `response`. */
   readonly delete?: {
     readonly response: D;
@@ -78,7 +81,7 @@ const SUMMARY_VERB = { get: 'Get', create: 'Create', update: 'Update', delete: '
 export function registerItemRoutes<
   P extends z.ZodObject,
   I extends z.ZodType,
-  B extends z.ZodType = z.ZodNever,
+  B extends Input = z.ZodNever,
   D extends z.ZodType = z.ZodNever,
 >(app: FastifyInstance, options: ItemRouteOptions<P, I, B, D>): void {
   const { path, name, area, tags, params, key = 'id', item, input, own = {} } = options;
@@ -96,7 +99,9 @@ export function registerItemRoutes<
   });
   // The validator has checked the parameters and the body against these schemas before a handler runs.
   const paramsOf = (request: FastifyRequest) => request.params as z.output<P>;
-  const bodyOf = (request: FastifyRequest) => request.body as z.output<B>;
+  const bodyOf = <V extends 'create' | 'update'>(request: FastifyRequest) => request.body as InputOf<B, V>;
+  const bodySchema = (verb: 'create' | 'update'): z.ZodType | undefined =>
+    input === undefined || input instanceof ZodType ? input : input[verb];
   const { get, create, update } = options;
   const remove = options.delete;
   const answer = { 200: item };
@@ -107,13 +112,16 @@ export function registerItemRoutes<
     );
   }
   if (create) {
-    app.put(path, route('create', { body: input, response: answer }), async (request, reply) =>
-      reply.send(await create(principalOf(request), bodyOf(request))),
+    app.put(path, route('create', { body: bodySchema('create'), response: answer }), async (request, reply) =>
+      reply.send(await create(principalOf(request), bodyOf<'create'>(request))),
     );
   }
   if (update) {
-    app.post(itemPath, route('update', { params, body: input, response: answer }), async (request, reply) =>
-      reply.send(await update(principalOf(request), paramsOf(request), bodyOf(request))),
+    app.post(
+      itemPath,
+      route('update', { params, body: bodySchema('update'), response: answer }),
+      async (request, reply) =>
+        reply.send(await update(principalOf(request), paramsOf(request), bodyOf<'update'>(request))),
     );
   }
   if (remove) {

@@ -11,6 +11,7 @@ import { entityLogEntrySchema, packetSeriesQuerySchema, packetSeriesSchema } fro
 import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import { createBlock, deleteBlock, findBlock, updateBlock } from './commands.js';
@@ -47,63 +48,27 @@ export const blockRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       tags,
     });
 
-    app.get(
-      '/v1/blocks/:id',
-      {
-        config: { permission: 'Blocks:view' },
-        schema: { tags, operationId: 'getBlock', summary: 'Get a block', params, response: { 200: blockSchema } },
-      },
-      async (request) => findBlock(db, principalOf(request).tenantScope, request.params.id),
-    );
-
-    app.put(
-      '/v1/blocks',
-      {
-        config: { permission: 'Blocks:create' },
-        schema: {
-          tags,
-          operationId: 'createBlock',
-          summary: 'Create a block',
+    registerItemRoutes(app, {
+      path: '/v1/blocks',
+      name: { operation: 'Block', words: 'a block' },
+      area: 'Blocks',
+      tags,
+      params,
+      item: blockSchema,
+      input: { create: blockCreateSchema, update: blockUpdateSchema },
+      get: (user, { id }) => findBlock(db, user.tenantScope, id),
+      create: (user, input) => createBlock(db, user, input),
+      update: (user, { id }, input) => updateBlock(db, user, id, input),
+      delete: { response: z.object({ message: z.string() }), run: (user, { id }) => deleteBlock(db, user, id) },
+      own: {
+        create: {
           description:
             "The block's id is its entity's, the one packets name; creating the block makes the tenant that entity's owner.",
-          body: blockCreateSchema,
-          response: { 200: blockSchema },
         },
+        update: { summary: "Change a block's name and description" },
+        delete: { description: "The entity's packets, colour and logs stay." },
       },
-      async (request) => createBlock(db, principalOf(request), request.body),
-    );
-
-    app.post(
-      '/v1/blocks/:id',
-      {
-        config: { permission: 'Blocks:edit' },
-        schema: {
-          tags,
-          operationId: 'updateBlock',
-          summary: "Change a block's name and description",
-          params,
-          body: blockUpdateSchema,
-          response: { 200: blockSchema },
-        },
-      },
-      async (request) => updateBlock(db, principalOf(request), request.params.id, request.body),
-    );
-
-    app.delete(
-      '/v1/blocks/:id',
-      {
-        config: { permission: 'Blocks:delete' },
-        schema: {
-          tags,
-          operationId: 'deleteBlock',
-          summary: 'Delete a block',
-          description: "The entity's packets, colour and logs stay.",
-          params,
-          response: { 200: z.object({ message: z.string() }) },
-        },
-      },
-      async (request) => deleteBlock(db, principalOf(request), request.params.id),
-    );
+    });
 
     app.get(
       '/v1/blocks/:id/history',
