@@ -60,9 +60,10 @@ const SUMMARY_VERB = { get: 'Get', create: 'Create', update: 'Update', delete: '
 
 /**
  * The routes of one item of a collection, declared once: get, create, update and delete, each with
- * its permission (the area's view, create, edit and delete, unless it declares its own), its operation id and summary made from
- * the item's name, its parameters, body and answer from the contract. The list of the collection
- * is `registerListRoutes`; any other route of the area is declared on its own.
+ * its permission (the area's view, create, edit and delete, unless it declares its own), its
+ * operation id and summary made from the item's name, and its parameters, body and answer from the
+ * contract. The list of the collection is `registerListRoutes`; any other route of the area is
+ * declared on its own.
  *
  * @example
  *   registerItemRoutes(app, {
@@ -86,7 +87,8 @@ export function registerItemRoutes<
 >(app: FastifyInstance, options: ItemRouteOptions<P, I, B, D>): void {
   const { path, name, area, tags, params, key = 'id', item, input, own = {} } = options;
   const itemPath = `${path}/:${key}`;
-  // Each route's schema as Fastify takes any (its answer is checked by the contract's serializer).
+  // Typed as Fastify's plain schema: the zod schemas in it validate the request and serialise the
+  // answer at run time; the handlers' types come from the options above.
   const route = (verb: Verb, parts: FastifySchema) => ({
     config: { permission: own[verb]?.permission ?? (`${area}:${PERMISSION_VERB[verb]}` as const) },
     schema: {
