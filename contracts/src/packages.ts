@@ -72,11 +72,6 @@ export function intervalToSeconds(text: string): number | null {
   return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]);
 }
 
-export function secondsToInterval(seconds: number): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
-}
-
 /** The one message an interval earns (spec 002 §5: required, HH:mm:ss, at least 30 seconds), or null when it is fine. */
 export function intervalProblem(text: string): string | null {
   if (text.trim() === '') return PACKAGE_MESSAGES.intervalRequired;

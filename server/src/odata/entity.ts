@@ -266,7 +266,7 @@ export function fieldTypeOf(schema: z.ZodType): FieldType | undefined {
  *   // A timer stored in seconds that the API shows and takes as HH:mm:ss:
  *   computed: {
  *     timerInverval: {
- *       sql: (col) => sql`to_char(make_interval(secs => ${col('timer_interval_seconds')}), 'HH24:MI:SS')`,
+ *       sql: (col) => timeSpanSql(col('timer_interval_seconds')),
  *       value: (row) => formatInterval(row.timer_interval_seconds),
  *       write: (value) => ({ timer_interval_seconds: intervalSeconds(value) ?? 30 }),
  *     },

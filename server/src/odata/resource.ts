@@ -134,6 +134,15 @@ export function relatedFields(relation: RelationDef): ReadonlyMap<string, FieldD
 
 export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
+/**
+ * A number of seconds as the spec writes time spans (`HH:mm:ss`, as the contracts' `formatInterval`
+ * writes it): the list SQL of a timer, an interval or a lifetime stored in seconds. Under 100 hours
+ * it sorts as its text does.
+ */
+export function timeSpanSql(seconds: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`to_char(make_interval(secs => ${seconds}), 'HH24:MI:SS')`;
+}
+
 /** The SQL of a field read from the row aliased `alias`. */
 export function fieldSql(name: string, field: FieldDef, alias: string): RawBuilder<unknown> {
   if (field.sql) return sql`(${field.sql((column) => sql.id(alias, column))})`;

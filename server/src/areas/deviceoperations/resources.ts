@@ -8,9 +8,8 @@ import {
   type DeviceOperation,
   type Operation,
 } from '@cfs/contracts/device-operations';
-import { sql, type RawBuilder } from 'kysely';
 import { defineEntity } from '../../odata/entity.js';
-import { defineResource, type Resource } from '../../odata/resource.js';
+import { defineResource, timeSpanSql, type Resource } from '../../odata/resource.js';
 
 /** The package an operation belongs to, as a grid names it. */
 const packageReference = defineResource({
@@ -18,9 +17,6 @@ const packageReference = defineResource({
   key: 'packageId',
   fields: { packageId: { type: 'guid' }, name: { type: 'string' }, tenantId: { type: 'guid' } },
 });
-
-/** HH:mm:ss of a number of seconds, in SQL as `formatInterval` writes it. */
-const intervalSql = (seconds: RawBuilder<unknown>) => sql`to_char(make_interval(secs => ${seconds}), 'HH24:MI:SS')`;
 
 /**
  * A catalogue operation as a device operation shows it, described on its contract: `$expand=operation($expand=package)`
@@ -37,7 +33,7 @@ export const operationEntity = defineEntity({
       value: (row) => row.parameter_definitions as Operation['parameterDefinitions'],
     },
     defaultInterval: {
-      sql: (col) => intervalSql(col('default_interval_seconds')),
+      sql: (col) => timeSpanSql(col('default_interval_seconds')),
       value: (row) => formatInterval(row.default_interval_seconds),
     },
   },
@@ -64,7 +60,7 @@ export const deviceOperationEntity = defineEntity({
   writable: deviceOperationInputSchema,
   computed: {
     interval: {
-      sql: (col) => intervalSql(col('interval_seconds')),
+      sql: (col) => timeSpanSql(col('interval_seconds')),
       value: (row) => formatInterval(row.interval_seconds),
       write: (value) => ({ interval_seconds: intervalSeconds(value) ?? 0 }),
     },

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   EXECUTABLE_TYPES,
   OPERATION_RESULT_TYPES,
@@ -13,11 +12,12 @@ import {
   packageInputSchema,
   packageSchema,
   packageVersionSchema,
-  secondsToInterval,
   type Operation,
   type Package,
 } from '@cfs/contracts/packages';
+import { formatInterval } from '@cfs/contracts/device-operations';
 import { defineEntity } from '../../odata/entity.js';
+import { timeSpanSql } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
 const labelsOf = (values: Record<string, number>) =>
@@ -42,8 +42,8 @@ export const operationEntity = defineEntity({
       write: (value) => ({ parameter_definitions: JSON.stringify(value) }),
     },
     defaultInterval: {
-      sql: (col) => sql`to_char(make_interval(secs => ${col('default_interval_seconds')}), 'HH24:MI:SS')`,
-      value: (row) => secondsToInterval(row.default_interval_seconds),
+      sql: (col) => timeSpanSql(col('default_interval_seconds')),
+      value: (row) => formatInterval(row.default_interval_seconds),
       write: (value) => ({ default_interval_seconds: intervalToSeconds(value) ?? 0 }),
     },
   },

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { formatInterval, intervalSeconds } from '@cfs/contracts/device-operations';
 import { PROTOCOL_TIMER, protocolInputSchema, protocolSchema } from '@cfs/contracts/protocols';
 import { defineEntity } from '../../odata/entity.js';
+import { timeSpanSql } from '../../odata/resource.js';
 import { tenantReference } from '../../odata/references.js';
 
 /**
@@ -18,7 +18,7 @@ export const protocolEntity = defineEntity({
   computed: {
     timerInverval: {
       // HH:mm:ss of an interval under 100 hours sorts as its text does.
-      sql: (col) => sql`to_char(make_interval(secs => ${col('timer_interval_seconds')}), 'HH24:MI:SS')`,
+      sql: (col) => timeSpanSql(col('timer_interval_seconds')),
       value: (row) => formatInterval(row.timer_interval_seconds),
       write: (value) => ({ timer_interval_seconds: intervalSeconds(value) ?? PROTOCOL_TIMER.minimumSeconds }),
     },

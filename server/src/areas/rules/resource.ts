@@ -9,6 +9,7 @@ import {
   type Rule,
 } from '@cfs/contracts/rules';
 import { defineEntity } from '../../odata/entity.js';
+import { timeSpanSql } from '../../odata/resource.js';
 import { subscriptionReference, tenantReference } from '../../odata/references.js';
 
 const ruleTypeLabels = Object.fromEntries(Object.entries(RULE_TYPES).map(([name, id]) => [id, name]));
@@ -30,8 +31,7 @@ export const ruleEntity = defineEntity({
   writable: ruleInputSchema,
   computed: {
     matchLifetime: {
-      // HH:mm:ss of a lifetime under 100 hours sorts as its text does.
-      sql: (col) => sql`to_char(make_interval(secs => ${col('match_lifetime_seconds')}), 'HH24:MI:SS')`,
+      sql: (col) => timeSpanSql(col('match_lifetime_seconds')),
       value: (row) => formatLifetime(row.match_lifetime_seconds),
       write: (value) => ({
         match_lifetime_seconds: lifetimeSeconds(value) ?? MONITORING_LIMITS.minimumRuleLifetimeSeconds,
