@@ -97,9 +97,18 @@ async function loaded(page: Page): Promise<void> {
     .waitFor({ state: 'hidden' });
 }
 
-/** Opens the side panel of the first item of the page's grid (its title link), if the grid has a row; the panel or nothing. */
+/**
+ * Opens the side panel of the first item of the page's grid (its title link), if the grid has a
+ * row and its items open in a panel; the panel or nothing. A title link opens the item in place: a
+ * button, or a link to this page with the item in its query. A link to another page (the Version
+ * Report's tenant) is not one.
+ */
 async function openFirstItem(page: Page): Promise<boolean> {
-  const link = page.locator('.MuiDataGrid-row').first().locator('a.MuiLink-root, button.MuiLink-root').first();
+  const link = page
+    .locator('.MuiDataGrid-row')
+    .first()
+    .locator('a.MuiLink-root[href*="?"], button.MuiLink-root')
+    .first();
   if ((await link.count()) === 0) return false;
   await link.click();
   const panel = drawer(page);

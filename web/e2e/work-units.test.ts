@@ -46,14 +46,23 @@ const workUnit = (page: Page, id: number) => serverCall<WorkUnitRow>(page, `/v1/
 
 /** Searches the directory in a people field and picks the person. */
 async function pickPerson(scope: Locator, page: Page, label: string, search: string, option: string): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).fill(search);
+  const field = scope.getByRole('combobox', { name: label });
+  await field.fill(search);
   await page.getByRole('option', { name: option }).click();
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
+  await expect.poll(() => field.inputValue()).toBe(option);
 }
 
 /** Types a date and time into the date-time field, section by section as it shows them (DD MMM YYYY HH mm). */
 async function typeDateTime(scope: Locator, page: Page, label: string, entry: string): Promise<void> {
-  await scope.getByRole('group', { name: label }).getByRole('spinbutton', { name: 'Day' }).click();
+  const group = scope.getByRole('group', { name: label });
+  await group.getByRole('spinbutton', { name: 'Day' }).click();
   await page.keyboard.type(entry);
+  // What the field took, before anything relies on it: 05Mar20271000 shows as 5/Mar/2027 10:00.
+  const [, day, month, year, hour, minute] = /^(\d\d)(\w{3})(\d{4})(\d\d)(\d\d)$/.exec(entry) ?? [];
+  await expect
+    .poll(() => group.locator('..').locator('input').first().inputValue())
+    .toBe(`${Number(day)}/${month}/${year} ${hour}:${minute}`);
 }
 
 /** Clicks Save and waits for the PATCH (or PUT) it sends; answers its status. */
