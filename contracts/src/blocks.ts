@@ -125,7 +125,6 @@ export type BlockHistory = {
 
 /** The Details form of a new block: the server takes the tenant from the subscription, the form asks for both (§5). */
 export const blockFormSchema = blockCreateSchema.extend({ tenantId: guid(BLOCK_MESSAGES.tenantRequired) });
-export type BlockFormInput = z.input<typeof blockFormSchema>;
 
 /** The time ranges the History tab's chart offers. */
 export const BLOCK_HISTORY_RANGES = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { tenantSubscriptionContextSchema, type TenantSubscriptionContext } from '@cfs/contracts/shell';
+import { useWatch } from 'react-hook-form';
+import { tenantSubscriptionContextSchema } from '@cfs/contracts/shell';
 import { useCurrentUser } from '../auth/session-data';
-import { schemaResolver } from '../components/form-resolver';
+import { useSchemaForm } from '../components/form-resolver';
 import { isReportedByClient } from '../lib/api-client';
 import { useSubscriptionsLookup, useTenantsLookup } from '../lib/lookups';
 import { useToast } from '../lib/toast';
@@ -23,11 +23,11 @@ export function useTenantPickerForm() {
   // Set only once the context is saved: the page is reloading, so Save stays disabled. A failed
   // save leaves it false (react-hook-form still counts that submit as successful: it was caught).
   const [navigating, setNavigating] = useState(false);
-  const form = useForm<TenantSubscriptionContext>({
-    resolver: schemaResolver(tenantSubscriptionContextSchema),
-    defaultValues: { tenant: user.tenantId ?? '', subscriptionId: user.subscriptionId ?? '' },
-    mode: 'onTouched',
-  });
+  const form = useSchemaForm(
+    tenantSubscriptionContextSchema,
+    { tenant: user.tenantId ?? '', subscriptionId: user.subscriptionId ?? '' },
+    { mode: 'onTouched' },
+  );
   const tenant = useWatch({ control: form.control, name: 'tenant' });
   const tenantSubscriptions = useMemo(
     () => (subscriptions.data ?? []).filter((subscription) => subscription.tenantId === tenant),

@@ -41,6 +41,54 @@ export function ConfirmDialog({ open, onCancel, ...content }: ConfirmDialogProps
   );
 }
 
+/** The item a question is about (the row to delete, the token to revoke), or null while none is asked. */
+export interface ItemQuestion<T> {
+  item: T | null;
+  ask: (item: T) => void;
+  close: () => void;
+}
+
+export function useItemQuestion<T>(): ItemQuestion<T> {
+  const [item, setItem] = useState<T | null>(null);
+  return { item, ask: setItem, close: () => setItem(null) };
+}
+
+export type ItemConfirmDialogProps<T> = Omit<
+  ConfirmDialogProps,
+  'open' | 'title' | 'text' | 'onConfirm' | 'onCancel'
+> & {
+  question: ItemQuestion<T>;
+  title: ReactNode | ((item: T) => ReactNode);
+  text?: ReactNode | ((item: T) => ReactNode);
+  /** The work a Yes starts; the question closes when it settles (a refusal is reported by its mutation). */
+  onConfirm: (item: T) => Promise<unknown>;
+};
+
+/**
+ * A yes/no question about one item, open while `question.item` is set.
+ *
+ * @example
+ *   const deleting = useItemQuestion<Rule>();
+ *   { label: 'Delete', onClick: () => deleting.ask(row) }
+ *   <ItemConfirmDialog question={deleting} title="Delete Rule"
+ *     text={(rule) => RULE_AREA_MESSAGES.deleteConfirm(rule.name)} onConfirm={(rule) => remove.mutateAsync(rule)} />
+ */
+export function ItemConfirmDialog<T>({ question, title, text, onConfirm, ...rest }: ItemConfirmDialogProps<T>) {
+  const { item } = question;
+  const about = (content: ReactNode | ((item: T) => ReactNode)) =>
+    typeof content === 'function' ? (item === null ? '' : content(item)) : content;
+  return (
+    <ConfirmDialog
+      {...rest}
+      open={item !== null}
+      title={about(title)}
+      text={about(text)}
+      onConfirm={() => (item === null ? undefined : onConfirm(item).finally(question.close))}
+      onCancel={question.close}
+    />
+  );
+}
+
 function ConfirmDialogContent({
   title,
   text,

@@ -9,6 +9,7 @@ import FormLabel from '@mui/material/FormLabel';
 import MenuItem from '@mui/material/MenuItem';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { useTenantOptions } from '../lib/lookups';
 import { subscribeToUserChange } from './form-dependency';
 
 /**
@@ -17,7 +18,7 @@ import { subscribeToUserChange } from './form-dependency';
  * fields a form has stay explicit in the area's form.
  *
  * @example
- *   const form = useForm({ resolver: schemaResolver(locationInputSchema), defaultValues });
+ *   const form = useSchemaForm(locationInputSchema, defaultValues);
  *   <FormTextField control={form.control} name="name" label="Name" required />
  *   <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenantOptions} />
  */
@@ -121,6 +122,16 @@ export function FormSelectField<T extends FieldValues, TOut = T>({
       ))}
     </TextField>
   );
+}
+
+/**
+ * The Tenant of an item that may belong to none: none is offered to every tenant and kept by the
+ * users of all tenants (locations, packages, protocols, rules, actions).
+ */
+export function FormTenantField<T extends FieldValues, TOut = T>(
+  props: Omit<FormSelectFieldProps<T, TOut>, 'options' | 'emptyLabel' | 'label'>,
+) {
+  return <FormSelectField label="Tenant" {...props} options={useTenantOptions()} emptyLabel="None (every tenant)" />;
 }
 
 export interface FormCheckboxFieldProps<T extends FieldValues, TOut = T> extends FieldBaseProps<T, TOut> {

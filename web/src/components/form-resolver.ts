@@ -1,5 +1,14 @@
 import { toNestErrors, validateFieldsNatively } from '@hookform/resolvers';
-import type { FieldError, FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldError,
+  type FieldErrors,
+  type FieldValues,
+  type Resolver,
+  type UseFormProps,
+  type UseFormReturn,
+} from 'react-hook-form';
 import type { z } from 'zod';
 
 /**
@@ -9,11 +18,7 @@ import type { z } from 'zod';
  * union's own, which is where the contracts put the spec's text (e.g. the token lifetime's
  * "Please choose a lifetime.").
  *
- * @example
- *   const form = useForm<z.input<typeof tokenCreateSchema>, unknown, z.output<typeof tokenCreateSchema>>({
- *     resolver: schemaResolver(tokenCreateSchema),
- *     defaultValues,
- *   });
+ * Forms take it through `useSchemaForm`.
  */
 export function schemaResolver<Input extends FieldValues, Output>(
   schema: z.ZodType<Output, Input>,
@@ -36,4 +41,19 @@ export function schemaFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<s
     errors[path] ??= { type: issue.code, message: issue.message };
   }
   return errors;
+}
+
+/**
+ * A react-hook-form form over a contracts schema: its values are the schema's input, what Save
+ * hands on is the schema's output, and its messages come through `schemaResolver`.
+ *
+ * @example
+ *   const form = useSchemaForm(locationInputSchema, valuesOf(location, tenantId));
+ */
+export function useSchemaForm<Input extends FieldValues, Output>(
+  schema: z.ZodType<Output, Input>,
+  defaultValues: NoInfer<DefaultValues<Input>> | undefined,
+  options: Omit<UseFormProps<Input, unknown, Output>, 'resolver' | 'defaultValues'> = {},
+): UseFormReturn<Input, unknown, Output> {
+  return useForm<Input, unknown, Output>({ ...options, resolver: schemaResolver(schema), defaultValues });
 }

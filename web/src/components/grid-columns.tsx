@@ -4,14 +4,40 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import { formatDateTime } from '../lib/dates';
+import type { DrawerParam } from '../lib/url-state';
+import { CellLink } from './cell-link';
 import { DateWithAge } from './date-with-age';
 import { dateWithAgeWidth, stackedDateWithAgeWidth } from './grid-fit';
 import { ACTIONS_FIELD } from './grid-model';
 
 /**
- * Column plumbing that every area's grid repeats: date-time values arriving as ISO text, and a
- * column of row action buttons. The columns themselves stay explicit in the area.
+ * Column plumbing that every area's grid repeats: an item's title that opens it, date-time values
+ * arriving as ISO text, and a column of row action buttons. The columns themselves stay explicit
+ * in the area.
  */
+
+/**
+ * The column of an item's title (its name, subject or number): a link to the item's drawer (spec
+ * 001 §2 "Selecting a title sets the workUnitId query parameter"), `CellLink` to `drawer.href`:
+ * a click opens the drawer in place, Ctrl, ⌘ or middle click a new tab.
+ *
+ * @example
+ *   titleColumn<Location>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 160 }, drawer, (row) => row.locationId)
+ */
+export function titleColumn<R extends GridValidRowModel>(
+  column: Omit<GridColDef<R>, 'renderCell'>,
+  drawer: Pick<DrawerParam, 'href' | 'open'>,
+  idOf: (row: R) => string | number,
+): GridColDef<R> {
+  return {
+    ...column,
+    renderCell: ({ row, value }) => (
+      <CellLink href={drawer.href(idOf(row))} onClick={() => drawer.open(idOf(row))}>
+        {String(value ?? '')}
+      </CellLink>
+    ),
+  };
+}
 
 /**
  * A date-time column over an ISO text field: the grid gets a `Date` (its dateTime filter and

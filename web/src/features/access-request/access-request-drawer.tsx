@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { z } from 'zod';
@@ -16,7 +16,7 @@ import {
 } from '@cfs/contracts/access-request';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { SideDrawer } from '../../components/side-drawer';
 import { apiSend } from '../../lib/api-client';
 import { showToast } from '../../lib/toast';
@@ -61,10 +61,7 @@ export interface AccessRequestDrawerProps {
 export default function AccessRequestDrawer({ open, onClose }: AccessRequestDrawerProps) {
   const [startedAt] = useState(() => new Date().toISOString());
   const [website, setWebsite] = useState('');
-  const form = useForm<Values, unknown, z.output<typeof accessRequestFieldsSchema>>({
-    resolver: schemaResolver(accessRequestFieldsSchema),
-    defaultValues: EMPTY,
-  });
+  const form = useSchemaForm(accessRequestFieldsSchema, EMPTY);
   const requestType = useWatch({ control: form.control, name: 'requestType' });
   const designation = useWatch({ control: form.control, name: 'designation' });
   const { control } = form;

@@ -5,8 +5,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { ACTION_DEFINITION_TYPE_LABELS } from '@cfs/contracts/action-definitions';
-import { CellLink } from '../../components/cell-link';
-import { actionsColumn } from '../../components/grid-columns';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -54,17 +53,11 @@ export default function ActionCatalogPage() {
   const [deleting, setDeleting] = useState<ActionDefinition | null>(null);
 
   const columns: GridColDef<ActionDefinition>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 160,
-      renderCell: ({ row }) => (
-        <CellLink href={editor.href(row.actionDefinitionId)} onClick={() => editor.open(row.actionDefinitionId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<ActionDefinition>(
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: 160 },
+      editor,
+      (row) => row.actionDefinitionId,
+    ),
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 180 },
     {
       field: 'actionDefinitionTypeId',

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useForm, useWatch } from 'react-hook-form';
-import type { z } from 'zod';
+import { useWatch } from 'react-hook-form';
 import { ACTION_DEFINITION_TYPES } from '@cfs/contracts/monitoring';
 import {
   ACTION_DEFINITION_TYPE_LABELS,
@@ -11,11 +10,10 @@ import {
 } from '@cfs/contracts/action-definitions';
 import { FormActions } from '../../components/form-actions';
 import { RunPlaceholders, type RunKind } from '../../components/run-placeholders';
-import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
-import { useTenantOptions } from '../../lib/lookups';
+import { FormSelectField, FormTenantField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useSaveActionDefinition, type ActionDefinition } from './api';
-import { actionFormValues, BODY_HINT, type ActionDefinitionFormValues } from './action-definition-values';
+import { actionFormValues, BODY_HINT } from './action-definition-values';
 
 const METHOD_OPTIONS: FieldOption[] = HTTP_METHODS.map((method) => ({ value: method, label: method }));
 /** The runs an action of a type may have (spec 002 §3): protocol steps, rules, or both; the catalogue's test always. */
@@ -53,13 +51,10 @@ export function ActionDefinitionForm({
   onSaved,
   onClose,
 }: ActionDefinitionFormProps) {
-  const form = useForm<ActionDefinitionFormValues, unknown, z.output<typeof actionDefinitionInputSchema>>({
-    resolver: schemaResolver(actionDefinitionInputSchema),
-    defaultValues: actionFormValues(definition, tenantId),
+  const form = useSchemaForm(actionDefinitionInputSchema, actionFormValues(definition, tenantId), {
     disabled: readOnly,
   });
   const save = useSaveActionDefinition(id);
-  const tenants = useTenantOptions();
   const { control } = form;
   const type = useWatch({ control, name: 'actionDefinitionTypeId' });
   return (
@@ -75,13 +70,7 @@ export function ActionDefinitionForm({
           options={typeOptions(definition?.actionDefinitionTypeId)}
         />
         {/* None: an action every tenant may use, kept by users of all tenants. */}
-        <FormSelectField
-          control={control}
-          name="tenantId"
-          label="Tenant"
-          options={tenants}
-          emptyLabel="None (every tenant)"
-        />
+        <FormTenantField control={control} name="tenantId" />
       </Box>
       <FormTextField
         control={control}

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import type { z } from 'zod';
+import { useWatch } from 'react-hook-form';
 import Button from '@mui/material/Button';
 import DeleteIcon from '@mui/icons-material/Delete';
 import {
@@ -9,14 +8,12 @@ import {
   CHOOSABLE_BLOCK_TYPES,
   blockFormSchema,
   blockUpdateSchema,
-  type BlockFormInput,
-  type BlockUpdateInput,
 } from '@cfs/contracts/blocks';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { FormActions } from '../../components/form-actions';
 import { FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { usePermissions } from '../../auth/session-data';
 import { formatDateTime } from '../../lib/dates';
 import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
@@ -28,8 +25,6 @@ const TYPE_OPTIONS = CHOOSABLE_BLOCK_TYPES.map((value) => ({
   value,
   label: BLOCK_TYPE_LABELS[value] ?? String(value),
 }));
-
-type CreateValues = z.output<typeof blockFormSchema>;
 
 /**
  * A new block (spec 002 §5 Block): Block ID pre-filled with a new v4 GUID (the id of the entity
@@ -45,16 +40,13 @@ export function BlockCreateForm({
   onSaved: (block: BlockRow) => void;
   onClose: () => void;
 }) {
-  const form = useForm<BlockFormInput, unknown, CreateValues>({
-    resolver: schemaResolver(blockFormSchema),
-    defaultValues: {
-      blockId: crypto.randomUUID(),
-      name: '',
-      description: '',
-      tenantId,
-      subscriptionId: '',
-      blockTypeId: undefined,
-    },
+  const form = useSchemaForm(blockFormSchema, {
+    blockId: crypto.randomUUID(),
+    name: '',
+    description: '',
+    tenantId,
+    subscriptionId: '',
+    blockTypeId: undefined,
   });
   const chosenTenant = useWatch({ control: form.control, name: 'tenantId' });
   const tenants = useTenantOptions();
@@ -102,10 +94,7 @@ export function BlockCreateForm({
 
 /** An existing block: only its name and description change (spec 002 §4); Delete asks first (§8). */
 export function BlockEditForm({ block, onClose }: { block: BlockRow; onClose: () => void }) {
-  const form = useForm<BlockUpdateInput, unknown, z.output<typeof blockUpdateSchema>>({
-    resolver: schemaResolver(blockUpdateSchema),
-    defaultValues: { name: block.name, description: block.description ?? '' },
-  });
+  const form = useSchemaForm(blockUpdateSchema, { name: block.name, description: block.description ?? '' });
   const update = useUpdateBlock(block.blockId);
   const remove = useDeleteBlock();
   const permissions = usePermissions();

@@ -1,5 +1,4 @@
-import { useForm, useWatch } from 'react-hook-form';
-import type { z } from 'zod';
+import { useWatch } from 'react-hook-form';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { deviceInputSchema } from '@cfs/contracts/devices';
@@ -7,7 +6,7 @@ import { DEVICE_LOGGING_LEVELS, DEVICE_TYPES, OPERATING_SYSTEMS } from '@cfs/con
 import { AuditHistoryButton } from '../../components/audit-history';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { SideDrawer } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
 import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
@@ -37,23 +36,18 @@ export default function DeviceDrawer({ id, onClose }: { id: string | null; onClo
   );
 }
 
-type DeviceValues = z.input<typeof deviceInputSchema>;
-
 function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }) {
-  const form = useForm<DeviceValues, unknown, z.output<typeof deviceInputSchema>>({
-    resolver: schemaResolver(deviceInputSchema),
-    defaultValues: {
-      name: device.name,
-      description: device.description ?? '',
-      tags: device.tags ?? '',
-      deviceTypeId: device.deviceTypeId,
-      locationId: device.locationId,
-      deviceLoggingLevelId: device.deviceLoggingLevelId,
-      heartbeatInterval: device.heartbeatInterval,
-      enabled: device.enabled,
-      tenantId: device.tenantId,
-      subscriptionId: device.subscriptionId,
-    },
+  const form = useSchemaForm(deviceInputSchema, {
+    name: device.name,
+    description: device.description ?? '',
+    tags: device.tags ?? '',
+    deviceTypeId: device.deviceTypeId,
+    locationId: device.locationId,
+    deviceLoggingLevelId: device.deviceLoggingLevelId,
+    heartbeatInterval: device.heartbeatInterval,
+    enabled: device.enabled,
+    tenantId: device.tenantId,
+    subscriptionId: device.subscriptionId,
   });
   const save = useSaveDevice(device.deviceId);
   const tenantId = useWatch({ control: form.control, name: 'tenantId' });

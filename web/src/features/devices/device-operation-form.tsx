@@ -1,4 +1,4 @@
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useFieldArray, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,7 +18,7 @@ import {
 import { FLEET_LIMITS, FREQUENCY_TYPES, PARAMETER_SOURCES, type ParameterSource } from '@cfs/contracts/fleet';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import type { Device } from './api';
 import {
   useQueueDeviceOperation,
@@ -28,7 +28,6 @@ import {
 } from './device-operation-api';
 
 type FormInput = z.input<typeof deviceOperationInputSchema>;
-type FormOutput = z.output<typeof deviceOperationInputSchema>;
 
 const SOURCE_OPTIONS = PARAMETER_SOURCES.map((source) => ({ value: source, label: source }));
 const SOURCE_HINTS: Record<ParameterSource, string> = {
@@ -96,10 +95,7 @@ export function DeviceOperationForm({
         isInteractive: false,
         parameters: parametersFor(definitions, []),
       };
-  const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: schemaResolver(deviceOperationInputSchema),
-    defaultValues: defaults,
-  });
+  const form = useSchemaForm(deviceOperationInputSchema, defaults);
   const parameters = useFieldArray({ control: form.control, name: 'parameters' });
   const save = useSaveDeviceOperation(row?.deviceOperationId ?? null);
   const queue = useQueueDeviceOperation();

@@ -17,7 +17,7 @@ import StopIcon from '@mui/icons-material/Stop';
 import { DEVICE_OPERATION_MESSAGES, FREQUENCY_LABELS, isQueued } from '@cfs/contracts/device-operations';
 import { FLEET_POLLING_MS, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
 import { CellLink } from '../../components/cell-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { actionsColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -121,7 +121,7 @@ function formatValue(value: unknown): string {
 function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (view: View) => void }) {
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'label', direction: 'asc' }] } });
   const [showDisabled, setShowDisabled] = useState(false);
-  const [deleting, setDeleting] = useState<DeviceOperation | null>(null);
+  const deleting = useItemQuestion<DeviceOperation>();
   const disable = useDisableDeviceOperation();
   const queue = useQueueDeviceOperation();
   const remove = useDeleteDeviceOperation();
@@ -215,7 +215,7 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
             label: 'Delete Operation',
             icon: <DeleteIcon fontSize="small" />,
             color: 'error',
-            onClick: () => setDeleting(row),
+            onClick: () => deleting.ask(row),
           },
         ];
       },
@@ -258,19 +258,11 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
         }
         onRowClick={edit}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete Operation${deleting ? `: ${deleting.label}` : ''}`}
+      <ItemConfirmDialog
+        question={deleting}
+        title={(operation) => `Delete Operation: ${operation.label}`}
         text={DEVICE_OPERATION_MESSAGES.deleteConfirm}
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting).then(
-                () => setDeleting(null),
-                () => setDeleting(null),
-              )
-            : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        onConfirm={(operation) => remove.mutateAsync(operation)}
       />
     </Box>
   );

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,9 +13,8 @@ import BugReportIcon from '@mui/icons-material/BugReport';
 import UpgradeIcon from '@mui/icons-material/Upgrade';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_POLLING_MS } from '@cfs/contracts/fleet';
-import { CellLink } from '../../components/cell-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { actionsColumn } from '../../components/grid-columns';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { guidFilterOperators } from '../../components/guid-filter';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
@@ -64,23 +62,13 @@ export default function DevicesPage() {
   const installations = useDrawerParam('deviceInstallationsId');
   const packets = useDrawerParam('devicePacketsId');
   const operations = useDrawerParam('deviceOperationsId');
-  const [deleting, setDeleting] = useState<Device | null>(null);
+  const deleting = useItemQuestion<Device>();
   const remove = useDeleteDevice();
   const restart = useRestartAgent();
   const now = useNow();
 
   const columns: GridColDef<Device>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 140,
-      renderCell: ({ row }) => (
-        <CellLink href={edit.href(row.deviceId)} onClick={() => edit.open(row.deviceId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<Device>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 140 }, edit, (row) => row.deviceId),
     {
       field: 'cpuPercent',
       headerName: 'CPU %',
@@ -153,7 +141,7 @@ export default function DevicesPage() {
           label: 'Delete Device',
           icon: <DeleteIcon fontSize="small" />,
           color: 'error',
-          onClick: () => setDeleting(row),
+          onClick: () => deleting.ask(row),
         },
         { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
         { label: 'Packets', icon: <SensorsIcon fontSize="small" />, onClick: () => packets.open(row.deviceId) },
@@ -190,19 +178,11 @@ export default function DevicesPage() {
       <InstallationsDrawer id={installations.openId} onClose={installations.close} />
       <PacketsDrawer id={packets.openId} onClose={packets.close} />
       <DeviceOperationsDrawer open={operations.openId !== null} />
-      <ConfirmDialog
-        open={deleting !== null}
+      <ItemConfirmDialog
+        question={deleting}
         title="Delete Device"
-        text={deleting ? DEVICE_MESSAGES.deleteConfirm(deleting.name) : ''}
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting).then(
-                () => setDeleting(null),
-                () => setDeleting(null),
-              )
-            : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        text={(device) => DEVICE_MESSAGES.deleteConfirm(device.name)}
+        onConfirm={(device) => remove.mutateAsync(device)}
       />
     </>
   );

@@ -1,10 +1,8 @@
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { locationInputSchema } from '@cfs/contracts/locations';
 import { FormActions } from '../../components/form-actions';
-import { FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
-import { useTenantOptions } from '../../lib/lookups';
+import { FormTenantField, FormTextField } from '../../components/form-fields';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useSaveLocation, type Location } from './api';
 
 type Values = z.input<typeof locationInputSchema>;
@@ -34,23 +32,13 @@ export function LocationForm({
   onSaved: (saved: Location) => void;
   onClose: () => void;
 }) {
-  const form = useForm<Values, unknown, z.output<typeof locationInputSchema>>({
-    resolver: schemaResolver(locationInputSchema),
-    defaultValues: valuesOf(location, tenantId),
-  });
+  const form = useSchemaForm(locationInputSchema, valuesOf(location, tenantId));
   const save = useSaveLocation(id);
-  const tenants = useTenantOptions();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       {/* None: a location every tenant is offered, kept by users of all tenants. */}
-      <FormSelectField
-        control={form.control}
-        name="tenantId"
-        label="Tenant"
-        options={tenants}
-        emptyLabel="None (every tenant)"
-      />
+      <FormTenantField control={form.control} name="tenantId" />
       <FormTextField control={form.control} name="address1" label="Address 1" />
       <FormTextField control={form.control} name="address2" label="Address 2" />
       <FormTextField control={form.control} name="city" label="City" />

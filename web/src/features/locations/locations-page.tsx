@@ -1,5 +1,5 @@
 import type { GridColDef } from '@mui/x-data-grid';
-import { CellLink } from '../../components/cell-link';
+import { titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { isGuid } from '../../lib/ids';
@@ -20,17 +20,11 @@ export default function LocationsPage() {
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   const drawer = useDrawerParam('locationId');
   const columns: GridColDef<Location>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 160,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.locationId)} onClick={() => drawer.open(row.locationId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<Location>(
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: 160 },
+      drawer,
+      (row) => row.locationId,
+    ),
     { field: 'city', headerName: 'City', flex: 1, minWidth: 120 },
     { field: 'state', headerName: 'State', width: 120 },
     {

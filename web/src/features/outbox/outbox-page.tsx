@@ -1,7 +1,6 @@
 import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
-import { CellLink } from '../../components/cell-link';
-import { dateTimeColumn } from '../../components/grid-columns';
+import { dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { PageHeader } from '../../lib/page-header';
@@ -22,17 +21,11 @@ export default function OutboxPage() {
   const drawer = useDrawerParam('emailId');
   const columns: GridColDef<OutboxEmail>[] = [
     dateTimeColumn<OutboxEmail>({ field: 'created', headerName: 'Created' }),
-    {
-      field: 'subject',
-      headerName: 'Subject',
-      flex: 2,
-      minWidth: 220,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(String(row.emailId))} onClick={() => drawer.open(String(row.emailId))}>
-          {row.subject}
-        </CellLink>
-      ),
-    },
+    titleColumn<OutboxEmail>(
+      { field: 'subject', headerName: 'Subject', flex: 2, minWidth: 220 },
+      drawer,
+      (row) => row.emailId,
+    ),
     { field: 'to', headerName: 'To', flex: 1.5, minWidth: 180 },
     { field: 'template', headerName: 'Template', width: 170 },
     {

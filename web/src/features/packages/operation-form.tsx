@@ -1,4 +1,4 @@
-import { useFieldArray, useForm, useWatch, type Control } from 'react-hook-form';
+import { useFieldArray, useWatch, type Control } from 'react-hook-form';
 import type { z } from 'zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,7 +13,7 @@ import { FLEET_LIMITS } from '@cfs/contracts/fleet';
 import { operationInputSchema } from '@cfs/contracts/packages';
 import { FormActions } from '../../components/form-actions';
 import { CheckboxGroupField, FormCheckboxField, FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useSaveOperation, type Operation } from './api';
 import { FREQUENCY_OPTIONS, OPERATION_TYPE_OPTIONS, RESULT_TYPE_OPTIONS, SOURCE_OPTIONS } from './package-labels';
 
@@ -40,10 +40,7 @@ export function OperationForm({
   onSaved: (saved: Operation) => void;
   onClose: () => void;
 }) {
-  const form = useForm<Values, unknown, z.output<typeof operationInputSchema>>({
-    resolver: schemaResolver(operationInputSchema),
-    defaultValues: valuesOf(operation),
-  });
+  const form = useSchemaForm(operationInputSchema, valuesOf(operation));
   const save = useSaveOperation(packageId, operation?.operationId ?? null);
   const parameters = useFieldArray({ control: form.control, name: 'parameterDefinitions' });
   return (

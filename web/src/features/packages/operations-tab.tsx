@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -14,7 +13,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { OPERATION_RESULT_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { enumLabel } from '../../components/enum-label';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
 import { useDeleteOperation, type Operation, type PackageDetail } from './api';
@@ -24,7 +23,7 @@ import { frequenciesText } from './package-labels';
 /** The package's operations (spec 002 §3 Operation): a list, and the form of the one being added or edited above it. */
 export function OperationsTab({ pkg }: { pkg: PackageDetail }) {
   const editor = useInlineEditor<Operation>((row) => row.operationId);
-  const [deleting, setDeleting] = useState<Operation | null>(null);
+  const deleting = useItemQuestion<Operation>();
   const remove = useDeleteOperation(pkg.packageId);
   return (
     <Box>
@@ -94,7 +93,7 @@ export function OperationsTab({ pkg }: { pkg: PackageDetail }) {
                       size="small"
                       color="error"
                       aria-label={`Delete ${operation.name}`}
-                      onClick={() => setDeleting(operation)}
+                      onClick={() => deleting.ask(operation)}
                     >
                       <DeleteIcon fontSize="small" />
                     </IconButton>
@@ -105,19 +104,15 @@ export function OperationsTab({ pkg }: { pkg: PackageDetail }) {
           </TableBody>
         </Table>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete Operation${deleting ? `: ${deleting.name}` : ''}`}
+      <ItemConfirmDialog
+        question={deleting}
+        title={(operation) => `Delete Operation: ${operation.name}`}
         text={PACKAGE_MESSAGES.operationDeleteConfirm}
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting.operationId).finally(() => {
-                if (editor.item?.operationId === deleting.operationId) editor.close();
-                setDeleting(null);
-              })
-            : undefined
+        onConfirm={(operation) =>
+          remove.mutateAsync(operation.operationId).finally(() => {
+            if (editor.item?.operationId === operation.operationId) editor.close();
+          })
         }
-        onCancel={() => setDeleting(null)}
       />
     </Box>
   );

@@ -1,10 +1,8 @@
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { packageInputSchema } from '@cfs/contracts/packages';
 import { FormActions } from '../../components/form-actions';
-import { CheckboxGroupField, FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
-import { useTenantOptions } from '../../lib/lookups';
+import { CheckboxGroupField, FormSelectField, FormTenantField, FormTextField } from '../../components/form-fields';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useSavePackage, type Package } from './api';
 import { EXECUTABLE_TYPE_OPTIONS, OPERATING_SYSTEM_OPTIONS, PACKAGE_TYPE_OPTIONS } from './package-labels';
 
@@ -37,23 +35,13 @@ export function PackageForm({
   onSaved: (saved: Package) => void;
   onClose: () => void;
 }) {
-  const form = useForm<Values, unknown, z.output<typeof packageInputSchema>>({
-    resolver: schemaResolver(packageInputSchema),
-    defaultValues: valuesOf(pkg, tenantId),
-  });
+  const form = useSchemaForm(packageInputSchema, valuesOf(pkg, tenantId));
   const save = useSavePackage(id);
-  const tenants = useTenantOptions();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       {/* None: installation-wide, offered to every tenant, kept by users of all tenants. */}
-      <FormSelectField
-        control={form.control}
-        name="tenantId"
-        label="Tenant"
-        options={tenants}
-        emptyLabel="None (every tenant)"
-      />
+      <FormTenantField control={form.control} name="tenantId" />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       <FormSelectField
         control={form.control}

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -6,11 +5,10 @@ import EditIcon from '@mui/icons-material/Edit';
 import UploadIcon from '@mui/icons-material/Upload';
 import { EXECUTABLE_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
-import { CellLink } from '../../components/cell-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { EnumDisplay } from '../../components/enum-display';
 import { enumOptions } from '../../components/enum-label';
-import { actionsColumn } from '../../components/grid-columns';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -37,21 +35,11 @@ export default function PackagesPage() {
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   const drawer = useDrawerParam('packageId', { clear: ['tab'] });
   const upload = useDrawerParam('uploadPackageId');
-  const [deleting, setDeleting] = useState<Package | null>(null);
+  const deleting = useItemQuestion<Package>();
   const remove = useDeletePackage();
 
   const columns: GridColDef<Package>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 160,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.packageId)} onClick={() => drawer.open(row.packageId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<Package>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 160 }, drawer, (row) => row.packageId),
     {
       field: 'operatingSystemRidsId',
       headerName: 'Supported Operating Systems',
@@ -88,7 +76,7 @@ export default function PackagesPage() {
     actionsColumn<Package>((row) => [
       { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.packageId) },
       { label: 'Upload Version', icon: <UploadIcon fontSize="small" />, onClick: () => upload.open(row.packageId) },
-      { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+      { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => deleting.ask(row) },
     ]),
   ];
 
@@ -121,14 +109,11 @@ export default function PackagesPage() {
         onClose={drawer.close}
       />
       <UploadVersionDrawer packageId={upload.openId} onClose={upload.close} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete Package${deleting ? `: ${deleting.name}` : ''}`}
+      <ItemConfirmDialog
+        question={deleting}
+        title={(pkg) => `Delete Package: ${pkg.name}`}
         text={PACKAGE_MESSAGES.deleteConfirm}
-        onConfirm={() =>
-          deleting ? remove.mutateAsync(deleting.packageId).finally(() => setDeleting(null)) : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        onConfirm={(pkg) => remove.mutateAsync(pkg.packageId)}
       />
     </>
   );

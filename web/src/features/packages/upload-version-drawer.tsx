@@ -1,6 +1,6 @@
 import { flushSync } from 'react-dom';
 import { useQuery } from '@tanstack/react-query';
-import { useController, useForm, type Control } from 'react-hook-form';
+import { useController, type Control } from 'react-hook-form';
 import { z } from 'zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -10,7 +10,7 @@ import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { PACKAGE_MESSAGES, packageUploadFieldsSchema } from '@cfs/contracts/packages';
 import { FormActions } from '../../components/form-actions';
 import { FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { listQueryOptions } from '../../lib/list-api';
 import { PACKAGES_PATH, usePackage, useUploadVersion, type Package } from './api';
@@ -47,10 +47,7 @@ export default function UploadVersionDrawer({ packageId, onClose }: UploadVersio
 }
 
 function UploadForm({ packageId, onClose }: { packageId: string | null; onClose: () => void }) {
-  const form = useForm<Values, unknown, Output>({
-    resolver: schemaResolver(uploadFormSchema),
-    defaultValues: { packageId: packageId ?? '', version: '', label: '', file: undefined },
-  });
+  const form = useSchemaForm(uploadFormSchema, { packageId: packageId ?? '', version: '', label: '', file: undefined });
   const upload = useUploadVersion();
   const guard = useUnsavedChangesGuard();
   // Without a package given, the user picks one (the Upload Package button).

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
@@ -11,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { DateWithAge } from '../../components/date-with-age';
 import { useDeleteVersion, type PackageDetail, type PackageVersion } from './api';
 import { versionStatusLabel } from './package-labels';
@@ -24,7 +23,7 @@ const STATUS_COLORS: Record<number, 'success' | 'default' | 'warning'> = {
 
 /** The package's versions, newest first (spec 002 §2, §4: Delete is hidden for Latest). */
 export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
-  const [deleting, setDeleting] = useState<PackageVersion | null>(null);
+  const deleting = useItemQuestion<PackageVersion>();
   const remove = useDeleteVersion(pkg.packageId);
   if (pkg.versions.length === 0) return <Typography color="text.secondary">No versions uploaded yet.</Typography>;
   return (
@@ -63,7 +62,7 @@ export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
                       size="small"
                       color="error"
                       aria-label={`Delete version ${version.version}`}
-                      onClick={() => setDeleting(version)}
+                      onClick={() => deleting.ask(version)}
                     >
                       <DeleteIcon fontSize="small" />
                     </IconButton>
@@ -74,14 +73,11 @@ export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
           ))}
         </TableBody>
       </Table>
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete Version${deleting ? ` ${deleting.version}` : ''}`}
+      <ItemConfirmDialog
+        question={deleting}
+        title={(version) => `Delete Version ${version.version}`}
         text={PACKAGE_MESSAGES.versionDeleteConfirm}
-        onConfirm={() =>
-          deleting ? remove.mutateAsync(deleting.packageVersionId).finally(() => setDeleting(null)) : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        onConfirm={(version) => remove.mutateAsync(version.packageVersionId)}
       />
     </>
   );

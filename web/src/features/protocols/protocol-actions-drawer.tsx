@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -15,7 +14,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
 import { WORK_UNIT_EVENT_OPTIONS } from '@cfs/contracts/protocols';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { SideDrawer } from '../../components/side-drawer';
 import { useDrawerParam } from '../../lib/url-state';
 import { useDeleteProtocolAction, useProtocol, useProtocolActions, type ProtocolAction } from './api';
@@ -28,7 +27,7 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
   const protocol = useProtocol(id);
   const steps = useProtocolActions(protocol.data?.protocolId);
   const editor = useDrawerParam('protocolActionId');
-  const [deleting, setDeleting] = useState<ProtocolAction | null>(null);
+  const deleting = useItemQuestion<ProtocolAction>();
   const remove = useDeleteProtocolAction();
   const rows = steps.data?.rows ?? [];
   return (
@@ -87,7 +86,7 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
                           size="small"
                           color="error"
                           aria-label={`Delete ${step.actionDefinition?.name ?? 'protocol action'}`}
-                          onClick={() => setDeleting(step)}
+                          onClick={() => deleting.ask(step)}
                         >
                           <DeleteIcon fontSize="small" />
                         </IconButton>
@@ -107,23 +106,13 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
           />
         </>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <ItemConfirmDialog
+        question={deleting}
         title="Delete Protocol Action"
-        text={
-          deleting
-            ? `Are you sure you want to delete the protocol action "${deleting.actionDefinition?.name ?? ''}" (${eventName(deleting.workUnitEventTypeId)})?`
-            : ''
+        text={(step) =>
+          `Are you sure you want to delete the protocol action "${step.actionDefinition?.name ?? ''}" (${eventName(step.workUnitEventTypeId)})?`
         }
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting).then(
-                () => setDeleting(null),
-                () => setDeleting(null),
-              )
-            : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        onConfirm={(step) => remove.mutateAsync(step)}
       />
     </SideDrawer>
   );

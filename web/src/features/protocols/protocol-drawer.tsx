@@ -6,16 +6,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { PROTOCOL_TIMER, protocolInputSchema } from '@cfs/contracts/protocols';
 import { AuditHistoryButton } from '../../components/audit-history';
 import { FormActions } from '../../components/form-actions';
-import { FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { FormTenantField, FormTextField } from '../../components/form-fields';
+import { useSchemaForm } from '../../components/form-resolver';
 import { SideDrawer } from '../../components/side-drawer';
 import { TimeSpanField } from '../../components/time-span-field';
-import { useTenantOptions } from '../../lib/lookups';
 import { useQueryParam } from '../../lib/url-state';
 import { useMatchedRules, useProtocol, useSaveProtocol, type Protocol } from './api';
 
@@ -114,24 +112,14 @@ function ProtocolForm({
   onSaved: (saved: Protocol) => void;
   onClose: () => void;
 }) {
-  const form = useForm<Values, unknown, z.output<typeof protocolInputSchema>>({
-    resolver: schemaResolver(protocolInputSchema),
-    defaultValues: valuesOf(protocol, tenantId),
-  });
+  const form = useSchemaForm(protocolInputSchema, valuesOf(protocol, tenantId));
   const save = useSaveProtocol(id);
-  const tenants = useTenantOptions();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormTextField control={form.control} name="description" label="Description" multiline minRows={2} />
       {/* None: a protocol any tenant's unit may follow, kept by users of all tenants. */}
-      <FormSelectField
-        control={form.control}
-        name="tenantId"
-        label="Tenant"
-        options={tenants}
-        emptyLabel="None (every tenant)"
-      />
+      <FormTenantField control={form.control} name="tenantId" />
       <TimeSpanField
         control={form.control}
         name="timerInverval"

@@ -1,11 +1,9 @@
-import { useState } from 'react';
 import type { GridColDef } from '@mui/x-data-grid';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import ListAltIcon from '@mui/icons-material/ListAlt';
-import { CellLink } from '../../components/cell-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { actionsColumn } from '../../components/grid-columns';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -31,21 +29,15 @@ export default function ProtocolsPage() {
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
   const editor = useDrawerParam('protocolId', { clear: ['tab'] });
   const steps = useDrawerParam('protocolActionsId', { clear: ['protocolActionId'] });
-  const [deleting, setDeleting] = useState<Protocol | null>(null);
+  const deleting = useItemQuestion<Protocol>();
   const remove = useDeleteProtocol();
 
   const columns: GridColDef<Protocol>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 160,
-      renderCell: ({ row }) => (
-        <CellLink href={editor.href(row.protocolId)} onClick={() => editor.open(row.protocolId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<Protocol>(
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: 160 },
+      editor,
+      (row) => row.protocolId,
+    ),
     { field: 'protocolId', headerName: 'ID', type: 'number', width: 90 },
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 160 },
     {
@@ -67,7 +59,7 @@ export default function ProtocolsPage() {
           label: 'Delete Protocol',
           icon: <DeleteIcon fontSize="small" />,
           color: 'error',
-          onClick: () => setDeleting(row),
+          onClick: () => deleting.ask(row),
         },
       ],
       { width: 130 },
@@ -97,23 +89,13 @@ export default function ProtocolsPage() {
         onClose={editor.close}
       />
       <ProtocolActionsDrawer id={steps.openId} onClose={steps.close} />
-      <ConfirmDialog
-        open={deleting !== null}
+      <ItemConfirmDialog
+        question={deleting}
         title="Delete Protocol"
-        text={
-          deleting
-            ? `Are you sure you want to delete the protocol "${deleting.name}"? Its protocol actions are deleted with it; its work units keep existing without a protocol.`
-            : ''
+        text={(protocol) =>
+          `Are you sure you want to delete the protocol "${protocol.name}"? Its protocol actions are deleted with it; its work units keep existing without a protocol.`
         }
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting).then(
-                () => setDeleting(null),
-                () => setDeleting(null),
-              )
-            : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        onConfirm={(protocol) => remove.mutateAsync(protocol)}
       />
     </>
   );

@@ -1,9 +1,9 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { resolutionCenterRequestSchema } from '@cfs/contracts/work-units';
 import { FormActions } from '../../components/form-actions';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useCreateRequest, useResolutionCenterCategories, type ResolutionCenterUnit } from './api';
 
 type Values = z.input<typeof resolutionCenterRequestSchema>;
@@ -26,10 +26,7 @@ export function RequestForm({
     workUnitCategoryId: null,
     workUnitSubcategoryId: null,
   };
-  const form = useForm<Values, unknown, z.output<typeof resolutionCenterRequestSchema>>({
-    resolver: schemaResolver(resolutionCenterRequestSchema),
-    defaultValues: defaults,
-  });
+  const form = useSchemaForm(resolutionCenterRequestSchema, defaults);
   const create = useCreateRequest();
   const categories = useResolutionCenterCategories(tenantId).data ?? [];
   const description = useWatch({ control: form.control, name: 'description' }) ?? '';

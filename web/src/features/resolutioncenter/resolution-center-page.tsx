@@ -2,8 +2,7 @@ import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
 import { RESOLUTION_CENTER_PAGE_SIZE } from '@cfs/contracts/constants';
 import { resolutionCenterStatus } from '@cfs/contracts/work-units';
-import { CellLink } from '../../components/cell-link';
-import { dateTimeColumn } from '../../components/grid-columns';
+import { dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -30,17 +29,11 @@ export default function ResolutionCenterPage() {
   const drawer = useDrawerParam('workUnitId');
   const columns: GridColDef<ResolutionCenterUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 90 },
-    {
-      field: 'title',
-      headerName: 'Title',
-      flex: 2,
-      minWidth: 220,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(String(row.workUnitId))} onClick={() => drawer.open(String(row.workUnitId))}>
-          {row.title}
-        </CellLink>
-      ),
-    },
+    titleColumn<ResolutionCenterUnit>(
+      { field: 'title', headerName: 'Title', flex: 2, minWidth: 220 },
+      drawer,
+      (row) => row.workUnitId,
+    ),
     {
       field: 'stateId',
       headerName: 'Status',

@@ -13,11 +13,12 @@ import {
   CheckboxGroupField,
   FormCheckboxField,
   FormSelectField,
+  FormTenantField,
   FormTextField,
   type FieldOption,
 } from '../../components/form-fields';
 import { TimeSpanField } from '../../components/time-span-field';
-import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
+import { useSubscriptionOptions } from '../../lib/lookups';
 import { useRuleTypes, useTimeZones } from './api';
 import { DAY_NAMES, withTenantCondition, type RuleFormValues } from './rule-form-values';
 import { DailyTimeField, RangeDateField, TimeZoneField } from './rule-time-fields';
@@ -33,7 +34,6 @@ export function RuleDetailsTab({ form }: { form: Form }) {
   const tenantId = useWatch({ control, name: 'tenantId' });
   const timeLimited = useWatch({ control, name: 'timeLimited' });
   const ruleTypes: FieldOption[] = (useRuleTypes().data ?? []).map((type) => ({ value: type.id, label: type.name }));
-  const tenants = useTenantOptions();
   const subscriptions = useSubscriptionOptions(tenantId);
   const zones = useTimeZones().data ?? [];
 
@@ -51,14 +51,7 @@ export function RuleDetailsTab({ form }: { form: Form }) {
       <FormTextField control={control} name="description" label="Description" multiline minRows={2} />
       <FormSelectField control={control} name="ruleTypeId" label="Rule Type" options={ruleTypes} required />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormSelectField
-          control={control}
-          name="tenantId"
-          label="Tenant"
-          options={tenants}
-          emptyLabel="None (every tenant)"
-          onValueChange={changeTenant}
-        />
+        <FormTenantField control={control} name="tenantId" onValueChange={changeTenant} />
         <FormSelectField
           control={control}
           name="subscriptionId"

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import type { GridColDef } from '@mui/x-data-grid';
@@ -10,9 +9,8 @@ import ToggleOffIcon from '@mui/icons-material/ToggleOff';
 import ToggleOnIcon from '@mui/icons-material/ToggleOn';
 import { RULE_TYPES } from '@cfs/contracts/monitoring';
 import { RULE_AREA_MESSAGES } from '@cfs/contracts/rule-options';
-import { CellLink } from '../../components/cell-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { actionsColumn, dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -49,23 +47,13 @@ export default function RulesPage() {
       ...current.filter((item) => item.field !== 'enabled'),
       ...(show ? [] : [ENABLED_ONLY]),
     ]);
-  const [deleting, setDeleting] = useState<Rule | null>(null);
+  const deleting = useItemQuestion<Rule>();
   const toggle = useToggleRule();
   const copy = useCopyRule();
   const remove = useDeleteRule();
 
   const columns: GridColDef<Rule>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1.4,
-      minWidth: 120,
-      renderCell: ({ row }) => (
-        <CellLink href={editor.href(row.ruleId)} onClick={() => editor.open(row.ruleId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<Rule>({ field: 'name', headerName: 'Name', flex: 1.4, minWidth: 120 }, editor, (row) => row.ruleId),
     {
       field: 'ruleTypeId',
       headerName: 'Type',
@@ -105,7 +93,7 @@ export default function RulesPage() {
           onClick: () => void copy.mutateAsync(row).catch(() => undefined),
         },
         { label: 'Rule Matches', icon: <RuleIcon fontSize="small" />, onClick: () => matches.open(row.ruleId) },
-        { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => setDeleting(row) },
+        { label: 'Delete', icon: <DeleteIcon fontSize="small" />, color: 'error', onClick: () => deleting.ask(row) },
       ],
       // Five small icon buttons (30 px each) and the cell's padding.
       { width: 170 },
@@ -147,19 +135,11 @@ export default function RulesPage() {
         onCreated={(saved) => editor.open(saved.ruleId, { replace: true })}
         onClose={editor.close}
       />
-      <ConfirmDialog
-        open={deleting !== null}
+      <ItemConfirmDialog
+        question={deleting}
         title="Delete Rule"
-        text={deleting ? RULE_AREA_MESSAGES.deleteConfirm(deleting.name) : ''}
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting).then(
-                () => setDeleting(null),
-                () => setDeleting(null),
-              )
-            : undefined
-        }
-        onCancel={() => setDeleting(null)}
+        text={(rule) => RULE_AREA_MESSAGES.deleteConfirm(rule.name)}
+        onConfirm={(rule) => remove.mutateAsync(rule)}
       />
     </>
   );

@@ -1,14 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { subscriptionInputSchema, type SubscriptionInput } from '@cfs/contracts/tenants';
+import { subscriptionInputSchema } from '@cfs/contracts/tenants';
 import { CellLink } from '../../components/cell-link';
 import { FormActions } from '../../components/form-actions';
 import { FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
@@ -123,10 +122,7 @@ function SubscriptionForm({
   onSaved: (saved: Subscription) => void;
   onClose: () => void;
 }) {
-  const form = useForm<SubscriptionInput>({
-    resolver: schemaResolver(subscriptionInputSchema),
-    defaultValues: { tenantId, name: subscription?.name ?? '' },
-  });
+  const form = useSchemaForm(subscriptionInputSchema, { tenantId, name: subscription?.name ?? '' });
   const save = useSaveSubscription(subscription?.subscriptionId ?? 'new');
   return (
     <InlineFormCard

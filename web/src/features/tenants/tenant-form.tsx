@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { useForm, useFormState, type FieldErrors } from 'react-hook-form';
+import { useFormState, type FieldErrors } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlined';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormChipsField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
 import { useQueryParam } from '../../lib/url-state';
 import { useSaveTenant, type Tenant } from './api';
@@ -53,10 +53,7 @@ export function TenantForm({
   onCreated: (tenantId: string) => void;
 }) {
   const creating = id === 'new';
-  const form = useForm<TenantFormValues>({
-    resolver: schemaResolver(tenantFormSchema),
-    defaultValues: tenantFormValues(tenant),
-  });
+  const form = useSchemaForm(tenantFormSchema, tenantFormValues(tenant));
   const save = useSaveTenant(id);
   const [tabParam, setTabParam] = useQueryParam('tab');
   const tab: DrawerTab =

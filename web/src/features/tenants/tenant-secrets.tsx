@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { type Control, type FieldValues, type Path } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -23,10 +23,10 @@ import KeyIcon from '@mui/icons-material/Key';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import { tenantSecretInputSchema, tenantSecretVersionInputSchema } from '@cfs/contracts/tenants';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
 import { DateWithAge } from '../../components/date-with-age';
 import {
@@ -57,7 +57,7 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
   const remove = useDeleteSecret(tenantId);
   const revealed = useRevealedValues();
   const [settingValue, setSettingValue] = useState<TenantSecret | null>(null);
-  const [deleting, setDeleting] = useState<TenantSecret | null>(null);
+  const deleting = useItemQuestion<TenantSecret>();
   const { hide } = revealed;
 
   const show = async (secretId: string) => {
@@ -156,7 +156,7 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
                           size="small"
                           color="error"
                           aria-label={`Delete ${secret.name}`}
-                          onClick={() => setDeleting(secret)}
+                          onClick={() => deleting.ask(secret)}
                         >
                           <DeleteOutlineIcon fontSize="small" />
                         </IconButton>
@@ -180,19 +180,13 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
           onCancel={() => setSettingValue(null)}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <ItemConfirmDialog
+        question={deleting}
         title="Delete Secret"
-        text={`Are you sure you want to delete the secret "${deleting?.name ?? ''}" and all its versions? Actions that use it will fail.`}
-        onConfirm={() =>
-          deleting
-            ? remove.mutateAsync(deleting.secretId).then(() => {
-                hide(deleting.secretId);
-                setDeleting(null);
-              })
-            : undefined
+        text={(secret) =>
+          `Are you sure you want to delete the secret "${secret.name}" and all its versions? Actions that use it will fail.`
         }
-        onCancel={() => setDeleting(null)}
+        onConfirm={(secret) => remove.mutateAsync(secret.secretId).then(() => hide(secret.secretId))}
       />
     </Box>
   );
@@ -238,16 +232,8 @@ function SecretValueField<T extends FieldValues>({
   );
 }
 
-interface SecretInput {
-  name: string;
-  value: string;
-}
-
 function AddSecretForm({ tenantId, onAdded }: { tenantId: string; onAdded: (secretId: string) => void }) {
-  const form = useForm<SecretInput>({
-    resolver: schemaResolver(tenantSecretInputSchema),
-    defaultValues: { name: '', value: '' },
-  });
+  const form = useSchemaForm(tenantSecretInputSchema, { name: '', value: '' });
   const add = useAddSecret(tenantId);
   useReportUnsavedChanges(form.formState.isDirty);
   const submit = form.handleSubmit(async (input) => {
@@ -301,10 +287,7 @@ function SetSecretValueDialog({
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const form = useForm<{ value: string }>({
-    resolver: schemaResolver(tenantSecretVersionInputSchema),
-    defaultValues: { value: '' },
-  });
+  const form = useSchemaForm(tenantSecretVersionInputSchema, { value: '' });
   const setValue = useSetSecretValue(tenantId);
   const submit = form.handleSubmit(async ({ value }) => {
     const saved = await setValue.mutateAsync({ secretId: secret.secretId, value }).catch(() => null);

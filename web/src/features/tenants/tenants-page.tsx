@@ -5,9 +5,8 @@ import type { GridColDef } from '@mui/x-data-grid';
 import EditIcon from '@mui/icons-material/Edit';
 import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
 import SubscriptionsIcon from '@mui/icons-material/Subscriptions';
-import { CellLink } from '../../components/cell-link';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { actionsColumn, dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -37,17 +36,7 @@ export default function TenantsPage() {
   const toggle = useToggleTenant();
 
   const columns: GridColDef<Tenant>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 180,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.tenantId)} onClick={() => drawer.open(row.tenantId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<Tenant>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 180 }, drawer, (row) => row.tenantId),
     { field: 'internalNotificationEmailAddress', headerName: 'Internal Notification Email', flex: 1, minWidth: 220 },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
     {

@@ -1,5 +1,3 @@
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
@@ -12,7 +10,7 @@ import { TOKEN_LIFETIMES, TOKEN_MESSAGES, tokenCreateSchema, tokenUpdateSchema }
 import { CopyButton } from '../../components/copy-button';
 import { FormActions } from '../../components/form-actions';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { AuditHistoryButton } from '../../components/audit-history';
 import { SideDrawer, useReportUnsavedChanges } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
@@ -97,14 +95,9 @@ function GeneratedTokenPanel({ token }: { token: string }) {
   );
 }
 
-type TokenCreateValues = z.input<typeof tokenCreateSchema>;
-
 function TokenCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated: (token: GeneratedToken) => void }) {
-  const form = useForm<TokenCreateValues, unknown, z.output<typeof tokenCreateSchema>>({
-    resolver: schemaResolver(tokenCreateSchema),
-    // No lifetime chosen yet: the choice is required on create (spec 001 §5).
-    defaultValues: { tenantId, name: '', description: '', lifetimeYears: undefined },
-  });
+  // No lifetime chosen yet: the choice is required on create (spec 001 §5).
+  const form = useSchemaForm(tokenCreateSchema, { tenantId, name: '', description: '', lifetimeYears: undefined });
   const create = useCreateToken();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
@@ -132,8 +125,6 @@ function TokenCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated:
   );
 }
 
-type TokenUpdateValues = z.input<typeof tokenUpdateSchema>;
-
 function TokenEditForm({
   grant,
   onRevoke,
@@ -143,10 +134,7 @@ function TokenEditForm({
   onRevoke: (grant: TokenGrant) => void;
   onClose: () => void;
 }) {
-  const form = useForm<TokenUpdateValues, unknown, z.output<typeof tokenUpdateSchema>>({
-    resolver: schemaResolver(tokenUpdateSchema),
-    defaultValues: { name: grant.name, description: grant.description ?? '' },
-  });
+  const form = useSchemaForm(tokenUpdateSchema, { name: grant.name, description: grant.description ?? '' });
   const update = useUpdateToken(grant.tokenGrantId);
   const lifetime =
     TOKEN_LIFETIMES.find((option) => option.value === grant.lifetimeYears)?.label ?? `${grant.lifetimeYears} years`;

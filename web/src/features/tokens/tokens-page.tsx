@@ -4,9 +4,8 @@ import type { GridColDef } from '@mui/x-data-grid';
 import BlockIcon from '@mui/icons-material/Block';
 import EditIcon from '@mui/icons-material/Edit';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
-import { CellLink } from '../../components/cell-link';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { actionsColumn, dateTimeColumn } from '../../components/grid-columns';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { actionsColumn, dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -40,21 +39,15 @@ export default function TokensPage() {
     setShownId(drawer.openId);
     if (generated && drawer.openId !== generated.tokenGrantId) setGenerated(null);
   }
-  const [revoking, setRevoking] = useState<TokenGrant | null>(null);
+  const revoking = useItemQuestion<TokenGrant>();
   const revoke = useRevokeToken();
 
   const columns: GridColDef<TokenGrant>[] = [
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 160,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.tokenGrantId)} onClick={() => drawer.open(row.tokenGrantId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<TokenGrant>(
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: 160 },
+      drawer,
+      (row) => row.tokenGrantId,
+    ),
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 200 },
     dateTimeColumn<TokenGrant>({ field: 'created', headerName: 'Created' }),
     dateTimeColumn<TokenGrant>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' }),
@@ -86,7 +79,7 @@ export default function TokensPage() {
         icon: <BlockIcon fontSize="small" />,
         color: 'error',
         disabled: row.revokedOn !== null,
-        onClick: () => setRevoking(row),
+        onClick: () => revoking.ask(row),
       },
     ]),
   ];
@@ -116,17 +109,14 @@ export default function TokensPage() {
           setGenerated(token);
           drawer.open(token.tokenGrantId, { replace: true });
         }}
-        onRevoke={setRevoking}
+        onRevoke={revoking.ask}
         onClose={drawer.close}
       />
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke Token${revoking ? `: ${revoking.name}` : ''}`}
+      <ItemConfirmDialog
+        question={revoking}
+        title={(token) => `Revoke Token: ${token.name}`}
         text={TOKEN_MESSAGES.revokeConfirm}
-        onConfirm={() =>
-          revoking ? revoke.mutateAsync(revoking.tokenGrantId).then(() => setRevoking(null)) : undefined
-        }
-        onCancel={() => setRevoking(null)}
+        onConfirm={(token) => revoke.mutateAsync(token.tokenGrantId)}
       />
     </>
   );

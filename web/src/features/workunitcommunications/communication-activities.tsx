@@ -1,5 +1,3 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -17,17 +15,14 @@ import {
   type ActivityType,
   type CommunicationActivityInput,
 } from '@cfs/contracts/communications';
-import type { z } from 'zod';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
 import { formatShortDateTime } from '../../lib/dates';
 import { useActivities, useDeleteActivity, useSaveActivity, type CommunicationActivity } from './api';
 import { PersonLabel } from '../../components/person-label';
-
-type ActivityValues = z.output<typeof communicationActivityInputSchema>;
 
 const LISTS: readonly { type: ActivityType; title: string; label: string; empty: string }[] = [
   { type: 'ResolutionActivity', title: 'Past steps', label: 'Past step', empty: 'No past steps.' },
@@ -45,7 +40,7 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
   const editor = useInlineEditor<CommunicationActivity, ActivityType>((row) => row.workUnitCommunicationActivityId, {
     afterCreate: 'new',
   });
-  const [deleting, setDeleting] = useState<CommunicationActivity | null>(null);
+  const deleting = useItemQuestion<CommunicationActivity>();
   const remove = useDeleteActivity();
   const rows = activities.data?.rows ?? [];
 
@@ -94,7 +89,7 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
                             </IconButton>
                           </Tooltip>
                           <Tooltip title="Delete">
-                            <IconButton aria-label="Delete activity" edge="end" onClick={() => setDeleting(row)}>
+                            <IconButton aria-label="Delete activity" edge="end" onClick={() => deleting.ask(row)}>
                               <DeleteIcon fontSize="small" />
                             </IconButton>
                           </Tooltip>
@@ -140,18 +135,16 @@ export function CommunicationActivities({ communicationId, canEdit }: { communic
           </Box>
         );
       })}
-      <ConfirmDialog
-        open={deleting !== null}
+      <ItemConfirmDialog
+        question={deleting}
         title="Delete activity"
         text="Are you sure you want to delete this activity?"
-        onConfirm={() =>
-          remove.mutateAsync(deleting?.workUnitCommunicationActivityId ?? '').then(() => {
-            if (deleting && editor.item?.workUnitCommunicationActivityId === deleting.workUnitCommunicationActivityId)
+        onConfirm={(activity) =>
+          remove.mutateAsync(activity.workUnitCommunicationActivityId).then(() => {
+            if (editor.item?.workUnitCommunicationActivityId === activity.workUnitCommunicationActivityId)
               editor.close();
-            setDeleting(null);
           })
         }
-        onCancel={() => setDeleting(null)}
       />
     </Box>
   );
@@ -166,9 +159,9 @@ interface ActivityFormProps {
 }
 
 function ActivityForm({ communicationId, activity, newType, onSaved, onClose }: ActivityFormProps) {
-  const form = useForm<CommunicationActivityInput, unknown, ActivityValues>({
-    resolver: schemaResolver(communicationActivityInputSchema),
-    defaultValues: activity
+  const form = useSchemaForm(
+    communicationActivityInputSchema,
+    activity
       ? {
           workUnitCommunicationId: communicationId,
           activityType: activity.activityType,
@@ -185,7 +178,7 @@ function ActivityForm({ communicationId, activity, newType, onSaved, onClose }: 
           isComplete: newType === 'ResolutionActivity',
           completed: null,
         },
-  });
+  );
   const save = useSaveActivity();
   const label = activity ? 'Edit activity' : newType === 'ResolutionActivity' ? 'New past step' : 'New next step';
   return (

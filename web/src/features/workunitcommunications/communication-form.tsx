@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import {
@@ -8,13 +8,12 @@ import {
   communicationInputSchema,
   isClosedCommunicationStatus,
   type CommunicationInput,
-  type CommunicationValues,
 } from '@cfs/contracts/communications';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormActions } from '../../components/form-actions';
 import { FormDateTimeField } from '../../components/form-date-time-field';
 import { FormCheckboxField, FormSelectField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { PeopleField } from '../../components/people-field';
 import { useTenantsLookup } from '../../lib/lookups';
 import { useDeleteCommunication, useSaveCommunication, type Communication } from './api';
@@ -108,11 +107,11 @@ export function CommunicationForm({
   onClose,
   onCreated,
 }: CommunicationFormProps) {
-  const form = useForm<CommunicationInput, unknown, CommunicationValues>({
-    resolver: schemaResolver(communicationInputSchema),
-    defaultValues: communication ? communicationValues(communication) : blankCommunication(tenantId),
-    disabled: !canEdit,
-  });
+  const form = useSchemaForm(
+    communicationInputSchema,
+    communication ? communicationValues(communication) : blankCommunication(tenantId),
+    { disabled: !canEdit },
+  );
   const save = useSaveCommunication(communication?.workUnitCommunicationId ?? null);
   const remove = useDeleteCommunication();
   const [deleting, setDeleting] = useState(false);

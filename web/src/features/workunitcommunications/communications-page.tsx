@@ -11,8 +11,7 @@ import {
   COMMUNICATION_STATUS_LABELS,
 } from '@cfs/contracts/communications';
 import { usePermissions } from '../../auth/session-data';
-import { CellLink } from '../../components/cell-link';
-import { actionsColumn } from '../../components/grid-columns';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { formatShortDateTime } from '../../lib/dates';
@@ -70,36 +69,23 @@ export default function CommunicationsPage() {
   const canEdit = permissions.has('WorkUnitCommunications', 'edit');
 
   const columns: GridColDef<Communication>[] = [
-    {
-      field: 'publicWorkUnitCommunicationId',
-      headerName: 'WUCOMM #',
-      type: 'number',
-      width: 100,
-      align: 'left',
-      headerAlign: 'left',
-      renderCell: ({ row }) => (
-        <CellLink
-          href={drawer.href(row.publicWorkUnitCommunicationId)}
-          onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}
-        >
-          {row.publicWorkUnitCommunicationId}
-        </CellLink>
-      ),
-    },
-    {
-      field: 'title',
-      headerName: 'Title',
-      flex: 1,
-      minWidth: 200,
-      renderCell: ({ row }) => (
-        <CellLink
-          href={drawer.href(row.publicWorkUnitCommunicationId)}
-          onClick={() => drawer.open(row.publicWorkUnitCommunicationId)}
-        >
-          {row.title}
-        </CellLink>
-      ),
-    },
+    titleColumn<Communication>(
+      {
+        field: 'publicWorkUnitCommunicationId',
+        headerName: 'WUCOMM #',
+        type: 'number',
+        width: 100,
+        align: 'left',
+        headerAlign: 'left',
+      },
+      drawer,
+      (row) => row.publicWorkUnitCommunicationId,
+    ),
+    titleColumn<Communication>(
+      { field: 'title', headerName: 'Title', flex: 1, minWidth: 200 },
+      drawer,
+      (row) => row.publicWorkUnitCommunicationId,
+    ),
     // Next to the title, so that the row's actions show without scrolling sideways.
     actionsColumn<Communication>(
       (row) => [

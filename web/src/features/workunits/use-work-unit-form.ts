@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { type Path } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   WORK_UNIT_MESSAGES,
@@ -9,7 +9,7 @@ import {
   type WorkUnit,
   type WorkUnitFields,
 } from '@cfs/contracts/work-units';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { isReportedByClient } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';
 import { useCreateWorkUnit, usePatchWorkUnit, useRefetchWorkUnit } from './api';
@@ -51,10 +51,7 @@ export function useWorkUnitForm({ unit, blank, onCreated }: UseWorkUnitFormOptio
   const toast = useToast();
   const [base, setBase] = useState<WorkUnit | undefined>(unit);
   const isNew = base === undefined;
-  const form = useForm<WorkUnitFormInput, unknown, WorkUnitFormOutput>({
-    resolver: schemaResolver(workUnitFormSchema),
-    defaultValues: unit ? formValuesOf(unit) : blank,
-  });
+  const form = useSchemaForm(workUnitFormSchema, unit ? formValuesOf(unit) : blank);
   const create = useCreateWorkUnit();
   const patch = usePatchWorkUnit({ successMessage: (updated) => WORK_UNIT_MESSAGES.saved(updated.workUnitId) });
   const refetch = useRefetchWorkUnit();

@@ -5,10 +5,9 @@ import type { GridColDef } from '@mui/x-data-grid';
 import AddIcon from '@mui/icons-material/Add';
 import { Link as RouterLink } from 'react-router';
 import { SEVERITIES, WORK_UNIT_STATES, type WorkUnit } from '@cfs/contracts/work-units';
-import { CellLink } from '../../components/cell-link';
 import { enumOptions } from '../../components/enum-label';
 import { EnumDisplay } from '../../components/enum-display';
-import { dateTimeColumn } from '../../components/grid-columns';
+import { dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SavedViewsBar } from '../../components/saved-views-bar';
@@ -44,17 +43,11 @@ export default function WorkUnitsPage() {
   const columns: GridColDef<WorkUnit>[] = [
     { field: 'workUnitId', headerName: 'ID', type: 'number', width: 80, align: 'left', headerAlign: 'left' },
     { field: 'tenant', headerName: 'Tenant', width: 130, valueGetter: (_value, row) => row.tenant?.name ?? '' },
-    {
-      field: 'title',
-      headerName: 'Title',
-      flex: 1,
-      minWidth: 240,
-      renderCell: ({ row }) => (
-        <CellLink href={page.panel.href(row.workUnitId)} onClick={() => page.panel.open(row.workUnitId)}>
-          {row.title}
-        </CellLink>
-      ),
-    },
+    titleColumn<WorkUnit>(
+      { field: 'title', headerName: 'Title', flex: 1, minWidth: 240 },
+      page.panel,
+      (row) => row.workUnitId,
+    ),
     {
       field: 'severityId',
       headerName: 'Severity',

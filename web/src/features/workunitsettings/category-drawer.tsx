@@ -1,12 +1,10 @@
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { workUnitCategoryInputSchema } from '@cfs/contracts/work-unit-settings';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { AuditHistoryButton } from '../../components/audit-history';
 import { SideDrawer } from '../../components/side-drawer';
 import { positiveIntId } from '../../lib/ids';
@@ -58,8 +56,6 @@ export default function CategoryDrawer({ openId, routeTenantId, onClose, onCreat
   );
 }
 
-type CategoryValues = z.input<typeof workUnitCategoryInputSchema>;
-
 function CategoryForm({
   id,
   category,
@@ -73,9 +69,9 @@ function CategoryForm({
   onClose: () => void;
   onCreated: (workUnitCategoryId: number) => void;
 }) {
-  const form = useForm<CategoryValues, unknown, z.output<typeof workUnitCategoryInputSchema>>({
-    resolver: schemaResolver(workUnitCategoryInputSchema),
-    defaultValues: category
+  const form = useSchemaForm(
+    workUnitCategoryInputSchema,
+    category
       ? {
           name: category.name,
           tenantId: category.tenantId,
@@ -91,7 +87,7 @@ function CategoryForm({
           isEnabled: true,
           isVisibleInResolutionCenter: false,
         },
-  });
+  );
   const save = useSaveCategory(id);
   const tenants = useTenantsLookup();
   const types = useWorkUnitTypesLookup();

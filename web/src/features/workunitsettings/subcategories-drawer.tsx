@@ -1,11 +1,9 @@
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import type { GridColDef } from '@mui/x-data-grid';
 import { workUnitSubcategoryInputSchema } from '@cfs/contracts/work-unit-settings';
 import { CellLink } from '../../components/cell-link';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
+import { useSchemaForm } from '../../components/form-resolver';
 import { ResourceGrid } from '../../components/resource-grid';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
 import { SideDrawer } from '../../components/side-drawer';
@@ -71,8 +69,6 @@ function CategorySubcategories({ categoryId }: { categoryId: number }) {
   );
 }
 
-type SubcategoryValues = z.input<typeof workUnitSubcategoryInputSchema>;
-
 function SubcategoryForm({
   categoryId,
   subcategory,
@@ -84,13 +80,10 @@ function SubcategoryForm({
   onSaved: (saved: WorkUnitSubcategory) => void;
   onClose: () => void;
 }) {
-  const form = useForm<SubcategoryValues, unknown, z.output<typeof workUnitSubcategoryInputSchema>>({
-    resolver: schemaResolver(workUnitSubcategoryInputSchema),
-    defaultValues: {
-      workUnitCategoryId: categoryId,
-      name: subcategory?.name ?? '',
-      isEnabled: subcategory?.isEnabled ?? true,
-    },
+  const form = useSchemaForm(workUnitSubcategoryInputSchema, {
+    workUnitCategoryId: categoryId,
+    name: subcategory?.name ?? '',
+    isEnabled: subcategory?.isEnabled ?? true,
   });
   const save = useSaveSubcategory(subcategory?.workUnitSubcategoryId ?? 'new');
   return (

@@ -3,8 +3,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import EditIcon from '@mui/icons-material/Edit';
 import { usePermissions } from '../../auth/session-data';
-import { CellLink } from '../../components/cell-link';
-import { actionsColumn } from '../../components/grid-columns';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -45,17 +44,11 @@ export default function WorkUnitSettingsPage() {
 
   const columns: GridColDef<WorkUnitCategory>[] = [
     { field: 'workUnitCategoryId', headerName: 'ID', type: 'number', width: 90, align: 'left', headerAlign: 'left' },
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      minWidth: 180,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.workUnitCategoryId)} onClick={() => drawer.open(row.workUnitCategoryId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<WorkUnitCategory>(
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: 180 },
+      drawer,
+      (row) => row.workUnitCategoryId,
+    ),
     {
       field: 'tenant',
       headerName: 'Tenant',

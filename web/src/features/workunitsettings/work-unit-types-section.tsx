@@ -1,16 +1,13 @@
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import EditIcon from '@mui/icons-material/Edit';
 import { workUnitTypeInputSchema } from '@cfs/contracts/work-unit-settings';
-import { CellLink } from '../../components/cell-link';
 import { FormActions } from '../../components/form-actions';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
-import { schemaResolver } from '../../components/form-resolver';
-import { actionsColumn } from '../../components/grid-columns';
+import { useSchemaForm } from '../../components/form-resolver';
+import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SideDrawer } from '../../components/side-drawer';
@@ -28,16 +25,7 @@ export function WorkUnitTypesSection() {
   const drawer = useDrawerParam('workUnitTypeId');
   const columns: GridColDef<WorkUnitType>[] = [
     { field: 'workUnitTypeId', headerName: 'ID', type: 'number', width: 90, align: 'left', headerAlign: 'left' },
-    {
-      field: 'name',
-      headerName: 'Name',
-      flex: 1,
-      renderCell: ({ row }) => (
-        <CellLink href={drawer.href(row.workUnitTypeId)} onClick={() => drawer.open(row.workUnitTypeId)}>
-          {row.name}
-        </CellLink>
-      ),
-    },
+    titleColumn<WorkUnitType>({ field: 'name', headerName: 'Name', flex: 1 }, drawer, (row) => row.workUnitTypeId),
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
     actionsColumn<WorkUnitType>(
       (row) => [{ label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.workUnitTypeId) }],
@@ -67,8 +55,6 @@ export function WorkUnitTypesSection() {
     </Box>
   );
 }
-
-type WorkUnitTypeValues = z.input<typeof workUnitTypeInputSchema>;
 
 function WorkUnitTypeDrawer({
   openId,
@@ -108,10 +94,7 @@ function WorkUnitTypeForm({
   onClose: () => void;
   onCreated: (workUnitTypeId: number) => void;
 }) {
-  const form = useForm<WorkUnitTypeValues, unknown, z.output<typeof workUnitTypeInputSchema>>({
-    resolver: schemaResolver(workUnitTypeInputSchema),
-    defaultValues: { name: type?.name ?? '', enabled: type?.enabled ?? true },
-  });
+  const form = useSchemaForm(workUnitTypeInputSchema, { name: type?.name ?? '', enabled: type?.enabled ?? true });
   const save = useSaveWorkUnitType(id);
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()}>
