@@ -140,18 +140,19 @@ export async function createUserIn(
 /**
  * A local account of `tenantId` that signs in with a password, as the embedded sign-in page takes
  * it: a base role (Operator unless `role` says otherwise, whose name travels in the token's roles
- * claim), a display name and assignment groups of its own.
+ * claim), a display name and assignment groups of its own (or the ones given: a test that signs in
+ * as `planner` names it).
  */
 export async function createLocalUser(
   portal: TestPortal,
   tenantId: string,
-  options: { role?: string; groups?: string[] } = {},
+  options: { role?: string; groups?: string[]; userName?: string; displayName?: string } = {},
 ) {
   const tag = unique();
   const account = {
-    userName: `person-${tag}`,
+    userName: options.userName ?? `person-${tag}`,
     password: `pw-${randomUUID()}`,
-    displayName: `Person ${tag}`,
+    displayName: options.displayName ?? `Person ${tag}`,
     groups: options.groups ?? [`Group ${tag}`],
     tenantId,
   };

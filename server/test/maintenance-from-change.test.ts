@@ -20,7 +20,7 @@ import type { TaskDefinition } from '../src/engines/jobs/task.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
 import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
-import { createTokenAs } from './factories.js';
+import { createLocalUser, createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 import { workUnitPatch } from './work-unit-patch.js';
 
@@ -30,23 +30,7 @@ beforeAll(async () => {
   portal = await createTestPortal();
   contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
   // A planner who names the approvers (nobody may name themselves approver).
-  const role = await portal.db
-    .selectFrom('app_role')
-    .select('role_id')
-    .where('name', '=', 'Operator')
-    .executeTakeFirstOrThrow();
-  const planner = await portal.db
-    .insertInto('app_user')
-    .values({
-      user_name: 'planner',
-      display_name: 'Pat Planner',
-      email: 'planner@cfs.example',
-      tenant_id: DEMO.contoso,
-    })
-    .returning('user_id')
-    .executeTakeFirstOrThrow();
-  await portal.db.insertInto('user_role').values({ user_id: planner.user_id, role_id: role.role_id }).execute();
-  await portal.db.insertInto('user_tenant').values({ user_id: planner.user_id, tenant_id: DEMO.contoso }).execute();
+  await createLocalUser(portal, DEMO.contoso, { userName: 'planner', displayName: 'Pat Planner', groups: [] });
 });
 afterAll(async () => {
   await portal?.close();

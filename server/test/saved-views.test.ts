@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVED_VIEW_MESSAGES, type SavedView } from '@cfs/contracts/saved-views';
 import { DEMO } from '../src/db/demo-ids.js';
 import { BASE_ROLES } from '../src/db/seed.js';
-import { createUserIn, unique } from './factories.js';
+import { createLocalUser, createUserIn, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 const PATH = '/v1/savedviews/workunits';
@@ -15,23 +15,7 @@ beforeAll(async () => {
     displayName: owner.displayName,
   });
   // A second operator of Contoso, to see what one user's views show another.
-  const role = await portal.db
-    .selectFrom('app_role')
-    .select('role_id')
-    .where('name', '=', 'Operator')
-    .executeTakeFirstOrThrow();
-  const colleague = await portal.db
-    .insertInto('app_user')
-    .values({
-      user_name: 'colleague',
-      display_name: 'Cora Colleague',
-      email: 'colleague@cfs.example',
-      tenant_id: DEMO.contoso,
-    })
-    .returning('user_id')
-    .executeTakeFirstOrThrow();
-  await portal.db.insertInto('user_role').values({ user_id: colleague.user_id, role_id: role.role_id }).execute();
-  await portal.db.insertInto('user_tenant').values({ user_id: colleague.user_id, tenant_id: DEMO.contoso }).execute();
+  await createLocalUser(portal, DEMO.contoso, { userName: 'colleague', displayName: 'Cora Colleague', groups: [] });
 });
 afterAll(async () => {
   await portal?.close();

@@ -10,6 +10,7 @@ import { DEMO } from '../src/db/demo-ids.js';
 import { BASE_ROLES } from '../src/db/seed.js';
 import {
   createDirectoryGroup,
+  createLocalUser,
   createStaffedTenant,
   createTenantAs,
   createUserIn,
@@ -23,23 +24,7 @@ let portal: TestPortal;
 beforeAll(async () => {
   portal = await createTestPortal();
   // A planner who names the approvers (nobody may name themselves).
-  const role = await portal.db
-    .selectFrom('app_role')
-    .select('role_id')
-    .where('name', '=', 'Operator')
-    .executeTakeFirstOrThrow();
-  const planner = await portal.db
-    .insertInto('app_user')
-    .values({
-      user_name: 'planner',
-      display_name: 'Pat Planner',
-      email: 'planner@cfs.example',
-      tenant_id: DEMO.contoso,
-    })
-    .returning('user_id')
-    .executeTakeFirstOrThrow();
-  await portal.db.insertInto('user_role').values({ user_id: planner.user_id, role_id: role.role_id }).execute();
-  await portal.db.insertInto('user_tenant').values({ user_id: planner.user_id, tenant_id: DEMO.contoso }).execute();
+  await createLocalUser(portal, DEMO.contoso, { userName: 'planner', displayName: 'Pat Planner', groups: [] });
 });
 afterAll(async () => {
   await portal?.close();
