@@ -8,19 +8,20 @@ import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
 import {
   api,
+  checkRow,
   createToken,
   drawer,
   gridRow,
   homeTenantId,
   launchBrowser,
   portalUrl,
+  screenshot,
   searchGrid,
   sessionOf,
   signedInPage,
   uniqueName,
   type ListResponse,
   type Session,
-  screenshot,
 } from './support';
 
 /**
@@ -83,7 +84,7 @@ describe('a real agent', () => {
     await page.getByRole('heading', { level: 1, name: 'Pending Devices' }).waitFor();
     await searchGrid(page, machineName);
     const pendingRow = gridRow(page, machineName);
-    await pendingRow.getByRole('checkbox').check();
+    await checkRow(pendingRow);
     await screenshot(page, 'agent-pending');
     await page.getByRole('button', { name: 'Promote', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();

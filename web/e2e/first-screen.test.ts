@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createWorkUnit, drawer, homeTenantId, launchBrowser, sessionOf, signedInPage } from './support';
+import { checkRow, createWorkUnit, drawer, homeTenantId, launchBrowser, sessionOf, signedInPage } from './support';
 
 /**
  * The work units list as the first screen (issue "Speed measured against the limit"): with an
@@ -96,7 +96,7 @@ describe('the work units list as the first screen', () => {
     await drawer(page).getByRole('button', { name: 'Close', exact: true }).click();
     await drawer(page).waitFor({ state: 'detached' });
 
-    await page.locator('.MuiDataGrid-row').first().getByRole('checkbox').check();
+    await checkRow(page.locator('.MuiDataGrid-row').first());
     await page.getByRole('toolbar', { name: 'Selected rows' }).getByRole('button', { name: 'Change State' }).click();
     await page.getByRole('dialog', { name: 'Change State' }).waitFor();
     expect(traffic.scripts.some((url) => PANEL_CHUNKS.bulkDialogs.test(url))).toBe(true);

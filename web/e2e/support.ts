@@ -483,6 +483,23 @@ export function gridRow(page: Page, text: string): Locator {
 }
 
 /**
+ * Checks a grid row's box. A click that lands while the grid draws its rows again (a poll's
+ * answer) can be lost, so the box is checked again until it stays checked.
+ */
+export async function checkRow(row: Locator): Promise<void> {
+  const box = row.getByRole('checkbox');
+  await expect
+    .poll(
+      async () => {
+        await box.check({ timeout: 5_000 }).catch(() => undefined);
+        return box.isChecked();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
+/**
  * Searches a grid (the toolbar's Search box, applied on Enter) for a text its rows show, and
  * waits until the grid shows the answer: rows that all hold the text (the rows of before may
  * hold it too, and a click on one of them could land on the row that replaces it). `scope`

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import {
+  checkRow,
   choose,
   createWorkUnit,
   gridRow,
@@ -32,7 +33,7 @@ async function openList(page: Page, query = ''): Promise<void> {
   await page.locator('.MuiDataGrid-row, .MuiDataGrid-overlay').first().waitFor();
 }
 
-const check = (page: Page, title: string) => gridRow(page, title).getByRole('checkbox').check();
+const check = (page: Page, title: string) => checkRow(gridRow(page, title));
 const workUnit = (page: Page, id: number) => serverCall<WorkUnitRow>(page, `/v1/workunits(${id})`);
 const viewChip = (page: Page, name: string) =>
   page.getByRole('toolbar', { name: 'Saved views' }).getByRole('button', { name });
