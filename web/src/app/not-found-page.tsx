@@ -1,27 +1,15 @@
 import { Link as RouterLink } from 'react-router';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { useDocumentTitle } from '../lib/document-title';
+import { FullPageCentre } from '../lib/full-page-status';
 
 /** Any unknown path (spec 000 §2), in the current light or dark theme. */
 export default function NotFoundPage() {
   useDocumentTitle(SHELL_MESSAGES.pageNotFound);
   return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        gap: 2,
-        p: 3,
-        bgcolor: 'background.default',
-      }}
-    >
+    <FullPageCentre component="main" sx={{ bgcolor: 'background.default' }}>
       <Typography variant="h2" component="p" color="text.secondary" sx={{ fontWeight: 300 }}>
         404
       </Typography>
@@ -31,6 +19,6 @@ export default function NotFoundPage() {
       <Button component={RouterLink} to="/" variant="contained">
         Go to home
       </Button>
-    </Box>
+    </FullPageCentre>
   );
 }

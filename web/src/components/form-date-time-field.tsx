@@ -6,16 +6,10 @@ import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { DATE_TIME_ENTRY_FORMAT } from '@cfs/contracts/constants';
 import { INVALID_DATE } from '@cfs/contracts/fields';
-import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { useController, type FieldValues } from 'react-hook-form';
+import type { LabelledFieldProps } from './form-fields';
 
-export interface FormDateTimeFieldProps<T extends FieldValues, TOut = T> {
-  control: Control<T, unknown, TOut>;
-  name: Path<T>;
-  label: string;
-  required?: boolean;
-  disabled?: boolean;
-  helperText?: string;
-}
+export type FormDateTimeFieldProps<T extends FieldValues, TOut = T> = LabelledFieldProps<T, TOut>;
 
 /** The characters between the sections of DATE_TIME_ENTRY_FORMAT, which people type as they read them. */
 const SEPARATORS = new Set([' ', '/', ':', '-', '.']);

@@ -33,6 +33,14 @@ interface FieldBaseProps<T extends FieldValues, TOut> {
   name: Path<T>;
 }
 
+/** What a field of its own making (a date, a time span, a person) takes besides its own options. */
+export interface LabelledFieldProps<T extends FieldValues, TOut = T> extends FieldBaseProps<T, TOut> {
+  label: string;
+  required?: boolean;
+  disabled?: boolean;
+  helperText?: string;
+}
+
 export type FormTextFieldProps<T extends FieldValues, TOut = T> = FieldBaseProps<T, TOut> &
   Omit<TextFieldProps, 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'error' | 'select' | 'children'>;
 

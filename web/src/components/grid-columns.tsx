@@ -98,6 +98,37 @@ export interface RowAction {
   onClick: () => void;
   disabled?: boolean;
   color?: 'default' | 'primary' | 'error';
+  /** The accessible name where the label alone does not say which row it acts on (a table's "Delete version 1.0.0"). */
+  name?: string;
+}
+
+/**
+ * The icon buttons of one row, grid or table, each with its tooltip; clicks do not reach the row's
+ * own click.
+ *
+ * @example
+ *   <TableCell align="right"><RowActionButtons actions={[{ label: 'Delete', name: `Delete ${row.name}`, … }]} /></TableCell>
+ */
+export function RowActionButtons({ actions }: { actions: readonly RowAction[] }) {
+  return actions.map((action) => (
+    <Tooltip key={action.label} title={action.label}>
+      {/* A disabled button fires no events; the span keeps the tooltip working. */}
+      <span>
+        <IconButton
+          size="small"
+          aria-label={action.name ?? action.label}
+          color={action.color ?? 'default'}
+          disabled={action.disabled}
+          onClick={(event) => {
+            event.stopPropagation();
+            action.onClick();
+          }}
+        >
+          {action.icon}
+        </IconButton>
+      </span>
+    </Tooltip>
+  ));
 }
 
 /**
@@ -125,25 +156,7 @@ export function actionsColumn<R extends GridValidRowModel>(
     disableExport: true,
     renderCell: ({ row }) => (
       <Box sx={{ display: 'flex', alignItems: 'center', height: '100%' }}>
-        {getActions(row).map((action) => (
-          <Tooltip key={action.label} title={action.label}>
-            {/* A disabled button fires no events; the span keeps the tooltip working. */}
-            <span>
-              <IconButton
-                size="small"
-                aria-label={action.label}
-                color={action.color ?? 'default'}
-                disabled={action.disabled}
-                onClick={(event) => {
-                  event.stopPropagation();
-                  action.onClick();
-                }}
-              >
-                {action.icon}
-              </IconButton>
-            </span>
-          </Tooltip>
-        ))}
+        <RowActionButtons actions={getActions(row)} />
       </Box>
     ),
   };

@@ -1,20 +1,16 @@
 import { useState } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { useController, type FieldValues } from 'react-hook-form';
+import type { LabelledFieldProps } from './form-fields';
 import { PEOPLE_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/constants';
 import type { Person } from '@cfs/contracts/shell';
 import { formatPerson, usePeopleSearch, type PeopleDirectory } from '../lib/people';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 
-export interface PeopleFieldProps<T extends FieldValues, TOut> {
-  control: Control<T, unknown, TOut>;
-  name: Path<T>;
-  label: string;
+export interface PeopleFieldProps<T extends FieldValues, TOut> extends Omit<LabelledFieldProps<T, TOut>, 'helperText'> {
   /** `people` for a person (approvers, implementer), `peopleandgroups` where a group may be assigned. */
   directory: PeopleDirectory;
-  required?: boolean;
-  disabled?: boolean;
 }
 
 /**

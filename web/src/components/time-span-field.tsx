@@ -4,15 +4,10 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { useController, type FieldValues } from 'react-hook-form';
+import type { LabelledFieldProps } from './form-fields';
 
-export interface TimeSpanFieldProps<T extends FieldValues, TOut = T> {
-  control: Control<T, unknown, TOut>;
-  name: Path<T>;
-  label: string;
-  required?: boolean;
-  disabled?: boolean;
-  helperText?: string;
+export interface TimeSpanFieldProps<T extends FieldValues, TOut = T> extends LabelledFieldProps<T, TOut> {
   /** Tighter, for a field inside a row (a condition's value). */
   size?: 'small' | 'medium';
 }

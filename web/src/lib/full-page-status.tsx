@@ -1,4 +1,4 @@
-import Box from '@mui/material/Box';
+import Box, { type BoxProps } from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
@@ -9,21 +9,31 @@ export interface FullPageStatusProps {
   onRetry?: () => void;
 }
 
+/** The whole screen, what it holds in a column at its centre (a status, the page-not-found page). */
+export function FullPageCentre({ sx, ...rest }: BoxProps) {
+  return (
+    <Box
+      {...rest}
+      sx={[
+        {
+          minHeight: '100vh',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          justifyContent: 'center',
+          gap: 2,
+          p: 3,
+        },
+        ...(Array.isArray(sx) ? sx : [sx]),
+      ]}
+    />
+  );
+}
+
 /** A whole-screen waiting or failure message (loading, signing in, signing out). */
 export function FullPageStatus({ message, onRetry }: FullPageStatusProps) {
   return (
-    <Box
-      role="status"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        gap: 2,
-        p: 3,
-      }}
-    >
+    <FullPageCentre role="status">
       {onRetry ? null : <CircularProgress size={32} />}
       <Typography color="text.secondary">{message}</Typography>
       {onRetry ? (
@@ -31,6 +41,6 @@ export function FullPageStatus({ message, onRetry }: FullPageStatusProps) {
           Try again
         </Button>
       ) : null}
-    </Box>
+    </FullPageCentre>
   );
 }

@@ -1,12 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -14,6 +12,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import { OPERATION_RESULT_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { RowActionButtons } from '../../components/grid-columns';
 import { enumLabel } from '../../components/enum-label';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
 import { useDeleteOperation, type Operation, type PackageDetail } from './api';
@@ -79,25 +78,23 @@ export function OperationsTab({ pkg }: { pkg: PackageDetail }) {
                   {operation.parameterDefinitions.map((parameter) => String(parameter.Name)).join(', ')}
                 </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Tooltip title="Edit">
-                    <IconButton
-                      size="small"
-                      aria-label={`Edit ${operation.name}`}
-                      onClick={() => editor.open(operation)}
-                    >
-                      <EditIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title="Delete">
-                    <IconButton
-                      size="small"
-                      color="error"
-                      aria-label={`Delete ${operation.name}`}
-                      onClick={() => deleting.ask(operation)}
-                    >
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
+                  <RowActionButtons
+                    actions={[
+                      {
+                        label: 'Edit',
+                        name: `Edit ${operation.name}`,
+                        icon: <EditIcon fontSize="small" />,
+                        onClick: () => editor.open(operation),
+                      },
+                      {
+                        label: 'Delete',
+                        name: `Delete ${operation.name}`,
+                        icon: <DeleteIcon fontSize="small" />,
+                        color: 'error',
+                        onClick: () => deleting.ask(operation),
+                      },
+                    ]}
+                  />
                 </TableCell>
               </TableRow>
             ))}

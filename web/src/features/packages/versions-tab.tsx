@@ -1,16 +1,15 @@
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { RowActionButtons } from '../../components/grid-columns';
 import { DateWithAge } from '../../components/date-with-age';
 import { useDeleteVersion, type PackageDetail, type PackageVersion } from './api';
 import { versionStatusLabel } from './package-labels';
@@ -57,16 +56,17 @@ export function VersionsTab({ pkg }: { pkg: PackageDetail }) {
               <TableCell sx={{ wordBreak: 'break-all' }}>{version.fileName}</TableCell>
               <TableCell align="right">
                 {version.packageVersionStatusId !== PACKAGE_VERSION_STATUSES.Latest && (
-                  <Tooltip title="Delete">
-                    <IconButton
-                      size="small"
-                      color="error"
-                      aria-label={`Delete version ${version.version}`}
-                      onClick={() => deleting.ask(version)}
-                    >
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
+                  <RowActionButtons
+                    actions={[
+                      {
+                        label: 'Delete',
+                        name: `Delete version ${version.version}`,
+                        icon: <DeleteIcon fontSize="small" />,
+                        color: 'error',
+                        onClick: () => deleting.ask(version),
+                      },
+                    ]}
+                  />
                 )}
               </TableCell>
             </TableRow>

@@ -1,5 +1,4 @@
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -7,7 +6,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -15,6 +13,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
 import { WORK_UNIT_EVENT_OPTIONS } from '@cfs/contracts/protocols';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { RowActionButtons } from '../../components/grid-columns';
 import { SideDrawer } from '../../components/side-drawer';
 import { useDrawerParam } from '../../lib/url-state';
 import { useDeleteProtocolAction, useProtocol, useProtocolActions, type ProtocolAction } from './api';
@@ -72,25 +71,23 @@ export default function ProtocolActionsDrawer({ id, onClose }: { id: string | nu
                     <TableCell>{step.runAutomatically ? 'Yes' : 'No'}</TableCell>
                     <TableCell>{step.repeatable ? 'Yes' : 'No'}</TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title="Edit Protocol Action">
-                        <IconButton
-                          size="small"
-                          aria-label={`Edit ${step.actionDefinition?.name ?? 'protocol action'}`}
-                          onClick={() => editor.open(step.protocolActionId)}
-                        >
-                          <EditIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title="Delete Protocol Action">
-                        <IconButton
-                          size="small"
-                          color="error"
-                          aria-label={`Delete ${step.actionDefinition?.name ?? 'protocol action'}`}
-                          onClick={() => deleting.ask(step)}
-                        >
-                          <DeleteIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <RowActionButtons
+                        actions={[
+                          {
+                            label: 'Edit Protocol Action',
+                            name: `Edit ${step.actionDefinition?.name ?? 'protocol action'}`,
+                            icon: <EditIcon fontSize="small" />,
+                            onClick: () => editor.open(step.protocolActionId),
+                          },
+                          {
+                            label: 'Delete Protocol Action',
+                            name: `Delete ${step.actionDefinition?.name ?? 'protocol action'}`,
+                            icon: <DeleteIcon fontSize="small" />,
+                            color: 'error',
+                            onClick: () => deleting.ask(step),
+                          },
+                        ]}
+                      />
                     </TableCell>
                   </TableRow>
                 ))}

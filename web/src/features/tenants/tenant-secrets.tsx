@@ -24,6 +24,7 @@ import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import { tenantSecretInputSchema, tenantSecretVersionInputSchema } from '@cfs/contracts/tenants';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
+import { RowActionButtons } from '../../components/grid-columns';
 import { CopyButton } from '../../components/copy-button';
 import { FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
@@ -142,25 +143,23 @@ export function TenantSecrets({ tenantId }: { tenantId: string }) {
                       </Box>
                     </TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title="Set New Value">
-                        <IconButton
-                          size="small"
-                          aria-label={`Set new value of ${secret.name}`}
-                          onClick={() => setSettingValue(secret)}
-                        >
-                          <KeyIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title="Delete">
-                        <IconButton
-                          size="small"
-                          color="error"
-                          aria-label={`Delete ${secret.name}`}
-                          onClick={() => deleting.ask(secret)}
-                        >
-                          <DeleteOutlineIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <RowActionButtons
+                        actions={[
+                          {
+                            label: 'Set New Value',
+                            name: `Set new value of ${secret.name}`,
+                            icon: <KeyIcon fontSize="small" />,
+                            onClick: () => setSettingValue(secret),
+                          },
+                          {
+                            label: 'Delete',
+                            name: `Delete ${secret.name}`,
+                            icon: <DeleteOutlineIcon fontSize="small" />,
+                            color: 'error',
+                            onClick: () => deleting.ask(secret),
+                          },
+                        ]}
+                      />
                     </TableCell>
                   </TableRow>
                 );
