@@ -69,9 +69,22 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-/** A browser context with nobody signed in. */
-export async function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext(contextOptions(options));
+/**
+ * How long a locator, a click or a navigation waits before it fails: Playwright's 30 s unless
+ * told. Two browser files run beside the server suite on two cores, and one page of a full CI
+ * run waited more than 30 s for its first heading; a test's own timeout (90 s) still bounds it.
+ */
+const WAIT_MS = 60_000;
+
+/** A browser context with nobody signed in, or with a stored sign-in. */
+export async function newContext(
+  browser: Browser,
+  options: ContextOptions = {},
+  storageState?: StorageState,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ ...contextOptions(options), storageState });
+  context.setDefaultTimeout(WAIT_MS);
+  return context;
 }
 
 function contextOptions(options: ContextOptions) {
@@ -209,7 +222,7 @@ export async function signedInPage(browser: Browser, user: UserName, options: Pa
     const context = await signedInContext(browser, user, options);
     onTestFinished(() => context.close());
     if (options.clock) await context.clock.install();
-    return context.newPage();
+    return describedOnFailure(await context.newPage());
   }
   const contexts = sharedContexts.get(browser) ?? new Map<string, Promise<BrowserContext>>();
   sharedContexts.set(browser, contexts);
@@ -229,12 +242,30 @@ export async function signedInPage(browser: Browser, user: UserName, options: Pa
   }
   const page = await (await context).newPage();
   onTestFinished(() => page.close());
+  return describedOnFailure(page);
+}
+
+/**
+ * When the test fails, says where the page was and what it showed (its first lines of text),
+ * so that a failure seen only in a full run tells a page that never drew from one that drew
+ * something else: a sign-in screen, an error.
+ */
+function describedOnFailure(page: Page): Page {
+  // Registered after the hook that closes the page, so it runs before it (they run last first).
+  onTestFinished(async ({ task }) => {
+    if (task.result?.state !== 'fail' || page.isClosed()) return;
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch((error: unknown) => `(no text: ${String(error)})`);
+    console.error(`The page at ${page.url()} showed: ${text.replace(/\s*\n\s*/g, ' · ').slice(0, 1000)}`);
+  });
   return page;
 }
 
 async function signedInContext(browser: Browser, user: UserName, options: PageOptions): Promise<BrowserContext> {
   const { storageState } = await sessionOf(browser, user);
-  const context = await browser.newContext({ ...contextOptions(options), storageState });
+  const context = await newContext(browser, options, storageState);
   if (options.permissions) await context.grantPermissions(options.permissions, { origin: portalUrl() });
   await keepRenderer(context);
   return context;
