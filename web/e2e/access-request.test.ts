@@ -1,19 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ACCESS_REQUEST_MESSAGES, ACCESS_REQUEST_MIN_FILL_MS } from '@cfs/contracts/access-request';
-import { choose, drawer, launchBrowser, newContext, portalDatabase, screenshot, settled } from './support';
+import { browser, choose, drawer, newContext, portalDatabase, screenshot, settled } from './support';
 
 /** A visitor who cannot sign in sends an access request from the login page (spec 001 §2, §5, §7; I3ERequestForm is on in this portal). */
-
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser.close();
-});
 
 describe('access request', () => {
   test('a visitor sends a new account request; the service desk gets a Sev3 work unit', async () => {

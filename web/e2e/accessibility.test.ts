@@ -1,15 +1,15 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { AREA_PAGES } from '../src/app/areas';
 import {
+  browser,
   choose,
   createWorkUnit,
   drawer,
   homeTenantId,
-  launchBrowser,
   newContext,
   screenshot,
   sessionOf,
@@ -118,17 +118,10 @@ async function openFirstItem(page: Page): Promise<boolean> {
   return true;
 }
 
-let browser: Browser;
-
 beforeAll(async () => {
-  browser = await launchBrowser();
   // A Sev2 work unit heads the Work Units grid: white on orange was the audit's failing cell.
   await createWorkUnit(await sessionOf(browser, 'admin'), { severityId: 2 });
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** A page of the user's in the theme; the pages of one user and theme share a browser context. */
 async function themedPage(user: UserName, theme: Theme, options: PageOptions = {}): Promise<Page> {

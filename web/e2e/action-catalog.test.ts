@@ -1,10 +1,11 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_EVENT_TYPES } from '@cfs/contracts/work-units';
 import {
   actionEndpoint,
+  browser,
   choose,
   createActionDefinition,
   createProtocol,
@@ -12,7 +13,6 @@ import {
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   screenshot,
   searchGrid,
   sessionOf,
@@ -27,14 +27,6 @@ import {
  * actions, calling an HTTP endpoint of its own on 127.0.0.1.
  */
 describe('action catalogue (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   async function openCatalog(page: Page, tenantId: string): Promise<void> {
     await page.goto(`/${tenantId}/actioncatalog`);
     await page.getByRole('heading', { level: 1, name: 'Action Catalog' }).waitFor();

@@ -1,31 +1,31 @@
 import fs from 'node:fs/promises';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { COPY_TOOLTIP_MS } from '@cfs/contracts/constants';
 import type { Tenant } from '@cfs/contracts/tenants';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import { CATEGORY_MESSAGES } from '@cfs/contracts/work-unit-settings';
 import {
   api,
+  browser,
   choose,
-  saveNewToken,
   createTenant,
   createToken,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   pauseClock,
   portalUrl,
   runClockUntil,
+  saveNewToken,
   screenshot,
+  screenshotAtWidths,
   searchGrid,
   serverCall,
   sessionOf,
   signedInPage,
   uniqueName,
   type ListResponse,
-  screenshotAtWidths,
 } from './support';
 import type { JsonOf } from '../src/lib/json-types';
 
@@ -48,16 +48,6 @@ const CLIPBOARD = ['clipboard-read', 'clipboard-write'];
 type TenantRow = JsonOf<Tenant>;
 
 describe('administration (admin)', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   async function contosoId(): Promise<string> {
     return homeTenantId(await sessionOf(browser, 'admin'));
   }

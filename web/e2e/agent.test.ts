@@ -2,18 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
 import {
   api,
+  browser,
   checkRow,
   createToken,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   portalUrl,
   screenshot,
   searchGrid,
@@ -47,18 +46,15 @@ async function until<T>(read: () => Promise<T | undefined> | T | undefined, time
 }
 
 describe('a real agent', () => {
-  let browser: Browser;
   let agent: ChildProcess | undefined;
   let dataDir: string;
   const output: string[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfs-e2e-agent-'));
   });
   afterAll(async () => {
     agent?.kill('SIGTERM');
-    await browser?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

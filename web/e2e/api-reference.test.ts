@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { api, createToken, launchBrowser, newContext, screenshot, sessionOf, type ListResponse } from './support';
+import { describe, expect, test } from 'vitest';
+import { api, browser, createToken, newContext, screenshot, sessionOf, type ListResponse } from './support';
 
 /**
  * The API reference at /docs (issue 35): an integrator with nothing but a tenant API token opens
  * it, authorizes with the token and sends a real request with Try it; the portal stores it.
  */
 describe('the API reference', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('shows each operation with its summary, and Try it reports a packet with a tenant API token', async () => {
     const admin = await sessionOf(browser, 'admin');
     const { generatedToken } = await createToken(admin);

@@ -1,16 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ACTION_RESULT_STATUSES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import {
   actionEndpoint,
   api,
+  browser,
   createActionDefinition,
   createProtocol,
   createProtocolAction,
   createWorkUnit,
   drawer,
-  launchBrowser,
   portalUrl,
   refreshAfterManualAction,
   screenshot,
@@ -31,14 +30,6 @@ import {
  * refused when it is saved.
  */
 describe('automation (administrator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('an automatic email on OnNew and a manual HTTP call on OnAcknowledged, from the outbox to the timeline', async () => {
     const session = await sessionOf(browser, 'admin');
     const endpoint = await actionEndpoint();

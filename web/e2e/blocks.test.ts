@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BLOCK_MESSAGES } from '@cfs/contracts/blocks';
 import { BLOCK_COLORS } from '@cfs/contracts/monitoring';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import {
   api,
+  browser,
   choose,
   createSubscription,
   createTenant,
   createToken,
   drawer,
-  launchBrowser,
+  portalDatabase,
   portalUrl,
   screenshot,
   sessionOf,
@@ -22,7 +23,6 @@ import {
   uniqueName,
   type ListResponse,
   type Session,
-  portalDatabase,
 } from './support';
 
 /**
@@ -46,18 +46,15 @@ async function report(token: string, packets: unknown[]): Promise<void> {
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('blocks (admin)', () => {
-  let browser: Browser;
   let admin: Session;
   let db: pg.Client;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
     db = await portalDatabase();
   }, 60_000);
   afterAll(async () => {
     await db?.end();
-    await browser?.close();
   });
 
   /** A tenant of the test's own with one subscription, and a token that reports its packets. */

@@ -1,17 +1,17 @@
 import fs from 'node:fs/promises';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { COMMUNICATION_MESSAGES, type Communication } from '@cfs/contracts/communications';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   choose,
   createTenant,
   createWorkUnit,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   newContext,
   screenshot,
   screenshotAtWidths,
@@ -33,13 +33,11 @@ type CommunicationRow = JsonOf<Communication>;
  * communication without a next update and with a root cause.
  */
 describe('work unit communications', () => {
-  let browser: Browser;
   let admin: Session;
   let tenant: { tenantId: string; name: string; internalNotificationEmailAddress: string | null };
   let communicationsPath: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
     // A tenant of the test's own, with an internal notification address the outbox keeps mail for.
     tenant = await createTenant(admin, {
@@ -48,9 +46,6 @@ describe('work unit communications', () => {
     });
     communicationsPath = `/${homeTenantId(admin)}/workunitcommunications`;
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   function createCommunication(fields: Partial<CommunicationRow> & { title: string }): Promise<CommunicationRow> {
     return api<CommunicationRow>(admin, '/v1/workunitcommunications', {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import {
   addDays,
   complianceExportFileName,
@@ -14,8 +14,8 @@ import {
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   createTenant,
-  launchBrowser,
   newContext,
   portalDatabase,
   screenshot,
@@ -157,14 +157,6 @@ async function toast(page: Page, message: string): Promise<void> {
 }
 
 describe('the compliance checklist (administrator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('every status transition: set, change, deselect and Cancel, deselect and Delete, a note on an empty row, a note saved on blur', async () => {
     const session = await sessionOf(browser, 'admin');
     const tenant = await createTenant(session);
@@ -427,14 +419,6 @@ describe('the compliance checklist (administrator)', () => {
 });
 
 describe('the compliance checklist (view only)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('a user with Compliance view only sees the week and cannot change it', async () => {
     const admin = await sessionOf(browser, 'admin');
     const tenant = await createTenant(admin);

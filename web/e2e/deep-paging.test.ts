@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
-import { createTenant, launchBrowser, sessionOf, signedInPage, portalDatabase } from './support';
+import { browser, createTenant, portalDatabase, sessionOf, signedInPage } from './support';
 
 /**
  * Paging a long list in the work units grid: Next and Previous go by the list's continuation
@@ -20,11 +20,9 @@ const unit = (n: number) => `Deep unit ${String(n).padStart(5, '0')}`;
 const units = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => unit(from + index));
 
 describe('paging deep into a long list', () => {
-  let browser: Browser;
   let tenantId: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     const admin = await sessionOf(browser, 'admin');
     ({ tenantId } = await createTenant(admin));
     const db = await portalDatabase();

@@ -1,25 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
 import type { DeviceOperation } from '@cfs/contracts/device-operations';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   createToken,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   portalDatabase,
   portalUrl,
+  screenshot,
   searchGrid,
   sessionOf,
   signedInPage,
   uniqueName,
   type ListResponse,
   type Session,
-  screenshot,
 } from './support';
 
 /**
@@ -79,14 +79,6 @@ async function createOperation(session: Session, name: string): Promise<string> 
 }
 
 describe('device operations (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   /** The operation's package as the agent reports it installed on the device. */
   async function install(deviceId: string, operationId: string): Promise<void> {
     const db = await portalDatabase();

@@ -1,23 +1,23 @@
 import type pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import {
   api,
+  browser,
   choose,
-  searchGrid,
   createSubscription,
   createTenant,
   drawer,
   gridRow,
-  launchBrowser,
+  portalDatabase,
+  screenshot,
+  searchGrid,
   sessionOf,
   signedInPage,
   uniqueName,
   type Session,
-  screenshot,
-  portalDatabase,
 } from './support';
 
 /**
@@ -37,14 +37,12 @@ interface DeviceRow {
 }
 
 describe('devices (admin)', () => {
-  let browser: Browser;
   let admin: Session;
   let db: pg.Client;
   let tenantId: string;
   let subscriptionId: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
     ({ tenantId } = await createTenant(admin));
     ({ subscriptionId } = await createSubscription(admin, tenantId));
@@ -52,7 +50,6 @@ describe('devices (admin)', () => {
   }, 60_000);
   afterAll(async () => {
     await db?.end();
-    await browser?.close();
   });
 
   async function device(name: string, values: { locationId?: string } = {}): Promise<string> {

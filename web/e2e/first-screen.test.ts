@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkRow, createWorkUnit, drawer, homeTenantId, launchBrowser, sessionOf, signedInPage } from './support';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { browser, checkRow, createWorkUnit, drawer, homeTenantId, sessionOf, signedInPage } from './support';
 
 /**
  * The work units list as the first screen (issue "Speed measured against the limit"): with an
@@ -50,16 +50,6 @@ function snapshot(traffic: Traffic): Traffic {
 }
 
 describe('the work units list as the first screen', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   /** The operator's list in a context of its own (an empty cache), up to its first row. */
   async function openFirstScreen(): Promise<{ page: Page; traffic: Traffic; beforeRow: Traffic }> {
     const operator = await sessionOf(browser, 'operator');

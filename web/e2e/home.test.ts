@@ -1,12 +1,12 @@
 import type pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import {
+  browser,
   createSubscription,
   createTenant,
   drawer,
-  launchBrowser,
   portalDatabase,
   screenshot,
   sessionOf,
@@ -21,7 +21,6 @@ import {
  * figure's link opening its area's screen filtered to the rows it counts.
  */
 describe('home dashboard (admin)', () => {
-  let browser: Browser;
   let admin: Session;
   let db: pg.Client;
   let tenantId: string;
@@ -29,7 +28,6 @@ describe('home dashboard (admin)', () => {
   const busyRule = `${mark} busy rule`;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
     ({ tenantId } = await createTenant(admin));
     const { subscriptionId } = await createSubscription(admin, tenantId);
@@ -82,7 +80,6 @@ describe('home dashboard (admin)', () => {
   }, 60_000);
   afterAll(async () => {
     await db?.end();
-    await browser?.close();
   });
 
   async function home(page: Page): Promise<void> {

@@ -1,17 +1,17 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
 import {
+  browser,
   choose,
   createTenant,
   drawer,
   homeTenantId,
-  launchBrowser,
+  screenshot,
   serverCall,
   sessionOf,
   settled,
-  screenshot,
   signedInPage,
   uniqueName,
   type WorkUnitRow,
@@ -23,15 +23,6 @@ import {
  * new starter request), the Intake unit it creates, a tenant without a schema, and the schema panel.
  */
 describe('the intake wizard', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   async function openIntake(page: Page, tenantId: string): Promise<Locator> {
     await page.goto(`/${tenantId}/workunitsv2`);
     await page.getByRole('heading', { level: 1, name: 'Work Units' }).waitFor();

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { TEXT_MAX } from '@cfs/contracts/work-units';
 import {
+  browser,
   createSubscription,
   createTenant,
   createToken,
@@ -10,7 +11,7 @@ import {
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
+  insertLinePackage,
   portalDatabase,
   portalUrl,
   screenshot,
@@ -19,7 +20,6 @@ import {
   signedInPage,
   uniqueName,
   type Session,
-  insertLinePackage,
 } from './support';
 
 /**
@@ -72,14 +72,6 @@ async function whollyInGrid(page: Page, element: Locator): Promise<boolean> {
 }
 
 describe('layout on a laptop screen and in dark mode', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('at 1440 px the work units grid fits without scrolling sideways; the columns left out are offered in the column panel', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator, { title: uniqueName('E2E laptop') });

@@ -1,10 +1,10 @@
-import type { Browser, Request, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Request, Response } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import {
+  browser,
   createWorkUnit,
   gridRow,
-  launchBrowser,
   pauseClock,
   runClockUntil,
   sessionOf,
@@ -18,14 +18,6 @@ import {
  * server answers 304 Not Modified (no list query) and the grid keeps showing its rows; a change
  * made meanwhile is shown on the next poll.
  */
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 function isListAnswer(response: Response): boolean {
   const url = new URL(response.url());

@@ -1,18 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Location } from '@cfs/contracts/locations';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
+  screenshot,
   searchGrid,
   sessionOf,
   signedInPage,
   uniqueName,
-  screenshot,
 } from './support';
 
 /**
@@ -20,14 +19,6 @@ import {
  * Create/Edit Location drawer addressed by `?locationId=`. Each test makes its own locations.
  */
 describe('locations (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('creates a location in the drawer, finds it by city, and edits it', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);

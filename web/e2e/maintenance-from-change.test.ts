@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   createChangeRequest,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   screenshot,
   searchGrid,
   sessionOf,
@@ -27,14 +26,6 @@ const OPERATOR_MAIL = 'operator@cfs.example';
  * in their own browser, opens a Maintenance rule that Rules shows with a link back to the change.
  */
 describe('maintenance from a change request', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('both approvers approve a planned-outage change; its Maintenance rule is in Rules and links to the change', async () => {
     const operator = await sessionOf(browser, 'operator');
     const admin = await sessionOf(browser, 'admin');

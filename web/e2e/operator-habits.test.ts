@@ -1,12 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import {
+  browser,
   createTenant,
   createWorkUnit,
   drawer,
   gridRow,
-  launchBrowser,
   openPages,
   pauseClock,
   screenshot,
@@ -46,16 +46,6 @@ function listState(page: Page): { search?: string; sort?: unknown[]; filters?: {
 }
 
 describe('operators’ habits in lists and drawers', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('a title is a link to the open unit: a plain click opens the drawer in place, Ctrl+click and a middle click open it in a new tab', async () => {
     const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E linked') });
     const page = await signedInPage(browser, 'operator');

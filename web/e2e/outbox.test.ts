@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import {
   api,
+  browser,
   createTenant,
   createWorkUnit,
   drawer,
   gridRow,
-  launchBrowser,
   portalDatabase,
   screenshot,
   searchGrid,
@@ -25,16 +24,11 @@ import {
  * sandboxed frame; an operator (no Settings permission) is not offered the screen.
  */
 describe('the Outbox (administrator)', () => {
-  let browser: Browser;
   let admin: Session;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   test('an email the worker kept for a Send Email step is listed, found by search and shown in its drawer', async () => {
     const internal = `noc-${randomUUID().slice(0, 8)}@outbox.example`;

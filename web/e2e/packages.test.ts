@@ -1,15 +1,15 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import {
+  browser,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
+  screenshot,
   searchGrid,
   sessionOf,
   signedInPage,
   uniqueName,
-  screenshot,
 } from './support';
 
 /**
@@ -25,14 +25,6 @@ async function chooseOption(scope: Locator, page: Page, label: string, option: s
 }
 
 describe('package catalogue (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('creates a package, adds an operation, uploads two versions (Latest and Archived) and deletes the archived one', async () => {
     const tenantId = homeTenantId(await sessionOf(browser, 'operator'));
     const page = await signedInPage(browser, 'operator');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
-import { createToken, homeTenantId, launchBrowser, portalUrl, sessionOf, signedInPage, screenshot } from './support';
+import { browser, createToken, homeTenantId, portalUrl, screenshot, sessionOf, signedInPage } from './support';
 
 /**
  * The packets of an entity (spec 002 §2 route /packets/{id}; §3 Packet; §8 empty states): the
@@ -21,16 +20,6 @@ async function report(token: string, packets: unknown[]): Promise<void> {
 }
 
 describe('packets (operator)', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('shows the latest packet of an entity as people read it, with its history', async () => {
     const session = await sessionOf(browser, 'operator');
     const { generatedToken } = await createToken(session);

@@ -1,16 +1,16 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_EVENT_TYPES } from '@cfs/contracts/work-units';
 import {
   actionEndpoint,
+  browser,
   createActionDefinition,
   createProtocol,
   createProtocolAction,
   createWorkUnit,
   drawer,
-  launchBrowser,
   refreshAfterManualAction,
   screenshot,
   sessionOf,
@@ -26,14 +26,6 @@ import {
  * The 5 s pass on the page's clock, once the server holds the outcome.
  */
 describe('pending actions (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   const tab = (panel: Locator, name: RegExp | string) => panel.getByRole('tab', { name });
   const card = (panel: Locator, summary: string) => panel.getByRole('article', { name: summary });
 

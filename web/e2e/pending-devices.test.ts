@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { PENDING_DEVICE_MESSAGES } from '@cfs/contracts/pending-devices';
 import type { PendingDevice } from '@cfs/contracts/pending-devices';
 import type { JsonOf } from '../src/lib/json-types';
 import {
+  browser,
   createToken,
   gridRow,
   homeTenantId,
-  launchBrowser,
   portalUrl,
+  screenshot,
   searchGrid,
   serverCall,
   sessionOf,
@@ -17,7 +18,6 @@ import {
   uniqueName,
   type ListResponse,
   type Session,
-  screenshot,
 } from './support';
 
 /**
@@ -65,14 +65,6 @@ async function select(row: Locator): Promise<void> {
 }
 
 describe('pending devices (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   async function openPage(): Promise<{ page: Page; session: Session }> {
     const session = await sessionOf(browser, 'operator');
     const page = await signedInPage(browser, 'operator');

@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { PORTAL_EXITED_FILE } from './global-setup';
+import { closeFileBrowser, launchFileBrowser } from './support';
 
 /**
  * Before a browser test file: waits until the portal of the global setup (global-setup.ts)
- * answers. It starts while the other projects' setups run; once it is up, this is one request.
+ * answers, then launches the file's browser. It starts while the other projects' setups run; once it is up, this is one request.
  */
 const HEALTHY_WITHIN_MS = 90_000;
 
@@ -28,3 +29,7 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }, HEALTHY_WITHIN_MS + 10_000);
+
+/** The file's browser (`browser` of support.ts), one per file, closed after its last test. */
+beforeAll(launchFileBrowser, 60_000);
+afterAll(closeFileBrowser);

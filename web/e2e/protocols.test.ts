@@ -1,15 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { EMAIL_TEMPLATES } from '@cfs/contracts/automation';
 import { type ProtocolAction } from '@cfs/contracts/protocols';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   choose,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   screenshot,
   searchGrid,
   sessionOf,
@@ -24,14 +23,6 @@ import {
  * its Assigned Rules tab, the Protocol Actions drawer and its Create/Edit Protocol Action drawer.
  */
 describe('protocols (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('creates a protocol, adds a protocol action, edits and deletes it, and deletes the protocol', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);

@@ -1,22 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RESOLUTION_CENTER_MESSAGES, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
-import { choose, drawer, gridRow, launchBrowser, screenshot, settled, signedInPage, uniqueName } from './support';
+import { browser, choose, drawer, gridRow, screenshot, settled, signedInPage, uniqueName } from './support';
 
 /**
  * The Resolution Center as an end user meets it: the standalone layout, a request filed through
  * Create Request (with the spec's messages for what is missing), its details and a call back.
  */
 describe('the Resolution Center (end user)', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('an end user files a request, opens it and asks for a call back', async () => {
     const page = await signedInPage(browser, 'enduser');
     await page.goto('/resolutioncenter?showThanksForFeedbackMessage=true');

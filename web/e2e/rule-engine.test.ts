@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
 import {
   api,
+  browser,
   createSubscription,
   createTenant,
   createToken,
   drawer,
-  launchBrowser,
   portalUrl,
   screenshot,
   sessionOf,
@@ -27,16 +26,11 @@ import {
  * the match with why it fired in the block's Rule Matches tab, and the incident the rule opened.
  */
 describe('a threshold rule in the browser', () => {
-  let browser: Browser;
   let admin: Session;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     admin = await sessionOf(browser, 'admin');
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   test('a packet over the threshold turns the tile red, records why, and opens an incident', async () => {
     const tenant = await createTenant(admin, { name: uniqueName('Rules E2E') });

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { BUILT_IN_ACTIONS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import type { Rule } from '@cfs/contracts/rules';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  browser,
   choose,
   createToken,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   portalUrl,
   screenshot,
   searchGrid,
@@ -29,14 +29,6 @@ type RuleRow = JsonOf<Rule>;
  * its row actions, and the 75vw editor with its tabs, messages and Test. Each test makes its own rules.
  */
 describe('rules (operator)', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   const createRule = (session: Session, values: Record<string, unknown> = {}) =>
     api<RuleRow>(session, '/v1/rules', {
       method: 'PUT',

@@ -1,23 +1,23 @@
-import type { Browser, Dialog, Locator, Page } from 'playwright-core';
+import type { Dialog, Locator, Page } from 'playwright-core';
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { TOAST_AUTO_HIDE_MS } from '@cfs/contracts/constants';
 import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import { WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
 import {
-  saveNewToken,
+  browser,
   createChangeRequest,
   createTenant,
   createWorkUnit,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   pauseClock,
   runClockUntil,
+  saveNewToken,
   screenshot,
   searchGrid,
   serverCall,
@@ -99,16 +99,6 @@ async function answerQuestion(page: Page, text: string, reply: 'Yes' | 'No'): Pr
 }
 
 describe('screen habits', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   /** A work unit's panel, open on the user's own new incident. */
   async function openWorkUnit(page: Page, unit: WorkUnitRow): Promise<Locator> {
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);

@@ -1,13 +1,12 @@
-import type { Browser, Locator, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import type { Locator, Page, Request } from 'playwright-core';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import type { SubscriptionLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
 import {
   api,
+  browser,
   homeTenantId,
-  tenantNamed,
-  launchBrowser,
   newContext,
   pauseClock,
   portalUrl,
@@ -16,8 +15,9 @@ import {
   serverCall,
   sessionOf,
   settled,
-  signIn,
   signedInPage,
+  signIn,
+  tenantNamed,
   type PageOptions,
   type UserName,
 } from './support';
@@ -60,16 +60,6 @@ interface EnvironmentInfo {
   environmentColor: string;
   licenseExpiration: string | null;
 }
-
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** A page of the user's on their home, `/{tenantId}`. */
 async function homePage(user: UserName, options: PageOptions = {}): Promise<Page> {

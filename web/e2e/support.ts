@@ -64,9 +64,22 @@ export interface ContextOptions {
   reducedMotion?: 'reduce' | 'no-preference';
 }
 
-/** Debian's Chromium, driven by playwright-core (no downloaded browser). */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/**
+ * The browser of the running test file: Debian's Chromium, driven by playwright-core (no
+ * downloaded browser), launched before the file's first test and closed after its last by the
+ * browser projects' setup file (`web/e2e/portal-ready.ts`).
+ */
+export let browser: Browser;
+
+export async function launchFileBrowser(): Promise<void> {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export async function closeFileBrowser(): Promise<void> {
+  await browser?.close();
 }
 
 /**

@@ -1,23 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import {
   api,
+  browser,
   choose,
-  saveNewToken,
   createSubscription,
   createTenant,
   createWorkUnit,
   drawer,
   gridRow,
-  launchBrowser,
+  saveNewToken,
   screenshot,
   searchGrid,
   serverCall,
   sessionOf,
   signedInPage,
+  tenantNamed,
   uniqueName,
   type ListResponse,
-  tenantNamed,
   type WorkUnitRow,
 } from './support';
 
@@ -29,14 +29,6 @@ import {
  */
 
 const FORBIDDEN = 'You do not have access to one or more requested resources';
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** Contoso's id as admin sees it: operator2 cannot look it up. */
 const contosoId = async () => (await tenantNamed(browser, 'admin', 'Contoso')).tenantId;

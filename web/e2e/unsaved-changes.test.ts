@@ -1,14 +1,14 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import {
+  browser,
   createSubscription,
   createTenant,
   createWorkUnit,
   drawer,
   gridRow,
   homeTenantId,
-  launchBrowser,
   searchGrid,
   serverCall,
   sessionOf,
@@ -40,16 +40,6 @@ async function answer(page: Page, reply: 'Yes' | 'No'): Promise<void> {
 const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
 
 describe('unsaved changes in drawers (admin)', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   /** A page of admin's on the tenants page with the Create Tenant drawer opened by its button (a history entry of its own). */
   async function openCreateTenant(page: Page): Promise<Locator> {
     await page.goto(`/${homeTenantId(await sessionOf(browser, 'admin'))}/tenants`);

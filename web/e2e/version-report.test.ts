@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
+  browser,
   createSubscription,
   createTenant,
   gridRow,
-  launchBrowser,
+  insertLinePackage,
   portalDatabase,
   screenshot,
   searchGrid,
@@ -13,7 +13,6 @@ import {
   signedInPage,
   tenantNamed,
   uniqueName,
-  insertLinePackage,
 } from './support';
 
 /**
@@ -24,13 +23,11 @@ import {
  * would leave them.
  */
 describe('version report (admin)', () => {
-  let browser: Browser;
   let tenant: { tenantId: string; name: string };
   let upToDate: string;
   let behind: string;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     const admin = await sessionOf(browser, 'admin');
     tenant = await createTenant(admin, { name: uniqueName('E2E Versions') });
     const subscription = await createSubscription(admin, tenant.tenantId, 'Line 1');
@@ -58,9 +55,6 @@ describe('version report (admin)', () => {
     } finally {
       await db.end();
     }
-  });
-  afterAll(async () => {
-    await browser?.close();
   });
 
   test("shows the tenant's summary and rows, 25 a page, and exports the page as versionreport.csv", async () => {

@@ -1,12 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import {
+  browser,
   checkRow,
   choose,
   createWorkUnit,
   gridRow,
-  launchBrowser,
   screenshot,
   searchGrid,
   serverCall,
@@ -39,16 +39,6 @@ const viewChip = (page: Page, name: string) =>
   page.getByRole('toolbar', { name: 'Saved views' }).getByRole('button', { name });
 
 describe('bulk actions and saved views on the work units grid', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('changes the state of the checked units and reports the one the state rules refuse, which stays checked', async () => {
     const operator = await sessionOf(browser, 'operator');
     const tag = uniqueName('E2E bulk state');

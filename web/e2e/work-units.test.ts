@@ -1,20 +1,20 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Locator, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page, Request } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { RELATED_SEARCH_DEBOUNCE_MS, WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import {
   api,
+  browser,
   choose,
   createChangeRequest,
   createWorkUnit,
   drawer,
   gridRow,
-  launchBrowser,
   pauseClock,
   screenshot,
   screenshotAtWidths,
@@ -105,16 +105,6 @@ function chip(page: Page, label: string): Locator {
 }
 
 describe('work units (operator, and admin in a second browser)', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('lists New incidents by default with the spec columns, severity colours and the (ack) link', async () => {
     const operator = await sessionOf(browser, 'operator');
     const tag = uniqueName('E2E severity order');
