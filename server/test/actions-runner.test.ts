@@ -109,6 +109,18 @@ const testRun = (actionDefinitionId: string, parameters: Record<string, string> 
   origin: { kind: 'test', messageId: randomUUID(), triggeredBy: 'admin' },
 });
 
+/** A run by a protocol's step on the work unit, asked for by hand by the operator. */
+const protocolOrigin = (workUnitId: number): ActionRun['origin'] => ({
+  kind: 'protocol',
+  workUnitId,
+  protocolId: 1,
+  protocolActionId: randomUUID(),
+  workUnitEventTypeId: 1,
+  manual: true,
+  triggeredBy: 'operator',
+  workUnitEventId: null,
+});
+
 const historyOf = (key: string) =>
   scoped(portal.db, ALL_TENANTS).selectFrom('action_history').selectAll().where('job_key', '=', key).execute();
 
@@ -182,16 +194,7 @@ describe('placeholders', () => {
         actionDefinitionId: id,
         tenantId: DEMO.contoso,
         parameters: {},
-        origin: {
-          kind: 'protocol',
-          workUnitId: unit.work_unit_id,
-          protocolId: 1,
-          protocolActionId: randomUUID(),
-          workUnitEventTypeId: 1,
-          manual: true,
-          triggeredBy: 'operator',
-          workUnitEventId: null,
-        },
+        origin: protocolOrigin(unit.work_unit_id),
       },
       key,
     );
@@ -431,16 +434,7 @@ test('every placeholder the editors list for a kind of run is filled by such a r
   const ruleMatchId = randomUUID();
   await recordUnitOpened(ruleMatchId, unit.work_unit_id);
   const origins: Record<'protocol' | 'rule' | 'test', ActionRun['origin']> = {
-    protocol: {
-      kind: 'protocol',
-      workUnitId: unit.work_unit_id,
-      protocolId: 1,
-      protocolActionId: randomUUID(),
-      workUnitEventTypeId: 1,
-      manual: true,
-      triggeredBy: 'operator',
-      workUnitEventId: null,
-    },
+    protocol: protocolOrigin(unit.work_unit_id),
     rule: {
       kind: 'rule',
       ruleMatchId,

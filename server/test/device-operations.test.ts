@@ -4,9 +4,8 @@ import { OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
-import { insertDevice, insertPackageWithOperation } from './fleet-factories.js';
+import { expectEntityIdRefusedTo, insertDevice, insertPackageWithOperation } from './fleet-factories.js';
 
 let portal: TestPortal;
 let device: { device_id: string };
@@ -408,24 +407,12 @@ describe('device operations', () => {
     });
     expect(cloned.statusCode, cloned.body).toBe(200);
     const [copy] = cloned.json<{ deviceOperationIds: string[] }>().deviceOperationIds;
-    const fabrikamToken = (await createTokenAs(portal, 'admin', DEMO.fabrikam)).generatedToken;
     for (const entityId of [made.deviceOperationId, copy!]) {
-      const packet = await portal.app.inject({
-        method: 'POST',
-        url: '/v1/packets',
-        payload: { entityId, timestamp: new Date().toISOString(), message: { Value: 1 } },
-        headers: { authorization: `Bearer ${fabrikamToken}` },
+      await expectEntityIdRefusedTo(portal, entityId, {
+        user: 'operator2',
+        tenantId: DEMO.fabrikam,
+        subscriptionId: DEMO.fabrikamProduction,
       });
-      expect(packet.statusCode).toBe(403);
-      const block = await portal.as('operator2', {
-        method: 'PUT',
-        url: '/v1/blocks',
-        payload: { blockId: entityId, subscriptionId: DEMO.fabrikamProduction, name: 'Taken', blockTypeId: 1 },
-      });
-      expect(block.statusCode).toBe(400);
-      expect(block.json<{ errors: Record<string, string[]> }>().errors.blockId).toEqual([
-        'This Block ID cannot be used; please enter another.',
-      ]);
     }
     // Its own tenant may show it as a block.
     expect(

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { recordCreatedEntities } from '../src/engines/ingestion/entity-owners.js';
+import { expect } from 'vitest';
+import { createTokenAs } from './factories.js';
 import type { TestPortal } from './harness.js';
 
 /**
@@ -82,4 +84,33 @@ export async function insertPendingDevice(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Checks that an entity belongs to its own tenant only: another tenant (`other`) can neither
+ * report a packet for it with its tenant API token (403) nor take its id for a block of its own
+ * (400, with the spec's message).
+ */
+export async function expectEntityIdRefusedTo(
+  portal: TestPortal,
+  entityId: string,
+  other: { user: string; tenantId: string; subscriptionId: string },
+): Promise<void> {
+  const token = (await createTokenAs(portal, 'admin', other.tenantId)).generatedToken;
+  const packet = await portal.app.inject({
+    method: 'POST',
+    url: '/v1/packets',
+    payload: { entityId, timestamp: new Date().toISOString(), message: { Value: 1 } },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(packet.statusCode).toBe(403);
+  const block = await portal.as(other.user, {
+    method: 'PUT',
+    url: '/v1/blocks',
+    payload: { blockId: entityId, subscriptionId: other.subscriptionId, name: 'Taken', blockTypeId: 1 },
+  });
+  expect(block.statusCode).toBe(400);
+  expect(block.json<{ errors: Record<string, string[]> }>().errors.blockId).toEqual([
+    'This Block ID cannot be used; please enter another.',
+  ]);
 }

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
-import { insertPendingDevice } from './fleet-factories.js';
+import { expectEntityIdRefusedTo, insertPendingDevice } from './fleet-factories.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -156,23 +155,11 @@ describe('pending devices', () => {
     const promoted = await promote('operator2', [pending.pending_device_id]);
     expect(promoted.statusCode, promoted.body).toBe(200);
     const [deviceId] = promoted.json<{ deviceIds: string[] }>().deviceIds;
-    const contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
-    const packet = await portal.app.inject({
-      method: 'POST',
-      url: '/v1/packets',
-      payload: { entityId: deviceId, timestamp: new Date().toISOString(), message: { Value: 1 } },
-      headers: { authorization: `Bearer ${contosoToken}` },
+    await expectEntityIdRefusedTo(portal, deviceId!, {
+      user: 'operator',
+      tenantId: DEMO.contoso,
+      subscriptionId: DEMO.contosoProduction,
     });
-    expect(packet.statusCode).toBe(403);
-    const block = await portal.as('operator', {
-      method: 'PUT',
-      url: '/v1/blocks',
-      payload: { blockId: deviceId, subscriptionId: DEMO.contosoProduction, name: 'Taken', blockTypeId: 1 },
-    });
-    expect(block.statusCode).toBe(400);
-    expect(block.json<{ errors: Record<string, string[]> }>().errors.blockId).toEqual([
-      'This Block ID cannot be used; please enter another.',
-    ]);
   });
 
   it('promotes all or nothing: one missing id leaves every pending device where it was', async () => {

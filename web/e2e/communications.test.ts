@@ -54,6 +54,18 @@ describe('work unit communications', () => {
     });
   }
 
+  /** The communication's drawer on its Activities tab, with its Next and Past steps. */
+  async function openActivities(communication: CommunicationRow) {
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(
+      `${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`,
+    );
+    const panel = drawer(page);
+    const next = panel.getByRole('region', { name: 'Next steps' });
+    const past = panel.getByRole('region', { name: 'Past steps' });
+    return { page, panel, next, past };
+  }
+
   async function openRowAction(page: Page, title: string, action: string): Promise<void> {
     await gridRow(page, title).getByRole('button', { name: action }).click();
   }
@@ -342,13 +354,7 @@ describe('work unit communications', () => {
       });
     await activity('Replace the reader controller');
     await activity('Call the vendor');
-    const page = await signedInPage(browser, 'admin');
-    await page.goto(
-      `${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`,
-    );
-    const panel = drawer(page);
-    const next = panel.getByRole('region', { name: 'Next steps' });
-    const past = panel.getByRole('region', { name: 'Past steps' });
+    const { page, panel, next, past } = await openActivities(communication);
     await next.getByText('Replace the reader controller').waitFor();
 
     await next
@@ -380,13 +386,7 @@ describe('work unit communications', () => {
 
   test('after Save the activity form is ready for another step, and each Add button starts a step of its kind', async () => {
     const communication = await createCommunication({ title: uniqueName('Printer queue stalled') });
-    const page = await signedInPage(browser, 'admin');
-    await page.goto(
-      `${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`,
-    );
-    const panel = drawer(page);
-    const next = panel.getByRole('region', { name: 'Next steps' });
-    const past = panel.getByRole('region', { name: 'Past steps' });
+    const { page, panel, next, past } = await openActivities(communication);
     await next.getByText('No next steps.').waitFor();
 
     await panel.getByRole('button', { name: 'Add Next step' }).click();

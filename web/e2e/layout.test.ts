@@ -124,17 +124,10 @@ describe('layout on a laptop screen and in dark mode', () => {
     const deviceName = uniqueName('e2e-laptop-host').replace(' ', '-');
     const db = await portalDatabase();
     try {
-      const { packageId, version } = await insertLinePackage(db, tenant.tenantId);
+      const { version, installedOn } = await insertLinePackage(db, tenant.tenantId);
       const installed = await version('1.0.0', 2);
       await version('1.1.0', 1);
-      const device = await db.query<{ device_id: string }>(
-        `INSERT INTO device (tenant_id, subscription_id, name) VALUES ($1, $2, $3) RETURNING device_id`,
-        [tenant.tenantId, subscription.subscriptionId, deviceName],
-      );
-      await db.query(
-        `INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id) VALUES ($1, $2, $3, $4, $4, 2)`,
-        [device.rows[0]!.device_id, packageId, tenant.tenantId, installed],
-      );
+      await installedOn(deviceName, subscription.subscriptionId, installed);
     } finally {
       await db.end();
     }

@@ -20,6 +20,35 @@ import {
 } from './support';
 
 /**
+ * A tenant of the test's own with one block (named after `what`), and a way to report a packet
+ * of that block with a tenant API token, as a device would.
+ */
+async function ownBlock(admin: Session, what: string) {
+  const tenant = await createTenant(admin, { name: uniqueName('Rules E2E') });
+  const subscription = await createSubscription(admin, tenant.tenantId, uniqueName('Plant'));
+  const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
+  const blockId = randomUUID();
+  const name = uniqueName(what);
+  await api(admin, '/v1/blocks', {
+    method: 'PUT',
+    body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 },
+  });
+  const report = async (value: number) => {
+    const response = await fetch(`${portalUrl()}/v1/packets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        entityId: blockId,
+        timestamp: new Date().toISOString(),
+        message: { Value: value, Properties: { BlockName: name } },
+      }),
+    });
+    expect(response.status).toBe(200);
+  };
+  return { tenant, blockId, name, report };
+}
+
+/**
  * The rule engine as a user meets it, with nothing written behind the portal's back: a rule made
  * through the API, a packet over its threshold reported with a tenant token, and then in the
  * browser the block's tile turned red by the rule's Set Colour action (run by the portal's worker),
@@ -33,15 +62,7 @@ describe('a threshold rule in the browser', () => {
   }, 60_000);
 
   test('a packet over the threshold turns the tile red, records why, and opens an incident', async () => {
-    const tenant = await createTenant(admin, { name: uniqueName('Rules E2E') });
-    const subscription = await createSubscription(admin, tenant.tenantId, uniqueName('Plant'));
-    const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
-    const blockId = randomUUID();
-    const name = uniqueName('Boiler');
-    await api(admin, '/v1/blocks', {
-      method: 'PUT',
-      body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 },
-    });
+    const { tenant, blockId, name, report } = await ownBlock(admin, 'Boiler');
     const ruleName = uniqueName('Boiler too hot');
     const rule = await api<Rule>(admin, '/v1/rules', {
       method: 'PUT',
@@ -62,18 +83,6 @@ describe('a threshold rule in the browser', () => {
       },
     });
 
-    const report = async (value: number) => {
-      const response = await fetch(`${portalUrl()}/v1/packets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          entityId: blockId,
-          timestamp: new Date().toISOString(),
-          message: { Value: value, Properties: { BlockName: name } },
-        }),
-      });
-      expect(response.status).toBe(200);
-    };
     await report(72);
     await report(129);
 
@@ -138,15 +147,7 @@ describe('a threshold rule in the browser', () => {
   }, 90_000);
 
   test('the Timeline shows a repeated match as caused by the first packet that matched, not the newest', async () => {
-    const tenant = await createTenant(admin, { name: uniqueName('Rules E2E') });
-    const subscription = await createSubscription(admin, tenant.tenantId, uniqueName('Plant'));
-    const { generatedToken } = await createToken(admin, { tenantId: tenant.tenantId });
-    const blockId = randomUUID();
-    const name = uniqueName('Kiln');
-    await api(admin, '/v1/blocks', {
-      method: 'PUT',
-      body: { blockId, subscriptionId: subscription.subscriptionId, name, description: null, blockTypeId: 1 },
-    });
+    const { tenant, name, report } = await ownBlock(admin, 'Kiln');
     const ruleName = uniqueName('Kiln too hot');
     await api<Rule>(admin, '/v1/rules', {
       method: 'PUT',
@@ -161,18 +162,7 @@ describe('a threshold rule in the browser', () => {
         ],
       },
     });
-    for (const value of [131, 142, 153]) {
-      const response = await fetch(`${portalUrl()}/v1/packets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          entityId: blockId,
-          timestamp: new Date().toISOString(),
-          message: { Value: value, Properties: { BlockName: name } },
-        }),
-      });
-      expect(response.status).toBe(200);
-    }
+    for (const value of [131, 142, 153]) await report(value);
 
     const page = await signedInPage(browser, 'admin');
     await page.goto(`/${tenant.tenantId}/blocks`);

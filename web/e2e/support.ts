@@ -712,12 +712,17 @@ export async function actionEndpoint(): Promise<{ url: string; calls: ReceivedCa
 
 /**
  * A tenant's package "Line Agent" written behind the portal's back (the Version report's data),
- * and a maker of its versions: `await version('1.1.0', status)` answers the new version's id.
+ * a maker of its versions (`await version('1.1.0', status)` answers the new version's id), and a
+ * maker of a device of a subscription of that tenant with one of those versions installed.
  */
 export async function insertLinePackage(
   db: pg.Client,
   tenantId: string,
-): Promise<{ packageId: string; version: (text: string, status: number) => Promise<string> }> {
+): Promise<{
+  packageId: string;
+  version: (text: string, status: number) => Promise<string>;
+  installedOn: (deviceName: string, subscriptionId: string, versionId: string) => Promise<void>;
+}> {
   const pkg = await db.query<{ package_id: string }>(
     `INSERT INTO package (tenant_id, name, package_type_id, operating_system_ids) VALUES ($1, 'Line Agent', 1, '{1}') RETURNING package_id`,
     [tenantId],
@@ -730,5 +735,15 @@ export async function insertLinePackage(
         [packageId, text, status, randomBytes(32).toString('hex')],
       )
     ).rows[0]!.package_version_id;
-  return { packageId, version };
+  const installedOn = async (deviceName: string, subscriptionId: string, versionId: string) => {
+    const device = await db.query<{ device_id: string }>(
+      `INSERT INTO device (tenant_id, subscription_id, name) VALUES ($1, $2, $3) RETURNING device_id`,
+      [tenantId, subscriptionId, deviceName],
+    );
+    await db.query(
+      `INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id) VALUES ($1, $2, $3, $4, $4, 2)`,
+      [device.rows[0]!.device_id, packageId, tenantId, versionId],
+    );
+  };
+  return { packageId, version, installedOn };
 }

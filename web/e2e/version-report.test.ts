@@ -35,7 +35,7 @@ describe('version report (admin)', () => {
     behind = uniqueName('e2e-host-b');
     const db = await portalDatabase();
     try {
-      const { packageId, version } = await insertLinePackage(db, tenant.tenantId);
+      const { version, installedOn } = await insertLinePackage(db, tenant.tenantId);
       const old = await version('1.0.0', 2);
       const latest = await version('1.1.0', 1);
       await version('1.2.0-beta.1', 3);
@@ -43,14 +43,7 @@ describe('version report (admin)', () => {
         [upToDate, latest],
         [behind, old],
       ] as const) {
-        const device = await db.query<{ device_id: string }>(
-          `INSERT INTO device (tenant_id, subscription_id, name) VALUES ($1, $2, $3) RETURNING device_id`,
-          [tenant.tenantId, subscription.subscriptionId, name],
-        );
-        await db.query(
-          `INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id) VALUES ($1, $2, $3, $4, $4, 2)`,
-          [device.rows[0]!.device_id, packageId, tenant.tenantId, installed],
-        );
+        await installedOn(name, subscription.subscriptionId, installed);
       }
     } finally {
       await db.end();

@@ -218,6 +218,14 @@ export async function triggerManualAction(
         workUnitEventId: null,
       },
     } satisfies ActionRun;
+    const noteOnUnit = (done: 'rejected' | 'triggered') =>
+      systemWorkUnitWriter().recordNote(trx, {
+        tenantId: unit.tenant_id,
+        workUnitId: unit.work_unit_id,
+        detail: `Manual action "${step.name}" ${done} by ${user.userName}.`,
+        historyType: HISTORY_TYPES.ProtocolActionActivity,
+        createdBy: user.userName,
+      });
     if (input.reject) {
       const key = `${REJECT_PREFIX}${onceKey}${suffix}`;
       await recordRejectedRun(
@@ -226,26 +234,14 @@ export async function triggerManualAction(
         key,
         `Rejected by ${user.userName}.`,
       );
-      await systemWorkUnitWriter().recordNote(trx, {
-        tenantId: unit.tenant_id,
-        workUnitId: unit.work_unit_id,
-        detail: `Manual action "${step.name}" rejected by ${user.userName}.`,
-        historyType: HISTORY_TYPES.ProtocolActionActivity,
-        createdBy: user.userName,
-      });
+      await noteOnUnit('rejected');
       return { id: key, status: 200 };
     }
     const key = `protocol-manual:${onceKey}${suffix}`;
     await enqueueActionRun(trx, run, key);
     // Its outcome is noted on the unit once the run is done.
     await enqueue(trx, protocolRunNoteTask, { key }, { key, runAt: new Date(Date.now() + 1000) });
-    await systemWorkUnitWriter().recordNote(trx, {
-      tenantId: unit.tenant_id,
-      workUnitId: unit.work_unit_id,
-      detail: `Manual action "${step.name}" triggered by ${user.userName}.`,
-      historyType: HISTORY_TYPES.ProtocolActionActivity,
-      createdBy: user.userName,
-    });
+    await noteOnUnit('triggered');
     return { id: key, status: 202 };
   });
 }
