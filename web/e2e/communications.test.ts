@@ -54,13 +54,20 @@ describe('work unit communications', () => {
     });
   }
 
+  /** The communication's drawer, opened from its address, once it shows the communication's heading. */
+  async function openCommunication(communication: CommunicationRow, query = '') {
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}${query}`);
+    const panel = drawer(page);
+    await panel
+      .getByRole('heading', { name: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}` })
+      .waitFor();
+    return { page, panel };
+  }
+
   /** The communication's drawer on its Activities tab, with its Next and Past steps. */
   async function openActivities(communication: CommunicationRow) {
-    const page = await signedInPage(browser, 'admin');
-    await page.goto(
-      `${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}&tab=activities`,
-    );
-    const panel = drawer(page);
+    const { page, panel } = await openCommunication(communication, '&tab=activities');
     const next = panel.getByRole('region', { name: 'Next steps' });
     const past = panel.getByRole('region', { name: 'Past steps' });
     return { page, panel, next, past };
@@ -424,12 +431,7 @@ describe('work unit communications', () => {
 
   test('a date typed as it is shown, with a space before the time, is stored as typed; a partial date says "Please enter a valid date" and is not saved', async () => {
     const communication = await createCommunication({ title: uniqueName('Date entry') });
-    const page = await signedInPage(browser, 'admin');
-    await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}`);
-    const panel = drawer(page);
-    await panel
-      .getByRole('heading', { name: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}` })
-      .waitFor();
+    const { page, panel } = await openCommunication(communication);
     const started = panel.getByRole('group', { name: 'Event Started' });
     await started.getByRole('spinbutton', { name: 'Day' }).click();
     await page.keyboard.type('01122026 1530');
@@ -491,12 +493,7 @@ describe('work unit communications', () => {
       title: uniqueName('VPN drops'),
       nextUpdate: new Date(Date.now() + 2 * 60 * 60_000).toISOString(),
     });
-    const page = await signedInPage(browser, 'admin');
-    await page.goto(`${communicationsPath}?publicWuCommId=${communication.publicWorkUnitCommunicationId}`);
-    const panel = drawer(page);
-    await panel
-      .getByRole('heading', { name: `WUCOMM #${communication.publicWorkUnitCommunicationId}: ${communication.title}` })
-      .waitFor();
+    const { page, panel } = await openCommunication(communication);
     const nextUpdate = nextUpdateInput(panel);
     expect(await nextUpdate.inputValue()).not.toBe('');
 

@@ -48,6 +48,16 @@ async function ownBlock(admin: Session, what: string) {
   return { tenant, blockId, name, report };
 }
 
+/** An ingestion rule on the tenant's packets whose Value is over 100, its match kept 5 minutes from the last. */
+const overHundred = (name: string, tenantId: string) => ({
+  name,
+  ruleTypeId: RULE_TYPES.Ingestion,
+  tenantId,
+  matchLifetime: '00:05:00',
+  useSlidingExpiration: true,
+  conditions: [{ Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' }],
+});
+
 /**
  * The rule engine as a user meets it, with nothing written behind the portal's back: a rule made
  * through the API, a packet over its threshold reported with a tenant token, and then in the
@@ -67,14 +77,7 @@ describe('a threshold rule in the browser', () => {
     const rule = await api<Rule>(admin, '/v1/rules', {
       method: 'PUT',
       body: {
-        name: ruleName,
-        ruleTypeId: RULE_TYPES.Ingestion,
-        tenantId: tenant.tenantId,
-        matchLifetime: '00:05:00',
-        useSlidingExpiration: true,
-        conditions: [
-          { Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' },
-        ],
+        ...overHundred(ruleName, tenant.tenantId),
         matchActions: [
           { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
           { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '1' } },
@@ -151,16 +154,7 @@ describe('a threshold rule in the browser', () => {
     const ruleName = uniqueName('Kiln too hot');
     await api<Rule>(admin, '/v1/rules', {
       method: 'PUT',
-      body: {
-        name: ruleName,
-        ruleTypeId: RULE_TYPES.Ingestion,
-        tenantId: tenant.tenantId,
-        matchLifetime: '00:05:00',
-        useSlidingExpiration: true,
-        conditions: [
-          { Type: 0, LeftOperand: LEFT_OPERANDS.Value.id, Operator: OPERATORS.GreaterThan, RightOperand: '100' },
-        ],
-      },
+      body: overHundred(ruleName, tenant.tenantId),
     });
     for (const value of [131, 142, 153]) await report(value);
 
