@@ -3,6 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { TABLE_OWNERS } from '../src/db/table-owners.js';
+import { serverSources, SOURCE_ROOT } from './server-program.js';
 
 /*
  * Every table has one owning folder (db/table-owners.ts). This test reads the server's source
@@ -12,10 +13,6 @@ import { TABLE_OWNERS } from '../src/db/table-owners.js';
  * inserts, updates, deletes or merges. Table names held in a
  * variable are read from its type; a write whose table cannot be known is a finding too.
  */
-const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCE_ROOT = path.join(SERVER_ROOT, 'src');
-/** The installation's own set-up and the generic machinery that writes a table its caller names. */
-const NOT_CHECKED = [/^db\/seed\.ts$/, /^db\/demo-work-units\.ts$/, /^db\/migrations\//, /^db\/scoped\.ts$/];
 const WRITE_METHODS = new Set(['insertInto', 'updateTable', 'deleteFrom', 'mergeInto']);
 const RAW_WRITE = /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*|\$)"?/gi;
 /** What follows UPDATE without naming a table: `DO UPDATE SET`, `FOR UPDATE [OF|SKIP|NOWAIT]`. */
@@ -67,17 +64,9 @@ interface Write {
 }
 
 function writes(): Write[] {
-  const configFile = ts.findConfigFile(SERVER_ROOT, ts.sys.fileExists, 'tsconfig.json');
-  if (!configFile) throw new Error('server/tsconfig.json not found');
-  const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, SERVER_ROOT);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true } });
-  const checker = program.getTypeChecker();
+  const { checker, files } = serverSources();
   const found: Write[] = [];
-  for (const file of program.getSourceFiles()) {
-    if (!file.fileName.startsWith(SOURCE_ROOT + path.sep) || file.fileName.endsWith('.test.ts')) continue;
-    const relative = path.relative(SOURCE_ROOT, file.fileName).split(path.sep).join('/');
-    if (NOT_CHECKED.some((pattern) => pattern.test(relative))) continue;
+  for (const { file, relative } of files) {
     const folder = folderOf(relative);
     const at = (node: ts.Node) => `${relative}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
     const visit = (node: ts.Node): void => {

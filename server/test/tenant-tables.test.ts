@@ -1,9 +1,9 @@
-import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
 import { connect } from '../src/db/database.js';
 import { NOT_TENANT_OWNED, TENANT_TABLES } from '../src/db/tenant-tables.js';
+import { serverSources } from './server-program.js';
 import { createTestDatabase } from './test-database.js';
 
 /*
@@ -12,26 +12,12 @@ import { createTestDatabase } from './test-database.js';
  * checker and fails on any selectFrom/updateTable/deleteFrom/insertInto of such a table whose
  * receiver is not a ScopedDb. Only the installation's own set-up writes outside it.
  */
-const SETUP_FILES = [/\/db\/seed\.ts$/, /\/db\/demo-work-units\.ts$/, /\/db\/migrations\//, /\/db\/scoped\.ts$/];
 const QUERY_METHODS = new Set(['selectFrom', 'updateTable', 'deleteFrom', 'insertInto']);
 
 function unscopedQueries(): string[] {
-  const serverRoot = path.resolve(import.meta.dirname, '..');
-  const configFile = ts.findConfigFile(serverRoot, ts.sys.fileExists, 'tsconfig.json');
-  if (!configFile) throw new Error('server/tsconfig.json not found');
-  const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, serverRoot);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true } });
-  const checker = program.getTypeChecker();
+  const { checker, files } = serverSources();
   const found: string[] = [];
-  for (const file of program.getSourceFiles()) {
-    const name = file.fileName;
-    if (
-      !name.startsWith(path.join(serverRoot, 'src')) ||
-      name.endsWith('.test.ts') ||
-      SETUP_FILES.some((pattern) => pattern.test(name))
-    )
-      continue;
+  for (const { file, relative } of files) {
     const visit = (node: ts.Node): void => {
       if (
         ts.isCallExpression(node) &&
@@ -45,7 +31,7 @@ function unscopedQueries(): string[] {
           if (receiver.getSymbol()?.getName() !== 'ScopedDb') {
             const { line } = file.getLineAndCharacterOfPosition(node.getStart());
             found.push(
-              `${path.relative(serverRoot, name)}:${line + 1} ${node.expression.name.text}('${first && ts.isStringLiteralLike(first) ? first.text : ''}')`,
+              `src/${relative}:${line + 1} ${node.expression.name.text}('${first && ts.isStringLiteralLike(first) ? first.text : ''}')`,
             );
           }
         }
