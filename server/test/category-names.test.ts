@@ -1,30 +1,19 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Db } from '../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { up as uniqueCategoryNames } from '../src/db/migrations/0034-category-names-unique.js';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createTestDatabase, runMigration, type TestDatabase } from './test-database.js';
+import { ownDatabase, runMigration } from './test-database.js';
 
 /*
  * Migration 0034 on a database as the release before it left it: a tenant could hold one category
  * name twice, in any case.
  */
-let database: TestDatabase;
-let db: Db;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = connect(database.url, 2);
-  await sql`DROP INDEX work_unit_category_tenant_name_key`.execute(db);
-});
-afterAll(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const own = ownDatabase(2, (db) => sql`DROP INDEX work_unit_category_tenant_name_key`.execute(db));
 
 async function category(tenantId: string, name: string): Promise<number> {
   const { rows } = await sql<{ id: number }>`INSERT INTO work_unit_category (tenant_id, work_unit_type_id, name)
     SELECT ${tenantId}, work_unit_type_id, ${name} FROM work_unit_type ORDER BY work_unit_type_id LIMIT 1 RETURNING work_unit_category_id AS id`.execute(
-    db,
+    own.db,
   );
   return rows[0]!.id;
 }
@@ -36,14 +25,14 @@ describe('making category names unique per tenant', () => {
     const third = await category(DEMO.contoso, 'PRINTERS');
     const elsewhere = await category(DEMO.fabrikam, 'Printers');
 
-    await runMigration(database.url, uniqueCategoryNames);
+    await runMigration(own.url, uniqueCategoryNames);
 
     const { rows } = await sql<{
       id: number;
       name: string;
     }>`SELECT work_unit_category_id AS id, name FROM work_unit_category
       WHERE work_unit_category_id IN (${first}, ${second}, ${third}, ${elsewhere}) ORDER BY work_unit_category_id`.execute(
-      db,
+      own.db,
     );
     expect(rows).toEqual([
       { id: first, name: 'Printers' },

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { inject } from 'vitest';
-import { withDatabaseName } from '../src/db/database.js';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { connect, withDatabaseName, type Db } from '../src/db/database.js';
 import { withClient } from './global-setup.js';
 
 export interface TestDatabase {
@@ -22,6 +22,44 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   return {
     url: withDatabaseName(serverUrl, name),
     drop: () => withClient(serverUrl, (client) => dropWhenLeft(client, name)),
+  };
+}
+
+/** A test file's own database (ownDatabase), there from its first test to its last. */
+export interface OwnDatabase {
+  readonly url: string;
+  /** A pool on it, of the connections asked for. */
+  readonly db: Db;
+}
+
+/**
+ * A database of the test file's own, a copy of the run's template: made before the file's tests
+ * (and then `prepare` runs on it, say to put back what the release before a migration left) and
+ * dropped after them.
+ */
+export function ownDatabase(connections: number, prepare?: (db: Db) => Promise<unknown>): OwnDatabase {
+  let database: TestDatabase | undefined;
+  let pool: Db | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = connect(database.url, connections);
+    await prepare?.(pool);
+  });
+  afterAll(async () => {
+    await pool?.destroy();
+    await database?.drop();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("A test file's own database is there only from its first test on");
+    return value;
+  };
+  return {
+    get url() {
+      return ready(database).url;
+    },
+    get db() {
+      return ready(pool);
+    },
   };
 }
 
