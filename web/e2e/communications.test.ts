@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { COMMUNICATION_MESSAGES, type Communication } from '@cfs/contracts/communications';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
@@ -427,6 +428,52 @@ describe('work unit communications', () => {
       { details: 'Cleared the stuck job', activityType: 'ResolutionActivity' },
       { details: 'Restart the spooler', activityType: 'TaskActivity' },
     ]);
+  });
+
+  test("Add Next step clicked while a past step's Save & Close still settles opens the next step's form, asks nothing, and the settling save leaves it open", async () => {
+    const communication = await createCommunication({ title: uniqueName('Badge printer') });
+    const { page, panel, next, past } = await openActivities(communication);
+    await past.getByText('No past steps.').waitFor();
+    // The save settles once the lists it changed are read again: the grid behind the drawer is
+    // held back, so that the past step shows in its list while its save has not yet settled.
+    let releaseGrid: () => void = () => undefined;
+    const gridHeld = new Promise<void>((resolve) => (releaseGrid = resolve));
+    let heldGridReads = 0;
+    await page.route(
+      (url) => url.pathname === '/v1/workunitcommunications',
+      async (route) => {
+        heldGridReads += 1;
+        await gridHeld;
+        await route.continue();
+      },
+    );
+
+    await panel.getByRole('button', { name: 'Add Past step' }).click();
+    const pastForm = panel.getByRole('form', { name: 'New past step' });
+    await pastForm.getByRole('textbox', { name: 'Details' }).fill('Swapped the ribbon');
+    await pastForm.getByRole('button', { name: 'Save & Close' }).click();
+    await past.getByText('Swapped the ribbon').waitFor();
+    await expect.poll(() => heldGridReads).toBeGreaterThan(0);
+
+    await panel.getByRole('button', { name: 'Add Next step' }).click();
+    const nextForm = panel.getByRole('form', { name: 'New next step' });
+    await nextForm.waitFor();
+    expect(await page.getByText(SHELL_MESSAGES.unsavedChanges).count()).toBe(0);
+    const gridRead = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/v1/workunitcommunications',
+    );
+    releaseGrid();
+    await (await gridRead).finished();
+    await page.unroute((url) => url.pathname === '/v1/workunitcommunications');
+    // Two frames after the grid's answer: the past step's save has settled, and what it would close, it closed.
+    await page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
+    expect(await nextForm.count()).toBe(1);
+    await nextForm.getByRole('textbox', { name: 'Details' }).fill('Order a spare ribbon');
+    await nextForm.getByRole('button', { name: 'Save & Close' }).click();
+    await next.getByText('Order a spare ribbon').waitFor();
+    await nextForm.waitFor({ state: 'detached' });
   });
 
   test('a date typed as it is shown, with a space before the time, is stored as typed; a partial date says "Please enter a valid date" and is not saved', async () => {

@@ -24,6 +24,25 @@ async function chooseOption(scope: Locator, page: Page, label: string, option: s
   await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
 }
 
+/**
+ * Uploads a small script as a version of Contoso's demo package through the Upload Package
+ * Version form, and answers the form (which stays open when the upload is refused).
+ */
+async function uploadToDemoPackage(page: Page, tenantId: string, version: string, label: string): Promise<Locator> {
+  await page.goto(`/${tenantId}/packages?uploadPackageId=new`);
+  const upload = topDrawer(page);
+  await upload.getByRole('heading', { name: 'Upload Package Version' }).waitFor();
+  await chooseOption(upload, page, 'Package', 'Disk Space Check (Contoso)');
+  await upload.getByRole('textbox', { name: 'Version' }).fill(version);
+  await upload.getByRole('textbox', { name: 'Label' }).fill(label);
+  const fileName = `${label.toLowerCase()}.sh`;
+  await upload
+    .locator('input[type="file"]')
+    .setInputFiles({ name: fileName, mimeType: 'text/x-sh', buffer: Buffer.from(`echo ${label.toLowerCase()}\n`) });
+  await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+  return upload;
+}
+
 describe('package catalogue (operator)', () => {
   test('creates a package, adds an operation, uploads two versions (Latest and Archived) and deletes the archived one', async () => {
     const tenantId = homeTenantId(await sessionOf(browser, 'operator'));
@@ -135,17 +154,8 @@ describe('package catalogue (operator)', () => {
   test('an upload the server refuses shows its reason', async () => {
     const tenantId = homeTenantId(await sessionOf(browser, 'operator'));
     const page = await signedInPage(browser, 'operator');
-    await page.goto(`/${tenantId}/packages?uploadPackageId=new`);
-    const upload = topDrawer(page);
-    await upload.getByRole('heading', { name: 'Upload Package Version' }).waitFor();
-    await chooseOption(upload, page, 'Package', 'Disk Space Check (Contoso)');
     // 0.9.0 is the demo package's own version: the server refuses a duplicate.
-    await upload.getByRole('textbox', { name: 'Version' }).fill('0.9.0');
-    await upload.getByRole('textbox', { name: 'Label' }).fill('Again');
-    await upload
-      .locator('input[type="file"]')
-      .setInputFiles({ name: 'again.sh', mimeType: 'text/x-sh', buffer: Buffer.from('echo again\n') });
-    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    const upload = await uploadToDemoPackage(page, tenantId, '0.9.0', 'Again');
     await upload.getByText('Version 0.9.0 already exists for this package.').waitFor();
     await screenshot(page, 'packages-upload-refused');
   });
@@ -157,16 +167,7 @@ describe('package catalogue (operator)', () => {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/v1/packages/upload') uploads.push(request.method());
     });
-    await page.goto(`/${tenantId}/packages?uploadPackageId=new`);
-    const upload = topDrawer(page);
-    await upload.getByRole('heading', { name: 'Upload Package Version' }).waitFor();
-    await chooseOption(upload, page, 'Package', 'Disk Space Check (Contoso)');
-    await upload.getByRole('textbox', { name: 'Version' }).fill('v1.3.0');
-    await upload.getByRole('textbox', { name: 'Label' }).fill('Prefixed');
-    await upload
-      .locator('input[type="file"]')
-      .setInputFiles({ name: 'prefixed.sh', mimeType: 'text/x-sh', buffer: Buffer.from('echo prefixed\n') });
-    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    const upload = await uploadToDemoPackage(page, tenantId, 'v1.3.0', 'Prefixed');
     await upload.getByText('Version must be a SemVer 2 version, e.g. 1.2.3 or 1.3.0-beta.1').waitFor();
     expect(uploads).toEqual([]);
     await screenshot(page, 'packages-upload-version-refused-1440');

@@ -53,7 +53,9 @@ export function FormActions<T extends FieldValues, TOut>({
   leading,
 }: FormActionsProps<T, TOut>) {
   const { isDirty, touchedFields, isSubmitting, errors } = useFormState({ control: form.control });
-  useReportUnsavedChanges(isDirty);
+  // What is being saved is not unsaved: while the save settles (its lists read again), the drawer
+  // does not ask about it, and a click on Add beside the list opens the next form at once.
+  useReportUnsavedChanges(isDirty && !isSubmitting);
   const guard = useUnsavedChangesGuard();
   const disabled = formActionsDisabled({
     isDirty,

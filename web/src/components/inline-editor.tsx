@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -27,11 +27,18 @@ export function useInlineEditor<R, K extends string = string>(
   keyOf: (row: R) => string | number,
   options: { afterCreate?: 'edit' | 'new' } = {},
 ) {
-  const [state, setState] = useState<{ item: R | 'new'; kind: K | undefined; key: string } | null>(null);
+  // `opened` counts the items opened: a form's save that settles after another item was opened
+  // (its Save & Close still on its way when the user clicks Add again) leaves that item's form be.
+  const [state, setState] = useState<{ item: R | 'new'; kind: K | undefined; key: string; opened: number } | null>(
+    null,
+  );
+  const openings = useRef(0);
   const guard = useUnsavedChangesGuard();
   const keyFor = (item: R | 'new', kind: K | undefined) => (item === 'new' ? `new:${kind ?? ''}` : String(keyOf(item)));
   const isOpen = (item: R | 'new', kind: K | undefined) =>
     state !== null && (keyFor(state.item, state.kind) === keyFor(item, kind) || state.key === keyFor(item, kind));
+  /** The item open when this render's callbacks were handed to its form. */
+  const rendered = state?.opened;
   return {
     editing: state?.item ?? null,
     /** The row being edited, or undefined for a new one. */
@@ -44,7 +51,8 @@ export function useInlineEditor<R, K extends string = string>(
     open(next: R | 'new', kind?: K, then?: () => void) {
       if (isOpen(next, kind)) return;
       guard.confirmThen(() => {
-        setState({ item: next, kind, key: keyFor(next, kind) });
+        openings.current += 1;
+        setState({ item: next, kind, key: keyFor(next, kind), opened: openings.current });
         then?.();
       });
     },
@@ -52,16 +60,16 @@ export function useInlineEditor<R, K extends string = string>(
       if (options.afterCreate === 'new' && state?.item === 'new') {
         // A fresh key (the saved row's): the form mounts again, empty, for the next item of the same kind.
         setState((current) =>
-          current === null
+          current === null || current.opened !== rendered
             ? current
-            : { item: 'new', kind: current.kind, key: `${keyFor('new', current.kind)}#${keyOf(row)}` },
+            : { ...current, item: 'new', key: `${keyFor('new', current.kind)}#${keyOf(row)}` },
         );
         return;
       }
-      setState((current) => (current === null ? current : { item: row, kind: current.kind, key: current.key }));
+      setState((current) => (current === null || current.opened !== rendered ? current : { ...current, item: row }));
     },
     close() {
-      setState(null);
+      setState((current) => (current === null || current.opened !== rendered ? current : null));
     },
   };
 }
