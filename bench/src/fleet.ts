@@ -250,6 +250,113 @@ export async function ingestion(portal: BenchPortal, record: RecordFigure, optio
 }
 
 /**
+ * Single-row commits through `connections` connections of the driver, each row its own
+ * transaction (autocommit) in a table of the run's own: what the database server itself does
+ * when every write is one small commit, the baseline of packets posted one or two at a time.
+ */
+async function singleRowCommits(url: string, rows: number, connections: number): Promise<number> {
+  const pool = new pg.Pool({ connectionString: url, max: connections });
+  try {
+    await pool.query('CREATE TABLE IF NOT EXISTS bench_commit (id bigserial PRIMARY KEY, body jsonb NOT NULL)');
+    const started = process.hrtime.bigint();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        const client = await pool.connect();
+        try {
+          while (next < rows) await client.query('INSERT INTO bench_commit (body) VALUES ($1)', [{ n: next++ }]);
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    return Number(process.hrtime.bigint() - started) / 1e9;
+  } finally {
+    await pool.query('DROP TABLE IF EXISTS bench_commit');
+    await pool.end();
+  }
+}
+
+export interface AgentPacketsOptions {
+  /** Packets per round and way. */
+  packets: number;
+  entities: number;
+  connections: number;
+  rounds: number;
+}
+
+/**
+ * Packets as agents send them: one or two heartbeats per POST of a tenant token, each POST
+ * answered after its commit, through `connections` connections, against single-row commits on
+ * the same server through as many connections, in turns.
+ */
+export async function agentPackets(
+  portal: BenchPortal,
+  record: RecordFigure,
+  options: AgentPacketsOptions,
+): Promise<void> {
+  const tenant = randomUUID();
+  await portal.runtime.db
+    .insertInto('tenant')
+    .values({ tenant_id: tenant, name: `Bench agents ${tenant.slice(0, 8)}` })
+    .execute();
+  const admin = await portal.token('admin');
+  const grant = await portal.app.inject({
+    method: 'PUT',
+    url: '/v1/tokens',
+    headers: { authorization: `Bearer ${admin}` },
+    payload: { tenantId: tenant, name: 'Bench agents', lifetimeYears: 1 },
+  });
+  if (grant.statusCode !== 200) throw new Error(`token: ${grant.statusCode} ${grant.body}`);
+  const token = grant.json<{ generatedToken: string }>().generatedToken;
+  const url = `${portal.address}/v1/packets`;
+  const ids = Array.from({ length: options.entities }, () => randomUUID());
+  const round = packetRounds(ids, options.entities + 2 * options.rounds * options.packets);
+  const post = async (perPost: number) => {
+    const packets = round(options.packets);
+    const bodies: string[] = [];
+    for (let i = 0; i < packets.length; i += perPost) {
+      const batch = packets.slice(i, i + perPost);
+      bodies.push(JSON.stringify(perPost === 1 ? batch[0] : batch));
+    }
+    const result = await portal.client.postAll(url, token, options.connections, bodies);
+    if (result.failures > 0)
+      throw new Error(`POST /v1/packets: ${result.failures} refused, e.g. ${result.firstFailure ?? ''}`);
+    return result.seconds;
+  };
+  // Warm-up (not counted): every entity reports once, and the token is known.
+  await post(1);
+  const totals = { one: 0, two: 0, commits: 0 };
+  const ways = [
+    async () => (totals.one += await post(1)),
+    async () => (totals.two += await post(2)),
+    async () =>
+      (totals.commits += await singleRowCommits(portal.runtime.databaseUrl, options.packets, options.connections)),
+  ];
+  for (let turn = 0; turn < options.rounds; turn++) {
+    for (let way = 0; way < ways.length; way++) await ways[(turn + way) % ways.length]!();
+  }
+  const packets = options.packets * options.rounds;
+  const commits = packets / totals.commits;
+  record({
+    name: `packets accepted, one per POST (${options.connections} connections)`,
+    value: packets / totals.one,
+    unit: 'packets/s',
+    baselineName: `single-row commits (${options.connections} connections)`,
+    baseline: commits,
+    target: '≥ 0.5',
+  });
+  record({
+    name: `packets accepted, two per POST (${options.connections} connections)`,
+    value: packets / totals.two,
+    unit: 'packets/s',
+    baselineName: `single-row commits (${options.connections} connections)`,
+    baseline: commits,
+    target: '≥ 0.5',
+  });
+}
+
+/**
  * The rule editor's Test over a million stored packets: an unsaved threshold rule replayed over the
  * last day of a tenant's packets (1,000 entities), against reading the same packets' fields (the
  * ones the rule names) through the driver without evaluating anything.

@@ -22,7 +22,7 @@ import {
   signIn,
   tempDir,
 } from './front-end.js';
-import { devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
+import { agentPackets, devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
 import { scaling } from './scaling.js';
 import { loadInstallations, versionReport } from './version-report.js';
@@ -52,6 +52,8 @@ import { profile, type ProfileSummary } from './profile.js';
  *   against the same SQL through the driver.
  * - The version report at 100,000 devices × 20 packages (version-report.ts): its first page and
  *   each summary query, p50 and p95, against a devices list page of the same size.
+ * - Packets as agents send them (fleet.ts): one and two packets per POST of a tenant token through
+ *   10 connections, against single-row commits through as many connections of the driver.
  * - Packet ingestion (fleet.ts): packets accepted end to end through POST /v1/packets in batches
  *   of 100 with a tenant token, with no rule and with twenty Ingestion rules, against raw COPY of
  *   as many rows into the same history table; and what the rules cost (with ÷ without).
@@ -86,6 +88,8 @@ const runs = (part: string) => !ONLY || ONLY.includes(part);
 const RULE_TEST_PACKETS = Number(process.env.BENCH_RULE_TEST_PACKETS ?? 1_000_000);
 const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 50_000));
 /** Rounds of each way of ingesting; a multiple of the three ways, so that each goes first, second and last as often. */
+/** Packets a round when agents post one or two at a time (each POST its own commit). */
+const AGENT_PACKETS_PER_ROUND = Number(process.env.BENCH_AGENT_PACKETS ?? 5_000);
 const INGESTION_ROUNDS = Math.max(3, Math.ceil(Number(process.env.BENCH_INGESTION_ROUNDS ?? 6) / 3) * 3);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const VERSION_REPORT_PACKAGES = 20;
@@ -565,6 +569,17 @@ try {
   if (runs('versionreport')) {
     console.log(`Version report at ${DEVICES.toLocaleString('en-US')} devices × ${VERSION_REPORT_PACKAGES} packages`);
     await versionReport(portal, record, { runs: RUNS / 5, devices: DEVICES, packages: VERSION_REPORT_PACKAGES });
+  }
+  if (runs('agentpackets')) {
+    console.log(
+      `Packets as agents send them (${AGENT_PACKETS_PER_ROUND.toLocaleString('en-US')} packets a round, ${INGESTION_ROUNDS} rounds each way, in turns)`,
+    );
+    await agentPackets(portal, record, {
+      packets: AGENT_PACKETS_PER_ROUND,
+      entities: 1_000,
+      connections: CONNECTIONS,
+      rounds: INGESTION_ROUNDS,
+    });
   }
   if (runs('ingestion')) {
     console.log(

@@ -399,7 +399,12 @@ describe('tokens', () => {
     const list = await portal.as('operator', { method: 'GET', url: `/v1/tokens?$filter=tenantId eq ${DEMO.contoso}` });
     expect(list.body).not.toContain(grant.generatedToken);
     const auth = await authenticateToken(portal.db, grant.generatedToken);
-    expect(auth).toEqual({ ok: true, tenantId: DEMO.contoso, tokenGrantId: grant.tokenGrantId });
+    expect(auth).toEqual({
+      ok: true,
+      tenantId: DEMO.contoso,
+      tokenGrantId: grant.tokenGrantId,
+      expiresOn: new Date(String(grant.expiresOn)),
+    });
     const years = new Date(String(grant.expiresOn)).getUTCFullYear() - new Date().getUTCFullYear();
     expect(years).toBe(2);
   });

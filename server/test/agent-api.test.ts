@@ -241,6 +241,8 @@ describe('a device credential stops working', () => {
     const fleet = await makeFleet();
     const { credential, deviceId, agentKey } = await enrolledDevice(fleet);
     await portal.db.updateTable('device').set({ enabled: false }).where('device_id', '=', deviceId).execute();
+    // Written behind the portal's back: its cache of machine callers hears of it within moments.
+    await portal.runtime.principals.sync();
     expect((await configurationOf(credential)).statusCode).toBe(401);
     expect(
       (

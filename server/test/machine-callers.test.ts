@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authenticateMachine, generateDeviceCredential } from '../src/auth/machine-callers.js';
+import { PrincipalCache } from '../src/auth/principal-cache.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
+import type { DB } from '../src/db/schema.js';
+import { compileOnly } from './compile-only.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -31,7 +35,10 @@ async function enrolledDevice() {
   return { token, credential, deviceId: device.device_id };
 }
 
-async function setDevice(deviceId: string, values: { enabled?: boolean; is_deleted?: boolean }) {
+async function setDevice(
+  deviceId: string,
+  values: { enabled?: boolean; is_deleted?: boolean; credential_hash?: string; last_contact?: Date },
+) {
   await scoped(portal.db, ALL_TENANTS).updateTable('device').set(values).where('device_id', '=', deviceId).execute();
 }
 
@@ -103,5 +110,123 @@ describe('machine callers', () => {
       ok: false,
       message: 'The token has been revoked.',
     });
+  });
+});
+
+describe('machine callers, cached', () => {
+  let cache: PrincipalCache;
+  beforeAll(async () => {
+    // A cache listening on a connection of its own, as another instance of the portal would.
+    cache = new PrincipalCache();
+    await cache.listen(portal.config.databaseUrl!);
+  });
+  afterAll(async () => {
+    await cache.close();
+  });
+  /** A database handle that answers nothing: a caller found through it was found in the cache. */
+  const noDatabase = compileOnly<DB>();
+
+  test('keeps an accepted credential, so its next call reads nothing; a refused one is not kept', async () => {
+    const { credential, token, deviceId } = await enrolledDevice();
+    expect(await authenticateMachine(noDatabase, credential, cache)).toMatchObject({ ok: false });
+    const first = await authenticateMachine(portal.db, credential, cache);
+    expect(first).toMatchObject({ ok: true, caller: { kind: 'device' } });
+    expect(await authenticateMachine(noDatabase, credential, cache)).toEqual(first);
+    await authenticateMachine(portal.db, token.generatedToken, cache);
+    expect(await authenticateMachine(noDatabase, token.generatedToken, cache)).toMatchObject({
+      ok: true,
+      caller: { kind: 'token', tokenGrantId: token.tokenGrantId },
+    });
+    // A device's report changes nothing of what its credential speaks for: it stays kept.
+    await setDevice(deviceId, { last_contact: new Date() });
+    await cache.sync();
+    expect(await authenticateMachine(noDatabase, credential, cache)).toEqual(first);
+  });
+
+  test('drops a cached device at once when it is disabled, deleted or given a new credential', async () => {
+    for (const change of [
+      { enabled: false },
+      { is_deleted: true },
+      { credential_hash: generateDeviceCredential().hash },
+    ]) {
+      const { credential, deviceId } = await enrolledDevice();
+      expect(await authenticateMachine(portal.db, credential, cache)).toMatchObject({ ok: true });
+      await setDevice(deviceId, change);
+      await cache.sync();
+      expect(await authenticateMachine(noDatabase, credential, cache), JSON.stringify(change)).toMatchObject({
+        ok: false,
+      });
+      expect(await authenticateMachine(portal.db, credential, cache), JSON.stringify(change)).toMatchObject({
+        ok: false,
+      });
+    }
+  });
+
+  test('drops a cached token, and every device enrolled with it, at once when the token is revoked', async () => {
+    const { token, credential } = await enrolledDevice();
+    await authenticateMachine(portal.db, credential, cache);
+    await authenticateMachine(portal.db, token.generatedToken, cache);
+    const revoked = await portal.as('admin', { method: 'PUT', url: `/v1/tokens/${token.tokenGrantId}/revoke` });
+    expect(revoked.statusCode).toBe(200);
+    await cache.sync();
+    expect(await authenticateMachine(portal.db, credential, cache)).toEqual({
+      ok: false,
+      message: 'The token this device enrolled with has been revoked.',
+    });
+    expect(await authenticateMachine(portal.db, token.generatedToken, cache)).toEqual({
+      ok: false,
+      message: 'The token has been revoked.',
+    });
+  });
+
+  test('drops every cached caller of a tenant that is disabled', async () => {
+    const { credential } = await enrolledDevice();
+    await authenticateMachine(portal.db, credential, cache);
+    await scoped(portal.db, ALL_TENANTS)
+      .updateTable('tenant')
+      .set({ enabled: false })
+      .where('tenant_id', '=', DEMO.contoso)
+      .execute();
+    try {
+      await cache.sync();
+      expect(await authenticateMachine(portal.db, credential, cache)).toEqual({
+        ok: false,
+        message: 'The tenant of this device is disabled.',
+      });
+    } finally {
+      await scoped(portal.db, ALL_TENANTS)
+        .updateTable('tenant')
+        .set({ enabled: true })
+        .where('tenant_id', '=', DEMO.contoso)
+        .execute();
+    }
+  });
+
+  test('keeps a caller no longer than its token is valid, nor longer than its time to live', async () => {
+    let now = Date.now();
+    const timed = new PrincipalCache({ ttlMs: 60_000, now: () => now });
+    const caller = {
+      kind: 'token',
+      tenantId: DEMO.contoso,
+      tokenGrantId: randomUUID(),
+      scope: { kind: 'some', tenantIds: [DEMO.contoso] },
+    } as const;
+    // Not listening, it keeps nothing: it could not hear of a revocation.
+    timed.setMachine('expiring', caller, now + 5_000);
+    expect(timed.getMachine('expiring')).toBeUndefined();
+    await timed.listen(portal.config.databaseUrl!);
+    try {
+      timed.setMachine('expiring', caller, now + 5_000);
+      timed.setMachine('lasting', caller, undefined);
+      now += 4_000;
+      expect(timed.getMachine('expiring')).toEqual(caller);
+      now += 2_000;
+      expect(timed.getMachine('expiring')).toBeUndefined();
+      expect(timed.getMachine('lasting')).toEqual(caller);
+      now += 60_000;
+      expect(timed.getMachine('lasting')).toBeUndefined();
+    } finally {
+      await timed.close();
+    }
   });
 });

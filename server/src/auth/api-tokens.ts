@@ -64,7 +64,7 @@ export function isWellFormedToken(raw: string): boolean {
 
 export type TokenRejection = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'tenant-disabled';
 export type TokenAuthentication =
-  { ok: true; tenantId: string; tokenGrantId: string } | { ok: false; reason: TokenRejection };
+  { ok: true; tenantId: string; tokenGrantId: string; expiresOn: Date | null } | { ok: false; reason: TokenRejection };
 
 /**
  * Who a machine's token speaks for. Rejects malformed, unknown, revoked and expired tokens and
@@ -91,5 +91,5 @@ export async function authenticateToken(db: Db, raw: string, now = new Date()): 
   if (grant.revoked_on) return { ok: false, reason: 'revoked' };
   if (grant.expires_on && grant.expires_on.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
   if (!grant.enabled) return { ok: false, reason: 'tenant-disabled' };
-  return { ok: true, tenantId: grant.tenant_id, tokenGrantId: grant.token_grant_id };
+  return { ok: true, tenantId: grant.tenant_id, tokenGrantId: grant.token_grant_id, expiresOn: grant.expires_on };
 }

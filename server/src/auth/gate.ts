@@ -120,7 +120,7 @@ export function registerAuthGate(app: FastifyInstance, deps: GateDeps): void {
     const token = bearerToken(request);
     if (!token) throw new HttpError(401, 'Authentication is required.');
     if (typeof permission === 'object' && 'machine' in permission) {
-      const machine = await authenticateMachine(deps.db, token);
+      const machine = await authenticateMachine(deps.db, token, deps.principals);
       if (!machine.ok) throw new HttpError(401, machine.message);
       request.machine = machine.caller;
       if (!permission.machine.includes(machine.caller.kind))

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { scoped } from '../db/scoped.js';
 import { authenticateToken } from './api-tokens.js';
+import type { PrincipalCache } from './principal-cache.js';
 import { ALL_TENANTS, type TenantScope } from './tenant-scope.js';
 
 /**
@@ -53,12 +54,32 @@ const TOKEN_MESSAGES = {
   'tenant-disabled': 'The tenant of this token is disabled.',
 } as const;
 
+/** An accepted machine caller, and until when its token is valid (null: no end). */
+type Accepted = { ok: true; caller: MachineCaller; validUntil: Date | null };
+
+/**
+ * Who a machine's bearer credential speaks for, or why it is refused. An accepted credential is
+ * kept in `cache` (by its SHA-256), which drops it as soon as the database announces a change to
+ * its token, its device or its tenant; a refusal is never kept.
+ */
 export async function authenticateMachine(
   db: Db,
   raw: string,
+  cache?: PrincipalCache,
   now = new Date(),
 ): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
-  if (isDeviceCredential(raw)) return authenticateDevice(db, raw, now);
+  const hash = hashCredential(raw);
+  const cached = cache?.getMachine(hash);
+  if (cached) return { ok: true, caller: cached };
+  const found = isDeviceCredential(raw)
+    ? await authenticateDevice(db, raw, now)
+    : await authenticateTenantToken(db, raw, now);
+  if (!found.ok) return found;
+  cache?.setMachine(hash, found.caller, found.validUntil?.getTime());
+  return { ok: true, caller: found.caller };
+}
+
+async function authenticateTenantToken(db: Db, raw: string, now: Date): Promise<Accepted | MachineRejection> {
   const token = await authenticateToken(db, raw, now);
   if (!token.ok) return { ok: false, message: TOKEN_MESSAGES[token.reason] };
   return {
@@ -69,14 +90,11 @@ export async function authenticateMachine(
       tokenGrantId: token.tokenGrantId,
       scope: { kind: 'some', tenantIds: [token.tenantId] },
     },
+    validUntil: token.expiresOn,
   };
 }
 
-async function authenticateDevice(
-  db: Db,
-  raw: string,
-  now: Date,
-): Promise<{ ok: true; caller: MachineCaller } | MachineRejection> {
+async function authenticateDevice(db: Db, raw: string, now: Date): Promise<Accepted | MachineRejection> {
   if (!DEVICE_CREDENTIAL.test(raw)) return { ok: false, message: 'The device credential is not valid.' };
   // Before the credential is known there is no caller and so no scope: the credential names its device.
   const device = await scoped(db, ALL_TENANTS)
@@ -112,5 +130,6 @@ async function authenticateDevice(
       tokenGrantId: device.token_grant_id,
       scope: { kind: 'some', tenantIds: [device.tenant_id] },
     },
+    validUntil: device.expires_on,
   };
 }

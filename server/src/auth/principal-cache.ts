@@ -1,6 +1,7 @@
 import type { JWTPayload } from 'jose';
 import pg from 'pg';
 import type { Principal } from './principal.js';
+import type { MachineCaller } from './machine-callers.js';
 import { keepBounded } from '../bounded-map.js';
 
 /** The channel on which the database announces changes to who may do what (migration 0005). */
@@ -14,6 +15,11 @@ interface Entry {
   expiresAt: number;
 }
 
+interface MachineEntry {
+  caller: MachineCaller;
+  expiresAt: number;
+}
+
 export interface PrincipalCacheOptions {
   /** How long a caller's permissions and tenants are reused without asking the database. */
   ttlMs?: number;
@@ -23,13 +29,16 @@ export interface PrincipalCacheOptions {
 
 /**
  * The verified token and the principal built from it, per bearer token, for a short time: a
- * signed-in request then costs no signature check and no query. Whatever changes a user, a role, a
- * tenant or a sign-in grant is announced by the database (NOTIFY, sent at commit by triggers) to
- * every instance, which drops the affected entries at once; while this instance cannot hear those
- * announcements, it does not use the cache at all.
+ * signed-in request then costs no signature check and no query. So too a machine's credential (a
+ * tenant API token or a device's), by its SHA-256: an agent's report then costs no lookup of who
+ * it speaks for. Whatever changes a user, a role, a tenant, a sign-in grant, a tenant token or a
+ * device's standing is announced by the database (NOTIFY, sent at commit by triggers: migrations
+ * 0005 and 0037) to every instance, which drops the affected entries at once; while this instance
+ * cannot hear those announcements, it does not use the cache at all.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly machines = new Map<string, MachineEntry>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -68,7 +77,26 @@ export class PrincipalCache {
     );
   }
 
-  /** Applies one announcement: `user:<id>`, `grant:<id>`, or `all`. */
+  /** The machine caller a credential (by its SHA-256) spoke for, while cached. */
+  getMachine(credentialHash: string): MachineCaller | undefined {
+    if (!this.listening) return undefined;
+    const entry = this.machines.get(credentialHash);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.machines.delete(credentialHash);
+      return undefined;
+    }
+    return entry.caller;
+  }
+
+  /** Keeps an accepted machine caller, no longer than its token is valid (`validUntil`, ms since the epoch). */
+  setMachine(credentialHash: string, caller: MachineCaller, validUntil: number | undefined): void {
+    if (!this.listening) return;
+    const expiresAt = Math.min(this.now() + this.ttlMs, validUntil ?? Number.POSITIVE_INFINITY);
+    keepBounded(this.machines, credentialHash, { caller, expiresAt }, this.maxEntries);
+  }
+
+  /** Applies one announcement: `user:<id>`, `grant:<id>`, `token:<id>`, `device:<id>`, or `all`. */
   invalidate(payload: string): void {
     if (payload.startsWith('ping:')) {
       this.waiting.get(payload)?.();
@@ -76,7 +104,7 @@ export class PrincipalCache {
       return;
     }
     if (payload === 'all') {
-      this.entries.clear();
+      this.clear();
       return;
     }
     const [kind, id] = payload.split(':', 2) as [string, string | undefined];
@@ -84,6 +112,19 @@ export class PrincipalCache {
       if ((kind === 'user' && entry.principal.userId === id) || (kind === 'grant' && entry.grantId === id))
         this.entries.delete(token);
     }
+    for (const [hash, { caller }] of this.machines) {
+      // A token's end is also the end of every device enrolled with it.
+      if (
+        (kind === 'token' && caller.tokenGrantId === id) ||
+        (kind === 'device' && 'deviceId' in caller && caller.deviceId === id)
+      )
+        this.machines.delete(hash);
+    }
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.machines.clear();
   }
 
   /** Listens for announcements on its own connection, reconnecting with backoff; the cache works only while connected. */
@@ -98,14 +139,14 @@ export class PrincipalCache {
       );
       client.on('end', () => {
         this.listening = false;
-        this.entries.clear();
+        this.clear();
         if (!this.closed) setTimeout(() => void connect().catch(() => undefined), delay).unref();
         delay = Math.min(delay * 2, 10_000);
       });
       await client.connect();
       await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
       this.listener = client;
-      this.entries.clear();
+      this.clear();
       this.listening = true;
       delay = 250;
     };
@@ -128,7 +169,7 @@ export class PrincipalCache {
   async close(): Promise<void> {
     this.closed = true;
     this.listening = false;
-    this.entries.clear();
+    this.clear();
     await this.listener?.end().catch(() => undefined);
   }
 }
