@@ -71,11 +71,12 @@ export async function authenticateMachine(
   const hash = hashCredential(raw);
   const cached = cache?.getMachine(hash);
   if (cached) return { ok: true, caller: cached };
+  const mark = cache?.mark() ?? 0;
   const found = isDeviceCredential(raw)
     ? await authenticateDevice(db, raw, now)
     : await authenticateTenantToken(db, raw, now);
   if (!found.ok) return found;
-  cache?.setMachine(hash, found.caller, found.validUntil?.getTime());
+  cache?.setMachine(hash, found.caller, found.validUntil?.getTime(), mark);
   return { ok: true, caller: found.caller };
 }
 

@@ -39,6 +39,8 @@ export interface PrincipalCacheOptions {
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
   private readonly machines = new Map<string, MachineEntry>();
+  /** Counts the announcements applied: a caller read before one arrived may already be out of date. */
+  private announcements = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -89,9 +91,18 @@ export class PrincipalCache {
     return entry.caller;
   }
 
-  /** Keeps an accepted machine caller, no longer than its token is valid (`validUntil`, ms since the epoch). */
-  setMachine(credentialHash: string, caller: MachineCaller, validUntil: number | undefined): void {
-    if (!this.listening) return;
+  /** A mark to take before reading a caller from the database, for `setMachine`. */
+  mark(): number {
+    return this.announcements;
+  }
+
+  /**
+   * Keeps an accepted machine caller, no longer than its token is valid (`validUntil`, ms since the
+   * epoch), unless an announcement arrived since `mark` was taken: the caller was read before it,
+   * and may be what it ended.
+   */
+  setMachine(credentialHash: string, caller: MachineCaller, validUntil: number | undefined, mark: number): void {
+    if (!this.listening || mark !== this.announcements) return;
     const expiresAt = Math.min(this.now() + this.ttlMs, validUntil ?? Number.POSITIVE_INFINITY);
     keepBounded(this.machines, credentialHash, { caller, expiresAt }, this.maxEntries);
   }
@@ -103,6 +114,7 @@ export class PrincipalCache {
       this.waiting.delete(payload);
       return;
     }
+    this.announcements += 1;
     if (payload === 'all') {
       this.clear();
       return;
@@ -123,6 +135,7 @@ export class PrincipalCache {
   }
 
   private clear(): void {
+    this.announcements += 1;
     this.entries.clear();
     this.machines.clear();
   }
