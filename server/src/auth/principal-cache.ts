@@ -58,14 +58,7 @@ export class PrincipalCache {
   }
 
   get(token: string): Entry | undefined {
-    if (!this.listening) return undefined;
-    const entry = this.entries.get(token);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(token);
-      return undefined;
-    }
-    return entry;
+    return this.live(this.entries, token);
   }
 
   set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined): void {
@@ -81,14 +74,7 @@ export class PrincipalCache {
 
   /** The machine caller a credential (by its SHA-256) spoke for, while cached. */
   getMachine(credentialHash: string): MachineCaller | undefined {
-    if (!this.listening) return undefined;
-    const entry = this.machines.get(credentialHash);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.machines.delete(credentialHash);
-      return undefined;
-    }
-    return entry.caller;
+    return this.live(this.machines, credentialHash)?.caller;
   }
 
   /** A mark to take before reading a caller from the database, for `setMachine`. */
@@ -132,6 +118,18 @@ export class PrincipalCache {
       )
         this.machines.delete(hash);
     }
+  }
+
+  /** An entry of `map` while this instance listens and the entry has not expired (an expired one is dropped). */
+  private live<E extends { expiresAt: number }>(map: Map<string, E>, key: string): E | undefined {
+    if (!this.listening) return undefined;
+    const entry = map.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      map.delete(key);
+      return undefined;
+    }
+    return entry;
   }
 
   private clear(): void {
