@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authenticateMachine, generateDeviceCredential } from '../src/auth/machine-callers.js';
 import { PrincipalCache } from '../src/auth/principal-cache.js';
+import { systemPrincipal } from '../src/auth/system-principal.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
@@ -199,6 +200,23 @@ describe('machine callers, cached', () => {
         .set({ enabled: true })
         .where('tenant_id', '=', DEMO.contoso)
         .execute();
+    }
+  });
+
+  test("keeps no person's principal read before an announcement arrived, as it keeps no such machine", async () => {
+    const people = new PrincipalCache();
+    await people.listen(portal.config.databaseUrl!);
+    try {
+      const principal = systemPrincipal(DEMO.contoso, { id: randomUUID(), name: 'Someone' });
+      const claims = { sub: principal.userId, exp: Math.floor(Date.now() / 1000) + 600 };
+      const before = people.mark();
+      people.invalidate(`user:${principal.userId}`);
+      people.set('token', claims, principal, undefined, before);
+      expect(people.get('token')).toBeUndefined();
+      people.set('token', claims, principal, undefined, people.mark());
+      expect(people.get('token')?.principal).toEqual(principal);
+    } finally {
+      await people.close();
     }
   });
 

@@ -61,6 +61,7 @@ async function authenticate(deps: GateDeps, token: string): Promise<Principal> {
   const cached = deps.principals.get(token);
   metrics.principalCache.inc({ result: cached ? 'hit' : 'miss' });
   if (cached) return cached.principal;
+  const mark = deps.principals.mark();
   let claims;
   try {
     claims = await deps.verifier.verify(token);
@@ -76,7 +77,7 @@ async function authenticate(deps: GateDeps, token: string): Promise<Principal> {
   const principal = await loadPrincipal(deps.db, deps.config, claims);
   if (!principal) throw new HttpError(401, 'The signed-in user is not known to the portal or is disabled.');
   // Stored as the database knows it: the grant's announcement names its hashed id.
-  deps.principals.set(token, claims, principal, grantId && hashPayloadId(grantId));
+  deps.principals.set(token, claims, principal, grantId && hashPayloadId(grantId), mark);
   return principal;
 }
 

@@ -61,8 +61,12 @@ export class PrincipalCache {
     return this.live(this.entries, token);
   }
 
-  set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined): void {
-    if (!this.listening) return;
+  /**
+   * Keeps a verified token's principal, unless an announcement arrived since `mark` was taken: the
+   * principal was read before it, and may be what it changed.
+   */
+  set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined, mark: number): void {
+    if (!this.listening || mark !== this.announcements) return;
     const tokenExpiry = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
     keepBounded(
       this.entries,
@@ -77,7 +81,7 @@ export class PrincipalCache {
     return this.live(this.machines, credentialHash)?.caller;
   }
 
-  /** A mark to take before reading a caller from the database, for `setMachine`. */
+  /** A mark to take before reading a caller from the database, for `set` and `setMachine`. */
   mark(): number {
     return this.announcements;
   }
