@@ -66,14 +66,8 @@ export class PrincipalCache {
    * principal was read before it, and may be what it changed.
    */
   set(token: string, claims: JWTPayload, principal: Principal, grantId: string | undefined, mark: number): void {
-    if (!this.listening || mark !== this.announcements) return;
-    const tokenExpiry = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
-    keepBounded(
-      this.entries,
-      token,
-      { claims, principal, grantId, expiresAt: Math.min(this.now() + this.ttlMs, tokenExpiry) },
-      this.maxEntries,
-    );
+    const validUntil = typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+    this.keep(this.entries, token, (expiresAt) => ({ claims, principal, grantId, expiresAt }), validUntil, mark);
   }
 
   /** The machine caller a credential (by its SHA-256) spoke for, while cached. */
@@ -92,9 +86,7 @@ export class PrincipalCache {
    * and may be what it ended.
    */
   setMachine(credentialHash: string, caller: MachineCaller, validUntil: number | undefined, mark: number): void {
-    if (!this.listening || mark !== this.announcements) return;
-    const expiresAt = Math.min(this.now() + this.ttlMs, validUntil ?? Number.POSITIVE_INFINITY);
-    keepBounded(this.machines, credentialHash, { caller, expiresAt }, this.maxEntries);
+    this.keep(this.machines, credentialHash, (expiresAt) => ({ caller, expiresAt }), validUntil, mark);
   }
 
   /** Applies one announcement: `user:<id>`, `grant:<id>`, `token:<id>`, `device:<id>`, or `all`. */
@@ -122,6 +114,22 @@ export class PrincipalCache {
       )
         this.machines.delete(hash);
     }
+  }
+
+  /**
+   * Keeps an entry in `map` for the time to live, no longer than `validUntil` (ms since the epoch),
+   * while this instance listens and no announcement has arrived since `mark` was taken.
+   */
+  private keep<E>(
+    map: Map<string, E>,
+    key: string,
+    entry: (expiresAt: number) => E,
+    validUntil: number | undefined,
+    mark: number,
+  ): void {
+    if (!this.listening || mark !== this.announcements) return;
+    const expiresAt = Math.min(this.now() + this.ttlMs, validUntil ?? Number.POSITIVE_INFINITY);
+    keepBounded(map, key, entry(expiresAt), this.maxEntries);
   }
 
   /** An entry of `map` while this instance listens and the entry has not expired (an expired one is dropped). */
