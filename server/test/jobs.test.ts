@@ -1,13 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
-import { sql } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { connect, type Db, type Tx } from '../src/db/database.js';
 import { readEvents, WORK_UNIT_EVENT_CHANNEL } from '../src/engines/events/cursor.js';
-import { enqueue } from '../src/engines/jobs/queue.js';
+import { enqueue, enqueueMany } from '../src/engines/jobs/queue.js';
 import { defineTask } from '../src/engines/jobs/task.js';
 import { startJobWorker, type JobWorker } from '../src/engines/jobs/worker.js';
 import { DEMO } from '../src/db/demo-ids.js';
+import type { DB } from '../src/db/schema.js';
 import { slowTask, TEST_TASK_TABLES, tickTask } from './fixtures/test-tasks.js';
 import { spawnFixtureWorker, until } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -168,6 +171,100 @@ describe('jobs', () => {
     // @ts-expect-error the root handle is not a transaction
     const refused = () => mustBeTransaction(db);
     expect(typeof refused).toBe('function');
+  });
+});
+
+describe('a worker holding many jobs', () => {
+  const noOp = defineTask({ name: 'test.no-op', payload: z.object({}), perform: async () => undefined });
+  const enqueueNoOps = (count: number, task: typeof noOp = noOp) =>
+    db.transaction().execute((trx) =>
+      enqueueMany(
+        trx,
+        task,
+        Array.from({ length: count }, (_, i) => ({ payload: {}, key: `n-${i}` })),
+      ),
+    );
+
+  test('marks the jobs that finish close together done in one statement, not one each', async () => {
+    // The statements that write a job's finish, as the worker sends them.
+    const finishes: string[] = [];
+    const observed = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 6 }) }),
+      log: (event) => {
+        if (event.level === 'query' && /\bfinished\b/.test(event.query.sql)) finishes.push(event.query.sql);
+      },
+    });
+    await enqueueNoOps(40);
+    const worker = startJobWorker({ db: observed, tasks: [noOp], concurrency: 8, pollMs: 10, log: () => undefined });
+    try {
+      await until(
+        async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 40,
+        'every job to be done',
+      );
+    } finally {
+      await worker.stop();
+      await observed.destroy();
+    }
+    expect(finishes.length).toBeGreaterThan(0);
+    expect(finishes.length).toBeLessThanOrEqual(10);
+    expect(await count(`SELECT count(*) AS n FROM job WHERE attempts <> 1`)).toBe(0);
+  });
+
+  test('keeps the lease of a job it claimed and has not started: no other worker takes it', async () => {
+    await db.transaction().execute(async (trx) => {
+      for (const key of ['first', 'second']) await enqueue(trx, slowTask, { ms: 1500 }, { key });
+    });
+    const worker = (workerId: string) =>
+      startJobWorker({
+        db,
+        tasks: [slowTask],
+        concurrency: 1,
+        leaseMs: 600,
+        pollMs: 20,
+        workerId,
+        log: () => undefined,
+      });
+    workers.push(worker('ahead'));
+    await until(
+      async () => (await count(`SELECT count(*) AS n FROM job WHERE locked_by = 'ahead'`)) === 2,
+      'the worker to hold both jobs, one of them waiting',
+    );
+    // The second job waits longer than a lease for the first to finish, while another worker looks for work.
+    workers.push(worker('idle'));
+    await until(
+      async () => (await count(`SELECT count(*) AS n FROM job WHERE state = 'done'`)) === 2,
+      'both jobs to be done',
+    );
+    expect(await count(`SELECT count(*) AS n FROM job_run`)).toBe(2);
+    expect(await count(`SELECT count(*) AS n FROM job WHERE attempts <> 1`)).toBe(0);
+  });
+
+  test('when stopped gives back the jobs it has not started and writes the outcomes of those that ran', async () => {
+    const ran: string[] = [];
+    const brief = defineTask({
+      name: 'test.brief',
+      payload: z.object({}),
+      perform: async (_payload, { key }) => {
+        await sleep(30);
+        ran.push(key);
+      },
+    });
+    await enqueueNoOps(30, brief);
+    const worker = startJobWorker({ db, tasks: [brief], concurrency: 4, pollMs: 10, log: () => undefined });
+    await until(() => ran.length >= 6, 'some jobs to run');
+    await worker.stop();
+    const jobs = await db.selectFrom('job').select(['key', 'state', 'attempts', 'locked_by']).execute();
+    expect(jobs.filter((job) => job.state === 'running')).toEqual([]);
+    expect(
+      jobs
+        .filter((job) => job.state === 'done')
+        .map((job) => job.key)
+        .sort(),
+    ).toEqual([...ran].sort());
+    // Claimed and not started, or never claimed: pending, with no attempt counted.
+    const pending = jobs.filter((job) => job.state === 'pending');
+    expect(pending.length).toBeGreaterThan(0);
+    expect(pending.filter((job) => job.attempts !== 0 || job.locked_by !== null)).toEqual([]);
   });
 });
 

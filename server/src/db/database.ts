@@ -66,7 +66,16 @@ export function connect(url: string, poolSize = 10, statementTimeoutMs = 0): Db 
   trackPool(pool);
   const dialect = new PostgresDialect({ pool });
   // In tests a query through the root handle inside an open transaction throws (transaction-guard.ts).
-  return new Kysely<Database>({ dialect: process.env.NODE_ENV === 'test' ? guardTransactions(dialect) : dialect });
+  const db = new Kysely<Database>({ dialect: process.env.NODE_ENV === 'test' ? guardTransactions(dialect) : dialect });
+  poolSizes.set(db, poolSize);
+  return db;
+}
+
+const poolSizes = new WeakMap<Db, number>();
+
+/** The connections of a pool opened by `connect`: what the job worker sizes how many jobs it runs at once by. */
+export function poolSizeOf(db: Db): number | undefined {
+  return poolSizes.get(db);
 }
 
 /**

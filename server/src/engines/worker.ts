@@ -27,6 +27,8 @@ export function startWorker(runtime: Runtime, areaTasks: readonly TaskDefinition
   const worker = startJobWorker({
     db: runtime.db,
     tasks,
+    // Serving the API from the same pool too (ROLE=all), jobs leave most connections to requests.
+    ...(runtime.config.role === 'all' ? { concurrency: 4 } : {}),
     listenUrl: runtime.databaseUrl,
     leaseMs: runtime.config.jobLeaseSeconds * 1000,
     log: (message, error, fields) => logger.error({ ...fields, err: error }, message),

@@ -158,6 +158,24 @@ const newUnitRule = (
   matchActions: [action],
 });
 
+/** Kills `worker` (SIGKILL) as soon as the job table shows it running an action. */
+async function killHoldingARun(worker: TestProcess | undefined) {
+  if (!worker) throw new Error('no worker to kill');
+  await until(
+    async () =>
+      (
+        await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM job
+          WHERE task IN ('rules.action', 'actions.run') AND state = 'running'
+            AND locked_by IN (SELECT worker_id FROM worker_heartbeat WHERE pid = ${worker.child.pid})`.execute(db)
+      ).rows[0]?.n !== 0,
+    'the worker to hold an action run',
+    30_000,
+  );
+  worker.child.kill('SIGKILL');
+  await worker.exited();
+}
+
 const count = async (query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(db)).rows[0]?.n ?? 0;
 
 let action: Record<string, unknown> = {};
@@ -212,11 +230,6 @@ describe('two api and two worker processes on one database', () => {
       const entities = Array.from({ length: ENTITIES }, () => randomUUID());
       let sent = 0;
       for (let round = 0; round < PACKETS_PER_ENTITY; round += 1) {
-        // Midway, one worker dies with the jobs it holds.
-        if (round === PACKETS_PER_ENTITY / 2) {
-          workers[0]?.child.kill('SIGKILL');
-          await workers[0]?.exited();
-        }
         const at = new Date(Date.now() - (PACKETS_PER_ENTITY - round) * 1000).toISOString();
         await Promise.all(
           entities.map((entityId, i) =>
@@ -225,6 +238,8 @@ describe('two api and two worker processes on one database', () => {
             ]),
           ),
         );
+        // Midway, one worker dies with the runs it holds: killed once it is seen holding one.
+        if (round === PACKETS_PER_ENTITY / 2) await killHoldingARun(workers[0]);
         const units = WORK_UNITS / PACKETS_PER_ENTITY;
         for (let i = 0; i < units; i += 1) {
           await call(sent + i, 'PUT', '/api/v1/workunits', admin, {

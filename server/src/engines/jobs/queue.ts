@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import { currentRequestId } from '../../observability/request-context.js';
 import type { TaskDefinition } from './task.js';
 
@@ -121,6 +122,59 @@ export interface ClaimedJob {
   request_id: string | null;
 }
 
+/** An attempt this worker holds: the job, and which of its attempts (a job taken over and claimed again is another attempt). */
+export interface HeldAttempt {
+  job_id: number;
+  attempts: number;
+}
+
+/**
+ * The rows of the attempts `held` that `worker` still holds, locked in the order of their ids, as
+ * `mine(job_id)`: a worker's statements over many of its jobs at once (renewing their leases,
+ * writing their outcomes) may run side by side, and taking the rows in one order keeps them from
+ * waiting on each other in a circle (a deadlock, which would fail one of them).
+ */
+function mine(worker: string, held: readonly HeldAttempt[]): RawBuilder<unknown> {
+  return sql`(
+      SELECT job.job_id FROM job
+      JOIN unnest(${sql.val(held.map((h) => h.job_id))}::bigint[], ${sql.val(held.map((h) => h.attempts))}::int[])
+        AS held(job_id, attempts) ON held.job_id = job.job_id AND held.attempts = job.attempts
+      WHERE job.locked_by = ${worker} AND job.state = 'running'
+      ORDER BY job.job_id
+      FOR UPDATE OF job) AS mine`;
+}
+
+/** The claim (see claimJobs), leaving out the jobs `except`. */
+function claimUpdate(
+  worker: string,
+  tasks: readonly string[],
+  limit: number,
+  leaseMs: number,
+  except: readonly number[],
+): RawBuilder<ClaimedJob> {
+  return sql<ClaimedJob>`
+    UPDATE job SET state = 'running', attempts = attempts + 1, locked_by = ${worker},
+      locked_until = now() + make_interval(secs => ${leaseMs / 1000})
+    WHERE job_id IN (
+      SELECT job_id FROM job
+      WHERE state IN ('pending', 'running') AND task = ANY(${sql.val(tasks)}::text[])
+        AND ((state = 'pending' AND run_at <= now()) OR (state = 'running' AND locked_until < now()))
+        AND job_id <> ALL(${sql.val(except)}::bigint[])
+      ORDER BY run_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING job_id, task, key, payload, attempts, max_attempts, request_id`;
+}
+
+/** Marks done the attempts `held` that this worker still holds; returns their ids. */
+function completeUpdate(worker: string, held: readonly HeldAttempt[]): RawBuilder<{ job_id: number }> {
+  return sql<{ job_id: number }>`
+    UPDATE job SET state = 'done', finished = now(), locked_by = NULL, locked_until = NULL, last_error = NULL
+    FROM ${mine(worker, held)}
+    WHERE job.job_id = mine.job_id
+    RETURNING job.job_id`;
+}
+
 /**
  * Claims up to `limit` due jobs of the named tasks for `worker`, in one short statement that
  * commits before any work runs: pending jobs whose time has come, and running jobs whose lease ran
@@ -134,42 +188,75 @@ export async function claimJobs(
   leaseMs: number,
 ): Promise<ClaimedJob[]> {
   if (limit <= 0 || tasks.length === 0) return [];
-  const { rows } = await sql<ClaimedJob>`
-    UPDATE job SET state = 'running', attempts = attempts + 1, locked_by = ${worker},
-      locked_until = now() + make_interval(secs => ${leaseMs / 1000})
-    WHERE job_id IN (
-      SELECT job_id FROM job
-      WHERE state IN ('pending', 'running') AND task = ANY(${sql.val(tasks)}::text[])
-        AND ((state = 'pending' AND run_at <= now()) OR (state = 'running' AND locked_until < now()))
-      ORDER BY run_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING job_id, task, key, payload, attempts, max_attempts, request_id`.execute(db);
+  const { rows } = await claimUpdate(worker, tasks, limit, leaseMs, []).execute(db);
   return rows;
 }
 
-/** Extends the lease of a job this worker still holds; false when it lost it (another worker took over). */
-export async function extendLease(db: Db, worker: string, jobId: number, leaseMs: number): Promise<boolean> {
-  const result = await db
-    .updateTable('job')
-    .set({ locked_until: sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})` })
-    .where('job_id', '=', jobId)
-    .where('locked_by', '=', worker)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/**
+ * Marks done the attempts that finished (as completeJobs) and claims the next jobs (as claimJobs)
+ * in one statement: one commit, where a worker whose jobs are quick would otherwise wait for two.
+ */
+export async function completeAndClaim(
+  db: Db,
+  worker: string,
+  finished: readonly HeldAttempt[],
+  tasks: readonly string[],
+  limit: number,
+  leaseMs: number,
+): Promise<{ done: Set<number>; claimed: ClaimedJob[] }> {
+  if (finished.length === 0) return { done: new Set(), claimed: await claimJobs(db, worker, tasks, limit, leaseMs) };
+  if (limit <= 0 || tasks.length === 0) return { done: await completeJobs(db, worker, finished), claimed: [] };
+  // The finished jobs are left out of the claim: one statement may not write a row twice.
+  const except = finished.map((h) => h.job_id);
+  const { rows } = await sql<{ done: number[]; claimed: ClaimedJob[] }>`
+    WITH done AS (${completeUpdate(worker, finished)}), claimed AS (${claimUpdate(worker, tasks, limit, leaseMs, except)})
+    SELECT (SELECT coalesce(json_agg(done.job_id), '[]') FROM done) AS done,
+      (SELECT coalesce(json_agg(claimed), '[]') FROM claimed) AS claimed`.execute(db);
+  const row = rows[0];
+  return { done: new Set(row?.done), claimed: row?.claimed ?? [] };
 }
 
-/** Marks the job done, if this worker still holds it. */
-export async function completeJob(db: Db, worker: string, jobId: number): Promise<boolean> {
-  const result = await db
-    .updateTable('job')
-    .set({ state: 'done', finished: new Date(), locked_by: null, locked_until: null, last_error: null })
-    .where('job_id', '=', jobId)
-    .where('locked_by', '=', worker)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/**
+ * Extends the leases of the attempts this worker still holds, in one statement; returns the ids of
+ * those it still held (another worker took over the rest when their lease ran out).
+ */
+export async function extendLeases(
+  db: Db,
+  worker: string,
+  held: readonly HeldAttempt[],
+  leaseMs: number,
+): Promise<Set<number>> {
+  if (held.length === 0) return new Set();
+  const { rows } = await prepared(sql<{ job_id: number }>`
+    UPDATE job SET locked_until = now() + make_interval(secs => ${leaseMs / 1000})
+    FROM ${mine(worker, held)}
+    WHERE job.job_id = mine.job_id
+    RETURNING job.job_id`).execute(db);
+  return new Set(rows.map((row) => row.job_id));
+}
+
+/**
+ * Marks done, in one statement, the attempts that finished, each only if this worker still holds
+ * that attempt: an attempt's outcome is written once, by its worker. Returns the ids marked done.
+ */
+export async function completeJobs(db: Db, worker: string, held: readonly HeldAttempt[]): Promise<Set<number>> {
+  if (held.length === 0) return new Set();
+  const { rows } = await prepared(completeUpdate(worker, held)).execute(db);
+  return new Set(rows.map((row) => row.job_id));
+}
+
+/**
+ * Gives back claimed attempts that never started (the worker is stopping): the jobs are pending
+ * again at once, for any worker, and the attempt that did not run is not counted.
+ */
+export async function releaseJobs(db: Db, worker: string, held: readonly HeldAttempt[]): Promise<number> {
+  if (held.length === 0) return 0;
+  const { rows } = await sql<{ job_id: number }>`
+    UPDATE job SET state = 'pending', attempts = job.attempts - 1, locked_by = NULL, locked_until = NULL
+    FROM ${mine(worker, held)}
+    WHERE job.job_id = mine.job_id
+    RETURNING job.job_id`.execute(db);
+  return rows.length;
 }
 
 /**
