@@ -5,6 +5,7 @@ import { generateDeviceCredential } from '../src/auth/machine-callers.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { maintainPacketPartitions, packetPartitions } from '../src/engines/ingestion/partitions.js';
 import { newestPacketsStatement } from '../src/engines/rules/window.js';
+import { metrics } from '../src/observability/metrics.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -423,6 +424,58 @@ describe('partition upkeep', () => {
     expect(read.has(today)).toBe(true);
     expect(read.size).toBeLessThanOrEqual(2);
     expect((await packetPartitions(portal.db)).length).toBeGreaterThan(30);
+  });
+
+  it('writes batches posted at once in one statement and commit, answering each after it with its own new packets', async () => {
+    const entities = Array.from({ length: 12 }, () => randomUUID());
+    const first = minutesAgo(5);
+    // Each entity reported once first, so that it is Contoso's and its next batches take the usual way.
+    await post(
+      contosoToken,
+      entities.map((entityId) => packet(entityId, first, 0)),
+    );
+    const commits = async () =>
+      (await metrics.ingestCommitBatches.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
+    const before = await commits();
+    const answers = await Promise.all([
+      ...entities.map((entityId, index) => post(contosoToken, packet(entityId, minutesAgo(1), index + 1))),
+      // Sent again: stored once, earlier, so none of it is new.
+      post(contosoToken, packet(entities[0]!, first, 0)),
+    ]);
+    expect(answers.map((answer) => answer.json())).toEqual([
+      ...entities.map(() => ({ accepted: 1, stored: 1 })),
+      { accepted: 1, stored: 0 },
+    ]);
+    // Thirteen batches in fewer commits: those that arrived while a statement was in flight went together.
+    expect(await commits()).toBeGreaterThan(before);
+    expect(await commits()).toBeLessThan(before + 13);
+    for (const entityId of entities) expect(await historyCount(entityId)).toBe(2);
+    const latest = await latestOf('operator', ...entities);
+    expect(Object.fromEntries(latest.map((row) => [row.entityId, row.message.Value]))).toEqual(
+      Object.fromEntries(entities.map((entityId, index) => [entityId, index + 1])),
+    );
+  });
+
+  it('stores and answers every batch of a group whose statement fails (a day without its partition yet among them)', async () => {
+    const entities = Array.from({ length: 6 }, () => randomUUID());
+    await post(
+      contosoToken,
+      entities.map((entityId) => packet(entityId, minutesAgo(5), 0)),
+    );
+    // A day whose partition is gone: its batch fails in the group, is made and stored on its own.
+    const daysAgo = new Date(Date.now() - 3 * 86_400_000);
+    await sql`DROP TABLE IF EXISTS ${sql.table(`packet_${daysAgo.toISOString().slice(0, 10).replaceAll('-', '')}`)}`.execute(
+      portal.db,
+    );
+    const answers = await Promise.all([
+      ...entities.map((entityId, index) => post(contosoToken, packet(entityId, minutesAgo(1), index + 1))),
+      post(contosoToken, packet(entities[5]!, `${daysAgo.toISOString().slice(0, 10)}T00:01:00Z`, 99)),
+    ]);
+    expect(answers.map((answer) => answer.json())).toEqual(
+      [...entities, 'later'].map(() => ({ accepted: 1, stored: 1 })),
+    );
+    for (const entityId of entities.slice(0, 5)) expect(await historyCount(entityId)).toBe(2);
+    expect(await historyCount(entities[5]!)).toBe(3);
   });
 
   it('makes a missing day when a packet arrives for it before the task has run', async () => {

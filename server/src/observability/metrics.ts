@@ -40,6 +40,12 @@ export const metrics = {
     buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000],
     registers: [registry],
   }),
+  ingestCommitBatches: new Histogram({
+    name: 'cfs_ingest_commit_batches',
+    help: 'Batches of agents posting at once written by one statement and commit.',
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers: [registry],
+  }),
   ruleEvaluations: new Counter({
     name: 'cfs_rule_evaluations_total',
     help: 'Rule evaluations against a subject (a packet, a work unit event, a window).',

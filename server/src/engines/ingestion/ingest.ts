@@ -280,7 +280,7 @@ function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepte
   return sql<{
     entity_id: string;
     timestamp: Date;
-  }>`${batchHead(tenantId, batch, newest)} ${historyInsert(tenantId)}`.execute(executor);
+  }>`${batchHead(batchRows([{ tenantId, batch }], newest))} ${historyInsert}`.execute(executor);
 }
 
 /**
@@ -298,25 +298,49 @@ async function writeBatchWithMatches(
   const { ctes, check } = matchesInStatement(evaluation.candidates);
   const { rows } = await prepared(sql<{
     stored: number;
-  }>`${batchHead(tenantId, batch, newest)}, stored AS (${historyInsert(tenantId)}), ${ctes}
+  }>`${batchHead(batchRows([{ tenantId, batch }], newest))}, stored AS (${historyInsert}), ${ctes}
     SELECT (SELECT count(*) FROM stored)::int AS stored WHERE ${check}`).execute(executor);
   return rows[0]?.stored ?? 0;
 }
 
+/** Each entity's newest packet of a batch (the later one of equal times): the one that may move its latest row. */
+function newestOf(batch: readonly Accepted[]): Set<Accepted> {
+  const newest = new Map<string, Accepted>();
+  for (const packet of batch) {
+    const known = newest.get(packet.entityId);
+    if (!known || packet.at >= known.at) newest.set(packet.entityId, packet);
+  }
+  return new Set(newest.values());
+}
+
+/** Batches of one or more callers as the record set's JSON text: each packet with its tenant and batch number (`r`). */
+function batchRows(
+  batches: readonly { tenantId: string; batch: readonly Accepted[] }[],
+  newest: ReadonlySet<Accepted>,
+) {
+  // Each message embedded as the JSON it already is (canonical, checked): not a string inside the
+  // text, which the database would read twice (as text, then as jsonb).
+  return `[${batches
+    .flatMap(({ tenantId, batch }, r) =>
+      batch.map(
+        (packet) =>
+          `{"e":${JSON.stringify(packet.entityId)},"c":"${tenantId}","r":${r},"t":${JSON.stringify(packet.timestamp)},"h":"${packet.hash}","m":${packet.message},"l":${newest.has(packet)}}`,
+      ),
+    )
+    .join(',')}]`;
+}
+
 /** The batch as a record set (`n` each packet's position, from 1), and each entity's latest packet moved when the batch's is newer. */
-function batchHead(tenantId: string, batch: readonly Accepted[], newest: ReadonlySet<Accepted>) {
-  // The rows as JSON text, each message embedded as the JSON it already is (canonical, checked):
-  // not a string inside the text, which the database would read twice (as text, then as jsonb).
-  const rows = `[${batch.map((packet) => `{"e":${JSON.stringify(packet.entityId)},"t":${JSON.stringify(packet.timestamp)},"h":"${packet.hash}","m":${packet.message},"l":${newest.has(packet)}}`).join(',')}]`;
-  // Raw SQL: the query builder cannot insert from a record set; every row carries the caller's
+function batchHead(rows: string) {
+  // Raw SQL: the query builder cannot insert from a record set; every row carries its caller's
   // own tenant, and the caller's right to every entity was checked before this runs.
   return sql`
     WITH input AS (
-      SELECT p.e, p.t, p.h, p.m, p.l, p.n
-      FROM ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (e uuid, t timestamptz, h text, m jsonb, l boolean)) WITH ORDINALITY AS p(e, t, h, m, l, n)
+      SELECT p.e, p.c, p.r, p.t, p.h, p.m, p.l, p.n
+      FROM ROWS FROM (jsonb_to_recordset(${rows}::jsonb) AS (e uuid, c uuid, r integer, t timestamptz, h text, m jsonb, l boolean)) WITH ORDINALITY AS p(e, c, r, t, h, m, l, n)
     ), latest AS (
       INSERT INTO packet_latest AS l (entity_id, tenant_id, timestamp, message)
-      SELECT e, ${tenantId}::uuid, t, m FROM input WHERE l
+      SELECT e, c, t, m FROM input WHERE l
       ON CONFLICT (entity_id) DO UPDATE SET timestamp = excluded.timestamp, message = excluded.message, received = now()
       WHERE l.tenant_id = excluded.tenant_id AND l.timestamp < excluded.timestamp
       RETURNING 1
@@ -324,22 +348,101 @@ function batchHead(tenantId: string, batch: readonly Accepted[], newest: Readonl
 }
 
 /** The history: every packet of the batch, a re-sent one skipped by its key; the new ones returned. */
-function historyInsert(tenantId: string) {
-  return sql`
+const historyInsert = sql`
     INSERT INTO packet (entity_id, tenant_id, timestamp, content_hash, message)
-    SELECT e, ${tenantId}::uuid, t, decode(h, 'hex'), m FROM input
+    SELECT e, c, t, decode(h, 'hex'), m FROM input
     ON CONFLICT DO NOTHING
-    RETURNING entity_id, timestamp`;
+    RETURNING entity_id, timestamp, content_hash`;
+
+interface Waiting {
+  tenantId: string;
+  batch: readonly Accepted[];
+  resolve: (stored: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The usual batches of callers posting at once, in one statement and one commit: each batch
+ * waiting while statements are in flight is written by the next one, and every request is answered
+ * after that commit, with the packets of its own batch that were new. Writes nothing more than
+ * each batch alone would (a packet sent in two batches at once is stored once, and counted new
+ * in both); a statement that fails writes nothing, and its batches are then written one by one, so
+ * that each request meets its own error.
+ */
+class GroupWriter {
+  private readonly waiting: Waiting[] = [];
+  private running = 0;
+
+  constructor(
+    private readonly db: Db,
+    /** Statements in flight at once: one being committed while the next is built and sent. */
+    private readonly parallel = 2,
+    /** Packets one statement takes at most, so that none grows past what a batch may hold many times over. */
+    private readonly maxPackets = 5 * PACKET_LIMITS.maxBatch,
+  ) {}
+
+  /** Stores the batch with those waiting beside it; resolves with how many of its packets were new. */
+  write(tenantId: string, batch: readonly Accepted[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ tenantId, batch, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.parallel && this.waiting.length > 0) {
+      let packets = this.waiting[0]!.batch.length;
+      let take = 1;
+      while (take < this.waiting.length && packets + this.waiting[take]!.batch.length <= this.maxPackets)
+        packets += this.waiting[take++]!.batch.length;
+      const group = this.waiting.splice(0, take);
+      this.running += 1;
+      void this.flush(group).finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  /** One statement for the group's batches: each batch's new packets counted by its number. */
+  private async writeGroup(group: readonly Waiting[]): Promise<Map<number, number>> {
+    const newest = newestOf(group.flatMap((item) => item.batch));
+    const { rows } = await prepared(sql<{
+      r: number;
+      stored: number;
+    }>`${batchHead(batchRows(group, newest))}, stored AS (${historyInsert})
+      SELECT i.r, count(*)::int AS stored FROM input i
+      JOIN stored s ON s.entity_id = i.e AND s.timestamp = i.t AND s.content_hash = decode(i.h, 'hex') GROUP BY i.r`).execute(
+      this.db,
+    );
+    metrics.ingestCommitBatches.observe(group.length);
+    return new Map(rows.map((row) => [row.r, row.stored]));
+  }
+
+  private async flush(group: readonly Waiting[]): Promise<void> {
+    try {
+      const stored = await this.writeGroup(group);
+      group.forEach((item, r) => item.resolve(stored.get(r) ?? 0));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      await Promise.all(
+        group.map((item) => this.writeGroup([item]).then((stored) => item.resolve(stored.get(0) ?? 0), item.reject)),
+      );
+    }
+  }
+}
+
+const groupWriters = new WeakMap<Db, GroupWriter>();
+
+function groupWriterOf(db: Db): GroupWriter {
+  let writer = groupWriters.get(db);
+  if (!writer) groupWriters.set(db, (writer = new GroupWriter(db)));
+  return writer;
 }
 
 async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepted[]): Promise<IngestResult> {
   const tenantId = caller.tenantId;
-  const newestOf = new Map<string, Accepted>();
-  for (const packet of batch) {
-    const known = newestOf.get(packet.entityId);
-    if (!known || packet.at >= known.at) newestOf.set(packet.entityId, packet);
-  }
-  const newest = new Set(newestOf.values());
+  const newest = newestOf(batch);
   // Ownership first: it also tells which entities are devices (or their operations), which rules read.
   const claimed = await checkOwnership(db, caller, batch);
   const known = ownersOf(db);
@@ -351,7 +454,8 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
   // The usual batch: entities the caller already owns, and nothing the rules must record. Ownership
   // never moves (a device keeps its tenant, an entity its owner), so the check stays true and one atomic statement stores the batch, without a transaction's
   // extra round trips.
-  if (claimed.length === 0 && !evaluation) return done((await writeBatch(db, tenantId, batch, newest)).rows);
+  if (claimed.length === 0 && !evaluation)
+    return { accepted: batch.length, stored: await groupWriterOf(db).write(tenantId, batch) };
   // Ingestion rules' matches only: in the batch's one statement too.
   if (claimed.length === 0 && evaluation && evaluation.windowEntities.size === 0) {
     try {
