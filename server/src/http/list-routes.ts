@@ -181,9 +181,9 @@ export function registerListRoutes<TB extends keyof Database, O>(
     exportsEveryRow = false,
     apply,
   } = options;
-  // The resource rides along so that tests can walk every list and export by its fields, and
-  // whether it reads the clock so that they know which lists are never tagged.
-  const config = { permission, listRow: row, listResource: resource, listReadsClock: readsClock };
+  // The resource and base statement ride along so that tests can walk every list and export by its
+  // fields and plan, and whether it reads the clock so that they know which lists are never tagged.
+  const config = { permission, listRow: row, listResource: resource, listBase: base, listReadsClock: readsClock };
   const schema = { tags, querystring: listQuerySchema };
   const name = title.replace(
     /(^|\s+)(\S)(\S*)/g,
