@@ -39,6 +39,8 @@ const UNTRACKED = {
   rule_correlation_member: 'the window worker’s working set',
   stored_file: 'package files, read by downloads',
   stored_file_chunk: 'package files, read by downloads',
+  version_report_device_count: 'the version report’s figures, read by its summary, which is never tagged',
+  version_report_package_count: 'the version report’s figures, read by its summary, which is never tagged',
   work_unit_communication_work_unit: 'read only by the communications list, which reads the clock and is never tagged',
   worker_heartbeat: 'written by every worker every few seconds',
 } as const satisfies Partial<Record<keyof DB | 'kysely_migration' | 'kysely_migration_lock', string>>;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { upToDatePercentage, VERSION_REPORT_MESSAGES } from '@cfs/contracts/version-report';
@@ -7,6 +8,7 @@ import { scoped } from '../src/db/scoped.js';
 import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { VERSION_POLICY_DAYS_MESSAGE } from '@cfs/contracts/tenants';
 import { sweepVersionPolicy } from '../src/areas/workunits/version-policy.js';
+import { countsStatement, parseApply } from '../src/areas/versionreport/apply.js';
 import { createTenantAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -305,6 +307,188 @@ describe('version report summary', () => {
       { compliantDevice: true, count: 4 },
       { compliantDevice: false, count: 3 },
     ]);
+  });
+
+  test('answers the strip and the choices from the counts as the rows do, filtered by subscription or package too, while devices are deleted, restored and moved', async () => {
+    const forms = [
+      ...['versionStatus', 'compliantDevice'].flatMap((group) =>
+        ['deviceId', 'packageId'].map(
+          (counted) => `groupby((${group}),aggregate(${counted} with countdistinct as count))`,
+        ),
+      ),
+      ...['packageName', 'subscriptionName', 'tenantName', 'versionStatus'].map((field) => `groupby((${field}))`),
+    ];
+    const other = await scoped(portal.db, ALL_TENANTS)
+      .insertInto('subscription', { tenant_id: tenantId, name: 'Warehouse' })
+      .returning('subscription_id')
+      .executeTakeFirstOrThrow();
+    const filters = () => [
+      ofTenant(),
+      `${ofTenant()} and subscriptionId eq ${subscriptionId}`,
+      `${ofTenant()} and subscriptionName eq 'Warehouse'`,
+      `${ofTenant()} and packageName eq 'Alpha'`,
+      `packageId eq ${packages.Beta!} and ${ofTenant()}`,
+      `${ofTenant()} and subscriptionName eq 'Plant floor' and packageName eq 'Gamma'`,
+    ];
+    const agree = async (step: string) => {
+      for (const filter of filters())
+        for (const form of forms)
+          expect(await apply('admin', form, filter), `${step}: ${form} where ${filter}`).toEqual(
+            await apply('admin', form, `${filter} and deviceName ne 'none'`),
+          );
+    };
+    const device = (name: string) =>
+      scoped(portal.db, ALL_TENANTS).updateTable('device').where('device_id', '=', devices[name]!);
+    await agree('as loaded');
+    await device('dev-b').set({ subscription_id: other.subscription_id }).execute();
+    await device('dev-a').set({ subscription_id: other.subscription_id }).execute();
+    await agree('two devices moved to Warehouse');
+    const warehouse = await apply(
+      'admin',
+      'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))',
+      `${ofTenant()} and subscriptionName eq 'Warehouse'`,
+    );
+    // dev-a compliant, dev-b not.
+    expect(warehouse.map((group) => [group.compliantDevice, group.count])).toEqual([
+      [true, 1],
+      [false, 1],
+    ]);
+    await device('dev-c').set({ is_deleted: true }).execute();
+    await agree('dev-c deleted');
+    await device('dev-f').set({ is_deleted: false }).execute();
+    await agree('dev-f restored');
+    await scoped(portal.db, ALL_TENANTS)
+      .deleteFrom('device_installation')
+      .where('device_id', '=', devices['dev-g']!)
+      .execute();
+    await agree("dev-g's installation removed");
+    await device('dev-f').set({ is_deleted: true }).execute();
+    await device('dev-c').set({ is_deleted: false }).execute();
+    await device('dev-a').set({ subscription_id: subscriptionId }).execute();
+    await device('dev-b').set({ subscription_id: subscriptionId }).execute();
+    await scoped(portal.db, ALL_TENANTS)
+      .insertInto('device_installation', {
+        device_id: devices['dev-g']!,
+        package_id: packages.Beta!,
+        tenant_id: tenantId,
+        package_version_id: versions['Beta 2.0.0']!,
+        installed_package_version_id: versions['Beta 2.0.0']!,
+        install_status_id: INSTALL_STATUSES.Installed,
+      })
+      .execute();
+    await agree('as at the start');
+    // The counts hold what the report's rows hold: a recount from the installations changes nothing.
+    const counts = () =>
+      portal.db
+        .selectFrom('version_report_package_count')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .orderBy(['subscription_id', 'package_id', 'slot'])
+        .execute();
+    const kept = await counts();
+    await sql`SELECT recount_version_report()`.execute(portal.db);
+    expect(await counts()).toEqual(kept);
+  });
+
+  test('counts an installation reported while a new Latest is being uploaded against the new Latest', async () => {
+    const { Latest, Archived } = PACKAGE_VERSION_STATUSES;
+    const forms = [
+      'groupby((versionStatus),aggregate(deviceId with countdistinct as count))',
+      'groupby((versionStatus),aggregate(packageId with countdistinct as count))',
+      'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))',
+    ];
+    const agree = async (step: string) => {
+      for (const form of forms)
+        expect(await apply('admin', form), `${step}: ${form}`).toEqual(
+          await apply('admin', form, `${ofTenant()} and deviceName ne 'none'`),
+        );
+    };
+    const setAlpha = (device: string, version: string) =>
+      scoped(portal.db, ALL_TENANTS)
+        .updateTable('device_installation')
+        .set({ installed_package_version_id: versions[`Alpha ${version}`]! })
+        .where('device_id', '=', devices[device]!)
+        .where('package_id', '=', packages.Alpha!)
+        .execute();
+    // The upload as the catalogue makes it: the package's row locked, the Latest archived, a new one.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    let newest = '';
+    const upload = portal.db.transaction().execute(async (trx) => {
+      await trx
+        .selectFrom('package')
+        .select('package_id')
+        .where('package_id', '=', packages.Alpha!)
+        .forUpdate()
+        .execute();
+      await trx
+        .updateTable('package_version')
+        .set({ package_version_status_id: Archived })
+        .where('package_version_id', '=', versions['Alpha 1.1.0']!)
+        .execute();
+      newest = (
+        await trx
+          .insertInto('package_version')
+          .values({
+            package_id: packages.Alpha!,
+            version: '1.3.0',
+            label: '1.3.0',
+            package_version_status_id: Latest,
+            file_sha256: randomBytes(32).toString('hex'),
+            file_name: 'Alpha.zip',
+            file_size: 10,
+          })
+          .returning('package_version_id')
+          .executeTakeFirstOrThrow()
+      ).package_version_id;
+      locked();
+      await held;
+    });
+    await isLocked;
+    // dev-i reports 1.1.0, the Latest it can still see: once the upload commits, 1.1.0 is Outdated.
+    const report = setAlpha('dev-i', '1.1.0');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await upload;
+    await report;
+    await agree('after the upload and the report');
+    // Back as it was: 1.1.0 the Latest again, dev-i on 1.0.0.
+    await portal.db.deleteFrom('package_version').where('package_version_id', '=', newest).execute();
+    await portal.db
+      .updateTable('package_version')
+      .set({ package_version_status_id: Latest })
+      .where('package_version_id', '=', versions['Alpha 1.1.0']!)
+      .execute();
+    await setAlpha('dev-i', '1.0.0');
+    await agree('as at the start');
+  });
+
+  test('reads the counts alone for the strip and the choices, never the devices or their installations', async () => {
+    const scope = { kind: 'some', tenantIds: [tenantId] } as const;
+    const forms = [
+      'groupby((versionStatus),aggregate(deviceId with countdistinct as count))',
+      'groupby((versionStatus),aggregate(packageId with countdistinct as count))',
+      'groupby((compliantDevice),aggregate(deviceId with countdistinct as count))',
+      'groupby((packageName))',
+      'groupby((subscriptionName))',
+    ];
+    for (const filter of [
+      { tenantId },
+      { tenantId, subscriptionName: 'Plant floor' },
+      { tenantId, packageName: 'Alpha' },
+    ])
+      for (const form of forms) {
+        const statement = countsStatement(scope, filter, parseApply(form));
+        if (!statement) throw new Error(`${form} is not answered from the counts`);
+        const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${statement}`.execute(portal.db);
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan, `${form} ${JSON.stringify(filter)}`).toMatch(/version_report_(device|package)_count/);
+        expect(plan, `${form} ${JSON.stringify(filter)}`).not.toMatch(
+          /\bdevice_installation\b|\bdevice\b(?!_)|Seq Scan on version_report/,
+        );
+      }
   });
 
   test('offers each filter value once, sorted, for the dropdowns', async () => {

@@ -627,6 +627,24 @@ export interface VersionPolicyWorkUnit {
   work_unit_id: number;
 }
 
+export interface VersionReportDeviceCount {
+  compliant_devices: Generated<number>;
+  current_devices: Generated<number>;
+  outdated_devices: Generated<number>;
+  slot: number;
+  subscription_id: string;
+  tenant_id: string;
+}
+
+export interface VersionReportPackageCount {
+  current_installs: Generated<number>;
+  outdated_installs: Generated<number>;
+  package_id: string;
+  slot: number;
+  subscription_id: string;
+  tenant_id: string;
+}
+
 export interface WorkerHeartbeat {
   host: string;
   pid: number;
@@ -869,6 +887,8 @@ export interface DB {
   user_role: UserRole;
   user_tenant: UserTenant;
   version_policy_work_unit: VersionPolicyWorkUnit;
+  version_report_device_count: VersionReportDeviceCount;
+  version_report_package_count: VersionReportPackageCount;
   work_unit: WorkUnit;
   work_unit_category: WorkUnitCategory;
   work_unit_communication: WorkUnitCommunication;

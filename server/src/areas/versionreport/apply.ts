@@ -9,9 +9,9 @@ import {
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
-import { scoped, tenantCondition } from '../../db/scoped.js';
+import { tenantCondition } from '../../db/scoped.js';
 import { BadRequestError } from '../../http/errors.js';
-import { parseListQuery, type ListQueryInput } from '../../odata/list-query.js';
+import { parseListQuery, type ListQueryInput, type Predicate } from '../../odata/list-query.js';
 import { executeListStatement, filteredRowsSql } from '../../odata/list-query-sql.js';
 import { versionReportBase, versionReportResource } from './resource.js';
 
@@ -56,7 +56,9 @@ export function parseApply(text: string): Apply {
 /**
  * Answers `$apply` over the caller's report rows that `$filter` keeps, as `{ value: [...] }`:
  * each value once (sorted), or each group with its distinct count. A compliant device runs the
- * Current version of every package it has: the devices are grouped first, then counted.
+ * Current version of every package it has. A filter on the tenant, subscription and package alone
+ * (the summary strip's, the filters' choices) is answered from the counts the triggers keep; any
+ * other from the rows, the devices grouped first and then counted.
  */
 export async function answerApply(
   db: Db,
@@ -65,17 +67,12 @@ export async function answerApply(
   signal: AbortSignal,
 ): Promise<{ value: VersionReportGroup[] }> {
   const apply = parseApply(String(query.$apply));
-  const tenant = tenantOnly(query.$filter);
-  if (
-    tenant !== undefined &&
-    apply.kind === 'count' &&
-    !(apply.group === 'compliantDevice' && apply.counted === 'packageId')
-  ) {
-    return { value: await summaryCounts(db, user.tenantScope, tenant, apply) };
-  }
-  if (tenant !== undefined && apply.kind === 'values' && apply.field === 'packageName')
-    return { value: await installedPackageNames(db, user.tenantScope, tenant) };
   const parsed = parseListQuery(versionReportResource, { $filter: query.$filter });
+  const filter = countsFilter(parsed.filter);
+  if (filter) {
+    const counted = await fromCounts(db, user.tenantScope, filter, apply);
+    if (counted) return { value: counted };
+  }
   const base = versionReportBase(db, user.tenantScope);
   const rows = (fields: string[]) => filteredRowsSql(base, parsed, user.tenantScope, fields);
   let statement: RawBuilder<{ row: string }>;
@@ -98,85 +95,139 @@ export async function answerApply(
   return { value: result.rows.map((row) => JSON.parse(row.row) as VersionReportGroup) };
 }
 
-/**
- * Whether a device of the scope (not deleted) has package `p` installed as `condition` says: each
- * condition names one version (or any), so this is a probe of `device_installation_report_idx`
- * that stops at its first row, never a walk past every device on another version.
- */
-function installedAs(scope: TenantScope, tenantId: string | null, condition: RawBuilder<unknown>): RawBuilder<boolean> {
-  const tenant = tenantId === null ? sql`` : sql` AND di.tenant_id = ${tenantId}::uuid`;
-  return sql<boolean>`EXISTS (SELECT 1 FROM device_installation di JOIN device d ON d.device_id = di.device_id AND NOT d.is_deleted
-    WHERE di.package_id = p.package_id AND ${condition} AND ${tenantCondition('device_installation', 'di', scope)}${tenant})`;
-}
-
-/** The packages installed on a device of the scope, by name: the Package filter's choices without reading every installation. */
-async function installedPackageNames(
-  db: Db,
-  scope: TenantScope,
-  tenantId: string | null,
-): Promise<VersionReportGroup[]> {
-  const { rows } = await sql<{ name: string }>`
-    SELECT DISTINCT p.name FROM package p WHERE ${installedAs(scope, tenantId, sql`di.installed_package_version_id IS NOT NULL`)}
-    ORDER BY p.name LIMIT ${sql.lit(MAX_GROUPS)}`.execute(db);
-  return rows.map((row) => ({ packageName: row.name }));
-}
-
-/** The tenant of a filter that names only the tenant (the screen's summary strip), null for no filter, undefined for any other. */
-function tenantOnly(filter: unknown): string | null | undefined {
-  if (filter === undefined || (typeof filter === 'string' && filter.trim() === '')) return null;
-  const match =
-    typeof filter === 'string' ? /^\s*\(?\s*tenantId eq '?([0-9a-fA-F-]{36})'?\s*\)?\s*$/.exec(filter) : null;
-  return match?.[1]?.toLowerCase();
-}
+/** The fields a filter may name, each once and with `eq`, for the answer to be read from the counts. */
+const COUNTS_FIELDS = ['tenantId', 'subscriptionId', 'subscriptionName', 'packageId', 'packageName'] as const;
+type CountsFilter = Partial<Record<(typeof COUNTS_FIELDS)[number], string>>;
 
 /**
- * The summary strip's counts for a whole tenant (or every tenant of the caller), read from the
- * devices' package counts (`installed_packages`, `outdated_packages`, kept by triggers): one row
- * per device instead of one per installation. Packages are counted by an index probe each for a
- * installation on the Latest and for one on each other version. Answers what the general path would.
+ * The filter as equalities on the tenant, the subscription and the package (by id or by name),
+ * and-ed: the screen's tenant and the grid's Subscription and Package choices. Undefined for any
+ * other filter, which the report's rows answer.
  */
-async function summaryCounts(
-  db: Db,
-  scope: TenantScope,
-  tenantId: string | null,
-  apply: Extract<Apply, { kind: 'count' }>,
-): Promise<VersionReportGroup[]> {
-  if (apply.counted === 'deviceId') {
-    let devices = scoped(db, scope)
-      .selectFrom('device')
-      .select([
-        sql<number>`count(*) FILTER (WHERE installed_packages > outdated_packages)::integer`.as('current'),
-        sql<number>`count(*) FILTER (WHERE outdated_packages > 0)::integer`.as('outdated'),
-        sql<number>`count(*) FILTER (WHERE outdated_packages = 0)::integer`.as('compliant'),
-      ])
-      .where('is_deleted', '=', false)
-      .where('installed_packages', '>', 0);
-    if (tenantId !== null) devices = devices.where('tenant_id', '=', tenantId);
-    const row = await devices.executeTakeFirstOrThrow();
-    const groups =
-      apply.group === 'versionStatus'
-        ? [
-            { versionStatus: 'Current' as const, [apply.alias]: row.current },
-            { versionStatus: 'Outdated' as const, [apply.alias]: row.outdated },
-          ]
-        : [
-            { compliantDevice: true, [apply.alias]: row.compliant },
-            { compliantDevice: false, [apply.alias]: row.outdated },
-          ];
-    // As a GROUP BY answers: no group without rows.
-    return groups.filter((group) => Number(group[apply.alias]) > 0);
+export function countsFilter(predicate: Predicate | undefined): CountsFilter | undefined {
+  const filter: CountsFilter = {};
+  const clauses = (item: Predicate): Predicate[] => (item.kind === 'and' ? item.operands.flatMap(clauses) : [item]);
+  for (const clause of predicate === undefined ? [] : clauses(predicate)) {
+    if (clause.kind !== 'compare' || clause.op !== 'eq' || clause.left.kind !== 'field') return undefined;
+    if (clause.left.ref.relations.length > 0 || clause.right.kind !== 'value') return undefined;
+    const name = clause.left.ref.name;
+    if (!includes(COUNTS_FIELDS, name) || filter[name] !== undefined) return undefined;
+    filter[name] = String(clause.right.value);
   }
-  const { rows } = await sql<{ current: number; outdated: number }>`
-    SELECT count(*) FILTER (WHERE c)::integer AS "current", count(*) FILTER (WHERE o)::integer AS "outdated" FROM (
-      SELECT CASE WHEN lv.package_version_id IS NULL THEN ${installedAs(scope, tenantId, sql`di.installed_package_version_id IS NOT NULL`)}
-                  ELSE ${installedAs(scope, tenantId, sql`di.installed_package_version_id = lv.package_version_id`)} END AS c,
-             lv.package_version_id IS NOT NULL AND EXISTS (
-               SELECT 1 FROM package_version v WHERE v.package_id = p.package_id AND v.package_version_id <> lv.package_version_id
-                 AND ${installedAs(scope, tenantId, sql`di.installed_package_version_id = v.package_version_id`)}) AS o
-      FROM package p LEFT JOIN package_latest_version lv ON lv.package_id = p.package_id) AS "x"`.execute(db);
-  const row = rows[0] ?? { current: 0, outdated: 0 };
-  return [
-    { versionStatus: 'Current' as const, [apply.alias]: row.current },
-    { versionStatus: 'Outdated' as const, [apply.alias]: row.outdated },
-  ].filter((group) => Number(group[apply.alias]) > 0);
+  return filter;
+}
+
+/**
+ * The rows of a counts table (alias "c") that the scope and the filter keep, with the subscription,
+ * package and tenant joined by the names the filter or the answer use.
+ */
+function countsFrom(
+  table: 'version_report_device_count' | 'version_report_package_count',
+  scope: TenantScope,
+  filter: CountsFilter,
+  join: { subscription?: boolean; package?: boolean; tenant?: boolean } = {},
+): RawBuilder<unknown> {
+  const conditions = [tenantCondition(table, 'c', scope)];
+  if (filter.tenantId !== undefined) conditions.push(sql`c.tenant_id = ${filter.tenantId}::uuid`);
+  if (filter.subscriptionId !== undefined) conditions.push(sql`c.subscription_id = ${filter.subscriptionId}::uuid`);
+  if (filter.packageId !== undefined) conditions.push(sql`c.package_id = ${filter.packageId}::uuid`);
+  if (filter.subscriptionName !== undefined) conditions.push(sql`s.name = ${filter.subscriptionName}`);
+  if (filter.packageName !== undefined) conditions.push(sql`p.name = ${filter.packageName}`);
+  const joins = [
+    (join.subscription || filter.subscriptionName !== undefined) &&
+      sql`JOIN subscription s ON s.subscription_id = c.subscription_id`,
+    (join.package || filter.packageName !== undefined) && sql`JOIN package p ON p.package_id = c.package_id`,
+    join.tenant && sql`JOIN tenant t ON t.tenant_id = c.tenant_id`,
+  ].filter((part): part is RawBuilder<unknown> => part !== false && part !== undefined);
+  return sql`FROM ${sql.table(table)} c ${sql.join(joins, sql` `)} WHERE ${sql.join(conditions, sql` AND `)}`;
+}
+
+/** A value group's name column in the counts' joins. */
+const VALUE_COLUMNS = {
+  tenantName: { column: sql.ref('t.name'), join: { tenant: true } },
+  subscriptionName: { column: sql.ref('s.name'), join: { subscription: true } },
+  packageName: { column: sql.ref('p.name'), join: { package: true } },
+} as const;
+
+/** What the counts hold for a filter: Current, Outdated and compliant (devices or installations), and how many packages. */
+interface Counted {
+  current: number;
+  outdated: number;
+  compliant: number;
+  packages: number;
+}
+
+/**
+ * The statement that reads `apply`'s figures from the counts the triggers keep (migration 0039):
+ * a few rows per tenant, subscription and package, never the installations or the devices.
+ * Names (a filter's choices) as rows of `name`; counts as one row of `Counted`. Undefined for the
+ * one form the counts cannot answer: packages by compliant device.
+ */
+export function countsStatement(
+  scope: TenantScope,
+  filter: CountsFilter,
+  apply: Apply,
+): RawBuilder<{ name: string }> | RawBuilder<Counted> | undefined {
+  const installs = (join = {}) => countsFrom('version_report_package_count', scope, filter, join);
+  if (apply.kind === 'values' && apply.field !== 'versionStatus') {
+    const { column, join } = VALUE_COLUMNS[apply.field];
+    return sql<{
+      name: string;
+    }>`SELECT DISTINCT ${column} AS "name" ${installs(join)} ORDER BY 1 LIMIT ${sql.lit(MAX_GROUPS)}`;
+  }
+  if (apply.kind === 'count' && apply.counted === 'packageId') {
+    if (apply.group === 'compliantDevice') return undefined;
+    return sql<Counted>`SELECT count(*) FILTER (WHERE "current" > 0)::integer AS "current",
+      count(*) FILTER (WHERE "outdated" > 0)::integer AS "outdated", 0 AS "compliant", count(*)::integer AS "packages"
+      FROM (SELECT c.package_id, sum(c.current_installs) AS "current", sum(c.outdated_installs) AS "outdated"
+            ${installs()} GROUP BY c.package_id) AS "g"`;
+  }
+  // Filtered to a package (or Version Status choices), a device has one installation of it: Current
+  // (and so compliant for the rows kept) or Outdated.
+  if (apply.kind === 'values' || filter.packageId !== undefined || filter.packageName !== undefined) {
+    return sql<Counted>`SELECT coalesce(sum(c.current_installs), 0)::integer AS "current",
+      coalesce(sum(c.outdated_installs), 0)::integer AS "outdated", coalesce(sum(c.current_installs), 0)::integer AS "compliant",
+      count(DISTINCT c.package_id)::integer AS "packages" ${installs()}`;
+  }
+  return sql<Counted>`SELECT coalesce(sum(c.current_devices), 0)::integer AS "current",
+    coalesce(sum(c.outdated_devices), 0)::integer AS "outdated", coalesce(sum(c.compliant_devices), 0)::integer AS "compliant",
+    0 AS "packages" ${countsFrom('version_report_device_count', scope, filter)}`;
+}
+
+/**
+ * `apply` answered from the counts, as the report's rows would answer it (no group without rows);
+ * undefined where the counts cannot say: packages by compliant device, and devices of a package
+ * name that names more than one package (a device may have both).
+ */
+async function fromCounts(
+  db: Db,
+  scope: TenantScope,
+  filter: CountsFilter,
+  apply: Apply,
+): Promise<VersionReportGroup[] | undefined> {
+  const statement = countsStatement(scope, filter, apply);
+  if (statement === undefined) return undefined;
+  if (apply.kind === 'values' && apply.field !== 'versionStatus') {
+    const { rows } = await (statement as RawBuilder<{ name: string }>).execute(db);
+    return rows.map((row) => ({ [apply.field]: row.name }));
+  }
+  const { rows } = await (statement as RawBuilder<Counted>).execute(db);
+  const counted = rows[0] ?? { current: 0, outdated: 0, compliant: 0, packages: 0 };
+  if (apply.kind === 'values')
+    return [
+      ...(counted.current > 0 ? [{ versionStatus: 'Current' as const }] : []),
+      ...(counted.outdated > 0 ? [{ versionStatus: 'Outdated' as const }] : []),
+    ];
+  if (apply.counted === 'deviceId' && filter.packageName !== undefined && counted.packages > 1) return undefined;
+  const groups =
+    apply.group === 'versionStatus'
+      ? [
+          { versionStatus: 'Current' as const, [apply.alias]: counted.current },
+          { versionStatus: 'Outdated' as const, [apply.alias]: counted.outdated },
+        ]
+      : [
+          { compliantDevice: true, [apply.alias]: counted.compliant },
+          { compliantDevice: false, [apply.alias]: counted.outdated },
+        ];
+  return groups.filter((group) => Number(group[apply.alias]) > 0);
 }
