@@ -24,6 +24,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get what the portal shows a signed-in user first
+         * @description The signed-in user's permissions, the user, the tenants and subscriptions they may work in, the environment and the version: what the permissions, currentUser and general lookup calls each answer, in one call.
+         *
+         *     Who may call it: Any signed-in user.
+         */
+        get: operations["getSessionStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generallookup/tenants": {
         parameters: {
             query?: never;
@@ -4131,6 +4153,58 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    getSessionStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        permissions: string[];
+                        currentUser: {
+                            name: string;
+                            userName: string;
+                            email: string | null;
+                            tenantId: string | null;
+                            subscriptionId: string | null;
+                            groups: string[];
+                        };
+                        tenants: {
+                            /** Format: uuid */
+                            tenantId: string;
+                            name: string;
+                        }[];
+                        subscriptions: {
+                            /** Format: uuid */
+                            subscriptionId: string;
+                            name: string;
+                            /** Format: uuid */
+                            tenantId: string;
+                        }[];
+                        environment: {
+                            environmentName: string;
+                            environmentColor: string;
+                            licenseExpiration: string | null;
+                        };
+                        version: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     lookupTenants: {

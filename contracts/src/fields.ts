@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ID_PARAM_MESSAGE } from './values/fields.js';
+/** The fields' values (patterns, messages) live beside, free of the schema library. */
+export * from './values/fields.js';
 
 /**
  * Field types input schemas build on, so bad input is refused with a 400 before it reaches the
@@ -14,7 +17,11 @@ export function dbId(message?: string) {
 }
 
 /** An id in a path: digits only, within range. */
-export const dbIdParam = z.coerce.number().int().positive().max(MAX_DB_INTEGER);
+export const dbIdParam = z.coerce
+  .number({ error: ID_PARAM_MESSAGE })
+  .int(ID_PARAM_MESSAGE)
+  .positive(ID_PARAM_MESSAGE)
+  .max(MAX_DB_INTEGER, ID_PARAM_MESSAGE);
 
 /**
  * A GUID, lower-cased on the way in so that comparisons and stored values never differ by case
@@ -26,16 +33,6 @@ export function guid(message?: string) {
     encode: (value) => value,
   });
 }
-
-/** What a date field holds while its entry is not a date (incomplete, impossible): never a date, so a schema refuses it. */
-export const INVALID_DATE = 'invalid';
-/** Spec 002 §5 "Date pickers show 'Please enter a valid date'". */
-export const INVALID_DATE_MESSAGE = 'Please enter a valid date';
-
-/** An email address as forms check it (the access request's rule, spec 001 §5): something@host.domain. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** A phone number: digits with the usual separators and an optional leading +, 6 to 15 digits. */
-export const PHONE_PATTERN = /^\+?(?:[\s().-]*\d){6,15}[\s().-]*$/;
 
 /**
  * An optional text field that, when filled, must match a pattern; empty text counts as not given.
@@ -50,9 +47,6 @@ export function optionalMatching(pattern: RegExp, message: string, max: number) 
     .nullable()
     .optional();
 }
-
-/** A web address: http or https, a host, then anything without spaces. */
-export const URL_PATTERN = /^https?:\/\/[^\s/?#:@]+(?::\d+)?(?:[/?#]\S*)?$/i;
 
 /** Optional text of at most `max` characters, trimmed; left out or empty, it is null. */
 export const optionalText = (max: number) =>

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { guid } from './fields.js';
+/** The shell's values live beside, free of the schema library. */
+export * from './values/shell.js';
 
 /** Shapes of the shell's calls (spec 000 §3 and §7). */
 export const oidcClientConfigSchema = z.object({
@@ -47,6 +49,20 @@ export type EnvironmentInfo = z.infer<typeof environmentSchema>;
 
 export const versionSchema = z.object({ version: z.string() });
 
+/**
+ * GET /v1/session: what the shell needs before it paints, in one answer (the same as the
+ * permissions, current user, tenants, subscriptions, environment and version calls each give).
+ */
+export const sessionStartSchema = z.object({
+  permissions: permissionListSchema,
+  currentUser: currentUserSchema,
+  tenants: z.array(tenantLookupSchema),
+  subscriptions: z.array(subscriptionLookupSchema),
+  environment: environmentSchema,
+  version: z.string(),
+});
+export type SessionStart = z.infer<typeof sessionStartSchema>;
+
 export const tenantSubscriptionContextSchema = z.object({
   tenant: guid('Please choose a tenant.'),
   subscriptionId: guid('Please choose a subscription.'),
@@ -59,8 +75,6 @@ export type Person = z.infer<typeof personSchema>;
 /** Who a stored user name or mail (`key`) is: records keep either, people see "displayName (mail)". */
 export const personNameSchema = z.object({ key: z.string(), displayName: z.string(), mail: z.string().nullable() });
 export type PersonName = z.infer<typeof personNameSchema>;
-/** The most keys one names request carries (a page of a grid has at most 100 rows). */
-export const PERSON_NAMES_MAX = 100;
 
 export const namedOptionSchema = z.object({ id: z.number().int(), name: z.string() });
 export type NamedOption = z.infer<typeof namedOptionSchema>;

@@ -214,6 +214,27 @@ describe('lookups', () => {
     expect(version.json()).toEqual({ version: '0.1.0' });
   });
 
+  it("answers the shell's start-up calls in one: the session start is what each of them answers, for each kind of user", async () => {
+    for (const user of ['admin', 'operator', 'enduser']) {
+      const get = async (url: string) => {
+        const response = await portal.as(user, { method: 'GET', url });
+        expect(response.statusCode, `${user} ${url}`).toBe(200);
+        return response.json<unknown>();
+      };
+      const start = await get('/v1/session');
+      expect(start).toEqual({
+        permissions: await get('/v1/permissions'),
+        currentUser: await get('/v1/currentUser'),
+        tenants: await get('/api/generallookup/tenants'),
+        subscriptions: await get('/api/generallookup/subscriptions'),
+        environment: await get('/api/generalLookup/environment'),
+        version: ((await get('/api/generalLookup/version')) as { version: string }).version,
+      });
+      expect((start as { tenants: unknown[] }).tenants.length).toBeGreaterThan(0);
+    }
+    expect((await portal.app.inject({ method: 'GET', url: '/v1/session' })).statusCode).toBe(401);
+  });
+
   it('lists IANA time zones, rule types, operators and occurrence options', async () => {
     const zones = (await portal.as('operator', { method: 'GET', url: '/api/generalLookup/timezones' })).json<
       string[]

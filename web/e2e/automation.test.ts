@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ACTION_RESULT_STATUSES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
-import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import {
   actionEndpoint,
   api,

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIST_COUNT_CAP } from '@cfs/contracts/constants';
-import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import { browser, createTenant, portalDatabase, sessionOf, signedInPage } from './support';
 
 /**

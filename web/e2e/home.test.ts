@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import {
   browser,
   createSubscription,
@@ -215,7 +215,11 @@ describe('home dashboard (admin)', () => {
       if (url.pathname.startsWith('/v1/home/')) asked.push(url.pathname);
     });
     // The same user, holding only Work Units view: the server would refuse the other tiles.
-    await page.route('**/v1/permissions', (route) => route.fulfill({ status: 200, json: ['CFS.WorkUnits:view'] }));
+    await page.route('**/v1/session', async (route) => {
+      const response = await route.fetch();
+      const start = (await response.json()) as object;
+      await route.fulfill({ response, json: { ...start, permissions: ['CFS.WorkUnits:view'] } });
+    });
     await page.goto(`/${tenantId}`);
     await page.getByRole('link', { name: '4 Open work units', exact: true }).waitFor();
     expect(await tile(page, 'Devices').count()).toBe(0);

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
-import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
+import { TENANT_MESSAGES } from '@cfs/contracts/values/tenants';
 import {
   browser,
   choose,

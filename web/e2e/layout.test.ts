@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { TEXT_MAX } from '@cfs/contracts/work-units';
+import { TEXT_MAX } from '@cfs/contracts/values/work-units';
 import {
   browser,
   createSubscription,

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
-import { WORK_UNIT_EVENT_TYPES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_EVENT_TYPES } from '@cfs/contracts/values/work-units';
 import {
   actionEndpoint,
   browser,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RESOLUTION_CENTER_MESSAGES, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { RESOLUTION_CENTER_MESSAGES, WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { browser, choose, drawer, gridRow, screenshot, settled, signedInPage, uniqueName } from './support';
 
 /**

@@ -4,9 +4,9 @@ import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { describe, expect, test } from 'vitest';
 import { TOAST_AUTO_HIDE_MS } from '@cfs/contracts/constants';
-import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
+import { TENANT_MESSAGES } from '@cfs/contracts/values/tenants';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
-import { WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import {
   browser,
   createChangeRequest,

@@ -319,10 +319,13 @@ describe('as admin', () => {
     const contoso = await tenantNamed(browser, 'admin', 'Contoso');
     // A user without a stored tenant context: the profile call answers no tenant or subscription.
     const page = await signedInPage(browser, 'admin');
-    await page.route('**/v1/currentUser', async (route) => {
+    await page.route('**/v1/session', async (route) => {
       const response = await route.fetch();
-      const user = (await response.json()) as object;
-      await route.fulfill({ response, json: { ...user, tenantId: null, subscriptionId: null } });
+      const start = (await response.json()) as { currentUser: object };
+      await route.fulfill({
+        response,
+        json: { ...start, currentUser: { ...start.currentUser, tenantId: null, subscriptionId: null } },
+      });
     });
     await page.goto(`/${contoso.tenantId}/devices`);
     await tenantPickerButton(page).click();
@@ -527,17 +530,17 @@ describe('as operator', () => {
     expect(moved).toBeGreaterThanOrEqual(100);
   });
 
-  test('a 403 on /v1/permissions at start-up leads to /user/accessDenied with its notice', async () => {
+  test('a 403 on the session’s start leads to /user/accessDenied with its notice', async () => {
     const operator = await sessionOf(browser, 'operator');
     const page = await signedInPage(browser, 'operator');
-    await page.route('**/v1/permissions', (route) => route.fulfill({ status: 403, json: { message: 'Forbidden' } }));
+    await page.route('**/v1/session', (route) => route.fulfill({ status: 403, json: { message: 'Forbidden' } }));
     await page.goto(`/${homeTenantId(operator)}/devices`);
     await page.waitForURL((url) => url.pathname === '/user/accessDenied');
     await page.getByText(ACCESS_DENIED, { exact: true }).waitFor();
     expect(await page.getByText(FORBIDDEN_TOAST).count()).toBe(0);
     await screenshot(page, 'shell-access-denied');
 
-    await page.unroute('**/v1/permissions');
+    await page.unroute('**/v1/session');
     await page.goto(`/${homeTenantId(operator)}`);
     await page.getByRole('heading', { name: 'Home' }).waitFor();
   });
@@ -643,7 +646,8 @@ describe('the web app files', () => {
     expect(page.headers.get('content-encoding')).toBe('br');
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const html = await page.text();
-    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    // The app's entry (the early script ahead of it is smaller than what is worth compressing).
+    const script = /<script[^>]+src="(\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
     const asset = await fetch(new URL(script ?? '', portalUrl()), { headers });
     expect(asset.headers.get('content-encoding')).toBe('br');

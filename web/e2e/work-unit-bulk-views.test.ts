@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import {
   browser,
   checkRow,

@@ -1,4 +1,5 @@
 import type { PermissionSet } from '@cfs/contracts/permissions';
+import type { CurrentUser } from '@cfs/contracts/shell';
 import type { TenantScope } from './tenant-scope.js';
 
 /** The signed-in caller as every route sees it. */
@@ -16,4 +17,16 @@ export interface Principal {
   /** The tenant and subscription the user works in (the header picker's context). */
   tenantId: string | null;
   subscriptionId: string | null;
+}
+
+/** The caller as `GET /v1/currentUser` (and the session's start) describes them. */
+export function currentUserOf(principal: Principal): CurrentUser {
+  return {
+    name: principal.displayName,
+    userName: principal.userName,
+    email: principal.email,
+    tenantId: principal.tenantId,
+    subscriptionId: principal.subscriptionId,
+    groups: principal.groups,
+  };
 }

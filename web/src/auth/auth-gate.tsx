@@ -23,7 +23,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
   useEffect(() => {
     const { pathname } = window.location;
     const subject = session && !isSignInPage(pathname) ? storedSubjectWithLiveToken(session) : undefined;
-    if (subject) prefetchSessionData(queryClient, subject, pathname);
+    if (subject) prefetchSessionData(queryClient, subject);
   }, [session, queryClient]);
   if (config.isPending) return <FullPageStatus message="Loading..." />;
   if (config.isError) {

@@ -5,10 +5,9 @@ import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { configureApiClient } from '../lib/api-client';
 import { showToast } from '../lib/toast';
 import { CALLBACK_PATH, LOGIN_PATH, isSignInPage, loginUrl } from './sign-in-paths';
+import { liveStoredSignIn, USER_STORE_PREFIX, userStorageKey } from './early-start';
 import { TabSharedUserManager } from './renewal-lock';
 
-/** Sign-in data lives in local storage under a portal-specific key (spec 000 §7). */
-const USER_STORE_PREFIX = 'cfs-portal.';
 // Pending sign-in requests get their own prefix: oidc-client-ts clears stale entries by prefix,
 // and must never mistake the stored user for one.
 const STATE_STORE_PREFIX = 'cfs-portal.signin.';
@@ -23,6 +22,8 @@ export interface AuthSession {
   userStorageKey: string;
   /** Maximum sign-in age in seconds. */
   lifetimeSeconds: number;
+  /** The provider and client it signs in with. */
+  config: Pick<OidcClientConfig, 'authority' | 'clientId'>;
 }
 
 let current: { key: string; session: AuthSession } | undefined;
@@ -62,8 +63,9 @@ function createAuthSession(config: OidcClientConfig): AuthSession {
   });
   const session: AuthSession = {
     userManager,
-    userStorageKey: `${USER_STORE_PREFIX}user:${config.authority}:${config.clientId}`,
+    userStorageKey: userStorageKey(config),
     lifetimeSeconds: config.lifetime,
+    config,
   };
   void userManager.clearStaleState();
   wireApiClient(session);
@@ -84,17 +86,10 @@ function storedAccessToken(session: AuthSession): string | undefined {
 /**
  * The stored sign-in's subject while its access token has more than a minute to live (the
  * provider renews it a minute before it expires), else undefined: a sign-in that must be renewed
- * first, or none.
+ * first, or none. The page's early script reads it the same way (early-start.ts).
  */
 export function storedSubjectWithLiveToken(session: AuthSession): string | undefined {
-  const stored = window.localStorage.getItem(session.userStorageKey);
-  if (!stored) return undefined;
-  try {
-    const user = User.fromStorageString(stored);
-    return (user.expires_in ?? 0) > 60 ? user.profile.sub : undefined;
-  } catch {
-    return undefined;
-  }
+  return liveStoredSignIn(session.config)?.subject;
 }
 
 let leavingForLogin = false;

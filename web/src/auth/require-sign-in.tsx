@@ -3,13 +3,13 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
 import { FullPageStatus } from '../lib/full-page-status';
-import { currentUserQuery, permissionsQuery, useSessionSubject } from './session-data';
+import { sessionStartQuery, useSessionSubject } from './session-data';
 import { ACCESS_DENIED_PATH, loginUrl } from './sign-in-paths';
 import { useSignInStatus } from './use-sign-in-status';
 
 /**
  * Layout route in front of every app page: shows the authentication state (spec 000 §4) and,
- * once signed in, loads the permissions and current user before rendering the page (its
+ * once signed in, loads the session's start (permissions, current user…) before rendering the page (its
  * children, or the child route).
  */
 export function RequireSignIn({ children }: { children?: ReactNode }) {
@@ -33,19 +33,17 @@ export function RequireSignIn({ children }: { children?: ReactNode }) {
 const isForbidden = (error: unknown) => error instanceof ApiError && error.status === 403;
 
 function SessionDataGate({ children }: { children: ReactNode }) {
-  const subject = useSessionSubject();
-  const permissions = useQuery(permissionsQuery(subject));
-  const currentUser = useQuery(currentUserQuery(subject));
-  // A 403 on the start-up permission call leads to the access-denied page (spec 000 §6).
-  if (isForbidden(permissions.error) || isForbidden(currentUser.error))
-    return <Navigate to={ACCESS_DENIED_PATH} replace />;
-  if (permissions.isError || currentUser.isError) {
-    const retry = () => {
-      void permissions.refetch();
-      void currentUser.refetch();
-    };
-    return <FullPageStatus message="Your profile could not be loaded. Please try again." onRetry={retry} />;
+  const start = useQuery(sessionStartQuery(useSessionSubject()));
+  // A 403 on the session's start leads to the access-denied page (spec 000 §6).
+  if (isForbidden(start.error)) return <Navigate to={ACCESS_DENIED_PATH} replace />;
+  if (start.isError) {
+    return (
+      <FullPageStatus
+        message="Your profile could not be loaded. Please try again."
+        onRetry={() => void start.refetch()}
+      />
+    );
   }
-  if (permissions.isPending || currentUser.isPending) return <FullPageStatus message="Loading..." />;
+  if (start.isPending) return <FullPageStatus message="Loading..." />;
   return children;
 }

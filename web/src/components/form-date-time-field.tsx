@@ -5,7 +5,7 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { DATE_TIME_ENTRY_FORMAT } from '@cfs/contracts/constants';
-import { INVALID_DATE } from '@cfs/contracts/fields';
+import { INVALID_DATE } from '@cfs/contracts/values/fields';
 import { useController, type FieldValues } from 'react-hook-form';
 import type { LabelledFieldProps } from './form-fields';
 

@@ -7,7 +7,10 @@ import {
   fieldsFromColumns,
   fromGridFilterModel,
   fromGridSortModel,
+  gridChangedFilterModel,
   narrowColumns,
+  startShownFilterModel,
+  stateChangedFilterModel,
   toGridFilterModel,
   toGridSortModel,
 } from './grid-model';
@@ -154,5 +157,42 @@ describe('narrowColumns (a screen under 768 px)', () => {
     });
     // And shows Title again.
     expect(narrow.chosenFrom({ tenant: false, [ACTIONS_FIELD]: false, title: true })).toEqual({});
+  });
+});
+
+describe('the filter model the grid is shown', () => {
+  // The list state's model as the grid is given it: parsed from the address, a new object each time.
+  const fromState = (...items: { id: number; field: string; operator: string; value?: string }[]) =>
+    toGridFilterModel(JSON.parse(JSON.stringify(items)) as typeof items);
+
+  it("keeps the grid's own model while the state catches up with its changes one by one", () => {
+    const chosen = { items: [{ id: 7, field: 'deviceId', operator: 'equals' }] };
+    const typed = { items: [{ id: 7, field: 'deviceId', operator: 'equals', value: 'not-a-guid' }] };
+    let shown = startShownFilterModel(fromState());
+    shown = gridChangedFilterModel(shown, chosen);
+    shown = gridChangedFilterModel(shown, typed);
+    // The column chosen comes back while the value is already typed: the typed model stays.
+    shown = stateChangedFilterModel(shown, fromState({ id: 7, field: 'deviceId', operator: 'equals' }));
+    expect(shown.model).toBe(typed);
+    expect(shown.pending).toHaveLength(1);
+    // Then the typed value comes back: still the grid's object (its value box is not reset).
+    const caughtUp = fromState({ id: 7, field: 'deviceId', operator: 'equals', value: 'not-a-guid' });
+    shown = stateChangedFilterModel(shown, caughtUp);
+    expect(shown.model).toBe(typed);
+    expect(shown.pending).toEqual([]);
+    // A render with the same state changes nothing.
+    expect(stateChangedFilterModel(shown, caughtUp)).toBe(shown);
+  });
+
+  it('shows a state the grid did not make (Back, a chip removed, a view) as it comes', () => {
+    let shown = gridChangedFilterModel(startShownFilterModel(fromState()), {
+      items: [{ id: 1, field: 'name', operator: 'contains', value: 'web' }],
+    });
+    const cleared = fromState();
+    shown = stateChangedFilterModel(shown, cleared);
+    expect(shown.model).toBe(cleared);
+    expect(shown.pending).toEqual([]);
+    const view = fromState({ id: 3, field: 'stateId', operator: 'is', value: '2' });
+    expect(stateChangedFilterModel(shown, view).model).toBe(view);
   });
 });

@@ -63,6 +63,46 @@ export function fromGridFilterModel(model: GridFilterModel): FilterItem[] {
   });
 }
 
+/**
+ * The filter model the grid is shown. A change made in the grid reaches the list state through
+ * the address a render or more later, so the state can still hold an earlier change of the
+ * grid's while the user goes on (a column chosen, then a value typed): shown then, it would
+ * empty the value box. The grid keeps the model it made until the state has caught up with it;
+ * a state that is none of the grid's changes (Back, a chip removed, a saved view) is shown as
+ * it comes.
+ */
+export interface ShownFilterModel {
+  /** What the grid is given. */
+  readonly model: GridFilterModel;
+  /** The list state's model this was last reconciled with. */
+  readonly from: GridFilterModel;
+  /** The grid's changes not yet seen in the list state, oldest first, by content. */
+  readonly pending: readonly string[];
+}
+
+/** A filter model's content as the list state keeps it (the grid's first item). */
+function filterContent(model: GridFilterModel): string {
+  return JSON.stringify(fromGridFilterModel(model).slice(0, 1));
+}
+
+export function startShownFilterModel(fromState: GridFilterModel): ShownFilterModel {
+  return { model: fromState, from: fromState, pending: [] };
+}
+
+/** After the grid changed its filter model. */
+export function gridChangedFilterModel(shown: ShownFilterModel, model: GridFilterModel): ShownFilterModel {
+  return { model, from: shown.from, pending: [...shown.pending, filterContent(model)] };
+}
+
+/** After the list state's model changed: an echo of the grid's changes keeps its model, any other is shown. */
+export function stateChangedFilterModel(shown: ShownFilterModel, fromState: GridFilterModel): ShownFilterModel {
+  if (shown.from === fromState) return shown;
+  const echo = shown.pending.indexOf(filterContent(fromState));
+  return echo < 0
+    ? startShownFilterModel(fromState)
+    : { model: shown.model, from: fromState, pending: shown.pending.slice(echo + 1) };
+}
+
 /** One column of a CSV export as the server takes it (`columns`): a field path and its header. */
 export interface ExportColumn {
   field: string;

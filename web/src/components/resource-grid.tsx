@@ -33,6 +33,9 @@ import {
   narrowColumns,
   fromGridFilterModel,
   fromGridSortModel,
+  gridChangedFilterModel,
+  startShownFilterModel,
+  stateChangedFilterModel,
   toGridFilterModel,
   toGridSortModel,
 } from './grid-model';
@@ -169,7 +172,12 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   // The grid takes a new model object for a change of model (and goes back to page 0): hand it
   // the same objects while their content is the same.
   const sortModel = useSameWhileEqual(toGridSortModel(state.sort));
-  const filterModel = useSameWhileEqual(toGridFilterModel(state.filters));
+  // The grid's own filter changes stay shown until the address has them (grid-model.ts).
+  const stateFilterModel = useSameWhileEqual(toGridFilterModel(state.filters));
+  const [shownFilter, setShownFilter] = useState(() => startShownFilterModel(stateFilterModel));
+  const reconciledFilter = stateChangedFilterModel(shownFilter, stateFilterModel);
+  if (reconciledFilter !== shownFilter) setShownFilter(reconciledFilter);
+  const filterModel = reconciledFilter.model;
   const narrowScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const narrow = narrowScreen ? narrowColumns(props.columns, props.essentialColumns, state.columns) : undefined;
   // On a wider screen the columns fit the grid's width (grid-fit.ts), once it is known.
@@ -328,6 +336,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
             disableColumnFilter={props.disableColumnFilter}
             filterModel={props.disableColumnFilter ? undefined : filterModel}
             onFilterModelChange={(model) => {
+              setShownFilter((shown) => gridChangedFilterModel(shown, model));
               const filters = fromGridFilterModel(model);
               // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
               const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);

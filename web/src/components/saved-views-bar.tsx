@@ -12,12 +12,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAddOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
-import {
-  SAVED_VIEW_MESSAGES,
-  SAVED_VIEW_NAME_MAX,
-  type SavedView,
-  type SavedViewGrid,
-} from '@cfs/contracts/saved-views';
+import type { SavedView, SavedViewGrid } from '@cfs/contracts/saved-views';
+import { SAVED_VIEW_MESSAGES, SAVED_VIEW_NAME_MAX } from '@cfs/contracts/values/saved-views';
 import { ApiError } from '../lib/api-client';
 import { showsView, viewOf, type ListView } from '../lib/list-state';
 import { useDeleteView, useSaveView, useSavedViews } from '../lib/saved-views';

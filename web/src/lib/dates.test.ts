@@ -1,4 +1,9 @@
+import dayjs from 'dayjs';
+import advancedFormat from 'dayjs/plugin/advancedFormat';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
 import { describe, expect, it } from 'vitest';
+import { DATE_FORMAT, SHORT_DATE_FORMAT, TIME_FORMAT } from '@cfs/contracts/constants';
 import { daysUntil, formatDate, formatDateTime, formatRelative, formatShortDateTime, formatTime } from './dates';
 
 const instant = '2026-03-05T19:07:09Z';
@@ -30,11 +35,12 @@ describe('dates', () => {
   });
 
   it('counts whole days left, truncating partial days', () => {
-    const now = '2026-03-05T12:00:00Z';
-    expect(daysUntil('2026-03-15T12:00:00Z', now)).toBe(10);
-    expect(daysUntil('2026-03-15T11:59:59Z', now)).toBe(9);
-    expect(daysUntil('2026-03-05T18:00:00Z', now)).toBe(0);
-    expect(daysUntil('2026-03-03T12:00:00Z', now)).toBe(-2);
+    // June: no daylight-saving change in between in any zone the suite may run in.
+    const now = '2026-06-05T12:00:00Z';
+    expect(daysUntil('2026-06-15T12:00:00Z', now)).toBe(10);
+    expect(daysUntil('2026-06-15T11:59:59Z', now)).toBe(9);
+    expect(daysUntil('2026-06-05T18:00:00Z', now)).toBe(0);
+    expect(daysUntil('2026-06-03T12:00:00Z', now)).toBe(-2);
     expect(daysUntil(null, now)).toBeUndefined();
   });
 
@@ -58,5 +64,49 @@ describe('dates', () => {
     expect(formatRelative('2027-03-05T12:00:00Z', '2026-03-05T12:00:00Z')).toBe('in 1 y');
     expect(formatRelative('2025-03-06T12:00:00Z', '2026-03-05T12:00:00Z')).toBe('1 y ago');
     expect(formatRelative('2028-03-01T12:00:00Z', '2026-03-05T12:00:00Z')).toBe('in 2 y');
+  });
+});
+
+// The date pickers' library reads the same format tokens: the list's dates must read as theirs do.
+dayjs.extend(utc);
+dayjs.extend(timezone);
+dayjs.extend(advancedFormat);
+
+describe('dates as the date library shows them', () => {
+  // A fixed sequence of moments from 1995 to 2045, daylight-saving changes and month ends among them.
+  const moments = Array.from(
+    { length: 3000 },
+    (_, i) => Date.UTC(1995, 0, 1) + ((i * 7_919_993_117) % 1_577_880_000_000),
+  );
+  const zones = ['UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham'];
+
+  it('formats every moment in every zone as dayjs does', () => {
+    for (const zone of zones)
+      for (const moment of moments.slice(0, 500)) {
+        const iso = new Date(moment).toISOString();
+        const theirs = dayjs(iso).tz(zone);
+        expect(formatDateTime(iso, zone), `${iso} ${zone}`).toBe(theirs.format(DATE_FORMAT));
+        expect(formatShortDateTime(moment, zone), `${iso} ${zone}`).toBe(theirs.format(SHORT_DATE_FORMAT));
+        expect(formatTime(new Date(moment), zone), `${iso} ${zone}`).toBe(theirs.format(TIME_FORMAT));
+      }
+  });
+
+  it('reads a date written without a zone in local time, as dayjs does', () => {
+    for (const text of ['2026-03-05', '2026-03-05 14:07', '2026-03-05T14:07:09.123', '20260305', '2026/3/5'])
+      expect(formatDateTime(text, 'UTC'), text).toBe(dayjs(text).tz('UTC').format(DATE_FORMAT));
+  });
+
+  it('counts days and says how long ago as dayjs does, over pairs of moments near and far apart', () => {
+    for (let i = 0; i < moments.length - 1; i += 1) {
+      const from = moments[i] ?? 0;
+      const to = from + (((moments[i + 1] ?? 0) % 90_000_000_000) - 45_000_000_000);
+      expect(daysUntil(to, from), `${from} ${to}`).toBe(dayjs(to).diff(dayjs(from), 'day'));
+      const span = Math.abs(dayjs(from).diff(dayjs(to), 'month', true));
+      const months = Math.max(1, Math.round(span));
+      if (Math.abs(to - from) >= 30 * 86_400_000)
+        expect(formatRelative(to, from), `${from} ${to}`).toMatch(
+          new RegExp(`^(in )?${months < 12 ? `${months} mo` : `${Math.round(span / 12)} y`}( ago)?$`),
+        );
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
 import type { FilterItem, ListParams, SortItem } from './list-query';
 
@@ -94,25 +93,57 @@ export const BASE_LIST_STATE: ListState = {
   allTenants: false,
 };
 
-const sortItemSchema = z.object({ field: z.string().min(1), direction: z.enum(['asc', 'desc']) });
-const filterItemSchema = z.object({
-  id: z.union([z.string(), z.number()]).optional(),
-  field: z.string().min(1),
-  operator: z.string().min(1),
-  value: z.unknown().optional(),
-});
+/*
+ * The parts of a stored state, each read on its own: a malformed part is read as absent and falls
+ * back to its default. Plain checks, not a schema library: this runs before the first screen paints.
+ */
+type Reader<T> = (value: unknown) => T | undefined;
 
-/** Each part on its own: a malformed part is read as absent and falls back to its default. */
-const storedStateSchema = z.object({
-  page: z.number().int().min(0).optional().catch(undefined),
-  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional().catch(undefined),
-  sort: z.array(sortItemSchema).optional().catch(undefined),
-  filters: z.array(filterItemSchema).optional().catch(undefined),
-  search: z.string().optional().catch(undefined),
-  exactMatch: z.boolean().optional().catch(undefined),
-  columns: z.record(z.string(), z.boolean()).optional().catch(undefined),
-  allTenants: z.boolean().optional().catch(undefined),
-});
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmptyText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const wholeNumber =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Reader<number> =>
+  (value) =>
+    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+const ofType =
+  <T extends string | boolean>(type: 'string' | 'boolean'): Reader<T> =>
+  (value) =>
+    typeof value === type ? (value as T) : undefined;
+/** A list whose every item reads, or nothing. */
+const listOf =
+  <T>(read: Reader<T>): Reader<T[]> =>
+  (value) => {
+    if (!Array.isArray(value)) return undefined;
+    const items: T[] = [];
+    for (const item of value) {
+      const itemRead = read(item);
+      if (itemRead === undefined) return undefined;
+      items.push(itemRead);
+    }
+    return items;
+  };
+
+const readSortItem: Reader<SortItem> = (value) =>
+  isRecord(value) && nonEmptyText(value.field) && (value.direction === 'asc' || value.direction === 'desc')
+    ? { field: value.field, direction: value.direction }
+    : undefined;
+
+const readFilterItem: Reader<FilterItem> = (value) => {
+  if (!isRecord(value) || !nonEmptyText(value.field) || !nonEmptyText(value.operator)) return undefined;
+  const { id } = value;
+  if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') return undefined;
+  // Keep the grid's shape: an item without a value has no `value` key at all.
+  const item: FilterItem = { field: value.field, operator: value.operator };
+  if (id !== undefined) item.id = id;
+  if (value.value !== undefined) item.value = value.value;
+  return item;
+};
+
+const readColumns: Reader<Record<string, boolean>> = (value) =>
+  isRecord(value) && Object.values(value).every((shown) => typeof shown === 'boolean')
+    ? (value as Record<string, boolean>)
+    : undefined;
 
 /**
  * Reads the JSON text from the address. Anything missing, malformed or out of range falls back
@@ -130,31 +161,21 @@ export function parseListState(
   } catch {
     return defaults;
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return defaults;
-  const stored = storedStateSchema.safeParse(raw);
-  if (!stored.success) return defaults;
-  const { page, pageSize, sort, filters, search, exactMatch, columns, allTenants } = stored.data;
+  if (!isRecord(raw)) return defaults;
+  const pageSize = wholeNumber(1, MAX_PAGE_SIZE)(raw.pageSize);
   return {
-    page: page ?? defaults.page,
+    page: wholeNumber(0)(raw.page) ?? defaults.page,
     pageSize:
       pageSize !== undefined && (pageSizeOptions.includes(pageSize) || pageSize === defaults.pageSize)
         ? pageSize
         : defaults.pageSize,
-    sort: sort ?? defaults.sort,
-    // Keep the grid's shape: an item without a value has no `value` key at all.
-    filters: filters ? filters.map(withoutUndefinedValue) : defaults.filters,
-    search: search ?? defaults.search,
-    exactMatch: exactMatch ?? defaults.exactMatch,
-    columns: columns ?? defaults.columns,
-    allTenants: allTenants ?? defaults.allTenants,
+    sort: listOf(readSortItem)(raw.sort) ?? defaults.sort,
+    filters: listOf(readFilterItem)(raw.filters) ?? defaults.filters,
+    search: ofType<string>('string')(raw.search) ?? defaults.search,
+    exactMatch: ofType<boolean>('boolean')(raw.exactMatch) ?? defaults.exactMatch,
+    columns: readColumns(raw.columns) ?? defaults.columns,
+    allTenants: ofType<boolean>('boolean')(raw.allTenants) ?? defaults.allTenants,
   };
-}
-
-function withoutUndefinedValue(item: FilterItem): FilterItem {
-  const copy: FilterItem = { field: item.field, operator: item.operator };
-  if (item.id !== undefined) copy.id = item.id;
-  if (item.value !== undefined) copy.value = item.value;
-  return copy;
 }
 
 /** The JSON text for the address, or null when the state is the defaults (a clean address). */

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { PERSON_NAMES_MAX, type Person, type PersonName } from '@cfs/contracts/shell';
+import type { Person, PersonName } from '@cfs/contracts/shell';
+import { PERSON_NAMES_MAX } from '@cfs/contracts/values/shell';
 import { apiGet } from './api-client';
 
 /** The directory searched: a person (approvers, a service manager), or people and groups (an assignee). */

@@ -1,10 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  SAVED_VIEW_MESSAGES,
-  type SavedView,
-  type SavedViewGrid,
-  type SavedViewInput,
-} from '@cfs/contracts/saved-views';
+import type { SavedView, SavedViewGrid, SavedViewInput } from '@cfs/contracts/saved-views';
+import { SAVED_VIEW_MESSAGES } from '@cfs/contracts/values/saved-views';
 import { apiGet, apiSend } from './api-client';
 import { isGuid, pathId } from './ids';
 import { useApiMutation } from './mutations';

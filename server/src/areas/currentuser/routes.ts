@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { guid } from '@cfs/contracts/fields';
 import { currentUserSchema, permissionListSchema, tenantSubscriptionContextSchema } from '@cfs/contracts/shell';
 import type { AppDeps } from '../../app-deps.js';
+import { currentUserOf } from '../../auth/principal.js';
 import { principalOf } from '../../http/route-permission.js';
 import { avatarSvg } from './avatar.js';
 import { setTenantSubscriptionContext } from './commands.js';
@@ -23,17 +24,7 @@ export const currentUserRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           response: { 200: currentUserSchema },
         },
       },
-      async (request) => {
-        const user = principalOf(request);
-        return {
-          name: user.displayName,
-          userName: user.userName,
-          email: user.email,
-          tenantId: user.tenantId,
-          subscriptionId: user.subscriptionId,
-          groups: user.groups,
-        };
-      },
+      async (request) => currentUserOf(principalOf(request)),
     );
 
     app.get(

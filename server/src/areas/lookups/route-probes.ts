@@ -4,6 +4,7 @@ import type { AreaProbes } from '../../../test/probe-kit.js';
 export const probes: AreaProbes = {
   access: {
     'GET /api/generalLookup/oidcclientconfig': 'public',
+    'GET /v1/session': 'signed-in',
     'GET /api/generallookup/tenants': 'signed-in',
     'GET /api/generallookup/subscriptions': 'signed-in',
     'GET /api/generallookup/workunittypes': 'signed-in',

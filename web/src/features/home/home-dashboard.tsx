@@ -10,7 +10,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
-import { SEVERITIES, SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
+import { SEVERITIES, SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/values/work-units';
 import type { Area } from '@cfs/contracts/permissions';
 import { usePermissions } from '../../auth/session-data';
 import { useHomeTile } from './api';

@@ -1,4 +1,4 @@
-import { FINISHED_STATES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { FINISHED_STATES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import type { FilterItem } from '../../lib/list-query';
 
 /**

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  RESOLUTION_CENTER_MESSAGES,
-  WORK_UNIT_MESSAGES,
-  type HistoryRecord,
-  type ResolutionCenterCategory,
-  type ResolutionCenterRequest,
-  type WorkUnit as WorkUnitEntity,
+import type {
+  HistoryRecord,
+  ResolutionCenterCategory,
+  ResolutionCenterRequest,
+  WorkUnit as WorkUnitEntity,
 } from '@cfs/contracts/work-units';
+import { RESOLUTION_CENTER_MESSAGES, WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { positiveIntId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';

@@ -6,7 +6,7 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Typography from '@mui/material/Typography';
 import PhoneCallbackIcon from '@mui/icons-material/PhoneCallback';
-import { resolutionCenterStatus, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { resolutionCenterStatus, WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { DateWithAge } from '../../components/date-with-age';
 import { SideDrawer } from '../../components/side-drawer';
 import { useCallMe, useExternalNotes, useResolutionCenterUnit, type ResolutionCenterUnit } from './api';

@@ -1,7 +1,7 @@
 import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
 import { RESOLUTION_CENTER_PAGE_SIZE } from '@cfs/contracts/constants';
-import { resolutionCenterStatus } from '@cfs/contracts/work-units';
+import { resolutionCenterStatus } from '@cfs/contracts/values/work-units';
 import { dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';

@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListResponse } from '@cfs/contracts/api';
-import {
-  TENANT_MESSAGES,
-  type Subscription as SubscriptionEntity,
-  type SubscriptionInput,
-  type TenantInput,
-  type TenantSecret as TenantSecretEntity,
-  type TenantSecretValue as TenantSecretValueEntity,
+import type {
+  Subscription as SubscriptionEntity,
+  SubscriptionInput,
+  TenantInput,
+  TenantSecret as TenantSecretEntity,
+  TenantSecretValue as TenantSecretValueEntity,
 } from '@cfs/contracts/tenants';
+import { TENANT_MESSAGES } from '@cfs/contracts/values/tenants';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';

@@ -9,7 +9,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import { CUSTOM_FIELD_COUNT, CUSTOM_FIELD_TYPES, customFieldColumns } from '@cfs/contracts/tenants';
+import { CUSTOM_FIELD_COUNT, CUSTOM_FIELD_TYPES, customFieldColumns } from '@cfs/contracts/values/tenants';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { emptyCustomFieldRow, type TenantFormValues } from './tenant-form-values';
 

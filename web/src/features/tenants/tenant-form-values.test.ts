@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
+import { TENANT_MESSAGES } from '@cfs/contracts/values/tenants';
 import {
   customFieldColumnsFromRows,
   customFieldRowsFromTenant,

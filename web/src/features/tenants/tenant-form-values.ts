@@ -1,18 +1,20 @@
 import type { Path } from 'react-hook-form';
 import { z } from 'zod';
 import {
-  CUSTOM_FIELD_COUNT,
-  CUSTOM_FIELD_TYPES,
-  customFieldColumns,
   customFieldSchema,
-  TENANT_MESSAGES,
   tenantInputSchema,
-  VERSION_POLICY_DAYS_MESSAGE,
-  VERSION_POLICY_MAX_DAYS,
   type CustomField,
   type CustomFieldColumn,
   type TenantInput,
 } from '@cfs/contracts/tenants';
+import {
+  CUSTOM_FIELD_COUNT,
+  CUSTOM_FIELD_TYPES,
+  customFieldColumns,
+  TENANT_MESSAGES,
+  VERSION_POLICY_DAYS_MESSAGE,
+  VERSION_POLICY_MAX_DAYS,
+} from '@cfs/contracts/values/tenants';
 
 /**
  * The tenant drawer's form (spec 001 §2 Tenants, §3 Tenant, §5 Tenant) and its mapping to and

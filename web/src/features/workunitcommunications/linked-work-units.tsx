@@ -13,7 +13,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { LINK_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/communications';
-import { STATE_LABELS } from '@cfs/contracts/work-units';
+import { STATE_LABELS } from '@cfs/contracts/values/work-units';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import {
   useLinkWorkUnits,

@@ -1,14 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Operation } from 'fast-json-patch';
 import type { BulkResult, ListResponse } from '@cfs/contracts/api';
-import {
-  WORK_UNIT_MESSAGES,
-  type HistoryRecord as HistoryRecordEntity,
-  type WorkUnit,
-  type WorkUnitBulkAssign,
-  type WorkUnitBulkState,
-  type WorkUnitFields,
+import type {
+  HistoryRecord as HistoryRecordEntity,
+  WorkUnit,
+  WorkUnitBulkAssign,
+  WorkUnitBulkState,
+  WorkUnitFields,
 } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
@@ -16,7 +16,7 @@ import { listQueryKey, listQueryOptions } from '../../lib/list-api';
 import { tenantScopeFilter, type ListResource } from '../../lib/list-query';
 import { useApiMutation } from '../../lib/mutations';
 import { manualActionsKey } from './automation-api';
-import { acknowledgePatch } from './work-unit-patch';
+import { acknowledgePatch } from './acknowledge-patch';
 
 /** Work units, their notes and people (spec 001 §7 Work units); the form's lookups are in `lib/lookups.ts`. */
 export const WORK_UNITS_PATH = '/v1/workunits';

@@ -11,7 +11,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
+import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/values/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { DateWithAge } from '../../components/date-with-age';
 import { positiveIntId } from '../../lib/ids';

@@ -1,7 +1,8 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import type { TenantInput } from '@cfs/contracts/tenants';
-import { WORK_UNIT_MESSAGES, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
+import type { WorkUnit, WorkUnitFields } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import { listQueryKey } from '../../lib/list-api';

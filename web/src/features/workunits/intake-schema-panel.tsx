@@ -6,7 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
-import { TENANT_MESSAGES } from '@cfs/contracts/tenants';
+import { TENANT_MESSAGES } from '@cfs/contracts/values/tenants';
 import { SideDrawer } from '../../components/side-drawer';
 import { ApiError } from '../../lib/api-client';
 import { useTenant } from '../../lib/lookups';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
-import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import {
   hasAnswers,
   intakeSteps,

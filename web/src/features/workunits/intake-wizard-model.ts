@@ -1,11 +1,6 @@
 import type { RJSFSchema } from '@rjsf/utils';
-import {
-  SEVERITIES,
-  TEXT_MAX,
-  WORK_UNIT_STATES,
-  WORK_UNIT_TYPES,
-  type WorkUnitFields,
-} from '@cfs/contracts/work-units';
+import type { WorkUnitFields } from '@cfs/contracts/work-units';
+import { SEVERITIES, TEXT_MAX, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 
 /**
  * The intake wizard built from a tenant's stored JSON Schema (spec 001 §2 "Intake drawer"): its

@@ -4,7 +4,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { propertiesView } from './work-unit-display';
 
 /** The Properties tab (spec 001 §2): the unit's additional key/values. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { ApiError } from '../../lib/api-client';
 import { saveFailure } from './save-error';
 

@@ -1,4 +1,4 @@
-import { WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { ApiError } from '../../lib/api-client';
 
 /** Why a work unit could not be saved, in the words of spec 001 §8 "Work unit save". */

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { WORK_UNIT_STATES, type WorkUnit } from '@cfs/contracts/work-units';
+import type { WorkUnit } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { useCurrentUser } from '../../auth/session-data';
 import { useApprovalAction, useApprovalCheck } from './api';
 import { isSameMail, type ApprovalEntry } from './approvals';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SEVERITIES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { SEVERITIES, WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { enumOptions } from '../../components/enum-label';
 import type { FieldOption } from '../../components/form-fields';
 import type { FilterItem } from '../../lib/list-query';

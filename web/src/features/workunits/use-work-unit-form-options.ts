@@ -10,7 +10,8 @@ import {
 } from '../../lib/lookups';
 import type { WorkUnit } from './api';
 import { useProtocolOptions } from './automation-api';
-import { categoriesFor, customFieldDefinitions, subcategoriesFor } from './work-unit-form-values';
+import { customFieldDefinitions } from './custom-fields';
+import { categoriesFor, subcategoriesFor } from './work-unit-form-values';
 import type { WorkUnitFormInput, WorkUnitFormOutput } from './use-work-unit-form';
 
 /** Keeps a saved value choosable when the lookup no longer offers it (a disabled category, a removed group). */

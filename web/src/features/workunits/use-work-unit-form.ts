@@ -1,14 +1,8 @@
 import { useCallback, useState } from 'react';
 import { type Path } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  WORK_UNIT_MESSAGES,
-  WORK_UNIT_STATES,
-  WORK_UNIT_TYPES,
-  workUnitFormSchema,
-  type WorkUnit,
-  type WorkUnitFields,
-} from '@cfs/contracts/work-units';
+import { workUnitFormSchema, type WorkUnit, type WorkUnitFields } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import { useSchemaForm } from '../../components/form-resolver';
 import { isReportedByClient } from '../../lib/api-client';
 import { useToast } from '../../lib/toast';

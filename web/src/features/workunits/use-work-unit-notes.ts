@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { TEXT_MAX, workUnitNoteInputSchema } from '@cfs/contracts/work-units';
+import { workUnitNoteInputSchema } from '@cfs/contracts/work-units';
+import { TEXT_MAX } from '@cfs/contracts/values/work-units';
 import { useReportUnsavedChanges } from '../../components/side-drawer';
 import { usePermissions } from '../../auth/session-data';
 import { useAddNote, useCallMe, useHistoryRecords } from './api';

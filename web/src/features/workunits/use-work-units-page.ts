@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
-import { WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
+import type { WorkUnit } from '@cfs/contracts/work-units';
+import { WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import { useCurrentUser, usePermissions } from '../../auth/session-data';
 import { positiveIntId } from '../../lib/ids';
 import { useStoredSwitch } from '../../lib/stored-setting';

@@ -8,7 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useForm } from 'react-hook-form';
-import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { enumOptions } from '../../components/enum-label';
 import type { RowSelection } from '../../components/row-selection';
 import { useBulkAssign, useBulkState } from './api';

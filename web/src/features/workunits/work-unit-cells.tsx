@@ -3,7 +3,7 @@ import AssignmentIcon from '@mui/icons-material/Assignment';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import ReportProblemIcon from '@mui/icons-material/ReportProblem';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
-import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import { EnumDisplay } from '../../components/enum-display';
 import { SEVERITY_COLORS, STATE_NAME_LABELS } from './work-unit-display';
 

@@ -1,4 +1,5 @@
-import { TEXT_MAX, type WorkUnitRelation } from '@cfs/contracts/work-units';
+import type { WorkUnitRelation } from '@cfs/contracts/work-units';
+import { TEXT_MAX } from '@cfs/contracts/values/work-units';
 
 /** Display rules of the work unit screens (spec 001 §2, §9), pure for tests. */
 

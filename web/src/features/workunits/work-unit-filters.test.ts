@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINISHED_STATES } from '@cfs/contracts/work-units';
+import { FINISHED_STATES } from '@cfs/contracts/values/work-units';
 import { toODataParams } from '../../lib/list-query';
 import { applyListChange, BASE_LIST_STATE, type ListState } from '../../lib/list-state';
 import {

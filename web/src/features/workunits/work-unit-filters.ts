@@ -1,4 +1,4 @@
-import { FINISHED_STATES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { FINISHED_STATES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import type { FieldSpec, FilterItem, SortItem } from '../../lib/list-query';
 import type { BuiltInView } from '../../components/saved-views-bar';
 import type { ListState } from '../../lib/list-state';

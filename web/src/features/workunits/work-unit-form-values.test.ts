@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { workUnitInputSchema, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
-import {
-  assignmentGroupPrompt,
-  blankWorkUnit,
-  categoriesFor,
-  customFieldDefinitions,
-  subcategoriesFor,
-} from './work-unit-form-values';
+import { workUnitInputSchema } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
+import { assignmentGroupPrompt, blankWorkUnit, categoriesFor, subcategoriesFor } from './work-unit-form-values';
 
 const CONTOSO = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';
 const FABRIKAM = '8e7d6c5b-4a3f-4e2d-8c1b-0a9f8e7d6c5b';
@@ -53,24 +48,6 @@ describe('the category lookups', () => {
     ];
     expect(subcategoriesFor(subs, 1).map((sub) => sub.name)).toEqual(['Keyboard']);
     expect(subcategoriesFor(subs, null)).toEqual([]);
-  });
-});
-
-describe("the tenant's custom fields", () => {
-  it('maps workUnitFieldN to customValueN, a text box or a dropdown limited to its options', () => {
-    const fields = customFieldDefinitions({
-      workUnitField1: JSON.stringify({ Name: 'Site', Type: 1 }),
-      workUnitField3: JSON.stringify({ Name: 'Impact', Type: 2, Options: 'Low, Medium ,High,' }),
-      workUnitField4: 'not json',
-      workUnitField5: JSON.stringify({ Name: '', Type: 1 }),
-    });
-    expect(fields).toEqual([
-      { valueField: 'customValue1', name: 'Site', options: null },
-      { valueField: 'customValue3', name: 'Impact', options: ['Low', 'Medium', 'High'] },
-    ]);
-  });
-  it('has none without a tenant', () => {
-    expect(customFieldDefinitions(undefined)).toEqual([]);
   });
 });
 

@@ -1,11 +1,5 @@
-import { customFieldColumns, customFieldOptions, customFieldSchema, CUSTOM_FIELD_TYPES } from '@cfs/contracts/tenants';
-import {
-  customValueFields,
-  SEVERITIES,
-  WORK_UNIT_STATES,
-  type CustomValueField,
-  type WorkUnitFields,
-} from '@cfs/contracts/work-units';
+import type { WorkUnitFields } from '@cfs/contracts/work-units';
+import { SEVERITIES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { editableDocument } from './work-unit-patch';
 
 /** The work unit form's values: the editable fields of the contracts (validated by `workUnitInputSchema`). */
@@ -58,40 +52,6 @@ export function subcategoriesFor<S extends SubcategoryOption>(
   return workUnitCategoryId === null || workUnitCategoryId === undefined
     ? []
     : subcategories.filter((sub) => sub.workUnitCategoryId === workUnitCategoryId);
-}
-
-/** One of the tenant's additional fields, shown as customValueN (spec 001 §2 "Work unit panel", §3 Tenant). */
-export interface CustomFieldDefinition {
-  valueField: CustomValueField;
-  name: string;
-  /** The options of a Dropdown; null for a Textbox. */
-  options: string[] | null;
-}
-
-/**
- * The tenant's custom field definitions, workUnitFieldN → customValueN, in slot order. A slot
- * that is empty or not a valid definition is left out.
- */
-export function customFieldDefinitions(
-  tenant: Partial<Record<(typeof customFieldColumns)[number], string | null>> | undefined,
-): CustomFieldDefinition[] {
-  if (!tenant) return [];
-  return customFieldColumns.flatMap((column, index) => {
-    const text = tenant[column];
-    if (!text) return [];
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return [];
-    }
-    const parsed = customFieldSchema.safeParse(raw);
-    if (!parsed.success) return [];
-    const valueField = customValueFields[index];
-    if (!valueField) return [];
-    const options = parsed.data.Type === CUSTOM_FIELD_TYPES.Dropdown ? customFieldOptions(parsed.data) : null;
-    return [{ valueField, name: parsed.data.Name, options }];
-  });
 }
 
 /**

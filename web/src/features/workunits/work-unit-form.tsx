@@ -17,7 +17,7 @@ import {
   SEVERITIES,
   STATE_LABELS,
   WORK_UNIT_TYPES,
-} from '@cfs/contracts/work-units';
+} from '@cfs/contracts/values/work-units';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DrawerFooter } from '../../components/side-drawer';
 import { CopyButton } from '../../components/copy-button';

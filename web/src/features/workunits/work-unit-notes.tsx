@@ -12,7 +12,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import PhoneCallbackIcon from '@mui/icons-material/PhoneCallback';
-import { HISTORY_TYPE_LABELS, TEXT_MAX, WORK_UNIT_MESSAGES } from '@cfs/contracts/work-units';
+import { HISTORY_TYPE_LABELS, TEXT_MAX, WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { DateWithAge } from '../../components/date-with-age';
 import { isShortcut } from '../../lib/shortcuts';

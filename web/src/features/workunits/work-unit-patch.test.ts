@@ -1,14 +1,9 @@
 import { applyPatch, deepClone } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { WORK_UNIT_STATES, type WorkUnit } from '@cfs/contracts/work-units';
-import {
-  acknowledgePatch,
-  approvePatch,
-  declinePatch,
-  diffWithTests,
-  editableDocument,
-  relationsPatch,
-} from './work-unit-patch';
+import type { WorkUnit } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
+import { approvePatch, declinePatch, diffWithTests, editableDocument, relationsPatch } from './work-unit-patch';
+import { acknowledgePatch } from './acknowledge-patch';
 import { blankWorkUnit, formValuesOf } from './work-unit-form-values';
 
 const TENANT = '6f1a2c3e-8b4d-4e5f-9a6b-7c8d9e0f1a2b';

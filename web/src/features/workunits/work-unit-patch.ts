@@ -1,11 +1,11 @@
 import { compare, type Operation } from 'fast-json-patch';
 import {
-  WORK_UNIT_STATES,
   workUnitFieldsSchema,
   type WorkUnit,
   type WorkUnitFields,
   type WorkUnitRelation,
 } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 
 /**
  * Edits travel as a JSON Patch (RFC 6902) of the difference between the previous and the new
@@ -50,19 +50,6 @@ export function editableDocument(unit: Partial<WorkUnitFields>): WorkUnitDocumen
  */
 export function diffWithTests(previous: object, next: object): Operation[] {
   return compare(previous, next, true);
-}
-
-/** The "(ack)" link (spec 001 §4): Acknowledged and assigned to the current user, on top of New and the old assignee. */
-export function acknowledgePatch(
-  unit: Pick<WorkUnit, 'stateId' | 'assignedTo'>,
-  currentUserEmail: string,
-): Operation[] {
-  return [
-    { op: 'test', path: '/stateId', value: WORK_UNIT_STATES.New },
-    { op: 'replace', path: '/stateId', value: WORK_UNIT_STATES.Acknowledged },
-    { op: 'test', path: '/assignedTo', value: unit.assignedTo ?? null },
-    { op: 'replace', path: '/assignedTo', value: currentUserEmail },
-  ];
 }
 
 export type ApproverNumber = 1 | 2;
