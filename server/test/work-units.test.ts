@@ -5,7 +5,11 @@ import {
   WORK_UNIT_STATES,
   WORK_UNIT_TYPES,
   type WorkUnit,
+  workUnitSchema,
 } from '@cfs/contracts/work-units';
+import { ID_PARAM_MESSAGE } from '@cfs/contracts/values/fields';
+import { findWorkUnit } from '../src/areas/workunits/queries.js';
+import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { BASE_ROLES } from '../src/db/seed.js';
 import {
@@ -314,6 +318,74 @@ describe('editing with JSON Patch', () => {
       relations: [{ referenceType: 'WorkUnit', referenceId: String(b.workUnitId) }],
     });
     expect(related.json().relations).toEqual([{ referenceType: 'WorkUnit', referenceId: String(b.workUnitId) }]);
+  });
+});
+
+describe('one work unit', () => {
+  it('answers each work unit, by number and by public GUID, as the work unit presenter does', async () => {
+    // One unit naming everything the item expands: relations, a category, a subcategory, a protocol.
+    const a = await create('planner', changeRequest({ title: 'Everything named' }));
+    const b = await create('operator', incident({ title: 'Related to everything named' }));
+    await patch('operator', a, {
+      relations: [
+        { referenceType: 'WorkUnit', referenceId: String(b.workUnitId) },
+        { referenceType: 'Device', referenceId: DEMO.contoso },
+      ],
+    });
+    const category = await portal.db
+      .selectFrom('work_unit_subcategory')
+      .select(['work_unit_subcategory_id', 'work_unit_category_id'])
+      .executeTakeFirst();
+    const protocol = await portal.db.selectFrom('protocol').select('protocol_id').executeTakeFirst();
+    await portal.db
+      .updateTable('work_unit')
+      .set({
+        work_unit_category_id: category?.work_unit_category_id ?? null,
+        work_unit_subcategory_id: category?.work_unit_subcategory_id ?? null,
+        protocol_id: protocol?.protocol_id ?? null,
+      })
+      .where('work_unit_id', '=', a.workUnitId)
+      .execute();
+    const units = await portal.db.selectFrom('work_unit').select(['work_unit_id', 'public_work_unit_id']).execute();
+    expect(units.length).toBeGreaterThan(10);
+    for (const unit of units) {
+      const expected = await findWorkUnit(portal.db, ALL_TENANTS, unit.work_unit_id);
+      for (const id of [unit.work_unit_id, unit.public_work_unit_id.toUpperCase()]) {
+        const answer = await portal.as('admin', { method: 'GET', url: `/v1/workunits/${id}` });
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+        expect(workUnitSchema.parse(answer.json())).toEqual(expected);
+        expect(answer.json()).toEqual(expected);
+      }
+    }
+    const named = await portal.as('admin', { method: 'GET', url: `/v1/workunits/${a.workUnitId}` });
+    expect(named.json<WorkUnit>().relations).toHaveLength(2);
+    expect(named.json<WorkUnit>().protocol).toEqual(
+      protocol ? expect.objectContaining({ protocolId: protocol.protocol_id }) : null,
+    );
+  });
+
+  it('answers 404 for a unit of another tenant or none, by number or GUID, and 400 for an id that is neither', async () => {
+    const fabrikam = await portal.db
+      .selectFrom('work_unit')
+      .select(['work_unit_id', 'public_work_unit_id'])
+      .where('tenant_id', '=', DEMO.fabrikam)
+      .executeTakeFirstOrThrow();
+    for (const id of [
+      fabrikam.work_unit_id,
+      fabrikam.public_work_unit_id,
+      987_654_321,
+      '00000000-0000-4000-8000-0000918273fe',
+    ]) {
+      const answer = await portal.as('operator', { method: 'GET', url: `/v1/workunits/${id}` });
+      expect(answer.statusCode, String(id)).toBe(404);
+      expect(answer.json()).toEqual({ message: 'The work unit was not found.' });
+    }
+    for (const id of ['not-an-id', '1.5', '2147483648']) {
+      const refused = await portal.as('operator', { method: 'GET', url: `/v1/workunits/${id}` });
+      expect(refused.statusCode, id).toBe(400);
+      expect(JSON.stringify(refused.json()), id).toContain(ID_PARAM_MESSAGE);
+    }
   });
 });
 

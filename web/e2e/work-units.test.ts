@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { RELATED_SEARCH_DEBOUNCE_MS, WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
-import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/work-units';
+import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import {
@@ -65,14 +65,23 @@ async function typeDateTime(scope: Locator, page: Page, label: string, entry: st
     .toBe(`${Number(day)}/${month}/${year} ${hour}:${minute}`);
 }
 
-/** Clicks Save and waits for the PATCH (or PUT) it sends; answers its status. */
+/**
+ * Clicks Save and waits for the PATCH (or PUT) it sends; answers its status. A Save that sends
+ * nothing fails at once with what the panel showed (a field's message, a disabled Save), and one
+ * whose request gets no answer fails saying so: the two look alike from a timeout alone.
+ */
 async function save(page: Page, panel: Locator, method: 'PATCH' | 'PUT' = 'PATCH'): Promise<number> {
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (candidate) => candidate.request().method() === method && candidate.url().includes('/workunits'),
-    ),
-    panel.getByRole('button', { name: 'Save', exact: true }).click(),
-  ]);
+  const sent = page.waitForRequest(
+    (candidate) => candidate.method() === method && candidate.url().includes('/workunits'),
+    { timeout: 20_000 },
+  );
+  await panel.getByRole('button', { name: 'Save', exact: true }).click();
+  const request = await sent.catch(async () => {
+    const shown = await panel.innerText({ timeout: 2_000 }).catch(() => '(no text)');
+    throw new Error(`Save sent no ${method} within 20 s; the panel showed: ${shown.replace(/\s*\n\s*/g, ' · ')}`);
+  });
+  const response = await request.response();
+  if (!response) throw new Error(`The ${method} Save sent got no answer: ${request.failure()?.errorText ?? ''}`);
   return response.status();
 }
 

@@ -1,10 +1,12 @@
 import type { WorkUnit, WorkUnitRelation } from '@cfs/contracts/work-units';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError, orNotFound } from '../../http/errors.js';
+import { compileList, type ListSqlRow } from '../../odata/list-query-sql.js';
 import { presentWorkUnit, type WorkUnitRow } from './document.js';
+import { WORK_UNIT_ITEM_EXPAND, workUnitItemResource } from './resource.js';
 
 async function relationsOf(db: Db, workUnitId: number): Promise<WorkUnitRelation[]> {
   const rows = await db
@@ -112,13 +114,38 @@ export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: numbe
   });
 }
 
-/** GET v1/workunits({publicWorkUnitId}) accepts the public GUID too. */
-export async function findWorkUnitIdByPublicId(db: Db, scope: TenantScope, publicId: string): Promise<number> {
-  const row = await scoped(db, scope)
-    .selectFrom('work_unit')
-    .select('work_unit_id')
-    .where('public_work_unit_id', '=', publicId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError('The work unit');
-  return row.work_unit_id;
+/** Stand-ins for the id in the single item's statement, compiled once per caller's scope; each call puts its own id in their place. */
+const ANY_NUMBER = -918_273_645;
+const ANY_GUID = '00000000-0000-4000-8000-0000918273fe';
+const itemStatements = new WeakMap<TenantScope, Map<number | string, CompiledQuery<ListSqlRow>>>();
+
+/**
+ * GET v1/workunits/{id}: the statement that reads the work unit by number or public GUID as JSON
+ * text, the database building the JSON (the list layer's own, with every expansion of the item).
+ * Compiled once per scope and kind of id; each call puts its own id in place of the stand-in.
+ */
+export function workUnitItemStatement(db: Db, scope: TenantScope, id: number | string): CompiledQuery<ListSqlRow> {
+  const byNumber = typeof id === 'number';
+  const stand = byNumber ? ANY_NUMBER : ANY_GUID;
+  // A caller's scope is kept with its cached principal: its statements are compiled on its first call only.
+  let compiled = itemStatements.get(scope);
+  if (!compiled) itemStatements.set(scope, (compiled = new Map()));
+  let rows = compiled.get(stand);
+  if (!rows) {
+    const query = {
+      $filter: `${byNumber ? 'workUnitId' : 'publicWorkUnitId'} eq ${stand}`,
+      $expand: WORK_UNIT_ITEM_EXPAND,
+      $top: '1',
+    };
+    const base = scoped(db, scope).selectFrom('work_unit').selectAll();
+    rows = compileList(db, workUnitItemResource, base, query, scope).rows;
+    compiled.set(stand, rows);
+  }
+  return { ...rows, parameters: rows.parameters.map((value) => (value === stand ? id : value)) };
+}
+
+/** The work unit as JSON text, as `findWorkUnit` presents it: sent as it is, never parsed and serialised again. */
+export async function findWorkUnitJson(db: Db, scope: TenantScope, id: number | string): Promise<string> {
+  const found = await db.executeQuery(workUnitItemStatement(db, scope, id));
+  return orNotFound(found.rows[0], 'The work unit').row;
 }

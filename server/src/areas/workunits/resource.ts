@@ -1,4 +1,4 @@
-import { defineResource, type FieldDef } from '../../odata/resource.js';
+import { defineResource, type FieldDef, type Resource } from '../../odata/resource.js';
 import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
 import { FIELD_COLUMNS } from './document.js';
@@ -91,3 +91,32 @@ export const workUnitsResource = defineResource({
 
 /** GET v1/workunits/rc: the same fields, the Resolution Center's order (created descending, spec 001 §9). */
 export const resolutionCenterResource = { ...workUnitsResource, defaultOrderBy: 'created desc' };
+
+const protocolReference = defineResource({
+  table: 'protocol',
+  key: 'protocolId',
+  fields: { protocolId: { type: 'integer' }, name: { type: 'string' }, manualActions: { type: 'string' } },
+});
+const relationReference = defineResource({
+  table: 'work_unit_relation',
+  key: 'referenceId',
+  fields: { referenceType: { type: 'string' }, referenceId: { type: 'string' } },
+  defaultOrderBy: 'referenceType asc, referenceId asc',
+});
+
+/**
+ * One work unit as GET v1/workunits/{id} answers it (the contract's WorkUnit): the grid's fields,
+ * its relations, and the tenant, type, category, subcategory and protocol it names, in one
+ * statement that the database answers as JSON (queries.ts: findWorkUnitJson).
+ */
+export const workUnitItemResource: Resource = {
+  ...workUnitsResource,
+  relations: {
+    ...workUnitsResource.relations,
+    protocol: { kind: 'one', resource: () => protocolReference, column: 'protocol_id' },
+    relations: { kind: 'many', resource: () => relationReference, column: 'work_unit_id' },
+  },
+};
+
+/** The expansions of the single item: every relation above. */
+export const WORK_UNIT_ITEM_EXPAND = Object.keys(workUnitItemResource.relations).join(',');
