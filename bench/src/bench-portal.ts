@@ -39,7 +39,8 @@ async function onServer(url: string, statement: string): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port no one listens on now, on the loopback address. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;

@@ -18,6 +18,7 @@ import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { getHere, type BenchPortal } from './bench-portal.js';
 import { listStatementsTimed, paired, timed } from './measure.js';
+import { profile } from './profile.js';
 
 /** What a figure is recorded with (run.ts prints and keeps it). */
 export type RecordFigure = (figure: {
@@ -291,7 +292,7 @@ export interface AgentPacketsOptions {
 }
 
 /**
- * Packets as agents send them: one or two heartbeats per POST of a tenant token, each POST
+ * Packets as agents send them: one, two or a hundred heartbeats per POST of a tenant token, each POST
  * answered after its commit, through `connections` connections, against single-row commits on
  * the same server through as many connections, in turns.
  */
@@ -303,7 +304,8 @@ export async function agentPackets(
   const { token } = await agentsTenant(portal, 'Bench agents');
   const url = `${portal.address}/v1/packets`;
   const ids = Array.from({ length: options.entities }, () => randomUUID());
-  const round = packetRounds(ids, options.entities + 2 * options.rounds * options.packets);
+  const shapes = [1, 2, 100] as const;
+  const round = packetRounds(ids, options.entities + shapes.length * options.rounds * options.packets);
   const post = async (perPost: number) => {
     const packets = round(options.packets);
     const bodies: string[] = [];
@@ -318,25 +320,30 @@ export async function agentPackets(
   };
   // Warm-up (not counted): every entity reports once, and the token is known.
   await post(1);
-  const totals = { one: 0, two: 0, commits: 0 };
+  const seconds = new Map<number, number>(shapes.map((perPost) => [perPost, 0]));
+  let commitSeconds = 0;
   const ways = [
-    async () => (totals.one += await post(1)),
-    async () => (totals.two += await post(2)),
+    ...shapes.map((perPost) => async () => seconds.set(perPost, seconds.get(perPost)! + (await post(perPost)))),
     async () =>
-      (totals.commits += await singleRowCommits(portal.runtime.databaseUrl, options.packets, options.connections)),
+      (commitSeconds += await singleRowCommits(portal.runtime.databaseUrl, options.packets, options.connections)),
   ];
   for (let turn = 0; turn < options.rounds; turn++) {
     for (let way = 0; way < ways.length; way++) await ways[(turn + way) % ways.length]!();
   }
   const packets = options.packets * options.rounds;
-  const commits = packets / totals.commits;
-  for (const [perPost, seconds] of [
-    ['one', totals.one],
-    ['two', totals.two],
-  ] as const) {
+  const commits = packets / commitSeconds;
+  // Where the portal's thread spends a single-packet POST: what stands between it and the commits.
+  const taken = await profile(async () => {
+    await post(1);
+    return options.packets;
+  });
+  console.log('  the portal thread per single-packet POST (ms):');
+  for (const part of taken.parts.slice(0, 12)) console.log(`    ${part.ms.toFixed(3)}  ${part.part}`);
+  for (const fn of taken.functions.slice(0, 12)) console.log(`    ${fn.ms.toFixed(3)}  ${fn.name}`);
+  for (const perPost of shapes) {
     record({
       name: `packets accepted, ${perPost} per POST (${options.connections} connections)`,
-      value: packets / seconds,
+      value: packets / seconds.get(perPost)!,
       unit: 'packets/s',
       baselineName: `single-row commits (${options.connections} connections)`,
       baseline: commits,

@@ -20,7 +20,7 @@ import { precompress } from '../../web/vite-precompress.js';
  */
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -46,8 +46,12 @@ export interface FirstScreen {
   scripts: string[];
   /** Their gzip bytes. */
   scriptGzipBytes: number;
+  /** Each one's gzip bytes, by path. */
+  scriptSizes: Record<string, number>;
   /** The API calls made before it, in the order they went out (method and path with query). */
   apiCalls: string[];
+  /** Where the time went: each script and call before the first row, its start and end (ms from navigation start). */
+  timeline: { name: string; start: number; end: number }[];
 }
 
 /** Builds the portal's web app into a folder of the benchmark's own (the same config as `npm run build`). */
@@ -84,8 +88,10 @@ export async function serveStatic(dir: string): Promise<{ url: string; close: ()
   return { url, close: () => app.close() };
 }
 
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** Signs in through the portal's login page and the embedded provider's form; answers the stored sign-in and the user's home path. */
@@ -142,16 +148,20 @@ export async function openFirstScreen(
     painted = true;
     const firstRowMs = Number(await page.evaluate('window.__firstRowMs'));
     const entries = (await page.evaluate(
-      `performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime])`,
-    )) as [string, number][];
+      `performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime, entry.responseEnd])`,
+    )) as [string, number, number][];
+    const timeline = entries
+      .filter(([name, start]) => start <= firstRowMs && name.startsWith(origin))
+      .map(([name, start, end]) => ({ name: new URL(name).pathname, start, end }));
     const scripts = entries
       .filter(
         ([name, start]) => start <= firstRowMs && name.startsWith(origin) && new URL(name).pathname.endsWith('.js'),
       )
       .map(([name]) => new URL(name).pathname);
-    let scriptGzipBytes = 0;
-    for (const script of scripts) scriptGzipBytes += await gzipSize(path.join(dist, script));
-    return { firstRowMs, scripts, scriptGzipBytes, apiCalls };
+    const scriptSizes: Record<string, number> = {};
+    for (const script of scripts) scriptSizes[script] = await gzipSize(path.join(dist, script));
+    const scriptGzipBytes = Object.values(scriptSizes).reduce((sum, size) => sum + size, 0);
+    return { firstRowMs, scripts, scriptGzipBytes, scriptSizes, apiCalls, timeline };
   } finally {
     await context.close();
   }

@@ -7,6 +7,7 @@ import { tenantEntity } from '../../server/src/areas/tenants/resource.js';
 import { ALL_TENANTS } from '../../server/src/auth/tenant-scope.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
 import { workUnitsResource } from '../../server/src/areas/workunits/resource.js';
+import { workUnitItemStatement } from '../../server/src/areas/workunits/queries.js';
 import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { makeSkipToken } from '../../server/src/odata/list-query-skip-token.js';
 import { connect } from '../../server/src/db/database.js';
@@ -22,9 +23,13 @@ import {
   signIn,
   tempDir,
 } from './front-end.js';
+import { lighthouseScore, metricValue, type LighthouseScore } from './lighthouse.js';
 import { agentPackets, devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
+import { jobQueue } from './jobqueue.js';
 import { scaling } from './scaling.js';
+import { history } from './history.js';
+import { ruleMatches } from './rule-matches.js';
 import { loadInstallations, versionReport } from './version-report.js';
 import { inTurns, listStatementsTimed, paired, time } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
@@ -61,6 +66,8 @@ import { profile, type ProfileSummary } from './profile.js';
  *   packets' fields through the driver.
  * - The action runner (actions.ts): HTTP actions run per second through the runner against the
  *   same POSTs straight through undici, and a rule match's time to its HTTP action's call (p50, p95).
+ * - The job queue (jobqueue.ts): no-op jobs run by the job worker at its default concurrency and
+ *   at 24, against a bare SKIP LOCKED claim-and-delete loop through as many connections, in turns.
  * - Past one process (scaling.ts): the list API and ingestion with 1, 2 and 4 api instances (the
  *   built server, ROLE=api) on one PostgreSQL server, per busy core against one instance, and a
  *   read replica's effect on a list's latency under ingestion (DATABASE_READ_URL on ÷ off).
@@ -71,7 +78,8 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * versionreport, ingestion, ruletest, actions, scaling, frontend), e.g. with a small BENCH_WORK_UNITS while working on one of them; such a run
+ * versionreport, agentpackets, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, frontend), e.g. with a small
+ * BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
 const FULL = process.argv.includes('--full') || process.env.BENCH_FULL === '1';
@@ -81,6 +89,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const FRONT_END_RUNS = Number(process.env.BENCH_FRONT_END_RUNS ?? 7);
+/** Lighthouse runs of each page and form factor, in turns. */
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.split(',')
   .map((part) => part.trim())
   .filter(Boolean);
@@ -92,6 +102,15 @@ const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 
 const AGENT_PACKETS_PER_ROUND = Number(process.env.BENCH_AGENT_PACKETS ?? 5_000);
 const INGESTION_ROUNDS = Math.max(3, Math.ceil(Number(process.env.BENCH_INGESTION_ROUNDS ?? 6) / 3) * 3);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+/** Rule matches the all-tenant list is timed at. */
+const RULE_MATCHES = Number(process.env.BENCH_RULE_MATCHES ?? 100_000);
+/** The history the series and history reads are timed at (and at a tenth of it first). */
+const HISTORY_STORED = Number(process.env.BENCH_PACKETS_STORED ?? 10_000_000);
+/** No-op jobs a round of the job queue part, and its rounds each way (even: each way goes first as often). */
+const JOBS_PER_ROUND = Number(process.env.BENCH_JOBS ?? 20_000);
+const JOB_ROUNDS = Math.max(2, Math.ceil(Number(process.env.BENCH_JOB_ROUNDS ?? 4) / 2) * 2);
+/** Jobs the bare loop takes a statement (jobqueue.ts). */
+const JOBS_PER_STATEMENT = Number(process.env.BENCH_JOBS_PER_STATEMENT ?? 2);
 const VERSION_REPORT_PACKAGES = 20;
 
 interface Figure {
@@ -269,43 +288,92 @@ async function overhead(
   }
 }
 
+/**
+ * Requests a second under load, each way in turns: the portal's calls against a bare Fastify route
+ * of the same process (a "hello", and the same statements through the same driver answered as
+ * JSON), so that the machine's state at the moment weighs on both alike.
+ */
 async function throughput(portal: BenchPortal, token: string): Promise<void> {
+  const { db } = portal.runtime;
+  const tenantsQuery = { $top: '10', $count: 'true' };
+  const tenants = buildListSql(
+    db.selectFrom('tenant').selectAll(),
+    parseListQuery(tenantEntity.resource, tenantsQuery as ListQueryInput),
+    ALL_TENANTS,
+  );
+  const unit = await db
+    .selectFrom('work_unit')
+    .select('work_unit_id')
+    .orderBy('work_unit_id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const item = workUnitItemStatement(db, ALL_TENANTS, unit.work_unit_id);
   const bare = Fastify();
   bare.get('/hello', () => ({ hello: 'world' }));
-  const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/hello`;
+  bare.get('/tenants', async () => {
+    const rows = await tenants.rows.execute(db);
+    const count = await tenants.count.execute(db);
+    return { value: rows.rows, count: count.rows };
+  });
+  bare.get('/item', async (_request, reply) => {
+    const found = await db.executeQuery(item);
+    return reply.type('application/json').send(found.rows[0]?.row);
+  });
+  const bareAt = await bare.listen({ port: 0, host: '127.0.0.1' });
   try {
-    const rate = async (url: string) => {
-      await portal.client.load(url, token, CONNECTIONS, 1);
-      const result = await portal.client.load(url, token, CONNECTIONS, LOAD_SECONDS);
-      if (result.failures > 0) throw new Error(`${url}: ${result.failures} failed requests under load`);
-      return result.requests / result.seconds;
+    const ways = {
+      hello: `${bareAt}/hello`,
+      permissions: `${portal.address}/v1/permissions`,
+      tenants: `${portal.address}${listPath('tenants', tenantsQuery)}`,
+      bareTenants: `${bareAt}/tenants`,
+      item: `${portal.address}/v1/workunits/${unit.work_unit_id}`,
+      bareItem: `${bareAt}/item`,
     };
-    const hello = await rate(bareUrl);
-    const permissions = await rate(`${portal.address}/v1/permissions`);
-    const tenants = await rate(`${portal.address}${listPath('tenants', { $top: '10', $count: 'true' })}`);
+    const totals = new Map<string, { requests: number; seconds: number }>();
+    for (const url of Object.values(ways)) await portal.client.load(url, token, CONNECTIONS, 1);
+    const urls = Object.values(ways);
+    for (let round = 0; round < 2; round++) {
+      for (let index = 0; index < urls.length; index++) {
+        const url = urls[(round * 3 + index) % urls.length]!;
+        const result = await portal.client.load(url, token, CONNECTIONS, LOAD_SECONDS / 2);
+        if (result.failures > 0) throw new Error(`${url}: ${result.failures} failed requests under load`);
+        const total = totals.get(url) ?? { requests: 0, seconds: 0 };
+        totals.set(url, { requests: total.requests + result.requests, seconds: total.seconds + result.seconds });
+      }
+    }
+    const rate = (url: string) => totals.get(url)!.requests / totals.get(url)!.seconds;
     record({
       name: 'signed-in GET /v1/permissions',
-      value: permissions,
+      value: rate(ways.permissions),
       unit: 'req/s',
       baselineName: 'bare Fastify "hello"',
-      baseline: hello,
+      baseline: rate(ways.hello),
       target: '≥ 0.5',
     });
     record({
       name: 'GET /v1/tenants?$top=10&$count=true',
-      value: tenants,
+      value: rate(ways.tenants),
       unit: 'req/s',
-      baselineName: 'bare Fastify "hello"',
-      baseline: hello,
+      baselineName: 'a bare Fastify route running the same SQL',
+      baseline: rate(ways.bareTenants),
+      target: '≥ 0.8',
     });
     // PostgREST's published single-row GET on 2 vCPU, the issue's yardstick for the tenants list.
     record({
       name: 'GET /v1/tenants?$top=10&$count=true',
-      value: tenants,
+      value: rate(ways.tenants),
       unit: 'req/s',
       baselineName: "PostgREST's published 2,585 req/s",
       baseline: 2585,
       target: '≥ 1',
+    });
+    record({
+      name: 'GET /v1/workunits/{id} (one work unit, every expansion)',
+      value: rate(ways.item),
+      unit: 'req/s',
+      baselineName: 'a bare Fastify route running the same SQL',
+      baseline: rate(ways.bareItem),
+      target: '≥ 0.6',
     });
   } finally {
     await bare.close();
@@ -495,6 +563,17 @@ async function frontEnd(portal: BenchPortal): Promise<void> {
           `  the work units page asked for ${sample.scripts.length} scripts and made ${sample.apiCalls.length} API calls before its first row:`,
         );
         for (const call of sample.apiCalls) console.log(`    ${call.length > 110 ? `${call.slice(0, 110)}…` : call}`);
+        const scriptsEnd = Math.max(
+          ...sample.timeline.filter((entry) => entry.name.endsWith('.js')).map((entry) => entry.end),
+        );
+        console.log(
+          `  its scripts were in at ${scriptsEnd.toFixed(0)} ms, its first row at ${sample.firstRowMs.toFixed(0)} ms; its calls (start → end, ms):`,
+        );
+        for (const entry of sample.timeline.filter((item) => !item.name.endsWith('.js')))
+          console.log(`    ${entry.start.toFixed(0)} → ${entry.end.toFixed(0)} ${entry.name}`);
+        console.log('  its largest scripts (gzip kB):');
+        const largest = Object.entries(sample.scriptSizes).sort(([, a], [, b]) => b - a);
+        for (const [script, size] of largest.slice(0, 12)) console.log(`    ${(size / 1024).toFixed(1)} ${script}`);
       }
       record({
         name: 'JS before the first work units row (gzip)',
@@ -512,6 +591,47 @@ async function frontEnd(portal: BenchPortal): Promise<void> {
         baseline: median(bareRuns.map((run) => run.firstRowMs)),
         target: '≤ 1.3',
       });
+      const stored = storageState.origins.find((origin) => origin.origin === new URL(portal.publicUrl).origin);
+      for (const formFactor of ['mobile', 'desktop'] as const) {
+        const { as: portalScores, bs: bareScores } = await inTurns(
+          LIGHTHOUSE_RUNS,
+          () => lighthouseScore(`${portal.publicUrl}${home}/workunitsv2`, formFactor, stored?.localStorage, '/healthz'),
+          () => lighthouseScore(`${bare.url}/`, formFactor),
+        );
+        const lcp = (scores: LighthouseScore[]) =>
+          median(scores.map((score) => metricValue(score, 'largest-contentful-paint'))).toFixed(0);
+        const tbt = (scores: LighthouseScore[]) =>
+          median(scores.map((score) => metricValue(score, 'total-blocking-time'))).toFixed(0);
+        console.log(
+          `  Lighthouse ${formFactor}: the work units page's LCP ${lcp(portalScores)} ms and TBT ${tbt(portalScores)} ms, the bare app's ${lcp(bareScores)} ms and ${tbt(bareScores)} ms; what would bring the page's LCP forward:`,
+        );
+        const sample = portalScores[0];
+        for (const saving of sample?.lcpSavings.slice(0, 6) ?? [])
+          console.log(`    ${saving.ms.toFixed(0)} ms  ${saving.title}`);
+        const metricLine = (score: LighthouseScore) =>
+          score.metrics
+            .map(
+              (metric) =>
+                `${metric.id} ${metric.value.toFixed(metric.id.startsWith('cumulative') ? 3 : 0)} (${metric.score.toFixed(0)})`,
+            )
+            .join(', ');
+        if (sample) console.log(`    the page's metrics (score): ${metricLine(sample)}`);
+        if (bareScores[0]) console.log(`    the bare app's: ${metricLine(bareScores[0])}`);
+        if (sample?.lcpElement) {
+          console.log(`    its LCP element: ${sample.lcpElement.slice(0, 160)}`);
+          console.log(
+            `    its phases: ${sample.lcpPhases.map((phase) => `${phase.phase} ${phase.ms.toFixed(0)} ms`).join(', ')}`,
+          );
+        }
+        record({
+          name: `Lighthouse performance, signed-in work units page, ${formFactor} (median of ${LIGHTHOUSE_RUNS})`,
+          value: median(portalScores.map((score) => score.performance)),
+          unit: 'points',
+          baselineName: 'bare React + MUI + Data Grid app',
+          baseline: median(bareScores.map((score) => score.performance)),
+          target: 'within 10 points of the bare app',
+        });
+      }
     } finally {
       await bare.close();
     }
@@ -597,9 +717,30 @@ try {
     console.log(`The rule editor's Test over ${RULE_TEST_PACKETS.toLocaleString('en-US')} stored packets`);
     await ruleTest(portal, record, { packets: RULE_TEST_PACKETS, entities: 1_000 });
   }
+  if (runs('rulematches')) {
+    console.log(`Rule matches, every tenant against one, at ${RULE_MATCHES.toLocaleString('en-US')} matches`);
+    await ruleMatches(portal, record, { matches: RULE_MATCHES, runs: RUNS / 5 });
+  }
+  if (runs('history')) {
+    console.log(
+      `One entity's series and history as the stored history grows to ${HISTORY_STORED.toLocaleString('en-US')} packets`,
+    );
+    await history(portal, record, { stored: HISTORY_STORED, runs: RUNS / 5 });
+  }
   if (runs('actions')) {
     console.log('The action runner (HTTP actions to 127.0.0.1)');
     await actions(portal, record, { runs: 500, concurrency: 8, matches: 40 });
+  }
+  if (runs('jobqueue')) {
+    console.log(
+      `The job queue (${JOBS_PER_ROUND.toLocaleString('en-US')} no-op jobs a round, ${JOB_ROUNDS} rounds each way, in turns)`,
+    );
+    await jobQueue(portal, record, {
+      jobs: JOBS_PER_ROUND,
+      rounds: JOB_ROUNDS,
+      concurrencies: [24],
+      perStatement: JOBS_PER_STATEMENT,
+    });
   }
   if (runs('scaling')) {
     console.log(

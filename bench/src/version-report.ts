@@ -25,8 +25,12 @@ export async function loadInstallations(db: Db, packages: number): Promise<void>
          (VALUES ('1.0.0', ${Archived}::smallint, 90), ('1.1.0', ${Latest}::smallint, 30), ('1.2.0-beta.1', ${PreRelease}::smallint, 5)) AS v(version, status, age)
     WHERE p.name LIKE 'Bench package %'`.execute(db);
   await sql`SELECT setseed(0.17)`.execute(db);
-  // A bulk load counts each device's packages once afterwards, as the migration does for the rows it finds.
-  await sql`ALTER TABLE device_installation DISABLE TRIGGER device_installation_counts`.execute(db);
+  // A bulk load counts each device's packages and the report's figures once afterwards, as the
+  // migrations do for the rows they find.
+  await sql`ALTER TABLE device_installation DISABLE TRIGGER device_installation_counts, DISABLE TRIGGER installation_version_report_counts, DISABLE TRIGGER installation_package_share`.execute(
+    db,
+  );
+  await sql`ALTER TABLE device DISABLE TRIGGER device_version_report_counts_update`.execute(db);
   await sql`
     INSERT INTO device_installation (device_id, package_id, tenant_id, package_version_id, installed_package_version_id, install_status_id)
     SELECT d.device_id, v.package_id, d.tenant_id, v.chosen, v.chosen, 2
@@ -38,8 +42,12 @@ export async function loadInstallations(db: Db, packages: number): Promise<void>
       FROM (SELECT package_id, random() AS r FROM package WHERE name LIKE 'Bench package %' AND d.device_id IS NOT NULL) AS p
     ) AS v
     WHERE d.tenant_id = ${DEMO.contoso}::uuid AND d.name LIKE 'host-%'`.execute(db);
-  await sql`ALTER TABLE device_installation ENABLE TRIGGER device_installation_counts`.execute(db);
   await sql`SELECT recount_device_packages()`.execute(db);
+  await sql`SELECT recount_version_report()`.execute(db);
+  await sql`ALTER TABLE device_installation ENABLE TRIGGER device_installation_counts, ENABLE TRIGGER installation_version_report_counts, ENABLE TRIGGER installation_package_share`.execute(
+    db,
+  );
+  await sql`ALTER TABLE device ENABLE TRIGGER device_version_report_counts_update`.execute(db);
 }
 
 /**
