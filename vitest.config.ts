@@ -23,6 +23,10 @@ const browserProject = {
   // A page answers in its own time on a busy machine: a poll waits up to 10 s for it (vitest's
   // own default, 1 s, failed a page that took longer to render its first answer).
   expect: { poll: { timeout: 10_000 } },
+  // A browser test that fails is run once more before it counts as failed: a page on a loaded
+  // machine now and then misses one of its waits. `npm test` names each test that needed the
+  // second try and prints its first failure (scripts/test-run.mjs), so that none goes unseen.
+  retry: 1,
 };
 
 /**

@@ -45,6 +45,19 @@ export async function runSuites(projects, { name, agentExecutables = false }) {
   }
   // A run that produced no report, or failed outside any test, counts as one failure.
   const result = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : undefined;
+  // A test that passed on its second try (the browser projects' `retry`) keeps its first failure.
+  const retried = (result?.testResults ?? []).flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'passed' && test.failureMessages.length > 0)
+      .map((test) => ({
+        name: `${path.relative(root, file.name)} › ${test.fullName}`,
+        failure: test.failureMessages[0],
+      })),
+  );
+  if (retried.length > 0) {
+    console.log(`\nPassed on a second try: ${retried.length}`);
+    for (const test of retried) console.log(`- ${test.name}\n  first try: ${test.failure.split('\n')[0]}`);
+  }
   const passed = result?.numPassedTests ?? 0;
   const counted = result ? result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0) : 1;
   const failed = counted === 0 && (code !== 0 || result?.success === false) ? 1 : counted;

@@ -21,6 +21,7 @@ import {
   uniqueName,
   type ListResponse,
   type Session,
+  toastShown,
 } from './support';
 
 /**
@@ -141,11 +142,7 @@ describe('a real agent', () => {
     await panel.getByRole('heading', { name: `Device Operations: ${machineName}` }).waitFor();
     const operationRow = gridRow(page, 'Portal health on demand');
     await operationRow.getByRole('button', { name: 'Enqueue' }).click();
-    await page
-      .locator('#notistack-snackbar')
-      .filter({ hasText: FLEET_MESSAGES.deviceOperationEnqueued })
-      .first()
-      .waitFor();
+    await toastShown(page, FLEET_MESSAGES.deviceOperationEnqueued);
     const logs = await until(async () => {
       const entries = await api<{ detail: string }[]>(
         session,
@@ -189,13 +186,27 @@ describe('a real agent', () => {
       await page.getByText(DEVICE_MESSAGES.installationsSaved).first().waitFor();
       return line;
     };
-    const installing = await chooseVersion(/^1\.0\.0/);
-    await installing.getByRole('cell', { name: 'Pending', exact: true }).waitFor();
+    // The agent is held (SIGSTOP) while the drawer shows what was just saved: a running agent may
+    // act on it before the drawer has read it back.
+    const held = async <T>(step: () => Promise<T>): Promise<T> => {
+      agent!.kill('SIGSTOP');
+      try {
+        return await step();
+      } finally {
+        agent!.kill('SIGCONT');
+      }
+    };
+    await held(async () => {
+      const installing = await chooseVersion(/^1\.0\.0/);
+      await installing.getByRole('cell', { name: 'Pending', exact: true }).waitFor();
+    });
     await expect.poll(statusAfterReopening, { timeout: 30_000, interval: 1000 }).toBe('Installed');
     expect(fs.readdirSync(packageFolder)).toEqual(['1.0.0']);
     await screenshot(page, 'agent-installed');
-    const removing = await chooseVersion(/^None$/);
-    await removing.getByRole('cell', { name: 'Removal Pending', exact: true }).waitFor();
+    await held(async () => {
+      const removing = await chooseVersion(/^None$/);
+      await removing.getByRole('cell', { name: 'Removal Pending', exact: true }).waitFor();
+    });
     await expect.poll(statusAfterReopening, { timeout: 30_000, interval: 1000 }).toBe('Removed');
     expect(fs.existsSync(packageFolder)).toBe(false);
     await screenshot(page, 'agent-removed');

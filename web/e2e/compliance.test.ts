@@ -24,6 +24,7 @@ import {
   signedInPage,
   uniqueName,
   type Session,
+  toastShown,
 } from './support';
 
 /**
@@ -152,10 +153,6 @@ async function openChecklist(page: Page, tenantId: string, week: string): Promis
   await row(page, 'AC-1').waitFor();
 }
 
-async function toast(page: Page, message: string): Promise<void> {
-  await page.getByText(message, { exact: true }).first().waitFor();
-}
-
 describe('the compliance checklist (administrator)', () => {
   test('every status transition: set, change, deselect and Cancel, deselect and Delete, a note on an empty row, a note saved on blur', async () => {
     const session = await sessionOf(browser, 'admin');
@@ -169,7 +166,7 @@ describe('the compliance checklist (administrator)', () => {
 
     // Choosing a status where no record exists creates one with empty notes.
     await toggle(page, 'AC-1', 'Compliant').click();
-    await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusCreated);
     expect(await shownStatus(page, 'AC-1')).toBe(CONTROL_STATUS_LABELS.Compliant);
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-1')).toMatchObject({
       status: 'Compliant',
@@ -179,7 +176,7 @@ describe('the compliance checklist (administrator)', () => {
 
     // Choosing another status updates the record.
     await toggle(page, 'AC-1', 'NonCompliant').click();
-    await toast(page, CONTROL_STATUS_MESSAGES.statusUpdated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusUpdated);
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-1')).toMatchObject({ status: 'NonCompliant' });
 
     // Deselecting asks first; Cancel keeps the record.
@@ -195,7 +192,7 @@ describe('the compliance checklist (administrator)', () => {
     // Deselecting and Delete removes it.
     await toggle(page, 'AC-1', 'NonCompliant').click();
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
-    await toast(page, CONTROL_STATUS_MESSAGES.deleted);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.deleted);
     await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBeNull();
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-1')).toBeUndefined();
 
@@ -204,7 +201,7 @@ describe('the compliance checklist (administrator)', () => {
     await notes.fill('Accounts reviewed by the ISSO.');
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toBeUndefined();
     await notes.press('Tab');
-    await toast(page, CONTROL_STATUS_MESSAGES.noteCreated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.noteCreated);
     await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Notset);
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({
       status: 'Notset',
@@ -214,7 +211,7 @@ describe('the compliance checklist (administrator)', () => {
     // Changing the note updates the record on blur; it is still there after a reload.
     await notes.fill('Accounts reviewed by the ISSO; two stale accounts disabled.');
     await page.getByRole('textbox', { name: 'Notes of AC-3', exact: true }).click();
-    await toast(page, CONTROL_STATUS_MESSAGES.noteUpdated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.noteUpdated);
     expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({
       notes: 'Accounts reviewed by the ISSO; two stale accounts disabled.',
     });
@@ -223,14 +220,14 @@ describe('the compliance checklist (administrator)', () => {
     const ac3Notes = page.getByRole('textbox', { name: 'Notes of AC-3', exact: true });
     await ac3Notes.fill('Enforcement through the directory.');
     await toggle(page, 'AC-3', 'Poam').click();
-    await toast(page, CONTROL_STATUS_MESSAGES.statusUpdated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusUpdated);
     // The toast of an earlier status change may still be showing: the record is read until the write lands.
     await expect
       .poll(() => recordOf(session, tenant.tenantId, WEEK, 'AC-3'), POLL)
       .toMatchObject({ status: 'Poam', notes: 'Enforcement through the directory.' });
 
     await toggle(page, 'AC-1', 'Compliant').click();
-    await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusCreated);
     await toggle(page, 'AC-8', 'Exempt').click();
     await expect.poll(() => shownStatus(page, 'AC-8'), POLL).toBe(CONTROL_STATUS_LABELS.Exempt);
     await toggle(page, 'AC-7', 'NonCompliant').click();
@@ -276,7 +273,7 @@ describe('the compliance checklist (administrator)', () => {
     // AC-1 gets a status behind the screen: choosing one here finds the week taken.
     await setStatus(session, tenant.tenantId, set, WEEK, 'AC-1', 'Poam');
     await toggle(page, 'AC-1', 'Compliant').click();
-    await toast(page, CONTROL_STATUS_MESSAGES.statusCreateFailed);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusCreateFailed);
     await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Poam);
 
     // AC-2's note changes behind the screen: the patch's test of the old note refuses this one.
@@ -288,7 +285,7 @@ describe('the compliance checklist (administrator)', () => {
     const notes = page.getByRole('textbox', { name: 'Notes of AC-2', exact: true });
     await notes.fill('Checked on Wednesday.');
     await notes.press('Tab');
-    await toast(page, CONTROL_STATUS_MESSAGES.noteUpdateFailed);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.noteUpdateFailed);
     await expect.poll(() => notes.inputValue(), POLL).toBe('Checked on Tuesday.');
 
     // AC-3 is deleted behind the screen: deleting it here fails.
@@ -296,7 +293,7 @@ describe('the compliance checklist (administrator)', () => {
     await api(session, `/v1/controlstatuses/${ac3.id}`, { method: 'DELETE' });
     await toggle(page, 'AC-3', 'Exempt').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
-    await toast(page, CONTROL_STATUS_MESSAGES.deleteFailed);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.deleteFailed);
     await expect.poll(() => shownStatus(page, 'AC-3'), POLL).toBeNull();
   });
 
@@ -349,7 +346,7 @@ describe('the compliance checklist (administrator)', () => {
     expect(await shownStatus(page, 'AC-2')).toBeNull();
 
     await page.getByRole('button', { name: 'Copy last week' }).click();
-    await toast(page, 'Copied 1 control status from last week.');
+    await toastShown(page, 'Copied 1 control status from last week.');
     await expect.poll(() => shownStatus(page, 'AC-2'), POLL).toBe(CONTROL_STATUS_LABELS.Poam);
     await expect
       .poll(() => page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).inputValue(), POLL)
@@ -406,14 +403,14 @@ describe('the compliance checklist (administrator)', () => {
       .setInputFiles({ name: 'zebra.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await dialog.getByText('zebra.json').waitFor();
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    await toast(page, `Control set "${name}" uploaded with 2 controls.`);
+    await toastShown(page, `Control set "${name}" uploaded with 2 controls.`);
     await dialog.waitFor({ state: 'hidden' });
     await expect
       .poll(async () => (await page.getByRole('combobox', { name: 'Control Set' }).textContent())?.trim(), POLL)
       .toBe(name);
     await page.getByRole('heading', { name: 'Zebra Handling', exact: true }).waitFor();
     await toggle(page, 'ZZ-2', 'Compliant').click();
-    await toast(page, CONTROL_STATUS_MESSAGES.statusCreated);
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusCreated);
     await screenshot(page, 'compliance-uploaded-set');
   });
 });

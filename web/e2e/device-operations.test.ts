@@ -20,6 +20,7 @@ import {
   uniqueName,
   type ListResponse,
   type Session,
+  toastShown,
 } from './support';
 
 /**
@@ -93,8 +94,6 @@ describe('device operations (operator)', () => {
     }
   }
 
-  const toast = (page: Page, text: string) =>
-    page.locator('#notistack-snackbar').filter({ hasText: text }).first().waitFor();
   const operationsOf = async (session: Session, deviceId: string) =>
     (
       await api<ListResponse<JsonOf<DeviceOperation>>>(
@@ -150,16 +149,16 @@ describe('device operations (operator)', () => {
     await panel.getByRole('textbox', { name: 'Label' }).fill('Homepage');
     // The server's text for a required parameter left empty.
     await panel.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, 'Url is required.');
+    await toastShown(page, 'Url is required.');
     await panel.getByRole('textbox', { name: 'Url Value' }).fill('https://contoso.example');
     await screenshot(page, 'device-operation-form');
     await panel.getByRole('button', { name: 'Create', exact: true }).click();
-    await toast(page, FLEET_MESSAGES.deviceOperationCreated);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationCreated);
 
     const row = gridRow(page, 'Homepage');
     await row.waitFor();
     await row.getByRole('button', { name: 'Enqueue' }).click();
-    await toast(page, FLEET_MESSAGES.deviceOperationEnqueued);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationEnqueued);
     await row.getByText('Queued').waitFor();
     await screenshot(page, 'device-operations-queued');
     const [queued] = await operationsOf(session, deviceId);
@@ -171,7 +170,7 @@ describe('device operations (operator)', () => {
     });
     expect(queued?.completionToken).toBeTruthy();
     await row.getByRole('button', { name: 'Dequeue' }).click();
-    await toast(page, FLEET_MESSAGES.deviceOperationDequeued);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationDequeued);
     await expect.poll(() => row.getByText('Queued').count()).toBe(0);
 
     await row.getByRole('button', { name: 'Edit Operation' }).click();
@@ -179,7 +178,7 @@ describe('device operations (operator)', () => {
     expect(await panel.getByRole('textbox', { name: 'Url Value' }).inputValue()).toBe('https://contoso.example');
     await panel.getByRole('textbox', { name: 'Label' }).fill('Homepage check');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast(page, FLEET_MESSAGES.deviceOperationUpdated);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationUpdated);
     const edited = gridRow(page, 'Homepage check');
     await edited.waitFor();
 
@@ -229,11 +228,11 @@ describe('device operations (operator)', () => {
     await panel.getByRole('checkbox', { name: 'Beta' }).uncheck();
     await screenshot(page, 'device-operations-clone');
     await panel.getByRole('button', { name: 'Clone', exact: true }).click();
-    await toast(page, FLEET_MESSAGES.deviceOperationsCloned);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationsCloned);
     expect((await operationsOf(session, targetId)).map((row) => row.label)).toEqual(['Alpha']);
 
     await gridRow(page, 'Alpha').getByRole('button', { name: 'Disable Operation' }).click();
-    await toast(page, FLEET_MESSAGES.deviceOperationDisabled);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationDisabled);
     await expect.poll(() => gridRow(page, 'Alpha').count()).toBe(0);
     await panel.getByLabel('Show Disabled').check();
     await gridRow(page, 'Alpha').getByText('Disabled').waitFor();
@@ -242,7 +241,7 @@ describe('device operations (operator)', () => {
     const dialog = page.getByRole('dialog').filter({ hasText: 'Delete Operation: Beta' });
     await dialog.getByRole('button', { name: 'Yes' }).click();
     // Once the server has answered: the grid may show no Beta row for a moment while it is read again.
-    await toast(page, FLEET_MESSAGES.deviceOperationDeleted);
+    await toastShown(page, FLEET_MESSAGES.deviceOperationDeleted);
     await expect.poll(() => gridRow(page, 'Beta').count()).toBe(0);
     expect((await operationsOf(session, sourceId)).map((row) => row.label)).toEqual(['Alpha']);
   });

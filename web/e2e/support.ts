@@ -14,7 +14,8 @@ import { POST_ACTION_REFRESH_MS } from '@cfs/contracts/constants';
 import type { CurrentUser, TenantLookup } from '@cfs/contracts/shell';
 import type { Subscription, Tenant } from '@cfs/contracts/tenants';
 import type { GeneratedToken } from '@cfs/contracts/tokens';
-import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
+import type { WorkUnit } from '@cfs/contracts/work-units';
+import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';
 import type { JsonOf } from '../src/lib/json-types';
 
 /**
@@ -514,6 +515,19 @@ export async function screenshotAtWidths(page: Page, name: string): Promise<void
     await screenshot(page, `${name}-${width}`);
   }
   await page.setViewportSize(viewport);
+}
+
+/**
+ * Waits for a toast with this text on the screen. The same text may also be on a toast on its way
+ * out (hidden while it collapses): only a visible one counts.
+ */
+export async function toastShown(page: Page, message: string): Promise<void> {
+  await page
+    .locator('#notistack-snackbar')
+    .getByText(message, { exact: true })
+    .filter({ visible: true })
+    .first()
+    .waitFor();
 }
 
 /** The open side drawer (the one with a Close button). */
