@@ -75,6 +75,8 @@ async function save(page: Page, panel: Locator, method: 'PATCH' | 'PUT' = 'PATCH
     (candidate) => candidate.method() === method && candidate.url().includes('/workunits'),
     { timeout: 20_000 },
   );
+  // Handled here too: when the click itself fails, the wait is never awaited.
+  void sent.catch(() => undefined);
   await panel.getByRole('button', { name: 'Save', exact: true }).click();
   const request = await sent.catch(async () => {
     const shown = await panel.innerText({ timeout: 2_000 }).catch(() => '(no text)');
