@@ -25,6 +25,22 @@ import { findSubscriptionLookups, findTenantLookups, findWorkUnitTypeLookups } f
 
 const tags = ['Lookups'];
 
+/**
+ * A lookup's route options: any signed-in caller may read it, and its document entry names its
+ * operation, what it does and the answer's schema (which Fastify checks the answer against).
+ */
+function signedInLookup<Answer extends z.ZodType>(
+  operationId: string,
+  summary: string,
+  answer: Answer,
+  description?: string,
+) {
+  return {
+    config: { permission: 'signed-in' as const },
+    schema: { tags, operationId, summary, ...(description ? { description } : {}), response: { 200: answer } },
+  };
+}
+
 /** General lookups of spec 000 §7. Paths are matched case-insensitively (generalLookup/generallookup). */
 export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
   ({ db, config }) =>
@@ -57,17 +73,12 @@ export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     // The shell's start-up calls in one: the first screen waits on one round, not two.
     app.get(
       '/v1/session',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'getSessionStart',
-          summary: 'Get what the portal shows a signed-in user first',
-          description:
-            "The signed-in user's permissions, the user, the tenants and subscriptions they may work in, the environment and the version: what the permissions, currentUser and general lookup calls each answer, in one call.",
-          response: { 200: sessionStartSchema },
-        },
-      },
+      signedInLookup(
+        'getSessionStart',
+        'Get what the portal shows a signed-in user first',
+        sessionStartSchema,
+        "The signed-in user's permissions, the user, the tenants and subscriptions they may work in, the environment and the version: what the permissions, currentUser and general lookup calls each answer, in one call.",
+      ),
       async (request) => {
         const principal = principalOf(request);
         const [tenants, subscriptions] = await Promise.all([
@@ -87,43 +98,23 @@ export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
 
     app.get(
       '/api/generallookup/tenants',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupTenants',
-          summary: 'List the tenants the caller may work in',
-          response: { 200: z.array(tenantLookupSchema) },
-        },
-      },
+      signedInLookup('lookupTenants', 'List the tenants the caller may work in', z.array(tenantLookupSchema)),
       async (request) => findTenantLookups(db, principalOf(request).tenantScope),
     );
 
     app.get(
       '/api/generallookup/subscriptions',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupSubscriptions',
-          summary: 'List the subscriptions the caller may work in',
-          response: { 200: z.array(subscriptionLookupSchema) },
-        },
-      },
+      signedInLookup(
+        'lookupSubscriptions',
+        'List the subscriptions the caller may work in',
+        z.array(subscriptionLookupSchema),
+      ),
       async (request) => findSubscriptionLookups(db, principalOf(request).tenantScope),
     );
 
     app.get(
       '/api/generallookup/workunittypes',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupWorkUnitTypes',
-          summary: 'List the work unit types',
-          response: { 200: z.array(workUnitTypeLookupSchema) },
-        },
-      },
+      signedInLookup('lookupWorkUnitTypes', 'List the work unit types', z.array(workUnitTypeLookupSchema)),
       async () => findWorkUnitTypeLookups(db),
     );
 
@@ -134,29 +125,13 @@ export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
     ];
     app.get(
       '/api/generalLookup/timezones',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupTimeZones',
-          summary: 'List the IANA time zones, the default first',
-          response: { 200: z.array(z.string()) },
-        },
-      },
+      signedInLookup('lookupTimeZones', 'List the IANA time zones, the default first', z.array(z.string())),
       async () => zones,
     );
 
     app.get(
       '/api/generalLookup/version',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupVersion',
-          summary: "Get the portal's version",
-          response: { 200: versionSchema },
-        },
-      },
+      signedInLookup('lookupVersion', "Get the portal's version", versionSchema),
       async () => ({
         version: config.version,
       }),
@@ -164,71 +139,39 @@ export const lookupRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
 
     app.get(
       '/api/generalLookup/environment',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupEnvironment',
-          summary: "Get the environment's name, color and license expiry",
-          response: { 200: environmentSchema },
-        },
-      },
+      signedInLookup('lookupEnvironment', "Get the environment's name, color and license expiry", environmentSchema),
       async () => environment,
     );
 
     app.get(
       '/api/generalLookup/environmentcolor',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupEnvironmentColor',
-          summary: "Get the environment's color",
-          response: { 200: z.object({ environmentColor: z.string() }) },
-        },
-      },
+      signedInLookup(
+        'lookupEnvironmentColor',
+        "Get the environment's color",
+        z.object({ environmentColor: z.string() }),
+      ),
       async () => ({ environmentColor: config.environment.color }),
     );
 
     // The rule editor's fixed lookups (spec 000 §7), from the contracts the rule engine reads too.
     app.get(
       '/api/generalLookup/ruletypes',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupRuleTypes',
-          summary: 'List the rule types',
-          response: { 200: z.array(namedOptionSchema) },
-        },
-      },
+      signedInLookup('lookupRuleTypes', 'List the rule types', z.array(namedOptionSchema)),
       async () => RULE_TYPE_OPTIONS,
     );
     app.get(
       '/api/generalLookup/operators',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupOperators',
-          summary: "List the operators of a rule's conditions",
-          response: { 200: z.array(operatorOptionSchema) },
-        },
-      },
+      signedInLookup('lookupOperators', "List the operators of a rule's conditions", z.array(operatorOptionSchema)),
       async () => OPERATOR_OPTIONS,
     );
     app.get(
       '/api/generalLookup/occuranceoptions',
-      {
-        config: { permission: 'signed-in' },
-        schema: {
-          tags,
-          operationId: 'lookupOccurrenceOptions',
-          summary: "List the occurrence options of a rule's conditions",
-          description: 'The path keeps the spec\'s spelling, "occurance".',
-          response: { 200: z.array(occurrenceOptionSchema) },
-        },
-      },
+      signedInLookup(
+        'lookupOccurrenceOptions',
+        "List the occurrence options of a rule's conditions",
+        z.array(occurrenceOptionSchema),
+        'The path keeps the spec\'s spelling, "occurance".',
+      ),
       async () => OCCURRENCE_OPTION_LIST,
     );
   };
