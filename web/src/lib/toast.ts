@@ -74,7 +74,7 @@ export function showOncePerText(drawing: ToastDrawing): ShowOnHost {
   }
   const showing = new Map<string, Shown>();
   let drawn = 0;
-  const hideLater = (id: string, shown: Shown): void => {
+  const hideLater = (shown: Shown): void => {
     clearTimeout(shown.timer);
     shown.timer = setTimeout(() => drawing.close(shown.key), shown.hideAfterMs);
   };
@@ -88,14 +88,14 @@ export function showOncePerText(drawing: ToastDrawing): ShowOnHost {
     if (current) {
       current.hideAfterMs = hideAfterMs;
       // Still waiting behind other toasts: its time starts when it appears.
-      if (current.timer !== undefined) hideLater(id, current);
+      if (current.timer !== undefined) hideLater(current);
       return;
     }
     drawn += 1;
     const shown: Shown = { key: `toast-${drawn}`, hideAfterMs };
     showing.set(id, shown);
     drawing.draw(shown.key, level, message, {
-      appeared: () => hideLater(id, shown),
+      appeared: () => hideLater(shown),
       leaving: () => leaving(id, shown),
     });
   };
