@@ -71,9 +71,12 @@ describe('the work units list as the first screen', () => {
     expect(beforeRow.scripts.filter(isPanelChunk)).toEqual([]);
     // Nor the schema library (the list reads its address, its values and the tenant's custom fields
     // without it), the date pickers' date library (the list's dates are written with Intl), the MUI
-    // components only panels use, or the toasts' host (it loads with the first toast).
+    // components only panels use, the toasts' host (it loads with the first toast), or the sign-in
+    // library (a live stored sign-in needs it only to renew the token or to sign out).
     expect(
-      beforeRow.scripts.filter((url) => /\/assets\/(zod|dayjs|mui-material-panels|toast-host)-[\w-]+\.js$/.test(url)),
+      beforeRow.scripts.filter((url) =>
+        /\/assets\/(zod|dayjs|mui-material-panels|toast-host|oidc|oidc-bridge)-[\w-]+\.js$/.test(url),
+      ),
     ).toEqual([]);
 
     // A row opens the panel: its form, the date pickers and the form library arrive then.

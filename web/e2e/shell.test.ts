@@ -429,10 +429,17 @@ describe('as admin', () => {
     // A sign-in of its own: logging out ends the provider's session.
     const page = await signedOutPage();
     await signIn(page, 'admin');
+    // Opened again from the stored sign-in, the page has not loaded the sign-in library: Log out loads it.
+    const scripts: string[] = [];
+    page.on('request', (request) => void (request.url().endsWith('.js') && scripts.push(request.url())));
+    await page.reload();
     await page.getByRole('button', { name: 'Profile' }).click();
+    const isSignInLibrary = (url: string) => /\/assets\/oidc(-bridge)?-[\w-]+\.js$/.test(url);
+    expect(scripts.filter(isSignInLibrary)).toEqual([]);
     expect(await storedSignInKeys(page)).toHaveLength(1);
     await page.locator('.MuiPopover-paper').getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((url) => url.pathname === '/user/login');
+    expect(scripts.some(isSignInLibrary)).toBe(true);
     expect(await storedSignInKeys(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Login' }).click();

@@ -1,95 +1,56 @@
-import { User, type UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { OidcClientConfig } from '@cfs/contracts/shell';
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { configureApiClient } from '../lib/api-client';
 import { showToast } from '../lib/toast';
-import { CALLBACK_PATH, LOGIN_PATH, isSignInPage, loginUrl } from './sign-in-paths';
-import { liveStoredSignIn, USER_STORE_PREFIX, userStorageKey } from './early-start';
-import { TabSharedUserManager } from './renewal-lock';
+import { LOGIN_PATH, isSignInPage, loginUrl } from './sign-in-paths';
+import { userStorageKey } from './early-start';
+import { readStoredUser } from './sign-in';
 
-// Pending sign-in requests get their own prefix: oidc-client-ts clears stale entries by prefix,
-// and must never mistake the stored user for one.
-const STATE_STORE_PREFIX = 'cfs-portal.signin.';
-
-// oidc-client-ts drops these protocol claims from the profile by default; auth_time is kept
-// because the maximum session age is measured from it.
-const PROTOCOL_CLAIMS_TO_DROP = ['nbf', 'jti', 'nonce', 'acr', 'amr', 'azp', 'at_hash'];
+/** What of the sign-in library's user manager the page reaches for outside it (oidc-bridge.tsx). */
+export interface LoadedUserManager {
+  removeUser(): Promise<void>;
+  stopSilentRenew(): void;
+}
 
 export interface AuthSession {
-  userManager: UserManager;
   /** The local-storage key of the stored user, watched for removal by other tabs. */
   userStorageKey: string;
   /** Maximum sign-in age in seconds. */
   lifetimeSeconds: number;
   /** The provider and client it signs in with. */
-  config: Pick<OidcClientConfig, 'authority' | 'clientId'>;
+  config: OidcClientConfig;
+  /** The sign-in library's user manager, once it has been loaded (oidc-bridge.tsx). */
+  userManager?: LoadedUserManager;
 }
 
 let current: { key: string; session: AuthSession } | undefined;
 
 /**
- * The one UserManager of the page, created once per configuration: a second instance would
- * run its own silent-renew timer and spend the same refresh token twice.
+ * The page's sign-in session, one per configuration. It needs nothing of the sign-in library:
+ * the API client reads the token from the stored sign-in, and the library's user manager is made
+ * once it is needed (oidc-bridge.tsx) — a second one would run its own renewal timer and spend the
+ * same refresh token twice.
  */
 export function getAuthSession(config: OidcClientConfig): AuthSession {
   const key = `${config.authority}|${config.clientId}|${config.scope}|${config.lifetime}`;
   if (current?.key === key) return current.session;
-  current?.session.userManager.stopSilentRenew();
-  const session = createAuthSession(config);
+  current?.session.userManager?.stopSilentRenew();
+  const session: AuthSession = { userStorageKey: userStorageKey(config), lifetimeSeconds: config.lifetime, config };
   current = { key, session };
-  return session;
-}
-
-function createAuthSession(config: OidcClientConfig): AuthSession {
-  const origin = window.location.origin;
-  const userManager = new TabSharedUserManager({
-    authority: config.authority,
-    client_id: config.clientId,
-    redirect_uri: `${origin}${CALLBACK_PATH}`,
-    post_logout_redirect_uri: `${origin}${LOGIN_PATH}`,
-    // Authorization code with PKCE (oidc-client-ts adds the code challenge for "code").
-    response_type: 'code',
-    scope: config.scope,
-    // The provider issues refresh tokens, so renewal needs no iframe; each is spent on use, and
-    // the tabs renew in turn (renewal-lock.ts).
-    automaticSilentRenew: true,
-    // The provider re-authenticates past the maximum age and puts auth_time in the ID token.
-    max_age: config.lifetime,
-    filterProtocolClaims: PROTOCOL_CLAIMS_TO_DROP,
-    loadUserInfo: false,
-    userStore: new WebStorageStateStore({ store: window.localStorage, prefix: USER_STORE_PREFIX }),
-    stateStore: new WebStorageStateStore({ store: window.localStorage, prefix: STATE_STORE_PREFIX }),
-  });
-  const session: AuthSession = {
-    userManager,
-    userStorageKey: userStorageKey(config),
-    lifetimeSeconds: config.lifetime,
-    config,
-  };
-  void userManager.clearStaleState();
   wireApiClient(session);
   return session;
 }
 
-function storedAccessToken(session: AuthSession): string | undefined {
-  // Read from storage on every call so a token renewed by another tab is used at once.
-  const stored = window.localStorage.getItem(session.userStorageKey);
-  if (!stored) return undefined;
-  try {
-    return User.fromStorageString(stored).access_token;
-  } catch {
-    return undefined;
-  }
+/** Removes the stored sign-in: through the user manager when it is loaded (it tells the page), else from storage. */
+export async function removeStoredSignIn(session: AuthSession): Promise<void> {
+  if (session.userManager) await session.userManager.removeUser();
+  else window.localStorage.removeItem(session.userStorageKey);
 }
 
-/**
- * The stored sign-in's subject while its access token has more than a minute to live (the
- * provider renews it a minute before it expires), else undefined: a sign-in that must be renewed
- * first, or none. The page's early script reads it the same way (early-start.ts).
- */
-export function storedSubjectWithLiveToken(session: AuthSession): string | undefined {
-  return liveStoredSignIn(session.config)?.subject;
+function storedAccessToken(session: AuthSession): string | undefined {
+  // Read from storage on every call so a token renewed by another tab is used at once.
+  return readStoredUser(session.userStorageKey)?.access_token;
 }
 
 let leavingForLogin = false;
@@ -104,7 +65,7 @@ export function leaveForLogin(session: AuthSession, withRequestUrl = true): void
   leavingForLogin = true;
   const { pathname, search, hash } = window.location;
   const target = withRequestUrl ? loginUrl(`${pathname}${search}${hash}`) : LOGIN_PATH;
-  void session.userManager.removeUser().finally(() => window.location.assign(target));
+  void removeStoredSignIn(session).finally(() => window.location.assign(target));
 }
 
 function wireApiClient(session: AuthSession): void {

@@ -1,15 +1,15 @@
 import { Navigate } from 'react-router';
-import { useAuth } from 'react-oidc-context';
+import { useSignIn } from './sign-in';
 import { FullPageStatus } from '../lib/full-page-status';
 import { LOGIN_PATH, readSignInState } from './sign-in-paths';
 
 /**
- * /user/callback: the provider (react-oidc-context) exchanges the code on load; this page then
+ * /user/callback: the sign-in library exchanges the code on load (oidc-bridge.tsx); this page then
  * returns to the requestUrl carried in the sign-in state, or home. A failure goes to the login
  * page, which shows the error.
  */
 export default function CallbackPage() {
-  const auth = useAuth();
+  const auth = useSignIn();
   if (auth.isLoading) return <FullPageStatus message="Signing you in..." />;
   if (auth.user && !auth.error) return <Navigate to={readSignInState(auth.user.state)?.requestUrl ?? '/'} replace />;
   return <Navigate to={LOGIN_PATH} replace />;

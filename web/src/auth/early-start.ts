@@ -19,12 +19,12 @@ export const userStorageKey = (config: Pick<OidcClientConfig, 'authority' | 'cli
   `${USER_STORE_PREFIX}user:${config.authority}:${config.clientId}`;
 
 /** The seconds a token must still have to be used: the provider renews it a minute before it expires. */
-const LIVE_TOKEN_SECONDS = 60;
+export const LIVE_TOKEN_SECONDS = 60;
 
 /** The stored sign-in of this configuration while its access token is live, else undefined. */
 export function liveStoredSignIn(
   config: Pick<OidcClientConfig, 'authority' | 'clientId'>,
-): { subject: string; accessToken: string } | undefined {
+): { subject: string; accessToken: string; expiresAt: number } | undefined {
   const stored = window.localStorage.getItem(userStorageKey(config));
   if (!stored) return undefined;
   try {
@@ -33,7 +33,7 @@ export function liveStoredSignIn(
     const subject = user.profile?.sub;
     if (typeof accessToken !== 'string' || typeof subject !== 'string' || typeof expiresAt !== 'number')
       return undefined;
-    return expiresAt - Date.now() / 1000 > LIVE_TOKEN_SECONDS ? { subject, accessToken } : undefined;
+    return expiresAt - Date.now() / 1000 > LIVE_TOKEN_SECONDS ? { subject, accessToken, expiresAt } : undefined;
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@ import { readSignInState } from './sign-in-paths';
 
 export interface SessionFacts {
   profile: { auth_time?: number | undefined };
-  state: unknown;
+  state?: unknown;
 }
 
 /**

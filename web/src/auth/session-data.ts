@@ -1,5 +1,5 @@
 import { queryOptions, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
-import { useAuth } from 'react-oidc-context';
+import { useSignIn } from './sign-in';
 import type { CurrentUser, SessionStart } from '@cfs/contracts/shell';
 import { PermissionSet } from '@cfs/contracts/permissions';
 import { apiGet } from '../lib/api-client';
@@ -24,7 +24,7 @@ export function sessionStartQuery(subject: string) {
 }
 
 export function useSessionSubject(): string {
-  const { user } = useAuth();
+  const { user } = useSignIn();
   return user?.profile.sub ?? '';
 }
 

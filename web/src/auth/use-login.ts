@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useSignIn } from './sign-in';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../lib/api-client';
 import type { SignInState } from './sign-in-paths';
@@ -23,7 +23,7 @@ export interface Login {
 
 /** The login page's action: redirect to the identity provider, carrying the request URL in the sign-in state. */
 export function useLogin({ requestUrl, fallbackUrl, forceCredentials }: LoginOptions): Login {
-  const auth = useAuth();
+  const auth = useSignIn();
   const [redirecting, setRedirecting] = useState(false);
   const login = () => {
     setRedirecting(true);

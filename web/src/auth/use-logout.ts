@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useSignIn } from './sign-in';
 import { LOGIN_PATH } from './sign-in-paths';
 
 /**
@@ -8,7 +8,7 @@ import { LOGIN_PATH } from './sign-in-paths';
  * sign-in is removed all the same and the login page opened directly.
  */
 export function useLogout(): () => Promise<void> {
-  const auth = useAuth();
+  const auth = useSignIn();
   return useCallback(async () => {
     // Resolves only when the redirect did not happen (failure, or a page restored from the back-forward cache).
     await auth.signoutRedirect();

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useSignIn } from './sign-in';
 import type { AuthSession } from './auth-session';
-import { leaveForLogin } from './auth-session';
+import { leaveForLogin, removeStoredSignIn } from './auth-session';
 import { MAX_TIMER_MS, sessionExpiresAt } from './session-age';
 import { LOGIN_PATH, isSignInPage } from './sign-in-paths';
 
@@ -23,7 +23,7 @@ function storedSubject(stored: string | null): string | undefined {
  * another tab reloads this one, so it never shows one user's data with another's token.
  */
 export function useSessionWatch(session: AuthSession): void {
-  const { user } = useAuth();
+  const { user } = useSignIn();
   const subject = user?.profile.sub;
   useEffect(() => {
     const onStorage = (event: StorageEvent) => {
@@ -52,7 +52,7 @@ export function useSessionWatch(session: AuthSession): void {
       if (remaining > 0) {
         timer = setTimeout(check, Math.min(remaining, MAX_TIMER_MS));
       } else if (isSignInPage(window.location.pathname)) {
-        void session.userManager.removeUser();
+        void removeStoredSignIn(session);
       } else {
         leaveForLogin(session);
       }

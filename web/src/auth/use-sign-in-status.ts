@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useAuth } from 'react-oidc-context';
+import { useSignIn } from './sign-in';
 
 /** The authentication states of spec 000 §4. */
 export type SignInStatus =
@@ -10,7 +10,7 @@ export type SignInStatus =
  * page was closed is renewed once with its refresh token before the user is sent to login.
  */
 export function useSignInStatus(): SignInStatus {
-  const auth = useAuth();
+  const auth = useSignIn();
   const [renewalFinished, setRenewalFinished] = useState(false);
   const renewalStarted = useRef(false);
   const canRenew =
