@@ -161,6 +161,13 @@ export const BUILT_IN_ACTIONS = {
   },
 } as const;
 
+/**
+ * The built-in actions a rule may run beside those of `RULE_ACTION_TYPES`: Send Email, which tells
+ * of the match (its rule, subject, label and when) to the addresses its ExtraParameters name and the
+ * tenant's internal notification address, with the templates protocols use.
+ */
+export const RULE_BUILT_IN_ACTION_IDS: readonly string[] = [BUILT_IN_ACTIONS.sendEmail.id];
+
 /** Action result statuses (spec 002 §3). */
 export const ACTION_RESULT_STATUSES = {
   Unknown: 0,

@@ -4,6 +4,7 @@ import {
   OCCURRENCE_OPTIONS,
   OPERATORS,
   RULE_ACTION_TYPES,
+  RULE_BUILT_IN_ACTION_IDS,
   RULE_TYPES,
   type LeftOperandType,
   type OperatorId,
@@ -123,7 +124,16 @@ export const RULE_AREA_MESSAGES = {
 /** Work unit severities a Create Work Unit action may set (spec 002 §9: Sev0 to Sev4). */
 export const ACTION_SEVERITY_OPTIONS = Object.entries(SEVERITY_LABELS).map(([id, label]) => ({ value: id, label }));
 
-/** Whether a rule may run an action definition: the rule types of spec 002 §3 (3, 4 and 6, the built-in Set Colour and Create Work Unit). */
-export function isRuleActionDefinition(definition: { actionDefinitionTypeId: number }): boolean {
-  return RULE_ACTION_TYPES.includes(definition.actionDefinitionTypeId);
+/**
+ * Whether a rule may run an action definition: the rule types of spec 002 §3 (3, 4 and 6, the
+ * built-in Set Colour and Create Work Unit), and Send Email (`RULE_BUILT_IN_ACTION_IDS`).
+ */
+export function isRuleActionDefinition(definition: {
+  actionDefinitionId: string;
+  actionDefinitionTypeId: number;
+}): boolean {
+  return (
+    RULE_ACTION_TYPES.includes(definition.actionDefinitionTypeId) ||
+    RULE_BUILT_IN_ACTION_IDS.includes(definition.actionDefinitionId)
+  );
 }

@@ -260,6 +260,49 @@ describe('Ingestion rules', () => {
     expect(after[1]).toMatchObject({ completion_processed: false, match_count: 1 });
   });
 
+  it('send an email of the match straight from the rule: to the addresses it names and the tenant’s internal address, once per match', async () => {
+    const entityId = randomUUID();
+    const email: RuleAction = {
+      ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+      Parameters: {
+        Template: 'Rule',
+        IsImportant: 'true',
+        ExtraParameters: JSON.stringify({ To: 'oncall@contoso.example' }),
+      },
+    };
+    const ruleId = await insertRule({ conditions: [cpuAbove(80), entityIs(entityId)], matchActions: [email] });
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(20), 97, 'Mail host'));
+    await post(contosoToken, cpuPacket(entityId, secondsAgo(10), 98, 'Mail host'));
+    await drainJobs();
+    const [match] = await matchesOf(ruleId);
+    const history = await actionHistory(match!.rule_match_id);
+    expect(history.map((row) => row.result_status_id)).toEqual([ACTION_RESULT_STATUSES.Success]);
+    const sent = await portal.db
+      .selectFrom('email_outbox')
+      .select(['to_addresses', 'subject', 'body', 'is_important', 'work_unit_id', 'tenant_id', 'template'])
+      .where('job_key', 'like', `${match!.rule_match_id}:%`)
+      .execute();
+    const internal = await portal.db
+      .selectFrom('tenant')
+      .select('internal_notification_email_address')
+      .where('tenant_id', '=', DEMO.contoso)
+      .executeTakeFirstOrThrow();
+    expect(sent).toEqual([
+      expect.objectContaining({
+        tenant_id: DEMO.contoso,
+        work_unit_id: null,
+        template: 'Rule',
+        is_important: true,
+        subject: expect.stringContaining('Mail host'),
+        body: expect.stringContaining(`Mail host (${entityId})`),
+      }),
+    ]);
+    const to = sent[0]!.to_addresses.split(/[,;]\s*/);
+    expect(to).toEqual(
+      expect.arrayContaining(['oncall@contoso.example', internal.internal_notification_email_address]),
+    );
+  });
+
   it("show each match's newest packet as its batch held it, whatever its place in the batch", async () => {
     const [quiet, busy, other] = [randomUUID(), randomUUID(), randomUUID()];
     const ruleId = await insertRule({

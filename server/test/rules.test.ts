@@ -317,14 +317,30 @@ describe('rules: the spec’s validation messages (002 §5 Rule)', () => {
 });
 
 describe('rules: actions and patterns', () => {
-  it('accepts Set Colour and Create Work Unit, and refuses Send Email, an unknown action and another tenant’s', async () => {
+  it('accepts Set Colour, Create Work Unit and Send Email, and refuses a protocol-only action, an unknown one and another tenant’s', async () => {
     const createWorkUnit = {
       ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id,
       Parameters: { SeverityId: '2', TenantId: DEMO.contoso, ProtocolId: '' },
     };
-    const ok = await create('operator', body({ matchActions: [setRed], expirationActions: [createWorkUnit] }));
+    const email = {
+      ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+      Parameters: {
+        Template: 'Simple',
+        IsImportant: 'true',
+        ExtraParameters: JSON.stringify({ To: 'oncall@contoso.example' }),
+      },
+    };
+    const ok = await create('operator', body({ matchActions: [setRed, email], expirationActions: [createWorkUnit] }));
     expect(ok.statusCode, ok.body).toBe(200);
-    const email = { ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, Parameters: {} };
+    const protocolOnly = await scoped(portal.db, ALL_TENANTS)
+      .insertInto('action_definition', {
+        tenant_id: DEMO.contoso,
+        name: `Protocol only ${stamp()}`,
+        action_definition_type_id: 2,
+      })
+      .returning('action_definition_id')
+      .executeTakeFirstOrThrow();
+    const notForRules = { ActionDefinitionId: protocolOnly.action_definition_id, Parameters: {} };
     const unknown = { ActionDefinitionId: crypto.randomUUID(), Parameters: {} };
     const other = await createStaffedTenant(portal, { name: `Hidden tenant ${unique()}` });
     const otherAction = await createActionDefinitionAs(portal, other.userName, other.tenantId, {
@@ -333,7 +349,7 @@ describe('rules: actions and patterns', () => {
     const foreign = { ActionDefinitionId: otherAction.actionDefinitionId, Parameters: {} };
     const refused = await create(
       'operator',
-      body({ matchActions: [setRed, email], expirationActions: [unknown, foreign] }),
+      body({ matchActions: [setRed, notForRules], expirationActions: [unknown, foreign] }),
     );
     expect(refused.statusCode).toBe(400);
     expect(refused.json<ErrorAnswer>().errors).toEqual({
@@ -421,7 +437,8 @@ describe('rules: actions and patterns', () => {
         own.action_definition_id,
       ]),
     );
-    expect(ids).not.toContain(BUILT_IN_ACTIONS.sendEmail.id);
+    // Send Email tells of the match: usable by rules as by protocols.
+    expect(ids).toContain(BUILT_IN_ACTIONS.sendEmail.id);
     expect(actions.find((action) => action.actionDefinitionId === BUILT_IN_ACTIONS.setColor.id)).toMatchObject({
       name: 'Set Colour',
       inputParameters: 'Color',
@@ -431,7 +448,8 @@ describe('rules: actions and patterns', () => {
       actions.every(
         (action) =>
           [3, 4, 6].includes(action.actionDefinitionTypeId) ||
-          action.actionDefinitionId === BUILT_IN_ACTIONS.createWorkUnit.id,
+          action.actionDefinitionId === BUILT_IN_ACTIONS.createWorkUnit.id ||
+          action.actionDefinitionId === BUILT_IN_ACTIONS.sendEmail.id,
       ),
     ).toBe(true);
     expect(actions.every((action) => action.tenantId === null || action.tenantId === DEMO.contoso)).toBe(true);

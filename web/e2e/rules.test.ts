@@ -150,6 +150,13 @@ describe('rules (operator)', () => {
     const action = panel.getByRole('group', { name: 'Match Action 1' });
     await choose(action, page, 'Action', 'Set Colour');
     await choose(action, page, 'Color', 'Red');
+    // A rule mails its match itself: Send Email with the Rule template, to the on-call address too.
+    await panel.getByRole('button', { name: 'Add Match Action' }).click();
+    const email = panel.getByRole('group', { name: 'Match Action 2' });
+    await choose(email, page, 'Action', 'Send Email');
+    await choose(email, page, 'Template', 'Rule');
+    await choose(email, page, 'IsImportant', 'true');
+    await email.getByRole('textbox', { name: 'ExtraParameters' }).fill('{"To": "oncall@contoso.example"}');
     await panel.getByRole('button', { name: 'Add Expiration Action' }).click();
     const expiry = panel.getByRole('group', { name: 'Expiration Action 1' });
     await choose(expiry, page, 'Action', 'Create Work Unit');
@@ -197,6 +204,10 @@ describe('rules (operator)', () => {
     ]);
     expect(saved.matchActions).toEqual([
       { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
+      {
+        ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+        Parameters: { Template: 'Rule', IsImportant: 'true', ExtraParameters: '{"To": "oncall@contoso.example"}' },
+      },
     ]);
     expect(saved.expirationActions).toEqual([
       { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '2' } },

@@ -1,5 +1,5 @@
 import { PROTOCOL_ACTION_TYPES } from '@cfs/contracts/protocols';
-import { RULE_ACTION_TYPES } from '@cfs/contracts/monitoring';
+import { RULE_ACTION_TYPES, RULE_BUILT_IN_ACTION_IDS } from '@cfs/contracts/monitoring';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
@@ -8,15 +8,15 @@ import { NotFoundError } from '../../http/errors.js';
 
 /**
  * GET v1/actionDefinitions/GetActionDefinitionsForRules(tenantId=) (spec 002 §7): the actions a
- * rule of the tenant may run — the tenant's own and the installation's, of a rule type
- * (`isRuleActionDefinition`), by name.
+ * rule of the tenant may run — the tenant's own and the installation's, of a rule type, and Send
+ * Email (`isRuleActionDefinition`), by name.
  */
 export function findActionDefinitionsForRules(
   db: Db,
   scope: TenantScope,
   tenantId: string,
 ): Promise<RuleActionDefinition[]> {
-  return findActionDefinitionsOfTypes(db, scope, tenantId, RULE_ACTION_TYPES);
+  return findActionDefinitionsOfTypes(db, scope, tenantId, RULE_ACTION_TYPES, RULE_BUILT_IN_ACTION_IDS);
 }
 
 /**
@@ -36,6 +36,7 @@ async function findActionDefinitionsOfTypes(
   scope: TenantScope,
   tenantId: string,
   types: readonly number[],
+  builtIns: readonly string[] = [],
 ): Promise<RuleActionDefinition[]> {
   if (!canAccessTenant(scope, tenantId) || !(await scoped(db, scope).hasTenant(tenantId)))
     throw new NotFoundError('The tenant');
@@ -50,7 +51,12 @@ async function findActionDefinitionsOfTypes(
       'input_parameters as inputParameters',
     ])
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
-    .where('action_definition_type_id', 'in', [...types])
+    .where((eb) =>
+      eb.or([
+        eb('action_definition_type_id', 'in', [...types]),
+        ...(builtIns.length > 0 ? [eb('action_definition_id', 'in', [...builtIns])] : []),
+      ]),
+    )
     .orderBy('name')
     .orderBy('action_definition_id')
     .limit(1000)

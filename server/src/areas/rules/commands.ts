@@ -91,7 +91,10 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
       // An action of another tenant would run with this rule's matches: only the rule's tenant's or the installation's.
       const usable =
         definition !== undefined &&
-        isRuleActionDefinition({ actionDefinitionTypeId: definition.action_definition_type_id }) &&
+        isRuleActionDefinition({
+          actionDefinitionId: definition.action_definition_id,
+          actionDefinitionTypeId: definition.action_definition_type_id,
+        }) &&
         (definition.tenant_id === null || definition.tenant_id === input.tenantId);
       if (!usable) refuse(`${field}.${index}.ActionDefinitionId`, RULE_MESSAGES.actionNotForRules);
     });
