@@ -1,6 +1,7 @@
 import os from 'node:os';
 import {
   AGENT_CONFIGURATION_POLL_MS,
+  AGENT_CONFIGURATION_WAIT_SECONDS,
   AGENT_DEFAULT_HEARTBEAT_SECONDS,
   AGENT_PENDING_POLL_MS,
   type AgentConfiguration,
@@ -33,6 +34,8 @@ export interface AgentOptions {
   machineName?: string;
   /** How often the configuration is fetched (the portal's default unless a test shortens it). */
   pollMs?: number;
+  /** Whether the configuration call asks the portal to hold it until a change (default true; false polls only). */
+  holdConfiguration?: boolean;
   quiet?: boolean;
   /** Internal targets this machine's owner lets operations call besides the portal (CFS_AGENT_OUTBOUND_ALLOW). */
   outboundAllow?: string;
@@ -103,6 +106,8 @@ export class Agent {
     if (!this.running) return;
     if (exit !== 'reenrol') this.running = false;
     this.endSession?.(exit);
+    // A configuration call the portal holds ends with the session.
+    this.sessionCalls?.abort();
     for (const sleeper of Object.values(this.sleepers)) sleeper.wake();
     this.delivery.wake();
   }
@@ -178,6 +183,7 @@ export class Agent {
   private session(): Promise<AgentExit | 'reenrol'> {
     this.log.outbox = this.outbox;
     const generation = ++this.generation;
+    this.sessionCalls = new AbortController();
     return new Promise((resolve) => {
       this.endSession = (exit) => {
         this.endSession = undefined;
@@ -192,6 +198,8 @@ export class Agent {
 
   /** Each session's loops end with it, even those still waiting when the next session begins. */
   private generation = 0;
+  /** Aborts the session's held calls when it ends. */
+  private sessionCalls: AbortController | undefined;
   private activeIn(generation: number): boolean {
     return this.running && this.endSession !== undefined && generation === this.generation;
   }
@@ -205,22 +213,33 @@ export class Agent {
     return false;
   }
 
+  /**
+   * Asks for the configuration, and again: the portal holds each call until the configuration
+   * changes (or AGENT_CONFIGURATION_WAIT_SECONDS pass), so what is queued for this device reaches it
+   * at once; a portal that does not hold them (no Preference-Applied) is asked again after the poll
+   * interval.
+   */
   private async configurationLoop(generation: number): Promise<void> {
     let failures = 0;
+    let known: string | undefined;
     while (this.activeIn(generation)) {
       try {
-        const configuration = await this.client.json<AgentConfiguration>(
-          'GET',
+        const answer = await this.client.revalidated<AgentConfiguration>(
           '/v1/agent/configuration',
           this.credential(),
+          known,
+          this.options.holdConfiguration === false ? 0 : AGENT_CONFIGURATION_WAIT_SECONDS,
+          this.sessionCalls?.signal,
         );
-        if (!configuration) throw new PortalError(0, 'An empty configuration');
         failures = 0;
-        await this.apply(configuration, generation);
+        if (answer.body) {
+          await this.apply(answer.body, generation);
+          known = answer.tag;
+        } else if (!known) throw new PortalError(0, 'An empty configuration');
         if (!this.activeIn(generation)) return;
-        await this.sleepers.config.sleep(this.options.pollMs ?? AGENT_CONFIGURATION_POLL_MS);
+        if (!answer.held) await this.sleepers.config.sleep(this.options.pollMs ?? AGENT_CONFIGURATION_POLL_MS);
       } catch (error) {
-        if (this.refusedCredential(error)) return;
+        if (this.refusedCredential(error) || !this.activeIn(generation)) return;
         failures += 1;
         this.log.warn(`The configuration could not be fetched: ${(error as Error).message}`);
         await this.sleepers.config.sleep(

@@ -37,7 +37,11 @@ export class PortalClient {
     return new URL(path, `${this.baseUrl.replace(/\/+$/, '')}/`).toString();
   }
 
-  private async fetch(path: string, init: RequestInit & { bearer: string; timeoutMs?: number }): Promise<Response> {
+  private async fetch(
+    path: string,
+    init: Omit<RequestInit, 'signal'> & { bearer: string; timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<Response> {
+    const timeout = AbortSignal.timeout(init.timeoutMs ?? TIMEOUT_MS);
     let response: Response;
     try {
       response = await fetch(path.startsWith('http') ? path : this.url(path), {
@@ -47,12 +51,12 @@ export class PortalClient {
           authorization: `Bearer ${init.bearer}`,
           'user-agent': this.userAgent,
         },
-        signal: AbortSignal.timeout(init.timeoutMs ?? TIMEOUT_MS),
+        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
       });
     } catch (error) {
       throw new PortalError(0, `The portal at ${this.baseUrl} could not be reached: ${(error as Error).message}`);
     }
-    if (!response.ok) {
+    if (!response.ok && response.status !== 304) {
       const text = await response.text().catch(() => '');
       let message = text.slice(0, 500);
       try {
@@ -74,6 +78,36 @@ export class PortalClient {
     if (response.status === 204) return undefined;
     const text = await response.text();
     return text ? (JSON.parse(text) as T) : undefined;
+  }
+
+  /**
+   * A GET answered only when it is no longer `known` (its last ETag): the portal may hold the call
+   * up to `waitSeconds` for a change (`Prefer: wait`). `held` says whether it holds such calls (Preference-Applied);
+   * `body` is absent when the answer is still `known` (304). `signal` ends the call early (the agent stops).
+   */
+  async revalidated<T>(
+    path: string,
+    bearer: string,
+    known: string | undefined,
+    waitSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<{ body: T | undefined; tag: string | undefined; held: boolean }> {
+    const headers: Record<string, string> = {
+      ...(waitSeconds > 0 ? { prefer: `wait=${waitSeconds}` } : {}),
+      ...(known ? { 'if-none-match': known } : {}),
+    };
+    const response = await this.fetch(path, {
+      method: 'GET',
+      bearer,
+      headers,
+      timeoutMs: TIMEOUT_MS + waitSeconds * 1000,
+      ...(signal ? { signal } : {}),
+    });
+    const tag = response.headers.get('etag') ?? undefined;
+    const held = response.headers.has('preference-applied');
+    if (response.status === 304) return { body: undefined, tag, held };
+    const text = await response.text();
+    return { body: text ? (JSON.parse(text) as T) : undefined, tag, held };
   }
 
   /** Streams a file to `destination` (a package version), without holding it in memory. */

@@ -1891,7 +1891,7 @@ export interface paths {
         };
         /**
          * Get the device's configuration
-         * @description Takes the device credential as bearer and marks the device's last contact.
+         * @description Takes the device credential as bearer and marks the device's last contact. The answer is tagged (ETag). With `If-None-Match` naming that tag and `Prefer: wait=N` (N seconds, at most 20), the call is held until what the device runs changes (an operation queued or changed, a package to install or remove, a restart, its heartbeat, logging or trace), then answered with the new configuration, or 304 once the wait is over. `Preference-Applied` says the portal holds such calls (the agent then asks again at once); without it, or without the headers, the call is answered at once and the agent polls.
          *
          *     Who may call it: Called with a device agent's credential, never by a person.
          */
@@ -9694,6 +9694,13 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not Modified: the configuration is still the one If-None-Match names */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

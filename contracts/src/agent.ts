@@ -21,6 +21,12 @@ export const AGENT_LIMITS = {
 
 /** How often an agent asks for its configuration (restart flag, queued on-demand operations…). */
 export const AGENT_CONFIGURATION_POLL_MS = 30_000;
+/**
+ * How long an agent asks the portal to hold its configuration call until something changes
+ * (`Prefer: wait=`, seconds): a queued operation, a restart or an install reaches it at once, and
+ * the poll above is its fallback where the portal answers without holding.
+ */
+export const AGENT_CONFIGURATION_WAIT_SECONDS = 20;
 /** How often an agent that is still pending asks again. */
 export const AGENT_PENDING_POLL_MS = 30_000;
 /**

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { TokenVerifier } from './auth/verify.js';
 import type { SecretBox } from './crypto/secret-box.js';
+import type { DatabaseListener } from './db/listener.js';
 
 /** What the areas' route plugins are built with. */
 export interface AppDeps {
@@ -10,6 +11,8 @@ export interface AppDeps {
   config: Config;
   verifier: TokenVerifier;
   secretBox: SecretBox;
+  /** The instance's LISTEN connection, for areas that follow the database's announcements. */
+  listener: DatabaseListener;
   /** Every area's audited entity types, with the area whose view permission reads their history. */
   auditedEntities: Readonly<Record<string, Area>>;
 }

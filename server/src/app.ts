@@ -193,7 +193,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The areas (server/src/areas.ts); their lists are tagged with the tables' change counters.
   registerChangeCounters(app, changes, secretBox);
-  const deps: AppDeps = { db, config, verifier, secretBox, auditedEntities: auditedEntities(AREAS) };
+  const deps: AppDeps = {
+    db,
+    config,
+    verifier,
+    secretBox,
+    listener: options.listener,
+    auditedEntities: auditedEntities(AREAS),
+  };
   for (const area of AREAS) {
     if (area.routes) await app.register(area.routes(deps));
   }

@@ -12,6 +12,7 @@ import { PrincipalCache } from './auth/principal-cache.js';
 import { ChangeCounters } from './db/change-counters.js';
 import { configureActionRunner } from './engines/actions/runner.js';
 import { ReadRouting } from './db/read-routing.js';
+import { DatabaseListener } from './db/listener.js';
 
 export interface Runtime {
   config: Config;
@@ -20,6 +21,8 @@ export interface Runtime {
   databaseUrl: string;
   /** Where list, export, report and dashboard reads go: the read replica when one is configured. */
   reads: ReadRouting;
+  /** The instance's one LISTEN connection, for whatever follows the database's announcements (db/listener.ts). */
+  listener: DatabaseListener;
   /** Callers' principals per token, dropped when the database announces a change (auth/principal-cache.ts). */
   principals: PrincipalCache;
   /** The tables' change counters, read from the database a few times a second (db/change-counters.ts). */
@@ -48,7 +51,9 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     statementTimeoutMs: config.statementTimeoutMs,
     ...options,
   });
+  const listener = new DatabaseListener();
   const principals = new PrincipalCache();
+  principals.attach(listener);
   const changes = new ChangeCounters();
   const replica = config.databaseReadUrl
     ? connect(config.databaseReadUrl, undefined, config.statementTimeoutMs)
@@ -56,6 +61,7 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   const reads = new ReadRouting(db, replica);
   const closeDatabase = async () => {
     await principals.close();
+    await listener.close();
     await changes.close();
     await replica?.destroy();
     await closePool();
@@ -72,11 +78,11 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   } finally {
     await setup.destroy();
   }
-  await principals.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
+  await listener.listen(databaseUrl, (message, error) => console.error(message, error ?? ''));
   await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   configureActionRunner({ secretBox, outboundAllow: config.outboundAllow });
-  const shared = { config, db, reads, databaseUrl, principals, changes, closeDatabase, secretBox };
+  const shared = { config, db, reads, databaseUrl, listener, principals, changes, closeDatabase, secretBox };
   if (!config.oidc.embedded) return { ...shared, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {

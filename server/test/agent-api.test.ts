@@ -10,7 +10,7 @@ import { hashCredential } from '../src/auth/machine-callers.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { fileStoreOf } from '../src/files/content-store.js';
 import { createTenantAs, createTokenAs } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 import { isAlive, until } from './processes.js';
 
 let portal: TestPortal;
@@ -543,6 +543,85 @@ describe('operations for the agent', () => {
       .where('action', '=', 'restart-acknowledged')
       .execute();
     expect(audit).toEqual([{ action: 'restart-acknowledged', actor_name: `device ${deviceId}` }]);
+  });
+});
+
+describe('a configuration call held until something changes', () => {
+  /** The configuration call as the agent makes it: answered when it is no longer `known`, held up to `wait` s. */
+  const heldCall = (credential: string, known: string, wait: number, app = portal.app) =>
+    app.inject({
+      method: 'GET',
+      url: '/v1/agent/configuration',
+      headers: { ...bearer(credential), 'if-none-match': known, prefer: `wait=${wait}` },
+    });
+
+  it('answers at once and tagged without the headers, and 304 once the wait is over when nothing changed', async () => {
+    const fleet = await makeFleet();
+    const { credential } = await enrolledDevice(fleet);
+    const first = await configurationOf(credential);
+    expect(first.statusCode).toBe(200);
+    const tag = String(first.headers.etag);
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['preference-applied']).toBeUndefined();
+    // A tag that is no longer the configuration's is answered at once, saying such calls are held.
+    const stale = await heldCall(credential, '"old"', 5);
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers['preference-applied']).toBe('wait=5');
+
+    const started = Date.now();
+    const held = await heldCall(credential, tag, 1);
+    expect(held.statusCode).toBe(304);
+    expect(held.headers['preference-applied']).toBe('wait=1');
+    expect(held.headers.etag).toBe(tag);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('answers the moment an operator asks the device to restart, also when the request comes through another instance', async () => {
+    const fleet = await makeFleet();
+    const { deviceId, credential } = await enrolledDevice(fleet);
+    const other = await enrolledDevice(fleet);
+    const tag = String((await configurationOf(credential)).headers.etag);
+    const otherTag = String((await configurationOf(other.credential)).headers.etag);
+    const second = await openSecondInstance(portal);
+    try {
+      const started = Date.now();
+      const held = heldCall(credential, tag, 15, second.app);
+      const untouched = heldCall(other.credential, otherTag, 2, second.app);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const restart = await portal.as('admin', {
+        method: 'POST',
+        url: `/v1/devices/${deviceId}/restartagent?__tenant__=${fleet.tenantId}`,
+      });
+      expect(restart.statusCode, restart.body).toBe(200);
+      const answer = await held;
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json<AgentConfiguration>().restartAgent).toBe(true);
+      expect(answer.headers.etag).not.toBe(tag);
+      expect(answer.headers['preference-applied']).toBe('wait=15');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Another device's change does not answer this device's call.
+      expect((await untouched).statusCode).toBe(304);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('answers when an operation is queued for the device while the call is held', async () => {
+    const fleet = await makeFleet();
+    const { deviceId, credential } = await enrolledDevice(fleet);
+    const tag = String((await configurationOf(credential)).headers.etag);
+    const held = heldCall(credential, tag, 15);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await addOperation(fleet, deviceId, {
+      frequency: FREQUENCY_TYPES.OnDemand,
+      completionToken: randomUUID(),
+      label: 'Run now',
+    });
+    const answer = await held;
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json<AgentConfiguration>().operations.map((op) => op.label)).toEqual(['Run now']);
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
 

@@ -26,7 +26,8 @@ import { createTestPortal, type TestPortal } from './harness.js';
  * heartbeat, a real job worker runs the actions (the device's block turns red, an incident is
  * opened), and once the match runs out the worker closes it and runs the expiration action once
  * (the colour goes back to green). The one shortcut: the match's expiry is moved to the past
- * instead of waiting its five minutes out.
+ * instead of waiting its five minutes out. On the way, a restart asked for through the API reaches
+ * the running agent at once (its configuration call is held until something changes).
  */
 const root = path.resolve(import.meta.dirname, '..', '..');
 let portal: TestPortal;
@@ -164,6 +165,31 @@ describe('the demo agent and a threshold rule', () => {
       'the incident',
     );
     expect(unit).toMatchObject({ title: expect.stringContaining(ruleName), severity_id: 1 });
+
+    // The agent holds a configuration call open (Prefer: wait): a restart asked for now reaches it
+    // at once, not at its next 30 s poll; it acknowledges and starts afresh in the same process.
+    const asked = Date.now();
+    const restart = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/devices/${device.device_id}/restartagent?__tenant__=${device.tenant_id}`,
+    });
+    expect(restart.statusCode, restart.body).toBe(200);
+    await until(
+      async () =>
+        (
+          await portal.db
+            .selectFrom('device')
+            .select('restart_agent_flag')
+            .where('device_id', '=', device.device_id)
+            .executeTakeFirstOrThrow()
+        ).restart_agent_flag
+          ? undefined
+          : true,
+      'the agent to acknowledge the restart',
+      10_000,
+    );
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    await until(async () => (output.join('').includes('Restarting') ? true : undefined), 'the agent to restart');
 
     // The agent stops (its CPU would match again), and five minutes on the match runs out: the
     // worker's expiry closes it and runs its expiration action, once.

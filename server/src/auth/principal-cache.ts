@@ -1,8 +1,8 @@
 import type { JWTPayload } from 'jose';
-import pg from 'pg';
 import type { Principal } from './principal.js';
 import type { MachineCaller } from './machine-callers.js';
 import { keepBounded } from '../bounded-map.js';
+import { DatabaseListener } from '../db/listener.js';
 
 /** The channel on which the database announces changes to who may do what (migration 0005). */
 export const PRINCIPAL_CHANNEL = 'principal_changed';
@@ -46,8 +46,9 @@ export class PrincipalCache {
   private readonly now: () => number;
   /** True while the invalidation listener is connected; the cache is bypassed otherwise. */
   private listening = false;
-  private listener: pg.Client | undefined;
-  private closed = false;
+  private listener: DatabaseListener | undefined;
+  /** Whether `listen` made the listener, and `close` ends it. */
+  private ownListener = false;
   private pings = 0;
   private readonly waiting = new Map<string, () => void>();
 
@@ -150,30 +151,22 @@ export class PrincipalCache {
     this.machines.clear();
   }
 
-  /** Listens for announcements on its own connection, reconnecting with backoff; the cache works only while connected. */
-  async listen(url: string, log: (message: string, error?: unknown) => void = () => undefined): Promise<void> {
-    let delay = 250;
-    const connect = async (): Promise<void> => {
-      if (this.closed) return;
-      const client = new pg.Client({ connectionString: url });
-      client.on('notification', (message) => this.invalidate(message.payload ?? 'all'));
-      client.on('error', (error) =>
-        log('The principal cache lost its listener; it is bypassed until it reconnects', error),
-      );
-      client.on('end', () => {
-        this.listening = false;
-        this.clear();
-        if (!this.closed) setTimeout(() => void connect().catch(() => undefined), delay).unref();
-        delay = Math.min(delay * 2, 10_000);
-      });
-      await client.connect();
-      await client.query(`LISTEN ${PRINCIPAL_CHANNEL}`);
-      this.listener = client;
+  /** Hears the announcements through the instance's listener (call before it listens); the cache works only while it is connected. */
+  attach(listener: DatabaseListener): void {
+    this.listener = listener;
+    listener.on(PRINCIPAL_CHANNEL, (payload) => this.invalidate(payload || 'all'));
+    listener.onConnection((connected) => {
       this.clear();
-      this.listening = true;
-      delay = 250;
-    };
-    await connect();
+      this.listening = connected;
+    });
+  }
+
+  /** Listens for announcements on a connection of its own (a cache without the instance's listener). */
+  async listen(url: string, log?: (message: string, error?: unknown) => void): Promise<void> {
+    const listener = new DatabaseListener();
+    this.attach(listener);
+    this.ownListener = true;
+    await listener.listen(url, log);
   }
 
   /**
@@ -181,18 +174,20 @@ export class PrincipalCache {
    * notifications on one channel arrive in commit order, so a ping sent now arrives after them.
    */
   async sync(): Promise<void> {
-    const client = this.listener;
-    if (!client || !this.listening) return;
+    const listener = this.listener;
+    if (!listener || !this.listening) return;
     const payload = `ping:${process.pid}:${++this.pings}`;
     const arrived = new Promise<void>((resolve) => this.waiting.set(payload, resolve));
-    await client.query('SELECT pg_notify($1, $2)', [PRINCIPAL_CHANNEL, payload]);
+    if (!(await listener.notify(PRINCIPAL_CHANNEL, payload))) {
+      this.waiting.delete(payload);
+      return;
+    }
     await arrived;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.listening = false;
     this.clear();
-    await this.listener?.end().catch(() => undefined);
+    if (this.ownListener) await this.listener?.close();
   }
 }

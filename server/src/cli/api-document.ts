@@ -5,6 +5,7 @@ import path from 'node:path';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { buildApp } from '../app.js';
 import { loadOrCreateKeys, publicKeySet } from '../auth/embedded/keys.js';
+import { DatabaseListener } from '../db/listener.js';
 import { PrincipalCache } from '../auth/principal-cache.js';
 import { createTokenVerifier } from '../auth/verify.js';
 import { loadConfig } from '../config.js';
@@ -39,6 +40,7 @@ export async function buildApiDocument(): Promise<string> {
       config,
       verifier: createTokenVerifier(config, publicKeySet(keys)),
       secretBox: createSecretBox(randomBytes(32), []),
+      listener: new DatabaseListener(),
       principals: new PrincipalCache(),
       changes: new ChangeCounters(),
       logger: false,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -27,6 +28,8 @@ import {
   type TokenCaller,
 } from './commands.js';
 import { agentConfiguration, wantedPackageFile } from './queries.js';
+import { AGENT_WAIT_MAX_SECONDS, AgentConfigWaits } from './config-waits.js';
+import { matchesIfNoneMatch } from '../../http/list-etag.js';
 
 const tags = ['Agent'];
 const byDevice = { permission: { machine: ['device'] } } as const;
@@ -36,6 +39,17 @@ function deviceOf(request: Parameters<typeof machineOf>[0]): DeviceCaller {
   const caller = machineOf(request);
   if (caller.kind !== 'device') throw new HttpError(403, AGENT_MESSAGES.notADevice);
   return caller;
+}
+
+/** The seconds of `Prefer: wait=N` (RFC 7240), at most AGENT_WAIT_MAX_SECONDS; 0 without it. */
+export function preferredWait(prefer: string | undefined): number {
+  const match = /(?:^|[,;\s])wait\s*=\s*(\d+)/i.exec(prefer ?? '');
+  return match ? Math.min(Number(match[1]), AGENT_WAIT_MAX_SECONDS) : 0;
+}
+
+/** A configuration's tag: its content's digest, so the agent can ask "answer when it is not this". */
+function configurationTag(configuration: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(configuration)).digest('base64url').slice(0, 27)}"`;
 }
 
 function tokenOf(request: Parameters<typeof machineOf>[0]): TokenCaller {
@@ -50,7 +64,7 @@ function tokenOf(request: Parameters<typeof machineOf>[0]): TokenCaller {
  * its enrolment token is revoked.
  */
 export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
-  ({ db, config, secretBox }) =>
+  ({ db, config, secretBox, listener }) =>
   async (app) => {
     app.post(
       '/v1/agent/enrol',
@@ -70,6 +84,10 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         reply.header('Cache-Control', 'no-store').send(await enrol(db, tokenOf(request), request.body, request.ip)),
     );
 
+    const waits = new AgentConfigWaits();
+    waits.attach(listener);
+    // A closing instance answers what it holds, so it does not wait out every agent's call.
+    app.addHook('preClose', async () => waits.wakeAll());
     app.get(
       '/v1/agent/configuration',
       {
@@ -78,14 +96,47 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           tags,
           operationId: 'getAgentConfiguration',
           summary: "Get the device's configuration",
-          description: "Takes the device credential as bearer and marks the device's last contact.",
-          response: { 200: agentConfigurationSchema },
+          description:
+            "Takes the device credential as bearer and marks the device's last contact. The answer is tagged (ETag). " +
+            `With \`If-None-Match\` naming that tag and \`Prefer: wait=N\` (N seconds, at most ${AGENT_WAIT_MAX_SECONDS}), ` +
+            'the call is held until what the device runs changes (an operation queued or changed, a package to install ' +
+            'or remove, a restart, its heartbeat, logging or trace), then answered with the new configuration, or 304 ' +
+            'once the wait is over. `Preference-Applied` says the portal holds such calls (the agent then asks again at ' +
+            'once); without it, or without the headers, the call is answered at once and the agent polls.',
+          response: {
+            200: agentConfigurationSchema,
+            304: z.null().describe('Not Modified: the configuration is still the one If-None-Match names'),
+          },
         },
       },
-      async (request, reply) =>
-        reply
-          .header('Cache-Control', 'no-store')
-          .send(await agentConfiguration(db, secretBox, config.publicUrl, deviceOf(request))),
+      async (request, reply) => {
+        const device = deviceOf(request);
+        const known = request.headers['if-none-match'];
+        const { prefer } = request.headers;
+        const waitSeconds = waits.available ? preferredWait(Array.isArray(prefer) ? prefer.join(',') : prefer) : 0;
+        // Honoured or not, the agent learns whether to come back at once (held) or after its poll.
+        if (waitSeconds > 0) reply.header('Preference-Applied', `wait=${waitSeconds}`);
+        // Begun before the read: a change committed while reading wakes the wait instead of being missed.
+        const wait = waitSeconds > 0 && known ? waits.begin(device.deviceId) : undefined;
+        try {
+          let configuration = await agentConfiguration(db, secretBox, config.publicUrl, device);
+          let tag = configurationTag(configuration);
+          if (wait && matchesIfNoneMatch(known, tag)) {
+            const closed = () => wait.end();
+            request.raw.once('close', closed);
+            const timer = setTimeout(() => wait.end(), waitSeconds * 1000);
+            await wait.changed;
+            clearTimeout(timer);
+            request.raw.off('close', closed);
+            configuration = await agentConfiguration(db, secretBox, config.publicUrl, device);
+            tag = configurationTag(configuration);
+            if (matchesIfNoneMatch(known, tag)) return reply.header('ETag', tag).code(304).send(null);
+          }
+          return reply.header('Cache-Control', 'no-store').header('ETag', tag).send(configuration);
+        } finally {
+          wait?.end();
+        }
+      },
     );
 
     app.post(
