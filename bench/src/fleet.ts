@@ -102,7 +102,7 @@ async function copyIntoHistory(url: string, rows: string[]): Promise<number> {
 }
 
 /** A tenant of the run's own, and a tenant API token of it for the agents that report there. */
-async function agentsTenant(portal: BenchPortal, name: string): Promise<{ tenant: string; token: string }> {
+export async function agentsTenant(portal: BenchPortal, name: string): Promise<{ tenant: string; token: string }> {
   const tenant = randomUUID();
   await portal.runtime.db
     .insertInto('tenant')

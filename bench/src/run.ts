@@ -26,6 +26,7 @@ import {
 import { lighthouseScore, metricValue, type LighthouseScore } from './lighthouse.js';
 import { agentPackets, devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
+import { agentReach } from './agent-reach.js';
 import { jobQueue } from './jobqueue.js';
 import { scaling } from './scaling.js';
 import { history } from './history.js';
@@ -59,6 +60,8 @@ import { profile, type ProfileSummary } from './profile.js';
  *   each summary query, p50 and p95, against a devices list page of the same size.
  * - Packets as agents send them (fleet.ts): one and two packets per POST of a tenant token through
  *   10 connections, against single-row commits through as many connections of the driver.
+ * - An operation enqueued until the agent has run it (agent-reach.ts): a real agent holding its
+ *   configuration call open against the same agent polling every 30 s, in turns.
  * - Packet ingestion (fleet.ts): packets accepted end to end through POST /v1/packets in batches
  *   of 100 with a tenant token, with no rule and with twenty Ingestion rules, against raw COPY of
  *   as many rows into the same history table; and what the rules cost (with ÷ without).
@@ -78,7 +81,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * versionreport, agentpackets, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, frontend), e.g. with a small
+ * versionreport, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, frontend), e.g. with a small
  * BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
@@ -100,6 +103,8 @@ const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 
 /** Rounds of each way of ingesting; a multiple of the three ways, so that each goes first, second and last as often. */
 /** Packets a round when agents post one or two at a time (each POST its own commit). */
 const AGENT_PACKETS_PER_ROUND = Number(process.env.BENCH_AGENT_PACKETS ?? 5_000);
+/** Operations enqueued for each agent (held, polling) in the agent reach part. */
+const AGENT_REACH_ROUNDS = Number(process.env.BENCH_AGENT_REACH_ROUNDS ?? 5);
 const INGESTION_ROUNDS = Math.max(3, Math.ceil(Number(process.env.BENCH_INGESTION_ROUNDS ?? 6) / 3) * 3);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 /** Rule matches the all-tenant list is timed at. */
@@ -700,6 +705,10 @@ try {
       connections: CONNECTIONS,
       rounds: INGESTION_ROUNDS,
     });
+  }
+  if (runs('agentreach')) {
+    console.log(`An operation enqueued until the agent has run it (${AGENT_REACH_ROUNDS} rounds each way, in turns)`);
+    await agentReach(portal, record, { rounds: AGENT_REACH_ROUNDS });
   }
   if (runs('ingestion')) {
     console.log(
