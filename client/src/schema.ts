@@ -3212,6 +3212,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow changes to screens as they happen
+         * @description A stream of server-sent events (text/event-stream): first `ready` with the topics followed, then a `change` naming the topics whose data changed, as it happens, from any instance. Each topic needs its area's view permission (403 naming it without). The stream ends after `maxSeconds` (at most 300; 0 ends it after `ready`, a check that it is available); the tab then opens the next. A comment line every 15 s keeps it open through proxies.
+         *
+         *     Who may call it: Any signed-in user.
+         */
+        get: operations["followLiveChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/protocols": {
         parameters: {
             query?: never;
@@ -13717,6 +13739,32 @@ export interface operations {
                 $select?: string;
                 /** @description JSON: [{"field":"tenant/name","title":"Tenant"}], the header titles and cells in order (at most 50) */
                 columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    followLiveChanges: {
+        parameters: {
+            query: {
+                /** @description Comma-separated: blocks, devices, ruleMatches, workUnits */
+                topics: string;
+                maxSeconds?: number;
             };
             header?: never;
             path?: never;

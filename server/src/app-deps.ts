@@ -4,6 +4,7 @@ import type { Db } from './db/database.js';
 import type { TokenVerifier } from './auth/verify.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { DatabaseListener } from './db/listener.js';
+import type { ChangeCounters } from './db/change-counters.js';
 
 /** What the areas' route plugins are built with. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   secretBox: SecretBox;
   /** The instance's LISTEN connection, for areas that follow the database's announcements. */
   listener: DatabaseListener;
+  /** The tables' change counters (db/change-counters.ts): list tags, and the live streams' changes. */
+  changes: ChangeCounters;
   /** Every area's audited entity types, with the area whose view permission reads their history. */
   auditedEntities: Readonly<Record<string, Area>>;
 }

@@ -20,7 +20,6 @@ import { AREAS } from './areas.js';
 import { auditedEntities } from './area.js';
 import { registerAuthGate } from './auth/gate.js';
 import type { PrincipalCache } from './auth/principal-cache.js';
-import type { ChangeCounters } from './db/change-counters.js';
 import { registerChangeCounters } from './http/list-etag.js';
 import type Provider from 'oidc-provider';
 import { mountEmbeddedProvider } from './auth/embedded/provider.js';
@@ -105,8 +104,6 @@ export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
   /** Where reads may go (the read replica); without it every read goes to `db`. */
   reads?: ReadRouting;
   principals: PrincipalCache;
-  /** The tables' change counters that list answers are tagged with. */
-  changes: ChangeCounters;
   /** The embedded identity provider, when the portal runs its own. */
   provider?: Provider;
   logger?: FastifyServerOptions['logger'];
@@ -199,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     verifier,
     secretBox,
     listener: options.listener,
+    changes,
     auditedEntities: auditedEntities(AREAS),
   };
   for (const area of AREAS) {

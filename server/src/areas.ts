@@ -48,6 +48,7 @@ import { registerProtocolStepWriter } from './engines/protocols/step-writer.js';
 import { protocolStepWriter } from './areas/protocolactions/step-writer.js';
 import { versionReportArea } from './areas/versionreport/manifest.js';
 import { homeArea } from './areas/home/manifest.js';
+import { liveArea } from './areas/live/manifest.js';
 
 /** Every area of the portal, one line each: the HTTP app and the worker load them from here. */
 export const AREAS: readonly AreaManifest[] = [
@@ -77,6 +78,7 @@ export const AREAS: readonly AreaManifest[] = [
   actionHistoriesArea,
   timelineArea,
   emailArea,
+  liveArea,
   protocolsArea,
   protocolActionsArea,
   workUnitCommunicationsArea,

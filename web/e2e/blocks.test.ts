@@ -81,6 +81,16 @@ describe('blocks (admin)', () => {
     }));
   }
 
+  /** A Small Text block of a new entity in the tenant's subscription, made through the API; answers its entity id. */
+  async function smallTextBlock(own: { subscriptionId: string }, name: string): Promise<string> {
+    const blockId = randomUUID();
+    await api(admin, '/v1/blocks', {
+      method: 'PUT',
+      body: { blockId, subscriptionId: own.subscriptionId, name, blockTypeId: 2 },
+    });
+    return blockId;
+  }
+
   async function blocksPage(page: Page, tenantId: string, query = '') {
     await page.goto(`/${tenantId}/blocks${query}`);
     // A block named in the address opens its drawer, a modal that hides the page behind it from
@@ -248,13 +258,42 @@ describe('blocks (admin)', () => {
     await page.getByText(BLOCK_MESSAGES.noBlocks, { exact: true }).waitFor();
   }, 120_000);
 
+  test('a packet sent through the API changes its tile in under 1.5 s, with no reload and no poll in between (the live stream)', async () => {
+    const own = await ownTenant();
+    const entityId = await smallTextBlock(own, 'Live sensor');
+    const packet = (value: number) => ({ entityId, timestamp: new Date().toISOString(), message: { Value: value } });
+    await report(own.token, [packet(1)]);
+    const page = await signedInPage(browser, 'admin');
+    const opened = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/live');
+    await blocksPage(page, own.tenantId);
+    const value = page.getByRole('article', { name: 'Live sensor' }).getByTestId('block-value');
+    await expect.poll(() => value.textContent()).toBe('1');
+    expect((await opened).status()).toBe(200);
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+
+    // While the stream is open the tiles do not poll: nothing is asked for over more than the 10 s poll.
+    const screenCalls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname === '/v1/blocks' || pathname === '/v1/packets') screenCalls.push(pathname);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    screenCalls.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    expect(screenCalls).toEqual([]);
+
+    const sent = Date.now();
+    await report(own.token, [packet(2)]);
+    await expect.poll(() => value.textContent(), { timeout: 1_500, interval: 20 }).toBe('2');
+    expect(Date.now() - sent).toBeLessThan(1_500);
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+    // The change came by the stream: the tiles asked once for the packets, not on a timer.
+    expect(screenCalls.filter((call) => call === '/v1/packets')).toHaveLength(1);
+  }, 60_000);
+
   test("a block whose entity has not reported shows 'No packet for this entity.', and a refused save toasts the spec's text", async () => {
     const own = await ownTenant();
-    const quiet = randomUUID();
-    await api(admin, '/v1/blocks', {
-      method: 'PUT',
-      body: { blockId: quiet, subscriptionId: own.subscriptionId, name: 'Quiet sensor', blockTypeId: 2 },
-    });
+    const quiet = await smallTextBlock(own, 'Quiet sensor');
     const page = await signedInPage(browser, 'admin');
     await blocksPage(page, own.tenantId);
     const tile = page.getByRole('article', { name: 'Quiet sensor' });

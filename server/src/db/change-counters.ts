@@ -59,6 +59,7 @@ export class ChangeCounters {
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
   private readonly readyWaiters: (() => void)[] = [];
+  private readonly changeHandlers = new Set<(tables: ReadonlySet<string>) => void>();
   private readonly intervalMs: number;
 
   constructor(options: ChangeCountersOptions = {}) {
@@ -73,6 +74,15 @@ export class ChangeCounters {
   /** Resolves once the counters can be trusted (at once when they can). */
   async whenReady(): Promise<void> {
     if (!this.trusted) await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /**
+   * Calls `handler` with the tables whose new counter value is published (their lists answer with
+   * the change from then on), once per reading that publishes any; answers the unsubscribe.
+   */
+  onPublished(handler: (tables: ReadonlySet<string>) => void): () => void {
+    this.changeHandlers.add(handler);
+    return () => this.changeHandlers.delete(handler);
   }
 
   /** The counters of `tables` in order, or undefined when one is unknown (not tracked, or moving) or the counters are not trusted now. */
@@ -192,6 +202,7 @@ export class ChangeCounters {
         : new Set((await client.query<{ xid: string }>(STILL_RUNNING_SQL, [waitingOn])).rows.map((row) => row.xid));
     if (this.client !== client) return;
     const waiting: Pending[] = [];
+    const changed = new Set<string>();
     for (const pending of this.pending) {
       if ([...pending.xids].some((xid) => still.has(xid))) {
         waiting.push(pending);
@@ -202,9 +213,11 @@ export class ChangeCounters {
         if (read.get(table) !== value) continue;
         this.published.set(table, value);
         this.awaiting.delete(table);
+        if (this.trusted) changed.add(table);
       }
     }
     this.pending = waiting;
+    if (changed.size > 0) for (const handler of this.changeHandlers) handler(changed);
     if (!this.trusted && this.initial && !waiting.includes(this.initial)) {
       this.trusted = true;
       for (const resolve of this.readyWaiters.splice(0)) resolve();

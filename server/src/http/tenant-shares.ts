@@ -12,10 +12,17 @@ interface Share {
   waiting: (() => void)[];
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route holds its answer open without database work (a stream): it takes no turn of its tenant's reads. */
+    holdsNoReads?: boolean;
+  }
+}
+
 /** The tenant a signed-in caller works in (the header picker's), or the caller alone when none. */
 function shareKey(request: FastifyRequest): string | undefined {
   const principal = request.principal;
-  if (!principal || request.method !== 'GET') return undefined;
+  if (!principal || request.method !== 'GET' || request.routeOptions.config.holdsNoReads) return undefined;
   return principal.tenantId ?? `user:${principal.userId}`;
 }
 

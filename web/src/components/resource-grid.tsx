@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { LiveTopic } from '@cfs/contracts/live';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import Box from '@mui/material/Box';
 import type { Theme } from '@mui/material/styles';
@@ -14,6 +15,7 @@ import {
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
+import { useLiveQueries } from '../lib/live';
 import {
   andFilters,
   buildFilter,
@@ -129,6 +131,8 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   onRowClick?: (row: R) => void;
   /** Polling interval in ms (spec: work units 60 s when no panel is open). */
   refetchInterval?: number | false;
+  /** The live topic of the screen: while the tab's live stream follows it, the grid asks again on each change instead of polling. */
+  live?: LiveTopic;
   /** False holds the query (e.g. until the tenant is known). */
   enabled?: boolean;
   /**
@@ -202,11 +206,12 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   const selectionIds = bulk?.selection.ids;
   const rowSelectionModel = useMemo(() => toSelectionModel(selectionIds ?? []), [selectionIds]);
 
+  const live = useLiveQueries(props.live, [listQueryKey(path)]);
   const result = useQuery({
     queryKey: listQueryKey(path, query),
     queryFn: ({ signal }) => fetchList<R>(path, query, signal),
     placeholderData: keepPreviousData,
-    refetchInterval,
+    refetchInterval: live ? false : refetchInterval,
     enabled,
   });
   useErrorToast(result.error, result.errorUpdatedAt);

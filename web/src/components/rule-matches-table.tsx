@@ -22,6 +22,7 @@ import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
 import { usePermissions } from '../auth/session-data';
 import type { JsonOf } from '../lib/json-types';
 import { fetchList, listQueryKey } from '../lib/list-api';
+import { useLiveQueries } from '../lib/live';
 import type { ODataParams } from '../lib/list-query';
 import { useNow } from '../lib/use-now';
 import { DateWithAge } from './date-with-age';
@@ -68,10 +69,11 @@ export function useRuleMatches(
   };
   // Paused while a match's action history is being read (spec 001 §9: paused while an action-history request is open).
   const readingActions = useIsFetching({ queryKey: listQueryKey(ACTION_HISTORIES_PATH) }) > 0;
+  const live = useLiveQueries(refresh && enabled ? 'ruleMatches' : undefined, [listQueryKey(RULE_MATCHES_PATH)]);
   return useQuery({
     queryKey: listQueryKey(RULE_MATCHES_PATH, query),
     queryFn: ({ signal }) => fetchList<RuleMatchListRow>(RULE_MATCHES_PATH, query, signal),
-    refetchInterval: refresh && !readingActions ? MONITORING_POLLING_MS.ruleMatches : false,
+    refetchInterval: refresh && !readingActions && !live ? MONITORING_POLLING_MS.ruleMatches : false,
     placeholderData: keepPreviousData,
     enabled,
   });

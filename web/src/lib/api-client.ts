@@ -143,6 +143,22 @@ export async function apiGetRevalidated<T>(
 
 /** How many writes this page has sent (apiSend): an answer kept from before a write is not revalidated after it. */
 let writes = 0;
+/**
+ * A streamed answer (server-sent events): the open response, its body read by the caller; a
+ * refusal throws as any call's does, without the forbidden toast.
+ */
+export async function apiStream(path: string, params?: QueryParams, options: RequestOptions = {}): Promise<Response> {
+  return request(
+    'GET',
+    buildUrl(path, params),
+    undefined,
+    { ...options, allowForbidden: true },
+    {
+      Accept: 'text/event-stream',
+    },
+  );
+}
+
 export function writesSent(): number {
   return writes;
 }

@@ -15,6 +15,7 @@ import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { fetchList, listQueryKey } from '../../lib/list-api';
+import { useLiveQueries } from '../../lib/live';
 import { type ODataParams } from '../../lib/list-query';
 import { guidLiteral } from '../../lib/odata-literal';
 import { useApiMutation } from '../../lib/mutations';
@@ -36,10 +37,11 @@ export function useBlocks(tenantId: string) {
     $top: String(BLOCKS_SHOWN),
     $expand: 'entityColor',
   };
+  const live = useLiveQueries('blocks', [listQueryKey(BLOCKS_PATH)]);
   return useQuery({
     queryKey: listQueryKey(BLOCKS_PATH, query),
     queryFn: ({ signal }) => fetchList<BlockRow>(BLOCKS_PATH, query, signal),
-    refetchInterval: MONITORING_POLLING_MS.blocks,
+    refetchInterval: live ? false : MONITORING_POLLING_MS.blocks,
     enabled: isGuid(tenantId),
   });
 }
@@ -50,6 +52,7 @@ export function useBlocks(tenantId: string) {
  */
 export function useLatestPackets(entityIds: readonly string[]) {
   const ids = [...entityIds].sort();
+  const live = useLiveQueries(ids.length > 0 ? 'blocks' : undefined, [['list', PACKETS_PATH, 'blocks']]);
   return useQuery({
     queryKey: ['list', PACKETS_PATH, 'blocks', ids.join(',')],
     queryFn: async ({ signal }) => {
@@ -70,7 +73,7 @@ export function useLatestPackets(entityIds: readonly string[]) {
       );
     },
     enabled: ids.length > 0,
-    refetchInterval: MONITORING_POLLING_MS.blocks,
+    refetchInterval: live ? false : MONITORING_POLLING_MS.blocks,
     placeholderData: keepPreviousData,
   });
 }

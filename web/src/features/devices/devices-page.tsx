@@ -165,6 +165,7 @@ export default function DevicesPage() {
         searchFields={['name']}
         exportFileName="devices.csv"
         refetchInterval={FLEET_POLLING_MS.devices}
+        live="devices"
         toolbarActions={
           <Button component={RouterLink} to={`/${tenantId}/pendingdevices`} startIcon={<UpgradeIcon />}>
             Promote Pending Devices

@@ -142,6 +142,7 @@ export default function WorkUnitsPage() {
         columnsToggle
         disableColumnFilter
         refetchInterval={page.refetchInterval}
+        live={page.refetchInterval === false ? undefined : 'workUnits'}
         onRowClick={(row) => page.panel.open(row.workUnitId)}
         menu={
           page.canCreate

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  LIVE_KEEPALIVE_SECONDS,
+  LIVE_PATH,
+  LIVE_STREAM_MAX_SECONDS,
+  LIVE_TOPICS,
+  type LiveEvents,
+  type LiveTopic,
+} from '@cfs/contracts/live';
+import type { AppDeps } from '../../app-deps.js';
+import { HttpError } from '../../http/errors.js';
+import { principalOf } from '../../http/route-permission.js';
+import { LIVE_TOPIC_SOURCES } from './topics.js';
+
+const topicList = z
+  .string()
+  .transform((text) => [...new Set(text.split(',').map((topic) => topic.trim()))])
+  .pipe(z.array(z.enum(LIVE_TOPICS)).min(1));
+
+/** One server-sent event. */
+function event<K extends keyof LiveEvents>(name: K, data: LiveEvents[K]): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * GET /v1/live: the tab's stream of changes (server-sent events). The tables' change counters
+ * (db/change-counters.ts, read by every instance from the database, so a write through any
+ * instance is seen) say which tables changed; each stream hears of the topics it follows whose
+ * tables did, and nothing else: no row, no tenant. The screen then asks again through its own
+ * call, which applies the caller's permissions and tenants as always. A topic is followed only
+ * with its area's view permission.
+ */
+export const liveRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
+  ({ changes }) =>
+  async (app) => {
+    const open = new Set<() => void>();
+    // A closing instance ends its streams, so it does not wait on them; the tabs open the next elsewhere.
+    app.addHook('preClose', async () => {
+      for (const end of [...open]) end();
+    });
+
+    app.get(
+      LIVE_PATH,
+      {
+        // Open for minutes, reading nothing: it must not hold up the tenant's reads (http/tenant-shares.ts).
+        config: { permission: 'signed-in', holdsNoReads: true },
+        schema: {
+          tags: ['Live'],
+          operationId: 'followLiveChanges',
+          summary: 'Follow changes to screens as they happen',
+          description:
+            'A stream of server-sent events (text/event-stream): first `ready` with the topics followed, then a ' +
+            '`change` naming the topics whose data changed, as it happens, from any instance. Each topic needs its ' +
+            "area's view permission (403 naming it without). The stream ends after `maxSeconds` (at most " +
+            `${LIVE_STREAM_MAX_SECONDS}; 0 ends it after \`ready\`, a check that it is available); the tab then opens the ` +
+            `next. A comment line every ${LIVE_KEEPALIVE_SECONDS} s keeps it open through proxies.`,
+          querystring: z.object({
+            topics: topicList.describe(`Comma-separated: ${LIVE_TOPICS.join(', ')}`),
+            maxSeconds: z.coerce.number().int().min(0).max(LIVE_STREAM_MAX_SECONDS).default(LIVE_STREAM_MAX_SECONDS),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { permissions } = principalOf(request);
+        const topics: LiveTopic[] = request.query.topics;
+        const refused = topics.filter((topic) => !permissions.has(LIVE_TOPIC_SOURCES[topic].area, 'view'));
+        if (refused.length > 0) throw new HttpError(403, `You may not follow ${refused.join(', ')}.`);
+
+        reply.hijack();
+        const raw = reply.raw;
+        raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+        });
+        raw.write(event('ready', { topics }));
+        const maxMs = request.query.maxSeconds * 1000;
+        if (maxMs === 0) {
+          raw.end();
+          return;
+        }
+        const unsubscribe = changes.onPublished((tables) => {
+          const changed = topics.filter((topic) => LIVE_TOPIC_SOURCES[topic].tables.some((table) => tables.has(table)));
+          if (changed.length > 0) raw.write(event('change', { topics: changed }));
+        });
+        const keepalive = setInterval(() => raw.write(': keepalive\n\n'), LIVE_KEEPALIVE_SECONDS * 1000);
+        const end = () => {
+          open.delete(end);
+          unsubscribe();
+          clearInterval(keepalive);
+          clearTimeout(expiry);
+          if (!raw.writableEnded) raw.end();
+        };
+        const expiry = setTimeout(end, maxMs);
+        open.add(end);
+        raw.once('close', end);
+      },
+    );
+  };
