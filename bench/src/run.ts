@@ -27,6 +27,7 @@ import { lighthouseScore, metricValue, type LighthouseScore } from './lighthouse
 import { agentPackets, devicesList, ingestion, loadDevices, ruleTest } from './fleet.js';
 import { actions } from './actions.js';
 import { agentReach } from './agent-reach.js';
+import { liveTile } from './live-tile.js';
 import { jobQueue } from './jobqueue.js';
 import { scaling } from './scaling.js';
 import { history } from './history.js';
@@ -74,6 +75,8 @@ import { profile, type ProfileSummary } from './profile.js';
  * - Past one process (scaling.ts): the list API and ingestion with 1, 2 and 4 api instances (the
  *   built server, ROLE=api) on one PostgreSQL server, per busy core against one instance, and a
  *   read replica's effect on a list's latency under ingestion (DATABASE_READ_URL on ÷ off).
+ * - Packet → tile (live-tile.ts): a packet POSTed until its tile on the operator's Blocks screen in
+ *   Chromium shows it, with the tab's live stream, against the same screen polling (stream refused).
  * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
  *   before its first grid row, and the time to that row in Chromium with an empty cache, against
  *   a bare React + MUI + Data Grid app built in the same run (`bench/bare-app/`).
@@ -81,7 +84,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * versionreport, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, frontend), e.g. with a small
+ * versionreport, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, livetile, frontend), e.g. with a small
  * BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
@@ -103,6 +106,8 @@ const PACKETS_PER_ROUND = Number(process.env.BENCH_PACKETS ?? (FULL ? 200_000 : 
 /** Rounds of each way of ingesting; a multiple of the three ways, so that each goes first, second and last as often. */
 /** Packets a round when agents post one or two at a time (each POST its own commit). */
 const AGENT_PACKETS_PER_ROUND = Number(process.env.BENCH_AGENT_PACKETS ?? 5_000);
+/** Packets sent to each Blocks screen (live, polled) in the live tile part. */
+const LIVE_TILE_ROUNDS = Number(process.env.BENCH_LIVE_TILE_ROUNDS ?? 7);
 /** Operations enqueued for each agent (held, polling) in the agent reach part. */
 const AGENT_REACH_ROUNDS = Number(process.env.BENCH_AGENT_REACH_ROUNDS ?? 5);
 const INGESTION_ROUNDS = Math.max(3, Math.ceil(Number(process.env.BENCH_INGESTION_ROUNDS ?? 6) / 3) * 3);
@@ -756,6 +761,10 @@ try {
       'Past one process: 1, 2 and 4 api instances on one PostgreSQL server, and a read replica (the built server)',
     );
     await scaling(record, { seconds: LOAD_SECONDS, connections: CONNECTIONS, batch: 100 });
+  }
+  if (runs('livetile')) {
+    console.log(`A packet until its tile shows it in Chromium (${LIVE_TILE_ROUNDS} rounds each way, in turns)`);
+    await liveTile(portal, record, { rounds: LIVE_TILE_ROUNDS });
   }
   if (runs('frontend')) {
     console.log(`The browser's first screen (${FRONT_END_RUNS} runs each, in turns)`);
