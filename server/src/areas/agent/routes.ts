@@ -16,6 +16,7 @@ import {
 } from '@cfs/contracts/agent';
 import type { AppDeps } from '../../app-deps.js';
 import { HttpError } from '../../http/errors.js';
+import { whenClosed } from '../../http/reply-closed.js';
 import { machineOf } from '../../http/route-permission.js';
 import {
   acknowledgeRestart,
@@ -42,7 +43,7 @@ function deviceOf(request: Parameters<typeof machineOf>[0]): DeviceCaller {
 }
 
 /** The seconds of `Prefer: wait=N` (RFC 7240), at most AGENT_WAIT_MAX_SECONDS; 0 without it. */
-export function preferredWait(prefer: string | undefined): number {
+function preferredWait(prefer: string | undefined): number {
   const match = /(?:^|[,;\s])wait\s*=\s*(\d+)/i.exec(prefer ?? '');
   return match ? Math.min(Number(match[1]), AGENT_WAIT_MAX_SECONDS) : 0;
 }
@@ -122,12 +123,12 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           let configuration = await agentConfiguration(db, secretBox, config.publicUrl, device);
           let tag = configurationTag(configuration);
           if (wait && matchesIfNoneMatch(known, tag)) {
-            const closed = () => wait.end();
-            request.raw.once('close', closed);
-            const timer = setTimeout(() => wait.end(), waitSeconds * 1000);
+            // The agent going away ends the wait too (it stopped, or its session ended).
+            whenClosed(reply, wait.end);
+            const timer = setTimeout(wait.end, waitSeconds * 1000);
             await wait.changed;
             clearTimeout(timer);
-            request.raw.off('close', closed);
+            if (reply.raw.closed) return reply.code(304).send(null);
             configuration = await agentConfiguration(db, secretBox, config.publicUrl, device);
             tag = configurationTag(configuration);
             if (matchesIfNoneMatch(known, tag)) return reply.header('ETag', tag).code(304).send(null);
