@@ -12,10 +12,9 @@ const RETRY_MAX_MS = 60_000;
 type Follower = () => void;
 
 /**
- * The tab's one live stream (GET /v1/live, spec of issue "alerting operators trust": screens that
- * change the moment a packet arrives). It follows the topics of the screens open now, opened again
- * whenever that set changes or the server ends it; each `change` calls the followers of its
- * topics. While it is open with a topic, that topic's screens do not poll (`isLive`); without it
+ * The tab's one live stream (GET /v1/live): screens that change the moment their data does. It
+ * follows the topics of the screens open now, opened again whenever that set changes or the server
+ * ends it; each `change` calls the followers of its topics. While it is open with a topic, that topic's screens do not poll (`isLive`); without it
  * (the stream refused, lost or not yet open) they poll as before.
  */
 class LiveStream {
@@ -152,6 +151,7 @@ class LiveStream {
 }
 
 const stream = new LiveStream();
+const watchStream = (onChange: () => void) => stream.watch(onChange);
 
 /**
  * Follows `topic` while the component is mounted: each change of it (and the stream's opening)
@@ -172,8 +172,5 @@ export function useLiveQueries(topic: LiveTopic | undefined, queryKeys: readonly
       for (const queryKey of prefixes) void queryClient.invalidateQueries({ queryKey });
     });
   }, [topic, keys, queryClient]);
-  return useSyncExternalStore(
-    (onChange) => stream.watch(onChange),
-    () => (topic ? stream.isLive(topic) : false),
-  );
+  return useSyncExternalStore(watchStream, () => (topic ? stream.isLive(topic) : false));
 }
