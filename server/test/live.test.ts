@@ -24,6 +24,9 @@ beforeAll(async () => {
   contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
 });
 afterAll(async () => {
+  // Streams and keep-alive connections of the real HTTP calls end here, so the close waits for none.
+  second?.app.server.closeAllConnections();
+  portal?.app.server.closeAllConnections();
   await second?.close();
   await portal?.close();
 });
@@ -40,7 +43,10 @@ async function follow(base: string, user: string, query: string) {
   const events: Received[] = [];
   let ended = false;
   const reading = (async () => {
-    if (!response.ok || !response.body) return;
+    if (!response.ok || !response.body) {
+      await response.text();
+      return;
+    }
     const decoder = new TextDecoder();
     let buffer = '';
     try {
@@ -86,6 +92,8 @@ async function postPacket(base: string, entityId: string) {
     body: JSON.stringify({ entityId, timestamp: new Date().toISOString(), message: { Value: 42 } }),
   });
   expect(response.status).toBe(200);
+  // Read to its end: an answer left unread holds its connection, and the instance's close waits for it.
+  await response.text();
 }
 
 describe('GET /v1/live', () => {

@@ -35,6 +35,8 @@ describe('polled grids', () => {
     const title = uniqueName('E2E polled');
     const unit = await createWorkUnit(operator, { title });
     const page = await signedInPage(browser, 'operator', { clock: true });
+    // The polls themselves are under test: without the live stream (refused), the list polls.
+    await page.route('**/v1/live?*', (route) => route.abort());
     await page.goto(`/workunitsv2?search=${encodeURIComponent(JSON.stringify({ search: title }))}`);
     await gridRow(page, title).waitFor();
     const statuses: number[] = [];
@@ -66,6 +68,8 @@ describe('polled grids', () => {
     const title = uniqueName('E2E written');
     await createWorkUnit(operator, { title });
     const page = await signedInPage(browser, 'operator', { clock: true });
+    // The polls themselves are under test: without the live stream (refused), the list polls.
+    await page.route('**/v1/live?*', (route) => route.abort());
     await page.goto(`/workunitsv2?search=${encodeURIComponent(JSON.stringify({ search: title }))}`);
     await gridRow(page, title).waitFor();
     await pauseClock(page);
