@@ -12195,6 +12195,18 @@ export interface operations {
                  *           "ActionDefinitionId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *           "Parameters": {}
                  *         }
+                 *       ],
+                 *       "closesOn": "expiry",
+                 *       "pendingFor": "01:00:00",
+                 *       "recoveryConditions": [
+                 *         {
+                 *           "Type": 0,
+                 *           "LeftOperand": -9007199254740991,
+                 *           "LeftOperandFieldName": null,
+                 *           "Operator": 1,
+                 *           "RightOperand": null,
+                 *           "OccurrencePattern": null
+                 *         }
                  *       ]
                  *     }
                  */
@@ -12238,6 +12250,21 @@ export interface operations {
                             [key: string]: string;
                         };
                     }[];
+                    /** @enum {string} */
+                    closesOn?: "expiry" | "recovery";
+                    pendingFor?: string | null;
+                    recoveryConditions?: {
+                        /** @default 0 */
+                        Type?: 0 | 1;
+                        LeftOperand: number;
+                        /** @default null */
+                        LeftOperandFieldName?: string | null;
+                        Operator: number;
+                        /** @default null */
+                        RightOperand?: string | null;
+                        /** @default null */
+                        OccurrencePattern?: string | null;
+                    }[] | null;
                 };
             };
         };
@@ -12269,6 +12296,12 @@ export interface operations {
                         expirationActions: {
                             [key: string]: unknown;
                         }[];
+                        /** @enum {string} */
+                        closesOn: "expiry" | "recovery";
+                        pendingFor: string | null;
+                        recoveryConditions: {
+                            [key: string]: unknown;
+                        }[] | null;
                         changeWorkUnitId?: number | null;
                         /** Format: date-time */
                         created: string;
@@ -12396,6 +12429,12 @@ export interface operations {
                         expirationActions: {
                             [key: string]: unknown;
                         }[];
+                        /** @enum {string} */
+                        closesOn: "expiry" | "recovery";
+                        pendingFor: string | null;
+                        recoveryConditions: {
+                            [key: string]: unknown;
+                        }[] | null;
                         changeWorkUnitId?: number | null;
                         /** Format: date-time */
                         created: string;
@@ -12456,6 +12495,18 @@ export interface operations {
                  *           "ActionDefinitionId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *           "Parameters": {}
                  *         }
+                 *       ],
+                 *       "closesOn": "expiry",
+                 *       "pendingFor": "01:00:00",
+                 *       "recoveryConditions": [
+                 *         {
+                 *           "Type": 0,
+                 *           "LeftOperand": -9007199254740991,
+                 *           "LeftOperandFieldName": null,
+                 *           "Operator": 1,
+                 *           "RightOperand": null,
+                 *           "OccurrencePattern": null
+                 *         }
                  *       ]
                  *     }
                  */
@@ -12499,6 +12550,21 @@ export interface operations {
                             [key: string]: string;
                         };
                     }[];
+                    /** @enum {string} */
+                    closesOn?: "expiry" | "recovery";
+                    pendingFor?: string | null;
+                    recoveryConditions?: {
+                        /** @default 0 */
+                        Type?: 0 | 1;
+                        LeftOperand: number;
+                        /** @default null */
+                        LeftOperandFieldName?: string | null;
+                        Operator: number;
+                        /** @default null */
+                        RightOperand?: string | null;
+                        /** @default null */
+                        OccurrencePattern?: string | null;
+                    }[] | null;
                 };
             };
         };
@@ -12530,6 +12596,12 @@ export interface operations {
                         expirationActions: {
                             [key: string]: unknown;
                         }[];
+                        /** @enum {string} */
+                        closesOn: "expiry" | "recovery";
+                        pendingFor: string | null;
+                        recoveryConditions: {
+                            [key: string]: unknown;
+                        }[] | null;
                         changeWorkUnitId?: number | null;
                         /** Format: date-time */
                         created: string;
@@ -12622,6 +12694,18 @@ export interface operations {
                  *             "ActionDefinitionId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *             "Parameters": {}
                  *           }
+                 *         ],
+                 *         "closesOn": "expiry",
+                 *         "pendingFor": "01:00:00",
+                 *         "recoveryConditions": [
+                 *           {
+                 *             "Type": 0,
+                 *             "LeftOperand": -9007199254740991,
+                 *             "LeftOperandFieldName": null,
+                 *             "Operator": 1,
+                 *             "RightOperand": null,
+                 *             "OccurrencePattern": null
+                 *           }
                  *         ]
                  *       },
                  *       "window": "hour"
@@ -12668,6 +12752,21 @@ export interface operations {
                                 [key: string]: string;
                             };
                         }[];
+                        /** @enum {string} */
+                        closesOn?: "expiry" | "recovery";
+                        pendingFor?: string | null;
+                        recoveryConditions?: {
+                            /** @default 0 */
+                            Type?: 0 | 1;
+                            LeftOperand: number;
+                            /** @default null */
+                            LeftOperandFieldName?: string | null;
+                            Operator: number;
+                            /** @default null */
+                            RightOperand?: string | null;
+                            /** @default null */
+                            OccurrencePattern?: string | null;
+                        }[] | null;
                     };
                     /**
                      * @default day
@@ -12697,6 +12796,7 @@ export interface operations {
                             lastMatch: string;
                             matchCount: number;
                             expirations: string[];
+                            outcomes: ("expired" | "recovered" | "noData")[];
                         }[];
                         actions: {
                             /** @enum {string} */
@@ -12754,6 +12854,12 @@ export interface operations {
                         expirationActions: {
                             [key: string]: unknown;
                         }[];
+                        /** @enum {string} */
+                        closesOn: "expiry" | "recovery";
+                        pendingFor: string | null;
+                        recoveryConditions: {
+                            [key: string]: unknown;
+                        }[] | null;
                         changeWorkUnitId?: number | null;
                         /** Format: date-time */
                         created: string;
@@ -12811,6 +12917,12 @@ export interface operations {
                         expirationActions: {
                             [key: string]: unknown;
                         }[];
+                        /** @enum {string} */
+                        closesOn: "expiry" | "recovery";
+                        pendingFor: string | null;
+                        recoveryConditions: {
+                            [key: string]: unknown;
+                        }[] | null;
                         changeWorkUnitId?: number | null;
                         /** Format: date-time */
                         created: string;

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '1.6.0';
-export const API_DIGEST: string = 'dc3074ed223fd5708fedf4c44d9ff362ea1becc4243f215c327d0ebf483d2de3';
+export const API_VERSION: string = '1.7.0';
+export const API_DIGEST: string = 'eb1ec63de11b77c8ebfc8cd2735f74488e2e0a9a68f8fc5614d41d4337ec02e8';

@@ -54,7 +54,37 @@ export const RULE_MESSAGES = {
   testNotRunnable: 'This rule cannot be run as it stands: check its conditions and time limitations.',
   testTenantNotAllowed: 'You cannot test a rule of this tenant.',
   actionsTooMany: `A rule holds at most ${MONITORING_LIMITS.maxRuleActions} actions of each kind.`,
+  recoveryOnlyIngestion: 'Only Ingestion rules without occurrence patterns can close on recovery.',
+  pendingFormat: 'Pending For must be in the format HH:mm:ss',
+  pendingNeedsRecovery: 'A pending period applies to rules that close on recovery.',
+  recoveryConditionsNeedRecovery: 'Recovery conditions apply to rules that close on recovery.',
+  recoveryTenantCondition: 'Recovery conditions read the matched subject; they do not name a tenant.',
 } as const;
+
+/**
+ * How a rule's matches close (docs/features/rules.md "A match's life"):
+ * - `expiry`: when the lifetime runs out (sliding or not), whatever the packets say since;
+ * - `recovery`: while the conditions hold the match stays open; it closes when the recovery
+ *   conditions hold (without them: when the conditions no longer hold), or as "no data" when the
+ *   subject sends nothing for the lifetime. A pending period makes the conditions hold that long
+ *   before a match opens.
+ * Rules written before keep `expiry`; a new Ingestion rule closes on recovery unless it says otherwise.
+ */
+export const RULE_CLOSES_ON = ['expiry', 'recovery'] as const;
+export type RuleClosesOn = (typeof RULE_CLOSES_ON)[number];
+export const RULE_CLOSES_ON_LABELS: Record<RuleClosesOn, string> = {
+  expiry: 'Its lifetime runs out',
+  recovery: 'The problem is over (recovery)',
+};
+
+/** How a closed match ended: its lifetime ran out, it recovered, or its subject sent nothing for the lifetime. */
+export const MATCH_OUTCOMES = ['expired', 'recovered', 'noData'] as const;
+export type MatchOutcome = (typeof MATCH_OUTCOMES)[number];
+export const MATCH_OUTCOME_LABELS: Record<MatchOutcome, string> = {
+  expired: 'Expired',
+  recovered: 'Recovered',
+  noData: 'No data',
+};
 
 export const ruleTypeIdSchema = z
   .number({ error: RULE_MESSAGES.ruleTypeRequired })
@@ -226,8 +256,51 @@ export const ruleInputSchema = z
       .array(ruleActionSchema)
       .max(MONITORING_LIMITS.maxRuleActions, RULE_MESSAGES.actionsTooMany)
       .default([]),
+    /** Left out: a new rule takes its type's default (`defaultClosesOn`), a changed one keeps its own. */
+    closesOn: z.enum(RULE_CLOSES_ON).optional(),
+    /** HH:mm:ss the conditions must hold before a match opens; null or 00:00:00 for none. Left out: kept. */
+    pendingFor: z.string().trim().regex(INTERVAL_PATTERN, RULE_MESSAGES.pendingFormat).nullable().optional(),
+    /** What ends a match that closes on recovery; null: its conditions no longer holding. Left out: kept. */
+    recoveryConditions: z
+      .array(conditionSchema)
+      .min(1, RULE_MESSAGES.conditionsRequired)
+      .max(MONITORING_LIMITS.maxConditions, RULE_MESSAGES.conditionsTooMany)
+      .nullable()
+      .optional(),
   })
   .superRefine((rule, context) => {
+    const recoverable = canCloseOnRecovery(rule);
+    if (rule.closesOn === 'recovery' && !recoverable)
+      context.addIssue({ code: 'custom', path: ['closesOn'], message: RULE_MESSAGES.recoveryOnlyIngestion });
+    const closesOn = rule.closesOn ?? (recoverable ? 'recovery' : 'expiry');
+    if (closesOn !== 'recovery' && rule.pendingFor && (intervalSeconds(rule.pendingFor) ?? 0) > 0)
+      context.addIssue({ code: 'custom', path: ['pendingFor'], message: RULE_MESSAGES.pendingNeedsRecovery });
+    if (closesOn !== 'recovery' && rule.recoveryConditions)
+      context.addIssue({
+        code: 'custom',
+        path: ['recoveryConditions'],
+        message: RULE_MESSAGES.recoveryConditionsNeedRecovery,
+      });
+    rule.recoveryConditions?.forEach((condition, index) => {
+      if (
+        condition.LeftOperand === TENANT_LEFT_OPERAND ||
+        !LEFT_OPERAND_IDS_BY_TYPE[RULE_TYPES.Ingestion]?.includes(condition.LeftOperand)
+      )
+        context.addIssue({
+          code: 'custom',
+          path: ['recoveryConditions', index, 'LeftOperand'],
+          message:
+            condition.LeftOperand === TENANT_LEFT_OPERAND
+              ? RULE_MESSAGES.recoveryTenantCondition
+              : RULE_MESSAGES.leftOperandNotForType,
+        });
+      if (condition.OccurrencePattern)
+        context.addIssue({
+          code: 'custom',
+          path: ['recoveryConditions', index, 'OccurrencePattern'],
+          message: RULE_MESSAGES.recoveryOnlyIngestion,
+        });
+    });
     let time: TimeConditions | null = null;
     if (rule.timeConditions) {
       let parsed: unknown;
@@ -283,6 +356,23 @@ export const ruleInputSchema = z
     });
   });
 export type RuleInput = z.input<typeof ruleInputSchema>;
+
+/**
+ * Whether a rule of this type and these conditions can close on recovery: an Ingestion rule
+ * decided packet by packet (no occurrence pattern), whose subject's latest packet tells whether
+ * the problem is over.
+ */
+export function canCloseOnRecovery(rule: {
+  ruleTypeId: number;
+  conditions: readonly { OccurrencePattern?: string | null }[];
+}): boolean {
+  return rule.ruleTypeId === RULE_TYPES.Ingestion && rule.conditions.every((condition) => !condition.OccurrencePattern);
+}
+
+/** How a new rule closes when its input does not say: on recovery where it can. */
+export function defaultClosesOn(rule: Parameters<typeof canCloseOnRecovery>[0]): RuleClosesOn {
+  return canCloseOnRecovery(rule) ? 'recovery' : 'expiry';
+}
 export type RuleValues = z.output<typeof ruleInputSchema>;
 
 const LEFT_OPERAND_IDS_BY_TYPE = Object.fromEntries(
@@ -318,6 +408,10 @@ export const ruleSchema = z.object({
   conditions: z.array(z.looseObject({})),
   matchActions: z.array(z.looseObject({})),
   expirationActions: z.array(z.looseObject({})),
+  closesOn: z.enum(RULE_CLOSES_ON),
+  /** HH:mm:ss, or null for none. */
+  pendingFor: z.string().nullable(),
+  recoveryConditions: z.array(z.looseObject({})).nullable(),
   /** The change request whose approved planned outage opened this Maintenance rule, if any. */
   changeWorkUnitId: z.number().int().nullable().optional(),
   created: z.date(),
@@ -360,6 +454,12 @@ export const ruleMatchSchema = z.object({
   expires: z.date(),
   inMaintenance: z.boolean(),
   completionProcessed: z.boolean(),
+  /** Its conditions hold, not yet for the rule's pending period: no action has run. */
+  pending: z.boolean(),
+  /** It closes on recovery (its rule's choice when it opened): `expires` is then when it closes for lack of data. */
+  recovers: z.boolean(),
+  /** How it ended, once closed. */
+  outcome: z.enum(MATCH_OUTCOMES).nullable(),
   reason: matchReasonSchema.nullable(),
   created: z.date(),
   modified: z.date(),
@@ -402,8 +502,10 @@ export const ruleTestResultSchema = z.object({
       firstMatch: z.string(),
       lastMatch: z.string(),
       matchCount: z.number(),
-      /** When each of its matches would have expired (the expiration actions run then). */
+      /** When each of its matches would have closed (the expiration actions run then). */
       expirations: z.array(z.string()),
+      /** How each of them closed, in the same order. */
+      outcomes: z.array(z.enum(MATCH_OUTCOMES)),
     }),
   ),
   actions: z.array(

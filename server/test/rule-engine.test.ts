@@ -794,6 +794,7 @@ describe('the Test run', () => {
       ruleTypeId: RULE_TYPES.Ingestion,
       tenantId: DEMO.contoso,
       matchLifetime: '00:05:00',
+      closesOn: 'expiry',
       conditions: [tenantCondition(DEMO.contoso), cpuAbove(80), entityIs(entityId)],
       matchActions: [red],
       expirationActions: [green],
@@ -812,6 +813,7 @@ describe('the Test run', () => {
         lastMatch: expect.any(String),
         matchCount: 3,
         expirations: [expect.any(String), expect.any(String)],
+        outcomes: ['expired', 'expired'],
       },
     ]);
     expect(result.actions).toEqual([

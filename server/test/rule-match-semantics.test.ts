@@ -162,7 +162,7 @@ async function playLive(plan: Scenario, start: number, field: string, entities: 
 async function liveMatches(ruleId: string) {
   const rows = await portal.db
     .selectFrom('rule_match')
-    .select(['subject_id', 'first_match', 'last_match', 'match_count', 'expires', 'completion_processed'])
+    .select(['subject_id', 'first_match', 'last_match', 'match_count', 'expires', 'completion_processed', 'outcome'])
     .where('rule_id', '=', ruleId)
     .orderBy('subject_id')
     .orderBy('first_match')
@@ -204,6 +204,7 @@ describe('rule match semantics', () => {
           tenantId: DEMO.contoso,
           matchLifetime: `00:0${plan.lifetimeMinutes}:00`,
           useSlidingExpiration: plan.sliding,
+          closesOn: 'expiry',
           conditions: [tenantCondition(DEMO.contoso), condition],
           matchActions: [red],
           expirationActions: [green],
@@ -259,6 +260,7 @@ describe('rule match semantics', () => {
             lastMatch: rows.at(-1)!.last_match.toISOString(),
             matchCount: rows.reduce((total, row) => total + row.match_count, 0),
             expirations: rows.flatMap((row) => (row.completion_processed ? [row.expires.toISOString()] : [])),
+            outcomes: rows.flatMap((row) => (row.completion_processed ? [row.outcome] : [])),
           }));
           expect(tested.subjects).toEqual(
             subjects.sort((a, b) => b.matchCount - a.matchCount || a.subjectId.localeCompare(b.subjectId)),

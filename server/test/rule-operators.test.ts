@@ -190,6 +190,9 @@ describe("a packet's fields as conditions read them", () => {
       ],
       match_actions: [],
       expiration_actions: [],
+      closes_on: 'expiry',
+      pending_seconds: 0,
+      recovery_conditions: null,
     })!;
     return holdsFor(rule, {
       kind: 'packet',
@@ -306,6 +309,9 @@ describe("a tenant's packet rules evaluated together", () => {
               conditions: spec.conditions,
               match_actions: [],
               expiration_actions: [],
+              closes_on: 'expiry',
+              pending_seconds: 0,
+              recovery_conditions: null,
             }),
           );
           expect(rules.every((compiled) => compiled !== undefined)).toBe(true);

@@ -437,6 +437,77 @@ describe('rules (operator)', () => {
     });
   });
 
+  test('closes on recovery: Pending For and an own recovery condition set in the editor; its match shows Pending, Active, then Recovered', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const field = `Load${randomUUID().slice(0, 8)}`;
+    const rule = await createRule(session, {
+      name: uniqueName('E2E recovering'),
+      conditions: [
+        { Type: 0, LeftOperand: 3, LeftOperandFieldName: field, Operator: OPERATORS.GreaterThan, RightOperand: '90' },
+      ],
+      matchActions: [],
+    });
+    // A new Ingestion rule closes on recovery.
+    expect(rule).toMatchObject({ closesOn: 'recovery', pendingFor: null, recoveryConditions: null });
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId, `?ruleId=${rule.ruleId}`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit: ${rule.name}` }).waitFor();
+    await panel
+      .getByRole('combobox', { name: 'A Match Closes When' })
+      .getByText('The problem is over (recovery)')
+      .waitFor();
+    // Closing on recovery, the lifetime is the time without data, and Sliding Expiration has no part.
+    await panel.getByText('No packet for this long closes a match as no data.', { exact: false }).waitFor();
+    expect(await panel.getByRole('checkbox', { name: 'Sliding Expiration' }).count()).toBe(0);
+    await panel.getByRole('spinbutton', { name: 'Pending For seconds' }).fill('2');
+    await tab(panel, 'Conditions').click();
+    const recovery = panel.getByRole('region', { name: 'Recovery' });
+    await recovery.getByText('no longer meets the conditions above').waitFor();
+    await recovery.getByRole('checkbox', { name: 'Own Recovery Conditions' }).check();
+    const below = recovery.getByRole('group', { name: 'Recovery Condition 1' });
+    await choose(below, page, 'Left Operand', 'Metrics');
+    await below.getByRole('textbox', { name: 'Field Name' }).fill(field);
+    await choose(below, page, 'Operator', 'Less Than');
+    await below.getByRole('textbox', { name: 'Value' }).fill('80');
+    // A recovery condition has no occurrence pattern, and never the tenant.
+    expect(await below.getByRole('combobox', { name: 'Occurrence' }).count()).toBe(0);
+    await screenshot(page, 'rules-editor-recovery');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(async () => (await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).pendingFor, { timeout: 15_000 })
+      .toBe('00:00:02');
+    expect((await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).recoveryConditions).toEqual([
+      expect.objectContaining({
+        LeftOperand: 3,
+        LeftOperandFieldName: field,
+        Operator: OPERATORS.LessThan,
+        RightOperand: '80',
+      }),
+    ]);
+
+    // Above 90: pending, then open once it has held for 2 s; 85 keeps it open; 50 recovers it.
+    const entityId = randomUUID();
+    const send = (value: number) =>
+      report(session, [
+        {
+          entityId,
+          timestamp: new Date().toISOString(),
+          message: { Metrics: { [field]: value }, Properties: { BlockName: 'E2E recovering pump' } },
+        },
+      ]);
+    await page.goto(`/${tenantId}/rules?ruleMatchesId=${rule.ruleId}`);
+    const table = drawer(page).getByRole('table', { name: `Matches of ${rule.name}` });
+    await send(95);
+    await table.getByText('Pending', { exact: true }).waitFor({ timeout: 30_000 });
+    await table.getByText('Active', { exact: true }).waitFor({ timeout: 30_000 });
+    await send(85);
+    await send(50);
+    await table.getByText('Recovered', { exact: true }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'rules-matches-recovered');
+  });
+
   test('Rule Matches lists the rule’s matches, latest expiry first, with why each fired', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);

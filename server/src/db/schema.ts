@@ -463,6 +463,7 @@ export interface RolePermission {
 
 export interface Rule {
   change_work_unit_id: number | null;
+  closes_on: Generated<string>;
   conditions: Json;
   created: Generated<Timestamp>;
   created_by: string | null;
@@ -474,6 +475,8 @@ export interface Rule {
   modified: Generated<Timestamp>;
   modified_by: string | null;
   name: string;
+  pending_seconds: Generated<number>;
+  recovery_conditions: Json | null;
   rule_id: Generated<string>;
   rule_type_id: number;
   subscription_id: string | null;
@@ -500,7 +503,10 @@ export interface RuleMatch {
   last_match: Timestamp;
   match_count: Generated<number>;
   modified: Generated<Timestamp>;
+  outcome: string | null;
+  pending: Generated<boolean>;
   reason: Json | null;
+  recovers: Generated<boolean>;
   rule_id: string;
   rule_match_id: Generated<string>;
   rule_packet: Json | null;

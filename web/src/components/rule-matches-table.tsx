@@ -16,6 +16,7 @@ import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import { MONITORING_POLLING_MS, ruleTypeName } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_LIST, isRuleMatchActive, type RuleMatchRow } from '@cfs/contracts/rule-matches';
+import { MATCH_OUTCOME_LABELS } from '@cfs/contracts/rules';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import { ACTION_RESULT_LABELS, type ActionHistoryRow } from '@cfs/contracts/action-histories';
 import { ACTION_RESULT_STATUSES } from '@cfs/contracts/monitoring';
@@ -186,7 +187,8 @@ function MatchRow({
   hideSubject: boolean;
 }) {
   const [open, setOpen] = useState(false);
-  const active = isRuleMatchActive(match.expires, now);
+  // A match closed on recovery is over at once, whatever the page's clock last read.
+  const active = !match.completionProcessed && isRuleMatchActive(match.expires, now);
   const columns = 6 + (hideRule ? 0 : 1) + (hideSubject ? 0 : 1);
   return (
     <Fragment>
@@ -235,9 +237,22 @@ function MatchRow({
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
             <Chip
               size="small"
-              label={active ? 'Active' : 'Inactive'}
-              color={active ? 'success' : 'default'}
-              variant={active ? 'filled' : 'outlined'}
+              label={
+                active
+                  ? match.pending
+                    ? 'Pending'
+                    : 'Active'
+                  : match.outcome
+                    ? MATCH_OUTCOME_LABELS[match.outcome]
+                    : 'Inactive'
+              }
+              color={active ? (match.pending ? 'info' : 'success') : 'default'}
+              variant={active && !match.pending ? 'filled' : 'outlined'}
+              title={
+                match.pending
+                  ? "Its conditions hold, not yet for its rule's pending period: nothing has run."
+                  : undefined
+              }
             />
             {match.inMaintenance && <Chip size="small" label="In Maintenance" color="warning" variant="outlined" />}
           </Box>

@@ -93,6 +93,8 @@ export async function ruleMatchFigures(db: Db, scope: TenantScope): Promise<Home
       sql<string>`sum(count(*)) OVER ()`.as('active'),
     ])
     .where('rule_match.expires', '>', sql<Date>`now()`)
+    // A pending match has not opened: its conditions have not held for its rule's pending period.
+    .where('rule_match.pending', '=', false)
     .groupBy(['rule.rule_id', 'rule.name'])
     .orderBy('count', 'desc')
     .orderBy('rule.name')

@@ -3,7 +3,11 @@ import { OPERATORS, MONITORING_LIMITS, TENANT_LEFT_OPERAND } from '@cfs/contract
 import { RULE_AREA_MESSAGES, isRuleActionDefinition } from '@cfs/contracts/rule-options';
 import {
   RULE_MESSAGES,
+  canCloseOnRecovery,
+  defaultClosesOn,
+  lifetimeSeconds,
   tenantCondition,
+  type RuleClosesOn,
   type Condition,
   type Rule,
   type RuleAction,
@@ -46,10 +50,29 @@ async function lockRule(tx: ScopedDb<Tx>, user: Principal, ruleId: string): Prom
  * of this tenant, and every regular expression compiles in the engine's RE2. A rule with a tenant
  * gets its fixed tenant condition first (added when missing). Returns the columns to write.
  */
-async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues) {
+async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues, current?: RuleRow) {
   assertMayWriteTenant(user, input.tenantId);
   const errors: Record<string, string[]> = {};
   const refuse = (field: string, text: string) => void (errors[field] ??= []).push(text);
+
+  // How its matches close: as the input says; left out, a new rule's default, or what a changed
+  // rule held while its type and conditions still allow it (a rule changed to another type closes
+  // on expiry, its pending period and recovery conditions dropped).
+  const recoverable = canCloseOnRecovery(input);
+  const closesOn: RuleClosesOn =
+    input.closesOn ??
+    (current === undefined ? defaultClosesOn(input) : recoverable ? (current.closes_on as RuleClosesOn) : 'expiry');
+  const recovery = {
+    pendingFor: input.pendingFor,
+    recoveryConditions: input.recoveryConditions,
+  };
+  if (closesOn === 'expiry') {
+    if ((current?.pending_seconds ?? 0) > 0 && input.pendingFor === undefined) recovery.pendingFor = null;
+    if (current?.recovery_conditions && input.recoveryConditions === undefined) recovery.recoveryConditions = null;
+    if (input.pendingFor && (lifetimeSeconds(input.pendingFor) ?? 0) > 0)
+      refuse('pendingFor', RULE_MESSAGES.pendingNeedsRecovery);
+    if (input.recoveryConditions) refuse('recoveryConditions', RULE_MESSAGES.recoveryConditionsNeedRecovery);
+  }
 
   if (input.tenantId !== null && !(await tx.hasTenant(input.tenantId)))
     refuse('tenantId', RULE_AREA_MESSAGES.tenantRequired);
@@ -63,14 +86,17 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
       refuse('subscriptionId', RULE_AREA_MESSAGES.subscriptionOfTenant);
   }
 
-  input.conditions.forEach((condition, index) => {
-    if (
-      (condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) &&
-      compilePattern(condition.RightOperand ?? '') === undefined
-    ) {
-      refuse(`conditions.${index}.RightOperand`, RULE_MESSAGES.patternInvalid);
-    }
-  });
+  const patternsCompile = (list: readonly Condition[], field: string) =>
+    list.forEach((condition, index) => {
+      if (
+        (condition.Operator === OPERATORS.Matches || condition.Operator === OPERATORS.NotMatches) &&
+        compilePattern(condition.RightOperand ?? '') === undefined
+      ) {
+        refuse(`${field}.${index}.RightOperand`, RULE_MESSAGES.patternInvalid);
+      }
+    });
+  patternsCompile(input.conditions, 'conditions');
+  patternsCompile(input.recoveryConditions ?? [], 'recoveryConditions');
 
   const actions: [string, RuleAction[]][] = [
     ['matchActions', input.matchActions],
@@ -112,7 +138,7 @@ async function ruleColumns(tx: ScopedDb<Tx>, user: Principal, input: RuleValues)
   }
   if (Object.keys(errors).length > 0) throw new BadRequestError(RULE_MESSAGES.saveFailed, errors);
 
-  return ruleEntity.writeColumns({ ...input, conditions });
+  return ruleEntity.writeColumns({ ...input, ...recovery, closesOn, conditions });
 }
 
 /** What the change history compares. */
@@ -174,8 +200,9 @@ export async function updateRule(db: Db, user: Principal, ruleId: string, input:
     db,
     db.transaction().execute(async (trx) => {
       const tx = scoped(trx, user.tenantScope);
-      const before = ruleEntity.present(await lockRule(tx, user, ruleId));
-      const columns = await ruleColumns(tx, user, input);
+      const locked = await lockRule(tx, user, ruleId);
+      const before = ruleEntity.present(locked);
+      const columns = await ruleColumns(tx, user, input, locked);
       const row = await tx
         .updateTable('rule')
         .set({ ...columns, modified: new Date(), modified_by: user.userName })
@@ -261,6 +288,9 @@ export async function copyRule(db: Db, user: Principal, ruleId: string): Promise
           conditions: JSON.stringify(source.conditions),
           match_actions: JSON.stringify(source.match_actions),
           expiration_actions: JSON.stringify(source.expiration_actions),
+          closes_on: source.closes_on,
+          pending_seconds: source.pending_seconds,
+          recovery_conditions: source.recovery_conditions === null ? null : JSON.stringify(source.recovery_conditions),
           created_by: user.userName,
           modified_by: user.userName,
         })

@@ -7,6 +7,7 @@ import {
   ruleSchema,
   timeConditionsSchema,
   type Rule,
+  type RuleClosesOn,
 } from '@cfs/contracts/rules';
 import { defineEntity } from '../../odata/entity.js';
 import { timeSpanSql } from '../../odata/resource.js';
@@ -59,11 +60,31 @@ export const ruleEntity = defineEntity({
       value: (row) => row.expiration_actions as Rule['expirationActions'],
       write: (value) => ({ expiration_actions: JSON.stringify(value) }),
     },
+    // Left out of an input (undefined), the three below keep what the rule holds.
+    closesOn: {
+      sql: (col) => col('closes_on'),
+      value: (row) => row.closes_on as RuleClosesOn,
+      write: (value) => (value === undefined ? {} : { closes_on: value }),
+    },
+    pendingFor: {
+      sql: (col) => sql`CASE WHEN ${col('pending_seconds')} > 0 THEN ${timeSpanSql(col('pending_seconds'))} END`,
+      value: (row) => (row.pending_seconds > 0 ? formatLifetime(row.pending_seconds) : null),
+      write: (value) =>
+        value === undefined ? {} : { pending_seconds: value === null ? 0 : (lifetimeSeconds(value) ?? 0) },
+    },
+    recoveryConditions: {
+      sql: (col) => col('recovery_conditions'),
+      value: (row) => row.recovery_conditions as Rule['recoveryConditions'],
+      write: (value) =>
+        value === undefined ? {} : { recovery_conditions: value === null ? null : JSON.stringify(value) },
+    },
   },
   fields: {
     ruleTypeId: { type: 'integer', labels: ruleTypeLabels },
     matchLifetime: { filterable: false },
     timeConditions: { filterable: false, sortable: false },
+    pendingFor: { filterable: false },
+    recoveryConditions: { filterable: false, sortable: false },
   },
   unlisted: ['changeWorkUnitId'],
   relations: {

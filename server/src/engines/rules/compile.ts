@@ -83,6 +83,15 @@ export interface CompiledRule {
   historyDepth: number;
   /** History rules with Time Since Last Packet: checked by the silence sweep, not by arriving packets. */
   watchesSilence: boolean;
+  /**
+   * Its matches close on recovery (docs/features/rules.md "A match's life"): they slide with every
+   * packet that holds, and the recovery sweep closes them (recovery.ts).
+   */
+  recovers: boolean;
+  /** How long the conditions must hold before a match opens (recovering rules; 0 for none). */
+  pendingSeconds: number;
+  /** What ends a recovering match; undefined: the conditions no longer holding. */
+  recovery: readonly CompiledCondition[] | undefined;
 }
 
 /** A rule row as the engine reads it (the columns of table `rule`). */
@@ -97,6 +106,9 @@ export interface RuleRow {
   conditions: unknown;
   match_actions: unknown;
   expiration_actions: unknown;
+  closes_on: string;
+  pending_seconds: number;
+  recovery_conditions: unknown;
 }
 
 /**
@@ -276,7 +288,16 @@ export function compileRule(row: RuleRow): CompiledRule | undefined {
   const time = row.time_conditions === null ? null : timeConditionsSchema.safeParse(row.time_conditions);
   const actions = z.array(ruleActionSchema).safeParse(row.match_actions);
   const expirations = z.array(ruleActionSchema).safeParse(row.expiration_actions);
-  if (!conditions.success || (time && !time.success) || !actions.success || !expirations.success) return undefined;
+  const recoveryConditions =
+    row.recovery_conditions === null ? null : z.array(conditionSchema).min(1).safeParse(row.recovery_conditions);
+  if (
+    !conditions.success ||
+    (time && !time.success) ||
+    !actions.success ||
+    !expirations.success ||
+    (recoveryConditions && !recoveryConditions.success)
+  )
+    return undefined;
   const compiled = conditions.data.map(compileCondition);
   const patterned = compiled.filter((condition) => condition.occurrence);
   const mode: RuleMode = (() => {
@@ -302,7 +323,7 @@ export function compileRule(row: RuleRow): CompiledRule | undefined {
     ruleTypeId: row.rule_type_id,
     mode,
     lifetimeSeconds: row.match_lifetime_seconds,
-    sliding: row.use_sliding_expiration,
+    sliding: row.use_sliding_expiration || (row.closes_on === 'recovery' && mode === 'packet'),
     inTime: time?.success ? compileTimeWindow(time.data) : ALWAYS,
     conditions: compiled,
     matchActions: actions.data,
@@ -310,12 +331,25 @@ export function compileRule(row: RuleRow): CompiledRule | undefined {
     occurrenceCount: Math.max(2, ...patterned.map((condition) => condition.occurrence!.n)),
     historyDepth: Math.max(1, ...patterned.map((condition) => condition.occurrence!.m)),
     watchesSilence: compiled.some((condition) => condition.condition.LeftOperand === LEFT_OPERANDS.PacketAge.id),
+    recovers: row.closes_on === 'recovery' && mode === 'packet',
+    pendingSeconds: row.closes_on === 'recovery' && mode === 'packet' ? row.pending_seconds : 0,
+    recovery: recoveryConditions?.success ? recoveryConditions.data.map(compileCondition) : undefined,
   };
 }
 
 /** Whether the rule's conditions hold for one subject (packet, or work unit event). */
 export function holdsFor(rule: CompiledRule, subject: Subject): boolean {
   return joinConditions(rule.conditions, (condition) => condition.test(condition.read(subject)));
+}
+
+/**
+ * Whether a recovering match of the rule is over, by one packet of its subject: its recovery
+ * conditions hold, or, without them, its conditions no longer hold. Time limitations do not
+ * apply: they decide when a rule may match, not whether a problem that opened is over.
+ */
+export function recoveredBy(rule: CompiledRule, subject: Subject): boolean {
+  if (!rule.recovery) return !holdsFor(rule, subject);
+  return joinConditions(rule.recovery, (condition) => condition.test(condition.read(subject)));
 }
 
 /**

@@ -25,8 +25,15 @@ interface Maintained {
   subject_id: string;
 }
 
-/** The subjects as maintenance rules read them now: each entity's latest packet and its device. */
-async function subjectsNow(db: Db, matches: readonly Maintained[], now: Date): Promise<Map<string, PacketSubject>> {
+/**
+ * The subjects of matches as rules read them now, by match id: each entity's latest packet and its
+ * device (an entity that has sent none: an empty message of now, without `ageSeconds`).
+ */
+export async function subjectsNow(
+  db: Db,
+  matches: readonly Maintained[],
+  now: Date,
+): Promise<Map<string, PacketSubject>> {
   const entityIds = [...new Set(matches.map((match) => match.subject_id).filter((id) => UUID.test(id)))];
   // The engine looks at matches of every tenant (it answers nobody): unscoped by design.
   const all = scoped(db, ALL_TENANTS);
@@ -89,6 +96,7 @@ export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise
     .select(['rule_match_id', 'rule_id', 'tenant_id', 'subject_id'])
     .where('in_maintenance', '=', true)
     .where('completion_processed', '=', false)
+    .where('pending', '=', false)
     .where('expires', '>', now)
     .orderBy('first_match')
     .limit(SWEEP_MAX)

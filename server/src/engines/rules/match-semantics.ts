@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { MatchOutcome } from '@cfs/contracts/rules';
 import type { CompiledRule } from './compile.js';
 
 /**
@@ -23,7 +24,7 @@ import type { CompiledRule } from './compile.js';
 export type MatchLifetime = Pick<CompiledRule, 'lifetimeSeconds' | 'sliding'>;
 
 /** The expiry of a match that opens at `now` (ms), and the one a sliding rule's raise proposes. */
-export function expiresAfter(now: number, rule: MatchLifetime): number {
+export function expiresAfter(now: number, rule: Pick<MatchLifetime, 'lifetimeSeconds'>): number {
   return now + rule.lifetimeSeconds * 1000;
 }
 
@@ -77,9 +78,14 @@ export interface ReplayedMatch {
   first: number;
   last: number;
   count: number;
+  /** When it closes (or closed): its lifetime's end, its "no data" time, or when it recovered. */
   expires: number;
-  /** Closed: it ran out and its expiration actions ran. */
+  /** Closed: it ran out or recovered, and its expiration actions ran. */
   closed: boolean;
+  /** A recovering rule's match whose conditions have not held for its pending period yet. */
+  pending?: boolean;
+  /** How it closed. */
+  outcome?: MatchOutcome;
 }
 
 /**
@@ -88,7 +94,98 @@ export interface ReplayedMatch {
  */
 export function replayExpiry(matches: ReplayedMatch[], now: number): void {
   const open = matches.at(-1);
-  if (open && !open.closed && hasRunOut(open.expires, now)) open.closed = true;
+  if (open && !open.closed && hasRunOut(open.expires, now)) {
+    open.closed = true;
+    open.outcome = 'expired';
+  }
+}
+
+/*
+ * Matches that close on recovery (a rule's `closesOn: 'recovery'`; docs/features/rules.md "A match's
+ * life"), played by ingestion and the recovery sweep (recovery.ts) and by the Test's replay below:
+ * - a packet whose conditions hold opens a match, or raises the open one and moves its "no data"
+ *   time to a lifetime after it (it always slides); with a pending period the match opens pending;
+ * - pending: once the conditions have held for the period (no newer packet said otherwise) it
+ *   opens and its match actions run; a newer packet whose conditions do not hold, or no packet for
+ *   the lifetime, ends it with nothing run;
+ * - open: a newer packet that recovers it (its recovery conditions hold; without them, its
+ *   conditions do not) closes it as `recovered`; one that neither holds nor recovers keeps it open
+ *   and moves its "no data" time; no packet for the lifetime closes it as `noData`.
+ */
+export type RecoveringRule = Pick<CompiledRule, 'lifetimeSeconds' | 'pendingSeconds'>;
+export type PendingDecision = 'open' | 'cancel' | 'wait';
+
+/**
+ * A pending match first matched at `first`, at `now`: `holds` is whether its subject's packet newer
+ * than its last match holds (undefined: no newer packet).
+ */
+export function pendingDecision(
+  first: number,
+  now: number,
+  rule: Pick<RecoveringRule, 'pendingSeconds'>,
+  holds: boolean | undefined,
+): PendingDecision {
+  if (holds === false) return 'cancel';
+  return first + rule.pendingSeconds * 1000 <= now ? 'open' : 'wait';
+}
+
+/** What time alone does to a subject's recovering match by `now`: a pending one opens or ends, an open one runs out of data. */
+export function replayRecoveringDue(matches: ReplayedMatch[], now: number, rule: RecoveringRule): void {
+  const current = matches.at(-1);
+  if (!current || current.closed) return;
+  if (current.pending) {
+    const opensAt = current.first + rule.pendingSeconds * 1000;
+    if (opensAt < current.expires && pendingDecision(current.first, now, rule, undefined) === 'open')
+      current.pending = false;
+    else if (hasRunOut(current.expires, now)) {
+      matches.pop();
+      return;
+    }
+  }
+  if (!current.pending && hasRunOut(current.expires, now)) {
+    current.closed = true;
+    current.outcome = 'noData';
+  }
+}
+
+/**
+ * A packet of the subject at `at`, for a recovering rule: `holds` whether the rule matches it
+ * (its conditions, within its time limitations), `conditionsHold` whether its conditions hold
+ * (whatever the time), `recovered` whether it recovers an open match.
+ */
+export function replayRecovering(
+  matches: ReplayedMatch[],
+  at: number,
+  rule: RecoveringRule,
+  packet: { holds: boolean; conditionsHold: boolean; recovered: boolean },
+): void {
+  replayRecoveringDue(matches, at, rule);
+  const current = matches.at(-1);
+  const live = current && !current.closed ? current : undefined;
+  if (packet.holds) {
+    if (live) {
+      live.count += 1;
+      live.last = Math.max(live.last, at);
+      live.expires = Math.max(live.expires, expiresAfter(at, rule));
+    } else
+      matches.push({
+        first: at,
+        last: at,
+        count: 1,
+        expires: expiresAfter(at, rule),
+        closed: false,
+        pending: rule.pendingSeconds > 0,
+      });
+    return;
+  }
+  if (!live) return;
+  if (live.pending) {
+    if (pendingDecision(live.first, at, rule, packet.conditionsHold) === 'cancel') matches.pop();
+  } else if (packet.recovered) {
+    live.closed = true;
+    live.outcome = 'recovered';
+    live.expires = at;
+  } else live.expires = Math.max(live.expires, expiresAfter(at, rule));
 }
 
 /**

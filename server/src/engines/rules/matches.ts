@@ -58,7 +58,8 @@ export function foldCandidates(candidates: readonly MatchCandidate[]): MatchCand
   return [...folded.values()];
 }
 
-function actionJobs(
+/** The action jobs of a match's phase, keyed by match, phase (and occurrence) and position: enqueued once. */
+export function actionJobs(
   phase: 'match' | 'expiration',
   match: {
     rule_match_id: string;
@@ -127,12 +128,19 @@ async function closeDue(
     : sql``;
   // Raw SQL: an update that claims its rows with SKIP LOCKED and joins the rule for its actions;
   // the engine closes matches of every tenant (it answers nobody), so it is unscoped by design.
+  // A pending match that ran out never opened: it goes, with nothing to run.
+  await sql`
+    DELETE FROM rule_match WHERE rule_match_id IN (
+      SELECT rule_match_id FROM rule_match
+      WHERE NOT completion_processed AND pending AND ${hasRunOutSql(sql`expires`, now)} ${only}
+      ORDER BY expires LIMIT ${limit} FOR UPDATE SKIP LOCKED)`.execute(trx);
   const { rows } = await sql<ClosedMatch>`
-    UPDATE rule_match m SET completion_processed = true, modified = now()
+    UPDATE rule_match m SET completion_processed = true, modified = now(),
+      outcome = CASE WHEN m.recovers THEN 'noData' ELSE 'expired' END
     FROM rule r
     WHERE m.rule_match_id IN (
       SELECT rule_match_id FROM rule_match
-      WHERE NOT completion_processed AND ${hasRunOutSql(sql`expires`, now)} ${only}
+      WHERE NOT completion_processed AND NOT pending AND ${hasRunOutSql(sql`expires`, now)} ${only}
       ORDER BY expires LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       AND r.rule_id = m.rule_id
     RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, r.name, r.expiration_actions`.execute(
@@ -167,7 +175,8 @@ interface WrittenMatch {
 
 /**
  * Opens or raises the match of each row of `source` (columns r rule, t tenant, s subject, l label,
- * n count, f first, a last, e expires, p packet, w reason, m in maintenance, fp first packet), in (rule, subject)
+ * n count, f first, a last, e expires, p packet, w reason, m in maintenance, fp first packet,
+ * pd pending, rc recovers), in (rule, subject)
  * order so that concurrent writers lock in one order: a match opens, is raised, or has run out as
  * match-semantics.ts decides (its SQL forms). A raise pushes `expires` out for the rules of `rules`
  * that slide (named in the statement, so that no row reads the rule table). A subject whose open
@@ -176,7 +185,7 @@ interface WrittenMatch {
 function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: readonly CompiledRule[]): RawBuilder<WrittenMatch> {
   const sliding = [...new Set(rules.filter((rule) => rule.sliding).map((rule) => rule.ruleId))];
   return sql<WrittenMatch>`
-    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance, first_packet)
+    INSERT INTO rule_match AS m (rule_id, tenant_id, subject_id, label, match_count, first_match, last_match, expires, rule_packet, reason, in_maintenance, first_packet, pending, recovers)
     SELECT * FROM (${source}) AS source ORDER BY 1, 3
     ON CONFLICT (rule_id, subject_id) WHERE NOT completion_processed DO UPDATE SET
       match_count = m.match_count + excluded.match_count,
@@ -187,7 +196,7 @@ function upsertFrom(source: RawBuilder<unknown>, now: Date, rules: readonly Comp
       expires = ${raisedExpiresSql(sql`m.expires`, sql`excluded.expires`, sql`m.rule_id = ANY(${sliding}::uuid[])`)},
       modified = now()
     WHERE ${isOpenSql(sql`m.expires`, now)}
-    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0) AS opened`;
+    RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label, m.in_maintenance, (xmax = 0 AND NOT m.pending) AS opened`;
 }
 
 /**
@@ -209,14 +218,16 @@ async function upsertMatches(trx: Tx, folded: readonly MatchCandidate[], now: Da
       w: candidate.reason,
       m: candidate.inMaintenance,
       fp: candidate.firstPacket ?? candidate.packet,
+      pd: candidate.rule.pendingSeconds > 0,
+      rc: candidate.rule.recovers,
     })),
   );
   // Raw SQL: an upsert from a record set on the partial unique index, telling opened from raised
   // rows; every row carries the tenant of the subject it matched, which evaluation took from the data.
   const { rows } = await sql<WrittenMatch>`
     ${upsertFrom(
-      sql`SELECT r, t, s, l, n, f, a, e, p, w, m, fp FROM jsonb_to_recordset(${input}::jsonb)
-      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean, fp jsonb)`,
+      sql`SELECT r, t, s, l, n, f, a, e, p, w, m, fp, pd, rc FROM jsonb_to_recordset(${input}::jsonb)
+      AS x(r uuid, t uuid, s text, l text, n integer, f timestamptz, a timestamptz, e timestamptz, p jsonb, w jsonb, m boolean, fp jsonb, pd boolean, rc boolean)`,
       now,
       folded.map((candidate) => candidate.rule),
     )}`.execute(trx);
@@ -306,6 +317,8 @@ export function matchesInStatement(
       e: new Date(expiresAfter(now.getTime(), candidate.rule)).toISOString(),
       w: candidate.reason,
       m: candidate.inMaintenance,
+      pd: candidate.rule.pendingSeconds > 0,
+      rc: candidate.rule.recovers,
       j: candidate.rule.matchActions.map((action) => ({
         ruleId: candidate.rule.ruleId,
         ruleName: candidate.rule.name,
@@ -344,7 +357,7 @@ export function matchesInStatement(
     candidate AS (
       SELECT c.*, jsonb_build_object('entityId', c.ke, 'timestamp', c.kt, 'message', i.m) AS p
       FROM jsonb_to_recordset(${input}::jsonb)
-        AS c(k bigint, ke text, kt text, r uuid, t uuid, s text, l text, a timestamptz, e timestamptz, w jsonb, m boolean, j jsonb)
+        AS c(k bigint, ke text, kt text, r uuid, t uuid, s text, l text, a timestamptz, e timestamptz, w jsonb, m boolean, pd boolean, rc boolean, j jsonb)
       JOIN input i ON i.n = c.k
       WHERE EXISTS (SELECT 1 FROM stored WHERE stored.entity_id = i.e AND stored.timestamp = i.t)
         -- The latest rows are written before the matches (reading latest runs it first), the order
@@ -352,13 +365,13 @@ export function matchesInStatement(
         -- other instead of deadlocking.
         AND (SELECT count(*) FROM latest) >= 0
     ), folded AS (
-      SELECT DISTINCT ON (r, s) r, t, s, l, a, e, p, w, m, j,
+      SELECT DISTINCT ON (r, s) r, t, s, l, a, e, p, w, m, pd, rc, j,
         count(*) OVER (PARTITION BY r, s) AS n, min(a) OVER (PARTITION BY r, s) AS f,
         first_value(p) OVER (PARTITION BY r, s ORDER BY a, k) AS fp
       FROM candidate ORDER BY r, s, a DESC
     ), upserted AS (
       ${upsertFrom(
-        sql`SELECT r, t, s, l, n, f, a, e, p, w, m, fp FROM folded`,
+        sql`SELECT r, t, s, l, n, f, a, e, p, w, m, fp, pd, rc FROM folded`,
         now,
         candidates.map(({ candidate }) => candidate.rule),
       )}

@@ -77,6 +77,9 @@ const ruleColumns = [
   'conditions',
   'match_actions',
   'expiration_actions',
+  'closes_on',
+  'pending_seconds',
+  'recovery_conditions',
 ] as const;
 
 /** The enabled rules of a tenant and the installation's; read by the engine for any tenant, so unscoped by design. */

@@ -12,9 +12,13 @@ import { expireMatches, recordMatches, type MatchCandidate } from './matches.js'
 import { loadRuleRows, rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
 import { maintenanceEndTask } from './maintenance-end.js';
+import { sweepRecovery } from './recovery.js';
 import { metrics } from '../../observability/metrics.js';
 
-/** How often due matches are closed: an expiration action runs within this time of `expires`. */
+/**
+ * How often due matches are closed (an expiration action runs within this time of `expires`), and
+ * matches that close on recovery are judged against their subjects' latest packets.
+ */
 export const EXPIRY_EVERY_MS = 5000;
 export const WORK_UNIT_EVENTS_EVERY_MS = 5000;
 export const SILENCE_EVERY_MS = 60_000;
@@ -26,6 +30,7 @@ export const expireMatchesTask = defineTask({
   payload: z.object({}),
   every: EXPIRY_EVERY_MS,
   perform: async (_payload, { db }) => {
+    await sweepRecovery(db);
     await expireMatches(db);
   },
 });

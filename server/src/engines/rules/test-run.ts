@@ -3,6 +3,7 @@ import { LEFT_OPERANDS, OPERATORS, leftOperandById } from '@cfs/contracts/monito
 import {
   RULE_MESSAGES,
   RULE_TEST_WINDOWS,
+  defaultClosesOn,
   lifetimeSeconds,
   tenantCondition,
   type RuleTestResult,
@@ -16,6 +17,7 @@ import { BadRequestError } from '../../http/errors.js';
 import {
   compileRule,
   holdsFor,
+  recoveredBy,
   holdsOverHistory,
   labelOf,
   type CompiledRule,
@@ -23,7 +25,14 @@ import {
   type Subject,
   type WorkUnitSubject,
 } from './compile.js';
-import { replayExpiry, replayMatch, withinLifetime, type ReplayedMatch } from './match-semantics.js';
+import {
+  replayExpiry,
+  replayMatch,
+  replayRecovering,
+  replayRecoveringDue,
+  withinLifetime,
+  type ReplayedMatch,
+} from './match-semantics.js';
 import { AGGREGATION_WINDOW_MAX, aggregateHolds, aggregateSubject } from './window.js';
 
 /** Packets a test reads at most; beyond, it reports on the newest it read and says so. */
@@ -50,7 +59,7 @@ interface SubjectRun {
  */
 function projectedFields(rule: CompiledRule): string[][] {
   const paths = new Map<string, string[]>([['Properties.BlockName', ['Properties', 'BlockName']]]);
-  for (const { condition, aggregate } of rule.conditions) {
+  for (const { condition, aggregate } of [...rule.conditions, ...(rule.recovery ?? [])]) {
     const operand = leftOperandById(condition.LeftOperand);
     const path = aggregate
       ? (condition.LeftOperandFieldName ?? 'Value')
@@ -145,6 +154,9 @@ function ruleOf(values: RuleValues): CompiledRule {
     conditions,
     match_actions: values.matchActions,
     expiration_actions: values.expirationActions,
+    closes_on: values.closesOn ?? defaultClosesOn(values),
+    pending_seconds: values.pendingFor ? (lifetimeSeconds(values.pendingFor) ?? 0) : 0,
+    recovery_conditions: values.recoveryConditions ?? null,
   });
   if (!compiled) throw new BadRequestError(RULE_MESSAGES.testNotRunnable);
   return compiled;
@@ -237,7 +249,8 @@ export async function testRule(
       ])
       .where('timestamp', '>=', from)
       .where('timestamp', '<=', now);
-    narrowed = rule.mode === 'packet' || rule.mode === 'maintenance' ? prefilter(rule) : undefined;
+    // A rule that closes on recovery reads every packet: those that do not match end its matches.
+    narrowed = (rule.mode === 'packet' && !rule.recovers) || rule.mode === 'maintenance' ? prefilter(rule) : undefined;
     if (narrowed) query = query.where(narrowed);
     query = correlation
       ? query.orderBy('timestamp').orderBy('entity_id')
@@ -269,6 +282,17 @@ export async function testRule(
             timestamp,
             message: messageOf(fields, row),
           };
+          if (rule.recovers) {
+            const conditionsHold = holdsFor(rule, subject);
+            const run = runOf(row.entity_id);
+            replayRecovering(run.matches, row.at, rule, {
+              holds: conditionsHold && rule.inTime(timestamp),
+              conditionsHold,
+              recovered: recoveredBy(rule, subject),
+            });
+            if (conditionsHold) run.label ??= labelOf(subject);
+            continue;
+          }
           if (!rule.inTime(timestamp)) continue;
           const time = row.at;
           if (rule.mode === 'packet' || rule.mode === 'maintenance') {
@@ -310,18 +334,22 @@ export async function testRule(
   }
   // What the expiry sweep would have closed by now; then each subject's matches summed up.
   const matched = [...runs.values()].flatMap(({ subjectId, label, matches }) => {
-    const [first, last] = [matches[0], matches.at(-1)];
+    if (rule.recovers) replayRecoveringDue(matches, now.getTime(), rule);
+    else replayExpiry(matches, now.getTime());
+    // A match still pending never opened: nothing of it ran.
+    const opened = matches.filter((match) => !match.pending);
+    const [first, last] = [opened[0], opened.at(-1)];
     if (!first || !last) return [];
-    replayExpiry(matches, now.getTime());
     return [
       {
         subjectId,
         label,
         firstMatch: new Date(first.first).toISOString(),
         lastMatch: new Date(last.last).toISOString(),
-        matchCount: matches.reduce((total, match) => total + match.count, 0),
-        opened: matches.length,
-        expirations: matches.flatMap((match) => (match.closed ? [new Date(match.expires).toISOString()] : [])),
+        matchCount: opened.reduce((total, match) => total + match.count, 0),
+        opened: opened.length,
+        expirations: opened.flatMap((match) => (match.closed ? [new Date(match.expires).toISOString()] : [])),
+        outcomes: opened.flatMap((match) => (match.closed && match.outcome ? [match.outcome] : [])),
       },
     ];
   });
@@ -371,6 +399,7 @@ export async function testRule(
         lastMatch: run.lastMatch,
         matchCount: run.matchCount,
         expirations: run.expirations,
+        outcomes: run.outcomes,
       })),
     actions,
   };

@@ -21,11 +21,11 @@ import {
 } from '@cfs/contracts/monitoring';
 import { hasChoices, type ConditionInputOption, type LeftOperandOption } from '@cfs/contracts/rule-options';
 import type { RuleValues } from '@cfs/contracts/rules';
-import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { TimeSpanField } from '../../components/time-span-field';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useConditionInputOptions, useLeftOperands, useOccurrenceOptions, useOperators } from './api';
-import { emptyCondition, isTenantCondition, type RuleFormValues } from './rule-form-values';
+import { emptyCondition, isTenantCondition, recoverable, type RuleFormValues } from './rule-form-values';
 
 type Form = UseFormReturn<RuleFormValues, unknown, RuleValues>;
 
@@ -34,38 +34,78 @@ const JOIN_OPTIONS: FieldOption[] = [
   { value: CONDITION_TYPES.Or, label: 'Or' },
 ];
 
+/** The two condition lists of a rule: its conditions, and what recovers its matches. */
+type ListName = 'conditions' | 'recoveryConditions';
+
 /**
  * Conditions (spec 002 §3, §5): read in order, each joined to those before it by And/Or. The
- * tenant's fixed first condition is shown locked: the tenant choice adds and removes it.
+ * tenant's fixed first condition is shown locked: the tenant choice adds and removes it. A rule
+ * that closes on recovery has a second list below: what ends its matches (without one, its
+ * conditions no longer holding).
  */
 export function RuleConditionsTab({ form }: { form: Form }) {
   const { control } = form;
-  const conditions = useFieldArray({ control, name: 'conditions' });
   const ruleTypeId = useWatch({ control, name: 'ruleTypeId' });
-  const tenantId = useWatch({ control, name: 'tenantId' });
-  const rows = useWatch({ control, name: 'conditions' });
-  const { errors } = useFormState({ control, name: 'conditions' });
-  const operands = useLeftOperands(ruleTypeId, tenantId).data ?? [];
-  const listError = errors.conditions?.root?.message ?? errors.conditions?.message;
-  const fixedCount = rows.length > 0 && rows[0] && isTenantCondition(rows[0]) && tenantId ? 1 : 0;
-
+  const [conditions, closesOn, ownRecovery] = useWatch({ control, name: ['conditions', 'closesOn', 'ownRecovery'] });
+  const recovers = recoverable({ ruleTypeId, conditions }) && closesOn === 'recovery';
   return (
     <>
       {ruleTypeId === null && (
         <Alert severity="info">Choose a Rule Type on the Details tab: it decides what conditions can read.</Alert>
       )}
+      <ConditionList form={form} name="conditions" ruleTypeId={ruleTypeId} />
+      {recovers && (
+        <Paper variant="outlined" sx={{ p: 2, mt: 2 }} role="region" aria-label="Recovery">
+          <Typography variant="subtitle2">Recovery</Typography>
+          <FormCheckboxField control={control} name="ownRecovery" label="Own Recovery Conditions" />
+          {ownRecovery ? (
+            <>
+              <Typography variant="body2" color="text.secondary">
+                An open match closes when these hold for its subject's packet (for example, fire above 90 and recover
+                below 80).
+              </Typography>
+              <ConditionList form={form} name="recoveryConditions" ruleTypeId={ruleTypeId} />
+            </>
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              An open match closes when a packet of its subject no longer meets the conditions above.
+            </Typography>
+          )}
+        </Paper>
+      )}
+    </>
+  );
+}
+
+function ConditionList({ form, name, ruleTypeId }: { form: Form; name: ListName; ruleTypeId: number | null }) {
+  const { control } = form;
+  const list = useFieldArray({ control, name });
+  const tenantId = useWatch({ control, name: 'tenantId' });
+  const rows = useWatch({ control, name });
+  const { errors } = useFormState({ control, name });
+  const operands = useLeftOperands(ruleTypeId, tenantId).data ?? [];
+  const listError = errors[name]?.root?.message ?? errors[name]?.message;
+  // Recovery conditions read the matched subject: they never hold the tenant's condition.
+  const fixedCount =
+    name === 'conditions' && rows.length > 0 && rows[0] && isTenantCondition(rows[0]) && tenantId ? 1 : 0;
+  const usable =
+    name === 'conditions' ? operands : operands.filter((operand) => !isTenantCondition({ LeftOperand: operand.id }));
+
+  return (
+    <>
       <Stack spacing={1.5} sx={{ mt: 1 }}>
-        {conditions.fields.map((row, index) => (
+        {list.fields.map((row, index) => (
           <ConditionRow
             key={row.id}
             form={form}
+            list={name}
             index={index}
-            operands={operands}
+            operands={usable}
             fixed={index < fixedCount}
             canMoveUp={index > fixedCount}
-            canMoveDown={index >= fixedCount && index < conditions.fields.length - 1}
-            onMove={(to) => conditions.move(index, to)}
-            onRemove={() => conditions.remove(index)}
+            canMoveDown={index >= fixedCount && index < list.fields.length - 1}
+            onMove={(to) => list.move(index, to)}
+            onRemove={() => list.remove(index)}
           />
         ))}
       </Stack>
@@ -74,8 +114,8 @@ export function RuleConditionsTab({ form }: { form: Form }) {
           {listError}
         </Typography>
       )}
-      <Button startIcon={<AddIcon />} sx={{ mt: 1 }} onClick={() => conditions.append(emptyCondition())}>
-        Add Condition
+      <Button startIcon={<AddIcon />} sx={{ mt: 1 }} onClick={() => list.append(emptyCondition())}>
+        {name === 'conditions' ? 'Add Condition' : 'Add Recovery Condition'}
       </Button>
     </>
   );
@@ -83,6 +123,7 @@ export function RuleConditionsTab({ form }: { form: Form }) {
 
 interface ConditionRowProps {
   form: Form;
+  list: ListName;
   index: number;
   operands: readonly LeftOperandOption[];
   fixed: boolean;
@@ -92,12 +133,22 @@ interface ConditionRowProps {
   onRemove: () => void;
 }
 
-function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, onMove, onRemove }: ConditionRowProps) {
+function ConditionRow({
+  form,
+  list,
+  index,
+  operands,
+  fixed,
+  canMoveUp,
+  canMoveDown,
+  onMove,
+  onRemove,
+}: ConditionRowProps) {
   const { control } = form;
   const routeTenantId = useTenantId();
   const tenantId = useWatch({ control, name: 'tenantId' });
-  const leftOperand = useWatch({ control, name: `conditions.${index}.LeftOperand` });
-  const operator = useWatch({ control, name: `conditions.${index}.Operator` });
+  const leftOperand = useWatch({ control, name: `${list}.${index}.LeftOperand` });
+  const operator = useWatch({ control, name: `${list}.${index}.Operator` });
   const operatorOptions: FieldOption[] = (useOperators().data ?? []).map((option) => ({
     value: option.id,
     label: option.label,
@@ -114,12 +165,12 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
   const type = known?.type as LeftOperandType | undefined;
   const choices = useConditionInputOptions(routeTenantId, type, tenantId, hasChoices(type));
   const valueless = operator !== null && (VALUELESS_OPERATORS as number[]).includes(operator);
-  const label = `Condition ${index + 1}`;
+  const label = `${list === 'conditions' ? 'Condition' : 'Recovery Condition'} ${index + 1}`;
 
   const changeOperand = () => {
     // Another operand reads another kind of value: what was entered for the old one goes.
-    form.setValue(`conditions.${index}.RightOperand`, '', { shouldDirty: true });
-    form.setValue(`conditions.${index}.LeftOperandFieldName`, null, { shouldDirty: true });
+    form.setValue(`${list}.${index}.RightOperand`, '', { shouldDirty: true });
+    form.setValue(`${list}.${index}.LeftOperandFieldName`, null, { shouldDirty: true });
   };
 
   return (
@@ -134,7 +185,7 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
           {index > 0 ? (
             <FormSelectField
               control={control}
-              name={`conditions.${index}.Type`}
+              name={`${list}.${index}.Type`}
               label="And/Or"
               options={JOIN_OPTIONS}
               size="small"
@@ -150,7 +201,7 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
         <Box sx={{ width: 180 }}>
           <FormSelectField
             control={control}
-            name={`conditions.${index}.LeftOperand`}
+            name={`${list}.${index}.LeftOperand`}
             label="Left Operand"
             options={operandOptions}
             size="small"
@@ -163,7 +214,7 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
           <Box sx={{ width: 140 }}>
             <FormTextField
               control={control}
-              name={`conditions.${index}.LeftOperandFieldName`}
+              name={`${list}.${index}.LeftOperandFieldName`}
               label="Field Name"
               size="small"
               margin="none"
@@ -174,7 +225,7 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
         <Box sx={{ width: 170 }}>
           <FormSelectField
             control={control}
-            name={`conditions.${index}.Operator`}
+            name={`${list}.${index}.Operator`}
             label="Operator"
             options={operatorOptions}
             size="small"
@@ -184,21 +235,23 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
         </Box>
         {!valueless && (
           <Box sx={{ flex: 1, minWidth: 160 }}>
-            <ConditionValue form={form} index={index} type={type} choices={choices.data} disabled={fixed} />
+            <ConditionValue form={form} list={list} index={index} type={type} choices={choices.data} disabled={fixed} />
           </Box>
         )}
-        <Box sx={{ width: 150 }}>
-          <FormSelectField
-            control={control}
-            name={`conditions.${index}.OccurrencePattern`}
-            label="Occurrence"
-            options={occurrenceOptions}
-            emptyLabel="Every occurrence"
-            size="small"
-            margin="none"
-            disabled={fixed}
-          />
-        </Box>
+        {list === 'conditions' && (
+          <Box sx={{ width: 150 }}>
+            <FormSelectField
+              control={control}
+              name={`${list}.${index}.OccurrencePattern`}
+              label="Occurrence"
+              options={occurrenceOptions}
+              emptyLabel="Every occurrence"
+              size="small"
+              margin="none"
+              disabled={fixed}
+            />
+          </Box>
+        )}
         <Stack direction="row" sx={{ ml: 'auto' }}>
           {fixed ? (
             <Tooltip title="The tenant's condition comes first while the rule has a tenant.">
@@ -236,19 +289,21 @@ function ConditionRow({ form, index, operands, fixed, canMoveUp, canMoveDown, on
 /** Value: a choice for operands with choices, a time span for time spans, else text (spec 002 §5). */
 function ConditionValue({
   form,
+  list,
   index,
   type,
   choices,
   disabled,
 }: {
   form: Form;
+  list: ListName;
   index: number;
   type: LeftOperandType | undefined;
   choices: ConditionInputOption[] | undefined;
   disabled: boolean;
 }) {
   const { control } = form;
-  const name = `conditions.${index}.RightOperand` as const;
+  const name = `${list}.${index}.RightOperand` as const;
   const current = useWatch({ control, name });
   if (type === 'timespan')
     return <TimeSpanField control={control} name={name} label="Value" size="small" disabled={disabled} />;

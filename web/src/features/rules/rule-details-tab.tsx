@@ -8,7 +8,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useController, useWatch, type UseFormReturn } from 'react-hook-form';
-import { RULE_MESSAGES, type RuleValues } from '@cfs/contracts/rules';
+import { RULE_CLOSES_ON, RULE_CLOSES_ON_LABELS, RULE_MESSAGES, type RuleValues } from '@cfs/contracts/rules';
 import {
   CheckboxGroupField,
   FormCheckboxField,
@@ -20,11 +20,15 @@ import {
 import { TimeSpanField } from '../../components/time-span-field';
 import { useSubscriptionOptions } from '../../lib/lookups';
 import { useRuleTypes, useTimeZones } from './api';
-import { DAY_NAMES, withTenantCondition, type RuleFormValues } from './rule-form-values';
+import { DAY_NAMES, recoverable, withTenantCondition, type RuleFormValues } from './rule-form-values';
 import { DailyTimeField, RangeDateField, TimeZoneField } from './rule-time-fields';
 
 type Form = UseFormReturn<RuleFormValues, unknown, RuleValues>;
 
+const CLOSES_ON_OPTIONS: FieldOption[] = RULE_CLOSES_ON.map((value) => ({
+  value,
+  label: RULE_CLOSES_ON_LABELS[value],
+}));
 const DAY_OPTIONS: FieldOption[] = DAY_NAMES.map((name, day) => ({ value: day, label: name.slice(0, 3) }));
 const MONTH_DAYS = Array.from({ length: 31 }, (_, index) => String(index + 1));
 
@@ -33,6 +37,8 @@ export function RuleDetailsTab({ form }: { form: Form }) {
   const { control } = form;
   const tenantId = useWatch({ control, name: 'tenantId' });
   const timeLimited = useWatch({ control, name: 'timeLimited' });
+  const [ruleTypeId, conditions, closesOn] = useWatch({ control, name: ['ruleTypeId', 'conditions', 'closesOn'] });
+  const recovers = recoverable({ ruleTypeId, conditions }) && closesOn === 'recovery';
   const ruleTypes: FieldOption[] = (useRuleTypes().data ?? []).map((type) => ({ value: type.id, label: type.name }));
   const subscriptions = useSubscriptionOptions(tenantId);
   const zones = useTimeZones().data ?? [];
@@ -61,15 +67,41 @@ export function RuleDetailsTab({ form }: { form: Form }) {
           disabled={!tenantId}
         />
       </Stack>
+      {recoverable({ ruleTypeId, conditions }) && (
+        <FormSelectField
+          control={control}
+          name="closesOn"
+          label="A Match Closes When"
+          options={CLOSES_ON_OPTIONS}
+          helperText={
+            recovers
+              ? 'It stays open while its conditions hold, and closes when the recovery conditions (Conditions tab) hold, or when no packet comes for the lifetime ("no data").'
+              : 'It closes when its lifetime runs out, even if the problem is still there.'
+          }
+        />
+      )}
       <Stack direction="row" spacing={3} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <TimeSpanField
           control={control}
           name="matchLifetime"
           label="Lifetime"
           required
-          helperText={RULE_MESSAGES.lifetimeMinimum}
+          helperText={
+            recovers
+              ? `No packet for this long closes a match as no data. ${RULE_MESSAGES.lifetimeMinimum}`
+              : RULE_MESSAGES.lifetimeMinimum
+          }
         />
-        <FormCheckboxField control={control} name="useSlidingExpiration" label="Sliding Expiration" />
+        {recovers ? (
+          <TimeSpanField
+            control={control}
+            name="pendingFor"
+            label="Pending For"
+            helperText="How long the conditions must hold before a match opens; empty: at once."
+          />
+        ) : (
+          <FormCheckboxField control={control} name="useSlidingExpiration" label="Sliding Expiration" />
+        )}
         <FormCheckboxField control={control} name="enabled" label="Enabled" />
       </Stack>
       <TimeLimitationsSwitch form={form} />

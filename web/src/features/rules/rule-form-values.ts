@@ -7,7 +7,14 @@ import {
   TENANT_LEFT_OPERAND,
   VALUELESS_OPERATORS,
 } from '@cfs/contracts/monitoring';
-import { ruleInputSchema, tenantCondition, type RuleInput, type RuleValues } from '@cfs/contracts/rules';
+import {
+  canCloseOnRecovery,
+  ruleInputSchema,
+  tenantCondition,
+  type RuleClosesOn,
+  type RuleInput,
+  type RuleValues,
+} from '@cfs/contracts/rules';
 import { schemaFieldErrors } from '../../components/form-resolver';
 import type { Rule } from './api';
 
@@ -56,6 +63,13 @@ export interface RuleFormValues {
   conditions: ConditionValues[];
   matchActions: ActionValues[];
   expirationActions: ActionValues[];
+  /** How matches close (shown for the rules that can close on recovery; others close on expiry). */
+  closesOn: RuleClosesOn;
+  /** HH:mm:ss, or empty for none. */
+  pendingFor: string;
+  /** The Own Recovery Conditions switch: off sends recoveryConditions as null (the conditions no longer holding). */
+  ownRecovery: boolean;
+  recoveryConditions: ConditionValues[];
 }
 
 export const ALL_DAYS = [0, 1, 2, 3, 4, 5, 6];
@@ -137,6 +151,10 @@ export function ruleFormValues(rule: Rule | undefined, tenantId: string | null):
       conditions: withTenantCondition([], tenantId),
       matchActions: [],
       expirationActions: [],
+      closesOn: 'recovery',
+      pendingFor: '',
+      ownRecovery: false,
+      recoveryConditions: [emptyCondition()],
     };
   }
   const time = timeOf(rule.timeConditions);
@@ -161,18 +179,28 @@ export function ruleFormValues(rule: Rule | undefined, tenantId: string | null):
     useSlidingExpiration: rule.useSlidingExpiration,
     timeLimited: time !== null,
     time: time ?? emptyTime(),
-    conditions: rule.conditions.map((condition) => ({
-      Type: typeof condition.Type === 'number' ? condition.Type : CONDITION_TYPES.And,
-      LeftOperand: typeof condition.LeftOperand === 'number' ? condition.LeftOperand : null,
-      LeftOperandFieldName: text(condition.LeftOperandFieldName),
-      Operator: typeof condition.Operator === 'number' ? condition.Operator : null,
-      RightOperand: text(condition.RightOperand),
-      OccurrencePattern: text(condition.OccurrencePattern),
-    })),
+    conditions: rule.conditions.map(conditionValues),
     matchActions: actions(rule.matchActions),
     expirationActions: actions(rule.expirationActions),
+    closesOn: rule.closesOn,
+    pendingFor: rule.pendingFor ?? '',
+    ownRecovery: rule.recoveryConditions !== null,
+    recoveryConditions: rule.recoveryConditions?.map(conditionValues) ?? [emptyCondition()],
   };
 }
+
+const conditionValues = (condition: Record<string, unknown>): ConditionValues => ({
+  Type: typeof condition.Type === 'number' ? condition.Type : CONDITION_TYPES.And,
+  LeftOperand: typeof condition.LeftOperand === 'number' ? condition.LeftOperand : null,
+  LeftOperandFieldName: text(condition.LeftOperandFieldName),
+  Operator: typeof condition.Operator === 'number' ? condition.Operator : null,
+  RightOperand: text(condition.RightOperand),
+  OccurrencePattern: text(condition.OccurrencePattern),
+});
+
+/** Whether the form's rule can close on recovery (an Ingestion rule without occurrence patterns). */
+export const recoverable = (values: Pick<RuleFormValues, 'ruleTypeId' | 'conditions'>): boolean =>
+  values.ruleTypeId !== null && canCloseOnRecovery({ ruleTypeId: values.ruleTypeId, conditions: values.conditions });
 
 const orNull = (value: string | null | undefined) =>
   value === undefined || value === null || value.trim() === '' ? null : value.trim();
@@ -180,6 +208,7 @@ const orNull = (value: string | null | undefined) =>
 /** What the API takes. Value is dropped for IsEmpty/IsNotEmpty, and timeConditions is null when the switch is off. */
 export function toRuleInput(values: RuleFormValues): RuleInput {
   const time = values.time;
+  const recovers = recoverable(values) && values.closesOn === 'recovery';
   return {
     name: values.name,
     description: orNull(values.description),
@@ -200,21 +229,27 @@ export function toRuleInput(values: RuleFormValues): RuleInput {
           EndRange: time.EndRange,
         })
       : null,
-    conditions: values.conditions.map((condition) => ({
-      Type: condition.Type as 0 | 1,
-      LeftOperand: condition.LeftOperand ?? (undefined as unknown as number),
-      LeftOperandFieldName: orNull(condition.LeftOperandFieldName),
-      Operator: condition.Operator ?? (undefined as unknown as number),
-      RightOperand:
-        condition.Operator !== null && (VALUELESS_OPERATORS as number[]).includes(condition.Operator)
-          ? null
-          : condition.RightOperand,
-      OccurrencePattern: orNull(condition.OccurrencePattern),
-    })),
+    conditions: values.conditions.map(toCondition),
     matchActions: values.matchActions.map(toAction),
     expirationActions: values.expirationActions.map(toAction),
+    // A rule that cannot close on recovery closes on expiry, whatever was chosen before its type changed.
+    closesOn: recovers ? 'recovery' : 'expiry',
+    pendingFor: recovers ? orNull(values.pendingFor) : null,
+    recoveryConditions: recovers && values.ownRecovery ? values.recoveryConditions.map(toCondition) : null,
   };
 }
+
+const toCondition = (condition: ConditionValues) => ({
+  Type: condition.Type as 0 | 1,
+  LeftOperand: condition.LeftOperand ?? (undefined as unknown as number),
+  LeftOperandFieldName: orNull(condition.LeftOperandFieldName),
+  Operator: condition.Operator ?? (undefined as unknown as number),
+  RightOperand:
+    condition.Operator !== null && (VALUELESS_OPERATORS as number[]).includes(condition.Operator)
+      ? null
+      : condition.RightOperand,
+  OccurrencePattern: orNull(condition.OccurrencePattern),
+});
 
 const toAction = (action: ActionValues) => ({
   ActionDefinitionId: action.ActionDefinitionId,
@@ -247,7 +282,7 @@ export const ruleFormResolver: Resolver<RuleFormValues, unknown, RuleValues> = a
 export const RULE_TABS = ['details', 'conditions', 'actions'] as const;
 export type RuleTab = (typeof RULE_TABS)[number];
 export function tabOf(path: string): RuleTab {
-  if (path.startsWith('conditions')) return 'conditions';
+  if (path.startsWith('conditions') || path.startsWith('recoveryConditions')) return 'conditions';
   if (path.startsWith('matchActions') || path.startsWith('expirationActions')) return 'actions';
   return 'details';
 }

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import type { UseFormReturn } from 'react-hook-form';
 import {
+  MATCH_OUTCOME_LABELS,
   RULE_TEST_WINDOW_LABELS,
   type RuleTestResult,
   type RuleTestWindow,
@@ -98,7 +99,7 @@ function RuleTestOutcome({ result }: { result: RuleTestResult }) {
               <TableCell>First Match</TableCell>
               <TableCell>Last Match</TableCell>
               <TableCell align="right">Matches</TableCell>
-              <TableCell>Expirations</TableCell>
+              <TableCell>Closed</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -111,7 +112,12 @@ function RuleTestOutcome({ result }: { result: RuleTestResult }) {
                 <TableCell>
                   {subject.expirations.length === 0
                     ? 'Still open'
-                    : subject.expirations.map((expiry) => formatDateTime(expiry)).join(', ')}
+                    : subject.expirations
+                        .map((expiry, index) => {
+                          const outcome = subject.outcomes[index];
+                          return `${formatDateTime(expiry)}${outcome ? ` (${MATCH_OUTCOME_LABELS[outcome]})` : ''}`;
+                        })
+                        .join(', ')}
                 </TableCell>
               </TableRow>
             ))}
