@@ -236,7 +236,9 @@ describe('rule match semantics', () => {
             const want = entities
               .map((entityId, subject) => ({ entityId, matches: expected.matches[subject]! }))
               .sort((a, b) => a.entityId.localeCompare(b.entityId))
-              .flatMap(({ entityId, matches }) => matches.map((match) => ({ entityId, ...match })));
+              .flatMap(({ entityId, matches }) =>
+                matches.map((match) => ({ entityId, ...match, outcome: match.outcome ?? null })),
+              );
             expect(
               live.rows.map((row) => ({
                 entityId: row.subject_id,
@@ -245,6 +247,7 @@ describe('rule match semantics', () => {
                 count: row.match_count,
                 expires: row.expires.getTime(),
                 closed: row.completion_processed,
+                outcome: row.outcome,
               })),
             ).toEqual(want);
           }
