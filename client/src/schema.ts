@@ -2692,6 +2692,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rulematches/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge open rule matches
+         * @description Records who took the open matches on, when, and their note; it ends with each match.
+         *
+         *     Who may call it: A signed-in user with the permission Rules edit, within the tenants they may work in.
+         */
+        post: operations["acknowledgeRuleMatches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rulematches/silence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Silence open rule matches for a while
+         * @description Silences each match's rule and subject from now for the duration (HH:mm:ss, up to 7 days): their actions are suppressed meanwhile, and the match actions of a match still holding run when it ends.
+         *
+         *     Who may call it: A signed-in user with the permission Rules edit, within the tenants they may work in.
+         */
+        post: operations["silenceRuleMatches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/silences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List silences
+         * @description A page of rows with OData-style options: $filter, $orderby, $top, $skip, $skiptoken, $count, $expand and $select. The answer is tagged (ETag): with If-None-Match it is 304 while nothing it reads has changed.
+         *
+         *     Who may call it: A signed-in user with the permission Rules view, within the tenants they may work in.
+         */
+        get: operations["listSilences"];
+        /**
+         * Create a silence
+         * @description Ahead of time or from now; the matches it covers now are held back at once.
+         *
+         *     Who may call it: A signed-in user with the permission Rules edit, within the tenants they may work in.
+         */
+        put: operations["createSilence"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/silences/Export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export silences as CSV
+         * @description The rows of the list options, as CSV: the columns named by `columns`, in order, under their titles (also answered at `Export()`).
+         *
+         *     Who may call it: A signed-in user with the permission Rules view, within the tenants they may work in.
+         */
+        get: operations["exportSilences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/silences/{ruleSilenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a silence
+         * @description Ends it now; one that has not started goes.
+         *
+         *     Who may call it: A signed-in user with the permission Rules edit, within the tenants they may work in.
+         */
+        delete: operations["deleteSilence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules": {
         parameters: {
             query?: never;
@@ -12091,6 +12207,294 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    acknowledgeRuleMatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ruleMatchIds": [
+                 *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+                 *       ],
+                 *       "note": "Example note"
+                 *     }
+                 */
+                "application/json": {
+                    ruleMatchIds: string[];
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    silenceRuleMatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ruleMatchIds": [
+                 *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+                 *       ],
+                 *       "duration": "01:00:00",
+                 *       "note": "Example note"
+                 *     }
+                 */
+                "application/json": {
+                    ruleMatchIds: string[];
+                    duration: string;
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSilences: {
+        parameters: {
+            query?: {
+                /** @description e.g. contains(name,'con') and enabled eq true */
+                $filter?: string;
+                /** @description e.g. name desc, created */
+                $orderby?: string;
+                /** @description page size */
+                $top?: string;
+                /** @description rows to skip (at most MAX_SKIP; deeper pages follow @odata.nextLink) */
+                $skip?: string;
+                /** @description where the page starts: the token of @odata.nextLink, in place of $skip */
+                $skiptoken?: string;
+                /** @description true: include @odata.count */
+                $count?: string;
+                /** @description declared relations, e.g. tenant */
+                $expand?: string;
+                /** @description fields to include */
+                $select?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        "@odata.count"?: number;
+                        /**
+                         * @description more rows match than @odata.count: counting stopped at the cap
+                         * @enum {boolean}
+                         */
+                        "@cfs.countIsLowerBound"?: true;
+                        value: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description the next page: this request with $skiptoken in place of $skip */
+                        "@odata.nextLink"?: string;
+                    };
+                };
+            };
+            /** @description Not Modified: nothing the answer tagged by If-None-Match reads has changed */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createSilence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tenantId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                 *       "ruleId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                 *       "subjectId": "Example subjectId",
+                 *       "label": "Example label",
+                 *       "starts": "Example starts",
+                 *       "ends": "Example ends",
+                 *       "note": "Example note"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    tenantId: string;
+                    ruleId?: string | null;
+                    subjectId?: string | null;
+                    label?: string | null;
+                    starts: string;
+                    ends: string;
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        ruleSilenceId: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        ruleId: string | null;
+                        subjectId: string | null;
+                        label: string | null;
+                        /** Format: date-time */
+                        starts: string;
+                        /** Format: date-time */
+                        ends: string;
+                        note: string | null;
+                        /** Format: date-time */
+                        created: string;
+                        createdBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportSilences: {
+        parameters: {
+            query?: {
+                /** @description e.g. contains(name,'con') and enabled eq true */
+                $filter?: string;
+                /** @description e.g. name desc, created */
+                $orderby?: string;
+                /** @description page size */
+                $top?: string;
+                /** @description rows to skip (at most MAX_SKIP; deeper pages follow @odata.nextLink) */
+                $skip?: string;
+                /** @description where the page starts: the token of @odata.nextLink, in place of $skip */
+                $skiptoken?: string;
+                /** @description true: include @odata.count */
+                $count?: string;
+                /** @description declared relations, e.g. tenant */
+                $expand?: string;
+                /** @description fields to include */
+                $select?: string;
+                /** @description JSON: [{"field":"tenant/name","title":"Tenant"}], the header titles and cells in order (at most 50) */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteSilence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ruleSilenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
     };

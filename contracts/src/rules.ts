@@ -460,6 +460,12 @@ export const ruleMatchSchema = z.object({
   recovers: z.boolean(),
   /** How it ended, once closed. */
   outcome: z.enum(MATCH_OUTCOMES).nullable(),
+  /** When someone took it on (POST v1/rulematches/acknowledge), who, and their note; it ends with the match. */
+  acknowledged: z.date().nullable(),
+  acknowledgedBy: z.string().nullable(),
+  acknowledgement: z.string().nullable(),
+  /** Until when a silence covers it now (none: not silenced): its actions are suppressed meanwhile. */
+  silencedUntil: z.date().nullable(),
   reason: matchReasonSchema.nullable(),
   created: z.date(),
   modified: z.date(),

@@ -22,6 +22,7 @@ import { packagesArea } from './areas/packages/manifest.js';
 import { devicesArea } from './areas/devices/manifest.js';
 import { blocksArea } from './areas/blocks/manifest.js';
 import { ruleMatchesArea } from './areas/rulematches/manifest.js';
+import { silencesArea } from './areas/silences/manifest.js';
 import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { timelineArea } from './areas/timeline/manifest.js';
@@ -73,6 +74,7 @@ export const AREAS: readonly AreaManifest[] = [
   devicesArea,
   blocksArea,
   ruleMatchesArea,
+  silencesArea,
   rulesArea,
   actionDefinitionsArea,
   actionHistoriesArea,

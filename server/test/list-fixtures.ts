@@ -5,7 +5,7 @@ import type { TestPortal } from './harness.js';
 
 /**
  * At least one row of every list of a tenant the demo seed leaves empty or thin: a device with an
- * operation and an installed package version, a packet, a rule with a match and its action's run,
+ * operation and an installed package version, a packet, a rule with a match, its action's run and a silence,
  * an e-mail, a protocol with a step, an HTTP action, a communication with an activity. Each is
  * written as its area (or its engine) would write it; what goes through the API goes through the
  * typed client (`@cfs/client`), and fails the setup unless it succeeds.
@@ -114,6 +114,20 @@ export async function createRowsOfEveryList(
     })
     .returning('rule_match_id')
     .executeTakeFirstOrThrow();
+  // A silence of the rule over the device, for two hours (the engine's row).
+  await portal.db
+    .insertInto('rule_silence')
+    .values({
+      tenant_id: tenantId,
+      rule_id: rule.rule_id,
+      subject_id: device.device_id,
+      label: 'rows-01',
+      starts: new Date(),
+      ends: new Date(Date.now() + 7_200_000),
+      note: 'Rows',
+      created_by: 'admin',
+    })
+    .execute();
   // What its action did (the engine's action history row).
   await portal.db
     .insertInto('action_history')

@@ -508,6 +508,68 @@ describe('rules (operator)', () => {
     await screenshot(page, 'rules-matches-recovered');
   });
 
+  test('acknowledge and silence open matches in bulk from the Rule Matches drawer; the silence shows in Silences, which ends it', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const tenantId = homeTenantId(session);
+    const word = `hot-${randomUUID().slice(0, 8)}`;
+    const rule = await createRule(session, {
+      name: uniqueName('E2E acknowledged'),
+      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
+      matchActions: [],
+    });
+    await report(
+      session,
+      ['E2E pump A', 'E2E pump B'].map((name) => ({
+        entityId: randomUUID(),
+        timestamp: new Date().toISOString(),
+        message: { Value: word, Properties: { BlockName: name } },
+      })),
+    );
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, tenantId, `?ruleMatchesId=${rule.ruleId}`);
+    const panel = drawer(page);
+    const table = panel.getByRole('table', { name: `Matches of ${rule.name}` });
+    await table.getByText('E2E pump B').waitFor();
+    const actions = panel.getByRole('toolbar', { name: 'Match actions' });
+    expect(await actions.getByRole('button', { name: 'Acknowledge' }).isDisabled()).toBe(true);
+    await table.getByRole('checkbox', { name: 'Choose every open match' }).check();
+    await actions.getByText('2 chosen').waitFor();
+    await actions.getByRole('button', { name: 'Acknowledge' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Acknowledge 2 matches' });
+    await dialog.getByRole('textbox', { name: 'Note' }).fill('Looking at both pumps');
+    await dialog.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(() => table.getByText('Acknowledged by operator').count(), { timeout: 15_000 }).toBe(2);
+    await actions.getByText('Choose open matches').waitFor();
+
+    await table.getByRole('checkbox', { name: 'Choose the match of E2E pump A' }).check();
+    await actions.getByRole('button', { name: 'Silence' }).click();
+    const silence = page.getByRole('dialog', { name: 'Silence 1 match' });
+    await choose(silence, page, 'For', '2 hours');
+    await silence.getByRole('textbox', { name: 'Note' }).fill('Vendor on site');
+    await silence.getByRole('button', { name: 'Silence' }).click();
+    await table.getByText(/^Silenced until /).waitFor({ timeout: 15_000 });
+    expect(await table.getByText(/^Silenced until /).count()).toBe(1);
+    await screenshot(page, 'rules-matches-acknowledged');
+
+    // The silence is listed beside the rules, and ended there.
+    await page.goto(`/${tenantId}/rules?silences=list`);
+    const silences = drawer(page);
+    const list = silences.getByRole('table', { name: 'Silences' });
+    const row = list.getByRole('row', { name: new RegExp(`${rule.name}.*Vendor on site`) });
+    await row.waitFor();
+    await screenshot(page, 'rules-silences');
+    await row.getByRole('button', { name: 'End' }).click();
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+
+    // One made ahead, for every entity of a label, from now for two hours (the form's defaults).
+    const form = silences.getByRole('form', { name: 'New Silence' });
+    await choose(form, page, 'Rule', rule.name);
+    await form.getByRole('textbox', { name: 'Label' }).fill('E2E pump B');
+    await form.getByRole('textbox', { name: 'Note' }).fill('Overhaul');
+    await form.getByRole('button', { name: 'Create Silence' }).click();
+    await list.getByRole('row', { name: /Label E2E pump B.*Overhaul/ }).waitFor({ timeout: 15_000 });
+  });
+
   test('Rule Matches lists the rule’s matches, latest expiry first, with why each fired', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);

@@ -493,6 +493,9 @@ export interface RuleCorrelationMember {
 }
 
 export interface RuleMatch {
+  acknowledged: Timestamp | null;
+  acknowledged_by: string | null;
+  acknowledgement: string | null;
   completion_processed: Generated<boolean>;
   created: Generated<Timestamp>;
   expires: Timestamp;
@@ -511,6 +514,19 @@ export interface RuleMatch {
   rule_match_id: Generated<string>;
   rule_packet: Json | null;
   subject_id: string;
+  tenant_id: string;
+}
+
+export interface RuleSilence {
+  created: Generated<Timestamp>;
+  created_by: string | null;
+  ends: Timestamp;
+  label: string | null;
+  note: string | null;
+  rule_id: string | null;
+  rule_silence_id: Generated<string>;
+  starts: Timestamp;
+  subject_id: string | null;
   tenant_id: string;
 }
 
@@ -882,6 +898,7 @@ export interface DB {
   rule: Rule;
   rule_correlation_member: RuleCorrelationMember;
   rule_match: RuleMatch;
+  rule_silence: RuleSilence;
   saved_view: SavedView;
   stored_file: StoredFile;
   stored_file_chunk: StoredFileChunk;

@@ -2,6 +2,7 @@ import { Fragment, useState } from 'react';
 import { keepPreviousData, useIsFetching, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -11,6 +12,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
@@ -26,9 +28,15 @@ import { fetchList, listQueryKey } from '../lib/list-api';
 import { useLiveQueries } from '../lib/live';
 import type { ODataParams } from '../lib/list-query';
 import { useNow } from '../lib/use-now';
+import { formatDateTime } from '../lib/dates';
 import { DateWithAge } from './date-with-age';
+import { RuleMatchActions } from './rule-match-actions';
 
 export const RULE_MATCHES_PATH = '/v1/rulematches';
+
+/** Open: not closed (on recovery it closes before its expiry) and not yet expired. */
+const isOpenMatch = (match: RuleMatchListRow, now: number) =>
+  !match.completionProcessed && isRuleMatchActive(match.expires, now);
 const ACTION_HISTORIES_PATH = '/v1/actionHistories';
 export type RuleMatchListRow = JsonOf<RuleMatchRow>;
 
@@ -180,19 +188,35 @@ function MatchRow({
   now,
   hideRule,
   hideSubject,
+  choice,
 }: {
   match: RuleMatchListRow;
   now: number;
   hideRule: boolean;
   hideSubject: boolean;
+  /** The row's checkbox, for those who may acknowledge and silence. */
+  choice: { chosen: boolean; onChange: (on: boolean) => void } | undefined;
 }) {
   const [open, setOpen] = useState(false);
-  // A match closed on recovery is over at once, whatever the page's clock last read.
-  const active = !match.completionProcessed && isRuleMatchActive(match.expires, now);
-  const columns = 6 + (hideRule ? 0 : 1) + (hideSubject ? 0 : 1);
+  const active = isOpenMatch(match, now);
+  const silencedUntil =
+    match.silencedUntil && new Date(match.silencedUntil).getTime() > now ? match.silencedUntil : null;
+  const columns = 6 + (hideRule ? 0 : 1) + (hideSubject ? 0 : 1) + (choice ? 1 : 0);
   return (
     <Fragment>
       <TableRow hover sx={{ '& > td': { borderBottom: open ? 'unset' : undefined } }} data-testid="rule-match-row">
+        {choice && (
+          <TableCell padding="checkbox">
+            {active && (
+              <Checkbox
+                size="small"
+                checked={choice.chosen}
+                onChange={(event) => choice.onChange(event.target.checked)}
+                slotProps={{ input: { 'aria-label': `Choose the match of ${match.label ?? match.subjectId}` } }}
+              />
+            )}
+          </TableCell>
+        )}
         <TableCell padding="checkbox">
           <IconButton
             size="small"
@@ -254,7 +278,28 @@ function MatchRow({
                   : undefined
               }
             />
-            {match.inMaintenance && <Chip size="small" label="In Maintenance" color="warning" variant="outlined" />}
+            {silencedUntil ? (
+              <Chip
+                size="small"
+                label={`Silenced until ${formatDateTime(silencedUntil)}`}
+                color="warning"
+                variant="outlined"
+              />
+            ) : (
+              match.inMaintenance && <Chip size="small" label="In Maintenance" color="warning" variant="outlined" />
+            )}
+            {active && match.acknowledged && (
+              <Tooltip
+                title={`${match.acknowledgedBy ?? ''}, ${formatDateTime(match.acknowledged)}${match.acknowledgement ? `: ${match.acknowledgement}` : ''}`}
+              >
+                <Chip
+                  size="small"
+                  label={`Acknowledged by ${match.acknowledgedBy ?? ''}`}
+                  color="info"
+                  variant="outlined"
+                />
+              </Tooltip>
+            )}
           </Box>
         </TableCell>
       </TableRow>
@@ -289,7 +334,11 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
     label = 'Rule matches',
     pageSize = RULE_MATCH_LIST.defaultPageSize,
   } = props;
-  const allowed = usePermissions().has('Rules', 'view');
+  const permissions = usePermissions();
+  const allowed = permissions.has('Rules', 'view');
+  // Acknowledge and Silence: for those who may change rules, on the open matches chosen.
+  const canAct = permissions.has('Rules', 'edit');
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [page, setPage] = useState(0);
   const matches = useRuleMatches(props, page, allowed);
   const now = useNow();
@@ -297,8 +346,20 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
     return <Typography color="text.secondary">Rule matches are shown to users who may view rules.</Typography>;
   if (matches.isError) return <Alert severity="error">The rule matches could not be loaded.</Alert>;
   const rows = matches.data?.rows ?? [];
+  const open = rows.filter((match) => isOpenMatch(match, now));
+  const selected = open.filter((match) => chosen.has(match.ruleMatchId)).map((match) => match.ruleMatchId);
+  const choose = (ids: readonly string[], on: boolean) =>
+    setChosen((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
   return (
     <Box>
+      {canAct && open.length > 0 && <RuleMatchActions selected={selected} onDone={() => setChosen(new Set())} />}
       {matches.isFetching && <LinearProgress />}
       {matches.data && rows.length === 0 && (
         <Typography color="text.secondary">{RULE_MESSAGES.noRuleMatches}</Typography>
@@ -309,6 +370,23 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
             <Table size="small" aria-label={label}>
               <TableHead>
                 <TableRow>
+                  {canAct && (
+                    <TableCell padding="checkbox">
+                      <Checkbox
+                        size="small"
+                        disabled={open.length === 0}
+                        checked={open.length > 0 && selected.length === open.length}
+                        indeterminate={selected.length > 0 && selected.length < open.length}
+                        onChange={(event) =>
+                          choose(
+                            open.map((match) => match.ruleMatchId),
+                            event.target.checked,
+                          )
+                        }
+                        slotProps={{ input: { 'aria-label': 'Choose every open match' } }}
+                      />
+                    </TableCell>
+                  )}
                   <TableCell padding="checkbox" />
                   {!hideRule && <TableCell>Rule</TableCell>}
                   {!hideSubject && <TableCell>Subject</TableCell>}
@@ -327,6 +405,14 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
                     now={now}
                     hideRule={hideRule}
                     hideSubject={hideSubject}
+                    choice={
+                      canAct
+                        ? {
+                            chosen: chosen.has(match.ruleMatchId),
+                            onChange: (on) => choose([match.ruleMatchId], on),
+                          }
+                        : undefined
+                    }
                   />
                 ))}
               </TableBody>

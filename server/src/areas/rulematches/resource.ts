@@ -1,4 +1,5 @@
 import { RULE_MATCH_LIST } from '@cfs/contracts/rule-matches';
+import { silencedUntilSql } from '../../engines/rules/silences.js';
 import { defineResource } from '../../odata/resource.js';
 
 /** The rule a match names, as `$expand=rule` shows it. */
@@ -33,6 +34,10 @@ export const ruleMatchesResource = defineResource({
     pending: { type: 'boolean' },
     recovers: { type: 'boolean' },
     outcome: { type: 'string' },
+    acknowledged: { type: 'datetime' },
+    acknowledgedBy: { type: 'string' },
+    acknowledgement: { type: 'string', sortable: false },
+    silencedUntil: { type: 'datetime', sql: (col) => silencedUntilSql(col), filterable: false, sortable: false },
     reason: { type: 'json' },
     created: { type: 'datetime' },
     modified: { type: 'datetime' },

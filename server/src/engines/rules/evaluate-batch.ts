@@ -4,6 +4,7 @@ import { enqueueMany } from '../jobs/queue.js';
 import { holdsFor, labelOf, reasonFor, type CompiledRule, type PacketSubject } from './compile.js';
 import { recordMatches, type MatchCandidate, type PacketKey } from './matches.js';
 import { rulesFor } from './rule-cache.js';
+import { silenced } from './silences.js';
 import { windowTask } from './window.js';
 import { metrics } from '../../observability/metrics.js';
 
@@ -82,7 +83,10 @@ export async function evaluateBatch(
             last: timestamp,
             packet: matchedPacket,
             reason: reasonFor(rule, subject),
-            inMaintenance: maintained,
+            inMaintenance:
+              maintained ||
+              (rules.silences.length > 0 &&
+                silenced(rules.silences, rule.ruleId, { subjectId: packet.entityId, label }, timestamp)),
           },
         });
       }

@@ -10,6 +10,7 @@ import { inMaintenance } from './evaluate-batch.js';
 import { afterMaintenanceJobs } from './matches.js';
 import { ruleActionTask } from './actions.js';
 import { rulesFor } from './rule-cache.js';
+import { silenced } from './silences.js';
 
 /** How often open matches in maintenance are checked for a window that ended. */
 const MAINTENANCE_END_EVERY_MS = 5000;
@@ -23,6 +24,7 @@ interface Maintained {
   rule_id: string;
   tenant_id: string;
   subject_id: string;
+  label?: string | null;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function subjectsNow(
 export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise<number> {
   const maintained = await scoped(db, ALL_TENANTS)
     .selectFrom('rule_match')
-    .select(['rule_match_id', 'rule_id', 'tenant_id', 'subject_id'])
+    .select(['rule_match_id', 'rule_id', 'tenant_id', 'subject_id', 'label'])
     .where('in_maintenance', '=', true)
     .where('completion_processed', '=', false)
     .where('pending', '=', false)
@@ -109,6 +111,8 @@ export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise
     const subject = subjects.get(match.rule_match_id)!;
     if (inMaintenance(rules.maintenance, subject, now)) continue;
     const rule = rules.all.find((candidate) => candidate.ruleId === match.rule_id);
+    // Still under a silence: its actions wait for its end too.
+    if (silenced(rules.silences, match.rule_id, { subjectId: match.subject_id, label: match.label }, now)) continue;
     // A disabled or removed rule acts no more; its open match runs out as it is.
     if (!rule) continue;
     if (rule.mode === 'packet' && !holdsFor(rule, subject)) continue;

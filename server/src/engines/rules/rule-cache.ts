@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/database.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import { scoped } from '../../db/scoped.js';
 import { compileRule, packetEvaluator, type CompiledRule, type PacketSubject, type RuleRow } from './compile.js';
+import { loadSilences, type CompiledSilence } from './silences.js';
 
 /**
  * The enabled rules that apply to a tenant (its own and the installation's), compiled, kept in
@@ -26,6 +27,8 @@ export interface TenantRules {
   window: readonly CompiledRule[];
   maintenance: readonly CompiledRule[];
   workUnit: readonly CompiledRule[];
+  /** The tenant's silences not over yet (silences.ts): matches they cover are recorded in maintenance. */
+  silences: readonly CompiledSilence[];
 }
 
 const RECHECK_MS = 1000;
@@ -50,7 +53,7 @@ export function forgetRules(db: Db): void {
   caches.get(db)?.clear();
 }
 
-function split(all: CompiledRule[]): TenantRules {
+function split(all: CompiledRule[], silences: readonly CompiledSilence[]): TenantRules {
   const packet = all.filter((rule) => rule.mode === 'packet');
   const maintenance = all.filter((rule) => rule.mode === 'maintenance');
   return {
@@ -63,6 +66,7 @@ function split(all: CompiledRule[]): TenantRules {
     window: all.filter((rule) => rule.mode === 'history' || rule.mode === 'aggregate' || rule.mode === 'correlation'),
     maintenance,
     workUnit: all.filter((rule) => rule.mode === 'workUnit'),
+    silences,
   };
 }
 
@@ -96,16 +100,19 @@ async function load(db: Db, executor: Db | Tx, tenantId: string, entry: Entry | 
   const stamps = await scoped(executor, ALL_TENANTS)
     .selectFrom('rule')
     .select(
-      sql<string>`coalesce(string_agg(rule_id::text || ':' || extract(epoch from modified)::text, ',' ORDER BY rule_id), '')`.as(
-        'fingerprint',
-      ),
+      sql<string>`coalesce(string_agg(rule_id::text || ':' || extract(epoch from modified)::text, ',' ORDER BY rule_id), '')
+        || '|' || (SELECT coalesce(string_agg(rule_silence_id::text || ':' || extract(epoch from ends)::text, ',' ORDER BY rule_silence_id), '')
+          FROM rule_silence WHERE tenant_id = ${tenantId} AND ends > now())`.as('fingerprint'),
     )
     .where('enabled', '=', true)
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('tenant_id', 'is', null)]))
     .executeTakeFirstOrThrow();
   if (entry && entry.fingerprint === stamps.fingerprint) return entry.rules;
   const rows = await loadRuleRows(executor, tenantId);
-  const rules = split(rows.flatMap((row) => compileRule(row) ?? []));
+  const rules = split(
+    rows.flatMap((row) => compileRule(row) ?? []),
+    await loadSilences(executor, tenantId),
+  );
   cacheOf(db).set(tenantId, { fingerprint: stamps.fingerprint, rules, checked: Date.now() });
   return rules;
 }

@@ -13,6 +13,7 @@ import { loadRuleRows, rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
 import { maintenanceEndTask } from './maintenance-end.js';
 import { sweepRecovery } from './recovery.js';
+import { silenced } from './silences.js';
 import { metrics } from '../../observability/metrics.js';
 
 /**
@@ -156,9 +157,9 @@ export async function sweepSilence(db: Db, now = new Date()): Promise<number> {
         ageSeconds: Math.floor((now.getTime() - row.timestamp.getTime()) / 1000),
       };
       if (!holdsFor(rule, subject)) continue;
-      const maintained = tenant.maintenance.some(
-        (maintenance) => maintenance.inTime(now) && holdsFor(maintenance, subject),
-      );
+      const maintained =
+        tenant.maintenance.some((maintenance) => maintenance.inTime(now) && holdsFor(maintenance, subject)) ||
+        silenced(tenant.silences, rule.ruleId, { subjectId: row.entity_id, label: labelOf(subject) }, now);
       candidates.push({
         rule,
         tenantId: row.tenant_id,

@@ -14,6 +14,7 @@ import {
   type CompiledRule,
   type PacketSubject,
 } from './compile.js';
+import { silenced } from './silences.js';
 import { recordMatches, type MatchCandidate } from './matches.js';
 import { lifetimeStart, withinLifetime } from './match-semantics.js';
 import { asNumber, isEmpty } from './operators.js';
@@ -172,18 +173,21 @@ export async function evaluateWindow(
   const packets = await newestPackets(db, tenantId, entityIds, from, at, depth);
   const candidates: MatchCandidate[] = [];
   const members: { rule: CompiledRule; subject: PacketSubject }[] = [];
-  const maintained = (subject: PacketSubject) =>
-    tenantRules.maintenance.some((rule) => rule.inTime(at) && holdsFor(rule, subject));
+  // Held back by a maintenance window over the subject, or by a silence over the rule's match of it.
+  const maintained = (rule: CompiledRule, subject: PacketSubject, subjectId = subject.entityId) =>
+    tenantRules.maintenance.some((maintenance) => maintenance.inTime(at) && holdsFor(maintenance, subject)) ||
+    silenced(tenantRules.silences, rule.ruleId, { subjectId, label: labelOf(subject) }, at);
   for (const rule of rules) {
     for (const newestFirst of packets.values()) {
       const recent = newestFirst.filter((subject) => withinLifetime(subject.timestamp.getTime(), at.getTime(), rule));
       const newest = recent[0];
       if (!newest || !rule.inTime(newest.timestamp)) continue;
       if (rule.mode === 'history' && holdsOverHistory(rule, recent))
-        candidates.push(candidateOf(rule, newest, maintained(newest)));
+        candidates.push(candidateOf(rule, newest, maintained(rule, newest)));
       if (rule.mode === 'aggregate') {
         const folded = aggregateSubject(rule, recent);
-        if (folded && aggregateHolds(rule, folded)) candidates.push(candidateOf(rule, folded, maintained(folded)));
+        if (folded && aggregateHolds(rule, folded))
+          candidates.push(candidateOf(rule, folded, maintained(rule, folded)));
       }
       if (rule.mode === 'correlation' && holdsFor(rule, newest)) members.push({ rule, subject: newest });
     }
@@ -237,7 +241,7 @@ export async function evaluateWindow(
             .map((row) => ({ entityId: row.entity_id, lastSeen: row.last_seen.toISOString() })),
         },
         reason,
-        inMaintenance: maintained(newest),
+        inMaintenance: maintained(rule, newest, tenantId),
       });
     }
     await recordMatches(trx, candidates, at);

@@ -1,9 +1,11 @@
+import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import type { GridColDef } from '@mui/x-data-grid';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import RuleIcon from '@mui/icons-material/Rule';
 import ToggleOffIcon from '@mui/icons-material/ToggleOff';
 import ToggleOnIcon from '@mui/icons-material/ToggleOn';
@@ -28,6 +30,10 @@ const RuleMatchesDrawer = lazyWhenOpened(
   () => import('./rule-matches-drawer'),
   (props) => props.id !== null,
 );
+const SilencesDrawer = lazyWhenOpened(
+  () => import('./silences-drawer'),
+  (props) => props.id !== null,
+);
 
 const RULE_TYPE_OPTIONS = Object.entries(RULE_TYPES).map(([label, value]) => ({ value, label }));
 const ENABLED_ONLY = { id: 'enabled', field: 'enabled', operator: 'is', value: true };
@@ -41,6 +47,8 @@ export default function RulesPage() {
   const list = useListState({ defaults: { sort: [{ field: 'name', direction: 'asc' }], filters: [ENABLED_ONLY] } });
   const editor = useDrawerParam('ruleId', { clear: ['tab'] });
   const matches = useDrawerParam('ruleMatchesId');
+  // Beside maintenance rules: the silences, now and ahead (`?silences=list`).
+  const silences = useDrawerParam('silences');
   const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
   const setShowDisabled = (show: boolean) =>
     list.setFilters((current) => [
@@ -116,18 +124,24 @@ export default function RulesPage() {
         onCreate={() => editor.open('new')}
         onRowClick={(row) => editor.open(row.ruleId)}
         toolbarActions={
-          <FormControlLabel
-            label="Show Disabled Rules"
-            control={
-              <Checkbox
-                size="small"
-                checked={showDisabled}
-                onChange={(event) => setShowDisabled(event.target.checked)}
-              />
-            }
-          />
+          <>
+            <Button size="small" startIcon={<NotificationsOffIcon />} onClick={() => silences.open('list')}>
+              Silences
+            </Button>
+            <FormControlLabel
+              label="Show Disabled Rules"
+              control={
+                <Checkbox
+                  size="small"
+                  checked={showDisabled}
+                  onChange={(event) => setShowDisabled(event.target.checked)}
+                />
+              }
+            />
+          </>
         }
       />
+      <SilencesDrawer id={silences.openId} onClose={silences.close} />
       <RuleMatchesDrawer id={matches.openId} onClose={matches.close} />
       <RuleDrawer
         id={editor.openId}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { guid } from './fields.js';
+
+/**
+ * Silences (docs/features/rules.md "Acknowledge and silence"): for a while, the matches of a
+ * tenant's subjects — of one rule or every rule, of one entity, every entity with a label, or
+ * every entity — are recorded with their actions suppressed, as in maintenance. Made from a match
+ * (POST v1/rulematches/silence) or ahead of time here, beside maintenance rules.
+ */
+export const SILENCE_MESSAGES = {
+  tenantRequired: 'Please choose a tenant.',
+  startsInvalid: 'Please enter a valid start.',
+  endsInvalid: 'Please enter a valid end.',
+  endsAfterStarts: 'The end must be after the start.',
+  endsPassed: 'The end must be in the future.',
+  ruleOfTenant: "The rule must be the tenant's or every tenant's.",
+  saveFailed: 'Unable to save the silence. Please try again.',
+  created: 'Silence created.',
+  ended: 'Silence ended.',
+} as const;
+
+const when = (message: string) =>
+  z
+    .string({ error: message })
+    .refine((text) => !Number.isNaN(Date.parse(text)), message)
+    .transform((text) => new Date(text));
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .nullable()
+  .optional()
+  .transform((value) => value || null);
+
+/** PUT v1/silences. */
+export const silenceInputSchema = z
+  .object({
+    tenantId: guid(SILENCE_MESSAGES.tenantRequired),
+    /** None: every rule of the tenant (and the installation's). */
+    ruleId: guid()
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null),
+    /** An entity's id; none: every entity (with `label`, those of that label). */
+    subjectId: optionalText,
+    /** An entity's label (its block name), compared without regard to case. */
+    label: optionalText,
+    starts: when(SILENCE_MESSAGES.startsInvalid),
+    ends: when(SILENCE_MESSAGES.endsInvalid),
+    note: z
+      .string()
+      .trim()
+      .max(2000)
+      .nullable()
+      .optional()
+      .transform((value) => value || null),
+  })
+  .superRefine((silence, context) => {
+    if (silence.ends <= silence.starts)
+      context.addIssue({ code: 'custom', path: ['ends'], message: SILENCE_MESSAGES.endsAfterStarts });
+    else if (silence.ends.getTime() <= Date.now())
+      context.addIssue({ code: 'custom', path: ['ends'], message: SILENCE_MESSAGES.endsPassed });
+  });
+export type SilenceInput = z.input<typeof silenceInputSchema>;
+export type SilenceValues = z.output<typeof silenceInputSchema>;
+
+export const silenceSchema = z.object({
+  ruleSilenceId: z.uuid(),
+  tenantId: z.uuid(),
+  ruleId: z.uuid().nullable(),
+  subjectId: z.string().nullable(),
+  label: z.string().nullable(),
+  starts: z.date(),
+  ends: z.date(),
+  note: z.string().nullable(),
+  created: z.date(),
+  createdBy: z.string().nullable(),
+});
+export type Silence = z.infer<typeof silenceSchema>;
+
+export const silenceRowSchema = silenceSchema.extend({
+  rule: z.object({ ruleId: z.uuid(), name: z.string() }).nullable().optional(),
+});
+export type SilenceRow = z.infer<typeof silenceRowSchema>;
+
+/** The silences list: those not over, soonest to end first. */
+export const SILENCE_LIST = { defaultOrderBy: 'ends asc', defaultPageSize: 50 } as const;

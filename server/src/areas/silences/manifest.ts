@@ -1,0 +1,8 @@
+import { defineArea } from '../../area.js';
+import { silenceRoutes } from './routes.js';
+
+export const silencesArea = defineArea({
+  name: 'silences',
+  routes: silenceRoutes,
+  apiTags: { Silences: 'Times when the matches of some subjects run no action, made ahead or from a match.' },
+});
