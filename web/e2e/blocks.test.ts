@@ -291,6 +291,39 @@ describe('blocks (admin)', () => {
     expect(screenCalls.filter((call) => call === '/v1/packets')).toHaveLength(1);
   }, 60_000);
 
+  test('a tile shows who acknowledged its entity’s open match and until when it is silenced', async () => {
+    const own = await ownTenant();
+    const entityId = await smallTextBlock(own, 'Watched pump');
+    const word = `hot-${randomUUID().slice(0, 6)}`;
+    const rule = await api<{ ruleId: string }>(admin, '/v1/rules', {
+      method: 'PUT',
+      body: {
+        name: uniqueName('Hot pump'),
+        ruleTypeId: 1,
+        tenantId: own.tenantId,
+        matchLifetime: '01:00:00',
+        conditions: [{ Type: 0, LeftOperand: 1, Operator: 1, RightOperand: word }],
+      },
+    });
+    await report(own.token, [{ entityId, timestamp: new Date().toISOString(), message: { Value: word } }]);
+    const matches = await api<ListResponse<{ ruleMatchId: string }>>(
+      admin,
+      `/v1/rulematches?$filter=ruleId eq ${rule.ruleId}`,
+    );
+    const ruleMatchIds = matches.value.map((match) => match.ruleMatchId);
+    expect(ruleMatchIds).toHaveLength(1);
+    await api(admin, '/v1/rulematches/acknowledge', { method: 'POST', body: { ruleMatchIds, note: 'Mine' } });
+    const page = await signedInPage(browser, 'admin');
+    await blocksPage(page, own.tenantId);
+    const tile = page.getByRole('article', { name: 'Watched pump' });
+    await tile.getByText('Acknowledged by admin').waitFor();
+    expect(await tile.getByText(/^Silenced until/).count()).toBe(0);
+    // Silenced while the screen is open: the tile learns of it without a reload.
+    await api(admin, '/v1/rulematches/silence', { method: 'POST', body: { ruleMatchIds, duration: '01:00:00' } });
+    await tile.getByText(/^Silenced until/).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'blocks-tile-acknowledged');
+  });
+
   test("a block whose entity has not reported shows 'No packet for this entity.', and a refused save toasts the spec's text", async () => {
     const own = await ownTenant();
     const quiet = await smallTextBlock(own, 'Quiet sensor');

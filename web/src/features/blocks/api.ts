@@ -24,6 +24,54 @@ export const BLOCKS_PATH = '/v1/blocks';
 export type BlockRow = JsonOf<Block>;
 export type PacketRow = JsonOf<Packet>;
 
+/** What a tile shows of its entity's open matches: who acknowledged one, until when one is silenced. */
+export interface TileMatchState {
+  acknowledgedBy: string | null;
+  silencedUntil: string | null;
+}
+
+/**
+ * The tenant's open matches that someone acknowledged or that are held back (a silence or
+ * maintenance), by subject: what the tiles mark. Read with the Rules view permission (matches are
+ * part of rules), and told of changes with the rule matches.
+ */
+export function useTileMatchStates(tenantId: string, allowed: boolean, now: number) {
+  const query: ODataParams = {
+    $filter: `tenantId eq ${guidLiteral(tenantId)} and completionProcessed eq false and expires gt ${new Date(now).toISOString()} and (acknowledged ne null or inMaintenance eq true)`,
+    $select: 'ruleMatchId,subjectId,acknowledgedBy,silencedUntil',
+    $orderby: 'expires desc',
+    $top: String(BLOCKS_SHOWN),
+  };
+  const path = '/v1/rulematches';
+  const live = useLiveQueries(allowed ? 'ruleMatches' : undefined, [listQueryKey(path)]);
+  return useQuery({
+    queryKey: listQueryKey(path, query),
+    queryFn: async ({ signal }) => {
+      const page = await fetchList<{ subjectId: string; acknowledgedBy: string | null; silencedUntil: string | null }>(
+        path,
+        query,
+        signal,
+      );
+      const states = new Map<string, TileMatchState>();
+      for (const match of page.rows) {
+        const key = match.subjectId.toLowerCase();
+        const known = states.get(key);
+        states.set(key, {
+          acknowledgedBy: known?.acknowledgedBy ?? match.acknowledgedBy,
+          silencedUntil:
+            [known?.silencedUntil, match.silencedUntil]
+              .filter((until): until is string => !!until)
+              .sort()
+              .at(-1) ?? null,
+        });
+      }
+      return states;
+    },
+    refetchInterval: live ? false : MONITORING_POLLING_MS.blocks,
+    enabled: allowed && isGuid(tenantId),
+  });
+}
+
 /** The tiles of the screen: every block of the tenant, by name, with its entity's colour. */
 const BLOCKS_SHOWN = 1000;
 /** Entity ids per packets request: the ids travel in the address, which servers cap at a few kB. */

@@ -2,10 +2,12 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
+import DoneIcon from '@mui/icons-material/Done';
+import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import { BLOCK_MESSAGES, BLOCK_TYPE_LABELS } from '@cfs/contracts/blocks';
 import { formatPacketValue } from '../../components/packet-view';
 import { formatDateTime, formatRelative } from '../../lib/dates';
-import type { BlockRow, PacketRow } from './api';
+import type { BlockRow, PacketRow, TileMatchState } from './api';
 import { tileColors } from './block-colors';
 
 /**
@@ -16,6 +18,7 @@ import { tileColors } from './block-colors';
 export function BlockTile({
   block,
   packet,
+  matches,
   packetsLoaded,
   now,
   href,
@@ -23,6 +26,8 @@ export function BlockTile({
 }: {
   block: BlockRow;
   packet: PacketRow | undefined;
+  /** Its entity's open matches: acknowledged by someone, silenced until (none: neither). */
+  matches?: TileMatchState | undefined;
   packetsLoaded: boolean;
   now: number;
   href: string;
@@ -69,6 +74,26 @@ export function BlockTile({
           <Typography variant="caption" sx={{ opacity: 0.8 }}>
             {BLOCK_TYPE_LABELS[block.blockTypeId] ?? ''}
           </Typography>
+          {(matches?.acknowledgedBy || matches?.silencedUntil) && (
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
+              {matches.acknowledgedBy && (
+                <Typography variant="caption" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+                  <DoneIcon sx={{ fontSize: '1rem' }} aria-hidden />
+                  Acknowledged by {matches.acknowledgedBy}
+                </Typography>
+              )}
+              {matches.silencedUntil && (
+                <Typography
+                  variant="caption"
+                  sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+                  title={formatDateTime(matches.silencedUntil)}
+                >
+                  <NotificationsOffIcon sx={{ fontSize: '1rem' }} aria-hidden />
+                  Silenced until {formatDateTime(matches.silencedUntil)}
+                </Typography>
+              )}
+            </Box>
+          )}
         </Box>
         {packet ? (
           <>

@@ -12,7 +12,7 @@ import { PageHeader } from '../../lib/page-header';
 import { useNow } from '../../lib/use-now';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam } from '../../lib/url-state';
-import { useBlocks, useLatestPackets } from './api';
+import { useBlocks, useLatestPackets, useTileMatchStates } from './api';
 import { BlockTile } from './block-tile';
 
 // The drawer's code (its form, the chart) loads when a block is first opened: the tiles paint without it.
@@ -32,8 +32,11 @@ export default function BlocksPage() {
   const blocks = useBlocks(tenantId);
   const rows = blocks.data?.rows ?? [];
   const packets = useLatestPackets(rows.map((block) => block.blockId));
-  const canCreate = usePermissions().has('Blocks', 'create');
-  const now = Math.max(useNow(), packets.dataUpdatedAt);
+  const permissions = usePermissions();
+  const canCreate = permissions.has('Blocks', 'create');
+  const clock = useNow();
+  const now = Math.max(clock, packets.dataUpdatedAt);
+  const matchStates = useTileMatchStates(tenantId, permissions.has('Rules', 'view'), clock);
   const updated = Math.max(blocks.dataUpdatedAt, packets.dataUpdatedAt);
   return (
     <>
@@ -77,6 +80,7 @@ export default function BlocksPage() {
               key={block.blockId}
               block={block}
               packet={packets.data?.get(block.blockId.toLowerCase())}
+              matches={matchStates.data?.get(block.blockId.toLowerCase())}
               packetsLoaded={packets.data !== undefined || packets.isError}
               now={now}
               href={drawer.href(block.blockId)}
