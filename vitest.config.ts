@@ -5,11 +5,12 @@ const serverTests = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
 /** The long suites of `npm run test:hard`: processes killed mid-stream, load, backup and restore. */
 const hardTests = ['server/test/hard/**/*.test.ts'];
 /**
- * Browser files that count the answers of the server's change counters (304 Not Modified): a
- * write by a test of another file at the same moment would move the counters under them, so they
- * run alone, after the rest.
+ * Browser files that count the answers of the server's change counters (304 Not Modified), or the
+ * calls a live screen makes (the blocks screen's live stream test): a write by a test of another
+ * file at the same moment would move the counters under them, or tell their stream of a change
+ * (the stream follows tables, not tenants), so they run alone, after the rest.
  */
-const aloneBrowserTests = ['web/e2e/list-polling.test.ts'];
+const aloneBrowserTests = ['web/e2e/list-polling.test.ts', 'web/e2e/blocks.test.ts'];
 
 /**
  * What the browser projects share: the built portal their global setup starts (each file waits

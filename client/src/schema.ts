@@ -2808,6 +2808,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notificationpolicy/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant's notification policy
+         * @description A tenant that never had one answers repeatEvery null: notifications do not repeat.
+         *
+         *     Who may call it: A signed-in user with the permission Rules view, within the tenants they may work in.
+         */
+        get: operations["getNotificationPolicy"];
+        /**
+         * Set a tenant's notification policy
+         * @description repeatEvery (HH:mm:ss, 1 minute to 7 days, or null): how often the Send Email and HTTP match actions of an open match run again while nobody has acknowledged it and no silence or maintenance holds it.
+         *
+         *     Who may call it: A signed-in user with the permission Rules edit, within the tenants they may work in.
+         */
+        put: operations["saveNotificationPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules": {
         parameters: {
             query?: never;
@@ -12486,6 +12514,85 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getNotificationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        tenantId: string;
+                        repeatEvery: string | null;
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    saveNotificationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "repeatEvery": "01:00:00"
+                 *     }
+                 */
+                "application/json": {
+                    repeatEvery: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        tenantId: string;
+                        repeatEvery: string | null;
+                        modified: string | null;
+                        modifiedBy: string | null;
                     };
                 };
             };

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '1.8.0';
-export const API_DIGEST: string = 'ac2d3a8d2a2c4c38f93fed86697e1bff143ec44023c0b3568ffd0cde4678cb6d';
+export const API_VERSION: string = '1.9.0';
+export const API_DIGEST: string = '686cac9ec727f8e7beae7842a7cd19ed65c874e536d7b1cfe6a984ddfa2f24ae';

@@ -23,6 +23,7 @@ import { devicesArea } from './areas/devices/manifest.js';
 import { blocksArea } from './areas/blocks/manifest.js';
 import { ruleMatchesArea } from './areas/rulematches/manifest.js';
 import { silencesArea } from './areas/silences/manifest.js';
+import { notificationPolicyArea } from './areas/notificationpolicy/manifest.js';
 import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { timelineArea } from './areas/timeline/manifest.js';
@@ -75,6 +76,7 @@ export const AREAS: readonly AreaManifest[] = [
   blocksArea,
   ruleMatchesArea,
   silencesArea,
+  notificationPolicyArea,
   rulesArea,
   actionDefinitionsArea,
   actionHistoriesArea,

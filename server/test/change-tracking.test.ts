@@ -34,6 +34,7 @@ const UNTRACKED = {
   job: 'the job queue, written all the time',
   kysely_migration: 'the migrator’s',
   kysely_migration_lock: 'the migrator’s',
+  notification_policy: 'one row per tenant, read by its own GET, not by a list',
   oidc_payload: 'the embedded identity provider’s sessions',
   packet: 'written all the time; the lists read packet_latest',
   rule_correlation_member: 'the window worker’s working set',

@@ -323,6 +323,13 @@ export interface Location {
   tenant_id: string | null;
 }
 
+export interface NotificationPolicy {
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  repeat_seconds: number | null;
+  tenant_id: string;
+}
+
 export interface OidcPayload {
   consumed_at: Timestamp | null;
   expires_at: Timestamp | null;
@@ -506,10 +513,12 @@ export interface RuleMatch {
   last_match: Timestamp;
   match_count: Generated<number>;
   modified: Generated<Timestamp>;
+  notified: Timestamp | null;
   outcome: string | null;
   pending: Generated<boolean>;
   reason: Json | null;
   recovers: Generated<boolean>;
+  repeats: Generated<number>;
   rule_id: string;
   rule_match_id: Generated<string>;
   rule_packet: Json | null;
@@ -883,6 +892,7 @@ export interface DB {
   entity_owner: EntityOwner;
   job: Job;
   location: Location;
+  notification_policy: NotificationPolicy;
   oidc_payload: OidcPayload;
   operation: Operation;
   operation_log: OperationLog;

@@ -128,7 +128,7 @@ export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise
       subject_id: string;
       label: string | null;
     }>`
-      UPDATE rule_match SET in_maintenance = false, modified = now()
+      UPDATE rule_match SET in_maintenance = false, notified = ${now}, modified = now()
       WHERE rule_match_id = ANY(${released.map(({ match }) => match.rule_match_id)}::uuid[]) AND in_maintenance AND NOT completion_processed
       RETURNING rule_match_id, rule_id, tenant_id, subject_id, label`.execute(trx);
     const rules = new Map(released.map(({ rule }) => [rule.ruleId, rule]));

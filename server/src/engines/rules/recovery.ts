@@ -134,7 +134,7 @@ export async function sweepRecovery(db: Db, now = new Date()): Promise<RecoveryS
     const opened = promote.length
       ? (
           await sql<Recovering>`
-            UPDATE rule_match SET pending = false, modified = now()
+            UPDATE rule_match SET pending = false, notified = ${now}, modified = now()
             WHERE rule_match_id = ANY(${ids(promote)}::uuid[]) AND pending AND NOT completion_processed
             RETURNING rule_match_id, rule_id, tenant_id, subject_id, label, in_maintenance`.execute(trx)
         ).rows

@@ -13,6 +13,7 @@ import { loadRuleRows, rulesFor } from './rule-cache.js';
 import { windowTask } from './window.js';
 import { maintenanceEndTask } from './maintenance-end.js';
 import { sweepRecovery } from './recovery.js';
+import { repeatTask } from './repeat.js';
 import { silenced } from './silences.js';
 import { metrics } from '../../observability/metrics.js';
 
@@ -196,4 +197,5 @@ export const RULE_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [
   workUnitEventsTask,
   silenceTask,
   maintenanceEndTask,
+  repeatTask,
 ];

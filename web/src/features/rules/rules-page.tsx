@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -5,6 +6,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import RuleIcon from '@mui/icons-material/Rule';
 import ToggleOffIcon from '@mui/icons-material/ToggleOff';
@@ -19,6 +21,7 @@ import { ResourceGrid } from '../../components/resource-grid';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
+import { NotificationPolicyDialog } from './notification-policy-dialog';
 import { RULES_PATH, useCopyRule, useDeleteRule, useToggleRule, type Rule } from './api';
 
 // The editor and its form load when first opened.
@@ -49,6 +52,7 @@ export default function RulesPage() {
   const matches = useDrawerParam('ruleMatchesId');
   // Beside maintenance rules: the silences, now and ahead (`?silences=list`).
   const silences = useDrawerParam('silences');
+  const [policyOpen, setPolicyOpen] = useState(false);
   const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
   const setShowDisabled = (show: boolean) =>
     list.setFilters((current) => [
@@ -128,6 +132,9 @@ export default function RulesPage() {
             <Button size="small" startIcon={<NotificationsOffIcon />} onClick={() => silences.open('list')}>
               Silences
             </Button>
+            <Button size="small" startIcon={<NotificationsActiveIcon />} onClick={() => setPolicyOpen(true)}>
+              Notifications
+            </Button>
             <FormControlLabel
               label="Show Disabled Rules"
               control={
@@ -142,6 +149,7 @@ export default function RulesPage() {
         }
       />
       <SilencesDrawer id={silences.openId} onClose={silences.close} />
+      <NotificationPolicyDialog tenantId={tenantId} open={policyOpen} onClose={() => setPolicyOpen(false)} />
       <RuleMatchesDrawer id={matches.openId} onClose={matches.close} />
       <RuleDrawer
         id={editor.openId}

@@ -1,0 +1,10 @@
+import { defineArea } from '../../area.js';
+import { notificationPolicyRoutes } from './routes.js';
+
+export const notificationPolicyArea = defineArea({
+  name: 'notificationpolicy',
+  routes: notificationPolicyRoutes,
+  apiTags: {
+    'Notification policy': "How often an open match's notifications repeat until someone acknowledges it.",
+  },
+});

@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { NOTIFICATION_POLICY_MESSAGES } from '@cfs/contracts/notification-policy';
+import { tenantCondition } from '@cfs/contracts/rules';
+import { DEMO } from '../src/db/demo-ids.js';
+import { ruleActionTask } from '../src/engines/rules/actions.js';
+import { sweepRecovery } from '../src/engines/rules/recovery.js';
+import { repeatNotifications } from '../src/engines/rules/repeat.js';
+import { forgetRules } from '../src/engines/rules/rule-cache.js';
+import { createTokenAs } from './factories.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+const tokens = new Map<string, string>();
+beforeAll(async () => {
+  portal = await createTestPortal();
+  for (const tenantId of [DEMO.contoso, DEMO.fabrikam])
+    tokens.set(tenantId, (await createTokenAs(portal, 'admin', tenantId)).generatedToken);
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+const MINUTE = 60_000;
+const red = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
+const email = {
+  ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
+  Parameters: { Template: 'Rule', IsImportant: 'true' },
+};
+
+/** A recovering rule of the tenant on its own field (above 90), that colours and mails. */
+async function rule(tenantId: string, field: string): Promise<string> {
+  const { rule_id: ruleId } = await portal.db
+    .insertInto('rule')
+    .values({
+      tenant_id: tenantId,
+      name: `Repeat ${field}`,
+      rule_type_id: RULE_TYPES.Ingestion,
+      match_lifetime_seconds: 86_400,
+      closes_on: 'recovery',
+      conditions: JSON.stringify([
+        tenantCondition(tenantId),
+        {
+          Type: 0,
+          LeftOperand: LEFT_OPERANDS.Metric.id,
+          LeftOperandFieldName: field,
+          Operator: OPERATORS.GreaterThan,
+          RightOperand: '90',
+          OccurrencePattern: null,
+        },
+      ]),
+      match_actions: JSON.stringify([red, email]),
+    })
+    .returning('rule_id')
+    .executeTakeFirstOrThrow();
+  forgetRules(portal.db);
+  return ruleId;
+}
+
+async function send(tenantId: string, entityId: string, field: string, value: number) {
+  const response = await portal.app.inject({
+    method: 'POST',
+    url: '/v1/packets',
+    payload: [{ entityId, timestamp: new Date().toISOString(), message: { Metrics: { [field]: value } } }],
+    headers: { authorization: `Bearer ${tokens.get(tenantId)}` },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+async function openMatch(ruleId: string) {
+  return portal.db
+    .selectFrom('rule_match')
+    .selectAll()
+    .where('rule_id', '=', ruleId)
+    .where('completion_processed', '=', false)
+    .executeTakeFirstOrThrow();
+}
+
+/** The keys of a match's action jobs, after its id. */
+async function jobKeys(ruleMatchId: string): Promise<string[]> {
+  const jobs = await portal.db
+    .selectFrom('job')
+    .select('key')
+    .where('task', '=', ruleActionTask.name)
+    .where('key', 'like', `${ruleMatchId}:%`)
+    .orderBy('job_id')
+    .execute();
+  return jobs.map((job) => job.key.slice(ruleMatchId.length + 1));
+}
+
+const later = (minutes: number) => new Date(Date.now() + minutes * MINUTE);
+
+describe('repeat notifications', () => {
+  it('the tenant’s policy, read and set through the API: none at first, a span from a minute to a week, audited', async () => {
+    const first = await portal.as('operator2', { method: 'GET', url: `/v1/notificationpolicy/${DEMO.fabrikam}` });
+    expect(first.json()).toMatchObject({ tenantId: DEMO.fabrikam, repeatEvery: null, modified: null });
+    const saved = await portal.as('operator2', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.fabrikam}`,
+      payload: { repeatEvery: '00:30:00' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ repeatEvery: '00:30:00', modifiedBy: 'operator2' });
+    for (const repeatEvery of ['00:00:30', '200:00:00', '30 minutes']) {
+      const refused = await portal.as('operator2', {
+        method: 'PUT',
+        url: `/v1/notificationpolicy/${DEMO.fabrikam}`,
+        payload: { repeatEvery },
+      });
+      expect(refused.statusCode, repeatEvery).toBe(400);
+      expect(refused.json<{ errors: Record<string, string[]> }>().errors.repeatEvery).toEqual([
+        NOTIFICATION_POLICY_MESSAGES.repeatInvalid,
+      ]);
+    }
+    // Another tenant's policy is not there for Contoso's operator; a reader may not change it.
+    expect(
+      (await portal.as('operator', { method: 'GET', url: `/v1/notificationpolicy/${DEMO.fabrikam}` })).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await portal.as('enduser', {
+          method: 'PUT',
+          url: `/v1/notificationpolicy/${DEMO.contoso}`,
+          payload: { repeatEvery: null },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const audited = await portal.db
+      .selectFrom('audit_event')
+      .select(['action', 'entity_type'])
+      .where('entity_id', '=', DEMO.fabrikam)
+      .where('entity_type', '=', 'notificationPolicy')
+      .execute();
+    expect(audited).toEqual([{ action: 'create', entity_type: 'notificationPolicy' }]);
+    await portal.as('operator2', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.fabrikam}`,
+      payload: { repeatEvery: null },
+    });
+  });
+
+  it('runs the notifying actions of an unacknowledged open match again every period, once each with several workers, and stops when it is acknowledged', async () => {
+    const set = await portal.as('operator', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.contoso}`,
+      payload: { repeatEvery: '00:05:00' },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const field = `Rep${randomUUID().slice(0, 8)}`;
+    const ruleId = await rule(DEMO.contoso, field);
+    await send(DEMO.contoso, randomUUID(), field, 95);
+    const match = await openMatch(ruleId);
+    expect(await jobKeys(match.rule_match_id)).toEqual(['match:0', 'match:1']);
+
+    const mine = async (at: Date) => {
+      await Promise.all([repeatNotifications(portal.db, at), repeatNotifications(portal.db, at)]);
+      return jobKeys(match.rule_match_id);
+    };
+    // Not before the period; then the email again (not the colour), once though two workers swept.
+    expect(await mine(later(4))).toEqual(['match:0', 'match:1']);
+    expect(await mine(later(5.5))).toEqual(['match:0', 'match:1', 'match:repeat:1:1']);
+    expect(await mine(later(6))).toEqual(['match:0', 'match:1', 'match:repeat:1:1']);
+    expect(await mine(later(11))).toEqual(['match:0', 'match:1', 'match:repeat:1:1', 'match:repeat:2:1']);
+    expect((await openMatch(ruleId)).repeats).toBe(2);
+
+    // Acknowledged: no more repeats.
+    const acknowledged = await portal.as('operator', {
+      method: 'POST',
+      url: '/v1/rulematches/acknowledge',
+      payload: { ruleMatchIds: [match.rule_match_id] },
+    });
+    expect(acknowledged.statusCode).toBe(200);
+    expect(await mine(later(30))).toHaveLength(4);
+  });
+
+  it('does not repeat a silenced match, a closed one, or one of a tenant whose policy does not repeat', async () => {
+    await portal.as('operator', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.contoso}`,
+      payload: { repeatEvery: '00:05:00' },
+    });
+    const field = `Hold${randomUUID().slice(0, 8)}`;
+    const ruleId = await rule(DEMO.contoso, field);
+    const [silencedEntity, closedEntity] = [randomUUID(), randomUUID()];
+    await send(DEMO.contoso, silencedEntity, field, 95);
+    await send(DEMO.contoso, closedEntity, field, 95);
+    const matches = await portal.db.selectFrom('rule_match').selectAll().where('rule_id', '=', ruleId).execute();
+    const silenced = matches.find((row) => row.subject_id === silencedEntity)!;
+    const closed = matches.find((row) => row.subject_id === closedEntity)!;
+    const answer = await portal.as('operator', {
+      method: 'POST',
+      url: '/v1/rulematches/silence',
+      payload: { ruleMatchIds: [silenced.rule_match_id], duration: '04:00:00' },
+    });
+    expect(answer.statusCode).toBe(200);
+    await send(DEMO.contoso, closedEntity, field, 20);
+    await sweepRecovery(portal.db);
+    await repeatNotifications(portal.db, later(10));
+    expect(await jobKeys(silenced.rule_match_id)).toEqual(['match:0', 'match:1']);
+    expect(await jobKeys(closed.rule_match_id)).toEqual(['match:0', 'match:1']);
+
+    // Fabrikam's policy does not repeat: its open match is left alone.
+    await portal.as('operator2', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.fabrikam}`,
+      payload: { repeatEvery: null },
+    });
+    const fabrikamField = `Fab${randomUUID().slice(0, 8)}`;
+    const fabrikamRule = await rule(DEMO.fabrikam, fabrikamField);
+    await send(DEMO.fabrikam, randomUUID(), fabrikamField, 99);
+    const fabrikamMatch = await openMatch(fabrikamRule);
+    await repeatNotifications(portal.db, later(60));
+    expect(await jobKeys(fabrikamMatch.rule_match_id)).toEqual(['match:0', 'match:1']);
+  });
+});

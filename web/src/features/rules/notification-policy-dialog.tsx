@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  NOTIFICATION_POLICY_MESSAGES,
+  NOTIFICATION_REPEAT_CHOICES,
+  type NotificationPolicy,
+  type NotificationPolicyInput,
+} from '@cfs/contracts/notification-policy';
+import { usePermissions } from '../../auth/session-data';
+import { apiGet, apiSend } from '../../lib/api-client';
+import { pathId } from '../../lib/ids';
+import type { JsonOf } from '../../lib/json-types';
+import { useApiMutation } from '../../lib/mutations';
+
+const NEVER = 'never';
+
+/** "every 15 minutes", "every hour", "every 24 hours" for a span of NOTIFICATION_REPEAT_CHOICES. */
+function repeatLabel(span: string): string {
+  const [hours = 0, minutes = 0] = span.split(':').map(Number);
+  if (hours === 0) return `Every ${minutes} minutes`;
+  return hours === 1 && minutes === 0 ? 'Every hour' : `Every ${hours} hours`;
+}
+
+/**
+ * The tenant's notification policy (docs/features/rules.md "Repeat notifications"), from the Rules
+ * page: how often an open match's Send Email and HTTP actions run again until someone acknowledges
+ * it. Read by those who may view rules, changed by those who may edit them.
+ */
+export function NotificationPolicyDialog({
+  tenantId,
+  open,
+  onClose,
+}: {
+  tenantId: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const path = `/v1/notificationpolicy/${pathId(tenantId)}`;
+  const policy = useQuery({
+    queryKey: ['notificationpolicy', tenantId],
+    queryFn: ({ signal }) => apiGet<JsonOf<NotificationPolicy>>(path, undefined, { signal }),
+    enabled: open,
+  });
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>Notifications</DialogTitle>
+      {policy.isPending && <LinearProgress />}
+      {policy.data && (
+        <PolicyForm key={policy.data.modified ?? 'none'} path={path} policy={policy.data} onClose={onClose} />
+      )}
+    </Dialog>
+  );
+}
+
+function PolicyForm({
+  path,
+  policy,
+  onClose,
+}: {
+  path: string;
+  policy: JsonOf<NotificationPolicy>;
+  onClose: () => void;
+}) {
+  const canEdit = usePermissions().has('Rules', 'edit');
+  const [repeat, setRepeat] = useState(policy.repeatEvery ?? NEVER);
+  const save = useApiMutation({
+    mutationFn: (input: NotificationPolicyInput) => apiSend<JsonOf<NotificationPolicy>>('PUT', path, input),
+    invalidate: [['notificationpolicy']],
+    successMessage: NOTIFICATION_POLICY_MESSAGES.saved,
+    errorMessage: (error) => error.message,
+    onSuccess: onClose,
+  });
+  const choices: string[] = [...NOTIFICATION_REPEAT_CHOICES];
+  if (policy.repeatEvery && !choices.includes(policy.repeatEvery)) choices.push(policy.repeatEvery);
+  return (
+    <>
+      <DialogContent dividers>
+        <Typography variant="body2" color="text.secondary" gutterBottom>
+          While a match is open and nobody has acknowledged it, its Send Email and HTTP actions run again this often. A
+          silence or maintenance window holds them back; acknowledging or closing the match stops them.
+        </Typography>
+        <TextField
+          select
+          fullWidth
+          margin="normal"
+          label="Repeat Notifications"
+          value={repeat}
+          disabled={!canEdit}
+          onChange={(event) => setRepeat(event.target.value)}
+        >
+          <MenuItem value={NEVER}>Never</MenuItem>
+          {choices.map((span) => (
+            <MenuItem key={span} value={span}>
+              {NOTIFICATION_REPEAT_CHOICES.includes(span as (typeof NOTIFICATION_REPEAT_CHOICES)[number])
+                ? repeatLabel(span)
+                : `Every ${span}`}
+            </MenuItem>
+          ))}
+        </TextField>
+        {policy.modifiedBy && (
+          <Typography variant="caption" color="text.secondary">
+            Last changed by {policy.modifiedBy}.
+          </Typography>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{canEdit ? 'Cancel' : 'Close'}</Button>
+        {canEdit && (
+          <Button
+            variant="contained"
+            disabled={save.isPending}
+            onClick={() => save.mutate({ repeatEvery: repeat === NEVER ? null : repeat })}
+          >
+            Save
+          </Button>
+        )}
+      </DialogActions>
+    </>
+  );
+}
