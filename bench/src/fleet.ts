@@ -170,6 +170,8 @@ async function benchRules(db: Db, tenantId: string): Promise<string[]> {
         name: `Bench rule ${index + 1}`,
         rule_type_id: RULE_TYPES.Ingestion,
         match_lifetime_seconds: 300,
+        // As a new Ingestion rule is made: its matches close on recovery (the sweep's work is the worker's).
+        closes_on: 'recovery',
         conditions: JSON.stringify([tenantCondition(tenantId), ...conditions]),
       })),
     )

@@ -297,6 +297,25 @@ describe('matches that close on recovery', () => {
     expect(tested.subjects[0]?.outcomes).toEqual(['noData']);
   });
 
+  it('a sweep reaches every recovering match, a batch at a time', async () => {
+    const field = `Cpu${randomUUID().slice(0, 8)}`;
+    const spec = { lifetimeMinutes: 10, pendingMinutes: 0, recoverBelow: null };
+    const ruleId = await insertRule(recoveringValues(field, spec), spec);
+    const entities = Array.from({ length: 5 }, () => randomUUID());
+    const at = (value: number, secondsAgo: number) =>
+      entities.map((entityId) => ({
+        entityId,
+        timestamp: new Date(Date.now() - secondsAgo * 1000).toISOString(),
+        message: { Metrics: { [field]: value } },
+      }));
+    await post(at(95, 2));
+    await post(at(10, 0));
+    // Batches of two over five matches (and every other recovering match there is): all five recover.
+    await sweepRecovery(portal.db, new Date(), 2);
+    const rows = await matchesOf(ruleId);
+    expect(rows.map((row) => row.outcome)).toEqual(['recovered', 'recovered', 'recovered', 'recovered', 'recovered']);
+  });
+
   it('the Test and the live path agree on pending, recovery, hysteresis and no data over random packet sequences', async () => {
     const start = hoursAgo(8);
     let runs = 0;

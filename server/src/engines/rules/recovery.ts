@@ -10,7 +10,7 @@ import { actionJobs } from './matches.js';
 import { replayRecovering, replayRecoveringDue, type ReplayedMatch } from './match-semantics.js';
 import { rulesFor } from './rule-cache.js';
 
-/** Recovering matches (open or pending) a sweep looks at, at most. */
+/** Recovering matches (open or pending) a sweep reads and writes at a time. */
 export const RECOVERY_SWEEP_MAX = 5000;
 
 interface Recovering {
@@ -50,9 +50,29 @@ export interface RecoverySweep {
  * state), so that a packet ingested meanwhile, or another worker's sweep, wins; the decisions of a
  * sweep are written in one transaction with the jobs they enqueue.
  */
-export async function sweepRecovery(db: Db, now = new Date()): Promise<RecoverySweep> {
+export async function sweepRecovery(db: Db, now = new Date(), batchSize = RECOVERY_SWEEP_MAX): Promise<RecoverySweep> {
+  const total: RecoverySweep = { opened: 0, recovered: 0, cancelled: 0 };
+  // Every recovering match, a batch at a time in (rule, subject) order, so that none waits behind others.
+  let after: Recovering | undefined;
+  for (;;) {
+    const batch = await sweepBatch(db, now, batchSize, after);
+    total.opened += batch.sweep.opened;
+    total.recovered += batch.sweep.recovered;
+    total.cancelled += batch.sweep.cancelled;
+    if (!batch.last) return total;
+    after = batch.last;
+  }
+}
+
+/** One batch of `sweepRecovery` after `after` (by rule and subject); `last`: its last row when it was full. */
+async function sweepBatch(
+  db: Db,
+  now: Date,
+  batchSize: number,
+  after: Recovering | undefined,
+): Promise<{ sweep: RecoverySweep; last?: Recovering }> {
   // The engine looks at matches of every tenant (it answers nobody): unscoped by design.
-  const rows: Recovering[] = await scoped(db, ALL_TENANTS)
+  let query = scoped(db, ALL_TENANTS)
     .selectFrom('rule_match')
     .select([
       'rule_match_id',
@@ -67,12 +87,15 @@ export async function sweepRecovery(db: Db, now = new Date()): Promise<RecoveryS
       'expires',
     ])
     .where('recovers', '=', true)
-    .where('completion_processed', '=', false)
-    .orderBy('rule_id')
-    .orderBy('subject_id')
-    .limit(RECOVERY_SWEEP_MAX)
-    .execute();
-  if (rows.length === 0) return { opened: 0, recovered: 0, cancelled: 0 };
+    .where('completion_processed', '=', false);
+  if (after)
+    query = query.where((eb) =>
+      eb(eb.refTuple('rule_id', 'subject_id'), '>', eb.tuple(after.rule_id, after.subject_id)),
+    );
+  const rows: Recovering[] = await query.orderBy('rule_id').orderBy('subject_id').limit(RECOVERY_SWEEP_MAX).execute();
+  const last = rows.length === RECOVERY_SWEEP_MAX ? rows.at(-1) : undefined;
+  const done = (sweep: RecoverySweep) => (last ? { sweep, last } : { sweep });
+  if (rows.length === 0) return done({ opened: 0, recovered: 0, cancelled: 0 });
   const subjects = await subjectsNow(db, rows, now);
   const promote: { row: Recovering; rule: CompiledRule }[] = [];
   const cancel: Recovering[] = [];
@@ -114,9 +137,9 @@ export async function sweepRecovery(db: Db, now = new Date()): Promise<RecoveryS
       extend.push({ row, expires: new Date(match.expires) });
   }
   if (promote.length + cancel.length + recover.length + extend.length === 0)
-    return { opened: 0, recovered: 0, cancelled: 0 };
+    return done({ opened: 0, recovered: 0, cancelled: 0 });
 
-  return db.transaction().execute(async (trx) => {
+  const sweep = await db.transaction().execute(async (trx) => {
     const ids = (list: readonly { row: Recovering }[] | readonly Recovering[]) =>
       list.map((entry) => ('row' in entry ? entry.row : entry).rule_match_id);
     const lasts = (list: readonly { row: Recovering }[] | readonly Recovering[]) =>
@@ -167,4 +190,5 @@ export async function sweepRecovery(db: Db, now = new Date()): Promise<RecoveryS
     ]);
     return { opened: opened.length, recovered: recovered.length, cancelled: Number(cancelled ?? 0n) };
   });
+  return done(sweep);
 }
