@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INTERVAL_PATTERN, intervalSeconds } from './device-operations.js';
+import { optionalText } from './fields.js';
 import { ruleMatchSchema } from './rules.js';
 
 /**
@@ -42,13 +43,7 @@ const matchIds = z
   .array(z.uuid({ error: RULE_MATCH_MESSAGES.notFound }), { error: RULE_MATCH_MESSAGES.idsRequired })
   .min(1, RULE_MATCH_MESSAGES.idsRequired)
   .max(500, RULE_MATCH_MESSAGES.tooMany);
-const note = z
-  .string()
-  .trim()
-  .max(2000)
-  .nullable()
-  .optional()
-  .transform((value) => value || null);
+const note = optionalText(2000);
 
 /** POST v1/rulematches/acknowledge: someone takes the open matches on, with a note. */
 export const acknowledgeMatchesSchema = z.object({ ruleMatchIds: matchIds, note });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from './fields.js';
+import { guid, optionalText } from './fields.js';
 
 /**
  * Silences (docs/features/rules.md "Acknowledge and silence"): for a while, the matches of a
@@ -24,14 +24,6 @@ const when = (message: string) =>
     .string({ error: message })
     .refine((text) => !Number.isNaN(Date.parse(text)), message)
     .transform((text) => new Date(text));
-const optionalText = z
-  .string()
-  .trim()
-  .max(200)
-  .nullable()
-  .optional()
-  .transform((value) => value || null);
-
 /** PUT v1/silences. */
 export const silenceInputSchema = z
   .object({
@@ -42,18 +34,12 @@ export const silenceInputSchema = z
       .optional()
       .transform((value) => value ?? null),
     /** An entity's id; none: every entity (with `label`, those of that label). */
-    subjectId: optionalText,
+    subjectId: optionalText(200),
     /** An entity's label (its block name), compared without regard to case. */
-    label: optionalText,
+    label: optionalText(200),
     starts: when(SILENCE_MESSAGES.startsInvalid),
     ends: when(SILENCE_MESSAGES.endsInvalid),
-    note: z
-      .string()
-      .trim()
-      .max(2000)
-      .nullable()
-      .optional()
-      .transform((value) => value || null),
+    note: optionalText(2000),
   })
   .superRefine((silence, context) => {
     if (silence.ends <= silence.starts)

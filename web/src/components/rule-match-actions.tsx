@@ -12,17 +12,11 @@ import DoneIcon from '@mui/icons-material/Done';
 import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import { SILENCE_DURATIONS, type AcknowledgeMatches, type SilenceMatches } from '@cfs/contracts/rule-matches';
 import { apiSend } from '../lib/api-client';
+import { formatSpan } from '../lib/dates';
 import { listQueryKey } from '../lib/list-api';
 import { useApiMutation } from '../lib/mutations';
 
 const RULE_MATCHES_KEY = listQueryKey('/v1/rulematches');
-
-/** "30 minutes", "1 hour", "24 hours" for a duration of SILENCE_DURATIONS. */
-function durationLabel(duration: string): string {
-  const [hours = 0, minutes = 0] = duration.split(':').map(Number);
-  if (hours === 0) return `${minutes} minutes`;
-  return `${hours} ${hours === 1 ? 'hour' : 'hours'}${minutes ? ` ${minutes} minutes` : ''}`;
-}
 
 type Kind = 'acknowledge' | 'silence';
 
@@ -96,7 +90,7 @@ export function RuleMatchActions({ selected, onDone }: { selected: readonly stri
             >
               {SILENCE_DURATIONS.map((choice) => (
                 <MenuItem key={choice} value={choice}>
-                  {durationLabel(choice)}
+                  {formatSpan(choice)}
                 </MenuItem>
               ))}
             </TextField>

@@ -4,7 +4,15 @@ import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { describe, expect, it } from 'vitest';
 import { DATE_FORMAT, SHORT_DATE_FORMAT, TIME_FORMAT } from '@cfs/contracts/constants';
-import { daysUntil, formatDate, formatDateTime, formatRelative, formatShortDateTime, formatTime } from './dates';
+import {
+  daysUntil,
+  formatDate,
+  formatDateTime,
+  formatRelative,
+  formatShortDateTime,
+  formatSpan,
+  formatTime,
+} from './dates';
 
 const instant = '2026-03-05T19:07:09Z';
 
@@ -108,5 +116,16 @@ describe('dates as the date library shows them', () => {
           new RegExp(`^(in )?${months < 12 ? `${months} mo` : `${Math.round(span / 12)} y`}( ago)?$`),
         );
     }
+  });
+});
+
+describe('formatSpan', () => {
+  it('says a span in hours and minutes', () => {
+    expect(['00:30:00', '01:00:00', '04:30:00', '24:00:00'].map(formatSpan)).toEqual([
+      '30 minutes',
+      '1 hour',
+      '4 hours 30 minutes',
+      '24 hours',
+    ]);
   });
 });

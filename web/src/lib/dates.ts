@@ -178,3 +178,13 @@ export function formatRelative(value: DateInput, now: DateInput = new Date()): s
   }
   return diff > 0 ? `${amount} ago` : `in ${amount}`;
 }
+
+/** A time span `HH:mm:ss` in words: "30 minutes", "1 hour", "4 hours 30 minutes". */
+export function formatSpan(span: string): string {
+  const [hours = 0, minutes = 0] = span.split(':').map(Number);
+  const words = [
+    hours > 0 ? `${hours} ${hours === 1 ? 'hour' : 'hours'}` : '',
+    minutes > 0 || hours === 0 ? `${minutes} minutes` : '',
+  ];
+  return words.filter(Boolean).join(' ');
+}

@@ -66,13 +66,20 @@ export async function loadSilences(db: Db | Tx, tenantId: string): Promise<Compi
   }));
 }
 
-/** The SQL form of `silenced` for rows of `rule_match` (as `m`) at `at`: the latest end of the silences covering it. */
-export function silencedUntilSql(match: (column: string) => RawBuilder<unknown>, at: RawBuilder<unknown> = sql`now()`) {
-  return sql<Date | null>`(SELECT max(s.ends) FROM rule_silence s
-    WHERE s.tenant_id = ${match('tenant_id')} AND s.ends > ${at} AND s.starts <= ${at}
+/**
+ * The SQL form of `silenced`: silence `s` covers the row of `rule_match` named by `match` at `at`
+ * (its tenant, its rule or every rule, its subject or its label or every subject, in its time).
+ */
+function coversSql(match: (column: string) => RawBuilder<unknown>, at: unknown): RawBuilder<boolean> {
+  return sql<boolean>`s.tenant_id = ${match('tenant_id')} AND s.starts <= ${at} AND s.ends > ${at}
       AND (s.rule_id IS NULL OR s.rule_id = ${match('rule_id')})
       AND (s.subject_id IS NULL OR s.subject_id = ${match('subject_id')})
-      AND (s.label IS NULL OR lower(s.label) = lower(${match('label')})))`;
+      AND (s.label IS NULL OR lower(s.label) = lower(${match('label')}))`;
+}
+
+/** The latest end of the silences covering a row of `rule_match` now (the list's `silencedUntil`). */
+export function silencedUntilSql(match: (column: string) => RawBuilder<unknown>) {
+  return sql<Date | null>`(SELECT max(s.ends) FROM rule_silence s WHERE ${coversSql(match, sql`now()`)})`;
 }
 
 /** The open matches of `ids` the caller may see, locked; 400 when one is missing or closed. */
@@ -121,11 +128,7 @@ async function holdCoveredMatches(tx: ScopedDb<Tx>, silence: { rule_silence_id: 
     .where('pending', '=', false)
     .where('expires', '>', now)
     .where(
-      sql<boolean>`EXISTS (SELECT 1 FROM rule_silence s WHERE s.rule_silence_id = ${silence.rule_silence_id}
-      AND s.tenant_id = ${m('tenant_id')} AND s.starts <= ${now} AND s.ends > ${now}
-      AND (s.rule_id IS NULL OR s.rule_id = ${m('rule_id')})
-      AND (s.subject_id IS NULL OR s.subject_id = ${m('subject_id')})
-      AND (s.label IS NULL OR lower(s.label) = lower(${m('label')})))`,
+      sql<boolean>`EXISTS (SELECT 1 FROM rule_silence s WHERE s.rule_silence_id = ${silence.rule_silence_id} AND ${coversSql(m, now)})`,
     )
     .execute();
 }

@@ -17,18 +17,15 @@ import {
 } from '@cfs/contracts/notification-policy';
 import { usePermissions } from '../../auth/session-data';
 import { apiGet, apiSend } from '../../lib/api-client';
+import { formatSpan } from '../../lib/dates';
 import { pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { useApiMutation } from '../../lib/mutations';
 
 const NEVER = 'never';
 
-/** "every 15 minutes", "every hour", "every 24 hours" for a span of NOTIFICATION_REPEAT_CHOICES. */
-function repeatLabel(span: string): string {
-  const [hours = 0, minutes = 0] = span.split(':').map(Number);
-  if (hours === 0) return `Every ${minutes} minutes`;
-  return hours === 1 && minutes === 0 ? 'Every hour' : `Every ${hours} hours`;
-}
+/** "Every 15 minutes", "Every hour", "Every 24 hours" for a repeat span. */
+const repeatLabel = (span: string): string => (span === '01:00:00' ? 'Every hour' : `Every ${formatSpan(span)}`);
 
 /**
  * The tenant's notification policy (docs/features/rules.md "Repeat notifications"), from the Rules
@@ -100,9 +97,7 @@ function PolicyForm({
           <MenuItem value={NEVER}>Never</MenuItem>
           {choices.map((span) => (
             <MenuItem key={span} value={span}>
-              {NOTIFICATION_REPEAT_CHOICES.includes(span as (typeof NOTIFICATION_REPEAT_CHOICES)[number])
-                ? repeatLabel(span)
-                : `Every ${span}`}
+              {repeatLabel(span)}
             </MenuItem>
           ))}
         </TextField>
