@@ -12547,6 +12547,8 @@ export interface operations {
                         /** Format: uuid */
                         tenantId: string;
                         repeatEvery: string | null;
+                        groupBy: ("rule" | "location" | "subscription") | null;
+                        groupWait: string;
                         modified: string | null;
                         modifiedBy: string | null;
                     };
@@ -12572,11 +12574,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "repeatEvery": "01:00:00"
+                 *       "repeatEvery": "01:00:00",
+                 *       "groupBy": null,
+                 *       "groupWait": "00:00:30"
                  *     }
                  */
                 "application/json": {
                     repeatEvery: string | null;
+                    /** @default null */
+                    groupBy?: ("rule" | "location" | "subscription") | null;
+                    /** @default 00:00:30 */
+                    groupWait?: string;
                 };
             };
         };
@@ -12591,6 +12599,8 @@ export interface operations {
                         /** Format: uuid */
                         tenantId: string;
                         repeatEvery: string | null;
+                        groupBy: ("rule" | "location" | "subscription") | null;
+                        groupWait: string;
                         modified: string | null;
                         modifiedBy: string | null;
                     };
@@ -13316,6 +13326,14 @@ export interface operations {
                             name: string;
                             runs: number;
                         }[];
+                        notifications: {
+                            groupBy: ("rule" | "location" | "subscription") | null;
+                            groupWait: string;
+                            repeatEvery: string | null;
+                            matches: number;
+                            sent: number;
+                            repeats: number;
+                        } | null;
                     };
                 };
             };

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '1.9.0';
-export const API_DIGEST: string = '686cac9ec727f8e7beae7842a7cd19ed65c874e536d7b1cfe6a984ddfa2f24ae';
+export const API_VERSION: string = '1.10.0';
+export const API_DIGEST: string = 'a5a2426d70bfaba62ab7cf7a47e56b6469e18c3c83a844b42ca57d73d6bd6347';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFICATION_GROUP_BY } from './notification-policy.js';
 import { formatInterval, intervalSeconds, INTERVAL_PATTERN } from './device-operations.js';
 import { guid } from './fields.js';
 import {
@@ -519,8 +520,25 @@ export const ruleTestResultSchema = z.object({
       phase: z.enum(['match', 'expiration']),
       actionDefinitionId: z.string(),
       name: z.string(),
+      /** A notifying match action's runs are the notifications below: its groups and repeats. */
       runs: z.number(),
     }),
   ),
+  /**
+   * What the tenant's notification policy would have made of the matches, for the rule's notifying
+   * match actions (Send Email, HTTP calls): how many notifications the matches that opened would have
+   * sent (fewer when grouped) and how many repeats (none acknowledged). Null: the rule has no
+   * notifying match action, or no tenant.
+   */
+  notifications: z
+    .object({
+      groupBy: z.enum(NOTIFICATION_GROUP_BY).nullable(),
+      groupWait: z.string(),
+      repeatEvery: z.string().nullable(),
+      matches: z.number(),
+      sent: z.number(),
+      repeats: z.number(),
+    })
+    .nullable(),
 });
 export type RuleTestResult = z.infer<typeof ruleTestResultSchema>;

@@ -247,12 +247,40 @@ describe('email templates', () => {
           label: 'Server 1',
           phase: 'match',
           when: new Date('2026-01-01T00:00:00Z'),
+          group: null,
         },
       },
     );
     expect(rule.to).toBe(INTERNAL);
     expect(rule.subject).toBe('Rule notification: CPU <high>: Server 1');
     expect(rule.body).toContain('CPU &lt;high&gt;');
+    // One email for a group: its name and count in the subject, every subject named, the rest counted.
+    const matches = Array.from({ length: 52 }, (_, index) => ({
+      ruleMatchId: crypto.randomUUID(),
+      ruleName: index % 2 ? 'Disk full' : 'CPU <high>',
+      subjectId: `dev-${index}`,
+      label: `Server ${index}`,
+    }));
+    const grouped = render(
+      { Template: 'Rule' },
+      {
+        workUnit: null,
+        ruleMatch: {
+          ruleName: 'CPU <high>',
+          subjectId: 'dev-0',
+          label: 'Server 0',
+          phase: 'match',
+          when: new Date('2026-01-01T00:00:00Z'),
+          group: { by: 'location', name: 'North', count: 52, matches },
+        },
+      },
+    );
+    expect(grouped.to).toBe(INTERNAL);
+    expect(grouped.subject).toBe('Rule notification: North: 52 matches');
+    expect(grouped.body).toContain('Server 1 (dev-1): Disk full');
+    expect(grouped.body).toContain('Server 49 (dev-49)');
+    expect(grouped.body).not.toContain('Server 50 (dev-50)');
+    expect(grouped.body).toContain('and 2 more');
     const probe = render(
       { Template: 'AllClear' },
       {

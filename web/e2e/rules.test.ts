@@ -654,6 +654,85 @@ describe('rules (operator)', () => {
     }
   }, 120_000);
 
+  test('matches that open together send one email under a policy that groups by rule, and the Test tells so', async () => {
+    const session = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(session, {
+      name: uniqueName('Groups'),
+      internalNotificationEmailAddress: 'noc@groups.example',
+    });
+    const tenantId = tenant.tenantId;
+    const page = await signedInPage(browser, 'admin');
+    await openRules(page, tenantId);
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Notifications' });
+    await choose(dialog, page, 'Group Notifications', 'By rule');
+    await choose(dialog, page, 'Wait For Others', '10 seconds');
+    await screenshot(page, 'rules-notification-policy');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(
+      await api<{ groupBy: string | null; groupWait: string }>(session, `/v1/notificationpolicy/${tenantId}`),
+    ).toMatchObject({ groupBy: 'rule', groupWait: '00:00:10' });
+
+    const word = `hot-${randomUUID().slice(0, 8)}`;
+    const rule = await createRule(session, {
+      name: uniqueName('E2E grouped'),
+      tenantId,
+      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
+      matchActions: [
+        { ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, Parameters: { Template: 'Rule', IsImportant: 'false' } },
+      ],
+    });
+    const { generatedToken } = await createToken(session, { tenantId });
+    const reported = await fetch(`${portalUrl()}/v1/packets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        ['E2E fan 1', 'E2E fan 2', 'E2E fan 3'].map((name) => ({
+          entityId: randomUUID(),
+          timestamp: new Date().toISOString(),
+          message: { Value: word, Properties: { BlockName: name } },
+        })),
+      ),
+    });
+    expect(reported.status).toBe(200);
+    const db = await portalDatabase();
+    try {
+      const emails = async () =>
+        (
+          await db.query<{ subject: string; body: string }>(
+            `SELECT e.subject, e.body FROM email_outbox e
+             WHERE e.tenant_id = $1 AND e.job_key LIKE '%:match:%' ORDER BY e.email_id`,
+            [tenantId],
+          )
+        ).rows;
+      // Held for ten seconds, then one email for the three (the group sweep runs every 5 s).
+      await expect.poll(async () => (await emails()).length, { timeout: 40_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      const [sent] = await emails();
+      expect(await emails()).toHaveLength(1);
+      expect(sent!.subject).toBe(`Rule notification: ${rule.name}: 3 matches`);
+      for (const name of ['E2E fan 1', 'E2E fan 2', 'E2E fan 3']) expect(sent!.body).toContain(name);
+    } finally {
+      await db.end();
+    }
+
+    // The rule's Test replays the policy over the same packets.
+    await openRules(page, tenantId, `?ruleId=${rule.ruleId}`);
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: `Edit: ${rule.name}` }).waitFor();
+    await panel.getByRole('button', { name: 'Test', exact: true }).click();
+    const test = panel.getByRole('region', { name: 'Test Rule' });
+    await choose(test, page, 'Window', 'Last hour');
+    await test.getByRole('button', { name: 'Run Test' }).click();
+    const notifications = test.getByText(
+      'Notifications: 3 matches would have sent 1 notification (grouped by rule, each group waiting 10 seconds).',
+    );
+    await notifications.waitFor();
+    await notifications.scrollIntoViewIfNeeded();
+    await screenshot(page, 'rules-test-notifications');
+  }, 120_000);
+
   test('Rule Matches lists the rule’s matches, latest expiry first, with why each fired', async () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);

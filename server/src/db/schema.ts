@@ -324,6 +324,8 @@ export interface Location {
 }
 
 export interface NotificationPolicy {
+  group_by: string | null;
+  group_wait_seconds: Generated<number>;
   modified: Generated<Timestamp>;
   modified_by: string | null;
   repeat_seconds: number | null;
@@ -508,6 +510,8 @@ export interface RuleMatch {
   expires: Timestamp;
   first_match: Timestamp;
   first_packet: Json | null;
+  group_key: string | null;
+  grouped: Timestamp | null;
   in_maintenance: Generated<boolean>;
   label: string | null;
   last_match: Timestamp;

@@ -120,8 +120,10 @@ describe('dates as the date library shows them', () => {
 });
 
 describe('formatSpan', () => {
-  it('says a span in hours and minutes', () => {
-    expect(['00:30:00', '01:00:00', '04:30:00', '24:00:00'].map(formatSpan)).toEqual([
+  it('says a span in hours, minutes and seconds', () => {
+    expect(['00:00:10', '00:01:00', '00:30:00', '01:00:00', '04:30:00', '24:00:00'].map(formatSpan)).toEqual([
+      '10 seconds',
+      '1 minute',
       '30 minutes',
       '1 hour',
       '4 hours 30 minutes',

@@ -179,12 +179,10 @@ export function formatRelative(value: DateInput, now: DateInput = new Date()): s
   return diff > 0 ? `${amount} ago` : `in ${amount}`;
 }
 
-/** A time span `HH:mm:ss` in words: "30 minutes", "1 hour", "4 hours 30 minutes". */
+/** A time span `HH:mm:ss` in words: "10 seconds", "1 minute", "30 minutes", "1 hour", "4 hours 30 minutes". */
 export function formatSpan(span: string): string {
-  const [hours = 0, minutes = 0] = span.split(':').map(Number);
-  const words = [
-    hours > 0 ? `${hours} ${hours === 1 ? 'hour' : 'hours'}` : '',
-    minutes > 0 || hours === 0 ? `${minutes} minutes` : '',
-  ];
-  return words.filter(Boolean).join(' ');
+  const [hours = 0, minutes = 0, seconds = 0] = span.split(':').map(Number);
+  const unit = (count: number, name: string) => (count > 0 ? `${count} ${name}${count === 1 ? '' : 's'}` : '');
+  const words = [unit(hours, 'hour'), unit(minutes, 'minute'), unit(seconds, 'second')].filter(Boolean);
+  return words.length > 0 ? words.join(' ') : '0 minutes';
 }

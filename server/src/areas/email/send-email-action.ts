@@ -57,6 +57,7 @@ async function contextOf(
           label: origin.label,
           phase: origin.phase,
           when,
+          group: origin.group ?? null,
         },
         test: null,
         summary: null,

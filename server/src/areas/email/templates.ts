@@ -12,6 +12,7 @@ import {
   subheadingHtml,
   tableHtml,
 } from '../../engines/email/compose.js';
+import type { RuleNotificationGroup } from '../../engines/actions/run.js';
 
 /**
  * The Send Email action's templates (spec 002 §3 Email parameters IsImportant, Template,
@@ -51,7 +52,14 @@ export interface EmailRuleMatch {
   label: string | null;
   phase: 'match' | 'expiration';
   when: Date;
+  /** One email for a group of matches (the tenant's notification policy groups them), this one the first. */
+  group: RuleNotificationGroup | null;
 }
+
+/** The subjects an email names one by one; the rest are counted. */
+const GROUP_SUBJECTS_NAMED = 50;
+
+const GROUP_BY_LABELS = { rule: 'Rule', location: 'Location', subscription: 'Subscription' } as const;
 
 /** What an email is about: a work unit (protocol actions), a rule match (rule actions) or a test. */
 export interface EmailContext {
@@ -215,6 +223,33 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
       resolution: unit.resolution,
       link: context.test ? null : { href: unit.link, label: `Open work unit #${unit.workUnitId} in the portal` },
       greeting: unit.stakeholderName ? `Hello ${unit.stakeholderName},` : 'Hello,',
+    };
+  }
+  if (match?.group) {
+    const { group } = match;
+    const what = `${GROUP_BY_LABELS[group.by]} "${group.name}"`;
+    const named = group.matches.slice(0, GROUP_SUBJECTS_NAMED).map((each) => {
+      const subject = each.label ? `${each.label} (${each.subjectId})` : each.subjectId;
+      return group.by === 'rule' ? subject : `${subject}: ${each.ruleName}`;
+    });
+    const more = group.count - named.length;
+    return {
+      ref: `${group.count} matches of ${what}`,
+      subjectRef: what,
+      title: `${group.name}: ${group.count} matches`,
+      facts: [
+        ['Grouped by', GROUP_BY_LABELS[group.by]],
+        [GROUP_BY_LABELS[group.by], group.name],
+        ['Matches', String(group.count)],
+        tenant,
+        ['Event', 'Matched'],
+        ['When', utc(match.when)],
+        ['Subjects', `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`],
+      ],
+      description: `${group.count} matches of ${what} opened together; this one notification tells of all of them.`,
+      resolution: null,
+      link: null,
+      greeting: 'Hello,',
     };
   }
   if (match) {

@@ -168,6 +168,23 @@ async function originContext(db: Db, run: ActionRun): Promise<Map<string, string
       context.set('Label', origin.label ?? '');
       context.set('Phase', origin.phase);
       context.set('TenantId', run.tenantId);
+      // A grouped notification: the group, and every match it tells of as JSON (its first match fills the rest).
+      context.set('GroupBy', origin.group?.by ?? '');
+      context.set('GroupName', origin.group?.name ?? '');
+      context.set('GroupCount', String(origin.group?.count ?? 1));
+      context.set(
+        'GroupMatches',
+        JSON.stringify(
+          origin.group?.matches ?? [
+            {
+              ruleMatchId: origin.ruleMatchId,
+              ruleName: origin.ruleName,
+              subjectId: origin.subjectId,
+              label: origin.label,
+            },
+          ],
+        ),
+      );
       break;
     }
     case 'test':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFICATION_GROUP_BY } from '@cfs/contracts/notification-policy';
 import type { Db } from '../../db/database.js';
 
 /**
@@ -7,6 +8,18 @@ import type { Db } from '../../db/database.js';
  * The runner (runner.ts) fills the action's placeholders from `parameters` and the origin's context,
  * performs it (a built-in, or the HTTP call) and writes one action history row per run.
  */
+/** The matches one notification tells of, when a tenant's notification policy groups them. */
+export const ruleNotificationGroupSchema = z.object({
+  by: z.enum(NOTIFICATION_GROUP_BY),
+  /** The rule's, location's or subscription's name. */
+  name: z.string(),
+  /** How many matches; `matches` names the first of them. */
+  count: z.number().int(),
+  matches: z.array(
+    z.object({ ruleMatchId: z.uuid(), ruleName: z.string(), subjectId: z.string(), label: z.string().nullable() }),
+  ),
+});
+
 export const ruleOriginSchema = z.object({
   kind: z.literal('rule'),
   ruleMatchId: z.uuid(),
@@ -17,6 +30,8 @@ export const ruleOriginSchema = z.object({
   phase: z.enum(['match', 'expiration']),
   /** The subject was in maintenance: recorded as Suppressed, not run. */
   suppressed: z.boolean(),
+  /** One notification for a group of matches, run for the first of them (`ruleMatchId`). */
+  group: ruleNotificationGroupSchema.optional(),
 });
 
 export const protocolOriginSchema = z.object({
@@ -63,6 +78,7 @@ export const actionRunSchema = z.object({
   ]),
 });
 export type ActionRun = z.infer<typeof actionRunSchema>;
+export type RuleNotificationGroup = z.infer<typeof ruleNotificationGroupSchema>;
 
 /** What running an action came to, as its action history row records it. */
 export interface ActionOutcome {

@@ -121,6 +121,13 @@ const ACTION_STATUS_NAMES = new Map<number, string>(
 );
 
 /** Writes the run's one history row (a second writer under the same key writes nothing). */
+/** A grouped notification's history row says it told of a group, not of its first match alone. */
+function groupNote({ origin }: ActionRun): string {
+  if (origin.kind !== 'rule' || !origin.group) return '';
+  const { by, name, count } = origin.group;
+  return ` One notification for ${count} matches of ${by} "${name}".`;
+}
+
 async function record(
   executor: Db | Tx,
   run: ActionRun,
@@ -136,7 +143,7 @@ async function record(
       action_definition_id: run.actionDefinitionId,
       result_status_id: outcome.status,
       input_parameters: JSON.stringify(run.parameters),
-      result_detail: outcome.detail,
+      result_detail: outcome.detail + groupNote(run),
       ...links,
       reference_id: outcome.referenceId ?? links.reference_id,
       job_key: key,

@@ -2,9 +2,16 @@ import { z } from 'zod';
 import { ACTION_RESULT_STATUSES, BLOCK_COLORS, BUILT_IN_ACTIONS, type BlockColorName } from '@cfs/contracts/monitoring';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { ActionFailure, type ActionOutcome, type ActionRun, type BuiltInAction } from '../actions/run.js';
+import {
+  ActionFailure,
+  ruleNotificationGroupSchema,
+  type ActionOutcome,
+  type ActionRun,
+  type BuiltInAction,
+} from '../actions/run.js';
 import { recordLastFailure, runAction } from '../actions/runner.js';
 import { defineTask } from '../jobs/task.js';
+import { holdForGroup } from './groups.js';
 
 /** A rule action to run: which match, which phase, the action and its parameters as the rule named them. */
 export const ruleActionJobSchema = z.object({
@@ -19,6 +26,10 @@ export const ruleActionJobSchema = z.object({
   parameters: z.record(z.string(), z.string()),
   /** The subject was in maintenance: recorded as Suppressed, not run. */
   suppressed: z.boolean(),
+  /** Sent by the notification policy's sweep (a group's notification or a repeat): never held for a group. */
+  sweep: z.boolean().optional(),
+  /** The matches this one notification tells of, when the policy grouped them (groups.ts). */
+  group: ruleNotificationGroupSchema.optional(),
 });
 export type RuleActionJob = z.infer<typeof ruleActionJobSchema>;
 
@@ -104,6 +115,7 @@ export function ruleRun(job: RuleActionJob): ActionRun {
       label: job.label,
       phase: job.phase,
       suppressed: job.suppressed,
+      ...(job.group ? { group: job.group } : {}),
     },
   };
 }
@@ -112,6 +124,9 @@ export const ruleActionTask = defineTask({
   name: 'rules.action',
   payload: ruleActionJobSchema,
   attempts: 5,
-  perform: (job, { db, key }) => runAction(db, ruleRun(job), key),
+  // A notifying action of a match that opens waits for its group when the tenant's policy groups.
+  perform: async (job, { db, key }) => {
+    if (!(await holdForGroup(db, job))) await runAction(db, ruleRun(job), key);
+  },
   onFailed: (job, error, { db, key }) => recordLastFailure(db, ruleRun(job), key, error),
 });

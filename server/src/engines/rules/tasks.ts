@@ -14,6 +14,7 @@ import { windowTask } from './window.js';
 import { maintenanceEndTask } from './maintenance-end.js';
 import { sweepRecovery } from './recovery.js';
 import { repeatTask } from './repeat.js';
+import { groupTask } from './groups.js';
 import { silenced } from './silences.js';
 import { metrics } from '../../observability/metrics.js';
 
@@ -198,4 +199,5 @@ export const RULE_ENGINE_TASKS: readonly TaskDefinition<unknown>[] = [
   silenceTask,
   maintenanceEndTask,
   repeatTask,
+  groupTask,
 ];

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { LEFT_OPERANDS, OPERATORS, leftOperandById } from '@cfs/contracts/monitoring';
+import { DEFAULT_GROUP_WAIT } from '@cfs/contracts/notification-policy';
+import { formatInterval, intervalSeconds } from '@cfs/contracts/device-operations';
 import {
   RULE_MESSAGES,
   RULE_TEST_WINDOWS,
@@ -34,6 +36,7 @@ import {
   type ReplayedMatch,
 } from './match-semantics.js';
 import { AGGREGATION_WINDOW_MAX, aggregateHolds, aggregateSubject } from './window.js';
+import { groupByOf, isNotifying, replayNotifications } from './groups.js';
 
 /** Packets a test reads at most; beyond, it reports on the newest it read and says so. */
 export const TEST_PACKETS_MAX = 2_000_000;
@@ -350,9 +353,15 @@ export async function testRule(
         opened: opened.length,
         expirations: opened.flatMap((match) => (match.closed ? [new Date(match.expires).toISOString()] : [])),
         outcomes: opened.flatMap((match) => (match.closed && match.outcome ? [match.outcome] : [])),
+        notices: opened.map((match) => ({
+          opened: match.first + (rule.recovers ? rule.pendingSeconds * 1000 : 0),
+          closes: match.closed ? match.expires : null,
+        })),
       },
     ];
   });
+  const notifications =
+    rule.mode === 'maintenance' ? null : await notificationsOf(db, values, rule, matched, testScope, now.getTime());
   const opened = matched.reduce((total, run) => total + run.opened, 0);
   const expired = matched.reduce((total, run) => total + run.expirations.length, 0);
   const actionIds = [
@@ -374,7 +383,12 @@ export async function testRule(
       phase: 'match' as const,
       actionDefinitionId: action.ActionDefinitionId,
       name: names.get(action.ActionDefinitionId) ?? action.ActionDefinitionId,
-      runs: rule.mode === 'maintenance' ? 0 : opened,
+      runs:
+        rule.mode === 'maintenance'
+          ? 0
+          : notifications && isNotifying(action.ActionDefinitionId)
+            ? notifications.sent + notifications.repeats
+            : opened,
     })),
     ...rule.expirationActions.map((action) => ({
       phase: 'expiration' as const,
@@ -402,5 +416,66 @@ export async function testRule(
         outcomes: run.outcomes,
       })),
     actions,
+    notifications,
+  };
+}
+
+/**
+ * The tenant's notification policy over the replayed matches (groups.ts `replayNotifications`):
+ * for a rule of one tenant with a notifying match action. A location or subscription is the
+ * subject's device's (a subscription else the rule's); a subject of no device has none.
+ */
+async function notificationsOf(
+  db: Db,
+  values: RuleValues,
+  rule: CompiledRule,
+  matched: readonly { subjectId: string; notices: readonly { opened: number; closes: number | null }[] }[],
+  scope: TenantScope,
+  end: number,
+): Promise<RuleTestResult['notifications']> {
+  if (!values.tenantId || !rule.matchActions.some((action) => isNotifying(action.ActionDefinitionId))) return null;
+  const tx = scoped(db, scope);
+  const policy = await tx
+    .selectFrom('notification_policy')
+    .select(['repeat_seconds', 'group_by', 'group_wait_seconds'])
+    .where('tenant_id', '=', values.tenantId)
+    .executeTakeFirst();
+  const groupBy = groupByOf(policy?.group_by ?? null);
+  const deviceIds =
+    groupBy && groupBy !== 'rule' ? matched.map((run) => run.subjectId).filter((id) => UUID_TEXT.test(id)) : [];
+  const devices = new Map(
+    (deviceIds.length === 0
+      ? []
+      : await tx
+          .selectFrom('device')
+          .select(['device_id', 'location_id', 'subscription_id'])
+          .where('device_id', 'in', deviceIds)
+          .execute()
+    ).map((device) => [device.device_id, device]),
+  );
+  const keyOf = (subjectId: string): string => {
+    const device = devices.get(subjectId);
+    if (groupBy === 'location') return device?.location_id ?? '';
+    if (groupBy === 'subscription') return device?.subscription_id ?? values.subscriptionId ?? '';
+    return '';
+  };
+  const notices = matched.flatMap((run) => run.notices.map((notice) => ({ ...notice, key: keyOf(run.subjectId) })));
+  const groupWaitSeconds = policy?.group_wait_seconds ?? intervalSeconds(DEFAULT_GROUP_WAIT) ?? 30;
+  const { sent, repeats } = replayNotifications(
+    notices,
+    {
+      grouped: groupBy !== null,
+      groupWaitMs: groupWaitSeconds * 1000,
+      repeatMs: policy?.repeat_seconds ? policy.repeat_seconds * 1000 : null,
+    },
+    end,
+  );
+  return {
+    groupBy,
+    groupWait: formatInterval(groupWaitSeconds),
+    repeatEvery: policy?.repeat_seconds ? formatInterval(policy.repeat_seconds) : null,
+    matches: notices.length,
+    sent,
+    repeats,
   };
 }

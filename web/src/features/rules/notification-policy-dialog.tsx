@@ -10,8 +10,11 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  NOTIFICATION_GROUP_BY,
+  NOTIFICATION_GROUP_WAIT_CHOICES,
   NOTIFICATION_POLICY_MESSAGES,
   NOTIFICATION_REPEAT_CHOICES,
+  type NotificationGroupBy,
   type NotificationPolicy,
   type NotificationPolicyInput,
 } from '@cfs/contracts/notification-policy';
@@ -23,14 +26,26 @@ import type { JsonOf } from '../../lib/json-types';
 import { useApiMutation } from '../../lib/mutations';
 
 const NEVER = 'never';
+const ALONE = 'alone';
+
+const GROUP_LABELS: Record<NotificationGroupBy, string> = {
+  rule: 'By rule',
+  location: 'By location',
+  subscription: 'By subscription',
+};
+
+/** A choice list that also holds the value the policy has, when the API set one the list lacks. */
+const withCurrent = (choices: readonly string[], current: string | null): string[] =>
+  current && !choices.includes(current) ? [...choices, current] : [...choices];
 
 /** "Every 15 minutes", "Every hour", "Every 24 hours" for a repeat span. */
 const repeatLabel = (span: string): string => (span === '01:00:00' ? 'Every hour' : `Every ${formatSpan(span)}`);
 
 /**
- * The tenant's notification policy (docs/features/rules.md "Repeat notifications"), from the Rules
- * page: how often an open match's Send Email and HTTP actions run again until someone acknowledges
- * it. Read by those who may view rules, changed by those who may edit them.
+ * The tenant's notification policy (docs/features/rules.md "Grouped notifications" and "Repeat
+ * notifications"), from the Rules page: whether matches that open together notify once per rule,
+ * location or subscription, and how often an open match's Send Email and HTTP actions run again
+ * until someone acknowledges it. Read by those who may view rules, changed by those who may edit them.
  */
 export function NotificationPolicyDialog({
   tenantId,
@@ -69,6 +84,8 @@ function PolicyForm({
 }) {
   const canEdit = usePermissions().has('Rules', 'edit');
   const [repeat, setRepeat] = useState(policy.repeatEvery ?? NEVER);
+  const [groupBy, setGroupBy] = useState<string>(policy.groupBy ?? ALONE);
+  const [groupWait, setGroupWait] = useState(policy.groupWait);
   const save = useApiMutation({
     mutationFn: (input: NotificationPolicyInput) => apiSend<JsonOf<NotificationPolicy>>('PUT', path, input),
     invalidate: [['notificationpolicy']],
@@ -76,12 +93,49 @@ function PolicyForm({
     errorMessage: (error) => error.message,
     onSuccess: onClose,
   });
-  const choices: string[] = [...NOTIFICATION_REPEAT_CHOICES];
-  if (policy.repeatEvery && !choices.includes(policy.repeatEvery)) choices.push(policy.repeatEvery);
+  const choices = withCurrent(NOTIFICATION_REPEAT_CHOICES, policy.repeatEvery);
+  const waits = withCurrent(NOTIFICATION_GROUP_WAIT_CHOICES, policy.groupWait);
   return (
     <>
       <DialogContent dividers>
         <Typography variant="body2" color="text.secondary" gutterBottom>
+          Matches that open together can send one notification between them: the first waits, and every match of its
+          group that opens meanwhile is named in the same email or HTTP call.
+        </Typography>
+        <TextField
+          select
+          fullWidth
+          margin="normal"
+          label="Group Notifications"
+          value={groupBy}
+          disabled={!canEdit}
+          onChange={(event) => setGroupBy(event.target.value)}
+        >
+          <MenuItem value={ALONE}>Each match on its own</MenuItem>
+          {NOTIFICATION_GROUP_BY.map((by) => (
+            <MenuItem key={by} value={by}>
+              {GROUP_LABELS[by]}
+            </MenuItem>
+          ))}
+        </TextField>
+        {groupBy !== ALONE && (
+          <TextField
+            select
+            fullWidth
+            margin="normal"
+            label="Wait For Others"
+            value={groupWait}
+            disabled={!canEdit}
+            onChange={(event) => setGroupWait(event.target.value)}
+          >
+            {waits.map((span) => (
+              <MenuItem key={span} value={span}>
+                {formatSpan(span)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <Typography variant="body2" color="text.secondary" gutterBottom sx={{ mt: 2 }}>
           While a match is open and nobody has acknowledged it, its Send Email and HTTP actions run again this often. A
           silence or maintenance window holds them back; acknowledging or closing the match stops them.
         </Typography>
@@ -113,7 +167,13 @@ function PolicyForm({
           <Button
             variant="contained"
             disabled={save.isPending}
-            onClick={() => save.mutate({ repeatEvery: repeat === NEVER ? null : repeat })}
+            onClick={() =>
+              save.mutate({
+                repeatEvery: repeat === NEVER ? null : repeat,
+                groupBy: NOTIFICATION_GROUP_BY.find((by) => by === groupBy) ?? null,
+                groupWait,
+              })
+            }
           >
             Save
           </Button>

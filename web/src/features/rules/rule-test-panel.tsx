@@ -20,7 +20,7 @@ import {
   type RuleTestWindow,
   type RuleValues,
 } from '@cfs/contracts/rules';
-import { formatDateTime } from '../../lib/dates';
+import { formatDateTime, formatSpan } from '../../lib/dates';
 import { useTestRule } from './api';
 import { toRuleInput, type RuleFormValues } from './rule-form-values';
 
@@ -151,6 +151,26 @@ function RuleTestOutcome({ result }: { result: RuleTestResult }) {
           </TableBody>
         </Table>
       )}
+      {result.notifications && <NotificationsLine notifications={result.notifications} />}
     </>
+  );
+}
+
+const GROUP_WORDS = { rule: 'by rule', location: 'by location', subscription: 'by subscription' } as const;
+
+/** What the tenant's notification policy would have made of the matches (its Send Email and HTTP actions). */
+function NotificationsLine({ notifications: n }: { notifications: NonNullable<RuleTestResult['notifications']> }) {
+  const plural = (count: number, one: string, many = `${one}s`) =>
+    `${count.toLocaleString()} ${count === 1 ? one : many}`;
+  const grouping = n.groupBy
+    ? `grouped ${GROUP_WORDS[n.groupBy]}, each group waiting ${formatSpan(n.groupWait)}`
+    : 'each on its own';
+  const repeating = n.repeatEvery
+    ? `, and ${plural(n.repeats, 'repeat')} (every ${formatSpan(n.repeatEvery)}, none acknowledged)`
+    : '';
+  return (
+    <Typography variant="body2" sx={{ mt: 1 }} aria-label="Notifications">
+      {`Notifications: ${plural(n.matches, 'match', 'matches')} would have sent ${plural(n.sent, 'notification')} (${grouping})${repeating}.`}
+    </Typography>
   );
 }
