@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceCredential } from '../src/auth/machine-callers.js';
+import { LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { tenantCondition } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
 import { maintainPacketPartitions, packetPartitions } from '../src/engines/ingestion/partitions.js';
 import { newestPacketsStatement } from '../src/engines/rules/window.js';
+import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { metrics } from '../src/observability/metrics.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
@@ -453,6 +456,72 @@ describe('partition upkeep', () => {
     const latest = await latestOf('operator', ...entities);
     expect(Object.fromEntries(latest.map((row) => [row.entityId, row.message.Value]))).toEqual(
       Object.fromEntries(entities.map((entityId, index) => [entityId, index + 1])),
+    );
+  });
+
+  it('writes batches with rule matches posted at once together too, each match with its own packet', async () => {
+    const field = `Probe${randomUUID().slice(0, 8)}`;
+    const { rule_id: ruleId } = await portal.db
+      .insertInto('rule')
+      .values({
+        tenant_id: DEMO.contoso,
+        name: `Together ${field}`,
+        rule_type_id: RULE_TYPES.Ingestion,
+        match_lifetime_seconds: 600,
+        conditions: JSON.stringify([
+          tenantCondition(DEMO.contoso),
+          {
+            Type: 0,
+            LeftOperand: LEFT_OPERANDS.Metric.id,
+            LeftOperandFieldName: field,
+            Operator: OPERATORS.GreaterThan,
+            RightOperand: '90',
+            OccurrencePattern: null,
+          },
+        ]),
+      })
+      .returning('rule_id')
+      .executeTakeFirstOrThrow();
+    forgetRules(portal.db);
+    const batches = Array.from({ length: 10 }, (_, index) => {
+      const entities = [randomUUID(), randomUUID(), randomUUID()];
+      // The hot packet at another place in each batch, with a value of its own.
+      const hot = index % 3;
+      return {
+        hot: { entityId: entities[hot]!, value: 91 + index },
+        packets: entities.map((entityId, at) =>
+          packet(entityId, minutesAgo(1), at, { Metrics: { [field]: at === hot ? 91 + index : 10 } }),
+        ),
+      };
+    });
+    await post(
+      contosoToken,
+      batches.flatMap((batch) => batch.packets.map((each) => ({ ...each, timestamp: minutesAgo(5) }))),
+    );
+    const commits = async () =>
+      (await metrics.ingestCommitBatches.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
+    const before = await commits();
+    const answers = await Promise.all(batches.map((batch) => post(contosoToken, batch.packets)));
+    expect(answers.map((answer) => answer.json())).toEqual(batches.map(() => ({ accepted: 3, stored: 3 })));
+    expect(await commits()).toBeLessThan(before + batches.length);
+    const matches = await portal.db
+      .selectFrom('rule_match')
+      .select(['subject_id', 'match_count', 'rule_packet'])
+      .where('rule_id', '=', ruleId)
+      .execute();
+    const seen = new Map(
+      matches.map((match) => {
+        const shown = match.rule_packet as { entityId: string; message: { Metrics: Record<string, number> } };
+        return [
+          match.subject_id,
+          { count: match.match_count, entityId: shown.entityId, value: shown.message.Metrics[field] },
+        ];
+      }),
+    );
+    expect(Object.fromEntries(seen)).toEqual(
+      Object.fromEntries(
+        batches.map(({ hot }) => [hot.entityId, { count: 2, entityId: hot.entityId, value: hot.value }]),
+      ),
     );
   });
 

@@ -283,26 +283,6 @@ function writeBatch(executor: Db | Tx, tenantId: string, batch: readonly Accepte
   }>`${batchHead(batchRows([{ tenantId, batch }], newest))} ${historyInsert}`.execute(executor);
 }
 
-/**
- * The batch and the Ingestion rules' matches in one statement (engines/rules/matches.ts): no
- * transaction holds the latest rows locked across round trips. Stops with MATCH_RAN_OUT, keeping
- * nothing, when a matched subject's match ran out unclosed.
- */
-async function writeBatchWithMatches(
-  executor: Db,
-  tenantId: string,
-  batch: readonly Accepted[],
-  newest: ReadonlySet<Accepted>,
-  evaluation: BatchEvaluation,
-): Promise<number> {
-  const { ctes, check } = matchesInStatement(evaluation.candidates);
-  const { rows } = await prepared(sql<{
-    stored: number;
-  }>`${batchHead(batchRows([{ tenantId, batch }], newest))}, stored AS (${historyInsert}), ${ctes}
-    SELECT (SELECT count(*) FROM stored)::int AS stored WHERE ${check}`).execute(executor);
-  return rows[0]?.stored ?? 0;
-}
-
 /** Each entity's newest packet of a batch (the later one of equal times): the one that may move its latest row. */
 function newestOf(batch: readonly Accepted[]): Set<Accepted> {
   const newest = new Map<string, Accepted>();
@@ -357,6 +337,8 @@ const historyInsert = sql`
 interface Waiting {
   tenantId: string;
   batch: readonly Accepted[];
+  /** The Ingestion rules' matches of the batch's packets (positions within the batch). */
+  candidates: BatchEvaluation['candidates'];
   resolve: (stored: number) => void;
   reject: (error: unknown) => void;
 }
@@ -381,10 +363,14 @@ class GroupWriter {
     private readonly maxPackets = 5 * PACKET_LIMITS.maxBatch,
   ) {}
 
-  /** Stores the batch with those waiting beside it; resolves with how many of its packets were new. */
-  write(tenantId: string, batch: readonly Accepted[]): Promise<number> {
+  /**
+   * Stores the batch, and the matches of `candidates`, with those waiting beside it; resolves with
+   * how many of its packets were new. Rejects with MATCH_RAN_OUT, having kept nothing of it, when a
+   * matched subject's match ran out unclosed.
+   */
+  write(tenantId: string, batch: readonly Accepted[], candidates: Waiting['candidates'] = []): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ tenantId, batch, resolve, reject });
+      this.waiting.push({ tenantId, batch, candidates, resolve, reject });
       this.pump();
     });
   }
@@ -404,19 +390,40 @@ class GroupWriter {
     }
   }
 
-  /** One statement for the group's batches: each batch's new packets counted by its number. */
+  /**
+   * One statement for the group's batches: each batch's new packets counted by its number, and the
+   * matches of them all recorded as for one batch (engines/rules/matches.ts), each candidate's packet
+   * named by its position in the whole group. The check runs in a branch of its own, which the
+   * statement always reads: it stops the statement when a subject's match ran out unclosed.
+   */
   private async writeGroup(group: readonly Waiting[]): Promise<Map<number, number>> {
     const newest = newestOf(group.flatMap((item) => item.batch));
-    const { rows } = await prepared(sql<{
-      r: number;
-      stored: number;
-    }>`${batchHead(batchRows(group, newest))}, stored AS (${historyInsert})
-      SELECT i.r, count(*)::int AS stored FROM input i
-      JOIN stored s ON s.entity_id = i.e AND s.timestamp = i.t AND s.content_hash = decode(i.h, 'hex') GROUP BY i.r`).execute(
-      this.db,
-    );
+    let offset = 0;
+    const candidates = group.flatMap((item) => {
+      const before = offset;
+      offset += item.batch.length;
+      return item.candidates.map(({ packetKey, candidate }) => ({
+        packetKey: { ...packetKey, position: packetKey.position + before },
+        candidate,
+      }));
+    });
+    const counts = sql`SELECT i.r, count(*)::int AS stored FROM input i
+      JOIN stored s ON s.entity_id = i.e AND s.timestamp = i.t AND s.content_hash = decode(i.h, 'hex') GROUP BY i.r`;
+    const matches = candidates.length > 0 ? matchesInStatement(candidates) : undefined;
+    const { rows } = await prepared(
+      matches
+        ? sql<{
+            r: number | null;
+            stored: number;
+          }>`${batchHead(batchRows(group, newest))}, stored AS (${historyInsert}), ${matches.ctes}
+          SELECT NULL::int AS r, 0 AS stored WHERE ${matches.check} UNION ALL ${counts}`
+        : sql<{
+            r: number | null;
+            stored: number;
+          }>`${batchHead(batchRows(group, newest))}, stored AS (${historyInsert}) ${counts}`,
+    ).execute(this.db);
     metrics.ingestCommitBatches.observe(group.length);
-    return new Map(rows.map((row) => [row.r, row.stored]));
+    return new Map(rows.flatMap((row) => (row.r === null ? [] : [[row.r, row.stored] as const])));
   }
 
   private async flush(group: readonly Waiting[]): Promise<void> {
@@ -456,10 +463,13 @@ async function storeBatch(db: Db, caller: MachineCaller, batch: readonly Accepte
   // extra round trips.
   if (claimed.length === 0 && !evaluation)
     return { accepted: batch.length, stored: await groupWriterOf(db).write(tenantId, batch) };
-  // Ingestion rules' matches only: in the batch's one statement too.
+  // Ingestion rules' matches only: in the statement of the batches written together too.
   if (claimed.length === 0 && evaluation && evaluation.windowEntities.size === 0) {
     try {
-      return { accepted: batch.length, stored: await writeBatchWithMatches(db, tenantId, batch, newest, evaluation) };
+      return {
+        accepted: batch.length,
+        stored: await groupWriterOf(db).write(tenantId, batch, evaluation.candidates),
+      };
     } catch (error) {
       // A matched subject's match ran out unclosed: stored again below, closing it first.
       if (!isMatchRanOut(error)) throw error;
