@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceCredential } from '../src/auth/machine-callers.js';
-import { LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
-import { tenantCondition } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
 import { maintainPacketPartitions, packetPartitions } from '../src/engines/ingestion/partitions.js';
 import { newestPacketsStatement } from '../src/engines/rules/window.js';
-import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { metrics } from '../src/observability/metrics.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { createMetricRule } from './rule-factories.js';
 
 let portal: TestPortal;
 let contosoToken: string;
@@ -461,28 +459,11 @@ describe('partition upkeep', () => {
 
   it('writes batches with rule matches posted at once together too, each match with its own packet', async () => {
     const field = `Probe${randomUUID().slice(0, 8)}`;
-    const { rule_id: ruleId } = await portal.db
-      .insertInto('rule')
-      .values({
-        tenant_id: DEMO.contoso,
-        name: `Together ${field}`,
-        rule_type_id: RULE_TYPES.Ingestion,
-        match_lifetime_seconds: 600,
-        conditions: JSON.stringify([
-          tenantCondition(DEMO.contoso),
-          {
-            Type: 0,
-            LeftOperand: LEFT_OPERANDS.Metric.id,
-            LeftOperandFieldName: field,
-            Operator: OPERATORS.GreaterThan,
-            RightOperand: '90',
-            OccurrencePattern: null,
-          },
-        ]),
-      })
-      .returning('rule_id')
-      .executeTakeFirstOrThrow();
-    forgetRules(portal.db);
+    const ruleId = await createMetricRule(portal, DEMO.contoso, field, {
+      name: `Together ${field}`,
+      closesOn: 'expiry',
+      lifetimeSeconds: 600,
+    });
     const batches = Array.from({ length: 10 }, (_, index) => {
       const entities = [randomUUID(), randomUUID(), randomUUID()];
       // The hot packet at another place in each batch, with a value of its own.

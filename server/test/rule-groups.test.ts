@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { BUILT_IN_ACTIONS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import { NOTIFICATION_POLICY_MESSAGES, type NotificationPolicyInput } from '@cfs/contracts/notification-policy';
 import { ruleInputSchema, tenantCondition } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
@@ -8,9 +8,9 @@ import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { replayNotifications, sendGroups } from '../src/engines/rules/groups.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { repeatNotifications } from '../src/engines/rules/repeat.js';
-import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { createDevice, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { createMetricRule, metricAbove, postMetric } from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
@@ -40,43 +40,15 @@ async function policy(input: NotificationPolicyInput) {
 }
 
 /** A Contoso rule on its own field (above 90) that colours and mails. */
-async function rule(field: string): Promise<string> {
-  const { rule_id: ruleId } = await portal.db
-    .insertInto('rule')
-    .values({
-      tenant_id: DEMO.contoso,
-      name: `Group ${field}`,
-      rule_type_id: RULE_TYPES.Ingestion,
-      match_lifetime_seconds: 86_400,
-      closes_on: 'recovery',
-      conditions: JSON.stringify([
-        tenantCondition(DEMO.contoso),
-        {
-          Type: 0,
-          LeftOperand: LEFT_OPERANDS.Metric.id,
-          LeftOperandFieldName: field,
-          Operator: OPERATORS.GreaterThan,
-          RightOperand: '90',
-          OccurrencePattern: null,
-        },
-      ]),
-      match_actions: JSON.stringify([red, email]),
-    })
-    .returning('rule_id')
-    .executeTakeFirstOrThrow();
-  forgetRules(portal.db);
-  return ruleId;
-}
-
-async function send(entityId: string, field: string, value: number, timestamp = new Date()) {
-  const response = await portal.app.inject({
-    method: 'POST',
-    url: '/v1/packets',
-    payload: [{ entityId, timestamp: timestamp.toISOString(), message: { Metrics: { [field]: value } } }],
-    headers: { authorization: `Bearer ${token}` },
+const rule = (field: string) =>
+  createMetricRule(portal, DEMO.contoso, field, {
+    name: `Group ${field}`,
+    lifetimeSeconds: 86_400,
+    matchActions: [red, email],
   });
-  expect(response.statusCode, response.body).toBe(200);
-}
+
+const send = (entityId: string, field: string, value: number, timestamp?: Date) =>
+  postMetric(portal, token, { entityId, field, value, ...(timestamp ? { timestamp } : {}) });
 
 async function matchesOf(...ruleIds: string[]) {
   return portal.db
@@ -315,16 +287,7 @@ describe('grouped notifications', () => {
       tenantId: DEMO.contoso,
       matchLifetime: '24:00:00',
       closesOn: 'recovery',
-      conditions: [
-        tenantCondition(DEMO.contoso),
-        {
-          Type: 0,
-          LeftOperand: LEFT_OPERANDS.Metric.id,
-          LeftOperandFieldName: field,
-          Operator: OPERATORS.GreaterThan,
-          RightOperand: '90',
-        },
-      ],
+      conditions: [tenantCondition(DEMO.contoso), metricAbove(field)],
       matchActions: [red, email],
     });
     const grouped = await testRule(portal.db, { kind: 'all' }, values, 'hour');

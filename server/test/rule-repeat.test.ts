@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { NOTIFICATION_POLICY_MESSAGES } from '@cfs/contracts/notification-policy';
-import { tenantCondition } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
 import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { sweepRecovery } from '../src/engines/rules/recovery.js';
 import { repeatNotifications } from '../src/engines/rules/repeat.js';
-import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { createMetricRule, postMetric } from './rule-factories.js';
 
 let portal: TestPortal;
 const tokens = new Map<string, string>();
@@ -30,43 +29,15 @@ const email = {
 };
 
 /** A recovering rule of the tenant on its own field (above 90), that colours and mails. */
-async function rule(tenantId: string, field: string): Promise<string> {
-  const { rule_id: ruleId } = await portal.db
-    .insertInto('rule')
-    .values({
-      tenant_id: tenantId,
-      name: `Repeat ${field}`,
-      rule_type_id: RULE_TYPES.Ingestion,
-      match_lifetime_seconds: 86_400,
-      closes_on: 'recovery',
-      conditions: JSON.stringify([
-        tenantCondition(tenantId),
-        {
-          Type: 0,
-          LeftOperand: LEFT_OPERANDS.Metric.id,
-          LeftOperandFieldName: field,
-          Operator: OPERATORS.GreaterThan,
-          RightOperand: '90',
-          OccurrencePattern: null,
-        },
-      ]),
-      match_actions: JSON.stringify([red, email]),
-    })
-    .returning('rule_id')
-    .executeTakeFirstOrThrow();
-  forgetRules(portal.db);
-  return ruleId;
-}
-
-async function send(tenantId: string, entityId: string, field: string, value: number) {
-  const response = await portal.app.inject({
-    method: 'POST',
-    url: '/v1/packets',
-    payload: [{ entityId, timestamp: new Date().toISOString(), message: { Metrics: { [field]: value } } }],
-    headers: { authorization: `Bearer ${tokens.get(tenantId)}` },
+const rule = (tenantId: string, field: string) =>
+  createMetricRule(portal, tenantId, field, {
+    name: `Repeat ${field}`,
+    lifetimeSeconds: 86_400,
+    matchActions: [red, email],
   });
-  expect(response.statusCode, response.body).toBe(200);
-}
+
+const send = (tenantId: string, entityId: string, field: string, value: number) =>
+  postMetric(portal, tokens.get(tenantId)!, { entityId, field, value });
 
 async function openMatch(ruleId: string) {
   return portal.db

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_MESSAGES, type RuleMatchRow } from '@cfs/contracts/rule-matches';
-import { tenantCondition } from '@cfs/contracts/rules';
 import { SILENCE_MESSAGES } from '@cfs/contracts/silences';
 import { DEMO } from '../src/db/demo-ids.js';
 import { ruleActionTask } from '../src/engines/rules/actions.js';
@@ -12,6 +11,7 @@ import { expireMatches } from '../src/engines/rules/matches.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { createMetricRule, postMetric } from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
@@ -27,50 +27,15 @@ const red = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Co
 const green = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } };
 
 /** A recovering Ingestion rule of Contoso on its own field: above 90 opens, 90 or below recovers. */
-async function rule(field: string): Promise<string> {
-  const { rule_id: ruleId } = await portal.db
-    .insertInto('rule')
-    .values({
-      tenant_id: DEMO.contoso,
-      name: `Silenced ${field}`,
-      rule_type_id: RULE_TYPES.Ingestion,
-      match_lifetime_seconds: 3600,
-      closes_on: 'recovery',
-      conditions: JSON.stringify([
-        tenantCondition(DEMO.contoso),
-        {
-          Type: 0,
-          LeftOperand: LEFT_OPERANDS.Metric.id,
-          LeftOperandFieldName: field,
-          Operator: OPERATORS.GreaterThan,
-          RightOperand: '90',
-          OccurrencePattern: null,
-        },
-      ]),
-      match_actions: JSON.stringify([red]),
-      expiration_actions: JSON.stringify([green]),
-    })
-    .returning('rule_id')
-    .executeTakeFirstOrThrow();
-  forgetRules(portal.db);
-  return ruleId;
-}
-
-async function send(entityId: string, field: string, value: number, name = 'Pump 7') {
-  const response = await portal.app.inject({
-    method: 'POST',
-    url: '/v1/packets',
-    payload: [
-      {
-        entityId,
-        timestamp: new Date().toISOString(),
-        message: { Metrics: { [field]: value }, Properties: { BlockName: name } },
-      },
-    ],
-    headers: { authorization: `Bearer ${token}` },
+const rule = (field: string) =>
+  createMetricRule(portal, DEMO.contoso, field, {
+    name: `Silenced ${field}`,
+    matchActions: [red],
+    expirationActions: [green],
   });
-  expect(response.statusCode, response.body).toBe(200);
-}
+
+const send = (entityId: string, field: string, value: number, name = 'Pump 7') =>
+  postMetric(portal, token, { entityId, field, value, name });
 
 async function matches(ruleId: string) {
   return portal.db.selectFrom('rule_match').selectAll().where('rule_id', '=', ruleId).orderBy('created').execute();

@@ -30,21 +30,54 @@ type RuleRow = JsonOf<Rule>;
  * Rules in the browser (spec 002 §2 Rules, §4, §5 Rule, §8): the grid with Show Disabled Rules,
  * its row actions, and the 75vw editor with its tabs, messages and Test. Each test makes its own rules.
  */
-describe('rules (operator)', () => {
-  const createRule = (session: Session, values: Record<string, unknown> = {}) =>
-    api<RuleRow>(session, '/v1/rules', {
-      method: 'PUT',
-      body: {
-        name: uniqueName('E2E rule'),
-        ruleTypeId: RULE_TYPES.Ingestion,
-        tenantId: homeTenantId(session),
-        matchLifetime: '00:05:00',
-        conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: 'down' }],
-        matchActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }],
-        ...values,
-      },
-    });
+/** A rule made through the API (an Ingestion rule of the session's tenant by default). */
+const createRule = (session: Session, values: Record<string, unknown> = {}) =>
+  api<RuleRow>(session, '/v1/rules', {
+    method: 'PUT',
+    body: {
+      name: uniqueName('E2E rule'),
+      ruleTypeId: RULE_TYPES.Ingestion,
+      tenantId: homeTenantId(session),
+      matchLifetime: '00:05:00',
+      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: 'down' }],
+      matchActions: [{ ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } }],
+      ...values,
+    },
+  });
 
+/**
+ * A rule of the tenant that sends the Rule email when a packet's Value is a word of its own, and
+ * `report`, which sends one packet carrying that word per block name with a token of the tenant.
+ */
+async function mailingRule(session: Session, tenantId: string, name: string) {
+  const word = `word-${randomUUID().slice(0, 8)}`;
+  const rule = await createRule(session, {
+    name: uniqueName(name),
+    tenantId,
+    conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
+    matchActions: [
+      { ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, Parameters: { Template: 'Rule', IsImportant: 'false' } },
+    ],
+  });
+  const { generatedToken } = await createToken(session, { tenantId });
+  const report = async (blocks: readonly string[]) => {
+    const reported = await fetch(`${portalUrl()}/v1/packets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        blocks.map((block) => ({
+          entityId: randomUUID(),
+          timestamp: new Date().toISOString(),
+          message: { Value: word, Properties: { BlockName: block } },
+        })),
+      ),
+    });
+    expect(reported.status).toBe(200);
+  };
+  return { rule, report };
+}
+
+describe('rules (operator)', () => {
   async function openRules(page: Page, tenantId: string, query = ''): Promise<void> {
     await page.goto(`/${tenantId}/rules${query}`);
     // A drawer named in the address is a modal that hides the page behind it from assistive
@@ -591,28 +624,8 @@ describe('rules (operator)', () => {
       '00:15:00',
     );
 
-    const word = `loud-${randomUUID().slice(0, 8)}`;
-    const rule = await createRule(session, {
-      name: uniqueName('E2E repeated'),
-      tenantId,
-      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
-      matchActions: [
-        { ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, Parameters: { Template: 'Rule', IsImportant: 'false' } },
-      ],
-    });
-    const { generatedToken } = await createToken(session, { tenantId });
-    const reported = await fetch(`${portalUrl()}/v1/packets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify([
-        {
-          entityId: randomUUID(),
-          timestamp: new Date().toISOString(),
-          message: { Value: word, Properties: { BlockName: 'E2E siren' } },
-        },
-      ]),
-    });
-    expect(reported.status).toBe(200);
+    const { rule, report: reportBlocks } = await mailingRule(session, tenantId, 'E2E repeated');
+    await reportBlocks(['E2E siren']);
     const db = await portalDatabase();
     try {
       const matchId = async () =>
@@ -674,28 +687,8 @@ describe('rules (operator)', () => {
       await api<{ groupBy: string | null; groupWait: string }>(session, `/v1/notificationpolicy/${tenantId}`),
     ).toMatchObject({ groupBy: 'rule', groupWait: '00:00:10' });
 
-    const word = `hot-${randomUUID().slice(0, 8)}`;
-    const rule = await createRule(session, {
-      name: uniqueName('E2E grouped'),
-      tenantId,
-      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
-      matchActions: [
-        { ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id, Parameters: { Template: 'Rule', IsImportant: 'false' } },
-      ],
-    });
-    const { generatedToken } = await createToken(session, { tenantId });
-    const reported = await fetch(`${portalUrl()}/v1/packets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(
-        ['E2E fan 1', 'E2E fan 2', 'E2E fan 3'].map((name) => ({
-          entityId: randomUUID(),
-          timestamp: new Date().toISOString(),
-          message: { Value: word, Properties: { BlockName: name } },
-        })),
-      ),
-    });
-    expect(reported.status).toBe(200);
+    const { rule, report: reportBlocks } = await mailingRule(session, tenantId, 'E2E grouped');
+    await reportBlocks(['E2E fan 1', 'E2E fan 2', 'E2E fan 3']);
     const db = await portalDatabase();
     try {
       const emails = async () =>

@@ -102,59 +102,36 @@ function PolicyForm({
           Matches that open together can send one notification between them: the first waits, and every match of its
           group that opens meanwhile is named in the same email or HTTP call.
         </Typography>
-        <TextField
-          select
-          fullWidth
-          margin="normal"
+        <ChoiceField
           label="Group Notifications"
           value={groupBy}
           disabled={!canEdit}
-          onChange={(event) => setGroupBy(event.target.value)}
-        >
-          <MenuItem value={ALONE}>Each match on its own</MenuItem>
-          {NOTIFICATION_GROUP_BY.map((by) => (
-            <MenuItem key={by} value={by}>
-              {GROUP_LABELS[by]}
-            </MenuItem>
-          ))}
-        </TextField>
+          onChange={setGroupBy}
+          choices={[
+            [ALONE, 'Each match on its own'],
+            ...NOTIFICATION_GROUP_BY.map((by) => [by, GROUP_LABELS[by]] as const),
+          ]}
+        />
         {groupBy !== ALONE && (
-          <TextField
-            select
-            fullWidth
-            margin="normal"
+          <ChoiceField
             label="Wait For Others"
             value={groupWait}
             disabled={!canEdit}
-            onChange={(event) => setGroupWait(event.target.value)}
-          >
-            {waits.map((span) => (
-              <MenuItem key={span} value={span}>
-                {formatSpan(span)}
-              </MenuItem>
-            ))}
-          </TextField>
+            onChange={setGroupWait}
+            choices={waits.map((span) => [span, formatSpan(span)] as const)}
+          />
         )}
         <Typography variant="body2" color="text.secondary" gutterBottom sx={{ mt: 2 }}>
           While a match is open and nobody has acknowledged it, its Send Email and HTTP actions run again this often. A
           silence or maintenance window holds them back; acknowledging or closing the match stops them.
         </Typography>
-        <TextField
-          select
-          fullWidth
-          margin="normal"
+        <ChoiceField
           label="Repeat Notifications"
           value={repeat}
           disabled={!canEdit}
-          onChange={(event) => setRepeat(event.target.value)}
-        >
-          <MenuItem value={NEVER}>Never</MenuItem>
-          {choices.map((span) => (
-            <MenuItem key={span} value={span}>
-              {repeatLabel(span)}
-            </MenuItem>
-          ))}
-        </TextField>
+          onChange={setRepeat}
+          choices={[[NEVER, 'Never'], ...choices.map((span) => [span, repeatLabel(span)] as const)]}
+        />
         {policy.modifiedBy && (
           <Typography variant="caption" color="text.secondary">
             Last changed by {policy.modifiedBy}.
@@ -180,5 +157,38 @@ function PolicyForm({
         )}
       </DialogActions>
     </>
+  );
+}
+
+/** One of the policy's choices: a select of [value, label] pairs. */
+function ChoiceField({
+  label,
+  value,
+  disabled,
+  onChange,
+  choices,
+}: {
+  label: string;
+  value: string;
+  disabled: boolean;
+  onChange: (value: string) => void;
+  choices: readonly (readonly [string, string])[];
+}) {
+  return (
+    <TextField
+      select
+      fullWidth
+      margin="normal"
+      label={label}
+      value={value}
+      disabled={disabled}
+      onChange={(event) => onChange(event.target.value)}
+    >
+      {choices.map(([choice, text]) => (
+        <MenuItem key={choice} value={choice}>
+          {text}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }
