@@ -2836,6 +2836,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/servicelevels/installation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the installation's service levels
+         * @description The levels every tenant without levels of its own follows.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels view, within the tenants they may work in.
+         */
+        get: operations["getInstallationServiceLevels"];
+        /**
+         * Set the installation's service levels
+         * @description Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets; new units and changes of severity take these. Only staff of every tenant may change them.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels edit, within the tenants they may work in.
+         */
+        put: operations["saveInstallationServiceLevels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/servicelevels/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant's service levels
+         * @description The tenant's own, or the installation's (inherited true) while it has none.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels view, within the tenants they may work in.
+         */
+        get: operations["getServiceLevels"];
+        /**
+         * Set a tenant's service levels
+         * @description Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets; new units and changes of severity take these.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels edit, within the tenants they may work in.
+         */
+        put: operations["saveServiceLevels"];
+        post?: never;
+        /**
+         * Drop a tenant's own service levels
+         * @description The tenant follows the installation's levels again.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels edit, within the tenants they may work in.
+         */
+        delete: operations["resetServiceLevels"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/servicelevels/timers/{workUnitId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A work unit's service level clocks
+         * @description Its time to first response and to resolution, counted up to now in its calendar: running, paused, met or missed, with what is left and when it is due.
+         *
+         *     Who may call it: A signed-in user with the permission WorkUnits view, within the tenants they may work in.
+         */
+        get: operations["getServiceLevelTimers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules": {
         parameters: {
             query?: never;
@@ -12612,6 +12696,315 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getInstallationServiceLevels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string | null;
+                        inherited: boolean;
+                        timeZone: string;
+                        businessHours: {
+                            weekday: number;
+                            start: string;
+                            end: string;
+                        }[] | null;
+                        holidays: string[];
+                        pauseStates: number[];
+                        targets: {
+                            workUnitTypeId: number;
+                            severityId: number;
+                            respondWithin: string | null;
+                            resolveWithin: string | null;
+                        }[];
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    saveInstallationServiceLevels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timeZone: string;
+                    businessHours: {
+                        weekday: number;
+                        start: string;
+                        end: string;
+                    }[] | null;
+                    holidays: string[];
+                    pauseStates: number[];
+                    targets: {
+                        workUnitTypeId: number;
+                        severityId: number;
+                        respondWithin: string | null;
+                        resolveWithin: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string | null;
+                        inherited: boolean;
+                        timeZone: string;
+                        businessHours: {
+                            weekday: number;
+                            start: string;
+                            end: string;
+                        }[] | null;
+                        holidays: string[];
+                        pauseStates: number[];
+                        targets: {
+                            workUnitTypeId: number;
+                            severityId: number;
+                            respondWithin: string | null;
+                            resolveWithin: string | null;
+                        }[];
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getServiceLevels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string | null;
+                        inherited: boolean;
+                        timeZone: string;
+                        businessHours: {
+                            weekday: number;
+                            start: string;
+                            end: string;
+                        }[] | null;
+                        holidays: string[];
+                        pauseStates: number[];
+                        targets: {
+                            workUnitTypeId: number;
+                            severityId: number;
+                            respondWithin: string | null;
+                            resolveWithin: string | null;
+                        }[];
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    saveServiceLevels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    timeZone: string;
+                    businessHours: {
+                        weekday: number;
+                        start: string;
+                        end: string;
+                    }[] | null;
+                    holidays: string[];
+                    pauseStates: number[];
+                    targets: {
+                        workUnitTypeId: number;
+                        severityId: number;
+                        respondWithin: string | null;
+                        resolveWithin: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string | null;
+                        inherited: boolean;
+                        timeZone: string;
+                        businessHours: {
+                            weekday: number;
+                            start: string;
+                            end: string;
+                        }[] | null;
+                        holidays: string[];
+                        pauseStates: number[];
+                        targets: {
+                            workUnitTypeId: number;
+                            severityId: number;
+                            respondWithin: string | null;
+                            resolveWithin: string | null;
+                        }[];
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    resetServiceLevels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenantId: string | null;
+                        inherited: boolean;
+                        timeZone: string;
+                        businessHours: {
+                            weekday: number;
+                            start: string;
+                            end: string;
+                        }[] | null;
+                        holidays: string[];
+                        pauseStates: number[];
+                        targets: {
+                            workUnitTypeId: number;
+                            severityId: number;
+                            respondWithin: string | null;
+                            resolveWithin: string | null;
+                        }[];
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getServiceLevelTimers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workUnitId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "response" | "resolution";
+                        target: string;
+                        /** @enum {string} */
+                        status: "running" | "paused" | "met" | "missed";
+                        /** Format: date-time */
+                        started: string;
+                        elapsedSeconds: number;
+                        remainingSeconds: number;
+                        due: string | null;
+                        stopped: string | null;
+                        warned: string | null;
+                        breached: string | null;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -24,6 +24,7 @@ export const AREAS = [
   'People',
   'Resources',
   'Rules',
+  'ServiceLevels',
   'Settings',
   'Subscriptions',
   'Tenants',

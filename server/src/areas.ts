@@ -24,6 +24,7 @@ import { blocksArea } from './areas/blocks/manifest.js';
 import { ruleMatchesArea } from './areas/rulematches/manifest.js';
 import { silencesArea } from './areas/silences/manifest.js';
 import { notificationPolicyArea } from './areas/notificationpolicy/manifest.js';
+import { serviceLevelsArea } from './areas/servicelevels/manifest.js';
 import { rulesArea } from './areas/rules/manifest.js';
 import { actionDefinitionsArea } from './areas/actiondefinitions/manifest.js';
 import { timelineArea } from './areas/timeline/manifest.js';
@@ -77,6 +78,7 @@ export const AREAS: readonly AreaManifest[] = [
   ruleMatchesArea,
   silencesArea,
   notificationPolicyArea,
+  serviceLevelsArea,
   rulesArea,
   actionDefinitionsArea,
   actionHistoriesArea,

@@ -29,6 +29,7 @@ import { createTestPortal, type TestPortal } from './harness.js';
 import {
   BODIES,
   MULTIPART,
+  INSTALLATION_ONLY,
   NOT_TENANT_BOUND,
   objectsOf,
   PROBE_SECRETS,
@@ -211,7 +212,12 @@ function judge(outcome: Outcome): void {
   const { probe: p, status, body } = outcome;
   if (status >= 500) problems.push(`${label(p)} answered ${status}: ${body.slice(0, 200)}`);
   if (!p.access) return;
-  const expected = expectation(p.caller, p.access);
+  const allowed = expectation(p.caller, p.access);
+  // Every user of the walk is limited to one tenant: what only staff of every tenant may do is refused.
+  const expected =
+    allowed === 'allow' && p.caller.kind === 'user' && INSTALLATION_ONLY.has(`${p.route.method} ${p.route.url}`)
+      ? 403
+      : allowed;
   if (expected !== 'allow') {
     if (status !== expected)
       problems.push(`${label(p)} answered ${status}, it is expected to be refused with ${expected}`);
@@ -241,7 +247,10 @@ const isCrossTenant2xx = (o: Outcome) =>
   isTenantBound(o.probe.route) &&
   o.status < 300;
 const isUnexpectedAllow = (o: Outcome) =>
-  o.probe.access !== undefined && expectation(o.probe.caller, o.probe.access) !== 'allow' && o.status < 300;
+  o.probe.access !== undefined &&
+  (expectation(o.probe.caller, o.probe.access) !== 'allow' ||
+    (o.probe.caller.kind === 'user' && INSTALLATION_ONLY.has(`${o.probe.route.method} ${o.probe.route.url}`))) &&
+  o.status < 300;
 
 let agentDist = '';
 // A worker that says it is alive, so that /readyz answers ready (it answers 503 without one, by design).

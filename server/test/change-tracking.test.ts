@@ -38,6 +38,8 @@ const UNTRACKED = {
   oidc_payload: 'the embedded identity provider’s sessions',
   packet: 'written all the time; the lists read packet_latest',
   rule_correlation_member: 'the window worker’s working set',
+  service_level_calendar: 'one row per tenant, read by its own GET, not by a list',
+  service_level_target: 'a tenant’s targets, read with its calendar by its own GET, not by a list',
   stored_file: 'package files, read by downloads',
   stored_file_chunk: 'package files, read by downloads',
   version_report_device_count: 'the version report’s figures, read by its summary, which is never tagged',

@@ -105,6 +105,12 @@ export interface AreaProbes {
    * or a history read through the caller's scope (another tenant's entity has none to show).
    */
   notTenantBound?: readonly string[];
+  /**
+   * Routes that change what every tenant sees (the installation's service levels): only staff of
+   * every tenant may call them, so every caller of the walk (each limited to its tenant) that holds
+   * the permission is expected to be refused with 403.
+   */
+  installationOnly?: readonly string[];
 }
 
 export const stamp = () => Math.random().toString(36).slice(2, 8);

@@ -85,6 +85,9 @@ export const QUERIES = merged((probes) => probes.queries);
 /** Routes that name no tenant-owned object (`AreaProbes.notTenantBound`). */
 export const NOT_TENANT_BOUND = new Set(AREA_PROBES.flatMap(({ probes }) => probes.notTenantBound ?? []));
 
+/** Routes only staff of every tenant may call (`AreaProbes.installationOnly`). */
+export const INSTALLATION_ONLY = new Set(AREA_PROBES.flatMap(({ probes }) => probes.installationOnly ?? []));
+
 function multipart(fields: Record<string, string>): { payload: string; contentType: string } {
   const boundary = `walk${stamp()}`;
   const parts = Object.entries(fields).map(

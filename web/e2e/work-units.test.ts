@@ -261,6 +261,27 @@ describe('work units (operator, and admin in a second browser)', () => {
     await screenshot(page, 'work-unit-people-named');
   });
 
+  test('the panel shows the unit’s service level clocks: what is left of each, then the response met', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const unit = await createWorkUnit(session, { title: uniqueName('E2E clocks'), severityId: 1 });
+    const clocks = () =>
+      api<{ kind: string; status: string }[]>(session, `/v1/servicelevels/timers/${unit.workUnitId}`);
+    // The worker starts them from the unit's events.
+    await expect.poll(async () => (await clocks()).length, { timeout: 15_000 }).toBe(2);
+    const page = await signedInPage(browser, 'operator');
+    await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
+    const group = drawer(page).getByRole('group', { name: 'Service levels' });
+    await group.getByText(/^Response: \d+ minutes left$/).waitFor();
+    await group.getByText(/^Resolution: \d+ hours? \d+ minutes left$/).waitFor();
+    await screenshot(page, 'work-unit-service-level-clocks');
+    await updateWorkUnit(session, unit.workUnitId, { stateId: WORK_UNIT_STATES.Acknowledged });
+    await expect
+      .poll(async () => (await clocks()).find((clock) => clock.kind === 'response')?.status, { timeout: 15_000 })
+      .toBe('met');
+    await page.reload();
+    await group.getByText('Response: met').waitFor();
+  });
+
   test('edits an acknowledged incident: every state is offered past New, the assignment group prompt, a saved JSON Patch', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);

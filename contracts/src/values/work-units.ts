@@ -48,6 +48,11 @@ export const WORK_UNIT_EVENT_TYPES = {
   OnChange: 8,
   OnInProgress: 9,
   OnMitigated: 10,
+  /** Service levels (docs/features/service-levels.md): 75% of a target used, and all of it. */
+  OnResponseWarning: 11,
+  OnResponseBreach: 12,
+  OnResolutionWarning: 13,
+  OnResolutionBreach: 14,
 } as const;
 
 /** The event a state change raises (spec 001 §3 event types): reaching New again (a reopened unit) raises OnNew too. */

@@ -555,6 +555,42 @@ export interface SavedView {
   user_id: string;
 }
 
+export interface ServiceLevelCalendar {
+  business_hours: Json | null;
+  holidays: Generated<string[]>;
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  pause_state_ids: Generated<number[]>;
+  tenant_id: string | null;
+  time_zone: Generated<string>;
+}
+
+export interface ServiceLevelTarget {
+  resolution_seconds: number | null;
+  response_seconds: number | null;
+  severity_id: number;
+  tenant_id: string | null;
+  work_unit_type_id: number;
+}
+
+export interface ServiceLevelTimer {
+  breached: Timestamp | null;
+  counted_to: Timestamp;
+  due: Timestamp | null;
+  elapsed_seconds: Generated<number>;
+  kind: string;
+  paused: Generated<boolean>;
+  running: boolean;
+  severity_id: number;
+  started: Timestamp;
+  stopped: Timestamp | null;
+  target_seconds: number;
+  tenant_id: string;
+  warn_at: Timestamp | null;
+  warned: Timestamp | null;
+  work_unit_id: number;
+}
+
 export interface StoredFile {
   created: Generated<Timestamp>;
   sha256: string;
@@ -914,6 +950,9 @@ export interface DB {
   rule_match: RuleMatch;
   rule_silence: RuleSilence;
   saved_view: SavedView;
+  service_level_calendar: ServiceLevelCalendar;
+  service_level_target: ServiceLevelTarget;
+  service_level_timer: ServiceLevelTimer;
   stored_file: StoredFile;
   stored_file_chunk: StoredFileChunk;
   subscription: Subscription;

@@ -11,7 +11,8 @@ import { DEMO } from './demo-ids.js';
 
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
-  (area) => !['Tenants', 'Subscriptions', 'Settings', 'WorkUnits.Types', 'Devices.HostAccess'].includes(area),
+  (area) =>
+    !['Tenants', 'Subscriptions', 'Settings', 'WorkUnits.Types', 'Devices.HostAccess', 'ServiceLevels'].includes(area),
 );
 export const BASE_ROLES: Record<string, { description: string; permissions: string[] }> = {
   Administrator: {
@@ -20,8 +21,8 @@ export const BASE_ROLES: Record<string, { description: string; permissions: stri
   },
   Operator: {
     description:
-      'Staff: view, create, edit and delete in the operational areas of their tenants (not operations that read files on a device).',
-    permissions: STAFF_AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)),
+      'Staff: view, create, edit and delete in the operational areas of their tenants (not operations that read files on a device); service levels they read.',
+    permissions: [...STAFF_AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)), 'ServiceLevels:view'],
   },
   EndUser: {
     description: 'Resolution Center only: their own requests.',

@@ -56,6 +56,18 @@ export const systemWorkUnitWriter: SystemWorkUnitWriter = {
 
   recordNote: (trx, note) => recordSystemNote(trx, note),
 
+  async recordEvent(trx, event) {
+    await recordSystemNote(trx, event);
+    await scoped(trx, { kind: 'some', tenantIds: [event.tenantId] })
+      .insertInto('work_unit_event', {
+        work_unit_id: event.workUnitId,
+        tenant_id: event.tenantId,
+        event_type_id: event.eventTypeId,
+        created_by: event.createdBy,
+      })
+      .execute();
+  },
+
   async followProtocol(trx, units) {
     await scoped(trx, { kind: 'some', tenantIds: [units.tenantId] })
       .updateTable('work_unit')

@@ -43,6 +43,11 @@ export interface SystemWorkUnitWriter {
   resolve(db: Db, unit: { tenantId: string; workUnitId: number; note: string; actor: SystemActor }): Promise<void>;
   /** Writes a history record in the caller's transaction; nothing else on the unit changes. */
   recordNote(trx: Tx, note: SystemNote): Promise<void>;
+  /**
+   * Raises a work unit event that is no change of the unit (a service level's warning or breach),
+   * with its history record, in the caller's transaction: protocols act on it as on any event.
+   */
+  recordEvent(trx: Tx, event: SystemNote & { eventTypeId: number }): Promise<void>;
   /** The tenant's units follow the protocol from now on, in the caller's transaction, with no history (the demo's). */
   followProtocol(
     trx: Tx,

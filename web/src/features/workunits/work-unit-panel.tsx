@@ -20,6 +20,7 @@ import { PendingActionsTab } from './pending-actions-tab';
 import { PropertiesTab } from './properties-tab';
 import { ProtocolsTab } from './protocols-tab';
 import { RelatedTab } from './related-tab';
+import { ServiceLevelClocks } from './service-level-clocks';
 import { useWorkUnitForm } from './use-work-unit-form';
 import { blankWorkUnit } from './work-unit-form-values';
 import { WorkUnitForm } from './work-unit-form';
@@ -171,6 +172,7 @@ function WorkUnitEditor({ unit, blank, onClose, onCreated, onOpenWorkUnit, workU
             {AUTOMATION_MESSAGES.pendingBanner}
           </Alert>
         )}
+        <ServiceLevelClocks workUnitId={saved.workUnitId} />
         <WorkUnitForm editor={editor} onClose={onClose} />
         <WorkUnitNotes workUnitId={saved.workUnitId} />
       </Box>

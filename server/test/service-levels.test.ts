@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SERVICE_LEVEL_MESSAGES, type ServiceLevelTimer, type ServiceLevelsInput } from '@cfs/contracts/service-levels';
+import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { DEMO } from '../src/db/demo-ids.js';
+import { levelsFor } from '../src/engines/servicelevels/definitions.js';
+import {
+  applyEvent,
+  followWorkUnitEvents,
+  sweepServiceLevels,
+  type TimerRow,
+} from '../src/engines/servicelevels/timers.js';
+import { createTenantAs, createWorkUnitAs } from './factories.js';
+import { createTestPortal, type TestPortal } from './harness.js';
+
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await createTestPortal();
+});
+afterAll(async () => {
+  await portal?.close();
+});
+
+const HOUR = 3600;
+const aroundTheClock: ServiceLevelsInput = {
+  timeZone: 'UTC',
+  businessHours: null,
+  holidays: [],
+  pauseStates: [WORK_UNIT_STATES.OnHold],
+  targets: [
+    { workUnitTypeId: WORK_UNIT_TYPES.Incident, severityId: 2, respondWithin: '01:00:00', resolveWithin: '08:00:00' },
+    { workUnitTypeId: WORK_UNIT_TYPES.Incident, severityId: 1, respondWithin: '00:15:00', resolveWithin: '02:00:00' },
+  ],
+};
+
+async function put(user: string, tenantId: string, body: unknown) {
+  return portal.as(user, { method: 'PUT', url: `/v1/servicelevels/${tenantId}`, payload: body as object });
+}
+
+async function patchState(workUnitId: number, stateId: number) {
+  const answer = await portal.as('operator', {
+    method: 'PATCH',
+    url: `/v1/workunits/${workUnitId}`,
+    payload: [{ op: 'replace', path: '/stateId', value: stateId }],
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+}
+
+/** The engine reads every event committed so far (an event waits for older transactions to end). */
+async function settle(workUnitId: number, expectedEvents: number) {
+  await vi.waitFor(
+    async () => {
+      await followWorkUnitEvents(portal.db);
+      const read = await portal.db
+        .selectFrom('engine_cursor')
+        .innerJoin('work_unit_event', (join) => join.onTrue())
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('consumer', '=', 'servicelevels')
+        .where('work_unit_event.work_unit_id', '=', workUnitId)
+        .whereRef('work_unit_event.work_unit_event_id', '<=', 'engine_cursor.last_id')
+        .executeTakeFirstOrThrow();
+      expect(Number(read.n)).toBeGreaterThanOrEqual(expectedEvents);
+    },
+    { timeout: 10_000, interval: 100 },
+  );
+}
+
+async function timers(workUnitId: number) {
+  const answer = await portal.as('operator', { method: 'GET', url: `/v1/servicelevels/timers/${workUnitId}` });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return Object.fromEntries(answer.json<ServiceLevelTimer[]>().map((timer) => [timer.kind, timer]));
+}
+
+describe('service level definitions', () => {
+  it('a tenant follows the installation’s levels until it sets its own; strict input; operators read, administrators change', async () => {
+    const { tenantId } = await createTenantAs(portal, 'admin');
+    const first = await portal.as('admin', { method: 'GET', url: `/v1/servicelevels/${tenantId}` });
+    expect(first.json()).toMatchObject({ tenantId, inherited: true, timeZone: 'UTC', businessHours: null });
+    expect(first.json<{ targets: unknown[] }>().targets).toContainEqual({
+      workUnitTypeId: WORK_UNIT_TYPES.Incident,
+      severityId: 2,
+      respondWithin: '04:00:00',
+      resolveWithin: '24:00:00',
+    });
+    const saved = await put('admin', tenantId, aroundTheClock);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      inherited: false,
+      modifiedBy: 'admin',
+      pauseStates: [WORK_UNIT_STATES.OnHold],
+    });
+    expect(saved.json<{ targets: unknown[] }>().targets).toHaveLength(2);
+
+    const refused: [Record<string, unknown>, string, string][] = [
+      [{ timeZone: 'Mars/Olympus' }, 'timeZone', SERVICE_LEVEL_MESSAGES.timeZoneInvalid],
+      [
+        { businessHours: [{ weekday: 1, start: '18:00', end: '09:00' }] },
+        'businessHours.0',
+        SERVICE_LEVEL_MESSAGES.hoursInvalid,
+      ],
+      [{ holidays: ['25/12/2026'] }, 'holidays.0', SERVICE_LEVEL_MESSAGES.holidayInvalid],
+      [{ pauseStates: [WORK_UNIT_STATES.Resolved] }, 'pauseStates.0', SERVICE_LEVEL_MESSAGES.pauseInvalid],
+      [
+        { targets: [...aroundTheClock.targets, aroundTheClock.targets[0]] },
+        'targets',
+        SERVICE_LEVEL_MESSAGES.targetTwice,
+      ],
+    ];
+    for (const [change, field, message] of refused) {
+      const answer = await put('admin', tenantId, { ...aroundTheClock, ...change });
+      expect(answer.statusCode, field).toBe(400);
+      expect(answer.json<{ errors: Record<string, string[]> }>().errors[field]).toEqual([message]);
+    }
+    const unknown = await put('admin', tenantId, { ...aroundTheClock, slaName: 'Gold' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('slaName');
+
+    // Operators read their tenants' levels and change none; the installation's are changed by staff of every tenant.
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/servicelevels/${DEMO.contoso}` })).statusCode).toBe(
+      200,
+    );
+    expect((await put('operator', DEMO.contoso, aroundTheClock)).statusCode).toBe(403);
+    expect((await portal.as('operator', { method: 'GET', url: `/v1/servicelevels/${DEMO.fabrikam}` })).statusCode).toBe(
+      404,
+    );
+    const audited = await portal.db
+      .selectFrom('audit_event')
+      .select('action')
+      .where('entity_type', '=', 'serviceLevels')
+      .where('entity_id', '=', tenantId)
+      .execute();
+    expect(audited.map((row) => row.action)).toEqual(['create']);
+
+    const reset = await portal.as('admin', { method: 'DELETE', url: `/v1/servicelevels/${tenantId}` });
+    expect(reset.json()).toMatchObject({ inherited: true });
+  });
+});
+
+describe('a work unit’s clocks', () => {
+  it('start with the unit, stop the response clock when it leaves New, pause on hold, stop on resolution and start again when reopened', async () => {
+    await put('admin', DEMO.contoso, aroundTheClock);
+    const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 2 });
+    await settle(unit.workUnitId, 1);
+    let clocks = await timers(unit.workUnitId);
+    expect(clocks.response).toMatchObject({ status: 'running', target: '01:00:00' });
+    expect(clocks.resolution).toMatchObject({ status: 'running', target: '08:00:00' });
+    expect(clocks.resolution!.remainingSeconds).toBeGreaterThan(8 * HOUR - 60);
+
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.Acknowledged);
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.OnHold);
+    await settle(unit.workUnitId, 5);
+    clocks = await timers(unit.workUnitId);
+    expect(clocks.response).toMatchObject({ status: 'met' });
+    expect(clocks.resolution).toMatchObject({ status: 'paused', due: null });
+
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.InProgress);
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.Resolved);
+    await settle(unit.workUnitId, 9);
+    expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'met' });
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.InProgress);
+    await settle(unit.workUnitId, 11);
+    expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'running', stopped: null });
+  });
+
+  it('a change of severity re-targets both clocks from their start; a bulk change of state moves them as one change does', async () => {
+    await put('admin', DEMO.contoso, aroundTheClock);
+    const units = [
+      await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 2 }),
+      await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 2 }),
+    ];
+    const answer = await portal.as('operator', {
+      method: 'PATCH',
+      url: `/v1/workunits/${units[0]!.workUnitId}`,
+      payload: [{ op: 'replace', path: '/severityId', value: 1 }],
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    await settle(units[0]!.workUnitId, 2);
+    expect((await timers(units[0]!.workUnitId)).resolution).toMatchObject({ target: '02:00:00', status: 'running' });
+
+    const bulk = await portal.as('operator', {
+      method: 'POST',
+      url: '/v1/workunits/bulk/state',
+      payload: { workUnitIds: units.map((unit) => unit.workUnitId), stateId: WORK_UNIT_STATES.Acknowledged },
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    for (const unit of units) {
+      await settle(unit.workUnitId, 3);
+      expect((await timers(unit.workUnitId)).response).toMatchObject({ status: 'met' });
+    }
+  });
+
+  it('warns at 75% and breaches at 100% once each, as work unit events and history, with several workers sweeping', async () => {
+    await put('admin', DEMO.contoso, aroundTheClock);
+    const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 1 });
+    await settle(unit.workUnitId, 1);
+    const events = async () =>
+      (
+        await portal.db
+          .selectFrom('work_unit_event')
+          .select('event_type_id')
+          .where('work_unit_id', '=', unit.workUnitId)
+          .where('event_type_id', '>', WORK_UNIT_EVENT_TYPES.OnMitigated)
+          .orderBy('work_unit_event_id')
+          .execute()
+      ).map((row) => row.event_type_id);
+    const sweep = (minutes: number) => {
+      const at = new Date(Date.now() + minutes * 60_000);
+      return Promise.all([sweepServiceLevels(portal.db, at), sweepServiceLevels(portal.db, at)]);
+    };
+    await sweep(5);
+    expect(await events()).toEqual([]);
+    // Response: 15 minutes, warned at 11¼ and breached at 15.
+    await sweep(12);
+    expect(await events()).toEqual([WORK_UNIT_EVENT_TYPES.OnResponseWarning]);
+    await sweep(16);
+    await sweep(17);
+    expect(await events()).toEqual([WORK_UNIT_EVENT_TYPES.OnResponseWarning, WORK_UNIT_EVENT_TYPES.OnResponseBreach]);
+    // Resolution: two hours, both passed at once by a late sweep: the warning, then the breach.
+    await sweep(200);
+    expect(await events()).toEqual([
+      WORK_UNIT_EVENT_TYPES.OnResponseWarning,
+      WORK_UNIT_EVENT_TYPES.OnResponseBreach,
+      WORK_UNIT_EVENT_TYPES.OnResolutionWarning,
+      WORK_UNIT_EVENT_TYPES.OnResolutionBreach,
+    ]);
+    const history = await portal.db
+      .selectFrom('work_unit_note')
+      .select('detail')
+      .where('work_unit_id', '=', unit.workUnitId)
+      .where('created_by', '=', 'Service levels')
+      .execute();
+    expect(history.map((note) => note.detail)).toEqual([
+      'Response target: 75% of 15 minutes used.',
+      'Response target of 15 minutes breached.',
+      'Resolution target: 75% of 2 hours used.',
+      'Resolution target of 2 hours breached.',
+    ]);
+    // The events of the sweep leave the clocks as they are.
+    await settle(unit.workUnitId, 5);
+    expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'running' });
+  });
+
+  it('counts in business hours across a weekend and a holiday, paused time not counted', async () => {
+    const levels = await levelsFor(portal.db, null);
+    const berlin = {
+      ...levels,
+      calendar: {
+        timeZone: 'Europe/Berlin',
+        hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start: 9 * HOUR, end: 17 * HOUR })),
+        holidays: new Set(['2026-12-25']),
+      },
+      targets: [{ workUnitTypeId: 1, severityId: 2, responseSeconds: 4 * HOUR, resolutionSeconds: 16 * HOUR }],
+    };
+    const unit = { work_unit_id: 1, tenant_id: DEMO.contoso, work_unit_type_id: 1, severity_id: 2 };
+    const event = (type: number, from: number | null, to: number, at: string) => ({
+      event_type_id: type,
+      from_state_id: from,
+      to_state_id: to,
+      created: new Date(at),
+    });
+    // Thursday 24 December 2026, 15:00 Berlin (14:00 UTC): Friday the 25th is a holiday, then the weekend.
+    let clocks: Map<'response' | 'resolution', TimerRow> = applyEvent(
+      new Map(),
+      event(WORK_UNIT_EVENT_TYPES.OnNew, null, WORK_UNIT_STATES.New, '2026-12-24T14:00:00Z'),
+      unit,
+      berlin,
+    );
+    // Four hours: two on Thursday, two on Monday 28th, due 11:00 Berlin.
+    expect(clocks.get('response')!.due?.toISOString()).toBe('2026-12-28T10:00:00.000Z');
+    // Sixteen hours: two Thursday, eight Monday, six Tuesday: due Tuesday 15:00.
+    expect(clocks.get('resolution')!.due?.toISOString()).toBe('2026-12-29T14:00:00.000Z');
+    // On hold from Monday 10:00 to Tuesday 10:00 (Berlin): eight business hours not counted.
+    clocks = applyEvent(
+      clocks,
+      event(WORK_UNIT_EVENT_TYPES.OnHold, WORK_UNIT_STATES.New, WORK_UNIT_STATES.OnHold, '2026-12-28T09:00:00Z'),
+      unit,
+      berlin,
+    );
+    expect(clocks.get('response')).toMatchObject({
+      stopped: new Date('2026-12-28T09:00:00Z'),
+      elapsed_seconds: 3 * HOUR,
+    });
+    expect(clocks.get('resolution')).toMatchObject({
+      running: false,
+      paused: true,
+      due: null,
+      elapsed_seconds: 3 * HOUR,
+    });
+    clocks = applyEvent(
+      clocks,
+      event(
+        WORK_UNIT_EVENT_TYPES.OnInProgress,
+        WORK_UNIT_STATES.OnHold,
+        WORK_UNIT_STATES.InProgress,
+        '2026-12-29T09:00:00Z',
+      ),
+      unit,
+      berlin,
+    );
+    // Thirteen hours left from Tuesday 10:00: seven on Tuesday, six on Wednesday: due Wednesday 15:00.
+    expect(clocks.get('resolution')!.due?.toISOString()).toBe('2026-12-30T14:00:00.000Z');
+  });
+});

@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import { formatInterval } from '@cfs/contracts/device-operations';
+import type { ServiceLevelTimer } from '@cfs/contracts/service-levels';
+import { apiGet } from '../../lib/api-client';
+import { formatDateTime, formatSpan } from '../../lib/dates';
+import type { JsonOf } from '../../lib/json-types';
+
+/** How often the panel asks again: the clocks move by the minute. */
+const REFRESH_MS = 60_000;
+
+const KIND_LABELS = { response: 'Response', resolution: 'Resolution' } as const;
+
+/** A span of seconds in words, to the minute ("2 hours 5 minutes", "under a minute"). */
+function spanWords(seconds: number): string {
+  const minutes = Math.floor(Math.abs(seconds) / 60);
+  return minutes === 0 ? 'under a minute' : formatSpan(formatInterval(minutes * 60));
+}
+
+/** What a clock says in one line, and its colour: left and due while it runs, paused, met or missed. */
+export function clockText(timer: JsonOf<ServiceLevelTimer>): {
+  text: string;
+  color: 'success' | 'warning' | 'error' | 'default';
+} {
+  const label = KIND_LABELS[timer.kind];
+  switch (timer.status) {
+    case 'met':
+      return { text: `${label}: met`, color: 'success' };
+    case 'missed':
+      return { text: `${label}: missed`, color: 'error' };
+    case 'paused':
+      return { text: `${label}: paused, ${spanWords(timer.remainingSeconds)} left`, color: 'default' };
+    case 'running':
+      return timer.remainingSeconds < 0
+        ? { text: `${label}: ${spanWords(timer.remainingSeconds)} over`, color: 'error' }
+        : {
+            text: `${label}: ${spanWords(timer.remainingSeconds)} left`,
+            color: timer.warned ? 'warning' : 'success',
+          };
+  }
+}
+
+/**
+ * The unit's service level clocks at the top of its panel (docs/features/service-levels.md): each
+ * a chip with what is left (or met, missed, paused), its due time and target on hover.
+ */
+export function ServiceLevelClocks({ workUnitId }: { workUnitId: number }) {
+  const clocks = useQuery({
+    queryKey: ['servicelevels', 'timers', workUnitId],
+    queryFn: ({ signal }) =>
+      apiGet<JsonOf<ServiceLevelTimer>[]>(`/v1/servicelevels/timers/${workUnitId}`, undefined, { signal }),
+    refetchInterval: REFRESH_MS,
+    enabled: workUnitId > 0,
+  });
+  if (!clocks.data || clocks.data.length === 0) return null;
+  return (
+    <Stack direction="row" spacing={1} sx={{ mb: 1 }} role="group" aria-label="Service levels">
+      {clocks.data.map((timer) => {
+        const { text, color } = clockText(timer);
+        const due = timer.due ? `, due ${formatDateTime(timer.due)}` : '';
+        return (
+          <Tooltip key={timer.kind} title={`Target ${formatSpan(timer.target)}${due}`}>
+            <Chip size="small" variant="outlined" color={color} label={text} />
+          </Tooltip>
+        );
+      })}
+    </Stack>
+  );
+}
