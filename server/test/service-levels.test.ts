@@ -32,6 +32,15 @@ const aroundTheClock: ServiceLevelsInput = {
   ],
 };
 
+/** The input fields of an answer (what a client sends back). */
+const pick = ({ timeZone, businessHours, holidays, pauseStates, targets }: ServiceLevelsInput) => ({
+  timeZone,
+  businessHours,
+  holidays,
+  pauseStates,
+  targets,
+});
+
 async function put(user: string, tenantId: string, body: unknown) {
   return portal.as(user, { method: 'PUT', url: `/v1/servicelevels/${tenantId}`, payload: body as object });
 }
@@ -132,6 +141,35 @@ describe('service level definitions', () => {
 
     const reset = await portal.as('admin', { method: 'DELETE', url: `/v1/servicelevels/${tenantId}` });
     expect(reset.json()).toMatchObject({ inherited: true });
+  });
+
+  it('the installation’s levels are changed by staff of every tenant and followed by every tenant without its own', async () => {
+    const { tenantId } = await createTenantAs(portal, 'admin');
+    const before = await portal.as('admin', { method: 'GET', url: '/v1/servicelevels/installation' });
+    const changed = await portal.as('admin', {
+      method: 'PUT',
+      url: '/v1/servicelevels/installation',
+      payload: { ...aroundTheClock, timeZone: 'Europe/Berlin', holidays: ['2026-12-25', '2026-12-25'] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ tenantId: null, inherited: false, holidays: ['2026-12-25'] });
+    expect((await portal.as('admin', { method: 'GET', url: `/v1/servicelevels/${tenantId}` })).json()).toMatchObject({
+      inherited: true,
+      timeZone: 'Europe/Berlin',
+    });
+    // Written again, the one installation row is changed, not doubled.
+    const again = await portal.as('admin', {
+      method: 'PUT',
+      url: '/v1/servicelevels/installation',
+      payload: pick(before.json<ServiceLevelsInput>()),
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const rows = await portal.db
+      .selectFrom('service_level_calendar')
+      .select('time_zone')
+      .where('tenant_id', 'is', null)
+      .execute();
+    expect(rows).toEqual([{ time_zone: 'UTC' }]);
   });
 });
 
