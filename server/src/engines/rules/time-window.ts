@@ -1,5 +1,6 @@
 import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
 import type { TimeConditions } from '@cfs/contracts/rules';
+import { zonedParts } from '../../time-zones.js';
 
 /**
  * A rule's time limitations (spec 002 §3 timeConditions) as a test of an instant. Every part that
@@ -16,42 +17,9 @@ import type { TimeConditions } from '@cfs/contracts/rules';
  */
 export type TimeWindow = (at: Date) => boolean;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      weekday: 'short',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-
 /** The local calendar day, weekday and second of the day of an instant in a time zone. */
 export function localParts(at: Date, zone: string): { day: number; weekday: number; second: number } {
-  let day = 0;
-  let weekday = 0;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  for (const part of formatterFor(zone).formatToParts(at)) {
-    if (part.type === 'day') day = Number(part.value);
-    else if (part.type === 'weekday') weekday = WEEKDAYS[part.value] ?? 0;
-    else if (part.type === 'hour') hour = Number(part.value);
-    else if (part.type === 'minute') minute = Number(part.value);
-    else if (part.type === 'second') second = Number(part.value);
-  }
+  const { day, weekday, hour, minute, second } = zonedParts(at, zone);
   return { day, weekday, second: hour * 3600 + minute * 60 + second };
 }
 

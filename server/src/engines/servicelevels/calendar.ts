@@ -1,3 +1,5 @@
+import { zonedParts } from '../../time-zones.js';
+
 /**
  * A service level calendar (docs/features/service-levels.md): the time a target counts in. Around
  * the clock, or business hours per weekday in a time zone less the tenant's holidays (local
@@ -15,30 +17,10 @@ export interface BusinessCalendar {
 const SEARCH_DAYS = 3660;
 const DAY_MS = 86_400_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
 /** The local wall time of an instant in a zone, as if it were UTC (milliseconds). */
 function wallTime(instant: number, zone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterOf(zone).formatToParts(new Date(instant))) parts[part.type] = Number(part.value);
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const { year, month, day, hour, minute, second } = zonedParts(new Date(instant), zone);
+  return Date.UTC(year, month - 1, day, hour, minute, second);
 }
 
 /** The instant of a local wall time (a day's start as UTC milliseconds plus seconds) in a zone. */
