@@ -8,8 +8,8 @@ import { apiGet } from '../../lib/api-client';
 import { formatDateTime, formatSpan } from '../../lib/dates';
 import type { JsonOf } from '../../lib/json-types';
 
-/** How often the panel asks again: the clocks move by the minute. */
-const REFRESH_MS = 60_000;
+/** How often the panel asks again: the clocks move by the minute, and follow a change of state within seconds. */
+const REFRESH_MS = 15_000;
 
 const KIND_LABELS = { response: 'Response', resolution: 'Resolution' } as const;
 
