@@ -15,7 +15,7 @@ import { DEMO } from '../src/db/demo-ids.js';
 import type { Db } from '../src/db/database.js';
 import { RULE_ENGINE_TASKS, evaluateWorkUnitEvents, sweepSilence } from '../src/engines/rules/tasks.js';
 import { expireMatches } from '../src/engines/rules/matches.js';
-import { forgetRules } from '../src/engines/rules/rule-cache.js';
+import { forgetRules, rulesFor } from '../src/engines/rules/rule-cache.js';
 import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { evaluateWindow } from '../src/engines/rules/window.js';
@@ -683,6 +683,55 @@ describe('window rules (worker)', () => {
 });
 
 describe('WorkUnit rules', () => {
+  it('a rule saved on another instance just before a unit’s event applies to it, though this one checked its rules a moment ago', async () => {
+    await evaluateWorkUnitEvents(portal.db);
+    // This instance has just read Contoso's rules: its cache would hold them for a second.
+    await rulesFor(portal.db, DEMO.contoso);
+    const marker = `Fresh ${randomUUID().slice(0, 8)}`;
+    // Saved as another instance would: nothing tells this one's cache.
+    const { rule_id: ruleId } = await portal.db
+      .insertInto('rule')
+      .values({
+        tenant_id: DEMO.contoso,
+        name: marker,
+        rule_type_id: RULE_TYPES.WorkUnit,
+        match_lifetime_seconds: 300,
+        conditions: JSON.stringify([
+          tenantCondition(DEMO.contoso),
+          {
+            Type: 0,
+            LeftOperand: LEFT_OPERANDS.WorkUnitTitle.id,
+            LeftOperandFieldName: null,
+            Operator: OPERATORS.StartsWith,
+            RightOperand: marker,
+            OccurrencePattern: null,
+          },
+        ]),
+      })
+      .returning('rule_id')
+      .executeTakeFirstOrThrow();
+    const created = await portal.as('operator', {
+      method: 'PUT',
+      url: '/api/v1/workunits',
+      payload: {
+        workUnitId: -1,
+        title: `${marker} unit`,
+        severityId: 3,
+        stateId: WORK_UNIT_STATES.New,
+        tenantId: DEMO.contoso,
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+      },
+    });
+    expect(created.statusCode).toBe(200);
+    await vi.waitFor(
+      async () => {
+        await evaluateWorkUnitEvents(portal.db);
+        expect(await matchesOf(ruleId)).toHaveLength(1);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+  });
+
   it('match a new Sev1 incident from its OnNew event, once', async () => {
     // Events before the rule existed are behind the engine's cursor once read.
     await evaluateWorkUnitEvents(portal.db);

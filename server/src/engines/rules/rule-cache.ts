@@ -36,8 +36,11 @@ const RECHECK_MS = 1000;
 interface Entry {
   fingerprint: string;
   rules: TenantRules;
+  /** When the check that found these rules began. */
   checked: number;
   pending?: Promise<TenantRules>;
+  /** When the pending check began. */
+  pendingFrom?: number;
 }
 
 const caches = new WeakMap<Db, Map<string, Entry>>();
@@ -96,7 +99,13 @@ export async function loadRuleRows(db: Db | Tx, tenantId: string | null): Promis
   return query.orderBy('rule_id').execute();
 }
 
-async function load(db: Db, executor: Db | Tx, tenantId: string, entry: Entry | undefined): Promise<TenantRules> {
+async function load(
+  db: Db,
+  executor: Db | Tx,
+  tenantId: string,
+  entry: Entry | undefined,
+  started: number,
+): Promise<TenantRules> {
   const stamps = await scoped(executor, ALL_TENANTS)
     .selectFrom('rule')
     .select(
@@ -113,31 +122,47 @@ async function load(db: Db, executor: Db | Tx, tenantId: string, entry: Entry | 
     rows.flatMap((row) => compileRule(row) ?? []),
     await loadSilences(executor, tenantId),
   );
-  cacheOf(db).set(tenantId, { fingerprint: stamps.fingerprint, rules, checked: Date.now() });
+  cacheOf(db).set(tenantId, { fingerprint: stamps.fingerprint, rules, checked: started });
   return rules;
 }
 
-/** `executor`: the transaction the caller is in, if any (the rules are then read through it). */
-export async function rulesFor(db: Db, tenantId: string, executor: Db | Tx = db): Promise<TenantRules> {
+/**
+ * `executor`: the transaction the caller is in, if any (the rules are then read through it).
+ * `since` (epoch ms): the rules must have been checked after it, e.g. after an event was recorded,
+ * so that a rule saved before the event applies to it.
+ */
+export async function rulesFor(db: Db, tenantId: string, executor: Db | Tx = db, since?: number): Promise<TenantRules> {
   const cache = cacheOf(db);
   const entry = cache.get(tenantId);
-  if (entry && Date.now() - entry.checked < RECHECK_MS) return entry.rules;
-  if (entry?.pending) return entry.pending;
-  const pending = load(db, executor, tenantId, entry).then(
+  const fresh = (checked: number) => Date.now() - checked < RECHECK_MS && (since === undefined || checked > since);
+  if (entry && fresh(entry.checked)) return entry.rules;
+  if (entry?.pending && entry.pendingFrom !== undefined && (since === undefined || entry.pendingFrom > since))
+    return entry.pending;
+  const started = Date.now();
+  const pending = load(db, executor, tenantId, entry, started).then(
     (rules) => {
       const current = cache.get(tenantId);
       if (current) {
-        current.checked = Date.now();
-        delete current.pending;
+        current.checked = Math.max(current.checked, started);
+        if (current.pending === pending) {
+          delete current.pending;
+          delete current.pendingFrom;
+        }
       }
       return rules;
     },
     (error: unknown) => {
       const current = cache.get(tenantId);
-      if (current) delete current.pending;
+      if (current?.pending === pending) {
+        delete current.pending;
+        delete current.pendingFrom;
+      }
       throw error;
     },
   );
-  if (entry) entry.pending = pending;
+  if (entry) {
+    entry.pending = pending;
+    entry.pendingFrom = started;
+  }
   return pending;
 }

@@ -58,7 +58,8 @@ export async function evaluateWorkUnitEvents(db: Db, batchSize = 200): Promise<n
       for (const event of events) {
         const unit = byId.get(event.work_unit_id);
         if (!unit) continue;
-        const rules = (await rulesFor(db, unit.tenant_id, trx)).workUnit;
+        // Checked after the event was recorded: a rule saved before it applies to it.
+        const rules = (await rulesFor(db, unit.tenant_id, trx, new Date(event.created).getTime())).workUnit;
         if (rules.length === 0) continue;
         const subject: WorkUnitSubject = {
           kind: 'workUnit',
