@@ -722,6 +722,10 @@ describe('rule lookups', () => {
       'OnChange',
       'OnInProgress',
       'OnMitigated',
+      'OnResponseWarning',
+      'OnResponseBreach',
+      'OnResolutionWarning',
+      'OnResolutionBreach',
     ]);
     expect((await options('severity')).json()).toContainEqual({ value: '0', label: 'Sev0' });
     expect((await options('workUnitState')).json()).toContainEqual({ value: '3', label: 'In Progress' });

@@ -265,6 +265,7 @@ describe('a work unit’s clocks', () => {
       .select('detail')
       .where('work_unit_id', '=', unit.workUnitId)
       .where('created_by', '=', 'Service levels')
+      .orderBy('work_unit_note_id')
       .execute();
     expect(history.map((note) => note.detail)).toEqual([
       'Response target: 75% of 15 minutes used.',
