@@ -10,7 +10,7 @@ import { workUnitsResource } from '../../server/src/areas/workunits/resource.js'
 import { workUnitItemStatement } from '../../server/src/areas/workunits/queries.js';
 import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { makeSkipToken } from '../../server/src/odata/list-query-skip-token.js';
-import { connect } from '../../server/src/db/database.js';
+import { connect, type Db } from '../../server/src/db/database.js';
 import { get, getHere, openBenchPortal, type BenchPortal } from './bench-portal.js';
 import { timedGet } from './http-client.js';
 import {
@@ -150,6 +150,31 @@ const DEEP_ORDER = 'severityId asc,created desc';
 /** The $skiptoken that starts DEEP_PAGE: what @odata.nextLink of the page before it carries. */
 let deepToken = '';
 
+/**
+ * Each generated unit's two service level clocks as the engine keeps them, around the clock with
+ * the installation's targets (migration 0045): the response clock runs while the unit is New, the
+ * resolution clock until it is finished (states 5–7); a running clock is due its target after the
+ * unit was created, and breached once that has passed; a fifth of the stopped ones missed.
+ */
+async function loadClocks(db: Db): Promise<void> {
+  await sql`
+    INSERT INTO service_level_timer (work_unit_id, kind, tenant_id, severity_id, target_seconds, started, elapsed_seconds,
+                                     counted_to, running, stopped, due, breached)
+    SELECT u.work_unit_id, k.kind, u.tenant_id, u.severity_id, x.target, u.created, 0, u.created, r.running,
+           CASE WHEN r.running THEN NULL ELSE u.modified END,
+           CASE WHEN r.running THEN u.created + x.target * interval '1 second' END,
+           CASE WHEN (r.running AND u.created + x.target * interval '1 second' < now()) OR (NOT r.running AND random() < 0.2)
+                THEN u.created + x.target * interval '1 second' END
+    FROM work_unit AS u
+    CROSS JOIN (VALUES ('response'), ('resolution')) AS k(kind)
+    CROSS JOIN LATERAL (SELECT CASE k.kind WHEN 'response' THEN u.state_id = 1 ELSE u.state_id NOT IN (5, 6, 7) END AS running) AS r
+    CROSS JOIN LATERAL (SELECT CASE k.kind
+                                 WHEN 'response' THEN (ARRAY[900, 3600, 14400, 28800, 86400])[u.severity_id + 1]
+                                 ELSE (ARRAY[14400, 28800, 86400, 259200, 604800])[u.severity_id + 1] END AS target) AS x`.execute(
+    db,
+  );
+}
+
 const started = Date.now();
 // The portal serves a build of the web app made now, so the first-screen figures are this tree's.
 const webDist = await tempDir('cfs-bench-web-');
@@ -172,6 +197,7 @@ const portal = await openBenchPortal(
          (SELECT array_agg(tenant_id ORDER BY name) AS ids FROM (SELECT tenant_id, name FROM tenant ORDER BY name DESC LIMIT 52) AS few) AS t`.execute(
       db,
     );
+    if (runs('workunits')) await loadClocks(db);
     if (runs('devices') || runs('versionreport')) await loadDevices(db, DEVICES);
     if (runs('versionreport')) await loadInstallations(db, VERSION_REPORT_PACKAGES);
     // A live database is vacuumed by autovacuum; measure that steady state, not a freshly loaded heap.
@@ -435,6 +461,38 @@ async function workUnits(portal: BenchPortal): Promise<void> {
       target: '≤ 20 ms at 1M rows',
     });
   }
+  // The Service Level chip's "Breaching Within 1 h" on the default list, as the grid sends it
+  // (web: SERVICE_LEVEL_CONDITIONS): a running clock of the unit due within the next hour.
+  const from = new Date().toISOString();
+  const to = new Date(Date.now() + 3_600_000).toISOString();
+  const breaching = ['responseClock', 'resolutionClock']
+    .map((clock) => `(${clock}/due ge ${from} and ${clock}/due le ${to})`)
+    .join(' or ');
+  record({
+    name: 'work units "breaching within 1 h" (the Service Level chip on the default list)',
+    value: await p50(admin, { ...defaultList, $filter: `${defaultList.$filter} and (${breaching})` }),
+    unit: 'ms',
+    baselineName: 'the default list',
+    baseline: adminDefault,
+    target: '≤ 2',
+  });
+  record({
+    name: 'work units "breached" (the Service Level chip on the default list)',
+    value: await p50(admin, {
+      ...defaultList,
+      $filter: `${defaultList.$filter} and (responseClock/breached ne null or resolutionClock/breached ne null)`,
+    }),
+    unit: 'ms',
+    baselineName: 'the default list',
+    baseline: adminDefault,
+  });
+  record({
+    name: 'work units sorted by when resolution is due (the Resolution column)',
+    value: await p50(admin, { ...defaultList, $orderby: 'resolutionClock/due asc' }),
+    unit: 'ms',
+    baselineName: 'the default list',
+    baseline: adminDefault,
+  });
   const page = (skip: number) => ({ $count: 'true', $top: '10', $skip: String(skip), $orderby: DEEP_ORDER });
   const first = await p50(admin, page(0));
   record({

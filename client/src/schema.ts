@@ -2898,6 +2898,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/servicelevels/reports/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's service level report for a month
+         * @description The month (YYYY-MM) of the tenant's calendar: each clock counts in the month it was decided, missed when it breached and met when it stopped in time; per work unit type and severity, in total, per week, and the clocks missed.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels view, within the tenants they may work in.
+         */
+        get: operations["getServiceLevelReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/servicelevels/reports/{tenantId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tenant's service level report for a month as CSV
+         * @description The month (YYYY-MM) of the tenant's calendar: each clock counts in the month it was decided, missed when it breached and met when it stopped in time; per work unit type and severity, in total, per week, and the clocks missed. A row per work unit type, severity and clock, then the month's total per clock.
+         *
+         *     Who may call it: A signed-in user with the permission ServiceLevels view, within the tenants they may work in.
+         */
+        get: operations["exportServiceLevelReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/servicelevels/timers/{workUnitId}": {
         parameters: {
             query?: never;
@@ -7241,6 +7285,32 @@ export interface operations {
                             name: string;
                             manualActions: string | null;
                         } | null;
+                        responseClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
+                        } | null;
+                        resolutionClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
+                        } | null;
                     };
                 };
             };
@@ -7366,6 +7436,32 @@ export interface operations {
                             protocolId: number;
                             name: string;
                             manualActions: string | null;
+                        } | null;
+                        responseClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
+                        } | null;
+                        resolutionClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
                         } | null;
                     };
                 };
@@ -7543,6 +7639,32 @@ export interface operations {
                             protocolId: number;
                             name: string;
                             manualActions: string | null;
+                        } | null;
+                        responseClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
+                        } | null;
+                        resolutionClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
                         } | null;
                     };
                 };
@@ -7807,6 +7929,32 @@ export interface operations {
                             protocolId: number;
                             name: string;
                             manualActions: string | null;
+                        } | null;
+                        responseClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
+                        } | null;
+                        resolutionClock?: {
+                            workUnitId: number;
+                            targetSeconds: number;
+                            elapsedSeconds: number;
+                            /** Format: date-time */
+                            started: string;
+                            due: string | null;
+                            running: boolean;
+                            paused: boolean;
+                            stopped: string | null;
+                            warned: string | null;
+                            breached: string | null;
                         } | null;
                     };
                 };
@@ -12964,6 +13112,130 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getServiceLevelReport: {
+        parameters: {
+            query: {
+                month: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        tenantId: string;
+                        tenantName: string;
+                        month: string;
+                        timeZone: string;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        total: {
+                            response: {
+                                decided: number;
+                                met: number;
+                                missed: number;
+                                attainment: number | null;
+                            };
+                            resolution: {
+                                decided: number;
+                                met: number;
+                                missed: number;
+                                attainment: number | null;
+                            };
+                        };
+                        rows: {
+                            workUnitTypeId: number;
+                            workUnitTypeName: string;
+                            severityId: number;
+                            response: {
+                                decided: number;
+                                met: number;
+                                missed: number;
+                                attainment: number | null;
+                            };
+                            resolution: {
+                                decided: number;
+                                met: number;
+                                missed: number;
+                                attainment: number | null;
+                            };
+                        }[];
+                        weeks: {
+                            week: string;
+                            response: {
+                                decided: number;
+                                met: number;
+                                missed: number;
+                                attainment: number | null;
+                            };
+                            resolution: {
+                                decided: number;
+                                met: number;
+                                missed: number;
+                                attainment: number | null;
+                            };
+                        }[];
+                        breaches: {
+                            workUnitId: number;
+                            title: string;
+                            workUnitTypeId: number;
+                            severityId: number;
+                            /** @enum {string} */
+                            kind: "response" | "resolution";
+                            target: string;
+                            /** Format: date-time */
+                            breached: string;
+                        }[];
+                        breachesComplete: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportServiceLevelReport: {
+        parameters: {
+            query: {
+                month: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '1.11.0';
-export const API_DIGEST: string = '3021a5cc28e6ed09a1957217b9b3eeb41ff7f350a0e98400aa3788ac24a2c479';
+export const API_VERSION: string = '2.0.0';
+export const API_DIGEST: string = '06daacacceba341a048f3c8626b458ec1786ec897a5aa392892b182377e8a6aa';

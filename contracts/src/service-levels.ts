@@ -11,6 +11,7 @@ import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from './work-units.js';
 export const SERVICE_LEVEL_MESSAGES = {
   timeZoneInvalid: 'Time zone must be an IANA time zone, e.g. Europe/Berlin.',
   hoursInvalid: 'Business hours are a weekday (0 Sunday … 6 Saturday) and a start before an end, HH:mm.',
+  hoursOverlap: 'Business hours of one weekday must not overlap.',
   holidayInvalid: 'A holiday is a date, YYYY-MM-DD.',
   targetInvalid: 'A target is a time span (HH:mm:ss) from 1 minute to 365 days, or null.',
   targetTwice: 'Each work unit type and severity has one target.',
@@ -19,6 +20,7 @@ export const SERVICE_LEVEL_MESSAGES = {
   reset: 'The tenant follows the installation’s service levels again.',
   installationOnly: 'Only staff of every tenant may change the installation’s service levels.',
   notFound: 'The tenant does not exist.',
+  monthInvalid: 'Month must be a month, YYYY-MM.',
 } as const;
 
 /** The clocks of a work unit: time to first response (it leaves New) and to resolution (it is finished). */
@@ -46,6 +48,17 @@ const target = z
     return seconds >= TARGET_LIMITS.minSeconds && seconds <= TARGET_LIMITS.maxSeconds;
   }, SERVICE_LEVEL_MESSAGES.targetInvalid)
   .nullable();
+
+/** Whether two ranges of one weekday share a moment (one ending as the next starts does not). */
+export function hoursOverlap(ranges: readonly { weekday: number; start: string; end: string }[]): boolean {
+  const sorted = [...ranges].sort((a, b) => a.weekday - b.weekday || secondOfDay(a.start) - secondOfDay(b.start));
+  return sorted.some(
+    (range, index) =>
+      index > 0 &&
+      sorted[index - 1]!.weekday === range.weekday &&
+      secondOfDay(range.start) < secondOfDay(sorted[index - 1]!.end),
+  );
+}
 
 const isIn =
   (values: Record<string, number>) =>
@@ -76,6 +89,8 @@ export const serviceLevelsInputSchema = z.object({
       { error: SERVICE_LEVEL_MESSAGES.hoursInvalid },
     )
     .max(28)
+    // An hour in two ranges of a day would count twice.
+    .refine((ranges) => !hoursOverlap(ranges), SERVICE_LEVEL_MESSAGES.hoursOverlap)
     .nullable(),
   holidays: z
     .array(z.iso.date({ error: SERVICE_LEVEL_MESSAGES.holidayInvalid }), {
@@ -151,3 +166,62 @@ export const serviceLevelTimerSchema = z.object({
   breached: z.date().nullable(),
 });
 export type ServiceLevelTimer = z.infer<typeof serviceLevelTimerSchema>;
+
+/** GET v1/servicelevels/reports/{tenantId}?month=YYYY-MM (and …/csv); any other parameter is refused by name. */
+export const serviceLevelReportQuerySchema = z.strictObject({
+  month: z
+    .string({ error: SERVICE_LEVEL_MESSAGES.monthInvalid })
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, SERVICE_LEVEL_MESSAGES.monthInvalid),
+});
+
+/** How a set of clocks decided in a period did: met their target, or missed it; attainment is met ÷ decided (null: none decided). */
+export const attainmentSchema = z.object({
+  decided: z.number().int(),
+  met: z.number().int(),
+  missed: z.number().int(),
+  attainment: z.number().nullable(),
+});
+export type Attainment = z.infer<typeof attainmentSchema>;
+
+const byClock = z.object({ response: attainmentSchema, resolution: attainmentSchema });
+
+/**
+ * A tenant's service level report for a month of its calendar's time zone
+ * (docs/features/service-levels.md "The report"): each clock counts in the month it was decided —
+ * missed when it breached, met when it stopped in time — per work unit type and severity, in
+ * total, per week (weeks start on Monday), and the units whose clocks were missed.
+ */
+export const serviceLevelReportSchema = z.object({
+  tenantId: z.uuid(),
+  tenantName: z.string(),
+  month: z.string(),
+  timeZone: z.string(),
+  from: z.date(),
+  to: z.date(),
+  total: byClock,
+  rows: z.array(
+    z
+      .object({ workUnitTypeId: z.number(), workUnitTypeName: z.string(), severityId: z.number() })
+      .extend(byClock.shape),
+  ),
+  /** Each week that has days in the month, by its Monday (YYYY-MM-DD). */
+  weeks: z.array(z.object({ week: z.string() }).extend(byClock.shape)),
+  /** The clocks missed in the month, first breached first: at most `SERVICE_LEVEL_REPORT_BREACHES`. */
+  breaches: z.array(
+    z.object({
+      workUnitId: z.number(),
+      title: z.string(),
+      workUnitTypeId: z.number(),
+      severityId: z.number(),
+      kind: z.enum(SERVICE_LEVEL_KINDS),
+      target: z.string(),
+      breached: z.date(),
+    }),
+  ),
+  /** Every missed clock is in `breaches` (false: the first SERVICE_LEVEL_REPORT_BREACHES). */
+  breachesComplete: z.boolean(),
+});
+export type ServiceLevelReport = z.infer<typeof serviceLevelReportSchema>;
+
+/** The most missed clocks a report lists by unit; the counts cover every one. */
+export const SERVICE_LEVEL_REPORT_BREACHES = 500;

@@ -185,6 +185,25 @@ export const jsonPatchSchema = z
   });
 
 /**
+ * One of a work unit's service level clocks as the list expands it (`$expand=resolutionClock`,
+ * docs/features/service-levels.md): due while it runs; paused; when it stopped, warned and
+ * breached; the business seconds it has counted of its target.
+ */
+export const workUnitClockSchema = z.object({
+  workUnitId: z.number().int(),
+  targetSeconds: z.number().int(),
+  elapsedSeconds: z.number(),
+  started: z.iso.datetime({ offset: true }),
+  due: z.iso.datetime({ offset: true }).nullable(),
+  running: z.boolean(),
+  paused: z.boolean(),
+  stopped: z.iso.datetime({ offset: true }).nullable(),
+  warned: z.iso.datetime({ offset: true }).nullable(),
+  breached: z.iso.datetime({ offset: true }).nullable(),
+});
+export type WorkUnitClock = z.output<typeof workUnitClockSchema>;
+
+/**
  * A work unit as the API answers it. Its editable fields follow the same per-field rules as the
  * input (every stored unit was written through them); `relations` is always present, and the
  * expansions appear when asked for (a single unit carries them all).
@@ -210,6 +229,9 @@ export const workUnitSchema = workUnitFieldsSchema.extend({
     .object({ protocolId: z.number().int(), name: z.string(), manualActions: z.string().nullable() })
     .nullable()
     .optional(),
+  /** The list's service level clocks, when expanded (none on a unit without that clock). */
+  responseClock: workUnitClockSchema.nullable().optional(),
+  resolutionClock: workUnitClockSchema.nullable().optional(),
 });
 export type WorkUnit = z.output<typeof workUnitSchema>;
 

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVICE_LEVEL_MESSAGES, type ServiceLevelTimer, type ServiceLevelsInput } from '@cfs/contracts/service-levels';
+import {
+  SERVICE_LEVEL_MESSAGES,
+  type ServiceLevelReport,
+  type ServiceLevelTimer,
+  type ServiceLevelsInput,
+} from '@cfs/contracts/service-levels';
 import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { DEMO } from '../src/db/demo-ids.js';
 import { levelsFor } from '../src/engines/servicelevels/definitions.js';
@@ -107,6 +112,16 @@ describe('service level definitions', () => {
         SERVICE_LEVEL_MESSAGES.hoursInvalid,
       ],
       [{ holidays: ['25/12/2026'] }, 'holidays.0', SERVICE_LEVEL_MESSAGES.holidayInvalid],
+      [
+        {
+          businessHours: [
+            { weekday: 1, start: '09:00', end: '13:00' },
+            { weekday: 1, start: '12:00', end: '17:00' },
+          ],
+        },
+        'businessHours',
+        SERVICE_LEVEL_MESSAGES.hoursOverlap,
+      ],
       [{ pauseStates: [WORK_UNIT_STATES.Resolved] }, 'pauseStates.0', SERVICE_LEVEL_MESSAGES.pauseInvalid],
       [
         { targets: [...aroundTheClock.targets, aroundTheClock.targets[0]] },
@@ -276,6 +291,213 @@ describe('a work unit’s clocks', () => {
     // The events of the sweep leave the clocks as they are.
     await settle(unit.workUnitId, 5);
     expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'running' });
+  });
+
+  it('the list filters and sorts by the clocks: due within an hour, breached; each read through the clocks’ keys', async () => {
+    const { tenantId } = await createTenantAs(portal, 'admin');
+    const levels: ServiceLevelsInput = {
+      ...aroundTheClock,
+      targets: [
+        {
+          workUnitTypeId: WORK_UNIT_TYPES.Incident,
+          severityId: 1,
+          respondWithin: '00:15:00',
+          resolveWithin: '02:00:00',
+        },
+        {
+          workUnitTypeId: WORK_UNIT_TYPES.Incident,
+          severityId: 2,
+          respondWithin: '02:00:00',
+          resolveWithin: '08:00:00',
+        },
+      ],
+    };
+    expect((await put('admin', tenantId, levels)).statusCode).toBe(200);
+    const urgent = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 1 });
+    const later = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 2 });
+    const answered = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 2 });
+    await portal.as('admin', {
+      method: 'PATCH',
+      url: `/v1/workunits/${answered.workUnitId}`,
+      payload: [{ op: 'replace', path: '/stateId', value: WORK_UNIT_STATES.Acknowledged }],
+    });
+    for (const unit of [urgent, later]) await settle(unit.workUnitId, 1);
+    await settle(answered.workUnitId, 2);
+
+    const list = async (filter: string, orderBy?: string) => {
+      const answer = await portal.as('admin', {
+        method: 'GET',
+        url: '/v1/workunits',
+        query: {
+          $filter: `tenantId eq ${tenantId} and (${filter})`,
+          $expand: 'responseClock,resolutionClock',
+          ...(orderBy ? { $orderby: orderBy } : {}),
+        },
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json<{ value: { workUnitId: number; resolutionClock: { due: string | null } | null }[] }>().value;
+    };
+    const ids = (rows: { workUnitId: number }[]) => rows.map((row) => row.workUnitId);
+    const within = (hours: number) => {
+      const from = new Date().toISOString();
+      const to = new Date(Date.now() + hours * HOUR * 1000).toISOString();
+      return ['responseClock', 'resolutionClock']
+        .map((clock) => `(${clock}/due ge ${from} and ${clock}/due le ${to})`)
+        .join(' or ');
+    };
+    // Within an hour: the Sev1's response (15 minutes). Within three: the Sev2's response too (two hours).
+    expect(ids(await list(within(1)))).toEqual([urgent.workUnitId]);
+    expect(ids(await list(within(3))).sort()).toEqual([urgent.workUnitId, later.workUnitId].sort());
+    // Sorted by when resolution is due: 2 h, then the two 8 h clocks in the order they started.
+    const sorted = await list('true', 'resolutionClock/due asc');
+    expect(ids(sorted)).toEqual([urgent.workUnitId, later.workUnitId, answered.workUnitId]);
+    expect(sorted[0]!.resolutionClock!.due).toMatch(/Z$/);
+
+    const breached = 'responseClock/breached ne null or resolutionClock/breached ne null';
+    expect(await list(breached)).toEqual([]);
+    await sweepServiceLevels(portal.db, new Date(Date.now() + 20 * 60_000));
+    expect(ids(await list(breached))).toEqual([urgent.workUnitId]);
+    // A clock that was met is due no more (the acknowledged unit’s response); a breached one still runs.
+    expect(ids(await list('responseClock/due ne null')).sort()).toEqual([urgent.workUnitId, later.workUnitId].sort());
+  });
+
+  it('the monthly report: each clock counted once in the month it was decided, per type and severity, week and in total; the missed listed; CSV', async () => {
+    const { tenantId } = await createTenantAs(portal, 'admin');
+    const levels: ServiceLevelsInput = {
+      ...aroundTheClock,
+      targets: [
+        {
+          workUnitTypeId: WORK_UNIT_TYPES.Incident,
+          severityId: 1,
+          respondWithin: '00:15:00',
+          resolveWithin: '02:00:00',
+        },
+        {
+          workUnitTypeId: WORK_UNIT_TYPES.Incident,
+          severityId: 2,
+          respondWithin: '02:00:00',
+          resolveWithin: '08:00:00',
+        },
+      ],
+    };
+    expect((await put('admin', tenantId, levels)).statusCode).toBe(200);
+    const change = async (workUnitId: number, stateId: number) => {
+      const answer = await portal.as('admin', {
+        method: 'PATCH',
+        url: `/v1/workunits/${workUnitId}`,
+        payload: [{ op: 'replace', path: '/stateId', value: stateId }],
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+    };
+    const served = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 1, title: 'Served in time' });
+    const answered = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 2 });
+    const late = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 1, title: 'Answered late' });
+    await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 2, title: 'Still open, in time' });
+    await change(served.workUnitId, WORK_UNIT_STATES.Acknowledged);
+    await change(served.workUnitId, WORK_UNIT_STATES.Resolved);
+    await change(answered.workUnitId, WORK_UNIT_STATES.Acknowledged);
+    await settle(served.workUnitId, 3);
+    await settle(answered.workUnitId, 2);
+    await settle(late.workUnitId, 1);
+    const breachedAt = new Date(Date.now() + 16 * 60_000);
+    await sweepServiceLevels(portal.db, breachedAt);
+    // The late unit is answered after its breach: still one missed clock, counted when it breached.
+    await change(late.workUnitId, WORK_UNIT_STATES.Acknowledged);
+    await settle(late.workUnitId, 4);
+
+    const month = breachedAt.toISOString().slice(0, 7);
+    const answer = await portal.as('operator', {
+      method: 'GET',
+      url: `/v1/servicelevels/reports/${tenantId}`,
+      query: { month },
+    });
+    // An operator reads only their own tenants' reports.
+    expect(answer.statusCode).toBe(404);
+    const read = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/servicelevels/reports/${tenantId}`,
+      query: { month },
+    });
+    expect(read.statusCode, read.body).toBe(200);
+    const report = read.json<ServiceLevelReport>();
+    const tally = (decided: number, met: number) => ({
+      decided,
+      met,
+      missed: decided - met,
+      attainment: decided === 0 ? null : met / decided,
+    });
+    expect(report).toMatchObject({ tenantId, month, timeZone: 'UTC', breachesComplete: true });
+    expect(report.total).toEqual({ response: tally(3, 2), resolution: tally(1, 1) });
+    expect(report.rows).toEqual([
+      {
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+        workUnitTypeName: 'Incident',
+        severityId: 1,
+        response: tally(2, 1),
+        resolution: tally(1, 1),
+      },
+      {
+        workUnitTypeId: WORK_UNIT_TYPES.Incident,
+        workUnitTypeName: 'Incident',
+        severityId: 2,
+        response: tally(1, 1),
+        resolution: tally(0, 0),
+      },
+    ]);
+    expect(report.weeks.length).toBeGreaterThanOrEqual(4);
+    expect(report.weeks.every((week) => new Date(`${week.week}T00:00:00Z`).getUTCDay() === 1)).toBe(true);
+    expect(report.weeks.reduce((sum, week) => sum + week.response.decided, 0)).toBe(3);
+    expect(report.breaches).toEqual([
+      expect.objectContaining({
+        workUnitId: late.workUnitId,
+        title: 'Answered late',
+        kind: 'response',
+        target: '00:15:00',
+        severityId: 1,
+      }),
+    ]);
+    // The month before holds none of them.
+    const before = new Date(`${month}-01T00:00:00Z`);
+    before.setUTCMonth(before.getUTCMonth() - 1);
+    const earlier = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/servicelevels/reports/${tenantId}`,
+      query: { month: before.toISOString().slice(0, 7) },
+    });
+    expect(earlier.json<ServiceLevelReport>().total.response).toEqual(tally(0, 0));
+
+    const csv = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/servicelevels/reports/${tenantId}/csv`,
+      query: { month },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toMatch(new RegExp(`service-levels-.+-${month}\\.csv`));
+    expect(csv.body.trim().split('\n')).toEqual([
+      'Work Unit Type,Severity,Clock,Decided,Met,Missed,Attainment',
+      'Incident,Sev1,Response,2,1,1,50.0%',
+      'Incident,Sev1,Resolution,1,1,0,100.0%',
+      'Incident,Sev2,Response,1,1,0,100.0%',
+      'Incident,Sev2,Resolution,0,0,0,',
+      'All,All,Response,3,2,1,66.7%',
+      'All,All,Resolution,1,1,0,100.0%',
+    ]);
+
+    for (const query of [{ month: '2026-13' }, {}] as Record<string, string>[]) {
+      const refused = await portal.as('admin', { method: 'GET', url: `/v1/servicelevels/reports/${tenantId}`, query });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ errors: Record<string, string[]> }>().errors.month).toEqual([
+        SERVICE_LEVEL_MESSAGES.monthInvalid,
+      ]);
+    }
+    const unknown = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/servicelevels/reports/${tenantId}`,
+      query: { month, tenant: 'x' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('tenant');
   });
 
   it('counts in business hours across a weekend and a holiday, paused time not counted', async () => {

@@ -29,7 +29,15 @@ import {
  * browser keeps (the theme, the stored sign-in) or stops its clock has a browser context of its own.
  */
 
-const MENU_ITEMS = ['Work Units', 'Work Unit Communications', 'Devices', 'Blocks', 'Rules', 'Compliance'];
+const MENU_ITEMS = [
+  'Work Units',
+  'Work Unit Communications',
+  'Devices',
+  'Blocks',
+  'Rules',
+  'Compliance',
+  'Service Level Report',
+];
 const ADMINISTRATION_ITEMS = [
   'Tenants',
   'Locations',
@@ -39,10 +47,11 @@ const ADMINISTRATION_ITEMS = [
   'Pending Devices',
   'Tokens',
   'Work Unit Settings',
+  'Service Levels',
   'Version Report',
   'Outbox',
 ];
-/** Operators hold neither Tenants nor Settings edit: no Tenants, no Outbox. */
+/** Operators hold neither Tenants nor Settings edit: no Tenants, no Outbox (Service Levels they read). */
 const STAFF_MENU = [
   { group: 'Menu', items: MENU_ITEMS },
   { group: 'Administration', items: ADMINISTRATION_ITEMS.filter((item) => item !== 'Tenants' && item !== 'Outbox') },

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import {
+  api,
   browser,
   checkRow,
   choose,
@@ -146,6 +147,71 @@ describe('bulk actions and saved views on the work units grid', () => {
     expect(await page.getByRole('textbox', { name: 'Search' }).inputValue()).toBe('printer');
     expect(await viewChip(page, name).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('columnheader', { name: 'Stakeholder Phone' }).count()).toBe(0);
+  });
+
+  test('the grid shows each unit’s clocks; the Service Level chip keeps the units breaching within the hour, in a saved view too', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const tag = uniqueName('E2E clocks grid');
+    // The installation's levels: a Sev0 is answered within 15 minutes, a Sev4 within a day.
+    const urgent = await createWorkUnit(operator, { title: `${tag} sev0`, severityId: 0 });
+    const calm = await createWorkUnit(operator, { title: `${tag} sev4`, severityId: 4 });
+    const page = await signedInPage(browser, 'operator');
+    // The worker starts the clocks from the units' events.
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ value: unknown[] }>(
+              operator,
+              `/v1/workunits?$filter=workUnitId in (${urgent.workUnitId},${calm.workUnitId}) and resolutionClock/due ne null`,
+            )
+          ).value.length,
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    await openList(page);
+    await searchGrid(page, tag);
+    const urgentRow = gridRow(page, `${tag} sev0`);
+    await urgentRow.getByText(/^Due in 1[0-5] min$/).waitFor();
+    await urgentRow.getByText(/^Due in [34] h$/).waitFor();
+    await gridRow(page, `${tag} sev4`)
+      .getByText(/^Due in (23 h|1 d)$/)
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Add Filter' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Filter' });
+    await choose(dialog, page, 'Field', 'Service Level');
+    await dialog.getByRole('combobox', { name: 'Values' }).click();
+    await page.getByRole('listbox').getByRole('option', { name: 'Breaching Within 1 h' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    const chip = page
+      .getByRole('toolbar', { name: 'Filters' })
+      .getByRole('button', { name: 'Service Level: Breaching Within 1 h' });
+    await chip.waitFor();
+    await gridRow(page, `${tag} sev4`).waitFor({ state: 'detached' });
+    await urgentRow.waitFor();
+    await screenshot(page, 'work-units-service-level-filter');
+
+    const name = uniqueName('E2E breaching view');
+    await page.getByRole('button', { name: 'Save View' }).click();
+    const save = page.getByRole('dialog', { name: 'Save View' });
+    await save.getByRole('textbox', { name: 'Name' }).fill(name);
+    await save.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`View "${name}" saved.`).waitFor();
+    await openList(page);
+    await viewChip(page, name).click();
+    await chip.waitFor();
+    await urgentRow.waitFor();
+    expect(await gridRow(page, `${tag} sev4`).count()).toBe(0);
+
+    // Sorted by the Resolution column: the Sev0 (4 hours) before the Sev4 (a week).
+    await openList(page);
+    await searchGrid(page, tag);
+    await page.getByRole('columnheader', { name: 'Resolution' }).click();
+    await expect
+      .poll(async () => (await page.locator('.MuiDataGrid-row').allTextContents()).map((text) => text.includes('sev0')))
+      .toEqual([true, false]);
   });
 
   test('"Assigned to me" lists only the units assigned to the signed-in user', async () => {

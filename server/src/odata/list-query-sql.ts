@@ -23,7 +23,7 @@ import { tenantCondition } from '../db/scoped.js';
 import { isTenantTable } from '../db/tenant-tables.js';
 import { keepBounded } from '../bounded-map.js';
 import type { FieldDef, Resource } from './resource.js';
-import { fieldSql, searchTextSql } from './resource.js';
+import { fieldSql, relatedWhereSql, searchTextSql } from './resource.js';
 
 /**
  * Answers a list request: applies $filter, $orderby, $top, $skip or $skiptoken, $count, $expand
@@ -65,7 +65,7 @@ export async function runCompiledList<DB>(
   options: ListRunOptions = {},
 ): Promise<string> {
   const run = <R>(statement: CompiledQuery<R>) => executeCancellable(db, statement, options.signal);
-  const resolved = new Map<RelatedKeys, Promise<unknown[]>>();
+  const resolved = new Map<RelatedKeys, KeysLookup>();
   const resolve = <R>(statement: CompiledQuery<R>) => resolveRelatedKeys(db, statement, resolved, run);
   // One statement at a time, the page first: a request holds one database connection, so the
   // reads of a tenant (one at a time per instance, http/tenant-shares.ts) take at most one core of
@@ -499,7 +499,7 @@ class Scope {
       let join = this.joins.get(path);
       if (!join) {
         const joinAlias = this.aliases.next('j');
-        const on = sql`${sql.id(joinAlias, relation.relatedColumn ?? relation.column)} = ${sql.id(alias, relation.column)}`;
+        const on = sql`${sql.id(joinAlias, relation.relatedColumn ?? relation.column)} = ${sql.id(alias, relation.column)}${relatedWhereSql(relation, joinAlias)}`;
         // Another tenant's related row is joined as missing, like one that does not exist.
         join = {
           alias: joinAlias,
@@ -523,10 +523,7 @@ const operators = { eq: '=', ne: 'IS DISTINCT FROM', gt: '>', ge: '>=', lt: '<',
 function predicateSql(predicate: Predicate, scope: Scope): RawBuilder<unknown> {
   switch (predicate.kind) {
     case 'and':
-      return sql`(${sql.join(
-        predicate.operands.map((operand) => predicateSql(operand, scope)),
-        sql` AND `,
-      )})`;
+      return andSql(predicate.operands, scope);
     case 'or':
       return orSql(predicate.operands, scope);
     case 'not':
@@ -535,15 +532,18 @@ function predicateSql(predicate: Predicate, scope: Scope): RawBuilder<unknown> {
     case 'compare':
     case 'in':
     case 'match': {
-      const related = relatedKeysSql(predicate, scope);
-      if (related) return related;
+      const keyed = keyedCondition(predicate, scope);
+      if (keyed) return relatedKeysSql([keyed.condition], keyed.relation, scope);
       const term = searchTerm(predicate, scope);
       return term === undefined
         ? conditionSql(predicate, scope)
         : narrowedSql(term, [conditionSql(predicate, scope)], scope);
     }
-    case 'isNull':
+    case 'isNull': {
+      const keyed = keyedCondition(predicate, scope);
+      if (keyed) return relatedKeysSql([keyed.condition], keyed.relation, scope);
       return sql`${valueSql(predicate.operand, scope)} ${sql.raw(predicate.negated ? 'IS NOT NULL' : 'IS NULL')}`;
+    }
     case 'isTrue':
       return valueSql(predicate.operand, scope);
     case 'constant':
@@ -552,6 +552,8 @@ function predicateSql(predicate: Predicate, scope: Scope): RawBuilder<unknown> {
 }
 
 type Condition = Extract<Predicate, { kind: 'compare' | 'in' | 'match' }>;
+/** A condition a to-one relation's keys can answer: false when there is no related row. */
+type KeyedCondition = Condition | Extract<Predicate, { kind: 'isNull' }>;
 
 /** A comparison, list or text match as written: on the row's own columns or through the joins of its path. */
 function conditionSql(predicate: Condition, scope: Scope): RawBuilder<unknown> {
@@ -638,45 +640,126 @@ function narrowedSql(term: string, matches: readonly RawBuilder<unknown>[], scop
 }
 
 /**
- * A condition on a field of a to-one relation (`tenant/name`) as the keys of the related rows that
- * meet it: `t0.tenant_id = ANY(COALESCE($keys, ARRAY(SELECT r.tenant_id FROM tenant AS r WHERE …)))`,
- * the related table limited to the caller's tenants as the join is. The row's side is then its own
- * indexed column, which an OR can BitmapOr with the other arms' indexes; the join left every row
- * to be read and checked. Only conditions that are false when there is no related row (a match, a
- * comparison other than `ne`, an `in` without null) can be read this way.
+ * Conditions on fields of one to-one relation (`tenant/name`) as the keys of the related rows that
+ * meet them all: `(t0.tenant_id = ANY($keys) OR ($own AND EXISTS (SELECT 1 FROM tenant AS r WHERE
+ * r.tenant_id = t0.tenant_id AND …)))`, the related table limited to the caller's tenants as the join is. The
+ * row's side is then its own indexed column, which an OR can BitmapOr with the other arms'
+ * indexes; the join left every row to be read and checked. Only conditions that are false when
+ * there is no related row can be read this way (keyedCondition).
  *
- * `$keys` is a RelatedKeys parameter: null as compiled, so the statement stands on its own, and
- * filled with the keys by runListQuery just before it runs. The planner then plans with the actual
- * keys — none, usually, for a search term — where for the subquery it would assume a tenth of the
- * table matches and walk the sort index past every row for a page of a handful.
+ * `$keys` (RelatedKeys) and `$own` (RelatedKeysOwn) are filled by runListQuery just before the
+ * statement runs: the keys, when there are at most MAX_RELATED_KEYS, and `$own` false. The planner
+ * then plans with the actual keys — none, usually, for a search term — where for the subquery it
+ * would assume a tenth of the table matches and walk the sort index past every row for a page of a
+ * handful. With more keys than that (every breached clock of a year), `$own` is true and each
+ * row looks for its related row itself, through the related table's key. As compiled (no keys, `$own` true) the
+ * statement stands on its own.
  */
-function relatedKeysSql(predicate: Condition, scope: Scope): RawBuilder<unknown> | undefined {
-  const operand = predicate.kind === 'compare' ? predicate.left : predicate.operand;
-  if (predicate.kind === 'compare' && (predicate.op === 'ne' || predicate.right.kind !== 'value')) return undefined;
-  if (predicate.kind === 'in' && (predicate.orNull || predicate.values.length === 0)) return undefined;
-  const ref = fieldOf(operand);
-  const [name, ...rest] = ref.relations;
-  const relation =
-    name !== undefined && Object.hasOwn(scope.resource.relations, name) ? scope.resource.relations[name] : undefined;
-  if (!relation || relation.kind !== 'one') return undefined;
+function relatedKeysSql(
+  conditions: readonly KeyedCondition[],
+  relationName: string,
+  scope: Scope,
+): RawBuilder<unknown> {
+  const relation = scope.resource.relations[relationName];
+  if (!relation) throw new Error(`'${scope.resource.table}' has no relation '${relationName}'`);
   const target = relation.resource();
   const inner = new Scope(target, scope.aliases.next('r'), scope.aliases);
-  const innerOperand = withField(operand, { ...ref, relations: rest });
-  const condition = conditionSql(
-    predicate.kind === 'compare' ? { ...predicate, left: innerOperand } : { ...predicate, operand: innerOperand },
-    inner,
-  );
+  const innerConditions = conditions.map((predicate) => {
+    const operand = predicate.kind === 'compare' ? predicate.left : predicate.operand;
+    const ref = fieldOf(operand);
+    const innerOperand = withField(operand, { ...ref, relations: ref.relations.slice(1) });
+    switch (predicate.kind) {
+      case 'isNull':
+        return sql`${valueSql(innerOperand, inner)} IS NOT NULL`;
+      case 'compare':
+        return conditionSql({ ...predicate, left: innerOperand }, inner);
+      default:
+        return conditionSql({ ...predicate, operand: innerOperand }, inner);
+    }
+  });
+  const relatedColumn = sql.id(inner.alias, relation.relatedColumn ?? relation.column);
+  const column = sql.id(scope.alias, relation.column);
+  const where = sql`${sql.join(innerConditions, sql` AND `)}${relatedWhereSql(relation, inner.alias)}${scope.aliases.tenantClause(target.table, inner.alias)}`;
+  const from = sql`FROM ${sql.table(target.table)} AS ${sql.id(inner.alias)}`;
   const keys = clauses<{ key: unknown }>(
-    sql`SELECT ${sql.id(inner.alias, relation.relatedColumn ?? relation.column)} AS "key" FROM ${sql.table(target.table)} AS ${sql.id(inner.alias)}`,
+    sql`SELECT ${relatedColumn} AS "key"`,
+    from,
     inner.joinSql(),
-    sql`WHERE ${condition}${scope.aliases.tenantClause(target.table, inner.alias)}`,
+    sql`WHERE ${where}`,
   );
-  return sql`${sql.id(scope.alias, relation.column)} = ANY(COALESCE(${new RelatedKeys(keys)}, ARRAY(${keys})))`;
+  // Read row by row, each through the related table's key: a set of keys too big to hold in memory
+  // would otherwise be searched again for every row.
+  const own = clauses(sql`SELECT 1`, from, inner.joinSql(), sql`WHERE ${relatedColumn} = ${column} AND ${where}`);
+  const parameter = new RelatedKeys(keys);
+  return sql`(${column} = ANY(${parameter}) OR (${new RelatedKeysOwn(parameter)}::boolean AND EXISTS (${own})))`;
 }
 
 /**
+ * A condition that a to-one relation's keys can answer (relatedKeysSql): one on a related field
+ * that is false when there is no related row (a match, a comparison other than `ne`, an `in`
+ * without null, `ne null`). Undefined for the row's own fields and any other condition.
+ */
+function keyedCondition(
+  predicate: Predicate,
+  scope: Scope,
+): { relation: string; condition: KeyedCondition } | undefined {
+  let operand: ValueExpr;
+  switch (predicate.kind) {
+    case 'compare':
+      if (predicate.op === 'ne' || predicate.right.kind !== 'value') return undefined;
+      operand = predicate.left;
+      break;
+    case 'in':
+      if (predicate.orNull || predicate.values.length === 0) return undefined;
+      operand = predicate.operand;
+      break;
+    case 'match':
+      operand = predicate.operand;
+      break;
+    case 'isNull':
+      if (!predicate.negated || predicate.operand.kind !== 'field') return undefined;
+      operand = predicate.operand;
+      break;
+    default:
+      return undefined;
+  }
+  const [name] = fieldOf(operand).relations;
+  const relation =
+    name !== undefined && Object.hasOwn(scope.resource.relations, name) ? scope.resource.relations[name] : undefined;
+  return name !== undefined && relation?.kind === 'one' ? { relation: name, condition: predicate } : undefined;
+}
+
+/**
+ * An `and`: its conditions on one to-one relation are read as one set of keys (`clock/due ge a and
+ * clock/due le b`: the related rows in that range, through the range's index), the rest as written.
+ */
+function andSql(operands: readonly Predicate[], scope: Scope): RawBuilder<unknown> {
+  const byRelation = new Map<string, KeyedCondition[]>();
+  const parts: RawBuilder<unknown>[] = [];
+  for (const operand of operands) {
+    const keyed = keyedCondition(operand, scope);
+    if (!keyed) {
+      parts.push(predicateSql(operand, scope));
+      continue;
+    }
+    const group = byRelation.get(keyed.relation);
+    if (group) group.push(keyed.condition);
+    else byRelation.set(keyed.relation, [keyed.condition]);
+  }
+  for (const [name, conditions] of byRelation) parts.push(relatedKeysSql(conditions, name, scope));
+  return sql`(${sql.join(parts, sql` AND `)})`;
+}
+
+/**
+ * The most keys a relation condition is answered by as a list of keys: past them, the statement
+ * reads the related rows itself (a semi-join), as it would by the keys' own index at that size.
+ */
+export const MAX_RELATED_KEYS = 5_000;
+
+/**
  * The keys a relation condition selects, as a statement parameter (see relatedKeysSql). The
- * driver sends it as NULL until `resolveRelatedKeys` has put the keys in its place.
+ * driver sends it as NULL until `resolveRelatedKeys` has put the keys in its place, and as no
+ * keys when they are more than MAX_RELATED_KEYS.
  */
 class RelatedKeys {
   constructor(readonly keys: RawBuilder<{ key: unknown }>) {}
@@ -687,24 +770,51 @@ class RelatedKeys {
   }
 }
 
-/** A compiled statement with each RelatedKeys parameter replaced by the keys it selects now (one query per parameter, shared by the statements of one run). */
+/**
+ * Whether the statement reads a relation condition's keys itself: true as compiled (the statement
+ * stands on its own), false once `resolveRelatedKeys` has found at most MAX_RELATED_KEYS of them.
+ */
+class RelatedKeysOwn {
+  constructor(readonly of: RelatedKeys) {}
+
+  toPostgres(): boolean {
+    return true;
+  }
+}
+
+type KeysLookup = Promise<{ keys: unknown[] | null }>;
+
+/**
+ * A compiled statement with each RelatedKeys parameter replaced by the keys it selects now (one
+ * query per parameter, shared by the statements of one run), or by none and its RelatedKeysOwn by
+ * true when there are more than MAX_RELATED_KEYS: the planner, given the values, keeps only the
+ * branch they choose.
+ */
 async function resolveRelatedKeys<DB, R>(
   db: Kysely<DB>,
   statement: CompiledQuery<R>,
-  resolved: Map<RelatedKeys, Promise<unknown[]>>,
+  resolved: Map<RelatedKeys, KeysLookup>,
   run: <T>(statement: CompiledQuery<T>) => Promise<QueryResult<T>>,
 ): Promise<CompiledQuery<R>> {
   if (!statement.parameters.some((parameter) => parameter instanceof RelatedKeys)) return statement;
+  const lookup = (parameter: RelatedKeys): KeysLookup => {
+    let found = resolved.get(parameter);
+    if (!found) {
+      const limited = sql<{
+        key: unknown;
+      }>`SELECT "k"."key" FROM (${parameter.keys}) AS "k" LIMIT ${MAX_RELATED_KEYS + 1}`;
+      found = run(limited.compile(db)).then((result) => ({
+        keys: result.rows.length > MAX_RELATED_KEYS ? null : result.rows.map((row) => row.key),
+      }));
+      resolved.set(parameter, found);
+    }
+    return found;
+  };
   const parameters = await Promise.all(
-    statement.parameters.map((parameter) => {
-      if (!(parameter instanceof RelatedKeys)) return parameter;
-      let keys = resolved.get(parameter);
-      if (!keys)
-        resolved.set(
-          parameter,
-          (keys = run(parameter.keys.compile(db)).then((result) => result.rows.map((row) => row.key))),
-        );
-      return keys;
+    statement.parameters.map(async (parameter) => {
+      if (parameter instanceof RelatedKeys) return (await lookup(parameter)).keys ?? [];
+      if (parameter instanceof RelatedKeysOwn) return (await lookup(parameter.of)).keys === null;
+      return parameter;
     }),
   );
   return { ...statement, parameters };
@@ -792,7 +902,7 @@ function expansionSql(expansion: Expansion, parent: Scope): RawBuilder<unknown> 
   const parentColumn = sql.id(parent.alias, relation.column);
   if (relation.kind === 'one') {
     const tenantClause = parent.aliases.tenantClause(expansion.resource.table, inner.alias);
-    return sql`(SELECT ${rowJson(expansion, inner)} FROM ${table} WHERE ${relatedColumn} = ${parentColumn}${tenantClause} LIMIT 1)`;
+    return sql`(SELECT ${rowJson(expansion, inner)} FROM ${table} WHERE ${relatedColumn} = ${parentColumn}${relatedWhereSql(relation, inner.alias)}${tenantClause} LIMIT 1)`;
   }
   let link: RawBuilder<unknown> | undefined;
   let linked = sql`${relatedColumn} = ${parentColumn}`;
@@ -812,7 +922,7 @@ function expansionSql(expansion: Expansion, parent: Scope): RawBuilder<unknown> 
     sql`SELECT ${row} AS "row", row_number() OVER (ORDER BY ${order}) AS "ord" FROM ${table}`,
     link,
     inner.joinSql(),
-    sql`WHERE ${linked}${parent.aliases.tenantClause(expansion.resource.table, inner.alias)}`,
+    sql`WHERE ${linked}${relatedWhereSql(relation, inner.alias)}${parent.aliases.tenantClause(expansion.resource.table, inner.alias)}`,
     filter,
     sql`ORDER BY ${order}`,
     limit,

@@ -257,9 +257,9 @@ describe('buildListSql', () => {
       $count: 'true',
     });
     expect(count.sql).toBe(
-      'SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" WHERE "t0"."tenant_id" = ANY(COALESCE($1, ARRAY(SELECT "r1"."tenant_id" AS "key" FROM "tenant" AS "r1" WHERE "r1"."name" = $2))) LIMIT 10001) AS "c"',
+      'SELECT count(*) AS "count" FROM (SELECT 1 FROM (select * from "work_unit") AS "t0" WHERE ("t0"."tenant_id" = ANY($1) OR ($2::boolean AND EXISTS (SELECT 1 FROM "tenant" AS "r1" WHERE "r1"."tenant_id" = "t0"."tenant_id" AND "r1"."name" = $3))) LIMIT 10001) AS "c"',
     );
-    expect(rows.sql).toContain('ORDER BY "j2"."name" DESC, "t0"."work_unit_id" DESC LIMIT $3 OFFSET $4');
+    expect(rows.sql).toContain('ORDER BY "j2"."name" DESC, "t0"."work_unit_id" DESC LIMIT $4 OFFSET $5');
 
     const sortOnly = compile(workUnits, { $orderby: 'tenant/name', $count: 'true' });
     expect(sortOnly.count.sql).toBe(

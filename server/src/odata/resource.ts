@@ -25,6 +25,11 @@ export interface RelationDef {
   readonly column: string;
   /** Column of the related table it equals; defaults to `column`. */
   readonly relatedColumn?: string;
+  /**
+   * Columns of the related table held to these values: which one of several related rows the
+   * relation is (`{ kind: 'response' }`: a work unit's response clock of its two).
+   */
+  readonly relatedWhere?: Readonly<Record<string, string>>;
   /** Many-to-many (kind 'many' only): this.column = link.column and link.relatedColumn = related.relatedColumn. */
   readonly through?: { readonly table: string; readonly column: string; readonly relatedColumn: string };
   /** The related fields this relation exposes to $filter, $orderby and $expand; all of them by default. */
@@ -141,6 +146,16 @@ export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (lette
  */
 export function timeSpanSql(seconds: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`to_char(make_interval(secs => ${seconds}), 'HH24:MI:SS')`;
+}
+
+/** ` AND alias.column = 'value'` for each of a relation's `relatedWhere` values; nothing without them. */
+export function relatedWhereSql(relation: RelationDef, alias: string): RawBuilder<unknown> {
+  const held = Object.entries(relation.relatedWhere ?? {});
+  if (held.length === 0) return sql``;
+  return sql.join(
+    held.map(([column, value]) => sql` AND ${sql.id(alias, column)} = ${value}`),
+    sql``,
+  );
 }
 
 /** The SQL of a field read from the row aliased `alias`. */

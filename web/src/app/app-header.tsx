@@ -36,6 +36,8 @@ export function AppHeader({ sidebarPermanent, onOpenSidebar }: AppHeaderProps) {
         width: sidebarPermanent ? `calc(100% - ${SIDEBAR_WIDTH_PX}px)` : '100%',
         ml: sidebarPermanent ? `${SIDEBAR_WIDTH_PX}px` : 0,
         bgcolor: 'background.paper',
+        // A printed page (a report) is the page alone.
+        displayPrint: 'none',
         // Lines drawn inside the bar, not borders: the bar must stay as tall as the <Toolbar />
         // spacer under it, or it hides the page's loading bar and top edge.
         // The environment colour marks which environment this is at a glance.

@@ -13,6 +13,7 @@ import { actionDefinitionsArea } from '../features/actiondefinitions/area';
 import { pendingDevicesArea } from '../features/pendingdevices/area';
 import { tokensArea } from '../features/tokens/area';
 import { workUnitSettingsArea } from '../features/workunitsettings/area';
+import { serviceLevelsArea } from '../features/servicelevels/area';
 import { versionReportArea } from '../features/versionreport/area';
 import { outboxArea } from '../features/outbox/area';
 import { packetsArea } from '../features/packets/area';
@@ -37,6 +38,7 @@ export const WEB_AREAS: readonly WebArea[] = [
   pendingDevicesArea,
   tokensArea,
   workUnitSettingsArea,
+  serviceLevelsArea,
   versionReportArea,
   outboxArea,
   packetsArea,

@@ -24,13 +24,14 @@ describe('group Menu', () => {
     ['Blocks:view', 'Blocks'],
     ['Rules:view', 'Rules'],
     ['Compliance:view', 'Compliance'],
+    ['ServiceLevels:view', 'Service Level Report'],
   ])('shows with %s alone, offering only %s', (permission, label) => {
     const permissions = perms(permission);
     expect(showsMenuGroup(permissions)).toBe(true);
     expect(labels(permissions).Menu).toEqual([label]);
   });
 
-  it('is hidden without any of the six view permissions', () => {
+  it('is hidden without any of the seven view permissions', () => {
     const permissions = perms('WorkUnits:edit', 'Tenants:view', 'WorkUnits:view:mine');
     expect(showsMenuGroup(permissions)).toBe(false);
     expect(labels(permissions).Menu).toBeUndefined();
@@ -44,6 +45,7 @@ describe('group Menu', () => {
       'Blocks:view',
       'Rules:view',
       'Compliance:view',
+      'ServiceLevels:view',
     );
     expect(labels(all).Menu).toEqual([
       'Work Units',
@@ -52,6 +54,7 @@ describe('group Menu', () => {
       'Blocks',
       'Rules',
       'Compliance',
+      'Service Level Report',
     ]);
   });
 });
@@ -122,6 +125,12 @@ describe('group Administration', () => {
     }
   });
 
+  it('offers Service Levels with ServiceLevels view once the group shows (operators read them, administrators change them)', () => {
+    expect(labels(perms('ServiceLevels:view', 'Tokens:edit')).Administration).toEqual(['Service Levels']);
+    expect(labels(perms('ServiceLevels:edit', 'Tokens:edit')).Administration).toEqual([]);
+    expect(requirementsForPath('servicelevels')).toEqual([{ area: 'ServiceLevels', verb: 'view' }]);
+  });
+
   it('offers Version Report with Devices view once the group shows', () => {
     expect(labels(perms('Devices:view', 'Tokens:edit')).Administration).toEqual(['Version Report']);
     expect(labels(perms('Devices:edit')).Administration).toEqual([]);
@@ -140,6 +149,7 @@ describe('group Administration', () => {
       'Pending Devices',
       'Tokens',
       'Work Unit Settings',
+      'Service Levels',
       'Version Report',
       'Outbox',
     ]);
@@ -193,6 +203,12 @@ describe('current menu item', () => {
     expect(activeMenuItem(`/${tenant}/devices`)?.label).toBe('Devices');
     expect(activeMenuItem(`/${tenant}/pendingdevices`)?.label).toBe('Pending Devices');
     expect(activeMenuItem(`/${tenant}/workunitsv2`)?.label).toBe('Work Units');
+  });
+
+  it('is the item with the longest path the page starts with', () => {
+    expect(activeMenuItem(`/${tenant}/servicelevels`)?.label).toBe('Service Levels');
+    expect(activeMenuItem(`/${tenant}/servicelevels/report`)?.label).toBe('Service Level Report');
+    expect(activeMenuItem(`/${tenant}/ServiceLevels/Report`)?.label).toBe('Service Level Report');
   });
 
   it('reads paths without a tenant too', () => {

@@ -27,7 +27,8 @@ export interface MenuGroup {
 
 /**
  * Group Menu: each item needs its own area's view permission. Group Administration: edit and view
- * of the item's area, with three exceptions (Pending Devices, Work Unit Settings, Version Report).
+ * of the item's area, with four exceptions (Pending Devices, Work Unit Settings, Version Report, and
+ * Service Levels, which operators read with view alone).
  */
 export const MENU_ITEMS: readonly MenuItem[] = AREA_PAGES.flatMap(({ path, header, requires, menu }) =>
   menu ? [{ path, label: menu.label ?? header, group: menu.group, icon: menu.icon, requires }] : [],
@@ -107,7 +108,9 @@ export function menuItemHref(item: MenuItem, tenantId: string): string {
 /** The menu item the current path belongs to, highlighted in the sidebar (spec 000 §2). */
 export function activeMenuItem(pathname: string): MenuItem | undefined {
   const segments = pathname.split('/').filter(Boolean);
-  const areaSegment = isGuid(segments[0]) ? segments[1] : segments[0];
-  if (!areaSegment) return undefined;
-  return MENU_ITEMS.find((item) => item.path === areaSegment.toLowerCase());
+  const page = (isGuid(segments[0]) ? segments.slice(1) : segments).map((segment) => segment.toLowerCase());
+  if (page.length === 0) return undefined;
+  // The item whose path is the longest start of the page's: `servicelevels/report` is the report's, not Service Levels'.
+  const starts = (item: MenuItem) => item.path.split('/').every((segment, index) => page[index] === segment);
+  return MENU_ITEMS.filter(starts).sort((a, b) => b.path.length - a.path.length)[0];
 }

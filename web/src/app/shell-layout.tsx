@@ -30,9 +30,10 @@ export default function ShellLayout() {
           minWidth: 0,
           width: permanent ? `calc(100% - ${SIDEBAR_WIDTH_PX}px)` : '100%',
           '&:focus': { outline: 'none' },
+          '@media print': { width: '100%' },
         }}
       >
-        <Toolbar />
+        <Toolbar sx={{ displayPrint: 'none' }} />
         {/* A page's code is loaded on first visit; the bar shows while it arrives. */}
         <Box sx={{ height: 4 }}>{navigation.state === 'loading' ? <LinearProgress /> : null}</Box>
         <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3 }}>

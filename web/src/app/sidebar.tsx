@@ -40,6 +40,7 @@ export function Sidebar({ permanent, open, onClose }: SidebarProps) {
       sx={{
         width: SIDEBAR_WIDTH_PX,
         flexShrink: 0,
+        displayPrint: 'none',
         '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH_PX, boxSizing: 'border-box' },
       }}
     >

@@ -220,11 +220,24 @@ function dateClause(path: string, operator: string, value: unknown, kind: 'date'
   }
 }
 
+/** The named conditions an `isAnyOf` item chose, OR-ed (FieldSpec.conditions); names not known are left out. */
+function conditionsClause(item: FilterItem, conditions: NonNullable<FieldSpec['conditions']>): string | undefined {
+  if (item.operator !== 'isAnyOf' || !Array.isArray(item.value)) return undefined;
+  const now = new Date();
+  const clauses = item.value.flatMap((name: unknown) => {
+    const condition = typeof name === 'string' && Object.hasOwn(conditions, name) ? conditions[name] : undefined;
+    return condition ? [`(${condition(now)})`] : [];
+  });
+  if (clauses.length === 0) return undefined;
+  return clauses.length === 1 ? clauses[0] : `(${clauses.join(' or ')})`;
+}
+
 /**
  * One filter item as an OData clause, or undefined when it must not be sent: no value yet,
  * an operator the kind does not have, an invalid GUID (spec 002 §5), a field that is no path.
  */
 export function filterClause(item: FilterItem, spec: FieldSpec = {}): string | undefined {
+  if (spec.conditions) return conditionsClause(item, spec.conditions);
   const path = spec.path ?? item.field;
   if (!isPropertyPath(path)) return undefined;
   const kind = spec.kind ?? 'string';

@@ -69,6 +69,11 @@ export interface FieldSpec {
   kind?: FieldKind;
   /** Server path when it differs from the grid field, e.g. `tenant/name` for a Tenant column. */
   path?: string;
+  /**
+   * A field of named conditions: an `isAnyOf` item's values name them, and each one's OData is
+   * built when the list is read (so "due within an hour" moves with the clock), OR-ed.
+   */
+  conditions?: Readonly<Record<string, (now: Date) => string>>;
 }
 
 /** A searched field: a text field's path, or a path with its kind. */

@@ -17,11 +17,17 @@ export const probes: AreaProbes = {
     'PUT /v1/servicelevels/:tenantId': 'ServiceLevels:edit',
     'DELETE /v1/servicelevels/:tenantId': 'ServiceLevels:edit',
     'GET /v1/servicelevels/timers/:workUnitId': 'WorkUnits:view',
+    'GET /v1/servicelevels/reports/:tenantId': 'ServiceLevels:view',
+    'GET /v1/servicelevels/reports/:tenantId/csv': 'ServiceLevels:view',
   },
   bodies: {
     'PUT /v1/servicelevels/installation': () => levels,
     'PUT /v1/servicelevels/:tenantId': () => levels,
     'DELETE /v1/servicelevels/:tenantId': () => undefined,
+  },
+  queries: {
+    'GET /v1/servicelevels/reports/:tenantId': () => 'month=2026-11',
+    'GET /v1/servicelevels/reports/:tenantId/csv': () => 'month=2026-11',
   },
   notTenantBound: ['GET /v1/servicelevels/installation', 'PUT /v1/servicelevels/installation'],
   installationOnly: ['PUT /v1/servicelevels/installation'],

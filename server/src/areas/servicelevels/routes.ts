@@ -1,17 +1,27 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { dbIdParam, guid } from '@cfs/contracts/fields';
-import { serviceLevelsInputSchema, serviceLevelsSchema, serviceLevelTimerSchema } from '@cfs/contracts/service-levels';
+import {
+  serviceLevelReportQuerySchema,
+  serviceLevelReportSchema,
+  serviceLevelsInputSchema,
+  serviceLevelsSchema,
+  serviceLevelTimerSchema,
+} from '@cfs/contracts/service-levels';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../http/route-permission.js';
 import { findServiceLevels, findTimers, resetServiceLevels, saveServiceLevels } from './commands.js';
+import { serviceLevelReport, serviceLevelReportCsv } from './report.js';
 
 const tags = ['Service levels'];
 const params = z.object({ tenantId: guid() });
 const SAVE_DESCRIPTION =
   'Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets; new units and changes of severity take these.';
 
-/** Service level definitions (read with ServiceLevels view, changed with edit) and a unit's clocks (WorkUnits view). */
+const REPORT_DESCRIPTION =
+  "The month (YYYY-MM) of the tenant's calendar: each clock counts in the month it was decided, missed when it breached and met when it stopped in time; per work unit type and severity, in total, per week, and the clocks missed.";
+
+/** Service level definitions (read with ServiceLevels view, changed with edit), the monthly report (view) and a unit's clocks (WorkUnits view). */
 export const serviceLevelRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
   ({ db }) =>
   async (app) => {
@@ -89,6 +99,44 @@ export const serviceLevelRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         },
       },
       async (request) => resetServiceLevels(db, principalOf(request), request.params.tenantId),
+    );
+    app.get(
+      '/v1/servicelevels/reports/:tenantId',
+      {
+        config: { permission: 'ServiceLevels:view' },
+        schema: {
+          tags,
+          operationId: 'getServiceLevelReport',
+          summary: "A tenant's service level report for a month",
+          description: REPORT_DESCRIPTION,
+          params,
+          querystring: serviceLevelReportQuerySchema,
+          response: { 200: serviceLevelReportSchema },
+        },
+      },
+      async (request) => serviceLevelReport(db, principalOf(request), request.params.tenantId, request.query.month),
+    );
+    app.get(
+      '/v1/servicelevels/reports/:tenantId/csv',
+      {
+        config: { permission: 'ServiceLevels:view' },
+        schema: {
+          tags,
+          operationId: 'exportServiceLevelReport',
+          summary: "A tenant's service level report for a month as CSV",
+          description: `${REPORT_DESCRIPTION} A row per work unit type, severity and clock, then the month's total per clock.`,
+          params,
+          querystring: serviceLevelReportQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const report = await serviceLevelReport(db, principalOf(request), request.params.tenantId, request.query.month);
+        const { fileName, csv } = serviceLevelReportCsv(report);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="${fileName}"`)
+          .send(csv);
+      },
     );
     app.get(
       '/v1/servicelevels/timers/:workUnitId',

@@ -2,6 +2,7 @@ import { defineResource, type FieldDef, type Resource } from '../../odata/resour
 import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
 import { FIELD_COLUMNS } from './document.js';
+import { serviceLevelClockRelations } from '../../engines/servicelevels/clock-resource.js';
 
 const TYPES: Partial<Record<string, FieldDef['type']>> = {
   severityId: 'integer',
@@ -74,6 +75,7 @@ export const workUnitsResource = defineResource({
       column: 'work_unit_subcategory_id',
       relatedColumn: 'work_unit_subcategory_id',
     },
+    ...serviceLevelClockRelations,
   },
   defaultOrderBy: 'severityId asc, created desc',
   // The grid's searched text fields (web: WORK_UNIT_SEARCH_FIELDS) as migration 0010 indexes them;
@@ -89,8 +91,17 @@ export const workUnitsResource = defineResource({
   ],
 });
 
-/** GET v1/workunits/rc: the same fields, the Resolution Center's order (created descending, spec 001 §9). */
-export const resolutionCenterResource = { ...workUnitsResource, defaultOrderBy: 'created desc' };
+const { responseClock: _response, resolutionClock: _resolution, ...unitRelations } = workUnitsResource.relations;
+
+/**
+ * GET v1/workunits/rc: the same fields, the Resolution Center's order (created descending, spec
+ * 001 §9); the service level clocks are staff's only.
+ */
+export const resolutionCenterResource: Resource = {
+  ...workUnitsResource,
+  relations: unitRelations,
+  defaultOrderBy: 'created desc',
+};
 
 const protocolReference = defineResource({
   table: 'protocol',
@@ -107,12 +118,13 @@ const relationReference = defineResource({
 /**
  * One work unit as GET v1/workunits/{id} answers it (the contract's WorkUnit): the grid's fields,
  * its relations, and the tenant, type, category, subcategory and protocol it names, in one
- * statement that the database answers as JSON (queries.ts: findWorkUnitJson).
+ * statement that the database answers as JSON (queries.ts: findWorkUnitJson). Its service level
+ * clocks are read on their own (GET v1/servicelevels/timers/{id}).
  */
 export const workUnitItemResource: Resource = {
   ...workUnitsResource,
   relations: {
-    ...workUnitsResource.relations,
+    ...unitRelations,
     protocol: { kind: 'one', resource: () => protocolReference, column: 'protocol_id' },
     relations: { kind: 'many', resource: () => relationReference, column: 'work_unit_id' },
   },

@@ -20,8 +20,8 @@ import { acknowledgePatch } from './acknowledge-patch';
 
 /** Work units, their notes and people (spec 001 §7 Work units); the form's lookups are in `lib/lookups.ts`. */
 export const WORK_UNITS_PATH = '/v1/workunits';
-/** The grid's expansions: the Tenant and Work Unit Type columns. */
-export const WORK_UNITS_EXPAND = 'tenant,workUnitType';
+/** The grid's expansions: the Tenant and Work Unit Type columns, and the service level clocks. */
+export const WORK_UNITS_EXPAND = 'tenant,workUnitType,responseClock,resolutionClock';
 
 export type { WorkUnit };
 export type HistoryRecord = JsonOf<HistoryRecordEntity>;

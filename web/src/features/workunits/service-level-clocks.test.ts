@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockText } from './service-level-clocks';
+import { clockText, listClockText } from './service-level-clocks';
 
 const clock = (changes: Partial<Parameters<typeof clockText>[0]>): Parameters<typeof clockText>[0] => ({
   kind: 'resolution',
@@ -32,5 +32,45 @@ describe('service level clock text', () => {
     });
     expect(clockText(clock({ kind: 'response', status: 'met' }))).toEqual({ text: 'Response: met', color: 'success' });
     expect(clockText(clock({ status: 'missed' }))).toEqual({ text: 'Resolution: missed', color: 'error' });
+  });
+});
+
+describe('a list clock’s text', () => {
+  const now = Date.parse('2026-11-26T12:00:00Z');
+  const listClock = (changes: Partial<Parameters<typeof listClockText>[0]>): Parameters<typeof listClockText>[0] => ({
+    workUnitId: 1,
+    targetSeconds: 8 * 3600,
+    elapsedSeconds: 3600,
+    started: '2026-11-26T09:00:00Z',
+    due: '2026-11-26T14:05:00Z',
+    running: true,
+    paused: false,
+    stopped: null,
+    warned: null,
+    breached: null,
+    ...changes,
+  });
+
+  it('tells when a running clock is due, or was; paused; met or missed', () => {
+    expect(listClockText(listClock({}), now)).toEqual({ text: 'Due in 2 h', color: 'default' });
+    expect(listClockText(listClock({ due: '2026-11-26T12:14:30Z' }), now)).toEqual({
+      text: 'Due in 14 min',
+      color: 'default',
+    });
+    expect(listClockText(listClock({ warned: '2026-11-26T11:00:00Z' }), now)).toMatchObject({ color: 'warning' });
+    expect(listClockText(listClock({ due: '2026-11-26T11:30:00Z' }), now)).toEqual({
+      text: 'Due 30 min ago',
+      color: 'error',
+    });
+    expect(listClockText(listClock({ running: false, paused: true, due: null }), now)).toEqual({
+      text: 'Paused',
+      color: 'default',
+    });
+    expect(listClockText(listClock({ running: false, due: null, stopped: '2026-11-26T10:00:00Z' }), now)).toEqual({
+      text: 'Met',
+      color: 'success',
+    });
+    const missed = listClock({ running: false, due: null, breached: '2026-11-26T10:00:00Z' });
+    expect(listClockText(missed, now)).toEqual({ text: 'Missed', color: 'error' });
   });
 });

@@ -4,9 +4,11 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { formatInterval } from '@cfs/contracts/device-operations';
 import type { ServiceLevelTimer } from '@cfs/contracts/service-levels';
+import type { WorkUnitClock } from '@cfs/contracts/work-units';
 import { apiGet } from '../../lib/api-client';
-import { formatDateTime, formatSpan } from '../../lib/dates';
+import { formatDateTime, formatRelative, formatSpan } from '../../lib/dates';
 import type { JsonOf } from '../../lib/json-types';
+import { useNow } from '../../lib/use-now';
 
 /** How often the panel asks again: the clocks move by the minute, and follow a change of state within seconds. */
 const REFRESH_MS = 15_000;
@@ -19,11 +21,10 @@ function spanWords(seconds: number): string {
   return minutes === 0 ? 'under a minute' : formatSpan(formatInterval(minutes * 60));
 }
 
+type ClockColor = 'success' | 'warning' | 'error' | 'default';
+
 /** What a clock says in one line, and its colour: left and due while it runs, paused, met or missed. */
-export function clockText(timer: JsonOf<ServiceLevelTimer>): {
-  text: string;
-  color: 'success' | 'warning' | 'error' | 'default';
-} {
+export function clockText(timer: JsonOf<ServiceLevelTimer>): { text: string; color: ClockColor } {
   const label = KIND_LABELS[timer.kind];
   switch (timer.status) {
     case 'met':
@@ -40,6 +41,40 @@ export function clockText(timer: JsonOf<ServiceLevelTimer>): {
             color: timer.warned ? 'warning' : 'success',
           };
   }
+}
+
+/**
+ * What a clock of the list says in its column, and its colour: while it runs, when it is due as
+ * lists tell times ("Due in 3 h", "Due 5 min ago"); paused; met or missed once it stopped.
+ */
+export function listClockText(clock: JsonOf<WorkUnitClock>, now: number): { text: string; color: ClockColor } {
+  if (clock.running && clock.due) {
+    const over = Date.parse(clock.due) < now;
+    return {
+      text: `Due ${formatRelative(clock.due, now)}`,
+      color: over ? 'error' : clock.warned ? 'warning' : 'default',
+    };
+  }
+  if (clock.paused) return { text: 'Paused', color: 'default' };
+  return clock.breached ? { text: 'Missed', color: 'error' } : { text: 'Met', color: 'success' };
+}
+
+/** A clock's cell in the work units grid: its text as a chip; target, due time or what is left on hover. Empty without the clock. */
+export function ListClockCell({ clock }: { clock: JsonOf<WorkUnitClock> | null | undefined }) {
+  const now = useNow();
+  if (!clock) return null;
+  const { text, color } = listClockText(clock, now);
+  const target = `Target ${formatSpan(formatInterval(clock.targetSeconds))}`;
+  const more = clock.due
+    ? `, due ${formatDateTime(clock.due)}`
+    : clock.paused
+      ? `, ${spanWords(clock.targetSeconds - clock.elapsedSeconds)} left`
+      : '';
+  return (
+    <Tooltip title={`${target}${more}`}>
+      <Chip size="small" variant="outlined" color={color} label={text} />
+    </Tooltip>
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   chipValues,
   CHIP_FIELDS,
   DEFAULT_FILTERS,
+  SERVICE_LEVEL_LABELS,
   removeChip,
   setChip,
   type ChipField,
@@ -27,7 +28,7 @@ interface ChipDraft {
 
 /**
  * The filter-chip bar of the work units list (spec 001 §2): chips of state, severity, type and
- * tenant values; adding or changing one needs a value ("Please make a selection", spec 001 §5).
+ * tenant values, and of service level conditions; adding or changing one needs a value ("Please make a selection", spec 001 §5).
  * Changes go out as functions of the current filters: two chips removed before the bar shows
  * the first removal must both go, not the second bring the first back.
  */
@@ -42,6 +43,7 @@ export function useFilterChips(filters: readonly FilterItem[], onChange: (change
     severityId: enumOptions(SEVERITIES),
     workUnitTypeId: (types.data ?? []).map((type) => ({ value: type.workUnitTypeId, label: type.name })),
     tenantId: (tenants.data ?? []).map((tenant) => ({ value: tenant.tenantId, label: tenant.name })),
+    serviceLevel: Object.entries(SERVICE_LEVEL_LABELS).map(([value, label]) => ({ value, label })),
   };
   const labelOf = (field: ChipField, value: ChipValue) =>
     options[field].find((option) => option.value === value)?.label ?? String(value);

@@ -123,3 +123,27 @@ describe('the built-in views', () => {
     expect(builtInViews('operator@cfs.example', []).map((item) => item.name)).toEqual(['Assigned to me']);
   });
 });
+
+describe('the Service Level chip', () => {
+  it('sends its conditions as of the moment the list is read: clocks due within the hour, breached clocks', () => {
+    const filters = setChip([], 'serviceLevel', ['breachingSoon', 'breached']);
+    const before = Date.now();
+    const query = toODataParams({ ...defaults, filters }, resource(filters));
+    const [from, to] = [...(query.$filter ?? '').matchAll(/responseClock\/due (?:ge|le) (\S+?)\)?(?: |$)/g)].map(
+      (match) => Date.parse(match[1]!),
+    );
+    expect(from).toBeGreaterThanOrEqual(before);
+    expect(to! - from!).toBe(3_600_000);
+    expect(query.$filter).toContain('(resolutionClock/due ge ');
+    expect(query.$filter).toContain('(responseClock/breached ne null or resolutionClock/breached ne null)');
+    expect(chipsOf(filters)).toEqual([{ field: 'serviceLevel', values: ['breachingSoon', 'breached'] }]);
+    // A name the chip does not know (an old saved view's) sends nothing.
+    const unknown = setChip([], 'serviceLevel', ['someday']);
+    expect(toODataParams({ ...defaults, filters: unknown }, resource(unknown)).$filter).not.toContain('Clock');
+  });
+
+  it('sorts the clock columns by when the clock is due', () => {
+    const query = toODataParams({ ...defaults, sort: [{ field: 'resolutionDue', direction: 'asc' }] }, resource());
+    expect(query.$orderby).toBe('resolutionClock/due asc');
+  });
+});

@@ -14,12 +14,13 @@ export const DEFAULT_SORT: readonly SortItem[] = [
 ];
 
 /** A field the chip bar filters on; each chip holds the chosen values of one field (OR-ed). */
-export type ChipField = 'stateId' | 'severityId' | 'workUnitTypeId' | 'tenantId';
+export type ChipField = 'stateId' | 'severityId' | 'workUnitTypeId' | 'tenantId' | 'serviceLevel';
 export const CHIP_FIELDS: readonly { field: ChipField; label: string }[] = [
   { field: 'stateId', label: 'State' },
   { field: 'severityId', label: 'Severity' },
   { field: 'workUnitTypeId', label: 'Type' },
   { field: 'tenantId', label: 'Tenant' },
+  { field: 'serviceLevel', label: 'Service Level' },
 ];
 export type ChipValue = string | number;
 
@@ -31,8 +32,33 @@ export const DEFAULT_FILTERS: readonly FilterItem[] = [
 
 export const LIST_DEFAULTS: Partial<ListState> = { sort: [...DEFAULT_SORT], filters: [...DEFAULT_FILTERS] };
 
+const CLOCKS = ['responseClock', 'resolutionClock'] as const;
+
+/**
+ * The Service Level chip's conditions (docs/features/service-levels.md "In the list"): a running
+ * clock due within the next hour, or a clock whose target was breached. Built when the list is
+ * read, so a saved view keeps meaning "within the hour from now".
+ */
+export const SERVICE_LEVEL_CONDITIONS = {
+  breachingSoon: (now: Date) => {
+    const from = now.toISOString();
+    const to = new Date(now.getTime() + 3_600_000).toISOString();
+    return CLOCKS.map((clock) => `(${clock}/due ge ${from} and ${clock}/due le ${to})`).join(' or ');
+  },
+  breached: () => CLOCKS.map((clock) => `${clock}/breached ne null`).join(' or '),
+} as const;
+
+export const SERVICE_LEVEL_LABELS: Readonly<Record<keyof typeof SERVICE_LEVEL_CONDITIONS, string>> = {
+  breachingSoon: 'Breaching Within 1 h',
+  breached: 'Breached',
+};
+
 /** Kinds and server paths of the grid's columns and chip fields. */
 export const WORK_UNIT_FIELDS: Readonly<Record<string, FieldSpec>> = {
+  serviceLevel: { conditions: SERVICE_LEVEL_CONDITIONS },
+  // The clock columns sort by when the clock is due.
+  responseDue: { path: 'responseClock/due' },
+  resolutionDue: { path: 'resolutionClock/due' },
   stateId: { kind: 'enum' },
   severityId: { kind: 'enum' },
   workUnitTypeId: { kind: 'enum' },

@@ -23,6 +23,7 @@ import { customFieldDefinitions } from './custom-fields';
 import { WorkUnitFilterBar } from './work-unit-filter-bar';
 import { STATE_NAME_LABELS } from './work-unit-display';
 import { PersonLabel } from '../../components/person-label';
+import { ListClockCell } from './service-level-clocks';
 
 // The panels load when they first open: the list paints without the forms and date pickers.
 const WorkUnitPanel = lazyWhenOpened(
@@ -71,6 +72,20 @@ export default function WorkUnitsPage() {
           onAcknowledge={page.canEdit ? () => page.acknowledge(row) : undefined}
         />
       ),
+    },
+    {
+      field: 'responseDue',
+      headerName: 'Response',
+      width: 150,
+      valueGetter: (_value, row) => row.responseClock?.due ?? null,
+      renderCell: ({ row }) => <ListClockCell clock={row.responseClock} />,
+    },
+    {
+      field: 'resolutionDue',
+      headerName: 'Resolution',
+      width: 150,
+      valueGetter: (_value, row) => row.resolutionClock?.due ?? null,
+      renderCell: ({ row }) => <ListClockCell clock={row.resolutionClock} />,
     },
     {
       field: 'assignedTo',
