@@ -253,7 +253,7 @@ describe('custom fields in the work unit grid', () => {
     });
 
     // A screen wide enough for every column (a narrower one leaves the last ones to the column panel).
-    const page = await signedInPage(browser, 'admin', { width: 3000 });
+    const page = await signedInPage(browser, 'admin', { width: 3400 });
     await page.goto(`/${contoso.tenantId}/workunitsv2`);
     await searchGrid(page, unit.title);
     await scrollGridRight(page);

@@ -155,7 +155,8 @@ describe('bulk actions and saved views on the work units grid', () => {
     // The installation's levels: a Sev0 is answered within 15 minutes, a Sev4 within a day.
     const urgent = await createWorkUnit(operator, { title: `${tag} sev0`, severityId: 0 });
     const calm = await createWorkUnit(operator, { title: `${tag} sev4`, severityId: 4 });
-    const page = await signedInPage(browser, 'operator');
+    // Wide enough that the clock columns, after the spec's, are in view.
+    const page = await signedInPage(browser, 'operator', { width: 3400 });
     // The worker starts the clocks from the units' events.
     await expect
       .poll(

@@ -123,7 +123,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     for (const severityId of [3, 0, 4, 2, 1])
       await createWorkUnit(operator, { title: `${tag} Sev${severityId}`, severityId });
     // A screen wide enough for every column (a narrower one leaves the last ones to the column panel).
-    const page = await signedInPage(browser, 'operator', { width: 3000 });
+    const page = await signedInPage(browser, 'operator', { width: 3400 });
     await openList(page);
     expect(await page.title()).toMatch(/^Work Units - /);
     for (const header of ['ID', 'Tenant', 'Title', 'Severity', 'State', 'Assigned To', 'Stakeholder Name'])
@@ -137,6 +137,8 @@ describe('work units (operator, and admin in a second browser)', () => {
       'Created',
       'Work Unit Type',
       'Assignment Group',
+      'Response',
+      'Resolution',
       'Business Unit',
       'Asset Tag',
     ]) {
@@ -782,7 +784,7 @@ describe('work units (operator, and admin in a second browser)', () => {
 
     const [header, line, ...more] = await download('Export Page');
     // Contoso's custom fields are columns of its grid too, shown by default.
-    expect(header).toBe('ID,Tenant,Title,Severity,State,Created,Business Unit,Asset Tag');
+    expect(header).toBe('ID,Tenant,Title,Severity,State,Created,Response,Resolution,Business Unit,Asset Tag');
     expect(more).toEqual([]);
     const cells = line?.split(',') ?? [];
     expect(cells.slice(0, 5)).toEqual([String(unit.workUnitId), 'Contoso', unit.title, 'Sev1', 'New']);
@@ -806,6 +808,8 @@ describe('work units (operator, and admin in a second browser)', () => {
       'Created',
       'Work Unit Type',
       'Assignment Group',
+      'Response',
+      'Resolution',
       'Business Unit',
       'Asset Tag',
     ]);

@@ -74,20 +74,6 @@ export default function WorkUnitsPage() {
       ),
     },
     {
-      field: 'responseDue',
-      headerName: 'Response',
-      width: 150,
-      valueGetter: (_value, row) => row.responseClock?.due ?? null,
-      renderCell: ({ row }) => <ListClockCell clock={row.responseClock} />,
-    },
-    {
-      field: 'resolutionDue',
-      headerName: 'Resolution',
-      width: 150,
-      valueGetter: (_value, row) => row.resolutionClock?.due ?? null,
-      renderCell: ({ row }) => <ListClockCell clock={row.resolutionClock} />,
-    },
-    {
       field: 'assignedTo',
       headerName: 'Assigned To',
       width: 190,
@@ -105,6 +91,21 @@ export default function WorkUnitsPage() {
       valueGetter: (_value, row) => row.workUnitType?.name ?? '',
     },
     { field: 'assignmentGroup', headerName: 'Assignment Group', width: 160 },
+    // The service level clocks after the spec's columns (docs/features/service-levels.md "In the list").
+    {
+      field: 'responseDue',
+      headerName: 'Response',
+      width: 150,
+      valueGetter: (_value, row) => row.responseClock?.due ?? null,
+      renderCell: ({ row }) => <ListClockCell clock={row.responseClock} />,
+    },
+    {
+      field: 'resolutionDue',
+      headerName: 'Resolution',
+      width: 150,
+      valueGetter: (_value, row) => row.resolutionClock?.due ?? null,
+      renderCell: ({ row }) => <ListClockCell clock={row.resolutionClock} />,
+    },
     ...customFields.map((custom): GridColDef<WorkUnit> => ({
       field: custom.valueField,
       headerName: custom.name,
