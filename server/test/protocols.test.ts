@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { ACTION_RESULT_STATUSES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { HISTORY_TYPES, WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
@@ -8,6 +8,7 @@ import { scoped } from '../src/db/scoped.js';
 import { ActionFailure, registerBuiltInActions, type ActionRun } from '../src/engines/actions/run.js';
 import { actionRunTask } from '../src/engines/actions/runner.js';
 import { startJobWorker } from '../src/engines/jobs/worker.js';
+import { followWorkUnitEvents, sweepServiceLevels } from '../src/engines/servicelevels/timers.js';
 import {
   enqueueProtocolTimers,
   protocolRunNoteTask,
@@ -522,6 +523,44 @@ describe('the protocol engine', () => {
     const notes = await notesOf(unit);
     expect(notes.map((note) => note.history_type)).toEqual([3, 3, 3]);
     expect(notes[0]?.detail).toMatch(/^Protocol action "Record .*" ran: Recorded first\./);
+  });
+
+  it('acts on the service level events: a step on the response warning and one on its breach run when the sweep finds them, and the unit’s timeline tells both', async () => {
+    const protocol = await createProtocol('operator', { name: `Breach ${stamp()}`, tenantId: DEMO.contoso });
+    await addStep('operator', {
+      protocolId: protocol.protocolId,
+      parameters: { Step: 'warned' },
+      workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnResponseWarning,
+    });
+    await addStep('operator', {
+      protocolId: protocol.protocolId,
+      parameters: { Step: 'breached' },
+      workUnitEventTypeId: WORK_UNIT_EVENT_TYPES.OnResponseBreach,
+    });
+    const unit = await createUnit(protocol.protocolId);
+    // The service level engine starts the unit's clocks from its events (a Sev2 answered within 4 hours).
+    await vi.waitFor(
+      async () => {
+        await followWorkUnitEvents(portal.db);
+        const clocks = await portal.db
+          .selectFrom('service_level_timer')
+          .select('kind')
+          .where('work_unit_id', '=', unit)
+          .execute();
+        expect(clocks).toHaveLength(2);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await sweepServiceLevels(portal.db, new Date(Date.now() + 5 * 3_600_000));
+    await readEventsOf(unit);
+    await drainJobs();
+    expect(ran.filter((entry) => entry.endsWith(`:${unit}`))).toEqual([`warned:${unit}`, `breached:${unit}`]);
+
+    const timeline = await portal.as('operator', { method: 'GET', url: `/v1/workunits/${unit}/timeline` });
+    expect(timeline.statusCode, timeline.body).toBe(200);
+    const titles = timeline.json<{ entries: { title: string }[] }>().entries.map((entry) => entry.title);
+    expect(titles).toContain('Response target of 4 hours breached.');
+    expect(titles.some((title) => /^Protocol action "Record .*" ran: Recorded breached\./.test(title))).toBe(true);
   });
 
   it('stops the later steps of an event at a failed step and notes the failure', async () => {

@@ -37,6 +37,15 @@ const aroundTheClock: ServiceLevelsInput = {
   ],
 };
 
+/** Around the clock, the Sev2 response two hours: a new Sev2 is not due within the hour, a Sev1 is. */
+const twoHoursAtSev2: ServiceLevelsInput = {
+  ...aroundTheClock,
+  targets: [
+    { workUnitTypeId: WORK_UNIT_TYPES.Incident, severityId: 1, respondWithin: '00:15:00', resolveWithin: '02:00:00' },
+    { workUnitTypeId: WORK_UNIT_TYPES.Incident, severityId: 2, respondWithin: '02:00:00', resolveWithin: '08:00:00' },
+  ],
+};
+
 /** The input fields of an answer (what a client sends back). */
 const pick = ({ timeZone, businessHours, holidays, pauseStates, targets }: ServiceLevelsInput) => ({
   timeZone,
@@ -295,24 +304,7 @@ describe('a work unit’s clocks', () => {
 
   it('the list filters and sorts by the clocks: due within an hour, breached; each read through the clocks’ keys', async () => {
     const { tenantId } = await createTenantAs(portal, 'admin');
-    const levels: ServiceLevelsInput = {
-      ...aroundTheClock,
-      targets: [
-        {
-          workUnitTypeId: WORK_UNIT_TYPES.Incident,
-          severityId: 1,
-          respondWithin: '00:15:00',
-          resolveWithin: '02:00:00',
-        },
-        {
-          workUnitTypeId: WORK_UNIT_TYPES.Incident,
-          severityId: 2,
-          respondWithin: '02:00:00',
-          resolveWithin: '08:00:00',
-        },
-      ],
-    };
-    expect((await put('admin', tenantId, levels)).statusCode).toBe(200);
+    expect((await put('admin', tenantId, twoHoursAtSev2)).statusCode).toBe(200);
     const urgent = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 1 });
     const later = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 2 });
     const answered = await createWorkUnitAs(portal, 'admin', tenantId, { severityId: 2 });
@@ -363,24 +355,7 @@ describe('a work unit’s clocks', () => {
 
   it('the monthly report: each clock counted once in the month it was decided, per type and severity, week and in total; the missed listed; CSV', async () => {
     const { tenantId } = await createTenantAs(portal, 'admin');
-    const levels: ServiceLevelsInput = {
-      ...aroundTheClock,
-      targets: [
-        {
-          workUnitTypeId: WORK_UNIT_TYPES.Incident,
-          severityId: 1,
-          respondWithin: '00:15:00',
-          resolveWithin: '02:00:00',
-        },
-        {
-          workUnitTypeId: WORK_UNIT_TYPES.Incident,
-          severityId: 2,
-          respondWithin: '02:00:00',
-          resolveWithin: '08:00:00',
-        },
-      ],
-    };
-    expect((await put('admin', tenantId, levels)).statusCode).toBe(200);
+    expect((await put('admin', tenantId, twoHoursAtSev2)).statusCode).toBe(200);
     const change = async (workUnitId: number, stateId: number) => {
       const answer = await portal.as('admin', {
         method: 'PATCH',

@@ -17,11 +17,11 @@ import {
   browser,
   createTenant,
   newContext,
-  portalDatabase,
   screenshot,
   sessionOf,
   settled,
   signedInPage,
+  tenantUserWith,
   uniqueName,
   type Session,
   toastShown,
@@ -86,37 +86,6 @@ async function setStatus(
     method: 'POST',
     body: { checkDate, status, notes, tenantId, controlId: controlId(set, name) },
   });
-}
-
-/**
- * A user of the tenant whose only permission is Compliance view, written behind the portal's back
- * (no screen makes users): the operator's password, a role of its own. Answers the user name.
- */
-async function complianceViewer(tenantId: string): Promise<string> {
-  const userName = uniqueName('viewer').replace(' ', '-');
-  const client = await portalDatabase();
-  try {
-    const role = await client.query<{ role_id: number }>(
-      'INSERT INTO app_role (name, description) VALUES ($1, $2) RETURNING role_id',
-      [userName, 'Compliance view only'],
-    );
-    const roleId = role.rows[0]?.role_id;
-    await client.query('INSERT INTO role_permission (role_id, permission) VALUES ($1, $2)', [
-      roleId,
-      'Compliance:view',
-    ]);
-    const user = await client.query<{ user_id: string }>(
-      `INSERT INTO app_user (user_name, display_name, email, password_hash, tenant_id)
-       SELECT $1, 'Vera Viewer', NULL, password_hash, $2 FROM app_user WHERE user_name = 'operator' RETURNING user_id`,
-      [userName, tenantId],
-    );
-    const userId = user.rows[0]?.user_id;
-    await client.query('INSERT INTO user_role (user_id, role_id) VALUES ($1, $2)', [userId, roleId]);
-    await client.query('INSERT INTO user_tenant (user_id, tenant_id) VALUES ($1, $2)', [userId, tenantId]);
-  } finally {
-    await client.end();
-  }
-  return userName;
 }
 
 function row(page: Page, name: string): Locator {
@@ -421,7 +390,7 @@ describe('the compliance checklist (view only)', () => {
     const tenant = await createTenant(admin);
     const set = await lowBaseline(admin, tenant.tenantId, WEEK);
     await setStatus(admin, tenant.tenantId, set, WEEK, 'AC-1', 'Poam', 'Plan agreed.');
-    const userName = await complianceViewer(tenant.tenantId);
+    const userName = await tenantUserWith(tenant.tenantId, ['Compliance:view'], 'Vera Viewer');
 
     const context = await newContext(browser);
     try {

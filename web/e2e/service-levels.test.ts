@@ -9,7 +9,6 @@ import {
   createTenant,
   homeTenantId,
   newContext,
-  portalDatabase,
   screenshot,
   screenshotAtWidths,
   serverCall,
@@ -17,7 +16,7 @@ import {
   settled,
   signedInPage,
   toastShown,
-  uniqueName,
+  tenantUserWith,
 } from './support';
 
 /**
@@ -55,36 +54,6 @@ async function save(page: Page): Promise<number> {
     page.getByRole('button', { name: 'Save', exact: true }).click(),
   ]);
   return response.status();
-}
-
-/**
- * A user of the tenant who may read and change service levels but is not staff of every tenant,
- * written behind the portal's back (no screen makes users): the operator's password, a role of its
- * own. Answers the user name.
- */
-async function serviceLevelEditor(tenantId: string): Promise<string> {
-  const userName = uniqueName('levels').replace(' ', '-');
-  const client = await portalDatabase();
-  try {
-    const role = await client.query<{ role_id: number }>(
-      'INSERT INTO app_role (name, description) VALUES ($1, $2) RETURNING role_id',
-      [userName, 'Service levels of one tenant'],
-    );
-    const roleId = role.rows[0]?.role_id;
-    for (const permission of ['ServiceLevels:view', 'ServiceLevels:edit'])
-      await client.query('INSERT INTO role_permission (role_id, permission) VALUES ($1, $2)', [roleId, permission]);
-    const user = await client.query<{ user_id: string }>(
-      `INSERT INTO app_user (user_name, display_name, email, password_hash, tenant_id)
-       SELECT $1, 'Sam Levels', NULL, password_hash, $2 FROM app_user WHERE user_name = 'operator' RETURNING user_id`,
-      [userName, tenantId],
-    );
-    const userId = user.rows[0]?.user_id;
-    await client.query('INSERT INTO user_role (user_id, role_id) VALUES ($1, $2)', [userId, roleId]);
-    await client.query('INSERT INTO user_tenant (user_id, tenant_id) VALUES ($1, $2)', [userId, tenantId]);
-  } finally {
-    await client.end();
-  }
-  return userName;
 }
 
 describe('Service Levels (administrator)', () => {
@@ -259,7 +228,7 @@ describe('Service Levels read only', () => {
   test('a user who may edit but is not staff of every tenant is told the server’s word on the installation’s levels, not the access toast', async () => {
     const admin = await sessionOf(browser, 'admin');
     const tenant = await createTenant(admin);
-    const userName = await serviceLevelEditor(tenant.tenantId);
+    const userName = await tenantUserWith(tenant.tenantId, ['ServiceLevels:view', 'ServiceLevels:edit'], 'Sam Levels');
     const context = await newContext(browser);
     try {
       const page = await context.newPage();

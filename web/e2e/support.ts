@@ -636,6 +636,40 @@ export async function portalDatabase(): Promise<pg.Client> {
   return client;
 }
 
+/**
+ * A user of one tenant holding only `permissions` (`Area:verb`), written behind the portal's back
+ * (no screen makes users): the operator's password, a role of its own named after the user.
+ * Answers the user name, to sign in with.
+ */
+export async function tenantUserWith(
+  tenantId: string,
+  permissions: readonly string[],
+  displayName: string,
+): Promise<string> {
+  const userName = uniqueName('user').replace(' ', '-');
+  const client = await portalDatabase();
+  try {
+    const role = await client.query<{ role_id: number }>(
+      'INSERT INTO app_role (name, description) VALUES ($1, $2) RETURNING role_id',
+      [userName, permissions.join(', ')],
+    );
+    const roleId = role.rows[0]?.role_id;
+    for (const permission of permissions)
+      await client.query('INSERT INTO role_permission (role_id, permission) VALUES ($1, $2)', [roleId, permission]);
+    const user = await client.query<{ user_id: string }>(
+      `INSERT INTO app_user (user_name, display_name, email, password_hash, tenant_id)
+       SELECT $1, $2, NULL, password_hash, $3 FROM app_user WHERE user_name = 'operator' RETURNING user_id`,
+      [userName, displayName, tenantId],
+    );
+    const userId = user.rows[0]?.user_id;
+    await client.query('INSERT INTO user_role (user_id, role_id) VALUES ($1, $2)', [userId, roleId]);
+    await client.query('INSERT INTO user_tenant (user_id, tenant_id) VALUES ($1, $2)', [userId, tenantId]);
+  } finally {
+    await client.end();
+  }
+  return userName;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Automation: actions, protocols and a local endpoint they call
 
