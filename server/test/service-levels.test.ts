@@ -388,6 +388,13 @@ describe('a work unit’s clocks', () => {
     });
     // An operator reads only their own tenants' reports.
     expect(answer.statusCode).toBe(404);
+    const own = await portal.as('operator', {
+      method: 'GET',
+      url: `/v1/servicelevels/reports/${DEMO.contoso}`,
+      query: { month },
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json<ServiceLevelReport>()).toMatchObject({ tenantId: DEMO.contoso, month });
     const read = await portal.as('admin', {
       method: 'GET',
       url: `/v1/servicelevels/reports/${tenantId}`,

@@ -641,9 +641,12 @@ function narrowedSql(term: string, matches: readonly RawBuilder<unknown>[], scop
 
 /**
  * Conditions on fields of one to-one relation (`tenant/name`) as the keys of the related rows that
- * meet them all: `(t0.tenant_id = ANY($keys) OR ($own AND EXISTS (SELECT 1 FROM tenant AS r WHERE
- * r.tenant_id = t0.tenant_id AND …)))`, the related table limited to the caller's tenants as the join is. The
- * row's side is then its own indexed column, which an OR can BitmapOr with the other arms'
+ * meet them all, the related table limited to the caller's tenants as the join is:
+ *
+ *   (t0.tenant_id = ANY($keys) OR ($own AND EXISTS (SELECT 1 FROM tenant AS r
+ *                                                  WHERE r.tenant_id = t0.tenant_id AND …)))
+ *
+ * The row's side is then its own indexed column, which an OR can BitmapOr with the other arms'
  * indexes; the join left every row to be read and checked. Only conditions that are false when
  * there is no related row can be read this way (keyedCondition).
  *
@@ -651,9 +654,9 @@ function narrowedSql(term: string, matches: readonly RawBuilder<unknown>[], scop
  * statement runs: the keys, when there are at most MAX_RELATED_KEYS, and `$own` false. The planner
  * then plans with the actual keys — none, usually, for a search term — where for the subquery it
  * would assume a tenth of the table matches and walk the sort index past every row for a page of a
- * handful. With more keys than that (every breached clock of a year), `$own` is true and each
- * row looks for its related row itself, through the related table's key. As compiled (no keys, `$own` true) the
- * statement stands on its own.
+ * handful. With more keys than that (every breached clock of a year), `$own` is true and each row
+ * looks for its related row itself, through the related table's key. As compiled (no keys, `$own`
+ * true) the statement stands on its own.
  */
 function relatedKeysSql(
   conditions: readonly KeyedCondition[],
@@ -751,10 +754,10 @@ function andSql(operands: readonly Predicate[], scope: Scope): RawBuilder<unknow
 }
 
 /**
- * The most keys a relation condition is answered by as a list of keys: past them, the statement
- * reads the related rows itself (a semi-join), as it would by the keys' own index at that size.
+ * The most keys a relation condition is answered by as a list of keys: past them, each row looks
+ * for its related row itself (relatedKeysSql), rather than search a list that long again and again.
  */
-export const MAX_RELATED_KEYS = 5_000;
+const MAX_RELATED_KEYS = 5_000;
 
 /**
  * The keys a relation condition selects, as a statement parameter (see relatedKeysSql). The
