@@ -10,6 +10,7 @@ import {
   formatDateTime,
   formatRelative,
   formatShortDateTime,
+  formatSeconds,
   formatSpan,
   formatTime,
 } from './dates';
@@ -128,6 +129,16 @@ describe('formatSpan', () => {
       '1 hour',
       '4 hours 30 minutes',
       '24 hours',
+    ]);
+  });
+
+  it('says a number of seconds in the same words (formatSeconds)', () => {
+    expect([10, 60, 5400, 86_400, 0].map(formatSeconds)).toEqual([
+      '10 seconds',
+      '1 minute',
+      '1 hour 30 minutes',
+      '24 hours',
+      '0 minutes',
     ]);
   });
 });

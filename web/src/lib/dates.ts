@@ -182,6 +182,16 @@ export function formatRelative(value: DateInput, now: DateInput = new Date()): s
 /** A time span `HH:mm:ss` in words: "10 seconds", "1 minute", "30 minutes", "1 hour", "4 hours 30 minutes". */
 export function formatSpan(span: string): string {
   const [hours = 0, minutes = 0, seconds = 0] = span.split(':').map(Number);
+  return spanWords(hours, minutes, seconds);
+}
+
+/** A number of seconds in the words of formatSpan: 5400 → "1 hour 30 minutes". */
+export function formatSeconds(total: number): string {
+  const whole = Math.max(0, Math.round(total));
+  return spanWords(Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60);
+}
+
+function spanWords(hours: number, minutes: number, seconds: number): string {
   const unit = (count: number, name: string) => (count > 0 ? `${count} ${name}${count === 1 ? '' : 's'}` : '');
   const words = [unit(hours, 'hour'), unit(minutes, 'minute'), unit(seconds, 'second')].filter(Boolean);
   return words.length > 0 ? words.join(' ') : '0 minutes';

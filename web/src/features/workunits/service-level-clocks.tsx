@@ -2,11 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
-import { formatInterval } from '@cfs/contracts/device-operations';
 import type { ServiceLevelTimer } from '@cfs/contracts/service-levels';
 import type { WorkUnitClock } from '@cfs/contracts/work-units';
 import { apiGet } from '../../lib/api-client';
-import { formatDateTime, formatRelative, formatSpan } from '../../lib/dates';
+import { formatDateTime, formatRelative, formatSeconds, formatSpan } from '../../lib/dates';
 import type { JsonOf } from '../../lib/json-types';
 import { useNow } from '../../lib/use-now';
 
@@ -18,7 +17,7 @@ const KIND_LABELS = { response: 'Response', resolution: 'Resolution' } as const;
 /** A span of seconds in words, to the minute ("2 hours 5 minutes", "under a minute"). */
 function spanWords(seconds: number): string {
   const minutes = Math.floor(Math.abs(seconds) / 60);
-  return minutes === 0 ? 'under a minute' : formatSpan(formatInterval(minutes * 60));
+  return minutes === 0 ? 'under a minute' : formatSeconds(minutes * 60);
 }
 
 type ClockColor = 'success' | 'warning' | 'error' | 'default';
@@ -64,7 +63,7 @@ export function ListClockCell({ clock }: { clock: JsonOf<WorkUnitClock> | null |
   const now = useNow();
   if (!clock) return null;
   const { text, color } = listClockText(clock, now);
-  const target = `Target ${formatSpan(formatInterval(clock.targetSeconds))}`;
+  const target = `Target ${formatSeconds(clock.targetSeconds)}`;
   const more = clock.due
     ? `, due ${formatDateTime(clock.due)}`
     : clock.paused
