@@ -15,6 +15,7 @@ import { DEMO } from '../src/db/demo-ids.js';
 import type { Db } from '../src/db/database.js';
 import { RULE_ENGINE_TASKS, evaluateWorkUnitEvents, sweepSilence } from '../src/engines/rules/tasks.js';
 import { expireMatches } from '../src/engines/rules/matches.js';
+import { expiresAfter } from '../src/engines/rules/match-semantics.js';
 import { forgetRules, rulesFor } from '../src/engines/rules/rule-cache.js';
 import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
 import { testRule } from '../src/engines/rules/test-run.js';
@@ -374,9 +375,18 @@ describe('Ingestion rules', () => {
     const ruleId = await insertRule({ conditions: [cpuAbove(10)], sliding: true });
     await post(contosoToken, cpuPacket(entityId, secondsAgo(30), 50));
     const first = (await matchesOf(ruleId))[0]!.expires.getTime();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Expiries are whole seconds: the repeat comes in the next one.
+    expect(first % 1000).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1020 - (Date.now() % 1000)));
     await post(contosoToken, cpuPacket(entityId, secondsAgo(20), 50));
     expect((await matchesOf(ruleId))[0]!.expires.getTime()).toBeGreaterThan(first);
+  });
+
+  it('put a match’s expiry a lifetime after it, up to the next whole second, so raises within one second propose the same', () => {
+    const minute = { lifetimeSeconds: 60 };
+    expect(expiresAfter(Date.UTC(2026, 0, 1, 9, 0, 0, 0), minute)).toBe(Date.UTC(2026, 0, 1, 9, 1, 0, 0));
+    expect(expiresAfter(Date.UTC(2026, 0, 1, 9, 0, 0, 1), minute)).toBe(Date.UTC(2026, 0, 1, 9, 1, 1, 0));
+    expect(expiresAfter(Date.UTC(2026, 0, 1, 9, 0, 0, 999), minute)).toBe(Date.UTC(2026, 0, 1, 9, 1, 1, 0));
   });
 
   it('keep expires on a repeat when the lifetime does not slide', async () => {

@@ -23,9 +23,14 @@ import type { CompiledRule } from './compile.js';
  */
 export type MatchLifetime = Pick<CompiledRule, 'lifetimeSeconds' | 'sliding'>;
 
-/** The expiry of a match that opens at `now` (ms), and the one a sliding rule's raise proposes. */
+/**
+ * The expiry of a match that opens at `now` (ms), and the one a sliding rule's raise proposes: a
+ * lifetime later, up to the next whole second (never earlier). Raises of one second propose the
+ * same expiry, so a match raised many times a second keeps its `expires`: its row is rewritten in
+ * place (a heap-only update, no index touched) instead of once more in each of its indexes.
+ */
 export function expiresAfter(now: number, rule: Pick<MatchLifetime, 'lifetimeSeconds'>): number {
-  return now + rule.lifetimeSeconds * 1000;
+  return Math.ceil((now + rule.lifetimeSeconds * 1000) / 1000) * 1000;
 }
 
 /**
