@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -8,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentConfiguration, AgentPackage } from '@cfs/contracts/agent';
 import { FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { Agent } from './agent.js';
+import type { OutboxItem } from './outbox.js';
+import { filesOnly, installService } from './service.js';
 
 const DEVICE_ID = '9b2f4c1e-1111-4a5b-8c6d-000000000001';
 const OPERATION_ID = '9b2f4c1e-2222-4a5b-8c6d-000000000002';
@@ -23,7 +26,7 @@ class FakePortal {
   packetsDown = false;
   restart = false;
   queued = true;
-  packets: { entityId: string; message: Record<string, unknown> }[] = [];
+  packets: { entityId: string; timestamp: string; message: Record<string, unknown> }[] = [];
   operationLogs: string[] = [];
   completions: string[] = [];
   acknowledged = 0;
@@ -339,4 +342,107 @@ describe('package installs', () => {
     expect(installedJson()).toEqual({ 'tool-package': expect.objectContaining({ packageVersionId: 'v2' }) });
     expect(reportsOf('Removed')).toEqual([]);
   });
+});
+
+/**
+ * What systemd does with the unit `cfs-agent install` writes, as far as this test needs it: runs its
+ * ExecStart with INVOCATION_ID set, and starts it again whenever it ends (Restart=always), but for
+ * the exit codes of RestartPreventExitStatus. `ended` calls back with each process's end first.
+ */
+function superviseUnit(unitFile: string, env: NodeJS.ProcessEnv, ended: (code: number | null) => void) {
+  const unit = fs.readFileSync(unitFile, 'utf8');
+  const exec = /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ');
+  const prevented = /^RestartPreventExitStatus=(.*)$/m.exec(unit)![1]!.split(' ').map(Number);
+  expect(unit).toContain('Restart=always');
+  const pids: number[] = [];
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  const start = () => {
+    child = spawn(exec[0]!, exec.slice(1), {
+      env: { ...env, INVOCATION_ID: String(pids.length + 1) },
+      stdio: 'ignore',
+    });
+    pids.push(child.pid!);
+    child.on('exit', (code) => {
+      ended(code);
+      if (!stopping && !prevented.includes(code ?? -1)) start();
+    });
+  };
+  start();
+  return {
+    pids,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        stopping = true;
+        if (!child || child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+describe('the agent as a service', () => {
+  it('ends its process when the portal asks for a restart, comes back as a new one, and loses no packet on the way', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    // The portal does not take packets until the restart: they wait in the outbox on disk.
+    portal.packetsDown = true;
+    const layout = {
+      serviceName: 'cfs-agent',
+      unitDir: path.join(dataDir, 'unit'),
+      binDir: path.join(dataDir, 'bin'),
+      dataDir: path.join(dataDir, 'data'),
+    };
+    const main = path.join(import.meta.dirname, 'main.ts');
+    installService({ server: portal.url, name: 'svc' }, 'cfs_token', layout, filesOnly, {
+      program: process.execPath,
+      args: ['--conditions=source', '--import', 'tsx', main],
+      single: false,
+    });
+    const outbox = path.join(layout.dataDir, 'outbox.jsonl');
+    const waiting = () =>
+      fs.existsSync(outbox)
+        ? fs
+            .readFileSync(outbox, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as OutboxItem)
+            .flatMap((item) => (item.kind === 'packet' ? [item.packet] : []))
+        : [];
+    const exits: (number | null)[] = [];
+    let waitingAtExit: ReturnType<typeof waiting> = [];
+    const service = superviseUnit(
+      path.join(layout.unitDir, 'cfs-agent.service'),
+      { ...process.env, CFS_AGENT_POLL_MS: '200' },
+      (code) => {
+        exits.push(code);
+        if (exits.length === 1) waitingAtExit = waiting();
+      },
+    );
+    try {
+      await until(() => waiting().filter((packet) => packet.entityId === DEVICE_ID).length >= 2, 30_000);
+      portal.restart = true;
+      await until(() => service.pids.length === 2, 30_000);
+      expect(exits).toEqual([75]);
+      expect(service.pids[1]).not.toBe(service.pids[0]);
+      expect(portal.acknowledged).toBe(1);
+      expect(waitingAtExit.length).toBeGreaterThanOrEqual(2);
+
+      portal.packetsDown = false;
+      const key = (packet: { entityId: string; timestamp: string }) => `${packet.entityId} ${packet.timestamp}`;
+      await until(() => {
+        const taken = new Set(portal.packets.map(key));
+        return waitingAtExit.every((packet) => taken.has(key(packet)));
+      }, 30_000);
+      // The new process sends heartbeats of its own after those of the one before.
+      const last = waitingAtExit.at(-1)!.timestamp;
+      await until(
+        () => portal.packets.some((packet) => packet.entityId === DEVICE_ID && packet.timestamp > last),
+        30_000,
+      );
+    } finally {
+      await service.stop();
+    }
+    expect(exits.at(-1)).toBe(0);
+  }, 90_000);
 });

@@ -1,65 +1,137 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { AGENT_RESTART_EXIT_CODE } from '@cfs/contracts/agent';
 import { Agent } from './agent.js';
+import { DataFolder } from './data-folder.js';
 import { outboundPolicy } from './http-check.js';
+import {
+  DEFAULT_LAYOUT,
+  SETTINGS_FILE,
+  TOKEN_FILE,
+  installService,
+  isSupervised,
+  filesOnly,
+  systemd,
+  uninstallService,
+  type AgentSettings,
+  type ServiceLayout,
+} from './service.js';
 
 const USAGE = [
-  'Usage: cfs-agent --server URL --token TOKEN [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
-  '  (npm run agent -- --server URL --token TOKEN [...the same options])',
+  'Usage:',
+  '  cfs-agent install --portal URL [--token-file FILE] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
+  '      installs the agent as the cfs-agent systemd service (run as root); the tenant token is read from FILE,',
+  '      or from standard input without --token-file; run again to change its settings',
+  '  cfs-agent uninstall',
+  '      stops the service and removes it, its files and the device identity',
+  '  --files-only: install or uninstall writes or removes the files only, without systemctl (an image started later)',
+  '  cfs-agent [run] --portal URL [--token-file FILE] [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
+  '      runs the agent in the foreground (npm run agent -- the same options); the token from FILE, CFS_AGENT_TOKEN,',
+  '      or the data folder an install wrote; without --portal, CFS_PORTAL_URL or that folder',
   '  --outbound-allow HOSTS  internal hosts operations may call besides the portal (CFS_AGENT_OUTBOUND_ALLOW)',
   '  --read-allow DIRS       folders whose files Read File operations may read, besides the data folder',
   '                          (its secrets never); separated by commas or the path delimiter (CFS_AGENT_READ_ALLOW).',
   '                          Only this machine sets it: the portal cannot widen it.',
+  '  --data DIR, --unit-dir DIR, --bin-dir DIR, --service-name NAME: where install and uninstall put things',
+  `                          (${DEFAULT_LAYOUT.dataDir}, ${DEFAULT_LAYOUT.unitDir}, ${DEFAULT_LAYOUT.binDir}, ${DEFAULT_LAYOUT.serviceName})`,
 ].join('\n');
 
-/**
- * The agent's command line. A restart asked for by the portal starts the agent afresh in this same
- * process (it re-reads its data folder and configuration), so whatever runs it as a service
- * keeps its handle on one process. The exit code says why it ended: 0 stopped, 2 bad arguments,
- * 3 refused by the portal (token revoked, device disabled).
- */
-async function main(): Promise<number> {
-  let values;
+/** Thrown for a command line or settings the agent cannot run with: printed with the usage, exit code 2. */
+class UsageError extends Error {}
+
+const OPTIONS = {
+  portal: { type: 'string' },
+  'token-file': { type: 'string' },
+  data: { type: 'string' },
+  name: { type: 'string' },
+  'outbound-allow': { type: 'string' },
+  'read-allow': { type: 'string' },
+  'service-name': { type: 'string' },
+  'unit-dir': { type: 'string' },
+  'bin-dir': { type: 'string' },
+  'files-only': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** A token as one line of text: from the file, or standard input for `-` (install's default when it is not a terminal). */
+function readToken(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  let text: string;
   try {
-    ({ values } = parseArgs({
-      options: {
-        server: { type: 'string' },
-        token: { type: 'string' },
-        data: { type: 'string' },
-        name: { type: 'string' },
-        'outbound-allow': { type: 'string' },
-        'read-allow': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      // A single executable sees its own path as the first argument.
-      args: process.argv.slice(2),
-      strict: true,
-    }));
+    text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
+    throw new UsageError(
+      `The token could not be read from ${file === '-' ? 'standard input' : file}: ${(error as Error).message}`,
+    );
   }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
+  const token = text.trim();
+  if (!token || token.includes('\n')) throw new UsageError('The token file must hold the token alone, on one line.');
+  return token;
+}
+
+/** The outbound allow list as `outboundPolicy` reads it: one it cannot read is a usage error. */
+function checkOutbound(server: string, allow: string): void {
+  try {
+    outboundPolicy(server, allow);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  const server = values.server ?? process.env.CFS_PORTAL_URL;
-  const token = values.token ?? process.env.CFS_AGENT_TOKEN;
-  if (!server || !token) {
-    console.error(USAGE);
-    return 2;
-  }
+}
+
+function layoutOf(values: Values): ServiceLayout {
+  return {
+    serviceName: values['service-name'] ?? DEFAULT_LAYOUT.serviceName,
+    unitDir: path.resolve(values['unit-dir'] ?? DEFAULT_LAYOUT.unitDir),
+    binDir: path.resolve(values['bin-dir'] ?? DEFAULT_LAYOUT.binDir),
+    dataDir: path.resolve(values.data ?? DEFAULT_LAYOUT.dataDir),
+  };
+}
+
+function install(values: Values): number {
+  if (process.platform !== 'linux')
+    throw new UsageError('cfs-agent install registers a systemd service: it runs on Linux only.');
+  if (!values.portal) throw new UsageError('cfs-agent install needs --portal URL.');
+  const token = readToken(values['token-file'] ?? (process.stdin.isTTY ? undefined : '-'));
+  if (!token) throw new UsageError('Give the tenant token with --token-file FILE, or on standard input.');
+  checkOutbound(values.portal, values['outbound-allow'] ?? '');
+  const settings: AgentSettings = {
+    server: values.portal,
+    ...(values.name ? { name: values.name } : {}),
+    ...(values['outbound-allow'] ? { outboundAllow: values['outbound-allow'] } : {}),
+    ...(values['read-allow'] ? { readAllow: values['read-allow'] } : {}),
+  };
+  const result = installService(settings, token, layoutOf(values), values['files-only'] ? filesOnly : systemd());
+  for (const line of result.messages) console.log(line);
+  return 0;
+}
+
+function uninstall(values: Values): number {
+  for (const line of uninstallService(layoutOf(values), values['files-only'] ? filesOnly : systemd()).messages)
+    console.log(line);
+  return 0;
+}
+
+/** Runs the agent until it is stopped; a restart asked for by the portal ends a supervised process (its manager starts a new one). */
+async function run(values: Values): Promise<number> {
   const dataDir = path.resolve(values.data ?? process.env.CFS_AGENT_DATA ?? 'cfs-agent-data');
+  const folder = new DataFolder(dataDir);
+  const saved = folder.readJson<AgentSettings>(SETTINGS_FILE);
+  const server = values.portal ?? process.env.CFS_PORTAL_URL ?? saved?.server;
+  const token =
+    readToken(values['token-file']) ??
+    process.env.CFS_AGENT_TOKEN ??
+    (fs.existsSync(folder.file(TOKEN_FILE)) ? readToken(folder.file(TOKEN_FILE)) : undefined);
+  if (!server || !token)
+    throw new UsageError('The agent needs its portal (--portal) and a tenant token (--token-file).');
+  const name = values.name ?? saved?.name;
   // Tests shorten the configuration poll; the portal's interval otherwise.
   const pollMs = process.env.CFS_AGENT_POLL_MS ? Number(process.env.CFS_AGENT_POLL_MS) : undefined;
-  const outboundAllow = values['outbound-allow'] ?? process.env.CFS_AGENT_OUTBOUND_ALLOW ?? '';
-  const readAllow = values['read-allow'] ?? process.env.CFS_AGENT_READ_ALLOW ?? '';
-  try {
-    outboundPolicy(server, outboundAllow);
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
+  const outboundAllow = values['outbound-allow'] ?? process.env.CFS_AGENT_OUTBOUND_ALLOW ?? saved?.outboundAllow ?? '';
+  const readAllow = values['read-allow'] ?? process.env.CFS_AGENT_READ_ALLOW ?? saved?.readAllow ?? '';
+  checkOutbound(server, outboundAllow);
 
   let current: Agent | undefined;
   const stop = () => current?.stop();
@@ -73,14 +145,22 @@ async function main(): Promise<number> {
       server,
       token,
       dataDir,
-      ...(values.name ? { machineName: values.name } : {}),
+      ...(name ? { machineName: name } : {}),
       ...(pollMs ? { pollMs } : {}),
       outboundAllow,
       readAllow,
     });
     const exit = await current.run();
     if (exit.kind === 'restart') {
-      current.log.info('Restarting');
+      if (isSupervised()) {
+        current.log.info(
+          `Restarting: this process ends (exit code ${AGENT_RESTART_EXIT_CODE}) and its service manager starts a new one`,
+        );
+        return AGENT_RESTART_EXIT_CODE;
+      }
+      current.log.info(
+        'Restarting within this process (nothing would start it again: cfs-agent install makes it a service)',
+      );
       continue;
     }
     if (exit.kind === 'refused') {
@@ -89,6 +169,42 @@ async function main(): Promise<number> {
     }
     current.log.info('Stopped');
     return 0;
+  }
+}
+
+/**
+ * The agent's command line: `install`, `uninstall`, or `run` (the default). The exit code says
+ * why it ended: 0 stopped, 2 bad arguments or settings, 3 refused by the portal (token revoked,
+ * device disabled), 75 restart asked for by the portal (supervised runs only).
+ */
+async function main(): Promise<number> {
+  try {
+    if (process.argv.slice(2).some((arg) => arg === '--token' || arg.startsWith('--token=')))
+      throw new UsageError(
+        'The token is not taken on the command line, where every user of the machine can read it: give it with --token-file FILE, or on standard input to install.',
+      );
+    const { values, positionals } = parseArgs({
+      options: OPTIONS,
+      // A single executable sees its own path as the first argument.
+      args: process.argv.slice(2),
+      strict: true,
+      allowPositionals: true,
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const [command = 'run', ...rest] = positionals;
+    if (rest.length > 0) throw new UsageError(`Unexpected argument: ${rest[0]}`);
+    if (command === 'install') return install(values);
+    if (command === 'uninstall') return uninstall(values);
+    if (command === 'run') return await run(values);
+    throw new UsageError(`Unknown command: ${command}`);
+  } catch (error) {
+    const known = error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+    if (!known) throw error;
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
   }
 }
 

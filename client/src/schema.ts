@@ -11920,6 +11920,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         agentDownloadUrl: string | null;
+                        agentInstall: {
+                            portalUrl: string;
+                            linuxDownloadUrl: string;
+                        };
                     };
                 };
             };

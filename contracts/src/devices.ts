@@ -32,6 +32,7 @@ export const DEVICE_MESSAGES = {
   installationsSaved: 'Installations saved.',
   deleteConfirm: (device: string) => `Are you sure you want to delete ${device}?`,
   downloadAgent: 'Download Windows Agent',
+  installAgent: 'Install Agent',
 } as const;
 
 const enumValue = <T extends Record<string, number>>(values: T) =>
@@ -151,6 +152,12 @@ export const INSTALL_STATUS_LABELS: Readonly<Record<number, string>> = Object.fr
   Object.entries(INSTALL_STATUSES).map(([label, id]) => [id, label.replace(/([a-z])([A-Z])/g, '$1 $2')]),
 );
 
-/** GET /api/{tenantId}/settings (spec 002 §2 Welcome page). */
-export const tenantSettingsSchema = z.object({ agentDownloadUrl: z.string().nullable() });
+/**
+ * GET /api/{tenantId}/settings (spec 002 §2 Welcome page), with what the Welcome page's install
+ * commands name: the portal's public address and the Linux agent's download.
+ */
+export const tenantSettingsSchema = z.object({
+  agentDownloadUrl: z.string().nullable(),
+  agentInstall: z.object({ portalUrl: z.string(), linuxDownloadUrl: z.string() }),
+});
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;

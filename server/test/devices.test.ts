@@ -603,7 +603,13 @@ describe('tenant settings', () => {
   it("answers the portal's own Windows agent as the download address, and 404 for another tenant", async () => {
     const response = await portal.as('operator', { method: 'GET', url: `/api/${DEMO.contoso}/settings` });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ agentDownloadUrl: 'http://portal.test/downloads/agent/cfs-agent-win-x64.exe' });
+    expect(response.json()).toEqual({
+      agentDownloadUrl: 'http://portal.test/downloads/agent/cfs-agent-win-x64.exe',
+      agentInstall: {
+        portalUrl: 'http://portal.test',
+        linuxDownloadUrl: 'http://portal.test/downloads/agent/cfs-agent-linux-x64',
+      },
+    });
     expect((await portal.as('operator2', { method: 'GET', url: `/api/${DEMO.contoso}/settings` })).statusCode).toBe(
       404,
     );

@@ -319,3 +319,39 @@ describe('package installations on the real agent', () => {
     await until(() => !(packageId in installedJson()), 'the package forgotten in installed.json');
   }, 90_000);
 });
+
+describe('Restart Agent on the real demo agent', () => {
+  it('ends the agent’s process and the portal starts a new one at once, which reports again', async () => {
+    const started = () =>
+      (agent?.output ?? []).flatMap((line) => /^\[demo agent\] started \(pid (\d+)\)$/.exec(line)?.[1] ?? []);
+    const before = started();
+    expect(before).toHaveLength(1);
+    const asked = new Date();
+    const response = await portal.as('admin', {
+      method: 'POST',
+      url: `/v1/devices/${DEMO.demoAgentDevice}/restartagent?__tenant__=${DEMO.contoso}`,
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    await until(() => started().length === 2, `a new agent process\n${(agent?.output ?? []).join('\n')}`, 30_000);
+    expect(started()[1]).not.toBe(before[0]);
+    const db = scoped(portal.db, ALL_TENANTS);
+    await until(
+      async () => {
+        const latest = await db
+          .selectFrom('packet_latest')
+          .select('timestamp')
+          .where('entity_id', '=', DEMO.demoAgentDevice)
+          .executeTakeFirst();
+        return Boolean(latest && latest.timestamp > asked);
+      },
+      `a heartbeat from the new process\n${(agent?.output ?? []).join('\n')}`,
+      30_000,
+    );
+    const device = await db
+      .selectFrom('device')
+      .select('restart_agent_flag')
+      .where('device_id', '=', DEMO.demoAgentDevice)
+      .executeTakeFirstOrThrow();
+    expect(device.restart_agent_flag).toBe(false);
+  });
+});

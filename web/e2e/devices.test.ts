@@ -375,5 +375,22 @@ describe('devices (admin)', () => {
     await button.waitFor();
     expect(await button.getAttribute('href')).toBe(`${inject('portalUrl')}/downloads/agent/cfs-agent-win-x64.exe`);
     await screenshot(page, 'welcome-download');
+
+    // The install commands name this portal and its Linux agent; the token comes from a file, never the command line.
+    await page.getByRole('button', { name: DEVICE_MESSAGES.installAgent }).click();
+    const dialog = page.getByRole('dialog', { name: DEVICE_MESSAGES.installAgent });
+    expect(await dialog.getByLabel('Linux install commands').textContent()).toBe(
+      [
+        `curl -fLo cfs-agent ${inject('portalUrl')}/downloads/agent/cfs-agent-linux-x64 && chmod +x cfs-agent`,
+        `sudo ./cfs-agent install --portal ${inject('portalUrl')} --token-file token.txt`,
+      ].join('\n'),
+    );
+    expect(await dialog.getByLabel('Linux uninstall command').textContent()).toBe(
+      'sudo /opt/cfs-agent/cfs-agent uninstall',
+    );
+    await dialog.getByRole('link', { name: 'Tokens' }).waitFor();
+    await screenshot(page, 'welcome-install-agent');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import DownloadIcon from '@mui/icons-material/Download';
+import TerminalIcon from '@mui/icons-material/Terminal';
 import { DEVICE_MESSAGES, type TenantSettings } from '@cfs/contracts/devices';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -15,6 +17,7 @@ import { PageHeader } from '../lib/page-header';
 import { apiGet } from '../lib/api-client';
 import { isGuid, pathId } from '../lib/ids';
 import HomeDashboard from '../features/home/home-dashboard';
+import AgentInstallDialog from './agent-install-dialog';
 
 /** GET /api/{tenantId}/settings: the tenant's settings, of which the Welcome page reads the agent's address. */
 function useTenantSettings(tenantId: string) {
@@ -32,21 +35,33 @@ function useTenantSettings(tenantId: string) {
  */
 export default function HomePage() {
   const tenantId = useTenantId();
-  const downloadUrl = useTenantSettings(tenantId).data?.agentDownloadUrl;
+  const settings = useTenantSettings(tenantId).data;
+  const downloadUrl = settings?.agentDownloadUrl;
+  const [installing, setInstalling] = useState(false);
   return (
     <>
       <PageHeader
         title="Home"
-        // Spec 002 §2 Welcome page: shown when the tenant's settings give a download address.
         actions={
-          downloadUrl ? (
-            <Button variant="contained" href={downloadUrl} startIcon={<DownloadIcon />}>
-              {DEVICE_MESSAGES.downloadAgent}
-            </Button>
+          settings ? (
+            <>
+              <Button variant="outlined" startIcon={<TerminalIcon />} onClick={() => setInstalling(true)}>
+                {DEVICE_MESSAGES.installAgent}
+              </Button>
+              {/* Spec 002 §2 Welcome page: shown when the tenant's settings give a download address. */}
+              {downloadUrl ? (
+                <Button variant="contained" href={downloadUrl} startIcon={<DownloadIcon />}>
+                  {DEVICE_MESSAGES.downloadAgent}
+                </Button>
+              ) : null}
+            </>
           ) : undefined
         }
       />
       <HomeDashboard tenantId={tenantId} fallback={<AreaCards tenantId={tenantId} />} />
+      {installing && settings ? (
+        <AgentInstallDialog tenantId={tenantId} settings={settings} onClose={() => setInstalling(false)} />
+      ) : null}
     </>
   );
 }

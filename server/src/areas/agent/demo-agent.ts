@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { AGENT_RESTART_EXIT_CODE } from '@cfs/contracts/agent';
 import { FREQUENCY_TYPES, OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
 import { recordAudit } from '../../audit/audit.js';
 import { generateApiToken, hashToken } from '../../auth/api-tokens.js';
@@ -189,8 +190,9 @@ export function agentCommand(config: Config): readonly [string, ...string[]] | u
 }
 
 /**
- * Starts the demo agent and keeps it running: restarted after a crash, left stopped once the
- * portal refused it (exit code 3: its token was revoked, its device disabled). Returns the stop.
+ * Starts the demo agent and keeps it running as a service manager would: started again at once
+ * when it ends for a restart the portal asked for (a new process), 10 s after a crash, and left
+ * stopped once the portal refused it (exit code 3: its token was revoked, its device disabled). Returns the stop.
  * The agent holds a channel to this process and stops when it closes, so a portal killed outright
  * leaves no agent running beside the next one.
  */
@@ -209,7 +211,7 @@ export function runDemoAgent(
     // list set for some other agent in the portal's environment is not handed down to it, and
     // nothing in the portal can widen it (the agent decides, agent/src/read-allow.ts).
     const { CFS_AGENT_READ_ALLOW: _notForTheDemoAgent, ...environment } = process.env;
-    child = spawn(program, [...args, '--server', options.server, '--data', options.dataDir], {
+    child = spawn(program, [...args, 'run', '--portal', options.server, '--data', options.dataDir], {
       env: { ...environment, CFS_AGENT_TOKEN: options.token },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
@@ -222,7 +224,8 @@ export function runDemoAgent(
     child.on('exit', (code) => {
       child = undefined;
       if (stopping || code === 0 || code === 3) return;
-      restartTimer = setTimeout(start, 10_000);
+      // Asked by the portal to restart, it is started again at once; after a crash, in 10 s.
+      restartTimer = setTimeout(start, code === AGENT_RESTART_EXIT_CODE ? 0 : 10_000);
     });
   };
   start();

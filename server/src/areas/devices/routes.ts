@@ -9,6 +9,7 @@ import {
   tenantSettingsSchema,
   traceMinutesParam,
 } from '@cfs/contracts/devices';
+import { AGENT_DOWNLOAD_PATH, AGENT_DOWNLOADS } from '@cfs/contracts/agent';
 import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
@@ -161,7 +162,13 @@ export const deviceRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       async (request) => {
         if (!(await scoped(db, principalOf(request).tenantScope).hasTenant(request.params.tenantId)))
           throw new NotFoundError('The tenant');
-        return { agentDownloadUrl: config.agentDownloadUrl };
+        return {
+          agentDownloadUrl: config.agentDownloadUrl,
+          agentInstall: {
+            portalUrl: config.publicUrl,
+            linuxDownloadUrl: `${config.publicUrl}${AGENT_DOWNLOAD_PATH}/${AGENT_DOWNLOADS.linuxX64}`,
+          },
+        };
       },
     );
   };
