@@ -6,7 +6,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentConfiguration, AgentPackage } from '@cfs/contracts/agent';
+import {
+  agentInventorySchema,
+  type AgentConfiguration,
+  type AgentInventory,
+  type AgentPackage,
+} from '@cfs/contracts/agent';
 import { FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { Agent } from './agent.js';
 import type { OutboxItem } from './outbox.js';
@@ -34,6 +39,7 @@ class FakePortal {
   files = new Map<string, Buffer>();
   reports: { packageId: string; status: string; packageVersionId: string | null }[] = [];
   reportsDown = false;
+  inventories: AgentInventory[] = [];
 
   configuration(): AgentConfiguration {
     return {
@@ -88,6 +94,10 @@ class FakePortal {
           this.acknowledged += 1;
           this.restart = false;
           return send(204);
+        }
+        if (url === '/v1/agent/inventory') {
+          this.inventories.push(JSON.parse(body) as AgentInventory);
+          return send(200, { changes: 0 });
         }
         if (url === '/v1/packets') {
           if (this.packetsDown) return send(503, { message: 'down' });
@@ -203,6 +213,30 @@ describe('the agent against a portal', () => {
     second.stop();
     await again;
   });
+
+  it('reports its machine’s inventory once enrolled, as the portal’s contract reads it, and not again after a restart within the day', async () => {
+    portal.enrolled = true;
+    portal.queued = false;
+    const first = agentFor();
+    const running = first.run();
+    await until(() => portal.inventories.length === 1, 60_000);
+    const inventory = agentInventorySchema.parse(portal.inventories[0]);
+    expect(inventory.hardware.cores).toBe(os.cpus().length);
+    expect(inventory.hardware.memoryBytes).toBe(os.totalmem());
+    expect(inventory.os.name).not.toBe('');
+    // This machine is a Debian one: dpkg lists its packages, Node's own among them or not, but never none.
+    expect(inventory.software.length).toBeGreaterThan(10);
+    expect(inventory.software.every((item) => item.name !== '' && item.version !== '')).toBe(true);
+    first.stop();
+    await running;
+    const second = agentFor();
+    const again = second.run();
+    await until(() => portal.packets.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    second.stop();
+    await again;
+    expect(portal.inventories).toHaveLength(1);
+  }, 90_000);
 
   it('acknowledges a restart request and ends the run so that it starts afresh', async () => {
     portal.enrolled = true;

@@ -15,6 +15,7 @@ import { backoffDelay } from './backoff.js';
 import { DataFolder, loadIdentity, saveIdentity, type Identity } from './data-folder.js';
 import { HostMetrics } from './host-metrics.js';
 import { Installer } from './installer.js';
+import { collectInventory } from './inventory.js';
 import { outboundPolicy, type OutboundPolicy } from './http-check.js';
 import { runOperation, type OperationResult } from './operations.js';
 import { readPolicy, type ReadPolicy } from './read-allow.js';
@@ -41,7 +42,14 @@ export interface AgentOptions {
   outboundAllow?: string;
   /** Folders besides its data folder whose files operations may read (CFS_AGENT_READ_ALLOW). */
   readAllow?: string;
+  /** How often the inventory is reported (daily unless a test shortens it). */
+  inventoryEveryMs?: number;
 }
+
+/** How often the agent reports its machine's inventory, and how soon it tries again after a failure. */
+const INVENTORY_EVERY_MS = 24 * 60 * 60 * 1000;
+const INVENTORY_RETRY_MS = 60 * 60 * 1000;
+const INVENTORY_FILE = 'inventory.json';
 
 /** How a run of the agent ended: the portal asked for a restart, the agent was stopped, or the portal refused it for good. */
 export type AgentExit = { kind: 'restart' } | { kind: 'stopped' } | { kind: 'refused'; message: string };
@@ -71,6 +79,7 @@ export class Agent {
     heartbeat: new Sleeper(),
     scheduler: new Sleeper(),
     pending: new Sleeper(),
+    inventory: new Sleeper(),
   };
   private running = false;
   private endSession: ((exit: AgentExit | 'reenrol') => void) | undefined;
@@ -193,6 +202,7 @@ export class Agent {
       void this.heartbeatLoop(generation);
       void this.schedulerLoop(generation);
       void this.outboxLoop(generation);
+      void this.inventoryLoop(generation);
     });
   }
 
@@ -358,6 +368,35 @@ export class Agent {
   }
 
   /** Heartbeats: this machine's CPU and memory as the device's packet (HEARTBEAT_METRICS). */
+  /**
+   * Reports the machine's inventory once enrolled, then daily: when the last report (kept in the
+   * data folder) is a day old, so a restart does not send it again; an hour after a failure.
+   */
+  private async inventoryLoop(generation: number): Promise<void> {
+    const every = this.options.inventoryEveryMs ?? INVENTORY_EVERY_MS;
+    while (this.activeIn(generation)) {
+      const last = Date.parse(this.folder.readJson<{ reported: string }>(INVENTORY_FILE)?.reported ?? '');
+      const wait = Number.isNaN(last) ? 0 : last + every - Date.now();
+      if (wait > 0) {
+        await this.sleepers.inventory.sleep(wait);
+        continue;
+      }
+      try {
+        const inventory = await collectInventory();
+        if (!this.activeIn(generation)) return;
+        await this.client.json('POST', '/v1/agent/inventory', this.credential(), inventory);
+        this.folder.writeJson(INVENTORY_FILE, { reported: new Date().toISOString() });
+        this.log.info(
+          `Inventory reported: ${inventory.software.length} software packages, ${inventory.os.name} ${inventory.os.version}`,
+        );
+      } catch (error) {
+        if (this.refusedCredential(error) || !this.activeIn(generation)) return;
+        this.log.warn(`The inventory could not be reported: ${(error as Error).message}`);
+        await this.sleepers.inventory.sleep(Math.min(every, INVENTORY_RETRY_MS));
+      }
+    }
+  }
+
   private async heartbeatLoop(generation: number): Promise<void> {
     while (this.activeIn(generation)) {
       const configuration = this.configuration;

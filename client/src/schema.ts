@@ -1926,6 +1926,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the device's inventory
+         * @description Hardware, operating system and installed software, at enrolment and daily. Each change against the last report is kept in the device's inventory history.
+         *
+         *     Who may call it: Called with a device agent's credential, never by a person.
+         */
+        post: operations["reportAgentInventory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/devices/{id}/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a device's inventory
+         * @description The device's hardware, operating system and software as its agent last reported them, and their latest changes.
+         *
+         *     Who may call it: A signed-in user with the permission Devices view, within the tenants they may work in.
+         */
+        get: operations["getDeviceInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agent/logs": {
         parameters: {
             query?: never;
@@ -10127,6 +10171,148 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reportAgentInventory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "hardware": {
+                 *         "cpuModel": "Example cpuModel",
+                 *         "cores": 1,
+                 *         "memoryBytes": 0,
+                 *         "disks": [
+                 *           {
+                 *             "name": "Example name",
+                 *             "sizeBytes": 0
+                 *           }
+                 *         ]
+                 *       },
+                 *       "os": {
+                 *         "name": "Example name",
+                 *         "version": "Example version",
+                 *         "build": "Example build",
+                 *         "pendingPatches": 0
+                 *       },
+                 *       "software": [
+                 *         {
+                 *           "name": "Example name",
+                 *           "version": "Example version",
+                 *           "publisher": "Example publisher"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    hardware: {
+                        cpuModel: string;
+                        cores: number;
+                        memoryBytes: number;
+                        disks: {
+                            name: string;
+                            sizeBytes: number;
+                        }[];
+                    };
+                    os: {
+                        name: string;
+                        version: string;
+                        build: string;
+                        pendingPatches: number | null;
+                    };
+                    software: {
+                        name: string;
+                        version: string;
+                        publisher: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDeviceInventory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reported: string | null;
+                        changed: string | null;
+                        hardware: {
+                            cpuModel: string;
+                            cores: number;
+                            memoryBytes: number;
+                            disks: {
+                                name: string;
+                                sizeBytes: number;
+                            }[];
+                        } | null;
+                        os: {
+                            name: string;
+                            version: string;
+                            build: string;
+                            pendingPatches: number | null;
+                        } | null;
+                        software: {
+                            name: string;
+                            version: string;
+                            publisher: string | null;
+                        }[];
+                        changes: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            item: "software" | "os" | "hardware";
+                            name: string;
+                            /** @enum {string} */
+                            change: "added" | "removed" | "changed";
+                            from: string | null;
+                            to: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -161,3 +161,45 @@ export const installationReportSchema = z.object({
   detail: z.string().max(AGENT_LIMITS.logDetailMax).optional(),
 });
 export type InstallationReport = z.infer<typeof installationReportSchema>;
+
+/** What one inventory report may hold. */
+export const INVENTORY_LIMITS = { software: 20_000, disks: 64, text: 300 } as const;
+
+export const INVENTORY_MESSAGES = {
+  softwareNamesUnique: 'Each software name may appear once in a report.',
+} as const;
+
+const inventoryText = z.string().max(INVENTORY_LIMITS.text);
+
+/**
+ * POST /v1/agent/inventory: the machine as its agent sees it, reported at enrolment and daily —
+ * hardware, the operating system (with its pending patches where the system tells them), and the
+ * installed software by name (one entry a name: on Debian, a multi-arch package carries its
+ * architecture, `libc6:amd64`).
+ */
+export const agentInventorySchema = z.object({
+  hardware: z.object({
+    cpuModel: inventoryText,
+    cores: z.int().min(1).max(65_536),
+    memoryBytes: z.int().min(0),
+    disks: z.array(z.object({ name: inventoryText, sizeBytes: z.int().min(0) })).max(INVENTORY_LIMITS.disks),
+  }),
+  os: z.object({
+    name: inventoryText,
+    version: inventoryText,
+    build: inventoryText,
+    pendingPatches: z.int().min(0).nullable(),
+  }),
+  software: z
+    .array(z.object({ name: inventoryText.min(1), version: inventoryText, publisher: inventoryText.nullable() }))
+    .max(INVENTORY_LIMITS.software)
+    .superRefine((software, context) => {
+      const seen = new Set<string>();
+      software.forEach((item, index) => {
+        if (seen.has(item.name))
+          context.addIssue({ code: 'custom', path: [index, 'name'], message: INVENTORY_MESSAGES.softwareNamesUnique });
+        seen.add(item.name);
+      });
+    }),
+});
+export type AgentInventory = z.infer<typeof agentInventorySchema>;

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '2.1.0';
-export const API_DIGEST: string = 'ac1afb172a5a9ce86dbc4a9df3799f3292ce94085dc3f657bdca2a8fba49a442';
+export const API_VERSION: string = '2.2.0';
+export const API_DIGEST: string = '1ffc89bc195e02c5a035a6d950edd4e3973512027b1a8adc9a2a5a9a84376f28';

@@ -7,6 +7,7 @@ import {
   INSTALL_STATUSES,
   TRACE_OPTIONS,
 } from './fleet.js';
+import { agentInventorySchema } from './agent.js';
 import { guid } from './fields.js';
 import { SHELL_MESSAGES } from './messages.js';
 
@@ -161,3 +162,26 @@ export const tenantSettingsSchema = z.object({
   agentInstall: z.object({ portalUrl: z.string(), linuxDownloadUrl: z.string() }),
 });
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
+
+/**
+ * GET /v1/devices/{id}/inventory: the device's inventory as its agent last reported it (all null
+ * and empty before its first report), its software by name, and its latest changes, newest first.
+ */
+export const deviceInventorySchema = z.object({
+  reported: z.date().nullable(),
+  changed: z.date().nullable(),
+  hardware: agentInventorySchema.shape.hardware.nullable(),
+  os: agentInventorySchema.shape.os.nullable(),
+  software: z.array(z.object({ name: z.string(), version: z.string(), publisher: z.string().nullable() })),
+  changes: z.array(
+    z.object({
+      at: z.date(),
+      item: z.enum(['software', 'os', 'hardware']),
+      name: z.string(),
+      change: z.enum(['added', 'removed', 'changed']),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+    }),
+  ),
+});
+export type DeviceInventory = z.infer<typeof deviceInventorySchema>;

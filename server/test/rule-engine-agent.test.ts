@@ -121,7 +121,7 @@ describe('the demo agent and a threshold rule', () => {
         '--import',
         'tsx',
         path.join(root, 'agent', 'src', 'main.ts'),
-        '--server',
+        '--portal',
         `http://127.0.0.1:${address.port}`,
         '--data',
         prepared!.dataDir,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import si from 'systeminformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceOperation, OperationLogEntry } from '@cfs/contracts/device-operations';
-import { NO_VERSION, type DeviceInstallation } from '@cfs/contracts/devices';
+import { NO_VERSION, type DeviceInstallation, type DeviceInventory } from '@cfs/contracts/devices';
 import { FREQUENCY_TYPES, INSTALL_STATUSES } from '@cfs/contracts/fleet';
 import type { ParameterDefinition } from '@cfs/contracts/packages';
 import { diskOf, HostMetrics } from '../../agent/src/host-metrics.js';
@@ -353,5 +353,27 @@ describe('Restart Agent on the real demo agent', () => {
       .where('device_id', '=', DEMO.demoAgentDevice)
       .executeTakeFirstOrThrow();
     expect(device.restart_agent_flag).toBe(false);
+  });
+});
+
+describe('inventory from the real demo agent', () => {
+  it('arrives once the agent is enrolled: this machine’s hardware, operating system and packages', async () => {
+    const read = async () =>
+      (
+        await portal.as('admin', {
+          method: 'GET',
+          url: `/v1/devices/${DEMO.demoAgentDevice}/inventory?__tenant__=${DEMO.contoso}`,
+        })
+      ).json<DeviceInventory>();
+    await until(
+      async () => (await read()).reported !== null,
+      `an inventory report\n${(agent?.output ?? []).join('\n')}`,
+      60_000,
+    );
+    const inventory = await read();
+    expect(inventory.hardware?.cores).toBe(os.cpus().length);
+    expect(inventory.software.length).toBeGreaterThan(10);
+    // The first report is where the device's history starts: no change yet.
+    expect(inventory.changes).toEqual([]);
   });
 });

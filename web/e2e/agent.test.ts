@@ -66,7 +66,7 @@ describe('a real agent', () => {
     const token = await createToken(session, { tenantId, name: uniqueName('E2E agent token') });
     const machineName = uniqueName('e2e-agent').replace(/\s+/g, '-');
 
-    agent = spawn(process.execPath, [bundle, '--server', portalUrl(), '--data', dataDir, '--name', machineName], {
+    agent = spawn(process.execPath, [bundle, '--portal', portalUrl(), '--data', dataDir, '--name', machineName], {
       env: { ...process.env, CFS_AGENT_TOKEN: token.generatedToken, CFS_AGENT_POLL_MS: '1500' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -166,6 +166,24 @@ describe('a real agent', () => {
       return row.operationComplete ? row : undefined;
     });
     expect(completed.completionToken).toBeNull();
+
+    // Inventory, in the browser: the agent reported this machine's system and packages once enrolled.
+    await until(async () => {
+      const inventory = await api<{ reported: string | null }>(session, `/v1/devices/${deviceId}/inventory`);
+      return inventory.reported ?? undefined;
+    });
+    await page.goto(`/${tenantId}/devices?deviceInventoryId=${deviceId}`);
+    const inventoryPanel = drawer(page);
+    await inventoryPanel.getByRole('heading', { name: `Device Inventory: ${machineName}` }).waitFor();
+    expect(await inventoryPanel.getByRole('row', { name: /Processor/ }).textContent()).toContain(
+      `${os.cpus().length} cores`,
+    );
+    await inventoryPanel.getByRole('heading', { name: /^Software \(\d+\)$/ }).waitFor();
+    const packages = inventoryPanel.getByRole('table', { name: 'Software' }).getByRole('row');
+    expect(await packages.count()).toBeGreaterThan(10);
+    await inventoryPanel.getByLabel('Search Software').fill('libc6');
+    expect(await packages.filter({ hasText: 'libc6' }).count()).toBeGreaterThan(0);
+    await screenshot(page, 'agent-inventory');
 
     // Installations, in the browser: the agent installs the version chosen of the catalogue's CFS
     // Agent package; set to None, the package shows Removal Pending until the agent has removed its

@@ -202,6 +202,28 @@ export interface DeviceInstallation {
   tenant_id: string;
 }
 
+export interface DeviceInventory {
+  changed: Timestamp;
+  device_id: string;
+  hardware: Json;
+  os: Json;
+  reported: Timestamp;
+  software_count: number;
+  tenant_id: string;
+}
+
+export interface DeviceInventoryChange {
+  at: Timestamp;
+  change: string;
+  device_id: string;
+  device_inventory_change_id: Generated<number>;
+  from_value: string | null;
+  item: string;
+  name: string;
+  tenant_id: string;
+  to_value: string | null;
+}
+
 export interface DeviceLog {
   created: Generated<Timestamp>;
   detail: string;
@@ -231,6 +253,14 @@ export interface DeviceOperation {
   parameters: Generated<Json>;
   reference_id: string | null;
   tenant_id: string;
+}
+
+export interface DeviceSoftware {
+  device_id: string;
+  name: string;
+  publisher: string | null;
+  tenant_id: string;
+  version: string;
 }
 
 export interface DirectoryGroup {
@@ -922,8 +952,11 @@ export interface DB {
   control_status: ControlStatus;
   device: Device;
   device_installation: DeviceInstallation;
+  device_inventory: DeviceInventory;
+  device_inventory_change: DeviceInventoryChange;
   device_log: DeviceLog;
   device_operation: DeviceOperation;
+  device_software: DeviceSoftware;
   directory_group: DirectoryGroup;
   email_outbox: EmailOutbox;
   engine_cursor: EngineCursor;

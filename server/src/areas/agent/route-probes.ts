@@ -7,6 +7,8 @@ export const probes: AreaProbes = {
     'GET /v1/agent/configuration': { machine: ['device'] },
     'POST /v1/agent/restart/acknowledge': { machine: ['device'] },
     'POST /v1/agent/logs': { machine: ['device'] },
+    'POST /v1/agent/inventory': { machine: ['device'] },
+    'GET /v1/devices/:id/inventory': 'Devices:view',
     'POST /v1/agent/operations/:deviceOperationId/logs': { machine: ['device'] },
     'POST /v1/agent/operations/:deviceOperationId/complete': { machine: ['device'] },
     'POST /v1/agent/installations/:packageId': { machine: ['device'] },
@@ -23,6 +25,11 @@ export const probes: AreaProbes = {
     }),
     'POST /v1/agent/restart/acknowledge': () => undefined,
     'POST /v1/agent/logs': () => ({ entries: [{ entryType: 'Information', detail: 'probed' }] }),
+    'POST /v1/agent/inventory': () => ({
+      hardware: { cpuModel: 'Probe CPU', cores: 2, memoryBytes: 1024, disks: [] },
+      os: { name: 'Probe OS', version: '1', build: '', pendingPatches: null },
+      software: [{ name: 'probe', version: '1.0.0', publisher: null }],
+    }),
     'POST /v1/agent/operations/:deviceOperationId/logs': () => ({
       entries: [{ entryType: 'Information', detail: 'probed' }],
     }),
@@ -32,5 +39,10 @@ export const probes: AreaProbes = {
       status: 'Installed',
     }),
   },
-  notTenantBound: ['POST /v1/agent/enrol', 'POST /v1/agent/logs', 'POST /v1/agent/restart/acknowledge'],
+  notTenantBound: [
+    'POST /v1/agent/enrol',
+    'POST /v1/agent/logs',
+    'POST /v1/agent/inventory',
+    'POST /v1/agent/restart/acknowledge',
+  ],
 };

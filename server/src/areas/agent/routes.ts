@@ -8,16 +8,19 @@ import {
   AGENT_DOWNLOADS,
   AGENT_MESSAGES,
   agentConfigurationSchema,
+  agentInventorySchema,
   agentLogBatchSchema,
   enrolmentResultSchema,
   enrolmentSchema,
   installationReportSchema,
   operationCompletionSchema,
 } from '@cfs/contracts/agent';
+import { deviceInventorySchema } from '@cfs/contracts/devices';
+import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
 import { HttpError } from '../../http/errors.js';
 import { whenClosed } from '../../http/reply-closed.js';
-import { machineOf } from '../../http/route-permission.js';
+import { machineOf, principalOf } from '../../http/route-permission.js';
 import {
   acknowledgeRestart,
   addDeviceLogs,
@@ -29,6 +32,7 @@ import {
   type TokenCaller,
 } from './commands.js';
 import { agentConfiguration, wantedPackageFile } from './queries.js';
+import { findInventory, recordInventory } from './inventory.js';
 import { AGENT_WAIT_MAX_SECONDS, AgentConfigWaits } from './config-waits.js';
 import { matchesIfNoneMatch } from '../../http/list-etag.js';
 
@@ -155,6 +159,40 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         await acknowledgeRestart(db, deviceOf(request));
         return reply.code(204).send();
       },
+    );
+
+    app.post(
+      '/v1/agent/inventory',
+      {
+        config: byDevice,
+        schema: {
+          tags,
+          operationId: 'reportAgentInventory',
+          summary: "Report the device's inventory",
+          description:
+            "Hardware, operating system and installed software, at enrolment and daily. Each change against the last report is kept in the device's inventory history.",
+          body: agentInventorySchema,
+          response: { 200: z.object({ changes: z.int() }) },
+        },
+      },
+      async (request) => recordInventory(db, deviceOf(request), request.body),
+    );
+
+    app.get(
+      '/v1/devices/:id/inventory',
+      {
+        config: { permission: 'Devices:view' },
+        schema: {
+          tags: ['Devices'],
+          operationId: 'getDeviceInventory',
+          summary: "Get a device's inventory",
+          description:
+            "The device's hardware, operating system and software as its agent last reported them, and their latest changes.",
+          params: z.object({ id: guid() }),
+          response: { 200: deviceInventorySchema },
+        },
+      },
+      async (request) => findInventory(db, principalOf(request).tenantScope, request.params.id),
     );
 
     app.post(

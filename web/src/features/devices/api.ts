@@ -4,6 +4,7 @@ import {
   type Device as DeviceEntity,
   type DeviceInput,
   type DeviceInstallation,
+  type DeviceInventory as DeviceInventoryEntity,
   type InstallationChoice,
   type LogEntry as LogEntryEntity,
 } from '@cfs/contracts/devices';
@@ -21,6 +22,7 @@ export const DEVICES_PATH = '/v1/devices';
 
 export type Device = JsonOf<DeviceEntity>;
 export type LogEntry = JsonOf<LogEntryEntity>;
+export type DeviceInventory = JsonOf<DeviceInventoryEntity>;
 export type { DeviceInstallation };
 
 const deviceKey = (id: string) => ['device', id] as const;
@@ -128,5 +130,17 @@ export function useLocationsLookup(tenantId: string | null | undefined) {
       apiGet<LocationLookup[]>('/api/generallookup/locations', isGuid(tenantId) ? { tenantId } : undefined, { signal }),
     enabled: isGuid(tenantId),
     staleTime: 60_000,
+  });
+}
+
+/** GET /v1/devices/{id}/inventory: the device's hardware, operating system and software, and their latest changes. */
+export function useDeviceInventory(id: string | null) {
+  return useQuery({
+    queryKey: ['device', id ?? '', 'inventory'],
+    queryFn: ({ signal }) =>
+      isGuid(id)
+        ? apiGet<DeviceInventory>(`${DEVICES_PATH}/${pathId(id)}/inventory`, undefined, { signal })
+        : Promise.reject(notFoundError()),
+    enabled: id !== null,
   });
 }

@@ -2,6 +2,7 @@ import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';
+import ComputerIcon from '@mui/icons-material/Computer';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import InventoryIcon from '@mui/icons-material/Inventory2';
@@ -43,6 +44,10 @@ const InstallationsDrawer = lazyWhenOpened(
   () => import('./device-installations-drawer'),
   (props) => props.id !== null,
 );
+const InventoryDrawer = lazyWhenOpened(
+  () => import('./device-inventory-drawer'),
+  (props) => props.id !== null,
+);
 const PacketsDrawer = lazyWhenOpened(
   () => import('./device-packets-drawer'),
   (props) => props.id !== null,
@@ -61,6 +66,7 @@ export default function DevicesPage() {
   const logs = useDrawerParam('deviceLogsId');
   const installations = useDrawerParam('deviceInstallationsId');
   const packets = useDrawerParam('devicePacketsId');
+  const inventory = useDrawerParam('deviceInventoryId');
   const operations = useDrawerParam('deviceOperationsId');
   const deleting = useItemQuestion<Device>();
   const remove = useDeleteDevice();
@@ -145,8 +151,9 @@ export default function DevicesPage() {
         },
         { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
         { label: 'Packets', icon: <SensorsIcon fontSize="small" />, onClick: () => packets.open(row.deviceId) },
+        { label: 'Inventory', icon: <ComputerIcon fontSize="small" />, onClick: () => inventory.open(row.deviceId) },
       ],
-      { width: 262 },
+      { width: 294 },
     ),
   ];
 
@@ -178,6 +185,7 @@ export default function DevicesPage() {
       <LogsDrawer id={logs.openId} onClose={logs.close} />
       <InstallationsDrawer id={installations.openId} onClose={installations.close} />
       <PacketsDrawer id={packets.openId} onClose={packets.close} />
+      <InventoryDrawer id={inventory.openId} onClose={inventory.close} />
       <DeviceOperationsDrawer open={operations.openId !== null} />
       <ItemConfirmDialog
         question={deleting}
