@@ -67,16 +67,14 @@ const report = (software: AgentInventory['software'], os: Partial<AgentInventory
   software,
 });
 
+/** POST /v1/agent/inventory with a device's credential. */
+const reportAs = (credential: string) => (body: AgentInventory | Record<string, unknown>) =>
+  portal.app.inject({ method: 'POST', url: '/v1/agent/inventory', headers: bearer(credential), payload: body });
+
 describe('device inventory', () => {
   it('keeps the latest report per device and, from the second on, a history of what each one changed', async () => {
     const device = await enrolledDevice();
-    const send = (body: AgentInventory | Record<string, unknown>) =>
-      portal.app.inject({
-        method: 'POST',
-        url: '/v1/agent/inventory',
-        headers: bearer(device.credential),
-        payload: body,
-      });
+    const send = reportAs(device.credential);
     const read = async () => {
       const response = await portal.as('admin', {
         method: 'GET',
@@ -150,13 +148,7 @@ describe('device inventory', () => {
 
   it('refuses a report with a name twice or a field it does not know, naming it, and keeps nothing of it', async () => {
     const device = await enrolledDevice();
-    const send = (body: AgentInventory | Record<string, unknown>) =>
-      portal.app.inject({
-        method: 'POST',
-        url: '/v1/agent/inventory',
-        headers: bearer(device.credential),
-        payload: body,
-      });
+    const send = reportAs(device.credential);
     const twice = await send(
       report([
         { name: 'openssl', version: '1', publisher: null },

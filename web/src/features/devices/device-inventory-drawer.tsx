@@ -1,20 +1,31 @@
 import { useState } from 'react';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { FactList, FactRows } from '../../components/fact-list';
 import { SideDrawer } from '../../components/side-drawer';
+import { SimpleTable, type SimpleColumn } from '../../components/simple-table';
 import { formatDateTime } from '../../lib/dates';
 import { useDevice, useDeviceInventory, type DeviceInventory } from './api';
 
 const gigabytes = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 
 const CHANGE_LABELS = { added: 'Added', removed: 'Removed', changed: 'Changed' } as const;
+
+const SOFTWARE_COLUMNS: readonly SimpleColumn<DeviceInventory['software'][number]>[] = [
+  { header: 'Name', cell: (item) => item.name },
+  { header: 'Version', cell: (item) => item.version },
+  { header: 'Publisher', cell: (item) => item.publisher ?? '' },
+];
+
+const CHANGE_COLUMNS: readonly SimpleColumn<DeviceInventory['changes'][number]>[] = [
+  { header: 'When', cell: (change) => formatDateTime(change.at) },
+  { header: 'Name', cell: (change) => change.name },
+  { header: 'Change', cell: (change) => CHANGE_LABELS[change.change] },
+  { header: 'From', cell: (change) => change.from ?? '' },
+  { header: 'To', cell: (change) => change.to ?? '' },
+];
 
 /** Device Inventory (`?deviceInventoryId=`, 75% wide): what the agent last reported of its machine, and what changed. */
 export default function DeviceInventoryDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -48,34 +59,22 @@ function InventoryView({ inventory }: { inventory: DeviceInventory }) {
         Reported {formatDateTime(inventory.reported)}; last changed{' '}
         {formatDateTime(inventory.changed ?? inventory.reported)}.
       </Typography>
-      <Table size="small" aria-label="System">
-        <TableBody>
-          <TableRow>
-            <TableCell component="th">Operating System</TableCell>
-            <TableCell>{[os.name, os.version, os.build].filter(Boolean).join(' ')}</TableCell>
-          </TableRow>
-          <TableRow>
-            <TableCell component="th">Pending Patches</TableCell>
-            <TableCell>{os.pendingPatches ?? 'Not told by the system'}</TableCell>
-          </TableRow>
-          <TableRow>
-            <TableCell component="th">Processor</TableCell>
-            <TableCell>{`${hardware.cpuModel} (${hardware.cores} cores)`}</TableCell>
-          </TableRow>
-          <TableRow>
-            <TableCell component="th">Memory</TableCell>
-            <TableCell>{gigabytes(hardware.memoryBytes)}</TableCell>
-          </TableRow>
-          <TableRow>
-            <TableCell component="th">Disks</TableCell>
-            <TableCell>
-              {hardware.disks.length === 0
+      <FactList>
+        <FactRows
+          rows={[
+            ['Operating System', [os.name, os.version, os.build].filter(Boolean).join(' ')],
+            ['Pending Patches', os.pendingPatches ?? 'Not told by the system'],
+            ['Processor', `${hardware.cpuModel} (${hardware.cores} cores)`],
+            ['Memory', gigabytes(hardware.memoryBytes)],
+            [
+              'Disks',
+              hardware.disks.length === 0
                 ? 'None reported'
-                : hardware.disks.map((disk) => `${disk.name} (${gigabytes(disk.sizeBytes)})`).join(', ')}
-            </TableCell>
-          </TableRow>
-        </TableBody>
-      </Table>
+                : hardware.disks.map((disk) => `${disk.name} (${gigabytes(disk.sizeBytes)})`).join(', '),
+            ],
+          ]}
+        />
+      </FactList>
       <Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
           <Typography variant="h6" component="h2">
@@ -88,24 +87,7 @@ function InventoryView({ inventory }: { inventory: DeviceInventory }) {
             onChange={(event) => setSearch(event.target.value)}
           />
         </Box>
-        <Table size="small" aria-label="Software">
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell>Version</TableCell>
-              <TableCell>Publisher</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {software.map((item) => (
-              <TableRow key={item.name}>
-                <TableCell>{item.name}</TableCell>
-                <TableCell>{item.version}</TableCell>
-                <TableCell>{item.publisher ?? ''}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <SimpleTable label="Software" columns={SOFTWARE_COLUMNS} rows={software} rowKey={(item) => item.name} />
       </Box>
       <Box>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
@@ -114,28 +96,12 @@ function InventoryView({ inventory }: { inventory: DeviceInventory }) {
         {inventory.changes.length === 0 ? (
           <Typography color="text.secondary">Nothing has changed since the first report.</Typography>
         ) : (
-          <Table size="small" aria-label="Inventory changes">
-            <TableHead>
-              <TableRow>
-                <TableCell>When</TableCell>
-                <TableCell>Name</TableCell>
-                <TableCell>Change</TableCell>
-                <TableCell>From</TableCell>
-                <TableCell>To</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {inventory.changes.map((change, index) => (
-                <TableRow key={`${change.at}-${change.item}-${change.name}-${index}`}>
-                  <TableCell>{formatDateTime(change.at)}</TableCell>
-                  <TableCell>{change.name}</TableCell>
-                  <TableCell>{CHANGE_LABELS[change.change]}</TableCell>
-                  <TableCell>{change.from ?? ''}</TableCell>
-                  <TableCell>{change.to ?? ''}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <SimpleTable
+            label="Inventory changes"
+            columns={CHANGE_COLUMNS}
+            rows={inventory.changes}
+            rowKey={(change, index) => `${change.at}-${change.item}-${change.name}-${index}`}
+          />
         )}
       </Box>
     </Box>
