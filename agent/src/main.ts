@@ -103,15 +103,29 @@ function install(values: Values): number {
     ...(values['outbound-allow'] ? { outboundAllow: values['outbound-allow'] } : {}),
     ...(values['read-allow'] ? { readAllow: values['read-allow'] } : {}),
   };
-  const result = installService(settings, token, layoutOf(values), values['files-only'] ? filesOnly : systemd());
+  const layout = layoutOf(values);
+  const result = asRoot(() => installService(settings, token, layout, values['files-only'] ? filesOnly : systemd()));
   for (const line of result.messages) console.log(line);
   return 0;
 }
 
 function uninstall(values: Values): number {
-  for (const line of uninstallService(layoutOf(values), values['files-only'] ? filesOnly : systemd()).messages)
+  const layout = layoutOf(values);
+  for (const line of asRoot(() => uninstallService(layout, values['files-only'] ? filesOnly : systemd())).messages)
     console.log(line);
   return 0;
+}
+
+/** Install and uninstall write where only root may: a refusal says so instead of a stack trace. */
+function asRoot<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new UsageError(`${(error as Error).message}: run cfs-agent install and uninstall as root (sudo).`);
+    throw error;
+  }
 }
 
 /** Runs the agent until it is stopped; a restart asked for by the portal ends a supervised process (its manager starts a new one). */

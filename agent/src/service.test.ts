@@ -161,4 +161,35 @@ describe('the agent as a systemd service', () => {
     expect(fs.existsSync(layout.dataDir)).toBe(false);
     expect(fs.existsSync(path.join(layout.unitDir, 'cfs-agent.service'))).toBe(false);
   });
+
+  it('says to run it as root when it may not write where the service goes', () => {
+    // A folder it may not write in: read-only for its owner, and another user's when run as root
+    // (root may write anywhere, so the command runs as nobody then).
+    fs.chmodSync(root, 0o500);
+    const asRoot = process.getuid?.() === 0;
+    const refused = spawnSync(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        MAIN,
+        'install',
+        '--portal',
+        'https://portal.example',
+        '--files-only',
+        '--data',
+        layout.dataDir,
+        '--unit-dir',
+        layout.unitDir,
+        '--bin-dir',
+        layout.binDir,
+      ],
+      { input: 'cfs_token\n', encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) },
+    );
+    fs.chmodSync(root, 0o700);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('EACCES');
+    expect(refused.stderr).toContain('run cfs-agent install and uninstall as root (sudo).');
+  });
 });
