@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_MESSAGES, type AgentInventory, type EnrolmentResult } from '@cfs/contracts/agent';
+import { INVENTORY_LIMITS, INVENTORY_MESSAGES, type AgentInventory, type EnrolmentResult } from '@cfs/contracts/agent';
 import type { DeviceInventory } from '@cfs/contracts/devices';
 import { createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
@@ -166,5 +166,27 @@ describe('device inventory', () => {
       .where('device_id', '=', device.deviceId)
       .execute();
     expect(stored).toEqual([]);
+  });
+
+  it('takes a full report, larger than the usual body limit, and refuses one entry more', async () => {
+    const device = await enrolledDevice();
+    const send = reportAs(device.credential);
+    const full = Array.from({ length: INVENTORY_LIMITS.software }, (_, index) => ({
+      name: `package-${String(index).padStart(5, '0')}-${'n'.repeat(150)}`,
+      version: `1.${index}.0-${'v'.repeat(60)}`,
+      publisher: `Publisher ${'p'.repeat(120)}`,
+    }));
+    const body = report(full);
+    expect(JSON.stringify(body).length).toBeGreaterThan(5 * 1024 * 1024);
+    const accepted = await send(body);
+    expect(accepted.statusCode, accepted.body.slice(0, 300)).toBe(200);
+    const stored = await portal.db
+      .selectFrom('device_software')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('device_id', '=', device.deviceId)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.count)).toBe(INVENTORY_LIMITS.software);
+    const over = await send(report([...full, { name: 'one-more', version: '1', publisher: null }]));
+    expect(over.statusCode).toBe(400);
   });
 });

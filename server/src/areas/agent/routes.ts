@@ -165,6 +165,8 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       '/v1/agent/inventory',
       {
         config: byDevice,
+        // A full report (INVENTORY_LIMITS.software entries of long names) is bigger than the portal's usual body limit.
+        bodyLimit: 24 * 1024 * 1024,
         schema: {
           tags,
           operationId: 'reportAgentInventory',
