@@ -3,7 +3,7 @@ import type { DeviceInventory } from '@cfs/contracts/devices';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { NotFoundError } from '../../http/errors.js';
+import { orNotFound } from '../../http/errors.js';
 import type { DeviceCaller } from './commands.js';
 
 /** Rows a statement writes at a time (five columns each, well within a statement's parameters). */
@@ -25,23 +25,17 @@ const hardwareText = (hardware: AgentInventory['hardware']) =>
   ].join(', ');
 
 /**
- * What a report changes against the device's last one (none: every package is added): software by
- * name, the operating system, the hardware.
+ * What a report changes against the device's last one: software by name against `software` (the
+ * stored rows, none before the first report), and the operating system and the hardware against
+ * `before` (none before the first report).
  */
-export function inventoryChanges(
-  before: { os: AgentInventory['os']; hardware: AgentInventory['hardware']; software: Map<string, string> } | undefined,
+function inventoryChanges(
+  before: { os: AgentInventory['os']; hardware: AgentInventory['hardware'] } | undefined,
+  software: ReadonlyMap<string, string>,
   report: AgentInventory,
 ): Change[] {
-  if (!before)
-    return report.software.map((item) => ({
-      item: 'software',
-      name: item.name,
-      change: 'added',
-      from_value: null,
-      to_value: item.version,
-    }));
   const changes: Change[] = [];
-  if (osText(before.os) !== osText(report.os))
+  if (before && osText(before.os) !== osText(report.os))
     changes.push({
       item: 'os',
       name: report.os.name,
@@ -49,7 +43,7 @@ export function inventoryChanges(
       from_value: osText(before.os),
       to_value: osText(report.os),
     });
-  if (hardwareText(before.hardware) !== hardwareText(report.hardware))
+  if (before && hardwareText(before.hardware) !== hardwareText(report.hardware))
     changes.push({
       item: 'hardware',
       name: 'Hardware',
@@ -60,7 +54,7 @@ export function inventoryChanges(
   const now = new Set<string>();
   for (const item of report.software) {
     now.add(item.name);
-    const version = before.software.get(item.name);
+    const version = software.get(item.name);
     if (version === undefined)
       changes.push({ item: 'software', name: item.name, change: 'added', from_value: null, to_value: item.version });
     else if (version !== item.version)
@@ -72,7 +66,7 @@ export function inventoryChanges(
         to_value: item.version,
       });
   }
-  for (const [name, version] of before.software)
+  for (const [name, version] of software)
     if (!now.has(name))
       changes.push({ item: 'software', name, change: 'removed', from_value: version, to_value: null });
   return changes;
@@ -99,25 +93,21 @@ export async function recordInventory(
       .where('device_id', '=', device.deviceId)
       .forUpdate()
       .executeTakeFirst();
-    const software = previous
-      ? new Map(
-          (
-            await tx
-              .selectFrom('device_software')
-              .select(['name', 'version'])
-              .where('device_id', '=', device.deviceId)
-              .execute()
-          ).map((row) => [row.name, row.version]),
-        )
-      : new Map<string, string>();
+    const software = new Map(
+      (
+        await tx
+          .selectFrom('device_software')
+          .select(['name', 'version'])
+          .where('device_id', '=', device.deviceId)
+          .execute()
+      ).map((row) => [row.name, row.version]),
+    );
     const changes = inventoryChanges(
-      previous
-        ? {
-            os: previous.os as AgentInventory['os'],
-            hardware: previous.hardware as AgentInventory['hardware'],
-            software,
-          }
-        : undefined,
+      previous && {
+        os: previous.os as AgentInventory['os'],
+        hardware: previous.hardware as AgentInventory['hardware'],
+      },
+      software,
       report,
     );
     // The first report is where the history starts: its packages are not each an "added" change.
@@ -203,13 +193,15 @@ const RECENT_CHANGES = 200;
 /** GET /v1/devices/{id}/inventory: the device's latest inventory, its software by name, and its latest changes. */
 export async function findInventory(db: Db, scope: TenantScope, deviceId: string): Promise<DeviceInventory> {
   const tx = scoped(db, scope);
-  const device = await tx
-    .selectFrom('device')
-    .select('device_id')
-    .where('device_id', '=', deviceId)
-    .where('is_deleted', '=', false)
-    .executeTakeFirst();
-  if (!device) throw new NotFoundError('The device');
+  orNotFound(
+    await tx
+      .selectFrom('device')
+      .select('device_id')
+      .where('device_id', '=', deviceId)
+      .where('is_deleted', '=', false)
+      .executeTakeFirst(),
+    'The device',
+  );
   const [inventory, software, changes] = await Promise.all([
     tx
       .selectFrom('device_inventory')
