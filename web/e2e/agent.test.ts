@@ -182,6 +182,10 @@ describe('a real agent', () => {
     await inventoryPanel.getByLabel('Search Software').fill('libc6');
     expect(await packages.filter({ hasText: 'libc6' }).count()).toBeGreaterThan(0);
     await screenshot(page, 'agent-inventory');
+    await inventoryPanel.getByLabel('Search Software').fill('no-such-package');
+    await inventoryPanel.getByText('No software matches “no-such-package”.').waitFor();
+    await page.goto(`/${tenantId}/devices?deviceInventoryId=not-a-device`);
+    await drawer(page).getByText('This device does not exist.').waitFor();
 
     // Installations, in the browser: the agent installs the version chosen of the catalogue's CFS
     // Agent package; set to None, the package shows Removal Pending until the agent has removed its

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { FactList, FactRows } from '../../components/fact-list';
 import { SideDrawer } from '../../components/side-drawer';
 import { SimpleTable, type SimpleColumn } from '../../components/simple-table';
+import { ApiError } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/dates';
 import { useDevice, useDeviceInventory, type DeviceInventory } from './api';
 
@@ -39,6 +40,13 @@ export default function DeviceInventoryDrawer({ id, onClose }: { id: string | nu
       title={`Device Inventory${device.data ? `: ${device.data.name}` : ''}`}
     >
       {inventory.isPending && id !== null && <LinearProgress />}
+      {inventory.isError && (
+        <Typography color="text.secondary">
+          {inventory.error instanceof ApiError && inventory.error.status === 404
+            ? 'This device does not exist.'
+            : inventory.error.message}
+        </Typography>
+      )}
       {inventory.data && <InventoryView inventory={inventory.data} />}
     </SideDrawer>
   );
@@ -87,7 +95,11 @@ function InventoryView({ inventory }: { inventory: DeviceInventory }) {
             onChange={(event) => setSearch(event.target.value)}
           />
         </Box>
-        <SimpleTable label="Software" columns={SOFTWARE_COLUMNS} rows={software} rowKey={(item) => item.name} />
+        {software.length === 0 && term ? (
+          <Typography color="text.secondary">No software matches “{search.trim()}”.</Typography>
+        ) : (
+          <SimpleTable label="Software" columns={SOFTWARE_COLUMNS} rows={software} rowKey={(item) => item.name} />
+        )}
       </Box>
       <Box>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
