@@ -4242,6 +4242,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/software": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List installed software
+         * @description A page of rows with OData-style options: $filter, $orderby, $top, $skip, $skiptoken, $count, $expand and $select. The answer is tagged (ETag): with If-None-Match it is 304 while nothing it reads has changed.
+         *
+         *     Who may call it: A signed-in user with the permission Devices view, within the tenants they may work in.
+         */
+        get: operations["listInstalledSoftware"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/software/Export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export installed software as CSV
+         * @description The rows of the list options, as CSV: the columns named by `columns`, in order, under their titles (also answered at `Export()`).
+         *
+         *     Who may call it: A signed-in user with the permission Devices view, within the tenants they may work in.
+         */
+        get: operations["exportInstalledSoftware"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/home/workunits": {
         parameters: {
             query?: never;
@@ -17722,6 +17766,107 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listInstalledSoftware: {
+        parameters: {
+            query?: {
+                /** @description e.g. contains(name,'con') and enabled eq true */
+                $filter?: string;
+                /** @description e.g. name desc, created */
+                $orderby?: string;
+                /** @description page size */
+                $top?: string;
+                /** @description rows to skip (at most MAX_SKIP; deeper pages follow @odata.nextLink) */
+                $skip?: string;
+                /** @description where the page starts: the token of @odata.nextLink, in place of $skip */
+                $skiptoken?: string;
+                /** @description true: include @odata.count */
+                $count?: string;
+                /** @description declared relations, e.g. tenant */
+                $expand?: string;
+                /** @description fields to include */
+                $select?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        "@odata.count"?: number;
+                        /**
+                         * @description more rows match than @odata.count: counting stopped at the cap
+                         * @enum {boolean}
+                         */
+                        "@cfs.countIsLowerBound"?: true;
+                        value: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description the next page: this request with $skiptoken in place of $skip */
+                        "@odata.nextLink"?: string;
+                    };
+                };
+            };
+            /** @description Not Modified: nothing the answer tagged by If-None-Match reads has changed */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportInstalledSoftware: {
+        parameters: {
+            query?: {
+                /** @description e.g. contains(name,'con') and enabled eq true */
+                $filter?: string;
+                /** @description e.g. name desc, created */
+                $orderby?: string;
+                /** @description page size */
+                $top?: string;
+                /** @description rows to skip (at most MAX_SKIP; deeper pages follow @odata.nextLink) */
+                $skip?: string;
+                /** @description where the page starts: the token of @odata.nextLink, in place of $skip */
+                $skiptoken?: string;
+                /** @description true: include @odata.count */
+                $count?: string;
+                /** @description declared relations, e.g. tenant */
+                $expand?: string;
+                /** @description fields to include */
+                $select?: string;
+                /** @description JSON: [{"field":"tenant/name","title":"Tenant"}], the header titles and cells in order (at most 50) */
+                columns?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -50,6 +50,7 @@ import { ruleWriter } from './areas/rules/rule-writer.js';
 import { registerProtocolStepWriter } from './engines/protocols/step-writer.js';
 import { protocolStepWriter } from './areas/protocolactions/step-writer.js';
 import { versionReportArea } from './areas/versionreport/manifest.js';
+import { softwareArea } from './areas/software/manifest.js';
 import { homeArea } from './areas/home/manifest.js';
 import { liveArea } from './areas/live/manifest.js';
 
@@ -90,6 +91,7 @@ export const AREAS: readonly AreaManifest[] = [
   workUnitCommunicationsArea,
   complianceArea,
   versionReportArea,
+  softwareArea,
   homeArea,
 ];
 

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_LIMITS, INVENTORY_MESSAGES, type AgentInventory, type EnrolmentResult } from '@cfs/contracts/agent';
+import { INVENTORY_LIMITS, INVENTORY_MESSAGES, type AgentInventory } from '@cfs/contracts/agent';
 import type { DeviceInventory } from '@cfs/contracts/devices';
-import { createTenantAs, createTokenAs } from './factories.js';
+import type { InstalledSoftwareRow } from '@cfs/contracts/software';
+import { createEnrolledDevice, createUserIn, unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
@@ -14,47 +14,6 @@ afterAll(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** A tenant of its own and a device enrolled into it through the agent API, with its credential. */
-async function enrolledDevice() {
-  const tenant = await createTenantAs(portal, 'admin');
-  const subscription = await portal.as('admin', {
-    method: 'PUT',
-    url: '/v1/subscriptions',
-    payload: { tenantId: tenant.tenantId, name: 'Production' },
-  });
-  const token = (await createTokenAs(portal, 'admin', tenant.tenantId)).generatedToken;
-  const agentKey = randomBytes(32).toString('base64url');
-  const enrol = async () =>
-    (
-      await portal.app.inject({
-        method: 'POST',
-        url: '/v1/agent/enrol',
-        headers: bearer(token),
-        payload: {
-          agentKey,
-          machineName: 'inv-host',
-          operatingSystem: 'linux',
-          architecture: 'x64',
-          agentVersion: '0.1.0',
-        },
-      })
-    ).json<EnrolmentResult>();
-  const pending = await enrol();
-  if (pending.status !== 'pending') throw new Error('expected a pending device');
-  const promoted = await portal.as('admin', {
-    method: 'POST',
-    url: '/v1/pendingdevices/batchpromote',
-    payload: {
-      pendingDeviceIds: [pending.pendingDeviceId],
-      subscriptionId: subscription.json<{ subscriptionId: string }>().subscriptionId,
-    },
-  });
-  expect(promoted.statusCode, promoted.body).toBe(200);
-  const enrolled = await enrol();
-  if (enrolled.status !== 'enrolled') throw new Error('expected an enrolled device');
-  return { tenantId: tenant.tenantId, deviceId: enrolled.deviceId, credential: enrolled.credential };
-}
 
 const report = (software: AgentInventory['software'], os: Partial<AgentInventory['os']> = {}): AgentInventory => ({
   hardware: {
@@ -73,7 +32,7 @@ const reportAs = (credential: string) => (body: AgentInventory | Record<string, 
 
 describe('device inventory', () => {
   it('keeps the latest report per device and, from the second on, a history of what each one changed', async () => {
-    const device = await enrolledDevice();
+    const device = await createEnrolledDevice(portal);
     const send = reportAs(device.credential);
     const read = async () => {
       const response = await portal.as('admin', {
@@ -147,7 +106,7 @@ describe('device inventory', () => {
   });
 
   it('refuses a report with a name twice or a field it does not know, naming it, and keeps nothing of it', async () => {
-    const device = await enrolledDevice();
+    const device = await createEnrolledDevice(portal);
     const send = reportAs(device.credential);
     const twice = await send(
       report([
@@ -169,7 +128,7 @@ describe('device inventory', () => {
   });
 
   it('takes a full report, larger than the usual body limit, and refuses one entry more', async () => {
-    const device = await enrolledDevice();
+    const device = await createEnrolledDevice(portal);
     const send = reportAs(device.credential);
     const full = Array.from({ length: INVENTORY_LIMITS.software }, (_, index) => ({
       name: `package-${String(index).padStart(5, '0')}-${'n'.repeat(150)}`,
@@ -188,5 +147,102 @@ describe('device inventory', () => {
     expect(Number(stored.count)).toBe(INVENTORY_LIMITS.software);
     const over = await send(report([...full, { name: 'one-more', version: '1', publisher: null }]));
     expect(over.statusCode).toBe(400);
+  });
+});
+
+describe('software across the fleet', () => {
+  /** GET /v1/software as `user` with the query's options; the rows' device, name and version. */
+  const list = async (user: string, query: Record<string, string>) => {
+    const response = await portal.as(user, { method: 'GET', url: '/v1/software', query });
+    expect(response.statusCode, response.body).toBe(200);
+    return response
+      .json<{ value: InstalledSoftwareRow[] }>()
+      .value.map((row) => `${row.deviceName} ${row.name} ${row.version}`);
+  };
+
+  it('finds the devices below a version, comparing versions as people read them, within the caller’s tenants', async () => {
+    const marker = `ssl${unique()}`;
+    const older = await createEnrolledDevice(portal, { machineName: 'older' });
+    const newer = await createEnrolledDevice(portal, { tenantId: older.tenantId, machineName: 'newer' });
+    const elsewhere = await createEnrolledDevice(portal, { machineName: 'elsewhere' });
+    const versions: [typeof older, string][] = [
+      [older, '3.0.11-1~deb12u2'],
+      [newer, '3.0.13-1~deb12u1'],
+      [elsewhere, '3.0.9'],
+    ];
+    for (const [device, version] of versions) {
+      const sent = await reportAs(device.credential)(
+        report([
+          { name: marker, version, publisher: 'Debian' },
+          { name: `${marker}-doc`, version: '10.0', publisher: null },
+        ]),
+      );
+      expect(sent.statusCode, sent.body).toBe(200);
+    }
+    const mine = `tenantId in (${older.tenantId},${elsewhere.tenantId})`;
+    // "3.0.9" is below "3.0.11…" and "3.0.13" as numbers, though not as text.
+    expect(await list('admin', { $filter: `${mine} and name eq '${marker}' and version lt '3.0.13'` })).toEqual([
+      `elsewhere ${marker} 3.0.9`,
+      `older ${marker} 3.0.11-1~deb12u2`,
+    ]);
+    expect(await list('admin', { $filter: `${mine} and name eq '${marker}' and version ge '3.0.13'` })).toEqual([
+      `newer ${marker} 3.0.13-1~deb12u1`,
+    ]);
+    expect(await list('admin', { $filter: `${mine} and name eq '${marker}'`, $orderby: 'version desc' })).toEqual([
+      `newer ${marker} 3.0.13-1~deb12u1`,
+      `older ${marker} 3.0.11-1~deb12u2`,
+      `elsewhere ${marker} 3.0.9`,
+    ]);
+    // The search box's match, through the name's trigram index; "10.0" sorts after every "3.…".
+    expect(
+      await list('admin', { $filter: `${mine} and contains(tolower(name),'${marker}-doc') and version gt '9'` }),
+    ).toHaveLength(3);
+
+    // Staff of the first tenant see its two devices' rows, none of the other tenant's.
+    const staff = `software-${unique()}`;
+    await createUserIn(portal, staff, ['Devices:view'], older.tenantId);
+    expect(await list(staff, { $filter: `name eq '${marker}'` })).toEqual([
+      `older ${marker} 3.0.11-1~deb12u2`,
+      `newer ${marker} 3.0.13-1~deb12u1`,
+    ]);
+    const others = await portal.as(staff, {
+      method: 'GET',
+      url: '/v1/software',
+      query: { $filter: `tenantId eq ${elsewhere.tenantId}` },
+    });
+    expect(others.statusCode).toBe(200);
+    expect(others.json()).toEqual({ value: [] });
+
+    // The CSV export holds the same rows; a deleted device's software leaves the list.
+    const csv = await portal.as('admin', {
+      method: 'GET',
+      url: '/v1/software/Export()',
+      query: { $filter: `${mine} and name eq '${marker}' and version lt '3.0.13'` },
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.body.trim().split('\n')).toHaveLength(3);
+    expect(csv.body).toContain('3.0.11-1~deb12u2');
+    const deleted = await portal.as('admin', {
+      method: 'DELETE',
+      url: `/v1/devices/${older.deviceId}?__tenant__=${older.tenantId}`,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await list('admin', { $filter: `${mine} and name eq '${marker}'` })).toEqual([
+      `elsewhere ${marker} 3.0.9`,
+      `newer ${marker} 3.0.13-1~deb12u1`,
+    ]);
+  });
+
+  it('refuses a field it does not have and a version compared with a number, naming them', async () => {
+    const unknown = await portal.as('admin', {
+      method: 'GET',
+      url: '/v1/software',
+      query: { $filter: "vendor eq 'x'" },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('vendor');
+    const number = await portal.as('admin', { method: 'GET', url: '/v1/software', query: { $filter: 'version lt 3' } });
+    expect(number.statusCode).toBe(400);
+    expect(number.body).toContain('version');
   });
 });

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ok, type paths, type RequestBody } from '@cfs/client';
 import { hashPassword } from '../src/auth/passwords.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
+import type { EnrolmentResult } from '@cfs/contracts/agent';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { BASE_ROLES } from '../src/db/seed.js';
 import { DEMO } from '../src/db/demo-ids.js';
@@ -325,4 +326,45 @@ export async function createActionDefinitionAs(
       },
     }),
   );
+}
+
+/**
+ * A device enrolled as its agent enrols it: the agent asks with a tenant token, the administrator
+ * promotes the pending device into a subscription, the agent asks again and takes its credential.
+ * In a tenant of its own unless `tenantId` names one (with a subscription of its own there).
+ */
+export async function createEnrolledDevice(
+  portal: TestPortal,
+  options: { tenantId?: string; machineName?: string } = {},
+): Promise<{ tenantId: string; deviceId: string; credential: string }> {
+  const tenantId = options.tenantId ?? (await createTenantAs(portal, 'admin')).tenantId;
+  const subscription = await createSubscriptionAs(portal, 'admin', tenantId);
+  const token = (await createTokenAs(portal, 'admin', tenantId)).generatedToken;
+  const agentKey = randomBytes(32).toString('base64url');
+  const enrol = async () => {
+    const response = await portal.app.inject({
+      method: 'POST',
+      url: '/v1/agent/enrol',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {
+        agentKey,
+        machineName: options.machineName ?? `host-${unique()}`,
+        operatingSystem: 'linux',
+        architecture: 'x64',
+        agentVersion: '0.1.0',
+      },
+    });
+    return response.json<EnrolmentResult>();
+  };
+  const pending = await enrol();
+  if (pending.status !== 'pending') throw new Error(`expected a pending device, not ${JSON.stringify(pending)}`);
+  const promoted = await portal.as('admin', {
+    method: 'POST',
+    url: '/v1/pendingdevices/batchpromote',
+    payload: { pendingDeviceIds: [pending.pendingDeviceId], subscriptionId: subscription.subscriptionId },
+  });
+  if (promoted.statusCode !== 200) throw new Error(`promotion failed: ${promoted.body}`);
+  const enrolled = await enrol();
+  if (enrolled.status !== 'enrolled') throw new Error(`expected an enrolled device, not ${JSON.stringify(enrolled)}`);
+  return { tenantId, deviceId: enrolled.deviceId, credential: enrolled.credential };
 }

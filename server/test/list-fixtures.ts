@@ -60,6 +60,11 @@ export async function createRowsOfEveryList(
       install_status_id: 2,
     })
     .execute();
+  // A piece of software its agent reported (a row of the fleet's software).
+  await portal.db
+    .insertInto('device_software')
+    .values({ device_id: device.device_id, tenant_id: tenantId, name: 'openssl', version: '3.0.13', publisher: null })
+    .execute();
   const operation = await portal.db
     .insertInto('operation')
     .values({

@@ -187,6 +187,48 @@ describe('a real agent', () => {
     await page.goto(`/${tenantId}/devices?deviceInventoryId=not-a-device`);
     await drawer(page).getByText('This device does not exist.').waitFor();
 
+    // Software across the fleet: the machine's libc6 found by name and by version, exported with
+    // every matching row, and its device's name back to the Inventory. dpkg names a package
+    // installed for several architectures with its own ("libc6:amd64").
+    const [libc] = (
+      await api<ListResponse<{ name: string; version: string }>>(
+        session,
+        `/v1/software?$filter=${encodeURIComponent(`tenantId eq ${tenantId} and (name eq 'libc6' or startswith(name,'libc6:'))`)}`,
+      )
+    ).value;
+    expect(libc?.version).toMatch(/^\d/);
+    await page.goto(`/${tenantId}/software`);
+    await searchGrid(page, 'libc6');
+    const libcRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('gridcell', { name: libc!.name, exact: true }) });
+    await libcRow.getByRole('link', { name: `${machineName}: inventory` }).waitFor();
+    const versionFilter = page.getByRole('group', { name: 'Version filter' });
+    const below = page.waitForResponse((response) =>
+      (new URL(response.url()).searchParams.get('$filter') ?? '').includes(`version lt '${libc!.version}'`),
+    );
+    await versionFilter.getByLabel('Version number').fill(libc!.version);
+    await below;
+    await libcRow.waitFor({ state: 'detached' });
+    await versionFilter.getByRole('combobox', { name: 'Version' }).click();
+    await page.getByRole('option', { name: 'At or above' }).click();
+    await libcRow.waitFor();
+    expect(new URL(page.url()).searchParams.toString()).toContain('version');
+    await screenshot(page, 'software');
+    const exported = page.waitForResponse((response) => response.url().includes('/v1/software/Export()'));
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export All' }).click();
+    expect(new URL((await exported).url()).searchParams.get('$top')).toBeNull();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('software.csv');
+    const csv = fs.readFileSync((await file.path()) ?? '', 'utf8');
+    expect(csv).toContain(`${libc!.name},${libc!.version}`);
+    expect(csv).toContain(machineName);
+    await libcRow.getByRole('link', { name: `${machineName}: inventory` }).click();
+    await drawer(page)
+      .getByRole('heading', { name: `Device Inventory: ${machineName}` })
+      .waitFor();
+
     // Installations, in the browser: the agent installs the version chosen of the catalogue's CFS
     // Agent package; set to None, the package shows Removal Pending until the agent has removed its
     // files, then Removed (the drawer shows the state of each opening: reopened here).

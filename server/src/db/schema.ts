@@ -257,6 +257,7 @@ export interface DeviceOperation {
 
 export interface DeviceSoftware {
   device_id: string;
+  device_software_id: Generated<number>;
   name: string;
   publisher: string | null;
   tenant_id: string;

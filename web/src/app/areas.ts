@@ -2,6 +2,7 @@ import type { AreaPage, WebArea } from '../lib/area-manifest';
 import { workUnitsArea } from '../features/workunits/area';
 import { communicationsArea } from '../features/workunitcommunications/area';
 import { devicesArea } from '../features/devices/area';
+import { softwareArea } from '../features/software/area';
 import { blocksArea } from '../features/blocks/area';
 import { rulesArea } from '../features/rules/area';
 import { complianceArea } from '../features/compliance/area';
@@ -27,6 +28,7 @@ export const WEB_AREAS: readonly WebArea[] = [
   workUnitsArea,
   communicationsArea,
   devicesArea,
+  softwareArea,
   blocksArea,
   rulesArea,
   complianceArea,

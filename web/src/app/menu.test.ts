@@ -28,7 +28,8 @@ describe('group Menu', () => {
   ])('shows with %s alone, offering only %s', (permission, label) => {
     const permissions = perms(permission);
     expect(showsMenuGroup(permissions)).toBe(true);
-    expect(labels(permissions).Menu).toEqual([label]);
+    // Devices view also reads the software across the fleet, the devices' inventories' other side.
+    expect(labels(permissions).Menu).toEqual(label === 'Devices' ? ['Devices', 'Software'] : [label]);
   });
 
   it('is hidden without any of the seven view permissions', () => {
@@ -51,6 +52,7 @@ describe('group Menu', () => {
       'Work Units',
       'Work Unit Communications',
       'Devices',
+      'Software',
       'Blocks',
       'Rules',
       'Compliance',

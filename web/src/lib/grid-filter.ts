@@ -169,6 +169,17 @@ function numberClause(path: string, operator: string, value: unknown): string | 
   return `${path} ${comparison} ${number}`;
 }
 
+/**
+ * A version compared as the server orders versions (each run of digits as a number: "3.0.9" <
+ * "3.0.13"), with the six comparison operators; its text matches as any text does.
+ */
+function versionClause(path: string, operator: string, value: unknown): string | undefined {
+  const comparison = COMPARISONS[operator];
+  if (!comparison) return stringClause(path, operator, value);
+  const text = readText(value)?.trim();
+  return text ? `${path} ${comparison} ${quote(text)}` : undefined;
+}
+
 function equalityClause(
   path: string,
   operator: string,
@@ -248,6 +259,8 @@ export function filterClause(item: FilterItem, spec: FieldSpec = {}): string | u
       return stringClause(path, item.operator, item.value);
     case 'number':
       return numberClause(path, item.operator, item.value);
+    case 'version':
+      return versionClause(path, item.operator, item.value);
     case 'guid':
       return equalityClause(path, item.operator, item.value, readGuid);
     case 'enum':

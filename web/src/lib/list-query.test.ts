@@ -115,6 +115,21 @@ describe('string filters', () => {
   });
 });
 
+describe('version filters', () => {
+  it('compares a version as written with the six comparison operators, and matches its text otherwise', () => {
+    const clause = (operator: string, value: unknown) =>
+      filterClause({ field: 'version', operator, value }, { kind: 'version' });
+    expect(clause('<', '3.0.13')).toBe("version lt '3.0.13'");
+    expect(clause('<=', ' 3.0.13 ')).toBe("version le '3.0.13'");
+    expect(clause('=', '1:2.39-1')).toBe("version eq '1:2.39-1'");
+    expect(clause('!=', '2')).toBe("version ne '2'");
+    expect(clause('>', "1.0'rc")).toBe("version gt '1.0''rc'");
+    expect(clause('>=', 3)).toBe("version ge '3'");
+    expect(clause('<', '  ')).toBeUndefined();
+    expect(clause('contains', 'deb12')).toBe("contains(tolower(version),'deb12')");
+  });
+});
+
 describe('number filters', () => {
   it('compares numbers exactly and with the six comparison operators', () => {
     const clause = (operator: string, value: unknown) =>

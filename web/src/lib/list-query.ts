@@ -61,9 +61,10 @@ export interface ListResult<R> {
 /**
  * How a field is compared. `enum` is a single-select whose option values are sent as they are
  * (numbers bare, texts quoted); `guid` values are sent bare and only when valid; `date` is a
- * calendar day, `dateTime` a minute (the grid's filter inputs have no seconds).
+ * calendar day, `dateTime` a minute (the grid's filter inputs have no seconds); a `version` is
+ * compared as the server orders versions (`version lt '3.0.13'`).
  */
-export type FieldKind = 'string' | 'number' | 'guid' | 'date' | 'dateTime' | 'boolean' | 'enum';
+export type FieldKind = 'string' | 'number' | 'version' | 'guid' | 'date' | 'dateTime' | 'boolean' | 'enum';
 
 export interface FieldSpec {
   kind?: FieldKind;
