@@ -16,7 +16,7 @@ import type { Db } from '../../server/src/db/database.js';
 import { DEMO } from '../../server/src/db/demo-ids.js';
 import { parseListQuery, type ListQueryInput } from '../../server/src/odata/list-query.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
-import { getHere, type BenchPortal } from './bench-portal.js';
+import { get, getHere, type BenchPortal } from './bench-portal.js';
 import { listStatementsTimed, paired, timed } from './measure.js';
 import { profile } from './profile.js';
 
@@ -498,4 +498,38 @@ export async function devicesList(
     baselineName: 'the same SQL through the driver',
     baseline: driver.p50,
   });
+}
+
+/** Measures one list page against a page of the devices list (`$top=25`, `$count`, by name), in turns. */
+export type ListPageMeasure = (label: string, pathAndQuery: string, runs: number) => Promise<void>;
+
+/**
+ * A list's pages as the one-tenant operator asks them, over HTTP, each against a plain indexed page
+ * of the devices list in turns: figures named `${subject}: ${label}, p50` and `…, p95`.
+ */
+export async function devicesPageMeasure(
+  portal: BenchPortal,
+  record: RecordFigure,
+  subject: string,
+): Promise<ListPageMeasure> {
+  const operator = await portal.token('operator');
+  const baselinePath = `/v1/devices?${new URLSearchParams({ $top: '25', $count: 'true', $orderby: 'name' }).toString()}`;
+  const baseline = async () => (await get(portal, operator, baselinePath)).ms;
+  return async (label, pathAndQuery, runs) => {
+    const first = await get(portal, operator, pathAndQuery);
+    if (!first.body.includes('"value"')) throw new Error(`GET ${pathAndQuery}: ${first.body.slice(0, 200)}`);
+    const { a, b } = await paired(runs, async () => (await get(portal, operator, pathAndQuery)).ms, baseline, 3);
+    console.log(
+      `  ${label}: p50 ${a.p50.toFixed(1)} ms, p95 ${a.p95.toFixed(1)} ms (devices page p50 ${b.p50.toFixed(1)} ms)`,
+    );
+    const baselineName = 'a devices list page ($top=25, $count, by name)';
+    record({ name: `${subject}: ${label}, p50`, value: a.p50, unit: 'ms', baselineName, baseline: b.p50 });
+    record({
+      name: `${subject}: ${label}, p95`,
+      value: a.p95,
+      unit: 'ms',
+      baselineName: `${baselineName}, p95`,
+      baseline: b.p95,
+    });
+  };
 }

@@ -33,6 +33,7 @@ import { scaling } from './scaling.js';
 import { history } from './history.js';
 import { ruleMatches } from './rule-matches.js';
 import { loadInstallations, versionReport } from './version-report.js';
+import { loadSoftware, softwareList } from './software.js';
 import { inTurns, listStatementsTimed, paired, time } from './measure.js';
 import { profile, type ProfileSummary } from './profile.js';
 
@@ -59,6 +60,8 @@ import { profile, type ProfileSummary } from './profile.js';
  *   against the same SQL through the driver.
  * - The version report at 100,000 devices × 20 packages (version-report.ts): its first page and
  *   each summary query, p50 and p95, against a devices list page of the same size.
+ * - Software across the fleet at 100,000 devices × 10 names (software.ts): the Software page's
+ *   first page, a name and version search and one name by version, against the same devices page.
  * - Packets as agents send them (fleet.ts): one and two packets per POST of a tenant token through
  *   10 connections, against single-row commits through as many connections of the driver.
  * - An operation enqueued until the agent has run it (agent-reach.ts): a real agent holding its
@@ -84,7 +87,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * versionreport, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, livetile, frontend), e.g. with a small
+ * versionreport, software, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, livetile, frontend), e.g. with a small
  * BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
@@ -198,8 +201,9 @@ const portal = await openBenchPortal(
       db,
     );
     if (runs('workunits')) await loadClocks(db);
-    if (runs('devices') || runs('versionreport')) await loadDevices(db, DEVICES);
+    if (runs('devices') || runs('versionreport') || runs('software')) await loadDevices(db, DEVICES);
     if (runs('versionreport')) await loadInstallations(db, VERSION_REPORT_PACKAGES);
+    if (runs('software')) await loadSoftware(db);
     // A live database is vacuumed by autovacuum; measure that steady state, not a freshly loaded heap.
     await sql`VACUUM ANALYZE`.execute(db);
     // The last row of the page before DEEP_PAGE in the list's order (severity, newest first, key
@@ -757,6 +761,10 @@ try {
   if (runs('versionreport')) {
     console.log(`Version report at ${DEVICES.toLocaleString('en-US')} devices × ${VERSION_REPORT_PACKAGES} packages`);
     await versionReport(portal, record, { runs: RUNS / 5, devices: DEVICES, packages: VERSION_REPORT_PACKAGES });
+  }
+  if (runs('software')) {
+    console.log(`Software across the fleet at ${DEVICES.toLocaleString('en-US')} devices × 10 names`);
+    await softwareList(portal, record, { runs: RUNS / 5, devices: DEVICES });
   }
   if (runs('agentpackets')) {
     console.log(

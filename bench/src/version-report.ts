@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import { PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import type { Db } from '../../server/src/db/database.js';
 import { DEMO } from '../../server/src/db/demo-ids.js';
-import { get, type BenchPortal } from './bench-portal.js';
-import type { RecordFigure } from './fleet.js';
-import { paired } from './measure.js';
+import type { BenchPortal } from './bench-portal.js';
+import { devicesPageMeasure, type RecordFigure } from './fleet.js';
 
 /**
  * The version report's fleet: `packages` packages of Contoso, each with an Archived 1.0.0, the
@@ -60,34 +59,10 @@ export async function versionReport(
   record: RecordFigure,
   options: { runs: number; devices: number; packages: number },
 ): Promise<void> {
-  const operator = await portal.token('operator');
   const tenant = `tenantId eq ${DEMO.contoso}`;
   const path = (query: Record<string, string>) => `/v1/compliancereport?${new URLSearchParams(query).toString()}`;
-  const baselinePath = `/v1/devices?${new URLSearchParams({ $top: '25', $count: 'true', $orderby: 'name' }).toString()}`;
-  const baseline = async () => (await get(portal, operator, baselinePath)).ms;
   const scale = `${options.devices.toLocaleString('en-US')} devices × ${options.packages} packages`;
-  const measure = async (label: string, pathAndQuery: string, runs: number) => {
-    const first = await get(portal, operator, pathAndQuery);
-    if (!first.body.includes('"value"')) throw new Error(`GET ${pathAndQuery}: ${first.body.slice(0, 200)}`);
-    const { a, b } = await paired(runs, async () => (await get(portal, operator, pathAndQuery)).ms, baseline, 3);
-    console.log(
-      `  ${label}: p50 ${a.p50.toFixed(1)} ms, p95 ${a.p95.toFixed(1)} ms (devices page p50 ${b.p50.toFixed(1)} ms)`,
-    );
-    record({
-      name: `version report at ${scale}: ${label}, p50`,
-      value: a.p50,
-      unit: 'ms',
-      baselineName: 'a devices list page ($top=25, $count, by name)',
-      baseline: b.p50,
-    });
-    record({
-      name: `version report at ${scale}: ${label}, p95`,
-      value: a.p95,
-      unit: 'ms',
-      baselineName: 'a devices list page ($top=25, $count, by name), p95',
-      baseline: b.p95,
-    });
-  };
+  const measure = await devicesPageMeasure(portal, record, `version report at ${scale}`);
   await measure(
     'first page ($top=25, $count, by device name)',
     path({ $top: '25', $count: 'true', $filter: tenant, $orderby: 'deviceName asc' }),

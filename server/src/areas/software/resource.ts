@@ -6,21 +6,18 @@ import { defineResource } from '../../odata/resource.js';
 
 /**
  * The caller's devices' installed software, as their agents last reported it (areas/agent/inventory.ts
- * keeps it), with each device's and tenant's name; deleted devices are left out. Read as a subquery
- * by the list layer, which PostgreSQL flattens into one join: the default order (name, version, key)
- * walks `device_software_tenant_order_idx` (or `device_software_order_idx` across every tenant), a
- * name search the trigram index `device_software_search_idx`, and a version comparison uses the
- * column's `version_order` collation (migration 0048).
+ * keeps it; a deleted device's rows go with it, migration 0048), with each device's and tenant's
+ * name. Both names are left joins on a key, which PostgreSQL drops where nothing reads them: the
+ * page's keys and the count read the software table alone, and the names are joined for the rows
+ * of the page. The default order (name, version, key) walks `device_software_tenant_order_idx` (or
+ * `device_software_order_idx` across every tenant), a name search the trigram index
+ * `device_software_search_idx`, and a version comparison uses the column's `version_order` collation.
  */
 export function installedSoftwareBase(db: Db, scope: TenantScope) {
   return scoped(db, scope)
     .selectFrom('device_software')
-    .innerJoin('device', (join) =>
-      join
-        .onRef('device.device_id', '=', 'device_software.device_id')
-        .onRef('device.tenant_id', '=', 'device_software.tenant_id'),
-    )
-    .innerJoin('tenant', 'tenant.tenant_id', 'device_software.tenant_id')
+    .leftJoin('device', 'device.device_id', 'device_software.device_id')
+    .leftJoin('tenant', 'tenant.tenant_id', 'device_software.tenant_id')
     .select([
       'device_software.device_software_id',
       'device_software.device_id',
@@ -30,8 +27,7 @@ export function installedSoftwareBase(db: Db, scope: TenantScope) {
       'device_software.name',
       'device_software.version',
       'device_software.publisher',
-    ])
-    .where('device.is_deleted', '=', false);
+    ]);
 }
 
 /** GET /v1/software: filtered, sorted and paged in the database like every list; exported as CSV. */
