@@ -30,6 +30,7 @@ import { agentReach } from './agent-reach.js';
 import { liveTile } from './live-tile.js';
 import { jobQueue } from './jobqueue.js';
 import { scaling } from './scaling.js';
+import { fleetAgents } from './fleet-agents.js';
 import { history } from './history.js';
 import { ruleMatches } from './rule-matches.js';
 import { loadInstallations, versionReport } from './version-report.js';
@@ -78,6 +79,9 @@ import { profile, type ProfileSummary } from './profile.js';
  * - Past one process (scaling.ts): the list API and ingestion with 1, 2 and 4 api instances (the
  *   built server, ROLE=api) on one PostgreSQL server, per busy core against one instance, and a
  *   read replica's effect on a list's latency under ingestion (DATABASE_READ_URL on ÷ off).
+ * - A fleet against one portal (fleet-agents.ts): 1,000 simulated agents' first inventory reports,
+ *   then their heartbeats and held configuration calls, then their daily unchanged reports, against
+ *   the built server on a PostgreSQL server of its own: the portal's and the database's CPU per agent.
  * - Packet → tile (live-tile.ts): a packet POSTed until its tile on the operator's Blocks screen in
  *   Chromium shows it, with the tab's live stream, against the same screen polling (stream refused).
  * - The browser's first screen (front-end.ts): the gzip JS the operator's work units page loads
@@ -87,7 +91,7 @@ import { profile, type ProfileSummary } from './profile.js';
  * `BENCH_FULL=1` (or `--full`) loads a million work units (default 200,000). It runs on an embedded PostgreSQL server,
  * or on a database of its own on the server at BENCH_DATABASE_URL. `BENCH_ONLY=ingestion,workunits`
  * runs only the named parts (overhead, throughput, profile, workunits, polling, writes, devices,
- * versionreport, software, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, livetile, frontend), e.g. with a small
+ * versionreport, software, agentpackets, agentreach, ingestion, ruletest, rulematches, history, actions, jobqueue, scaling, fleetagents, livetile, frontend), e.g. with a small
  * BENCH_WORK_UNITS while working on one of them; such a run
  * writes `results/<date>-<parts>.json`, beside the whole run's file.
  */
@@ -97,6 +101,10 @@ const TENANTS = 20_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const CONNECTIONS = 10;
+/** Simulated agents, the pieces of software in each one's inventory, and the seconds of their steady state measured. */
+const FLEET_AGENTS = Number(process.env.BENCH_FLEET_AGENTS ?? 1_000);
+const FLEET_SOFTWARE = 800;
+const FLEET_SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 90);
 const FRONT_END_RUNS = Number(process.env.BENCH_FRONT_END_RUNS ?? 7);
 /** Lighthouse runs of each page and form factor, in turns. */
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -827,6 +835,12 @@ try {
       'Past one process: 1, 2 and 4 api instances on one PostgreSQL server, and a read replica (the built server)',
     );
     await scaling(record, { seconds: LOAD_SECONDS, connections: CONNECTIONS, batch: 100 });
+  }
+  if (runs('fleetagents')) {
+    console.log(
+      `A fleet against one portal: ${FLEET_AGENTS.toLocaleString('en-US')} simulated agents (the built server)`,
+    );
+    await fleetAgents(record, { agents: FLEET_AGENTS, software: FLEET_SOFTWARE, seconds: FLEET_SECONDS });
   }
   if (runs('livetile')) {
     console.log(`A packet until its tile shows it in Chromium (${LIVE_TILE_ROUNDS} rounds each way, in turns)`);

@@ -198,6 +198,11 @@ export class PortalProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** The process id while it runs (a benchmark reads its CPU time from /proc). */
+  get pid(): number | undefined {
+    return this.alive ? this.child?.pid : undefined;
+  }
+
   /** SIGKILL: no shutdown of its own, requests in flight are cut off. Resolves once the process is gone. */
   async kill(): Promise<void> {
     const child = this.child;
