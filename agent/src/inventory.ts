@@ -21,7 +21,7 @@ const text = (value: string) => value.trim().slice(0, INVENTORY_LIMITS.text);
 export function softwareFrom(listing: string): AgentInventory['software'] {
   const seen = new Set<string>();
   const software: AgentInventory['software'] = [];
-  for (const line of listing.split('\n')) {
+  for (const line of listing.split(/\r?\n/)) {
     const [name = '', version = '', publisher = ''] = line.split('\t');
     const key = text(name);
     if (!key || seen.has(key)) continue;
@@ -33,15 +33,46 @@ export function softwareFrom(listing: string): AgentInventory['software'] {
 }
 
 /**
- * The installed software as the system's package manager lists it: dpkg on Debian and its kin
- * (multi-arch packages named with their architecture), else rpm. Software installed outside a
- * package manager, and Windows programs, are not listed yet.
+ * The programs Windows lists under Apps (the machine's uninstall entries, 64- and 32-bit), as
+ * tab-separated lines in UTF-8: those with a name, less system components and the updates of
+ * another entry. Programs installed for one user only are in that user's registry, which the
+ * agent (running as SYSTEM) does not read.
  */
-async function installedSoftware(): Promise<AgentInventory['software']> {
-  if (process.platform !== 'linux') return [];
-  const dpkg = await output('dpkg-query', ['-W', '-f', '${binary:Package}\t${Version}\t${Maintainer}\n']);
+export const WINDOWS_PROGRAMS_SCRIPT = [
+  '[Console]::OutputEncoding = [Text.Encoding]::UTF8',
+  "$keys = 'HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\*', 'HKLM:\\SOFTWARE\\WOW6432Node\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\*'",
+  'Get-ItemProperty -Path $keys -ErrorAction SilentlyContinue |',
+  '  Where-Object { $_.DisplayName -and -not $_.SystemComponent -and -not $_.ParentKeyName } |',
+  '  ForEach-Object { ($_.DisplayName, $_.DisplayVersion, $_.Publisher | ForEach-Object { "$_" -replace \'[\\t\\r\\n]\', \' \' }) -join "`t" }',
+].join('\n');
+
+/** Runs a listing command: what it printed, or nothing when it is not on this machine or failed. */
+export type ListingRunner = (command: string, args: readonly string[]) => Promise<string | undefined>;
+
+/**
+ * The installed software as the system lists it: dpkg on Debian and its kin (multi-arch packages
+ * named with their architecture), else rpm; on Windows the programs of its uninstall entries
+ * (WINDOWS_PROGRAMS_SCRIPT, through PowerShell). Software installed outside these is not listed.
+ */
+export async function installedSoftware(
+  platform: NodeJS.Platform = process.platform,
+  list: ListingRunner = output,
+): Promise<AgentInventory['software']> {
+  if (platform === 'win32') {
+    const programs = await list('powershell.exe', [
+      '-NoProfile',
+      '-NonInteractive',
+      '-ExecutionPolicy',
+      'Bypass',
+      '-Command',
+      WINDOWS_PROGRAMS_SCRIPT,
+    ]);
+    return programs === undefined ? [] : softwareFrom(programs);
+  }
+  if (platform !== 'linux') return [];
+  const dpkg = await list('dpkg-query', ['-W', '-f', '${binary:Package}\t${Version}\t${Maintainer}\n']);
   if (dpkg !== undefined) return softwareFrom(dpkg);
-  const rpm = await output('rpm', ['-qa', '--qf', '%{NAME}\t%{VERSION}-%{RELEASE}\t%{VENDOR}\n']);
+  const rpm = await list('rpm', ['-qa', '--qf', '%{NAME}\t%{VERSION}-%{RELEASE}\t%{VENDOR}\n']);
   return rpm === undefined ? [] : softwareFrom(rpm);
 }
 
