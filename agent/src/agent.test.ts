@@ -15,7 +15,7 @@ import {
 import { FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { Agent } from './agent.js';
 import type { OutboxItem } from './outbox.js';
-import { filesOnly, installService } from './service.js';
+import { installService, type ServiceManager } from './service.js';
 
 const DEVICE_ID = '9b2f4c1e-1111-4a5b-8c6d-000000000001';
 const OPERATION_ID = '9b2f4c1e-2222-4a5b-8c6d-000000000002';
@@ -378,28 +378,56 @@ describe('package installs', () => {
   });
 });
 
+/** A service's command line and when its manager starts it again, as far as the test below needs them. */
+interface Service {
+  exec: string[];
+  env: NodeJS.ProcessEnv;
+  restartsAfter: (code: number | null) => boolean;
+}
+
 /**
- * What systemd does with the unit `cfs-agent install` writes, as far as this test needs it: runs its
- * ExecStart with INVOCATION_ID set, and starts it again whenever it ends (Restart=always), but for
- * the exit codes of RestartPreventExitStatus. `ended` calls back with each process's end first.
+ * What systemd does with the unit `cfs-agent install` writes: runs its ExecStart with INVOCATION_ID
+ * set, and starts it again whenever it ends (Restart=always), but for the exit codes of
+ * RestartPreventExitStatus.
  */
-function superviseUnit(unitFile: string, env: NodeJS.ProcessEnv, ended: (code: number | null) => void) {
+function systemdService(unitFile: string): Service {
   const unit = fs.readFileSync(unitFile, 'utf8');
-  const exec = /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ');
   const prevented = /^RestartPreventExitStatus=(.*)$/m.exec(unit)![1]!.split(' ').map(Number);
   expect(unit).toContain('Restart=always');
+  return {
+    exec: /^ExecStart=(.*)$/m.exec(unit)![1]!.split(' '),
+    env: { INVOCATION_ID: 'set' },
+    restartsAfter: (code) => !prevented.includes(code ?? -1),
+  };
+}
+
+/**
+ * What the Task Scheduler does with the task `cfs-agent install` registers on Windows: runs its
+ * action's command and arguments (no environment of its own), and starts it again after a failing
+ * (non-zero) exit — at once here, where it waits a minute.
+ */
+function scheduledTaskService(taskFile: string): Service {
+  const xml = fs.readFileSync(taskFile).subarray(2).toString('utf16le');
+  const text = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)![1]!.replaceAll('&amp;', '&');
+  expect(xml).toContain('<RestartOnFailure>');
+  return {
+    exec: [text('Command'), ...text('Arguments').split(' ')],
+    env: {},
+    restartsAfter: (code) => code !== 0,
+  };
+}
+
+/** Runs a service as its manager would; `ended` calls back with each process's end first. */
+function supervise(service: Service, env: NodeJS.ProcessEnv, ended: (code: number | null) => void) {
   const pids: number[] = [];
   let child: ChildProcess | undefined;
   let stopping = false;
   const start = () => {
-    child = spawn(exec[0]!, exec.slice(1), {
-      env: { ...env, INVOCATION_ID: String(pids.length + 1) },
-      stdio: 'ignore',
-    });
+    child = spawn(service.exec[0]!, service.exec.slice(1), { env: { ...env, ...service.env }, stdio: 'ignore' });
     pids.push(child.pid!);
     child.on('exit', (code) => {
       ended(code);
-      if (!stopping && !prevented.includes(code ?? -1)) start();
+      if (!stopping && service.restartsAfter(code)) start();
     });
   };
   start();
@@ -416,67 +444,81 @@ function superviseUnit(unitFile: string, env: NodeJS.ProcessEnv, ended: (code: n
 }
 
 describe('the agent as a service', () => {
-  it('ends its process when the portal asks for a restart, comes back as a new one, and loses no packet on the way', async () => {
-    portal.enrolled = true;
-    portal.queued = false;
-    // The portal does not take packets until the restart: they wait in the outbox on disk.
-    portal.packetsDown = true;
-    const layout = {
-      serviceName: 'cfs-agent',
-      unitDir: path.join(dataDir, 'unit'),
-      binDir: path.join(dataDir, 'bin'),
-      dataDir: path.join(dataDir, 'data'),
-    };
-    const main = path.join(import.meta.dirname, 'main.ts');
-    installService({ server: portal.url, name: 'svc' }, 'cfs_token', layout, filesOnly, {
-      program: process.execPath,
-      args: ['--conditions=source', '--import', 'tsx', main],
-      single: false,
-    });
-    const outbox = path.join(layout.dataDir, 'outbox.jsonl');
-    const waiting = () =>
-      fs.existsSync(outbox)
-        ? fs
-            .readFileSync(outbox, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as OutboxItem)
-            .flatMap((item) => (item.kind === 'packet' ? [item.packet] : []))
-        : [];
-    const exits: (number | null)[] = [];
-    let waitingAtExit: ReturnType<typeof waiting> = [];
-    const service = superviseUnit(
-      path.join(layout.unitDir, 'cfs-agent.service'),
-      { ...process.env, CFS_AGENT_POLL_MS: '200' },
-      (code) => {
-        exits.push(code);
-        if (exits.length === 1) waitingAtExit = waiting();
-      },
-    );
-    try {
-      await until(() => waiting().filter((packet) => packet.entityId === DEVICE_ID).length >= 2, 30_000);
-      portal.restart = true;
-      await until(() => service.pids.length === 2, 30_000);
-      expect(exits).toEqual([75]);
-      expect(service.pids[1]).not.toBe(service.pids[0]);
-      expect(portal.acknowledged).toBe(1);
-      expect(waitingAtExit.length).toBeGreaterThanOrEqual(2);
-
-      portal.packetsDown = false;
-      const key = (packet: { entityId: string; timestamp: string }) => `${packet.entityId} ${packet.timestamp}`;
-      await until(() => {
-        const taken = new Set(portal.packets.map(key));
-        return waitingAtExit.every((packet) => taken.has(key(packet)));
-      }, 30_000);
-      // The new process sends heartbeats of its own after those of the one before.
-      const last = waitingAtExit.at(-1)!.timestamp;
-      await until(
-        () => portal.packets.some((packet) => packet.entityId === DEVICE_ID && packet.timestamp > last),
-        30_000,
+  it.each([
+    ['systemd unit', 'systemd', systemdService],
+    ['Windows scheduled task', 'task-scheduler', scheduledTaskService],
+  ] as const)(
+    'as a %s, ends its process when the portal asks for a restart, comes back as a new one, and loses no packet on the way',
+    async (_, kind, serviceOf) => {
+      portal.enrolled = true;
+      portal.queued = false;
+      // The portal does not take packets until the restart: they wait in the outbox on disk.
+      portal.packetsDown = true;
+      const layout = {
+        serviceName: 'cfs-agent',
+        unitDir: path.join(dataDir, 'unit'),
+        binDir: path.join(dataDir, 'bin'),
+        dataDir: path.join(dataDir, 'data'),
+      };
+      const main = path.join(import.meta.dirname, 'main.ts');
+      // The files alone: nothing registered, and no command run (Windows's icacls is not here).
+      const filesHere: ServiceManager = {
+        kind,
+        running: false,
+        run: () => ({ status: 0, output: '' }),
+        startDetached: () => undefined,
+      };
+      installService({ server: portal.url, name: 'svc' }, 'cfs_token', layout, filesHere, {
+        program: process.execPath,
+        args: ['--conditions=source', '--import', 'tsx', main],
+        single: false,
+      });
+      const outbox = path.join(layout.dataDir, 'outbox.jsonl');
+      const waiting = () =>
+        fs.existsSync(outbox)
+          ? fs
+              .readFileSync(outbox, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as OutboxItem)
+              .flatMap((item) => (item.kind === 'packet' ? [item.packet] : []))
+          : [];
+      const exits: (number | null)[] = [];
+      let waitingAtExit: ReturnType<typeof waiting> = [];
+      const service = supervise(
+        serviceOf(path.join(layout.unitDir, kind === 'systemd' ? 'cfs-agent.service' : 'cfs-agent.xml')),
+        { ...process.env, INVOCATION_ID: '', CFS_AGENT_POLL_MS: '200' },
+        (code) => {
+          exits.push(code);
+          if (exits.length === 1) waitingAtExit = waiting();
+        },
       );
-    } finally {
-      await service.stop();
-    }
-    expect(exits.at(-1)).toBe(0);
-  }, 90_000);
+      try {
+        await until(() => waiting().filter((packet) => packet.entityId === DEVICE_ID).length >= 2, 30_000);
+        portal.restart = true;
+        await until(() => service.pids.length === 2, 30_000);
+        expect(exits).toEqual([75]);
+        expect(service.pids[1]).not.toBe(service.pids[0]);
+        expect(portal.acknowledged).toBe(1);
+        expect(waitingAtExit.length).toBeGreaterThanOrEqual(2);
+
+        portal.packetsDown = false;
+        const key = (packet: { entityId: string; timestamp: string }) => `${packet.entityId} ${packet.timestamp}`;
+        await until(() => {
+          const taken = new Set(portal.packets.map(key));
+          return waitingAtExit.every((packet) => taken.has(key(packet)));
+        }, 30_000);
+        // The new process sends heartbeats of its own after those of the one before.
+        const last = waitingAtExit.at(-1)!.timestamp;
+        await until(
+          () => portal.packets.some((packet) => packet.entityId === DEVICE_ID && packet.timestamp > last),
+          30_000,
+        );
+      } finally {
+        await service.stop();
+      }
+      expect(exits.at(-1)).toBe(0);
+    },
+    90_000,
+  );
 });

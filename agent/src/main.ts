@@ -6,26 +6,32 @@ import { Agent } from './agent.js';
 import { DataFolder } from './data-folder.js';
 import { outboundPolicy } from './http-check.js';
 import {
-  DEFAULT_LAYOUT,
   SETTINGS_FILE,
   TOKEN_FILE,
+  defaultLayout,
   installService,
   isSupervised,
   filesOnly,
   systemd,
+  taskScheduler,
   uninstallService,
   type AgentSettings,
   type ServiceLayout,
+  type ServiceManager,
 } from './service.js';
+
+const LINUX = defaultLayout('linux');
+const WINDOWS = defaultLayout('win32');
 
 const USAGE = [
   'Usage:',
   '  cfs-agent install --portal URL [--token-file FILE] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
-  '      installs the agent as the cfs-agent systemd service (run as root); the tenant token is read from FILE,',
-  '      or from standard input without --token-file; run again to change its settings',
+  '      installs the agent as a service, restarted when it ends: on Linux the cfs-agent systemd service (run as root),',
+  `      on Windows the "${WINDOWS.serviceName}" scheduled task, started at boot as SYSTEM (run from an elevated prompt);`,
+  '      the tenant token is read from FILE, or from standard input without --token-file; run again to change its settings',
   '  cfs-agent uninstall',
   '      stops the service and removes it, its files and the device identity',
-  '  --files-only: install or uninstall writes or removes the files only, without systemctl (an image started later)',
+  '  --files-only: install or uninstall writes or removes the files only, without systemctl or schtasks (an image started later)',
   '  cfs-agent [run] --portal URL [--token-file FILE] [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
   '      runs the agent in the foreground (npm run agent -- the same options); the token from FILE, CFS_AGENT_TOKEN,',
   '      or the data folder an install wrote; without --portal, CFS_PORTAL_URL or that folder',
@@ -33,8 +39,13 @@ const USAGE = [
   '  --read-allow DIRS       folders whose files Read File operations may read, besides the data folder',
   '                          (its secrets never); separated by commas or the path delimiter (CFS_AGENT_READ_ALLOW).',
   '                          Only this machine sets it: the portal cannot widen it.',
-  '  --data DIR, --unit-dir DIR, --bin-dir DIR, --service-name NAME: where install and uninstall put things',
-  `                          (${DEFAULT_LAYOUT.dataDir}, ${DEFAULT_LAYOUT.unitDir}, ${DEFAULT_LAYOUT.binDir}, ${DEFAULT_LAYOUT.serviceName})`,
+  "  --supervised            something starts the agent again when it ends (the scheduled task says so; systemd's",
+  `                          INVOCATION_ID does too): a restart the portal asks for ends it with exit code ${AGENT_RESTART_EXIT_CODE}`,
+  "  where install and uninstall put things (the Windows defaults are under this machine's ProgramData and Program Files):",
+  `  --data DIR              the data folder: ${LINUX.dataDir}; Windows: ${WINDOWS.dataDir}`,
+  `  --bin-dir DIR           the executable's folder: ${LINUX.binDir}; Windows: ${WINDOWS.binDir}`,
+  `  --unit-dir DIR          the unit file's folder: ${LINUX.unitDir}; Windows: the task's XML definition's, by default the --bin-dir`,
+  `  --service-name NAME     the systemd unit: ${LINUX.serviceName}; Windows: the scheduled task, ${WINDOWS.serviceName}`,
 ].join('\n');
 
 /** Thrown for a command line or settings the agent cannot run with: printed with the usage, exit code 2. */
@@ -51,6 +62,7 @@ const OPTIONS = {
   'unit-dir': { type: 'string' },
   'bin-dir': { type: 'string' },
   'files-only': { type: 'boolean' },
+  supervised: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -82,18 +94,30 @@ function checkOutbound(server: string, allow: string): void {
 }
 
 function layoutOf(values: Values): ServiceLayout {
+  const defaults = defaultLayout(process.platform);
+  const binDir = path.resolve(values['bin-dir'] ?? defaults.binDir);
   return {
-    serviceName: values['service-name'] ?? DEFAULT_LAYOUT.serviceName,
-    unitDir: path.resolve(values['unit-dir'] ?? DEFAULT_LAYOUT.unitDir),
-    binDir: path.resolve(values['bin-dir'] ?? DEFAULT_LAYOUT.binDir),
-    dataDir: path.resolve(values.data ?? DEFAULT_LAYOUT.dataDir),
+    serviceName: values['service-name'] ?? defaults.serviceName,
+    // On Windows the task's definition is kept beside the executable, wherever that goes.
+    unitDir: path.resolve(values['unit-dir'] ?? (process.platform === 'win32' ? binDir : defaults.unitDir)),
+    binDir,
+    dataDir: path.resolve(values.data ?? defaults.dataDir),
   };
 }
 
+/** systemd on Linux, the Task Scheduler on Windows; none elsewhere. */
+function serviceManager(values: Values): ServiceManager {
+  const manager = process.platform === 'linux' ? systemd() : process.platform === 'win32' ? taskScheduler() : undefined;
+  if (!manager)
+    throw new UsageError(
+      'cfs-agent install and uninstall make a systemd service on Linux or a scheduled task on Windows only.',
+    );
+  return values['files-only'] ? filesOnly(manager) : manager;
+}
+
 function install(values: Values): number {
-  if (process.platform !== 'linux')
-    throw new UsageError('cfs-agent install registers a systemd service: it runs on Linux only.');
   if (!values.portal) throw new UsageError('cfs-agent install needs --portal URL.');
+  const manager = serviceManager(values);
   const token = readToken(values['token-file'] ?? (process.stdin.isTTY ? undefined : '-'));
   if (!token) throw new UsageError('Give the tenant token with --token-file FILE, or on standard input.');
   checkOutbound(values.portal, values['outbound-allow'] ?? '');
@@ -104,26 +128,33 @@ function install(values: Values): number {
     ...(values['read-allow'] ? { readAllow: values['read-allow'] } : {}),
   };
   const layout = layoutOf(values);
-  const result = asRoot(() => installService(settings, token, layout, values['files-only'] ? filesOnly : systemd()));
+  const result = withRights(manager, () => installService(settings, token, layout, manager));
   for (const line of result.messages) console.log(line);
   return 0;
 }
 
 function uninstall(values: Values): number {
+  const manager = serviceManager(values);
   const layout = layoutOf(values);
-  for (const line of asRoot(() => uninstallService(layout, values['files-only'] ? filesOnly : systemd())).messages)
-    console.log(line);
+  for (const line of withRights(manager, () => uninstallService(layout, manager)).messages) console.log(line);
   return 0;
 }
 
-/** Install and uninstall write where only root may: a refusal says so instead of a stack trace. */
-function asRoot<T>(work: () => T): T {
+/**
+ * Install and uninstall write where only root (on Windows, an elevated Administrator) may: a
+ * refusal says so instead of a stack trace.
+ */
+function withRights<T>(manager: ServiceManager, work: () => T): T {
   try {
     return work();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM')
-      throw new UsageError(`${(error as Error).message}: run cfs-agent install and uninstall as root (sudo).`);
+      throw new UsageError(
+        manager.kind === 'task-scheduler'
+          ? `${(error as Error).message}: run cfs-agent install and uninstall from an elevated prompt (Run as administrator).`
+          : `${(error as Error).message}: run cfs-agent install and uninstall as root (sudo).`,
+      );
     throw error;
   }
 }
@@ -166,7 +197,7 @@ async function run(values: Values): Promise<number> {
     });
     const exit = await current.run();
     if (exit.kind === 'restart') {
-      if (isSupervised()) {
+      if (isSupervised(values.supervised)) {
         current.log.info(
           `Restarting: this process ends (exit code ${AGENT_RESTART_EXIT_CODE}) and its service manager starts a new one`,
         );

@@ -12153,6 +12153,7 @@ export interface operations {
                         agentInstall: {
                             portalUrl: string;
                             linuxDownloadUrl: string;
+                            windowsDownloadUrl: string;
                         };
                     };
                 };

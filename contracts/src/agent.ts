@@ -40,14 +40,15 @@ export const MACHINE_RATE_LIMIT_PER_MINUTE = 6000;
 /** The heartbeat period when the device's heartbeat interval is 0 (not set). */
 export const AGENT_DEFAULT_HEARTBEAT_SECONDS = 60;
 
-/** The single executables the portal serves as the agent download. */
 /**
  * The exit code with which a supervised agent ends when the portal asks it to restart: its service
- * manager (or the portal, for the demo agent) starts a new process at once. 75 is EX_TEMPFAIL of
+ * manager starts a new process — systemd and the portal (for its demo agent) at once, the Windows
+ * Task Scheduler within a minute, as it restarts a failed task no sooner. 75 is EX_TEMPFAIL of
  * sysexits.h, "try again".
  */
 export const AGENT_RESTART_EXIT_CODE = 75;
 
+/** The single executables the portal serves as the agent download. */
 export const AGENT_DOWNLOADS = { winX64: 'cfs-agent-win-x64.exe', linuxX64: 'cfs-agent-linux-x64' } as const;
 export const AGENT_DOWNLOAD_PATH = '/downloads/agent';
 

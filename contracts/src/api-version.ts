@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '2.3.0';
-export const API_DIGEST: string = 'c3e1676b0dd5e69b37f24e1c4c376d8f7375f7c530393521f6568877626d20d4';
+export const API_VERSION: string = '2.4.0';
+export const API_DIGEST: string = '713fc19343d8590680e473f8b0157ba98b5a538c28fc70209593d068e5dd3e63';

@@ -155,11 +155,11 @@ export const INSTALL_STATUS_LABELS: Readonly<Record<number, string>> = Object.fr
 
 /**
  * GET /api/{tenantId}/settings (spec 002 §2 Welcome page), with what the Welcome page's install
- * commands name: the portal's public address and the Linux agent's download.
+ * commands name: the portal's public address and the Linux and Windows agents' downloads.
  */
 export const tenantSettingsSchema = z.object({
   agentDownloadUrl: z.string().nullable(),
-  agentInstall: z.object({ portalUrl: z.string(), linuxDownloadUrl: z.string() }),
+  agentInstall: z.object({ portalUrl: z.string(), linuxDownloadUrl: z.string(), windowsDownloadUrl: z.string() }),
 });
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
 

@@ -608,6 +608,7 @@ describe('tenant settings', () => {
       agentInstall: {
         portalUrl: 'http://portal.test',
         linuxDownloadUrl: 'http://portal.test/downloads/agent/cfs-agent-linux-x64',
+        windowsDownloadUrl: 'http://portal.test/downloads/agent/cfs-agent-win-x64.exe',
       },
     });
     expect((await portal.as('operator2', { method: 'GET', url: `/api/${DEMO.contoso}/settings` })).statusCode).toBe(

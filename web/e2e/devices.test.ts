@@ -376,7 +376,7 @@ describe('devices (admin)', () => {
     expect(await button.getAttribute('href')).toBe(`${inject('portalUrl')}/downloads/agent/cfs-agent-win-x64.exe`);
     await screenshot(page, 'welcome-download');
 
-    // The install commands name this portal and its Linux agent; the token comes from a file, never the command line.
+    // The install commands name this portal and its Linux and Windows agents; the token comes from a file, never the command line.
     await page.getByRole('button', { name: DEVICE_MESSAGES.installAgent }).click();
     const dialog = page.getByRole('dialog', { name: DEVICE_MESSAGES.installAgent });
     expect(await dialog.getByLabel('Linux install commands').textContent()).toBe(
@@ -387,6 +387,15 @@ describe('devices (admin)', () => {
     );
     expect(await dialog.getByLabel('Linux uninstall command').textContent()).toBe(
       'sudo /opt/cfs-agent/cfs-agent uninstall',
+    );
+    expect(await dialog.getByLabel('Windows install commands').textContent()).toBe(
+      [
+        `Invoke-WebRequest -Uri ${inject('portalUrl')}/downloads/agent/cfs-agent-win-x64.exe -OutFile cfs-agent-win-x64.exe -UseBasicParsing`,
+        `.\\cfs-agent-win-x64.exe install --portal ${inject('portalUrl')} --token-file token.txt`,
+      ].join('\n'),
+    );
+    expect(await dialog.getByLabel('Windows uninstall command').textContent()).toBe(
+      '& "$env:ProgramFiles\\CFS Agent\\cfs-agent.exe" uninstall',
     );
     await dialog.getByRole('link', { name: 'Tokens' }).waitFor();
     await screenshot(page, 'welcome-install-agent');

@@ -15,18 +15,46 @@ function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The commands that install the agent as a service on a Linux machine, and remove it. */
-export function agentInstallCommands(install: TenantSettings['agentInstall']): { install: string; uninstall: string } {
+/**
+ * A word for PowerShell, in single quotes where it needs them, with a quote inside doubled
+ * (PowerShell takes the typographic single quotes for quotes too). A bare word starts with a letter:
+ * one that starts with `-` is a parameter, and one with a digit may be read as a number.
+ */
+function powerShellWord(text: string): string {
+  return /^[A-Za-z][\w:/.-]*$/.test(text) ? text : `'${text.replace(/['\u2018\u2019\u201a\u201b]/g, '$&$&')}'`;
+}
+
+interface Commands {
+  install: string;
+  uninstall: string;
+}
+
+/**
+ * The commands that install the agent as a service and remove it: on Linux, as root, the systemd
+ * service; on Windows, from PowerShell run as administrator, the scheduled task.
+ */
+export function agentInstallCommands(install: TenantSettings['agentInstall']): { linux: Commands; windows: Commands } {
   return {
-    install: [
-      `curl -fLo cfs-agent ${shellWord(install.linuxDownloadUrl)} && chmod +x cfs-agent`,
-      `sudo ./cfs-agent install --portal ${shellWord(install.portalUrl)} --token-file token.txt`,
-    ].join('\n'),
-    uninstall: 'sudo /opt/cfs-agent/cfs-agent uninstall',
+    linux: {
+      install: [
+        `curl -fLo cfs-agent ${shellWord(install.linuxDownloadUrl)} && chmod +x cfs-agent`,
+        `sudo ./cfs-agent install --portal ${shellWord(install.portalUrl)} --token-file token.txt`,
+      ].join('\n'),
+      uninstall: 'sudo /opt/cfs-agent/cfs-agent uninstall',
+    },
+    windows: {
+      install: [
+        // -UseBasicParsing: Windows PowerShell 5.1 otherwise wants Internet Explorer's engine, which
+        // a server may not have; PowerShell 7 takes it and does nothing with it.
+        `Invoke-WebRequest -Uri ${powerShellWord(install.windowsDownloadUrl)} -OutFile cfs-agent-win-x64.exe -UseBasicParsing`,
+        `.\\cfs-agent-win-x64.exe install --portal ${powerShellWord(install.portalUrl)} --token-file token.txt`,
+      ].join('\n'),
+      uninstall: '& "$env:ProgramFiles\\CFS Agent\\cfs-agent.exe" uninstall',
+    },
   };
 }
 
-function Commands({ label, text }: { label: string; text: string }) {
+function CommandLines({ label, text }: { label: string; text: string }) {
   return (
     <Paper
       variant="outlined"
@@ -45,7 +73,7 @@ export interface AgentInstallDialogProps {
   onClose: () => void;
 }
 
-/** The Welcome page's install commands: the agent as a systemd service on Linux, or the Windows agent by hand. */
+/** The Welcome page's install commands: the agent as a systemd service on Linux, or as a scheduled task on Windows. */
 export default function AgentInstallDialog({ tenantId, settings, onClose }: AgentInstallDialogProps) {
   const commands = agentInstallCommands(settings.agentInstall);
   const canMakeTokens = usePermissions().has('Tokens', 'edit');
@@ -64,19 +92,24 @@ export default function AgentInstallDialog({ tenantId, settings, onClose }: Agen
           )}
           ), then run on the Linux machine, as root:
         </Typography>
-        <Commands label="Linux install commands" text={commands.install} />
+        <CommandLines label="Linux install commands" text={commands.linux.install} />
         <Typography variant="body2" color="text.secondary">
           The agent runs as the <code>cfs-agent</code> systemd service, restarted when it stops, and reads the token
           from its own folder (<code>/var/lib/cfs-agent</code>), never from its command line. Run the same install again
           to change its settings. To remove it and its files:
         </Typography>
-        <Commands label="Linux uninstall command" text={commands.uninstall} />
-        {settings.agentDownloadUrl ? (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-            On Windows, the agent runs in the foreground:{' '}
-            <code>{`cfs-agent-win-x64.exe run --portal ${settings.agentInstall.portalUrl} --token-file token.txt`}</code>
-          </Typography>
-        ) : null}
+        <CommandLines label="Linux uninstall command" text={commands.linux.uninstall} />
+        <Typography variant="body2" sx={{ mt: 2 }}>
+          On a Windows machine, with <code>token.txt</code> in the current folder, in PowerShell run as administrator:
+        </Typography>
+        <CommandLines label="Windows install commands" text={commands.windows.install} />
+        <Typography variant="body2" color="text.secondary">
+          The agent runs as the <code>CFS Agent</code> scheduled task, started at boot as SYSTEM and started again a
+          minute after it fails, and reads the token from its own folder (<code>%ProgramData%\CFS Agent</code>, open to
+          SYSTEM and Administrators only). Run the same install again to change its settings. To remove it and its
+          files:
+        </Typography>
+        <CommandLines label="Windows uninstall command" text={commands.windows.uninstall} />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>

@@ -167,6 +167,7 @@ export const deviceRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           agentInstall: {
             portalUrl: config.publicUrl,
             linuxDownloadUrl: `${config.publicUrl}${AGENT_DOWNLOAD_PATH}/${AGENT_DOWNLOADS.linuxX64}`,
+            windowsDownloadUrl: `${config.publicUrl}${AGENT_DOWNLOAD_PATH}/${AGENT_DOWNLOADS.winX64}`,
           },
         };
       },
