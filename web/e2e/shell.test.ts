@@ -33,6 +33,7 @@ const MENU_ITEMS = [
   'Work Units',
   'Work Unit Communications',
   'Devices',
+  'Software',
   'Blocks',
   'Rules',
   'Compliance',
