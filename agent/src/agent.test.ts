@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +20,8 @@ import { installService, type ServiceManager } from './service.js';
 const DEVICE_ID = '9b2f4c1e-1111-4a5b-8c6d-000000000001';
 const OPERATION_ID = '9b2f4c1e-2222-4a5b-8c6d-000000000002';
 const TOKEN = '9b2f4c1e-3333-4a5b-8c6d-000000000003';
+/** The fake portal's script key (its configuration carries one, as the portal's does). */
+const SCRIPT_KEY = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
 /** A portal as small as the agent needs, whose answers a test changes as it goes. */
 class FakePortal {
@@ -63,9 +65,11 @@ class FakePortal {
           completionToken: this.queued ? TOKEN : null,
           parameters: [{ name: 'Url', source: 'PortalEntry', value: `${this.url}/ok` }],
           modified: new Date(),
+          script: null,
         },
       ],
       packages: this.packages,
+      scriptKey: SCRIPT_KEY,
     };
   }
 

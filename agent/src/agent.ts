@@ -9,7 +9,7 @@ import {
   type EnrolmentResult,
   type InstallationReport,
 } from '@cfs/contracts/agent';
-import { FREQUENCY_TYPES, HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
+import { FREQUENCY_TYPES, HEARTBEAT_METRICS, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { AgentLog } from './agent-log.js';
 import { backoffDelay } from './backoff.js';
 import { DataFolder, loadIdentity, saveIdentity, type Identity } from './data-folder.js';
@@ -19,6 +19,7 @@ import { collectInventory } from './inventory.js';
 import { outboundPolicy, type OutboundPolicy } from './http-check.js';
 import { runOperation, type OperationResult } from './operations.js';
 import { readPolicy, type ReadPolicy } from './read-allow.js';
+import { pinnedScriptKey, runScript, scriptPolicy, type ScriptPolicy } from './scripts.js';
 import { Outbox, type OutboxItem } from './outbox.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
@@ -42,6 +43,8 @@ export interface AgentOptions {
   outboundAllow?: string;
   /** Folders besides its data folder whose files operations may read (CFS_AGENT_READ_ALLOW). */
   readAllow?: string;
+  /** The catalogue packages whose scripts this agent may run, by name (CFS_AGENT_SCRIPT_ALLOW); none without it. */
+  scriptAllow?: string;
   /** How often the inventory is reported (daily unless a test shortens it). */
   inventoryEveryMs?: number;
 }
@@ -71,6 +74,9 @@ export class Agent {
   private readonly outbound: OutboundPolicy;
   private readonly files: ReadPolicy;
   private readonly installer: Installer;
+  private readonly scripts: ScriptPolicy;
+  /** The portal's script key as this agent pinned it (the first it was given). */
+  private scriptKey: string | undefined;
   private identity: Identity;
   private configuration: AgentConfiguration | undefined;
   private readonly schedule = emptyScheduleState();
@@ -89,6 +95,7 @@ export class Agent {
     this.folder = new DataFolder(options.dataDir);
     this.outbound = outboundPolicy(options.server, options.outboundAllow);
     this.files = readPolicy(this.folder.dir, options.readAllow);
+    this.scripts = scriptPolicy(options.scriptAllow);
     this.client = new PortalClient(options.server, `cfs-agent/${AGENT_VERSION} (${process.platform}; ${process.arch})`);
     this.outbox = new Outbox(this.folder.file('outbox.jsonl'));
     this.installer = new Installer(this.folder, this.client);
@@ -127,6 +134,11 @@ export class Agent {
       `CFS agent ${AGENT_VERSION} on ${this.machineName} (${process.platform} ${process.arch}), portal ${this.options.server}, data in ${this.folder.dir}`,
     );
     this.log.info(`Read File operations may read: ${this.files.roots.join(', ')} (--read-allow)`);
+    this.log.info(
+      this.scripts.packages.length > 0
+        ? `Scripts of these packages may run: ${this.scripts.packages.join(', ')} (--script-allow)`
+        : 'No script may run (--script-allow names none)',
+    );
     while (this.running) {
       const enrolled = await this.enrol();
       if (enrolled) return enrolled;
@@ -267,6 +279,7 @@ export class Agent {
       this.log.info(`Tracing is on until ${new Date(configuration.traceExpiration ?? Date.now()).toISOString()}`);
     const first = this.configuration === undefined;
     this.configuration = configuration;
+    this.scriptKey = pinnedScriptKey(this.folder, configuration.scriptKey);
     pruneScheduleState(configuration.operations, this.schedule);
     this.log.trace(
       `Configuration: heartbeat ${configuration.heartbeatIntervalSeconds} s, ${configuration.operations.length} operations, ${configuration.packages.length} packages`,
@@ -460,11 +473,15 @@ export class Agent {
     if (operation.completionToken) this.schedule.tokensRun.add(operation.completionToken);
     try {
       this.log.trace(`Running ${operation.label} (${operation.operationName})`);
-      const ran = await runOperation(
-        operation.operationTypeId,
-        resolveParameters(operation.parameters, this.runtimeConfig()),
-        { metrics: this.metrics, outbound: this.outbound, files: this.files },
-      );
+      const parameters = resolveParameters(operation.parameters, this.runtimeConfig());
+      const ran =
+        operation.operationTypeId === OPERATION_TYPES.Script
+          ? await this.runScriptOf(operation, parameters)
+          : await runOperation(operation.operationTypeId, parameters, {
+              metrics: this.metrics,
+              outbound: this.outbound,
+              files: this.files,
+            });
       const secrets = securedValues(operation.parameters);
       const result = {
         ...ran,
@@ -483,6 +500,31 @@ export class Agent {
       this.schedule.running.delete(id);
       this.sleepers.scheduler.wake();
     }
+  }
+
+  /**
+   * A Script operation's run (agent/src/scripts.ts): its record goes to the portal before the
+   * operation's result (exit code 0 is a success), whose log says what ran or why it was refused.
+   */
+  private async runScriptOf(
+    operation: AgentOperation,
+    parameters: ReadonlyMap<string, string | undefined>,
+  ): Promise<OperationResult> {
+    const run = await runScript(operation.script, parameters, {
+      folder: this.folder,
+      policy: this.scripts,
+      key: this.scriptKey ?? '',
+      installed: this.installer.installed(),
+    });
+    await this.outbox.append({ kind: 'scriptRun', deviceOperationId: operation.deviceOperationId, run });
+    const seconds = (run.durationMs / 1000).toFixed(1);
+    let detail: string;
+    if (run.refused !== null) detail = `Refused: ${run.refused}`;
+    else if (run.timedOut)
+      detail = `${operation.script?.fileName ?? 'The script'} was ended by its timeout after ${seconds} s`;
+    else
+      detail = `${operation.script?.fileName ?? 'The script'} exited with code ${run.exitCode ?? '?'} in ${seconds} s`;
+    return { ok: run.refused === null && run.exitCode === 0, value: run.exitCode ?? '', detail, metrics: {} };
   }
 
   /** A result as the operation's packet (entityId = the device operation) and log entry, then, for a queued run, its completion. */

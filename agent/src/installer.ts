@@ -24,7 +24,8 @@ export function sha256Of(file: string): Promise<string> {
   });
 }
 
-const safeName = (text: string) => text.replace(/[^\w.-]+/g, '_').slice(0, 100) || 'package';
+/** A name (a package's, a version's, a file's) as the data folder spells it in its paths. */
+export const safeName = (text: string) => text.replace(/[^\w.-]+/g, '_').slice(0, 100) || 'package';
 
 /**
  * Installs the package versions the portal wants on this device: downloads each file, checks its

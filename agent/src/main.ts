@@ -25,19 +25,22 @@ const WINDOWS = defaultLayout('win32');
 
 const USAGE = [
   'Usage:',
-  '  cfs-agent install --portal URL [--token-file FILE] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
+  '  cfs-agent install --portal URL [--token-file FILE] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS] [--script-allow PACKAGES]',
   '      installs the agent as a service, restarted when it ends: on Linux the cfs-agent systemd service (run as root),',
   `      on Windows the "${WINDOWS.serviceName}" scheduled task, started at boot as SYSTEM (run from an elevated prompt);`,
   '      the tenant token is read from FILE, or from standard input without --token-file; run again to change its settings',
   '  cfs-agent uninstall',
   '      stops the service and removes it, its files and the device identity',
   '  --files-only: install or uninstall writes or removes the files only, without systemctl or schtasks (an image started later)',
-  '  cfs-agent [run] --portal URL [--token-file FILE] [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS]',
+  '  cfs-agent [run] --portal URL [--token-file FILE] [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS] [--script-allow PACKAGES]',
   '      runs the agent in the foreground (npm run agent -- the same options); the token from FILE, CFS_AGENT_TOKEN,',
   '      or the data folder an install wrote; without --portal, CFS_PORTAL_URL or that folder',
   '  --outbound-allow HOSTS  internal hosts operations may call besides the portal (CFS_AGENT_OUTBOUND_ALLOW)',
   '  --read-allow DIRS       folders whose files Read File operations may read, besides the data folder',
   '                          (its secrets never); separated by commas or the path delimiter (CFS_AGENT_READ_ALLOW).',
+  '  --script-allow PACKAGES  the catalogue packages whose scripts Script operations may run here, by name, separated',
+  '                          by commas (CFS_AGENT_SCRIPT_ALLOW); none without it. A script runs only when the portal',
+  '                          signed it too, under the key this agent pinned the first time it heard from the portal.',
   '                          Only this machine sets it: the portal cannot widen it.',
   "  --supervised            something starts the agent again when it ends (the scheduled task says so; systemd's",
   `                          INVOCATION_ID does too): a restart the portal asks for ends it with exit code ${AGENT_RESTART_EXIT_CODE}`,
@@ -58,6 +61,7 @@ const OPTIONS = {
   name: { type: 'string' },
   'outbound-allow': { type: 'string' },
   'read-allow': { type: 'string' },
+  'script-allow': { type: 'string' },
   'service-name': { type: 'string' },
   'unit-dir': { type: 'string' },
   'bin-dir': { type: 'string' },
@@ -126,6 +130,7 @@ function install(values: Values): number {
     ...(values.name ? { name: values.name } : {}),
     ...(values['outbound-allow'] ? { outboundAllow: values['outbound-allow'] } : {}),
     ...(values['read-allow'] ? { readAllow: values['read-allow'] } : {}),
+    ...(values['script-allow'] ? { scriptAllow: values['script-allow'] } : {}),
   };
   const layout = layoutOf(values);
   const result = withRights(manager, () => installService(settings, token, layout, manager));
@@ -176,6 +181,7 @@ async function run(values: Values): Promise<number> {
   const pollMs = process.env.CFS_AGENT_POLL_MS ? Number(process.env.CFS_AGENT_POLL_MS) : undefined;
   const outboundAllow = values['outbound-allow'] ?? process.env.CFS_AGENT_OUTBOUND_ALLOW ?? saved?.outboundAllow ?? '';
   const readAllow = values['read-allow'] ?? process.env.CFS_AGENT_READ_ALLOW ?? saved?.readAllow ?? '';
+  const scriptAllow = values['script-allow'] ?? process.env.CFS_AGENT_SCRIPT_ALLOW ?? saved?.scriptAllow ?? '';
   checkOutbound(server, outboundAllow);
 
   let current: Agent | undefined;
@@ -194,6 +200,7 @@ async function run(values: Values): Promise<number> {
       ...(pollMs ? { pollMs } : {}),
       outboundAllow,
       readAllow,
+      scriptAllow,
     });
     const exit = await current.run();
     if (exit.kind === 'restart') {

@@ -85,6 +85,14 @@ export class OutboxDelivery {
             completionToken: first.completionToken,
           });
           break;
+        case 'scriptRun':
+          await this.client.json(
+            'POST',
+            `/v1/agent/operations/${first.deviceOperationId}/scriptruns`,
+            credential,
+            first.run,
+          );
+          break;
       }
       return 'sent';
     } catch (error) {

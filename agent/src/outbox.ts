@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AgentScriptRun } from '@cfs/contracts/agent';
 
 /**
  * What the agent has to tell the portal, kept on disk until the portal has taken it: packets,
- * device logs, operation logs and completions. Items are appended as JSON lines; a flush sends
+ * device logs, operation logs, completions and script runs. Items are appended as JSON lines; a flush sends
  * the oldest (at most `batchMax`) and removes them only after the portal answered 2xx, so that
  * nothing is lost while the portal is down or the agent restarts. One agent process owns the
  * file; its calls are serialised here.
@@ -12,7 +13,11 @@ export type OutboxItem =
   | { kind: 'packet'; packet: { entityId: string; timestamp: string; message: Record<string, unknown> } }
   | { kind: 'deviceLog'; entry: { created: string; entryType: string; detail: string } }
   | { kind: 'operationLog'; deviceOperationId: string; entry: { created: string; entryType: string; detail: string } }
-  | { kind: 'complete'; deviceOperationId: string; completionToken: string };
+  | { kind: 'complete'; deviceOperationId: string; completionToken: string }
+  | { kind: 'scriptRun'; deviceOperationId: string; run: AgentScriptRunText };
+
+/** A script run as the outbox keeps it (JSON: its start as ISO text). */
+export type AgentScriptRunText = Omit<AgentScriptRun, 'started'> & { started: string };
 
 /** Where an item is sent: items of one destination travel in one call. */
 export function destinationOf(item: OutboxItem): string {
@@ -24,6 +29,9 @@ export function destinationOf(item: OutboxItem): string {
       return `operationLog:${item.deviceOperationId}`;
     case 'complete':
       return `complete:${item.deviceOperationId}:${item.completionToken}`;
+    case 'scriptRun':
+      // One run a call: each is a record of its own.
+      return `scriptRun:${item.deviceOperationId}:${item.run.started}`;
   }
 }
 

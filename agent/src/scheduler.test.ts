@@ -15,6 +15,7 @@ const operation = (id: string, frequencyTypeId: number, extra: Partial<AgentOper
   completionToken: null,
   parameters: [],
   modified: new Date('2026-01-01T00:00:00Z'),
+  script: null,
   ...extra,
 });
 

@@ -13,6 +13,7 @@ export interface AgentSettings {
   name?: string;
   outboundAllow?: string;
   readAllow?: string;
+  scriptAllow?: string;
 }
 
 /**

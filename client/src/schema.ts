@@ -1640,6 +1640,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deviceOperations/{id}/scriptruns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Script operation's runs, with their exit codes and output
+         * @description Who may call it: A signed-in user with the permission Devices view, within the tenants they may work in.
+         */
+        get: operations["getDeviceOperationScriptRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operations/GetAvailableOperationsForDevice": {
         parameters: {
             query?: never;
@@ -2004,6 +2024,28 @@ export interface paths {
          * @description Who may call it: Called with a device agent's credential, never by a person.
          */
         post: operations["addAgentOperationLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/operations/{deviceOperationId}/scriptruns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report how a Script operation ran on the device
+         * @description Its exit code and output (each stream cut at 64 KiB by the agent), or why the agent refused to run the script.
+         *
+         *     Who may call it: Called with a device agent's credential, never by a person.
+         */
+        post: operations["addAgentScriptRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9478,6 +9520,47 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getDeviceOperationScriptRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scriptRunId: number;
+                        /** Format: date-time */
+                        received: string;
+                        /** Format: date-time */
+                        started: string;
+                        durationMs: number;
+                        sha256: string | null;
+                        exitCode: number | null;
+                        timedOut: boolean;
+                        refused: string | null;
+                        stdout: string;
+                        stderr: string;
+                        truncated: boolean;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listAvailableOperationsForDevice: {
         parameters: {
             query: {
@@ -10162,6 +10245,16 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             modified: string;
+                            script: {
+                                /** Format: uuid */
+                                packageId: string;
+                                packageName: string;
+                                /** Format: uuid */
+                                packageVersionId: string;
+                                fileName: string;
+                                sha256: string;
+                                signature: string;
+                            } | null;
                         }[];
                         packages: {
                             /** Format: uuid */
@@ -10178,6 +10271,7 @@ export interface operations {
                             installStatusId: number;
                             installedPackageVersionId: string | null;
                         }[];
+                        scriptKey: string;
                     };
                 };
             };
@@ -10433,6 +10527,60 @@ export interface operations {
                         entryType: string;
                         detail: string;
                     }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    addAgentScriptRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deviceOperationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "started": "Example started",
+                 *       "durationMs": 0,
+                 *       "sha256": "Example sha256",
+                 *       "exitCode": -9007199254740991,
+                 *       "timedOut": true,
+                 *       "refused": "Example refused",
+                 *       "stdout": "Example stdout",
+                 *       "stderr": "Example stderr",
+                 *       "truncated": true
+                 *     }
+                 */
+                "application/json": {
+                    started: unknown;
+                    durationMs: number;
+                    sha256: string | null;
+                    exitCode: number | null;
+                    timedOut: boolean;
+                    refused: string | null;
+                    stdout: string;
+                    stderr: string;
+                    truncated: boolean;
                 };
             };
         };

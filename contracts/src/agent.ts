@@ -64,6 +64,7 @@ export const AGENT_MESSAGES = {
   versionNotWanted: 'This package version is not wanted for this device.',
   fileMissing: 'The file of this package version is missing.',
   downloadNotBuilt: 'This agent download has not been built on this portal (npm run build).',
+  notAScript: 'This device operation does not run a script.',
 } as const;
 
 export const enrolmentSchema = z.object({
@@ -90,6 +91,39 @@ export const agentParameterSchema = z.object({
 });
 export type AgentParameter = z.infer<typeof agentParameterSchema>;
 
+/** What a script's runs may hold and take: its output, each stream cut at this many bytes, and its timeout. */
+export const SCRIPT_LIMITS = { outputBytes: 64 * 1024, timeoutSeconds: 300, timeoutSecondsMax: 3600 } as const;
+/** The operation parameter that sets a script's timeout, in seconds (SCRIPT_LIMITS.timeoutSeconds without it). */
+export const SCRIPT_TIMEOUT_PARAMETER = 'TimeoutSeconds';
+/** The scripts an agent runs, by their file's extension: a shell script, or PowerShell on Windows. */
+export const SCRIPT_EXTENSIONS = ['.sh', '.ps1'] as const;
+
+/**
+ * What a Script operation runs: the device's installed version of the operation's package (its
+ * file in the agent's `packages/` folder), with the portal's Ed25519 signature of `scriptSigningText`.
+ * The agent runs it only when the signature holds under the key it pinned, the file on disk has
+ * this SHA-256, and its own allow list names the package (agent/src/scripts.ts).
+ */
+export const agentScriptSchema = z.object({
+  packageId: z.uuid(),
+  packageName: z.string(),
+  packageVersionId: z.uuid(),
+  fileName: z.string(),
+  sha256: z.string(),
+  signature: z.string(),
+});
+export type AgentScript = z.infer<typeof agentScriptSchema>;
+
+/** The text the portal signs for a script: what it is (version and file) and what it holds (its SHA-256). */
+export function scriptSigningText(script: Pick<AgentScript, 'packageVersionId' | 'fileName' | 'sha256'>): string {
+  return ['cfs-script-v1', script.packageVersionId, script.fileName, script.sha256.toLowerCase()].join('\n');
+}
+
+export const SCRIPT_MESSAGES = {
+  notInstalled: 'The script package is not installed on this device: install a version of it first.',
+  noScriptFile: `A Script operation runs a package whose file is a script (${SCRIPT_EXTENSIONS.join(' or ')}).`,
+} as const;
+
 export const agentOperationSchema = z.object({
   deviceOperationId: z.uuid(),
   operationId: z.uuid(),
@@ -104,6 +138,8 @@ export const agentOperationSchema = z.object({
   parameters: z.array(agentParameterSchema),
   /** Changes whenever the portal saves the operation: a OneTimeKeepAlive operation runs again after a change. */
   modified: z.date(),
+  /** A Script operation's script, signed; null for the other types, and while its package is not installed. */
+  script: agentScriptSchema.nullable(),
 });
 export type AgentOperation = z.infer<typeof agentOperationSchema>;
 
@@ -139,8 +175,31 @@ export const agentConfigurationSchema = z.object({
    * none: Removal Pending) is removed by the agent, which then reports it Removed.
    */
   packages: z.array(agentPackageSchema),
+  /**
+   * The portal's public key for scripts (Ed25519, SPKI PEM): the agent keeps the first it is given
+   * and checks every script's signature with that one, whatever later answers say.
+   */
+  scriptKey: z.string(),
 });
 export type AgentConfiguration = z.infer<typeof agentConfigurationSchema>;
+
+/**
+ * POST /v1/agent/operations/{id}/scriptruns: how a script ran on the device — its exit code (null
+ * when it did not end by itself), whether its timeout ended it, its output (each stream cut at
+ * SCRIPT_LIMITS.outputBytes), or why the agent refused to run it.
+ */
+export const agentScriptRunSchema = z.object({
+  started: z.coerce.date(),
+  durationMs: z.int().min(0),
+  sha256: z.string().max(64).nullable(),
+  exitCode: z.int().nullable(),
+  timedOut: z.boolean(),
+  refused: z.string().max(1000).nullable(),
+  stdout: z.string().max(SCRIPT_LIMITS.outputBytes),
+  stderr: z.string().max(SCRIPT_LIMITS.outputBytes),
+  truncated: z.boolean(),
+});
+export type AgentScriptRun = z.infer<typeof agentScriptRunSchema>;
 
 export const agentLogEntrySchema = z.object({
   created: z.coerce.date().optional(),

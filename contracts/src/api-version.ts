@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '2.4.0';
-export const API_DIGEST: string = '713fc19343d8590680e473f8b0157ba98b5a538c28fc70209593d068e5dd3e63';
+export const API_VERSION: string = '2.5.0';
+export const API_DIGEST: string = '8fc645bf74b009c9c26ad0989277e7366d07321de3a7ca2d6ff6cc87c6f5d6ea';

@@ -34,6 +34,7 @@ export const DEVICE_OPERATION_MESSAGES = {
   queued: 'Queued',
   hostAccessRequired:
     'Only users with the Devices.HostAccess permission may set up or run operations that read files or run commands on a device.',
+  scriptsRequired: 'Only users with the Devices.Scripts permission may set up or run scripts on a device.',
 } as const;
 
 /** `HH:mm:ss`; hours may pass 23 (a daily operation is 24:00:00). */
@@ -204,6 +205,29 @@ export type OperationLogEntry = z.infer<typeof operationLogEntrySchema>;
 
 /** The most log entries GET v1/deviceOperations/{id}/logs answers, newest first. */
 export const OPERATION_LOG_LIMIT = 200;
+
+/**
+ * GET v1/deviceOperations/{id}/scriptruns: a Script operation's runs as its agent reported them,
+ * newest first: the exit code (null when the timeout ended it or the agent refused it), the output
+ * as the agent cut it, and the agent's reason when it refused to run the script.
+ */
+export const scriptRunSchema = z.object({
+  scriptRunId: z.number().int(),
+  received: z.date(),
+  started: z.date(),
+  durationMs: z.number().int(),
+  sha256: z.string().nullable(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  refused: z.string().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  truncated: z.boolean(),
+});
+export type ScriptRun = z.infer<typeof scriptRunSchema>;
+
+/** The most runs GET v1/deviceOperations/{id}/scriptruns answers, newest first. */
+export const SCRIPT_RUN_LIMIT = 50;
 
 /** POST v1/deviceOperations/clone (spec 002 §5 Clone device operations). */
 export const cloneDeviceOperationsSchema = z.object({

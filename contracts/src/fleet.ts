@@ -3,6 +3,7 @@
  * device operations, installations, pending devices, packages and packets areas and the agent.
  * The database stores the ids.
  */
+import { HOST_ACCESS_PERMISSION, SCRIPTS_PERMISSION, type Permission } from './permissions.js';
 
 /** Operating system values (spec 002 §3: Unknown 0, WinX64 1, OsxX64 2, LinuxX64 4). */
 export const OPERATING_SYSTEMS = { Unknown: 0, WinX64: 1, OsxX64: 2, LinuxX64: 4 } as const;
@@ -25,9 +26,18 @@ export const OPERATION_TYPES = {
   ApiRead: 4,
   LocalFileRead: 5,
   Metric: 6,
+  /** Runs a script of the catalogue installed on the device (a shell or PowerShell file), with its output. */
+  Script: 7,
 } as const;
-/** The operation types that read files or run commands on a device: they need HOST_ACCESS_PERMISSION (permissions.ts). */
-export const HOST_ACCESS_OPERATION_TYPES: readonly number[] = [OPERATION_TYPES.LocalFileRead];
+
+/**
+ * The operation types that read files or run commands on a device, and the permission each one
+ * needs on top of the route's (permissions.ts): Read File, Devices.HostAccess; Script, Devices.Scripts.
+ */
+export const OPERATION_TYPE_PERMISSIONS: Readonly<Partial<Record<number, Permission>>> = {
+  [OPERATION_TYPES.LocalFileRead]: HOST_ACCESS_PERMISSION,
+  [OPERATION_TYPES.Script]: SCRIPTS_PERMISSION,
+};
 
 export const OPERATION_RESULT_TYPES = { Text: 1, Numeric: 2 } as const;
 

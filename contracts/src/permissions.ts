@@ -16,6 +16,7 @@ export const AREAS = [
   'CurrentUser',
   'Devices',
   'Devices.HostAccess',
+  'Devices.Scripts',
   'Home',
   'Locations',
   'Packages',
@@ -51,11 +52,18 @@ export type PermissionName = `${Area}:${Verb}` | 'WorkUnits:view:mine';
 export const DEFAULT_PERMISSION_PREFIX = 'CFS';
 
 /**
- * Operations that read files or run commands on a device (Read File today): set up, changed and
+ * Operations that read files on a device (Read File): set up, changed and
  * run only by holders of this permission (administrators), not by everyone who edits a device's
  * label. The agent on the device still decides what it reads (agent/src/read-allow.ts).
  */
 export const HOST_ACCESS_PERMISSION = { area: 'Devices.HostAccess', verb: 'edit' } as const satisfies Permission;
+
+/**
+ * Script operations, which run a script of the catalogue on a device: set up, changed and run only
+ * by holders of this permission (administrators). The agent still runs only scripts the portal
+ * signed, from the packages its own allow list names (agent/src/scripts.ts).
+ */
+export const SCRIPTS_PERMISSION = { area: 'Devices.Scripts', verb: 'edit' } as const satisfies Permission;
 
 // Longest names first so that "WorkUnits.Categories" is not read as "WorkUnits".
 const AREAS_BY_LENGTH = [...AREAS].sort((a, b) => b.length - a.length);

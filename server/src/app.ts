@@ -116,7 +116,7 @@ export interface BuildAppOptions extends Omit<AppDeps, 'auditedEntities'> {
  * documentation, authentication), then the areas, then the web app's files.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { db, config, verifier, secretBox, provider, principals, changes } = options;
+  const { db, config, verifier, secretBox, scriptSigner, provider, principals, changes } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: requestLogSerializers },
     logController: new OneLinePerRequest(),
@@ -195,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     verifier,
     secretBox,
+    scriptSigner,
     listener: options.listener,
     changes,
     auditedEntities: auditedEntities(AREAS),

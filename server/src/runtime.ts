@@ -8,6 +8,7 @@ import { loadOrCreateKeys, publicKeySet, type ProviderKeys } from './auth/embedd
 import { createEmbeddedProvider } from './auth/embedded/provider.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/verify.js';
 import { loadSecretBox, type SecretBox } from './crypto/secret-box.js';
+import { loadScriptSigner, type ScriptSigner } from './crypto/script-signer.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import { ChangeCounters } from './db/change-counters.js';
 import { configureActionRunner } from './engines/actions/runner.js';
@@ -31,6 +32,7 @@ export interface Runtime {
   closeDatabase(): Promise<void>;
   verifier: TokenVerifier;
   secretBox: SecretBox;
+  scriptSigner: ScriptSigner;
   /** Present when the portal runs its embedded identity provider. */
   keys?: ProviderKeys;
   provider?: Provider;
@@ -82,7 +84,19 @@ export async function openRuntime(config: Config, options: { log?: (message: str
   await changes.watch(databaseUrl, (message, error) => console.error(message, error ?? ''));
   const secretBox = await loadSecretBox(config.dataDir, config.secrets);
   configureActionRunner({ secretBox, outboundAllow: config.outboundAllow });
-  const shared = { config, db, reads, databaseUrl, listener, principals, changes, closeDatabase, secretBox };
+  const scriptSigner = await loadScriptSigner(config.dataDir);
+  const shared = {
+    config,
+    db,
+    reads,
+    databaseUrl,
+    listener,
+    principals,
+    changes,
+    closeDatabase,
+    secretBox,
+    scriptSigner,
+  };
   if (!config.oidc.embedded) return { ...shared, verifier: createTokenVerifier(config) };
   const keys = await loadOrCreateKeys(config.dataDir);
   return {

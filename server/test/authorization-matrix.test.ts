@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { DEVICE_OPERATION_MESSAGES } from '@cfs/contracts/device-operations';
 import { OPERATION_TYPES } from '@cfs/contracts/fleet';
-import { HOST_ACCESS_PERMISSION } from '@cfs/contracts/permissions';
+import { HOST_ACCESS_PERMISSION, SCRIPTS_PERMISSION } from '@cfs/contracts/permissions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeJwt } from 'jose';
 import { buildApp, requestLogSerializers } from '../src/app.js';
@@ -570,27 +570,42 @@ describe('the logs of the matrix run', () => {
 });
 
 /*
- * Operations that read files or run commands on a device need Devices.HostAccess on top of the
- * route's permission, judged on what the request sets up or runs (auth/host-access.ts). Called
- * on the test portal's own app, whose log is not the one the logs suite reads.
+ * Operations that read files or run scripts on a device need a permission of their own on top of
+ * the route's — Read File Devices.HostAccess, Script Devices.Scripts — judged on what the request
+ * sets up or runs (auth/host-access.ts). Called on the test portal's own app, whose log is not the
+ * one the logs suite reads.
  */
-describe('the authorization matrix for operations that read files on a device', () => {
-  test('every user allowed the route but without Devices.HostAccess is refused (403); administrators are not', async () => {
-    const hostAccess = `${HOST_ACCESS_PERMISSION.area}:${HOST_ACCESS_PERMISSION.verb}`;
+describe.each([
+  {
+    kind: 'Read File',
+    type: OPERATION_TYPES.LocalFileRead,
+    permission: HOST_ACCESS_PERMISSION,
+    message: DEVICE_OPERATION_MESSAGES.hostAccessRequired,
+  },
+  {
+    kind: 'Script',
+    type: OPERATION_TYPES.Script,
+    permission: SCRIPTS_PERMISSION,
+    message: DEVICE_OPERATION_MESSAGES.scriptsRequired,
+  },
+])('the authorization matrix for $kind operations', ({ kind, type, permission, message }) => {
+  test('every user allowed the route but without its permission is refused (403); administrators are not', async () => {
+    const hostAccess = `${permission.area}:${permission.verb}`;
+    const suffix = kind.replace(' ', '').toLowerCase();
     expect(BASE_ROLES.Administrator!.permissions).toContain(hostAccess);
     expect(BASE_ROLES.Operator!.permissions).not.toContain(hostAccess);
-    await createUserIn(portal, 'contoso-operator', BASE_ROLES.Operator!.permissions, tenantIds.contoso);
-    await createUserIn(portal, 'only-host-access', [hostAccess], tenantIds.contoso);
+    await createUserIn(portal, `contoso-operator-${suffix}`, BASE_ROLES.Operator!.permissions, tenantIds.contoso);
+    await createUserIn(portal, `only-${suffix}`, [hostAccess], tenantIds.contoso);
     const users = [
       ...callers.filter((caller) => caller.kind === 'user' && caller.valid && caller.home === 'contoso'),
-      await userCaller('an operator', 'contoso-operator', BASE_ROLES.Operator!.permissions, 'contoso'),
-      await userCaller(`a user with only ${hostAccess}`, 'only-host-access', [hostAccess], 'contoso'),
+      await userCaller('an operator', `contoso-operator-${suffix}`, BASE_ROLES.Operator!.permissions, 'contoso'),
+      await userCaller(`a user with only ${hostAccess}`, `only-${suffix}`, [hostAccess], 'contoso'),
     ];
     const o = objects.contoso;
     const readFile = await insertPackageWithOperation(portal, null, {
-      operationName: 'Read File (matrix)',
+      operationName: `${kind} (matrix)`,
       frequencies: [1, 2],
-      operationTypeId: OPERATION_TYPES.LocalFileRead,
+      operationTypeId: type,
     });
     const deviceOperation = (label: string) => ({
       deviceId: o.deviceId,
@@ -608,10 +623,10 @@ describe('the authorization matrix for operations that read files on a device', 
     expect(made.statusCode, made.body).toBe(200);
     const id = made.json<{ deviceOperationId: string }>().deviceOperationId;
     const packageOperation = {
-      name: 'Read File (matrix)',
+      name: `${kind} (matrix)`,
       frequencyDefinitions: [2],
       defaultInterval: '00:05:00',
-      operationType: OPERATION_TYPES.LocalFileRead,
+      operationType: type,
       operationResultTypeId: 2,
     };
     const requests: { route: string; url: string; payload?: object }[] = [
@@ -657,8 +672,7 @@ describe('the authorization matrix for operations that read files on a device', 
           wrong.push(`${said}, refused with ${expected}`);
         if (byRoute === 'allow' && expected === 403) {
           refusedForHostAccess += 1;
-          if (!response.body.includes(DEVICE_OPERATION_MESSAGES.hostAccessRequired))
-            wrong.push(`${said} without saying Devices.HostAccess is needed`);
+          if (!response.body.includes(message)) wrong.push(`${said} without saying ${permission.area} is needed`);
         }
       }
     }

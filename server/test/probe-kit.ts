@@ -70,6 +70,8 @@ export interface Objects {
   agentDeviceId: string;
   agentCredential: string;
   agentDeviceOperationId: string;
+  /** A Script operation of the agent's device (its runs are reported). */
+  agentScriptDeviceOperationId: string;
   agentCompletionToken: string;
   agentPackageId: string;
   agentPackageVersionId: string;

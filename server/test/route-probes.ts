@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import { INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { generateDeviceCredential } from '../src/auth/machine-callers.js';
@@ -106,6 +106,7 @@ export function paramValue(url: string, name: string, o: Objects, method: string
     const value = probes.param?.(url, name, o, method);
     if (value !== undefined) return value;
   }
+  if (url.startsWith('/v1/agent/operations/') && url.endsWith('/scriptruns')) return o.agentScriptDeviceOperationId;
   if (url.startsWith('/v1/agent/operations/')) return o.agentDeviceOperationId;
   if (url.startsWith('/v1/agent/installations/')) return o.agentPackageId;
   if (url.startsWith('/v1/agent/packageversions/')) return o.agentPackageVersionId;
@@ -554,10 +555,34 @@ async function agentObjects(portal: TestPortal, tenantId: string, subscriptionId
       install_status_id: INSTALL_STATUSES.Pending,
     })
     .execute();
+  // A Script operation of that package on the device, whose runs the agent reports.
+  const scriptOperation = await portal.db
+    .insertInto('operation')
+    .values({
+      package_id: pkg.package_id,
+      name: `script ${stamp()}`,
+      frequency_type_ids: [1],
+      operation_type_id: OPERATION_TYPES.Script,
+      operation_result_type_id: 1,
+    })
+    .returning('operation_id')
+    .executeTakeFirstOrThrow();
+  const scriptDeviceOperation = await portal.db
+    .insertInto('device_operation')
+    .values({
+      tenant_id: tenantId,
+      device_id: device.device_id,
+      operation_id: scriptOperation.operation_id,
+      label: `script ${stamp()}`,
+      frequency_type_id: 1,
+    })
+    .returning('device_operation_id')
+    .executeTakeFirstOrThrow();
   return {
     agentDeviceId: device.device_id,
     agentCredential: credential,
     agentDeviceOperationId: deviceOperation.device_operation_id,
+    agentScriptDeviceOperationId: scriptDeviceOperation.device_operation_id,
     agentCompletionToken: completionToken,
     agentPackageId: pkg.package_id,
     agentPackageVersionId: version.package_version_id,

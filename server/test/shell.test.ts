@@ -143,8 +143,9 @@ describe('current user and permissions', () => {
     expect(permissions).toContain('CFS.Tenants:edit');
     expect(permissions).toContain('CFS.WorkUnits.Categories:delete');
     expect(permissions).toContain('CFS.Devices.HostAccess:edit');
+    expect(permissions).toContain('CFS.Devices.Scripts:edit');
     expect(permissions).toContain('CFS.ServiceLevels:edit');
-    expect(permissions).toHaveLength(26 * 4 + 1);
+    expect(permissions).toHaveLength(27 * 4 + 1);
   });
 
   it('gives the operator staff permissions but no tenant administration', async () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
-import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
+import { FLEET_MESSAGES, FREQUENCY_TYPES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import {
   api,
   browser,
@@ -66,10 +66,15 @@ describe('a real agent', () => {
     const token = await createToken(session, { tenantId, name: uniqueName('E2E agent token') });
     const machineName = uniqueName('e2e-agent').replace(/\s+/g, '-');
 
-    agent = spawn(process.execPath, [bundle, '--portal', portalUrl(), '--data', dataDir, '--name', machineName], {
-      env: { ...process.env, CFS_AGENT_TOKEN: token.generatedToken, CFS_AGENT_POLL_MS: '1500' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const scriptsPackage = uniqueName('E2E scripts');
+    agent = spawn(
+      process.execPath,
+      [bundle, '--portal', portalUrl(), '--data', dataDir, '--name', machineName, '--script-allow', scriptsPackage],
+      {
+        env: { ...process.env, CFS_AGENT_TOKEN: token.generatedToken, CFS_AGENT_POLL_MS: '1500' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     agent.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     agent.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     const exited = new Promise<number | null>((resolve) => agent!.once('exit', (code) => resolve(code)));
@@ -158,6 +163,93 @@ describe('a real agent', () => {
       .first()
       .waitFor();
     await screenshot(page, 'agent-operation-logs');
+
+    // A script of the catalogue, on a device whose agent allows its package (--script-allow): a
+    // ScriptRunner package whose version is a shell script, installed on the device, run on demand
+    // from the drawer; its exit code and output show above its Operation Logs.
+    const { packageId: scriptPackageId } = await api<{ packageId: string }>(session, '/v1/packages', {
+      method: 'PUT',
+      body: { name: scriptsPackage, packageTypeId: PACKAGE_TYPES.ScriptRunner, tenantId, operatingSystemRidsId: [4] },
+    });
+    const upload = new FormData();
+    upload.set('packageId', scriptPackageId);
+    upload.set('version', '1.0.0');
+    upload.set('label', '1.0.0');
+    upload.set(
+      'file-0',
+      new Blob(['echo "free: $(df -P . | tail -1 | wc -l) disk"\necho "no swap" >&2\n']),
+      'check-disk.sh',
+    );
+    const uploaded = await fetch(`${portalUrl()}/v1/packages/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}` },
+      body: upload,
+    });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(200);
+    const { packageVersionId: scriptVersionId } = (await uploaded.json()) as { packageVersionId: string };
+    await api(session, `/v1/deviceInstallations/${deviceId}/packages`, {
+      method: 'POST',
+      body: [{ deviceId, packageId: scriptPackageId, packageVersionId: scriptVersionId }],
+    });
+    await until(async () => {
+      const rows = await api<{ installPackage: { packageId: string }; installedPackageVersionId: string | null }[]>(
+        session,
+        `/v1/devices/GetPackageInstallsWithVersions(deviceId=${deviceId})`,
+      );
+      return rows.some(
+        (row) => row.installPackage.packageId === scriptPackageId && row.installedPackageVersionId === scriptVersionId,
+      )
+        ? true
+        : undefined;
+    });
+    const { operationId: scriptOperationId } = await api<{ operationId: string }>(
+      session,
+      `/v1/packages/${scriptPackageId}/operations`,
+      {
+        method: 'PUT',
+        body: {
+          name: 'Check disk',
+          frequencyDefinitions: [FREQUENCY_TYPES.OnDemand],
+          defaultInterval: '00:05:00',
+          operationType: OPERATION_TYPES.Script,
+          operationResultTypeId: 1,
+        },
+      },
+    );
+    await api(session, '/v1/deviceOperations', {
+      method: 'PUT',
+      body: {
+        deviceId,
+        operationId: scriptOperationId,
+        label: 'Disk check script',
+        frequencyTypeId: FREQUENCY_TYPES.OnDemand,
+        interval: '00:05:00',
+        parameters: [],
+      },
+    });
+    await page.goto(`/${tenantId}/devices?deviceOperationsId=${deviceId}`);
+    await drawer(page)
+      .getByRole('heading', { name: `Device Operations: ${machineName}` })
+      .waitFor();
+    const scriptRow = gridRow(page, 'Disk check script');
+    await scriptRow.getByRole('button', { name: 'Enqueue' }).click();
+    await toastShown(page, FLEET_MESSAGES.deviceOperationEnqueued);
+    await scriptRow.getByRole('button', { name: 'Operation Logs' }).click();
+    const runs = drawer(page).getByRole('region', { name: 'Script runs' });
+    await runs.waitFor();
+    // The drawer reads the runs again with its Refresh until the agent's report is in.
+    await expect
+      .poll(
+        async () => {
+          await drawer(page).getByRole('button', { name: 'Refresh' }).click();
+          return runs.getByText('Exit code 0').count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(0);
+    await runs.getByLabel('Output').getByText('free: 1 disk').waitFor();
+    await runs.getByLabel('Errors').getByText('no swap').waitFor();
+    await screenshot(page, 'agent-script-run');
     const completed = await until(async () => {
       const row = await api<{ operationComplete: boolean; completionToken: string | null }>(
         session,

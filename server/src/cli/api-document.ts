@@ -9,6 +9,7 @@ import { DatabaseListener } from '../db/listener.js';
 import { PrincipalCache } from '../auth/principal-cache.js';
 import { createTokenVerifier } from '../auth/verify.js';
 import { loadConfig } from '../config.js';
+import { createScriptSigner, newScriptSigningKey } from '../crypto/script-signer.js';
 import { createSecretBox } from '../crypto/secret-box.js';
 import { ChangeCounters } from '../db/change-counters.js';
 import { connect } from '../db/database.js';
@@ -40,6 +41,7 @@ export async function buildApiDocument(): Promise<string> {
       config,
       verifier: createTokenVerifier(config, publicKeySet(keys)),
       secretBox: createSecretBox(randomBytes(32), []),
+      scriptSigner: createScriptSigner(newScriptSigningKey()),
       listener: new DatabaseListener(),
       principals: new PrincipalCache(),
       changes: new ChangeCounters(),

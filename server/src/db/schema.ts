@@ -586,6 +586,23 @@ export interface SavedView {
   user_id: string;
 }
 
+export interface ScriptRun {
+  device_id: string;
+  device_operation_id: string;
+  duration_ms: number;
+  exit_code: number | null;
+  received: Timestamp;
+  refused: string | null;
+  script_run_id: Generated<number>;
+  sha256: string | null;
+  started: Timestamp;
+  stderr: string;
+  stdout: string;
+  tenant_id: string;
+  timed_out: boolean;
+  truncated: boolean;
+}
+
 export interface ServiceLevelCalendar {
   business_hours: Json | null;
   holidays: Generated<string[]>;
@@ -984,6 +1001,7 @@ export interface DB {
   rule_match: RuleMatch;
   rule_silence: RuleSilence;
   saved_view: SavedView;
+  script_run: ScriptRun;
   service_level_calendar: ServiceLevelCalendar;
   service_level_target: ServiceLevelTarget;
   service_level_timer: ServiceLevelTimer;

@@ -12,7 +12,15 @@ import { DEMO } from './demo-ids.js';
 /** The roles every installation has. Permissions are stored without the configurable prefix. */
 const STAFF_AREAS: readonly Area[] = AREAS.filter(
   (area) =>
-    !['Tenants', 'Subscriptions', 'Settings', 'WorkUnits.Types', 'Devices.HostAccess', 'ServiceLevels'].includes(area),
+    ![
+      'Tenants',
+      'Subscriptions',
+      'Settings',
+      'WorkUnits.Types',
+      'Devices.HostAccess',
+      'Devices.Scripts',
+      'ServiceLevels',
+    ].includes(area),
 );
 export const BASE_ROLES: Record<string, { description: string; permissions: string[] }> = {
   Administrator: {
@@ -21,7 +29,7 @@ export const BASE_ROLES: Record<string, { description: string; permissions: stri
   },
   Operator: {
     description:
-      'Staff: view, create, edit and delete in the operational areas of their tenants (not operations that read files on a device); service levels they read.',
+      'Staff: view, create, edit and delete in the operational areas of their tenants (not operations that read files or run scripts on a device); service levels they read.',
     permissions: [...STAFF_AREAS.flatMap((area) => VERBS.map((verb) => `${area}:${verb}`)), 'ServiceLevels:view'],
   },
   EndUser: {

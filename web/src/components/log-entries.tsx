@@ -36,7 +36,7 @@ export function useAutoRefresh(): {
 /**
  * Log entries newest first, with a Refresh button and the Auto-Refresh (30 sec) switch, and
  * "No Logs Found." when there are none (spec 002 §2 Device Logs, §8). `leading` goes before the
- * buttons (a Back button, a heading).
+ * buttons (a Back button, a heading), `before` between them and the entries (a script's runs).
  *
  * @example
  *   const refresh = useAutoRefresh();
@@ -48,11 +48,13 @@ export function LogEntries({
   refresh,
   label,
   leading,
+  before,
 }: {
   logs: UseQueryResult<LogEntryRow[]>;
   refresh: ReturnType<typeof useAutoRefresh>;
   label: string;
   leading?: ReactNode;
+  before?: ReactNode;
 }) {
   const typed = logs.data?.some((entry) => entry.entryType !== undefined) ?? false;
   return (
@@ -69,6 +71,7 @@ export function LogEntries({
           label="Auto-Refresh (30 sec)"
         />
       </Box>
+      {before}
       {logs.isFetching && <LinearProgress />}
       {logs.data && logs.data.length === 0 && <Typography color="text.secondary">{FLEET_MESSAGES.noLogs}</Typography>}
       {logs.data && logs.data.length > 0 && (

@@ -1,6 +1,12 @@
-import type { AgentLogEntry, Enrolment, EnrolmentResult, InstallationReport } from '@cfs/contracts/agent';
+import type {
+  AgentLogEntry,
+  AgentScriptRun,
+  Enrolment,
+  EnrolmentResult,
+  InstallationReport,
+} from '@cfs/contracts/agent';
 import { AGENT_MESSAGES } from '@cfs/contracts/agent';
-import { INSTALL_STATUSES } from '@cfs/contracts/fleet';
+import { INSTALL_STATUSES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { recordAudit, type AuditActor } from '../../audit/audit.js';
 import { generateDeviceCredential, hashCredential, type MachineCaller } from '../../auth/machine-callers.js';
 import type { Db } from '../../db/database.js';
@@ -143,6 +149,58 @@ export async function addOperationLogs(
     device_operation_id: deviceOperationId,
   }));
   await db.transaction().execute((trx) => scoped(trx, device.scope).insertInto('operation_log', rows).execute());
+}
+
+/**
+ * POST /v1/agent/operations/{id}/scriptruns: how one of the device's Script operations ran (or why
+ * the agent refused to run it), kept with the operation and in the audit trail, whose entry names
+ * the exit code or the refusal.
+ */
+export async function recordScriptRun(
+  db: Db,
+  device: DeviceCaller,
+  deviceOperationId: string,
+  run: AgentScriptRun,
+): Promise<void> {
+  await ownOperation(db, device, deviceOperationId);
+  await db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, device.scope);
+    const operation = await tx
+      .selectFrom('device_operation as d')
+      .innerJoin('operation as o', 'o.operation_id', 'd.operation_id')
+      .select('o.operation_type_id')
+      .where('d.device_operation_id', '=', deviceOperationId)
+      .executeTakeFirstOrThrow();
+    if (operation.operation_type_id !== OPERATION_TYPES.Script)
+      throw new BadRequestError(AGENT_MESSAGES.notAScript, { deviceOperationId: [AGENT_MESSAGES.notAScript] });
+    await tx
+      .insertInto('script_run', {
+        device_operation_id: deviceOperationId,
+        device_id: device.deviceId,
+        tenant_id: device.tenantId,
+        received: new Date(),
+        started: run.started,
+        duration_ms: run.durationMs,
+        sha256: run.sha256,
+        exit_code: run.exitCode,
+        timed_out: run.timedOut,
+        refused: run.refused,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        truncated: run.truncated,
+      })
+      .execute();
+    await recordAudit(trx, deviceActor(device), {
+      entityType: 'deviceOperation',
+      entityId: deviceOperationId,
+      tenantId: device.tenantId,
+      action: 'run script',
+      changes: {
+        sha256: run.sha256,
+        ...(run.refused === null ? { exitCode: run.exitCode, timedOut: run.timedOut } : { refused: run.refused }),
+      },
+    });
+  });
 }
 
 /**

@@ -207,10 +207,15 @@ export function runDemoAgent(
     // The token goes through the environment, not the command line that every user of the machine can list.
     const [program, ...args] = command;
     // The demo agent runs as the portal's user, its data folder inside DATA_DIR, beside the portal's
-    // keys and database cluster. It reads only its own folder (minus its secrets): a read allow
-    // list set for some other agent in the portal's environment is not handed down to it, and
-    // nothing in the portal can widen it (the agent decides, agent/src/read-allow.ts).
-    const { CFS_AGENT_READ_ALLOW: _notForTheDemoAgent, ...environment } = process.env;
+    // keys and database cluster. It reads only its own folder (minus its secrets) and runs no
+    // script: a read or script allow list set for some other agent in the portal's environment is
+    // not handed down to it, and nothing in the portal can widen them (the agent decides,
+    // agent/src/read-allow.ts, agent/src/scripts.ts).
+    const {
+      CFS_AGENT_READ_ALLOW: _noReadsForTheDemoAgent,
+      CFS_AGENT_SCRIPT_ALLOW: _noScriptsForTheDemoAgent,
+      ...environment
+    } = process.env;
     child = spawn(program, [...args, 'run', '--portal', options.server, '--data', options.dataDir], {
       env: { ...environment, CFS_AGENT_TOKEN: options.token },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

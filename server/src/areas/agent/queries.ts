@@ -1,8 +1,20 @@
 import type { Readable } from 'node:stream';
-import type { AgentConfiguration, AgentParameter } from '@cfs/contracts/agent';
-import { FREQUENCY_TYPES, INSTALL_STATUSES, PARAMETER_SOURCES, type ParameterSource } from '@cfs/contracts/fleet';
+import {
+  scriptSigningText,
+  type AgentConfiguration,
+  type AgentParameter,
+  type AgentScript,
+} from '@cfs/contracts/agent';
+import {
+  FREQUENCY_TYPES,
+  INSTALL_STATUSES,
+  OPERATION_TYPES,
+  PARAMETER_SOURCES,
+  type ParameterSource,
+} from '@cfs/contracts/fleet';
 import { AGENT_MESSAGES } from '@cfs/contracts/agent';
 import type { Config } from '../../config.js';
+import type { ScriptSigner } from '../../crypto/script-signer.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { fileStoreOf } from '../../files/content-store.js';
 import type { Db } from '../../db/database.js';
@@ -62,11 +74,13 @@ async function resolveSecrets(
 
 /**
  * GET /v1/agent/configuration: what the agent runs, and the mark that it was heard from. OnDemand
- * operations come only while queued, with their completion token.
+ * operations come only while queued, with their completion token. A Script operation carries the
+ * device's installed version of its package, signed (`scriptSigningText`), and none while that
+ * package is not installed there; the portal's script key comes with every answer.
  */
 export async function agentConfiguration(
   db: Db,
-  box: SecretBox,
+  keys: { box: SecretBox; signer: ScriptSigner },
   publicUrl: string,
   device: DeviceCaller,
 ): Promise<AgentConfiguration> {
@@ -78,6 +92,12 @@ export async function agentConfiguration(
     scoped(db, device.scope)
       .selectFrom('device_operation as d')
       .innerJoin('operation as o', 'o.operation_id', 'd.operation_id')
+      .innerJoin('package as sp', 'sp.package_id', 'o.package_id')
+      // The device's installed version of the operation's package: what a Script operation runs.
+      .leftJoin('device_installation as si', (join) =>
+        join.onRef('si.device_id', '=', 'd.device_id').onRef('si.package_id', '=', 'o.package_id'),
+      )
+      .leftJoin('package_version as sv', 'sv.package_version_id', 'si.installed_package_version_id')
       .select([
         'd.device_operation_id',
         'd.operation_id',
@@ -91,6 +111,11 @@ export async function agentConfiguration(
         'd.operation_complete',
         'd.parameters',
         'd.modified',
+        'o.package_id',
+        'sp.name as package_name',
+        'sv.package_version_id as script_version_id',
+        'sv.file_name as script_file_name',
+        'sv.file_sha256 as script_sha256',
       ])
       .where('d.device_id', '=', device.deviceId)
       .where('d.enabled', '=', true)
@@ -127,7 +152,7 @@ export async function agentConfiguration(
   const secretNames = [...parsed.values()]
     .flat()
     .flatMap((p) => (p.source === 'SecuredValue' && p.value ? [p.value] : []));
-  const secrets = await resolveSecrets(db, box, device, secretNames);
+  const secrets = await resolveSecrets(db, keys.box, device, secretNames);
   const resolve = (p: { name: string; source: ParameterSource; value: string | null }): AgentParameter =>
     p.source === 'SecuredValue' ? { ...p, value: p.value === null ? null : (secrets.get(p.value) ?? null) } : p;
 
@@ -151,6 +176,7 @@ export async function agentConfiguration(
       completionToken: op.frequency_type_id === FREQUENCY_TYPES.OnDemand ? op.completion_token : null,
       parameters: (parsed.get(op.device_operation_id) ?? []).map(resolve),
       modified: op.modified,
+      script: scriptOf(op, keys.signer),
     })),
     packages: packages.map((pkg) => ({
       packageId: pkg.package_id,
@@ -165,7 +191,32 @@ export async function agentConfiguration(
       installStatusId: pkg.install_status_id,
       installedPackageVersionId: pkg.installed_package_version_id,
     })),
+    scriptKey: keys.signer.publicKey,
   };
+}
+
+/** A Script operation's installed script, signed; none for other types or while its package is not installed. */
+function scriptOf(
+  op: {
+    operation_type_id: number;
+    package_id: string;
+    package_name: string;
+    script_version_id: string | null;
+    script_file_name: string | null;
+    script_sha256: string | null;
+  },
+  signer: ScriptSigner,
+): AgentScript | null {
+  if (op.operation_type_id !== OPERATION_TYPES.Script) return null;
+  if (op.script_version_id === null || op.script_file_name === null || op.script_sha256 === null) return null;
+  const script = {
+    packageId: op.package_id,
+    packageName: op.package_name,
+    packageVersionId: op.script_version_id,
+    fileName: op.script_file_name,
+    sha256: op.script_sha256.toLowerCase(),
+  };
+  return { ...script, signature: signer.sign(scriptSigningText(script)) };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   agentConfigurationSchema,
   agentInventorySchema,
   agentLogBatchSchema,
+  agentScriptRunSchema,
   enrolmentResultSchema,
   enrolmentSchema,
   installationReportSchema,
@@ -27,6 +28,7 @@ import {
   addOperationLogs,
   completeOperation,
   enrol,
+  recordScriptRun,
   reportInstallation,
   type DeviceCaller,
   type TokenCaller,
@@ -69,7 +71,7 @@ function tokenOf(request: Parameters<typeof machineOf>[0]): TokenCaller {
  * its enrolment token is revoked.
  */
 export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
-  ({ db, config, secretBox, listener }) =>
+  ({ db, config, secretBox, scriptSigner, listener }) =>
   async (app) => {
     app.post(
       '/v1/agent/enrol',
@@ -124,7 +126,12 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         // Begun before the read: a change committed while reading wakes the wait instead of being missed.
         const wait = waitSeconds > 0 && known ? waits.begin(device.deviceId) : undefined;
         try {
-          let configuration = await agentConfiguration(db, secretBox, config.publicUrl, device);
+          let configuration = await agentConfiguration(
+            db,
+            { box: secretBox, signer: scriptSigner },
+            config.publicUrl,
+            device,
+          );
           let tag = configurationTag(configuration);
           if (wait && matchesIfNoneMatch(known, tag)) {
             // The agent going away ends the wait too (it stopped, or its session ended).
@@ -133,7 +140,12 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
             await wait.changed;
             clearTimeout(timer);
             if (reply.raw.closed) return reply.code(304).send(null);
-            configuration = await agentConfiguration(db, secretBox, config.publicUrl, device);
+            configuration = await agentConfiguration(
+              db,
+              { box: secretBox, signer: scriptSigner },
+              config.publicUrl,
+              device,
+            );
             tag = configurationTag(configuration);
             if (matchesIfNoneMatch(known, tag)) return reply.header('ETag', tag).code(304).send(null);
           }
@@ -224,6 +236,26 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       },
       async (request, reply) => {
         await addOperationLogs(db, deviceOf(request), request.params.deviceOperationId, request.body.entries);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/v1/agent/operations/:deviceOperationId/scriptruns',
+      {
+        config: byDevice,
+        schema: {
+          tags,
+          operationId: 'addAgentScriptRun',
+          summary: 'Report how a Script operation ran on the device',
+          description:
+            'Its exit code and output (each stream cut at 64 KiB by the agent), or why the agent refused to run the script.',
+          params: operationParams,
+          body: agentScriptRunSchema,
+        },
+      },
+      async (request, reply) => {
+        await recordScriptRun(db, deviceOf(request), request.params.deviceOperationId, request.body);
         return reply.code(204).send();
       },
     );

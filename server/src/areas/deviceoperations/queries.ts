@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import {
   OPERATION_LOG_LIMIT,
+  SCRIPT_RUN_LIMIT,
   type DeviceOperation,
   type PacketInfo,
   type Operation,
   type OperationLogEntry,
+  type ScriptRun,
 } from '@cfs/contracts/device-operations';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
@@ -75,7 +77,8 @@ async function findOperation(db: Db, scope: TenantScope, operationId: string): P
 }
 
 /** GET v1/deviceOperations/{id}/logs: newest first, at most OPERATION_LOG_LIMIT. */
-export async function findOperationLogs(db: Db, scope: TenantScope, id: string): Promise<OperationLogEntry[]> {
+/** Throws 404 unless the device operation is one the caller may read. */
+async function deviceOperationThere(db: Db, scope: TenantScope, id: string): Promise<void> {
   orNotFound(
     await scoped(db, scope)
       .selectFrom('device_operation')
@@ -84,6 +87,10 @@ export async function findOperationLogs(db: Db, scope: TenantScope, id: string):
       .executeTakeFirst(),
     'The device operation',
   );
+}
+
+export async function findOperationLogs(db: Db, scope: TenantScope, id: string): Promise<OperationLogEntry[]> {
+  await deviceOperationThere(db, scope, id);
   const rows = await scoped(db, scope)
     .selectFrom('operation_log')
     .select(['log_entry_id', 'created', 'entry_type', 'detail'])
@@ -97,5 +104,30 @@ export async function findOperationLogs(db: Db, scope: TenantScope, id: string):
     created: row.created,
     entryType: row.entry_type,
     detail: row.detail,
+  }));
+}
+
+/** GET v1/deviceOperations/{id}/scriptruns: the operation's latest script runs, newest first. */
+export async function findScriptRuns(db: Db, scope: TenantScope, id: string): Promise<ScriptRun[]> {
+  await deviceOperationThere(db, scope, id);
+  const rows = await scoped(db, scope)
+    .selectFrom('script_run')
+    .selectAll()
+    .where('device_operation_id', '=', id)
+    .orderBy('script_run_id', 'desc')
+    .limit(SCRIPT_RUN_LIMIT)
+    .execute();
+  return rows.map((row) => ({
+    scriptRunId: Number(row.script_run_id),
+    received: row.received,
+    started: row.started,
+    durationMs: row.duration_ms,
+    sha256: row.sha256,
+    exitCode: row.exit_code,
+    timedOut: row.timed_out,
+    refused: row.refused,
+    stdout: row.stdout,
+    stderr: row.stderr,
+    truncated: row.truncated,
   }));
 }

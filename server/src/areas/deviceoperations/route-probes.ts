@@ -13,6 +13,7 @@ export const probes: AreaProbes = {
     'POST /v1/deviceOperations/:id/enqueueOnDemand': 'Devices:edit',
     'POST /v1/deviceOperations/:id/dequeueOnDemand': 'Devices:edit',
     'GET /v1/deviceOperations/:id/logs': 'Devices:view',
+    'GET /v1/deviceOperations/:id/scriptruns': 'Devices:view',
     'GET /v1/operations/GetAvailableOperationsForDevice': 'Devices:view',
   },
   bodies: {

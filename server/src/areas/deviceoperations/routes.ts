@@ -8,6 +8,7 @@ import {
   deviceOperationInputSchema,
   deviceOperationSchema,
   operationLogEntrySchema,
+  scriptRunSchema,
 } from '@cfs/contracts/device-operations';
 import { OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
 import type { AppDeps } from '../../app-deps.js';
@@ -25,7 +26,13 @@ import {
   setQueued,
   updateDeviceOperation,
 } from './commands.js';
-import { availableOperationsBase, deviceOperationsBase, findDeviceOperation, findOperationLogs } from './queries.js';
+import {
+  availableOperationsBase,
+  deviceOperationsBase,
+  findDeviceOperation,
+  findOperationLogs,
+  findScriptRuns,
+} from './queries.js';
 import { availableOperationsResource, deviceOperationEntity } from './resources.js';
 
 const tags = ['Device operations'];
@@ -143,6 +150,21 @@ export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         },
       },
       async (request) => findOperationLogs(db, principalOf(request).tenantScope, request.params.id),
+    );
+
+    app.get(
+      '/v1/deviceOperations/:id/scriptruns',
+      {
+        config: { permission: 'Devices:view' },
+        schema: {
+          tags,
+          operationId: 'getDeviceOperationScriptRuns',
+          summary: "Get a Script operation's runs, with their exit codes and output",
+          params,
+          response: { 200: z.array(scriptRunSchema) },
+        },
+      },
+      async (request) => findScriptRuns(db, principalOf(request).tenantScope, request.params.id),
     );
 
     // GET v1/operations/GetAvailableOperationsForDevice(tenantId={guid},operatingSystemId={n}) arrives

@@ -6,6 +6,7 @@ import type {
   DeviceOperationInput,
   Operation as OperationEntity,
   OperationLogEntry as OperationLogEntryEntity,
+  ScriptRun as ScriptRunEntity,
 } from '@cfs/contracts/device-operations';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
 import { apiGet, apiSend } from '../../lib/api-client';
@@ -21,6 +22,7 @@ export type DeviceOperation = JsonOf<DeviceOperationEntity>;
 export type Operation = JsonOf<OperationEntity>;
 export type AvailableOperation = JsonOf<AvailableOperationEntity>;
 export type OperationLogEntry = JsonOf<OperationLogEntryEntity>;
+export type ScriptRun = JsonOf<ScriptRunEntity>;
 
 /** GET v1/operations/GetAvailableOperationsForDevice(tenantId,operatingSystemId): the picker's list path. */
 export function availableOperationsPath(tenantId: string, operatingSystemId: number): string {
@@ -113,14 +115,24 @@ export function useCloneDeviceOperations() {
 }
 
 /** GET v1/deviceOperations/{id}/logs; `refetchInterval` for Auto-Refresh (30 sec). */
-export function useOperationLogs(id: string | null, refetchInterval: number | false) {
+/** One of a device operation's own lists (`logs`, `scriptruns`), read again every `refetchInterval`. */
+function useDeviceOperationPart<T>(id: string | null, part: 'logs' | 'scriptruns', refetchInterval: number | false) {
   return useQuery({
-    queryKey: ['deviceOperation', id ?? '', 'logs'],
+    queryKey: ['deviceOperation', id ?? '', part],
     queryFn: ({ signal }) =>
       isGuid(id)
-        ? apiGet<OperationLogEntry[]>(`${DEVICE_OPERATIONS_PATH}/${pathId(id)}/logs`, undefined, { signal })
+        ? apiGet<T[]>(`${DEVICE_OPERATIONS_PATH}/${pathId(id)}/${part}`, undefined, { signal })
         : Promise.reject(notFoundError()),
     enabled: id !== null,
     refetchInterval,
   });
+}
+
+export function useOperationLogs(id: string | null, refetchInterval: number | false) {
+  return useDeviceOperationPart<OperationLogEntry>(id, 'logs', refetchInterval);
+}
+
+/** A Script operation's runs, newest first, with their exit codes and output. */
+export function useScriptRuns(id: string | null, refetchInterval: number | false) {
+  return useDeviceOperationPart<ScriptRun>(id, 'scriptruns', refetchInterval);
 }

@@ -3,8 +3,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { FLEET_POLLING_MS, HOST_ACCESS_OPERATION_TYPES, INSTALL_STATUSES, OPERATION_TYPES } from '@cfs/contracts/fleet';
-import { HOST_ACCESS_PERMISSION } from '@cfs/contracts/permissions';
+import { FLEET_POLLING_MS, INSTALL_STATUSES, OPERATION_TYPES, OPERATION_TYPE_PERMISSIONS } from '@cfs/contracts/fleet';
 import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -41,9 +40,12 @@ export function DeviceOperationPicker({
   onBack: () => void;
 }) {
   const list = useListState({ storage: 'memory', defaults: { sort: [{ field: 'name', direction: 'asc' }] } });
-  // Read File and its kind need Devices.HostAccess (the server refuses them with 403): shown, not offered.
-  const hostAccess = usePermissions().allows(HOST_ACCESS_PERMISSION);
-  const offered = (row: AvailableOperation) => hostAccess || !HOST_ACCESS_OPERATION_TYPES.includes(row.operationType);
+  // Read File needs Devices.HostAccess and Script Devices.Scripts (the server refuses them with 403): shown, not offered.
+  const permissions = usePermissions();
+  const offered = (row: AvailableOperation) => {
+    const needed = OPERATION_TYPE_PERMISSIONS[row.operationType];
+    return needed === undefined || permissions.allows(needed);
+  };
   const pick = (row: AvailableOperation) => offered(row) && onPick(row);
   const installedOnly = useInstalledPackageFilter(device.deviceId);
   const columns: GridColDef<AvailableOperation>[] = [
