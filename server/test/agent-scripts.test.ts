@@ -9,7 +9,8 @@ import type { DeviceInstallation } from '@cfs/contracts/devices';
 import { FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
-import { createSubscriptionAs, createTenantAs, createTokenAs, unique } from './factories.js';
+import { BASE_ROLES } from '../src/db/seed.js';
+import { createSubscriptionAs, createTenantAs, createTokenAs, createUserIn, unique } from './factories.js';
 import { createListeningPortal, type TestPortal } from './harness.js';
 import { repositoryRoot, until } from './processes.js';
 import { multipart } from './upload-helpers.js';
@@ -272,7 +273,7 @@ describe('scripts on a real agent', () => {
     expect(changed.stdout).toBe('');
   }, 120_000);
 
-  it('may be set up only by holders of Devices.Scripts: an operator is refused', async () => {
+  it('is chosen only by holders of Devices.Scripts: an operator of the tenant may not set one up, upload a version of it, or install another one', async () => {
     const packageId = (
       await scoped(portal.db, ALL_TENANTS)
         .selectFrom('package')
@@ -281,18 +282,53 @@ describe('scripts on a real agent', () => {
         .where('tenant_id', '=', tenantId)
         .executeTakeFirstOrThrow()
     ).package_id;
-    const refused = await portal.as('operator', {
-      method: 'PUT',
-      url: `/v1/packages/${packageId}/operations`,
-      payload: {
-        name: 'Operator script',
-        frequencyDefinitions: [FREQUENCY_TYPES.OnDemand],
-        defaultInterval: '00:05:00',
-        operationType: OPERATION_TYPES.Script,
-        operationResultTypeId: 1,
-      },
+    const staff = `scripts-operator-${unique()}`;
+    await createUserIn(portal, staff, BASE_ROLES.Operator!.permissions, tenantId);
+    const refusedForScripts = (response: { statusCode: number; body: string }) => {
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.body).toContain(DEVICE_OPERATION_MESSAGES.scriptsRequired);
+    };
+    refusedForScripts(
+      await portal.as(staff, {
+        method: 'PUT',
+        url: `/v1/packages/${packageId}/operations`,
+        payload: {
+          name: 'Operator script',
+          frequencyDefinitions: [FREQUENCY_TYPES.OnDemand],
+          defaultInterval: '00:05:00',
+          operationType: OPERATION_TYPES.Script,
+          operationResultTypeId: 1,
+        },
+      }),
+    );
+    refusedForScripts(
+      await portal.as(staff, {
+        method: 'POST',
+        url: '/v1/packages/upload',
+        ...multipart({ packageId, version: '9.0.0', label: '9.0.0' }, { fileName: 'check.sh', content: 'id\n' }),
+      }),
+    );
+    const versions = await portal.db
+      .selectFrom('package_version')
+      .select(['package_version_id', 'version'])
+      .where('package_id', '=', packageId)
+      .execute();
+    expect(versions.map((row) => row.version)).not.toContain('9.0.0');
+    const older = versions.find((row) => row.version === '1.0.0')!.package_version_id;
+    refusedForScripts(
+      await portal.as(staff, {
+        method: 'POST',
+        url: `/v1/deviceInstallations/${deviceId}/packages`,
+        payload: [{ deviceId, packageId, packageVersionId: older }],
+      }),
+    );
+    // Saving the device's choices as they are changes no script: the operator may.
+    const current = versions.find((row) => row.version === '2.0.0')!.package_version_id;
+    const kept = await portal.as(staff, {
+      method: 'POST',
+      url: `/v1/deviceInstallations/${deviceId}/packages`,
+      payload: [{ deviceId, packageId, packageVersionId: current }],
     });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.body).toContain(DEVICE_OPERATION_MESSAGES.scriptsRequired);
+    expect(kept.statusCode, kept.body).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { DEVICE_OPERATION_MESSAGES } from '@cfs/contracts/device-operations';
-import { OPERATION_TYPE_PERMISSIONS } from '@cfs/contracts/fleet';
+import { OPERATION_TYPES, OPERATION_TYPE_PERMISSIONS } from '@cfs/contracts/fleet';
 import { SCRIPTS_PERMISSION } from '@cfs/contracts/permissions';
+import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import type { Principal } from './principal.js';
 
@@ -21,4 +22,26 @@ export function requireHostAccess(user: Principal, operationTypeIds: readonly nu
         : DEVICE_OPERATION_MESSAGES.hostAccessRequired,
     );
   }
+}
+
+/**
+ * Refuses (403) a caller without Devices.Scripts who changes what a Script operation runs: a new
+ * version of a package that has Script operations, or the version of one installed on a device.
+ * Setting up the operation is not the only way to choose a script: its content is the installed
+ * version's file.
+ */
+export async function requireScriptsForPackages(
+  executor: Db,
+  user: Principal,
+  packageIds: readonly string[],
+): Promise<void> {
+  if (packageIds.length === 0 || user.permissions.allows(SCRIPTS_PERMISSION)) return;
+  const script = await executor
+    .selectFrom('operation')
+    .select('operation_id')
+    .where('package_id', 'in', [...new Set(packageIds)])
+    .where('operation_type_id', '=', OPERATION_TYPES.Script)
+    .limit(1)
+    .executeTakeFirst();
+  if (script) throw new HttpError(403, DEVICE_OPERATION_MESSAGES.scriptsRequired);
 }

@@ -7,6 +7,7 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { BadRequestError } from '../../http/errors.js';
+import { requireScriptsForPackages } from '../../auth/host-access.js';
 import { lockDevice } from './commands.js';
 import { findDevice } from './queries.js';
 
@@ -118,6 +119,17 @@ export async function saveInstallations(
       (
         await tx.selectFrom('device_installation').selectAll().where('device_id', '=', deviceId).forUpdate().execute()
       ).map((row) => [row.package_id, row]),
+    );
+    // The installed version of a script package is the script its Script operations run: choosing
+    // another one (or none) is choosing a script.
+    const wantedVersion = (choice: InstallationChoice) =>
+      choice.packageVersionId === NO_VERSION ? null : choice.packageVersionId;
+    await requireScriptsForPackages(
+      trx,
+      user,
+      choices
+        .filter((choice) => (existing.get(choice.packageId)?.package_version_id ?? null) !== wantedVersion(choice))
+        .map((choice) => choice.packageId),
     );
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     const now = new Date();

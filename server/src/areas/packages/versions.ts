@@ -15,6 +15,7 @@ import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { strictInput } from '../../http/strict-bodies.js';
 import { lockPackage, unreferenced } from './commands.js';
 import { packageVersionEntity } from './resource.js';
+import { requireScriptsForPackages } from '../../auth/host-access.js';
 
 /** One part of a multipart upload as the route reads it. */
 export type UploadPart =
@@ -107,6 +108,8 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
 
     return await db.transaction().execute(async (trx) => {
       const pkg = await lockPackage(scoped(trx, user.tenantScope), user, packageId);
+      // A new version of a script is a new script to run: Devices.Scripts, as setting one up is.
+      await requireScriptsForPackages(trx, user, [pkg.package_id]);
       // The package decides the tenant; a different one named beside it is a mistake, not a move.
       if (tenantId && tenantId.toLowerCase() !== (pkg.tenant_id ?? ''))
         throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { tenantId: ['The tenant is not the package’s.'] });
