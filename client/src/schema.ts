@@ -1550,6 +1550,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deviceOperations/runScript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a Script operation on several devices
+         * @description Each device's on-demand device operation of the script (made when it has none) is queued, with the timeout given; a device without the script's package installed is left as it is.
+         *
+         *     Who may call it: A signed-in user with the permission Devices.Scripts edit, within the tenants they may work in.
+         */
+        post: operations["runScriptOnDevices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/deviceOperations/{id}": {
         parameters: {
             query?: never;
@@ -9043,6 +9065,57 @@ export interface operations {
                         message: string;
                         deviceOperationIds: string[];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    runScriptOnDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operationId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                 *       "deviceIds": [
+                 *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+                 *       ],
+                 *       "timeoutSeconds": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    operationId: string;
+                    deviceIds: string[];
+                    timeoutSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        deviceId: string;
+                        deviceName: string;
+                        deviceOperationId: string | null;
+                        queued: boolean;
+                        message: string;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listResponseSchema } from './api.js';
+import { SCRIPT_LIMITS } from './agent.js';
 import { guid } from './fields.js';
 import { FLEET_LIMITS, FLEET_MESSAGES, FREQUENCY_TYPES, PARAMETER_SOURCES } from './fleet.js';
 
@@ -35,6 +36,9 @@ export const DEVICE_OPERATION_MESSAGES = {
   hostAccessRequired:
     'Only users with the Devices.HostAccess permission may set up or run operations that read files or run commands on a device.',
   scriptsRequired: 'Only users with the Devices.Scripts permission may set up or run scripts on a device.',
+  notAScript: 'This operation does not run a script.',
+  scriptQueued: 'Queued.',
+  scriptNotInstalled: 'Its script package is not installed on this device: install it first.',
 } as const;
 
 /** `HH:mm:ss`; hours may pass 23 (a daily operation is 24:00:00). */
@@ -239,3 +243,31 @@ export const cloneDeviceOperationsSchema = z.object({
 export type CloneDeviceOperations = z.infer<typeof cloneDeviceOperationsSchema>;
 
 export const cloneResultSchema = z.object({ message: z.string(), deviceOperationIds: z.array(z.uuid()) });
+
+/** The most devices one Run Script call queues a script on. */
+export const RUN_SCRIPT_MAX_DEVICES = 500;
+
+/**
+ * POST v1/deviceOperations/runScript: a Script operation queued on each chosen device, on demand —
+ * its device operation of that script (made when it has none), with the timeout given.
+ */
+export const runScriptSchema = z.object({
+  operationId: guid(DEVICE_OPERATION_MESSAGES.operationRequired),
+  deviceIds: z
+    .array(guid(DEVICE_OPERATION_MESSAGES.deviceRequired))
+    .min(1, DEVICE_OPERATION_MESSAGES.deviceRequired)
+    .max(RUN_SCRIPT_MAX_DEVICES),
+  /** Seconds (1 to SCRIPT_LIMITS.timeoutSecondsMax); the operation's own, or 5 minutes, without it. */
+  timeoutSeconds: z.int().min(1).max(SCRIPT_LIMITS.timeoutSecondsMax).optional(),
+});
+export type RunScript = z.infer<typeof runScriptSchema>;
+
+/** What Run Script did on each device: the run queued, or why not. */
+export const scriptDispatchSchema = z.object({
+  deviceId: z.uuid(),
+  deviceName: z.string(),
+  deviceOperationId: z.uuid().nullable(),
+  queued: z.boolean(),
+  message: z.string(),
+});
+export type ScriptDispatch = z.infer<typeof scriptDispatchSchema>;

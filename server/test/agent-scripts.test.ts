@@ -4,13 +4,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_OPERATION_MESSAGES, type ScriptRun } from '@cfs/contracts/device-operations';
+import { DEVICE_OPERATION_MESSAGES, type ScriptDispatch, type ScriptRun } from '@cfs/contracts/device-operations';
 import type { DeviceInstallation } from '@cfs/contracts/devices';
 import { FREQUENCY_TYPES, INSTALL_STATUSES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { BASE_ROLES } from '../src/db/seed.js';
-import { createSubscriptionAs, createTenantAs, createTokenAs, createUserIn, unique } from './factories.js';
+import {
+  createDevice,
+  createSubscriptionAs,
+  createTenantAs,
+  createTokenAs,
+  createUserIn,
+  unique,
+} from './factories.js';
+import { insertPackageWithOperation } from './fleet-factories.js';
 import { createListeningPortal, type TestPortal } from './harness.js';
 import { repositoryRoot, until } from './processes.js';
 import { multipart } from './upload-helpers.js';
@@ -32,6 +40,7 @@ const output: string[] = [];
 let dataDir = '';
 let tenantId = '';
 let deviceId = '';
+let subscriptionId = '';
 
 async function api<T>(method: 'GET' | 'PUT' | 'POST', url: string, payload?: object, user = 'admin'): Promise<T> {
   const response = await portal.as(user, { method, url, ...(payload === undefined ? {} : { payload }) });
@@ -44,6 +53,7 @@ beforeAll(async () => {
   portal = await createListeningPortal();
   tenantId = (await createTenantAs(portal, 'admin')).tenantId;
   const subscription = await createSubscriptionAs(portal, 'admin', tenantId);
+  subscriptionId = subscription.subscriptionId;
   const token = (await createTokenAs(portal, 'admin', tenantId)).generatedToken;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfs-scripts-agent-'));
   const machineName = `scripts-${unique()}`;
@@ -273,6 +283,62 @@ describe('scripts on a real agent', () => {
     expect(changed.stdout).toBe('');
   }, 120_000);
 
+  it('queues a script on several devices at once: where its package is installed it runs, elsewhere it says so', async () => {
+    const script = await installedScript(ALLOWED, '3.0.0', 'echo "fleet run"\n');
+    const { operationId } = await api<{ operationId: string }>('PUT', `/v1/packages/${script.packageId}/operations`, {
+      name: 'Fleet check',
+      frequencyDefinitions: [FREQUENCY_TYPES.OnDemand],
+      defaultInterval: '00:05:00',
+      operationType: OPERATION_TYPES.Script,
+      operationResultTypeId: 1,
+    });
+    const bare = await createDevice(portal, tenantId, subscriptionId, { name: 'no-agent' });
+    const dispatched = await api<ScriptDispatch[]>('POST', '/v1/deviceOperations/runScript', {
+      operationId,
+      deviceIds: [deviceId, bare.deviceId],
+      timeoutSeconds: 60,
+    });
+    const byDevice = new Map(dispatched.map((row) => [row.deviceId, row]));
+    expect(byDevice.get(bare.deviceId)).toMatchObject({
+      queued: false,
+      deviceOperationId: null,
+      message: DEVICE_OPERATION_MESSAGES.scriptNotInstalled,
+    });
+    const queued = byDevice.get(deviceId)!;
+    expect(queued).toMatchObject({ queued: true, message: DEVICE_OPERATION_MESSAGES.scriptQueued });
+    let runs: ScriptRun[] = [];
+    await until(
+      async () => {
+        runs = await api<ScriptRun[]>('GET', `/v1/deviceOperations/${queued.deviceOperationId}/scriptruns`);
+        return runs.length > 0;
+      },
+      `the fleet run\n${output.join('\n')}`,
+      30_000,
+    );
+    expect(runs[0]).toMatchObject({ exitCode: 0, stdout: 'fleet run\n' });
+    // Queued again, the same device operation runs again (none is made twice), with its timeout.
+    const again = await api<ScriptDispatch[]>('POST', '/v1/deviceOperations/runScript', {
+      operationId,
+      deviceIds: [deviceId],
+    });
+    expect(again[0]?.deviceOperationId).toBe(queued.deviceOperationId);
+    const made = await scoped(portal.db, ALL_TENANTS)
+      .selectFrom('device_operation')
+      .select(['device_operation_id', 'parameters'])
+      .where('operation_id', '=', operationId)
+      .execute();
+    expect(made).toHaveLength(1);
+    expect(made[0]?.parameters).toEqual([{ Name: 'TimeoutSeconds', Source: 'PortalEntry', Value: '60' }]);
+    // An operation that is not a script is refused, naming it.
+    const notAScript = await portal.as('admin', {
+      method: 'POST',
+      url: '/v1/deviceOperations/runScript',
+      payload: { operationId: (await insertPackageWithOperation(portal, tenantId)).operationId, deviceIds: [deviceId] },
+    });
+    expect(notAScript.statusCode).toBe(400);
+    expect(notAScript.body).toContain(DEVICE_OPERATION_MESSAGES.notAScript);
+  }, 90_000);
+
   it('is chosen only by holders of Devices.Scripts: an operator of the tenant may not set one up, upload a version of it, or install another one', async () => {
     const packageId = (
       await scoped(portal.db, ALL_TENANTS)
@@ -323,7 +389,14 @@ describe('scripts on a real agent', () => {
       }),
     );
     // Saving the device's choices as they are changes no script: the operator may.
-    const current = versions.find((row) => row.version === '2.0.0')!.package_version_id;
+    const current = (
+      await scoped(portal.db, ALL_TENANTS)
+        .selectFrom('device_installation')
+        .select('package_version_id')
+        .where('device_id', '=', deviceId)
+        .where('package_id', '=', packageId)
+        .executeTakeFirstOrThrow()
+    ).package_version_id;
     const kept = await portal.as(staff, {
       method: 'POST',
       url: `/v1/deviceInstallations/${deviceId}/packages`,

@@ -72,6 +72,8 @@ export interface Objects {
   agentDeviceOperationId: string;
   /** A Script operation of the agent's device (its runs are reported). */
   agentScriptDeviceOperationId: string;
+  /** That Script operation of the package (Run Script queues it on devices). */
+  agentScriptOperationId: string;
   agentCompletionToken: string;
   agentPackageId: string;
   agentPackageVersionId: string;

@@ -583,6 +583,7 @@ async function agentObjects(portal: TestPortal, tenantId: string, subscriptionId
     agentCredential: credential,
     agentDeviceOperationId: deviceOperation.device_operation_id,
     agentScriptDeviceOperationId: scriptDeviceOperation.device_operation_id,
+    agentScriptOperationId: scriptOperation.operation_id,
     agentCompletionToken: completionToken,
     agentPackageId: pkg.package_id,
     agentPackageVersionId: version.package_version_id,

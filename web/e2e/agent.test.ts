@@ -216,7 +216,7 @@ describe('a real agent', () => {
         },
       },
     );
-    await api(session, '/v1/deviceOperations', {
+    const scriptDeviceOperation = await api<{ deviceOperationId: string }>(session, '/v1/deviceOperations', {
       method: 'PUT',
       body: {
         deviceId,
@@ -250,6 +250,28 @@ describe('a real agent', () => {
     await runs.getByLabel('Output').getByText('free: 1 disk').waitFor();
     await runs.getByLabel('Errors').getByText('no swap').waitFor();
     await screenshot(page, 'agent-script-run');
+
+    // The same script on the devices checked in the grid: Run Script queues it on each.
+    await page.goto(`/${tenantId}/devices`);
+    await searchGrid(page, machineName);
+    await checkRow(gridRow(page, machineName));
+    await page.getByRole('button', { name: 'Run Script' }).click();
+    const runDialog = page.getByRole('dialog', { name: 'Run Script' });
+    await runDialog.getByRole('combobox', { name: 'Script' }).click();
+    await page.getByRole('option', { name: new RegExp(`^Check disk \\(${scriptsPackage}\\)$`) }).click();
+    await runDialog.getByLabel('Timeout (seconds)').fill('0');
+    await runDialog.getByText('A whole number from 1 to 3600.').waitFor();
+    await runDialog.getByLabel('Timeout (seconds)').fill('30');
+    await screenshot(page, 'agent-run-script-dialog');
+    await runDialog.getByRole('button', { name: 'Run' }).click();
+    await toastShown(page, '1 device queued.');
+    await until(async () => {
+      const scriptRuns = await api<{ exitCode: number | null }[]>(
+        session,
+        `/v1/deviceOperations/${scriptDeviceOperation.deviceOperationId}/scriptruns`,
+      );
+      return scriptRuns.length >= 2 ? true : undefined;
+    });
     const completed = await until(async () => {
       const row = await api<{ operationComplete: boolean; completionToken: string | null }>(
         session,

@@ -18,9 +18,9 @@ export interface BulkOutcome {
   result: BulkResult<GridRowId>;
 }
 
-/** "3 work units changed." — the noun in the singular and plural. */
-export function changedText(count: number, noun: { one: string; many: string }): string {
-  return `${count} ${count === 1 ? noun.one : noun.many} changed.`;
+/** "3 work units changed." — the noun in the singular and plural, and what was done to them (changed, queued). */
+export function changedText(count: number, noun: { one: string; many: string }, done = 'changed'): string {
+  return `${count} ${count === 1 ? noun.one : noun.many} ${done}.`;
 }
 
 /**
@@ -36,16 +36,17 @@ export function changedText(count: number, noun: { one: string; many: string }):
  */
 export type BulkOutcomeApi = ReturnType<typeof useBulkOutcome>;
 
-export function useBulkOutcome(selection: RowSelection, noun: { one: string; many: string }) {
+export function useBulkOutcome(selection: RowSelection, noun: { one: string; many: string }, done = 'changed') {
   const toast = useToast();
   const [shown, setShown] = useState<BulkOutcome | null>(null);
   return {
     shown,
     noun,
+    done,
     dismiss: () => setShown(null),
     report: (title: string, result: BulkResult<GridRowId>) => {
       selection.set(result.refused.map((refusal) => refusal.id));
-      if (result.refused.length === 0) toast.success(changedText(result.succeeded.length, noun));
+      if (result.refused.length === 0) toast.success(changedText(result.succeeded.length, noun, done));
       else setShown({ title, result });
     },
   };
@@ -58,13 +59,13 @@ export function BulkResultDialog({
   outcome: BulkOutcomeApi;
   describe?: (id: GridRowId) => string;
 }) {
-  const { shown, noun, dismiss } = outcome;
+  const { shown, noun, done, dismiss } = outcome;
   return (
     <Dialog open={shown !== null} onClose={dismiss} maxWidth="sm" fullWidth>
       <DialogTitle>{shown?.title}</DialogTitle>
       {shown && (
         <DialogContent>
-          <Typography>{changedText(shown.result.succeeded.length, noun)}</Typography>
+          <Typography>{changedText(shown.result.succeeded.length, noun, done)}</Typography>
           <Typography sx={{ mt: 1 }}>{shown.result.refused.length} refused; they stay selected:</Typography>
           <List dense aria-label="Refused">
             {shown.result.refused.map((refusal) => (

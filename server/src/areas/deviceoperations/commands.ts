@@ -7,8 +7,11 @@ import {
   type CloneDeviceOperations,
   type DeviceOperationInput,
   type ParameterDefinition,
+  type RunScript,
+  type ScriptDispatch,
 } from '@cfs/contracts/device-operations';
-import { FLEET_MESSAGES, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
+import { SCRIPT_TIMEOUT_PARAMETER } from '@cfs/contracts/agent';
+import { FLEET_MESSAGES, FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { z } from 'zod';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import { requireHostAccess } from '../../auth/host-access.js';
@@ -31,7 +34,7 @@ function refuse(errors: Errors): never {
 async function lockDevice(tx: ScopedDb<Tx>, deviceId: string, field: string) {
   const device = await tx
     .selectFrom('device')
-    .select(['device_id', 'tenant_id', 'operating_system_id'])
+    .select(['device_id', 'tenant_id', 'operating_system_id', 'name'])
     .where('device_id', '=', deviceId)
     .where('is_deleted', '=', false)
     .forShare()
@@ -315,5 +318,110 @@ export async function cloneDeviceOperations(
       message: FLEET_MESSAGES.deviceOperationsCloned,
       deviceOperationIds: copies.map((copy) => copy.device_operation_id),
     };
+  });
+}
+
+/**
+ * POST v1/deviceOperations/runScript: a Script operation queued on each chosen device of the
+ * caller's — its on-demand device operation of that script (made, labelled with the operation's
+ * name, when it has none), with the timeout given — in one transaction. A device where the
+ * script's package is not installed is left as it is and said so; one the caller cannot see, or of
+ * a tenant the operation is not for, refuses the whole call.
+ */
+export async function runScriptOnDevices(db: Db, user: Principal, input: RunScript): Promise<ScriptDispatch[]> {
+  requireHostAccess(user, [OPERATION_TYPES.Script]);
+  return db.transaction().execute(async (trx) => {
+    const tx = scoped(trx, user.tenantScope);
+    const operation = await trx
+      .selectFrom('operation')
+      .select(['operation_id', 'package_id', 'name', 'operation_type_id'])
+      .where('operation_id', '=', input.operationId)
+      .executeTakeFirst();
+    if (!operation) refuse({ operationId: [M.operationNotFound] });
+    if (operation.operation_type_id !== OPERATION_TYPES.Script) refuse({ operationId: [M.notAScript] });
+    const parameters =
+      input.timeoutSeconds === undefined
+        ? []
+        : [{ Name: SCRIPT_TIMEOUT_PARAMETER, Source: 'PortalEntry' as const, Value: String(input.timeoutSeconds) }];
+    const dispatched: ScriptDispatch[] = [];
+    for (const deviceId of [...new Set(input.deviceIds.map((id) => id.toLowerCase()))].sort()) {
+      const device = await lockDevice(tx, deviceId, 'deviceIds');
+      const request: DeviceOperationInput = {
+        deviceId,
+        operationId: operation.operation_id,
+        label: operation.name,
+        referenceId: null,
+        globalSettingId: null,
+        enabled: true,
+        frequencyTypeId: FREQUENCY_TYPES.OnDemand,
+        interval: '00:05:00',
+        isInteractive: false,
+        parameters,
+      };
+      await checkAgainstOperation(tx, user, device.tenant_id, request);
+      const installed = await tx
+        .selectFrom('device_installation')
+        .select('installed_package_version_id')
+        .where('device_id', '=', deviceId)
+        .where('package_id', '=', operation.package_id)
+        .executeTakeFirst();
+      const base = { deviceId, deviceName: device.name };
+      if (!installed?.installed_package_version_id) {
+        dispatched.push({ ...base, deviceOperationId: null, queued: false, message: M.scriptNotInstalled });
+        continue;
+      }
+      const existing = await tx
+        .selectFrom('device_operation')
+        .select('device_operation_id')
+        .where('device_id', '=', deviceId)
+        .where('operation_id', '=', operation.operation_id)
+        .where('frequency_type_id', '=', FREQUENCY_TYPES.OnDemand)
+        .where('is_deleted', '=', false)
+        .where('enabled', '=', true)
+        .orderBy('created')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst();
+      const queue = {
+        completion_token: randomUUID(),
+        operation_complete: false,
+        modified: new Date(),
+        modified_by: user.userName,
+      };
+      let deviceOperationId: string;
+      if (existing) {
+        deviceOperationId = existing.device_operation_id;
+        await tx
+          .updateTable('device_operation')
+          .set({ ...queue, ...(input.timeoutSeconds === undefined ? {} : { parameters: JSON.stringify(parameters) }) })
+          .where('device_operation_id', '=', deviceOperationId)
+          .execute();
+      } else {
+        const row = await tx
+          .insertInto('device_operation', {
+            ...deviceOperationEntity.writeColumns(request),
+            ...queue,
+            device_id: device.device_id,
+            tenant_id: device.tenant_id,
+            created_by: user.userName,
+          })
+          .returning('device_operation_id')
+          .executeTakeFirstOrThrow();
+        deviceOperationId = row.device_operation_id;
+        await recordCreatedEntities(trx, device.tenant_id, [deviceOperationId]);
+      }
+      await recordAudit(trx, user, {
+        entityType: 'deviceOperation',
+        entityId: deviceOperationId,
+        tenantId: device.tenant_id,
+        action: 'enqueue',
+        changes: {
+          label: operation.name,
+          ...(input.timeoutSeconds === undefined ? {} : { timeoutSeconds: input.timeoutSeconds }),
+        },
+      });
+      dispatched.push({ ...base, deviceOperationId, queued: true, message: M.scriptQueued });
+    }
+    return dispatched;
   });
 }

@@ -6,6 +6,7 @@ export const probes: AreaProbes = {
     'GET /v1/deviceOperations': 'Devices:view',
     'GET /v1/deviceOperations/Export': 'Devices:view',
     'POST /v1/deviceOperations/clone': 'Devices:create',
+    'POST /v1/deviceOperations/runScript': 'Devices.Scripts:edit',
     'GET /v1/deviceOperations/:id': 'Devices:view',
     'PUT /v1/deviceOperations': 'Devices:create',
     'POST /v1/deviceOperations/:id': 'Devices:edit',
@@ -17,6 +18,11 @@ export const probes: AreaProbes = {
     'GET /v1/operations/GetAvailableOperationsForDevice': 'Devices:view',
   },
   bodies: {
+    'POST /v1/deviceOperations/runScript': (o) => ({
+      operationId: o.agentScriptOperationId,
+      deviceIds: [o.agentDeviceId],
+      timeoutSeconds: 30,
+    }),
     'PUT /v1/deviceOperations': (o) => ({
       deviceId: o.deviceId,
       operationId: o.operationId,

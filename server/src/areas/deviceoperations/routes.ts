@@ -8,6 +8,8 @@ import {
   deviceOperationInputSchema,
   deviceOperationSchema,
   operationLogEntrySchema,
+  runScriptSchema,
+  scriptDispatchSchema,
   scriptRunSchema,
 } from '@cfs/contracts/device-operations';
 import { OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
@@ -23,6 +25,7 @@ import {
   cloneDeviceOperations,
   createDeviceOperation,
   deleteDeviceOperation,
+  runScriptOnDevices,
   setQueued,
   updateDeviceOperation,
 } from './commands.js';
@@ -75,6 +78,24 @@ export const deviceOperationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         },
       },
       async (request) => cloneDeviceOperations(db, principalOf(request), request.body),
+    );
+
+    app.post(
+      '/v1/deviceOperations/runScript',
+      {
+        // Running scripts is its own permission (administrators), not what lets an operator add an operation.
+        config: { permission: 'Devices.Scripts:edit' },
+        schema: {
+          tags,
+          operationId: 'runScriptOnDevices',
+          summary: 'Queue a Script operation on several devices',
+          description:
+            "Each device's on-demand device operation of the script (made when it has none) is queued, with the timeout given; a device without the script's package installed is left as it is.",
+          body: runScriptSchema,
+          response: { 200: z.array(scriptDispatchSchema) },
+        },
+      },
+      async (request) => runScriptOnDevices(db, principalOf(request), request.body),
     );
 
     registerItemRoutes(app, {

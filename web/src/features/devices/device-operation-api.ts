@@ -6,9 +6,12 @@ import type {
   DeviceOperationInput,
   Operation as OperationEntity,
   OperationLogEntry as OperationLogEntryEntity,
+  RunScript,
+  ScriptDispatch,
   ScriptRun as ScriptRunEntity,
 } from '@cfs/contracts/device-operations';
-import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
+import type { ListResponse } from '@cfs/contracts/api';
+import { FLEET_MESSAGES, OPERATING_SYSTEMS, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, notFoundError, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
@@ -135,4 +138,40 @@ export function useOperationLogs(id: string | null, refetchInterval: number | fa
 /** A Script operation's runs, newest first, with their exit codes and output. */
 export function useScriptRuns(id: string | null, refetchInterval: number | false) {
   return useDeviceOperationPart<ScriptRun>(id, 'scriptruns', refetchInterval);
+}
+
+/**
+ * The Script operations the tenant's devices can run, Linux's and Windows' together, by name: what
+ * Run Script offers.
+ */
+export function useScriptOperations(tenantId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['scriptOperations', tenantId],
+    enabled,
+    queryFn: async ({ signal }) => {
+      const query = {
+        $filter: `operationType eq ${OPERATION_TYPES.Script}`,
+        $top: '100',
+        $orderby: 'name',
+        $expand: 'package',
+      };
+      const answers = await Promise.all(
+        [OPERATING_SYSTEMS.LinuxX64, OPERATING_SYSTEMS.WinX64].map((system) =>
+          apiGet<ListResponse<AvailableOperation>>(availableOperationsPath(tenantId, system), query, { signal }),
+        ),
+      );
+      const byId = new Map(answers.flatMap((answer) => answer.value).map((row) => [row.operationId, row]));
+      return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+    },
+  });
+}
+
+/** Run Script: a Script operation queued on several devices, each answered queued or not, and why. */
+export function useRunScript() {
+  return useApiMutation({
+    mutationFn: (input: RunScript) =>
+      apiSend<JsonOf<ScriptDispatch>[]>('POST', `${DEVICE_OPERATIONS_PATH}/runScript`, input),
+    invalidate,
+    errorMessage: serverText,
+  });
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,9 +12,14 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SettingsSuggestIcon from '@mui/icons-material/SettingsSuggest';
 import SensorsIcon from '@mui/icons-material/Sensors';
 import BugReportIcon from '@mui/icons-material/BugReport';
+import TerminalIcon from '@mui/icons-material/Terminal';
 import UpgradeIcon from '@mui/icons-material/Upgrade';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_POLLING_MS } from '@cfs/contracts/fleet';
+import { SCRIPTS_PERMISSION } from '@cfs/contracts/permissions';
+import { usePermissions } from '../../auth/session-data';
+import { BulkResultDialog, useBulkOutcome } from '../../components/bulk-result-dialog';
+import { useRowSelection } from '../../components/row-selection';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { actionsColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
@@ -26,6 +32,7 @@ import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { DEVICES_PATH, useDeleteDevice, useRestartAgent, type Device } from './api';
 import { formatAge, formatPercent } from './device-display';
+import { RunScriptDialog } from './run-script-dialog';
 
 // Each drawer's code loads when it first opens: the grid paints without the forms behind it.
 const DeviceDrawer = lazyWhenOpened(
@@ -72,6 +79,12 @@ export default function DevicesPage() {
   const remove = useDeleteDevice();
   const restart = useRestartAgent();
   const now = useNow();
+  // Run Script on the checked devices: offered to holders of Devices.Scripts (the server checks it too).
+  const canRunScripts = usePermissions().allows(SCRIPTS_PERMISSION);
+  const selection = useRowSelection();
+  const scriptOutcome = useBulkOutcome(selection, { one: 'device', many: 'devices' }, 'queued');
+  const [runningScript, setRunningScript] = useState(false);
+  const [scriptDeviceNames, setScriptDeviceNames] = useState<ReadonlyMap<string, string>>(new Map());
 
   const columns: GridColDef<Device>[] = [
     titleColumn<Device>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 140 }, edit, (row) => row.deviceId),
@@ -179,7 +192,26 @@ export default function DevicesPage() {
           </Button>
         }
         onRowClick={(row) => edit.open(row.deviceId)}
+        {...(canRunScripts
+          ? {
+              bulk: {
+                selection,
+                idField: 'deviceId',
+                actions: [{ label: 'Run Script', icon: <TerminalIcon />, onClick: () => setRunningScript(true) }],
+              },
+            }
+          : {})}
       />
+      {runningScript ? (
+        <RunScriptDialog
+          tenantId={tenantId}
+          deviceIds={selection.ids.map(String)}
+          outcome={scriptOutcome}
+          onNames={setScriptDeviceNames}
+          onClose={() => setRunningScript(false)}
+        />
+      ) : null}
+      <BulkResultDialog outcome={scriptOutcome} describe={(id) => scriptDeviceNames.get(String(id)) ?? String(id)} />
       <DeviceDrawer id={edit.openId} onClose={edit.close} />
       <TracingDrawer id={tracing.openId} onClose={tracing.close} />
       <LogsDrawer id={logs.openId} onClose={logs.close} />
