@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_LIMITS } from '@cfs/contracts/agent';
 import { installedSoftware, softwareFrom, WINDOWS_PROGRAMS_SCRIPT, type ListingRunner } from './inventory.js';
+import { windowsTool } from './windows-tools.js';
 
 /** A runner that answers each command with what `answers` holds for it, and records what was asked. */
 function recording(answers: Record<string, string | undefined>) {
@@ -43,7 +44,7 @@ describe('installed software', () => {
 
   it('lists the programs of Windows uninstall entries through PowerShell, in UTF-8', async () => {
     const windows = recording({
-      'powershell.exe':
+      [windowsTool('powershell')]:
         'Mozilla Firefox (x64 en-US)\t133.0\tMozilla\r\n7-Zip 24.08 (x64)\t24.08\tIgor Pavlov\r\nNotepad++ (64-bit x64)\t8.7.1\t\r\n',
     });
     expect(await installedSoftware('win32', windows.run)).toEqual([
@@ -52,7 +53,7 @@ describe('installed software', () => {
       { name: 'Notepad++ (64-bit x64)', version: '8.7.1', publisher: null },
     ]);
     const [call] = windows.asked;
-    expect(call?.command).toBe('powershell.exe');
+    expect(call?.command).toBe('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
     expect(call?.args.slice(0, 2)).toEqual(['-NoProfile', '-NonInteractive']);
     expect(call?.args.at(-1)).toBe(WINDOWS_PROGRAMS_SCRIPT);
     // Both registry views (64- and 32-bit programs), read as UTF-8, tabs inside a value made spaces.

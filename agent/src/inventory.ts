@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import si from 'systeminformation';
 import { INVENTORY_LIMITS, type AgentInventory } from '@cfs/contracts/agent';
+import { windowsTool } from './windows-tools.js';
 
 const run = promisify(execFile);
 
@@ -59,7 +60,7 @@ export async function installedSoftware(
   list: ListingRunner = output,
 ): Promise<AgentInventory['software']> {
   if (platform === 'win32') {
-    const programs = await list('powershell.exe', [
+    const programs = await list(windowsTool('powershell'), [
       '-NoProfile',
       '-NonInteractive',
       '-ExecutionPolicy',

@@ -11,6 +11,7 @@ import {
 } from '@cfs/contracts/agent';
 import type { DataFolder } from './data-folder.js';
 import { safeName, sha256Of, type InstalledPackages } from './installer.js';
+import { windowsTool } from './windows-tools.js';
 import type { AgentScriptRunText } from './outbox.js';
 
 /** Where the agent keeps the portal's script key, the first one it was given. */
@@ -120,7 +121,7 @@ function timeoutSeconds(parameters: ReadonlyMap<string, string | undefined>): nu
 function killTree(pid: number, platform: NodeJS.Platform): void {
   try {
     if (platform === 'win32')
-      spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      spawn(windowsTool('taskkill'), ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
     else process.kill(-pid, 'SIGKILL');
   } catch {
     // Gone already.
@@ -169,7 +170,10 @@ export async function runScript(
   );
   const [program, args] =
     platform === 'win32'
-      ? ['powershell.exe', ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-File', checked.file]]
+      ? [
+          windowsTool('powershell'),
+          ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-File', checked.file],
+        ]
       : ['/bin/sh', [checked.file]];
   const stdout = new Capped();
   const stderr = new Capped();

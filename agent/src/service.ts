@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isSea } from 'node:sea';
+import { windowsTool } from './windows-tools.js';
 
 /** The files the agent keeps beside its identity once installed: its settings, and the tenant token (owner-only). */
 export const SETTINGS_FILE = 'agent.json';
@@ -83,16 +84,14 @@ export function systemd(): ServiceManager {
 }
 
 /**
- * The Windows Task Scheduler. Its tools are run from System32 by their full path: a bare name is
- * looked for in the current folder first, and the installer runs elevated from wherever the
- * executable was downloaded to.
+ * The Windows Task Scheduler. Its tools are run from System32 by their full path (`windowsTool`):
+ * the installer runs elevated from wherever the executable was downloaded to.
  */
 export function taskScheduler(env: NodeJS.ProcessEnv = process.env): ServiceManager {
-  const system32 = path.win32.join(env.SystemRoot ?? 'C:\\Windows', 'System32');
   const tools: Readonly<Record<string, string>> = {
-    schtasks: path.win32.join(system32, 'schtasks.exe'),
-    icacls: path.win32.join(system32, 'icacls.exe'),
-    powershell: path.win32.join(system32, 'WindowsPowerShell', 'v1.0', 'powershell.exe'),
+    schtasks: windowsTool('schtasks', env),
+    icacls: windowsTool('icacls', env),
+    powershell: windowsTool('powershell', env),
   };
   return {
     kind: 'task-scheduler',

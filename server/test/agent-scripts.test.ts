@@ -118,15 +118,20 @@ afterAll(async () => {
 });
 
 /** A ScriptRunner package of the tenant with one script version, installed on the device. */
-async function installedScript(name: string, version: string, script: string) {
-  const existing = await scoped(portal.db, ALL_TENANTS)
+/** The tenant's package of that name, when it has one. */
+async function packageNamed(name: string): Promise<string | undefined> {
+  const row = await scoped(portal.db, ALL_TENANTS)
     .selectFrom('package')
     .select('package_id')
     .where('name', '=', name)
     .where('tenant_id', '=', tenantId)
     .executeTakeFirst();
+  return row?.package_id;
+}
+
+async function installedScript(name: string, version: string, script: string) {
   const packageId =
-    existing?.package_id ??
+    (await packageNamed(name)) ??
     (
       await api<{ packageId: string }>('PUT', '/v1/packages', {
         name,
@@ -340,14 +345,7 @@ describe('scripts on a real agent', () => {
   }, 90_000);
 
   it('is chosen only by holders of Devices.Scripts: an operator of the tenant may not set one up, upload a version of it, or install another one', async () => {
-    const packageId = (
-      await scoped(portal.db, ALL_TENANTS)
-        .selectFrom('package')
-        .select('package_id')
-        .where('name', '=', ALLOWED)
-        .where('tenant_id', '=', tenantId)
-        .executeTakeFirstOrThrow()
-    ).package_id;
+    const packageId = (await packageNamed(ALLOWED)) ?? '';
     const staff = `scripts-operator-${unique()}`;
     await createUserIn(portal, staff, BASE_ROLES.Operator!.permissions, tenantId);
     const refusedForScripts = (response: { statusCode: number; body: string }) => {
