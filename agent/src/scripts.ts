@@ -73,7 +73,9 @@ async function refusal(
   if (!signedBy(key, script))
     return { refused: "The script's signature does not hold under the portal key this agent pinned: it was not run." };
   const entry = installed[script.packageId];
-  if (!entry || entry.packageVersionId !== script.packageVersionId)
+  // The file this agent installed for that package, in that package's own folder under packages/.
+  const folderName = entry ? path.basename(path.dirname(path.dirname(entry.path))) : undefined;
+  if (!entry || entry.packageVersionId !== script.packageVersionId || folderName !== safeName(script.packageName))
     return { refused: `Version ${script.packageVersionId} of "${script.packageName}" is not the one installed here.` };
   const sha256 = await sha256Of(entry.path).catch(() => '');
   if (sha256 !== script.sha256.toLowerCase())

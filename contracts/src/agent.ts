@@ -114,9 +114,20 @@ export const agentScriptSchema = z.object({
 });
 export type AgentScript = z.infer<typeof agentScriptSchema>;
 
-/** The text the portal signs for a script: what it is (version and file) and what it holds (its SHA-256). */
-export function scriptSigningText(script: Pick<AgentScript, 'packageVersionId' | 'fileName' | 'sha256'>): string {
-  return ['cfs-script-v1', script.packageVersionId, script.fileName, script.sha256.toLowerCase()].join('\n');
+/**
+ * The text the portal signs for a script: whose it is (the package, by id and by the name the
+ * agent's allow list names it by), what it is (version and file) and what it holds (its SHA-256).
+ * A script of one package cannot be passed off as another's without breaking the signature.
+ */
+export function scriptSigningText(script: Omit<AgentScript, 'signature'>): string {
+  return [
+    'cfs-script-v1',
+    script.packageId,
+    script.packageName,
+    script.packageVersionId,
+    script.fileName,
+    script.sha256.toLowerCase(),
+  ].join('\n');
 }
 
 export const SCRIPT_MESSAGES = {
