@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import {
   DEVICE_OPERATION_MESSAGES as M,
   FREQUENCY_LABELS,
@@ -128,34 +128,52 @@ async function operationTypesOf(tx: ScopedDb<Tx>, operationIds: readonly string[
   return rows.map((row) => row.operation_type_id);
 }
 
+/**
+ * A new device operation of `device`, with its packets' owner and its audit entry: what PUT
+ * v1/deviceOperations makes, and what Run Script makes where a device has none (`extra`: queued).
+ */
+async function insertDeviceOperation(
+  trx: Tx,
+  user: Principal,
+  device: { device_id: string; tenant_id: string },
+  input: DeviceOperationInput,
+  extra: Partial<Insertable<Database['device_operation']>> = {},
+): Promise<string> {
+  const row = await scoped(trx, user.tenantScope)
+    .insertInto('device_operation', {
+      ...deviceOperationEntity.writeColumns(input),
+      ...extra,
+      device_id: device.device_id,
+      tenant_id: device.tenant_id,
+      created_by: user.userName,
+      modified_by: user.userName,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // The operation reports its results as packets under its id: the device's tenant owns it.
+  await recordCreatedEntities(trx, row.tenant_id, [row.device_operation_id]);
+  await recordAudit(trx, user, {
+    entityType: 'deviceOperation',
+    entityId: row.device_operation_id,
+    tenantId: row.tenant_id,
+    action: 'create',
+    changes: audited(row),
+  });
+  return row.device_operation_id;
+}
+
 /** PUT v1/deviceOperations: returns the new id. */
 export async function createDeviceOperation(db: Db, user: Principal, input: DeviceOperationInput): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const device = await lockDevice(tx, input.deviceId, 'deviceId');
     await checkAgainstOperation(tx, user, device.tenant_id, input);
-    const row = await tx
-      .insertInto('device_operation', {
-        ...deviceOperationEntity.writeColumns(input),
-        device_id: device.device_id,
-        tenant_id: device.tenant_id,
-        created_by: user.userName,
-        modified_by: user.userName,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // The operation reports its results as packets under its id: the device's tenant owns it.
-    await recordCreatedEntities(trx, row.tenant_id, [row.device_operation_id]);
-    await recordAudit(trx, user, {
-      entityType: 'deviceOperation',
-      entityId: row.device_operation_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: audited(row),
-    });
-    return row.device_operation_id;
+    return insertDeviceOperation(trx, user, device, input);
   });
 }
+
+/** A queued run (spec 002 §4): a fresh completion token, not complete yet. */
+const queuedRun = () => ({ completion_token: randomUUID(), operation_complete: false });
 
 /** POST v1/deviceOperations/{id}: the whole device operation (also how it is disabled). */
 export async function updateDeviceOperation(
@@ -224,7 +242,7 @@ export async function setQueued(db: Db, user: Principal, id: string, queued: boo
     const before = await lockDeviceOperation(tx, id);
     if (before.frequency_type_id !== FREQUENCY_TYPES.OnDemand) throw new BadRequestError(M.onlyOnDemand);
     if (queued) requireHostAccess(user, await operationTypesOf(tx, [before.operation_id]));
-    const set = queued ? { completion_token: randomUUID(), operation_complete: false } : { completion_token: null };
+    const set = queued ? queuedRun() : { completion_token: null };
     await tx
       .updateTable('device_operation')
       .set({ ...set, modified: new Date(), modified_by: user.userName })
@@ -382,33 +400,21 @@ export async function runScriptOnDevices(db: Db, user: Principal, input: RunScri
         .limit(1)
         .forUpdate()
         .executeTakeFirst();
-      const queue = {
-        completion_token: randomUUID(),
-        operation_complete: false,
-        modified: new Date(),
-        modified_by: user.userName,
-      };
       let deviceOperationId: string;
       if (existing) {
         deviceOperationId = existing.device_operation_id;
         await tx
           .updateTable('device_operation')
-          .set({ ...queue, ...(input.timeoutSeconds === undefined ? {} : { parameters: JSON.stringify(parameters) }) })
+          .set({
+            ...queuedRun(),
+            ...(input.timeoutSeconds === undefined ? {} : { parameters: JSON.stringify(parameters) }),
+            modified: new Date(),
+            modified_by: user.userName,
+          })
           .where('device_operation_id', '=', deviceOperationId)
           .execute();
       } else {
-        const row = await tx
-          .insertInto('device_operation', {
-            ...deviceOperationEntity.writeColumns(request),
-            ...queue,
-            device_id: device.device_id,
-            tenant_id: device.tenant_id,
-            created_by: user.userName,
-          })
-          .returning('device_operation_id')
-          .executeTakeFirstOrThrow();
-        deviceOperationId = row.device_operation_id;
-        await recordCreatedEntities(trx, device.tenant_id, [deviceOperationId]);
+        deviceOperationId = await insertDeviceOperation(trx, user, device, request, queuedRun());
       }
       await recordAudit(trx, user, {
         entityType: 'deviceOperation',
