@@ -8,6 +8,8 @@
 // skipped with a warning, so `npm run build` (and CI through `npm test`) does not fail for it.
 // `--bundle-only` makes the bundle alone (seconds): `npm start` runs the demo agent from it and
 // builds the executables in the background while the portal starts.
+// `--release VERSION --out FILE` makes a bundle that calls itself VERSION at FILE, and nothing else:
+// a release of the agent to upload as a version of the agent package (agent updates).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,6 +49,15 @@ function sourceStamp() {
   return hash.digest('hex');
 }
 
+const releaseAt = process.argv.indexOf('--release');
+if (releaseAt > 0) {
+  const version = process.argv[releaseAt + 1];
+  const out = process.argv[process.argv.indexOf('--out') + 1];
+  if (!version || !out || !process.argv.includes('--out')) throw new Error('--release VERSION needs --out FILE');
+  await build(bundleOptions(path.resolve(out), version));
+  process.exit(0);
+}
+
 const stamp = sourceStamp();
 const bundleOnly = process.argv.includes('--bundle-only');
 const bundleStampFile = path.join(dist, '.bundle-stamp');
@@ -72,10 +83,11 @@ const started = Date.now();
 if (!bundleCurrent) await buildBundle();
 if (bundleOnly) process.exit(0);
 
-async function buildBundle() {
-  await build({
+/** The bundle's esbuild options; a release's version is compiled in (agent/src/version.ts). */
+function bundleOptions(outfile, version) {
+  return {
     entryPoints: [path.join(agentRoot, 'src', 'main.ts')],
-    outfile: bundle,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -84,7 +96,12 @@ async function buildBundle() {
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
-  });
+    ...(version ? { define: { CFS_AGENT_BUILD_VERSION: JSON.stringify(version) } } : {}),
+  };
+}
+
+async function buildBundle() {
+  await build(bundleOptions(bundle));
   fs.writeFileSync(bundleStampFile, stamp);
 }
 

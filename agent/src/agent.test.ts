@@ -70,6 +70,7 @@ class FakePortal {
       ],
       packages: this.packages,
       scriptKey: SCRIPT_KEY,
+      agentRelease: null,
     };
   }
 
@@ -94,6 +95,7 @@ class FakePortal {
         if (auth !== 'Bearer cfsd_test' || this.refuseDevice)
           return send(401, { message: 'The device credential is not valid.' });
         if (url === '/v1/agent/configuration') return send(200, this.configuration());
+        if (url === '/v1/agent/version') return send(204);
         if (url === '/v1/agent/restart/acknowledge') {
           this.acknowledged += 1;
           this.restart = false;

@@ -6,6 +6,8 @@ import {
   AGENT_PENDING_POLL_MS,
   type AgentConfiguration,
   type AgentOperation,
+  type AgentRelease,
+  type AgentVersionReport,
   type EnrolmentResult,
   type InstallationReport,
 } from '@cfs/contracts/agent';
@@ -21,6 +23,7 @@ import { runOperation, type OperationResult } from './operations.js';
 import { readPolicy, type ReadPolicy } from './read-allow.js';
 import { pinnedScriptKey, runScript, scriptPolicy, type ScriptPolicy } from './scripts.js';
 import { Outbox, type OutboxItem } from './outbox.js';
+import { confirmTrial, onTrial, readReleases, recentlyGivenUp, stageRelease, writeReleases } from './releases.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { resolveParameters, securedValues, withoutSecrets } from './parameters.js';
 import { PortalClient, PortalError } from './portal-client.js';
@@ -47,6 +50,11 @@ export interface AgentOptions {
   scriptAllow?: string;
   /** How often the inventory is reported (daily unless a test shortens it). */
   inventoryEveryMs?: number;
+  /**
+   * Whether the agent takes the versions the portal offers (agent/src/releases.ts): its machine lets
+   * it (`--self-update`, on by default) and a service manager starts it again, which an update needs.
+   */
+  selfUpdate?: boolean;
 }
 
 /** How often the agent reports its machine's inventory, and how soon it tries again after a failure. */
@@ -90,6 +98,8 @@ export class Agent {
   private running = false;
   private endSession: ((exit: AgentExit | 'reenrol') => void) | undefined;
   private readonly installFailures = new Map<string, { failures: number; until: number }>();
+  /** The offered agent versions this machine will not take, said once each in the log. */
+  private readonly declinedReleases = new Set<string>();
 
   constructor(private readonly options: AgentOptions) {
     this.folder = new DataFolder(options.dataDir);
@@ -215,6 +225,7 @@ export class Agent {
       void this.schedulerLoop(generation);
       void this.outboxLoop(generation);
       void this.inventoryLoop(generation);
+      void this.versionLoop(generation);
     });
   }
 
@@ -294,8 +305,101 @@ export class Agent {
       this.finish({ kind: 'restart' });
       return;
     }
+    if (configuration.agentRelease && (await this.updateAgent(configuration.agentRelease))) return;
     await this.installPackages(configuration, generation);
     await this.removePackages(configuration, generation);
+  }
+
+  /**
+   * Tells the portal the version this agent runs at the start of each session, with what became of
+   * the last update (releases.json); a release on trial has then reported, and becomes what this
+   * machine runs. Tried again with backoff until the portal has it.
+   */
+  private async versionLoop(generation: number): Promise<void> {
+    let failures = 0;
+    while (this.activeIn(generation)) {
+      const trial = onTrial(this.folder);
+      const { outcome } = readReleases(this.folder);
+      const update: AgentVersionReport['update'] = trial
+        ? { packageVersionId: trial.packageVersionId, outcome: 'Updated' }
+        : outcome;
+      try {
+        await this.client.json('POST', '/v1/agent/version', this.credential(), {
+          agentVersion: AGENT_VERSION,
+          ...(update ? { update } : {}),
+        } satisfies AgentVersionReport);
+        if (trial) {
+          confirmTrial(this.folder);
+          this.log.info(`The agent ${AGENT_VERSION} has reported to the portal: it is what this machine runs now`);
+        } else if (outcome) {
+          const { outcome: _told, ...rest } = readReleases(this.folder);
+          writeReleases(this.folder, rest);
+        }
+        return;
+      } catch (error) {
+        if (this.refusedCredential(error) || !this.activeIn(generation)) return;
+        failures += 1;
+        this.log.warn(`The agent version could not be reported: ${(error as Error).message}`);
+        await this.sleepers.config.sleep(backoffDelay(failures));
+      }
+    }
+  }
+
+  /**
+   * Takes the agent version the portal offers, when this machine lets it: checked and put on trial
+   * (releases.ts), then the session ends for a restart into it. True when it restarts. A release
+   * that fails its checks is reported Refused (the portal halts its rollout) and not tried again
+   * before a backoff; a download that fails is tried again later.
+   */
+  private async updateAgent(offer: AgentRelease): Promise<boolean> {
+    if (offer.version === AGENT_VERSION || onTrial(this.folder)) return false;
+    if (recentlyGivenUp(this.folder, offer.packageVersionId)) return false;
+    if (!this.options.selfUpdate) {
+      if (!this.declinedReleases.has(offer.packageVersionId))
+        this.log.info(
+          `The portal offers the agent ${offer.version}; this agent does not update itself (it runs by hand, or with --self-update off)`,
+        );
+      this.declinedReleases.add(offer.packageVersionId);
+      return false;
+    }
+    const failed = this.installFailures.get(offer.packageVersionId);
+    if (failed && failed.until > Date.now()) return false;
+    this.log.info(`Updating the agent from ${AGENT_VERSION} to ${offer.version}`);
+    let refused: string | undefined;
+    try {
+      await stageRelease(this.folder, offer, (destination) =>
+        this.client.download(offer.downloadUrl, this.credential(), destination),
+      );
+    } catch (error) {
+      if (this.refusedCredential(error)) return true;
+      const failures = (failed?.failures ?? 0) + 1;
+      this.installFailures.set(offer.packageVersionId, {
+        failures,
+        until: Date.now() + backoffDelay(failures, { baseMs: 60_000, maxMs: 6 * 3600_000 }),
+      });
+      this.log.error(`The agent ${offer.version} could not be taken: ${(error as Error).message}`);
+      if (error instanceof PortalError) return false;
+      refused = (error as Error).message;
+    }
+    if (refused !== undefined) {
+      await this.client
+        .json('POST', '/v1/agent/version', this.credential(), {
+          agentVersion: AGENT_VERSION,
+          update: { packageVersionId: offer.packageVersionId, outcome: 'Refused', detail: refused },
+        } satisfies AgentVersionReport)
+        .catch((error: unknown) => this.log.warn(`The refusal could not be reported: ${(error as Error).message}`));
+      return false;
+    }
+    await this.client
+      .json('POST', '/v1/agent/version', this.credential(), {
+        agentVersion: AGENT_VERSION,
+        update: { packageVersionId: offer.packageVersionId, outcome: 'Updating' },
+      } satisfies AgentVersionReport)
+      .catch((error: unknown) => this.log.warn(`The update could not be reported: ${(error as Error).message}`));
+    this.log.info(`Restarting into the agent ${offer.version}, on trial for ${offer.rollbackMinutes} minutes`);
+    await this.delivery.flush().catch(() => undefined);
+    this.finish({ kind: 'restart' });
+    return true;
   }
 
   private async installPackages(configuration: AgentConfiguration, generation: number): Promise<void> {

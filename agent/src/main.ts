@@ -5,6 +5,8 @@ import { AGENT_RESTART_EXIT_CODE } from '@cfs/contracts/agent';
 import { Agent } from './agent.js';
 import { DataFolder } from './data-folder.js';
 import { outboundPolicy } from './http-check.js';
+import { chooseRelease, launchedRelease, runRelease, watchTrial } from './releases.js';
+import { AGENT_VERSION } from './version.js';
 import {
   SETTINGS_FILE,
   TOKEN_FILE,
@@ -35,6 +37,8 @@ const USAGE = [
   '  cfs-agent [run] --portal URL [--token-file FILE] [--data DIR] [--name MACHINE-NAME] [--outbound-allow HOSTS] [--read-allow DIRS] [--script-allow PACKAGES]',
   '      runs the agent in the foreground (npm run agent -- the same options); the token from FILE, CFS_AGENT_TOKEN,',
   '      or the data folder an install wrote; without --portal, CFS_PORTAL_URL or that folder',
+  '  cfs-agent version [--release FILE]',
+  "      prints the agent's version (with --release, the version of that release of the agent)",
   '  --outbound-allow HOSTS  internal hosts operations may call besides the portal (CFS_AGENT_OUTBOUND_ALLOW)',
   '  --read-allow DIRS       folders whose files Read File operations may read, besides the data folder',
   '                          (its secrets never); separated by commas or the path delimiter (CFS_AGENT_READ_ALLOW).',
@@ -42,6 +46,10 @@ const USAGE = [
   '                          by commas (CFS_AGENT_SCRIPT_ALLOW); none without it. A script runs only when the portal',
   '                          signed it too, under the key this agent pinned the first time it heard from the portal.',
   '                          Only this machine sets it: the portal cannot widen it.',
+  '  --self-update on|off    whether the agent takes the versions the portal offers (on; CFS_AGENT_SELF_UPDATE): each',
+  "                          is checked against its SHA-256 and the portal's signature under the pinned key, must",
+  '                          start, and is given up (the version before it runs again) when it does not report in time.',
+  '                          A service only: an agent started by hand does not update itself.',
   "  --supervised            something starts the agent again when it ends (the scheduled task says so; systemd's",
   `                          INVOCATION_ID does too): a restart the portal asks for ends it with exit code ${AGENT_RESTART_EXIT_CODE}`,
   "  where install and uninstall put things (the Windows defaults are under this machine's ProgramData and Program Files):",
@@ -67,6 +75,8 @@ const OPTIONS = {
   'bin-dir': { type: 'string' },
   'files-only': { type: 'boolean' },
   supervised: { type: 'boolean' },
+  'self-update': { type: 'string' },
+  release: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -95,6 +105,12 @@ function checkOutbound(server: string, allow: string): void {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** `--self-update on|off`: anything else is a usage error. */
+function selfUpdateOf(text: string): 'on' | 'off' {
+  if (text !== 'on' && text !== 'off') throw new UsageError('--self-update takes on or off.');
+  return text;
 }
 
 function layoutOf(values: Values): ServiceLayout {
@@ -131,6 +147,7 @@ function install(values: Values): number {
     ...(values['outbound-allow'] ? { outboundAllow: values['outbound-allow'] } : {}),
     ...(values['read-allow'] ? { readAllow: values['read-allow'] } : {}),
     ...(values['script-allow'] ? { scriptAllow: values['script-allow'] } : {}),
+    ...(values['self-update'] ? { selfUpdate: selfUpdateOf(values['self-update']) } : {}),
   };
   const layout = layoutOf(values);
   const result = withRights(manager, () => installService(settings, token, layout, manager));
@@ -164,10 +181,27 @@ function withRights<T>(manager: ServiceManager, work: () => T): T {
   }
 }
 
-/** Runs the agent until it is stopped; a restart asked for by the portal ends a supervised process (its manager starts a new one). */
-async function run(values: Values): Promise<number> {
+/** What `main` answers when it handed the process over to a release of the agent, which ends it itself. */
+const HANDED_OVER = 'handed over';
+
+/**
+ * Runs the agent until it is stopped; a restart asked for by the portal ends a supervised process
+ * (its manager starts a new one). The installed program first runs the release this machine took
+ * from the portal, if any (agent/src/releases.ts), in this same process.
+ */
+async function run(values: Values): Promise<number | typeof HANDED_OVER> {
   const dataDir = path.resolve(values.data ?? process.env.CFS_AGENT_DATA ?? 'cfs-agent-data');
   const folder = new DataFolder(dataDir);
+  if (!launchedRelease()) {
+    const choice = await chooseRelease(folder, new Date(), (line) => console.log(line));
+    if (choice.kind === 'release') {
+      if (choice.trialUntil)
+        watchTrial(folder, choice.trialUntil, AGENT_RESTART_EXIT_CODE, (line) => console.log(line));
+      console.log(`Running the agent ${choice.release.version} (${choice.release.file})`);
+      runRelease(choice.release.file);
+      return HANDED_OVER;
+    }
+  }
   const saved = folder.readJson<AgentSettings>(SETTINGS_FILE);
   const server = values.portal ?? process.env.CFS_PORTAL_URL ?? saved?.server;
   const token =
@@ -182,6 +216,10 @@ async function run(values: Values): Promise<number> {
   const outboundAllow = values['outbound-allow'] ?? process.env.CFS_AGENT_OUTBOUND_ALLOW ?? saved?.outboundAllow ?? '';
   const readAllow = values['read-allow'] ?? process.env.CFS_AGENT_READ_ALLOW ?? saved?.readAllow ?? '';
   const scriptAllow = values['script-allow'] ?? process.env.CFS_AGENT_SCRIPT_ALLOW ?? saved?.scriptAllow ?? '';
+  const selfUpdate = selfUpdateOf(
+    values['self-update'] ?? process.env.CFS_AGENT_SELF_UPDATE ?? saved?.selfUpdate ?? 'on',
+  );
+  const supervised = isSupervised(values.supervised);
   checkOutbound(server, outboundAllow);
 
   let current: Agent | undefined;
@@ -201,10 +239,11 @@ async function run(values: Values): Promise<number> {
       outboundAllow,
       readAllow,
       scriptAllow,
+      selfUpdate: selfUpdate === 'on' && supervised,
     });
     const exit = await current.run();
     if (exit.kind === 'restart') {
-      if (isSupervised(values.supervised)) {
+      if (supervised) {
         current.log.info(
           `Restarting: this process ends (exit code ${AGENT_RESTART_EXIT_CODE}) and its service manager starts a new one`,
         );
@@ -229,7 +268,7 @@ async function run(values: Values): Promise<number> {
  * why it ended: 0 stopped, 2 bad arguments or settings, 3 refused by the portal (token revoked,
  * device disabled), 75 restart asked for by the portal (supervised runs only).
  */
-async function main(): Promise<number> {
+async function main(): Promise<number | typeof HANDED_OVER> {
   try {
     if (process.argv.slice(2).some((arg) => arg === '--token' || arg.startsWith('--token=')))
       throw new UsageError(
@@ -251,6 +290,15 @@ async function main(): Promise<number> {
     if (command === 'install') return install(values);
     if (command === 'uninstall') return uninstall(values);
     if (command === 'run') return await run(values);
+    if (command === 'version') {
+      // A release the agent is about to take tells its version through the running program.
+      if (values.release && !launchedRelease()) {
+        runRelease(values.release);
+        return HANDED_OVER;
+      }
+      console.log(AGENT_VERSION);
+      return 0;
+    }
     throw new UsageError(`Unknown command: ${command}`);
   } catch (error) {
     const known = error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
@@ -261,7 +309,9 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    if (code !== HANDED_OVER) process.exit(code);
+  },
   (error: unknown) => {
     console.error(error);
     process.exit(1);

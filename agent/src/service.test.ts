@@ -118,6 +118,28 @@ describe('the agent as a systemd service', () => {
     expect(fs.readFileSync(path.join(layout.unitDir, 'cfs-agent.service'), 'utf8')).toContain(
       `ExecStart=${installed} run --data ${layout.dataDir}\n`,
     );
+    // A new executable installed by the machine's owner runs: the releases taken from the portal are forgotten.
+    fs.writeFileSync(path.join(layout.dataDir, 'releases.json'), '{"current":{}}');
+    fs.mkdirSync(path.join(layout.dataDir, 'releases', '9.1.0'), { recursive: true });
+    const same = installService({ server: 'https://portal.example' }, 't', layout, recordingManager(), {
+      program: executable,
+      args: [],
+      single: true,
+    });
+    expect(same.changed).toEqual([]);
+    expect(fs.existsSync(path.join(layout.dataDir, 'releases.json'))).toBe(true);
+    fs.writeFileSync(executable, 'the next agent');
+    const next = installService({ server: 'https://portal.example' }, 't', layout, recordingManager(), {
+      program: executable,
+      args: [],
+      single: true,
+    });
+    expect(next.changed).toEqual([
+      installed,
+      path.join(layout.dataDir, 'releases.json'),
+      path.join(layout.dataDir, 'releases'),
+    ]);
+    expect(fs.existsSync(path.join(layout.dataDir, 'releases'))).toBe(false);
     // The device's identity lives in the data folder: uninstall takes it too.
     fs.writeFileSync(path.join(layout.dataDir, 'identity.json'), '{}');
 
@@ -191,7 +213,8 @@ describe('the agent as a systemd service', () => {
     expect(gone.status).toBe(0);
     expect(fs.existsSync(layout.dataDir)).toBe(false);
     expect(fs.existsSync(path.join(layout.unitDir, 'cfs-agent.service'))).toBe(false);
-  });
+    // It starts the agent's command line from its sources several times: seconds on a busy machine.
+  }, 30_000);
 
   it('says to run it as root when it may not write where the service goes', () => {
     // A folder it may not write in: read-only for its owner, and another user's when run as root

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { RELEASES_FILE } from './releases.js';
 import { isSea } from 'node:sea';
 import { windowsTool } from './windows-tools.js';
 
@@ -15,6 +16,7 @@ export interface AgentSettings {
   outboundAllow?: string;
   readAllow?: string;
   scriptAllow?: string;
+  selfUpdate?: 'on' | 'off';
 }
 
 /**
@@ -341,6 +343,19 @@ export function installService(
     : installSystemdUnit(settings, token, layout, manager, command);
 }
 
+/**
+ * A new program installed by the machine's owner is what runs: the releases the agent took from
+ * the portal (agent/src/releases.ts) are forgotten, and the portal offers its version again if it
+ * wants another.
+ */
+function forgetReleases(layout: ServiceLayout): string[] {
+  const forgotten = [RELEASES_FILE, 'releases']
+    .map((name) => path.join(layout.dataDir, name))
+    .filter((entry) => fs.existsSync(entry));
+  for (const entry of forgotten) fs.rmSync(entry, { recursive: true, force: true });
+  return forgotten;
+}
+
 function installSystemdUnit(
   settings: AgentSettings,
   token: string,
@@ -359,7 +374,7 @@ function installSystemdUnit(
       !samePath(command.program, installed, manager) &&
       writeIfChanged(installed, fs.readFileSync(command.program), 0o755)
     )
-      changed.push(installed);
+      changed.push(installed, ...forgetReleases(layout));
     runAs = { ...command, program: installed };
   }
   const unitFile = path.join(layout.unitDir, `${layout.serviceName}.service`);
@@ -413,7 +428,7 @@ function installScheduledTask(
         manager.run('schtasks', ['/End', '/TN', task]);
         ended = true;
       }
-      if (writeIfChanged(installed, program, 0o755)) changed.push(installed);
+      if (writeIfChanged(installed, program, 0o755)) changed.push(installed, ...forgetReleases(layout));
     }
     runAs = { ...command, program: installed };
   }

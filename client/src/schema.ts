@@ -2094,6 +2094,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the agent version the device runs, and how an update went
+         * @description Sent at the start of each session and with each update's outcome: the device's Agent Version and its installation of the agent package (the version report's row) follow it; an agent that went back from a version, or refused it, halts that version's rollout in its tenant.
+         *
+         *     Who may call it: Called with a device agent's credential, never by a person.
+         */
+        post: operations["reportAgentVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agentUpdatePolicies/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant's agent updates
+         * @description The version its devices run (the Latest of the agent package, or a pinned one), the staged rollout and the rollback minutes (the defaults until it saves them), the versions to choose from, and how the rollout of its version goes.
+         *
+         *     Who may call it: A signed-in user with the permission Devices view, within the tenants they may work in.
+         */
+        get: operations["getAgentUpdatePolicy"];
+        /**
+         * Save a tenant's agent updates
+         * @description Who may call it: A signed-in user with the permission Devices.Scripts edit, within the tenants they may work in.
+         */
+        put: operations["saveAgentUpdatePolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agentUpdatePolicies/{tenantId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a tenant's halted agent rollout
+         * @description The devices that went back from the version, or did not report in time, are offered it again; a rollout that is not halted stays as it is.
+         *
+         *     Who may call it: A signed-in user with the permission Devices.Scripts edit, within the tenants they may work in.
+         */
+        post: operations["resumeAgentRollout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agent/installations/{packageId}": {
         parameters: {
             query?: never;
@@ -10345,6 +10415,16 @@ export interface operations {
                             installedPackageVersionId: string | null;
                         }[];
                         scriptKey: string;
+                        agentRelease: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            sha256: string;
+                            size: number;
+                            downloadUrl: string;
+                            rollbackMinutes: number;
+                            signature: string;
+                        } | null;
                     };
                 };
             };
@@ -10703,6 +10783,231 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reportAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentVersion": "Example agentVersion",
+                 *       "update": {
+                 *         "packageVersionId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                 *         "outcome": "Updating",
+                 *         "detail": "Example detail"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    agentVersion: string;
+                    update?: {
+                        /** Format: uuid */
+                        packageVersionId: string;
+                        /** @enum {string} */
+                        outcome: "Updating" | "Updated" | "RolledBack" | "Refused";
+                        detail?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAgentUpdatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string | null;
+                        rolloutPercent: number;
+                        rollbackMinutes: number;
+                        /** Format: uuid */
+                        tenantId: string;
+                        versions: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            statusId: number;
+                        }[];
+                        target: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            devices: number;
+                            running: number;
+                            updating: number;
+                            failed: number;
+                            firstUpdated: string | null;
+                            halted: string | null;
+                            haltedReason: string | null;
+                        } | null;
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    saveAgentUpdatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": "Example version",
+                 *       "rolloutPercent": 1,
+                 *       "rollbackMinutes": 1
+                 *     }
+                 */
+                "application/json": {
+                    version: string | null;
+                    rolloutPercent: number;
+                    rollbackMinutes: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string | null;
+                        rolloutPercent: number;
+                        rollbackMinutes: number;
+                        /** Format: uuid */
+                        tenantId: string;
+                        versions: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            statusId: number;
+                        }[];
+                        target: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            devices: number;
+                            running: number;
+                            updating: number;
+                            failed: number;
+                            firstUpdated: string | null;
+                            halted: string | null;
+                            haltedReason: string | null;
+                        } | null;
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    resumeAgentRollout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string | null;
+                        rolloutPercent: number;
+                        rollbackMinutes: number;
+                        /** Format: uuid */
+                        tenantId: string;
+                        versions: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            statusId: number;
+                        }[];
+                        target: {
+                            /** Format: uuid */
+                            packageVersionId: string;
+                            version: string;
+                            devices: number;
+                            running: number;
+                            updating: number;
+                            failed: number;
+                            firstUpdated: string | null;
+                            halted: string | null;
+                            haltedReason: string | null;
+                        } | null;
+                        modified: string | null;
+                        modifiedBy: string | null;
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

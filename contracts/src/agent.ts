@@ -170,6 +170,55 @@ export const agentPackageSchema = z.object({
 });
 export type AgentPackage = z.infer<typeof agentPackageSchema>;
 
+/**
+ * The agent itself is a package: the one shared catalogue package of type AgentRunner, whose
+ * versions are the agent's bundle (`cfs-agent.cjs`, the same file on every platform; a single
+ * executable runs the newest one its machine accepted). The portal registers the agent it was
+ * built with as a version of it when it starts.
+ */
+export const AGENT_RELEASE_PACKAGE = 'CFS Agent Runner';
+export const AGENT_RELEASE_FILE = 'cfs-agent.cjs';
+
+/**
+ * A version of the agent the portal wants this device to run, offered while it runs another: its
+ * file (fetched with the device credential and checked against the SHA-256), the portal's Ed25519
+ * signature of `agentReleaseSigningText` under the key the agent pinned, and the minutes the new
+ * version has to reach the portal before the agent goes back to the version it ran.
+ */
+export const agentReleaseSchema = z.object({
+  packageVersionId: z.uuid(),
+  version: z.string(),
+  sha256: z.string(),
+  size: z.number().int(),
+  downloadUrl: z.string(),
+  rollbackMinutes: z.number().int(),
+  signature: z.string(),
+});
+export type AgentRelease = z.infer<typeof agentReleaseSchema>;
+
+export function agentReleaseSigningText(
+  release: Pick<AgentRelease, 'packageVersionId' | 'version' | 'sha256'>,
+): string {
+  return ['cfs-agent-release-v1', release.packageVersionId, release.version, release.sha256.toLowerCase()].join('\n');
+}
+
+/** What became of an update, as the agent tells it: started, running the new version, gone back, or not taken. */
+export const AGENT_UPDATE_OUTCOMES = ['Updating', 'Updated', 'RolledBack', 'Refused'] as const;
+export type AgentUpdateOutcome = (typeof AGENT_UPDATE_OUTCOMES)[number];
+
+/** POST /v1/agent/version: the version the agent runs, told at the start of each session and with each update's outcome. */
+export const agentVersionReportSchema = z.object({
+  agentVersion: z.string().trim().min(1).max(50),
+  update: z
+    .object({
+      packageVersionId: z.uuid(),
+      outcome: z.enum(AGENT_UPDATE_OUTCOMES),
+      detail: z.string().max(AGENT_LIMITS.logDetailMax).optional(),
+    })
+    .optional(),
+});
+export type AgentVersionReport = z.infer<typeof agentVersionReportSchema>;
+
 export const agentConfigurationSchema = z.object({
   deviceId: z.uuid(),
   name: z.string(),
@@ -191,6 +240,8 @@ export const agentConfigurationSchema = z.object({
    * and checks every script's signature with that one, whatever later answers say.
    */
   scriptKey: z.string(),
+  /** The agent version the portal wants the device to run, while it runs another; null otherwise. */
+  agentRelease: agentReleaseSchema.nullable(),
 });
 export type AgentConfiguration = z.infer<typeof agentConfigurationSchema>;
 

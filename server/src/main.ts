@@ -6,6 +6,7 @@ import { openRuntime } from './runtime.js';
 import { AREAS } from './areas.js';
 import { startWorker } from './engines/worker.js';
 import { agentCommand, prepareDemoAgent, runDemoAgent } from './areas/agent/demo-agent.js';
+import { registerAgentRelease } from './areas/packages/agent-release.js';
 import { createLogger } from './observability/logger.js';
 import { serveMetrics } from './observability/metrics-server.js';
 
@@ -48,6 +49,11 @@ async function main(): Promise<void> {
       );
     }
     stops.push(() => app.close());
+    // The agent this portal was built with becomes a version of the agent package (agent updates).
+    await registerAgentRelease(runtime.db, config).then(
+      (said) => app.log.info(said),
+      (error: unknown) => app.log.error({ err: error }, 'The agent version could not be registered'),
+    );
     if (config.demoAgent) {
       // The demo's agent is a nicety: a portal that cannot start it still serves.
       try {

@@ -1,7 +1,8 @@
 import { DEVICE_OPERATION_MESSAGES } from '@cfs/contracts/device-operations';
-import { OPERATION_TYPES, OPERATION_TYPE_PERMISSIONS } from '@cfs/contracts/fleet';
+import { OPERATION_TYPES, OPERATION_TYPE_PERMISSIONS, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { SCRIPTS_PERMISSION } from '@cfs/contracts/permissions';
 import type { Db } from '../db/database.js';
+import { scoped } from '../db/scoped.js';
 import { HttpError } from '../http/errors.js';
 import type { Principal } from './principal.js';
 
@@ -28,7 +29,8 @@ export function requireHostAccess(user: Principal, operationTypeIds: readonly nu
  * Refuses (403) a caller without Devices.Scripts who changes what a Script operation runs: a new
  * version of a package that has Script operations, or the version of one installed on a device.
  * Setting up the operation is not the only way to choose a script: its content is the installed
- * version's file.
+ * version's file. A version of the shared agent package (type AgentRunner) is the agent itself,
+ * which runs with the machine's rights: uploading one needs Devices.Scripts too.
  */
 export async function requireScriptsForPackages(
   executor: Db,
@@ -36,12 +38,22 @@ export async function requireScriptsForPackages(
   packageIds: readonly string[],
 ): Promise<void> {
   if (packageIds.length === 0 || user.permissions.allows(SCRIPTS_PERMISSION)) return;
+  const ids = [...new Set(packageIds)];
   const script = await executor
     .selectFrom('operation')
-    .select('operation_id')
-    .where('package_id', 'in', [...new Set(packageIds)])
+    .select('package_id')
+    .where('package_id', 'in', ids)
     .where('operation_type_id', '=', OPERATION_TYPES.Script)
     .limit(1)
     .executeTakeFirst();
-  if (script) throw new HttpError(403, DEVICE_OPERATION_MESSAGES.scriptsRequired);
+  const agent =
+    script ??
+    (await scoped(executor, user.tenantScope)
+      .selectFrom('package')
+      .select('package_id')
+      .where('package_id', 'in', ids)
+      .where('package_type_id', '=', PACKAGE_TYPES.AgentRunner)
+      .limit(1)
+      .executeTakeFirst());
+  if (agent) throw new HttpError(403, DEVICE_OPERATION_MESSAGES.scriptsRequired);
 }

@@ -62,6 +62,23 @@ export interface ActionHistory {
   work_unit_id: number | null;
 }
 
+export interface AgentRollout {
+  first_updated: Timestamp | null;
+  halted: Timestamp | null;
+  halted_reason: string | null;
+  package_version_id: string;
+  tenant_id: string;
+}
+
+export interface AgentUpdatePolicy {
+  modified: Generated<Timestamp>;
+  modified_by: string | null;
+  rollback_minutes: Generated<number>;
+  rollout_percent: Generated<number>;
+  tenant_id: string;
+  version: string | null;
+}
+
 export interface AppRole {
   description: string | null;
   name: string;
@@ -187,6 +204,18 @@ export interface Device {
   token_grant_id: string | null;
   trace_expiration: Timestamp | null;
   trace_minutes: Generated<number>;
+}
+
+export interface DeviceAgentUpdate {
+  deadline: Timestamp;
+  detail: string | null;
+  device_id: string;
+  from_version: string | null;
+  modified: Generated<Timestamp>;
+  outcome: string;
+  package_version_id: string;
+  started: Timestamp;
+  tenant_id: string;
 }
 
 export interface DeviceInstallation {
@@ -960,6 +989,8 @@ export interface WorkUnitType {
 export interface DB {
   action_definition: ActionDefinition;
   action_history: ActionHistory;
+  agent_rollout: AgentRollout;
+  agent_update_policy: AgentUpdatePolicy;
   app_role: AppRole;
   app_user: AppUser;
   audit_event: AuditEvent;
@@ -969,6 +1000,7 @@ export interface DB {
   control_set: ControlSet;
   control_status: ControlStatus;
   device: Device;
+  device_agent_update: DeviceAgentUpdate;
   device_installation: DeviceInstallation;
   device_inventory: DeviceInventory;
   device_inventory_change: DeviceInventoryChange;

@@ -24,7 +24,8 @@ export class AgentConfigWaits {
   private listening = false;
 
   attach(listener: DatabaseListener): void {
-    listener.on(AGENT_CONFIG_CHANNEL, (deviceId) => this.wake(deviceId));
+    // `*` is a change for every device (the agent version they are to run, migration 0050).
+    listener.on(AGENT_CONFIG_CHANNEL, (deviceId) => (deviceId === '*' ? this.wakeAll() : this.wake(deviceId)));
     listener.onConnection((connected) => {
       this.listening = connected;
       // What was held while the connection went may have missed its change: answer it now.

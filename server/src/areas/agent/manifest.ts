@@ -1,11 +1,15 @@
 import { defineArea } from '../../area.js';
 import { agentRoutes } from './routes.js';
+import { agentUpdateSilenceTask } from './updates.js';
 
 /** The machine-facing API of device agents; their writes are recorded under the devices' own entity types. */
 export const agentArea = defineArea({
   name: 'agent',
   routes: agentRoutes,
+  tasks: [agentUpdateSilenceTask],
   apiTags: {
     Agent: "The device agent's own API: enrolment, configuration, logs, operation results and package downloads.",
+    'Agent updates':
+      "A tenant's choice of the agent version its devices run, its staged rollout and its automatic rollback.",
   },
 });

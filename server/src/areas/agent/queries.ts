@@ -9,6 +9,7 @@ import {
   FREQUENCY_TYPES,
   INSTALL_STATUSES,
   OPERATION_TYPES,
+  PACKAGE_TYPES,
   PARAMETER_SOURCES,
   type ParameterSource,
 } from '@cfs/contracts/fleet';
@@ -22,6 +23,7 @@ import { scoped } from '../../db/scoped.js';
 import { fleetWriters } from '../../engines/fleet/owner-ports.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import type { DeviceCaller } from './commands.js';
+import { agentReleaseOffer, isAgentVersion } from './updates.js';
 
 interface StoredParameter {
   Name?: unknown;
@@ -88,7 +90,7 @@ export async function agentConfiguration(
   const row = await fleetWriters().devices.recordContact(db, device.scope, device.deviceId, now);
   if (!row) throw new HttpError(401, 'The device credential is not valid.');
 
-  const [operations, packages] = await Promise.all([
+  const [operations, packages, agentRelease] = await Promise.all([
     scoped(db, device.scope)
       .selectFrom('device_operation as d')
       .innerJoin('operation as o', 'o.operation_id', 'd.operation_id')
@@ -140,8 +142,13 @@ export async function agentConfiguration(
       ])
       .where('i.device_id', '=', device.deviceId)
       .where('i.install_status_id', '<>', INSTALL_STATUSES.RemovalPending)
+      // The agent's own package is not installed as a package: it comes as agentRelease.
+      .where((eb) =>
+        eb.or([eb('p.tenant_id', 'is not', null), eb('p.package_type_id', '<>', PACKAGE_TYPES.AgentRunner)]),
+      )
       .orderBy('p.name')
       .execute(),
+    agentReleaseOffer(db, keys.signer, publicUrl, device, now),
   ]);
 
   const runnable = operations.filter(
@@ -192,6 +199,7 @@ export async function agentConfiguration(
       installedPackageVersionId: pkg.installed_package_version_id,
     })),
     scriptKey: keys.signer.publicKey,
+    agentRelease,
   };
 }
 
@@ -236,8 +244,17 @@ export async function wantedPackageFile(
     .where('i.device_id', '=', device.deviceId)
     .where('i.package_version_id', '=', packageVersionId)
     .executeTakeFirst();
-  if (!row) throw new NotFoundError('The package version');
-  const stored = await fileStoreOf(config).open(db, row.file_sha256.toLowerCase());
+  if (!row && !(await isAgentVersion(db, device.scope, packageVersionId)))
+    throw new NotFoundError('The package version');
+  const file =
+    row ??
+    (await scoped(db, device.scope)
+      .selectFrom('package as p')
+      .innerJoin('package_version as v', 'v.package_id', 'p.package_id')
+      .select(['v.file_sha256', 'v.file_name'])
+      .where('v.package_version_id', '=', packageVersionId)
+      .executeTakeFirstOrThrow());
+  const stored = await fileStoreOf(config).open(db, file.file_sha256.toLowerCase());
   if (!stored) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
-  return { ...stored, fileName: row.file_name };
+  return { ...stored, fileName: file.file_name };
 }

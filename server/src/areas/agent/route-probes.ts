@@ -13,6 +13,10 @@ export const probes: AreaProbes = {
     'POST /v1/agent/operations/:deviceOperationId/complete': { machine: ['device'] },
     'POST /v1/agent/operations/:deviceOperationId/scriptruns': { machine: ['device'] },
     'POST /v1/agent/installations/:packageId': { machine: ['device'] },
+    'POST /v1/agent/version': { machine: ['device'] },
+    'GET /v1/agentUpdatePolicies/:tenantId': 'Devices:view',
+    'PUT /v1/agentUpdatePolicies/:tenantId': 'Devices.Scripts:edit',
+    'POST /v1/agentUpdatePolicies/:tenantId/resume': 'Devices.Scripts:edit',
     'GET /v1/agent/packageversions/:packageVersionId/download': { machine: ['device'] },
     'GET /downloads/agent/:file': 'public',
   },
@@ -46,6 +50,9 @@ export const probes: AreaProbes = {
       stderr: '',
       truncated: false,
     }),
+    'POST /v1/agent/version': () => ({ agentVersion: '0.1.0' }),
+    'PUT /v1/agentUpdatePolicies/:tenantId': () => ({ version: null, rolloutPercent: 50, rollbackMinutes: 10 }),
+    'POST /v1/agentUpdatePolicies/:tenantId/resume': () => undefined,
     'POST /v1/agent/installations/:packageId': (o) => ({
       packageVersionId: o.agentPackageVersionId,
       status: 'Installed',
@@ -56,5 +63,6 @@ export const probes: AreaProbes = {
     'POST /v1/agent/logs',
     'POST /v1/agent/inventory',
     'POST /v1/agent/restart/acknowledge',
+    'POST /v1/agent/version',
   ],
 };

@@ -11,11 +11,17 @@ import {
   agentInventorySchema,
   agentLogBatchSchema,
   agentScriptRunSchema,
+  agentVersionReportSchema,
   enrolmentResultSchema,
   enrolmentSchema,
   installationReportSchema,
   operationCompletionSchema,
 } from '@cfs/contracts/agent';
+import {
+  AGENT_UPDATE_POLICIES_PATH,
+  agentUpdatePolicyInputSchema,
+  agentUpdatePolicySchema,
+} from '@cfs/contracts/agent-updates';
 import { deviceInventorySchema } from '@cfs/contracts/devices';
 import { guid } from '@cfs/contracts/fields';
 import type { AppDeps } from '../../app-deps.js';
@@ -37,6 +43,7 @@ import { agentConfiguration, wantedPackageFile } from './queries.js';
 import { findInventory, recordInventory } from './inventory.js';
 import { AGENT_WAIT_MAX_SECONDS, AgentConfigWaits } from './config-waits.js';
 import { matchesIfNoneMatch } from '../../http/list-etag.js';
+import { findAgentUpdatePolicy, recordAgentVersion, resumeAgentRollout, saveAgentUpdatePolicy } from './updates.js';
 
 const tags = ['Agent'];
 const byDevice = { permission: { machine: ['device'] } } as const;
@@ -276,6 +283,76 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         await completeOperation(db, deviceOf(request), request.params.deviceOperationId, request.body.completionToken);
         return reply.code(204).send();
       },
+    );
+
+    app.post(
+      '/v1/agent/version',
+      {
+        config: byDevice,
+        schema: {
+          tags,
+          operationId: 'reportAgentVersion',
+          summary: 'Report the agent version the device runs, and how an update went',
+          description:
+            "Sent at the start of each session and with each update's outcome: the device's Agent Version and its installation of the agent package (the version report's row) follow it; an agent that went back from a version, or refused it, halts that version's rollout in its tenant.",
+          body: agentVersionReportSchema,
+        },
+      },
+      async (request, reply) => {
+        await recordAgentVersion(db, deviceOf(request), request.body);
+        return reply.code(204).send();
+      },
+    );
+
+    const policyTags = ['Agent updates'];
+    const tenantParams = z.object({ tenantId: z.uuid() });
+    app.get(
+      `${AGENT_UPDATE_POLICIES_PATH}/:tenantId`,
+      {
+        config: { permission: 'Devices:view' },
+        schema: {
+          tags: policyTags,
+          operationId: 'getAgentUpdatePolicy',
+          summary: "Get a tenant's agent updates",
+          description:
+            'The version its devices run (the Latest of the agent package, or a pinned one), the staged rollout and the rollback minutes (the defaults until it saves them), the versions to choose from, and how the rollout of its version goes.',
+          params: tenantParams,
+          response: { 200: agentUpdatePolicySchema },
+        },
+      },
+      async (request) => findAgentUpdatePolicy(db, principalOf(request), request.params.tenantId),
+    );
+    app.put(
+      `${AGENT_UPDATE_POLICIES_PATH}/:tenantId`,
+      {
+        // Choosing the agent its devices run is choosing code that runs with the machines' rights: scripts' permission.
+        config: { permission: 'Devices.Scripts:edit' },
+        schema: {
+          tags: policyTags,
+          operationId: 'saveAgentUpdatePolicy',
+          summary: "Save a tenant's agent updates",
+          params: tenantParams,
+          body: agentUpdatePolicyInputSchema,
+          response: { 200: agentUpdatePolicySchema },
+        },
+      },
+      async (request) => saveAgentUpdatePolicy(db, principalOf(request), request.params.tenantId, request.body),
+    );
+    app.post(
+      `${AGENT_UPDATE_POLICIES_PATH}/:tenantId/resume`,
+      {
+        config: { permission: 'Devices.Scripts:edit' },
+        schema: {
+          tags: policyTags,
+          operationId: 'resumeAgentRollout',
+          summary: "Resume a tenant's halted agent rollout",
+          description:
+            'The devices that went back from the version, or did not report in time, are offered it again; a rollout that is not halted stays as it is.',
+          params: tenantParams,
+          response: { 200: agentUpdatePolicySchema },
+        },
+      },
+      async (request) => resumeAgentRollout(db, principalOf(request), request.params.tenantId),
     );
 
     app.post(

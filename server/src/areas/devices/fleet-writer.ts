@@ -32,8 +32,25 @@ export const deviceFleetWriter: DeviceWriter = {
         'device_logging_level_id',
         'trace_expiration',
         'restart_agent_flag',
+        'agent_version',
       ])
       .executeTakeFirst(),
+
+  async recordInstallation(trx, scope, installation) {
+    await scoped(trx, scope)
+      .insertInto('device_installation', installation)
+      .onConflict((conflict) =>
+        conflict.columns(['device_id', 'package_id']).doUpdateSet((eb) => ({
+          package_version_id: eb.ref('excluded.package_version_id'),
+          installed_package_version_id: eb.ref('excluded.installed_package_version_id'),
+          install_status_id: eb.ref('excluded.install_status_id'),
+          status_detail: eb.ref('excluded.status_detail'),
+          modified: eb.ref('excluded.modified'),
+          modified_by: eb.ref('excluded.modified_by'),
+        })),
+      )
+      .execute();
+  },
 
   async reportInstallation(trx, scope, installation, changes) {
     await scoped(trx, scope)

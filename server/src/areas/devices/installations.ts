@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { DEVICE_MESSAGES, NO_VERSION, type DeviceInstallation, type InstallationChoice } from '@cfs/contracts/devices';
-import { FLEET_MESSAGES, INSTALL_STATUSES, OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
+import { AGENT_UPDATE_MESSAGES } from '@cfs/contracts/agent-updates';
+import { FLEET_MESSAGES, INSTALL_STATUSES, OPERATING_SYSTEMS, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import { recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
@@ -124,12 +125,28 @@ export async function saveInstallations(
     // another one (or none) is choosing a script.
     const wantedVersion = (choice: InstallationChoice) =>
       choice.packageVersionId === NO_VERSION ? null : choice.packageVersionId;
+    const changed = choices.filter(
+      (choice) => (existing.get(choice.packageId)?.package_version_id ?? null) !== wantedVersion(choice),
+    );
+    // The agent's own version is its tenant's agent updates' to choose, not a device's.
+    if (changed.length > 0) {
+      const agentPackage = await tx
+        .selectFrom('package')
+        .select('package_id')
+        .where(
+          'package_id',
+          'in',
+          changed.map((choice) => choice.packageId),
+        )
+        .where('tenant_id', 'is', null)
+        .where('package_type_id', '=', PACKAGE_TYPES.AgentRunner)
+        .executeTakeFirst();
+      if (agentPackage) throw refused('packageId', AGENT_UPDATE_MESSAGES.agentPackageChosenByPolicy);
+    }
     await requireScriptsForPackages(
       trx,
       user,
-      choices
-        .filter((choice) => (existing.get(choice.packageId)?.package_version_id ?? null) !== wantedVersion(choice))
-        .map((choice) => choice.packageId),
+      changed.map((choice) => choice.packageId),
     );
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     const now = new Date();

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import semver from 'semver';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES, packageUploadFieldsSchema, type PackageVersion } from '@cfs/contracts/packages';
@@ -8,6 +8,7 @@ import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
 import { scoped } from '../../db/scoped.js';
 import { fileStoreOf, FileTooLargeError, type ReceivedFile } from '../../files/content-store.js';
 import { unknownFieldErrors } from '../../http/error-handler.js';
@@ -113,42 +114,13 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
       // The package decides the tenant; a different one named beside it is a mistake, not a move.
       if (tenantId && tenantId.toLowerCase() !== (pkg.tenant_id ?? ''))
         throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, { tenantId: ['The tenant is not the package’s.'] });
-      const existing = await trx
-        .selectFrom('package_version')
-        .select(['package_version_id', 'version', 'package_version_status_id'])
-        .where('package_id', '=', packageId)
-        .execute();
-      if (existing.some((row) => semver.valid(row.version) !== null && semver.compare(row.version, version) === 0)) {
-        throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, {
-          version: [PACKAGE_MESSAGES.versionDuplicate(version)],
-        });
-      }
-      const latest = existing.find((row) => row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest);
-      let status: number;
-      if (semver.prerelease(version) !== null) status = PACKAGE_VERSION_STATUSES.PreRelease;
-      else if (latest === undefined || semver.gt(version, latest.version)) status = PACKAGE_VERSION_STATUSES.Latest;
-      else status = PACKAGE_VERSION_STATUSES.Archived;
-      if (status === PACKAGE_VERSION_STATUSES.Latest && latest) {
-        await trx
-          .updateTable('package_version')
-          .set({ package_version_status_id: PACKAGE_VERSION_STATUSES.Archived })
-          .where('package_version_id', '=', latest.package_version_id)
-          .execute();
-      }
-      const row = await trx
-        .insertInto('package_version')
-        .values({
-          package_id: packageId,
-          version,
-          label,
-          package_version_status_id: status,
-          file_sha256: file.sha256,
-          file_name: file.fileName.slice(0, 500),
-          file_size: file.size,
-          created_by: user.userName,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const { row, status, archived } = await insertVersion(trx, {
+        packageId,
+        version,
+        label,
+        file: { sha256: file.sha256, size: file.size, fileName: file.fileName },
+        createdBy: user.userName,
+      });
       await lockStoredFile(trx, file.sha256);
       await file.keep(trx);
       await recordAudit(trx, user, {
@@ -161,7 +133,7 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
           version,
           label,
           status,
-          ...(latest && status === PACKAGE_VERSION_STATUSES.Latest ? { archived: latest.version } : {}),
+          ...(archived ? { archived } : {}),
         },
       });
       return packageVersionEntity.present(row);
@@ -170,6 +142,61 @@ export async function saveUploadedVersion(db: Db, user: Principal, upload: Recei
     // After keep() the temporary file is gone; otherwise nothing of a refused upload stays.
     await file?.discard();
   }
+}
+
+/**
+ * Adds a version to a package (locked by the caller): refused when the package has it already; a
+ * pre-release is PreRelease, a stable version above the Latest becomes the Latest (the previous
+ * one Archived), any other stable version is Archived.
+ */
+export async function insertVersion(
+  trx: Tx,
+  input: {
+    packageId: string;
+    version: string;
+    label: string;
+    file: { sha256: string; size: number; fileName: string };
+    createdBy: string;
+  },
+): Promise<{ row: Selectable<DB['package_version']>; status: number; archived: string | undefined }> {
+  const { packageId, version } = input;
+  const existing = await trx
+    .selectFrom('package_version')
+    .select(['package_version_id', 'version', 'package_version_status_id'])
+    .where('package_id', '=', packageId)
+    .execute();
+  if (existing.some((row) => semver.valid(row.version) !== null && semver.compare(row.version, version) === 0)) {
+    throw new BadRequestError(PACKAGE_MESSAGES.uploadFailed, {
+      version: [PACKAGE_MESSAGES.versionDuplicate(version)],
+    });
+  }
+  const latest = existing.find((row) => row.package_version_status_id === PACKAGE_VERSION_STATUSES.Latest);
+  let status: number;
+  if (semver.prerelease(version) !== null) status = PACKAGE_VERSION_STATUSES.PreRelease;
+  else if (latest === undefined || semver.gt(version, latest.version)) status = PACKAGE_VERSION_STATUSES.Latest;
+  else status = PACKAGE_VERSION_STATUSES.Archived;
+  if (status === PACKAGE_VERSION_STATUSES.Latest && latest) {
+    await trx
+      .updateTable('package_version')
+      .set({ package_version_status_id: PACKAGE_VERSION_STATUSES.Archived })
+      .where('package_version_id', '=', latest.package_version_id)
+      .execute();
+  }
+  const row = await trx
+    .insertInto('package_version')
+    .values({
+      package_id: packageId,
+      version,
+      label: input.label,
+      package_version_status_id: status,
+      file_sha256: input.file.sha256,
+      file_name: input.file.fileName.slice(0, 500),
+      file_size: input.file.size,
+      created_by: input.createdBy,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, status, archived: status === PACKAGE_VERSION_STATUSES.Latest ? latest?.version : undefined };
 }
 
 /** Deletes a version that is not the Latest (spec 002 §4: Delete is hidden for Latest) and no device holds. */

@@ -38,9 +38,12 @@ export interface DeviceWriter {
         | 'device_logging_level_id'
         | 'trace_expiration'
         | 'restart_agent_flag'
+        | 'agent_version'
       >
     | undefined
   >;
+  /** The device's installation of a package as the agent tells it (the agent's own version): made or replaced. */
+  recordInstallation(trx: Tx, scope: TenantScope, installation: Insertable<DB['device_installation']>): Promise<void>;
   /** The outcome the agent reports of installing or removing a package. */
   reportInstallation(
     trx: Tx,
