@@ -21,8 +21,7 @@ export const AGENT_UPDATE_MESSAGES = {
   unknownVersion: 'The agent package has no such version.',
   saved: 'Agent updates saved successfully.',
   resumed: 'The rollout resumed.',
-  agentPackageChosenByPolicy:
-    "The agent's version is chosen by the tenant's agent updates (Tenants), not per device: leave the CFS Agent Runner as it is.",
+  agentPackageChosenByPolicy: "The agent's version is chosen in its tenant's Agent Updates (Tenants), not per device.",
 } as const;
 
 export const agentUpdatePolicyInputSchema = z.object({

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { verify } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,8 +12,8 @@ import type { DeviceCaller } from '../src/areas/agent/commands.js';
 import { agentReleaseOffer, haltSilentUpdates, recordAgentVersion, rolloutBucket } from '../src/areas/agent/updates.js';
 import { registerAgentRelease } from '../src/areas/packages/agent-release.js';
 import { createDevice, createSubscriptionAs, createTenantAs } from './factories.js';
+import { buildAgentRelease } from './agent-enrolment.js';
 import { createTestPortal, type TestPortal } from './harness.js';
-import { repositoryRoot } from './processes.js';
 import { multipart } from './upload-helpers.js';
 
 /*
@@ -32,18 +31,7 @@ let devices: DeviceCaller[] = [];
 const versionIds = new Map<string, string>();
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cfs-agent-rollout-'));
 
-/** A bundle of the agent that calls itself `version`, built as a release is. */
-function release(version: string): string {
-  const out = path.join(folder, version, 'cfs-agent.cjs');
-  execFileSync(process.execPath, [
-    path.join(repositoryRoot, 'scripts', 'build-agent-executables.mjs'),
-    '--release',
-    version,
-    '--out',
-    out,
-  ]);
-  return out;
-}
+const release = (version: string) => buildAgentRelease(version, path.join(folder, version, 'cfs-agent.cjs'));
 
 async function upload(version: string, user = 'admin') {
   const packageId = await agentPackageId();

@@ -19,6 +19,7 @@ import {
   unique,
 } from './factories.js';
 import { insertPackageWithOperation } from './fleet-factories.js';
+import { promoteRealAgent } from './agent-enrolment.js';
 import { createListeningPortal, type TestPortal } from './harness.js';
 import { repositoryRoot, until } from './processes.js';
 import { multipart } from './upload-helpers.js';
@@ -79,24 +80,7 @@ beforeAll(async () => {
   const keep = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
   agent.stdout?.on('data', keep);
   agent.stderr?.on('data', keep);
-  let pendingDeviceId: string | undefined;
-  await until(
-    async () => {
-      pendingDeviceId = (
-        await scoped(portal.db, ALL_TENANTS)
-          .selectFrom('pending_device')
-          .select('pending_device_id')
-          .where('machine_name', '=', machineName)
-          .executeTakeFirst()
-      )?.pending_device_id;
-      return pendingDeviceId !== undefined;
-    },
-    `the agent to enrol\n${output.join('\n')}`,
-  );
-  await api('POST', '/v1/pendingdevices/batchpromote', {
-    pendingDeviceIds: [pendingDeviceId],
-    subscriptionId: subscription.subscriptionId,
-  });
+  await promoteRealAgent(portal, machineName, subscription.subscriptionId, output);
   await until(
     async () => {
       const device = await scoped(portal.db, ALL_TENANTS)

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,9 @@ import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import { registerAgentRelease } from '../src/areas/packages/agent-release.js';
 import { createSubscriptionAs, createTenantAs, createTokenAs, unique } from './factories.js';
+import { buildAgentRelease, promoteRealAgent } from './agent-enrolment.js';
 import { createListeningPortal, type TestPortal } from './harness.js';
-import { repositoryRoot, until } from './processes.js';
+import { until } from './processes.js';
 import { multipart } from './upload-helpers.js';
 
 /*
@@ -33,18 +34,8 @@ let stopping = false;
 let tenantId = '';
 let deviceId = '';
 
-/** A bundle of the agent that calls itself `version`, built as a release is. */
-function release(version: string): string {
-  const out = path.join(folder, 'releases', version, 'cfs-agent.cjs');
-  execFileSync(process.execPath, [
-    path.join(repositoryRoot, 'scripts', 'build-agent-executables.mjs'),
-    '--release',
-    version,
-    '--out',
-    out,
-  ]);
-  return out;
-}
+const release = (version: string) =>
+  buildAgentRelease(version, path.join(folder, 'releases', version, 'cfs-agent.cjs'));
 
 /** Starts the installed program, and again whenever it ends (at once for a restart it asked for), as systemd's Restart=always. */
 function supervise(token: string, machineName: string): void {
@@ -114,26 +105,7 @@ beforeAll(async () => {
   await registerAgentRelease(portal.db, { ...portal.runtime.config, agentDist: path.dirname(installed) });
   const machineName = `updates-${unique()}`;
   supervise(token, machineName);
-  let pendingDeviceId: string | undefined;
-  await until(
-    async () => {
-      pendingDeviceId = (
-        await scoped(portal.db, ALL_TENANTS)
-          .selectFrom('pending_device')
-          .select('pending_device_id')
-          .where('machine_name', '=', machineName)
-          .executeTakeFirst()
-      )?.pending_device_id;
-      return pendingDeviceId !== undefined;
-    },
-    `the agent to enrol\n${output.join('\n')}`,
-  );
-  const promoted = await portal.as('admin', {
-    method: 'POST',
-    url: '/v1/pendingdevices/batchpromote',
-    payload: { pendingDeviceIds: [pendingDeviceId], subscriptionId: subscription.subscriptionId },
-  });
-  expect(promoted.statusCode, promoted.body).toBe(200);
+  await promoteRealAgent(portal, machineName, subscription.subscriptionId, output);
   await until(
     async () => {
       const row = await scoped(portal.db, ALL_TENANTS)

@@ -3,18 +3,21 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { COPY_TOOLTIP_MS } from '@cfs/contracts/constants';
 import type { Tenant } from '@cfs/contracts/tenants';
+import { AGENT_UPDATE_MESSAGES } from '@cfs/contracts/agent-updates';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import { CATEGORY_MESSAGES } from '@cfs/contracts/work-unit-settings';
 import {
   api,
   browser,
   choose,
+  createSubscription,
   createTenant,
   createToken,
   drawer,
   gridRow,
   homeTenantId,
   pauseClock,
+  portalDatabase,
   portalUrl,
   runClockUntil,
   saveNewToken,
@@ -24,6 +27,7 @@ import {
   serverCall,
   sessionOf,
   signedInPage,
+  toastShown,
   uniqueName,
   type ListResponse,
 } from './support';
@@ -249,6 +253,72 @@ describe('administration (admin)', () => {
     await page.waitForURL((url) => !url.searchParams.has('editTenantId'));
     await searchGrid(page, name);
     await gridRow(page, name).waitFor();
+  });
+
+  test('Agent Updates: a halted rollout is shown and resumed; a pinned version and a staged rollout are saved', async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(admin);
+    const { subscriptionId } = await createSubscription(admin, tenant.tenantId, 'Line 1');
+    // Two devices as their agents' reports leave them: one runs the portal's agent, one went back from it.
+    const db = await portalDatabase();
+    let version: string;
+    try {
+      const release = await db.query<{ package_version_id: string; version: string }>(
+        `SELECT v.package_version_id, v.version FROM package_version v JOIN package p USING (package_id)
+          WHERE p.tenant_id IS NULL AND p.package_type_id = 5 AND v.package_version_status_id = 1`,
+      );
+      version = release.rows[0]!.version;
+      for (const name of ['e2e-agent-a', 'e2e-agent-b'])
+        await db.query(`INSERT INTO device (tenant_id, subscription_id, name, agent_version) VALUES ($1, $2, $3, $4)`, [
+          tenant.tenantId,
+          subscriptionId,
+          uniqueName(name),
+          name === 'e2e-agent-a' ? version : '0.0.9',
+        ]);
+      await db.query(
+        `INSERT INTO agent_rollout (tenant_id, package_version_id, halted, halted_reason)
+          VALUES ($1, $2, now(), 'A device went back from it (device e2e-agent-b): It ended 3 times.')`,
+        [tenant.tenantId, release.rows[0]!.package_version_id],
+      );
+    } finally {
+      await db.end();
+    }
+
+    const page = await signedInPage(browser, 'admin');
+    await page.goto(`/${await contosoId()}/tenants?editTenantId=${tenant.tenantId}&tab=agent`);
+    const panel = drawer(page);
+    await panel.getByRole('tab', { name: 'Agent Updates', selected: true }).waitFor();
+    const rollout = panel.getByLabel('Rollout');
+    await rollout.getByText(`Rollout of ${version}`).waitFor();
+    await rollout.getByText('1 of 2 devices run it').waitFor();
+    await rollout
+      .getByRole('alert')
+      .getByText(/It ended 3 times\./)
+      .waitFor();
+    await screenshot(page, 'admin-tenant-agent-updates-halted');
+    await rollout.getByRole('button', { name: 'Resume' }).click();
+    await toastShown(page, AGENT_UPDATE_MESSAGES.resumed);
+    await rollout.getByRole('alert').waitFor({ state: 'detached' });
+
+    await choose(panel, page, 'Agent version', version);
+    await panel.getByRole('textbox', { name: 'First stage (% of devices)' }).fill('0');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText(AGENT_UPDATE_MESSAGES.rolloutPercent).waitFor();
+    await panel.getByRole('textbox', { name: 'First stage (% of devices)' }).fill('25');
+    await panel.getByRole('textbox', { name: 'Rollback after (minutes)' }).fill('30');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await toastShown(page, AGENT_UPDATE_MESSAGES.saved);
+    expect(await serverCall(page, `/v1/agentUpdatePolicies/${tenant.tenantId}`)).toMatchObject({
+      version,
+      rolloutPercent: 25,
+      rollbackMinutes: 30,
+    });
+    await page.reload();
+    const stage = panel.getByRole('textbox', { name: 'First stage (% of devices)' });
+    await stage.waitFor();
+    expect(await stage.inputValue()).toBe('25');
+    expect(await panel.getByRole('combobox', { name: 'Agent version' }).textContent()).toBe(version);
+    await screenshot(page, 'admin-tenant-agent-updates');
   });
 
   test('Secrets: a secret is added, listed masked, revealed and copied, given a new version, and deleted after a question', async () => {

@@ -51,7 +51,9 @@ describe('package catalogue (operator)', () => {
     await page.getByRole('heading', { level: 1, name: 'Package Catalog' }).waitFor();
     for (const header of ['Name', 'Supported Operating Systems', 'Package Type', 'Executable Type', 'Tenant'])
       await page.getByRole('columnheader', { name: header }).first().waitFor();
-    await gridRow(page, 'CFS Agent').waitFor();
+    // The shared packages: the agent's own checks, and the agent itself.
+    await gridRow(page, 'CFS Agent').filter({ hasText: 'AgentLogic' }).waitFor();
+    await gridRow(page, 'CFS Agent Runner').filter({ hasText: 'AgentRunner' }).waitFor();
     await page.getByRole('button', { name: 'Upload Package' }).waitFor();
     await screenshot(page, 'packages-grid');
 

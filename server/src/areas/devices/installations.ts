@@ -15,7 +15,7 @@ import { findDevice } from './queries.js';
 /**
  * The packages a device may install: its tenant's own and the installation's (tenantless) that
  * support its operating system; a device whose system is Unknown is offered all of them, and a
- * package that names no system runs on any.
+ * package that names no system runs on any. The shared agent package is not one of them.
  */
 async function availablePackages<E extends Db | Tx>(
   db: ScopedDb<E>,
@@ -24,7 +24,9 @@ async function availablePackages<E extends Db | Tx>(
   let query = db
     .selectFrom('package')
     .select(['package_id', 'name', 'description'])
-    .where((eb) => eb.or([eb('tenant_id', 'is', null), eb('tenant_id', '=', device.tenantId)]));
+    .where((eb) => eb.or([eb('tenant_id', 'is', null), eb('tenant_id', '=', device.tenantId)]))
+    // The agent itself: its version is the tenant's agent updates' to choose (areas/agent/updates.ts).
+    .where((eb) => eb.or([eb('tenant_id', 'is not', null), eb('package_type_id', '<>', PACKAGE_TYPES.AgentRunner)]));
   if (device.operatingSystemId !== OPERATING_SYSTEMS.Unknown) {
     query = query.where(
       sql<boolean>`(cardinality(operating_system_ids) = 0 OR ${device.operatingSystemId}::smallint = ANY(operating_system_ids))`,
@@ -97,8 +99,25 @@ export async function saveInstallations(
       ),
     );
     const wanted = choices.filter((choice) => choice.packageVersionId !== NO_VERSION);
-    for (const choice of choices)
-      if (!available.has(choice.packageId)) throw refused('packageId', DEVICE_MESSAGES.packageNotAvailable);
+    const unavailable = choices.filter((choice) => !available.has(choice.packageId));
+    if (unavailable.length > 0) {
+      // The agent's own version is its tenant's agent updates' to choose, not a device's.
+      const agentPackage = await tx
+        .selectFrom('package')
+        .select('package_id')
+        .where(
+          'package_id',
+          'in',
+          unavailable.map((choice) => choice.packageId),
+        )
+        .where('package_type_id', '=', PACKAGE_TYPES.AgentRunner)
+        .where('tenant_id', 'is', null)
+        .executeTakeFirst();
+      throw refused(
+        'packageId',
+        agentPackage ? AGENT_UPDATE_MESSAGES.agentPackageChosenByPolicy : DEVICE_MESSAGES.packageNotAvailable,
+      );
+    }
     if (wanted.length > 0) {
       const versions = await trx
         .selectFrom('package_version')
@@ -125,28 +144,12 @@ export async function saveInstallations(
     // another one (or none) is choosing a script.
     const wantedVersion = (choice: InstallationChoice) =>
       choice.packageVersionId === NO_VERSION ? null : choice.packageVersionId;
-    const changed = choices.filter(
-      (choice) => (existing.get(choice.packageId)?.package_version_id ?? null) !== wantedVersion(choice),
-    );
-    // The agent's own version is its tenant's agent updates' to choose, not a device's.
-    if (changed.length > 0) {
-      const agentPackage = await tx
-        .selectFrom('package')
-        .select('package_id')
-        .where(
-          'package_id',
-          'in',
-          changed.map((choice) => choice.packageId),
-        )
-        .where('tenant_id', 'is', null)
-        .where('package_type_id', '=', PACKAGE_TYPES.AgentRunner)
-        .executeTakeFirst();
-      if (agentPackage) throw refused('packageId', AGENT_UPDATE_MESSAGES.agentPackageChosenByPolicy);
-    }
     await requireScriptsForPackages(
       trx,
       user,
-      changed.map((choice) => choice.packageId),
+      choices
+        .filter((choice) => (existing.get(choice.packageId)?.package_version_id ?? null) !== wantedVersion(choice))
+        .map((choice) => choice.packageId),
     );
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     const now = new Date();

@@ -46,7 +46,7 @@ export async function registerAgentRelease(
         package_type_id: PACKAGE_TYPES.AgentRunner,
         executable_name: AGENT_RELEASE_FILE,
         executable_type_id: EXECUTABLE_TYPES.Executable,
-        operating_system_ids: Object.values(OPERATING_SYSTEMS),
+        operating_system_ids: [OPERATING_SYSTEMS.WinX64, OPERATING_SYSTEMS.OsxX64, OPERATING_SYSTEMS.LinuxX64],
         created_by: releaseName,
         modified_by: releaseName,
       })

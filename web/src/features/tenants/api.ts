@@ -7,6 +7,12 @@ import type {
   TenantSecret as TenantSecretEntity,
   TenantSecretValue as TenantSecretValueEntity,
 } from '@cfs/contracts/tenants';
+import {
+  AGENT_UPDATE_MESSAGES,
+  AGENT_UPDATE_POLICIES_PATH,
+  type AgentUpdatePolicy as AgentUpdatePolicyEntity,
+  type AgentUpdatePolicyInput,
+} from '@cfs/contracts/agent-updates';
 import { TENANT_MESSAGES } from '@cfs/contracts/values/tenants';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { pathId } from '../../lib/ids';
@@ -23,6 +29,7 @@ export type Tenant = TenantDetails;
 export type Subscription = JsonOf<SubscriptionEntity>;
 export type TenantSecret = JsonOf<TenantSecretEntity>;
 export type TenantSecretValue = JsonOf<TenantSecretValueEntity>;
+export type AgentUpdatePolicy = JsonOf<AgentUpdatePolicyEntity>;
 
 /** `GET v1/tenants({id})`, shared with the work unit form (`lib/lookups.ts`). */
 export { useTenant } from '../../lib/lookups';
@@ -139,5 +146,37 @@ export function useSaveSubscription(id: string) {
         : apiSend<Subscription>('POST', `${SUBSCRIPTIONS_PATH}/${pathId(id)}`, input),
     invalidate: [listQueryKey(SUBSCRIPTIONS_PATH), lookupKeys.subscriptions],
     errorMessage: TENANT_MESSAGES.subscriptionSaveFailed,
+  });
+}
+
+const agentUpdatesKey = (tenantId: string) => ['tenant', tenantId, 'agentUpdates'] as const;
+
+/** `GET v1/agentUpdatePolicies/{tenantId}`: the agent version its devices run, and how its rollout goes. */
+export function useAgentUpdatePolicy(tenantId: string) {
+  return useQuery({
+    queryKey: agentUpdatesKey(tenantId),
+    queryFn: ({ signal }) =>
+      apiGet<AgentUpdatePolicy>(`${AGENT_UPDATE_POLICIES_PATH}/${pathId(tenantId)}`, undefined, { signal }),
+    // The rollout moves while the tab is open: devices update, or one goes back.
+    refetchInterval: 10_000,
+  });
+}
+
+export function useSaveAgentUpdatePolicy(tenantId: string) {
+  return useApiMutation({
+    mutationFn: (input: AgentUpdatePolicyInput) =>
+      apiSend<AgentUpdatePolicy>('PUT', `${AGENT_UPDATE_POLICIES_PATH}/${pathId(tenantId)}`, input),
+    invalidate: [agentUpdatesKey(tenantId)],
+    successMessage: AGENT_UPDATE_MESSAGES.saved,
+    errorMessage: TENANT_MESSAGES.saveFailed,
+  });
+}
+
+export function useResumeAgentRollout(tenantId: string) {
+  return useApiMutation({
+    mutationFn: () => apiSend<AgentUpdatePolicy>('POST', `${AGENT_UPDATE_POLICIES_PATH}/${pathId(tenantId)}/resume`),
+    invalidate: [agentUpdatesKey(tenantId)],
+    successMessage: AGENT_UPDATE_MESSAGES.resumed,
+    errorMessage: TENANT_MESSAGES.saveFailed,
   });
 }

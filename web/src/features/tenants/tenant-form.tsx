@@ -22,14 +22,19 @@ import {
 } from './tenant-form-values';
 import { TenantIntakeSchema } from './tenant-intake-schema';
 import { TenantSecrets } from './tenant-secrets';
+import { TenantAgentUpdates } from './tenant-agent-updates';
 
-type DrawerTab = TenantFormTab | 'secrets';
+/** Tabs with forms of their own, saved apart from the tenant's, shown when editing. */
+type OwnTab = 'secrets' | 'agent';
+type DrawerTab = TenantFormTab | OwnTab;
 const TAB_LABELS: Record<DrawerTab, string> = {
   details: 'Details',
   fields: 'Additional Fields',
   intake: 'Intake Wizard Form',
   secrets: 'Secrets',
+  agent: 'Agent Updates',
 };
+const ownTab = (tab: DrawerTab): tab is OwnTab => tab === 'secrets' || tab === 'agent';
 
 function tabsWithErrors(errors: FieldErrors<TenantFormValues>): TenantFormTab[] {
   return (Object.keys(TENANT_FORM_TABS) as TenantFormTab[]).filter((tab) =>
@@ -39,7 +44,7 @@ function tabsWithErrors(errors: FieldErrors<TenantFormValues>): TenantFormTab[] 
 
 /**
  * The tenant's Details, Additional Fields and Intake Wizard Form tabs are one form with one Save
- * (spec 001 §2); Secrets, only when editing, saves each change on its own. The tab is `?tab=`.
+ * (spec 001 §2); Secrets and Agent Updates, only when editing, save on their own. The tab is `?tab=`.
  */
 export function TenantForm({
   id,
@@ -57,7 +62,9 @@ export function TenantForm({
   const save = useSaveTenant(id);
   const [tabParam, setTabParam] = useQueryParam('tab');
   const tab: DrawerTab =
-    tabParam === 'fields' || tabParam === 'intake' || (tabParam === 'secrets' && !creating) ? tabParam : 'details';
+    tabParam === 'fields' || tabParam === 'intake' || ((tabParam === 'secrets' || tabParam === 'agent') && !creating)
+      ? tabParam
+      : 'details';
   const { errors, isDirty, isSubmitting, submitCount } = useFormState({ control: form.control });
   const erroneous = tabsWithErrors(errors);
   // The form stays in charge of the drawer's question while the Secrets tab hides its buttons.
@@ -85,10 +92,10 @@ export function TenantForm({
         variant="scrollable"
         sx={{ borderBottom: 1, borderColor: 'divider' }}
       >
-        {(['details', 'fields', 'intake', 'secrets'] as const)
-          .filter((value) => value !== 'secrets' || !creating)
+        {(['details', 'fields', 'intake', 'secrets', 'agent'] as const)
+          .filter((value) => !ownTab(value) || !creating)
           .map((value) => {
-            const hasError = value !== 'secrets' && erroneous.includes(value);
+            const hasError = !ownTab(value) && erroneous.includes(value);
             return (
               <Tab
                 key={value}
@@ -101,13 +108,13 @@ export function TenantForm({
             );
           })}
       </Tabs>
-      {/* Hidden, not unmounted, on Secrets: the form keeps its state and its question on close.
-          Secrets stay outside it, since their own forms may not nest in this one. */}
+      {/* Hidden, not unmounted, on Secrets and Agent Updates: the form keeps its state and its
+          question on close. They stay outside it, since their own forms may not nest in this one. */}
       <Box
         component="form"
         noValidate
         onSubmit={(event) => event.preventDefault()}
-        sx={{ pt: 1, ...(tab === 'secrets' ? { display: 'none' } : {}) }}
+        sx={{ pt: 1, ...(ownTab(tab) ? { display: 'none' } : {}) }}
       >
         {tab === 'details' && (
           <>
@@ -149,6 +156,7 @@ export function TenantForm({
           <TenantSecrets tenantId={id} />
         </Box>
       )}
+      {tab === 'agent' && <TenantAgentUpdates tenantId={id} onClose={onClose} />}
     </>
   );
 }
