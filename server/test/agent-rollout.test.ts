@@ -9,7 +9,13 @@ import { INSTALL_STATUSES } from '@cfs/contracts/fleet';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { scoped } from '../src/db/scoped.js';
 import type { DeviceCaller } from '../src/areas/agent/commands.js';
-import { agentReleaseOffer, haltSilentUpdates, recordAgentVersion, rolloutBucket } from '../src/areas/agent/updates.js';
+import {
+  AgentReleaseTargets,
+  agentReleaseOffer,
+  haltSilentUpdates,
+  recordAgentVersion,
+  rolloutBucket,
+} from '../src/areas/agent/updates.js';
 import { registerAgentRelease } from '../src/areas/packages/agent-release.js';
 import { createDevice, createSubscriptionAs, createTenantAs } from './factories.js';
 import { buildAgentRelease } from './agent-enrolment.js';
@@ -55,8 +61,15 @@ async function agentPackageId(): Promise<string> {
   return row.package_id;
 }
 
-const offer = (device: DeviceCaller, now = new Date()) =>
-  agentReleaseOffer(portal.db, portal.runtime.scriptSigner, 'http://portal.test', device, now);
+/** The offer a device's configuration call would carry, given the version it last reported. */
+async function offer(device: DeviceCaller, now = new Date()) {
+  const { agent_version } = await scoped(portal.db, ALL_TENANTS)
+    .selectFrom('device')
+    .select('agent_version')
+    .where('device_id', '=', device.deviceId)
+    .executeTakeFirstOrThrow();
+  return agentReleaseOffer(portal.db, portal.runtime.scriptSigner, 'http://portal.test', device, agent_version, now);
+}
 
 async function policy(): Promise<AgentUpdatePolicy> {
   const response = await portal.as('admin', { method: 'GET', url: `/v1/agentUpdatePolicies/${tenantId}` });
@@ -239,6 +252,17 @@ describe('agent updates, the portal side', () => {
     expect(halted.target?.haltedReason).toContain('did not report within the rollback minutes');
     expect(await offer(devices[6]!, new Date(Date.now() + 6 * 60_000))).toBeNull();
     await portal.as('admin', { method: 'POST', url: `/v1/agentUpdatePolicies/${tenantId}/resume` });
+  });
+
+  it('keeps each tenant’s version to run for its configuration calls until the database announces a change', async () => {
+    const targets = new AgentReleaseTargets(60_000);
+    const kept = await targets.get(portal.db, devices[0]!.scope, tenantId);
+    const saved = await savePolicy({ version: '0.1.0', rolloutPercent: 100, rollbackMinutes: 10 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await targets.get(portal.db, devices[0]!.scope, tenantId))?.version).toBe(kept?.version);
+    targets.clear();
+    expect((await targets.get(portal.db, devices[0]!.scope, tenantId))?.version).toBe('0.1.0');
+    expect((await savePolicy({ version: null, rolloutPercent: 25, rollbackMinutes: 5 })).statusCode).toBe(200);
   });
 
   it('runs a pinned version: the devices that run another are offered it, the Latest no more', async () => {

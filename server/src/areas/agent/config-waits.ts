@@ -23,9 +23,16 @@ export class AgentConfigWaits {
   private readonly waiting = new Map<string, Set<() => void>>();
   private listening = false;
 
+  /** `onEveryDevice` runs at a change for every device, before the held calls are answered. */
+  constructor(private readonly onEveryDevice: () => void = () => undefined) {}
+
   attach(listener: DatabaseListener): void {
     // `*` is a change for every device (the agent version they are to run, migration 0050).
-    listener.on(AGENT_CONFIG_CHANNEL, (deviceId) => (deviceId === '*' ? this.wakeAll() : this.wake(deviceId)));
+    listener.on(AGENT_CONFIG_CHANNEL, (deviceId) => {
+      if (deviceId !== '*') return this.wake(deviceId);
+      this.onEveryDevice();
+      this.wakeAll();
+    });
     listener.onConnection((connected) => {
       this.listening = connected;
       // What was held while the connection went may have missed its change: answer it now.

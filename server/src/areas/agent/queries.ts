@@ -23,7 +23,7 @@ import { scoped } from '../../db/scoped.js';
 import { fleetWriters } from '../../engines/fleet/owner-ports.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import type { DeviceCaller } from './commands.js';
-import { agentReleaseOffer, isAgentVersion } from './updates.js';
+import { agentReleaseOffer, isAgentVersion, type AgentReleaseTargets } from './updates.js';
 
 interface StoredParameter {
   Name?: unknown;
@@ -85,6 +85,7 @@ export async function agentConfiguration(
   keys: { box: SecretBox; signer: ScriptSigner },
   publicUrl: string,
   device: DeviceCaller,
+  targets: AgentReleaseTargets,
 ): Promise<AgentConfiguration> {
   const now = new Date();
   const row = await fleetWriters().devices.recordContact(db, device.scope, device.deviceId, now);
@@ -148,7 +149,7 @@ export async function agentConfiguration(
       )
       .orderBy('p.name')
       .execute(),
-    agentReleaseOffer(db, keys.signer, publicUrl, device, now),
+    agentReleaseOffer(db, keys.signer, publicUrl, device, row.agent_version, now, targets),
   ]);
 
   const runnable = operations.filter(

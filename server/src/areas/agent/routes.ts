@@ -43,7 +43,13 @@ import { agentConfiguration, wantedPackageFile } from './queries.js';
 import { findInventory, recordInventory } from './inventory.js';
 import { AGENT_WAIT_MAX_SECONDS, AgentConfigWaits } from './config-waits.js';
 import { matchesIfNoneMatch } from '../../http/list-etag.js';
-import { findAgentUpdatePolicy, recordAgentVersion, resumeAgentRollout, saveAgentUpdatePolicy } from './updates.js';
+import {
+  AgentReleaseTargets,
+  findAgentUpdatePolicy,
+  recordAgentVersion,
+  resumeAgentRollout,
+  saveAgentUpdatePolicy,
+} from './updates.js';
 
 const tags = ['Agent'];
 const byDevice = { permission: { machine: ['device'] } } as const;
@@ -98,7 +104,9 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
         reply.header('Cache-Control', 'no-store').send(await enrol(db, tokenOf(request), request.body, request.ip)),
     );
 
-    const waits = new AgentConfigWaits();
+    // Each tenant's agent version to run, cleared when the database announces a change for every device.
+    const targets = new AgentReleaseTargets();
+    const waits = new AgentConfigWaits(() => targets.clear());
     waits.attach(listener);
     // A closing instance answers what it holds, so it does not wait out every agent's call.
     app.addHook('preClose', async () => waits.wakeAll());
@@ -138,6 +146,7 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
             { box: secretBox, signer: scriptSigner },
             config.publicUrl,
             device,
+            targets,
           );
           let tag = configurationTag(configuration);
           if (wait && matchesIfNoneMatch(known, tag)) {
@@ -152,6 +161,7 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
               { box: secretBox, signer: scriptSigner },
               config.publicUrl,
               device,
+              targets,
             );
             tag = configurationTag(configuration);
             if (matchesIfNoneMatch(known, tag)) return reply.header('ETag', tag).code(304).send(null);

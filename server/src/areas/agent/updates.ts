@@ -52,27 +52,53 @@ function agentVersions(db: Db | Tx, scope: TenantScope) {
     .where('p.package_type_id', '=', PACKAGE_TYPES.AgentRunner);
 }
 
+/** A tenant's version to run, as its devices' configuration calls read it (`AgentReleaseTargets`). */
+interface TenantTarget {
+  packageVersionId: string;
+  version: string;
+  sha256: string;
+  size: number;
+  rolloutPercent: number;
+  rollbackMinutes: number;
+  firstUpdated: Date | null;
+  halted: Date | null;
+}
+
 /**
- * The version this device is to move to, signed, or null: none while it runs the tenant's version
- * already, while the rollout of that version is halted in its tenant or this device went back from
- * it, and while the device waits for the rollout's second stage.
+ * Each tenant's version to run, kept for a few seconds: every configuration call of every agent
+ * reads it, and it changes only when a policy, a rollout or the agent package does — which the
+ * database announces (`*` on agent_config, migration 0050), and the announcement clears it
+ * (`clear`) before the held calls are answered. One per instance; `ttlMs` 0 keeps nothing.
  */
-export async function agentReleaseOffer(
-  db: Db,
-  signer: ScriptSigner,
-  publicUrl: string,
-  device: DeviceCaller,
-  now: Date,
-): Promise<AgentRelease | null> {
-  const target = await agentVersions(db, device.scope)
-    .innerJoin('device as d', (join) => join.on('d.device_id', '=', device.deviceId))
-    .leftJoin('agent_update_policy as pol', (join) => join.on('pol.tenant_id', '=', device.tenantId))
+export class AgentReleaseTargets {
+  private readonly kept = new Map<string, { until: number; target: Promise<TenantTarget | undefined> }>();
+
+  constructor(private readonly ttlMs = 5_000) {}
+
+  get(db: Db, scope: TenantScope, tenantId: string): Promise<TenantTarget | undefined> {
+    const now = Date.now();
+    const kept = this.kept.get(tenantId);
+    if (kept && kept.until > now) return kept.target;
+    const target = tenantTarget(db, scope, tenantId);
+    if (this.ttlMs > 0) {
+      this.kept.set(tenantId, { until: now + this.ttlMs, target });
+      // A failed read is not kept.
+      target.catch(() => this.kept.delete(tenantId));
+    }
+    return target;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+async function tenantTarget(db: Db, scope: TenantScope, tenantId: string): Promise<TenantTarget | undefined> {
+  const row = await agentVersions(db, scope)
+    .leftJoin('agent_update_policy as pol', (join) => join.on('pol.tenant_id', '=', tenantId))
     .leftJoin('package_latest_version as l', 'l.package_id', 'p.package_id')
     .leftJoin('agent_rollout as r', (join) =>
-      join.onRef('r.package_version_id', '=', 'v.package_version_id').on('r.tenant_id', '=', device.tenantId),
-    )
-    .leftJoin('device_agent_update as u', (join) =>
-      join.onRef('u.package_version_id', '=', 'v.package_version_id').on('u.device_id', '=', device.deviceId),
+      join.onRef('r.package_version_id', '=', 'v.package_version_id').on('r.tenant_id', '=', tenantId),
     )
     .select([
       'v.package_version_id',
@@ -83,8 +109,6 @@ export async function agentReleaseOffer(
       'pol.rollback_minutes',
       'r.first_updated',
       'r.halted',
-      'u.outcome',
-      'd.agent_version',
     ])
     .where((eb) =>
       eb.or([
@@ -93,24 +117,54 @@ export async function agentReleaseOffer(
       ]),
     )
     .executeTakeFirst();
-  if (!target || target.version === target.agent_version || target.halted !== null) return null;
-  if (target.outcome === 'RolledBack' || target.outcome === 'Refused' || target.outcome === 'Silent') return null;
-  const percent = target.rollout_percent ?? AGENT_UPDATE_LIMITS.defaultRolloutPercent;
-  const rollbackMinutes = target.rollback_minutes ?? AGENT_UPDATE_LIMITS.defaultRollbackMinutes;
-  const firstStage = rolloutBucket(device.deviceId) < percent;
+  return (
+    row && {
+      packageVersionId: row.package_version_id,
+      version: row.version,
+      sha256: row.file_sha256.toLowerCase(),
+      size: Number(row.file_size),
+      rolloutPercent: row.rollout_percent ?? AGENT_UPDATE_LIMITS.defaultRolloutPercent,
+      rollbackMinutes: row.rollback_minutes ?? AGENT_UPDATE_LIMITS.defaultRollbackMinutes,
+      firstUpdated: row.first_updated,
+      halted: row.halted,
+    }
+  );
+}
+
+/**
+ * The version this device is to move to, signed, or null: none while it runs the tenant's version
+ * already (`runningVersion`, its Agent Version), while the rollout of that version is halted in its
+ * tenant or this device went back from it, and while the device waits for the rollout's second
+ * stage. A device that runs its tenant's version costs no query beyond the kept target.
+ */
+export async function agentReleaseOffer(
+  db: Db,
+  signer: ScriptSigner,
+  publicUrl: string,
+  device: DeviceCaller,
+  runningVersion: string | null,
+  now: Date,
+  targets = new AgentReleaseTargets(0),
+): Promise<AgentRelease | null> {
+  const target = await targets.get(db, device.scope, device.tenantId);
+  if (!target || target.version === runningVersion || target.halted !== null) return null;
+  const firstStage = rolloutBucket(device.deviceId) < target.rolloutPercent;
   const secondStageOpen =
-    target.first_updated !== null && target.first_updated.getTime() + rollbackMinutes * 60_000 <= now.getTime();
+    target.firstUpdated !== null && target.firstUpdated.getTime() + target.rollbackMinutes * 60_000 <= now.getTime();
   if (!firstStage && !secondStageOpen) return null;
-  const release = {
-    packageVersionId: target.package_version_id,
-    version: target.version,
-    sha256: target.file_sha256.toLowerCase(),
-  };
+  const last = await scoped(db, device.scope)
+    .selectFrom('device_agent_update')
+    .select('outcome')
+    .where('device_id', '=', device.deviceId)
+    .where('package_version_id', '=', target.packageVersionId)
+    .executeTakeFirst();
+  if (last?.outcome === 'RolledBack' || last?.outcome === 'Refused' || last?.outcome === 'Silent') return null;
+  const release = { packageVersionId: target.packageVersionId, version: target.version, sha256: target.sha256 };
   return {
     ...release,
-    size: Number(target.file_size),
-    downloadUrl: `${publicUrl}/v1/agent/packageversions/${target.package_version_id}/download`,
-    rollbackMinutes,
+    size: target.size,
+    downloadUrl: `${publicUrl}/v1/agent/packageversions/${target.packageVersionId}/download`,
+    rollbackMinutes: target.rollbackMinutes,
     signature: signer.sign(agentReleaseSigningText(release)),
   };
 }
