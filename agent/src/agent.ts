@@ -324,10 +324,7 @@ export class Agent {
         ? { packageVersionId: trial.packageVersionId, outcome: 'Updated' }
         : outcome;
       try {
-        await this.client.json('POST', '/v1/agent/version', this.credential(), {
-          agentVersion: AGENT_VERSION,
-          ...(update ? { update } : {}),
-        } satisfies AgentVersionReport);
+        await this.reportVersion(update);
         if (trial) {
           confirmTrial(this.folder);
           this.log.info(`The agent ${AGENT_VERSION} has reported to the portal: it is what this machine runs now`);
@@ -343,6 +340,14 @@ export class Agent {
         await this.sleepers.config.sleep(backoffDelay(failures));
       }
     }
+  }
+
+  /** POST /v1/agent/version: the version this agent runs, and what became of an update. */
+  private async reportVersion(update: AgentVersionReport['update']): Promise<void> {
+    await this.client.json('POST', '/v1/agent/version', this.credential(), {
+      agentVersion: AGENT_VERSION,
+      ...(update ? { update } : {}),
+    } satisfies AgentVersionReport);
   }
 
   /**
@@ -382,20 +387,14 @@ export class Agent {
       refused = (error as Error).message;
     }
     if (refused !== undefined) {
-      await this.client
-        .json('POST', '/v1/agent/version', this.credential(), {
-          agentVersion: AGENT_VERSION,
-          update: { packageVersionId: offer.packageVersionId, outcome: 'Refused', detail: refused },
-        } satisfies AgentVersionReport)
-        .catch((error: unknown) => this.log.warn(`The refusal could not be reported: ${(error as Error).message}`));
+      await this.reportVersion({ packageVersionId: offer.packageVersionId, outcome: 'Refused', detail: refused }).catch(
+        (error: unknown) => this.log.warn(`The refusal could not be reported: ${(error as Error).message}`),
+      );
       return false;
     }
-    await this.client
-      .json('POST', '/v1/agent/version', this.credential(), {
-        agentVersion: AGENT_VERSION,
-        update: { packageVersionId: offer.packageVersionId, outcome: 'Updating' },
-      } satisfies AgentVersionReport)
-      .catch((error: unknown) => this.log.warn(`The update could not be reported: ${(error as Error).message}`));
+    await this.reportVersion({ packageVersionId: offer.packageVersionId, outcome: 'Updating' }).catch(
+      (error: unknown) => this.log.warn(`The update could not be reported: ${(error as Error).message}`),
+    );
     this.log.info(`Restarting into the agent ${offer.version}, on trial for ${offer.rollbackMinutes} minutes`);
     await this.delivery.flush().catch(() => undefined);
     this.finish({ kind: 'restart' });

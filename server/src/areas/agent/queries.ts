@@ -23,7 +23,7 @@ import { scoped } from '../../db/scoped.js';
 import { fleetWriters } from '../../engines/fleet/owner-ports.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import type { DeviceCaller } from './commands.js';
-import { agentReleaseOffer, isAgentVersion, type AgentReleaseTargets } from './updates.js';
+import { agentReleaseOffer, agentVersionFile, type AgentReleaseTargets } from './updates.js';
 
 interface StoredParameter {
   Name?: unknown;
@@ -245,16 +245,9 @@ export async function wantedPackageFile(
     .where('i.device_id', '=', device.deviceId)
     .where('i.package_version_id', '=', packageVersionId)
     .executeTakeFirst();
-  if (!row && !(await isAgentVersion(db, device.scope, packageVersionId)))
-    throw new NotFoundError('The package version');
-  const file =
-    row ??
-    (await scoped(db, device.scope)
-      .selectFrom('package as p')
-      .innerJoin('package_version as v', 'v.package_id', 'p.package_id')
-      .select(['v.file_sha256', 'v.file_name'])
-      .where('v.package_version_id', '=', packageVersionId)
-      .executeTakeFirstOrThrow());
+  // A version of the agent itself is any device's to download; another package's only where wanted.
+  const file = row ?? (await agentVersionFile(db, device.scope, packageVersionId));
+  if (!file) throw new NotFoundError('The package version');
   const stored = await fileStoreOf(config).open(db, file.file_sha256.toLowerCase());
   if (!stored) throw new HttpError(404, AGENT_MESSAGES.fileMissing);
   return { ...stored, fileName: file.file_name };

@@ -169,13 +169,12 @@ export async function agentReleaseOffer(
   };
 }
 
-/** Whether a package version is one of the shared agent package's: any device may download those. */
-export async function isAgentVersion(db: Db, scope: TenantScope, packageVersionId: string): Promise<boolean> {
-  const row = await agentVersions(db, scope)
-    .select('v.package_version_id')
+/** A version of the shared agent package, by id: any device may download those. */
+export function agentVersionFile(db: Db, scope: TenantScope, packageVersionId: string) {
+  return agentVersions(db, scope)
+    .select(['v.file_sha256', 'v.file_name'])
     .where('v.package_version_id', '=', packageVersionId)
     .executeTakeFirst();
-  return row !== undefined;
 }
 
 const INSTALL_STATUS_OF: Record<AgentUpdateOutcome | 'Running', number> = {
@@ -345,6 +344,21 @@ export async function haltSilentUpdates(db: Db, now = new Date()): Promise<numbe
       .where('deadline', '<', now)
       .returning(['device_id', 'tenant_id', 'package_version_id', 'from_version'])
       .execute();
+    const packages = new Map(
+      silent.length === 0
+        ? []
+        : (
+            await trx
+              .selectFrom('package_version')
+              .select(['package_version_id', 'package_id'])
+              .where(
+                'package_version_id',
+                'in',
+                silent.map((row) => row.package_version_id),
+              )
+              .execute()
+          ).map((row) => [row.package_version_id, row.package_id]),
+    );
     for (const row of silent) {
       await markRollout(
         trx,
@@ -356,7 +370,7 @@ export async function haltSilentUpdates(db: Db, now = new Date()): Promise<numbe
       await fleetWriters().devices.reportInstallation(
         trx,
         ALL_TENANTS,
-        { deviceId: row.device_id, packageId: await packageOf(trx, row.package_version_id) },
+        { deviceId: row.device_id, packageId: packages.get(row.package_version_id) ?? '' },
         {
           install_status_id: INSTALL_STATUSES.Failed,
           status_detail: 'The updated agent did not report within the rollback minutes.',
@@ -367,15 +381,6 @@ export async function haltSilentUpdates(db: Db, now = new Date()): Promise<numbe
     }
     return silent.length;
   });
-}
-
-async function packageOf(trx: Tx, packageVersionId: string): Promise<string> {
-  const row = await trx
-    .selectFrom('package_version')
-    .select('package_id')
-    .where('package_version_id', '=', packageVersionId)
-    .executeTakeFirstOrThrow();
-  return row.package_id;
 }
 
 /** The sweep for silent updates, once a minute across all workers. */
