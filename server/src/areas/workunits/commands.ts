@@ -4,7 +4,6 @@ import {
   WORK_UNIT_STATES,
   FINISHED_STATES,
   workUnitInputSchema,
-  type WorkUnit,
   type WorkUnitFields,
   type WorkUnitRelation,
 } from '@cfs/contracts/work-units';
@@ -17,7 +16,7 @@ import { applyJsonPatch, pointersOf } from '../../http/json-patch.js';
 import { EDITABLE_FIELDS, toColumns, toDocument } from './document.js';
 import { recordChange } from './history.js';
 import { enqueueResolutionCenterEmail, RESOLUTION_CENTER_SOURCE } from './resolution-center-emails.js';
-import { findWorkUnit, lockWorkUnit } from './queries.js';
+import { lockWorkUnit } from './queries.js';
 import { checkWorkUnit, parseDocument } from './rules.js';
 
 const PATCHABLE = new Set<string>([...EDITABLE_FIELDS, 'relations']);
@@ -42,15 +41,15 @@ async function writeRelations(trx: Tx, workUnitId: number, relations: WorkUnitRe
   }
 }
 
-/** PUT /api/v1/workunits: a new unit (sent with workUnitId -1) starts New (spec 001 §4). */
+/** PUT /api/v1/workunits: a new unit (sent with workUnitId -1) starts New (spec 001 §4); answers its number. */
 export async function createWorkUnit(
   db: Db,
   user: Principal,
   input: WorkUnitFields,
   options: { inTransaction?: (trx: Tx, unit: { workUnitId: number; tenantId: string }) => Promise<void> } = {},
-): Promise<WorkUnit> {
+): Promise<number> {
   const document = await checkWorkUnit(scoped(db, user.tenantScope), user, parseDocument(input), null);
-  const id = await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const row = await tx
       .insertInto('work_unit', {
@@ -78,26 +77,15 @@ export async function createWorkUnit(
     await options.inTransaction?.(trx, { workUnitId: row.work_unit_id, tenantId: row.tenant_id });
     return row.work_unit_id;
   });
-  return findWorkUnit(db, user.tenantScope, id);
 }
 
 /**
- * PATCH /v1/workunits/{id}: applies a JSON Patch (RFC 6902) to the unit's editable state inside
- * one transaction that holds the row, so two editors are served one after the other: the second
- * one's `test` operations no longer hold and nothing of it is written (spec 001 §8).
+ * PATCH /v1/workunits/{id}, the single-unit change every edit goes through: applies a JSON Patch
+ * (RFC 6902) to the unit's editable state, with its rules, history, events and audit, inside one
+ * transaction that holds the row, so two editors are served one after the other: the second one's
+ * `test` operations no longer hold and nothing of it is written (spec 001 §8).
  */
 export async function patchWorkUnit(
-  db: Db,
-  user: Principal,
-  workUnitId: number,
-  operations: Operation[],
-): Promise<WorkUnit> {
-  await applyWorkUnitPatch(db, user, workUnitId, operations);
-  return findWorkUnit(db, user.tenantScope, workUnitId);
-}
-
-/** The single-unit change every edit goes through: rules, history, events and audit in one transaction. */
-async function applyWorkUnitPatch(
   db: Db,
   user: Principal,
   workUnitId: number,
@@ -195,7 +183,7 @@ export async function bulkPatchWorkUnits(
   const result: BulkResult<number> = { succeeded: [], refused: [] };
   for (const id of ids) {
     try {
-      await applyWorkUnitPatch(db, user, id, operations);
+      await patchWorkUnit(db, user, id, operations);
       result.succeeded.push(id);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

@@ -1,18 +1,14 @@
 import type { Selectable, Updateable } from 'kysely';
-import {
-  customValueFields,
-  type WorkUnit,
-  type WorkUnitFields,
-  type WorkUnitRelation,
-} from '@cfs/contracts/work-units';
+import { customValueFields, type WorkUnitFields, type WorkUnitRelation } from '@cfs/contracts/work-units';
 import type { DB as Database } from '../../db/schema.js';
 
 type EditableField = Exclude<keyof WorkUnitFields, 'relations'>;
 type Column = keyof Database['work_unit'] & string;
 
 /**
- * The one map between a work unit's editable API fields and its columns: the presenter, the
- * document a PATCH applies to, and the writes all read it.
+ * The one map between a work unit's editable API fields and its columns: the list resource (which
+ * shapes every answer, lists and single items alike), the document a PATCH applies to, and the
+ * writes all read it.
  */
 export const FIELD_COLUMNS: Record<EditableField, Column> = {
   title: 'title',
@@ -89,25 +85,4 @@ export function toColumns(document: WorkUnitFields): Updateable<Database['work_u
     columns[FIELD_COLUMNS[field]] = DATE_FIELDS.has(field) && typeof value === 'string' ? new Date(value) : value;
   }
   return columns as Updateable<Database['work_unit']>;
-}
-
-/** The work unit as the API answers it. */
-export function presentWorkUnit(
-  row: WorkUnitRow,
-  relations: WorkUnitRelation[],
-  expansions: Partial<WorkUnit> = {},
-): WorkUnit {
-  return {
-    ...toDocument(row, relations),
-    workUnitId: row.work_unit_id,
-    publicWorkUnitId: row.public_work_unit_id,
-    internalWorkUnitId: row.internal_work_unit_id,
-    created: row.created.toISOString(),
-    createdBy: row.created_by,
-    modified: row.modified.toISOString(),
-    modifiedBy: row.modified_by,
-    resolved: row.resolved ? row.resolved.toISOString() : null,
-    relations,
-    ...expansions,
-  } as WorkUnit;
 }

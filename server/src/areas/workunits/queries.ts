@@ -1,11 +1,11 @@
-import type { WorkUnit, WorkUnitRelation } from '@cfs/contracts/work-units';
+import type { WorkUnitRelation } from '@cfs/contracts/work-units';
 import { sql, type CompiledQuery } from 'kysely';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { NotFoundError, orNotFound } from '../../http/errors.js';
 import { compileList, type ListSqlRow } from '../../odata/list-query-sql.js';
-import { presentWorkUnit, type WorkUnitRow } from './document.js';
+import type { WorkUnitRow } from './document.js';
 import { WORK_UNIT_ITEM_EXPAND, workUnitItemResource } from './resource.js';
 
 async function relationsOf(db: Db, workUnitId: number): Promise<WorkUnitRelation[]> {
@@ -52,68 +52,6 @@ export async function assertWorkUnitAccess(db: Db, access: WorkUnitAccess, workU
   if (!(await scopedUnit(db, access, workUnitId).executeTakeFirst())) throw new NotFoundError('The work unit');
 }
 
-/** GET v1/workunits({id}): the unit with its tenant, type, category and subcategory. */
-export async function findWorkUnit(db: Db, scope: TenantScope, workUnitId: number): Promise<WorkUnit> {
-  const tenantOwned = scoped(db, scope);
-  const row = await tenantOwned
-    .selectFrom('work_unit')
-    .selectAll()
-    .where('work_unit_id', '=', workUnitId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError('The work unit');
-  const [relations, tenant, type, category, subcategory, protocol] = await Promise.all([
-    relationsOf(db, workUnitId),
-    tenantOwned
-      .selectFrom('tenant')
-      .select(['tenant_id', 'name', 'internal_notification_email_address'])
-      .where('tenant_id', '=', row.tenant_id)
-      .executeTakeFirst(),
-    db
-      .selectFrom('work_unit_type')
-      .select(['work_unit_type_id', 'name'])
-      .where('work_unit_type_id', '=', row.work_unit_type_id)
-      .executeTakeFirst(),
-    row.work_unit_category_id == null
-      ? undefined
-      : tenantOwned
-          .selectFrom('work_unit_category')
-          .select(['work_unit_category_id', 'name'])
-          .where('work_unit_category_id', '=', row.work_unit_category_id)
-          .executeTakeFirst(),
-    row.work_unit_subcategory_id == null
-      ? undefined
-      : db
-          .selectFrom('work_unit_subcategory')
-          .select(['work_unit_subcategory_id', 'name'])
-          .where('work_unit_subcategory_id', '=', row.work_unit_subcategory_id)
-          .executeTakeFirst(),
-    row.protocol_id == null
-      ? undefined
-      : tenantOwned
-          .selectFrom('protocol')
-          .select(['protocol_id', 'name', 'manual_actions'])
-          .where('protocol_id', '=', row.protocol_id)
-          .executeTakeFirst(),
-  ]);
-  return presentWorkUnit(row, relations, {
-    tenant: tenant
-      ? {
-          tenantId: tenant.tenant_id,
-          name: tenant.name,
-          internalNotificationEmailAddress: tenant.internal_notification_email_address,
-        }
-      : null,
-    workUnitType: type ? { workUnitTypeId: type.work_unit_type_id, name: type.name } : null,
-    category: category ? { workUnitCategoryId: category.work_unit_category_id, name: category.name } : null,
-    subcategory: subcategory
-      ? { workUnitSubcategoryId: subcategory.work_unit_subcategory_id, name: subcategory.name }
-      : null,
-    protocol: protocol
-      ? { protocolId: protocol.protocol_id, name: protocol.name, manualActions: protocol.manual_actions }
-      : null,
-  });
-}
-
 /** Stand-ins for the id in the single item's statement, compiled once per caller's scope; each call puts its own id in their place. */
 const ANY_NUMBER = -918_273_645;
 const ANY_GUID = '00000000-0000-4000-8000-0000918273fe';
@@ -144,7 +82,7 @@ export function workUnitItemStatement(db: Db, scope: TenantScope, id: number | s
   return { ...rows, parameters: rows.parameters.map((value) => (value === stand ? id : value)) };
 }
 
-/** The work unit as JSON text, as `findWorkUnit` presents it: sent as it is, never parsed and serialised again. */
+/** The work unit as JSON text (`WorkUnit`, every expansion of the item): sent as it is, never parsed and serialised again. */
 export async function findWorkUnitJson(db: Db, scope: TenantScope, id: number | string): Promise<string> {
   const found = await db.executeQuery(workUnitItemStatement(db, scope, id));
   return orNotFound(found.rows[0], 'The work unit').row;

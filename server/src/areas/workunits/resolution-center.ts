@@ -1,11 +1,5 @@
 import { sql } from 'kysely';
-import {
-  SEVERITIES,
-  WORK_UNIT_STATES,
-  WORK_UNIT_TYPES,
-  type ResolutionCenterRequest,
-  type WorkUnit,
-} from '@cfs/contracts/work-units';
+import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES, type ResolutionCenterRequest } from '@cfs/contracts/work-units';
 import type { Principal } from '../../auth/principal.js';
 import { canAccessTenant } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
@@ -89,7 +83,7 @@ export async function createResolutionCenterRequest(
   db: Db,
   user: Principal,
   input: ResolutionCenterRequest,
-): Promise<WorkUnit> {
+): Promise<number> {
   const tenantId = tenantOf(user, input.tenantId);
   if (input.workUnitCategoryId != null) {
     const offered = await resolutionCenterCategories(db, user, tenantId);

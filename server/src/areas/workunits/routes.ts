@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
@@ -39,6 +40,13 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Work units (spec 001 §7 Work units). */
 export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) => async (app) => {
   const { db } = deps;
+  // A work unit is answered as the database's own JSON (the list layer's item), sent as it is: a
+  // text is not serialised again, so the response schema documents the answer without checking it
+  // (the tests do). Its writes answer the same way, read after their commit.
+  const sendWorkUnit = async (request: FastifyRequest, reply: FastifyReply, id: number | string) =>
+    reply
+      .type('application/json; charset=utf-8')
+      .send((await findWorkUnitJson(db, principalOf(request).tenantScope, id)) as never);
   // The login page's access request creates a work unit (spec 001 §7).
   await app.register(accessRequestRoutes(deps));
   registerListRoutes(app, db, {
@@ -112,7 +120,8 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) =
         response: workUnitAnswer,
       },
     },
-    async (request) => createResolutionCenterRequest(db, principalOf(request), request.body),
+    async (request, reply) =>
+      sendWorkUnit(request, reply, await createResolutionCenterRequest(db, principalOf(request), request.body)),
   );
 
   // GET v1/workunits({id}) by number, or by the public GUID.
@@ -131,11 +140,7 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) =
     },
     async (request, reply) => {
       const { id } = request.params;
-      const key = GUID.test(id) ? id.toLowerCase() : dbIdParam.parse(id);
-      // The database's own JSON, sent as it is: a text is not serialised again, so the response
-      // schema documents the answer without checking it (the tests do).
-      const json = await findWorkUnitJson(db, principalOf(request).tenantScope, key);
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      return sendWorkUnit(request, reply, GUID.test(id) ? id.toLowerCase() : dbIdParam.parse(id));
     },
   );
 
@@ -151,9 +156,9 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) =
         response: workUnitAnswer,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { workUnitId: _new, ...fields } = request.body;
-      return createWorkUnit(db, principalOf(request), fields);
+      return sendWorkUnit(request, reply, await createWorkUnit(db, principalOf(request), fields));
     },
   );
 
@@ -170,7 +175,10 @@ export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) =
         response: workUnitAnswer,
       },
     },
-    async (request) => patchWorkUnit(db, principalOf(request), request.params.id, request.body as Operation[]),
+    async (request, reply) => {
+      await patchWorkUnit(db, principalOf(request), request.params.id, request.body as Operation[]);
+      return sendWorkUnit(request, reply, request.params.id);
+    },
   );
 
   // Bulk changes answer which units changed and which were refused, and why.

@@ -82,7 +82,7 @@ export async function createWorkUnitAction(db: Db, run: ActionRun): Promise<Acti
       detail: `Work unit ${existing.work_unit_id} was created for this ${referenceType === 'RuleMatch' ? 'match' : 'run'}.`,
       referenceId: String(existing.work_unit_id),
     };
-  const unit = await createWorkUnit(db, systemPrincipal(run.tenantId, context.actor), {
+  const workUnitId = await createWorkUnit(db, systemPrincipal(run.tenantId, context.actor), {
     title: context.subject.slice(0, 400),
     description: context.why,
     severityId: severity,
@@ -96,7 +96,7 @@ export async function createWorkUnitAction(db: Db, run: ActionRun): Promise<Acti
   });
   return {
     status: ACTION_RESULT_STATUSES.Success,
-    detail: `Work unit ${unit.workUnitId} created.`,
-    referenceId: String(unit.workUnitId),
+    detail: `Work unit ${workUnitId} created.`,
+    referenceId: String(workUnitId),
   };
 }

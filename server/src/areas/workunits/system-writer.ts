@@ -9,7 +9,7 @@ import { addNote, recordSystemNote } from './notes.js';
 /** Work units other areas open for their causes (engines/work-units/system-writer.ts). */
 export const systemWorkUnitWriter: SystemWorkUnitWriter = {
   async open(db, unit, inTransaction) {
-    const created = await createWorkUnit(
+    return createWorkUnit(
       db,
       systemPrincipal(unit.tenantId, unit.actor),
       {
@@ -25,7 +25,6 @@ export const systemWorkUnitWriter: SystemWorkUnitWriter = {
       },
       { inTransaction: (trx, written) => inTransaction(trx, written.workUnitId) },
     );
-    return created.workUnitId;
   },
 
   async resolve(db, unit) {
