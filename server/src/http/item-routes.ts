@@ -38,19 +38,20 @@ export interface ItemRouteOptions<P extends z.ZodObject, I extends z.ZodType, B 
   readonly key?: keyof z.output<P> & string;
   /** The item as GET, PUT and POST answer it. */
   readonly item: I;
+  /** What GET answers instead of `item`, when it tells more (the item with its parts); `get` answers it. */
+  readonly detail?: z.ZodType;
   /** What PUT and POST take: one schema, or `{ create, update }` when they take different fields. */
   readonly input?: B;
-  /** GET {path}/:key: the item the caller may see, or a 404. */
-  readonly get?: (user: Principal, params: z.output<P>) => Promise<z.input<I>>;
+  /** GET {path}/:key: the item (or its `detail`) the caller may see, or a 404. */
+  readonly get?: (user: Principal, params: z.output<P>) => Promise<unknown>;
   /** PUT {path}: the item made. */
   readonly create?: (user: Principal, input: InputOf<B, 'create'>) => Promise<z.input<I>>;
   /** POST {path}/:key: the item as saved. */
   readonly update?: (user: Principal, params: z.output<P>, input: InputOf<B, 'update'>) => Promise<z.input<I>>;
-  /** DELETE {path}/:key, answered with `response`. */
-  readonly delete?: {
-    readonly response: D;
-    readonly run: (user: Principal, params: z.output<P>) => Promise<z.input<D>>;
-  };
+  /** DELETE {path}/:key, answered with `response`, or 204 No Content without one. */
+  readonly delete?:
+    | { readonly response: D; readonly run: (user: Principal, params: z.output<P>) => Promise<z.input<D>> }
+    | { readonly response?: never; readonly run: (user: Principal, params: z.output<P>) => Promise<void> };
   /** What a route declares of its own: its summary, a description, a wider permission. */
   readonly own?: Partial<Record<Verb, OwnDeclaration>>;
 }
@@ -109,7 +110,7 @@ export function registerItemRoutes<
   const answer = { 200: item };
 
   if (get) {
-    app.get(itemPath, route('get', { params, response: answer }), async (request, reply) =>
+    app.get(itemPath, route('get', { params, response: { 200: options.detail ?? item } }), async (request, reply) =>
       reply.send(await get(principalOf(request), paramsOf(request))),
     );
   }
@@ -127,8 +128,14 @@ export function registerItemRoutes<
     );
   }
   if (remove) {
-    app.delete(itemPath, route('delete', { params, response: { 200: remove.response } }), async (request, reply) =>
-      reply.send(await remove.run(principalOf(request), paramsOf(request))),
+    const { response } = remove;
+    app.delete(
+      itemPath,
+      route('delete', response ? { params, response: { 200: response } } : { params }),
+      async (request, reply) => {
+        const answer = await remove.run(principalOf(request), paramsOf(request));
+        return response ? reply.send(answer) : reply.code(204).send();
+      },
     );
   }
 }

@@ -28,6 +28,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { HttpError } from '../../http/errors.js';
 import { whenClosed } from '../../http/reply-closed.js';
 import { machineOf, principalOf } from '../../http/route-permission.js';
+import { registerTenantDocumentRoutes } from '../../http/tenant-document-routes.js';
 import {
   acknowledgeRestart,
   addDeviceLogs,
@@ -316,38 +317,27 @@ export const agentRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
 
     const policyTags = ['Agent updates'];
     const tenantParams = z.object({ tenantId: z.uuid() });
-    app.get(
-      `${AGENT_UPDATE_POLICIES_PATH}/:tenantId`,
-      {
-        config: { permission: 'Devices:view' },
-        schema: {
-          tags: policyTags,
-          operationId: 'getAgentUpdatePolicy',
-          summary: "Get a tenant's agent updates",
-          description:
-            'The version its devices run (the Latest of the agent package, or a pinned one), the staged rollout and the rollback minutes (the defaults until it saves them), the versions to choose from, and how the rollout of its version goes.',
-          params: tenantParams,
-          response: { 200: agentUpdatePolicySchema },
-        },
+    registerTenantDocumentRoutes(app, {
+      path: AGENT_UPDATE_POLICIES_PATH,
+      operation: 'AgentUpdatePolicy',
+      tags: policyTags,
+      params: tenantParams,
+      document: agentUpdatePolicySchema,
+      input: agentUpdatePolicyInputSchema,
+      get: {
+        permission: 'Devices:view',
+        summary: "Get a tenant's agent updates",
+        description:
+          'The version its devices run (the Latest of the agent package, or a pinned one), the staged rollout and the rollback minutes (the defaults until it saves them), the versions to choose from, and how the rollout of its version goes.',
+        run: (user, tenantId) => findAgentUpdatePolicy(db, user, tenantId),
       },
-      async (request) => findAgentUpdatePolicy(db, principalOf(request), request.params.tenantId),
-    );
-    app.put(
-      `${AGENT_UPDATE_POLICIES_PATH}/:tenantId`,
-      {
+      save: {
         // Choosing the agent its devices run is choosing code that runs with the machines' rights: scripts' permission.
-        config: { permission: 'Devices.Scripts:edit' },
-        schema: {
-          tags: policyTags,
-          operationId: 'saveAgentUpdatePolicy',
-          summary: "Save a tenant's agent updates",
-          params: tenantParams,
-          body: agentUpdatePolicyInputSchema,
-          response: { 200: agentUpdatePolicySchema },
-        },
+        permission: 'Devices.Scripts:edit',
+        summary: "Save a tenant's agent updates",
+        run: (user, tenantId, input) => saveAgentUpdatePolicy(db, user, tenantId, input),
       },
-      async (request) => saveAgentUpdatePolicy(db, principalOf(request), request.params.tenantId, request.body),
-    );
+    });
     app.post(
       `${AGENT_UPDATE_POLICIES_PATH}/:tenantId/resume`,
       {

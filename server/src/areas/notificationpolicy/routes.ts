@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { guid } from '@cfs/contracts/fields';
 import { notificationPolicyInputSchema, notificationPolicySchema } from '@cfs/contracts/notification-policy';
 import type { AppDeps } from '../../app-deps.js';
-import { principalOf } from '../../http/route-permission.js';
+import { registerTenantDocumentRoutes } from '../../http/tenant-document-routes.js';
 import { findPolicy, savePolicy } from './commands.js';
 
 const tags = ['Notification policy'];
@@ -13,36 +13,25 @@ const params = z.object({ tenantId: guid() });
 export const notificationPolicyRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
   ({ db }) =>
   async (app) => {
-    app.get(
-      '/v1/notificationpolicy/:tenantId',
-      {
-        config: { permission: 'Rules:view' },
-        schema: {
-          tags,
-          operationId: 'getNotificationPolicy',
-          summary: "Get a tenant's notification policy",
-          description: 'A tenant that never had one answers repeatEvery null: notifications do not repeat.',
-          params,
-          response: { 200: notificationPolicySchema },
-        },
+    registerTenantDocumentRoutes(app, {
+      path: '/v1/notificationpolicy',
+      operation: 'NotificationPolicy',
+      tags,
+      params,
+      document: notificationPolicySchema,
+      input: notificationPolicyInputSchema,
+      get: {
+        permission: 'Rules:view',
+        summary: "Get a tenant's notification policy",
+        description: 'A tenant that never had one answers repeatEvery null: notifications do not repeat.',
+        run: (user, tenantId) => findPolicy(db, user, tenantId),
       },
-      async (request) => findPolicy(db, principalOf(request), request.params.tenantId),
-    );
-    app.put(
-      '/v1/notificationpolicy/:tenantId',
-      {
-        config: { permission: 'Rules:edit' },
-        schema: {
-          tags,
-          operationId: 'saveNotificationPolicy',
-          summary: "Set a tenant's notification policy",
-          description:
-            'repeatEvery (HH:mm:ss, 1 minute to 7 days, or null): how often the Send Email and HTTP match actions of an open match run again while nobody has acknowledged it and no silence or maintenance holds it.',
-          params,
-          body: notificationPolicyInputSchema,
-          response: { 200: notificationPolicySchema },
-        },
+      save: {
+        permission: 'Rules:edit',
+        summary: "Set a tenant's notification policy",
+        description:
+          'repeatEvery (HH:mm:ss, 1 minute to 7 days, or null): how often the Send Email and HTTP match actions of an open match run again while nobody has acknowledged it and no silence or maintenance holds it.',
+        run: (user, tenantId, input) => savePolicy(db, user, tenantId, input),
       },
-      async (request) => savePolicy(db, principalOf(request), request.params.tenantId, request.body),
-    );
+    });
   };

@@ -14,6 +14,7 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError } from '../../http/errors.js';
+import { registerItemRoutes } from '../../http/item-routes.js';
 import { registerListRoutes } from '../../http/list-routes.js';
 import { principalOf } from '../../http/route-permission.js';
 import {
@@ -91,67 +92,27 @@ export const packageRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       tags,
     });
 
-    app.get(
-      '/v1/packages/:id',
-      {
-        config: { permission: 'Packages:view' },
-        schema: {
-          tags,
-          operationId: 'getPackage',
-          summary: 'Get a package with its operations and versions',
-          params,
-          response: { 200: packageDetailSchema },
-        },
-      },
-      async (request) => findPackage(db, principalOf(request).tenantScope, request.params.id),
-    );
-    app.put(
-      '/v1/packages',
-      {
-        config: { permission: 'Packages:create' },
-        schema: {
-          tags,
-          operationId: 'createPackage',
-          summary: 'Create a package',
-          body: packageInputSchema,
-          response: { 200: packageSchema },
-        },
-      },
-      async (request) => createPackage(db, principalOf(request), request.body),
-    );
-    app.post(
-      '/v1/packages/:id',
-      {
-        config: { permission: 'Packages:edit' },
-        schema: {
-          tags,
-          operationId: 'updatePackage',
-          summary: 'Update a package',
-          params,
-          body: packageInputSchema,
-          response: { 200: packageSchema },
-        },
-      },
-      async (request) => updatePackage(db, principalOf(request), request.params.id, request.body),
-    );
-    app.delete(
-      '/v1/packages/:id',
-      {
-        config: { permission: 'Packages:delete' },
-        schema: {
-          tags,
-          operationId: 'deletePackage',
-          summary: 'Delete a package',
+    registerItemRoutes(app, {
+      path: '/v1/packages',
+      name: { operation: 'Package', words: 'a package' },
+      area: 'Packages',
+      tags,
+      params,
+      item: packageSchema,
+      detail: packageDetailSchema,
+      input: packageInputSchema,
+      get: (user, { id }) => findPackage(db, user.tenantScope, id),
+      create: (user, input) => createPackage(db, user, input),
+      update: (user, { id }, input) => updatePackage(db, user, id, input),
+      delete: { run: async (user, { id }) => removeFiles(db, config, await deletePackage(db, user, id)) },
+      own: {
+        get: { summary: 'Get a package with its operations and versions' },
+        delete: {
           description:
             'Refused while a device holds the package or runs one of its operations; its operations and versions go with it.',
-          params,
         },
       },
-      async (request, reply) => {
-        await removeFiles(db, config, await deletePackage(db, principalOf(request), request.params.id));
-        return reply.code(204).send();
-      },
-    );
+    });
 
     app.put(
       '/v1/packages/:id/operations',

@@ -10,6 +10,7 @@ import {
 } from '@cfs/contracts/service-levels';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../http/route-permission.js';
+import { registerTenantDocumentRoutes } from '../../http/tenant-document-routes.js';
 import { findServiceLevels, findTimers, resetServiceLevels, saveServiceLevels } from './commands.js';
 import { serviceLevelReport, serviceLevelReportCsv } from './report.js';
 
@@ -54,37 +55,26 @@ export const serviceLevelRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       },
       async (request) => saveServiceLevels(db, principalOf(request), null, request.body),
     );
-    app.get(
-      '/v1/servicelevels/:tenantId',
-      {
-        config: { permission: 'ServiceLevels:view' },
-        schema: {
-          tags,
-          operationId: 'getServiceLevels',
-          summary: "Get a tenant's service levels",
-          description: "The tenant's own, or the installation's (inherited true) while it has none.",
-          params,
-          response: { 200: serviceLevelsSchema },
-        },
+    registerTenantDocumentRoutes(app, {
+      path: '/v1/servicelevels',
+      operation: 'ServiceLevels',
+      tags,
+      params,
+      document: serviceLevelsSchema,
+      input: serviceLevelsInputSchema,
+      get: {
+        permission: 'ServiceLevels:view',
+        summary: "Get a tenant's service levels",
+        description: "The tenant's own, or the installation's (inherited true) while it has none.",
+        run: (user, tenantId) => findServiceLevels(db, user, tenantId),
       },
-      async (request) => findServiceLevels(db, principalOf(request), request.params.tenantId),
-    );
-    app.put(
-      '/v1/servicelevels/:tenantId',
-      {
-        config: { permission: 'ServiceLevels:edit' },
-        schema: {
-          tags,
-          operationId: 'saveServiceLevels',
-          summary: "Set a tenant's service levels",
-          description: SAVE_DESCRIPTION,
-          params,
-          body: serviceLevelsInputSchema,
-          response: { 200: serviceLevelsSchema },
-        },
+      save: {
+        permission: 'ServiceLevels:edit',
+        summary: "Set a tenant's service levels",
+        description: SAVE_DESCRIPTION,
+        run: (user, tenantId, input) => saveServiceLevels(db, user, tenantId, input),
       },
-      async (request) => saveServiceLevels(db, principalOf(request), request.params.tenantId, request.body),
-    );
+    });
     app.delete(
       '/v1/servicelevels/:tenantId',
       {
