@@ -626,6 +626,24 @@ describe('two workers at once', () => {
 });
 
 describe('window rules (worker)', () => {
+  it('a window rule the batch named applies on a worker that checked its rules a moment before it was saved', async () => {
+    const worker = await openSecondInstance(portal);
+    try {
+      // The worker has just read Contoso's rules: its cache would hold them for a second.
+      await rulesFor(worker.runtime.db, DEMO.contoso);
+      const ruleId = await insertRule({
+        type: RULE_TYPES.History,
+        conditions: [{ ...cpuAbove(80), OccurrencePattern: '2/2' }],
+      });
+      const entityId = randomUUID();
+      await post(contosoToken, [cpuPacket(entityId, secondsAgo(20), 90), cpuPacket(entityId, secondsAgo(10), 95)]);
+      await evaluateWindow(worker.runtime.db, DEMO.contoso, [ruleId], [entityId], new Date());
+      expect(await matchesOf(ruleId)).toEqual([expect.objectContaining({ subject_id: entityId })]);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('History: matches when a condition held in 2 of the last 3 packets', async () => {
     const entityId = randomUUID();
     const ruleId = await insertRule({

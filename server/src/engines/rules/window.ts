@@ -160,7 +160,9 @@ export async function evaluateWindow(
   entityIds: readonly string[],
   at: Date,
 ): Promise<number> {
-  const tenantRules = await rulesFor(db, tenantId);
+  // Checked after the packets' batch named its rules (`at`): a rule saved through another instance
+  // just before them, which that batch's instance already applied, applies here too.
+  const tenantRules = await rulesFor(db, tenantId, db, at.getTime());
   const wanted = new Set(ruleIds);
   const rules = tenantRules.window.filter((rule) => wanted.has(rule.ruleId));
   if (rules.length === 0 || entityIds.length === 0) return 0;
