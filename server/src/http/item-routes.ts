@@ -22,7 +22,13 @@ interface OwnDeclaration {
   readonly permission?: RoutePermission;
 }
 
-export interface ItemRouteOptions<P extends z.ZodObject, I extends z.ZodType, B extends Input, D extends z.ZodType> {
+export interface ItemRouteOptions<
+  P extends z.ZodObject,
+  I extends z.ZodType,
+  B extends Input,
+  D extends z.ZodType,
+  G extends z.ZodType = I,
+> {
   /** The collection's path: PUT creates there; GET, POST and DELETE `{path}/:{key}` read, update and delete one. */
   readonly path: string;
   /**
@@ -39,11 +45,11 @@ export interface ItemRouteOptions<P extends z.ZodObject, I extends z.ZodType, B 
   /** The item as GET, PUT and POST answer it. */
   readonly item: I;
   /** What GET answers instead of `item`, when it tells more (the item with its parts); `get` answers it. */
-  readonly detail?: z.ZodType;
+  readonly detail?: G;
   /** What PUT and POST take: one schema, or `{ create, update }` when they take different fields. */
   readonly input?: B;
   /** GET {path}/:key: the item (or its `detail`) the caller may see, or a 404. */
-  readonly get?: (user: Principal, params: z.output<P>) => Promise<unknown>;
+  readonly get?: (user: Principal, params: z.output<P>) => Promise<z.input<G>>;
   /** PUT {path}: the item made. */
   readonly create?: (user: Principal, input: InputOf<B, 'create'>) => Promise<z.input<I>>;
   /** POST {path}/:key: the item as saved. */
@@ -85,7 +91,8 @@ export function registerItemRoutes<
   I extends z.ZodType,
   B extends Input = z.ZodNever,
   D extends z.ZodType = z.ZodNever,
->(app: FastifyInstance, options: ItemRouteOptions<P, I, B, D>): void {
+  G extends z.ZodType = I,
+>(app: FastifyInstance, options: ItemRouteOptions<P, I, B, D, G>): void {
   const { path, name, area, tags, params, key = 'id', item, input, own = {} } = options;
   const itemPath = `${path}/:${key}`;
   // Typed as Fastify's plain schema: the zod schemas in it validate the request and serialise the
