@@ -367,9 +367,14 @@ describe('one work unit', () => {
         .where('protocol_id', '=', row.protocol_id ?? -1)
         .executeTakeFirst(),
     ]);
+    // Each editable field read from the column of its name (stakeHolderFullName: stakeholder_full_name),
+    // not through the product's own map of fields to columns.
+    const columns: Record<string, unknown> = row;
     const editable = Object.fromEntries(
-      Object.entries(FIELD_COLUMNS).map(([field, column]) => {
-        const value: unknown = row[column];
+      Object.keys(FIELD_COLUMNS).map((field) => {
+        const named = Object.keys(columns).filter((column) => column.replaceAll('_', '') === field.toLowerCase());
+        expect(named, field).toHaveLength(1);
+        const value = columns[named[0]!];
         return [field, value instanceof Date ? value.toISOString() : value];
       }),
     );
