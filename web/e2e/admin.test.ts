@@ -505,6 +505,8 @@ describe('administration (admin)', () => {
     expect(await page.getByText(generatedToken).count()).toBe(0);
 
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.waitForURL((url) => !url.searchParams.has('tokenGrantId'));
+    await panel.waitFor({ state: 'hidden' });
     await searchGrid(page, name);
     const row = gridRow(page, name);
     await row.getByText('Active').waitFor();

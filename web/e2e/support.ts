@@ -569,9 +569,14 @@ export async function searchGrid(scope: Page | Locator, text: string): Promise<v
   const answered = page.waitForResponse((response) =>
     (new URL(response.url()).searchParams.get('$filter') ?? '').includes(text.toLowerCase().replaceAll("'", "''")),
   );
-  await box.fill(text);
-  await box.press('Enter');
-  await answered;
+  // Awaited together, so a step that fails leaves no wait for the answer behind to fail later.
+  await Promise.all([
+    answered,
+    (async () => {
+      await box.fill(text);
+      await box.press('Enter');
+    })(),
+  ]);
   const rows = scope.locator('.MuiDataGrid-row');
   await expect
     .poll(
@@ -584,7 +589,6 @@ export async function searchGrid(scope: Page | Locator, text: string): Promise<v
     .toBe(true);
 }
 
-/** Chooses an option of an MUI select by its label. */
 /** Fills the open Create Token drawer (a name, a lifetime of 1 year) and saves it; the drawer. */
 export async function saveNewToken(page: Page, name: string): Promise<Locator> {
   const panel = drawer(page);
