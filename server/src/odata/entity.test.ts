@@ -239,7 +239,7 @@ describe('defineEntity', () => {
     });
   });
 
-  test('reads a field’s list type from its schema: dates, numbers, enums, codecs, objects', () => {
+  test('reads a field’s list type from its schema: dates (and ISO 8601 instants), numbers, enums, codecs, objects', () => {
     const shape = {
       a: z.date().nullable(),
       b: z.number(),
@@ -249,6 +249,7 @@ describe('defineEntity', () => {
       f: z.object({ g: z.string() }),
       h: z.string().trim().max(20).nullable().optional(),
       i: z.any(),
+      j: z.iso.datetime({ offset: true }).nullable(),
     };
     expect(Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, fieldTypeOf(schema)]))).toEqual({
       a: 'datetime',
@@ -259,6 +260,7 @@ describe('defineEntity', () => {
       f: 'json',
       h: 'string',
       i: undefined,
+      j: 'datetime',
     });
   });
 

@@ -19,7 +19,7 @@ type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
 type ColumnMap = Readonly<Record<string, string>>;
 
 /** The column of a field: named in `columns`, or the field's name in snake_case. */
-type ColumnOf<K, C extends ColumnMap> = K extends keyof C ? C[K] : K extends string ? SnakeCase<K> : never;
+export type ColumnOf<K, C extends ColumnMap> = K extends keyof C ? C[K] : K extends string ? SnakeCase<K> : never;
 
 type Row<T extends keyof Database> = Selectable<Database[T]>;
 type Fields<S extends z.ZodObject> = z.output<S>;
@@ -221,7 +221,11 @@ const valueType = (values: readonly unknown[]): FieldType | undefined => {
 /** The list type of a contract field: uuid → guid, date → datetime, int → integer, enum by its values, objects json. */
 export function fieldTypeOf(schema: z.ZodType): FieldType | undefined {
   const inner = innerSchema(schema);
-  if (inner instanceof z.ZodStringFormat) return inner.format === 'uuid' || inner.format === 'guid' ? 'guid' : 'string';
+  if (inner instanceof z.ZodStringFormat) {
+    if (inner.format === 'uuid' || inner.format === 'guid') return 'guid';
+    // An instant the API writes as ISO 8601 text: compared and filtered as one.
+    return inner.format === 'datetime' ? 'datetime' : 'string';
+  }
   if (inner instanceof z.ZodString) return 'string';
   if (inner instanceof z.ZodNumber) return inner.isInt ? 'integer' : 'number';
   if (inner instanceof z.ZodBoolean) return 'boolean';

@@ -1,23 +1,8 @@
 import { defineResource, type FieldDef, type Resource } from '../../odata/resource.js';
 import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
-import { FIELD_COLUMNS } from './document.js';
+import { FIELD_COLUMNS, FIELD_TYPES } from './document.js';
 import { serviceLevelClockRelations } from '../../engines/servicelevels/clock-resource.js';
-
-const TYPES: Partial<Record<string, FieldDef['type']>> = {
-  severityId: 'integer',
-  effort: 'integer',
-  stateId: 'integer',
-  tenantId: 'guid',
-  workUnitTypeId: 'integer',
-  workUnitCategoryId: 'integer',
-  workUnitSubcategoryId: 'integer',
-  protocolId: 'integer',
-  plannedStartTime: 'datetime',
-  plannedFinishTime: 'datetime',
-  plannedOutage: 'boolean',
-  isApproverRequired: 'boolean',
-};
 
 /** Enums an export writes by name, as the grid shows them. */
 const LABELS: Partial<Record<string, FieldDef['labels']>> = { severityId: SEVERITY_LABELS, stateId: STATE_LABELS };
@@ -25,7 +10,7 @@ const LABELS: Partial<Record<string, FieldDef['labels']>> = { severityId: SEVERI
 const editable = Object.fromEntries(
   Object.entries(FIELD_COLUMNS).map(([field, column]) => [
     field,
-    { type: TYPES[field] ?? 'string', column, labels: LABELS[field] } satisfies FieldDef,
+    { type: FIELD_TYPES[field as keyof typeof FIELD_TYPES], column, labels: LABELS[field] } satisfies FieldDef,
   ]),
 );
 
