@@ -7,6 +7,7 @@ import {
   type CommunicationActivity,
   type CommunicationWorkUnit,
 } from '@cfs/contracts/communications';
+import { COMMUNICATION_ITEM_EXPAND } from '../src/areas/workunitcommunications/queries.js';
 import { communicationEntity } from '../src/areas/workunitcommunications/resource.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
@@ -489,12 +490,21 @@ describe('the communications list (spec 000 §7, 001 §9)', () => {
     expect(overdue).toMatchObject({ isOverdue: true, isInternalOverdue: false });
     expect(internal).toMatchObject({ isOverdue: false, isInternalOverdue: true });
     expect(closed).toMatchObject({ isOverdue: false, isInternalOverdue: false });
-    // The list computes them in SQL, a single item from its row (communicationEntity): row and item agree.
+    // The list computes them in SQL and answers a single item (here the create's) with the same
+    // statement; the entity's reading of the stored row (what the audit compares) agrees with both.
     for (const item of [overdue, confirmedOverdue, internal, closed]) {
-      const [row] = (await list('operator', filter(`workUnitCommunicationId eq ${item.workUnitCommunicationId}`)))
-        .value;
-      const { tenant: _tenant, ...fields } = item;
-      expect(row).toEqual(fields);
+      const id = item.workUnitCommunicationId;
+      const [row] = (
+        await list('operator', `${filter(`workUnitCommunicationId eq ${id}`)}&$expand=${COMMUNICATION_ITEM_EXPAND}`)
+      ).value;
+      expect(row).toEqual(item);
+      const stored = await scoped(portal.db, ALL_TENANTS)
+        .selectFrom('work_unit_communication')
+        .selectAll()
+        .where('work_unit_communication_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const { tenant: _tenant, workUnits: _units, workUnitCommunicationActivities: _activities, ...fields } = item;
+      expect(JSON.parse(JSON.stringify(communicationEntity.present(stored)))).toEqual(fields);
     }
     const late = (await list('operator', `${filter('isOverdue eq true')}&$top=100`)).value;
     expect(late.map((row) => row.workUnitCommunicationId)).toContain(overdue.workUnitCommunicationId);

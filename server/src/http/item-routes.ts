@@ -1,7 +1,8 @@
 import type { Area } from '@cfs/contracts/permissions';
-import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { ZodType, type z } from 'zod';
 import type { Principal } from '../auth/principal.js';
+import { ListItemJson } from '../odata/list-item.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
 type Verb = 'get' | 'create' | 'update' | 'delete';
@@ -48,12 +49,19 @@ export interface ItemRouteOptions<
   readonly detail?: G;
   /** What PUT and POST take: one schema, or `{ create, update }` when they take different fields. */
   readonly input?: B;
-  /** GET {path}/:key: the item (or its `detail`) the caller may see, or a 404. */
-  readonly get?: (user: Principal, params: z.output<P>) => Promise<z.input<G>>;
+  /**
+   * GET {path}/:key: the item (or its `detail`) the caller may see, or a 404. Each of the three may
+   * answer the list layer's JSON of the item (`ListItemJson`, `findListItem`), sent as it is.
+   */
+  readonly get?: (user: Principal, params: z.output<P>) => Promise<z.input<G> | ListItemJson>;
   /** PUT {path}: the item made. */
-  readonly create?: (user: Principal, input: InputOf<B, 'create'>) => Promise<z.input<I>>;
+  readonly create?: (user: Principal, input: InputOf<B, 'create'>) => Promise<z.input<I> | ListItemJson>;
   /** POST {path}/:key: the item as saved. */
-  readonly update?: (user: Principal, params: z.output<P>, input: InputOf<B, 'update'>) => Promise<z.input<I>>;
+  readonly update?: (
+    user: Principal,
+    params: z.output<P>,
+    input: InputOf<B, 'update'>,
+  ) => Promise<z.input<I> | ListItemJson>;
   /** DELETE {path}/:key, answered with `response`, or 204 No Content without one. */
   readonly delete?:
     | { readonly response: D; readonly run: (user: Principal, params: z.output<P>) => Promise<z.input<D>> }
@@ -116,14 +124,19 @@ export function registerItemRoutes<
   const remove = options.delete;
   const answer = { 200: item };
 
+  // The list layer's JSON goes out as the database wrote it; any other answer through the route's schema.
+  const send = (reply: FastifyReply, answer: unknown) =>
+    answer instanceof ListItemJson
+      ? reply.type('application/json; charset=utf-8').send(answer.text as never)
+      : reply.send(answer);
   if (get) {
     app.get(itemPath, route('get', { params, response: { 200: options.detail ?? item } }), async (request, reply) =>
-      reply.send(await get(principalOf(request), paramsOf(request))),
+      send(reply, await get(principalOf(request), paramsOf(request))),
     );
   }
   if (create) {
     app.put(path, route('create', { body: bodySchema('create'), response: answer }), async (request, reply) =>
-      reply.send(await create(principalOf(request), bodyOf<'create'>(request))),
+      send(reply, await create(principalOf(request), bodyOf<'create'>(request))),
     );
   }
   if (update) {
@@ -131,7 +144,7 @@ export function registerItemRoutes<
       itemPath,
       route('update', { params, body: bodySchema('update'), response: answer }),
       async (request, reply) =>
-        reply.send(await update(principalOf(request), paramsOf(request), bodyOf<'update'>(request))),
+        send(reply, await update(principalOf(request), paramsOf(request), bodyOf<'update'>(request))),
     );
   }
   if (remove) {

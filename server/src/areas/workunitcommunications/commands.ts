@@ -3,7 +3,6 @@ import {
   type Communication,
   type CommunicationActivity,
   type CommunicationValues,
-  type CommunicationWorkUnit,
   type communicationActivityInputSchema,
 } from '@cfs/contracts/communications';
 import type { z } from 'zod';
@@ -12,7 +11,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
-import { ACTIVITY, COMMUNICATION, findLinkedWorkUnits, presentCommunication, selectCommunications } from './queries.js';
+import { ACTIVITY, COMMUNICATION } from './queries.js';
 import { communicationActivityEntity, communicationEntity } from './resource.js';
 
 type ActivityValues = z.output<typeof communicationActivityInputSchema>;
@@ -36,10 +35,13 @@ async function lockCommunication(trx: Tx, user: Principal, id: string) {
   return orNotFound(row, COMMUNICATION);
 }
 
+/** The communication's own fields, read in the transaction: what its audit records compare. */
 async function readCommunication(trx: Tx, user: Principal, id: string): Promise<Communication> {
-  return presentCommunication(
-    await selectCommunications(trx, user.tenantScope)
-      .where('c.work_unit_communication_id', '=', id)
+  return communicationEntity.present(
+    await scoped(trx, user.tenantScope)
+      .selectFrom('work_unit_communication')
+      .selectAll()
+      .where('work_unit_communication_id', '=', id)
       .executeTakeFirstOrThrow(),
   );
 }
@@ -53,8 +55,8 @@ async function touchCommunication(trx: Tx, user: Principal, id: string): Promise
     .execute();
 }
 
-/** PUT v1/workunitcommunications: a new communication, Investigating unless the form says otherwise. */
-export async function createCommunication(db: Db, user: Principal, input: CommunicationValues): Promise<Communication> {
+/** PUT v1/workunitcommunications: a new communication, Investigating unless the form says otherwise; its id. */
+export async function createCommunication(db: Db, user: Principal, input: CommunicationValues): Promise<string> {
   await assertTenant(db, user, input.tenantId);
   return db.transaction().execute(async (trx) => {
     const now = new Date();
@@ -76,7 +78,7 @@ export async function createCommunication(db: Db, user: Principal, input: Commun
       action: 'create',
       changes: { title: created.title, status: created.status },
     });
-    return created;
+    return created.workUnitCommunicationId;
   });
 }
 
@@ -90,7 +92,7 @@ export async function updateCommunication(
   user: Principal,
   id: string,
   input: CommunicationValues,
-): Promise<Communication> {
+): Promise<void> {
   return db.transaction().execute(async (trx) => {
     const locked = await lockCommunication(trx, user, id);
     const tx = scoped(trx, user.tenantScope);
@@ -134,7 +136,6 @@ export async function updateCommunication(
       userChangedBy: _b,
       isOverdue: _o,
       isInternalOverdue: _i,
-      tenant: _t,
       ...changes
     } = changedFields(before, after);
     await recordAudit(trx, user, {
@@ -144,7 +145,6 @@ export async function updateCommunication(
       action: 'update',
       changes,
     });
-    return after;
   });
 }
 
@@ -169,14 +169,14 @@ export async function deleteCommunication(db: Db, user: Principal, id: string): 
 /**
  * POST v1/workunitcommunications/{id}/workUnits: links the work units, each once however often
  * asked. Every unit must be one the caller may see (else none is linked) and of the
- * communication's own tenant. Answers the communication's linked units.
+ * communication's own tenant.
  */
 export async function linkWorkUnits(
   db: Db,
   user: Principal,
   id: string,
   workUnitIds: readonly number[],
-): Promise<CommunicationWorkUnit[]> {
+): Promise<void> {
   return db.transaction().execute(async (trx) => {
     const communication = await lockCommunication(trx, user, id);
     const wanted = [...new Set(workUnitIds)];
@@ -217,7 +217,6 @@ export async function linkWorkUnits(
         changes: { workUnitIds: added.map((row) => row.work_unit_id) },
       });
     }
-    return findLinkedWorkUnits(trx, user.tenantScope, id);
   });
 }
 

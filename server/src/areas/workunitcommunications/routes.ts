@@ -24,7 +24,7 @@ import {
   updateActivity,
   updateCommunication,
 } from './commands.js';
-import { findCommunication } from './queries.js';
+import { findCommunication, findLinkedWorkUnits } from './queries.js';
 import { communicationActivityEntity, communicationEntity } from './resource.js';
 
 const tags = ['Work unit communications'];
@@ -58,8 +58,13 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       item: communicationSchema,
       input: communicationInputSchema,
       get: (user, { id }) => findCommunication(db, user.tenantScope, id),
-      create: (user, input) => createCommunication(db, user, input),
-      update: (user, { id }, input) => updateCommunication(db, user, id, input),
+      // Answered as GET answers, read after the commit.
+      create: async (user, input) =>
+        findCommunication(db, user.tenantScope, await createCommunication(db, user, input)),
+      update: async (user, { id }, input) => {
+        await updateCommunication(db, user, id, input);
+        return findCommunication(db, user.tenantScope, id);
+      },
     });
 
     app.delete(
@@ -93,7 +98,11 @@ export const communicationRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           response: { 200: z.array(communicationWorkUnitSchema) },
         },
       },
-      async (request) => linkWorkUnits(db, principalOf(request), request.params.id, request.body.workunitIds),
+      async (request) => {
+        const user = principalOf(request);
+        await linkWorkUnits(db, user, request.params.id, request.body.workunitIds);
+        return findLinkedWorkUnits(db, user.tenantScope, request.params.id);
+      },
     );
 
     app.delete(

@@ -4,7 +4,8 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { NotFoundError, orNotFound } from '../../http/errors.js';
-import { compileList, type ListSqlRow } from '../../odata/list-query-sql.js';
+import { listItemStatement } from '../../odata/list-item.js';
+import type { ListSqlRow } from '../../odata/list-query-sql.js';
 import type { WorkUnitRow } from './document.js';
 import { WORK_UNIT_ITEM_EXPAND, workUnitItemResource } from './resource.js';
 
@@ -52,34 +53,22 @@ export async function assertWorkUnitAccess(db: Db, access: WorkUnitAccess, workU
   if (!(await scopedUnit(db, access, workUnitId).executeTakeFirst())) throw new NotFoundError('The work unit');
 }
 
-/** Stand-ins for the id in the single item's statement, compiled once per caller's scope; each call puts its own id in their place. */
-const ANY_NUMBER = -918_273_645;
-const ANY_GUID = '00000000-0000-4000-8000-0000918273fe';
-const itemStatements = new WeakMap<TenantScope, Map<number | string, CompiledQuery<ListSqlRow>>>();
-
 /**
  * GET v1/workunits/{id}: the statement that reads the work unit by number or public GUID as JSON
- * text, the database building the JSON (the list layer's own, with every expansion of the item).
- * Compiled once per scope and kind of id; each call puts its own id in place of the stand-in.
+ * text, the list layer's own with every expansion of the item (listItemStatement).
  */
 export function workUnitItemStatement(db: Db, scope: TenantScope, id: number | string): CompiledQuery<ListSqlRow> {
-  const byNumber = typeof id === 'number';
-  const stand = byNumber ? ANY_NUMBER : ANY_GUID;
-  // A caller's scope is kept with its cached principal: its statements are compiled on its first call only.
-  let compiled = itemStatements.get(scope);
-  if (!compiled) itemStatements.set(scope, (compiled = new Map()));
-  let rows = compiled.get(stand);
-  if (!rows) {
-    const query = {
-      $filter: `${byNumber ? 'workUnitId' : 'publicWorkUnitId'} eq ${stand}`,
-      $expand: WORK_UNIT_ITEM_EXPAND,
-      $top: '1',
-    };
-    const base = scoped(db, scope).selectFrom('work_unit').selectAll();
-    rows = compileList(db, workUnitItemResource, base, query, scope).rows;
-    compiled.set(stand, rows);
-  }
-  return { ...rows, parameters: rows.parameters.map((value) => (value === stand ? id : value)) };
+  return listItemStatement(
+    db,
+    workUnitItemResource,
+    () => scoped(db, scope).selectFrom('work_unit').selectAll(),
+    scope,
+    {
+      field: typeof id === 'number' ? 'workUnitId' : 'publicWorkUnitId',
+      id,
+      expand: WORK_UNIT_ITEM_EXPAND,
+    },
+  );
 }
 
 /** The work unit as JSON text (`WorkUnit`, every expansion of the item): sent as it is, never parsed and serialised again. */
