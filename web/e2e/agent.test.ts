@@ -7,6 +7,7 @@ import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, FREQUENCY_TYPES, OPERATION_TYPES, PACKAGE_TYPES } from '@cfs/contracts/fleet';
 import {
   api,
+  awaitLater,
   browser,
   checkRow,
   createToken,
@@ -18,10 +19,10 @@ import {
   searchGrid,
   sessionOf,
   signedInPage,
+  toastShown,
   uniqueName,
   type ListResponse,
   type Session,
-  toastShown,
 } from './support';
 
 /**
@@ -318,8 +319,10 @@ describe('a real agent', () => {
       .filter({ has: page.getByRole('gridcell', { name: libc!.name, exact: true }) });
     await libcRow.getByRole('link', { name: `${machineName}: inventory` }).waitFor();
     const versionFilter = page.getByRole('group', { name: 'Version filter' });
-    const below = page.waitForResponse((response) =>
-      (new URL(response.url()).searchParams.get('$filter') ?? '').includes(`version lt '${libc!.version}'`),
+    const below = awaitLater(
+      page.waitForResponse((response) =>
+        (new URL(response.url()).searchParams.get('$filter') ?? '').includes(`version lt '${libc!.version}'`),
+      ),
     );
     await versionFilter.getByLabel('Version number').fill(libc!.version);
     await below;
@@ -329,8 +332,8 @@ describe('a real agent', () => {
     await libcRow.waitFor();
     expect(new URL(page.url()).searchParams.toString()).toContain('version');
     await screenshot(page, 'software');
-    const exported = page.waitForResponse((response) => response.url().includes('/v1/software/Export()'));
-    const download = page.waitForEvent('download');
+    const exported = awaitLater(page.waitForResponse((response) => response.url().includes('/v1/software/Export()')));
+    const download = awaitLater(page.waitForEvent('download'));
     await page.getByRole('button', { name: 'Export All' }).click();
     expect(new URL((await exported).url()).searchParams.get('$top')).toBeNull();
     const file = await download;

@@ -7,6 +7,7 @@ import { BLOCK_COLORS } from '@cfs/contracts/monitoring';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import {
   api,
+  awaitLater,
   browser,
   choose,
   createSubscription,
@@ -264,7 +265,7 @@ describe('blocks (admin)', () => {
     const packet = (value: number) => ({ entityId, timestamp: new Date().toISOString(), message: { Value: value } });
     await report(own.token, [packet(1)]);
     const page = await signedInPage(browser, 'admin');
-    const opened = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/live');
+    const opened = awaitLater(page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/live'));
     await blocksPage(page, own.tenantId);
     const value = page.getByRole('article', { name: 'Live sensor' }).getByTestId('block-value');
     await expect.poll(() => value.textContent()).toBe('1');

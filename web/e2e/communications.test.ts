@@ -6,6 +6,7 @@ import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  awaitLater,
   browser,
   choose,
   createTenant,
@@ -283,8 +284,10 @@ describe('work unit communications', () => {
     await gridRow(page, overdue.title).getByText('Overdue', { exact: true }).waitFor();
     expect(await gridRow(page, onTime.title).getByText('Overdue', { exact: true }).count()).toBe(0);
 
-    const filtered = page.waitForResponse((response) =>
-      (new URL(response.url()).searchParams.get('$filter') ?? '').includes('isOverdue eq true'),
+    const filtered = awaitLater(
+      page.waitForResponse((response) =>
+        (new URL(response.url()).searchParams.get('$filter') ?? '').includes('isOverdue eq true'),
+      ),
     );
     await page.getByRole('group', { name: 'Filters' }).getByRole('switch', { name: 'Overdue' }).click();
     await filtered;
@@ -293,8 +296,10 @@ describe('work unit communications', () => {
     expect(new URL(page.url()).searchParams.get('search')).toContain('isOverdue');
 
     // Export All: the same filter, up to 1000 rows (spec 001 §9), as CSV with the overdue one.
-    const exported = page.waitForResponse((response) => response.url().includes('/v1/workunitcommunications/Export()'));
-    const download = page.waitForEvent('download');
+    const exported = awaitLater(
+      page.waitForResponse((response) => response.url().includes('/v1/workunitcommunications/Export()')),
+    );
+    const download = awaitLater(page.waitForEvent('download'));
     await page.getByRole('button', { name: 'Export All' }).click();
     const query = new URL((await exported).url()).searchParams;
     expect(query.get('$top')).toBe('1000');
@@ -459,8 +464,8 @@ describe('work unit communications', () => {
     const nextForm = panel.getByRole('form', { name: 'New next step' });
     await nextForm.waitFor();
     expect(await page.getByText(SHELL_MESSAGES.unsavedChanges).count()).toBe(0);
-    const gridRead = page.waitForResponse(
-      (response) => new URL(response.url()).pathname === '/v1/workunitcommunications',
+    const gridRead = awaitLater(
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/workunitcommunications'),
     );
     releaseGrid();
     await (await gridRead).finished();

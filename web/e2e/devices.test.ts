@@ -5,6 +5,7 @@ import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import {
   api,
+  awaitLater,
   browser,
   choose,
   createSubscription,
@@ -128,10 +129,12 @@ describe('devices (admin)', () => {
     await page.waitForTimeout(600);
     expect(await value.inputValue()).toBe('not-a-guid');
     expect(await page.getByRole('combobox', { name: 'Column' }).textContent()).toBe('Device ID');
-    const answered = page.waitForResponse(
-      (response) =>
-        new URL(response.url()).pathname === '/v1/devices' &&
-        (new URL(response.url()).searchParams.get('$filter') ?? '').includes(wanted),
+    const answered = awaitLater(
+      page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === '/v1/devices' &&
+          (new URL(response.url()).searchParams.get('$filter') ?? '').includes(wanted),
+      ),
     );
     await value.fill(wanted);
     const response = await answered;

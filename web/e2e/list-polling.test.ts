@@ -2,6 +2,7 @@ import type { Request, Response } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import {
+  awaitLater,
   browser,
   createWorkUnit,
   gridRow,
@@ -45,17 +46,17 @@ describe('polled grids', () => {
     });
     await pauseClock(page);
 
-    const polled = page.waitForResponse(isListAnswer);
+    const polled = awaitLater(page.waitForResponse(isListAnswer));
     await page.clock.runFor(WORK_UNITS_POLL_MS);
     expect((await polled).status()).toBe(304);
-    const again = page.waitForResponse(isListAnswer);
+    const again = awaitLater(page.waitForResponse(isListAnswer));
     await page.clock.runFor(WORK_UNITS_POLL_MS);
     expect((await again).status()).toBe(304);
     expect(statuses).toEqual([304, 304]);
     await gridRow(page, title).waitFor();
 
     await updateWorkUnit(operator, unit.workUnitId, { title: `${title} changed` });
-    const changed = page.waitForResponse(isListAnswer);
+    const changed = awaitLater(page.waitForResponse(isListAnswer));
     await page.clock.runFor(WORK_UNITS_POLL_MS);
     expect((await changed).status()).toBe(200);
     // The grid lays out its new rows on the page's (paused) timers.
@@ -74,13 +75,13 @@ describe('polled grids', () => {
     await gridRow(page, title).waitFor();
     await pauseClock(page);
 
-    const polled = page.waitForRequest(isListRequest);
+    const polled = awaitLater(page.waitForRequest(isListRequest));
     await page.clock.runFor(WORK_UNITS_POLL_MS);
     expect((await polled).headers()['if-none-match']).toMatch(/^W\//);
 
     // "(ack)" writes the unit (Acknowledged, assigned to the operator); the list is then asked for again.
-    const written = page.waitForResponse((response) => response.request().method() === 'PATCH');
-    const refetched = page.waitForRequest(isListRequest);
+    const written = awaitLater(page.waitForResponse((response) => response.request().method() === 'PATCH'));
+    const refetched = awaitLater(page.waitForRequest(isListRequest));
     await gridRow(page, title).getByText('(ack)').click();
     expect((await written).ok()).toBe(true);
     // Asked again after the save, or at the latest by the next poll.

@@ -6,6 +6,7 @@ import type { Rule } from '@cfs/contracts/rules';
 import type { JsonOf } from '../src/lib/json-types';
 import {
   api,
+  awaitLater,
   browser,
   choose,
   createTenant,
@@ -448,8 +449,8 @@ describe('rules (operator)', () => {
     // The saved rule looks for 'down'; the form, unsaved, for the word the packet carried.
     await tab(panel, 'Conditions').click();
     await condition(panel, 2).getByRole('textbox', { name: 'Value' }).fill(word);
-    const sent = page.waitForRequest(
-      (request) => request.url().endsWith('/v1/rules/test') && request.method() === 'POST',
+    const sent = awaitLater(
+      page.waitForRequest((request) => request.url().endsWith('/v1/rules/test') && request.method() === 'POST'),
     );
     await panel.getByRole('button', { name: 'Test', exact: true }).click();
     const test = panel.getByRole('region', { name: 'Test Rule' });

@@ -558,6 +558,22 @@ export async function checkRow(row: Locator): Promise<void> {
 }
 
 /**
+ * A wait (for a response, a request, a download) begun before the step that causes it. It is
+ * handled at once: when the step fails first, the test fails there, and the wait's own timeout
+ * later is not an unhandled rejection that fails the run after the test passed on its retry.
+ * Awaiting it still throws.
+ *
+ * @example
+ *   const answered = awaitLater(page.waitForResponse((response) => response.url().includes('/v1/devices')));
+ *   await page.getByRole('button', { name: 'Refresh' }).click();
+ *   expect((await answered).status()).toBe(200);
+ */
+export function awaitLater<T>(wait: Promise<T>): Promise<T> {
+  void wait.catch(() => undefined);
+  return wait;
+}
+
+/**
  * Searches a grid (the toolbar's Search box, applied on Enter) for a text its rows show, and
  * waits until the grid shows the answer: rows that all hold the text (the rows of before may
  * hold it too, and a click on one of them could land on the row that replaces it). `scope`
@@ -566,17 +582,14 @@ export async function checkRow(row: Locator): Promise<void> {
 export async function searchGrid(scope: Page | Locator, text: string): Promise<void> {
   const box = scope.getByRole('textbox', { name: 'Search' });
   const page = 'page' in scope ? scope.page() : scope;
-  const answered = page.waitForResponse((response) =>
-    (new URL(response.url()).searchParams.get('$filter') ?? '').includes(text.toLowerCase().replaceAll("'", "''")),
+  const answered = awaitLater(
+    page.waitForResponse((response) =>
+      (new URL(response.url()).searchParams.get('$filter') ?? '').includes(text.toLowerCase().replaceAll("'", "''")),
+    ),
   );
-  // Awaited together, so a step that fails leaves no wait for the answer behind to fail later.
-  await Promise.all([
-    answered,
-    (async () => {
-      await box.fill(text);
-      await box.press('Enter');
-    })(),
-  ]);
+  await box.fill(text);
+  await box.press('Enter');
+  await answered;
   const rows = scope.locator('.MuiDataGrid-row');
   await expect
     .poll(

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import {
   api,
+  awaitLater,
   browser,
   checkRow,
   choose,
@@ -94,8 +95,8 @@ describe('bulk actions and saved views on the work units grid', () => {
     await check(page, `${tag} two`);
     const bar = page.getByRole('toolbar', { name: 'Selected rows' });
 
-    const exported = page.waitForRequest((request) =>
-      new URL(request.url()).pathname.startsWith('/v1/workunits/Export'),
+    const exported = awaitLater(
+      page.waitForRequest((request) => new URL(request.url()).pathname.startsWith('/v1/workunits/Export')),
     );
     await bar.getByRole('button', { name: 'Export Selection' }).click();
     const filter = new URL((await exported).url()).searchParams.get('$filter') ?? '';

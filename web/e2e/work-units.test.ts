@@ -9,6 +9,7 @@ import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import {
   api,
+  awaitLater,
   browser,
   choose,
   createChangeRequest,
@@ -71,12 +72,11 @@ async function typeDateTime(scope: Locator, page: Page, label: string, entry: st
  * whose request gets no answer fails saying so: the two look alike from a timeout alone.
  */
 async function save(page: Page, panel: Locator, method: 'PATCH' | 'PUT' = 'PATCH'): Promise<number> {
-  const sent = page.waitForRequest(
-    (candidate) => candidate.method() === method && candidate.url().includes('/workunits'),
-    { timeout: 20_000 },
+  const sent = awaitLater(
+    page.waitForRequest((candidate) => candidate.method() === method && candidate.url().includes('/workunits'), {
+      timeout: 20_000,
+    }),
   );
-  // Handled here too: when the click itself fails, the wait is never awaited.
-  void sent.catch(() => undefined);
   await panel.getByRole('button', { name: 'Save', exact: true }).click();
   const request = await sent.catch(async () => {
     const shown = await panel.innerText({ timeout: 2_000 }).catch(() => '(no text)');
@@ -575,10 +575,12 @@ describe('work units (operator, and admin in a second browser)', () => {
     await panel.getByRole('combobox', { name: 'Relate a work unit' }).fill(String(other.workUnitId));
     await page.clock.runFor(RELATED_SEARCH_DEBOUNCE_MS - 1);
     expect(searches).toEqual([]);
-    const sent = page.waitForRequest(
-      (request) =>
-        new URL(request.url()).pathname === '/v1/workunits' &&
-        (new URL(request.url()).searchParams.get('$filter') ?? '').includes('contains(tolower(title)'),
+    const sent = awaitLater(
+      page.waitForRequest(
+        (request) =>
+          new URL(request.url()).pathname === '/v1/workunits' &&
+          (new URL(request.url()).searchParams.get('$filter') ?? '').includes('contains(tolower(title)'),
+      ),
     );
     await page.clock.runFor(1);
     await sent;
@@ -617,10 +619,14 @@ describe('work units (operator, and admin in a second browser)', () => {
       .waitFor();
 
     // The list asks for that protocol's units only.
-    const protocolList = page.waitForResponse((response) => {
-      const url = new URL(response.request().url());
-      return url.pathname.endsWith('/workunits') && (url.searchParams.get('$filter') ?? '').includes('protocolId eq 5');
-    });
+    const protocolList = awaitLater(
+      page.waitForResponse((response) => {
+        const url = new URL(response.request().url());
+        return (
+          url.pathname.endsWith('/workunits') && (url.searchParams.get('$filter') ?? '').includes('protocolId eq 5')
+        );
+      }),
+    );
     await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}&protocolId=5`);
     expect((await protocolList).ok()).toBe(true);
     await chip(page, 'Protocol #5').waitFor();
@@ -729,7 +735,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.getByLabel('Auto Refresh').check();
     await page.clock.runFor(WORK_UNITS_POLL_MS - 1);
     expect(refreshes).toEqual([]);
-    const refreshed = page.waitForRequest(isListRequest);
+    const refreshed = awaitLater(page.waitForRequest(isListRequest));
     await page.clock.runFor(1);
     await refreshed;
 
@@ -791,7 +797,7 @@ describe('work units (operator, and admin in a second browser)', () => {
     expect(cells[5]).toBe(new Date(unit.created).toISOString());
 
     // Export All asks for every row (spec 001 §2), not the first 1000: no $top.
-    const allRequest = page.waitForRequest((request) => request.url().includes('/workunits/Export'));
+    const allRequest = awaitLater(page.waitForRequest((request) => request.url().includes('/workunits/Export')));
     const [allHeader = '', ...allLines] = await download('Export All');
     expect(new URL((await allRequest).url()).searchParams.has('$top')).toBe(false);
     expect(allHeader.split(',')).toEqual([
@@ -845,7 +851,7 @@ describe('work units (operator, and admin in a second browser)', () => {
       await openList(page);
       const { port } = slow.address() as AddressInfo;
       await page.route('**/v1/workunits/Export**', (route) => route.continue({ url: `http://127.0.0.1:${port}/` }));
-      const download = page.waitForEvent('download');
+      const download = awaitLater(page.waitForEvent('download'));
       await page.getByRole('button', { name: 'Export All' }).click();
       const running = page.getByRole('button', { name: /^Exporting\.\.\./ });
       await expect.poll(() => running.textContent()).toBe('Exporting... 300 kB');
