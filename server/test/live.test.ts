@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvents } from '@cfs/contracts/live';
+import { tenantCounterGroup } from '../src/db/change-counters.js';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createTokenAs } from './factories.js';
+import { createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /**
@@ -13,6 +15,7 @@ import { createTestPortal, openSecondInstance, type SecondInstance, type TestPor
 let portal: TestPortal;
 let second: SecondInstance;
 let contosoToken: string;
+let fabrikamToken: string;
 const urlOf = (app: { server: { address(): unknown } }) =>
   `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -22,6 +25,7 @@ beforeAll(async () => {
   second = await openSecondInstance(portal);
   await second.app.listen({ port: 0, host: '127.0.0.1' });
   contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
+  fabrikamToken = (await createTokenAs(portal, 'admin', DEMO.fabrikam)).generatedToken;
 });
 afterAll(async () => {
   // Streams and keep-alive connections of the real HTTP calls end here, so the close waits for none.
@@ -85,10 +89,10 @@ async function follow(base: string, user: string, query: string) {
   };
 }
 
-async function postPacket(base: string, entityId: string) {
+async function postPacket(base: string, entityId: string, token = contosoToken) {
   const response = await fetch(`${base}/v1/packets`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${contosoToken}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ entityId, timestamp: new Date().toISOString(), message: { Value: 42 } }),
   });
   expect(response.status).toBe(200);
@@ -122,6 +126,78 @@ describe('GET /v1/live', () => {
         headers: { authorization: `Bearer ${await portal.token('operator')}` },
       });
       expect(read.statusCode).toBe(200);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('tells a tab of its own tenants’ packets only: another tenant’s agents are not its change; a tab of every tenant hears both', async () => {
+    // The two demo tenants fall in different tenant groups (migration 0051).
+    expect(tenantCounterGroup(DEMO.contoso)).not.toBe(tenantCounterGroup(DEMO.fabrikam));
+    const operator = await follow(urlOf(portal.app), 'operator', 'topics=blocks,devices');
+    const admin = await follow(urlOf(second.app), 'admin', 'topics=blocks');
+    try {
+      await operator.until(() => operator.events.some((event) => event.name === 'ready'));
+      await admin.until(() => admin.events.some((event) => event.name === 'ready'));
+      const changesOf = (stream: typeof operator) => stream.events.filter((event) => event.name === 'change').length;
+
+      await postPacket(urlOf(portal.app), randomUUID(), fabrikamToken);
+      await admin.until(() => changesOf(admin) === 1, 3_000);
+      // Two more readings of the counters (200 ms each) than the administrator's tab needed.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(changesOf(operator)).toBe(0);
+
+      await postPacket(urlOf(second.app), randomUUID(), contosoToken);
+      await operator.until(() => changesOf(operator) === 1, 3_000);
+      await admin.until(() => changesOf(admin) === 2, 3_000);
+      expect(operator.events.find((event) => event.name === 'change')?.data).toEqual({ topics: ['blocks', 'devices'] });
+    } finally {
+      await operator.close();
+      await admin.close();
+    }
+  });
+
+  it('counts a write in the tenant group that tenantCounterGroup names, and rows of no tenant in the group every tab hears', async () => {
+    const counter = async (name: string) =>
+      Number(
+        (
+          await sql<{ value: string | null }>`SELECT pg_sequence_last_value(${name}::regclass)::text AS value`.execute(
+            portal.db,
+          )
+        ).rows[0]!.value ?? 0,
+      );
+    for (let tenant = 0; tenant < 6; tenant++) {
+      const { tenantId } = await createTenantAs(portal, 'admin');
+      const name = `tenant_counter_entity_color_${tenantCounterGroup(tenantId)}`;
+      const before = await counter(name);
+      await sql`INSERT INTO entity_color (entity_id, tenant_id, color) VALUES (${randomUUID()}, ${tenantId}, 'FF0000')`.execute(
+        portal.db,
+      );
+      expect(await counter(name), tenantId).toBe(before + 1);
+    }
+    const before = await counter('tenant_counter_work_unit_all').catch(() => undefined);
+    // Only the tables machines write all the time are counted by tenant: work units are not.
+    expect(before).toBeUndefined();
+  });
+
+  it('keeps telling a tab of packets while they keep coming: a table written in every reading of the counters is no silence', async () => {
+    const stream = await follow(urlOf(portal.app), 'operator', 'topics=blocks');
+    try {
+      await stream.until(() => stream.events.some((event) => event.name === 'ready'));
+      const entityId = randomUUID();
+      const started = Date.now();
+      // A packet every 50 ms for 3 s: more often than the counters are read.
+      const sending = (async () => {
+        while (Date.now() - started < 3_000) {
+          await postPacket(urlOf(portal.app), entityId);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      await sending;
+      const changes = stream.events.filter((event) => event.name === 'change' && event.at <= started + 3_000);
+      // Heard within the first 1.5 s, and again before the packets stopped.
+      expect(changes.some((event) => event.at - started < 1_500)).toBe(true);
+      expect(changes.some((event) => event.at - started >= 1_500)).toBe(true);
     } finally {
       await stream.close();
     }

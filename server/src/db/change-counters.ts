@@ -1,18 +1,42 @@
 import pg from 'pg';
 
+/** The groups a tenant's changes are counted in, by table (migration 0051). */
+export const TENANT_COUNTER_GROUPS = 64;
+/** Between a table's name and a group in the names `onPublished` gives: `packet_latest#07`. */
+const GROUP_MARK = '#';
+
+/**
+ * A tenant's group among a table's tenant counters (migration 0051 computes the same in SQL): its
+ * id's first two hex digits, shifted right by two, as two digits.
+ */
+export function tenantCounterGroup(tenantId: string): string {
+  return (Number.parseInt(tenantId.slice(0, 2), 16) >> 2).toString().padStart(2, '0');
+}
+
+/** The counter name of a table's tenant group (`tenantCounterGroup`, or `all` for rows of no tenant). */
+export const tenantCounterName = (table: string, group: string) => `${table}${GROUP_MARK}${group}`;
+
 /**
  * The tracked tables with an enabled trigger, and their sequences' current values (migration 0011).
  * Each sequence is read by name, not through the pg_sequences view: the view reads every sequence
  * of the database and checks its privileges, and at five readings a second that was four fifths of
  * an idle portal's database time. A table whose sequence is gone is left out (its lists then run
- * their queries), as the view's join left it out.
+ * their queries), as the view's join left it out. Beside them, for the tables counted by tenant too
+ * (migration 0051), each tenant group's sequence, under the name `{table}#{group}`.
  */
 const COUNTERS_SQL = `
   SELECT c.relname AS "table", coalesce(pg_sequence_last_value(s.sequence), 0)::text AS "value"
   FROM pg_trigger t
   JOIN pg_class c ON c.oid = t.tgrelid AND c.relnamespace = current_schema()::regnamespace
   CROSS JOIN LATERAL (SELECT to_regclass(format('%I.%I', current_schema(), 'change_counter_' || c.relname)) AS sequence) s
-  WHERE t.tgname = 'count_change' AND t.tgenabled <> 'D' AND s.sequence IS NOT NULL`;
+  WHERE t.tgname = 'count_change' AND t.tgenabled <> 'D' AND s.sequence IS NOT NULL
+  UNION ALL
+  SELECT c.relname || '${GROUP_MARK}' || g.tenant_group, coalesce(pg_sequence_last_value(s.oid), 0)::text
+  FROM pg_trigger t
+  JOIN pg_class c ON c.oid = t.tgrelid AND c.relnamespace = current_schema()::regnamespace
+  CROSS JOIN LATERAL (SELECT lpad(n::text, 2, '0') FROM generate_series(0, ${TENANT_COUNTER_GROUPS - 1}) AS n UNION ALL SELECT 'all') AS g (tenant_group)
+  JOIN pg_class s ON s.relname = 'tenant_counter_' || c.relname || '_' || g.tenant_group AND s.relnamespace = c.relnamespace
+  WHERE t.tgname = 'count_tenant_change_insert' AND t.tgenabled <> 'D'`;
 
 /** The ids of the transactions running in this database (each holds the lock on its own id); other databases' are not waited for. */
 const RUNNING_SQL = `
@@ -48,6 +72,8 @@ export interface ChangeCountersOptions {
  */
 export class ChangeCounters {
   private published = new Map<string, string>();
+  /** The tables whose changes are counted by tenant group too, as the last reading found them. */
+  private byTenant: ReadonlySet<string> = new Set();
   private pending: Pending[] = [];
   /** Values read and set aside until their pending reading settles, by table. */
   private awaiting = new Map<string, string>();
@@ -83,6 +109,14 @@ export class ChangeCounters {
   onPublished(handler: (tables: ReadonlySet<string>) => void): () => void {
     this.changeHandlers.add(handler);
     return () => this.changeHandlers.delete(handler);
+  }
+
+  /**
+   * Whether a write to `table` also moves the counter of each tenant group it wrote
+   * (`tenantCounterName`), so that a change can be told to the tenants it concerns only.
+   */
+  countsByTenant(table: string): boolean {
+    return this.byTenant.has(table);
   }
 
   /** The counters of `tables` in order, or undefined when one is unknown (not tracked, or moving) or the counters are not trusted now. */
@@ -176,6 +210,11 @@ export class ChangeCounters {
     if (!client) throw new Error('The change counters are not connected');
     const { rows } = await client.query<{ table: string; value: string }>(COUNTERS_SQL);
     const read = new Map(rows.map((row) => [row.table, row.value]));
+    this.byTenant = new Set(
+      rows
+        .filter((row) => row.table.includes(GROUP_MARK))
+        .map((row) => row.table.slice(0, row.table.indexOf(GROUP_MARK))),
+    );
     // Moved (or no longer counted): out at once, until the writers counted have ended.
     const moved = new Map<string, string>();
     for (const [table, value] of read)
@@ -226,6 +265,7 @@ export class ChangeCounters {
 
   private forget(): void {
     this.trusted = false;
+    this.byTenant = new Set();
     this.published = new Map();
     this.pending = [];
     this.awaiting = new Map();

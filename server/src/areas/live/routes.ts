@@ -9,6 +9,8 @@ import {
   type LiveTopic,
 } from '@cfs/contracts/live';
 import type { AppDeps } from '../../app-deps.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
+import { tenantCounterGroup, tenantCounterName, type ChangeCounters } from '../../db/change-counters.js';
 import { HttpError } from '../../http/errors.js';
 import { principalOf } from '../../http/route-permission.js';
 import { LIVE_TOPIC_SOURCES } from './topics.js';
@@ -24,12 +26,31 @@ function event<K extends keyof LiveEvents>(name: K, data: LiveEvents[K]): string
 }
 
 /**
+ * Whether a published change of `table` concerns a caller of `scope`. A table counted by tenant
+ * group too (agents' packets, rule matches, entity colours: migration 0051) concerns a caller of
+ * some tenants only when a group of one of theirs moved, or the group of rows of no tenant; any
+ * other table, and every table for a caller of every tenant, whenever it moved.
+ */
+function changeFilter(
+  changes: ChangeCounters,
+  scope: TenantScope,
+): (table: string, published: ReadonlySet<string>) => boolean {
+  if (scope.kind === 'all') return (table, published) => published.has(table);
+  const groups = [...new Set([...scope.tenantIds.map(tenantCounterGroup), 'all'])];
+  return (table, published) =>
+    changes.countsByTenant(table)
+      ? groups.some((group) => published.has(tenantCounterName(table, group)))
+      : published.has(table);
+}
+
+/**
  * GET /v1/live: the tab's stream of changes (server-sent events). The tables' change counters
  * (db/change-counters.ts, read by every instance from the database, so a write through any
- * instance is seen) say which tables changed; each stream hears of the topics it follows whose
- * tables did, and nothing else: no row, no tenant. The screen then asks again through its own
- * call, which applies the caller's permissions and tenants as always. A topic is followed only
- * with its area's view permission.
+ * instance is seen) say which tables changed, and for the tables machines write all the time in
+ * which tenants' groups (changeFilter); each stream hears of the topics it follows whose tables
+ * changed for its caller, and nothing else: no row, no tenant. The screen then asks again through
+ * its own call, which applies the caller's permissions and tenants as always. A topic is followed
+ * only with its area's view permission.
  */
 export const liveRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
   ({ changes }) =>
@@ -80,8 +101,11 @@ export const liveRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           raw.end();
           return;
         }
+        const hears = changeFilter(changes, principalOf(request).tenantScope);
         const unsubscribe = changes.onPublished((tables) => {
-          const changed = topics.filter((topic) => LIVE_TOPIC_SOURCES[topic].tables.some((table) => tables.has(table)));
+          const changed = topics.filter((topic) =>
+            LIVE_TOPIC_SOURCES[topic].tables.some((table) => hears(table, tables)),
+          );
           if (changed.length > 0) raw.write(event('change', { topics: changed }));
         });
         const keepalive = setInterval(() => raw.write(': keepalive\n\n'), LIVE_KEEPALIVE_SECONDS * 1000);
