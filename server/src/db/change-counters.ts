@@ -21,22 +21,29 @@ export const tenantCounterName = (table: string, group: string) => `${table}${GR
  * Each sequence is read by name, not through the pg_sequences view: the view reads every sequence
  * of the database and checks its privileges, and at five readings a second that was four fifths of
  * an idle portal's database time. A table whose sequence is gone is left out (its lists then run
- * their queries), as the view's join left it out. Beside them, for the tables counted by tenant too
- * (migration 0051), each tenant group's sequence, under the name `{table}#{group}`.
+ * their queries), as the view's join left it out. `by_tenant`: the table is counted by tenant group
+ * too (migration 0051), its groups read by GROUPS_SQL.
  */
 const COUNTERS_SQL = `
-  SELECT c.relname AS "table", coalesce(pg_sequence_last_value(s.sequence), 0)::text AS "value"
+  SELECT c.relname AS "table", coalesce(pg_sequence_last_value(s.sequence), 0)::text AS "value",
+    EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = 'count_tenant_change_insert' AND g.tgenabled <> 'D') AS by_tenant
   FROM pg_trigger t
   JOIN pg_class c ON c.oid = t.tgrelid AND c.relnamespace = current_schema()::regnamespace
   CROSS JOIN LATERAL (SELECT to_regclass(format('%I.%I', current_schema(), 'change_counter_' || c.relname)) AS sequence) s
-  WHERE t.tgname = 'count_change' AND t.tgenabled <> 'D' AND s.sequence IS NOT NULL
-  UNION ALL
-  SELECT c.relname || '${GROUP_MARK}' || g.tenant_group, coalesce(pg_sequence_last_value(s.oid), 0)::text
-  FROM pg_trigger t
-  JOIN pg_class c ON c.oid = t.tgrelid AND c.relnamespace = current_schema()::regnamespace
-  CROSS JOIN LATERAL (SELECT lpad(n::text, 2, '0') FROM generate_series(0, ${TENANT_COUNTER_GROUPS - 1}) AS n UNION ALL SELECT 'all') AS g (tenant_group)
-  JOIN pg_class s ON s.relname = 'tenant_counter_' || c.relname || '_' || g.tenant_group AND s.relnamespace = c.relnamespace
-  WHERE t.tgname = 'count_tenant_change_insert' AND t.tgenabled <> 'D'`;
+  WHERE t.tgname = 'count_change' AND t.tgenabled <> 'D' AND s.sequence IS NOT NULL`;
+
+/**
+ * The tenant groups' sequences of the tables $1, under the names `{table}#{group}`. Read only for
+ * a table whose own counter moved or waits to be published: a statement moves its groups' counters
+ * in the same transaction as the table's, so while a table's counter stands still, so do its groups'.
+ */
+const GROUPS_SQL = `
+  SELECT t.name || '${GROUP_MARK}' || g.tenant_group AS "table",
+    coalesce(pg_sequence_last_value(s.sequence), 0)::text AS "value"
+  FROM unnest($1::text[]) AS t (name)
+  CROSS JOIN (SELECT lpad(n::text, 2, '0') FROM generate_series(0, ${TENANT_COUNTER_GROUPS - 1}) AS n UNION ALL SELECT 'all') AS g (tenant_group)
+  CROSS JOIN LATERAL (SELECT to_regclass(format('%I.%I', current_schema(), 'tenant_counter_' || t.name || '_' || g.tenant_group)) AS sequence) s
+  WHERE s.sequence IS NOT NULL`;
 
 /** The ids of the transactions running in this database (each holds the lock on its own id); other databases' are not waited for. */
 const RUNNING_SQL = `
@@ -74,6 +81,8 @@ export class ChangeCounters {
   private published = new Map<string, string>();
   /** The tables whose changes are counted by tenant group too, as the last reading found them. */
   private byTenant: ReadonlySet<string> = new Set();
+  /** The tenant groups' counters as the last reading had them. */
+  private groupsRead = new Map<string, string>();
   private pending: Pending[] = [];
   /** Values read and set aside until their pending reading settles, by table. */
   private awaiting = new Map<string, string>();
@@ -208,13 +217,22 @@ export class ChangeCounters {
   private async read(): Promise<void> {
     const client = this.client;
     if (!client) throw new Error('The change counters are not connected');
-    const { rows } = await client.query<{ table: string; value: string }>(COUNTERS_SQL);
+    const { rows } = await client.query<{ table: string; value: string; by_tenant: boolean }>(COUNTERS_SQL);
     const read = new Map(rows.map((row) => [row.table, row.value]));
-    this.byTenant = new Set(
-      rows
-        .filter((row) => row.table.includes(GROUP_MARK))
-        .map((row) => row.table.slice(0, row.table.indexOf(GROUP_MARK))),
-    );
+    this.byTenant = new Set(rows.filter((row) => row.by_tenant).map((row) => row.table));
+    // The groups of a table that moved, or waits to be published, are read again; the others stand as they were.
+    const regroup: string[] = [];
+    for (const table of this.byTenant) {
+      if (this.awaiting.has(table) || this.published.get(table) !== read.get(table)) regroup.push(table);
+      else
+        for (const [name, value] of this.groupsRead)
+          if (name.startsWith(tenantCounterName(table, ''))) read.set(name, value);
+    }
+    if (regroup.length > 0) {
+      const groups = await client.query<{ table: string; value: string }>(GROUPS_SQL, [regroup]);
+      for (const row of groups.rows) read.set(row.table, row.value);
+    }
+    this.groupsRead = new Map([...read].filter(([name]) => name.includes(GROUP_MARK)));
     // Moved (or no longer counted): out at once, until the writers counted have ended.
     const moved = new Map<string, string>();
     for (const [table, value] of read)
@@ -266,6 +284,7 @@ export class ChangeCounters {
   private forget(): void {
     this.trusted = false;
     this.byTenant = new Set();
+    this.groupsRead = new Map();
     this.published = new Map();
     this.pending = [];
     this.awaiting = new Map();
