@@ -26,7 +26,7 @@ export const tenantCounterName = (table: string, group: string) => `${table}${GR
  */
 const COUNTERS_SQL = `
   SELECT c.relname AS "table", coalesce(pg_sequence_last_value(s.sequence), 0)::text AS "value",
-    EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = 'count_tenant_change_insert' AND g.tgenabled <> 'D') AS by_tenant
+    EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = 'count_by_tenant_insert' AND g.tgenabled <> 'D') AS by_tenant
   FROM pg_trigger t
   JOIN pg_class c ON c.oid = t.tgrelid AND c.relnamespace = current_schema()::regnamespace
   CROSS JOIN LATERAL (SELECT to_regclass(format('%I.%I', current_schema(), 'change_counter_' || c.relname)) AS sequence) s
@@ -35,7 +35,8 @@ const COUNTERS_SQL = `
 /**
  * The tenant groups' sequences of the tables $1, under the names `{table}#{group}`. Read only for
  * a table whose own counter moved or waits to be published: a statement moves its groups' counters
- * in the same transaction as the table's, so while a table's counter stands still, so do its groups'.
+ * just before the table's (its triggers fire in the order of their names), so a group that moved
+ * is read in the reading that sees its table move, or a later one.
  */
 const GROUPS_SQL = `
   SELECT t.name || '${GROUP_MARK}' || g.tenant_group AS "table",

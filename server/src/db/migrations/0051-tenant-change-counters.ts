@@ -21,6 +21,8 @@ const GROUP_SQL = (tenant: string) =>
  * number of tenants; a tenant sharing a group with others hears their changes too, as every tenant
  * did before. A statement trigger for each of insert, update and delete (transition tables take
  * one event each) reads the tenant_id of the rows it wrote, old and new, from its transition tables.
+ * Their names sort before `count_change`, so a statement moves its groups' counters before the
+ * table's own: a reading that sees the table's counter move reads its groups already moved.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, [
@@ -51,9 +53,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           EXECUTE format('CREATE SEQUENCE %I', 'tenant_counter_' || table_name || '_' || lpad(tenant_group::text, 2, '0'));
         END LOOP;
         EXECUTE format('CREATE SEQUENCE %I', 'tenant_counter_' || table_name || '_all');
-        EXECUTE format('CREATE TRIGGER count_tenant_change_insert AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_tenant_change()', table_name);
-        EXECUTE format('CREATE TRIGGER count_tenant_change_update AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_tenant_change()', table_name);
-        EXECUTE format('CREATE TRIGGER count_tenant_change_delete AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_tenant_change()', table_name);
+        EXECUTE format('CREATE TRIGGER count_by_tenant_insert AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_tenant_change()', table_name);
+        EXECUTE format('CREATE TRIGGER count_by_tenant_update AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_tenant_change()', table_name);
+        EXECUTE format('CREATE TRIGGER count_by_tenant_delete AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_tenant_change()', table_name);
       END $$`,
     ...TENANT_TRACKED.map((table) => `SELECT track_tenant_changes('${table}')`),
   ]);
