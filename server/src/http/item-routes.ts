@@ -2,7 +2,7 @@ import type { Area } from '@cfs/contracts/permissions';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { ZodType, type z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { ListItemJson } from '../odata/list-item.js';
+import { ListItemJson, sendListItem } from '../odata/list-item.js';
 import { principalOf, type RoutePermission } from './route-permission.js';
 
 type Verb = 'get' | 'create' | 'update' | 'delete';
@@ -126,9 +126,7 @@ export function registerItemRoutes<
 
   // The list layer's JSON goes out as the database wrote it; any other answer through the route's schema.
   const send = (reply: FastifyReply, answer: unknown) =>
-    answer instanceof ListItemJson
-      ? reply.type('application/json; charset=utf-8').send(answer.text as never)
-      : reply.send(answer);
+    answer instanceof ListItemJson ? sendListItem(reply, answer) : reply.send(answer);
   if (get) {
     app.get(itemPath, route('get', { params, response: { 200: options.detail ?? item } }), async (request, reply) =>
       send(reply, await get(principalOf(request), paramsOf(request))),

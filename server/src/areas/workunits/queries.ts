@@ -3,8 +3,8 @@ import { sql, type CompiledQuery } from 'kysely';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
-import { NotFoundError, orNotFound } from '../../http/errors.js';
-import { listItemStatement } from '../../odata/list-item.js';
+import { NotFoundError } from '../../http/errors.js';
+import { findListItem, listItemStatement, type ListItemJson } from '../../odata/list-item.js';
 import type { ListSqlRow } from '../../odata/list-query-sql.js';
 import type { WorkUnitRow } from './document.js';
 import { WORK_UNIT_ITEM_EXPAND, workUnitItemResource } from './resource.js';
@@ -53,26 +53,21 @@ export async function assertWorkUnitAccess(db: Db, access: WorkUnitAccess, workU
   if (!(await scopedUnit(db, access, workUnitId).executeTakeFirst())) throw new NotFoundError('The work unit');
 }
 
-/**
- * GET v1/workunits/{id}: the statement that reads the work unit by number or public GUID as JSON
- * text, the list layer's own with every expansion of the item (listItemStatement).
- */
-export function workUnitItemStatement(db: Db, scope: TenantScope, id: number | string): CompiledQuery<ListSqlRow> {
-  return listItemStatement(
-    db,
+/** A work unit by number or public GUID, with every expansion of the item, as the list reads it. */
+const workUnitItem = (db: Db, scope: TenantScope, id: number | string) =>
+  [
     workUnitItemResource,
     () => scoped(db, scope).selectFrom('work_unit').selectAll(),
     scope,
-    {
-      field: typeof id === 'number' ? 'workUnitId' : 'publicWorkUnitId',
-      id,
-      expand: WORK_UNIT_ITEM_EXPAND,
-    },
-  );
+    { field: typeof id === 'number' ? 'workUnitId' : 'publicWorkUnitId', id, expand: WORK_UNIT_ITEM_EXPAND },
+  ] as const;
+
+/** GET v1/workunits/{id}: the statement that reads the work unit as JSON text (listItemStatement). */
+export function workUnitItemStatement(db: Db, scope: TenantScope, id: number | string): CompiledQuery<ListSqlRow> {
+  return listItemStatement(db, ...workUnitItem(db, scope, id));
 }
 
-/** The work unit as JSON text (`WorkUnit`, every expansion of the item): sent as it is, never parsed and serialised again. */
-export async function findWorkUnitJson(db: Db, scope: TenantScope, id: number | string): Promise<string> {
-  const found = await db.executeQuery(workUnitItemStatement(db, scope, id));
-  return orNotFound(found.rows[0], 'The work unit').row;
+/** The work unit as JSON text (`WorkUnit`, every expansion of the item), sent as it is (`sendListItem`); else 404. */
+export function findWorkUnitJson(db: Db, scope: TenantScope, id: number | string): Promise<ListItemJson> {
+  return findListItem(db, ...workUnitItem(db, scope, id), 'The work unit');
 }

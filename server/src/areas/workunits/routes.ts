@@ -23,6 +23,7 @@ import { accessRequestRoutes } from './access-request-routes.js';
 import { bulkPatchWorkUnits, createWorkUnit, patchWorkUnit } from './commands.js';
 import { addNote, findHistory, findExternalNotes, requestCallBack } from './notes.js';
 import { findWorkUnitJson } from './queries.js';
+import { sendListItem } from '../../odata/list-item.js';
 import { resolutionCenterResource, workUnitsResource } from './resource.js';
 import {
   createResolutionCenterRequest,
@@ -40,13 +41,10 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Work units (spec 001 §7 Work units). */
 export const workUnitRoutes: (deps: AppDeps) => FastifyPluginAsyncZod = (deps) => async (app) => {
   const { db } = deps;
-  // A work unit is answered as the database's own JSON (the list layer's item), sent as it is: a
-  // text is not serialised again, so the response schema documents the answer without checking it
-  // (the tests do). Its writes answer the same way, read after their commit.
+  // A work unit is answered as the database's own JSON (the list layer's item), sent as it is. Its
+  // writes answer the same way, read after their commit.
   const sendWorkUnit = async (request: FastifyRequest, reply: FastifyReply, id: number | string) =>
-    reply
-      .type('application/json; charset=utf-8')
-      .send((await findWorkUnitJson(db, principalOf(request).tenantScope, id)) as never);
+    sendListItem(reply, await findWorkUnitJson(db, principalOf(request).tenantScope, id));
   // The login page's access request creates a work unit (spec 001 §7).
   await app.register(accessRequestRoutes(deps));
   registerListRoutes(app, db, {
