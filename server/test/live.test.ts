@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvents } from '@cfs/contracts/live';
 import { tenantCounterGroup } from '../src/db/change-counters.js';
 import { DEMO } from '../src/db/demo-ids.js';
-import { createTenantAs, createTokenAs } from './factories.js';
+import { createDevice, createTenantAs, createTokenAs } from './factories.js';
 import { createTestPortal, openSecondInstance, type SecondInstance, type TestPortal } from './harness.js';
 
 /**
@@ -160,7 +160,7 @@ describe('GET /v1/live', () => {
     }
   });
 
-  it('counts a write in the tenant group that tenantCounterGroup names, and rows of no tenant in the group every tab hears', async () => {
+  it('counts a write (a colour, a device’s last contact) in the tenant group that tenantCounterGroup names; work units are not counted by tenant', async () => {
     const counter = async (name: string) =>
       Number(
         (
@@ -178,6 +178,12 @@ describe('GET /v1/live', () => {
       );
       expect(await counter(name), tenantId).toBe(before + 1);
     }
+    // A device's last contact, written on each of its agent's configuration calls, is counted in its tenant's group.
+    const device = await createDevice(portal, DEMO.fabrikam, DEMO.fabrikamProduction);
+    const deviceGroup = `tenant_counter_device_${tenantCounterGroup(DEMO.fabrikam)}`;
+    const deviceBefore = await counter(deviceGroup);
+    await sql`UPDATE device SET last_contact = now() WHERE device_id = ${device.deviceId}`.execute(portal.db);
+    expect(await counter(deviceGroup)).toBe(deviceBefore + 1);
     const before = await counter('tenant_counter_work_unit_all').catch(() => undefined);
     // Only the tables machines write all the time are counted by tenant: work units are not.
     expect(before).toBeUndefined();

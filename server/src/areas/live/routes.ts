@@ -27,9 +27,9 @@ function event<K extends keyof LiveEvents>(name: K, data: LiveEvents[K]): string
 
 /**
  * Whether a published change of `table` concerns a caller of `scope`. A table counted by tenant
- * group too (agents' packets, rule matches, entity colours: migration 0051) concerns a caller of
- * some tenants only when a group of one of theirs moved, or the group of rows of no tenant; any
- * other table, and every table for a caller of every tenant, whenever it moved.
+ * group too (agents' packets and devices, rule matches, entity colours: migration 0051) concerns a
+ * caller of some tenants only when a group of one of theirs moved, or the group of rows of no
+ * tenant; any other table, and every table for a caller of every tenant, whenever it moved.
  */
 function changeFilter(
   changes: ChangeCounters,

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import { runStatements } from '../migrate.js';
 
-/** The tables machines write all the time, whose changes the live screens follow (areas/live/topics.ts). */
-const TENANT_TRACKED = ['packet_latest', 'rule_match', 'entity_color'];
+/**
+ * The tables machines write all the time, whose changes the live screens follow (areas/live/topics.ts):
+ * agents' latest packets, and their devices' last contact (every configuration call); the rule
+ * engine's matches and entity colours.
+ */
+const TENANT_TRACKED = ['packet_latest', 'device', 'rule_match', 'entity_color'];
 
 /** A tenant id's group, `00` to `63` (its first two hex digits, shifted right by two), or `all` for none. */
 const GROUP_SQL = (tenant: string) =>
