@@ -21,7 +21,7 @@ const GROUP_SQL = (tenant: string) =>
  * in db/change-counters.ts computes the same), and each group of each table has a sequence,
  * `tenant_counter_{table}_{group}`, which a write statement moves once per group whose rows it
  * wrote; rows of no tenant move `tenant_counter_{table}_all`, heard by every screen. Groups, not a
- * sequence per tenant: a fixed number of sequences to read a few times a second, whatever the
+ * sequence per tenant: a fixed number of sequences to read when the table has moved, whatever the
  * number of tenants; a tenant sharing a group with others hears their changes too, as every tenant
  * did before. A statement trigger for each of insert, update and delete (transition tables take
  * one event each) reads the tenant_id of the rows it wrote, old and new, from its transition tables.
