@@ -3671,7 +3671,7 @@ export interface paths {
         };
         /**
          * Follow changes to screens as they happen
-         * @description A stream of server-sent events (text/event-stream): first `ready` with the topics followed, then a `change` naming the topics whose data changed, as it happens, from any instance. Each topic needs its area's view permission (403 naming it without). The stream ends after `maxSeconds` (at most 300; 0 ends it after `ready`, a check that it is available); the tab then opens the next. A comment line every 15 s keeps it open through proxies.
+         * @description A stream of server-sent events (text/event-stream): first `ready` with the topics followed, then a `change` naming the topics whose data changed for the caller, as it happens, from any instance (a topic at most once in 1000 ms: the changes within that time are told together at its end). Each topic needs its area's view permission (403 naming it without). The stream ends after `maxSeconds` (at most 300; 0 ends it after `ready`, a check that it is available); the tab then opens the next. A comment line every 15 s keeps it open through proxies.
          *
          *     Who may call it: Any signed-in user.
          */

@@ -12,6 +12,13 @@ export type LiveTopic = (typeof LIVE_TOPICS)[number];
 /** The longest a stream stays open: the tab then opens the next one, with its current token. */
 export const LIVE_STREAM_MAX_SECONDS = 300;
 
+/**
+ * A stream tells of a topic at most once in this time: a change is told at once, and the changes
+ * that follow within it together at its end, so a screen whose data changes all the time asks
+ * again once a second, not at every reading of the counters.
+ */
+export const LIVE_CHANGE_INTERVAL_MS = 1_000;
+
 /** A comment line sent this often keeps proxies from closing a quiet stream. */
 export const LIVE_KEEPALIVE_SECONDS = 15;
 

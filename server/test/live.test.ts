@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveEvents } from '@cfs/contracts/live';
+import { LIVE_CHANGE_INTERVAL_MS, type LiveEvents } from '@cfs/contracts/live';
 import { tenantCounterGroup } from '../src/db/change-counters.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { createDevice, createTenantAs, createTokenAs } from './factories.js';
@@ -189,7 +189,7 @@ describe('GET /v1/live', () => {
     expect(before).toBeUndefined();
   });
 
-  it('keeps telling a tab of packets while they keep coming: a table written in every reading of the counters is no silence', async () => {
+  it('keeps telling a tab of packets while they keep coming, once a second: a table written in every reading of the counters is no silence, nor a flood', async () => {
     const stream = await follow(urlOf(portal.app), 'operator', 'topics=blocks');
     try {
       await stream.until(() => stream.events.some((event) => event.name === 'ready'));
@@ -204,9 +204,13 @@ describe('GET /v1/live', () => {
       })();
       await sending;
       const changes = stream.events.filter((event) => event.name === 'change' && event.at <= started + 3_000);
-      // Heard within the first 1.5 s, and again before the packets stopped.
+      // Heard within the first 1.5 s, and again before the packets stopped ...
       expect(changes.some((event) => event.at - started < 1_500)).toBe(true);
       expect(changes.some((event) => event.at - started >= 1_500)).toBe(true);
+      // ... but once a second at the most, not at every reading of the counters (five a second).
+      const gaps = changes.slice(1).map((event, index) => event.at - changes[index]!.at);
+      expect(changes.length).toBeLessThanOrEqual(4);
+      expect(Math.min(...gaps)).toBeGreaterThan(LIVE_CHANGE_INTERVAL_MS - 100);
     } finally {
       await stream.close();
     }

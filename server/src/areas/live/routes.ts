@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  LIVE_CHANGE_INTERVAL_MS,
   LIVE_KEEPALIVE_SECONDS,
   LIVE_PATH,
   LIVE_STREAM_MAX_SECONDS,
@@ -44,6 +45,38 @@ function changeFilter(
 }
 
 /**
+ * A stream's `change` events, each topic told at most once in LIVE_CHANGE_INTERVAL_MS: at once when
+ * it was last told longer ago, else with the others held at the end of that time.
+ */
+function throttledChanges(send: (topics: LiveTopic[]) => void): {
+  changed: (topics: readonly LiveTopic[]) => void;
+  stop: () => void;
+} {
+  const lastTold = new Map<LiveTopic, number>();
+  const held = new Set<LiveTopic>();
+  let timer: NodeJS.Timeout | undefined;
+  const dueAt = (topic: LiveTopic) => (lastTold.get(topic) ?? -Infinity) + LIVE_CHANGE_INTERVAL_MS;
+  const tellDue = () => {
+    const now = Date.now();
+    const due = LIVE_TOPICS.filter((topic) => held.has(topic) && dueAt(topic) <= now);
+    for (const topic of due) {
+      held.delete(topic);
+      lastTold.set(topic, now);
+    }
+    if (due.length > 0) send(due);
+    clearTimeout(timer);
+    timer = held.size > 0 ? setTimeout(tellDue, Math.min(...[...held].map(dueAt)) - now) : undefined;
+  };
+  return {
+    changed(topics) {
+      for (const topic of topics) held.add(topic);
+      tellDue();
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/**
  * GET /v1/live: the tab's stream of changes (server-sent events). The tables' change counters
  * (db/change-counters.ts, read by every instance from the database, so a write through any
  * instance is seen) say which tables changed, and for the tables machines write all the time in
@@ -72,7 +105,9 @@ export const liveRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           summary: 'Follow changes to screens as they happen',
           description:
             'A stream of server-sent events (text/event-stream): first `ready` with the topics followed, then a ' +
-            '`change` naming the topics whose data changed, as it happens, from any instance. Each topic needs its ' +
+            '`change` naming the topics whose data changed for the caller, as it happens, from any instance (a ' +
+            `topic at most once in ${LIVE_CHANGE_INTERVAL_MS} ms: the changes within that time are told together at ` +
+            'its end). Each topic needs its ' +
             "area's view permission (403 naming it without). The stream ends after `maxSeconds` (at most " +
             `${LIVE_STREAM_MAX_SECONDS}; 0 ends it after \`ready\`, a check that it is available); the tab then opens the ` +
             `next. A comment line every ${LIVE_KEEPALIVE_SECONDS} s keeps it open through proxies.`,
@@ -102,16 +137,17 @@ export const liveRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
           return;
         }
         const hears = changeFilter(changes, principalOf(request).tenantScope);
-        const unsubscribe = changes.onPublished((tables) => {
-          const changed = topics.filter((topic) =>
-            LIVE_TOPIC_SOURCES[topic].tables.some((table) => hears(table, tables)),
-          );
-          if (changed.length > 0) raw.write(event('change', { topics: changed }));
-        });
+        const tell = throttledChanges((changed) => raw.write(event('change', { topics: changed })));
+        const unsubscribe = changes.onPublished((tables) =>
+          tell.changed(
+            topics.filter((topic) => LIVE_TOPIC_SOURCES[topic].tables.some((table) => hears(table, tables))),
+          ),
+        );
         const keepalive = setInterval(() => raw.write(': keepalive\n\n'), LIVE_KEEPALIVE_SECONDS * 1000);
         const end = () => {
           open.delete(end);
           unsubscribe();
+          tell.stop();
           clearInterval(keepalive);
           clearTimeout(expiry);
           if (!raw.writableEnded) raw.end();
