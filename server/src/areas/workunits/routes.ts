@@ -18,12 +18,12 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
 import { registerListRoutes } from '../../http/list-routes.js';
+import { sendListItem } from '../../odata/list-item.js';
 import { principalOf, type RoutePermission } from '../../http/route-permission.js';
 import { accessRequestRoutes } from './access-request-routes.js';
 import { bulkPatchWorkUnits, createWorkUnit, patchWorkUnit } from './commands.js';
 import { addNote, findHistory, findExternalNotes, requestCallBack } from './notes.js';
 import { findWorkUnitJson } from './queries.js';
-import { sendListItem } from '../../odata/list-item.js';
 import { resolutionCenterResource, workUnitsResource } from './resource.js';
 import {
   createResolutionCenterRequest,
