@@ -109,6 +109,24 @@ const testRun = (actionDefinitionId: string, parameters: Record<string, string> 
   origin: { kind: 'test', messageId: randomUUID(), triggeredBy: 'admin' },
 });
 
+/** A run by a rule's match or expiration, of a rule of its own (of a match of its own unless `ruleMatchId` names one). */
+const ruleOrigin = (match: {
+  ruleMatchId?: string;
+  ruleName: string;
+  subjectId: string;
+  label: string | null;
+  phase: 'match' | 'expiration';
+}): ActionRun['origin'] => ({
+  kind: 'rule',
+  ruleMatchId: match.ruleMatchId ?? randomUUID(),
+  ruleId: randomUUID(),
+  ruleName: match.ruleName,
+  subjectId: match.subjectId,
+  label: match.label,
+  phase: match.phase,
+  suppressed: false,
+});
+
 /** A run by a protocol's step on the work unit, asked for by hand by the operator. */
 const protocolOrigin = (workUnitId: number): ActionRun['origin'] => ({
   kind: 'protocol',
@@ -235,16 +253,13 @@ test("a rule's run reads the match and its entity's latest packet", async () => 
       actionDefinitionId: id,
       tenantId: DEMO.contoso,
       parameters: {},
-      origin: {
-        kind: 'rule',
+      origin: ruleOrigin({
         ruleMatchId,
-        ruleId: randomUUID(),
         ruleName: 'CPU high & hot',
         subjectId: entityId,
         label: 'web-01',
         phase: 'match',
-        suppressed: false,
-      },
+      }),
     },
     key,
   );
@@ -264,16 +279,7 @@ test("a rule's run reads the match and its entity's latest packet", async () => 
       actionDefinitionId: id,
       tenantId: DEMO.contoso,
       parameters: {},
-      origin: {
-        kind: 'rule',
-        ruleMatchId: randomUUID(),
-        ruleId: randomUUID(),
-        ruleName: 'Units',
-        subjectId: '42',
-        label: null,
-        phase: 'expiration',
-        suppressed: false,
-      },
+      origin: ruleOrigin({ ruleName: 'Units', subjectId: '42', label: null, phase: 'expiration' }),
     },
     unitKey,
   );
@@ -377,16 +383,8 @@ describe('outcomes', () => {
 test("a rule's run fills {EntityId}, and {WorkUnitId} and {Title} from the unit its match opened or a work unit rule's subject", async () => {
   const unit = await aUnit();
   const id = await defineAction({ url: `${base}/rule/{EntityId}/{WorkUnitId}`, body: '{"title":"{Title}"}' });
-  const rule = (subjectId: string, ruleMatchId = randomUUID()) => ({
-    kind: 'rule' as const,
-    ruleMatchId,
-    ruleId: randomUUID(),
-    ruleName: 'Disk full',
-    subjectId,
-    label: 'db-02',
-    phase: 'expiration' as const,
-    suppressed: false,
-  });
+  const rule = (subjectId: string, ruleMatchId = randomUUID()) =>
+    ruleOrigin({ ruleMatchId, ruleName: 'Disk full', subjectId, label: 'db-02', phase: 'expiration' });
 
   // An entity's match before any unit: the entity, and the title its Create Work Unit would give.
   const entityId = randomUUID();
@@ -435,16 +433,7 @@ test('every placeholder the editors list for a kind of run is filled by such a r
   await recordUnitOpened(ruleMatchId, unit.work_unit_id);
   const origins: Record<'protocol' | 'rule' | 'test', ActionRun['origin']> = {
     protocol: protocolOrigin(unit.work_unit_id),
-    rule: {
-      kind: 'rule',
-      ruleMatchId,
-      ruleId: randomUUID(),
-      ruleName: 'R',
-      subjectId: entityId,
-      label: 'L',
-      phase: 'match',
-      suppressed: false,
-    },
+    rule: ruleOrigin({ ruleMatchId, ruleName: 'R', subjectId: entityId, label: 'L', phase: 'match' }),
     test: { kind: 'test', messageId: randomUUID(), triggeredBy: 'admin' },
   };
   for (const [kind, origin] of Object.entries(origins) as [keyof typeof origins, ActionRun['origin']][]) {

@@ -491,6 +491,13 @@ describe('operations for the agent', () => {
         headers: bearer(credential),
         payload: { completionToken },
       });
+    /** Whether the operation is complete, and the token it still waits for. */
+    const stored = () =>
+      portal.db
+        .selectFrom('device_operation')
+        .select(['operation_complete', 'completion_token'])
+        .where('device_operation_id', '=', operationId)
+        .executeTakeFirstOrThrow();
 
     const wrong = await complete(randomUUID());
     expect(wrong.statusCode).toBe(400);
@@ -498,22 +505,10 @@ describe('operations for the agent', () => {
       message: 'The completion token does not match.',
       errors: { completionToken: ['The completion token does not match.'] },
     });
-    expect(
-      await portal.db
-        .selectFrom('device_operation')
-        .select(['operation_complete', 'completion_token'])
-        .where('device_operation_id', '=', operationId)
-        .executeTakeFirstOrThrow(),
-    ).toEqual({ operation_complete: false, completion_token: token });
+    expect(await stored()).toEqual({ operation_complete: false, completion_token: token });
 
     expect((await complete(token)).statusCode).toBe(204);
-    expect(
-      await portal.db
-        .selectFrom('device_operation')
-        .select(['operation_complete', 'completion_token'])
-        .where('device_operation_id', '=', operationId)
-        .executeTakeFirstOrThrow(),
-    ).toEqual({ operation_complete: true, completion_token: null });
+    expect(await stored()).toEqual({ operation_complete: true, completion_token: null });
     expect((await complete(token)).statusCode).toBe(400);
     expect((await configurationOf(credential)).json<AgentConfiguration>().operations).toEqual([]);
   });

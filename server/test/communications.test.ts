@@ -291,32 +291,22 @@ describe('work unit communications: create, read, update, delete (spec 001 §4, 
     expect((await link('operator', created.workUnitCommunicationId, [])).statusCode).toBe(400);
     expect((await link('operator', created.workUnitCommunicationId, ['1'])).statusCode).toBe(400);
     expect((await link('operator', created.workUnitCommunicationId, [-1])).statusCode).toBe(400);
-    expect(
-      (
-        await portal.as('operator', {
-          method: 'DELETE',
-          url: `${URL}/${created.workUnitCommunicationId}/workUnits/abc`,
-        })
-      ).statusCode,
-    ).toBe(400);
-    expect(
-      (
-        await portal.as('operator', {
-          method: 'PUT',
-          url: ACTIVITIES,
-          payload: { workUnitCommunicationId: 'x', activityType: 'TaskActivity', details: 'x' },
-        })
-      ).statusCode,
-    ).toBe(400);
-    expect(
-      (
-        await portal.as('operator', {
-          method: 'PUT',
-          url: ACTIVITIES,
-          payload: { workUnitCommunicationId: created.workUnitCommunicationId, activityType: 'Other', details: 'x' },
-        })
-      ).statusCode,
-    ).toBe(400);
+    for (const request of [
+      { method: 'DELETE', url: `${URL}/${created.workUnitCommunicationId}/workUnits/abc` },
+      {
+        method: 'PUT',
+        url: ACTIVITIES,
+        payload: { workUnitCommunicationId: 'x', activityType: 'TaskActivity', details: 'x' },
+      },
+      {
+        method: 'PUT',
+        url: ACTIVITIES,
+        payload: { workUnitCommunicationId: created.workUnitCommunicationId, activityType: 'Other', details: 'x' },
+      },
+    ] as const) {
+      const response = await portal.as('operator', request);
+      expect(response.statusCode, `${request.method} ${request.url}`).toBe(400);
+    }
   });
 
   it('moves a communication without linked units to another of the caller’s tenants, its activities along, and to no tenant out of reach', async () => {

@@ -5,6 +5,7 @@ import { createListeningPortal, createTestPortal, type TestPortal } from './harn
 import {
   Browser,
   endSession,
+  exchangeCode,
   refresh,
   revokeRefreshToken,
   signIn as signInAt,
@@ -172,17 +173,7 @@ describe('embedded identity provider', () => {
     const code = callback.searchParams.get('code');
     expect(code).toBeTruthy();
 
-    const tokenResponse = await fetch(`${origin}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: 'cfs-portal',
-        code: code ?? '',
-        redirect_uri: `${origin}/user/callback`,
-        code_verifier: verifier,
-      }).toString(),
-    });
+    const tokenResponse = await exchangeCode(origin, code ?? '', verifier);
     const tokens = (await tokenResponse.json()) as { access_token: string; refresh_token?: string; id_token?: string };
     expect(tokenResponse.status).toBe(200);
     expect(tokens.access_token.split('.')).toHaveLength(3);
@@ -193,15 +184,7 @@ describe('embedded identity provider', () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { userName: string }).userName).toBe('operator');
 
-    const renewed = await fetch(`${origin}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        client_id: 'cfs-portal',
-        refresh_token: tokens.refresh_token ?? '',
-      }).toString(),
-    });
+    const renewed = await refresh(origin, tokens.refresh_token ?? '');
     expect(renewed.status).toBe(200);
     const renewedTokens = (await renewed.json()) as { access_token: string };
     const again = await fetch(`${origin}/v1/permissions`, {
@@ -214,16 +197,7 @@ describe('embedded identity provider', () => {
     const browser = new Browser(origin);
     const { submitted } = await signIn(browser, 'admin', 'admin');
     const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
-    const response = await fetch(`${origin}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: 'cfs-portal',
-        code,
-        redirect_uri: `${origin}/user/callback`,
-      }).toString(),
-    });
+    const response = await exchangeCode(origin, code);
     expect(response.status).toBe(400);
   });
 
@@ -233,17 +207,7 @@ describe('embedded identity provider', () => {
     const browser = new Browser(origin);
     const { submitted, verifier } = await signIn(browser, person.userName, person.password);
     const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
-    const tokenResponse = await fetch(`${origin}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: 'cfs-portal',
-        code,
-        redirect_uri: `${origin}/user/callback`,
-        code_verifier: verifier,
-      }).toString(),
-    });
+    const tokenResponse = await exchangeCode(origin, code, verifier);
     const { access_token } = (await tokenResponse.json()) as { access_token: string };
     const other = await createTestPortal({
       OIDC_AUTHORITY: `${origin}/oidc`,

@@ -40,6 +40,23 @@ const FORM = {
 };
 const tenantWithForm = () => createTenantAs(portal, 'admin', { intakeWizardSchema: JSON.stringify(FORM) });
 
+/** A new starter request of the tenant with `answers` in its properties, as the wizard submits it. */
+const submitIntake = (tenantId: string, answers: unknown) =>
+  portal.as('admin', {
+    method: 'PUT',
+    url: '/api/v1/workunits',
+    payload: {
+      workUnitId: -1,
+      title: 'New starter request',
+      severityId: 3,
+      stateId: 1,
+      workUnitTypeId: WORK_UNIT_TYPES.Intake,
+      tenantId,
+      source: 'Intake',
+      properties: JSON.stringify(answers),
+    },
+  });
+
 describe('the intake wizard API', () => {
   it('serves the demo Contoso new starter schema, three sections, as JSON', async () => {
     const served = await portal.as('operator', {
@@ -111,20 +128,7 @@ describe('the intake wizard API', () => {
       person: { fullName: 'Jane Doe', email: 'jane.doe@contoso.example' },
       access: { systems: ['Email', 'VPN'] },
     };
-    const created = await portal.as('admin', {
-      method: 'PUT',
-      url: '/api/v1/workunits',
-      payload: {
-        workUnitId: -1,
-        title: 'New starter request',
-        severityId: 3,
-        stateId: 1,
-        workUnitTypeId: WORK_UNIT_TYPES.Intake,
-        tenantId: tenant.tenantId,
-        source: 'Intake',
-        properties: JSON.stringify(answers),
-      },
-    });
+    const created = await submitIntake(tenant.tenantId, answers);
     expect(created.statusCode).toBe(200);
     const unit = (
       await portal.as('admin', {
@@ -147,20 +151,7 @@ describe('the intake wizard API', () => {
       person: { fullName: 'No Email', email: 'not an address' },
       access: { systems: ['Email'] },
     };
-    const refused = await portal.as('admin', {
-      method: 'PUT',
-      url: '/api/v1/workunits',
-      payload: {
-        workUnitId: -1,
-        title: 'New starter request',
-        severityId: 3,
-        stateId: 1,
-        workUnitTypeId: WORK_UNIT_TYPES.Intake,
-        tenantId: tenant.tenantId,
-        source: 'Intake',
-        properties: JSON.stringify(answers),
-      },
-    });
+    const refused = await submitIntake(tenant.tenantId, answers);
     expect(refused.statusCode).toBe(400);
     const problems = refused.json<{ errors: { properties: string[] } }>().errors.properties;
     expect(problems).toHaveLength(1);

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ACTION_RESULT_STATUSES,
-  BLOCK_COLORS,
-  BUILT_IN_ACTIONS,
-  LEFT_OPERANDS,
-  OPERATORS,
-  RULE_TYPES,
-} from '@cfs/contracts/monitoring';
+import { describe, expect, it } from 'vitest';
+import { ACTION_RESULT_STATUSES, BLOCK_COLORS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import { tenantCondition, type Rule } from '@cfs/contracts/rules';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
 import type { Db } from '../src/db/database.js';
@@ -20,20 +13,17 @@ import type { TaskDefinition } from '../src/engines/jobs/task.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
 import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
-import { createLocalUser, createTokenAs } from './factories.js';
-import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+import { createLocalUser } from './factories.js';
+import { openSecondInstance, type TestPortal } from './harness.js';
+import { metric, postPackets, red, runPendingJobs, withRulePortal } from './rule-factories.js';
 import { workUnitPatch } from './work-unit-patch.js';
 
 let portal: TestPortal;
 let contosoToken: string;
-beforeAll(async () => {
-  portal = await createTestPortal();
-  contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
+withRulePortal(async (opened) => {
+  ({ portal, token: contosoToken } = opened);
   // A planner who names the approvers (nobody may name themselves approver).
   await createLocalUser(portal, DEMO.contoso, { userName: 'planner', displayName: 'Pat Planner', groups: [] });
-});
-afterAll(async () => {
-  await portal?.close();
 });
 
 const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
@@ -84,7 +74,12 @@ async function approveBoth(unit: WorkUnit): Promise<WorkUnit> {
   return patch('admin', first, { approved2By: 'admin@cfs.example' });
 }
 
-const WORKER_TASKS: readonly TaskDefinition<unknown>[] = [...MAINTENANCE_TASKS, ...RULE_ENGINE_TASKS, actionRunTask];
+/** The worker's tasks but those that read the work unit events: `work` leaves their jobs pending. */
+const WORKER_TASKS: readonly TaskDefinition<unknown>[] = [
+  ...MAINTENANCE_TASKS,
+  ...RULE_ENGINE_TASKS,
+  actionRunTask,
+].filter((task) => !task.name.endsWith('.work-unit-events'));
 
 /**
  * Reads the maintenance cursor until it has passed every event written so far: the cursor reads
@@ -113,30 +108,7 @@ async function readAllEvents(db: Db): Promise<void> {
 /** Reads the maintenance cursor and runs the pending jobs as a worker would, until none is left. */
 async function work(db: Db = portal.db): Promise<void> {
   await readAllEvents(db);
-  for (;;) {
-    const jobs = await db
-      .selectFrom('job')
-      .select(['job_id', 'task', 'key', 'payload'])
-      .where('state', '=', 'pending')
-      .where(
-        'task',
-        'in',
-        WORKER_TASKS.map((task) => task.name),
-      )
-      .orderBy('job_id')
-      .execute();
-    const runnable = jobs.filter((job) => !job.task.endsWith('.work-unit-events'));
-    if (runnable.length === 0) return;
-    for (const job of runnable) {
-      const task = WORKER_TASKS.find((candidate) => candidate.name === job.task)!;
-      await task.perform(task.payload.parse(job.payload), { db, jobId: Number(job.job_id), key: job.key, attempt: 1 });
-      await db
-        .updateTable('job')
-        .set({ state: 'done', finished: new Date() })
-        .where('job_id', '=', job.job_id)
-        .execute();
-    }
-  }
+  await runPendingJobs(db, WORKER_TASKS);
 }
 
 const rulesOf = (workUnitId: number) =>
@@ -160,28 +132,13 @@ const cpuPacket = (entityId: string, timestamp: string, cpu: number) => ({
   message: { Value: cpu, Properties: { BlockName: 'Core switch' }, Metrics: { CpuPercent: cpu } },
 });
 
-async function post(payload: unknown) {
-  const response = await portal.app.inject({
-    method: 'POST',
-    url: '/v1/packets',
-    payload: payload as object,
-    headers: { authorization: `Bearer ${contosoToken}` },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+const post = (payload: unknown) => postPackets(portal, contosoToken, payload);
 
 /** An Ingestion rule of Contoso that turns an entity over 80% CPU red: the action a window suppresses. */
 async function insertAlertRule(entityIds: readonly string[]): Promise<string> {
   const conditions = [
     tenantCondition(DEMO.contoso),
-    {
-      Type: 0,
-      LeftOperand: LEFT_OPERANDS.Metric.id,
-      LeftOperandFieldName: 'CpuPercent',
-      Operator: OPERATORS.GreaterThan,
-      RightOperand: '80',
-      OccurrencePattern: null,
-    },
+    metric('CpuPercent', OPERATORS.GreaterThan, 80),
     // Only the test's entities, so that other tests' packets do not open matches of this rule.
     {
       Type: 0,
@@ -202,9 +159,7 @@ async function insertAlertRule(entityIds: readonly string[]): Promise<string> {
       use_sliding_expiration: false,
       time_conditions: null,
       conditions: JSON.stringify(conditions),
-      match_actions: JSON.stringify([
-        { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
-      ]),
+      match_actions: JSON.stringify([red]),
       expiration_actions: '[]',
     })
     .returning('rule_id')

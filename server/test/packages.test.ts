@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_STATUSES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
 import { PACKAGE_MESSAGES } from '@cfs/contracts/packages';
@@ -51,6 +52,11 @@ type PackageRow = {
 const upload = (user: string, fields: Record<string, string>, file?: { fileName: string; content: string | Buffer }) =>
   portal.as(user, { method: 'POST', url: '/v1/packages/upload', ...multipart(fields, file) });
 
+/** The status of the answer to `user`'s request. */
+const statusAs = async (user: string, options: InjectOptions) => (await portal.as(user, options)).statusCode;
+/** The status of the answer to `user`'s upload. */
+const uploadStatus = async (...request: Parameters<typeof upload>) => (await upload(...request)).statusCode;
+
 const createPackage = async (user: string, body: Record<string, unknown> = {}) => {
   const response = await portal.as(user, {
     method: 'PUT',
@@ -74,6 +80,35 @@ const readPackage = async (user: string, id: string) =>
   (await portal.as(user, { method: 'GET', url: `/v1/packages/${id}` })).json<
     PackageRow & { operations: Operation[]; versions: Version[] }
   >();
+
+/** An operation of the package (`metricOperation`), added through the API as `user`. */
+const addOperation = async (user: string, packageId: string) =>
+  (
+    await portal.as(user, { method: 'PUT', url: `/v1/packages/${packageId}/operations`, payload: metricOperation })
+  ).json<Operation>();
+
+/** A device of the tenant's subscription, written to the database (enrolment is the agent API's part). */
+const insertDevice = (tenantId: string, subscriptionId: string) =>
+  scoped(portal.db, ALL_TENANTS)
+    .insertInto('device', {
+      tenant_id: tenantId,
+      subscription_id: subscriptionId,
+      name: `dev-${randomUUID().slice(0, 6)}`,
+    })
+    .returning('device_id')
+    .executeTakeFirstOrThrow();
+
+/** The device runs the operation (a recurring device operation), written to the database. */
+const insertDeviceOperation = (tenantId: string, deviceId: string, operationId: string, label: string) =>
+  scoped(portal.db, ALL_TENANTS)
+    .insertInto('device_operation', {
+      tenant_id: tenantId,
+      device_id: deviceId,
+      operation_id: operationId,
+      label,
+      frequency_type_id: 2,
+    })
+    .execute();
 
 /** The actions of a package's change history, oldest first. */
 const historyOf = async (packageId: string) =>
@@ -163,38 +198,28 @@ describe('packages', () => {
       .value.map((row) => row.name);
     expect(names).toContain(own.name);
     expect(names).not.toContain(theirs.name);
-    expect((await portal.as('operator', { method: 'GET', url: `/v1/packages/${theirs.packageId}` })).statusCode).toBe(
-      404,
-    );
+    expect(await statusAs('operator', { method: 'GET', url: `/v1/packages/${theirs.packageId}` })).toBe(404);
     expect(
-      (
-        await portal.as('operator', {
-          method: 'POST',
-          url: `/v1/packages/${theirs.packageId}`,
-          payload: { name: 'Mine', packageTypeId: 1, tenantId: DEMO.contoso },
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'POST',
+        url: `/v1/packages/${theirs.packageId}`,
+        payload: { name: 'Mine', packageTypeId: 1, tenantId: DEMO.contoso },
+      }),
+    ).toBe(404);
+    expect(await statusAs('operator', { method: 'DELETE', url: `/v1/packages/${theirs.packageId}` })).toBe(404);
+    expect(
+      await statusAs('operator', {
+        method: 'PUT',
+        url: `/v1/packages/${theirs.packageId}/operations`,
+        payload: metricOperation,
+      }),
     ).toBe(404);
     expect(
-      (await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${theirs.packageId}` })).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await portal.as('operator', {
-          method: 'PUT',
-          url: `/v1/packages/${theirs.packageId}/operations`,
-          payload: metricOperation,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await upload(
-          'operator',
-          { packageId: theirs.packageId, version: '1.0.0', label: 'x' },
-          { fileName: 'a.sh', content: 'echo' },
-        )
-      ).statusCode,
+      await uploadStatus(
+        'operator',
+        { packageId: theirs.packageId, version: '1.0.0', label: 'x' },
+        { fileName: 'a.sh', content: 'echo' },
+      ),
     ).toBe(404);
     const refused = await portal.as('operator', {
       method: 'PUT',
@@ -208,13 +233,11 @@ describe('packages', () => {
 
   it('lets only a caller of all tenants create or change a shared package and its operations', async () => {
     expect(
-      (
-        await portal.as('operator', {
-          method: 'PUT',
-          url: '/v1/packages',
-          payload: { name: 'Shared', packageTypeId: 1, tenantId: null },
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'PUT',
+        url: '/v1/packages',
+        payload: { name: 'Shared', packageTypeId: 1, tenantId: null },
+      }),
     ).toBe(403);
     const agent = await createPackage('admin', {
       tenantId: null,
@@ -226,31 +249,25 @@ describe('packages', () => {
       }>().value,
     ).toHaveLength(1);
     expect(
-      (
-        await portal.as('operator', {
-          method: 'POST',
-          url: `/v1/packages/${agent.packageId}`,
-          payload: { name: 'Hijacked', packageTypeId: 4, tenantId: DEMO.contoso },
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'POST',
+        url: `/v1/packages/${agent.packageId}`,
+        payload: { name: 'Hijacked', packageTypeId: 4, tenantId: DEMO.contoso },
+      }),
     ).toBe(403);
     expect(
-      (
-        await portal.as('operator', {
-          method: 'PUT',
-          url: `/v1/packages/${agent.packageId}/operations`,
-          payload: metricOperation,
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'PUT',
+        url: `/v1/packages/${agent.packageId}/operations`,
+        payload: metricOperation,
+      }),
     ).toBe(403);
     expect(
-      (
-        await upload(
-          'operator',
-          { packageId: agent.packageId, version: '9.0.0', label: 'x' },
-          { fileName: 'a.js', content: 'x' },
-        )
-      ).statusCode,
+      await uploadStatus(
+        'operator',
+        { packageId: agent.packageId, version: '9.0.0', label: 'x' },
+        { fileName: 'a.js', content: 'x' },
+      ),
     ).toBe(403);
     expect((await readPackage('admin', agent.packageId)).name).toBe(agent.name);
     const shared = await createPackage('admin', { tenantId: null, name: 'Installation-wide' });
@@ -323,12 +340,10 @@ describe('packages', () => {
     });
     expect((await readPackage('operator', pkg.packageId)).operations.map((row) => row.name)).toEqual(['Queue Length']);
     expect(
-      (
-        await portal.as('operator', {
-          method: 'DELETE',
-          url: `/v1/packages/${pkg.packageId}/operations/${operation.operationId}`,
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'DELETE',
+        url: `/v1/packages/${pkg.packageId}/operations/${operation.operationId}`,
+      }),
     ).toBe(204);
     expect((await readPackage('operator', pkg.packageId)).operations).toEqual([]);
     expect(await historyOf(pkg.packageId)).toEqual([
@@ -430,12 +445,10 @@ describe('packages', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('The Latest version cannot be deleted.');
     expect(
-      (
-        await portal.as('operator', {
-          method: 'DELETE',
-          url: `/v1/packages/${pkg.packageId}/versions/${old.packageVersionId}`,
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'DELETE',
+        url: `/v1/packages/${pkg.packageId}/versions/${old.packageVersionId}`,
+      }),
     ).toBe(204);
     expect((await readPackage('operator', pkg.packageId)).versions.map((version) => version.version)).toEqual([
       '1.0.1',
@@ -559,22 +572,9 @@ describe('packages', () => {
 
   it('refuses to delete a package a device holds or whose operation a device runs, and deletes it once free', async () => {
     const pkg = await createPackage('operator');
-    const operation = (
-      await portal.as('operator', {
-        method: 'PUT',
-        url: `/v1/packages/${pkg.packageId}/operations`,
-        payload: metricOperation,
-      })
-    ).json<Operation>();
+    const operation = await addOperation('operator', pkg.packageId);
     const db = scoped(portal.db, ALL_TENANTS);
-    const device = await db
-      .insertInto('device', {
-        tenant_id: DEMO.contoso,
-        subscription_id: DEMO.contosoProduction,
-        name: `dev-${randomUUID().slice(0, 6)}`,
-      })
-      .returning('device_id')
-      .executeTakeFirstOrThrow();
+    const device = await insertDevice(DEMO.contoso, DEMO.contosoProduction);
     await db
       .insertInto('device_installation', {
         device_id: device.device_id,
@@ -593,60 +593,24 @@ describe('packages', () => {
       .set({ install_status_id: INSTALL_STATUSES.Removed })
       .where('device_id', '=', device.device_id)
       .execute();
-    await db
-      .insertInto('device_operation', {
-        tenant_id: DEMO.contoso,
-        device_id: device.device_id,
-        operation_id: operation.operationId,
-        label: 'Queue',
-        frequency_type_id: 2,
-      })
-      .execute();
-    expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}` })).statusCode).toBe(
-      400,
-    );
+    await insertDeviceOperation(DEMO.contoso, device.device_id, operation.operationId, 'Queue');
+    expect(await statusAs('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}` })).toBe(400);
     expect(
-      (
-        await portal.as('operator', {
-          method: 'DELETE',
-          url: `/v1/packages/${pkg.packageId}/operations/${operation.operationId}`,
-        })
-      ).statusCode,
+      await statusAs('operator', {
+        method: 'DELETE',
+        url: `/v1/packages/${pkg.packageId}/operations/${operation.operationId}`,
+      }),
     ).toBe(400);
     await db.deleteFrom('device_operation').where('device_id', '=', device.device_id).execute();
-    expect((await portal.as('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}` })).statusCode).toBe(
-      204,
-    );
-    expect((await portal.as('operator', { method: 'GET', url: `/v1/packages/${pkg.packageId}` })).statusCode).toBe(404);
+    expect(await statusAs('operator', { method: 'DELETE', url: `/v1/packages/${pkg.packageId}` })).toBe(204);
+    expect(await statusAs('operator', { method: 'GET', url: `/v1/packages/${pkg.packageId}` })).toBe(404);
   });
 
   it("keeps a shared package shared while other tenants' devices use it, and lets it become their own tenant's", async () => {
     const pkg = await createPackage('admin', { tenantId: null });
-    const operation = (
-      await portal.as('admin', {
-        method: 'PUT',
-        url: `/v1/packages/${pkg.packageId}/operations`,
-        payload: metricOperation,
-      })
-    ).json<Operation>();
-    const db = scoped(portal.db, ALL_TENANTS);
-    const device = await db
-      .insertInto('device', {
-        tenant_id: DEMO.fabrikam,
-        subscription_id: DEMO.fabrikamProduction,
-        name: `dev-${randomUUID().slice(0, 6)}`,
-      })
-      .returning('device_id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('device_operation', {
-        tenant_id: DEMO.fabrikam,
-        device_id: device.device_id,
-        operation_id: operation.operationId,
-        label: 'Runs here',
-        frequency_type_id: 2,
-      })
-      .execute();
+    const operation = await addOperation('admin', pkg.packageId);
+    const device = await insertDevice(DEMO.fabrikam, DEMO.fabrikamProduction);
+    await insertDeviceOperation(DEMO.fabrikam, device.device_id, operation.operationId, 'Runs here');
     const edit = (tenantId: string | null) =>
       portal.as('admin', {
         method: 'POST',
@@ -663,24 +627,20 @@ describe('packages', () => {
   });
 
   it('refuses callers without the Packages permission', async () => {
-    expect((await portal.as('enduser', { method: 'GET', url: '/v1/packages' })).statusCode).toBe(403);
+    expect(await statusAs('enduser', { method: 'GET', url: '/v1/packages' })).toBe(403);
     expect(
-      (
-        await portal.as('enduser', {
-          method: 'PUT',
-          url: '/v1/packages',
-          payload: { name: 'x', packageTypeId: 1, tenantId: DEMO.contoso },
-        })
-      ).statusCode,
+      await statusAs('enduser', {
+        method: 'PUT',
+        url: '/v1/packages',
+        payload: { name: 'x', packageTypeId: 1, tenantId: DEMO.contoso },
+      }),
     ).toBe(403);
     expect(
-      (
-        await upload(
-          'enduser',
-          { packageId: randomUUID(), version: '1.0.0', label: 'x' },
-          { fileName: 'a', content: 'a' },
-        )
-      ).statusCode,
+      await uploadStatus(
+        'enduser',
+        { packageId: randomUUID(), version: '1.0.0', label: 'x' },
+        { fileName: 'a', content: 'a' },
+      ),
     ).toBe(403);
   });
 });

@@ -55,6 +55,22 @@ async function file(user: string, overrides: Record<string, unknown> = {}): Prom
   return response.json<WorkUnit>();
 }
 
+/** A severity 1 incident of Contoso that staff open on the work units page, not through the Resolution Center. */
+const fileStaffIncident = (fields: Record<string, unknown> = {}) =>
+  portal.as('operator', {
+    method: 'PUT',
+    url: '/api/v1/workunits',
+    payload: {
+      workUnitId: -1,
+      title: 'Staff incident',
+      severityId: 1,
+      stateId: 1,
+      tenantId: DEMO.contoso,
+      workUnitTypeId: WORK_UNIT_TYPES.Incident,
+      ...fields,
+    },
+  });
+
 /** An end user of `tenantId` with a display name of its own: the requester a request names. */
 async function createEndUser(tenantId: string) {
   const requester = { userName: `requester-${unique()}`, displayName: `Requester ${unique()}` };
@@ -215,18 +231,7 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
     const first = await file('enduser', { title: 'First of mine' });
     const second = await file('enduser', { title: 'Second of mine' });
     const theirs = await file('enduser2', { title: 'Not mine' });
-    const staffs = await portal.as('operator', {
-      method: 'PUT',
-      url: '/api/v1/workunits',
-      payload: {
-        workUnitId: -1,
-        title: 'Staff incident',
-        severityId: 1,
-        stateId: 1,
-        tenantId: DEMO.contoso,
-        workUnitTypeId: WORK_UNIT_TYPES.Incident,
-      },
-    });
+    const staffs = await fileStaffIncident();
     expect(staffs.statusCode).toBe(200);
     const mine = await list('enduser');
     const ids = mine.value.map((u) => u.workUnitId);
@@ -389,19 +394,7 @@ describe('Resolution Center (spec 001 §2, §5, §7, §8)', () => {
         (await portal.as('enduser', { method: 'PUT', url: '/api/v1/rc/workunits', payload: request({ title: '' }) }))
           .statusCode,
       ).toBe(400);
-      const staff = await portal.as('operator', {
-        method: 'PUT',
-        url: '/api/v1/workunits',
-        payload: {
-          workUnitId: -1,
-          title: 'Staff incident',
-          severityId: 1,
-          stateId: 1,
-          tenantId: DEMO.contoso,
-          workUnitTypeId: WORK_UNIT_TYPES.Incident,
-          stakeHolderEmailAddress: 'enduser@cfs.example',
-        },
-      });
+      const staff = await fileStaffIncident({ stakeHolderEmailAddress: 'enduser@cfs.example' });
       const staffId = staff.json<WorkUnit>().workUnitId;
       for (const state of [WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.InProgress, WORK_UNIT_STATES.Resolved])
         expect((await patchState(staffId, state)).statusCode).toBe(200);

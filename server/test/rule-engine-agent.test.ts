@@ -3,14 +3,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ACTION_RESULT_STATUSES,
-  BLOCK_COLORS,
-  BUILT_IN_ACTIONS,
-  LEFT_OPERANDS,
-  OPERATORS,
-  RULE_TYPES,
-} from '@cfs/contracts/monitoring';
+import { ACTION_RESULT_STATUSES, BLOCK_COLORS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import { tenantCondition } from '@cfs/contracts/rules';
 import { prepareDemoAgent } from '../src/areas/agent/demo-agent.js';
 import { DEMO } from '../src/db/demo-ids.js';
@@ -19,6 +12,7 @@ import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
 import { unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { entityIs, green, incident, metric, red } from './rule-factories.js';
 
 /**
  * The rule engine end to end with real parts: the demo agent (a real agent process, run from its
@@ -84,30 +78,11 @@ describe('the demo agent and a threshold rule', () => {
         match_lifetime_seconds: 300,
         conditions: JSON.stringify([
           tenantCondition(DEMO.contoso),
-          {
-            Type: 0,
-            LeftOperand: LEFT_OPERANDS.Entity.id,
-            LeftOperandFieldName: null,
-            Operator: OPERATORS.Equals,
-            RightOperand: device.device_id,
-            OccurrencePattern: null,
-          },
-          {
-            Type: 0,
-            LeftOperand: LEFT_OPERANDS.Metric.id,
-            LeftOperandFieldName: 'CpuPercent',
-            Operator: OPERATORS.GreaterThanOrEqual,
-            RightOperand: '0',
-            OccurrencePattern: null,
-          },
+          entityIs(device.device_id),
+          metric('CpuPercent', OPERATORS.GreaterThanOrEqual, 0),
         ]),
-        match_actions: JSON.stringify([
-          { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } },
-          { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '1' } },
-        ]),
-        expiration_actions: JSON.stringify([
-          { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } },
-        ]),
+        match_actions: JSON.stringify([red, incident]),
+        expiration_actions: JSON.stringify([green]),
       })
       .returning('rule_id')
       .executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ACTION_RESULT_STATUSES,
   BLOCK_COLORS,
@@ -22,18 +22,15 @@ import { testRule } from '../src/engines/rules/test-run.js';
 import { evaluateWindow } from '../src/engines/rules/window.js';
 import { ruleInputSchema } from '@cfs/contracts/rules';
 import { createDevice, createTokenAs } from './factories.js';
-import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+import { openSecondInstance, type TestPortal } from './harness.js';
+import { entityIs, green, incident, metric, red, runPendingJobs, withRulePortal } from './rule-factories.js';
 
 let portal: TestPortal;
 let contosoToken: string;
 let fabrikamToken: string;
-beforeAll(async () => {
-  portal = await createTestPortal();
-  contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
+withRulePortal(async (opened) => {
+  ({ portal, token: contosoToken } = opened);
   fabrikamToken = (await createTokenAs(portal, 'admin', DEMO.fabrikam)).generatedToken;
-});
-afterAll(async () => {
-  await portal?.close();
 });
 
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
@@ -54,28 +51,7 @@ async function post(token: string, payload: unknown, app = portal.app) {
   return response.json<{ accepted: number; stored: number }>();
 }
 
-const cpuAbove = (threshold: number, field = 'CpuPercent'): ConditionInput => ({
-  Type: 0,
-  LeftOperand: LEFT_OPERANDS.Metric.id,
-  LeftOperandFieldName: field,
-  Operator: OPERATORS.GreaterThan,
-  RightOperand: String(threshold),
-  OccurrencePattern: null,
-});
-const entityIs = (entityId: string): ConditionInput => ({
-  Type: 0,
-  LeftOperand: LEFT_OPERANDS.Entity.id,
-  LeftOperandFieldName: null,
-  Operator: OPERATORS.Equals,
-  RightOperand: entityId,
-  OccurrencePattern: null,
-});
-const red: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
-const green: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } };
-const incident: RuleAction = {
-  ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id,
-  Parameters: { SeverityId: '1' },
-};
+const cpuAbove = (threshold: number, field = 'CpuPercent') => metric(field, OPERATORS.GreaterThan, threshold);
 
 interface RuleSpec {
   tenantId?: string | null;
@@ -116,33 +92,7 @@ async function matchesOf(ruleId: string) {
 }
 
 /** Runs the engine's pending jobs as a worker would, until none is left (each job once, marked done). */
-async function drainJobs(db: Db = portal.db): Promise<number> {
-  let ran = 0;
-  for (;;) {
-    const jobs = await db
-      .selectFrom('job')
-      .select(['job_id', 'task', 'key', 'payload'])
-      .where('state', '=', 'pending')
-      .where(
-        'task',
-        'in',
-        RULE_ENGINE_TASKS.map((task) => task.name),
-      )
-      .orderBy('job_id')
-      .execute();
-    if (jobs.length === 0) return ran;
-    for (const job of jobs) {
-      const task = RULE_ENGINE_TASKS.find((candidate) => candidate.name === job.task)!;
-      await task.perform(task.payload.parse(job.payload), { db, jobId: Number(job.job_id), key: job.key, attempt: 1 });
-      await db
-        .updateTable('job')
-        .set({ state: 'done', finished: new Date() })
-        .where('job_id', '=', job.job_id)
-        .execute();
-      ran += 1;
-    }
-  }
-}
+const drainJobs = (db: Db = portal.db) => runPendingJobs(db, RULE_ENGINE_TASKS);
 
 async function actionHistory(ruleMatchId: string) {
   return portal.db

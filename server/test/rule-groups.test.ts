@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ACTIONS, RULE_TYPES } from '@cfs/contracts/monitoring';
 import { NOTIFICATION_POLICY_MESSAGES, type NotificationPolicyInput } from '@cfs/contracts/notification-policy';
 import { ruleInputSchema, tenantCondition } from '@cfs/contracts/rules';
@@ -8,23 +8,16 @@ import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { replayNotifications, sendGroups } from '../src/engines/rules/groups.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { repeatNotifications } from '../src/engines/rules/repeat.js';
-import { createDevice, createTokenAs } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
-import { createMetricRule, metricAbove, postMetric } from './rule-factories.js';
+import { createDevice } from './factories.js';
+import type { TestPortal } from './harness.js';
+import { createMetricRule, metricAbove, postMetric, red, withRulePortal } from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
-beforeAll(async () => {
-  portal = await createTestPortal();
-  token = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
-});
-afterAll(async () => {
-  await portal?.close();
-});
+withRulePortal((opened) => ({ portal, token } = opened));
 
 const SECOND = 1000;
 const later = (seconds: number) => new Date(Date.now() + seconds * SECOND);
-const red = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
 const email = {
   ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
   Parameters: { Template: 'Rule', IsImportant: 'false' },

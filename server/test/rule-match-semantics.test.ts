@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
-import { ruleInputSchema, tenantCondition, type ConditionInput, type RuleAction } from '@cfs/contracts/rules';
+import { describe, expect, it, vi } from 'vitest';
+import { OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { ruleInputSchema, tenantCondition, type ConditionInput } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
 import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { expireMatches } from '../src/engines/rules/matches.js';
@@ -15,25 +15,12 @@ import {
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { windowTask } from '../src/engines/rules/window.js';
-import { createTokenAs } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import type { TestPortal } from './harness.js';
+import { green, liveMatch, metric, MINUTE, postPackets, red, testedSubject, withRulePortal } from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
-beforeAll(async () => {
-  portal = await createTestPortal();
-  token = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
-});
-afterAll(async () => {
-  await portal?.close();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const MINUTE = 60_000;
-const red: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
-const green: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } };
+withRulePortal((opened) => ({ portal, token } = opened));
 
 /** A packet batch of a scenario: when (after the previous one), which subjects report, and whether each matches. */
 interface Batch {
@@ -119,15 +106,7 @@ async function runWindowJobs() {
   }
 }
 
-async function post(packets: unknown[]) {
-  const response = await portal.app.inject({
-    method: 'POST',
-    url: '/v1/packets',
-    payload: packets as object[],
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+const post = (packets: unknown[]) => postPackets(portal, token, packets);
 
 /**
  * Plays a scenario on the live path: each batch posted to ingestion at its own time (the clock set
@@ -190,11 +169,7 @@ describe('rule match semantics', () => {
         const field = `Load${randomUUID().replaceAll('-', '')}`;
         const entities: string[] = [randomUUID(), randomUUID(), randomUUID()];
         const condition: ConditionInput = {
-          Type: 0,
-          LeftOperand: LEFT_OPERANDS.Metric.id,
-          LeftOperandFieldName: field,
-          Operator: OPERATORS.GreaterThan,
-          RightOperand: '50',
+          ...metric(field, OPERATORS.GreaterThan, 50),
           OccurrencePattern: plan.history ? '2/3' : null,
         };
         const ruleTypeId = plan.history ? RULE_TYPES.History : RULE_TYPES.Ingestion;
@@ -239,32 +214,16 @@ describe('rule match semantics', () => {
               .flatMap(({ entityId, matches }) =>
                 matches.map((match) => ({ entityId, ...match, outcome: match.outcome ?? null })),
               );
-            expect(
-              live.rows.map((row) => ({
-                entityId: row.subject_id,
-                first: row.first_match.getTime(),
-                last: row.last_match.getTime(),
-                count: row.match_count,
-                expires: row.expires.getTime(),
-                closed: row.completion_processed,
-                outcome: row.outcome,
-              })),
-            ).toEqual(want);
+            expect(live.rows.map(liveMatch)).toEqual(want);
           }
 
           // And the Test over the packets stored on the way tells what the live path did.
           const tested = await testRule(portal.db, { kind: 'all' }, values, 'day', new Date(end));
           const bySubject = new Map<string, typeof live.rows>();
           for (const row of live.rows) bySubject.set(row.subject_id, [...(bySubject.get(row.subject_id) ?? []), row]);
-          const subjects = [...bySubject].map(([subjectId, rows]) => ({
-            subjectId,
-            label: `Host ${entities.indexOf(subjectId)}`,
-            firstMatch: rows[0]!.first_match.toISOString(),
-            lastMatch: rows.at(-1)!.last_match.toISOString(),
-            matchCount: rows.reduce((total, row) => total + row.match_count, 0),
-            expirations: rows.flatMap((row) => (row.completion_processed ? [row.expires.toISOString()] : [])),
-            outcomes: rows.flatMap((row) => (row.completion_processed ? [row.outcome] : [])),
-          }));
+          const subjects = [...bySubject].map(([subjectId, rows]) =>
+            testedSubject(subjectId, `Host ${entities.indexOf(subjectId)}`, rows),
+          );
           expect(tested.subjects).toEqual(
             subjects.sort((a, b) => b.matchCount - a.matchCount || a.subjectId.localeCompare(b.subjectId)),
           );

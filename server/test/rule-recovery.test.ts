@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_ACTIONS, LEFT_OPERANDS, OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
-import {
-  RULE_MESSAGES,
-  ruleInputSchema,
-  tenantCondition,
-  type ConditionInput,
-  type Rule,
-  type RuleAction,
-  type RuleValues,
-} from '@cfs/contracts/rules';
+import { describe, expect, it, vi } from 'vitest';
+import { OPERATORS, RULE_TYPES } from '@cfs/contracts/monitoring';
+import { RULE_MESSAGES, ruleInputSchema, tenantCondition, type Rule, type RuleValues } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
 import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { expireMatches } from '../src/engines/rules/matches.js';
@@ -23,33 +15,12 @@ import {
 import { sweepRecovery } from '../src/engines/rules/recovery.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { testRule } from '../src/engines/rules/test-run.js';
-import { createTokenAs } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import type { TestPortal } from './harness.js';
+import { green, liveMatch, metric, MINUTE, postPackets, red, testedSubject, withRulePortal } from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
-beforeAll(async () => {
-  portal = await createTestPortal();
-  token = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
-});
-afterAll(async () => {
-  await portal?.close();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const MINUTE = 60_000;
-const red: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
-const green: RuleAction = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } };
-const metric = (field: string, operator: number, value: number): ConditionInput => ({
-  Type: 0,
-  LeftOperand: LEFT_OPERANDS.Metric.id,
-  LeftOperandFieldName: field,
-  Operator: operator,
-  RightOperand: String(value),
-  OccurrencePattern: null,
-});
+withRulePortal((opened) => ({ portal, token } = opened));
 
 interface RecoveringSpec {
   lifetimeMinutes: number;
@@ -96,15 +67,7 @@ async function insertRule(values: RuleValues, spec: RecoveringSpec): Promise<str
   return ruleId;
 }
 
-async function post(packets: unknown[]) {
-  const response = await portal.app.inject({
-    method: 'POST',
-    url: '/v1/packets',
-    payload: packets as object[],
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-}
+const post = (packets: unknown[]) => postPackets(portal, token, packets);
 
 /** The engine's every-few-seconds work at `at`: the recovery sweep, then the expiry sweep (as the worker's task runs them). */
 async function sweep(at: number) {
@@ -392,18 +355,7 @@ describe('matches that close on recovery', () => {
                   outcome: match.outcome ?? null,
                 })),
               );
-            expect(
-              live.map((row) => ({
-                entityId: row.subject_id,
-                first: row.first_match.getTime(),
-                last: row.last_match.getTime(),
-                count: row.match_count,
-                expires: row.expires.getTime(),
-                closed: row.completion_processed,
-                pending: row.pending,
-                outcome: row.outcome,
-              })),
-            ).toEqual(want);
+            expect(live.map((row) => ({ ...liveMatch(row), pending: row.pending }))).toEqual(want);
 
             // The Test over the stored packets tells what the live path did (a pending match has not opened).
             const tested = await testRule(portal.db, { kind: 'all' }, values, 'day', new Date(end));
@@ -411,15 +363,7 @@ describe('matches that close on recovery', () => {
             const subjects = entities
               .map((subjectId) => ({ subjectId, rows: opened.filter((row) => row.subject_id === subjectId) }))
               .filter(({ rows }) => rows.length > 0)
-              .map(({ subjectId, rows }) => ({
-                subjectId,
-                label: null,
-                firstMatch: rows[0]!.first_match.toISOString(),
-                lastMatch: rows.at(-1)!.last_match.toISOString(),
-                matchCount: rows.reduce((total, row) => total + row.match_count, 0),
-                expirations: rows.flatMap((row) => (row.completion_processed ? [row.expires.toISOString()] : [])),
-                outcomes: rows.flatMap((row) => (row.completion_processed ? [row.outcome] : [])),
-              }))
+              .map(({ subjectId, rows }) => testedSubject(subjectId, null, rows))
               .sort((a, b) => b.matchCount - a.matchCount || a.subjectId.localeCompare(b.subjectId));
             expect(tested.subjects).toEqual(subjects);
             const phases = await phasesOf(ruleId);

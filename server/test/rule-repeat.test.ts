@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import { NOTIFICATION_POLICY_MESSAGES } from '@cfs/contracts/notification-policy';
 import { DEMO } from '../src/db/demo-ids.js';
@@ -7,22 +7,17 @@ import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { sweepRecovery } from '../src/engines/rules/recovery.js';
 import { repeatNotifications } from '../src/engines/rules/repeat.js';
 import { createTokenAs } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
-import { createMetricRule, postMetric } from './rule-factories.js';
+import type { TestPortal } from './harness.js';
+import { createMetricRule, MINUTE, postMetric, red, withRulePortal } from './rule-factories.js';
 
 let portal: TestPortal;
 const tokens = new Map<string, string>();
-beforeAll(async () => {
-  portal = await createTestPortal();
-  for (const tenantId of [DEMO.contoso, DEMO.fabrikam])
-    tokens.set(tenantId, (await createTokenAs(portal, 'admin', tenantId)).generatedToken);
-});
-afterAll(async () => {
-  await portal?.close();
+withRulePortal(async (opened) => {
+  portal = opened.portal;
+  tokens.set(DEMO.contoso, opened.token);
+  tokens.set(DEMO.fabrikam, (await createTokenAs(portal, 'admin', DEMO.fabrikam)).generatedToken);
 });
 
-const MINUTE = 60_000;
-const red = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
 const email = {
   ActionDefinitionId: BUILT_IN_ACTIONS.sendEmail.id,
   Parameters: { Template: 'Rule', IsImportant: 'true' },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
+import { describe, expect, it } from 'vitest';
 import { RULE_MATCH_MESSAGES, type RuleMatchRow } from '@cfs/contracts/rule-matches';
 import { SILENCE_MESSAGES } from '@cfs/contracts/silences';
 import { DEMO } from '../src/db/demo-ids.js';
@@ -9,22 +8,12 @@ import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js
 import { sweepRecovery } from '../src/engines/rules/recovery.js';
 import { expireMatches } from '../src/engines/rules/matches.js';
 import { forgetRules } from '../src/engines/rules/rule-cache.js';
-import { createTokenAs } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
-import { createMetricRule, postMetric } from './rule-factories.js';
+import type { TestPortal } from './harness.js';
+import { createMetricRule, green, postMetric, red, withRulePortal } from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
-beforeAll(async () => {
-  portal = await createTestPortal();
-  token = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
-});
-afterAll(async () => {
-  await portal?.close();
-});
-
-const red = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Red' } };
-const green = { ActionDefinitionId: BUILT_IN_ACTIONS.setColor.id, Parameters: { Color: 'Green' } };
+withRulePortal((opened) => ({ portal, token } = opened));
 
 /** A recovering Ingestion rule of Contoso on its own field: above 90 opens, 90 or below recovers. */
 const rule = (field: string) =>

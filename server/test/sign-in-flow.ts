@@ -97,19 +97,24 @@ export async function tokensFor(origin: string, userName: string, password = use
   const browser = new Browser(origin);
   const { submitted, verifier } = await signIn(origin, browser, userName, password, prompt);
   const code = new URL(await browser.follow(submitted)).searchParams.get('code') ?? '';
-  const response = await fetch(
+  const response = await exchangeCode(origin, code, verifier);
+  if (response.status !== 200) throw new Error(`Code exchange: ${response.status} ${await response.text()}`);
+  const tokens = (await response.json()) as SignInTokens;
+  return { browser, tokens };
+}
+
+/** The browser's exchange of an authorization code for tokens, with the PKCE verifier unless none is given. */
+export async function exchangeCode(origin: string, code: string, verifier?: string): Promise<Response> {
+  return fetch(
     `${origin}/oidc/token`,
     form({
       grant_type: 'authorization_code',
       client_id: 'cfs-portal',
       code,
       redirect_uri: `${origin}/user/callback`,
-      code_verifier: verifier,
+      ...(verifier === undefined ? {} : { code_verifier: verifier }),
     }),
   );
-  if (response.status !== 200) throw new Error(`Code exchange: ${response.status} ${await response.text()}`);
-  const tokens = (await response.json()) as SignInTokens;
-  return { browser, tokens };
 }
 
 /** The silent renewal's request: a new access token for a refresh token. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES, type WorkUnit } from '@cfs/contracts/work-units';
+import { WORK_UNIT_SEARCH_TEXTS } from '../src/areas/workunits/resource.js';
 import { createTenantAs, workUnitSearch } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 
@@ -11,16 +12,6 @@ import { createTestPortal, type TestPortal } from './harness.js';
 let portal: TestPortal;
 let units: WorkUnit[];
 let tenants: { tenantId: string; name: string }[];
-
-const fields = [
-  'title',
-  'referenceId',
-  'description',
-  'assignedTo',
-  'stakeHolderFullName',
-  'stakeHolderPhoneNumber',
-  'stakeHolderEmailAddress',
-] as const;
 
 beforeAll(async () => {
   portal = await createTestPortal();
@@ -89,7 +80,7 @@ function expected(term: string, exactMatch = false): { count: number; ids: numbe
   const ids = units
     .filter(
       (unit) =>
-        fields.some((field) => holds(unit[field])) ||
+        WORK_UNIT_SEARCH_TEXTS.some((field) => holds(unit[field])) ||
         holds(tenantName(unit)) ||
         (/^\d+$/.test(term) && unit.workUnitId === Number(term)),
     )

@@ -37,6 +37,22 @@ export async function recordAudit(trx: Tx, actor: AuditActor | 'system', entry: 
     .execute();
 }
 
+/**
+ * The recorder of one kind of entity: `recordChange(trx, actor, row, action, changes)` records
+ * `action` on the row (its id read by `idOf`, its tenant from `tenant_id`) in the write's
+ * transaction.
+ */
+export function entityAudit<Row extends { tenant_id: string | null }>(entityType: string, idOf: (row: Row) => string) {
+  return (
+    trx: Tx,
+    actor: AuditActor | 'system',
+    row: Row,
+    action: AuditAction,
+    changes: Record<string, unknown>,
+  ): Promise<void> =>
+    recordAudit(trx, actor, { entityType, entityId: idOf(row), tenantId: row.tenant_id, action, changes });
+}
+
 /** The fields whose values differ, as `{ field: { from, to } }` (secrets never pass through here). */
 export function changedFields<T extends Record<string, unknown>>(
   before: T,

@@ -596,6 +596,15 @@ describe('list queries on PostgreSQL', () => {
   let stringOrdering = false;
   const base = () => database.db.selectFrom('item').selectAll();
   const ids = (rows: readonly Record<string, unknown>[]) => rows.map((row) => row.itemId);
+  /** The page of the items `$filter` lists (up to 500, their ids only, in id order), with their count. */
+  const filtered = ($filter: string) =>
+    listed(
+      database.db,
+      itemsResource,
+      base(),
+      { $filter, $top: '500', $orderby: 'itemId', $count: 'true', $select: 'itemId' },
+      ALL_TENANTS,
+    );
 
   beforeAll(async () => {
     database = await openDatabase();
@@ -756,13 +765,7 @@ describe('list queries on PostgreSQL', () => {
     await fc.assert(
       fc.asyncProperty(exprArb(stringOrdering), async (expr) => {
         const $filter = print(expr);
-        const page = await listed(
-          database.db,
-          itemsResource,
-          base(),
-          { $filter, $top: '500', $orderby: 'itemId', $count: 'true', $select: 'itemId' },
-          ALL_TENANTS,
-        );
+        const page = await filtered($filter);
         const expected = items.filter((item) => evaluate(expr, item)).map((item) => item.itemId);
         expect(ids(page.value), $filter).toEqual(expected);
         expect(page['@odata.count']).toBe(expected.length);
@@ -786,13 +789,7 @@ describe('list queries on PostgreSQL', () => {
           `contains(tolower(code),${needle})`,
           ...(withId ? ['itemId eq 7'] : []),
         ].join(' or ');
-        const page = await listed(
-          database.db,
-          itemsResource,
-          base(),
-          { $filter, $top: '500', $orderby: 'itemId', $count: 'true', $select: 'itemId' },
-          ALL_TENANTS,
-        );
+        const page = await filtered($filter);
         const holds = (value: string | null | undefined) => value?.toLowerCase().includes(text.toLowerCase()) ?? false;
         const expected = items
           .filter(

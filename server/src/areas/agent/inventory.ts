@@ -2,6 +2,7 @@ import type { AgentInventory } from '@cfs/contracts/agent';
 import type { DeviceInventory } from '@cfs/contracts/devices';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
+import { visibleDevice } from '../../db/device-presence.js';
 import { scoped } from '../../db/scoped.js';
 import { orNotFound } from '../../http/errors.js';
 import type { DeviceCaller } from './commands.js';
@@ -192,16 +193,8 @@ const RECENT_CHANGES = 200;
 
 /** GET /v1/devices/{id}/inventory: the device's latest inventory, its software by name, and its latest changes. */
 export async function findInventory(db: Db, scope: TenantScope, deviceId: string): Promise<DeviceInventory> {
+  orNotFound(await visibleDevice(db, scope, deviceId), 'The device');
   const tx = scoped(db, scope);
-  orNotFound(
-    await tx
-      .selectFrom('device')
-      .select('device_id')
-      .where('device_id', '=', deviceId)
-      .where('is_deleted', '=', false)
-      .executeTakeFirst(),
-    'The device',
-  );
   const [inventory, software, changes] = await Promise.all([
     tx
       .selectFrom('device_inventory')

@@ -7,7 +7,6 @@ import {
   controlStatusDocumentSchema,
   controlStatusMessage,
   type ControlStatus,
-  type ControlStatusDocument,
   type ControlStatusValue,
   type CopyLastWeekResult,
 } from '@cfs/contracts/compliance';
@@ -20,6 +19,7 @@ import { applyJsonPatch, pointersOf } from '../../http/json-patch.js';
 import { enqueuePoamChecks } from './poam.js';
 import {
   assertTenant,
+  controlStatusDocument,
   findUsableControl,
   onDate,
   presentControlStatus,
@@ -130,14 +130,7 @@ export async function patchControlStatus(
       .forUpdate()
       .executeTakeFirst();
     if (!row) throw new NotFoundError('The control status');
-    const before: ControlStatusDocument = {
-      id: row.control_status_id,
-      checkDate: row.check_date,
-      status: row.status as ControlStatusValue,
-      notes: row.notes,
-      tenantId: row.tenant_id,
-      controlId: row.control_id,
-    };
+    const before = controlStatusDocument(row);
     const patched = applyJsonPatch(before, operations, (reason) => new BadRequestError(message, { patch: [reason] }));
     const checked = controlStatusDocumentSchema.safeParse(patched);
     if (!checked.success) {

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { MAX_CONTROLS, type ControlSet, type ControlStatus, type ControlStatusValue } from '@cfs/contracts/compliance';
+import {
+  MAX_CONTROLS,
+  type ControlSet,
+  type ControlStatus,
+  type ControlStatusDocument,
+  type ControlStatusValue,
+} from '@cfs/contracts/compliance';
 import { canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
@@ -36,13 +42,18 @@ export interface ControlStatusRow {
   modified_by: string | null;
 }
 
-export const presentControlStatus = (row: ControlStatusRow): ControlStatus => ({
+/** The fields of a control status that a JSON Patch reads and writes. */
+export const controlStatusDocument = (row: ControlStatusRow): ControlStatusDocument => ({
   id: row.control_status_id,
   checkDate: row.check_date,
   status: row.status as ControlStatusValue,
   notes: row.notes,
   tenantId: row.tenant_id,
   controlId: row.control_id,
+});
+
+export const presentControlStatus = (row: ControlStatusRow): ControlStatus => ({
+  ...controlStatusDocument(row),
   created: row.created,
   createdBy: row.created_by,
   modified: row.modified,

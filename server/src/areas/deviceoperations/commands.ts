@@ -13,7 +13,7 @@ import {
 import { SCRIPT_TIMEOUT_PARAMETER } from '@cfs/contracts/agent';
 import { FLEET_MESSAGES, FREQUENCY_TYPES, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { z } from 'zod';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit, recordAudit } from '../../audit/audit.js';
 import { requireHostAccess } from '../../auth/host-access.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -42,6 +42,12 @@ async function lockDevice(tx: ScopedDb<Tx>, deviceId: string, field: string) {
   if (!device) refuse({ [field]: [M.deviceNotFound] });
   return device;
 }
+
+/** Records an action on the device operation in the change history, in the write's transaction. */
+const recordChange = entityAudit(
+  'deviceOperation',
+  (row: { device_operation_id: string; tenant_id: string }) => row.device_operation_id,
+);
 
 async function lockDeviceOperation(tx: ScopedDb<Tx>, id: string) {
   return orNotFound(
@@ -152,13 +158,7 @@ async function insertDeviceOperation(
     .executeTakeFirstOrThrow();
   // The operation reports its results as packets under its id: the device's tenant owns it.
   await recordCreatedEntities(trx, row.tenant_id, [row.device_operation_id]);
-  await recordAudit(trx, user, {
-    entityType: 'deviceOperation',
-    entityId: row.device_operation_id,
-    tenantId: row.tenant_id,
-    action: 'create',
-    changes: audited(row),
-  });
+  await recordChange(trx, user, row, 'create', audited(row));
   return row.device_operation_id;
 }
 
@@ -196,13 +196,7 @@ export async function updateDeviceOperation(
       .where('device_operation_id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'deviceOperation',
-      entityId: id,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes: changedFields(audited(before), audited(row)),
-    });
+    await recordChange(trx, user, row, 'update', changedFields(audited(before), audited(row)));
   });
 }
 
@@ -222,13 +216,7 @@ export async function deleteDeviceOperation(db: Db, user: Principal, id: string)
       })
       .where('device_operation_id', '=', id)
       .execute();
-    await recordAudit(trx, user, {
-      entityType: 'deviceOperation',
-      entityId: id,
-      tenantId: before.tenant_id,
-      action: 'delete',
-      changes: { label: before.label },
-    });
+    await recordChange(trx, user, before, 'delete', { label: before.label });
   });
 }
 
@@ -248,13 +236,7 @@ export async function setQueued(db: Db, user: Principal, id: string, queued: boo
       .set({ ...set, modified: new Date(), modified_by: user.userName })
       .where('device_operation_id', '=', id)
       .execute();
-    await recordAudit(trx, user, {
-      entityType: 'deviceOperation',
-      entityId: id,
-      tenantId: before.tenant_id,
-      action: queued ? 'enqueue' : 'dequeue',
-      changes: { label: before.label },
-    });
+    await recordChange(trx, user, before, queued ? 'enqueue' : 'dequeue', { label: before.label });
   });
 }
 
@@ -324,13 +306,7 @@ export async function cloneDeviceOperations(
       copies.map((copy) => copy.device_operation_id),
     );
     for (const copy of copies) {
-      await recordAudit(trx, user, {
-        entityType: 'deviceOperation',
-        entityId: copy.device_operation_id,
-        tenantId: copy.tenant_id,
-        action: 'clone',
-        changes: { ...audited(copy), fromDeviceId: source.device_id },
-      });
+      await recordChange(trx, user, copy, 'clone', { ...audited(copy), fromDeviceId: source.device_id });
     }
     return {
       message: FLEET_MESSAGES.deviceOperationsCloned,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { DEVICE_MESSAGES, type Device, type DeviceInput } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
@@ -22,6 +22,9 @@ export async function lockDevice(tx: ScopedDb<Tx>, deviceId: string) {
     'The device',
   );
 }
+
+/** Records an action on the device in the change history, in the write's transaction. */
+const recordChange = entityAudit('device', (row: { device_id: string; tenant_id: string }) => row.device_id);
 
 const refused = (field: keyof DeviceInput, text: string) =>
   new BadRequestError(FLEET_MESSAGES.saveDeviceFailed, { [field]: [text] });
@@ -92,13 +95,7 @@ export async function updateDevice(db: Db, user: Principal, deviceId: string, in
       .where('device_id', '=', deviceId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'device',
-      entityId: deviceId,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes: changedFields(audited(before), audited(row)),
-    });
+    await recordChange(trx, user, row, 'update', changedFields(audited(before), audited(row)));
   });
   return findDevice(db, user.tenantScope, deviceId);
 }
@@ -129,13 +126,7 @@ export async function deleteDevice(db: Db, user: Principal, deviceId: string): P
       })
       .where('device_id', '=', deviceId)
       .execute();
-    await recordAudit(trx, user, {
-      entityType: 'device',
-      entityId: deviceId,
-      tenantId: device.tenant_id,
-      action: 'delete',
-      changes: { name: device.name },
-    });
+    await recordChange(trx, user, device, 'delete', { name: device.name });
     return { message: FLEET_MESSAGES.deviceDeleted(device.name) };
   });
 }
@@ -164,13 +155,7 @@ export async function toggleTrace(db: Db, user: Principal, deviceId: string, min
         { traceMinutes: before.trace_minutes, traceExpiration: before.trace_expiration },
         { traceMinutes: row.trace_minutes, traceExpiration: row.trace_expiration },
       );
-      await recordAudit(trx, user, {
-        entityType: 'device',
-        entityId: deviceId,
-        tenantId: before.tenant_id,
-        action: 'update',
-        changes,
-      });
+      await recordChange(trx, user, before, 'update', changes);
     });
   }
   return findDevice(db, user.tenantScope, deviceId);
@@ -196,12 +181,8 @@ export async function restartAgent(
       .set({ restart_agent_flag: true, modified: new Date(), modified_by: user.userName })
       .where('device_id', '=', deviceId)
       .execute();
-    await recordAudit(trx, user, {
-      entityType: 'device',
-      entityId: deviceId,
-      tenantId: device.tenant_id,
-      action: 'restart-agent',
-      changes: { restartAgentFlag: { from: device.restart_agent_flag, to: true } },
+    await recordChange(trx, user, device, 'restart-agent', {
+      restartAgentFlag: { from: device.restart_agent_flag, to: true },
     });
     return { message: FLEET_MESSAGES.restartQueued(device.name) };
   });

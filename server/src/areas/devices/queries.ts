@@ -3,7 +3,7 @@ import { DEVICE_LOGS_LIMIT, type Device, type LogEntry } from '@cfs/contracts/de
 import { HEARTBEAT_METRICS } from '@cfs/contracts/fleet';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
-import { deviceOnlineSql } from '../../db/device-presence.js';
+import { visibleDevice, deviceOnlineSql } from '../../db/device-presence.js';
 import { scoped } from '../../db/scoped.js';
 import { orNotFound } from '../../http/errors.js';
 import { deviceEntity } from './resource.js';
@@ -62,15 +62,7 @@ export async function findDevice(db: Db, scope: TenantScope, deviceId: string): 
 export async function findDeviceLogs(db: Db, scope: TenantScope, deviceId: string): Promise<LogEntry[]> {
   // Only whether the device is there and the caller's: the logs poll every 30 s with Auto-Refresh,
   // so not the whole device with its live values and location.
-  orNotFound(
-    await scoped(db, scope)
-      .selectFrom('device')
-      .select('device_id')
-      .where('device_id', '=', deviceId)
-      .where('is_deleted', '=', false)
-      .executeTakeFirst(),
-    'The device',
-  );
+  orNotFound(await visibleDevice(db, scope, deviceId), 'The device');
   const rows = await scoped(db, scope)
     .selectFrom('device_log')
     .select(['log_entry_id', 'created', 'entry_type', 'detail'])

@@ -26,6 +26,39 @@ async function lockPendingDevices(tx: ScopedDb<Tx>, ids: readonly string[]) {
   return rows;
 }
 
+type PendingDeviceRow = Awaited<ReturnType<typeof lockPendingDevices>>[number];
+
+/** Deletes the (locked) pending devices. */
+async function removePendingDevices(tx: ScopedDb<Tx>, pending: readonly PendingDeviceRow[]): Promise<void> {
+  await tx
+    .deleteFrom('pending_device')
+    .where(
+      'pending_device_id',
+      'in',
+      pending.map((row) => row.pending_device_id),
+    )
+    .execute();
+}
+
+/** Records `action` on each pending device in the change history: its machine name, and what `more` adds. */
+async function recordEach(
+  trx: Tx,
+  user: Principal,
+  pending: readonly PendingDeviceRow[],
+  action: 'promote' | 'delete',
+  more: (row: PendingDeviceRow) => Record<string, unknown> = () => ({}),
+): Promise<void> {
+  for (const row of pending) {
+    await recordAudit(trx, user, {
+      entityType: 'pendingDevice',
+      entityId: row.pending_device_id,
+      tenantId: row.tenant_id,
+      action,
+      changes: { machineName: row.machine_name, ...more(row) },
+    });
+  }
+}
+
 /**
  * POST v1/pendingdevices/batchpromote (spec 002 §4): each pending device becomes a device of the
  * chosen subscription (the body's, else the caller's current one), keeping the agent's key hash
@@ -53,14 +86,7 @@ export async function promotePendingDevices(
       .forShare()
       .executeTakeFirst();
     if (!subscription || pending.some((row) => row.tenant_id !== subscription.tenant_id)) throw refuse();
-    await tx
-      .deleteFrom('pending_device')
-      .where(
-        'pending_device_id',
-        'in',
-        pending.map((row) => row.pending_device_id),
-      )
-      .execute();
+    await removePendingDevices(tx, pending);
     const devices = await fleetWriters().devices.create(
       trx,
       user.tenantScope,
@@ -85,19 +111,10 @@ export async function promotePendingDevices(
       devices.map((device) => device.device_id),
     );
     const deviceOf = new Map(devices.map((device) => [device.agent_key_hash, device.device_id]));
-    for (const row of pending) {
-      await recordAudit(trx, user, {
-        entityType: 'pendingDevice',
-        entityId: row.pending_device_id,
-        tenantId: row.tenant_id,
-        action: 'promote',
-        changes: {
-          machineName: row.machine_name,
-          deviceId: deviceOf.get(row.agent_key_hash),
-          subscriptionId: subscription.subscription_id,
-        },
-      });
-    }
+    await recordEach(trx, user, pending, 'promote', (row) => ({
+      deviceId: deviceOf.get(row.agent_key_hash),
+      subscriptionId: subscription.subscription_id,
+    }));
     const byId = new Map(pending.map((row) => [row.pending_device_id, deviceOf.get(row.agent_key_hash) ?? '']));
     return { count: pending.length, deviceIds: [...new Set(batch.pendingDeviceIds)].map((id) => byId.get(id) ?? '') };
   });
@@ -112,23 +129,8 @@ export async function deletePendingDevices(
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const pending = await lockPendingDevices(tx, batch.pendingDeviceIds);
-    await tx
-      .deleteFrom('pending_device')
-      .where(
-        'pending_device_id',
-        'in',
-        pending.map((row) => row.pending_device_id),
-      )
-      .execute();
-    for (const row of pending) {
-      await recordAudit(trx, user, {
-        entityType: 'pendingDevice',
-        entityId: row.pending_device_id,
-        tenantId: row.tenant_id,
-        action: 'delete',
-        changes: { machineName: row.machine_name },
-      });
-    }
+    await removePendingDevices(tx, pending);
+    await recordEach(trx, user, pending, 'delete');
     return { count: pending.length, deviceIds: [] };
   });
 }

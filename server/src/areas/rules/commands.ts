@@ -13,7 +13,7 @@ import {
   type RuleAction,
   type RuleValues,
 } from '@cfs/contracts/rules';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, recordAudit, type AuditEntry } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
@@ -154,11 +154,38 @@ function audited(rule: Rule) {
   return rest;
 }
 
-/** A rule change, once committed, is in force on this instance at once (other instances within a second: engines/rules/rule-cache.ts). */
-async function inForce<T>(db: Db, change: Promise<T>): Promise<T> {
-  const result = await change;
+/** Records a write of a rule in the change history, in the write's transaction. */
+type RecordRuleChange = (entry: Omit<AuditEntry, 'entityType'>) => Promise<void>;
+
+/**
+ * A write of rules in one transaction of the caller's tenants, `record` noting it in the change
+ * history. Once committed, the change is in force on this instance at once (other instances within
+ * a second: engines/rules/rule-cache.ts).
+ */
+async function writeRules<T>(
+  db: Db,
+  user: Principal,
+  write: (tx: ScopedDb<Tx>, record: RecordRuleChange) => Promise<T>,
+): Promise<T> {
+  const result = await db
+    .transaction()
+    .execute((trx) =>
+      write(scoped(trx, user.tenantScope), (entry) => recordAudit(trx, user, { entityType: 'rule', ...entry })),
+    );
   forgetRules(db);
   return result;
+}
+
+/** A rule just written, recorded as created with its values (after `also`). */
+async function created(row: RuleRow, record: RecordRuleChange, also: Record<string, unknown> = {}): Promise<Rule> {
+  const rule = ruleEntity.present(row);
+  await record({
+    entityId: row.rule_id,
+    tenantId: row.tenant_id,
+    action: 'create',
+    changes: { ...also, ...audited(rule) },
+  });
+  return rule;
 }
 
 export async function findRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
@@ -172,139 +199,95 @@ export async function findRule(db: Db, user: Principal, ruleId: string): Promise
 
 /** PUT v1/rules. */
 export async function createRule(db: Db, user: Principal, input: RuleValues): Promise<Rule> {
-  return inForce(
-    db,
-    db.transaction().execute(async (trx) => {
-      const tx = scoped(trx, user.tenantScope);
-      const columns = await ruleColumns(tx, user, input);
-      const row = await tx
-        .insertInto('rule', { ...columns, created_by: user.userName, modified_by: user.userName })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const rule = ruleEntity.present(row);
-      await recordAudit(trx, user, {
-        entityType: 'rule',
-        entityId: row.rule_id,
-        tenantId: row.tenant_id,
-        action: 'create',
-        changes: audited(rule),
-      });
-      return rule;
-    }),
-  );
+  return writeRules(db, user, async (tx, record) => {
+    const columns = await ruleColumns(tx, user, input);
+    const row = await tx
+      .insertInto('rule', { ...columns, created_by: user.userName, modified_by: user.userName })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return created(row, record);
+  });
 }
 
 /** POST v1/rules/{ruleId}. */
 export async function updateRule(db: Db, user: Principal, ruleId: string, input: RuleValues): Promise<Rule> {
-  return inForce(
-    db,
-    db.transaction().execute(async (trx) => {
-      const tx = scoped(trx, user.tenantScope);
-      const locked = await lockRule(tx, user, ruleId);
-      const before = ruleEntity.present(locked);
-      const columns = await ruleColumns(tx, user, input, locked);
-      const row = await tx
-        .updateTable('rule')
-        .set({ ...columns, modified: new Date(), modified_by: user.userName })
-        .where('rule_id', '=', ruleId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const after = ruleEntity.present(row);
-      await recordAudit(trx, user, {
-        entityType: 'rule',
-        entityId: ruleId,
-        tenantId: row.tenant_id ?? before.tenantId,
-        action: 'update',
-        changes: changedFields(audited(before), audited(after)),
-      });
-      return after;
-    }),
-  );
+  return writeRules(db, user, async (tx, record) => {
+    const locked = await lockRule(tx, user, ruleId);
+    const before = ruleEntity.present(locked);
+    const columns = await ruleColumns(tx, user, input, locked);
+    const row = await tx
+      .updateTable('rule')
+      .set({ ...columns, modified: new Date(), modified_by: user.userName })
+      .where('rule_id', '=', ruleId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const after = ruleEntity.present(row);
+    await record({
+      entityId: ruleId,
+      tenantId: row.tenant_id ?? before.tenantId,
+      action: 'update',
+      changes: changedFields(audited(before), audited(after)),
+    });
+    return after;
+  });
 }
 
 /** POST v1/rules/{ruleId}/toggledisabled, as the spec spells it toggledisabled/{ruleId} (spec 002 §4: enabled is toggled with a dedicated call). */
 export async function toggleRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  return inForce(
-    db,
-    db.transaction().execute(async (trx) => {
-      const tx = scoped(trx, user.tenantScope);
-      const before = await lockRule(tx, user, ruleId);
-      const row = await tx
-        .updateTable('rule')
-        .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })
-        .where('rule_id', '=', ruleId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, user, {
-        entityType: 'rule',
-        entityId: ruleId,
-        tenantId: row.tenant_id,
-        action: 'update',
-        changes: { enabled: { from: before.enabled, to: row.enabled } },
-      });
-      return ruleEntity.present(row);
-    }),
-  );
+  return writeRules(db, user, async (tx, record) => {
+    const before = await lockRule(tx, user, ruleId);
+    const row = await tx
+      .updateTable('rule')
+      .set({ enabled: !before.enabled, modified: new Date(), modified_by: user.userName })
+      .where('rule_id', '=', ruleId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await record({
+      entityId: ruleId,
+      tenantId: row.tenant_id,
+      action: 'update',
+      changes: { enabled: { from: before.enabled, to: row.enabled } },
+    });
+    return ruleEntity.present(row);
+  });
 }
 
 /** DELETE v1/rules/{ruleId}: its matches go with it (ON DELETE CASCADE). */
 export async function deleteRule(db: Db, user: Principal, ruleId: string): Promise<{ message: string }> {
-  return inForce(
-    db,
-    db.transaction().execute(async (trx) => {
-      const tx = scoped(trx, user.tenantScope);
-      const rule = await lockRule(tx, user, ruleId);
-      await tx.deleteFrom('rule').where('rule_id', '=', ruleId).execute();
-      await recordAudit(trx, user, {
-        entityType: 'rule',
-        entityId: ruleId,
-        tenantId: rule.tenant_id,
-        action: 'delete',
-        changes: { name: rule.name },
-      });
-      return { message: RULE_MESSAGES.deleted };
-    }),
-  );
+  return writeRules(db, user, async (tx, record) => {
+    const rule = await lockRule(tx, user, ruleId);
+    await tx.deleteFrom('rule').where('rule_id', '=', ruleId).execute();
+    await record({ entityId: ruleId, tenantId: rule.tenant_id, action: 'delete', changes: { name: rule.name } });
+    return { message: RULE_MESSAGES.deleted };
+  });
 }
 
 /** POST v1/rules/{ruleId}/copy: "Copy of {name}", created disabled (spec 002 §4). */
 export async function copyRule(db: Db, user: Principal, ruleId: string): Promise<Rule> {
-  return inForce(
-    db,
-    db.transaction().execute(async (trx) => {
-      const tx = scoped(trx, user.tenantScope);
-      const source = await lockRule(tx, user, ruleId);
-      const row = await tx
-        .insertInto('rule', {
-          tenant_id: source.tenant_id,
-          subscription_id: source.subscription_id,
-          enabled: false,
-          name: `${RULE_AREA_MESSAGES.copyPrefix}${source.name}`.slice(0, 200),
-          description: source.description,
-          rule_type_id: source.rule_type_id,
-          match_lifetime_seconds: source.match_lifetime_seconds,
-          use_sliding_expiration: source.use_sliding_expiration,
-          time_conditions: source.time_conditions === null ? null : JSON.stringify(source.time_conditions),
-          conditions: JSON.stringify(source.conditions),
-          match_actions: JSON.stringify(source.match_actions),
-          expiration_actions: JSON.stringify(source.expiration_actions),
-          closes_on: source.closes_on,
-          pending_seconds: source.pending_seconds,
-          recovery_conditions: source.recovery_conditions === null ? null : JSON.stringify(source.recovery_conditions),
-          created_by: user.userName,
-          modified_by: user.userName,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const rule = ruleEntity.present(row);
-      await recordAudit(trx, user, {
-        entityType: 'rule',
-        entityId: row.rule_id,
-        tenantId: row.tenant_id,
-        action: 'create',
-        changes: { copiedFrom: ruleId, ...audited(rule) },
-      });
-      return rule;
-    }),
-  );
+  return writeRules(db, user, async (tx, record) => {
+    const source = await lockRule(tx, user, ruleId);
+    const row = await tx
+      .insertInto('rule', {
+        tenant_id: source.tenant_id,
+        subscription_id: source.subscription_id,
+        enabled: false,
+        name: `${RULE_AREA_MESSAGES.copyPrefix}${source.name}`.slice(0, 200),
+        description: source.description,
+        rule_type_id: source.rule_type_id,
+        match_lifetime_seconds: source.match_lifetime_seconds,
+        use_sliding_expiration: source.use_sliding_expiration,
+        time_conditions: source.time_conditions === null ? null : JSON.stringify(source.time_conditions),
+        conditions: JSON.stringify(source.conditions),
+        match_actions: JSON.stringify(source.match_actions),
+        expiration_actions: JSON.stringify(source.expiration_actions),
+        closes_on: source.closes_on,
+        pending_seconds: source.pending_seconds,
+        recovery_conditions: source.recovery_conditions === null ? null : JSON.stringify(source.recovery_conditions),
+        created_by: user.userName,
+        modified_by: user.userName,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return created(row, record, { copiedFrom: ruleId });
+  });
 }

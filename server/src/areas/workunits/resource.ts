@@ -25,6 +25,20 @@ const subcategoryReference = defineResource({
   fields: { workUnitSubcategoryId: { type: 'integer' }, name: { type: 'string' } },
 });
 
+/**
+ * The grid's searched text fields of a unit (web: WORK_UNIT_SEARCH_FIELDS) as migration 0010 indexes
+ * them; its tenant/name is found through the tenants' own index, its workUnitId through the key.
+ */
+export const WORK_UNIT_SEARCH_TEXTS = [
+  'title',
+  'referenceId',
+  'description',
+  'assignedTo',
+  'stakeHolderFullName',
+  'stakeHolderPhoneNumber',
+  'stakeHolderEmailAddress',
+] as const;
+
 /** GET v1/workunits: the grid's fields, search fields and expansions (spec 001 §2, §7). */
 export const workUnitsResource = defineResource({
   table: 'work_unit',
@@ -63,17 +77,7 @@ export const workUnitsResource = defineResource({
     ...serviceLevelClockRelations,
   },
   defaultOrderBy: 'severityId asc, created desc',
-  // The grid's searched text fields (web: WORK_UNIT_SEARCH_FIELDS) as migration 0010 indexes them;
-  // its tenant/name is found through the tenants' own index, its workUnitId through the key.
-  searchFields: [
-    'title',
-    'referenceId',
-    'description',
-    'assignedTo',
-    'stakeHolderFullName',
-    'stakeHolderPhoneNumber',
-    'stakeHolderEmailAddress',
-  ],
+  searchFields: WORK_UNIT_SEARCH_TEXTS,
 });
 
 const { responseClock: _response, resolutionClock: _resolution, ...unitRelations } = workUnitsResource.relations;

@@ -100,13 +100,17 @@ export function afterMaintenanceJobs(
   return actionJobs('match', { ...match, in_maintenance: false }, rule, rule.matchActions, ':after-maintenance');
 }
 
-interface ClosedMatch {
+/** A match as a sweep reads it to enqueue its action jobs: whose it is, its subject, whether in maintenance. */
+export interface MatchOfRule {
   rule_match_id: string;
   rule_id: string;
   tenant_id: string;
   subject_id: string;
   label: string | null;
   in_maintenance: boolean;
+}
+
+interface ClosedMatch extends MatchOfRule {
   name: string;
   expiration_actions: RuleAction[];
 }
@@ -163,13 +167,7 @@ export async function expireMatches(db: Db, now = new Date(), batchSize = 500): 
   }
 }
 
-interface WrittenMatch {
-  rule_match_id: string;
-  rule_id: string;
-  tenant_id: string;
-  subject_id: string;
-  label: string | null;
-  in_maintenance: boolean;
+interface WrittenMatch extends MatchOfRule {
   opened: boolean;
 }
 

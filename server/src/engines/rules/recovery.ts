@@ -6,20 +6,14 @@ import { enqueueMany } from '../jobs/queue.js';
 import { ruleActionTask } from './actions.js';
 import { holdsFor, recoveredBy, type CompiledRule } from './compile.js';
 import { subjectsNow } from './maintenance-end.js';
-import { actionJobs } from './matches.js';
+import { actionJobs, type MatchOfRule } from './matches.js';
 import { replayRecovering, replayRecoveringDue, type ReplayedMatch } from './match-semantics.js';
 import { rulesFor } from './rule-cache.js';
 
 /** Recovering matches (open or pending) a sweep reads and writes at a time. */
 export const RECOVERY_SWEEP_MAX = 5000;
 
-interface Recovering {
-  rule_match_id: string;
-  rule_id: string;
-  tenant_id: string;
-  subject_id: string;
-  label: string | null;
-  in_maintenance: boolean;
+interface Recovering extends MatchOfRule {
   pending: boolean;
   first_match: Date;
   last_match: Date;
