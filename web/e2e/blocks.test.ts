@@ -15,7 +15,7 @@ import {
   createToken,
   drawer,
   portalDatabase,
-  portalUrl,
+  reportPackets,
   screenshot,
   sessionOf,
   settled,
@@ -34,15 +34,6 @@ import {
  * writes: the test puts them into the portal's database itself. Each test works in a tenant of
  * its own made through the API.
  */
-
-async function report(token: string, packets: unknown[]): Promise<void> {
-  const response = await fetch(`${portalUrl()}/v1/packets`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(packets),
-  });
-  if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
-}
 
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -162,7 +153,7 @@ describe('blocks (admin)', () => {
     expect(saved).toMatchObject({ tenantId: own.tenantId, subscriptionId: own.subscriptionId, blockTypeId: 1 });
 
     // The entity reports; a rule colours it, logs what it did and opens a match.
-    await report(own.token, packetsOf(blockId));
+    await reportPackets(own.token, packetsOf(blockId));
     await db.query(`INSERT INTO entity_color (entity_id, tenant_id, color) VALUES ($1, $2, $3)`, [
       blockId,
       own.tenantId,
@@ -263,7 +254,7 @@ describe('blocks (admin)', () => {
     const own = await ownTenant();
     const entityId = await smallTextBlock(own, 'Live sensor');
     const packet = (value: number) => ({ entityId, timestamp: new Date().toISOString(), message: { Value: value } });
-    await report(own.token, [packet(1)]);
+    await reportPackets(own.token, [packet(1)]);
     const page = await signedInPage(browser, 'admin');
     const opened = awaitLater(page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/live'));
     await blocksPage(page, own.tenantId);
@@ -284,7 +275,7 @@ describe('blocks (admin)', () => {
     expect(screenCalls).toEqual([]);
 
     const sent = Date.now();
-    await report(own.token, [packet(2)]);
+    await reportPackets(own.token, [packet(2)]);
     await expect.poll(() => value.textContent(), { timeout: 1_500, interval: 20 }).toBe('2');
     expect(Date.now() - sent).toBeLessThan(1_500);
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
@@ -306,7 +297,7 @@ describe('blocks (admin)', () => {
         conditions: [{ Type: 0, LeftOperand: 1, Operator: 1, RightOperand: word }],
       },
     });
-    await report(own.token, [{ entityId, timestamp: new Date().toISOString(), message: { Value: word } }]);
+    await reportPackets(own.token, [{ entityId, timestamp: new Date().toISOString(), message: { Value: word } }]);
     const matches = await api<ListResponse<{ ruleMatchId: string }>>(
       admin,
       `/v1/rulematches?$filter=ruleId eq ${rule.ruleId}`,
@@ -384,7 +375,7 @@ describe('blocks (admin)', () => {
   test('the Packet page offers Details, Rule Matches, History, Logs and Timeline for the same entity', async () => {
     const own = await ownTenant();
     const entityId = randomUUID();
-    await report(own.token, packetsOf(entityId));
+    await reportPackets(own.token, packetsOf(entityId));
     await db.query(
       `INSERT INTO entity_log (entity_id, tenant_id, detail) VALUES ($1, $2, 'Colour set to Green by rule Cooled down')`,
       [entityId, own.tenantId],

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
@@ -9,10 +8,10 @@ import {
   browser,
   createToken,
   drawer,
+  enrolAgent,
   gridRow,
   homeTenantId,
   portalDatabase,
-  portalUrl,
   screenshot,
   searchGrid,
   sessionOf,
@@ -32,18 +31,7 @@ import {
 /** A device of the user's tenant: an agent enrols with a tenant token and is promoted. */
 async function createDevice(session: Session, name: string): Promise<string> {
   const { generatedToken } = await createToken(session);
-  const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${generatedToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      agentKey: randomBytes(32).toString('base64url'),
-      machineName: name,
-      operatingSystem: 'win32',
-      architecture: 'x64',
-    }),
-  });
-  if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
-  const { pendingDeviceId } = (await response.json()) as { pendingDeviceId: string };
+  const pendingDeviceId = await enrolAgent(generatedToken, name);
   const promoted = await api<{ deviceIds: string[] }>(session, '/v1/pendingdevices/batchpromote', {
     method: 'POST',
     body: [pendingDeviceId],

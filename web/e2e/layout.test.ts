@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { TEXT_MAX } from '@cfs/contracts/values/work-units';
@@ -9,17 +8,16 @@ import {
   createToken,
   createWorkUnit,
   drawer,
+  enrolAgent,
   gridRow,
   homeTenantId,
   insertLinePackage,
   portalDatabase,
-  portalUrl,
   screenshot,
   searchGrid,
   sessionOf,
   signedInPage,
   uniqueName,
-  type Session,
 } from './support';
 
 /**
@@ -45,22 +43,6 @@ function truncatedHeaders(page: Page): Promise<string[]> {
         .filter((title) => title.scrollWidth > title.clientWidth || title.scrollHeight > title.clientHeight)
         .map((title) => title.textContent ?? ''),
     );
-}
-
-/** An agent that enrols with a token of the user's tenant: a pending device pinging now. */
-async function enrolAgent(session: Session, machineName: string): Promise<void> {
-  const { generatedToken } = await createToken(session);
-  const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${generatedToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      agentKey: randomBytes(32).toString('base64url'),
-      machineName,
-      operatingSystem: 'win32',
-      architecture: 'x64',
-    }),
-  });
-  if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
 }
 
 /** Whether the element lies wholly inside the grid's visible area, sideways. */
@@ -105,7 +87,8 @@ describe('layout on a laptop screen and in dark mode', () => {
   test("at 1440 px Pending Devices shows each row's Last Ping with its age whole", async () => {
     const operator = await sessionOf(browser, 'operator');
     const machineName = uniqueName('e2e-laptop').replace(' ', '-');
-    await enrolAgent(operator, machineName);
+    const { generatedToken } = await createToken(operator);
+    await enrolAgent(generatedToken, machineName);
     const page = await signedInPage(browser, 'operator', { width: 1440 });
     await page.goto(`/${homeTenantId(operator)}/pendingdevices`);
     await searchGrid(page, machineName);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
-import { browser, createToken, homeTenantId, portalUrl, screenshot, sessionOf, signedInPage } from './support';
+import { browser, createToken, homeTenantId, reportPackets, screenshot, sessionOf, signedInPage } from './support';
 
 /**
  * The packets of an entity (spec 002 §2 route /packets/{id}; §3 Packet; §8 empty states): the
@@ -10,22 +10,13 @@ import { browser, createToken, homeTenantId, portalUrl, screenshot, sessionOf, s
  * packets with a tenant token of its own.
  */
 
-async function report(token: string, packets: unknown[]): Promise<void> {
-  const response = await fetch(`${portalUrl()}/v1/packets`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(packets),
-  });
-  if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
-}
-
 describe('packets (operator)', () => {
   test('shows the latest packet of an entity as people read it, with its history', async () => {
     const session = await sessionOf(browser, 'operator');
     const { generatedToken } = await createToken(session);
     const entityId = randomUUID();
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-    await report(generatedToken, [
+    await reportPackets(generatedToken, [
       {
         entityId,
         timestamp: at(20),

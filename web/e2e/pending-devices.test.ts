@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { PENDING_DEVICE_MESSAGES } from '@cfs/contracts/pending-devices';
@@ -7,9 +6,9 @@ import type { JsonOf } from '../src/lib/json-types';
 import {
   browser,
   createToken,
+  enrolAgent,
   gridRow,
   homeTenantId,
-  portalUrl,
   screenshot,
   searchGrid,
   serverCall,
@@ -37,17 +36,7 @@ async function enrolAgents(
   const names: string[] = [];
   for (let index = 1; index <= count; index++) {
     const machineName = `${prefix}-${String(index).padStart(2, '0')}`;
-    const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${generatedToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        agentKey: randomBytes(32).toString('base64url'),
-        machineName,
-        operatingSystem,
-        architecture: 'x64',
-      }),
-    });
-    if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
+    await enrolAgent(generatedToken, machineName, operatingSystem);
     names.push(machineName);
   }
   return names;

@@ -16,6 +16,7 @@ import {
   homeTenantId,
   portalDatabase,
   portalUrl,
+  reportPackets,
   screenshot,
   searchGrid,
   sessionOf,
@@ -96,12 +97,7 @@ describe('rules (operator)', () => {
   /** Reports packets with a tenant token of the test's own. */
   async function report(session: Session, packets: unknown[]): Promise<void> {
     const { generatedToken } = await createToken(session);
-    const response = await fetch(`${portalUrl()}/v1/packets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${generatedToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(packets),
-    });
-    if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
+    await reportPackets(generatedToken, packets);
   }
 
   const tab = (panel: Locator, name: string) => panel.getByRole('tab', { name, exact: true });

@@ -3,6 +3,7 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import type { SubscriptionLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
+import { SPEC_ADMINISTRATION_ORDER, SPEC_MENU_ORDER } from '../src/app/menu-order';
 import {
   api,
   browser,
@@ -29,33 +30,13 @@ import {
  * browser keeps (the theme, the stored sign-in) or stops its clock has a browser context of its own.
  */
 
-const MENU_ITEMS = [
-  'Work Units',
-  'Work Unit Communications',
-  'Devices',
-  'Software',
-  'Blocks',
-  'Rules',
-  'Compliance',
-  'Service Level Report',
-];
-const ADMINISTRATION_ITEMS = [
-  'Tenants',
-  'Locations',
-  'Package Catalog',
-  'Work Unit Protocols',
-  'Action Catalog',
-  'Pending Devices',
-  'Tokens',
-  'Work Unit Settings',
-  'Service Levels',
-  'Version Report',
-  'Outbox',
-];
 /** Operators hold neither Tenants nor Settings edit: no Tenants, no Outbox (Service Levels they read). */
 const STAFF_MENU = [
-  { group: 'Menu', items: MENU_ITEMS },
-  { group: 'Administration', items: ADMINISTRATION_ITEMS.filter((item) => item !== 'Tenants' && item !== 'Outbox') },
+  { group: 'Menu', items: SPEC_MENU_ORDER },
+  {
+    group: 'Administration',
+    items: SPEC_ADMINISTRATION_ORDER.filter((item) => item !== 'Tenants' && item !== 'Outbox'),
+  },
 ];
 
 const FORBIDDEN_TOAST = 'You do not have access to one or more requested resources';
@@ -162,8 +143,8 @@ describe('as admin', () => {
   test('admin sees the Menu and Administration groups with every item', async () => {
     const page = await homePage('admin');
     expect(await sidebarMenu(page)).toEqual([
-      { group: 'Menu', items: MENU_ITEMS },
-      { group: 'Administration', items: ADMINISTRATION_ITEMS },
+      { group: 'Menu', items: SPEC_MENU_ORDER },
+      { group: 'Administration', items: SPEC_ADMINISTRATION_ORDER },
     ]);
     await screenshot(page, 'shell-admin-home');
   });

@@ -467,6 +467,36 @@ export function createToken(session: Session, fields: Fields<'/v1/tokens'> = {})
   );
 }
 
+/**
+ * An agent that enrols with a tenant token (`createToken`'s `generatedToken`): a pending device of
+ * the token's tenant, pinging now. Answers the pending device's id.
+ */
+export async function enrolAgent(token: string, machineName: string, operatingSystem = 'win32'): Promise<string> {
+  const response = await fetch(`${portalUrl()}/v1/agent/enrol`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      agentKey: randomBytes(32).toString('base64url'),
+      machineName,
+      operatingSystem,
+      architecture: 'x64',
+    }),
+  });
+  if (!response.ok) throw new Error(`enrol: ${response.status} ${await response.text()}`);
+  const { pendingDeviceId } = (await response.json()) as { pendingDeviceId: string };
+  return pendingDeviceId;
+}
+
+/** Reports packets as an agent or a script does, with a tenant token (`createToken`'s `generatedToken`). */
+export async function reportPackets(token: string, packets: unknown[]): Promise<void> {
+  const response = await fetch(`${portalUrl()}/v1/packets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(packets),
+  });
+  if (!response.ok) throw new Error(`POST /v1/packets answered ${response.status}: ${await response.text()}`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Time
 

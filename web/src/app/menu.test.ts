@@ -11,6 +11,7 @@ import {
   showsTenantPicker,
   visibleMenu,
 } from './menu';
+import { SPEC_ADMINISTRATION_ORDER, SPEC_MENU_ORDER } from './menu-order';
 
 const perms = (...names: string[]) => new PermissionSet(names.map((name) => `CFS.${name}`));
 const labels = (permissions: PermissionSet) =>
@@ -48,16 +49,7 @@ describe('group Menu', () => {
       'Compliance:view',
       'ServiceLevels:view',
     );
-    expect(labels(all).Menu).toEqual([
-      'Work Units',
-      'Work Unit Communications',
-      'Devices',
-      'Software',
-      'Blocks',
-      'Rules',
-      'Compliance',
-      'Service Level Report',
-    ]);
+    expect(labels(all).Menu).toEqual(SPEC_MENU_ORDER);
   });
 });
 
@@ -142,19 +134,7 @@ describe('group Administration', () => {
     const everything = new PermissionSet(
       MENU_ITEMS.flatMap((item) => item.requires.map(({ area, verb }) => `CFS.${area}:${verb}`)),
     );
-    expect(labels(everything).Administration).toEqual([
-      'Tenants',
-      'Locations',
-      'Package Catalog',
-      'Work Unit Protocols',
-      'Action Catalog',
-      'Pending Devices',
-      'Tokens',
-      'Work Unit Settings',
-      'Service Levels',
-      'Version Report',
-      'Outbox',
-    ]);
+    expect(labels(everything).Administration).toEqual(SPEC_ADMINISTRATION_ORDER);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   HTTP_METHODS,
   actionDefinitionInputSchema,
 } from '@cfs/contracts/action-definitions';
-import { FormActions } from '../../components/form-actions';
+import { ItemFormActions } from '../../components/item-form';
 import { RunPlaceholders, type RunKind } from '../../components/run-placeholders';
 import { FormSelectField, FormTenantField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
@@ -113,15 +113,12 @@ export function ActionDefinitionForm({
           <Button onClick={onClose}>Close</Button>
         </Box>
       ) : (
-        <FormActions
+        <ItemFormActions
           form={form}
-          onSave={async (values) => {
-            const saved = await save.mutateAsync(values);
-            form.reset(actionFormValues(saved, tenantId));
-            onSaved(saved);
-          }}
+          save={save}
+          valuesOf={(saved) => actionFormValues(saved, tenantId)}
+          onSaved={onSaved}
           onClose={onClose}
-          loading={save.isPending}
         />
       )}
     </form>

@@ -12,6 +12,7 @@ import {
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { FormActions } from '../../components/form-actions';
+import { ItemFormActions } from '../../components/item-form';
 import { FormSelectField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
 import { usePermissions } from '../../auth/session-data';
@@ -79,15 +80,7 @@ export function BlockCreateForm({
         options={subscriptions}
         required
       />
-      <FormActions
-        form={form}
-        onSave={async (values) => {
-          const saved = await create.mutateAsync(values);
-          onSaved(saved);
-        }}
-        onClose={onClose}
-        loading={create.isPending}
-      />
+      <ItemFormActions form={form} save={create} onSaved={onSaved} onClose={onClose} />
     </form>
   );
 }

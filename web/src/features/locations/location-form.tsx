@@ -1,13 +1,14 @@
 import type { z } from 'zod';
 import { locationInputSchema } from '@cfs/contracts/locations';
-import { FormActions } from '../../components/form-actions';
 import { FormTenantField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
+import { ItemFormActions, type ItemFormProps } from '../../components/item-form';
 import { useSaveLocation, type Location } from './api';
 
 type Values = z.input<typeof locationInputSchema>;
 
-const valuesOf = (location: Location | undefined, tenantId: string | null): Values => ({
+/** The form's values of a location, or of a new one in `tenantId`. */
+const valuesOf = (location: Location | undefined, tenantId: string | null = null): Values => ({
   name: location?.name ?? '',
   tenantId: location ? location.tenantId : tenantId,
   address1: location?.address1 ?? '',
@@ -25,13 +26,7 @@ export function LocationForm({
   tenantId,
   onSaved,
   onClose,
-}: {
-  id: string;
-  location?: Location;
-  tenantId: string | null;
-  onSaved: (saved: Location) => void;
-  onClose: () => void;
-}) {
+}: ItemFormProps<Location> & { location?: Location }) {
   const form = useSchemaForm(locationInputSchema, valuesOf(location, tenantId));
   const save = useSaveLocation(id);
   return (
@@ -46,16 +41,7 @@ export function LocationForm({
       <FormTextField control={form.control} name="country" label="Country" />
       <FormTextField control={form.control} name="postalCode" label="Postal Code" />
       <FormTextField control={form.control} name="coordinates" label="Coordinates" placeholder="47.6062, -122.3321" />
-      <FormActions
-        form={form}
-        onSave={async (values) => {
-          const saved = await save.mutateAsync(values);
-          form.reset(valuesOf(saved, tenantId));
-          onSaved(saved);
-        }}
-        onClose={onClose}
-        loading={save.isPending}
-      />
+      <ItemFormActions form={form} save={save} valuesOf={valuesOf} onSaved={onSaved} onClose={onClose} />
     </form>
   );
 }

@@ -11,7 +11,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { FLEET_LIMITS } from '@cfs/contracts/fleet';
 import { operationInputSchema } from '@cfs/contracts/packages';
-import { FormActions } from '../../components/form-actions';
+import { ItemFormActions } from '../../components/item-form';
 import { CheckboxGroupField, FormCheckboxField, FormSelectField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
 import { useSaveOperation, type Operation } from './api';
@@ -149,16 +149,7 @@ export function OperationForm({
           <SecuredValues control={form.control} index={index} />
         </Paper>
       ))}
-      <FormActions
-        form={form}
-        onSave={async (values) => {
-          const saved = await save.mutateAsync(values);
-          form.reset(valuesOf(saved));
-          onSaved(saved);
-        }}
-        onClose={onClose}
-        loading={save.isPending}
-      />
+      <ItemFormActions form={form} save={save} valuesOf={valuesOf} onSaved={onSaved} onClose={onClose} />
     </>
   );
 }

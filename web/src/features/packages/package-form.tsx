@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import { packageInputSchema } from '@cfs/contracts/packages';
-import { FormActions } from '../../components/form-actions';
 import { CheckboxGroupField, FormSelectField, FormTenantField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
+import { ItemFormActions, type ItemFormProps } from '../../components/item-form';
 import { useSavePackage, type Package } from './api';
 import { EXECUTABLE_TYPE_OPTIONS, OPERATING_SYSTEM_OPTIONS, PACKAGE_TYPE_OPTIONS } from './package-labels';
 
 type Values = z.input<typeof packageInputSchema>;
 
-const valuesOf = (pkg: Package | undefined, tenantId: string | null): Values => ({
+/** The form's values of a package, or of a new one in `tenantId`. */
+const valuesOf = (pkg: Package | undefined, tenantId: string | null = null): Values => ({
   name: pkg?.name ?? '',
   tenantId: pkg ? pkg.tenantId : tenantId,
   description: pkg?.description ?? '',
@@ -22,19 +23,7 @@ const valuesOf = (pkg: Package | undefined, tenantId: string | null): Values => 
   parameterDefinitions: (pkg?.parameterDefinitions ?? []) as Values['parameterDefinitions'],
 });
 
-export function PackageForm({
-  id,
-  pkg,
-  tenantId,
-  onSaved,
-  onClose,
-}: {
-  id: string;
-  pkg?: Package;
-  tenantId: string | null;
-  onSaved: (saved: Package) => void;
-  onClose: () => void;
-}) {
+export function PackageForm({ id, pkg, tenantId, onSaved, onClose }: ItemFormProps<Package> & { pkg?: Package }) {
   const form = useSchemaForm(packageInputSchema, valuesOf(pkg, tenantId));
   const save = useSavePackage(id);
   return (
@@ -66,16 +55,7 @@ export function PackageForm({
         options={OPERATING_SYSTEM_OPTIONS}
         row
       />
-      <FormActions
-        form={form}
-        onSave={async (values) => {
-          const saved = await save.mutateAsync(values);
-          form.reset(valuesOf(saved, tenantId));
-          onSaved(saved);
-        }}
-        onClose={onClose}
-        loading={save.isPending}
-      />
+      <ItemFormActions form={form} save={save} valuesOf={valuesOf} onSaved={onSaved} onClose={onClose} />
     </form>
   );
 }

@@ -9,9 +9,9 @@ import Typography from '@mui/material/Typography';
 import type { z } from 'zod';
 import { PROTOCOL_TIMER, protocolInputSchema } from '@cfs/contracts/protocols';
 import { AuditHistoryButton } from '../../components/audit-history';
-import { FormActions } from '../../components/form-actions';
 import { FormTenantField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
+import { ItemFormActions, type ItemFormProps } from '../../components/item-form';
 import { SideDrawer } from '../../components/side-drawer';
 import { TimeSpanField } from '../../components/time-span-field';
 import { useQueryParam } from '../../lib/url-state';
@@ -91,7 +91,8 @@ export default function ProtocolDrawer({ id, tenantId, onCreated, onClose }: Pro
 
 type Values = z.input<typeof protocolInputSchema>;
 
-const valuesOf = (protocol: Protocol | undefined, tenantId: string | null): Values => ({
+/** The form's values of a protocol, or of a new one in `tenantId`. */
+const valuesOf = (protocol: Protocol | undefined, tenantId: string | null = null): Values => ({
   name: protocol?.name ?? '',
   description: protocol?.description ?? '',
   tenantId: protocol ? protocol.tenantId : tenantId,
@@ -99,19 +100,7 @@ const valuesOf = (protocol: Protocol | undefined, tenantId: string | null): Valu
   manualActions: protocol?.manualActions ?? '',
 });
 
-function ProtocolForm({
-  id,
-  protocol,
-  tenantId,
-  onSaved,
-  onClose,
-}: {
-  id: string;
-  protocol?: Protocol;
-  tenantId: string | null;
-  onSaved: (saved: Protocol) => void;
-  onClose: () => void;
-}) {
+function ProtocolForm({ id, protocol, tenantId, onSaved, onClose }: ItemFormProps<Protocol> & { protocol?: Protocol }) {
   const form = useSchemaForm(protocolInputSchema, valuesOf(protocol, tenantId));
   const save = useSaveProtocol(id);
   return (
@@ -128,16 +117,7 @@ function ProtocolForm({
         helperText="HH:mm:ss, at least 10 minutes: how often the OnTimer actions run."
       />
       <FormTextField control={form.control} name="manualActions" label="Manual Actions" multiline minRows={3} />
-      <FormActions
-        form={form}
-        onSave={async (values) => {
-          const saved = await save.mutateAsync(values);
-          form.reset(valuesOf(saved, tenantId));
-          onSaved(saved);
-        }}
-        onClose={onClose}
-        loading={save.isPending}
-      />
+      <ItemFormActions form={form} save={save} valuesOf={valuesOf} onSaved={onSaved} onClose={onClose} />
     </form>
   );
 }

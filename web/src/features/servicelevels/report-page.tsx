@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -67,6 +68,43 @@ function Summary({ label, tally }: { label: string; tally: Attainment }) {
   );
 }
 
+/** A part of the report under its heading, which names it. */
+function ReportSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-labelledby={id}>
+      <Typography id={id} variant="h6" component="h2" gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+/** A table of the report named by its section's heading, or `emptyText` when it has no rows. */
+function ReportTable({
+  labelledBy,
+  emptyText,
+  head,
+  rows,
+}: {
+  labelledBy: string;
+  emptyText: string;
+  head: ReactNode;
+  rows: ReactNode[];
+}) {
+  if (rows.length === 0) return <Typography color="text.secondary">{emptyText}</Typography>;
+  return (
+    <Paper variant="outlined">
+      <Table size="small" aria-labelledby={labelledBy}>
+        <TableHead>
+          <TableRow>{head}</TableRow>
+        </TableHead>
+        <TableBody>{rows}</TableBody>
+      </Table>
+    </Paper>
+  );
+}
+
 function Report({ report, tenantId }: { report: JsonOf<ServiceLevelReport>; tenantId: string }) {
   const percentOf = (tally: Attainment) =>
     tally.attainment === null ? null : Math.round(tally.attainment * 1000) / 10;
@@ -81,42 +119,30 @@ function Report({ report, tenantId }: { report: JsonOf<ServiceLevelReport>; tena
         <Summary label="Resolution" tally={report.total.resolution} />
       </Stack>
 
-      <Box component="section" aria-labelledby="sl-by-severity">
-        <Typography id="sl-by-severity" variant="h6" component="h2" gutterBottom>
-          By Type and Severity
-        </Typography>
-        {report.rows.length === 0 ? (
-          <Typography color="text.secondary">No clock was decided in {monthName(report.month)}.</Typography>
-        ) : (
-          <Paper variant="outlined">
-            <Table size="small" aria-labelledby="sl-by-severity">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Work Unit Type</TableCell>
-                  <TableCell>Severity</TableCell>
-                  <TableCell align="right">Response</TableCell>
-                  <TableCell align="right">Resolution</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {report.rows.map((row) => (
-                  <TableRow key={`${row.workUnitTypeId} ${row.severityId}`}>
-                    <TableCell>{row.workUnitTypeName}</TableCell>
-                    <TableCell>{SEVERITY_LABELS[row.severityId] ?? row.severityId}</TableCell>
-                    <AttainmentCell tally={row.response} />
-                    <AttainmentCell tally={row.resolution} />
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Paper>
-        )}
-      </Box>
+      <ReportSection id="sl-by-severity" title="By Type and Severity">
+        <ReportTable
+          labelledBy="sl-by-severity"
+          emptyText={`No clock was decided in ${monthName(report.month)}.`}
+          head={
+            <>
+              <TableCell>Work Unit Type</TableCell>
+              <TableCell>Severity</TableCell>
+              <TableCell align="right">Response</TableCell>
+              <TableCell align="right">Resolution</TableCell>
+            </>
+          }
+          rows={report.rows.map((row) => (
+            <TableRow key={`${row.workUnitTypeId} ${row.severityId}`}>
+              <TableCell>{row.workUnitTypeName}</TableCell>
+              <TableCell>{SEVERITY_LABELS[row.severityId] ?? row.severityId}</TableCell>
+              <AttainmentCell tally={row.response} />
+              <AttainmentCell tally={row.resolution} />
+            </TableRow>
+          ))}
+        />
+      </ReportSection>
 
-      <Box component="section" aria-labelledby="sl-by-week">
-        <Typography id="sl-by-week" variant="h6" component="h2" gutterBottom>
-          By Week
-        </Typography>
+      <ReportSection id="sl-by-week" title="By Week">
         <Paper variant="outlined" sx={{ p: 1 }}>
           <BarChart
             height={260}
@@ -141,50 +167,41 @@ function Report({ report, tenantId }: { report: JsonOf<ServiceLevelReport>; tena
             ]}
           />
         </Paper>
-      </Box>
+      </ReportSection>
 
-      <Box component="section" aria-labelledby="sl-breaches">
-        <Typography id="sl-breaches" variant="h6" component="h2" gutterBottom>
-          Missed Targets
-        </Typography>
-        {report.breaches.length === 0 ? (
-          <Typography color="text.secondary">No target was missed in {monthName(report.month)}.</Typography>
-        ) : (
-          <Paper variant="outlined">
-            <Table size="small" aria-labelledby="sl-breaches">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Work Unit</TableCell>
-                  <TableCell>Severity</TableCell>
-                  <TableCell>Clock</TableCell>
-                  <TableCell>Target</TableCell>
-                  <TableCell>Breached</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {report.breaches.map((breach) => (
-                  <TableRow key={`${breach.workUnitId} ${breach.kind}`}>
-                    <TableCell>
-                      <Link component={RouterLink} to={`/${tenantId}/workunitsv2?workUnitId=${breach.workUnitId}`}>
-                        #{breach.workUnitId} {breach.title}
-                      </Link>
-                    </TableCell>
-                    <TableCell>{SEVERITY_LABELS[breach.severityId] ?? breach.severityId}</TableCell>
-                    <TableCell>{breach.kind === 'response' ? 'Response' : 'Resolution'}</TableCell>
-                    <TableCell>{formatSpan(breach.target)}</TableCell>
-                    <TableCell>{formatDateTime(breach.breached)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Paper>
-        )}
+      <ReportSection id="sl-breaches" title="Missed Targets">
+        <ReportTable
+          labelledBy="sl-breaches"
+          emptyText={`No target was missed in ${monthName(report.month)}.`}
+          head={
+            <>
+              <TableCell>Work Unit</TableCell>
+              <TableCell>Severity</TableCell>
+              <TableCell>Clock</TableCell>
+              <TableCell>Target</TableCell>
+              <TableCell>Breached</TableCell>
+            </>
+          }
+          rows={report.breaches.map((breach) => (
+            <TableRow key={`${breach.workUnitId} ${breach.kind}`}>
+              <TableCell>
+                <Link component={RouterLink} to={`/${tenantId}/workunitsv2?workUnitId=${breach.workUnitId}`}>
+                  #{breach.workUnitId} {breach.title}
+                </Link>
+              </TableCell>
+              <TableCell>{SEVERITY_LABELS[breach.severityId] ?? breach.severityId}</TableCell>
+              <TableCell>{breach.kind === 'response' ? 'Response' : 'Resolution'}</TableCell>
+              <TableCell>{formatSpan(breach.target)}</TableCell>
+              <TableCell>{formatDateTime(breach.breached)}</TableCell>
+            </TableRow>
+          ))}
+        />
         {!report.breachesComplete && (
           <Typography variant="caption" color="text.secondary">
             The first {SERVICE_LEVEL_REPORT_BREACHES} missed targets are listed; the figures above count every one.
           </Typography>
         )}
-      </Box>
+      </ReportSection>
     </Stack>
   );
 }

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { subscriptionInputSchema } from '@cfs/contracts/tenants';
 import { CellLink } from '../../components/cell-link';
-import { FormActions } from '../../components/form-actions';
+import { ItemFormActions } from '../../components/item-form';
 import { FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
 import { dateTimeColumn } from '../../components/grid-columns';
@@ -131,12 +131,7 @@ function SubscriptionForm({
       onCancel={onClose}
     >
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
-      <FormActions
-        form={form}
-        onSave={async (input) => onSaved(await save.mutateAsync(input))}
-        onClose={onClose}
-        loading={save.isPending}
-      />
+      <ItemFormActions form={form} save={save} onSaved={onSaved} onClose={onClose} />
     </InlineFormCard>
   );
 }

@@ -10,7 +10,7 @@ import { positiveIntId } from '../../lib/ids';
 import { useQueryParam } from '../../lib/url-state';
 import { useCommunicationByPublicId, type Communication } from './api';
 import { CommunicationActivities } from './communication-activities';
-import { CommunicationForm } from './communication-form';
+import { CommunicationForm, type CommunicationFormProps } from './communication-form';
 import { LinkedWorkUnits } from './linked-work-units';
 
 export interface CommunicationDrawerProps {
@@ -80,21 +80,9 @@ export default function CommunicationDrawer({
 const TABS = ['communication', 'workunits', 'activities'] as const;
 type DrawerTab = (typeof TABS)[number];
 
-function CommunicationEditor({
-  communication,
-  tenantId,
-  canEdit,
-  canDelete,
-  onClose,
-  onCreated,
-}: {
-  communication: Communication;
-  tenantId: string;
-  canEdit: boolean;
-  canDelete: boolean;
-  onClose: () => void;
-  onCreated: (communication: Communication) => void;
-}) {
+/** A saved communication: its form and, on tabs beside it, its linked work units and its activities. */
+function CommunicationEditor(props: CommunicationFormProps & { communication: Communication }) {
+  const { communication, canEdit } = props;
   const [tabParam, setTab] = useQueryParam('tab');
   const tab: DrawerTab = TABS.find((candidate) => candidate === tabParam) ?? 'communication';
   const linked = communication.workUnits?.length ?? 0;
@@ -128,14 +116,7 @@ function CommunicationEditor({
         />
       </Tabs>
       <Box hidden={tab !== 'communication'}>
-        <CommunicationForm
-          communication={communication}
-          tenantId={tenantId}
-          canEdit={canEdit}
-          canDelete={canDelete}
-          onClose={onClose}
-          onCreated={onCreated}
-        />
+        <CommunicationForm {...props} />
       </Box>
       <Box hidden={tab !== 'workunits'}>
         <LinkedWorkUnits communication={communication} canEdit={canEdit} />

@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import {
   COMMUNICATION_STATUSES,
   COMMUNICATION_STATUS_LABELS,
+  communicationFieldsSchema,
   communicationInputSchema,
   isClosedCommunicationStatus,
   type CommunicationInput,
@@ -46,41 +47,10 @@ export function blankCommunication(tenantId: string): CommunicationInput {
   };
 }
 
+/** The communication's own values of the fields its form edits. */
 export function communicationValues(communication: Communication): CommunicationInput {
-  const {
-    title,
-    tenantId,
-    serviceManager,
-    status,
-    details,
-    customerAssistanceRequired,
-    rootCause,
-    eventStarted,
-    eventEngaged,
-    eventMitigated,
-    eventResolved,
-  } = communication;
-  const { nextUpdate, nextInternalUpdate, maximumImpact, currentImpact, impactedServices, internalBridge } =
-    communication;
-  return {
-    title,
-    tenantId,
-    serviceManager,
-    status,
-    details,
-    customerAssistanceRequired,
-    rootCause,
-    eventStarted,
-    eventEngaged,
-    eventMitigated,
-    eventResolved,
-    nextUpdate,
-    nextInternalUpdate,
-    maximumImpact,
-    currentImpact,
-    impactedServices,
-    internalBridge,
-  };
+  const fields = communicationFieldsSchema.keyof().options;
+  return Object.fromEntries(fields.map((field) => [field, communication[field]])) as CommunicationInput;
 }
 
 export interface CommunicationFormProps {

@@ -1,7 +1,7 @@
 import type { GridColDef } from '@mui/x-data-grid';
 import { workUnitSubcategoryInputSchema } from '@cfs/contracts/work-unit-settings';
 import { CellLink } from '../../components/cell-link';
-import { FormActions } from '../../components/form-actions';
+import { ItemFormActions } from '../../components/item-form';
 import { FormCheckboxField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -94,12 +94,7 @@ function SubcategoryForm({
     >
       <FormTextField control={form.control} name="name" label="Name" required autoFocus />
       <FormCheckboxField control={form.control} name="isEnabled" label="Enabled" />
-      <FormActions
-        form={form}
-        onSave={async (input) => onSaved(await save.mutateAsync(input))}
-        onClose={onClose}
-        loading={save.isPending}
-      />
+      <ItemFormActions form={form} save={save} onSaved={onSaved} onClose={onClose} />
     </InlineFormCard>
   );
 }
