@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN, PHONE_PATTERN } from './fields.js';
+import { EMAIL_PATTERN, PHONE_PATTERN, requiredText } from './fields.js';
 
 /** The access request form (spec 001 §2, §5, §7): a visitor's new account or password reset request. */
 export const ACCESS_REQUEST_FEATURE = 'I3ERequestForm';
@@ -49,7 +49,6 @@ export const ACCESS_REQUEST_MESSAGES = {
 
 const M = ACCESS_REQUEST_MESSAGES;
 const optionalText = (max: number) => z.string().trim().max(max).optional();
-const requiredText = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max);
 
 /** The form's fields with every rule of spec 001 §5; the server and the drawer check the same schema. */
 export const accessRequestFieldsSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from './fields.js';
+import { guid, requiredText } from './fields.js';
 import { SHELL_MESSAGES } from './messages.js';
 import { BLOCK_TYPES, MONITORING_LIMITS } from './monitoring.js';
 
@@ -40,7 +40,7 @@ export const CHOOSABLE_BLOCK_TYPES = [BLOCK_TYPES.numeric, BLOCK_TYPES.smallText
 /** A GUID of version 4 (random) or 5 (name-based, SHA-1), RFC 4122 variant (§5 Block ID). */
 export const V4_OR_V5_GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[45][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-const name = z.string({ error: BLOCK_MESSAGES.nameRequired }).trim().min(1, BLOCK_MESSAGES.nameRequired).max(200);
+const name = requiredText(BLOCK_MESSAGES.nameRequired, 200);
 const description = z
   .string()
   .trim()

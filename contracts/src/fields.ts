@@ -48,6 +48,13 @@ export function optionalMatching(pattern: RegExp, message: string, max: number) 
     .optional();
 }
 
+/**
+ * Required text of at most `max` characters, trimmed: missing or blank answers `message`, and
+ * longer text says how long it may be (not that it is missing).
+ */
+export const requiredText = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters.`);
+
 /** Optional text of at most `max` characters, trimmed; left out or empty, it is null. */
 export const optionalText = (max: number) =>
   z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, optionalText } from './fields.js';
+import { guid, optionalText, requiredText } from './fields.js';
 
 /** Locations (spec 002 §3 Location; §5 "name required"; §7 Locations; §8). */
 export const LOCATION_MESSAGES = {
@@ -31,7 +31,7 @@ export const locationSchema = z.object({
 export type Location = z.infer<typeof locationSchema>;
 
 export const locationInputSchema = z.object({
-  name: z.string({ error: LOCATION_MESSAGES.nameRequired }).trim().min(1, LOCATION_MESSAGES.nameRequired).max(200),
+  name: requiredText(LOCATION_MESSAGES.nameRequired, 200),
   tenantId: guid('Please choose a tenant.')
     .nullable()
     .optional()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, optionalText, URL_PATTERN } from './fields.js';
+import { guid, optionalText, URL_PATTERN, requiredText } from './fields.js';
 import {
   EXECUTABLE_TYPES,
   FLEET_LIMITS,
@@ -147,7 +147,7 @@ export const packageSchema = z.object({
 export type Package = z.infer<typeof packageSchema>;
 
 export const packageInputSchema = z.object({
-  name: z.string({ error: PACKAGE_MESSAGES.nameRequired }).trim().min(1, PACKAGE_MESSAGES.nameRequired).max(200),
+  name: requiredText(PACKAGE_MESSAGES.nameRequired, 200),
   tenantId: guid('Please choose a tenant.')
     .nullable()
     .optional()
@@ -254,6 +254,6 @@ export const packageUploadFieldsSchema = z.object({
     .max(256)
     // An empty version has its own message above.
     .refine((version) => version === '' || SEMVER_2.test(version), PACKAGE_MESSAGES.versionInvalid),
-  label: z.string({ error: PACKAGE_MESSAGES.labelRequired }).trim().min(1, PACKAGE_MESSAGES.labelRequired).max(200),
+  label: requiredText(PACKAGE_MESSAGES.labelRequired, 200),
   tenantId: z.string().optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { actionParametersInput, AUTOMATION_MESSAGES } from './automation.js';
 import { intervalSeconds, INTERVAL_PATTERN } from './device-operations.js';
-import { dbId, guid, optionalText } from './fields.js';
+import { dbId, guid, optionalText, requiredText } from './fields.js';
 import { WORK_UNIT_EVENT_TYPES } from './work-units.js';
 
 /** Protocols and their steps, the protocol actions (spec 002 §3 Protocol, Protocol action; §7 "Protocols and protocol actions"). */
@@ -34,7 +34,7 @@ export type Protocol = z.infer<typeof protocolSchema>;
 
 /** PUT v1/protocols (create) and POST v1/protocols/{id} (update). */
 export const protocolInputSchema = z.object({
-  name: z.string({ error: AUTOMATION_MESSAGES.nameRequired }).trim().min(1, AUTOMATION_MESSAGES.nameRequired).max(200),
+  name: requiredText(AUTOMATION_MESSAGES.nameRequired, 200),
   description: optionalText(2000),
   tenantId: guid('Please choose a tenant.')
     .nullable()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_GROUP_BY } from './notification-policy.js';
 import { formatInterval, intervalSeconds, INTERVAL_PATTERN } from './device-operations.js';
-import { guid } from './fields.js';
+import { guid, requiredText } from './fields.js';
 import {
   CONDITION_TYPES,
   LEFT_OPERANDS,
@@ -219,7 +219,7 @@ export const lifetimeSchema = z
  */
 export const ruleInputSchema = z
   .object({
-    name: z.string({ error: RULE_MESSAGES.nameRequired }).trim().min(1, RULE_MESSAGES.nameRequired).max(200),
+    name: requiredText(RULE_MESSAGES.nameRequired, 200),
     description: z
       .string()
       .trim()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from './fields.js';
+import { guid, requiredText } from './fields.js';
 import {
   TENANT_MESSAGES,
   VERSION_POLICY_DAYS_MESSAGE,
@@ -48,7 +48,7 @@ export type Tenant = z.infer<typeof tenantSchema>;
 
 /** Create (PUT v1/tenants) and update (POST v1/tenants/{id}) bodies. */
 export const tenantInputSchema = z.object({
-  name: z.string({ error: TENANT_MESSAGES.nameRequired }).trim().min(1, TENANT_MESSAGES.nameRequired).max(200),
+  name: requiredText(TENANT_MESSAGES.nameRequired, 200),
   internalNotificationEmailAddress: z
     .union([z.email(TENANT_MESSAGES.invalidEmail), z.literal('')])
     .nullable()
@@ -84,7 +84,7 @@ export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionInputSchema = z.object({
   tenantId: guid('Please choose a tenant.'),
-  name: z.string({ error: TENANT_MESSAGES.nameRequired }).trim().min(1, TENANT_MESSAGES.nameRequired).max(200),
+  name: requiredText(TENANT_MESSAGES.nameRequired, 200),
 });
 export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
 

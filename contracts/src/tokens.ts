@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid } from './fields.js';
+import { guid, requiredText } from './fields.js';
 
 /** API tokens of a tenant (spec 001 §3 Token grant; §4 Token; §5; §7 Tokens; §8). */
 export const TOKEN_MESSAGES = {
@@ -43,7 +43,7 @@ export const tokenStatus = (grant: Pick<TokenGrant, 'revokedOn'>): 'Active' | 'R
 
 export const tokenCreateSchema = z.object({
   tenantId: guid('Please choose a tenant.'),
-  name: z.string({ error: TOKEN_MESSAGES.nameRequired }).trim().min(1, TOKEN_MESSAGES.nameRequired).max(200),
+  name: requiredText(TOKEN_MESSAGES.nameRequired, 200),
   description: z.string().max(2000).nullable().optional(),
   lifetimeYears: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], {
     error: TOKEN_MESSAGES.lifetimeRequired,
