@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
+import { searchClause } from '@cfs/contracts/values/odata';
+import { WORK_UNIT_SEARCH_FIELDS } from '@cfs/contracts/values/work-units';
 import { tenantEntity } from '../../server/src/areas/tenants/resource.js';
 import { ALL_TENANTS } from '../../server/src/auth/tenant-scope.js';
 import { buildListSql } from '../../server/src/odata/list-query-sql.js';
@@ -227,27 +229,6 @@ console.log(
   `${portal.label}; ${TENANTS} tenants and ${WORK_UNITS} work units loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
 );
 
-/**
- * The work units grid's search box as it sends a term (web: `searchClause` over
- * `WORK_UNIT_SEARCH_FIELDS`): contains over every searched text field and the tenant's name,
- * OR-ed, and the id when the term is a number.
- */
-function workUnitSearch(term: string): string {
-  const texts = [
-    'title',
-    'referenceId',
-    'description',
-    'tenant/name',
-    'assignedTo',
-    'stakeHolderFullName',
-    'stakeHolderPhoneNumber',
-    'stakeHolderEmailAddress',
-  ];
-  const clauses = texts.map((path) => `contains(tolower(${path}),'${term.toLowerCase().replaceAll("'", "''")}')`);
-  if (/^\d+$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${term}`);
-  return `(${clauses.join(' or ')})`;
-}
-
 const listPath = (resource: string, query: Record<string, string>) =>
   `/v1/${resource}?${new URLSearchParams(query).toString()}`;
 
@@ -463,7 +444,10 @@ async function workUnits(portal: BenchPortal): Promise<void> {
   // The default list with the search box filled in, as the grid sends it: "unit 4242" holds a word
   // every generated title has; "4242" is a number, so the id is searched too.
   for (const term of ['unit 4242', '4242']) {
-    const search = await p50(admin, { ...defaultList, $filter: `${defaultList.$filter} and ${workUnitSearch(term)}` });
+    const search = await p50(admin, {
+      ...defaultList,
+      $filter: `${defaultList.$filter} and ${searchClause(term, false, WORK_UNIT_SEARCH_FIELDS)}`,
+    });
     record({
       name: `work units search "${term}" (the grid's OR over every search field)`,
       value: search,

@@ -4,6 +4,8 @@ import { hashPassword } from '../src/auth/passwords.js';
 import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import type { EnrolmentResult } from '@cfs/contracts/agent';
 import { WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { MATCH_NOTHING, searchClause } from '@cfs/contracts/values/odata';
+import { WORK_UNIT_SEARCH_FIELDS } from '@cfs/contracts/values/work-units';
 import { BASE_ROLES } from '../src/db/seed.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
@@ -49,28 +51,9 @@ export async function createCategoryAs(
   );
 }
 
-/**
- * The work units grid's search box as it sends a term (web: `searchClause` over
- * `WORK_UNIT_SEARCH_FIELDS`): case-insensitive contains over the text fields, or equality with
- * Exact Match, and the id when the text is a number, OR-ed.
- */
+/** The work units grid's search box as it sends a term: `searchClause` over `WORK_UNIT_SEARCH_FIELDS`. */
 export function workUnitSearch(term: string, exactMatch = false): string {
-  const texts = [
-    'title',
-    'referenceId',
-    'description',
-    'tenant/name',
-    'assignedTo',
-    'stakeHolderFullName',
-    'stakeHolderPhoneNumber',
-    'stakeHolderEmailAddress',
-  ];
-  const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
-  const clauses = texts.map((path) =>
-    exactMatch ? `${path} eq ${quoted(term)}` : `contains(tolower(${path}),${quoted(term.toLowerCase())})`,
-  );
-  if (/^-?\d+(\.\d+)?$/.test(term)) clauses.splice(5, 0, `workUnitId eq ${Number(term)}`);
-  return `(${clauses.join(' or ')})`;
+  return searchClause(term, exactMatch, WORK_UNIT_SEARCH_FIELDS) ?? MATCH_NOTHING;
 }
 
 /* Devices --------------------------------------------------------------------------------------

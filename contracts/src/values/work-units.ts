@@ -1,4 +1,5 @@
 import type { WorkUnitFields } from '../work-units.js';
+import type { SearchField } from './odata.js';
 
 /** Work units (spec 001 §2 Work units list/panel, §3 Work unit, §4, §5, §7 Work units, §8, §9). */
 export const WORK_UNIT_STATES = {
@@ -208,3 +209,19 @@ export const RESOLUTION_CENTER_MESSAGES = {
 /** Resolved, Closed and Canceled show "Done", the others "Active" (spec 001 §4). */
 export const resolutionCenterStatus = (stateId: number): 'Active' | 'Done' =>
   FINISHED_STATES.includes(stateId) ? 'Done' : 'Active';
+
+/**
+ * The work units grid's searched fields (spec 001 §2): its texts, the tenant's name, and the id only
+ * when the text is a number. The server indexes the texts (migration 0010).
+ */
+export const WORK_UNIT_SEARCH_FIELDS = [
+  'title',
+  'referenceId',
+  'description',
+  'tenant/name',
+  'assignedTo',
+  { path: 'workUnitId', kind: 'number' },
+  'stakeHolderFullName',
+  'stakeHolderPhoneNumber',
+  'stakeHolderEmailAddress',
+] as const satisfies readonly SearchField[];

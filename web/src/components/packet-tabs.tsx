@@ -8,7 +8,7 @@ import type { PacketHistory } from '@cfs/contracts/packets';
 import { ApiError, apiGet } from '../lib/api-client';
 import { pathId } from '../lib/ids';
 import { skipTokenOf } from '../lib/list-query';
-import { quote } from '../lib/odata-literal';
+import { quote } from '@cfs/contracts/values/odata';
 import {
   EntityHistory,
   HISTORY_PAGE_SIZE,

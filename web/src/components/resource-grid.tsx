@@ -13,6 +13,7 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import type { SearchField } from '@cfs/contracts/values/odata';
 import { apiDownload, isReportedByClient } from '../lib/api-client';
 import { fetchList, listQueryKey } from '../lib/list-api';
 import { useLiveQueries } from '../lib/live';
@@ -25,7 +26,6 @@ import {
   type FieldSpec,
   type ListParams,
   type ListResource,
-  type SearchField,
 } from '../lib/list-query';
 import { useToast } from '../lib/toast';
 import type { ListStateApi } from '../lib/url-state';

@@ -3,7 +3,7 @@ import type { Packet, PacketHistory } from '@cfs/contracts/packets';
 import { apiGet } from '../lib/api-client';
 import { isGuid, pathId } from '../lib/ids';
 import { listItemQueryOptions } from '../lib/list-api';
-import { guidLiteral } from '../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 
 export const PACKETS_PATH = '/v1/packets';
 /** Rows of history the packet view shows under the latest packet. */

@@ -7,7 +7,7 @@ import {
   literal,
   MINUTE_REMAINDER_MS,
   quote,
-} from './odata-literal';
+} from '@cfs/contracts/values/odata';
 import { isGuid } from './ids';
 
 /**

@@ -1,3 +1,4 @@
+import { isGuid } from '@cfs/contracts/values/odata';
 import { ApiError } from './api-client';
 
 /**
@@ -11,14 +12,11 @@ import { ApiError } from './api-client';
  *   apiGet<Tenant>(`/v1/tenants(${pathId(tenantId)})`);
  */
 
-const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** At most 15 digits: always a safe integer. */
 const POSITIVE_INT_PATTERN = /^[1-9]\d{0,14}$/;
 
 /** Whether the text is a GUID, exactly (a caller holding typed text trims it first). */
-export function isGuid(text: string | null | undefined): text is string {
-  return typeof text === 'string' && GUID_PATTERN.test(text);
-}
+export { isGuid };
 
 /** A positive whole number from the address (`?workUnitId=42`, `?page=2`), or null for anything else. */
 export function positiveIntId(text: string | null | undefined): number | null {

@@ -1,7 +1,13 @@
 import { EXPORT_ALL_ROWS } from '@cfs/contracts/constants';
-import { isGuid } from './ids';
 import { filterClause } from './grid-filter';
-import { guidLiteral, isNumberText, isPropertyPath, quote } from './odata-literal';
+import {
+  guidLiteral,
+  isGuid,
+  isPropertyPath,
+  MATCH_NOTHING,
+  searchClause,
+  type SearchField,
+} from '@cfs/contracts/values/odata';
 
 /**
  * One list contract for every resource (STYLE "One list contract"): a screen holds
@@ -77,9 +83,6 @@ export interface FieldSpec {
   conditions?: Readonly<Record<string, (now: Date) => string>>;
 }
 
-/** A searched field: a text field's path, or a path with its kind. */
-export type SearchField = string | { path: string; kind: 'string' | 'number' | 'guid' };
-
 export interface ListResource {
   /** Fields the search box looks in (OR-ed). */
   searchFields?: readonly SearchField[];
@@ -103,38 +106,6 @@ export type ODataParams = {
   $expand?: string;
   $select?: string;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Search
-
-/** Matches nothing: a search with no field that can hold the text must not list every row. */
-export const MATCH_NOTHING = 'false';
-
-/**
- * The search box across the resource's search fields, OR-ed: texts by case-insensitive contains
- * (or equality with Exact Match); numbers exactly, and only when the text is a number; GUIDs
- * only when the text is a GUID.
- */
-export function searchClause(search: string, exactMatch: boolean, fields: readonly SearchField[]): string | undefined {
-  const text = search.trim();
-  if (text === '' || fields.length === 0) return undefined;
-  const clauses: string[] = [];
-  for (const field of fields) {
-    const { path, kind } = typeof field === 'string' ? { path: field, kind: 'string' as const } : field;
-    if (!isPropertyPath(path)) continue;
-    if (kind === 'number') {
-      if (isNumberText(text)) clauses.push(`${path} eq ${Number(text)}`);
-    } else if (kind === 'guid') {
-      if (isGuid(text)) clauses.push(`${path} eq ${guidLiteral(text)}`);
-    } else if (exactMatch) {
-      clauses.push(`${path} eq ${quote(text)}`);
-    } else {
-      clauses.push(`contains(tolower(${path}),${quote(text.toLowerCase())})`);
-    }
-  }
-  if (clauses.length === 0) return MATCH_NOTHING;
-  return clauses.length === 1 ? clauses[0] : `(${clauses.join(' or ')})`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Tenant scope

@@ -1,6 +1,7 @@
 import { defineResource, type FieldDef, type Resource } from '../../odata/resource.js';
 import { tenantReference, workUnitTypeReference } from '../../odata/references.js';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/work-units';
+import { WORK_UNIT_SEARCH_FIELDS } from '@cfs/contracts/values/work-units';
 import { FIELD_COLUMNS, FIELD_TYPES } from './document.js';
 import { serviceLevelClockRelations } from '../../engines/servicelevels/clock-resource.js';
 
@@ -25,19 +26,16 @@ const subcategoryReference = defineResource({
   fields: { workUnitSubcategoryId: { type: 'integer' }, name: { type: 'string' } },
 });
 
+/** A searched field of the grid that is a text column of the unit's own. */
+type SearchText = Exclude<Extract<(typeof WORK_UNIT_SEARCH_FIELDS)[number], string>, `${string}/${string}`>;
+
 /**
- * The grid's searched text fields of a unit (web: WORK_UNIT_SEARCH_FIELDS) as migration 0010 indexes
+ * The grid's searched text fields of a unit (`WORK_UNIT_SEARCH_FIELDS`) as migration 0010 indexes
  * them; its tenant/name is found through the tenants' own index, its workUnitId through the key.
  */
-export const WORK_UNIT_SEARCH_TEXTS = [
-  'title',
-  'referenceId',
-  'description',
-  'assignedTo',
-  'stakeHolderFullName',
-  'stakeHolderPhoneNumber',
-  'stakeHolderEmailAddress',
-] as const;
+export const WORK_UNIT_SEARCH_TEXTS: readonly SearchText[] = WORK_UNIT_SEARCH_FIELDS.filter(
+  (field): field is SearchText => typeof field === 'string' && !field.includes('/'),
+);
 
 /** GET v1/workunits: the grid's fields, search fields and expansions (spec 001 §2, §7). */
 export const workUnitsResource = defineResource({

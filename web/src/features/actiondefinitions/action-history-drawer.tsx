@@ -1,7 +1,7 @@
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
 import { SideDrawer } from '../../components/side-drawer';
 import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useActionDefinition } from './api';
 import { ActionHistoryList } from './action-history-list';
 

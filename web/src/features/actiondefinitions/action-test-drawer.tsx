@@ -11,7 +11,7 @@ import ClearIcon from '@mui/icons-material/Clear';
 import { MAX_TEST_PAIRS, parameterNames } from '@cfs/contracts/action-definitions';
 import { SideDrawer } from '../../components/side-drawer';
 import { isGuid } from '../../lib/ids';
-import { quote } from '../../lib/odata-literal';
+import { quote } from '@cfs/contracts/values/odata';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useTestActionDefinition, type ActionDefinition } from './api';
 import { canAddTestPair, testBody, type TestPair } from './action-definition-values';

@@ -17,7 +17,7 @@ import type { JsonOf } from '../../lib/json-types';
 import { fetchList, listQueryKey } from '../../lib/list-api';
 import { useLiveQueries } from '../../lib/live';
 import { type ODataParams } from '../../lib/list-query';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 export const BLOCKS_PATH = '/v1/blocks';

@@ -11,7 +11,7 @@ import { Timeline, entityTimelinePath } from '../../components/timeline';
 import { RuleMatchesTable } from '../../components/rule-matches-table';
 import { SideDrawer } from '../../components/side-drawer';
 import { pathId } from '../../lib/ids';
-import { quote } from '../../lib/odata-literal';
+import { quote } from '@cfs/contracts/values/odata';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useQueryParam } from '../../lib/url-state';
 import { BLOCKS_PATH, useBlock, useBlockHistory, useBlockLogs } from './api';

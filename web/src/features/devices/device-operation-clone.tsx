@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { DEVICE_OPERATION_MESSAGES } from '@cfs/contracts/device-operations';
 import { listQueryOptions } from '../../lib/list-api';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { DEVICES_PATH, type Device } from './api';
 import { DEVICE_OPERATIONS_PATH, useCloneDeviceOperations, type DeviceOperation } from './device-operation-api';
 

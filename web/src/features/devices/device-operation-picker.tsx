@@ -7,8 +7,7 @@ import { FLEET_POLLING_MS, INSTALL_STATUSES, OPERATION_TYPES, OPERATION_TYPE_PER
 import { usePermissions } from '../../auth/session-data';
 import { CellLink } from '../../components/cell-link';
 import { ResourceGrid } from '../../components/resource-grid';
-import { MATCH_NOTHING } from '../../lib/list-query';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral, MATCH_NOTHING } from '@cfs/contracts/values/odata';
 import { useListState } from '../../lib/url-state';
 import { useDeviceInstallations, type Device } from './api';
 import { availableOperationsPath, type AvailableOperation, type Operation } from './device-operation-api';

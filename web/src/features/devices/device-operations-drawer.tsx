@@ -22,7 +22,7 @@ import { actionsColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useNow } from '../../lib/use-now';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { useDevice, type Device } from './api';

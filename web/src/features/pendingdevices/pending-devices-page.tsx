@@ -16,7 +16,7 @@ import { ResourceGrid } from '../../components/resource-grid';
 import { useRowSelection } from '../../components/row-selection';
 import { isGuid } from '../../lib/ids';
 import { andFilters } from '../../lib/list-query';
-import { dateTimeLiteral, guidLiteral } from '../../lib/odata-literal';
+import { dateTimeLiteral, guidLiteral } from '@cfs/contracts/values/odata';
 import { PageHeader } from '../../lib/page-header';
 import { useNow } from '../../lib/use-now';
 import { useTenantId } from '../../lib/use-tenant-id';

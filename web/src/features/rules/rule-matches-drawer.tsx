@@ -5,7 +5,7 @@ import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_LIST } from '@cfs/contracts/rule-matches';
 import { RuleMatchesTable } from '../../components/rule-matches-table';
 import { SideDrawer } from '../../components/side-drawer';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useRule } from './api';
 
 /** A rule's matches (spec 002 §2, §9): 100 a page, latest expiry first, refreshed every 30 s; `?ruleMatchesId=`. */

@@ -14,7 +14,7 @@ import { InlineFormCard, useInlineEditor } from '../../components/inline-editor'
 import { SideDrawer } from '../../components/side-drawer';
 import { ApiError, apiGet } from '../../lib/api-client';
 import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { SUBSCRIPTIONS_PATH, useSaveSubscription, useTenant, type Subscription } from './api';
 

@@ -12,7 +12,7 @@ import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, pathId, positiveIntId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey, listQueryOptions } from '../../lib/list-api';
-import { guidLiteral, literal } from '../../lib/odata-literal';
+import { guidLiteral, literal } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 /** Work unit communications (spec 001 §2 "Work Unit Communications", §7 Communications). */

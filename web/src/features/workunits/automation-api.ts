@@ -5,7 +5,7 @@ import { apiGet, apiSend } from '../../lib/api-client';
 import { isGuid, pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryOptions } from '../../lib/list-api';
-import { guidLiteral } from '../../lib/odata-literal';
+import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 /** A work unit's protocol, its manual actions and their triggers (spec 001 §2 Pending Actions, §3 Manual action, §7). */

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { listItemQueryOptions } from '../../lib/list-api';
-import { literal } from '../../lib/odata-literal';
+import { literal } from '@cfs/contracts/values/odata';
 import { PROTOCOLS_PATH, useManualActions, type ProtocolOption } from './automation-api';
 import { ManualActionCard } from './pending-actions-tab';
 

@@ -19,7 +19,7 @@ import { MONITORING_LIMITS } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_LIST } from '@cfs/contracts/rule-matches';
 import { CellLink } from '../../components/cell-link';
 import { RuleMatchesTable } from '../../components/rule-matches-table';
-import { quote } from '../../lib/odata-literal';
+import { quote } from '@cfs/contracts/values/odata';
 import type { WorkUnitSummary } from './api';
 import { useRelatedTab } from './use-related-tab';
 import { noRelatedText, relationTypeLabel, WORK_UNIT_RELATION } from './work-unit-display';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINISHED_STATES } from '@cfs/contracts/values/work-units';
+import { FINISHED_STATES, WORK_UNIT_SEARCH_FIELDS } from '@cfs/contracts/values/work-units';
 import { toODataParams } from '../../lib/list-query';
 import { applyListChange, BASE_LIST_STATE, type ListState } from '../../lib/list-state';
 import {
@@ -12,7 +12,6 @@ import {
   removeChip,
   setChip,
   WORK_UNIT_FIELDS,
-  WORK_UNIT_SEARCH_FIELDS,
   workUnitsFixedFilter,
 } from './work-unit-filters';
 

@@ -68,19 +68,6 @@ export const WORK_UNIT_FIELDS: Readonly<Record<string, FieldSpec>> = {
   workUnitType: { path: 'workUnitType/name' },
 };
 
-/** The spec's searched fields; the id only when the text is a number. */
-export const WORK_UNIT_SEARCH_FIELDS = [
-  'title',
-  'referenceId',
-  'description',
-  'tenant/name',
-  'assignedTo',
-  { path: 'workUnitId', kind: 'number' },
-  'stakeHolderFullName',
-  'stakeHolderPhoneNumber',
-  'stakeHolderEmailAddress',
-] as const;
-
 /** The values a chip holds (numbers or GUID texts). */
 export function chipValues(item: FilterItem | undefined): ChipValue[] {
   if (!item || !Array.isArray(item.value)) return [];

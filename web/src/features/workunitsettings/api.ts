@@ -11,7 +11,7 @@ import { apiSend } from '../../lib/api-client';
 import { pathId } from '../../lib/ids';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey } from '../../lib/list-api';
-import { literal } from '../../lib/odata-literal';
+import { literal } from '@cfs/contracts/values/odata';
 import { lookupKeys } from '../../lib/lookups';
 import { useApiMutation } from '../../lib/mutations';
 
