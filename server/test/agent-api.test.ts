@@ -10,8 +10,8 @@ import { hashCredential } from '../src/auth/machine-callers.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { fileStoreOf } from '../src/files/content-store.js';
 import { createTenantAs, createTokenAs } from './factories.js';
-import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
-import { isAlive, until } from './processes.js';
+import { bearer, createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+import { fromSources, isAlive, until } from './processes.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -20,8 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await portal?.close();
 });
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function enrolWith(token: string, agentKey: string, machineName = 'agent-host') {
   return portal.app.inject({
@@ -693,18 +691,8 @@ describe('the demo agent', () => {
     const address = await portal.app.listen({ port: 0, host: '127.0.0.1' });
     const holder = spawn(
       process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        path.join(import.meta.dirname, 'fixtures', 'hold-demo-agent.ts'),
-        address,
-        demo.dataDir,
-        demo.token,
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      fromSources(path.join(import.meta.dirname, 'fixtures', 'hold-demo-agent.ts'), address, demo.dataDir, demo.token),
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let agentPid: number | undefined;
     try {

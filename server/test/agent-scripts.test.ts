@@ -21,7 +21,7 @@ import {
 import { insertPackageWithOperation } from './fleet-factories.js';
 import { promoteRealAgent } from './agent-enrolment.js';
 import { createListeningPortal, type TestPortal } from './harness.js';
-import { repositoryRoot, until } from './processes.js';
+import { agentProgram, fromSources, until } from './processes.js';
 import { multipart } from './upload-helpers.js';
 
 /*
@@ -60,11 +60,8 @@ beforeAll(async () => {
   const machineName = `scripts-${unique()}`;
   agent = spawn(
     process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      path.join(repositoryRoot, 'agent', 'src', 'main.ts'),
+    fromSources(
+      agentProgram,
       'run',
       '--portal',
       portal.origin,
@@ -74,7 +71,7 @@ beforeAll(async () => {
       machineName,
       '--script-allow',
       ALLOWED,
-    ],
+    ),
     { env: { ...process.env, CFS_AGENT_TOKEN: token, CFS_AGENT_POLL_MS: '200' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const keep = (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean));

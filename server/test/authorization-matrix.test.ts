@@ -25,7 +25,7 @@ import {
 } from './factories.js';
 import { insertPackageWithOperation } from './fleet-factories.js';
 import { reportFigures } from './figures.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { bearer, createTestPortal, type TestPortal } from './harness.js';
 import {
   BODIES,
   MULTIPART,
@@ -136,8 +136,6 @@ const isTenantBound = (route: ProbedRoute) => {
   const key = `${route.method} ${route.url}`;
   return !NOT_TENANT_BOUND.has(key) && (/:\w+/.test(route.url) || route.method !== 'GET' || key in QUERIES);
 };
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function userCaller(
   name: string,

@@ -9,7 +9,7 @@ import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.
 import { parseListQuery } from '../src/odata/list-query.js';
 import { createBlockAs, createStaffedTenant, createSubscriptionAs, createTokenAs } from './factories.js';
 import { insertDevice } from './fleet-factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { auditTrail, createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 let contosoToken: string;
@@ -144,12 +144,7 @@ describe('creating, editing and deleting a block', () => {
     });
     const read = await portal.as('operator', { method: 'GET', url: `/v1/blocks/${block.blockId}` });
     expect(read.json()).toMatchObject({ name: 'Lab sensor', description: 'Temperature' });
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select('action')
-      .where('entity_type', '=', 'block')
-      .where('entity_id', '=', block.blockId)
-      .execute();
+    const audit = await auditTrail(portal.db, 'block', block.blockId);
     expect(audit.map((row) => row.action)).toEqual(['create']);
   });
 

@@ -10,7 +10,7 @@ import { WORK_UNIT_STATES } from '@cfs/contracts/work-units';
 import { poamTask } from '../src/areas/compliance/poam.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { createStaffedTenant, unique } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { auditTrail, createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 let low: ControlSet;
@@ -204,13 +204,7 @@ describe('control status transitions (spec 002 §4)', () => {
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toEqual({ message: 'Control Status successfully deleted.' });
     expect((await week('operator', DEMO.contoso, '2026-01-04')).has('AC-6')).toBe(false);
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select('action')
-      .where('entity_type', '=', 'controlStatus')
-      .where('entity_id', '=', status.id)
-      .orderBy('audit_event_id')
-      .execute();
+    const audit = await auditTrail(portal.db, 'controlStatus', status.id);
     expect(audit.map((row) => row.action)).toEqual(['create', 'update', 'update', 'delete']);
   });
 

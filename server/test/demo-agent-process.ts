@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { prepareDemoAgent, runDemoAgent } from '../src/areas/agent/demo-agent.js';
 import type { TestPortal } from './harness.js';
-import { repositoryRoot } from './processes.js';
+import { agentProgram, fromSources } from './processes.js';
 
 export interface RunningDemoAgent {
   /** The demo agent's own data folder. */
@@ -32,14 +31,11 @@ export async function startDemoAgent(
   const saved = Object.entries(settings).map(([name]) => [name, process.env[name]] as const);
   Object.assign(process.env, settings);
   const output: string[] = [];
-  const stopAgent = runDemoAgent(
-    [process.execPath, '--conditions=source', '--import', 'tsx', path.join(repositoryRoot, 'agent', 'src', 'main.ts')],
-    {
-      server: portal.origin,
-      ...demo,
-      log: (line) => void output.push(line),
-    },
-  );
+  const stopAgent = runDemoAgent([process.execPath, ...fromSources(agentProgram)], {
+    server: portal.origin,
+    ...demo,
+    log: (line) => void output.push(line),
+  });
   return {
     dataDir: demo.dataDir,
     output,

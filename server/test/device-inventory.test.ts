@@ -3,7 +3,7 @@ import { INVENTORY_LIMITS, INVENTORY_MESSAGES, type AgentInventory } from '@cfs/
 import type { DeviceInventory } from '@cfs/contracts/devices';
 import type { InstalledSoftwareRow } from '@cfs/contracts/software';
 import { createEnrolledDevice, createUserIn, unique } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { bearer, createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -12,8 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await portal?.close();
 });
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 const report = (software: AgentInventory['software'], os: Partial<AgentInventory['os']> = {}): AgentInventory => ({
   hardware: {

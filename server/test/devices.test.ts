@@ -15,7 +15,7 @@ import { DEMO } from '../src/db/demo-ids.js';
 import { buildListSql, executeListStatement } from '../src/odata/list-query-sql.js';
 import { parseListQuery, type ListQueryInput } from '../src/odata/list-query.js';
 import { createDevice } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { auditTrail, createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -165,12 +165,7 @@ describe('editing a device', () => {
       subscriptionId: DEMO.contosoStaging,
       description: 'A device',
     });
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select(['action', 'changes'])
-      .where('entity_type', '=', 'device')
-      .where('entity_id', '=', device.deviceId)
-      .execute();
+    const audit = await auditTrail(portal.db, 'device', device.deviceId);
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit[0]?.changes)).toContain('Renamed device');
   });

@@ -27,6 +27,20 @@ export interface TestPortal {
   close(): Promise<void>;
 }
 
+/** The Authorization header that carries a bearer token: an API token, a device's credential, an access token. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The change history of one entity, oldest first: each action and what it changed (src/audit/audit.ts). */
+export function auditTrail(db: Db, entityType: string, entityId: string) {
+  return db
+    .selectFrom('audit_event')
+    .select(['action', 'changes'])
+    .where('entity_type', '=', entityType)
+    .where('entity_id', '=', entityId)
+    .orderBy('audit_event_id')
+    .execute();
+}
+
 /** The embedded provider's keys, made once per test worker (keys.ts). */
 let providerKeys: Promise<string> | undefined;
 

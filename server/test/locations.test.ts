@@ -3,7 +3,7 @@ import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import { createLocationAs, createTenantAs, unique } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { auditTrail, createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 /** A shared location, one of Contoso's (the operator's) and one of Fabrikam's (operator2's), made here. */
@@ -86,13 +86,7 @@ describe('locations', () => {
       tenantId: DEMO.contoso,
       createdBy: 'operator',
     });
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select(['action', 'changes'])
-      .where('entity_type', '=', 'location')
-      .where('entity_id', '=', locationId)
-      .orderBy('audit_event_id')
-      .execute();
+    const audit = await auditTrail(portal.db, 'location', locationId);
     expect(audit.map((row) => row.action)).toEqual(['create', 'update']);
     expect(audit[1]?.changes).toMatchObject({ name: { from: 'Branch Office', to: 'Branch Office North' } });
   });

@@ -10,7 +10,7 @@ import { scoped } from '../src/db/scoped.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { removeFiles } from '../src/areas/packages/versions.js';
 import { fileStoreOf, storedPath } from '../src/files/content-store.js';
-import { createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
+import { auditTrail, createTestPortal, openSecondInstance, type TestPortal } from './harness.js';
 import { filesUnder, multipart } from './upload-helpers.js';
 
 let portal: TestPortal;
@@ -112,15 +112,7 @@ const insertDeviceOperation = (tenantId: string, deviceId: string, operationId: 
 
 /** The actions of a package's change history, oldest first. */
 const historyOf = async (packageId: string) =>
-  (
-    await portal.db
-      .selectFrom('audit_event')
-      .select('action')
-      .where('entity_type', '=', 'package')
-      .where('entity_id', '=', packageId)
-      .orderBy('audit_event_id')
-      .execute()
-  ).map((row) => row.action);
+  (await auditTrail(portal.db, 'package', packageId)).map((row) => row.action);
 
 const metricOperation = {
   name: 'Queue Depth',

@@ -12,6 +12,22 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 /** The repository's root, where the built server (server/dist) lives. */
 export const repositoryRoot = path.resolve(import.meta.dirname, '..', '..');
 
+/**
+ * Node's arguments that run a TypeScript file of the repository from its sources (the workspace
+ * packages' `source` condition, tsx), as `npm run dev` runs the server: `spawn(process.execPath,
+ * fromSources(file, ...args))`.
+ */
+export const fromSources = (file: string, ...args: string[]): string[] => [
+  '--conditions=source',
+  '--import',
+  'tsx',
+  file,
+  ...args,
+];
+
+/** The device agent's program, run from its sources by `fromSources`. */
+export const agentProgram = path.join(repositoryRoot, 'agent', 'src', 'main.ts');
+
 /** A TCP port of 127.0.0.1 free at the moment of asking, for a server whose address must be known before it starts. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -70,15 +86,7 @@ export function spawnFixtureWorker(
 ): { child: ChildProcess; ready: Promise<ChildProcess> } {
   const child = spawn(
     process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      path.join(import.meta.dirname, 'fixtures', 'job-worker.ts'),
-      databaseUrl,
-      String(leaseMs),
-      task,
-    ],
+    fromSources(path.join(import.meta.dirname, 'fixtures', 'job-worker.ts'), databaseUrl, String(leaseMs), task),
     {
       env: { ...process.env, WORKER_ID: workerId },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -98,7 +106,7 @@ export function spawnFixtureWorker(
  */
 export function spawnPortal(env: Record<string, string>): TestProcess {
   return track(
-    spawn(process.execPath, ['--conditions=source', '--import', 'tsx', path.join('server', 'src', 'main.ts')], {
+    spawn(process.execPath, fromSources(path.join('server', 'src', 'main.ts')), {
       cwd: repositoryRoot,
       env: { ...process.env, LOG_LEVEL: 'warn', DEMO_AGENT: 'false', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

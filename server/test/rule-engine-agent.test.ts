@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { RULE_ENGINE_TASKS } from '../src/engines/rules/tasks.js';
 import { unique } from './factories.js';
 import { createTestPortal, type TestPortal } from './harness.js';
+import { agentProgram, fromSources, repositoryRoot } from './processes.js';
 import { entityIs, green, incident, metric, red } from './rule-factories.js';
 
 /**
@@ -23,7 +23,6 @@ import { entityIs, green, incident, metric, red } from './rule-factories.js';
  * instead of waiting its five minutes out. On the way, a restart asked for through the API reaches
  * the running agent at once (its configuration call is held until something changes).
  */
-const root = path.resolve(import.meta.dirname, '..', '..');
 let portal: TestPortal;
 let agent: ChildProcess | undefined;
 let stopWorker: (() => Promise<void>) | undefined;
@@ -91,18 +90,9 @@ describe('the demo agent and a threshold rule', () => {
     const address = portal.app.server.address() as AddressInfo;
     agent = spawn(
       process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        path.join(root, 'agent', 'src', 'main.ts'),
-        '--portal',
-        `http://127.0.0.1:${address.port}`,
-        '--data',
-        prepared!.dataDir,
-      ],
+      fromSources(agentProgram, '--portal', `http://127.0.0.1:${address.port}`, '--data', prepared!.dataDir),
       {
-        cwd: root,
+        cwd: repositoryRoot,
         env: { ...process.env, CFS_AGENT_TOKEN: prepared!.token },
         stdio: ['ignore', 'pipe', 'pipe'],
       },

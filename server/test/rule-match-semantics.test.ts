@@ -16,7 +16,17 @@ import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { windowTask } from '../src/engines/rules/window.js';
 import type { TestPortal } from './harness.js';
-import { green, liveMatch, metric, MINUTE, postPackets, red, testedSubject, withRulePortal } from './rule-factories.js';
+import {
+  green,
+  liveMatch,
+  metric,
+  MINUTE,
+  postPackets,
+  red,
+  runPendingJobs,
+  testedSubject,
+  withRulePortal,
+} from './rule-factories.js';
 
 let portal: TestPortal;
 let token: string;
@@ -86,26 +96,6 @@ function replay(plan: Scenario, start: number, rule: MatchLifetime): { matches: 
   return { matches, end };
 }
 
-/** Runs the pending window jobs, as a worker would (each as of the time of the batch that enqueued it). */
-async function runWindowJobs() {
-  const jobs = await portal.db
-    .selectFrom('job')
-    .select(['job_id', 'key', 'payload'])
-    .where('task', '=', windowTask.name)
-    .where('state', '=', 'pending')
-    .orderBy('job_id')
-    .execute();
-  for (const job of jobs) {
-    await windowTask.perform(windowTask.payload.parse(job.payload), {
-      db: portal.db,
-      jobId: Number(job.job_id),
-      key: job.key,
-      attempt: 1,
-    });
-    await portal.db.updateTable('job').set({ state: 'done' }).where('job_id', '=', job.job_id).execute();
-  }
-}
-
 const post = (packets: unknown[]) => postPackets(portal, token, packets);
 
 /**
@@ -128,7 +118,8 @@ async function playLive(plan: Scenario, start: number, field: string, entities: 
           message: { Properties: { BlockName: `Host ${subject}` }, Metrics: { [field]: holds ? 90 : 10 } },
         })),
       );
-      if (plan.history) await runWindowJobs();
+      // The window jobs, as a worker would run them (each as of the time of the batch that enqueued it).
+      if (plan.history) await runPendingJobs(portal.db, [windowTask]);
     }
     const end = at + plan.tailMs;
     await expireMatches(portal.db, new Date(end));

@@ -5,7 +5,7 @@ import { ALL_TENANTS } from '../src/auth/tenant-scope.js';
 import { DEMO } from '../src/db/demo-ids.js';
 import { scoped } from '../src/db/scoped.js';
 import { createActionDefinitionAs, createDevice, createStaffedTenant, createTokenAs, unique } from './factories.js';
-import { createTestPortal, type TestPortal } from './harness.js';
+import { auditTrail, createTestPortal, type TestPortal } from './harness.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
@@ -109,12 +109,7 @@ describe('rules: create, read, update', () => {
     expect(stored.match_lifetime_seconds).toBe(5400);
     const read = await portal.as('operator', { method: 'GET', url: `/v1/rules/${rule.ruleId}` });
     expect(read.json()).toMatchObject({ name: 'Disk almost full', createdBy: 'operator' });
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select(['action', 'changes'])
-      .where('entity_type', '=', 'rule')
-      .where('entity_id', '=', rule.ruleId)
-      .execute();
+    const audit = await auditTrail(portal.db, 'rule', rule.ruleId);
     expect(audit.map((row) => row.action)).toEqual(['create']);
   });
 
@@ -165,13 +160,7 @@ describe('rules: create, read, update', () => {
     const row = (await list('operator', `$filter=ruleId eq ${rule.ruleId}`)).value[0]!;
     expect(JSON.parse(row.timeConditions ?? 'null')).toEqual(time);
     expect(row.matchLifetime).toBe('00:10:00');
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select(['action', 'changes'])
-      .where('entity_type', '=', 'rule')
-      .where('entity_id', '=', rule.ruleId)
-      .orderBy('audit_event_id')
-      .execute();
+    const audit = await auditTrail(portal.db, 'rule', rule.ruleId);
     expect(audit.map((entry) => entry.action)).toEqual(['create', 'update']);
     expect(audit[1]!.changes).toMatchObject({
       name: { from: rule.name, to: `${rule.name} edited` },
@@ -570,13 +559,7 @@ describe('rules: toggle, copy, delete', () => {
       .where('rule_id', '=', rule.ruleId)
       .execute();
     expect(matches).toEqual([]);
-    const audit = await portal.db
-      .selectFrom('audit_event')
-      .select('action')
-      .where('entity_type', '=', 'rule')
-      .where('entity_id', '=', rule.ruleId)
-      .orderBy('audit_event_id')
-      .execute();
+    const audit = await auditTrail(portal.db, 'rule', rule.ruleId);
     expect(audit.map((entry) => entry.action)).toEqual(['create', 'delete']);
   });
 });

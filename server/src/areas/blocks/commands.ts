@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { BLOCK_MESSAGES, type Block, type BlockCreateValues, type BlockUpdateValues } from '@cfs/contracts/blocks';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -9,6 +9,9 @@ import { claimEntities } from '../../engines/ingestion/entity-owners.js';
 import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
 import { blockEntity } from './resource.js';
+
+/** Records an action on a block in the change history, in the write's transaction. */
+const recordChange = entityAudit('block', (row: { block_id: string; tenant_id: string | null }) => row.block_id);
 
 /** One block as the contract gives it; with `color` (null: none), its entity's colour as the list rows carry it. */
 export const presentBlock = (row: Selectable<Database['block']>, color?: string | null): Block => ({
@@ -84,13 +87,7 @@ export async function createBlock(db: Db, user: Principal, input: BlockCreateVal
       .returningAll()
       .executeTakeFirst();
     if (!row) throw unavailable();
-    await recordAudit(trx, user, {
-      entityType: 'block',
-      entityId: row.block_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { name: row.name, blockTypeId: row.block_type_id },
-    });
+    await recordChange(trx, user, row, 'create', { name: row.name, blockTypeId: row.block_type_id });
     const color = await tx
       .selectFrom('entity_color')
       .select('color')
@@ -112,13 +109,7 @@ export async function updateBlock(db: Db, user: Principal, blockId: string, inpu
       .executeTakeFirstOrThrow();
     const after = presentBlock(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, {
-      entityType: 'block',
-      entityId: blockId,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes,
-    });
+    await recordChange(trx, user, row, 'update', changes);
     const color = await scoped(trx, user.tenantScope)
       .selectFrom('entity_color')
       .select('color')
@@ -133,13 +124,7 @@ export async function deleteBlock(db: Db, user: Principal, blockId: string): Pro
   return db.transaction().execute(async (trx) => {
     const row = await lockBlock(trx, user.tenantScope, blockId);
     await scoped(trx, user.tenantScope).deleteFrom('block').where('block_id', '=', blockId).execute();
-    await recordAudit(trx, user, {
-      entityType: 'block',
-      entityId: blockId,
-      tenantId: row.tenant_id,
-      action: 'delete',
-      changes: { name: row.name },
-    });
+    await recordChange(trx, user, row, 'delete', { name: row.name });
     return { message: BLOCK_MESSAGES.deleted };
   });
 }

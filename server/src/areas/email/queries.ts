@@ -4,13 +4,7 @@ import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, orNotFound } from '../../http/errors.js';
-import {
-  EmailParameterError,
-  parseEmailParameters,
-  renderEmail,
-  type EmailContext,
-  type EmailWorkUnit,
-} from './templates.js';
+import { parseEmailParametersOr, renderEmail, type EmailContext, type EmailWorkUnit } from './templates.js';
 
 /** A unit's link in the portal: the Work Units grid with its drawer open (spec 000 §2, `?workUnitId=`). */
 export const workUnitLink = (publicUrl: string, workUnitId: number): string =>
@@ -118,15 +112,12 @@ export async function renderForWorkUnit(
     throw new BadRequestError('This protocol action does not send an email.', {
       protocolActionId: ['This protocol action does not send an email.'],
     });
-  const parameters = { ...step.parameters, ...input.userDefinedParams };
-  try {
-    return renderEmail(
-      { tenant: unit.tenant, workUnit: unit.workUnit, ruleMatch: null, test: null, summary: step.summary },
-      parseEmailParameters(parameters),
-    );
-  } catch (error) {
-    if (error instanceof EmailParameterError)
-      throw new BadRequestError(error.message, { [error.field]: [error.message] });
-    throw error;
-  }
+  const parameters = parseEmailParametersOr(
+    { ...step.parameters, ...input.userDefinedParams },
+    (error) => new BadRequestError(error.message, { [error.field]: [error.message] }),
+  );
+  return renderEmail(
+    { tenant: unit.tenant, workUnit: unit.workUnit, ruleMatch: null, test: null, summary: step.summary },
+    parameters,
+  );
 }

@@ -6,13 +6,7 @@ import { scoped } from '../../db/scoped.js';
 import { ActionFailure, type ActionOutcome, type ActionRun } from '../../engines/actions/run.js';
 import { deliverEmail, type DeliveryResult, type OutgoingEmail } from '../../engines/email/delivery.js';
 import { findEmailTenant, findEmailWorkUnit, findProtocolStep } from './queries.js';
-import {
-  EmailParameterError,
-  parseEmailParameters,
-  renderEmail,
-  type EmailContext,
-  type EmailWorkUnit,
-} from './templates.js';
+import { parseEmailParametersOr, renderEmail, type EmailContext, type EmailWorkUnit } from './templates.js';
 
 /** What the email of a run is about: the protocol's work unit, the rule's match, or the catalogue's test. */
 async function contextOf(
@@ -114,13 +108,7 @@ export async function sendEmailAction(db: Db, run: ActionRun, key: string): Prom
   const config = loadConfig(process.env);
   let subject: string | null = null;
   const result = await deliverEmail(db, config.smtp, key, async (): Promise<OutgoingEmail> => {
-    let parameters;
-    try {
-      parameters = parseEmailParameters(run.parameters);
-    } catch (error) {
-      if (error instanceof EmailParameterError) throw new ActionFailure(error.message);
-      throw error;
-    }
+    const parameters = parseEmailParametersOr(run.parameters, (error) => new ActionFailure(error.message));
     const { context, workUnitId } = await contextOf(db, run, config.publicUrl);
     const email = renderEmail(context, parameters);
     if (!email.to && !email.cc && !email.bcc) {

@@ -186,6 +186,22 @@ export function parseEmailParameters(parameters: Readonly<Record<string, string>
   return { template, isImportant: TRUE.includes(important), extra: parseExtraParameters(parameters.ExtraParameters) };
 }
 
+/**
+ * `parseEmailParameters` for a caller that answers a bad parameter its own way: `refuse` turns the
+ * EmailParameterError into the error thrown (the preview's 400, the action's failure).
+ */
+export function parseEmailParametersOr(
+  parameters: Readonly<Record<string, string>>,
+  refuse: (error: EmailParameterError) => Error,
+): EmailParameters {
+  try {
+    return parseEmailParameters(parameters);
+  } catch (error) {
+    if (error instanceof EmailParameterError) throw refuse(error);
+    throw error;
+  }
+}
+
 /** What the templates say about the email's subject, whatever it is. */
 interface Topic {
   /** In a sentence: "work unit #12", "rule "CPU high"", "the sample work unit". */

@@ -1,11 +1,17 @@
 import { LOCATION_MESSAGES, type Location, type LocationLookup, type LocationValues } from '@cfs/contracts/locations';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS, canAccessTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { locationEntity } from './resource.js';
+
+/** Records an action on a location in the change history, in the write's transaction. */
+const recordChange = entityAudit(
+  'location',
+  (row: { location_id: string; tenant_id: string | null }) => row.location_id,
+);
 
 /**
  * A tenantless location is shared by every tenant (spec 002 §7 "locations of the tenant or
@@ -43,13 +49,7 @@ export async function createLocation(db: Db, user: Principal, input: LocationVal
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'location',
-      entityId: row.location_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { name: row.name },
-    });
+    await recordChange(trx, user, row, 'create', { name: row.name });
     return locationEntity.present(row);
   });
 }
@@ -86,13 +86,7 @@ export async function updateLocation(db: Db, user: Principal, id: string, input:
       .executeTakeFirstOrThrow();
     const after = locationEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, {
-      entityType: 'location',
-      entityId: id,
-      tenantId: row.tenant_id ?? before.tenantId,
-      action: 'update',
-      changes,
-    });
+    await recordChange(trx, user, { location_id: id, tenant_id: row.tenant_id ?? before.tenantId }, 'update', changes);
     return after;
   });
 }

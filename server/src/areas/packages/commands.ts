@@ -8,7 +8,7 @@ import {
   type PackageDetail,
   type PackageValues,
 } from '@cfs/contracts/packages';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import { requireHostAccess } from '../../auth/host-access.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
@@ -16,6 +16,9 @@ import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { operationEntity, packageEntity, packageVersionEntity } from './resource.js';
+
+/** Records an action on a package in the change history, in the write's transaction. */
+const recordChange = entityAudit('package', (row: { package_id: string; tenant_id: string | null }) => row.package_id);
 
 /**
  * A tenantless package is the installation's own and offered to every tenant: one tenant's staff
@@ -83,13 +86,7 @@ export async function createPackage(db: Db, user: Principal, input: PackageValue
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'package',
-      entityId: row.package_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { name: row.name },
-    });
+    await recordChange(trx, user, row, 'create', { name: row.name });
     return packageEntity.present(row);
   });
 }
@@ -118,13 +115,7 @@ export async function updatePackage(db: Db, user: Principal, id: string, input: 
       .executeTakeFirstOrThrow();
     const after = packageEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, {
-      entityType: 'package',
-      entityId: id,
-      tenantId: row.tenant_id ?? before.tenantId,
-      action: 'update',
-      changes,
-    });
+    await recordChange(trx, user, { package_id: id, tenant_id: row.tenant_id ?? before.tenantId }, 'update', changes);
     return after;
   });
 }
@@ -185,13 +176,7 @@ export async function deletePackage(db: Db, user: Principal, id: string): Promis
       .execute();
     // Rows that say "nothing chosen" or "removed" go with the package (ON DELETE CASCADE).
     await tx.deleteFrom('package').where('package_id', '=', id).execute();
-    await recordAudit(trx, user, {
-      entityType: 'package',
-      entityId: id,
-      tenantId: row.tenant_id,
-      action: 'delete',
-      changes: { name: row.name },
-    });
+    await recordChange(trx, user, row, 'delete', { name: row.name });
     return unreferenced(
       trx,
       files.map((file) => file.file_sha256),
@@ -230,13 +215,7 @@ export async function createOperation(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'package',
-      entityId: packageId,
-      tenantId: pkg.tenant_id,
-      action: 'create operation',
-      changes: { operationId: row.operation_id, name: row.name },
-    });
+    await recordChange(trx, user, pkg, 'create operation', { operationId: row.operation_id, name: row.name });
     return operationEntity.present(row);
   });
 }
@@ -274,13 +253,7 @@ export async function updateOperation(
       .executeTakeFirstOrThrow();
     const after = operationEntity.present(row);
     const { modified: _modified, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, {
-      entityType: 'package',
-      entityId: packageId,
-      tenantId: pkg.tenant_id,
-      action: 'update operation',
-      changes: { operationId, ...changes },
-    });
+    await recordChange(trx, user, pkg, 'update operation', { operationId, ...changes });
     return after;
   });
 }
@@ -298,12 +271,6 @@ export async function deleteOperation(db: Db, user: Principal, packageId: string
       .executeTakeFirst();
     if (used) throw new BadRequestError(PACKAGE_MESSAGES.operationInUse);
     await trx.deleteFrom('operation').where('operation_id', '=', operationId).execute();
-    await recordAudit(trx, user, {
-      entityType: 'package',
-      entityId: packageId,
-      tenantId: pkg.tenant_id,
-      action: 'delete operation',
-      changes: { operationId, name: row.name },
-    });
+    await recordChange(trx, user, pkg, 'delete operation', { operationId, name: row.name });
   });
 }

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import { PROTOCOL_ACTION_TYPES, type ProtocolAction, type ProtocolActionValues } from '@cfs/contracts/protocols';
 import { parameterNames } from '@cfs/contracts/action-definitions';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -10,6 +10,12 @@ import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { DB as Database } from '../../db/schema.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { protocolActionEntity } from './resource.js';
+
+/** Records an action on a protocol action in the change history, in the write's transaction. */
+const recordChange = entityAudit(
+  'protocolAction',
+  (row: { protocol_action_id: string; tenant_id: string | null }) => row.protocol_action_id,
+);
 
 type StepRow = Selectable<Database['protocol_action']>;
 interface DefinitionRef {
@@ -143,13 +149,7 @@ export async function createProtocolAction(
       .returningAll()
       .executeTakeFirstOrThrow();
     const step = presentProtocolAction(row, definition);
-    await recordAudit(trx, user, {
-      entityType: 'protocolAction',
-      entityId: row.protocol_action_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: audited(step),
-    });
+    await recordChange(trx, user, row, 'create', audited(step));
     return step;
   });
 }
@@ -171,13 +171,7 @@ export async function updateProtocolAction(
       .returningAll()
       .executeTakeFirstOrThrow();
     const step = presentProtocolAction(row, definition);
-    await recordAudit(trx, user, {
-      entityType: 'protocolAction',
-      entityId: protocolActionId,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes: changedFields(audited(presentProtocolAction(locked)), audited(step)),
-    });
+    await recordChange(trx, user, row, 'update', changedFields(audited(presentProtocolAction(locked)), audited(step)));
     return step;
   });
 }
@@ -191,13 +185,7 @@ export async function deleteProtocolAction(
     const tx = scoped(trx, user.tenantScope);
     const locked = await lockStep(tx, user, protocolActionId);
     await tx.deleteFrom('protocol_action').where('protocol_action_id', '=', protocolActionId).execute();
-    await recordAudit(trx, user, {
-      entityType: 'protocolAction',
-      entityId: protocolActionId,
-      tenantId: locked.tenant_id,
-      action: 'delete',
-      changes: { protocolId: locked.protocol_id },
-    });
+    await recordChange(trx, user, locked, 'delete', { protocolId: locked.protocol_id });
     return { message: 'Protocol action deleted successfully.' };
   });
 }

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import { AUTOMATION_MESSAGES } from '@cfs/contracts/automation';
 import type { Protocol, ProtocolValues } from '@cfs/contracts/protocols';
 import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 import type { Db, Tx } from '../../db/database.js';
@@ -11,6 +11,11 @@ import type { DB as Database } from '../../db/schema.js';
 import { protocolStepWriter } from '../../engines/protocols/step-writer.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 import { protocolEntity } from './resource.js';
+
+/** Records an action on a protocol in the change history, in the write's transaction. */
+const recordChange = entityAudit('protocol', (row: { protocol_id: number; tenant_id: string | null }) =>
+  String(row.protocol_id),
+);
 
 type ProtocolRow = Selectable<Database['protocol']>;
 
@@ -57,13 +62,7 @@ export async function createProtocol(db: Db, user: Principal, input: ProtocolVal
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'protocol',
-      entityId: String(row.protocol_id),
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { name: row.name, timerInverval: input.timerInverval },
-    });
+    await recordChange(trx, user, row, 'create', { name: row.name, timerInverval: input.timerInverval });
     return protocolEntity.present(row);
   });
 }
@@ -119,13 +118,13 @@ export async function updateProtocol(
     if (row.tenant_id !== locked.tenant_id) await protocolStepWriter().moveToTenant(trx, protocolId, row.tenant_id);
     const after = protocolEntity.present(row);
     const { modified: _modified, modifiedBy: _modifiedBy, ...changes } = changedFields(before, after);
-    await recordAudit(trx, user, {
-      entityType: 'protocol',
-      entityId: String(protocolId),
-      tenantId: row.tenant_id ?? locked.tenant_id,
-      action: 'update',
+    await recordChange(
+      trx,
+      user,
+      { protocol_id: protocolId, tenant_id: row.tenant_id ?? locked.tenant_id },
+      'update',
       changes,
-    });
+    );
     return after;
   });
 }
@@ -136,13 +135,7 @@ export async function deleteProtocol(db: Db, user: Principal, protocolId: number
     const tx = scoped(trx, user.tenantScope);
     const locked = await lockProtocol(tx, user, protocolId);
     await tx.deleteFrom('protocol').where('protocol_id', '=', protocolId).execute();
-    await recordAudit(trx, user, {
-      entityType: 'protocol',
-      entityId: String(protocolId),
-      tenantId: locked.tenant_id,
-      action: 'delete',
-      changes: { name: locked.name },
-    });
+    await recordChange(trx, user, locked, 'delete', { name: locked.name });
     return { message: 'Protocol deleted successfully.' };
   });
 }

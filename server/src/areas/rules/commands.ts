@@ -13,7 +13,7 @@ import {
   type RuleAction,
   type RuleValues,
 } from '@cfs/contracts/rules';
-import { changedFields, recordAudit, type AuditEntry } from '../../audit/audit.js';
+import { changedFields, entityAudit, type AuditAction } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db, Tx } from '../../db/database.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
@@ -154,8 +154,15 @@ function audited(rule: Rule) {
   return rest;
 }
 
-/** Records a write of a rule in the change history, in the write's transaction. */
-type RecordRuleChange = (entry: Omit<AuditEntry, 'entityType'>) => Promise<void>;
+/** Records an action on a rule in the change history, in the write's transaction. */
+const recordChange = entityAudit('rule', (row: { rule_id: string; tenant_id: string | null }) => row.rule_id);
+
+/** `recordChange` in the transaction and for the caller of one write of rules. */
+type RecordRuleChange = (
+  row: Parameters<typeof recordChange>[2],
+  action: AuditAction,
+  changes: Record<string, unknown>,
+) => Promise<void>;
 
 /**
  * A write of rules in one transaction of the caller's tenants, `record` noting it in the change
@@ -170,7 +177,7 @@ async function writeRules<T>(
   const result = await db
     .transaction()
     .execute((trx) =>
-      write(scoped(trx, user.tenantScope), (entry) => recordAudit(trx, user, { entityType: 'rule', ...entry })),
+      write(scoped(trx, user.tenantScope), (row, action, changes) => recordChange(trx, user, row, action, changes)),
     );
   forgetRules(db);
   return result;
@@ -179,12 +186,7 @@ async function writeRules<T>(
 /** A rule just written, recorded as created with its values (after `also`). */
 async function created(row: RuleRow, record: RecordRuleChange, also: Record<string, unknown> = {}): Promise<Rule> {
   const rule = ruleEntity.present(row);
-  await record({
-    entityId: row.rule_id,
-    tenantId: row.tenant_id,
-    action: 'create',
-    changes: { ...also, ...audited(rule) },
-  });
+  await record(row, 'create', { ...also, ...audited(rule) });
   return rule;
 }
 
@@ -222,12 +224,11 @@ export async function updateRule(db: Db, user: Principal, ruleId: string, input:
       .returningAll()
       .executeTakeFirstOrThrow();
     const after = ruleEntity.present(row);
-    await record({
-      entityId: ruleId,
-      tenantId: row.tenant_id ?? before.tenantId,
-      action: 'update',
-      changes: changedFields(audited(before), audited(after)),
-    });
+    await record(
+      { rule_id: ruleId, tenant_id: row.tenant_id ?? before.tenantId },
+      'update',
+      changedFields(audited(before), audited(after)),
+    );
     return after;
   });
 }
@@ -242,12 +243,7 @@ export async function toggleRule(db: Db, user: Principal, ruleId: string): Promi
       .where('rule_id', '=', ruleId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await record({
-      entityId: ruleId,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes: { enabled: { from: before.enabled, to: row.enabled } },
-    });
+    await record(row, 'update', { enabled: { from: before.enabled, to: row.enabled } });
     return ruleEntity.present(row);
   });
 }
@@ -257,7 +253,7 @@ export async function deleteRule(db: Db, user: Principal, ruleId: string): Promi
   return writeRules(db, user, async (tx, record) => {
     const rule = await lockRule(tx, user, ruleId);
     await tx.deleteFrom('rule').where('rule_id', '=', ruleId).execute();
-    await record({ entityId: ruleId, tenantId: rule.tenant_id, action: 'delete', changes: { name: rule.name } });
+    await record(rule, 'delete', { name: rule.name });
     return { message: RULE_MESSAGES.deleted };
   });
 }

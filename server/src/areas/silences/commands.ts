@@ -1,10 +1,16 @@
 import { SILENCE_MESSAGES, type Silence, type SilenceValues } from '@cfs/contracts/silences';
-import { recordAudit } from '../../audit/audit.js';
+import { entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { createSilence, endSilence } from '../../engines/rules/silences.js';
 import { BadRequestError } from '../../http/errors.js';
+
+/** Records an action on a silence in the change history, in the write's transaction. */
+const recordChange = entityAudit(
+  'ruleSilence',
+  (row: { rule_silence_id: string; tenant_id: string | null }) => row.rule_silence_id,
+);
 
 type SilenceRow = Awaited<ReturnType<typeof createSilence>>;
 
@@ -41,13 +47,7 @@ export async function addSilence(db: Db, user: Principal, input: SilenceValues):
     if (Object.keys(errors).length > 0) throw new BadRequestError(SILENCE_MESSAGES.saveFailed, errors);
     const row = await createSilence(tx, input, user.userName);
     const silence = present(row);
-    await recordAudit(trx, user, {
-      entityType: 'ruleSilence',
-      entityId: row.rule_silence_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { ...input },
-    });
+    await recordChange(trx, user, row, 'create', { ...input });
     return silence;
   });
 }
@@ -56,13 +56,7 @@ export async function addSilence(db: Db, user: Principal, input: SilenceValues):
 export async function stopSilence(db: Db, user: Principal, ruleSilenceId: string): Promise<{ message: string }> {
   return db.transaction().execute(async (trx) => {
     const ended = await endSilence(scoped(trx, user.tenantScope), ruleSilenceId);
-    await recordAudit(trx, user, {
-      entityType: 'ruleSilence',
-      entityId: ruleSilenceId,
-      tenantId: ended.tenant_id,
-      action: 'delete',
-      changes: { ends: ended.ends },
-    });
+    await recordChange(trx, user, ended, 'delete', { ends: ended.ends });
     return { message: ended.message };
   });
 }

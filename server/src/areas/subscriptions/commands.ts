@@ -1,10 +1,16 @@
 import type { Subscription, SubscriptionInput } from '@cfs/contracts/tenants';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { NotFoundError } from '../../http/errors.js';
 import { subscriptionEntity } from './resource.js';
+
+/** Records an action on a subscription in the change history, in the write's transaction. */
+const recordChange = entityAudit(
+  'subscription',
+  (row: { subscription_id: string; tenant_id: string }) => row.subscription_id,
+);
 
 /** PUT v1/subscriptions. */
 export async function createSubscription(db: Db, user: Principal, input: SubscriptionInput): Promise<Subscription> {
@@ -18,13 +24,7 @@ export async function createSubscription(db: Db, user: Principal, input: Subscri
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'subscription',
-      entityId: row.subscription_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { name: row.name },
-    });
+    await recordChange(trx, user, row, 'create', { name: row.name });
     return subscriptionEntity.present(row);
   });
 }
@@ -54,13 +54,7 @@ export async function updateSubscription(
       .executeTakeFirstOrThrow();
     const after = subscriptionEntity.present(row);
     const { modified: _modified, ...changes } = changedFields(subscriptionEntity.present(before), after);
-    await recordAudit(trx, user, {
-      entityType: 'subscription',
-      entityId: subscriptionId,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes,
-    });
+    await recordChange(trx, user, row, 'update', changes);
     return after;
   });
 }

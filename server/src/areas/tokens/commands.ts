@@ -1,12 +1,18 @@
 import { TENANT_DISABLED_MESSAGE } from '@cfs/contracts/tenants';
 import type { GeneratedToken, TokenCreate, TokenGrant, TokenUpdate } from '@cfs/contracts/tokens';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import { generateApiToken } from '../../auth/api-tokens.js';
 import type { Principal } from '../../auth/principal.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
 import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
 import { tokenEntity } from './resource.js';
+
+/** Records an action on a token in the change history, in the write's transaction. */
+const recordChange = entityAudit(
+  'tokenGrant',
+  (row: { token_grant_id: string; tenant_id: string | null }) => row.token_grant_id,
+);
 
 /** The columns a create and an edit write: a description left out is none. */
 const written = (input: TokenUpdate) =>
@@ -43,13 +49,7 @@ export async function createToken(db: Db, user: Principal, input: TokenCreate): 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'tokenGrant',
-      entityId: row.token_grant_id,
-      tenantId: row.tenant_id,
-      action: 'create',
-      changes: { name: row.name, lifetimeYears: row.lifetime_years },
-    });
+    await recordChange(trx, user, row, 'create', { name: row.name, lifetimeYears: row.lifetime_years });
     return { ...tokenEntity.present(row), generatedToken: token };
   });
 }
@@ -90,13 +90,7 @@ export async function updateToken(
       { name: before.name, description: before.description },
       { name: row.name, description: row.description },
     );
-    await recordAudit(trx, user, {
-      entityType: 'tokenGrant',
-      entityId: tokenGrantId,
-      tenantId: row.tenant_id,
-      action: 'update',
-      changes,
-    });
+    await recordChange(trx, user, row, 'update', changes);
     return tokenEntity.present(row);
   });
 }
@@ -113,13 +107,7 @@ export async function revokeToken(db: Db, user: Principal, tokenGrantId: string)
       .where('token_grant_id', '=', tokenGrantId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'tokenGrant',
-      entityId: tokenGrantId,
-      tenantId: row.tenant_id,
-      action: 'revoke',
-      changes: { revokedOn: row.revoked_on },
-    });
+    await recordChange(trx, user, row, 'revoke', { revokedOn: row.revoked_on });
     return tokenEntity.present(row);
   });
 }

@@ -7,13 +7,27 @@ import {
   type WorkUnitSubcategoryInput,
   type WorkUnitType,
 } from '@cfs/contracts/work-unit-settings';
-import { changedFields, recordAudit } from '../../audit/audit.js';
+import { changedFields, entityAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
 import type { TenantScope } from '../../auth/tenant-scope.js';
 import { scoped, type ScopedDb } from '../../db/scoped.js';
 import type { Db, Tx } from '../../db/database.js';
 import { BadRequestError, NotFoundError, orNotFound } from '../../http/errors.js';
 import { categoryEntity, subcategoryEntity, typeEntity } from './resources.js';
+
+/** Records an action on a category, subcategory or type in the change history, in the write's transaction. */
+const recordCategory = entityAudit('workUnitCategory', (row: { work_unit_category_id: number; tenant_id: string }) =>
+  String(row.work_unit_category_id),
+);
+/** A subcategory's record is its category's tenant's. */
+const recordSubcategory = entityAudit(
+  'workUnitSubcategory',
+  (row: { work_unit_subcategory_id: number; tenant_id: string }) => String(row.work_unit_subcategory_id),
+);
+/** Types are every tenant's: their records have no tenant. */
+const recordType = entityAudit('workUnitType', (row: { work_unit_type_id: number; tenant_id: null }) =>
+  String(row.work_unit_type_id),
+);
 
 async function assertReferences(db: Db, user: Principal, input: WorkUnitCategoryInput): Promise<void> {
   if (!(await scoped(db, user.tenantScope).hasTenant(input.tenantId)))
@@ -64,13 +78,7 @@ export async function createCategory(db: Db, user: Principal, input: WorkUnitCat
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, user, {
-        entityType: 'workUnitCategory',
-        entityId: String(row.work_unit_category_id),
-        tenantId: row.tenant_id,
-        action: 'create',
-        changes: { name: row.name },
-      });
+      await recordCategory(trx, user, row, 'create', { name: row.name });
       return categoryEntity.present(row);
     })
     .catch(refuseTakenName);
@@ -95,13 +103,7 @@ export async function updateCategory(
         .returningAll()
         .executeTakeFirstOrThrow();
       const after = categoryEntity.present(row);
-      await recordAudit(trx, user, {
-        entityType: 'workUnitCategory',
-        entityId: String(id),
-        tenantId: row.tenant_id,
-        action: 'update',
-        changes: changedFields(before, after),
-      });
+      await recordCategory(trx, user, row, 'update', changedFields(before, after));
       return after;
     })
     .catch(refuseTakenName);
@@ -123,13 +125,7 @@ export async function createSubcategory(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'workUnitSubcategory',
-      entityId: String(row.work_unit_subcategory_id),
-      tenantId: category.tenant_id,
-      action: 'create',
-      changes: { name: row.name },
-    });
+    await recordSubcategory(trx, user, { ...row, tenant_id: category.tenant_id }, 'create', { name: row.name });
     return subcategoryEntity.present(row);
   });
 }
@@ -169,13 +165,7 @@ export async function updateSubcategory(
       .returningAll()
       .executeTakeFirstOrThrow();
     const changes = changedFields(subcategoryEntity.present(before), subcategoryEntity.present(row));
-    await recordAudit(trx, user, {
-      entityType: 'workUnitSubcategory',
-      entityId: String(id),
-      tenantId: category.tenant_id,
-      action: 'update',
-      changes,
-    });
+    await recordSubcategory(trx, user, { ...row, tenant_id: category.tenant_id }, 'update', changes);
     return subcategoryEntity.present(row);
   });
 }
@@ -204,13 +194,7 @@ export async function createType(
       .values({ work_unit_type_id: next, ...typeEntity.writeColumns(input) })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, user, {
-      entityType: 'workUnitType',
-      entityId: String(row.work_unit_type_id),
-      tenantId: null,
-      action: 'create',
-      changes: { name: row.name },
-    });
+    await recordType(trx, user, { ...row, tenant_id: null }, 'create', { name: row.name });
     return typeEntity.present(row);
   });
 }
@@ -244,13 +228,7 @@ export async function updateType(
       .returningAll()
       .executeTakeFirstOrThrow();
     const changes = changedFields(typeEntity.present(before), typeEntity.present(row));
-    await recordAudit(trx, user, {
-      entityType: 'workUnitType',
-      entityId: String(id),
-      tenantId: null,
-      action: 'update',
-      changes,
-    });
+    await recordType(trx, user, { ...row, tenant_id: null }, 'update', changes);
     return typeEntity.present(row);
   });
 }

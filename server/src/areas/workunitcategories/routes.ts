@@ -5,11 +5,8 @@ import {
   categoryLookupSchema,
   subcategoryLookupSchema,
   workUnitCategoryInputSchema,
-  workUnitCategorySchema,
   workUnitSubcategoryInputSchema,
-  workUnitSubcategorySchema,
   workUnitTypeInputSchema,
-  workUnitTypeSchema,
 } from '@cfs/contracts/work-unit-settings';
 import type { AppDeps } from '../../app-deps.js';
 import { scoped } from '../../db/scoped.js';
@@ -51,7 +48,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       area: 'WorkUnits.Categories',
       tags,
       params: numericId,
-      item: workUnitCategorySchema,
+      item: categoryEntity.contract,
       input: workUnitCategoryInputSchema,
       create: (user, input) => createCategory(db, user, input),
       update: (user, { id }, input) => updateCategory(db, user, id, input),
@@ -81,7 +78,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       area: 'WorkUnits.Subcategories',
       tags,
       params: numericId,
-      item: workUnitSubcategorySchema,
+      item: subcategoryEntity.contract,
       input: workUnitSubcategoryInputSchema,
       create: (user, input) => createSubcategory(db, user, input),
       update: (user, { id }, input) => updateSubcategory(db, user, id, input),
@@ -103,7 +100,7 @@ export const workUnitCategoryRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
       area: 'WorkUnits.Types',
       tags,
       params: numericId,
-      item: workUnitTypeSchema,
+      item: typeEntity.contract,
       input: workUnitTypeInputSchema,
       create: (user, input) => createType(db, user, input),
       update: (user, { id }, input) => updateType(db, user, id, input),
