@@ -72,7 +72,16 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'] } },
-      { extends: true, test: { name: 'agent', include: ['agent/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'agent',
+          include: ['agent/src/**/*.test.ts'],
+          // The agent's tests run the agent against a portal, a service manager and downloads of its
+          // own: on a loaded machine a test took longer than vitest's default 5 s with nothing wrong.
+          testTimeout: 30_000,
+        },
+      },
       {
         extends: true,
         test: {

@@ -6,8 +6,8 @@ import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { DATE_TIME_ENTRY_FORMAT } from '@cfs/contracts/constants';
 import { INVALID_DATE } from '@cfs/contracts/values/fields';
-import { useController, type FieldValues } from 'react-hook-form';
-import type { LabelledFieldProps } from './form-fields';
+import type { FieldValues } from 'react-hook-form';
+import { useLabelledField, type LabelledFieldProps } from './form-fields';
 
 export type FormDateTimeFieldProps<T extends FieldValues, TOut = T> = LabelledFieldProps<T, TOut>;
 
@@ -51,15 +51,9 @@ function useSeparatorTyping() {
  * @example
  *   <FormDateTimeField control={form.control} name="plannedStartTime" label="Planned Start Time" required />
  */
-export function FormDateTimeField<T extends FieldValues, TOut = T>({
-  control,
-  name,
-  label,
-  required,
-  disabled,
-  helperText,
-}: FormDateTimeFieldProps<T, TOut>) {
-  const { field, fieldState } = useController({ control, name });
+export function FormDateTimeField<T extends FieldValues, TOut = T>(props: FormDateTimeFieldProps<T, TOut>) {
+  const { label, required } = props;
+  const { field, error, message, disabled } = useLabelledField(props);
   // The entry behind 'invalid', given back to the picker so that what was typed stays on screen.
   const [typed, setTyped] = useState<Dayjs | null>(null);
   const onKeyDownCapture = useSeparatorTyping();
@@ -90,7 +84,7 @@ export function FormDateTimeField<T extends FieldValues, TOut = T>({
           format={DATE_TIME_ENTRY_FORMAT}
           ampm={false}
           value={value}
-          disabled={disabled || field.disabled}
+          disabled={disabled}
           inputRef={(element: HTMLInputElement | null) => {
             field.ref(element);
             input.current = element;
@@ -109,8 +103,8 @@ export function FormDateTimeField<T extends FieldValues, TOut = T>({
               required,
               name: field.name,
               onBlur: field.onBlur,
-              error: fieldState.error !== undefined,
-              helperText: fieldState.error?.message ?? helperText,
+              error,
+              helperText: message,
             },
           }}
         />

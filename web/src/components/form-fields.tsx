@@ -9,7 +9,7 @@ import FormLabel from '@mui/material/FormLabel';
 import MenuItem from '@mui/material/MenuItem';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
-import { useTenantOptions } from '../lib/lookups';
+import { useSubscriptionOptions, useTenantOptions } from '../lib/lookups';
 import { subscribeToUserChange } from './form-dependency';
 
 /**
@@ -39,6 +39,26 @@ export interface LabelledFieldProps<T extends FieldValues, TOut = T> extends Fie
   required?: boolean;
   disabled?: boolean;
   helperText?: string;
+}
+
+/**
+ * What a field not built on a TextField (a checkbox, a date, a time span, a person) shows, worked
+ * out once: the controller's `field`, whether the field is in error, the text under it (the zod
+ * message, else `helperText`) and whether it is disabled (by its props or by the form).
+ */
+export function useLabelledField<T extends FieldValues, TOut = T>({
+  control,
+  name,
+  disabled,
+  helperText,
+}: FieldBaseProps<T, TOut> & { disabled?: boolean; helperText?: ReactNode }) {
+  const { field, fieldState } = useController({ control, name });
+  return {
+    field,
+    error: fieldState.error !== undefined,
+    message: fieldState.error?.message ?? helperText,
+    disabled: disabled || field.disabled,
+  };
 }
 
 export type FormTextFieldProps<T extends FieldValues, TOut = T> = FieldBaseProps<T, TOut> &
@@ -142,6 +162,17 @@ export function FormTenantField<T extends FieldValues, TOut = T>(
   return <FormSelectField label="Tenant" {...props} options={useTenantOptions()} emptyLabel="None (every tenant)" />;
 }
 
+/**
+ * The Subscription of an item, among the subscriptions of its tenant (`tenantId`, which the form
+ * usually watches): blocks, devices, rules.
+ */
+export function FormSubscriptionField<T extends FieldValues, TOut = T>({
+  tenantId,
+  ...props
+}: Omit<FormSelectFieldProps<T, TOut>, 'options' | 'label'> & { tenantId: string | null | undefined }) {
+  return <FormSelectField label="Subscription" {...props} options={useSubscriptionOptions(tenantId)} />;
+}
+
 export interface FormCheckboxFieldProps<T extends FieldValues, TOut = T> extends FieldBaseProps<T, TOut> {
   label: ReactNode;
   disabled?: boolean;
@@ -149,16 +180,12 @@ export interface FormCheckboxFieldProps<T extends FieldValues, TOut = T> extends
 }
 
 export function FormCheckboxField<T extends FieldValues, TOut = T>({
-  control,
-  name,
   label,
-  disabled,
-  helperText,
+  ...props
 }: FormCheckboxFieldProps<T, TOut>) {
-  const { field, fieldState } = useController({ control, name });
-  const message = fieldState.error?.message ?? helperText;
+  const { field, error, message, disabled } = useLabelledField(props);
   return (
-    <FormControl error={fieldState.error !== undefined} disabled={disabled || field.disabled} margin="dense">
+    <FormControl error={error} disabled={disabled} margin="dense">
       <FormControlLabel
         label={label}
         control={

@@ -40,6 +40,37 @@ export function titleColumn<R extends GridValidRowModel>(
 }
 
 /**
+ * A column the browser works out (a status from the dates, the last packet's value): the server
+ * has no such field, so the column is not sorted, filtered or exported.
+ *
+ * @example
+ *   browserColumn<DeviceOperation>({ field: 'status', headerName: 'Status', width: 110, renderCell: … })
+ */
+export function browserColumn<R extends GridValidRowModel>(
+  column: Omit<GridColDef<R>, 'sortable' | 'filterable' | 'disableExport'>,
+): GridColDef<R> {
+  return { ...column, sortable: false, filterable: false, disableExport: true };
+}
+
+/**
+ * The Tenant column of items that may belong to none (protocols, rules, action definitions): the
+ * tenant's name, or "Every tenant". The grid sorts and filters it by `tenant/name` (`fields`).
+ *
+ * @example
+ *   sharedTenantColumn<Protocol>({ flex: 0.8, minWidth: 120 })
+ */
+export function sharedTenantColumn<R extends GridValidRowModel & { tenant?: { name: string } | null }>(
+  size: Pick<GridColDef<R>, 'flex' | 'minWidth'>,
+): GridColDef<R> {
+  return {
+    field: 'tenant',
+    headerName: 'Tenant',
+    ...size,
+    valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
+  };
+}
+
+/**
  * A date-time column over an ISO text field: the grid gets a `Date` (its dateTime filter and
  * sort work on it) and shows it in the spec's format, local time (spec 000 §9), with how long
  * ago it was beside it ("2 h ago").

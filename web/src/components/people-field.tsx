@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { useController, type FieldValues } from 'react-hook-form';
-import type { LabelledFieldProps } from './form-fields';
+import type { FieldValues } from 'react-hook-form';
+import { useLabelledField, type LabelledFieldProps } from './form-fields';
 import { PEOPLE_SEARCH_DEBOUNCE_MS } from '@cfs/contracts/constants';
 import type { Person } from '@cfs/contracts/shell';
 import { formatPerson, usePeopleSearch, type PeopleDirectory } from '../lib/people';
@@ -17,15 +17,9 @@ export interface PeopleFieldProps<T extends FieldValues, TOut> extends Omit<Labe
  * A person or group from the directory (spec 001 §3 Lookups, §7): searched 400 ms after the last
  * key, shown "displayName (mail)", holding the mail.
  */
-export function PeopleField<T extends FieldValues, TOut>({
-  control,
-  name,
-  label,
-  directory,
-  required,
-  disabled,
-}: PeopleFieldProps<T, TOut>) {
-  const { field, fieldState } = useController({ control, name });
+export function PeopleField<T extends FieldValues, TOut>({ directory, ...props }: PeopleFieldProps<T, TOut>) {
+  const { label, required } = props;
+  const { field, error, message, disabled } = useLabelledField(props);
   const raw: unknown = field.value;
   const mail: string | null = typeof raw === 'string' && raw !== '' ? raw : null;
   const [input, setInput] = useState('');
@@ -44,7 +38,7 @@ export function PeopleField<T extends FieldValues, TOut>({
     <Autocomplete<Person, false, false, false>
       options={search.data ?? []}
       value={value}
-      disabled={disabled || field.disabled}
+      disabled={disabled}
       loading={search.isFetching}
       // The directory filters on the server.
       filterOptions={(options) => options}
@@ -68,8 +62,8 @@ export function PeopleField<T extends FieldValues, TOut>({
           required={required}
           name={field.name}
           inputRef={field.ref}
-          error={fieldState.error !== undefined}
-          helperText={fieldState.error?.message}
+          error={error}
+          helperText={message}
         />
       )}
     />

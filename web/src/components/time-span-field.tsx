@@ -4,8 +4,8 @@ import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useController, type FieldValues } from 'react-hook-form';
-import type { LabelledFieldProps } from './form-fields';
+import type { FieldValues } from 'react-hook-form';
+import { useLabelledField, type LabelledFieldProps } from './form-fields';
 
 export interface TimeSpanFieldProps<T extends FieldValues, TOut = T> extends LabelledFieldProps<T, TOut> {
   /** Tighter, for a field inside a row (a condition's value). */
@@ -37,25 +37,20 @@ export function timeSpanText(parts: readonly string[]): string {
  *   <TimeSpanField control={form.control} name="matchLifetime" label="Lifetime" required helperText="Must be at least 5 minutes." />
  */
 export function TimeSpanField<T extends FieldValues, TOut = T>({
-  control,
-  name,
-  label,
-  required,
-  disabled,
-  helperText,
   size = 'medium',
+  ...props
 }: TimeSpanFieldProps<T, TOut>) {
-  const { field, fieldState } = useController({ control, name });
+  const { label, required } = props;
+  const { field, error, message, disabled } = useLabelledField(props);
   // The boxes as typed (one may be empty while the others are not), as long as they still say the
   // field's value; a value set from outside (a reset, another rule loaded) shows as its numbers.
   const [typed, setTyped] = useState<[string, string, string]>(() => timeSpanParts(field.value));
   const parts = timeSpanText(typed) === field.value ? typed : timeSpanParts(field.value);
-  const message = fieldState.error?.message ?? helperText;
   return (
     <FormControl
       component="fieldset"
-      error={fieldState.error !== undefined}
-      disabled={disabled || field.disabled}
+      error={error}
+      disabled={disabled}
       margin={size === 'small' ? 'none' : 'normal'}
       aria-label={label}
     >
@@ -70,8 +65,8 @@ export function TimeSpanField<T extends FieldValues, TOut = T>({
             size="small"
             label={part}
             value={parts[index]}
-            disabled={disabled || field.disabled}
-            error={fieldState.error !== undefined}
+            disabled={disabled}
+            error={error}
             inputRef={index === 0 ? field.ref : undefined}
             onBlur={field.onBlur}
             onChange={(event) => {

@@ -4,6 +4,7 @@ import {
   BASE_LIST_STATE,
   isHistoryStep,
   parseListState,
+  replaceFilter,
   serializeListState,
   showsView,
   type ListChange,
@@ -122,6 +123,17 @@ describe('changes to the list', () => {
     // Two removals computed from the same list, one after the other: the second does not bring the first back.
     expect(applyListChange(applyListChange(two, without('a'), defaults), without('b'), defaults).filters).toEqual([]);
     expect(applyListChange(two, without('a'), defaults)).toMatchObject({ page: 0, filters: [{ field: 'b' }] });
+  });
+
+  it('puts one filter in place of those on its field, or removes them', () => {
+    const current = [
+      { field: 'a', operator: 'is', value: 1 },
+      { field: 'b', operator: 'is', value: 2 },
+    ];
+    const item = { field: 'a', operator: 'is', value: 3 };
+    expect(replaceFilter('a', item)(current)).toEqual([current[1], item]);
+    expect(replaceFilter('a', undefined)(current)).toEqual([current[1]]);
+    expect(replaceFilter('c', undefined)(current)).toEqual(current);
   });
 
   it('keeps the page when only the columns shown change', () => {

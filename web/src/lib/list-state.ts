@@ -26,6 +26,18 @@ export interface ListState extends ListParams {
  */
 export type FiltersChange = readonly FilterItem[] | ((current: readonly FilterItem[]) => readonly FilterItem[]);
 
+/**
+ * The change that puts `item` in place of the filters on `field` (`undefined` removes them), for a
+ * control beside the grid that sets one field's filter (Show Disabled Rules, a version, a report's
+ * choices): `list.setFilters(replaceFilter('enabled', show ? undefined : ENABLED_ONLY))`.
+ */
+export function replaceFilter(
+  field: string,
+  item: FilterItem | undefined,
+): (current: readonly FilterItem[]) => FilterItem[] {
+  return (current) => [...current.filter((existing) => existing.field !== field), ...(item ? [item] : [])];
+}
+
 export type ListChange =
   | { type: 'page'; page: number }
   | { type: 'pageSize'; pageSize: number }

@@ -5,7 +5,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { ACTION_DEFINITION_TYPE_LABELS } from '@cfs/contracts/action-definitions';
-import { actionsColumn, titleColumn } from '../../components/grid-columns';
+import { actionsColumn, sharedTenantColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -69,13 +69,7 @@ export default function ActionCatalogPage() {
       renderCell: ({ row }) =>
         ACTION_DEFINITION_TYPE_LABELS[row.actionDefinitionTypeId] ?? String(row.actionDefinitionTypeId),
     },
-    {
-      field: 'tenant',
-      headerName: 'Tenant',
-      flex: 0.7,
-      minWidth: 120,
-      valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
-    },
+    sharedTenantColumn<ActionDefinition>({ flex: 0.7, minWidth: 120 }),
     actionsColumn<ActionDefinition>(
       (row) => [
         {

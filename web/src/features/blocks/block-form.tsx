@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { FormActions } from '../../components/form-actions';
 import { ItemFormActions } from '../../components/item-form';
-import { FormSelectField, FormTextField } from '../../components/form-fields';
+import { FormSelectField, FormSubscriptionField, FormTextField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
 import { usePermissions } from '../../auth/session-data';
 import { formatDateTime } from '../../lib/dates';
@@ -51,7 +51,6 @@ export function BlockCreateForm({
   });
   const chosenTenant = useWatch({ control: form.control, name: 'tenantId' });
   const tenants = useTenantOptions();
-  const subscriptions = useSubscriptionOptions(chosenTenant);
   const create = useCreateBlock();
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Create block">
@@ -73,13 +72,7 @@ export function BlockCreateForm({
         required
         onValueChange={() => form.setValue('subscriptionId', '', { shouldDirty: true })}
       />
-      <FormSelectField
-        control={form.control}
-        name="subscriptionId"
-        label="Subscription"
-        options={subscriptions}
-        required
-      />
+      <FormSubscriptionField control={form.control} name="subscriptionId" tenantId={chosenTenant} required />
       <ItemFormActions form={form} save={create} onSaved={onSaved} onClose={onClose} />
     </form>
   );

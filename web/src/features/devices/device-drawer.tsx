@@ -5,11 +5,17 @@ import { deviceInputSchema } from '@cfs/contracts/devices';
 import { DEVICE_LOGGING_LEVELS, DEVICE_TYPES, OPERATING_SYSTEMS } from '@cfs/contracts/fleet';
 import { AuditHistoryButton } from '../../components/audit-history';
 import { FormActions } from '../../components/form-actions';
-import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
+import {
+  FormCheckboxField,
+  FormSelectField,
+  FormSubscriptionField,
+  FormTextField,
+  type FieldOption,
+} from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
 import { SideDrawer } from '../../components/side-drawer';
 import { formatDateTime } from '../../lib/dates';
-import { useSubscriptionOptions, useTenantOptions } from '../../lib/lookups';
+import { useTenantOptions } from '../../lib/lookups';
 import { useDevice, useLocationsLookup, useSaveDevice, type Device } from './api';
 import { FactList } from '../../components/fact-list';
 
@@ -52,7 +58,6 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
   const save = useSaveDevice(device.deviceId);
   const tenantId = useWatch({ control: form.control, name: 'tenantId' });
   const tenants = useTenantOptions();
-  const subscriptions = useSubscriptionOptions(tenantId);
   // A failed lookup leaves only the device's own location to keep.
   const lookup =
     useLocationsLookup(tenantId).data ?? (device.location ? [{ ...device.location, tenantId: device.tenantId }] : []);
@@ -111,13 +116,7 @@ function DeviceForm({ device, onClose }: { device: Device; onClose: () => void }
       />
       {/* A device stays in the tenant it enrolled with (the server refuses a move): shown, not chosen. */}
       <FormSelectField control={form.control} name="tenantId" label="Tenant" options={tenants} required disabled />
-      <FormSelectField
-        control={form.control}
-        name="subscriptionId"
-        label="Subscription"
-        options={subscriptions}
-        required
-      />
+      <FormSubscriptionField control={form.control} name="subscriptionId" tenantId={tenantId} required />
       <FormCheckboxField control={form.control} name="enabled" label="Enabled" />
       <FormActions form={form} onSave={(input) => save.mutateAsync(input)} onClose={onClose} loading={save.isPending} />
     </form>

@@ -18,7 +18,7 @@ import { DEVICE_OPERATION_MESSAGES, FREQUENCY_LABELS, isQueued } from '@cfs/cont
 import { FLEET_POLLING_MS, FREQUENCY_TYPES } from '@cfs/contracts/fleet';
 import { CellLink } from '../../components/cell-link';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
-import { actionsColumn } from '../../components/grid-columns';
+import { actionsColumn, browserColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { ResourceGrid } from '../../components/resource-grid';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
@@ -151,23 +151,17 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
       valueOptions: Object.entries(FREQUENCY_LABELS).map(([value, label]) => ({ value: Number(value), label })),
     },
     { field: 'interval', headerName: 'Interval', width: 100 },
-    {
+    browserColumn<DeviceOperation>({
       field: 'status',
       headerName: 'Status',
       width: 110,
-      sortable: false,
-      filterable: false,
-      disableExport: true,
       renderCell: ({ row }) => <StatusChip row={row} />,
-    },
-    {
+    }),
+    browserColumn<DeviceOperation>({
       field: 'packetInfo',
       headerName: 'Last Result',
       flex: 1,
       minWidth: 150,
-      sortable: false,
-      filterable: false,
-      disableExport: true,
       renderCell: ({ row }) =>
         row.packetInfo ? (
           <span>
@@ -181,7 +175,7 @@ function DeviceOperationsGrid({ device, onOpen }: { device: Device; onOpen: (vie
             N/A
           </Typography>
         ),
-    },
+    }),
     actionsColumn<DeviceOperation>(
       (row) => {
         const onDemand = row.frequencyTypeId === FREQUENCY_TYPES.OnDemand;

@@ -3,7 +3,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
-import { actionsColumn, titleColumn } from '../../components/grid-columns';
+import { actionsColumn, sharedTenantColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -40,13 +40,7 @@ export default function ProtocolsPage() {
     ),
     { field: 'protocolId', headerName: 'ID', type: 'number', width: 90 },
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 160 },
-    {
-      field: 'tenant',
-      headerName: 'Tenant',
-      flex: 0.8,
-      minWidth: 120,
-      valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
-    },
+    sharedTenantColumn<Protocol>({ flex: 0.8, minWidth: 120 }),
     actionsColumn<Protocol>(
       (row) => [
         { label: 'Edit Protocol', icon: <EditIcon fontSize="small" />, onClick: () => editor.open(row.protocolId) },

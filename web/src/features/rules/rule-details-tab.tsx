@@ -13,12 +13,12 @@ import {
   CheckboxGroupField,
   FormCheckboxField,
   FormSelectField,
+  FormSubscriptionField,
   FormTenantField,
   FormTextField,
   type FieldOption,
 } from '../../components/form-fields';
 import { TimeSpanField } from '../../components/time-span-field';
-import { useSubscriptionOptions } from '../../lib/lookups';
 import { useRuleTypes, useTimeZones } from './api';
 import { DAY_NAMES, recoverable, withTenantCondition, type RuleFormValues } from './rule-form-values';
 import { DailyTimeField, RangeDateField, TimeZoneField } from './rule-time-fields';
@@ -40,7 +40,6 @@ export function RuleDetailsTab({ form }: { form: Form }) {
   const [ruleTypeId, conditions, closesOn] = useWatch({ control, name: ['ruleTypeId', 'conditions', 'closesOn'] });
   const recovers = recoverable({ ruleTypeId, conditions }) && closesOn === 'recovery';
   const ruleTypes: FieldOption[] = (useRuleTypes().data ?? []).map((type) => ({ value: type.id, label: type.name }));
-  const subscriptions = useSubscriptionOptions(tenantId);
   const zones = useTimeZones().data ?? [];
 
   // Spec 002 §5: choosing a tenant adds the fixed first condition, clearing it removes it; a
@@ -58,11 +57,10 @@ export function RuleDetailsTab({ form }: { form: Form }) {
       <FormSelectField control={control} name="ruleTypeId" label="Rule Type" options={ruleTypes} required />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <FormTenantField control={control} name="tenantId" onValueChange={changeTenant} />
-        <FormSelectField
+        <FormSubscriptionField
           control={control}
           name="subscriptionId"
-          label="Subscription"
-          options={subscriptions}
+          tenantId={tenantId}
           emptyLabel="None"
           disabled={!tenantId}
         />

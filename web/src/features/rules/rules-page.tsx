@@ -14,10 +14,11 @@ import ToggleOnIcon from '@mui/icons-material/ToggleOn';
 import { RULE_TYPES } from '@cfs/contracts/monitoring';
 import { RULE_AREA_MESSAGES } from '@cfs/contracts/rule-options';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
-import { actionsColumn, dateTimeColumn, titleColumn } from '../../components/grid-columns';
+import { actionsColumn, dateTimeColumn, sharedTenantColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
+import { replaceFilter } from '../../lib/list-state';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
@@ -54,11 +55,7 @@ export default function RulesPage() {
   const silences = useDrawerParam('silences');
   const [policyOpen, setPolicyOpen] = useState(false);
   const showDisabled = !list.state.filters.some((item) => item.field === 'enabled' && item.value === true);
-  const setShowDisabled = (show: boolean) =>
-    list.setFilters((current) => [
-      ...current.filter((item) => item.field !== 'enabled'),
-      ...(show ? [] : [ENABLED_ONLY]),
-    ]);
+  const setShowDisabled = (show: boolean) => list.setFilters(replaceFilter('enabled', show ? undefined : ENABLED_ONLY));
   const deleting = useItemQuestion<Rule>();
   const toggle = useToggleRule();
   const copy = useCopyRule();
@@ -74,13 +71,7 @@ export default function RulesPage() {
       width: 105,
       renderCell: ({ row }) => ruleTypeLabel(row.ruleTypeId),
     },
-    {
-      field: 'tenant',
-      headerName: 'Tenant',
-      flex: 0.7,
-      minWidth: 100,
-      valueGetter: (_value, row) => row.tenant?.name ?? 'Every tenant',
-    },
+    sharedTenantColumn<Rule>({ flex: 0.7, minWidth: 100 }),
     {
       field: 'subscription',
       headerName: 'Subscription',

@@ -49,6 +49,12 @@ type FormControl = Control<ServiceLevelsFormValues, unknown, ServiceLevelsFormVa
 /** The engine takes up to 28 ranges a week: four a day. */
 const RANGES_PER_DAY = 4;
 
+/** The two times of a day's range of hours, with their labels. */
+const RANGE_ENDS = [
+  ['start', 'Start'],
+  ['end', 'End'],
+] as const;
+
 /** The zones the browser knows, UTC first (the list names only the zones of places). */
 const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
 
@@ -242,26 +248,19 @@ function WeekdayRow({ control, weekday, disabled }: { control: FormControl; week
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
           {fields.map((range, index) => (
             <Box key={range.id} sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
-              <FormTextField
-                control={control}
-                name={`days.${weekday}.ranges.${index}.start`}
-                label="Start"
-                size="small"
-                margin="none"
-                placeholder="HH:mm"
-                sx={{ width: 110 }}
-                slotProps={{ htmlInput: { 'aria-label': `${day} Start${index > 0 ? ` ${index + 1}` : ''}` } }}
-              />
-              <FormTextField
-                control={control}
-                name={`days.${weekday}.ranges.${index}.end`}
-                label="End"
-                size="small"
-                margin="none"
-                placeholder="HH:mm"
-                sx={{ width: 110 }}
-                slotProps={{ htmlInput: { 'aria-label': `${day} End${index > 0 ? ` ${index + 1}` : ''}` } }}
-              />
+              {RANGE_ENDS.map(([end, label]) => (
+                <FormTextField
+                  key={end}
+                  control={control}
+                  name={`days.${weekday}.ranges.${index}.${end}`}
+                  label={label}
+                  size="small"
+                  margin="none"
+                  placeholder="HH:mm"
+                  sx={{ width: 110 }}
+                  slotProps={{ htmlInput: { 'aria-label': `${day} ${label}${index > 0 ? ` ${index + 1}` : ''}` } }}
+                />
+              ))}
               {!disabled && fields.length > 1 && (
                 <Tooltip title="Remove Hours">
                   <IconButton aria-label={`Remove ${day} Hours ${index + 1}`} onClick={() => remove(index)}>

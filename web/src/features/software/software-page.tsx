@@ -9,6 +9,7 @@ import { SOFTWARE_EXPORT_FILE, SOFTWARE_PATH, type InstalledSoftwareRow } from '
 import { ResourceGrid } from '../../components/resource-grid';
 import type { JsonOf } from '../../lib/json-types';
 import type { FilterItem } from '../../lib/list-query';
+import { replaceFilter } from '../../lib/list-state';
 import { PageHeader } from '../../lib/page-header';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useTenantId } from '../../lib/use-tenant-id';
@@ -95,10 +96,7 @@ export default function SoftwarePage() {
   const setVersionFilter = (item: FilterItem | undefined) => {
     if (!item && !versionFilter) return;
     if (item && versionFilter?.operator === item.operator && versionFilter.value === item.value) return;
-    list.setFilters((current) => [
-      ...current.filter((existing) => existing.field !== 'version'),
-      ...(item ? [item] : []),
-    ]);
+    list.setFilters(replaceFilter('version', item));
   };
   const columns: GridColDef<Row>[] = [
     { field: 'name', headerName: 'Name', flex: 2, minWidth: 160 },

@@ -5,7 +5,7 @@ import BlockIcon from '@mui/icons-material/Block';
 import EditIcon from '@mui/icons-material/Edit';
 import { TOKEN_MESSAGES } from '@cfs/contracts/tokens';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
-import { actionsColumn, dateTimeColumn, titleColumn } from '../../components/grid-columns';
+import { actionsColumn, browserColumn, dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -51,17 +51,14 @@ export default function TokensPage() {
     { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 200 },
     dateTimeColumn<TokenGrant>({ field: 'created', headerName: 'Created' }),
     dateTimeColumn<TokenGrant>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' }),
-    {
+    // Worked out in the browser from the dates, which the export holds; the server has no such field.
+    browserColumn<TokenGrant>({
       field: 'status',
       headerName: 'Status',
       width: 110,
-      sortable: false,
-      filterable: false,
-      // Worked out in the browser from the dates, which the export holds; the server has no such field.
-      disableExport: true,
       valueGetter: (_value, row) => grantStatus(row),
       renderCell: ({ row }) => <TokenStatusChip grant={row} />,
-    },
+    }),
     {
       field: 'tokenPrefix',
       headerName: 'Token',

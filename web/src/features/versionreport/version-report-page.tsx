@@ -16,6 +16,7 @@ import { VERSION_REPORT_PAGE_SIZE } from '@cfs/contracts/constants';
 import { dateTimeColumn } from '../../components/grid-columns';
 import { ResourceGrid } from '../../components/resource-grid';
 import { tenantScopeFilter } from '../../lib/list-query';
+import { replaceFilter } from '../../lib/list-state';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useListState } from '../../lib/url-state';
@@ -90,10 +91,7 @@ export default function VersionReportPage() {
   const summary = useVersionSummary(scope).data;
   const chosen = (field: string) => String(list.state.filters.find((item) => item.field === field)?.value ?? '');
   const choose = (field: string, value: string) =>
-    list.setFilters((current) => [
-      ...current.filter((item) => item.field !== field),
-      ...(value ? [{ id: field, field, operator: 'is', value }] : []),
-    ]);
+    list.setFilters(replaceFilter(field, value ? { id: field, field, operator: 'is', value } : undefined));
   // Nine columns in a laptop's 1,130 px: narrow minimums and the ages under the dates. On a
   // narrower screen the Installed Released, Subscription and Tenant columns go to the column
   // panel before the Latest ones, the report's point.
