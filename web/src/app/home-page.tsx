@@ -15,7 +15,8 @@ import { menuItemHref, visibleMenu } from './menu';
 import { useTenantId } from '../lib/use-tenant-id';
 import { PageHeader } from '../lib/page-header';
 import { apiGet } from '../lib/api-client';
-import { isGuid, pathId } from '../lib/ids';
+import { pathId } from '../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import HomeDashboard from '../features/home/home-dashboard';
 import AgentInstallDialog from './agent-install-dialog';
 

@@ -10,7 +10,7 @@ import { PRODUCT_SHORT_NAME } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { useLogin, useRequestAccessEnabled } from '../auth/use-login';
 import { useDocumentTitle } from '../lib/document-title';
-import { isGuid } from '../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 
 // Spec 001 §2: the "Request Access or Reset Account" button opens an account request drawer.
 const AccessRequestDrawer = lazy(() => import('../features/access-request/access-request-drawer'));

@@ -1,5 +1,5 @@
 import type SvgIcon from '@mui/material/SvgIcon';
-import { isGuid } from '../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { MenuGroupKey, Requirement } from '../lib/area-manifest';
 import type { Area, PermissionSet } from '@cfs/contracts/permissions';
 import { AREA_PAGES } from './areas';

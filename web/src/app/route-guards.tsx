@@ -7,7 +7,7 @@ import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import Alert from '@mui/material/Alert';
 import { FullPageStatus } from '../lib/full-page-status';
-import { isGuid } from '../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { useTenantsLookup } from '../lib/lookups';
 import { showToast } from '../lib/toast';
 import { belongsInResolutionCenter, canOpen, requirementsForPath } from './menu';

@@ -1,4 +1,4 @@
-import { isGuid } from '../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { AREA_PAGES } from './areas';
 
 /**

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import TextField from '@mui/material/TextField';
 import type { GridFilterInputValueProps, GridFilterOperator } from '@mui/x-data-grid';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
-import { isGuid } from '../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 
 /**
  * Filter input for a GUID column: what the user types is kept (and written to the address)

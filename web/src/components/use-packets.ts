@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Packet, PacketHistory } from '@cfs/contracts/packets';
 import { apiGet } from '../lib/api-client';
-import { isGuid, pathId } from '../lib/ids';
+import { pathId } from '../lib/ids';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import { listItemQueryOptions } from '../lib/list-api';
-import { guidLiteral } from '@cfs/contracts/values/odata';
 
 export const PACKETS_PATH = '/v1/packets';
 /** Rows of history the packet view shows under the latest packet. */

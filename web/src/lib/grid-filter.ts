@@ -8,7 +8,7 @@ import {
   MINUTE_REMAINDER_MS,
   quote,
 } from '@cfs/contracts/values/odata';
-import { isGuid } from './ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 
 /**
  * A grid filter item as a `$filter` clause (spec 002 §5 "Grid filter query"): its value read from

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
-import { isGuid, notFoundError, pathId, positiveIntId } from './ids';
+import { notFoundError, pathId, positiveIntId } from './ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 
 const GUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 

@@ -1,4 +1,3 @@
-import { isGuid } from '@cfs/contracts/values/odata';
 import { ApiError } from './api-client';
 
 /**
@@ -14,9 +13,6 @@ import { ApiError } from './api-client';
 
 /** At most 15 digits: always a safe integer. */
 const POSITIVE_INT_PATTERN = /^[1-9]\d{0,14}$/;
-
-/** Whether the text is a GUID, exactly (a caller holding typed text trims it first). */
-export { isGuid };
 
 /** A positive whole number from the address (`?workUnitId=42`, `?page=2`), or null for anything else. */
 export function positiveIntId(text: string | null | undefined): number | null {

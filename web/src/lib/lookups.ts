@@ -4,7 +4,8 @@ import type { Tenant } from '@cfs/contracts/tenants';
 import type { categoryLookupSchema, subcategoryLookupSchema } from '@cfs/contracts/work-unit-settings';
 import type { z } from 'zod';
 import { apiGet } from './api-client';
-import { isGuid, notFoundError, pathId } from './ids';
+import { notFoundError, pathId } from './ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from './json-types';
 
 /**

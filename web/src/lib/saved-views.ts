@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { SavedView, SavedViewGrid, SavedViewInput } from '@cfs/contracts/saved-views';
 import { SAVED_VIEW_MESSAGES } from '@cfs/contracts/values/saved-views';
 import { apiGet, apiSend } from './api-client';
-import { isGuid, pathId } from './ids';
+import { pathId } from './ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { useApiMutation } from './mutations';
 
 /**

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { useCurrentUser } from '../auth/session-data';
-import { isGuid } from './ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 
 /** The tenant of the current page: the route's tenant id, else the user's own (pages such as /workunitsv2 carry none). */
 export function useTenantId(): string {

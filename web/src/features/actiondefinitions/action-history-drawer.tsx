@@ -1,7 +1,6 @@
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
 import { SideDrawer } from '../../components/side-drawer';
-import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '@cfs/contracts/values/odata';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import { useActionDefinition } from './api';
 import { ActionHistoryList } from './action-history-list';
 

@@ -8,7 +8,8 @@ import {
   type ActionTestBody,
 } from '@cfs/contracts/action-definitions';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { fetchList, listQueryKey } from '../../lib/list-api';
 import type { ODataParams } from '../../lib/list-query';

@@ -12,12 +12,12 @@ import { rangeStart, type HistoryPage, type HistoryRange } from '../../component
 import type { LogEntryRow } from '../../components/log-entries';
 import { PACKETS_PATH } from '../../components/use-packets';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { fetchList, listQueryKey } from '../../lib/list-api';
 import { useLiveQueries } from '../../lib/live';
 import { type ODataParams } from '../../lib/list-query';
-import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 export const BLOCKS_PATH = '/v1/blocks';

@@ -12,7 +12,8 @@ import {
   type CopyLastWeekResult,
 } from '@cfs/contracts/compliance';
 import { apiDownloadNamed, apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, pathId } from '../../lib/ids';
+import { pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { useApiMutation } from '../../lib/mutations';
 

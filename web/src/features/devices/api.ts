@@ -11,7 +11,8 @@ import {
 import { FLEET_MESSAGES } from '@cfs/contracts/fleet';
 import type { LocationLookup } from '@cfs/contracts/locations';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
 import { lookupKeys } from '../../lib/lookups';

@@ -13,7 +13,8 @@ import type {
 import type { ListResponse } from '@cfs/contracts/api';
 import { FLEET_MESSAGES, OPERATING_SYSTEMS, OPERATION_TYPES } from '@cfs/contracts/fleet';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
 import { useApiMutation } from '../../lib/mutations';

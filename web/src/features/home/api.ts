@@ -9,7 +9,7 @@ import {
   type HomeWorkUnits,
 } from '@cfs/contracts/home';
 import { apiGet } from '../../lib/api-client';
-import { isGuid } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 
 /** The figures of each Home tile (GET /v1/home/{tile}?tenantId=), by tile. */
 export interface HomeFigures {

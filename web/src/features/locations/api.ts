@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { LOCATION_MESSAGES, type Location as LocationEntity, type LocationInput } from '@cfs/contracts/locations';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
 import { lookupKeys } from '../../lib/lookups';

@@ -2,7 +2,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
-import { isGuid } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';

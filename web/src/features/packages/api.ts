@@ -9,7 +9,8 @@ import {
   type PackageVersion as PackageVersionEntity,
 } from '@cfs/contracts/packages';
 import { ApiError, apiGet, apiSend, apiUpload } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
 import { useApiMutation } from '../../lib/mutations';

@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import Typography from '@mui/material/Typography';
 import { FLEET_MESSAGES, FLEET_POLLING_MS } from '@cfs/contracts/fleet';
 import { PacketTabs, isEntityTab } from '../../components/packet-tabs';
-import { isGuid } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { PageHeader } from '../../lib/page-header';
 import { useQueryParam } from '../../lib/url-state';
 

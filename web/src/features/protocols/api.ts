@@ -8,7 +8,8 @@ import {
 } from '@cfs/contracts/protocols';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey, listQueryOptions } from '../../lib/list-api';
 

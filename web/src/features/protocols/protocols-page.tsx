@@ -7,7 +7,7 @@ import { actionsColumn, sharedTenantColumn, titleColumn } from '../../components
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
-import { isGuid } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';

@@ -17,7 +17,8 @@ import {
 } from '@cfs/contracts/rules';
 import type { NamedOption } from '@cfs/contracts/shell';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey } from '../../lib/list-api';
 import { useApiMutation } from '../../lib/mutations';

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { SERVICE_LEVEL_MESSAGES, type ServiceLevels, type ServiceLevelsInput } from '@cfs/contracts/service-levels';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
-import { isGuid, pathId } from '../../lib/ids';
+import { pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { useApiMutation } from '../../lib/mutations';
 

@@ -13,8 +13,7 @@ import { ResourceGrid } from '../../components/resource-grid';
 import { InlineFormCard, useInlineEditor } from '../../components/inline-editor';
 import { SideDrawer } from '../../components/side-drawer';
 import { ApiError, apiGet } from '../../lib/api-client';
-import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '@cfs/contracts/values/odata';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { SUBSCRIPTIONS_PATH, useSaveSubscription, useTenant, type Subscription } from './api';
 

@@ -10,7 +10,7 @@ import { actionsColumn, dateTimeColumn, titleColumn } from '../../components/gri
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
-import { isGuid } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { PageHeader } from '../../lib/page-header';
 import { useDrawerParam, useListState } from '../../lib/url-state';
 import { TENANTS_PATH, useToggleTenant, type Tenant } from './api';

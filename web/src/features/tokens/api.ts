@@ -7,10 +7,10 @@ import {
   type TokenUpdate,
 } from '@cfs/contracts/tokens';
 import { apiSend } from '../../lib/api-client';
-import { isGuid, pathId } from '../../lib/ids';
+import { pathId } from '../../lib/ids';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey } from '../../lib/list-api';
-import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 /** API tokens of a tenant (spec 001 §7 Tokens). */

@@ -9,8 +9,7 @@ import { actionsColumn, browserColumn, dateTimeColumn, titleColumn } from '../..
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
-import { isGuid } from '../../lib/ids';
-import { guidLiteral } from '@cfs/contracts/values/odata';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import { useTenantsLookup } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';

@@ -9,10 +9,10 @@ import {
   type PublicCommunicationReport,
 } from '@cfs/contracts/communications';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, pathId, positiveIntId } from '../../lib/ids';
+import { pathId, positiveIntId } from '../../lib/ids';
+import { guidLiteral, isGuid, literal } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listItemQueryOptions, listQueryKey, listQueryOptions } from '../../lib/list-api';
-import { guidLiteral, literal } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 /** Work unit communications (spec 001 §2 "Work Unit Communications", §7 Communications). */

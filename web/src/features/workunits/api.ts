@@ -10,7 +10,8 @@ import type {
 } from '@cfs/contracts/work-units';
 import { WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
 import { apiGet, apiSend, ApiError } from '../../lib/api-client';
-import { isGuid, notFoundError, pathId } from '../../lib/ids';
+import { notFoundError, pathId } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryKey, listQueryOptions } from '../../lib/list-api';
 import { tenantScopeFilter, type ListResource } from '../../lib/list-query';

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { ManualAction as ManualActionEntity, RenderedEmail, TriggerInput } from '@cfs/contracts/automation';
 import type { Protocol as ProtocolEntity } from '@cfs/contracts/protocols';
 import { apiGet, apiSend } from '../../lib/api-client';
-import { isGuid, pathId } from '../../lib/ids';
+import { pathId } from '../../lib/ids';
+import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
 import type { JsonOf } from '../../lib/json-types';
 import { listQueryOptions } from '../../lib/list-api';
-import { guidLiteral } from '@cfs/contracts/values/odata';
 import { useApiMutation } from '../../lib/mutations';
 
 /** A work unit's protocol, its manual actions and their triggers (spec 001 §2 Pending Actions, §3 Manual action, §7). */

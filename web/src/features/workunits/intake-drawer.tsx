@@ -11,7 +11,7 @@ import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import { usePermissions } from '../../auth/session-data';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
-import { isGuid } from '../../lib/ids';
+import { isGuid } from '@cfs/contracts/values/odata';
 import { useTenantsLookup } from '../../lib/lookups';
 import { useIntakeSchema } from './intake-api';
 import { IntakeSchemaPanel } from './intake-schema-panel';
