@@ -495,7 +495,7 @@ describe('rules (operator)', () => {
     // Closing on recovery, the lifetime is the time without data, and Sliding Expiration has no part.
     await panel.getByText('No packet for this long closes a match as no data.', { exact: false }).waitFor();
     expect(await panel.getByRole('checkbox', { name: 'Sliding Expiration' }).count()).toBe(0);
-    await panel.getByRole('spinbutton', { name: 'Pending For seconds' }).fill('2');
+    await panel.getByRole('spinbutton', { name: 'Pending For seconds' }).fill('6');
     await tab(panel, 'Conditions').click();
     const recovery = panel.getByRole('region', { name: 'Recovery' });
     await recovery.getByText('no longer meets the conditions above').waitFor();
@@ -511,7 +511,7 @@ describe('rules (operator)', () => {
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
       .poll(async () => (await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).pendingFor, { timeout: 15_000 })
-      .toBe('00:00:02');
+      .toBe('00:00:06');
     expect((await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).recoveryConditions).toEqual([
       expect.objectContaining({
         LeftOperand: 3,
@@ -521,7 +521,7 @@ describe('rules (operator)', () => {
       }),
     ]);
 
-    // Above 90: pending, then open once it has held for 2 s; 85 keeps it open; 50 recovers it.
+    // Above 90: pending, then open once it has held for 6 s; 85 keeps it open; 50 recovers it.
     const entityId = randomUUID();
     const send = (value: number) =>
       report(session, [
@@ -533,6 +533,9 @@ describe('rules (operator)', () => {
       ]);
     await page.goto(`/${tenantId}/rules?ruleMatchesId=${rule.ruleId}`);
     const table = drawer(page).getByRole('table', { name: `Matches of ${rule.name}` });
+    // The first packet goes once the grid has answered (with no match): a page that loads slowly
+    // on a busy machine would otherwise first show the match once it is already open.
+    await drawer(page).getByText('No Rule Matches Found.', { exact: true }).waitFor();
     await send(95);
     await table.getByText('Pending', { exact: true }).waitFor({ timeout: 30_000 });
     await table.getByText('Active', { exact: true }).waitFor({ timeout: 30_000 });
