@@ -22,6 +22,7 @@ import {
   sessionOf,
   settled,
   signedInPage,
+  sweptSince,
   uniqueName,
   type Session,
 } from './support';
@@ -656,11 +657,12 @@ describe('rules (operator)', () => {
         .getByRole('button', { name: 'Acknowledge' })
         .click();
       await table.getByText('Acknowledged by admin').waitFor({ timeout: 15_000 });
-      // Past the period again: acknowledged, it is not sent again (the sweep runs every 10 s).
-      await db.query("UPDATE rule_match SET notified = notified - interval '20 minutes' WHERE rule_match_id = $1", [
-        id,
-      ]);
-      await new Promise((resolve) => setTimeout(resolve, 25_000));
+      // Past the period again: acknowledged, it is not sent again by the sweep's next run.
+      const moved = await db.query<{ at: Date }>(
+        "UPDATE rule_match SET notified = notified - interval '20 minutes' WHERE rule_match_id = $1 RETURNING now() AS at",
+        [id],
+      );
+      await sweptSince(db, 'rules.repeat', moved.rows[0]!.at);
       expect(await emails()).toEqual(['match:0', 'match:repeat:1:0']);
     } finally {
       await db.end();
@@ -701,7 +703,8 @@ describe('rules (operator)', () => {
         ).rows;
       // Held for ten seconds, then one email for the three (the group sweep runs every 5 s).
       await expect.poll(async () => (await emails()).length, { timeout: 40_000 }).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 6000));
+      // And none more once the sweep has run again.
+      await sweptSince(db, 'rules.group', new Date());
       const [sent] = await emails();
       expect(await emails()).toHaveLength(1);
       expect(sent!.subject).toBe(`Rule notification: ${rule.name}: 3 matches`);

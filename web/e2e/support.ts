@@ -684,6 +684,22 @@ export async function portalDatabase(): Promise<pg.Client> {
 }
 
 /**
+ * Waits until a run of the recurring task `task` that began at or after `since` has finished: a
+ * sweep that has read what the test wrote before `since` (a recurring run's `run_at` is the start
+ * of its period), so that a test can tell "not sent again" without sleeping a guessed time.
+ */
+export async function sweptSince(db: pg.Client, task: string, since: Date): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await db.query("SELECT 1 FROM job WHERE task = $1 AND run_at >= $2 AND state = 'done' LIMIT 1", [task, since]))
+          .rowCount,
+      { timeout: 60_000, interval: 500 },
+    )
+    .toBe(1);
+}
+
+/**
  * A user of one tenant holding only `permissions` (`Area:verb`), written behind the portal's back
  * (no screen makes users): the operator's password, a role of its own named after the user.
  * Answers the user name, to sign in with.
