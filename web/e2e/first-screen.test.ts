@@ -105,6 +105,22 @@ describe('the work units list as the first screen', () => {
     expect(traffic.scripts.some((url) => PANEL_CHUNKS.bulkDialogs.test(url))).toBe(true);
   });
 
+  test('the user’s first move on the page asks for its panels’ code, so that a row’s panel opens without waiting for it', async () => {
+    const { page, traffic } = await openFirstScreen();
+    const panelCode = [PANEL_CHUNKS.panel, PANEL_CHUNKS.datePickers, PANEL_CHUNKS.formLibrary];
+    // Nothing of it while nobody moves: a visit that opens no panel never loads it.
+    await page.waitForLoadState('networkidle');
+    expect(traffic.scripts.filter(isPanelChunk)).toEqual([]);
+    await page.mouse.move(600, 400);
+    await expect.poll(() => panelCode.every((chunk) => traffic.scripts.some((url) => chunk.test(url)))).toBe(true);
+    const before = traffic.scripts.length;
+    await page.locator('.MuiDataGrid-row').first().locator('[data-field="workUnitId"]').click();
+    await drawer(page)
+      .getByRole('heading', { name: /^Edit Work Unit #\d+: / })
+      .waitFor();
+    expect(traffic.scripts.slice(before).filter((url) => panelCode.some((chunk) => chunk.test(url)))).toEqual([]);
+  });
+
   test('asks for the sign-in configuration and the session’s start while the scripts download, then the page’s calls: 8 calls before the first row', async () => {
     const { beforeRow } = await openFirstScreen();
     const requests = beforeRow.events.filter((event) => event.kind === 'request').map((event) => event.call);
