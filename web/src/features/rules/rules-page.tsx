@@ -62,7 +62,7 @@ export default function RulesPage() {
   const remove = useDeleteRule();
 
   const columns: GridColDef<Rule>[] = [
-    titleColumn<Rule>({ field: 'name', headerName: 'Name', flex: 1.4, minWidth: 200 }, editor, (row) => row.ruleId),
+    titleColumn<Rule>({ field: 'name', headerName: 'Name', flex: 1.4, minWidth: 120 }, editor, (row) => row.ruleId),
     {
       field: 'ruleTypeId',
       headerName: 'Type',
