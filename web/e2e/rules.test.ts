@@ -704,7 +704,7 @@ describe('rules (operator)', () => {
       // Held for ten seconds, then one email for the three (the group sweep runs every 5 s).
       await expect.poll(async () => (await emails()).length, { timeout: 40_000 }).toBe(1);
       // And none more once the sweep has run again.
-      await sweptSince(db, 'rules.group', new Date());
+      await sweptSince(db, 'rules.group');
       const [sent] = await emails();
       expect(await emails()).toHaveLength(1);
       expect(sent!.subject).toBe(`Rule notification: ${rule.name}: 3 matches`);

@@ -684,11 +684,13 @@ export async function portalDatabase(): Promise<pg.Client> {
 }
 
 /**
- * Waits until a run of the recurring task `task` that began at or after `since` has finished: a
- * sweep that has read what the test wrote before `since` (a recurring run's `run_at` is the start
- * of its period), so that a test can tell "not sent again" without sleeping a guessed time.
+ * Waits until a run of the recurring task `task` that began at or after `since` (by default the
+ * database's now) has finished: a sweep that has read what the test wrote before then (a recurring
+ * run's `run_at` is the start of its period), so that a test can tell "not sent again" without
+ * sleeping a guessed time. Both times are the database's clock.
  */
-export async function sweptSince(db: pg.Client, task: string, since: Date): Promise<void> {
+export async function sweptSince(db: pg.Client, task: string, since?: Date): Promise<void> {
+  since ??= (await db.query<{ now: Date }>('SELECT now()')).rows[0]!.now;
   await expect
     .poll(
       async () =>

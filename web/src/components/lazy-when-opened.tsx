@@ -13,12 +13,13 @@ function preloadOnIntent(): void {
   intentSeen = true;
   for (const load of waiting) load();
   waiting.clear();
+  // From here on a panel asks for its code as its page mounts: the listeners have done their part.
+  for (const type of INTENT_EVENTS) window.removeEventListener(type, preloadOnIntent, { capture: true });
 }
 
+const INTENT_EVENTS = ['pointermove', 'pointerdown', 'keydown', 'touchstart'] as const;
 if (typeof window !== 'undefined') {
-  for (const type of ['pointermove', 'pointerdown', 'keydown', 'touchstart'] as const) {
-    window.addEventListener(type, preloadOnIntent, { capture: true, passive: true });
-  }
+  for (const type of INTENT_EVENTS) window.addEventListener(type, preloadOnIntent, { capture: true, passive: true });
 }
 
 /** Runs `task` when the browser is next idle (or after a moment where it cannot tell). */
