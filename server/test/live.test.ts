@@ -24,6 +24,9 @@ beforeAll(async () => {
   await portal.app.listen({ port: 0, host: '127.0.0.1' });
   second = await openSecondInstance(portal);
   await second.app.listen({ port: 0, host: '127.0.0.1' });
+  // A stream tells the changes the counters publish once their first reading has settled: a packet
+  // sent before that is part of that reading, and no stream would hear of it.
+  await Promise.all([portal.runtime.changes.whenReady(), second.runtime.changes.whenReady()]);
   contosoToken = (await createTokenAs(portal, 'admin', DEMO.contoso)).generatedToken;
   fabrikamToken = (await createTokenAs(portal, 'admin', DEMO.fabrikam)).generatedToken;
 });
