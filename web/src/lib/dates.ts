@@ -8,9 +8,15 @@ import { DATE_FORMAT, SHORT_DATE_FORMAT, TIME_FORMAT } from '@cfs/contracts/cons
 
 export type DateInput = string | number | Date | null | undefined;
 
-/** The browser's time zone; every date is shown in local time (spec 000 §9). */
+let zone: string | undefined;
+
+/**
+ * The browser's time zone; every date is shown in local time (spec 000 §9). Read once a page: each
+ * reading makes an `Intl.DateTimeFormat`, which costs more than formatting a date with one, and
+ * every date cell of a grid asks.
+ */
 export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
 
 /** A date and time written without a zone, read in local time as dayjs reads it (its REGEX_PARSE). */
