@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEVICE_MESSAGES } from '@cfs/contracts/devices';
 import { FLEET_MESSAGES, INSTALL_STATUSES, PACKAGE_TYPES, PACKAGE_VERSION_STATUSES } from '@cfs/contracts/fleet';
+import { ACTIONS_FIELD } from '../src/components/grid-model';
 import {
   api,
   awaitLater,
@@ -12,11 +13,14 @@ import {
   createTenant,
   drawer,
   gridRow,
+  moreAction,
   portalDatabase,
   screenshot,
   searchGrid,
   sessionOf,
+  sidewaysOverflow,
   signedInPage,
+  truncatedHeaders,
   uniqueName,
   type Session,
 } from './support';
@@ -189,6 +193,38 @@ describe('devices (admin)', () => {
     expect(await failure.count()).toBe(0);
   });
 
+  test('at 1400 px the grid fits without scrolling sideways, with every header whole and the less frequent actions in one menu', async () => {
+    const name = uniqueName('Laptop');
+    await device(name);
+    const page = await signedInPage(browser, 'admin', { width: 1400 });
+    const row = await devicesPage(page, name);
+    await screenshot(page, 'devices-1400');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await truncatedHeaders(page)).toEqual([]);
+    const buttons = await row
+      .locator(`[data-field="${ACTIONS_FIELD}"]`)
+      .getByRole('button')
+      .evaluateAll((found) => found.map((button) => button.getAttribute('aria-label')));
+    expect(buttons).toEqual(['Edit Device', 'Operations', 'Logs', 'More Actions']);
+    await row.getByRole('button', { name: 'More Actions' }).click();
+    const menu = page.getByRole('menu');
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
+      'Restart Agent',
+      'Toggle Tracing',
+      'Installations',
+      'Packets',
+      'Inventory',
+      'Delete Device',
+    ]);
+    await screenshot(page, 'devices-more-actions');
+    await menu.getByRole('menuitem', { name: 'Inventory' }).click();
+    // The menu's click opens the panel, not the row's Edit Device.
+    await drawer(page)
+      .getByRole('heading', { name: `Device Inventory: ${name}` })
+      .waitFor();
+    await expect.poll(() => menu.count()).toBe(0);
+  });
+
   test('Edit Device shows the validation messages, then saves the name, heartbeat and location', async () => {
     const name = uniqueName('Editable');
     const deviceId = await device(name);
@@ -226,7 +262,7 @@ describe('devices (admin)', () => {
     const deviceId = await device(name);
     const page = await signedInPage(browser, 'admin');
     const row = await devicesPage(page, name);
-    await row.getByRole('button', { name: 'Toggle Tracing' }).click();
+    await moreAction(row, 'Toggle Tracing');
     const panel = drawer(page);
     await panel.getByRole('heading', { name: `Tracing: ${name}` }).waitFor();
     for (const option of [
@@ -258,7 +294,7 @@ describe('devices (admin)', () => {
     await operations.getByRole('button', { name: 'Close', exact: true }).click();
     await operations.waitFor({ state: 'hidden' });
 
-    await row.getByRole('button', { name: 'Restart Agent' }).click();
+    await moreAction(row, 'Restart Agent');
     await page.getByText(FLEET_MESSAGES.restartQueued(name)).first().waitFor();
     expect((await read(deviceId)).restartAgentFlag).toBe(true);
     await screenshot(page, 'device-restart');
@@ -314,7 +350,7 @@ describe('devices (admin)', () => {
     }
     const page = await signedInPage(browser, 'admin');
     const row = await devicesPage(page, name);
-    await row.getByRole('button', { name: 'Installations' }).click();
+    await moreAction(row, 'Installations');
     const panel = drawer(page);
     await panel.getByRole('heading', { name: `Device Installations: ${name}` }).waitFor();
     const line = panel.getByRole('row').filter({ hasText: packageName });
@@ -358,7 +394,7 @@ describe('devices (admin)', () => {
 
     const page = await signedInPage(browser, 'admin');
     const row = await devicesPage(page, name);
-    await row.getByRole('button', { name: 'Delete Device' }).click();
+    await moreAction(row, 'Delete Device');
     const dialog = page.getByRole('dialog', { name: 'Delete Device' });
     await dialog.getByText(DEVICE_MESSAGES.deleteConfirm(name)).waitFor();
     await screenshot(page, 'device-delete-confirm');
@@ -367,7 +403,7 @@ describe('devices (admin)', () => {
     await gridRow(page, name).waitFor({ state: 'detached' });
 
     const busyRow = await devicesPage(page, busyName);
-    await busyRow.getByRole('button', { name: 'Delete Device' }).click();
+    await moreAction(busyRow, 'Delete Device');
     await page.getByRole('dialog', { name: 'Delete Device' }).getByRole('button', { name: 'Yes' }).click();
     await page.getByText(FLEET_MESSAGES.deleteDeviceRefused(busyName)).first().waitFor();
     await gridRow(page, busyName).waitFor();

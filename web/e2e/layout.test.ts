@@ -16,6 +16,8 @@ import {
   screenshot,
   searchGrid,
   sessionOf,
+  sidewaysOverflow,
+  truncatedHeaders,
   signedInPage,
   uniqueName,
 } from './support';
@@ -25,25 +27,6 @@ import {
  * scrolled sideways or cut their headers and cells, a Save bar of another colour than its panel,
  * a note box that grew without end. Each test measures what the user sees.
  */
-
-/** How far the grid's rows reach past its visible width (0 or less: nothing to scroll to). */
-function sidewaysOverflow(page: Page): Promise<number> {
-  return page
-    .locator('.MuiDataGrid-virtualScroller')
-    .first()
-    .evaluate((element) => element.scrollWidth - element.clientWidth);
-}
-
-/** The header titles whose text is cut (an ellipsis, or more text than room). */
-function truncatedHeaders(page: Page): Promise<string[]> {
-  return page
-    .locator('.MuiDataGrid-columnHeaderTitle')
-    .evaluateAll((titles) =>
-      titles
-        .filter((title) => title.scrollWidth > title.clientWidth || title.scrollHeight > title.clientHeight)
-        .map((title) => title.textContent ?? ''),
-    );
-}
 
 /** Whether the element lies wholly inside the grid's visible area, sideways. */
 async function whollyInGrid(page: Page, element: Locator): Promise<boolean> {

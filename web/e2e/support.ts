@@ -570,6 +570,31 @@ export function gridRow(page: Page, text: string): Locator {
   return page.getByRole('row').filter({ hasText: text });
 }
 
+/** How far the grid's rows reach past its visible width (0 or less: nothing to scroll to). */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page
+    .locator('.MuiDataGrid-virtualScroller')
+    .first()
+    .evaluate((element) => element.scrollWidth - element.clientWidth);
+}
+
+/** The header titles whose text is cut (an ellipsis, or more text than room). */
+export function truncatedHeaders(page: Page): Promise<string[]> {
+  return page
+    .locator('.MuiDataGrid-columnHeaderTitle')
+    .evaluateAll((titles) =>
+      titles
+        .filter((title) => title.scrollWidth > title.clientWidth || title.scrollHeight > title.clientHeight)
+        .map((title) => title.textContent ?? ''),
+    );
+}
+
+/** Picks one of a row's less frequent actions from its "More Actions" menu (`RowAction.inMenu`). */
+export async function moreAction(row: Locator, label: string): Promise<void> {
+  await row.getByRole('button', { name: 'More Actions' }).click();
+  await row.page().getByRole('menuitem', { name: label }).click();
+}
+
 /**
  * Checks a grid row's box. A click that lands while the grid draws its rows again (a poll's
  * answer) can be lost, so the box is checked again until it stays checked.

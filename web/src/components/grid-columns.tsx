@@ -1,6 +1,11 @@
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import { formatDateTime } from '../lib/dates';
@@ -131,35 +136,94 @@ export interface RowAction {
   color?: 'default' | 'primary' | 'error';
   /** The accessible name where the label alone does not say which row it acts on (a table's "Delete version 1.0.0"). */
   name?: string;
+  /** Shown in the row's "More Actions" menu rather than as a button of its own (a row of many actions). */
+  inMenu?: boolean;
 }
 
 /**
- * The icon buttons of one row, grid or table, each with its tooltip; clicks do not reach the row's
- * own click.
+ * The icon buttons of one row, grid or table, each with its tooltip, and those marked `inMenu`
+ * behind one "More Actions" button; clicks do not reach the row's own click.
  *
  * @example
  *   <TableCell align="right"><RowActionButtons actions={[{ label: 'Delete', name: `Delete ${row.name}`, … }]} /></TableCell>
  */
 export function RowActionButtons({ actions }: { actions: readonly RowAction[] }) {
-  return actions.map((action) => (
-    <Tooltip key={action.label} title={action.label}>
-      {/* A disabled button fires no events; the span keeps the tooltip working. */}
-      <span>
+  const inline = actions.filter((action) => !action.inMenu);
+  const more = actions.filter((action) => action.inMenu);
+  return (
+    <>
+      {inline.map((action) => (
+        <Tooltip key={action.label} title={action.label}>
+          {/* A disabled button fires no events; the span keeps the tooltip working. */}
+          <span>
+            <IconButton
+              size="small"
+              aria-label={action.name ?? action.label}
+              color={action.color ?? 'default'}
+              disabled={action.disabled}
+              onClick={(event) => {
+                event.stopPropagation();
+                action.onClick();
+              }}
+            >
+              {action.icon}
+            </IconButton>
+          </span>
+        </Tooltip>
+      ))}
+      {more.length > 0 && <MoreActions actions={more} />}
+    </>
+  );
+}
+
+/** The row's less frequent actions behind one "More Actions" button, as a menu of icons and labels. */
+function MoreActions({ actions }: { actions: readonly RowAction[] }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Tooltip title="More Actions">
         <IconButton
           size="small"
-          aria-label={action.name ?? action.label}
-          color={action.color ?? 'default'}
-          disabled={action.disabled}
+          aria-label="More Actions"
+          aria-haspopup="menu"
+          aria-expanded={anchor ? 'true' : 'false'}
           onClick={(event) => {
             event.stopPropagation();
-            action.onClick();
+            setAnchor(event.currentTarget);
           }}
         >
-          {action.icon}
+          <MoreVertIcon fontSize="small" />
         </IconButton>
-      </span>
-    </Tooltip>
-  ));
+      </Tooltip>
+      {anchor && (
+        <Menu
+          open
+          anchorEl={anchor}
+          onClose={() => setAnchor(null)}
+          // Clicks in the menu (portalled, but a child in React's tree) do not reach the row's own click.
+          onClick={(event) => event.stopPropagation()}
+        >
+          {actions.map((action) => (
+            <MenuItem
+              key={action.label}
+              aria-label={action.name ?? action.label}
+              disabled={action.disabled}
+              sx={action.color === 'error' ? { color: 'error.main' } : undefined}
+              onClick={() => {
+                setAnchor(null);
+                action.onClick();
+              }}
+            >
+              <ListItemIcon sx={action.color === 'error' ? { color: 'error.main' } : undefined}>
+                {action.icon}
+              </ListItemIcon>
+              <ListItemText>{action.label}</ListItemText>
+            </MenuItem>
+          ))}
+        </Menu>
+      )}
+    </>
+  );
 }
 
 /**

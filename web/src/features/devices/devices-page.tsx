@@ -137,36 +137,52 @@ export default function DevicesPage() {
       (row) => [
         { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
         {
+          label: 'Operations',
+          icon: <SettingsSuggestIcon fontSize="small" />,
+          onClick: () => operations.open(row.deviceId),
+        },
+        { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
+        // Restarting goes without a question, so it is a menu pick rather than a button beside Edit.
+        {
           label: 'Restart Agent',
           icon: <RestartAltIcon fontSize="small" />,
           onClick: () => void restart.mutateAsync(row).catch(() => undefined),
+          inMenu: true,
         },
         {
           label: 'Toggle Tracing',
           icon: <BugReportIcon fontSize="small" />,
           onClick: () => tracing.open(row.deviceId),
-        },
-        {
-          label: 'Operations',
-          icon: <SettingsSuggestIcon fontSize="small" />,
-          onClick: () => operations.open(row.deviceId),
+          inMenu: true,
         },
         {
           label: 'Installations',
           icon: <InventoryIcon fontSize="small" />,
           onClick: () => installations.open(row.deviceId),
+          inMenu: true,
+        },
+        {
+          label: 'Packets',
+          icon: <SensorsIcon fontSize="small" />,
+          onClick: () => packets.open(row.deviceId),
+          inMenu: true,
+        },
+        {
+          label: 'Inventory',
+          icon: <ComputerIcon fontSize="small" />,
+          onClick: () => inventory.open(row.deviceId),
+          inMenu: true,
         },
         {
           label: 'Delete Device',
           icon: <DeleteIcon fontSize="small" />,
           color: 'error',
           onClick: () => deleting.ask(row),
+          inMenu: true,
         },
-        { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
-        { label: 'Packets', icon: <SensorsIcon fontSize="small" />, onClick: () => packets.open(row.deviceId) },
-        { label: 'Inventory', icon: <ComputerIcon fontSize="small" />, onClick: () => inventory.open(row.deviceId) },
       ],
-      { width: 294 },
+      // Three buttons and More Actions (at 1400 px nine buttons pushed the column past the grid's edge).
+      { width: 140 },
     ),
   ];
 
