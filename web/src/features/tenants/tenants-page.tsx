@@ -36,14 +36,14 @@ export default function TenantsPage() {
   const toggle = useToggleTenant();
 
   const columns: GridColDef<Tenant>[] = [
-    titleColumn<Tenant>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 180 }, drawer, (row) => row.tenantId),
-    { field: 'internalNotificationEmailAddress', headerName: 'Internal Notification Email', flex: 1, minWidth: 220 },
+    titleColumn<Tenant>({ field: 'name', headerName: 'Name', flex: 1, minWidth: 150 }, drawer, (row) => row.tenantId),
+    { field: 'internalNotificationEmailAddress', headerName: 'Internal Notification Email', flex: 1, minWidth: 190 },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 100 },
     {
       field: 'assignmentGroups',
       headerName: 'Assignment Groups',
       flex: 1.5,
-      minWidth: 220,
+      minWidth: 170,
       renderCell: ({ row }) => (
         <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', height: '100%', overflow: 'hidden' }}>
           {splitAssignmentGroups(row.assignmentGroups).map((group) => (
@@ -68,7 +68,7 @@ export default function TenantsPage() {
           onClick: () => setToggling(row),
         },
       ],
-      { width: 130 },
+      { width: 120 },
     ),
   ];
 

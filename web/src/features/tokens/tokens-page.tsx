@@ -43,11 +43,11 @@ export default function TokensPage() {
 
   const columns: GridColDef<TokenGrant>[] = [
     titleColumn<TokenGrant>(
-      { field: 'name', headerName: 'Name', flex: 1, minWidth: 160 },
+      { field: 'name', headerName: 'Name', flex: 1, minWidth: 130 },
       drawer,
       (row) => row.tokenGrantId,
     ),
-    { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 200 },
+    { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 140 },
     dateTimeColumn<TokenGrant>({ field: 'created', headerName: 'Created' }),
     dateTimeColumn<TokenGrant>({ field: 'expiresOn', headerName: 'Expires On', emptyText: 'Forever' }),
     // Worked out in the browser from the dates, which the export holds; the server has no such field.
@@ -55,29 +55,36 @@ export default function TokensPage() {
       field: 'status',
       headerName: 'Status',
       width: 110,
+      // A Revoked chip whole.
+      minWidth: 90,
       valueGetter: (_value, row) => grantStatus(row),
       renderCell: ({ row }) => <TokenStatusChip grant={row} />,
     }),
     {
       field: 'tokenPrefix',
       headerName: 'Token',
-      width: 170,
+      width: 130,
+      // The ten characters of a prefix whole, in the monospace font.
+      minWidth: 120,
       renderCell: ({ row }) => (
         <Box component="span" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}>
           {row.tokenPrefix}…
         </Box>
       ),
     },
-    actionsColumn<TokenGrant>((row) => [
-      { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.tokenGrantId) },
-      {
-        label: 'Revoke',
-        icon: <BlockIcon fontSize="small" />,
-        color: 'error',
-        disabled: row.revokedOn !== null,
-        onClick: () => revoking.ask(row),
-      },
-    ]),
+    actionsColumn<TokenGrant>(
+      (row) => [
+        { label: 'Edit', icon: <EditIcon fontSize="small" />, onClick: () => drawer.open(row.tokenGrantId) },
+        {
+          label: 'Revoke',
+          icon: <BlockIcon fontSize="small" />,
+          color: 'error',
+          disabled: row.revokedOn !== null,
+          onClick: () => revoking.ask(row),
+        },
+      ],
+      { width: 90 },
+    ),
   ];
 
   return (
