@@ -156,6 +156,25 @@ describe('layout on a laptop screen and in dark mode', () => {
       .waitFor();
   });
 
+  test("a long panel's Save and Save & Close stay in sight at its foot, before any scrolling", async () => {
+    const admin = await sessionOf(browser, 'admin');
+    const page = await signedInPage(browser, 'admin', { width: 1400 });
+    await page.goto(`/${homeTenantId(admin)}/workunitcommunications`);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Communication' }).waitFor();
+    const saveAndClose = panel.getByRole('button', { name: 'Save & Close' });
+    await saveAndClose.waitFor();
+    await screenshot(page, 'layout-communication-save-row');
+    const viewport = page.viewportSize();
+    const box = await saveAndClose.boundingBox();
+    expect(box && viewport && box.y + box.height <= viewport.height).toBe(true);
+    // The form runs on below the fold: the row is kept there, not the form short.
+    const lastField = panel.getByRole('textbox', { name: 'Internal Bridge' });
+    const field = await lastField.boundingBox();
+    expect(field && viewport && field.y > viewport.height).toBe(true);
+  });
+
   test("in dark mode the work unit panel's Save bar is the panel's colour", async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);

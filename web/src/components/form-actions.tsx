@@ -7,7 +7,13 @@ import Stack from '@mui/material/Stack';
 import { useFormState, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { applyServerErrors, type ServerErrorPath } from './form-server-errors';
 import { formActionsDisabled } from './form-rules';
-import { useReportUnsavedChanges, useSaveShortcut, useUnsavedChangesGuard } from './side-drawer';
+import {
+  DrawerFooter,
+  useDrawerFooterWanted,
+  useReportUnsavedChanges,
+  useSaveShortcut,
+  useUnsavedChangesGuard,
+} from './side-drawer';
 
 export interface FormActionsProps<T extends FieldValues, TOut> {
   form: UseFormReturn<T, unknown, TOut>;
@@ -38,7 +44,8 @@ export interface FormActionsProps<T extends FieldValues, TOut> {
  * only when the form is valid (zod). After a save the saved values become the form's pristine
  * state. A rejected save's 400 field texts are put on the fields (`serverErrorPath`). Also
  * reports the form's unsaved changes to the enclosing `SideDrawer`, closes through its guard
- * (`useUnsavedChangesGuard`), and offers Save to its Ctrl+S (`useSaveShortcut`).
+ * (`useUnsavedChangesGuard`), offers Save to its Ctrl+S (`useSaveShortcut`), and keeps the buttons
+ * in sight at the drawer's foot (`DrawerFooter`), however long the form.
  *
  * @example
  *   <FormActions form={form} onSave={(values) => save.mutateAsync(values)} onClose={drawer.close} loading={save.isPending} />
@@ -84,7 +91,8 @@ export function FormActions<T extends FieldValues, TOut>({
   useSaveShortcut(disabled.save ? null : () => void submit(false));
 
   const serverMessage = errors.root?.server?.message;
-  return (
+  const footer = useDrawerFooterWanted();
+  const row = (
     <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', alignItems: 'center', pt: 2 }}>
       {leading}
       {/* The message, or a spacer, keeps the buttons at the right. */}
@@ -104,4 +112,5 @@ export function FormActions<T extends FieldValues, TOut>({
       )}
     </Stack>
   );
+  return footer ? <DrawerFooter>{row}</DrawerFooter> : row;
 }

@@ -29,6 +29,19 @@ const UnsavedChangesContext = createContext<UnsavedChanges | null>(null);
 type SaveRegistry = Map<string, () => void>;
 const SaveShortcutContext = createContext<SaveRegistry | null>(null);
 
+/** Whether content is in a `DrawerFooter` already. */
+const InFooterContext = createContext(false);
+
+/**
+ * Whether a save row here belongs in a `DrawerFooter`: it is in a `SideDrawer`, and not in a footer
+ * already. `FormActions` asks, so that every drawer's Save stays in sight however long its form.
+ */
+export function useDrawerFooterWanted(): boolean {
+  const inDrawer = useContext(UnsavedChangesContext) !== null;
+  const inFooter = useContext(InFooterContext);
+  return inDrawer && !inFooter;
+}
+
 /**
  * Offers a save to the enclosing `SideDrawer`'s Ctrl+S (⌘S); null while there is nothing to save
  * (the Save button is disabled). `FormActions` calls it for its form's Save.
@@ -232,7 +245,9 @@ function LeaveBlocker({ unsaved }: { unsaved: UnsavedChanges }) {
 }
 
 /**
- * A row kept in sight at the foot of a drawer whose content is long (a form's Save buttons): it
+ * A row kept in sight at the foot of a drawer whose content is long (a form's Save buttons, which
+ * `FormActions` puts in one by itself; a form with more in its row wraps the lot, as the work unit
+ * form does with its save conflict): it
  * sticks to the bottom of the drawer's scrolling area, flush with its edge, over what scrolls
  * under it. In dark mode MUI lightens a raised surface with a white overlay (`--Paper-overlay`,
  * set on the drawer's paper): the row takes the same overlay, so it is the panel's colour and not
@@ -257,7 +272,7 @@ export function DrawerFooter({ children }: { children: ReactNode }) {
         mt: 2,
       }}
     >
-      {children}
+      <InFooterContext.Provider value>{children}</InFooterContext.Provider>
     </Box>
   );
 }
