@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,7 +21,7 @@ import { usePermissions } from '../../auth/session-data';
 import { BulkResultDialog, useBulkOutcome } from '../../components/bulk-result-dialog';
 import { useRowSelection } from '../../components/row-selection';
 import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
-import { actionsColumn, titleColumn } from '../../components/grid-columns';
+import { actionsColumn, titleColumn, type RowAction } from '../../components/grid-columns';
 import { ACTIONS_FIELD } from '../../components/grid-model';
 import { guidFilterOperators } from '../../components/guid-filter';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
@@ -29,7 +29,7 @@ import { ResourceGrid } from '../../components/resource-grid';
 import { PageHeader } from '../../lib/page-header';
 import { useNow } from '../../lib/use-now';
 import { useTenantId } from '../../lib/use-tenant-id';
-import { useDrawerParam, useListState } from '../../lib/url-state';
+import { useDrawerParam, useListState, type DrawerParam } from '../../lib/url-state';
 import { DEVICES_PATH, useDeleteDevice, useRestartAgent, type Device } from './api';
 import { formatAge, formatPercent } from './device-display';
 import { RunScriptDialog } from './run-script-dialog';
@@ -134,53 +134,42 @@ export default function DevicesPage() {
     },
     { field: 'enabled', headerName: 'Enabled', type: 'boolean', width: 75 },
     actionsColumn<Device>(
-      (row) => [
-        { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
-        {
-          label: 'Operations',
-          icon: <SettingsSuggestIcon fontSize="small" />,
-          onClick: () => operations.open(row.deviceId),
-        },
-        { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
-        // Restarting goes without a question, so it is a menu pick rather than a button beside Edit.
-        {
-          label: 'Restart Agent',
-          icon: <RestartAltIcon fontSize="small" />,
-          onClick: () => void restart.mutateAsync(row).catch(() => undefined),
+      (row) => {
+        /** One of the row's less frequent panels, from its More Actions menu. */
+        const fromMenu = (label: string, icon: ReactElement, panel: Pick<DrawerParam, 'open'>): RowAction => ({
+          label,
+          icon,
+          onClick: () => panel.open(row.deviceId),
           inMenu: true,
-        },
-        {
-          label: 'Toggle Tracing',
-          icon: <BugReportIcon fontSize="small" />,
-          onClick: () => tracing.open(row.deviceId),
-          inMenu: true,
-        },
-        {
-          label: 'Installations',
-          icon: <InventoryIcon fontSize="small" />,
-          onClick: () => installations.open(row.deviceId),
-          inMenu: true,
-        },
-        {
-          label: 'Packets',
-          icon: <SensorsIcon fontSize="small" />,
-          onClick: () => packets.open(row.deviceId),
-          inMenu: true,
-        },
-        {
-          label: 'Inventory',
-          icon: <ComputerIcon fontSize="small" />,
-          onClick: () => inventory.open(row.deviceId),
-          inMenu: true,
-        },
-        {
-          label: 'Delete Device',
-          icon: <DeleteIcon fontSize="small" />,
-          color: 'error',
-          onClick: () => deleting.ask(row),
-          inMenu: true,
-        },
-      ],
+        });
+        return [
+          { label: 'Edit Device', icon: <EditIcon fontSize="small" />, onClick: () => edit.open(row.deviceId) },
+          {
+            label: 'Operations',
+            icon: <SettingsSuggestIcon fontSize="small" />,
+            onClick: () => operations.open(row.deviceId),
+          },
+          { label: 'Logs', icon: <ListAltIcon fontSize="small" />, onClick: () => logs.open(row.deviceId) },
+          // Restarting goes without a question, so it is a menu pick rather than a button beside Edit.
+          {
+            label: 'Restart Agent',
+            icon: <RestartAltIcon fontSize="small" />,
+            onClick: () => void restart.mutateAsync(row).catch(() => undefined),
+            inMenu: true,
+          },
+          fromMenu('Toggle Tracing', <BugReportIcon fontSize="small" />, tracing),
+          fromMenu('Installations', <InventoryIcon fontSize="small" />, installations),
+          fromMenu('Packets', <SensorsIcon fontSize="small" />, packets),
+          fromMenu('Inventory', <ComputerIcon fontSize="small" />, inventory),
+          {
+            label: 'Delete Device',
+            icon: <DeleteIcon fontSize="small" />,
+            color: 'error',
+            onClick: () => deleting.ask(row),
+            inMenu: true,
+          },
+        ];
+      },
       // Three buttons and More Actions (at 1400 px nine buttons pushed the column past the grid's edge).
       { width: 140 },
     ),
