@@ -245,16 +245,15 @@ function LeaveBlocker({ unsaved }: { unsaved: UnsavedChanges }) {
 }
 
 /**
- * A row kept in sight at the foot of a drawer whose content is long (a form's Save buttons, which
- * `FormActions` puts in one by itself; a form with more in its row wraps the lot, as the work unit
- * form does with its save conflict): it
- * sticks to the bottom of the drawer's scrolling area, flush with its edge, over what scrolls
- * under it. In dark mode MUI lightens a raised surface with a white overlay (`--Paper-overlay`,
- * set on the drawer's paper): the row takes the same overlay, so it is the panel's colour and not
- * the darker plain paper colour.
+ * A row kept in sight at the foot of a drawer whose content is long: it sticks to the bottom of the
+ * drawer's scrolling area, flush with its edge, over what scrolls under it. `FormActions` puts its
+ * Save buttons in one by itself; a form with more in its row wraps the lot, as the work unit form
+ * does with its save conflict. In dark mode MUI lightens a raised surface with a white overlay
+ * (`--Paper-overlay`, set on the drawer's paper): the row takes the same overlay, so it is the
+ * panel's colour and not the darker plain paper colour.
  *
  * @example
- *   <DrawerFooter><FormActions form={form} onSave={save} onClose={onClose} /></DrawerFooter>
+ *   <DrawerFooter><Alert severity="error">{conflict}</Alert><FormActions form={form} onSave={save} /></DrawerFooter>
  */
 export function DrawerFooter({ children }: { children: ReactNode }) {
   return (
