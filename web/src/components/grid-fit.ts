@@ -85,9 +85,14 @@ export function fitColumns<R extends GridValidRowModel>(options: {
   const shown = () => columns.filter((column) => chosen[column.field] !== false && hidden[column.field] !== false);
   const total = (width: (column: GridColDef<R>) => number) => shown().reduce((sum, column) => sum + width(column), 0);
 
+  // A column is hidden only when the others cannot make room for it: a fixed column counts at the
+  // least width its content needs where it declares one (`minWidth`), else at its width; a flex
+  // column at its `minWidth`.
+  const declaresLeast = new Set(options.columns.filter((column) => column.minWidth !== undefined).map((c) => c.field));
+  const room = (column: GridColDef<R>) => (declaresLeast.has(column.field) ? least(column) : preferred(column));
   if (options.hideable) {
     for (const column of [...columns].reverse()) {
-      if (total(preferred) <= available) break;
+      if (total(room) <= available) break;
       if (
         column.field === ACTIONS_FIELD ||
         essential.includes(column.field) ||

@@ -124,7 +124,7 @@ export default function DevicesPage() {
       headerName: 'Device ID',
       // Wide enough for the whole id on a wide screen; narrower ones cut it, and hovering shows it.
       flex: 1.2,
-      minWidth: 130,
+      minWidth: 110,
       filterOperators: [...guidFilterOperators],
       renderCell: ({ row }) => (
         <Box component="span" title={row.deviceId} sx={{ fontSize: '0.8rem' }}>
@@ -184,7 +184,8 @@ export default function DevicesPage() {
         expand="location"
         tenantScope={tenantId}
         columns={columns}
-        essentialColumns={['name', 'cpuPercent', 'packetTimestamp', ACTIONS_FIELD]}
+        essentialColumns={['name', 'cpuPercent', 'packetTimestamp', 'isOnline', 'enabled', ACTIONS_FIELD]}
+        columnsToggle
         getRowId={(row) => row.deviceId}
         fields={{ location: { path: 'location/name' }, isOnline: { kind: 'boolean' } }}
         searchFields={['name']}

@@ -62,7 +62,8 @@ export default function OutboxPage() {
         expand="tenant"
         tenantScope={tenantId}
         columns={columns}
-        essentialColumns={['created', 'subject']}
+        essentialColumns={['created', 'subject', 'transport']}
+        columnsToggle
         getRowId={(row) => row.emailId}
         fields={{ tenant: { path: 'tenant/name' } }}
         searchFields={['subject', 'to']}

@@ -87,6 +87,7 @@ export default function PendingDevicesPage() {
         enabled={isGuid(tenantId)}
         columns={columns}
         essentialColumns={['machineName', 'lastPing']}
+        columnsToggle
         getRowId={(row) => row.pendingDeviceId}
         searchFields={['machineName', 'operatingSystem', 'architecture', 'ipAddress']}
         exportFileName="pendingdevices.csv"

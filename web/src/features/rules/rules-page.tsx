@@ -112,6 +112,7 @@ export default function RulesPage() {
         expand="tenant,subscription"
         columns={columns}
         essentialColumns={['name', 'enabled', ACTIONS_FIELD]}
+        columnsToggle
         getRowId={(row) => row.ruleId}
         fields={{ tenant: { path: 'tenant/name' }, subscription: { path: 'subscription/name' } }}
         searchFields={['name']}

@@ -80,6 +80,7 @@ export default function TenantsPage() {
         path={TENANTS_PATH}
         columns={columns}
         essentialColumns={['name', 'enabled', ACTIONS_FIELD]}
+        columnsToggle
         getRowId={(row) => row.tenantId}
         searchFields={['name', 'internalNotificationEmailAddress', 'assignmentGroups']}
         exportFileName="tenants.csv"

@@ -97,6 +97,7 @@ export default function TokensPage() {
         enabled={isGuid(tenantId)}
         columns={columns}
         essentialColumns={['name', 'status', ACTIONS_FIELD]}
+        columnsToggle
         getRowId={(row) => row.tokenGrantId}
         searchFields={['name', 'description']}
         exportFileName="tokens.csv"
