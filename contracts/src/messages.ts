@@ -12,6 +12,9 @@ export const SHELL_MESSAGES = {
   /** A grid whose list call failed, above the server's message (no rows and no pager are shown). */
   listFailed: 'The list could not be loaded.',
   tryAgain: 'Try Again',
+  /** Not in the spec: a grid left empty by its search or filters says so, with the way back. */
+  nothingMatches: 'Nothing matches the search and filters.',
+  clearSearchAndFilters: 'Clear Search and Filters',
   copiedToClipboard: 'Copied to clipboard',
   /** The info toast after any copy (spec 001 §8 "Copy"), beside the button's tooltip. */
   copiedInfo: 'copied to clipboard.',

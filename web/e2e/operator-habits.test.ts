@@ -122,6 +122,33 @@ describe('operators’ habits in lists and drawers', () => {
     await expect.poll(() => page.getByRole('textbox', { name: 'Search' }).inputValue()).toBe('');
   });
 
+  test('a search that leaves a list empty says so; its button clears the search and filters, and Back brings them again', async () => {
+    const unit = await createWorkUnit(await sessionOf(browser, 'operator'), { title: uniqueName('E2E nothing') });
+    const page = await signedInPage(browser, 'operator');
+    await page.goto('/workunitsv2');
+    const chip = (label: string) => page.getByRole('toolbar', { name: 'Filters' }).getByRole('button', { name: label });
+    await chip('Type: Incident').waitFor();
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await search.fill(`${unit.title} elsewhere`);
+    await search.press('Enter');
+    const grid = page.locator('.MuiDataGrid-root');
+    await grid.getByText('Nothing matches the search and filters.').waitFor();
+    await screenshot(page, 'list-nothing-matches');
+
+    await grid.getByRole('button', { name: 'Clear Search and Filters' }).click();
+    await expect.poll(() => listState(page).filters).toEqual([]);
+    expect(listState(page).search).toBe('');
+    await expect.poll(() => search.inputValue()).toBe('');
+    expect(await chip('Type: Incident').count()).toBe(0);
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    expect(await grid.getByText('Nothing matches the search and filters.').count()).toBe(0);
+
+    await page.goBack();
+    await grid.getByText('Nothing matches the search and filters.').waitFor();
+    await expect.poll(() => search.inputValue()).toBe(`${unit.title} elsewhere`);
+    await chip('Type: Incident').waitFor();
+  });
+
   test('a date in a list shows how long ago it was beside it, and the text follows the time', async () => {
     const tenant = await createTenant(await sessionOf(browser, 'admin'));
     const page = await signedInPage(browser, 'admin', { clock: true });

@@ -13,13 +13,31 @@ export interface GridFailure {
 
 export const GridFailureContext = createContext<GridFailure | null>(null);
 
+/** While the grid around lists by a search or filters: `clear` takes them away (null without any). */
+export const GridNarrowingContext = createContext<{ clear: () => void } | null>(null);
+
 /**
  * The grid's overlay when it has no rows: after a failed list call it says so, with the server's
  * message and Try Again, instead of "No rows" (an empty list and a failed one are different
- * answers to an operator); otherwise the Data Grid's own "No rows".
+ * answers to an operator); a list its search or filters left empty says that, with a button that
+ * clears them; otherwise the Data Grid's own "No rows".
  */
 export function ResourceGridNoRowsOverlay(props: GridOverlayProps) {
   const failure = useContext(GridFailureContext);
+  const narrowing = useContext(GridNarrowingContext);
+  if (!failure && narrowing)
+    return (
+      <GridOverlay {...props}>
+        <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}>
+          <Typography color="text.secondary" variant="body2">
+            {SHELL_MESSAGES.nothingMatches}
+          </Typography>
+          <Button size="small" onClick={narrowing.clear}>
+            {SHELL_MESSAGES.clearSearchAndFilters}
+          </Button>
+        </Stack>
+      </GridOverlay>
+    );
   if (!failure) return <GridNoRowsOverlay {...props} />;
   return (
     <GridOverlay {...props}>

@@ -42,7 +42,12 @@ import {
   toGridSortModel,
 } from './grid-model';
 import { fitColumns, GRID_FONT_FAMILY, measureText } from './grid-fit';
-import { GridFailureContext, ResourceGridNoRowsOverlay, type GridFailure } from './grid-error-overlay';
+import {
+  GridFailureContext,
+  GridNarrowingContext,
+  ResourceGridNoRowsOverlay,
+  type GridFailure,
+} from './grid-error-overlay';
 import { displayedRows, gridRowCount, NO_PAGE_TOKENS, pageRequest, rememberNextPage } from './grid-paging';
 import {
   ResourceGridToolbar,
@@ -225,6 +230,17 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         : null,
     [result.isError, result.error, refetch],
   );
+  // A search or filters that leave the list empty can be cleared from the empty grid (one Back undoes it).
+  const narrowed = state.search !== '' || state.filters.length > 0;
+  const { applyView } = list;
+  const { sort, columns: chosenColumns, exactMatch } = state;
+  const narrowing = useMemo(
+    () =>
+      narrowed
+        ? { clear: () => applyView({ filters: [], search: '', exactMatch, sort, columns: chosenColumns }) }
+        : null,
+    [narrowed, applyView, exactMatch, sort, chosenColumns],
+  );
   // The answer links the page after it: kept while rendering, as soon as it is in.
   if (result.data && !result.isPlaceholderData) {
     const held = rememberNextPage(pageTokens, pagedQuery, request.page, result.data.nextPageToken);
@@ -299,75 +315,79 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   return (
     <ResourceGridToolbarContext.Provider value={toolbar}>
       <GridFailureContext.Provider value={failure}>
-        <Box ref={frame}>
-          <DataGrid<R>
-            disableRowSelectionOnClick
-            autoHeight
-            {...gridProps}
-            // On a narrow screen the essential columns need the width more than bulk selection does.
-            {...(bulk && checkboxes
-              ? {
-                  checkboxSelection: true,
-                  keepNonExistentRowsSelected: true,
-                  rowSelectionModel,
-                  onRowSelectionModelChange: (model: GridRowSelectionModel) =>
-                    bulk.selection.set(selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids)),
-                }
-              : {})}
-            rows={failure ? [] : (result.data?.rows ?? [])}
-            columns={columns}
-            getRowId={getRowId}
-            // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
-            // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
-            rowCount={failure ? 0 : gridRowCount(result.data, request.page, state.pageSize)}
-            hideFooter={failure !== null || gridProps?.hideFooter}
-            localeText={{
-              ...gridProps?.localeText,
-              paginationDisplayedRows: (shown) =>
-                displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined),
-            }}
-            loading={result.isFetching && (result.isPending || result.isPlaceholderData || result.isError)}
-            paginationMode="server"
-            sortingMode="server"
-            filterMode="server"
-            pageSizeOptions={list.pageSizeOptions}
-            paginationModel={{ page: state.page, pageSize: state.pageSize }}
-            onPaginationModelChange={(model) => {
-              if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
-              else if (model.page !== state.page) list.setPage(model.page);
-            }}
-            sortModel={sortModel}
-            onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
-            disableColumnFilter={props.disableColumnFilter}
-            filterModel={props.disableColumnFilter ? undefined : filterModel}
-            onFilterModelChange={(model) => {
-              setShownFilter((shown) => gridChangedFilterModel(shown, model));
-              const filters = fromGridFilterModel(model);
-              // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
-              const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
-              list.change({ type: 'filters', filters, keepPage });
-            }}
-            disableColumnSelector={!props.columnsToggle}
-            columnVisibilityModel={columnVisibilityModel}
-            onColumnVisibilityModelChange={(model) => list.setColumns((narrow ?? fitted)?.chosenFrom(model) ?? model)}
-            onRowClick={
-              onRowClick
-                ? (rowParams) => {
-                    // Selecting a cell's text to copy it is not a request to open the row.
-                    if (window.getSelection()?.isCollapsed === false) return;
-                    onRowClick(rowParams.row);
+        <GridNarrowingContext.Provider value={narrowing}>
+          <Box ref={frame}>
+            <DataGrid<R>
+              disableRowSelectionOnClick
+              autoHeight
+              {...gridProps}
+              // On a narrow screen the essential columns need the width more than bulk selection does.
+              {...(bulk && checkboxes
+                ? {
+                    checkboxSelection: true,
+                    keepNonExistentRowsSelected: true,
+                    rowSelectionModel,
+                    onRowSelectionModelChange: (model: GridRowSelectionModel) =>
+                      bulk.selection.set(
+                        selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids),
+                      ),
                   }
-                : undefined
-            }
-            showToolbar
-            slots={{ toolbar: ResourceGridToolbar, noRowsOverlay: ResourceGridNoRowsOverlay }}
-            sx={[
-              keepPageSizeSelector,
-              onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
-              ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
-            ]}
-          />
-        </Box>
+                : {})}
+              rows={failure ? [] : (result.data?.rows ?? [])}
+              columns={columns}
+              getRowId={getRowId}
+              // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
+              // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
+              rowCount={failure ? 0 : gridRowCount(result.data, request.page, state.pageSize)}
+              hideFooter={failure !== null || gridProps?.hideFooter}
+              localeText={{
+                ...gridProps?.localeText,
+                paginationDisplayedRows: (shown) =>
+                  displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined),
+              }}
+              loading={result.isFetching && (result.isPending || result.isPlaceholderData || result.isError)}
+              paginationMode="server"
+              sortingMode="server"
+              filterMode="server"
+              pageSizeOptions={list.pageSizeOptions}
+              paginationModel={{ page: state.page, pageSize: state.pageSize }}
+              onPaginationModelChange={(model) => {
+                if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
+                else if (model.page !== state.page) list.setPage(model.page);
+              }}
+              sortModel={sortModel}
+              onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
+              disableColumnFilter={props.disableColumnFilter}
+              filterModel={props.disableColumnFilter ? undefined : filterModel}
+              onFilterModelChange={(model) => {
+                setShownFilter((shown) => gridChangedFilterModel(shown, model));
+                const filters = fromGridFilterModel(model);
+                // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
+                const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
+                list.change({ type: 'filters', filters, keepPage });
+              }}
+              disableColumnSelector={!props.columnsToggle}
+              columnVisibilityModel={columnVisibilityModel}
+              onColumnVisibilityModelChange={(model) => list.setColumns((narrow ?? fitted)?.chosenFrom(model) ?? model)}
+              onRowClick={
+                onRowClick
+                  ? (rowParams) => {
+                      // Selecting a cell's text to copy it is not a request to open the row.
+                      if (window.getSelection()?.isCollapsed === false) return;
+                      onRowClick(rowParams.row);
+                    }
+                  : undefined
+              }
+              showToolbar
+              slots={{ toolbar: ResourceGridToolbar, noRowsOverlay: ResourceGridNoRowsOverlay }}
+              sx={[
+                keepPageSizeSelector,
+                onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
+                ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
+              ]}
+            />
+          </Box>
+        </GridNarrowingContext.Provider>
       </GridFailureContext.Provider>
     </ResourceGridToolbarContext.Provider>
   );
