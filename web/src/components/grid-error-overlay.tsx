@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -25,35 +25,50 @@ export const GridNarrowingContext = createContext<{ clear: () => void } | null>(
 export function ResourceGridNoRowsOverlay(props: GridOverlayProps) {
   const failure = useContext(GridFailureContext);
   const narrowing = useContext(GridNarrowingContext);
-  if (!failure && narrowing)
+  if (failure)
     return (
       <GridOverlay {...props}>
-        <Stack spacing={1} sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}>
+        <OverlayMessage alert action={{ label: SHELL_MESSAGES.tryAgain, onClick: failure.retry }}>
+          <Typography color="error" variant="body2" sx={{ fontWeight: 500 }}>
+            {SHELL_MESSAGES.listFailed}
+          </Typography>
+          {failure.message && (
+            <Typography color="text.secondary" variant="body2">
+              {failure.message}
+            </Typography>
+          )}
+        </OverlayMessage>
+      </GridOverlay>
+    );
+  if (narrowing)
+    return (
+      <GridOverlay {...props}>
+        <OverlayMessage action={{ label: SHELL_MESSAGES.clearSearchAndFilters, onClick: narrowing.clear }}>
           <Typography color="text.secondary" variant="body2">
             {SHELL_MESSAGES.nothingMatches}
           </Typography>
-          <Button size="small" onClick={narrowing.clear}>
-            {SHELL_MESSAGES.clearSearchAndFilters}
-          </Button>
-        </Stack>
+        </OverlayMessage>
       </GridOverlay>
     );
-  if (!failure) return <GridNoRowsOverlay {...props} />;
+  return <GridNoRowsOverlay {...props} />;
+}
+
+/** The overlay's centred lines and its one button (the overlay itself lets clicks through; these take them). */
+function OverlayMessage(props: {
+  alert?: boolean;
+  action: { label: string; onClick: () => void };
+  children: ReactNode;
+}) {
   return (
-    <GridOverlay {...props}>
-      <Stack role="alert" spacing={1} sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}>
-        <Typography color="error" variant="body2" sx={{ fontWeight: 500 }}>
-          {SHELL_MESSAGES.listFailed}
-        </Typography>
-        {failure.message && (
-          <Typography color="text.secondary" variant="body2">
-            {failure.message}
-          </Typography>
-        )}
-        <Button size="small" onClick={failure.retry}>
-          {SHELL_MESSAGES.tryAgain}
-        </Button>
-      </Stack>
-    </GridOverlay>
+    <Stack
+      {...(props.alert ? { role: 'alert' } : {})}
+      spacing={1}
+      sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}
+    >
+      {props.children}
+      <Button size="small" onClick={props.action.onClick}>
+        {props.action.label}
+      </Button>
+    </Stack>
   );
 }
