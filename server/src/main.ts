@@ -23,12 +23,30 @@ async function main(): Promise<void> {
     : undefined;
   const runtime = await openRuntime(config, databaseLog ? { log: databaseLog } : {});
   const stops: (() => Promise<void>)[] = [];
+  // A port that cannot be had ends the start with one sentence saying what to do, after what had
+  // started (the worker, the embedded database server) has stopped.
+  const listening = async <T>(listen: Promise<T>, port: number, variable: string): Promise<T> => {
+    try {
+      return await listen;
+    } catch (error) {
+      const reason = portProblem(error, config.host, port, variable);
+      if (!reason) throw error;
+      console.error(reason);
+      for (const close of stops) await close();
+      await runtime.closeDatabase();
+      process.exit(1);
+    }
+  };
 
   const logger = createLogger(config, { role: config.role });
   if (config.metrics.port)
     stops.push(
-      await serveMetrics(runtime.db, config.host, config.metrics.port, (error) =>
-        logger.error({ err: error }, 'Metrics could not be read'),
+      await listening(
+        serveMetrics(runtime.db, config.host, config.metrics.port, (error) =>
+          logger.error({ err: error }, 'Metrics could not be read'),
+        ),
+        config.metrics.port,
+        'METRICS_PORT',
       ),
     );
   if (config.role !== 'api')
@@ -40,7 +58,14 @@ async function main(): Promise<void> {
     );
   if (config.role !== 'worker') {
     const app = await buildApp({ ...runtime, ...(runtime.provider ? { provider: runtime.provider } : {}) });
-    await app.listen({ port: config.port, host: config.host });
+    await listening(
+      app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+        await app.close();
+        throw error;
+      }),
+      config.port,
+      'PORT',
+    );
     app.log.info(`${config.environment.name} serves ${config.publicUrl}`);
     if (config.demoSeed && !process.env.HOST) {
       console.log(
@@ -89,6 +114,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * What an administrator reads when the portal cannot listen on a port (EADDRINUSE, EACCES), naming
+ * the setting that moves it; undefined for any other error.
+ */
+function portProblem(error: unknown, host: string, port: number, variable: string): string | undefined {
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'EADDRINUSE')
+    return `Port ${port} on ${host} is in use by another program. Stop that program, or start the portal on another port, e.g. ${variable}=${port + 1} npm start.`;
+  if (code === 'EACCES')
+    return `This user may not listen on port ${port} on ${host} (ports below 1024 need privileges). Start the portal on another port, e.g. ${variable}=${port + 8000} npm start.`;
+  return undefined;
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,64 @@
+import fs from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort, spawnPortal, type TestProcess } from './processes.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+let database: TestDatabase;
+let dataDir: string;
+const holders: Server[] = [];
+const portals: TestProcess[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-port-'));
+});
+
+afterAll(async () => {
+  for (const portal of portals) portal.child.kill('SIGKILL');
+  for (const holder of holders) await new Promise((resolve) => holder.close(resolve));
+  await database.drop();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+/** A port of 127.0.0.1 that another program listens on for the rest of the file. */
+async function heldPort(): Promise<number> {
+  const port = await freePort();
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+  holders.push(holder);
+  return port;
+}
+
+/** Starts the portal with `env` and waits for it to end: its exit code and what it printed. */
+async function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const portal = spawnPortal({ DATABASE_URL: database.url, DATA_DIR: dataDir, HOST: '127.0.0.1', ...env });
+  portals.push(portal);
+  const code = await portal.exited();
+  return { code, output: portal.output() };
+}
+
+describe('a port the portal cannot have', () => {
+  test('its HTTP port taken by another program: one sentence naming the port and the setting that moves it, exit code 1', async () => {
+    const port = await heldPort();
+    const { code, output } = await start({ PORT: String(port) });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `Port ${port} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. PORT=${port + 1} npm start.`,
+    );
+    // Not the listener's stack trace.
+    expect(output).not.toContain('EADDRINUSE');
+  }, 60_000);
+
+  test('its metrics port taken: the same, naming METRICS_PORT', async () => {
+    const metricsPort = await heldPort();
+    const { code, output } = await start({ PORT: String(await freePort()), METRICS_PORT: String(metricsPort) });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `Port ${metricsPort} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. METRICS_PORT=${metricsPort + 1} npm start.`,
+    );
+    expect(output).not.toContain('EADDRINUSE');
+  }, 60_000);
+});
