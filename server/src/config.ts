@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AGENT_DOWNLOAD_PATH, AGENT_DOWNLOADS, MACHINE_RATE_LIMIT_PER_MINUTE } from '@cfs/contracts/agent';
 import { DEFAULT_ENVIRONMENT_NAME } from '@cfs/contracts/constants';
 import { DEFAULT_PERMISSION_PREFIX } from '@cfs/contracts/permissions';
+import { StartupProblem } from './startup-problems.js';
 
 /**
  * Environment → typed configuration. Every variable has an embedded default so that
@@ -14,9 +15,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   DATABASE_READ_URL: z.string().optional(),
-  PUBLIC_URL: z.string().optional(),
+  PUBLIC_URL: z
+    .string()
+    .refine(isWebAddress, 'must be an http:// or https:// address, e.g. https://portal.example.com')
+    .optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
-  OIDC_AUTHORITY: z.string().optional(),
+  OIDC_AUTHORITY: z.string().refine(isWebAddress, 'must be an http:// or https:// address').optional(),
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_AUDIENCE: z.string().optional(),
   OIDC_SCOPE: z.string().optional(),
@@ -173,11 +177,21 @@ function parseTrustProxy(value: string): boolean | string[] {
     .filter(Boolean);
 }
 
+/** An absolute http(s) address: what people open and the embedded identity provider's issuer. */
+function isWebAddress(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.1.0'): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw new StartupProblem(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');

@@ -9,6 +9,7 @@ import { agentCommand, prepareDemoAgent, runDemoAgent } from './areas/agent/demo
 import { registerAgentRelease } from './areas/packages/agent-release.js';
 import { createLogger } from './observability/logger.js';
 import { serveMetrics } from './observability/metrics-server.js';
+import { portProblem, StartupProblem } from './startup-problems.js';
 
 const packageJson = JSON.parse(
   fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
@@ -29,12 +30,12 @@ async function main(): Promise<void> {
     try {
       return await listen;
     } catch (error) {
-      const reason = portProblem(error, config.host, port, variable);
-      if (!reason) throw error;
-      console.error(reason);
-      for (const close of stops) await close();
-      await runtime.closeDatabase();
-      process.exit(1);
+      const problem = portProblem(error, config.host, port, variable);
+      if (problem) {
+        for (const close of stops) await close();
+        await runtime.closeDatabase();
+      }
+      throw problem ?? error;
     }
   };
 
@@ -116,20 +117,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/**
- * What an administrator reads when the portal cannot listen on a port (EADDRINUSE, EACCES), naming
- * the setting that moves it; undefined for any other error.
- */
-function portProblem(error: unknown, host: string, port: number, variable: string): string | undefined {
-  const code = error instanceof Error && 'code' in error ? error.code : undefined;
-  if (code === 'EADDRINUSE')
-    return `Port ${port} on ${host} is in use by another program. Stop that program, or start the portal on another port, e.g. ${variable}=${port + 1} npm start.`;
-  if (code === 'EACCES')
-    return `This user may not listen on port ${port} on ${host} (ports below 1024 need privileges). Start the portal on another port, e.g. ${variable}=${port + 8000} npm start.`;
-  return undefined;
-}
-
 main().catch((error: unknown) => {
-  console.error(error);
+  // A problem the administrator can fix is said in its own words; anything else with its stack.
+  console.error(error instanceof StartupProblem ? error.message : error);
   process.exit(1);
 });

@@ -14,6 +14,7 @@ import { ChangeCounters } from './db/change-counters.js';
 import { configureActionRunner } from './engines/actions/runner.js';
 import { ReadRouting } from './db/read-routing.js';
 import { DatabaseListener } from './db/listener.js';
+import { databaseProblem } from './startup-problems.js';
 
 export interface Runtime {
   config: Config;
@@ -76,7 +77,9 @@ export async function openRuntime(config: Config, options: { log?: (message: str
     await seed(setup, { demo: config.demoSeed, localUsers: config.oidc.embedded, files: fileStoreOf(config) });
   } catch (error) {
     await closeDatabase();
-    throw error;
+    // A database server named by DATABASE_URL that cannot be reached, or refuses the portal, is the
+    // administrator's to fix: said as what to check.
+    throw (config.databaseUrl ? databaseProblem(error, config.databaseUrl) : undefined) ?? error;
   } finally {
     await setup.destroy();
   }

@@ -50,7 +50,10 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? '');
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    throw new Error(
+      failed ? `Migration ${failed.migrationName} failed: ${reason}` : `The migrations could not run: ${reason}`,
+      { cause: error },
+    );
   }
 }
 

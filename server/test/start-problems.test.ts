@@ -40,10 +40,11 @@ async function start(env: Record<string, string>): Promise<{ code: number | null
   return { code, output: portal.output() };
 }
 
-describe('a port the portal cannot have', () => {
+describe('a start the administrator must fix is said in one sentence, without a stack, and exits with 1', () => {
   test('its HTTP port taken by another program: one sentence naming the port and the setting that moves it, exit code 1', async () => {
     const port = await heldPort();
     const { code, output } = await start({ PORT: String(port) });
+    expect(output).not.toContain('    at ');
     expect(code).toBe(1);
     expect(output).toContain(
       `Port ${port} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. PORT=${port + 1} npm start.`,
@@ -60,5 +61,39 @@ describe('a port the portal cannot have', () => {
       `Port ${metricsPort} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. METRICS_PORT=${metricsPort + 1} npm start.`,
     );
     expect(output).not.toContain('EADDRINUSE');
+  }, 60_000);
+
+  test('a database server that is not running: what to check, naming DATABASE_URL', async () => {
+    const closed = await freePort();
+    const { code, output } = await start({
+      PORT: String(await freePort()),
+      DATABASE_URL: `postgres://portal:secret@127.0.0.1:${closed}/portal`,
+    });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `The database server at 127.0.0.1:${closed} (DATABASE_URL) refused the connection: is PostgreSQL running there?`,
+    );
+    expect(output).not.toContain('    at ');
+    // The address's password is not repeated.
+    expect(output).not.toContain('secret');
+  }, 60_000);
+
+  test('a database that does not exist on the server: its name, to create first', async () => {
+    const url = new URL(database.url);
+    url.pathname = '/no_such_portal_database';
+    const { code, output } = await start({ PORT: String(await freePort()), DATABASE_URL: url.toString() });
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `The database "no_such_portal_database" does not exist on ${url.hostname}:${url.port || '5432'} (DATABASE_URL): create it first.`,
+    );
+    expect(output).not.toContain('    at ');
+  }, 60_000);
+
+  test('a setting that is not valid: the variable and what it must be', async () => {
+    const { code, output } = await start({ PORT: 'eighty', PUBLIC_URL: 'localhost:8080' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration: PORT: Invalid input: expected number, received NaN');
+    expect(output).toContain('PUBLIC_URL: must be an http:// or https:// address, e.g. https://portal.example.com');
+    expect(output).not.toContain('    at ');
   }, 60_000);
 });
