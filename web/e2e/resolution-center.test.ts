@@ -1,6 +1,20 @@
 import { describe, expect, test } from 'vitest';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { RESOLUTION_CENTER_MESSAGES, WORK_UNIT_MESSAGES } from '@cfs/contracts/values/work-units';
-import { browser, choose, drawer, gridRow, screenshot, settled, signedInPage, uniqueName } from './support';
+import {
+  browser,
+  choose,
+  createTenant,
+  drawer,
+  gridRow,
+  newContext,
+  screenshot,
+  sessionOf,
+  settled,
+  signedInPage,
+  tenantUserWith,
+  uniqueName,
+} from './support';
 
 /**
  * The Resolution Center as an end user meets it: the standalone layout, a request filed through
@@ -58,5 +72,38 @@ describe('the Resolution Center (end user)', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('Active');
     await screenshot(page, 'resolution-center-list');
+  }, 90_000);
+
+  test('someone who has filed nothing is told so, and can file a request from the empty list', async () => {
+    const tenant = await createTenant(await sessionOf(browser, 'admin'));
+    const userName = await tenantUserWith(tenant.tenantId, ['WorkUnits:view:mine'], 'Nia Newcomer');
+    const context = await newContext(browser, { width: 390, height: 844 });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL(/\/oidc\/interaction\//);
+      await page.getByLabel('User name').fill(userName);
+      await page.getByLabel('Password').fill('operator');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname === '/resolutioncenter');
+      const overlay = page.locator('.MuiDataGrid-overlay');
+      await overlay.getByText(RESOLUTION_CENTER_MESSAGES.noRequests).waitFor();
+      expect(await page.getByText('No rows', { exact: true }).count()).toBe(0);
+      await screenshot(page, 'resolution-center-empty');
+
+      // A search that finds nothing says that instead, and clearing it brings the first words back.
+      const search = page.getByRole('textbox', { name: 'Search' });
+      await search.fill('printer');
+      await search.press('Enter');
+      await overlay.getByText(SHELL_MESSAGES.nothingMatches).waitFor();
+      await overlay.getByRole('button', { name: SHELL_MESSAGES.clearSearchAndFilters }).click();
+      await overlay.getByText(RESOLUTION_CENTER_MESSAGES.noRequests).waitFor();
+
+      await overlay.getByRole('button', { name: 'Create Request', exact: true }).click();
+      await drawer(page).getByRole('heading', { name: 'Create Request' }).waitFor();
+    } finally {
+      await context.close();
+    }
   }, 90_000);
 });

@@ -204,6 +204,8 @@ export const RESOLUTION_CENTER_MESSAGES = {
   failed: 'A problem occurred. Please try again.',
   created: 'Successfully created work unit.',
   thanksForFeedback: 'Thank you for your valuable feedback!',
+  /** Not in the spec: the empty list of someone who has filed nothing, instead of the grid's "No rows". */
+  noRequests: 'You have not filed a request yet. Create one, and follow it here.',
 } as const;
 
 /** Resolved, Closed and Canceled show "Done", the others "Active" (spec 001 §4). */

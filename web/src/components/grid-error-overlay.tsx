@@ -11,20 +11,26 @@ export interface GridFailure {
   retry: () => void;
 }
 
-export const GridFailureContext = createContext<GridFailure | null>(null);
+/** What the grid around tells its empty overlay: each part null when it does not apply. */
+export interface GridOverlayState {
+  failure: GridFailure | null;
+  /** While the grid lists by a search or filters: `clear` takes them away. */
+  narrowing: { clear: () => void } | null;
+  /** The grid's own words for an empty list, and its Create, when the area gives them. */
+  empty: { message: string; create?: { label: string; onClick: () => void } } | null;
+}
 
-/** While the grid around lists by a search or filters: `clear` takes them away (null without any). */
-export const GridNarrowingContext = createContext<{ clear: () => void } | null>(null);
+export const GridOverlayContext = createContext<GridOverlayState>({ failure: null, narrowing: null, empty: null });
 
 /**
  * The grid's overlay when it has no rows: after a failed list call it says so, with the server's
  * message and Try Again, instead of "No rows" (an empty list and a failed one are different
  * answers to an operator); a list its search or filters left empty says that, with a button that
- * clears them; otherwise the Data Grid's own "No rows".
+ * clears them; an empty list of an area that words it (the Resolution Center: "You have not filed
+ * a request yet.") says that, with its Create; otherwise the Data Grid's own "No rows".
  */
 export function ResourceGridNoRowsOverlay(props: GridOverlayProps) {
-  const failure = useContext(GridFailureContext);
-  const narrowing = useContext(GridNarrowingContext);
+  const { failure, narrowing, empty } = useContext(GridOverlayContext);
   if (failure)
     return (
       <GridOverlay {...props}>
@@ -50,13 +56,23 @@ export function ResourceGridNoRowsOverlay(props: GridOverlayProps) {
         </OverlayMessage>
       </GridOverlay>
     );
+  if (empty)
+    return (
+      <GridOverlay {...props}>
+        <OverlayMessage {...(empty.create ? { action: empty.create } : {})}>
+          <Typography color="text.secondary" variant="body2">
+            {empty.message}
+          </Typography>
+        </OverlayMessage>
+      </GridOverlay>
+    );
   return <GridNoRowsOverlay {...props} />;
 }
 
-/** The overlay's centred lines and its one button (the overlay itself lets clicks through; these take them). */
+/** The overlay's centred lines and its button, if any (the overlay itself lets clicks through; these take them). */
 function OverlayMessage(props: {
   alert?: boolean;
-  action: { label: string; onClick: () => void };
+  action?: { label: string; onClick: () => void };
   children: ReactNode;
 }) {
   return (
@@ -66,9 +82,11 @@ function OverlayMessage(props: {
       sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}
     >
       {props.children}
-      <Button size="small" onClick={props.action.onClick}>
-        {props.action.label}
-      </Button>
+      {props.action && (
+        <Button size="small" onClick={props.action.onClick}>
+          {props.action.label}
+        </Button>
+      )}
     </Stack>
   );
 }

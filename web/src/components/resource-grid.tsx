@@ -43,10 +43,10 @@ import {
 } from './grid-model';
 import { fitColumns, GRID_FONT_FAMILY, measureText } from './grid-fit';
 import {
-  GridFailureContext,
-  GridNarrowingContext,
+  GridOverlayContext,
   ResourceGridNoRowsOverlay,
   type GridFailure,
+  type GridOverlayState,
 } from './grid-error-overlay';
 import { displayedRows, gridRowCount, NO_PAGE_TOKENS, pageRequest, rememberNextPage } from './grid-paging';
 import {
@@ -125,6 +125,11 @@ export interface ResourceGridProps<R extends GridValidRowModel> {
   /** POST: the spec calls this list's export with POST (`POST /v1/compliancereport/Export()`), the options in the body. */
   exportMethod?: 'GET' | 'POST';
   onCreate?: () => void;
+  /**
+   * The area's words for its empty list (nothing searched or filtered) instead of the Data Grid's
+   * "No rows", with a button of `createLabel` doing `onCreate` when the grid has it.
+   */
+  emptyList?: { message: string; createLabel: string };
   menu?: ToolbarMenu;
   /** More toolbar buttons (e.g. Clone Operations). */
   toolbarActions?: ReactNode;
@@ -241,6 +246,20 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         : null,
     [narrowed, applyView, exactMatch, sort, chosenColumns],
   );
+  const { emptyList, onCreate } = props;
+  const overlay = useMemo<GridOverlayState>(
+    () => ({
+      failure,
+      narrowing,
+      empty: emptyList
+        ? {
+            message: emptyList.message,
+            ...(onCreate ? { create: { label: emptyList.createLabel, onClick: onCreate } } : {}),
+          }
+        : null,
+    }),
+    [failure, narrowing, emptyList, onCreate],
+  );
   // The answer links the page after it: kept while rendering, as soon as it is in.
   if (result.data && !result.isPlaceholderData) {
     const held = rememberNextPage(pageTokens, pagedQuery, request.page, result.data.nextPageToken);
@@ -314,81 +333,77 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
 
   return (
     <ResourceGridToolbarContext.Provider value={toolbar}>
-      <GridFailureContext.Provider value={failure}>
-        <GridNarrowingContext.Provider value={narrowing}>
-          <Box ref={frame}>
-            <DataGrid<R>
-              disableRowSelectionOnClick
-              autoHeight
-              {...gridProps}
-              // On a narrow screen the essential columns need the width more than bulk selection does.
-              {...(bulk && checkboxes
-                ? {
-                    checkboxSelection: true,
-                    keepNonExistentRowsSelected: true,
-                    rowSelectionModel,
-                    onRowSelectionModelChange: (model: GridRowSelectionModel) =>
-                      bulk.selection.set(
-                        selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids),
-                      ),
+      <GridOverlayContext.Provider value={overlay}>
+        <Box ref={frame}>
+          <DataGrid<R>
+            disableRowSelectionOnClick
+            autoHeight
+            {...gridProps}
+            // On a narrow screen the essential columns need the width more than bulk selection does.
+            {...(bulk && checkboxes
+              ? {
+                  checkboxSelection: true,
+                  keepNonExistentRowsSelected: true,
+                  rowSelectionModel,
+                  onRowSelectionModelChange: (model: GridRowSelectionModel) =>
+                    bulk.selection.set(selectedIds(model, (result.data?.rows ?? []).map(getRowId), bulk.selection.ids)),
+                }
+              : {})}
+            rows={failure ? [] : (result.data?.rows ?? [])}
+            columns={columns}
+            getRowId={getRowId}
+            // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
+            // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
+            rowCount={failure ? 0 : gridRowCount(result.data, request.page, state.pageSize)}
+            hideFooter={failure !== null || gridProps?.hideFooter}
+            localeText={{
+              ...gridProps?.localeText,
+              paginationDisplayedRows: (shown) =>
+                displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined),
+            }}
+            loading={result.isFetching && (result.isPending || result.isPlaceholderData || result.isError)}
+            paginationMode="server"
+            sortingMode="server"
+            filterMode="server"
+            pageSizeOptions={list.pageSizeOptions}
+            paginationModel={{ page: state.page, pageSize: state.pageSize }}
+            onPaginationModelChange={(model) => {
+              if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
+              else if (model.page !== state.page) list.setPage(model.page);
+            }}
+            sortModel={sortModel}
+            onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
+            disableColumnFilter={props.disableColumnFilter}
+            filterModel={props.disableColumnFilter ? undefined : filterModel}
+            onFilterModelChange={(model) => {
+              setShownFilter((shown) => gridChangedFilterModel(shown, model));
+              const filters = fromGridFilterModel(model);
+              // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
+              const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
+              list.change({ type: 'filters', filters, keepPage });
+            }}
+            disableColumnSelector={!props.columnsToggle}
+            columnVisibilityModel={columnVisibilityModel}
+            onColumnVisibilityModelChange={(model) => list.setColumns((narrow ?? fitted)?.chosenFrom(model) ?? model)}
+            onRowClick={
+              onRowClick
+                ? (rowParams) => {
+                    // Selecting a cell's text to copy it is not a request to open the row.
+                    if (window.getSelection()?.isCollapsed === false) return;
+                    onRowClick(rowParams.row);
                   }
-                : {})}
-              rows={failure ? [] : (result.data?.rows ?? [])}
-              columns={columns}
-              getRowId={getRowId}
-              // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
-              // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
-              rowCount={failure ? 0 : gridRowCount(result.data, request.page, state.pageSize)}
-              hideFooter={failure !== null || gridProps?.hideFooter}
-              localeText={{
-                ...gridProps?.localeText,
-                paginationDisplayedRows: (shown) =>
-                  displayedRows(shown, result.data?.totalIsLowerBound ? result.data.total : undefined),
-              }}
-              loading={result.isFetching && (result.isPending || result.isPlaceholderData || result.isError)}
-              paginationMode="server"
-              sortingMode="server"
-              filterMode="server"
-              pageSizeOptions={list.pageSizeOptions}
-              paginationModel={{ page: state.page, pageSize: state.pageSize }}
-              onPaginationModelChange={(model) => {
-                if (model.pageSize !== state.pageSize) list.setPageSize(model.pageSize);
-                else if (model.page !== state.page) list.setPage(model.page);
-              }}
-              sortModel={sortModel}
-              onSortModelChange={(model) => list.setSort(fromGridSortModel(model))}
-              disableColumnFilter={props.disableColumnFilter}
-              filterModel={props.disableColumnFilter ? undefined : filterModel}
-              onFilterModelChange={(model) => {
-                setShownFilter((shown) => gridChangedFilterModel(shown, model));
-                const filters = fromGridFilterModel(model);
-                // Choosing a column or an operator without a value yet changes nothing sent: stay on the page.
-                const keepPage = buildFilter({ ...state, filters }, resource) === buildFilter(state, resource);
-                list.change({ type: 'filters', filters, keepPage });
-              }}
-              disableColumnSelector={!props.columnsToggle}
-              columnVisibilityModel={columnVisibilityModel}
-              onColumnVisibilityModelChange={(model) => list.setColumns((narrow ?? fitted)?.chosenFrom(model) ?? model)}
-              onRowClick={
-                onRowClick
-                  ? (rowParams) => {
-                      // Selecting a cell's text to copy it is not a request to open the row.
-                      if (window.getSelection()?.isCollapsed === false) return;
-                      onRowClick(rowParams.row);
-                    }
-                  : undefined
-              }
-              showToolbar
-              slots={{ toolbar: ResourceGridToolbar, noRowsOverlay: ResourceGridNoRowsOverlay }}
-              sx={[
-                keepPageSizeSelector,
-                onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
-                ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
-              ]}
-            />
-          </Box>
-        </GridNarrowingContext.Provider>
-      </GridFailureContext.Provider>
+                : undefined
+            }
+            showToolbar
+            slots={{ toolbar: ResourceGridToolbar, noRowsOverlay: ResourceGridNoRowsOverlay }}
+            sx={[
+              keepPageSizeSelector,
+              onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
+              ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
+            ]}
+          />
+        </Box>
+      </GridOverlayContext.Provider>
     </ResourceGridToolbarContext.Provider>
   );
 }

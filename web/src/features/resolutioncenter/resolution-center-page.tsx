@@ -1,7 +1,7 @@
 import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
 import { RESOLUTION_CENTER_PAGE_SIZE } from '@cfs/contracts/constants';
-import { resolutionCenterStatus } from '@cfs/contracts/values/work-units';
+import { RESOLUTION_CENTER_MESSAGES, resolutionCenterStatus } from '@cfs/contracts/values/work-units';
 import { dateTimeColumn, titleColumn } from '../../components/grid-columns';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
@@ -14,6 +14,9 @@ const RequestDrawer = lazyWhenOpened(
   () => import('./request-drawers'),
   (props) => props.id !== null,
 );
+
+/** Someone who has filed nothing is told so, with the form's own name on the button that opens it. */
+const EMPTY_LIST = { message: RESOLUTION_CENTER_MESSAGES.noRequests, createLabel: 'Create Request' };
 
 /**
  * The Resolution Center (spec 001 §2): the tenant's incidents (an end user's own requests only),
@@ -60,6 +63,7 @@ export default function ResolutionCenterPage() {
         getRowId={(row) => row.workUnitId}
         searchFields={['title', 'description']}
         onCreate={() => drawer.open('new')}
+        emptyList={EMPTY_LIST}
         onRowClick={(row) => drawer.open(String(row.workUnitId))}
         disableColumnFilter
       />
