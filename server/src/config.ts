@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_DOWNLOAD_PATH, AGENT_DOWNLOADS, MACHINE_RATE_LIMIT_PER_MINUTE } from '@cfs/contracts/agent';
 import { DEFAULT_ENVIRONMENT_NAME } from '@cfs/contracts/constants';
+import { parseOutboundAllow } from '@cfs/contracts/outbound-guard';
 import { DEFAULT_PERMISSION_PREFIX } from '@cfs/contracts/permissions';
 import { StartupProblem } from './startup-problems.js';
 
@@ -71,7 +72,19 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL')
     .optional(),
   SMTP_FROM: z.string().optional(),
-  OUTBOUND_ALLOW: z.string().default(''),
+  OUTBOUND_ALLOW: z
+    .string()
+    .default('')
+    .superRefine((text, context) => {
+      try {
+        parseOutboundAllow(text);
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          message: String(error instanceof Error ? error.message : error).replace(/^OUTBOUND_ALLOW: /, ''),
+        });
+      }
+    }),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').or(z.literal('')).optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),

@@ -14,7 +14,7 @@ import { ChangeCounters } from './db/change-counters.js';
 import { configureActionRunner } from './engines/actions/runner.js';
 import { ReadRouting } from './db/read-routing.js';
 import { DatabaseListener } from './db/listener.js';
-import { databaseProblem } from './startup-problems.js';
+import { databaseProblem, ensureDataDir } from './startup-problems.js';
 
 export interface Runtime {
   config: Config;
@@ -44,6 +44,7 @@ export interface Runtime {
  * verifier: everything a server, a worker, a CLI or a test needs before it can serve.
  */
 export async function openRuntime(config: Config, options: { log?: (message: string) => void } = {}): Promise<Runtime> {
+  ensureDataDir(config.dataDir);
   const {
     db,
     url: databaseUrl,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 /**
  * What stops the portal from starting, said to the administrator who started it: a setting that
  * is wrong, a database it cannot reach, a port it cannot have. The server program prints such an
@@ -80,5 +81,23 @@ export function portProblem(error: unknown, host: string, port: number, variable
       );
     default:
       return undefined;
+  }
+}
+
+/**
+ * Makes the data folder (`DATA_DIR`) if it is missing; one the portal cannot write (a file of that
+ * name, a folder of another user, a read-only disk) is said as such before anything else starts.
+ */
+export function ensureDataDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (error) {
+    const code = codeOf(error);
+    if (!code || !['ENOTDIR', 'EEXIST', 'EACCES', 'EPERM', 'EROFS'].includes(code)) throw error;
+    throw new StartupProblem(
+      `The data folder ${dir} (DATA_DIR) cannot hold the portal's data: ${rootMessage(error)}. Choose a folder this user may write.`,
+      { cause: error },
+    );
   }
 }

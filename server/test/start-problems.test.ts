@@ -89,11 +89,26 @@ describe('a start the administrator must fix is said in one sentence, without a 
     expect(output).not.toContain('    at ');
   }, 60_000);
 
+  test('a data folder that is a file: the folder, and what to choose instead', async () => {
+    const file = path.join(dataDir, 'not-a-folder');
+    await fs.writeFile(file, '');
+    const { code, output } = await start({ PORT: String(await freePort()), DATA_DIR: file });
+    expect(code).toBe(1);
+    expect(output).toContain(`The data folder ${file} (DATA_DIR) cannot hold the portal's data: EEXIST`);
+    expect(output).toContain('Choose a folder this user may write.');
+    expect(output).not.toContain('    at ');
+  }, 60_000);
+
   test('a setting that is not valid: the variable and what it must be', async () => {
-    const { code, output } = await start({ PORT: 'eighty', PUBLIC_URL: 'localhost:8080' });
+    const { code, output } = await start({
+      PORT: 'eighty',
+      PUBLIC_URL: 'localhost:8080',
+      OUTBOUND_ALLOW: 'hooks.example.com,10.0.0.0/99',
+    });
     expect(code).toBe(1);
     expect(output).toContain('Invalid configuration: PORT: Invalid input: expected number, received NaN');
     expect(output).toContain('PUBLIC_URL: must be an http:// or https:// address, e.g. https://portal.example.com');
+    expect(output).toContain('OUTBOUND_ALLOW: "10.0.0.0/99" is not a CIDR range');
     expect(output).not.toContain('    at ');
   }, 60_000);
 });
