@@ -15,6 +15,9 @@ export const SHELL_MESSAGES = {
   /** Not in the spec: a grid left empty by its search or filters says so, with the way back. */
   nothingMatches: 'Nothing matches the search and filters.',
   clearSearchAndFilters: 'Clear Search and Filters',
+  /** Not in the spec: Login when the identity provider cannot be read, instead of the browser's "Failed to fetch". */
+  signInUnavailable:
+    'Sign-in is not available right now: the sign-in service could not be reached. Please try again later, or tell your administrator.',
   copiedToClipboard: 'Copied to clipboard',
   /** The info toast after any copy (spec 001 §8 "Copy"), beside the button's tooltip. */
   copiedInfo: 'copied to clipboard.',

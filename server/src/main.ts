@@ -9,7 +9,7 @@ import { agentCommand, prepareDemoAgent, runDemoAgent } from './areas/agent/demo
 import { registerAgentRelease } from './areas/packages/agent-release.js';
 import { createLogger } from './observability/logger.js';
 import { serveMetrics } from './observability/metrics-server.js';
-import { portProblem, StartupProblem } from './startup-problems.js';
+import { portProblem, rootMessage, StartupProblem } from './startup-problems.js';
 
 const packageJson = JSON.parse(
   fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
@@ -40,6 +40,26 @@ async function main(): Promise<void> {
   };
 
   const logger = createLogger(config, { role: config.role });
+  // Graceful, from the moment there is anything to stop (a signal during the start stops what has
+  // started): the listener stops taking connections and answers the requests it has, the worker
+  // stops claiming and finishes the jobs in hand, then the database closes. A second signal, or
+  // SHUTDOWN_TIMEOUT_SECONDS, ends the process at once (a job cut short is claimed again later).
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing requests and jobs in hand');
+    setTimeout(() => {
+      logger.warn('stopping took too long: exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000).unref();
+    for (const close of stops) await close();
+    await runtime.closeDatabase();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
   if (config.metrics.port)
     stops.push(
       await listening(
@@ -68,6 +88,15 @@ async function main(): Promise<void> {
       'PORT',
     );
     app.log.info(`${config.environment.name} serves ${config.publicUrl}`);
+    // An external identity provider that cannot be read is said at once, not at the first sign-in;
+    // the portal serves on, and reads it again at the next sign-in.
+    void runtime.verifier
+      .reach()
+      .catch((error: unknown) =>
+        app.log.warn(
+          `The identity provider at ${config.oidc.authority} (OIDC_AUTHORITY) could not be read: ${rootMessage(error)}. Nobody can sign in until it can.`,
+        ),
+      );
     if (config.demoSeed && !process.env.HOST) {
       console.log(
         `Demo accounts are on (admin/admin, operator/operator…), so the portal listens on ${config.host} only.\n` +
@@ -95,26 +124,6 @@ async function main(): Promise<void> {
       }
     }
   }
-
-  // Graceful: the listener stops taking connections and answers the requests it has, the worker
-  // stops claiming and finishes the jobs in hand, then the database closes. A second signal, or
-  // SHUTDOWN_TIMEOUT_SECONDS, ends the process at once (a job cut short is claimed again later).
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    logger.info({ signal }, 'stopping: finishing requests and jobs in hand');
-    setTimeout(() => {
-      logger.warn('stopping took too long: exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutSeconds * 1000).unref();
-    for (const close of stops) await close();
-    await runtime.closeDatabase();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {

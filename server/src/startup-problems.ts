@@ -17,7 +17,7 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** The innermost message along the error's causes: the driver's or the server's own words. */
-function rootMessage(error: unknown): string {
+export function rootMessage(error: unknown): string {
   let at: unknown = error;
   while (at instanceof Error && at.cause instanceof Error) at = at.cause;
   return at instanceof Error ? at.message : String(at);

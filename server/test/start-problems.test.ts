@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort, spawnPortal, type TestProcess } from './processes.js';
+import { freePort, spawnPortal, until, waitForHealth, type TestProcess } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 let database: TestDatabase;
@@ -110,5 +110,28 @@ describe('a start the administrator must fix is said in one sentence, without a 
     expect(output).toContain('PUBLIC_URL: must be an http:// or https:// address, e.g. https://portal.example.com');
     expect(output).toContain('OUTBOUND_ALLOW: "10.0.0.0/99" is not a CIDR range');
     expect(output).not.toContain('    at ');
+  }, 60_000);
+
+  test('an external identity provider that cannot be read is said at start; the portal serves on', async () => {
+    const closed = await freePort();
+    const port = await freePort();
+    const authority = `http://127.0.0.1:${closed}/realms/staff`;
+    const portal = spawnPortal({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      OIDC_AUTHORITY: authority,
+      OIDC_CLIENT_ID: 'portal',
+    });
+    portals.push(portal);
+    await waitForHealth(portal, `http://127.0.0.1:${port}`);
+    await until(() => portal.output().includes('(OIDC_AUTHORITY) could not be read'), 'the warning');
+    expect(portal.output()).toContain(
+      `The identity provider at ${authority} (OIDC_AUTHORITY) could not be read: connect ECONNREFUSED 127.0.0.1:${closed}. Nobody can sign in until it can.`,
+    );
+    // A stop asked for as soon as it serves is a graceful one.
+    portal.child.kill('SIGTERM');
+    expect(await portal.exited()).toBe(0);
   }, 60_000);
 });

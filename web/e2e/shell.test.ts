@@ -1,6 +1,7 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { FORBIDDEN_TOAST_MS } from '@cfs/contracts/constants';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import type { SubscriptionLookup } from '@cfs/contracts/shell';
 import { EULA_PARAGRAPHS } from '../src/app/eula';
 import { SPEC_ADMINISTRATION_ORDER, SPEC_MENU_ORDER } from '../src/app/menu-order';
@@ -138,6 +139,21 @@ describe('as admin', () => {
     expect((await serverCall<{ tenantId: string | null }>(page, '/v1/currentUser')).tenantId).toBe(contoso.tenantId);
     expect(new URL(page.url()).pathname).toBe(`/${contoso.tenantId}`);
     await page.getByRole('heading', { name: 'Home' }).waitFor();
+  });
+
+  test('Login while the sign-in service cannot be reached says so, not the browser\'s "Failed to fetch", and works once it is back', async () => {
+    const page = await signedOutPage();
+    const discovery = '**/oidc/.well-known/openid-configuration';
+    await page.route(discovery, (route) => route.abort('connectionrefused'));
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('alert').filter({ hasText: SHELL_MESSAGES.signInUnavailable }).waitFor();
+    expect(await page.getByText('Failed to fetch').count()).toBe(0);
+    await screenshot(page, 'shell-login-unavailable');
+
+    await page.unroute(discovery);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(/\/oidc\/interaction\//);
   });
 
   test('admin sees the Menu and Administration groups with every item', async () => {

@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 export interface TokenVerifier {
   /** The token's claims, or a rejection when it is not a valid access token for this API. */
   verify(token: string): Promise<JWTPayload>;
+  /** Reads an external provider's discovery document and key set address now (the embedded one has nothing to read); rejects with why it cannot. */
+  reach(): Promise<void>;
 }
 
 /**
@@ -21,6 +23,7 @@ export function createTokenVerifier(config: Config, embeddedKeys?: JSONWebKeySet
         const { payload } = await jwtVerify(token, keys, { issuer: authority, audience, typ: 'at+jwt' });
         return payload;
       },
+      reach: () => Promise.resolve(),
     };
   }
   let remote: ReturnType<typeof createRemoteJWKSet> | undefined;
@@ -42,6 +45,9 @@ export function createTokenVerifier(config: Config, embeddedKeys?: JSONWebKeySet
     async verify(token) {
       const { payload } = await jwtVerify(token, await keySet(), { issuer, audience });
       return payload;
+    },
+    async reach() {
+      await keySet();
     },
   };
 }

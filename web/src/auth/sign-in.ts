@@ -18,7 +18,8 @@ export interface SignInView {
   isLoading: boolean;
   isAuthenticated: boolean;
   activeNavigator?: string | undefined;
-  error?: { message: string } | undefined;
+  /** The last failure, and which step of the library's it came from (`signinRedirect`, `signinCallback`…). */
+  error?: { message: string; source?: string } | undefined;
   user?: SignedInUser | null | undefined;
   signinRedirect(args?: { state?: unknown; prompt?: string }): Promise<void>;
   signinSilent(): Promise<unknown>;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSignIn } from './sign-in';
 import { useQuery } from '@tanstack/react-query';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { apiGet } from '../lib/api-client';
 import type { SignInState } from './sign-in-paths';
 import { safeRequestUrl } from './sign-in-paths';
@@ -33,7 +34,20 @@ export function useLogin({ requestUrl, fallbackUrl, forceCredentials }: LoginOpt
       .signinRedirect({ state, ...(forceCredentials ? { prompt: 'login' } : {}) })
       .finally(() => setRedirecting(false));
   };
-  return { login, redirecting: redirecting || auth.activeNavigator === 'signinRedirect', error: auth.error?.message };
+  return {
+    login,
+    redirecting: redirecting || auth.activeNavigator === 'signinRedirect',
+    error: auth.error && loginProblem(auth.error),
+  };
+}
+
+/**
+ * What Login says of a failure: the redirect step only reads the identity provider's discovery
+ * document, so its failure (the provider down, unknown or answering 404) means sign-in is not
+ * available, said as such rather than as the browser's "Failed to fetch"; other steps keep their message.
+ */
+function loginProblem(error: { message: string; source?: string }): string {
+  return error.source === 'signinRedirect' ? SHELL_MESSAGES.signInUnavailable : error.message;
 }
 
 const REQUEST_FORM_FEATURE = 'I3ERequestForm';
