@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+
 /**
  * What stops the portal from starting, said to the administrator who started it: a setting that
  * is wrong, a database it cannot reach, a port it cannot have. The server program prints such an
