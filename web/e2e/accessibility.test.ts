@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { AREA_PAGES } from '../src/app/areas';
 import {
   browser,
@@ -155,6 +156,13 @@ describe.each(THEMES)('in %s mode', (theme) => {
     await page.goto('/resolutioncenter');
     await loaded(page);
     const found = await violations(page, `Resolution Center (${theme})`);
+    // A search that finds nothing: the grid's overlay with its button (also the empty list's and a failed call's).
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await search.fill('no request is called this');
+    await search.press('Enter');
+    await page.getByRole('button', { name: SHELL_MESSAGES.clearSearchAndFilters }).waitFor();
+    found.push(...(await violations(page, `Resolution Center: nothing matches (${theme})`)));
+    await page.getByRole('button', { name: SHELL_MESSAGES.clearSearchAndFilters }).click();
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await settled(drawer(page));
     found.push(

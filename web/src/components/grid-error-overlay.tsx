@@ -69,24 +69,35 @@ export function ResourceGridNoRowsOverlay(props: GridOverlayProps) {
   return <GridNoRowsOverlay {...props} />;
 }
 
-/** The overlay's centred lines and its button, if any (the overlay itself lets clicks through; these take them). */
+/**
+ * The overlay's centred lines and its button, if any (the overlay itself lets clicks through; these
+ * take them). Inside the grid they stand as its one row and cell, as a table's "no results" row
+ * does: a grid may hold rows only, and a button elsewhere in it is lost to assistive technology
+ * (axe: aria-required-children).
+ */
 function OverlayMessage(props: {
   alert?: boolean;
   action?: { label: string; onClick: () => void };
   children: ReactNode;
 }) {
   return (
-    <Stack
-      {...(props.alert ? { role: 'alert' } : {})}
-      spacing={1}
-      sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}
-    >
-      {props.children}
-      {props.action && (
-        <Button size="small" onClick={props.action.onClick}>
-          {props.action.label}
-        </Button>
-      )}
-    </Stack>
+    <div role="rowgroup">
+      <div role="row">
+        <div role="gridcell">
+          <Stack
+            {...(props.alert ? { role: 'alert' } : {})}
+            spacing={1}
+            sx={{ alignItems: 'center', textAlign: 'center', px: 2, pointerEvents: 'auto' }}
+          >
+            {props.children}
+            {props.action && (
+              <Button size="small" onClick={props.action.onClick}>
+                {props.action.label}
+              </Button>
+            )}
+          </Stack>
+        </div>
+      </div>
+    </div>
   );
 }
