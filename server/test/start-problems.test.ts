@@ -41,27 +41,21 @@ async function start(env: Record<string, string>): Promise<{ code: number | null
 }
 
 describe('a start the administrator must fix is said in one sentence, without a stack, and exits with 1', () => {
-  test('its HTTP port taken by another program: one sentence naming the port and the setting that moves it, exit code 1', async () => {
-    const port = await heldPort();
-    const { code, output } = await start({ PORT: String(port) });
-    expect(output).not.toContain('    at ');
-    expect(code).toBe(1);
-    expect(output).toContain(
-      `Port ${port} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. PORT=${port + 1} npm start.`,
-    );
-    // Not the listener's stack trace.
-    expect(output).not.toContain('EADDRINUSE');
-  }, 60_000);
-
-  test('its metrics port taken: the same, naming METRICS_PORT', async () => {
-    const metricsPort = await heldPort();
-    const { code, output } = await start({ PORT: String(await freePort()), METRICS_PORT: String(metricsPort) });
-    expect(code).toBe(1);
-    expect(output).toContain(
-      `Port ${metricsPort} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. METRICS_PORT=${metricsPort + 1} npm start.`,
-    );
-    expect(output).not.toContain('EADDRINUSE');
-  }, 60_000);
+  test.each(['PORT', 'METRICS_PORT'])(
+    'its %s taken by another program: the port, and the setting that moves it',
+    async (variable) => {
+      const port = await heldPort();
+      const { code, output } = await start({ PORT: String(await freePort()), [variable]: String(port) });
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `Port ${port} on 127.0.0.1 is in use by another program. Stop that program, or start the portal on another port, e.g. ${variable}=${port + 1} npm start.`,
+      );
+      // Not the listener's error and stack.
+      expect(output).not.toContain('EADDRINUSE');
+      expect(output).not.toContain('    at ');
+    },
+    60_000,
+  );
 
   test('a database server that is not running: what to check, naming DATABASE_URL', async () => {
     const closed = await freePort();

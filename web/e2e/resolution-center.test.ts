@@ -12,6 +12,7 @@ import {
   sessionOf,
   settled,
   signedInPage,
+  signIn,
   tenantUserWith,
   uniqueName,
 } from './support';
@@ -80,12 +81,7 @@ describe('the Resolution Center (end user)', () => {
     const context = await newContext(browser, { width: 390, height: 844 });
     try {
       const page = await context.newPage();
-      await page.goto('/');
-      await page.getByRole('button', { name: 'Login' }).click();
-      await page.waitForURL(/\/oidc\/interaction\//);
-      await page.getByLabel('User name').fill(userName);
-      await page.getByLabel('Password').fill('operator');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, userName, '/', 'operator');
       await page.waitForURL((url) => url.pathname === '/resolutioncenter');
       const overlay = page.locator('.MuiDataGrid-overlay');
       await overlay.getByText(RESOLUTION_CENTER_MESSAGES.noRequests).waitFor();

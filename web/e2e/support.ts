@@ -110,13 +110,16 @@ function contextOptions(options: ContextOptions) {
   };
 }
 
-/** Signs in through the portal's login page and the embedded provider's sign-in form. */
-export async function signIn(page: Page, userName: string, startPath = '/'): Promise<void> {
+/**
+ * Signs in through the portal's login page and the embedded provider's sign-in form. A demo user's
+ * password is its name; a user of `tenantUserWith` has the operator's.
+ */
+export async function signIn(page: Page, userName: string, startPath = '/', password = userName): Promise<void> {
   await page.goto(startPath);
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL(/\/oidc\/interaction\//);
   await page.getByLabel('User name').fill(userName);
-  await page.getByLabel('Password').fill(userName);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/oidc') && !url.pathname.startsWith('/user/'));
 }
