@@ -46,27 +46,23 @@ export function ResourceGridNoRowsOverlay(props: GridOverlayProps) {
         </OverlayMessage>
       </GridOverlay>
     );
-  if (narrowing)
-    return (
-      <GridOverlay {...props}>
-        <OverlayMessage action={{ label: SHELL_MESSAGES.clearSearchAndFilters, onClick: narrowing.clear }}>
-          <Typography color="text.secondary" variant="body2">
-            {SHELL_MESSAGES.nothingMatches}
-          </Typography>
-        </OverlayMessage>
-      </GridOverlay>
-    );
-  if (empty)
-    return (
-      <GridOverlay {...props}>
-        <OverlayMessage {...(empty.create ? { action: empty.create } : {})}>
-          <Typography color="text.secondary" variant="body2">
-            {empty.message}
-          </Typography>
-        </OverlayMessage>
-      </GridOverlay>
-    );
-  return <GridNoRowsOverlay {...props} />;
+  // A narrowed list and an area's own empty list: one line, and a button when there is one.
+  const said = narrowing
+    ? {
+        line: SHELL_MESSAGES.nothingMatches,
+        action: { label: SHELL_MESSAGES.clearSearchAndFilters, onClick: narrowing.clear },
+      }
+    : empty && { line: empty.message, action: empty.create };
+  if (!said) return <GridNoRowsOverlay {...props} />;
+  return (
+    <GridOverlay {...props}>
+      <OverlayMessage {...(said.action ? { action: said.action } : {})}>
+        <Typography color="text.secondary" variant="body2">
+          {said.line}
+        </Typography>
+      </OverlayMessage>
+    </GridOverlay>
+  );
 }
 
 /**
