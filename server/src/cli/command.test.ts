@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readArguments } from './command.js';
@@ -26,16 +28,48 @@ describe("a command's arguments", () => {
   });
 
   test('npm run token -- --help prints its usage and no token', async () => {
-    const root = path.resolve(import.meta.dirname, '..', '..', '..');
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join('server', 'src', 'cli', 'token.ts'), '--help'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    expect({ code, output }).toEqual({ code: 0, output: 'usage: npm run --silent token -- <user name>\n' });
+    expect(await runCli('token.ts', ['--help'])).toEqual({
+      code: 0,
+      output: 'usage: npm run --silent token -- <user name>\n',
+    });
+  });
+
+  test('a backup whose database server refuses the connection says where, with the setting, and nothing more', async () => {
+    const port = await closedPort();
+    const folder = path.join(os.tmpdir(), `cfs-backup-${process.pid}`);
+    expect(
+      await runCli('backup.ts', [folder], { DATABASE_URL: `postgres://portal:secret@127.0.0.1:${port}/portal` }),
+    ).toEqual({
+      code: 1,
+      output: `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`,
+    });
   });
 });
+
+/** Runs a command of the portal as `npm run` does; what it printed (both streams) and its exit code. */
+async function runCli(
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const root = path.resolve(import.meta.dirname, '..', '..', '..');
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.join('server', 'src', 'cli', file), ...args],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}
+
+/** A port on the loopback address that nothing listens on now. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config.js';
+import { databaseProblem } from '../startup-problems.js';
 
 /**
  * What every `npm run <command>` of the portal shares: the settings the server would read, with
@@ -53,9 +54,15 @@ export function commandWithoutArguments(usage: string): void {
   commandArguments(usage, 0);
 }
 
+/**
+ * Runs a command to its end; a failure ends it with its message and exit code 1. A database the
+ * command cannot reach or sign in to (`DATABASE_URL`) is said as the server says it at start.
+ */
 export function runCommand(main: () => Promise<void>): void {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    const url = process.env.DATABASE_URL;
+    const failure = (url ? databaseProblem(error, url) : undefined) ?? error;
+    console.error(failure instanceof Error ? failure.message : failure);
     process.exit(1);
   });
 }
