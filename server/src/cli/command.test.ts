@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,31 @@ describe("a command's arguments", () => {
       code: 1,
       output: `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`,
     });
+  });
+
+  test('a restore whose database server cannot be reached leaves DATA_DIR as it was, so that it can be run again', async () => {
+    const port = await closedPort();
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-restore-'));
+    try {
+      const backupFolder = path.join(work, 'backup');
+      await fs.mkdir(path.join(backupFolder, 'keys'), { recursive: true });
+      await fs.writeFile(path.join(backupFolder, 'keys', 'session-key'), 'secret');
+      await fs.writeFile(path.join(backupFolder, 'backup.json'), '{}');
+      await fs.writeFile(path.join(backupFolder, 'database.dump'), '');
+      const dataDir = path.join(work, 'data');
+      const restore = () =>
+        runCli('restore.ts', [backupFolder], {
+          DATA_DIR: dataDir,
+          DATABASE_URL: `postgres://portal@127.0.0.1:${port}/portal`,
+        });
+      const refused = `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`;
+      expect(await restore()).toEqual({ code: 1, output: refused });
+      expect(await fs.readdir(dataDir)).toEqual([]);
+      // Run again, it meets the same server, not keys it left behind.
+      expect(await restore()).toEqual({ code: 1, output: refused });
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
   });
 });
 

@@ -171,10 +171,30 @@ export async function restore(
   if (taken.length > 0)
     throw new Error(`${taken.join(', ')} already hold data: restore into an empty DATA_DIR and file store.`);
   const hasFiles = fs.existsSync(fileFolder(path.join(folder, FILES_FOLDER)));
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  copyFolder(path.join(folder, KEYS_FOLDER), path.join(config.dataDir, KEYS_FOLDER));
-  if (hasFiles && fileStore.kind === 'folder')
-    copyFolder(fileFolder(path.join(folder, FILES_FOLDER)), fileFolder(fileStore.dir));
+  // What this restore fills, all empty before it: emptied again when it fails before the database
+  // holds the backup (the server cannot be reached, the database is not empty, pg_restore fails),
+  // so that the same restore can be run again once that is put right.
+  const filled = [path.join(config.dataDir, KEYS_FOLDER)];
+  if (!config.databaseUrl) filled.push(path.join(config.dataDir, 'postgres'));
+  if (hasFiles && fileStore.kind === 'folder') filled.push(fileFolder(fileStore.dir));
+  let loaded = false;
+  try {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    copyFolder(path.join(folder, KEYS_FOLDER), path.join(config.dataDir, KEYS_FOLDER));
+    if (hasFiles && fileStore.kind === 'folder')
+      copyFolder(fileFolder(path.join(folder, FILES_FOLDER)), fileFolder(fileStore.dir));
+    await loadBackup(config, folder, hasFiles, () => (loaded = true));
+  } catch (error) {
+    if (!loaded) for (const place of filled) fs.rmSync(place, { recursive: true, force: true });
+    throw error;
+  }
+  log(
+    `Restored ${folder} into ${config.dataDir}${config.databaseUrl ? ' and DATABASE_URL' : ''}: start the portal with the same settings.`,
+  );
+}
+
+/** The dump into the restore's database (`loaded` called once it holds it), then the package files into this portal's store. */
+async function loadBackup(config: Config, folder: string, hasFiles: boolean, loaded: () => void): Promise<void> {
   const target = await openTarget(config);
   try {
     const db = connect(target.url, 1);
@@ -201,6 +221,7 @@ export async function restore(
       ],
       target.env,
     );
+    loaded();
     // The package files into the store this portal uses, wherever the backup kept them (a folder, or its dump).
     const files = connect(target.url, 1);
     try {
@@ -221,7 +242,4 @@ export async function restore(
   } finally {
     await target.close();
   }
-  log(
-    `Restored ${folder} into ${config.dataDir}${config.databaseUrl ? ' and DATABASE_URL' : ''}: start the portal with the same settings.`,
-  );
 }
