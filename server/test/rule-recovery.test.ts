@@ -381,6 +381,28 @@ describe('matches that close on recovery', () => {
       { numRuns: 40 },
     );
   }, 180_000);
+
+  it("the demo's CPU rule, as `npm start` seeds it: red over 80, still red at 75, green once under 70", async () => {
+    const { rule_id: ruleId } = await portal.db
+      .selectFrom('rule')
+      .select('rule_id')
+      .where('tenant_id', '=', DEMO.contoso)
+      .where('name', '=', 'Demo agent CPU over 80%')
+      .executeTakeFirstOrThrow();
+    const start = hoursAgo(2);
+    const seen = await play(ruleId, 'CpuPercent', DEMO.demoAgentCpu, start, [
+      { minute: 0, value: 95 },
+      { minute: 3, value: 75 },
+      { minute: 6, value: 82 }, // past its five-minute lifetime: still the one match
+      { minute: 7, value: 69 },
+    ]);
+    expect(seen[2]).toEqual([expect.objectContaining({ match_count: 2, completion_processed: false })]);
+    expect(seen[3]).toEqual([
+      expect.objectContaining({ match_count: 2, completion_processed: true, outcome: 'recovered' }),
+    ]);
+    // Its two match actions (red, the incident) once, and its expiration action (green) once.
+    expect(await phasesOf(ruleId)).toEqual(['match', 'match', 'expiration']);
+  });
 });
 
 describe('closing on recovery through the API', () => {

@@ -24,10 +24,12 @@ const color = (name: string): RuleAction => ({
 
 /**
  * Two rules on the demo agent's tiles (the blocks demo), so that `npm start` shows the engine at
- * work: the CPU operation's tile turns red with an incident while the machine's CPU is over 80 %
- * and back to green five minutes after it came down; the portal health tile is green while its
- * check reports and turns grey once it has been quiet for five minutes. Each names its entity,
- * so packets of other entities never meet them.
+ * work, both closing as a new Ingestion rule does, on recovery (docs/features/rules.md "A match's
+ * life"): the CPU operation's tile turns red with an incident while the machine's CPU is over
+ * 80 % and back to green once it reports under 70 % (a recovery condition: a CPU hovering at 80 %
+ * does not open and close an incident with every report); the portal health tile is green while
+ * its check reports and turns grey once it has been quiet for five minutes (no data). Each names
+ * its entity, so packets of other entities never meet them.
  */
 export async function seedDemoRules(trx: Tx): Promise<void> {
   const tx = scoped(trx, { kind: 'some', tenantIds: [DEMO.contoso] });
@@ -37,6 +39,7 @@ export async function seedDemoRules(trx: Tx): Promise<void> {
     conditions: ConditionInput[],
     matchActions: RuleAction[],
     expirationActions: RuleAction[],
+    recoveryConditions: ConditionInput[] | null = null,
   ) => ({
     tenant_id: DEMO.contoso,
     subscription_id: DEMO.contosoProduction,
@@ -44,7 +47,8 @@ export async function seedDemoRules(trx: Tx): Promise<void> {
     description,
     rule_type_id: RULE_TYPES.Ingestion,
     match_lifetime_seconds: 300,
-    use_sliding_expiration: true,
+    closes_on: 'recovery',
+    recovery_conditions: recoveryConditions === null ? null : JSON.stringify(recoveryConditions),
     conditions: JSON.stringify([tenantCondition(DEMO.contoso), ...conditions]),
     match_actions: JSON.stringify(matchActions),
     expiration_actions: JSON.stringify(expirationActions),
@@ -55,13 +59,14 @@ export async function seedDemoRules(trx: Tx): Promise<void> {
     .insertInto('rule', [
       rule(
         'Demo agent CPU over 80%',
-        "The demo agent's CPU operation reports over 80 %: its tile turns red and an incident is opened; back to green once it has stayed under for five minutes.",
+        "The demo agent's CPU operation reports over 80 %: its tile turns red and an incident is opened; back to green once it reports under 70 %.",
         [
           condition(LEFT_OPERANDS.Entity.id, OPERATORS.Equals, DEMO.demoAgentCpu),
           condition(LEFT_OPERANDS.Metric.id, OPERATORS.GreaterThan, '80', 'CpuPercent'),
         ],
         [color('Red'), { ActionDefinitionId: BUILT_IN_ACTIONS.createWorkUnit.id, Parameters: { SeverityId: '2' } }],
         [color('Green')],
+        [condition(LEFT_OPERANDS.Metric.id, OPERATORS.LessThan, '70', 'CpuPercent')],
       ),
       rule(
         'Portal health reporting',
