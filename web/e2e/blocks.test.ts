@@ -213,6 +213,10 @@ describe('blocks (admin)', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('Hot boiler');
     expect(await row.locator('.MuiChip-root').textContent()).toBe('Active');
+    // The status is the first column: the drawer shows it without scrolling the table sideways.
+    const status = await row.locator('.MuiChip-root').boundingBox();
+    const shown = await matches.locator('..').boundingBox();
+    expect(status!.x + status!.width).toBeLessThanOrEqual(shown!.x + shown!.width);
     await row.getByRole('button', { name: 'Why it fired' }).click();
     await matches.getByText('Value GreaterThan 100 — seen 129').waitFor();
     await settled(panel);

@@ -227,36 +227,6 @@ function MatchRow({
             {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
           </IconButton>
         </TableCell>
-        {!hideRule && (
-          <TableCell>
-            {match.rule?.name ?? match.ruleId}
-            {match.rule && (
-              <Typography variant="caption" color="text.secondary" component="div">
-                {ruleTypeName(match.rule.ruleTypeId)}
-              </Typography>
-            )}
-          </TableCell>
-        )}
-        {!hideSubject && (
-          <TableCell sx={{ maxWidth: '14rem' }}>
-            {match.label ?? match.subjectId}
-            {match.label && (
-              <Typography variant="caption" color="text.secondary" component="div" noWrap title={match.subjectId}>
-                {match.subjectId}
-              </Typography>
-            )}
-          </TableCell>
-        )}
-        <TableCell align="right">{match.matchCount}</TableCell>
-        <TableCell>
-          <DateWithAge value={match.firstMatch} />
-        </TableCell>
-        <TableCell>
-          <DateWithAge value={match.lastMatch} />
-        </TableCell>
-        <TableCell>
-          <DateWithAge value={match.expires} />
-        </TableCell>
         <TableCell>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
             <Chip
@@ -302,6 +272,36 @@ function MatchRow({
             )}
           </Box>
         </TableCell>
+        {!hideRule && (
+          <TableCell sx={{ minWidth: '10rem' }}>
+            {match.rule?.name ?? match.ruleId}
+            {match.rule && (
+              <Typography variant="caption" color="text.secondary" component="div">
+                {ruleTypeName(match.rule.ruleTypeId)}
+              </Typography>
+            )}
+          </TableCell>
+        )}
+        {!hideSubject && (
+          <TableCell sx={{ maxWidth: '14rem' }}>
+            {match.label ?? match.subjectId}
+            {match.label && (
+              <Typography variant="caption" color="text.secondary" component="div" noWrap title={match.subjectId}>
+                {match.subjectId}
+              </Typography>
+            )}
+          </TableCell>
+        )}
+        <TableCell align="right">{match.matchCount}</TableCell>
+        <TableCell>
+          <DateWithAge value={match.firstMatch} />
+        </TableCell>
+        <TableCell>
+          <DateWithAge value={match.lastMatch} />
+        </TableCell>
+        <TableCell>
+          <DateWithAge value={match.expires} />
+        </TableCell>
       </TableRow>
       {open && (
         <TableRow>
@@ -318,8 +318,9 @@ function MatchRow({
 
 /**
  * Rule matches (spec 002 §3 RuleMatch) of one filter: a block's or a packet's entity
- * (`subjectId`), a work unit (`subjectId`), or a rule (`ruleId`): rule, subject, how often,
- * first and last match, when it expires, Active while that is in the future (and In Maintenance), and
+ * (`subjectId`), a work unit (`subjectId`), or a rule (`ruleId`): its status first (Active while
+ * open, or how it closed; In Maintenance, silenced, acknowledged), so that a narrow drawer shows it
+ * without scrolling, then rule, subject, how often, first and last match and when it expires, and
  * under each row why it fired. 'No Rule Matches Found.' when there are none; refreshed every 30 s.
  * Needs the Rules view permission, since rule matches are part of rules.
  *
@@ -388,13 +389,13 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
                     </TableCell>
                   )}
                   <TableCell padding="checkbox" />
+                  <TableCell>Status</TableCell>
                   {!hideRule && <TableCell>Rule</TableCell>}
                   {!hideSubject && <TableCell>Subject</TableCell>}
                   <TableCell align="right">Matches</TableCell>
                   <TableCell>First Match</TableCell>
                   <TableCell>Last Match</TableCell>
                   <TableCell>Expires</TableCell>
-                  <TableCell>Status</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
