@@ -94,7 +94,7 @@ export default function PendingDevicesPage() {
         refetchInterval={FLEET_POLLING_MS.pendingDevices}
         bulk={{ selection, idField: 'pendingDeviceId', actions: [] }}
         toolbarActions={
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             {batchButton('Promote', <UpgradeIcon />, 'promote', 'primary')}
             {batchButton('Delete', <DeleteIcon />, 'delete', 'error')}
             <Button

@@ -133,7 +133,7 @@ function ActionRow({
   const label = `${list === 'matchActions' ? 'Match' : 'Expiration'} Action ${index + 1}`;
   return (
     <Paper variant="outlined" role="group" aria-label={label} sx={{ p: 1.5 }}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', flexWrap: 'wrap', rowGap: 1 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
         <Box sx={{ width: 240 }}>
           <FormSelectField
             control={control}

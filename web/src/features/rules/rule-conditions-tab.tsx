@@ -180,7 +180,7 @@ function ConditionRow({
       aria-label={label}
       sx={{ p: 1.5, bgcolor: fixed ? 'action.hover' : undefined }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', flexWrap: 'wrap', rowGap: 1 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
         <Box sx={{ width: 90 }}>
           {index > 0 ? (
             <FormSelectField

@@ -78,7 +78,7 @@ export function RuleDetailsTab({ form }: { form: Form }) {
           }
         />
       )}
-      <Stack direction="row" spacing={3} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 3 }}>
         <TimeSpanField
           control={control}
           name="matchLifetime"

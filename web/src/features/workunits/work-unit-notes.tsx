@@ -116,7 +116,7 @@ function HistoryItem({ record }: { record: HistoryRecord }) {
       : spacedName(HISTORY_TYPE_LABELS[record.historyType] ?? SHELL_MESSAGES.unknownEnum);
   return (
     <ListItem divider disableGutters sx={{ display: 'block' }}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5, flexWrap: 'wrap' }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', mb: 0.5, flexWrap: 'wrap' }}>
         <Typography variant="caption" color="text.secondary">
           <DateWithAge value={record.created} />
           {record.createdBy && (
