@@ -37,13 +37,20 @@ describe("a command's arguments", () => {
 
   test('a backup whose database server refuses the connection says where, with the setting, and nothing more', async () => {
     const port = await closedPort();
-    const folder = path.join(os.tmpdir(), `cfs-backup-${process.pid}`);
-    expect(
-      await runCli('backup.ts', [folder], { DATABASE_URL: `postgres://portal:secret@127.0.0.1:${port}/portal` }),
-    ).toEqual({
-      code: 1,
-      output: `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`,
-    });
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-backup-'));
+    try {
+      const folder = path.join(work, 'monday');
+      expect(
+        await runCli('backup.ts', [folder], { DATABASE_URL: `postgres://portal:secret@127.0.0.1:${port}/portal` }),
+      ).toEqual({
+        code: 1,
+        output: `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`,
+      });
+      // Nothing in the backup folder: the same backup can be taken into it once the server is up.
+      expect(await fs.readdir(folder)).toEqual([]);
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
   });
 
   test('a restore whose database server cannot be reached leaves DATA_DIR as it was, so that it can be run again', async () => {
