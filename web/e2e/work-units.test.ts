@@ -7,6 +7,7 @@ import { RELATED_SEARCH_DEBOUNCE_MS, WORK_UNITS_POLL_MS } from '@cfs/contracts/c
 import { WORK_UNIT_MESSAGES, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
+import { INVALID_DATE_MESSAGE } from '@cfs/contracts/values/fields';
 import {
   api,
   awaitLater,
@@ -553,6 +554,30 @@ describe('work units (operator, and admin in a second browser)', () => {
     await page.getByRole('menuitem', { name: 'Change type to Change Request' }).click();
     await page.getByText('This work unit already is a Change Request.').waitFor();
     await panel.getByRole('button', { name: 'Close', exact: true }).click();
+  });
+
+  test('a date typed before the page has run its timers keeps the date, not "Please enter a valid date"', async () => {
+    const page = await signedInPage(browser, 'operator', { clock: true });
+    await openList(page);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('menuitem', { name: 'Change Request' }).click();
+    const panel = drawer(page);
+    await panel.getByRole('heading', { name: 'Create Work Unit' }).waitFor();
+    const group = panel.getByRole('group', { name: 'Planned Start Time' });
+    const field = panel.locator('.MuiPickersTextField-root', {
+      has: page.getByRole('group', { name: 'Planned Start Time' }),
+    });
+    // A busy page runs the keys first and its timers after them, as a quick typist on a slow machine meets it.
+    await pauseClock(page);
+    await group.getByRole('spinbutton', { name: 'Day' }).click();
+    await page.keyboard.type('01Apr20270900');
+    await page.clock.runFor(100);
+    await page.clock.resume();
+    await expect.poll(() => field.locator('input').first().inputValue()).toBe('1/Apr/2027 09:00');
+    // Save checks the form: the title is missing, the date is not.
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.getByText(WORK_UNIT_MESSAGES.titleRequired).waitFor();
+    expect(await field.textContent()).not.toContain(INVALID_DATE_MESSAGE);
   });
 
   test('relates a work unit from the Related tab (the search is sent once, 500 ms after typing), links its title and removes it again', async () => {

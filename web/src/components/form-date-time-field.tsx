@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import dayjs, { type Dayjs } from 'dayjs';
 import Box from '@mui/material/Box';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
@@ -58,16 +58,27 @@ export function FormDateTimeField<T extends FieldValues, TOut = T>(props: FormDa
   const [typed, setTyped] = useState<Dayjs | null>(null);
   const onKeyDownCapture = useSeparatorTyping();
   const input = useRef<HTMLInputElement | null>(null);
+  // What the field holds now, whoever set it last. The check after each key runs on a timer, and a
+  // busy page runs the keys first and their timers after them: by then a later key may have
+  // published the whole date, which the value a render saw would not show.
+  const held = useRef<unknown>(field.value);
+  useLayoutEffect(() => {
+    held.current = field.value;
+  }, [field.value]);
+  const publish = (next: string | null) => {
+    held.current = next;
+    field.onChange(next);
+  };
   // The field publishes nothing while a date that was empty is typed in part (its sections are
   // filled one by one): the form would hold it as empty. After each key the entry shown decides:
   // some digits and no date are an invalid entry; no digit at all is empty again.
   const onKeyUpCapture = () =>
     window.setTimeout(() => {
       const shown = input.current?.value ?? '';
-      const current: unknown = field.value;
+      const current = held.current;
       const hasDate = typeof current === 'string' && current !== '' && current !== INVALID_DATE;
-      if (!hasDate && /\d/.test(shown) && current !== INVALID_DATE) field.onChange(INVALID_DATE);
-      else if (current === INVALID_DATE && !/\d/.test(shown)) field.onChange(null);
+      if (!hasDate && /\d/.test(shown) && current !== INVALID_DATE) publish(INVALID_DATE);
+      else if (current === INVALID_DATE && !/\d/.test(shown)) publish(null);
     }, 0);
   const text: unknown = field.value;
   const value =
@@ -91,7 +102,7 @@ export function FormDateTimeField<T extends FieldValues, TOut = T>(props: FormDa
           }}
           onChange={(next) => {
             setTyped(next);
-            field.onChange(next === null ? null : next.isValid() ? next.toISOString() : INVALID_DATE);
+            publish(next === null ? null : next.isValid() ? next.toISOString() : INVALID_DATE);
           }}
           onClose={field.onBlur}
           slotProps={{
