@@ -114,6 +114,17 @@ export function spawnPortal(env: Record<string, string>): TestProcess {
   );
 }
 
+/** One of the portal's commands (server/src/cli/`file`, as `npm run backup` runs it) in a process of its own, with `env` over the test's. */
+export function spawnCommand(file: string, args: readonly string[], env: Record<string, string> = {}): TestProcess {
+  return track(
+    spawn(process.execPath, fromSources(path.join('server', 'src', 'cli', file), ...args), {
+      cwd: repositoryRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
 /** Runs a command to its end (an npm script, pg_dump); throws with its output when it fails. */
 export async function runCommand(
   command: string,

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort, spawnPortal, until, waitForHealth, type TestProcess } from './processes.js';
+import { freePort, spawnCommand, spawnPortal, until, waitForHealth, type TestProcess } from './processes.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 let database: TestDatabase;
@@ -128,4 +128,56 @@ describe('a start the administrator must fix is said in one sentence, without a 
     portal.child.kill('SIGTERM');
     expect(await portal.exited()).toBe(0);
   }, 60_000);
+});
+
+/** Runs one of the portal's commands to its end: its exit code and what it printed. */
+async function command(file: string, args: string[], env: Record<string, string>) {
+  const run = spawnCommand(file, args, env);
+  const code = await run.exited();
+  return { code, output: run.output() };
+}
+
+describe('backup and restore say a database they cannot reach as the start does', () => {
+  test('a backup whose database server refuses the connection says where, with the setting, and nothing more', async () => {
+    const port = await freePort();
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-backup-'));
+    try {
+      const folder = path.join(work, 'monday');
+      expect(
+        await command('backup.ts', [folder], { DATABASE_URL: `postgres://portal:secret@127.0.0.1:${port}/portal` }),
+      ).toEqual({
+        code: 1,
+        output: `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`,
+      });
+      // Nothing in the backup folder: the same backup can be taken into it once the server is up.
+      expect(await fs.readdir(folder)).toEqual([]);
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
+  });
+
+  test('a restore whose database server cannot be reached leaves DATA_DIR as it was, so that it can be run again', async () => {
+    const port = await freePort();
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'cfs-restore-'));
+    try {
+      const backupFolder = path.join(work, 'backup');
+      await fs.mkdir(path.join(backupFolder, 'keys'), { recursive: true });
+      await fs.writeFile(path.join(backupFolder, 'keys', 'session-key'), 'secret');
+      await fs.writeFile(path.join(backupFolder, 'backup.json'), '{}');
+      await fs.writeFile(path.join(backupFolder, 'database.dump'), '');
+      const restoreInto = path.join(work, 'data');
+      const restore = () =>
+        command('restore.ts', [backupFolder], {
+          DATA_DIR: restoreInto,
+          DATABASE_URL: `postgres://portal@127.0.0.1:${port}/portal`,
+        });
+      const refused = `The database server at 127.0.0.1:${port} (DATABASE_URL) refused the connection: is PostgreSQL running there?\n`;
+      expect(await restore()).toEqual({ code: 1, output: refused });
+      expect(await fs.readdir(restoreInto)).toEqual([]);
+      // Run again, it meets the same server, not keys it left behind.
+      expect(await restore()).toEqual({ code: 1, output: refused });
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
+  });
 });

@@ -164,19 +164,15 @@ export async function restore(
   if (!fs.existsSync(path.join(folder, MANIFEST_FILE)) || !fs.existsSync(path.join(folder, DUMP_FILE)))
     throw new Error(`${folder} holds no backup (${MANIFEST_FILE} and ${DUMP_FILE}).`);
   const { fileStore } = config;
-  const taken = [KEYS_FOLDER, 'postgres']
-    .map((name) => path.join(config.dataDir, name))
-    .filter((place) => !isEmptyFolder(place));
-  if (fileStore.kind === 'folder' && !isEmptyFolder(fileFolder(fileStore.dir))) taken.push(fileFolder(fileStore.dir));
+  // The places a restore fills, which must be empty before it; emptied again when it fails before
+  // the database holds the backup (the server cannot be reached, the database is not empty,
+  // pg_restore fails), so that the same restore can be run again once that is put right.
+  const places = [KEYS_FOLDER, 'postgres'].map((name) => path.join(config.dataDir, name));
+  if (fileStore.kind === 'folder') places.push(fileFolder(fileStore.dir));
+  const taken = places.filter((place) => !isEmptyFolder(place));
   if (taken.length > 0)
     throw new Error(`${taken.join(', ')} already hold data: restore into an empty DATA_DIR and file store.`);
   const hasFiles = fs.existsSync(fileFolder(path.join(folder, FILES_FOLDER)));
-  // What this restore fills, all empty before it: emptied again when it fails before the database
-  // holds the backup (the server cannot be reached, the database is not empty, pg_restore fails),
-  // so that the same restore can be run again once that is put right.
-  const filled = [path.join(config.dataDir, KEYS_FOLDER)];
-  if (!config.databaseUrl) filled.push(path.join(config.dataDir, 'postgres'));
-  if (hasFiles && fileStore.kind === 'folder') filled.push(fileFolder(fileStore.dir));
   let loaded = false;
   try {
     fs.mkdirSync(config.dataDir, { recursive: true });
@@ -185,7 +181,7 @@ export async function restore(
       copyFolder(fileFolder(path.join(folder, FILES_FOLDER)), fileFolder(fileStore.dir));
     await loadBackup(config, folder, hasFiles, () => (loaded = true));
   } catch (error) {
-    if (!loaded) for (const place of filled) fs.rmSync(place, { recursive: true, force: true });
+    if (!loaded) for (const place of places) fs.rmSync(place, { recursive: true, force: true });
     throw error;
   }
   log(
