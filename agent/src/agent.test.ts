@@ -164,7 +164,9 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await new Promise((resolve) => portal.server.close(resolve));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // A stopped agent may still finish a write it had begun (its spool, its state): removing the
+  // folder meanwhile meets ENOTEMPTY, which Node's retries outlast.
+  fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 const agentFor = () => new Agent({ server: portal.url, token: 'cfs_token', dataDir, pollMs: 200, quiet: true });
