@@ -737,15 +737,20 @@ describe('rules (operator)', () => {
     const session = await sessionOf(browser, 'operator');
     const tenantId = homeTenantId(session);
     const word = `down-${randomUUID().slice(0, 8)}`;
+    const entityId = randomUUID();
     const rule = await createRule(session, {
       name: uniqueName('E2E matched'),
-      conditions: [{ Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word }],
+      conditions: [
+        { Type: 0, LeftOperand: 1, Operator: OPERATORS.Equals, RightOperand: word },
+        { Type: 0, LeftOperand: 6, Operator: OPERATORS.Equals, RightOperand: entityId },
+      ],
       matchActions: [],
     });
+    const tenant = await api<{ name: string }>(session, `/v1/tenants(${tenantId})`);
     // An Ingestion rule matches as the packet is taken in.
     await report(session, [
       {
-        entityId: randomUUID(),
+        entityId,
         timestamp: new Date().toISOString(),
         message: { Value: word, Properties: { BlockName: 'E2E pump' } },
       },
@@ -762,7 +767,10 @@ describe('rules (operator)', () => {
     expect(await table.getByRole('columnheader', { name: 'Rule' }).count()).toBe(0);
     await table.getByText('Active').waitFor();
     await table.getByRole('button', { name: 'Why it fired' }).click();
-    await table.getByText(word).first().waitFor();
+    await table.getByText(`Value Equals ${word} — seen ${word}`).waitFor();
+    // Ids are named: the rule's tenant by its name, the matched entity by its block name.
+    await table.getByText(`Tenant Equals ${tenant.name} — seen ${tenant.name}`).waitFor();
+    await table.getByText('Entity Equals E2E pump — seen E2E pump').waitFor();
     await screenshot(page, 'rules-matches-drawer');
   });
 });

@@ -29,6 +29,8 @@ import { useLiveQueries } from '../lib/live';
 import type { ODataParams } from '../lib/list-query';
 import { useNow } from '../lib/use-now';
 import { formatDateTime } from '../lib/dates';
+import { tenantsLookupQuery, workUnitTypesLookupQuery } from '../lib/lookups';
+import { reasonNamesWorkUnitTypes, reasonValueText, type ReasonNames } from './match-reason-text';
 import { DateWithAge } from './date-with-age';
 import { RuleMatchActions } from './rule-match-actions';
 
@@ -91,6 +93,7 @@ export function useRuleMatches(
 /** Why a match fired: each condition that held and the value it saw. */
 function MatchReason({ match }: { match: RuleMatchListRow }) {
   const reason = match.reason;
+  const names = useReasonNames(match);
   if (!reason || reason.conditions.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -108,9 +111,13 @@ function MatchReason({ match }: { match: RuleMatchListRow }) {
           <li key={condition.index}>
             <Typography variant="body2">
               {condition.leftOperand} {condition.operator}
-              {condition.rightOperand !== null ? ` ${condition.rightOperand}` : ''}
+              {condition.rightOperand !== null
+                ? ` ${reasonValueText(condition.leftOperand, condition.rightOperand, names)}`
+                : ''}
               {' — seen '}
-              <Box component="strong">{condition.seen ?? 'nothing'}</Box>
+              <Box component="strong">
+                {condition.seen === null ? 'nothing' : reasonValueText(condition.leftOperand, condition.seen, names)}
+              </Box>
             </Typography>
           </li>
         ))}
@@ -122,6 +129,20 @@ function MatchReason({ match }: { match: RuleMatchListRow }) {
       )}
     </Box>
   );
+}
+
+/** The names of the ids a match's reason holds: the caller's tenants, the work unit types when it names some, its subject's block name. */
+function useReasonNames(match: RuleMatchListRow): ReasonNames {
+  const tenants = useQuery(tenantsLookupQuery);
+  const types = useQuery({
+    ...workUnitTypesLookupQuery,
+    enabled: reasonNamesWorkUnitTypes(match.reason?.conditions.map((condition) => condition.leftOperand) ?? []),
+  });
+  return {
+    tenants: new Map((tenants.data ?? []).map((tenant) => [tenant.tenantId, tenant.name])),
+    workUnitTypes: new Map((types.data ?? []).map((type) => [String(type.workUnitTypeId), type.name])),
+    subject: { id: match.subjectId, label: match.label },
+  };
 }
 
 /** What the match's actions did (spec 002 §3 ActionHistory): run, failed, or suppressed in maintenance. */
