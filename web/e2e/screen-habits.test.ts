@@ -180,6 +180,13 @@ describe('screen habits', () => {
     expect(headers.map((header) => header.trim())).toEqual(['ID', 'Title', 'Severity', 'State']);
     const scroller = page.locator('.MuiDataGrid-virtualScroller');
     expect(await scroller.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    // The title is read whole: it wraps onto more lines of a taller row instead of ending in "…".
+    const title = row.locator('[data-field="title"]');
+    expect(await title.evaluate((cell) => cell.scrollWidth - cell.clientWidth)).toBeLessThanOrEqual(0);
+    const link = title.getByRole('link', { name: unit.title });
+    const [linkBox, titleBox] = [await link.boundingBox(), await title.boundingBox()];
+    expect(linkBox!.x + linkBox!.width).toBeLessThanOrEqual(titleBox!.x + titleBox!.width);
+    expect(linkBox!.height).toBeGreaterThan(30);
     // "(ack)" is on screen, and works from there.
     const ack = row.getByRole('button', { name: '(ack)' });
     const ackBox = await ack.boundingBox();

@@ -351,6 +351,8 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
               : {})}
             rows={failure ? [] : (result.data?.rows ?? [])}
             columns={columns}
+            // On a narrow screen a row is as tall as its cells' wrapped text: a phone reads the whole title.
+            getRowHeight={narrow ? wrappedRowHeight : undefined}
             getRowId={getRowId}
             // Unknown (-1) until the first answer: a count of 0 would make the grid clamp a linked page to 0.
             // Unknown too past the server's count cap, until the last page: "1–10 of more than 10,000".
@@ -399,6 +401,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
             sx={[
               keepPageSizeSelector,
               onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
+              narrow ? wrappedCells : {},
               ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
             ]}
           />
@@ -427,6 +430,14 @@ const keepPageSizeSelector = (theme: Theme) => ({
     '& .MuiDataGrid-footerContainer .MuiTablePagination-actions': { marginLeft: 0.5 },
   },
 });
+
+/** A row as tall as its content (the grid measures it), for cells whose text wraps. */
+const wrappedRowHeight = () => 'auto' as const;
+/** Cells whose text wraps between words (and inside a word longer than the column) instead of ending in "…". */
+const wrappedCells = {
+  '& .MuiDataGrid-cell': { whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.4, py: 1 },
+  '& .MuiDataGrid-cell > *': { whiteSpace: 'normal' },
+};
 
 /** The Data Grid's border (1 px a side, and a pixel the grid's rounding of flex widths may add) and its checkbox column. */
 const GRID_BORDERS = 3;
