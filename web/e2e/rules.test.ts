@@ -621,7 +621,8 @@ describe('rules (operator)', () => {
     await openRules(page, tenantId);
     // The policy, set on the Rules page: every 15 minutes.
     await page.getByRole('button', { name: 'Notifications' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Notifications' });
+    // The dialog names whose policy it is.
+    const dialog = page.getByRole('dialog', { name: `Notifications: ${tenant.name}`, exact: true });
     await choose(dialog, page, 'Repeat Notifications', 'Every 15 minutes');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });

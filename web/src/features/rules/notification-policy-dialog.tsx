@@ -18,6 +18,7 @@ import {
   type NotificationPolicy,
   type NotificationPolicyInput,
 } from '@cfs/contracts/notification-policy';
+import { useTenantsLookup } from '../../lib/lookups';
 import { usePermissions } from '../../auth/session-data';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { formatSpan } from '../../lib/dates';
@@ -62,9 +63,11 @@ export function NotificationPolicyDialog({
     queryFn: ({ signal }) => apiGet<JsonOf<NotificationPolicy>>(path, undefined, { signal }),
     enabled: open,
   });
+  // Whose policy it is: the tenant of the page, by name.
+  const tenantName = useTenantsLookup().data?.find((tenant) => tenant.tenantId === tenantId)?.name;
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>Notifications</DialogTitle>
+      <DialogTitle>{tenantName ? `Notifications: ${tenantName}` : 'Notifications'}</DialogTitle>
       {policy.isPending && <LinearProgress />}
       {policy.data && (
         <PolicyForm key={policy.data.modified ?? 'none'} path={path} policy={policy.data} onClose={onClose} />
