@@ -27,11 +27,20 @@ export async function profile(work: () => Promise<number>): Promise<ProfileSumma
     (taken.samples ?? []).forEach((id, index) =>
       own.set(id, (own.get(id) ?? 0) + (taken.timeDeltas?.[index] ?? 0) / 1000),
     );
+    // The profiler's own calls (the inspector session taking the profile) are not the portal's time.
+    const parentOf = new Map<number, number>();
+    for (const node of taken.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+    const byId = new Map(taken.nodes.map((node) => [node.id, node]));
+    const underInspector = (id: number): boolean => {
+      for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at))
+        if (byId.get(at)?.callFrame.url === 'node:inspector') return true;
+      return false;
+    };
     const parts = new Map<string, number>();
     const functions = new Map<string, number>();
     for (const node of taken.nodes) {
       const ms = own.get(node.id) ?? 0;
-      if (ms === 0) continue;
+      if (ms === 0 || underInspector(node.id)) continue;
       const { url, functionName, lineNumber } = node.callFrame;
       const part = partOf(url, functionName);
       parts.set(part, (parts.get(part) ?? 0) + ms);
