@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { spawnCommand } from '../../test/processes.js';
 import { readArguments } from './command.js';
 
 const USAGE = 'usage: npm run backup -- <backup folder>';
@@ -26,16 +25,10 @@ describe("a command's arguments", () => {
   });
 
   test('npm run token -- --help prints its usage and no token', async () => {
-    const root = path.resolve(import.meta.dirname, '..', '..', '..');
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join('server', 'src', 'cli', 'token.ts'), '--help'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    expect({ code, output }).toEqual({ code: 0, output: 'usage: npm run --silent token -- <user name>\n' });
+    const run = spawnCommand('token.ts', ['--help']);
+    expect({ code: await run.exited(), output: run.output() }).toEqual({
+      code: 0,
+      output: 'usage: npm run --silent token -- <user name>\n',
+    });
   });
 });

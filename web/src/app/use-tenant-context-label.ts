@@ -1,5 +1,5 @@
 import { useCurrentUser } from '../auth/session-data';
-import { useSubscriptionsLookup, useTenantsLookup } from '../lib/lookups';
+import { useSubscriptionsLookup, useTenantName } from '../lib/lookups';
 import { useTenantId } from '../lib/use-tenant-id';
 
 /**
@@ -10,10 +10,9 @@ import { useTenantId } from '../lib/use-tenant-id';
 export function useTenantContextLabel(): string {
   const user = useCurrentUser();
   const pageTenantId = useTenantId();
-  const tenants = useTenantsLookup().data;
   const subscriptions = useSubscriptionsLookup().data;
   const tenantId = pageTenantId || user.tenantId;
-  const tenant = tenants?.find((candidate) => candidate.tenantId === tenantId)?.name;
+  const tenant = useTenantName(tenantId);
   if (tenantId !== user.tenantId) return tenant ?? 'Tenant';
   const subscription = subscriptions?.find((candidate) => candidate.subscriptionId === user.subscriptionId)?.name;
   return `${tenant ?? 'Tenant'} > ${subscription ?? 'Subscription'}`;

@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import { keepPreviousData, useIsFetching, useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -138,11 +138,16 @@ function useReasonNames(match: RuleMatchListRow): ReasonNames {
     ...workUnitTypesLookupQuery,
     enabled: reasonNamesWorkUnitTypes(match.reason?.conditions.map((condition) => condition.leftOperand) ?? []),
   });
-  return {
-    tenants: new Map((tenants.data ?? []).map((tenant) => [tenant.tenantId, tenant.name])),
-    workUnitTypes: new Map((types.data ?? []).map((type) => [String(type.workUnitTypeId), type.name])),
-    subject: { id: match.subjectId, label: match.label },
-  };
+  // Kept while the lookups are the same: an administrator's tenants are many, and the row renders on every poll.
+  const tenantNames = useMemo(
+    () => new Map((tenants.data ?? []).map((tenant) => [tenant.tenantId, tenant.name])),
+    [tenants.data],
+  );
+  const typeNames = useMemo(
+    () => new Map((types.data ?? []).map((type) => [String(type.workUnitTypeId), type.name])),
+    [types.data],
+  );
+  return { tenants: tenantNames, workUnitTypes: typeNames, subject: { id: match.subjectId, label: match.label } };
 }
 
 /** What the match's actions did (spec 002 §3 ActionHistory): run, failed, or suppressed in maintenance. */

@@ -108,6 +108,11 @@ export function useTenantsLookup() {
   return useQuery(tenantsLookupQuery);
 }
 
+/** A tenant's name from the caller's tenants (undefined while they load, or for a tenant not among them). */
+export function useTenantName(tenantId: string | null | undefined): string | undefined {
+  return useTenantsLookup().data?.find((tenant) => tenant.tenantId === tenantId)?.name;
+}
+
 /** Subscriptions are fetched again whenever a screen that uses them mounts (spec 000 §7). */
 export function useSubscriptionsLookup() {
   return useQuery({ ...subscriptionsLookupQuery, refetchOnMount: 'always' });

@@ -18,7 +18,7 @@ import {
   type NotificationPolicy,
   type NotificationPolicyInput,
 } from '@cfs/contracts/notification-policy';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantName } from '../../lib/lookups';
 import { usePermissions } from '../../auth/session-data';
 import { apiGet, apiSend } from '../../lib/api-client';
 import { formatSpan } from '../../lib/dates';
@@ -64,7 +64,7 @@ export function NotificationPolicyDialog({
     enabled: open,
   });
   // Whose policy it is: the tenant of the page, by name.
-  const tenantName = useTenantsLookup().data?.find((tenant) => tenant.tenantId === tenantId)?.name;
+  const tenantName = useTenantName(tenantId);
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{tenantName ? `Notifications: ${tenantName}` : 'Notifications'}</DialogTitle>

@@ -10,7 +10,7 @@ import { ACTIONS_FIELD } from '../../components/grid-model';
 import { lazyWhenOpened } from '../../components/lazy-when-opened';
 import { ResourceGrid } from '../../components/resource-grid';
 import { guidLiteral, isGuid } from '@cfs/contracts/values/odata';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantName } from '../../lib/lookups';
 import { PageHeader } from '../../lib/page-header';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useDrawerParam, useListState } from '../../lib/url-state';
@@ -27,7 +27,7 @@ const TokenDrawer = lazyWhenOpened(
 export default function TokensPage() {
   const tenantId = useTenantId();
   // A user who may use several tenants reaches any one's tokens by its address: the page says whose.
-  const tenantName = useTenantsLookup().data?.find((tenant) => tenant.tenantId === tenantId)?.name;
+  const tenantName = useTenantName(tenantId);
   const list = useListState({ defaults: { sort: [{ field: 'created', direction: 'desc' }] } });
   const drawer = useDrawerParam('tokenGrantId');
   // The generated token lives here only, for its own grant's drawer: gone when the drawer closes,

@@ -12,7 +12,7 @@ import { INTAKE_MESSAGES } from '@cfs/contracts/intake';
 import { usePermissions } from '../../auth/session-data';
 import { SideDrawer, useUnsavedChangesGuard } from '../../components/side-drawer';
 import { isGuid } from '@cfs/contracts/values/odata';
-import { useTenantsLookup } from '../../lib/lookups';
+import { useTenantName, useTenantsLookup } from '../../lib/lookups';
 import { useIntakeSchema } from './intake-api';
 import { IntakeSchemaPanel } from './intake-schema-panel';
 import { IntakeWizard } from './intake-wizard';
@@ -45,7 +45,7 @@ export default function IntakeDrawer({ openId, onPickTenant, onClose }: IntakeDr
     if (open && tenantId === null) setSelecting(true);
     if (!open) setSchemaOpen(false);
   }
-  const tenantName = tenants.data?.find((tenant) => tenant.tenantId === tenantId)?.name ?? '';
+  const tenantName = useTenantName(tenantId) ?? '';
 
   return (
     <>
