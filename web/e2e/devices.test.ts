@@ -225,6 +225,36 @@ describe('devices (admin)', () => {
     await expect.poll(() => menu.count()).toBe(0);
   });
 
+  test('at 375 px the grid reads each device by its whole name beside its CPU and actions, every header whole, without scrolling sideways', async () => {
+    const name = uniqueName('Warehouse scanner');
+    await device(name);
+    const page = await signedInPage(browser, 'admin', { width: 375, height: 800 });
+    const row = await devicesPage(page, name);
+    await screenshot(page, 'devices-375');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await truncatedHeaders(page)).toEqual([]);
+    // The essential columns that did not fit gave way (Age, Online, Enabled), from the last listed back.
+    const headers = await page.getByRole('columnheader').allTextContents();
+    expect(headers.map((header) => header.trim())).toEqual(['Name', 'CPU %', 'Actions']);
+    // The name is read whole, on one line or wrapped, never cut off.
+    const cell = row.locator('[data-field="name"]');
+    expect(await cell.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    const link = cell.getByRole('link', { name });
+    const [linkBox, cellBox] = [await link.boundingBox(), await cell.boundingBox()];
+    expect(linkBox!.x + linkBox!.width).toBeLessThanOrEqual(cellBox!.x + cellBox!.width);
+    expect(cellBox!.width).toBeGreaterThanOrEqual(120);
+    // A column that gave way is there in the column panel, and shown from it: the user's choice
+    // wins, and the last essential column left (CPU %) gives way to it.
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Online' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('columnheader', { name: 'Online' }).waitFor();
+    await expect
+      .poll(async () => (await page.getByRole('columnheader').allTextContents()).map((header) => header.trim()))
+      .toEqual(['Name', 'Online', 'Actions']);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
   test('Edit Device shows the validation messages, then saves the name, heartbeat and location', async () => {
     const name = uniqueName('Editable');
     const deviceId = await device(name);

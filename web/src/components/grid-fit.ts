@@ -22,12 +22,15 @@ export function headerWidth<R extends GridValidRowModel>(
   column: GridColDef<R>,
   measure: MeasureText,
   font: string,
+  /** The header's buttons shown beside its title, when not the sort button's room (a narrow grid's sorted or filtered column). */
+  buttons?: number,
 ): number {
   const title = column.headerName ?? column.field;
   const longestWord = Math.max(0, ...title.split(/\s+/).map((word) => measure(word, font)));
   const sortable = column.sortable !== false;
   const centred = (column.headerAlign ?? (column.type === 'boolean' ? 'center' : undefined)) === 'center';
-  return Math.ceil(longestWord) + HEADER_PADDING + (sortable ? SORT_BUTTON * (centred ? 2 : 1) : 0) + SLACK;
+  const room = buttons ?? (sortable ? (centred ? 2 : 1) : 0);
+  return Math.ceil(longestWord) + HEADER_PADDING + SORT_BUTTON * room + SLACK;
 }
 
 export interface FittedColumns<R extends GridValidRowModel> {

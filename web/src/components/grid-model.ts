@@ -149,15 +149,30 @@ export const ACTIONS_FIELD = '__actions';
 /** Fixed column widths on a narrow screen, as a share of the width the area gives them. */
 const NARROW_WIDTH_SHARE = 0.75;
 
+/** The least width a flexible column (a name, a title) keeps on a narrow screen, or its own minimum if less. */
+const NARROW_FLEX_MIN = 100;
+/** The least a flexible column gives up its reading width to, for columns that never give way. */
+const NARROW_FLEX_FLOOR = 64;
+
+/** What a narrow grid knows of its room: its inner width (0 while unknown) and each column's least width (its header's). */
+export interface NarrowRoom<R extends GridValidRowModel> {
+  available: number;
+  least: (column: GridColDef<R>) => number;
+}
+
 /**
  * Under 768 px (spec 000 §9 `sm`) a grid shows its essential columns, so that they fit the screen
  * without scrolling sideways: the other columns start hidden (the user's own choices, kept in
- * the list state, still win), fixed widths shrink and flexible columns drop their minimum width.
- * Headers drop their column menu, whose button a touch screen always shows and which would not
- * fit beside the title; sorting stays on the header, the column panel in the toolbar.
+ * the list state, still win), fixed widths shrink (never below their header's width) and flexible
+ * columns keep a reading width (`NARROW_FLEX_MIN`, or their header's if more). When even the essential columns need more than
+ * the grid's width, the fixed ones shrink to their least width, then give way in the reverse of
+ * the order they are listed in (never the first one, the first flexible one — the name or title — or the row actions): a phone reads a device's whole name and its CPU rather than six
+ * columns of a few letters each. Headers drop their column menu, whose button a touch screen
+ * always shows and which would not fit beside the title; sorting stays on the header, the column
+ * panel in the toolbar.
  *
  * @example
- *   const narrow = narrowColumns(columns, ['workUnitId', 'title', 'severityId', 'stateId'], list.state.columns);
+ *   const narrow = narrowColumns(columns, ['workUnitId', 'title', 'severityId', 'stateId'], list.state.columns, { available: 340, least });
  *   <DataGrid columns={narrow.columns} columnVisibilityModel={narrow.visibility}
  *     onColumnVisibilityModelChange={(model) => list.setColumns(narrow.chosenFrom(model))} />
  */
@@ -165,19 +180,79 @@ export function narrowColumns<R extends GridValidRowModel>(
   columns: readonly GridColDef<R>[],
   essential: readonly string[],
   chosen: ColumnVisibility,
+  room?: NarrowRoom<R>,
 ) {
-  const hidden = Object.fromEntries(
+  const hidden: Record<string, boolean> = Object.fromEntries(
     columns.filter((column) => !essential.includes(column.field)).map((column) => [column.field, false]),
   );
+  // Each fixed column's least width: what its content declares (`minWidth`) or its header needs.
+  const least = (column: GridColDef<R>) => Math.max(column.minWidth ?? 0, room?.least(column) ?? 0);
+  let sized = columns.map((column): GridColDef<R> => {
+    // Row actions keep their width: their icons do not shrink.
+    if (column.field === ACTIONS_FIELD) return column;
+    if (column.flex !== undefined)
+      return {
+        ...column,
+        minWidth: room
+          ? Math.max(room.least(column), Math.min(column.minWidth ?? NARROW_FLEX_MIN, NARROW_FLEX_MIN))
+          : undefined,
+        disableColumnMenu: true,
+      };
+    const shrunk = Math.round((column.width ?? 100) * NARROW_WIDTH_SHARE);
+    return {
+      ...column,
+      width: Math.max(shrunk, least(column)),
+      ...(room ? { minWidth: least(column) } : {}),
+      disableColumnMenu: true,
+    };
+  });
+  if (room && room.available > 0) {
+    const shown = () => sized.filter((column) => (chosen[column.field] ?? hidden[column.field] ?? true) !== false);
+    const fixed = (column: GridColDef<R>) => column.flex === undefined && column.field !== ACTIONS_FIELD;
+    const total = (width: (column: GridColDef<R>) => number) => shown().reduce((sum, column) => sum + width(column), 0);
+    const preferred = (column: GridColDef<R>) =>
+      column.flex === undefined ? (column.width ?? 100) : (column.minWidth ?? 0);
+    const leastOf = (column: GridColDef<R>) => (fixed(column) ? (column.minWidth ?? 0) : preferred(column));
+    // The name or title a row is read by: the first flexible essential column.
+    const firstFlexible = essential.find(
+      (field) => columns.find((column) => column.field === field)?.flex !== undefined,
+    );
+    // Columns give way only when the others, each down to its least width, still need more room.
+    for (const field of [...essential].reverse()) {
+      if (total(leastOf) <= room.available) break;
+      if (field === ACTIONS_FIELD || field === essential[0] || field === firstFlexible || chosen[field] !== undefined)
+        continue;
+      hidden[field] = false;
+    }
+    // Where the columns that never give way still need more, the names and titles give up some of
+    // their reading width, down to `NARROW_FLEX_FLOOR` or their header's, rather than the grid scrolling sideways.
+    const flexFloor = (column: GridColDef<R>) => Math.max(NARROW_FLEX_FLOOR, room.least(column));
+    const over = total(leastOf) - room.available;
+    const flexGivable = total((column) =>
+      column.flex === undefined ? 0 : Math.max(0, (column.minWidth ?? 0) - flexFloor(column)),
+    );
+    if (over > 0 && flexGivable > 0) {
+      const share = Math.min(1, over / flexGivable);
+      sized = sized.map((column) => {
+        if (column.flex === undefined || (column.minWidth ?? 0) <= flexFloor(column)) return column;
+        const minWidth = column.minWidth ?? 0;
+        return { ...column, minWidth: Math.floor(minWidth - (minWidth - flexFloor(column)) * share) };
+      });
+    }
+    // The rest of the shortfall is taken from the fixed columns, each in proportion to what it can give.
+    const shortfall = total(preferred) - room.available;
+    const givable = total((column) => preferred(column) - leastOf(column));
+    if (shortfall > 0 && givable > 0) {
+      const share = Math.min(1, shortfall / givable);
+      sized = sized.map((column) =>
+        fixed(column)
+          ? { ...column, width: Math.floor(preferred(column) - (preferred(column) - leastOf(column)) * share) }
+          : column,
+      );
+    }
+  }
   return {
-    columns: columns.map((column) =>
-      // Row actions keep their width: their icons do not shrink.
-      column.field === ACTIONS_FIELD
-        ? column
-        : column.flex === undefined
-          ? { ...column, width: Math.round((column.width ?? 100) * NARROW_WIDTH_SHARE), disableColumnMenu: true }
-          : { ...column, minWidth: undefined, disableColumnMenu: true },
-    ),
+    columns: sized,
     visibility: { ...hidden, ...chosen } as ColumnVisibility,
     /**
      * The grid's model after a change in its column panel, as the user's choices to keep: what

@@ -41,7 +41,7 @@ import {
   toGridFilterModel,
   toGridSortModel,
 } from './grid-model';
-import { fitColumns, GRID_FONT_FAMILY, measureText } from './grid-fit';
+import { fitColumns, GRID_FONT_FAMILY, headerWidth, measureText } from './grid-fit';
 import {
   GridOverlayContext,
   ResourceGridNoRowsOverlay,
@@ -193,9 +193,15 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   if (reconciledFilter !== shownFilter) setShownFilter(reconciledFilter);
   const filterModel = reconciledFilter.model;
   const narrowScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  const narrow = narrowScreen ? narrowColumns(props.columns, props.essentialColumns, state.columns) : undefined;
-  // On a wider screen the columns fit the grid's width (grid-fit.ts), once it is known.
   const [frame, width] = useElementWidth();
+  // On a narrow screen the essential columns, as many as the grid's width holds (grid-model.ts).
+  const narrow = narrowScreen
+    ? narrowColumns(props.columns, props.essentialColumns, state.columns, {
+        available: width === 0 ? 0 : width - GRID_BORDERS,
+        least: (column) => narrowHeaderWidth(column, state.sort, state.filters),
+      })
+    : undefined;
+  // On a wider screen the columns fit the grid's width (grid-fit.ts), once it is known.
   const checkboxes = bulk !== undefined && !narrow;
   const fitted =
     narrow || width === 0
@@ -401,7 +407,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
             sx={[
               keepPageSizeSelector,
               onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {},
-              narrow ? wrappedCells : {},
+              narrow ? narrowGrid : {},
               ...(Array.isArray(gridProps?.sx) ? gridProps.sx : [gridProps?.sx]),
             ]}
           />
@@ -434,9 +440,11 @@ const keepPageSizeSelector = (theme: Theme) => ({
 /** A row as tall as its content (the grid measures it), for cells whose text wraps. */
 const wrappedRowHeight = () => 'auto' as const;
 /** Cells whose text wraps between words (and inside a word longer than the column) instead of ending in "…". */
-const wrappedCells = {
+const narrowGrid = {
   '& .MuiDataGrid-cell': { whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.4, py: 1 },
   '& .MuiDataGrid-cell > *': { whiteSpace: 'normal' },
+  // No hover on a touch screen: a header shows its sort button once sorted (a tap on it sorts).
+  '& .MuiDataGrid-columnHeader:not(.MuiDataGrid-columnHeader--sorted) .MuiDataGrid-sortButton': { display: 'none' },
 };
 
 /** The Data Grid's border (1 px a side, and a pixel the grid's rounding of flex widths may add) and its checkbox column. */
@@ -444,6 +452,20 @@ const GRID_BORDERS = 3;
 const CHECKBOX_COLUMN_WIDTH = 50;
 /** The header titles' font (MUI's Data Grid: body2, medium). */
 const HEADER_FONT = `500 14px ${GRID_FONT_FAMILY}`;
+
+/**
+ * A narrow grid's header: the longest word of its title, the padding, and the buttons it shows.
+ * A touch screen has no hover, so a narrow grid shows a header's buttons only where its column is
+ * sorted or filtered (`narrowGrid`), and keeps no room for the others.
+ */
+function narrowHeaderWidth<R extends GridValidRowModel>(
+  column: GridColDef<R>,
+  sort: readonly { field: string }[],
+  filters: readonly { field: string }[],
+): number {
+  const buttons = [sort, filters].filter((items) => items.some((item) => item.field === column.field)).length;
+  return headerWidth(column, measureText, HEADER_FONT, buttons);
+}
 
 /** The element's width, renewed as it changes (0 until measured). */
 function useElementWidth(): [(element: HTMLElement | null) => void, number] {
