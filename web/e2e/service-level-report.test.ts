@@ -103,6 +103,16 @@ describe('the service level report', () => {
     const lines = (await fs.readFile(await download.path(), 'utf8')).split(/\r?\n/).filter(Boolean);
     expect(lines).toContain('Incident,Sev2,Response,2,1,1,50.0%');
 
+    // On a phone the month controls and the buttons wrap under the title, each within the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const name of ['Month Before', 'Month After', 'Export CSV', 'Print']) {
+      const box = await page.getByRole('button', { name }).boundingBox();
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(375);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(page, 'service-level-report-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // On paper: the report without the month controls and buttons.
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByRole('button', { name: 'Export CSV' }).isVisible()).toBe(false);

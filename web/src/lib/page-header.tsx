@@ -32,7 +32,8 @@ export function PageHeader({ title, help, actions, documentTitle, subtitle }: Pa
     </Typography>
   );
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2, minHeight: 40 }}>
+    // On a phone the actions wrap under the title rather than running off the screen's edge.
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2, minHeight: 40 }}>
       {subtitle ? (
         <Box>
           {heading}
@@ -48,7 +49,13 @@ export function PageHeader({ title, help, actions, documentTitle, subtitle }: Pa
           <HelpOutlineOutlinedIcon fontSize="small" color="action" titleAccess={`About ${title}`} tabIndex={0} />
         </Tooltip>
       ) : null}
-      {actions ? <Box sx={{ ml: 'auto', display: 'flex', gap: 1 }}>{actions}</Box> : null}
+      {actions ? (
+        <Box
+          sx={{ ml: 'auto', display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1, maxWidth: '100%' }}
+        >
+          {actions}
+        </Box>
+      ) : null}
     </Box>
   );
 }

@@ -11,6 +11,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
+import TableContainer from '@mui/material/TableContainer';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
@@ -94,14 +95,15 @@ function ReportTable({
 }) {
   if (rows.length === 0) return <Typography color="text.secondary">{emptyText}</Typography>;
   return (
-    <Paper variant="outlined">
+    // A table wider than a phone scrolls within its frame, not the page.
+    <TableContainer component={Paper} variant="outlined">
       <Table size="small" aria-labelledby={labelledBy}>
         <TableHead>
           <TableRow>{head}</TableRow>
         </TableHead>
         <TableBody>{rows}</TableBody>
       </Table>
-    </Paper>
+    </TableContainer>
   );
 }
 
@@ -232,7 +234,7 @@ export default function ServiceLevelReportPage() {
         title="Service Level Report"
         documentTitle={`Service Level Report ${monthName(month)}`}
         actions={
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', ...SCREEN_ONLY }}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', ...SCREEN_ONLY }}>
             <Tooltip title="Month Before">
               <IconButton aria-label="Month Before" onClick={() => setMonth(shiftMonth(month, -1))}>
                 <ChevronLeftIcon />
