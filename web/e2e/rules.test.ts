@@ -766,6 +766,13 @@ describe('rules (operator)', () => {
     const table = panel.getByRole('table', { name: `Matches of ${rule.name}` });
     await table.getByText('E2E pump').waitFor();
     expect(await table.getByRole('columnheader', { name: 'Rule' }).count()).toBe(0);
+    // Its last column reads for open and closed matches alike: when it closes, or when it ended.
+    expect((await table.getByRole('columnheader').allTextContents()).map((header) => header.trim()).slice(-4)).toEqual([
+      'Matches',
+      'First Match',
+      'Last Match',
+      'Ends',
+    ]);
     await table.getByText('Active').waitFor();
     await table.getByRole('button', { name: 'Why it fired' }).click();
     await table.getByText(`Value Equals ${word} — seen ${word}`).waitFor();

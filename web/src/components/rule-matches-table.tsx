@@ -421,7 +421,9 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
                   <TableCell align="right">Matches</TableCell>
                   <TableCell>First Match</TableCell>
                   <TableCell>Last Match</TableCell>
-                  <TableCell>Expires</TableCell>
+                  <TableCell title="When an open match closes unless its subject reports again; when a closed match ended">
+                    Ends
+                  </TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
