@@ -5,6 +5,7 @@ import {
   addDays,
   complianceExportFileName,
   CONTROL_STATUS_LABELS,
+  CONTROL_STATUSES,
   CONTROL_STATUS_MESSAGES,
   type ControlSet,
   type ControlSetsResponse,
@@ -299,6 +300,28 @@ describe('the compliance checklist (administrator)', () => {
     await page.waitForURL((url) => url.searchParams.get('week') === WEEK);
     await expect.poll(() => shownStatus(page, 'AC-1'), POLL).toBe(CONTROL_STATUS_LABELS.Compliant);
     await screenshot(page, 'compliance-week');
+  });
+
+  test('on a 375 px phone each control reads as a card (name, status, notes) that sets a status without scrolling sideways', async () => {
+    const session = await sessionOf(browser, 'admin');
+    const tenant = await createTenant(session);
+    const page = await signedInPage(browser, 'admin', { width: 375, height: 800 });
+    await openChecklist(page, tenant.tenantId, WEEK);
+    await screenshot(page, 'compliance-375');
+    const frame = page.locator('.MuiTableContainer-root').first();
+    expect(await frame.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    // Every status button and the notes are on screen, under the control's name.
+    const name = await row(page, 'AC-2').getByText('Account Management').boundingBox();
+    for (const status of CONTROL_STATUSES) {
+      const box = await toggle(page, 'AC-2', status).boundingBox();
+      expect(box!.x + box!.width, status).toBeLessThanOrEqual(375);
+      expect(box!.y, status).toBeGreaterThan(name!.y);
+    }
+    const notes = await page.getByRole('textbox', { name: 'Notes of AC-2', exact: true }).boundingBox();
+    expect(notes!.x + notes!.width).toBeLessThanOrEqual(375);
+    await toggle(page, 'AC-2', 'Exempt').click();
+    await toastShown(page, CONTROL_STATUS_MESSAGES.statusCreated);
+    expect(await recordOf(session, tenant.tenantId, WEEK, 'AC-2')).toMatchObject({ status: 'Exempt' });
   });
 
   test('Copy last week fills the controls without a status this week from last week', async () => {

@@ -11,6 +11,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import type { Theme } from '@mui/material/styles';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import { MAX_CONTROL_NOTES, type ControlStatusValue } from '@cfs/contracts/compliance';
@@ -61,7 +62,7 @@ export function ControlStatusTable({ controls, permissions, onChooseStatus, onSa
     });
   return (
     <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper' }}>
-      <Table size="small" stickyHeader aria-label="Controls">
+      <Table size="small" stickyHeader aria-label="Controls" sx={phoneRows}>
         <TableHead>
           <TableRow>
             <TableCell sx={{ width: '35%' }}>Control</TableCell>
@@ -228,4 +229,20 @@ const ControlStatusRow = memo(function ControlStatusRow({
       </TableRow>
     </>
   );
+});
+
+/**
+ * On a phone each control reads as a card: its name, then its status toggle (wrapping), then its
+ * notes, one under the other, instead of three columns that scroll sideways; the column titles go.
+ */
+const phoneRows = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    display: 'block',
+    '& thead': { display: 'none' },
+    '& tbody': { display: 'block' },
+    '& tr': { display: 'flex', flexDirection: 'column' },
+    '& td': { display: 'block', width: 'auto' },
+    '& tr[data-testid] > td:not(:last-of-type)': { borderBottom: 'none', pb: 0 },
+    '& .MuiToggleButtonGroup-root': { flexWrap: 'wrap' },
+  },
 });
