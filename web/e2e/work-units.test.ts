@@ -281,6 +281,13 @@ describe('work units (operator, and admin in a second browser)', () => {
     await group.getByText(/^Response: \d+ minutes left$/).waitFor();
     await group.getByText(/^Resolution: \d+ hours? \d+ minutes left$/).waitFor();
     await screenshot(page, 'work-unit-service-level-clocks');
+    // On a phone the clocks wrap, each whole within the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const box of await group
+      .locator('.MuiChip-root')
+      .evaluateAll((chips) => chips.map((chip) => chip.getBoundingClientRect().right)))
+      expect(box).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await updateWorkUnit(session, unit.workUnitId, { stateId: WORK_UNIT_STATES.Acknowledged });
     await expect
       .poll(async () => (await clocks()).find((clock) => clock.kind === 'response')?.status, { timeout: 15_000 })

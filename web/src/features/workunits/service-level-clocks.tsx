@@ -90,7 +90,14 @@ export function ServiceLevelClocks({ workUnitId }: { workUnitId: number }) {
   });
   if (!clocks.data || clocks.data.length === 0) return null;
   return (
-    <Stack direction="row" spacing={1} sx={{ mb: 1 }} role="group" aria-label="Service levels">
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ mb: 1, flexWrap: 'wrap' }}
+      role="group"
+      aria-label="Service levels"
+    >
       {clocks.data.map((timer) => {
         const { text, color } = clockText(timer);
         const due = timer.due ? `, due ${formatDateTime(timer.due)}` : '';
