@@ -217,5 +217,11 @@ describe('action catalogue (operator)', () => {
     await panel.getByText('Built-in actions cannot be edited or deleted.').waitFor();
     expect(await panel.getByRole('textbox', { name: 'Name' }).isDisabled()).toBe(true);
     expect(await panel.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    // It runs inside the portal: what it does is said, with no HTTP call's empty fields.
+    await panel.getByText(/^Sends an email about the work unit \(or the rule's match\)/).waitFor();
+    for (const field of ['Endpoint URL', 'Headers', 'Body'])
+      expect(await panel.getByRole('textbox', { name: field }).count(), field).toBe(0);
+    expect(await panel.getByRole('combobox', { name: 'HTTP Method' }).count()).toBe(0);
+    await screenshot(page, 'action-catalog-built-in');
   });
 });

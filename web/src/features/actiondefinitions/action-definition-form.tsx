@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
 import { useWatch } from 'react-hook-form';
-import { ACTION_DEFINITION_TYPES } from '@cfs/contracts/monitoring';
+import { ACTION_DEFINITION_TYPES, BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import {
   ACTION_DEFINITION_TYPE_LABELS,
   EDITABLE_ACTION_TYPES,
@@ -57,6 +58,8 @@ export function ActionDefinitionForm({
   const save = useSaveActionDefinition(id);
   const { control } = form;
   const type = useWatch({ control, name: 'actionDefinitionTypeId' });
+  // A built-in runs inside the portal: what it does, in place of an HTTP call it does not make.
+  const builtIn = definition ? BUILT_IN_WORK[definition.actionDefinitionId] : undefined;
   return (
     <form noValidate onSubmit={(event) => event.preventDefault()} aria-label="Action definition">
       <FormTextField control={control} name="name" label="Name" required autoFocus={!readOnly} />
@@ -76,37 +79,49 @@ export function ActionDefinitionForm({
         control={control}
         name="inputParameters"
         label="Input Parameters"
-        helperText="Names separated by commas; use them as {Name} in the URL, headers and body."
+        helperText={
+          builtIn
+            ? 'Given by each protocol step or rule that runs it.'
+            : 'Names separated by commas; use them as {Name} in the URL, headers and body.'
+        }
       />
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 3fr' }, columnGap: 2 }}>
-        <FormSelectField control={control} name="httpMethod" label="HTTP Method" options={METHOD_OPTIONS} />
-        <FormTextField
-          control={control}
-          name="endpointUrl"
-          label="Endpoint URL"
-          required
-          placeholder="https://example.com/hooks/{Name}"
-        />
-      </Box>
-      <FormTextField
-        control={control}
-        name="headers"
-        label="Headers"
-        multiline
-        minRows={2}
-        helperText="One per line as Name:Value."
-        placeholder="Authorization:Bearer {Token}"
-      />
-      <FormTextField
-        control={control}
-        name="body"
-        label="Body"
-        multiline
-        minRows={4}
-        placeholder={BODY_HINT}
-        helperText="Sent as application/json unless a Content-Type header says otherwise."
-        slotProps={{ htmlInput: { sx: { fontFamily: 'monospace' } } }}
-      />
+      {builtIn ? (
+        <Typography variant="body2" sx={{ my: 2 }}>
+          {builtIn}
+        </Typography>
+      ) : (
+        <>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 3fr' }, columnGap: 2 }}>
+            <FormSelectField control={control} name="httpMethod" label="HTTP Method" options={METHOD_OPTIONS} />
+            <FormTextField
+              control={control}
+              name="endpointUrl"
+              label="Endpoint URL"
+              required
+              placeholder="https://example.com/hooks/{Name}"
+            />
+          </Box>
+          <FormTextField
+            control={control}
+            name="headers"
+            label="Headers"
+            multiline
+            minRows={2}
+            helperText="One per line as Name:Value."
+            placeholder="Authorization:Bearer {Token}"
+          />
+          <FormTextField
+            control={control}
+            name="body"
+            label="Body"
+            multiline
+            minRows={4}
+            placeholder={BODY_HINT}
+            helperText="Sent as application/json unless a Content-Type header says otherwise."
+            slotProps={{ htmlInput: { sx: { fontFamily: 'monospace' } } }}
+          />
+        </>
+      )}
       <RunPlaceholders kinds={runKindsOf(type)} />
       {readOnly ? (
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
@@ -124,3 +139,13 @@ export function ActionDefinitionForm({
     </form>
   );
 }
+
+/** What each built-in action does (docs/features/rules.md, Actions; docs/features/email.md). */
+const BUILT_IN_WORK: Readonly<Record<string, string>> = {
+  [BUILT_IN_ACTIONS.sendEmail.id]:
+    "Sends an email about the work unit (or the rule's match) in one of the portal's templates (Template), to the recipients the template names and the To, Cc and Bcc of its ExtraParameters; IsImportant marks it important.",
+  [BUILT_IN_ACTIONS.setColor.id]:
+    "Colours the matched entity's block (Color: a palette name or its hex) and writes the block's log.",
+  [BUILT_IN_ACTIONS.createWorkUnit.id]:
+    "Opens an incident related to the match (SeverityId, Sev2 unless given; TenantId, the subject's unless given; ProtocolId).",
+};
