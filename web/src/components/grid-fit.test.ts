@@ -1,6 +1,7 @@
 import type { GridColDef } from '@mui/x-data-grid';
 import { describe, expect, it } from 'vitest';
-import { fitColumns, headerWidth } from './grid-fit';
+import { fitColumns, headerWidth, narrowColumns } from './grid-fit';
+import { ACTIONS_FIELD } from './grid-model';
 
 interface Row {
   id: number;
@@ -83,5 +84,133 @@ describe('fitting columns to the grid', () => {
     const fitted = fit([{ field: 'name', headerName: 'Name', flex: 1, minWidth: 100 }, assignment], 300);
     expect(headerWidth(assignment, measure, FONT)).toBe(10 * 10 + 20 + 28 + 4);
     expect(fitted.columns.find((column) => column.field === 'assignment')?.width).toBe(152);
+  });
+});
+
+describe('narrowColumns (a screen under 768 px)', () => {
+  /** Every header needs 40 px on the phone, Enabled's 79. */
+  const headerOf = (column: GridColDef): number => (column.field === 'enabled' ? 79 : 40);
+  function narrow(
+    columns: GridColDef[],
+    essential: string[],
+    options: {
+      chosen?: Record<string, boolean>;
+      available?: number;
+      headerWidth?: typeof headerOf;
+      keep?: string[];
+    } = {},
+  ) {
+    const chosen = options.chosen ?? {};
+    const fitted = narrowColumns({
+      columns,
+      essential,
+      chosen,
+      available: options.available ?? 0,
+      headerWidth: options.headerWidth ?? headerOf,
+      keep: options.keep ?? [],
+    });
+    const visibility = { ...fitted.hidden, ...chosen };
+    const shown = fitted.columns.filter((column) => visibility[column.field] !== false);
+    return { ...fitted, visibility, widths: Object.fromEntries(shown.map((column) => [column.field, column.width])) };
+  }
+  const workUnits: GridColDef[] = [
+    { field: 'workUnitId', width: 80 },
+    { field: 'tenant', width: 130 },
+    { field: 'title', flex: 1, minWidth: 240 },
+    { field: ACTIONS_FIELD, width: 120 },
+  ];
+  // Devices on a 375 px phone: six essential columns that need more than the grid's 340 px.
+  const devices: GridColDef[] = [
+    { field: 'name', flex: 1, minWidth: 140 },
+    { field: 'cpuPercent', width: 75 },
+    { field: 'packetTimestamp', width: 90 },
+    { field: 'isOnline', width: 95 },
+    { field: 'location', flex: 0.8 },
+    { field: 'enabled', width: 75 },
+    { field: ACTIONS_FIELD, width: 140 },
+  ];
+  const essential = ['name', 'cpuPercent', 'packetTimestamp', 'isOnline', 'enabled', ACTIONS_FIELD];
+
+  it('while the width is unknown: the essential columns, fixed widths shrunk, row actions whole, the title at its reading width', () => {
+    const fitted = narrow(workUnits, ['workUnitId', 'title', ACTIONS_FIELD]);
+    expect(fitted.visibility).toEqual({ tenant: false });
+    expect(fitted.widths).toEqual({ workUnitId: 60, title: undefined, [ACTIONS_FIELD]: 120 });
+    expect(fitted.columns.find((column) => column.field === 'title')?.minWidth).toBe(100);
+    expect(narrow(devices, essential).visibility).toEqual({ location: false });
+  });
+
+  it("the user's own choices win, and only choices are kept: never the narrow start, which would hide columns on a wide screen", () => {
+    const fitted = narrow(workUnits, ['workUnitId', 'title'], { chosen: { title: false } });
+    expect(fitted.visibility).toEqual({ tenant: false, [ACTIONS_FIELD]: false, title: false });
+    // The user shows Tenant in the column panel.
+    expect(fitted.chosenFrom({ tenant: true, [ACTIONS_FIELD]: false, title: false })).toEqual({
+      tenant: true,
+      title: false,
+    });
+    // And shows Title again.
+    expect(fitted.chosenFrom({ tenant: false, [ACTIONS_FIELD]: false, title: true })).toEqual({});
+  });
+
+  it('when the essential columns need more than the width, fixed ones shrink to their least width, then give way from the last listed back; the rest fill the width exactly', () => {
+    // At their least widths name 100 + CPU 40 + Age 40 + actions 140 = 320: Enabled and Online gave way.
+    const fitted = narrow(devices, essential, { available: 340 });
+    expect(fitted.visibility).toEqual({ location: false, enabled: false, isOnline: false });
+    expect(fitted.widths).toEqual({ name: 101, cpuPercent: 47, packetTimestamp: 52, [ACTIONS_FIELD]: 140 });
+    // A wider phone keeps them all, each shrunk by its share of what the width lacks, in whole
+    // pixels, Enabled never below its header's 79 px.
+    const wider = narrow(devices, essential, { available: 460 });
+    expect(wider.visibility).toEqual({ location: false });
+    expect(wider.widths).toEqual({
+      name: 102,
+      cpuPercent: 44,
+      packetTimestamp: 47,
+      isOnline: 48,
+      enabled: 79,
+      [ACTIONS_FIELD]: 140,
+    });
+    expect(Object.values(wider.widths).reduce<number>((sum, width) => sum + (width ?? 0), 0)).toBe(460);
+  });
+
+  it("the user's shown column takes the room of the next one; hidden again, it is back to the narrow start, not a choice", () => {
+    const fitted = narrow(devices, essential, { chosen: { isOnline: true }, available: 340 });
+    expect(fitted.visibility).toEqual({ location: false, isOnline: true, enabled: false, packetTimestamp: false });
+    // Showing Enabled in the column panel is kept as a choice; the columns that gave way are not.
+    expect(fitted.chosenFrom({ ...fitted.visibility, enabled: true })).toEqual({ isOnline: true, enabled: true });
+    // Hiding Online again drops the choice: a kept `false` would hide it on a wide screen too.
+    expect(fitted.chosenFrom({ ...fitted.visibility, isOnline: false })).toEqual({});
+  });
+
+  it('the sorted column does not give way', () => {
+    const fitted = narrow(devices, essential, { available: 340, keep: ['isOnline'] });
+    expect(fitted.visibility).toEqual({ location: false, enabled: false, packetTimestamp: false });
+  });
+
+  it('the name or title gives way to no other column, wherever it is listed; other flexible columns do', () => {
+    const software: GridColDef[] = [
+      { field: 'id', width: 80 },
+      { field: 'name', flex: 2, minWidth: 160 },
+      { field: 'version', flex: 1 },
+      { field: 'deviceName', flex: 1 },
+    ];
+    const listed = ['id', 'name', 'version', 'deviceName'];
+    expect(narrow(software, listed, { available: 300 }).visibility).toEqual({ deviceName: false });
+    expect(narrow(software, listed, { available: 100 }).visibility).toEqual({ deviceName: false, version: false });
+  });
+
+  it('where the columns that never give way need more than the width, the title gives up reading width down to 64 px, never below its header', () => {
+    const outbox: GridColDef[] = [
+      { field: 'created', width: 230, minWidth: 230 },
+      { field: 'subject', flex: 1 },
+      { field: 'transport', width: 100 },
+    ];
+    const fitted = narrow(outbox, ['created', 'subject', 'transport'], { available: 330 });
+    expect(fitted.visibility).toEqual({ transport: false });
+    expect(fitted.widths).toEqual({ created: 230, subject: 100 });
+    expect(narrow(outbox, ['created', 'subject'], { available: 250 }).widths).toEqual({ created: 230, subject: 64 });
+    const wideHeader = (column: GridColDef) => (column.field === 'subject' ? 110 : headerOf(column));
+    expect(narrow(outbox, ['created', 'subject'], { available: 250, headerWidth: wideHeader }).widths).toEqual({
+      created: 230,
+      subject: 110,
+    });
   });
 });

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { GridColDef } from '@mui/x-data-grid';
 import {
-  ACTIONS_FIELD,
   activeFilterCount,
   exportColumns,
   fieldsFromColumns,
   fromGridFilterModel,
   fromGridSortModel,
   gridChangedFilterModel,
-  narrowColumns,
   startShownFilterModel,
   stateChangedFilterModel,
   toGridFilterModel,
@@ -125,113 +123,6 @@ describe('activeFilterCount', () => {
     ]);
     const hidden = { workUnitId: false, tenant: false, title: false, assignedTo: false };
     expect(exportColumns(columns, fields, hidden, 'page')).toHaveLength(4);
-  });
-});
-
-describe('narrowColumns (a screen under 768 px)', () => {
-  const columns: GridColDef[] = [
-    { field: 'workUnitId', width: 80 },
-    { field: 'tenant', width: 130 },
-    { field: 'title', flex: 1, minWidth: 240 },
-    { field: ACTIONS_FIELD, width: 120 },
-  ];
-
-  it('hides all but the essential columns, shrinks fixed widths, keeps row actions whole and drops the flexible minimum', () => {
-    const narrow = narrowColumns(columns, ['workUnitId', 'title', ACTIONS_FIELD], {});
-    expect(narrow.visibility).toEqual({ tenant: false });
-    expect(narrow.columns.map((column) => [column.field, column.width, column.minWidth])).toEqual([
-      ['workUnitId', 60, undefined],
-      ['tenant', 98, undefined],
-      ['title', undefined, undefined],
-      [ACTIONS_FIELD, 120, undefined],
-    ]);
-  });
-
-  it("the user's own choices win, and only choices are kept: never the narrow start, which would hide columns on a wide screen", () => {
-    const narrow = narrowColumns(columns, ['workUnitId', 'title'], { title: false });
-    expect(narrow.visibility).toEqual({ tenant: false, [ACTIONS_FIELD]: false, title: false });
-    // The user shows Tenant in the column panel.
-    expect(narrow.chosenFrom({ tenant: true, [ACTIONS_FIELD]: false, title: false })).toEqual({
-      tenant: true,
-      title: false,
-    });
-    // And shows Title again.
-    expect(narrow.chosenFrom({ tenant: false, [ACTIONS_FIELD]: false, title: true })).toEqual({});
-  });
-
-  // Devices on a 375 px phone: six essential columns that need more than the grid's 340 px.
-  const devices: GridColDef[] = [
-    { field: 'name', flex: 1, minWidth: 140 },
-    { field: 'cpuPercent', width: 75 },
-    { field: 'packetTimestamp', width: 90 },
-    { field: 'isOnline', width: 95 },
-    { field: 'location', flex: 0.8 },
-    { field: 'enabled', width: 75 },
-    { field: ACTIONS_FIELD, width: 140 },
-  ];
-  const essential = ['name', 'cpuPercent', 'packetTimestamp', 'isOnline', 'enabled', ACTIONS_FIELD];
-  const least = (column: GridColDef) => (column.field === 'enabled' ? 79 : 40);
-
-  it('when the essential columns need more than the width, fixed ones shrink to their least width, then give way from the last listed back (the first one and the row actions never)', () => {
-    const narrow = narrowColumns(devices, essential, {}, { available: 340, least });
-    // At their least widths name 100 + CPU 40 + Age 40 + actions 140 = 320: Enabled and Online gave way.
-    expect(narrow.visibility).toEqual({ location: false, enabled: false, isOnline: false });
-    const width = (field: string) => narrow.columns.find((column) => column.field === field)?.width;
-    expect([width('cpuPercent'), width('packetTimestamp'), width(ACTIONS_FIELD)]).toEqual([47, 52, 140]);
-    expect(narrow.columns.find((column) => column.field === 'name')?.minWidth).toBe(100);
-    // A wider phone keeps more of them, each shrunk by its share of what the width lacks (in whole pixels, never one too many).
-    const wider = narrowColumns(devices, essential, {}, { available: 460, least });
-    expect(wider.visibility).toEqual({ location: false });
-    expect(wider.columns.map((column) => column.width ?? column.minWidth)).toEqual([100, 44, 47, 48, 100, 79, 140]);
-  });
-
-  it("a fixed column is never narrower than its header's width, and the user's shown columns never give way", () => {
-    const narrow = narrowColumns(devices, essential, { isOnline: true }, { available: 340, least });
-    expect(narrow.columns.find((column) => column.field === 'enabled')?.width).toBe(79);
-    expect(narrow.visibility).toEqual({ location: false, isOnline: true, enabled: false, packetTimestamp: false });
-    // Showing Enabled in the column panel is kept as a choice; the columns that gave way are not.
-    expect(narrow.chosenFrom({ ...narrow.visibility, enabled: true })).toEqual({ isOnline: true, enabled: true });
-  });
-
-  it('the name or title gives way to no other column, wherever it is listed; other flexible columns do', () => {
-    const software: GridColDef[] = [
-      { field: 'id', width: 80 },
-      { field: 'name', flex: 2, minWidth: 160 },
-      { field: 'version', flex: 1 },
-      { field: 'deviceName', flex: 1 },
-    ];
-    const narrow = narrowColumns(software, ['id', 'name', 'version', 'deviceName'], {}, { available: 300, least });
-    expect(narrow.visibility).toEqual({ deviceName: false });
-    expect(
-      narrowColumns(software, ['id', 'name', 'version', 'deviceName'], {}, { available: 100, least }).visibility,
-    ).toEqual({
-      deviceName: false,
-      version: false,
-    });
-  });
-
-  it('where the columns that never give way need more than the width, the title gives up reading width down to 64 px', () => {
-    const outbox: GridColDef[] = [
-      { field: 'created', width: 230, minWidth: 230 },
-      { field: 'subject', flex: 1 },
-      { field: 'transport', width: 100 },
-    ];
-    const narrow = narrowColumns(outbox, ['created', 'subject', 'transport'], {}, { available: 330, least });
-    expect(narrow.visibility).toEqual({ transport: false });
-    expect(narrow.columns.map((column) => [column.field, column.width ?? column.minWidth])).toEqual([
-      ['created', 230],
-      ['subject', 100],
-      ['transport', 75],
-    ]);
-    expect(narrowColumns(outbox, ['created', 'subject'], {}, { available: 250, least }).columns[1]?.minWidth).toBe(64);
-    // A header is never cut: a title whose header needs 110 px keeps them.
-    const wideHeader = (column: GridColDef) => (column.field === 'subject' ? 110 : least(column));
-    const kept = narrowColumns(outbox, ['created', 'subject'], {}, { available: 250, least: wideHeader });
-    expect(kept.columns[1]?.minWidth).toBe(110);
-  });
-
-  it('while the width is unknown nothing gives way', () => {
-    expect(narrowColumns(devices, essential, {}, { available: 0, least }).visibility).toEqual({ location: false });
   });
 });
 

@@ -32,7 +32,6 @@ import type { ListStateApi } from '../lib/url-state';
 import {
   exportColumns,
   fieldsFromColumns,
-  narrowColumns,
   fromGridFilterModel,
   fromGridSortModel,
   gridChangedFilterModel,
@@ -41,7 +40,7 @@ import {
   toGridFilterModel,
   toGridSortModel,
 } from './grid-model';
-import { fitColumns, GRID_FONT_FAMILY, headerWidth, measureText } from './grid-fit';
+import { fitColumns, GRID_FONT_FAMILY, headerWidth, measureText, narrowColumns } from './grid-fit';
 import {
   GridOverlayContext,
   ResourceGridNoRowsOverlay,
@@ -192,19 +191,22 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
   const reconciledFilter = stateChangedFilterModel(shownFilter, stateFilterModel);
   if (reconciledFilter !== shownFilter) setShownFilter(reconciledFilter);
   const filterModel = reconciledFilter.model;
-  const narrowScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [frame, width] = useElementWidth();
-  // On a narrow screen the essential columns, as many as the grid's width holds (grid-model.ts).
-  const narrow = narrowScreen
-    ? narrowColumns(props.columns, props.essentialColumns, state.columns, {
-        available: width === 0 ? 0 : width - GRID_BORDERS,
-        least: (column) => narrowHeaderWidth(column, state.sort, state.filters),
-      })
-    : undefined;
-  // On a wider screen the columns fit the grid's width (grid-fit.ts), once it is known.
+  // On a phone the essential columns, as many as the grid's width holds; on a wider screen the
+  // columns fit the grid's width (grid-fit.ts), once it is known.
   const checkboxes = bulk !== undefined && !narrow;
-  const fitted =
-    narrow || width === 0
+  const fitted = narrow
+    ? narrowColumns({
+        columns: props.columns,
+        essential: props.essentialColumns,
+        chosen: state.columns,
+        available: width === 0 ? 0 : width - GRID_BORDERS,
+        headerWidth: (column) => narrowHeaderWidth(column, state.sort, state.filters),
+        // The column the grid shows sorted (its first sort) keeps its place.
+        keep: state.sort.slice(0, 1).map((item) => item.field),
+      })
+    : width === 0
       ? undefined
       : fitColumns({
           columns: props.columns,
@@ -215,10 +217,8 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
           measure: measureText,
           font: HEADER_FONT,
         });
-  const columns = narrow?.columns ?? fitted?.columns ?? props.columns;
-  const columnVisibilityModel = useSameWhileEqual({
-    ...(narrow?.visibility ?? { ...fitted?.hidden, ...state.columns }),
-  });
+  const columns = fitted?.columns ?? props.columns;
+  const columnVisibilityModel = useSameWhileEqual({ ...fitted?.hidden, ...state.columns });
   const selectionIds = bulk?.selection.ids;
   const rowSelectionModel = useMemo(() => toSelectionModel(selectionIds ?? []), [selectionIds]);
 
@@ -392,7 +392,7 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
             }}
             disableColumnSelector={!props.columnsToggle}
             columnVisibilityModel={columnVisibilityModel}
-            onColumnVisibilityModelChange={(model) => list.setColumns((narrow ?? fitted)?.chosenFrom(model) ?? model)}
+            onColumnVisibilityModelChange={(model) => list.setColumns(fitted?.chosenFrom(model) ?? model)}
             onRowClick={
               onRowClick
                 ? (rowParams) => {

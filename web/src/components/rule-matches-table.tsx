@@ -346,7 +346,7 @@ function MatchRow({
  * Rule matches (spec 002 §3 RuleMatch) of one filter: a block's or a packet's entity
  * (`subjectId`), a work unit (`subjectId`), or a rule (`ruleId`): its status first (Active while
  * open, or how it closed; In Maintenance, silenced, acknowledged), so that a narrow drawer shows it
- * without scrolling, then rule, subject, how often, first and last match and when it expires, and
+ * without scrolling, then rule, subject, how often, first and last match and when it ends, and
  * under each row why it fired. 'No Rule Matches Found.' when there are none; refreshed every 30 s.
  * Needs the Rules view permission, since rule matches are part of rules.
  *
@@ -421,7 +421,7 @@ export function RuleMatchesTable(props: RuleMatchesTableProps) {
                   <TableCell align="right">Matches</TableCell>
                   <TableCell>First Match</TableCell>
                   <TableCell>Last Match</TableCell>
-                  <TableCell title="When an open match closes unless its subject reports again; when a closed match ended">
+                  <TableCell title="When an open match closes at the latest (each packet pushes it on where the rule slides or closes on recovery); when a closed match ended">
                     Ends
                   </TableCell>
                 </TableRow>

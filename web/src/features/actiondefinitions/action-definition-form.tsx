@@ -80,14 +80,12 @@ export function ActionDefinitionForm({
         name="inputParameters"
         label="Input Parameters"
         helperText={
-          builtIn
-            ? 'Given by each protocol step or rule that runs it.'
-            : 'Names separated by commas; use them as {Name} in the URL, headers and body.'
+          builtIn ? builtIn.givenBy : 'Names separated by commas; use them as {Name} in the URL, headers and body.'
         }
       />
       {builtIn ? (
         <Typography variant="body2" sx={{ my: 2 }}>
-          {builtIn}
+          {builtIn.does}
         </Typography>
       ) : (
         <>
@@ -140,12 +138,18 @@ export function ActionDefinitionForm({
   );
 }
 
-/** What each built-in action does (docs/features/rules.md, Actions; docs/features/email.md). */
-const BUILT_IN_WORK: Readonly<Record<string, string>> = {
-  [BUILT_IN_ACTIONS.sendEmail.id]:
-    "Sends an email about the work unit (or the rule's match) in one of the portal's templates (Template), to the recipients the template names and the To, Cc and Bcc of its ExtraParameters; IsImportant marks it important.",
-  [BUILT_IN_ACTIONS.setColor.id]:
-    "Colours the matched entity's block (Color: a palette name or its hex) and writes the block's log.",
-  [BUILT_IN_ACTIONS.createWorkUnit.id]:
-    "Opens an incident related to the match (SeverityId, Sev2 unless given; TenantId, the subject's unless given; ProtocolId).",
+/** What each built-in action does, and who gives its parameters (docs/features/rules.md, Actions; docs/features/email.md). */
+const BUILT_IN_WORK: Readonly<Record<string, { does: string; givenBy: string }>> = {
+  [BUILT_IN_ACTIONS.sendEmail.id]: {
+    does: "Sends an email about the work unit (or the rule's match) in one of the portal's templates (Template), to the recipients the template names and the To, Cc and Bcc of its ExtraParameters; IsImportant marks it important.",
+    givenBy: 'Given by each protocol step or rule that runs it.',
+  },
+  [BUILT_IN_ACTIONS.setColor.id]: {
+    does: "Colours the matched entity's block (Color: a palette name or its hex) and writes the block's log.",
+    givenBy: 'Given by each rule that runs it.',
+  },
+  [BUILT_IN_ACTIONS.createWorkUnit.id]: {
+    does: "Opens an incident, once per cause: for a rule's match, related to it; for a protocol step, a follow-up of its work unit (SeverityId, Sev2 unless given; TenantId, only the subject's own; ProtocolId).",
+    givenBy: 'Given by each protocol step or rule that runs it.',
+  },
 };
