@@ -178,6 +178,12 @@ describe('narrowColumns (a screen under 768 px)', () => {
     expect(fitted.chosenFrom({ ...fitted.visibility, enabled: true })).toEqual({ isOnline: true, enabled: true });
     // Hiding Online again drops the choice: a kept `false` would hide it on a wide screen too.
     expect(fitted.chosenFrom({ ...fitted.visibility, isOnline: false })).toEqual({});
+    // A column the user hid on a wide screen stays their choice when the phone's panel changes.
+    const hiddenOnDesktop = narrow(devices, essential, { chosen: { cpuPercent: false }, available: 200 });
+    expect(hiddenOnDesktop.chosenFrom({ ...hiddenOnDesktop.visibility, location: true })).toEqual({
+      cpuPercent: false,
+      location: true,
+    });
   });
 
   it('the sorted column does not give way', () => {

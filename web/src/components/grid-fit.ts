@@ -263,7 +263,7 @@ export function narrowColumns<R extends GridValidRowModel>(options: {
       Object.fromEntries(
         Object.entries(model).filter(
           ([field, visible]) =>
-            !(visible === false && yielding.has(field)) &&
+            !(visible === false && yielding.has(field) && chosen[field] === true) &&
             (visible !== (hidden[field] ?? true) || chosen[field] === visible),
         ),
       ),
