@@ -202,9 +202,11 @@ export function ResourceGrid<R extends GridValidRowModel>(props: ResourceGridPro
         essential: props.essentialColumns,
         chosen: state.columns,
         available: width === 0 ? 0 : width - GRID_BORDERS,
-        headerWidth: (column) => narrowHeaderWidth(column, state.sort, state.filters),
-        // The column the grid shows sorted (its first sort) keeps its place.
-        keep: state.sort.slice(0, 1).map((item) => item.field),
+        // The header buttons the grid shows: the sort and the filter of its models (one item each).
+        headerWidth: (column) =>
+          narrowHeaderWidth(column, sortModel, props.disableColumnFilter ? [] : filterModel.items),
+        // The column the grid shows sorted keeps its place.
+        keep: sortModel.map((item) => item.field),
       })
     : width === 0
       ? undefined
@@ -455,15 +457,15 @@ const HEADER_FONT = `500 14px ${GRID_FONT_FAMILY}`;
 
 /**
  * A narrow grid's header: the longest word of its title, the padding, and the buttons it shows.
- * A touch screen has no hover, so a narrow grid shows a header's buttons only where its column is
- * sorted or filtered (`narrowGrid`), and keeps no room for the others.
+ * A touch screen has no hover, so a narrow grid shows a header's buttons only where the grid shows
+ * its column sorted or filtered (`narrowGrid`), and keeps no room for the others.
  */
 function narrowHeaderWidth<R extends GridValidRowModel>(
   column: GridColDef<R>,
-  sort: readonly { field: string }[],
-  filters: readonly { field: string }[],
+  sorted: readonly { field: string }[],
+  filtered: readonly { field: string }[],
 ): number {
-  const buttons = [sort, filters].filter((items) => items.some((item) => item.field === column.field)).length;
+  const buttons = [sorted, filtered].filter((items) => items.some((item) => item.field === column.field)).length;
   return headerWidth(column, measureText, HEADER_FONT, buttons);
 }
 
