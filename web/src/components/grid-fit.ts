@@ -106,13 +106,27 @@ export function fitColumns<R extends GridValidRowModel>(options: {
   return {
     columns: resolved,
     hidden,
-    chosenFrom: (model) =>
-      Object.fromEntries(
-        Object.entries(model).filter(
-          ([field, visible]) => visible !== (hidden[field] ?? true) || chosen[field] === visible,
-        ),
-      ),
+    chosenFrom: (model) => choicesIn(model, hidden, chosen),
   };
+}
+
+/**
+ * The grid's model after a change in its column panel, as the user's choices to keep: what differs
+ * from the fitted start (`hidden`), and earlier choices still standing; `restart` names columns whose
+ * change goes back to the start instead of being kept.
+ */
+function choicesIn(
+  model: ColumnVisibility,
+  hidden: ColumnVisibility,
+  chosen: ColumnVisibility,
+  restart: (field: string, visible: boolean) => boolean = () => false,
+): ColumnVisibility {
+  return Object.fromEntries(
+    Object.entries(model).filter(
+      ([field, visible]) =>
+        !restart(field, visible) && (visible !== (hidden[field] ?? true) || chosen[field] === visible),
+    ),
+  );
 }
 
 /** A column's width before any is given up: a fixed column's own, a flexible column's least. */
@@ -259,14 +273,9 @@ export function narrowColumns<R extends GridValidRowModel>(options: {
   return {
     columns,
     hidden,
+    // A column shown on the phone and hidden again goes back to the narrow start.
     chosenFrom: (model) =>
-      Object.fromEntries(
-        Object.entries(model).filter(
-          ([field, visible]) =>
-            !(visible === false && yielding.has(field) && chosen[field] === true) &&
-            (visible !== (hidden[field] ?? true) || chosen[field] === visible),
-        ),
-      ),
+      choicesIn(model, hidden, chosen, (field, visible) => !visible && yielding.has(field) && chosen[field] === true),
   };
 }
 
