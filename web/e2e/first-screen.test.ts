@@ -121,6 +121,26 @@ describe('the work units list as the first screen', () => {
     expect(traffic.scripts.slice(before).filter((url) => panelCode.some((chunk) => chunk.test(url)))).toEqual([]);
   });
 
+  test('asks for the opened page’s own scripts while the app’s scripts download: with the app’s entry held back, the list’s page and the grid arrive all the same', async () => {
+    const operator = await sessionOf(browser, 'operator');
+    const page = await signedInPage(browser, 'operator', { ownContext: true });
+    const traffic = recordTraffic(page, homeTenantId(operator));
+    // The app's entry never arrives, so nothing of the app (its router) runs.
+    await page.route(/\/assets\/index-[\w-]+\.js$/, () => undefined);
+    await page.goto(`/${homeTenantId(operator)}/workunitsv2`, { waitUntil: 'commit' });
+    const pageCode = [
+      /\/assets\/work-units-page-[\w-]+\.js$/,
+      /\/assets\/data-grid-[\w-]+\.js$/,
+      /\/assets\/shell-layout-[\w-]+\.js$/,
+    ];
+    await expect
+      .poll(() => pageCode.filter((chunk) => !traffic.scripts.some((url) => chunk.test(url))).map(String))
+      .toEqual([]);
+    // Only that page's: no other page's, and none of its panels'.
+    expect(traffic.scripts.filter((url) => /\/assets\/(devices|rules|blocks)-page-[\w-]+\.js$/.test(url))).toEqual([]);
+    expect(traffic.scripts.filter(isPanelChunk)).toEqual([]);
+  });
+
   test('asks for the sign-in configuration and the session’s start while the scripts download, then the page’s calls: 8 calls before the first row', async () => {
     const { beforeRow } = await openFirstScreen();
     const requests = beforeRow.events.filter((event) => event.kind === 'request').map((event) => event.call);
@@ -140,7 +160,7 @@ describe('the work units list as the first screen', () => {
       ].sort(),
     );
     // The configuration goes first, then the session's start, sent by the page's early script
-    // before the app's own code has run (the grid's chunk is asked for by the app's router).
+    // before the app's own code has run, and only then the page's scripts.
     expect(requests.slice(0, 2)).toEqual(['GET /api/generalLookup/oidcclientconfig', 'GET /v1/session']);
     const sessionSent = beforeRow.events.findIndex((event) => event.call === 'GET /v1/session');
     const gridAsked = beforeRow.events.findIndex(

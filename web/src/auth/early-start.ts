@@ -1,14 +1,16 @@
 import type { OidcClientConfig, SessionStart } from '@cfs/contracts/shell';
+import { preloadPageChunks } from './page-chunks';
 import { isSignInPage } from './sign-in-paths';
 
 /**
  * The first calls of a page load, sent by a small script of their own (`early-start-entry.ts`,
  * put into the page by `vite-early-start.ts`) while the app's scripts still download: the sign-in
  * configuration, then, when local storage holds a sign-in whose token is live, the session's
- * start (`GET /v1/session`). The app takes each answer once (`takeEarly…`) instead of asking
- * again; a later call, or a page without the script, asks as usual.
+ * start (`GET /v1/session`) and the opened page's scripts (`page-chunks.ts`). The app takes each
+ * answer once (`takeEarly…`) instead of asking again; a later call, or a page without the script,
+ * asks as usual.
  *
- * Only what reads local storage and `fetch` is here: nothing of the app's libraries.
+ * Only what reads local storage, `fetch` and the DOM is here: nothing of the app's libraries.
  */
 
 /** Sign-in data lives in local storage under a portal-specific key (spec 000 §7). */
@@ -70,9 +72,10 @@ export function beginEarlyStart(): void {
     if (!loaded || isSignInPage(window.location.pathname)) return undefined;
     const signIn = liveStoredSignIn(loaded);
     if (!signIn) return undefined;
-    const start = await jsonOrUndefined<SessionStart>(
-      fetch('/v1/session', { headers: { authorization: `Bearer ${signIn.accessToken}` } }),
-    );
+    const answer = fetch('/v1/session', { headers: { authorization: `Bearer ${signIn.accessToken}` } });
+    // The opened page's scripts, after the session's call so that it goes out first.
+    preloadPageChunks(window.location.pathname);
+    const start = await jsonOrUndefined<SessionStart>(answer);
     return start ? { subject: signIn.subject, start } : undefined;
   });
   window.cfsEarlyStart = { config, session };

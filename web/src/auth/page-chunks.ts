@@ -1,0 +1,62 @@
+/**
+ * The scripts of each page, which the build writes into index.html (`vite-early-start.ts`) so
+ * that the page's first script can ask for the opened page's code while the app's own scripts
+ * still download: without them the router asks for the page's chunks (the grid's among them) only
+ * once the app's libraries have run and its shell has rendered.
+ *
+ * Only plain data and the DOM are here: the page's first script holds nothing of the app's libraries.
+ */
+
+/** The id of the JSON script element in index.html that holds the page chunks. */
+export const PAGE_CHUNKS_ID = 'cfs-page-chunks';
+
+export interface PageChunks {
+  /** Every script file named below, from the site's root (`assets/…`). */
+  files: string[];
+  /** Each page's path under the tenant (`devices`, `packets/:id`; '' is Home) and the indexes of its files. */
+  pages: [path: string, files: number[]][];
+}
+
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The files of the page at `pathname`: `/{tenantId}/{path}`, or `/{path}` for the pages also
+ * answered (or redirected) without a tenant. None for a path no page answers, nor for `/`.
+ */
+export function pageChunkFiles(chunks: PageChunks, pathname: string): string[] {
+  const segments = pathname.split('/').filter(Boolean);
+  const underTenant = segments[0] !== undefined && TENANT_ID.test(segments[0]);
+  if (underTenant) segments.shift();
+  // The site's root sends each user to a page of their own (Home, or the Resolution Center).
+  else if (segments.length === 0) return [];
+  const found = chunks.pages.find(([path]) => {
+    const parts = path.split('/').filter(Boolean);
+    return (
+      parts.length === segments.length && parts.every((part, index) => part.startsWith(':') || part === segments[index])
+    );
+  });
+  return (found?.[1] ?? []).flatMap((index) => chunks.files[index] ?? []);
+}
+
+/**
+ * Asks for the scripts of the page at `pathname` as module preloads, as the app's own loader
+ * would (it then finds them asked for already). Does nothing on a page built without the list.
+ */
+export function preloadPageChunks(pathname: string): void {
+  const text = document.getElementById(PAGE_CHUNKS_ID)?.textContent;
+  if (!text) return;
+  let chunks: PageChunks;
+  try {
+    chunks = JSON.parse(text) as PageChunks;
+  } catch {
+    return;
+  }
+  for (const file of pageChunkFiles(chunks, pathname)) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.as = 'script';
+    link.crossOrigin = '';
+    link.href = `/${file}`;
+    document.head.appendChild(link);
+  }
+}
