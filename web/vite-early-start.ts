@@ -56,16 +56,20 @@ export function pageChunks(bundle: Rollup.OutputBundle, root: string): PageChunk
   };
   const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === 'index');
   const inIndexHtml = closure(entry);
-  const moduleChunk = (module: string) => byModule.get(path.join(root, module));
+  const moduleChunk = (module: string) => {
+    const chunk = byModule.get(path.join(root, module));
+    // A page or layout moved or renamed without this list following it fails the build.
+    if (!chunk) throw new Error(`No chunk of ${module}: the page list of vite-early-start.ts is out of date`);
+    return chunk;
+  };
   const files: string[] = [];
-  const pages = pageModules(root).flatMap(({ path: pagePath, module }): PageChunks['pages'] => {
+  const pages = pageModules(root).map(({ path: pagePath, module }): PageChunks['pages'][number] => {
     const page = moduleChunk(module);
-    if (!page) return [];
     const wanted = closure(page, closure(moduleChunk(LAYOUTS[pagePath] ?? SHELL_LAYOUT)));
     const indexes = [...wanted]
       .filter((file) => !inIndexHtml.has(file))
       .map((file) => (files.includes(file) ? files.indexOf(file) : files.push(file) - 1));
-    return [[pagePath, indexes]];
+    return [pagePath, indexes];
   });
   return { files, pages };
 }
@@ -74,7 +78,7 @@ export function pageChunks(bundle: Rollup.OutputBundle, root: string): PageChunk
  * Builds `src/early-start-entry.ts` as an entry of its own and puts it into index.html as an
  * async module script ahead of the app's: it runs as soon as its few hundred bytes arrive, not
  * after the app's libraries (the app's module scripts are one entry whose code runs only once
- * all its imports have loaded). Before it, the scripts of each page (`pageChunks`), for it to ask
+ * all its imports have loaded). With it, the scripts of each page (`pageChunks`), for it to ask
  * for the opened page's (`src/auth/page-chunks.ts`).
  */
 export function earlyStart(): Plugin {
@@ -102,7 +106,8 @@ export function earlyStart(): Plugin {
                   tag: 'script',
                   attrs: { type: 'application/json', id: PAGE_CHUNKS_ID },
                   children: JSON.stringify(pageChunks(bundle, root)),
-                  injectTo: 'head-prepend' as const,
+                  // After the charset (the first 1,024 bytes); read only once the configuration has answered.
+                  injectTo: 'head' as const,
                 },
               ]
             : []),

@@ -43,5 +43,5 @@ describe('the scripts of the page being opened', () => {
       // The module the build found is the one the page loads.
       expect(await import(path.join(root, module))).toBe(await page.load());
     }
-  });
+  }, 60_000);
 });

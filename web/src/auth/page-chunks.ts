@@ -45,13 +45,15 @@ export function pageChunkFiles(chunks: PageChunks, pathname: string): string[] {
 export function preloadPageChunks(pathname: string): void {
   const text = document.getElementById(PAGE_CHUNKS_ID)?.textContent;
   if (!text) return;
-  let chunks: PageChunks;
+  let files: string[];
   try {
-    chunks = JSON.parse(text) as PageChunks;
+    const chunks = JSON.parse(text) as PageChunks;
+    files = Array.isArray(chunks.files) && Array.isArray(chunks.pages) ? pageChunkFiles(chunks, pathname) : [];
   } catch {
+    // A list it cannot read only costs the early start: the router asks for the page as usual.
     return;
   }
-  for (const file of pageChunkFiles(chunks, pathname)) {
+  for (const file of files) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.as = 'script';
