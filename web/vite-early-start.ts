@@ -62,16 +62,14 @@ export function pageChunks(bundle: Rollup.OutputBundle, root: string): PageChunk
     if (!chunk) throw new Error(`No chunk of ${module}: the page list of vite-early-start.ts is out of date`);
     return chunk;
   };
-  const files: string[] = [];
+  const indexOf = new Map<string, number>();
   const pages = pageModules(root).map(({ path: pagePath, module }): PageChunks['pages'][number] => {
-    const page = moduleChunk(module);
-    const wanted = closure(page, closure(moduleChunk(LAYOUTS[pagePath] ?? SHELL_LAYOUT)));
-    const indexes = [...wanted]
-      .filter((file) => !inIndexHtml.has(file))
-      .map((file) => (files.includes(file) ? files.indexOf(file) : files.push(file) - 1));
-    return [pagePath, indexes];
+    const wanted = closure(moduleChunk(module), closure(moduleChunk(LAYOUTS[pagePath] ?? SHELL_LAYOUT)));
+    const files = [...wanted].filter((file) => !inIndexHtml.has(file));
+    for (const file of files) if (!indexOf.has(file)) indexOf.set(file, indexOf.size);
+    return [pagePath, files.map((file) => indexOf.get(file)!)];
   });
-  return { files, pages };
+  return { files: [...indexOf.keys()], pages };
 }
 
 /**

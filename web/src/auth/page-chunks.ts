@@ -1,3 +1,5 @@
+import { isGuid } from '@cfs/contracts/values/odata';
+
 /**
  * The scripts of each page, which the build writes into index.html (`vite-early-start.ts`) so
  * that the page's first script can ask for the opened page's code while the app's own scripts
@@ -17,16 +19,13 @@ export interface PageChunks {
   pages: [path: string, files: number[]][];
 }
 
-const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The files of the page at `pathname`: `/{tenantId}/{path}`, or `/{path}` for the pages also
  * answered (or redirected) without a tenant. None for a path no page answers, nor for `/`.
  */
 export function pageChunkFiles(chunks: PageChunks, pathname: string): string[] {
   const segments = pathname.split('/').filter(Boolean);
-  const underTenant = segments[0] !== undefined && TENANT_ID.test(segments[0]);
-  if (underTenant) segments.shift();
+  if (isGuid(segments[0])) segments.shift();
   // The site's root sends each user to a page of their own (Home, or the Resolution Center).
   else if (segments.length === 0) return [];
   const found = chunks.pages.find(([path]) => {
