@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin, Rollup } from 'vite';
-import { PAGE_CHUNKS_ID, type PageChunks } from './src/auth/page-chunks';
+import { PAGE_CHUNKS_ID, type PageChunks } from './src/auth/page-chunk-list';
 
 /** The script that sends the page's first calls (`src/auth/early-start.ts`), an entry of its own. */
 const ENTRY = 'src/early-start-entry.ts';

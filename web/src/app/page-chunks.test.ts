@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { pageModules } from '../../vite-early-start';
 import { AREA_PAGES } from './areas';
 import { resolutionCenterPage } from '../features/resolutioncenter/area';
-import { pageChunkFiles, type PageChunks } from '../auth/page-chunks';
+import type { PageChunks } from '../auth/page-chunk-list';
+import { pageChunkFiles } from '../auth/page-chunks';
 
 const TENANT = '3f8e0d3c-5b1e-4a53-9a5d-1b2c3d4e5f60';
 const CHUNKS: PageChunks = {

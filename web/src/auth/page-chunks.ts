@@ -1,4 +1,5 @@
 import { isGuid } from '@cfs/contracts/values/odata';
+import { PAGE_CHUNKS_ID, type PageChunks } from './page-chunk-list';
 
 /**
  * The scripts of each page, which the build writes into index.html (`vite-early-start.ts`) so
@@ -8,16 +9,6 @@ import { isGuid } from '@cfs/contracts/values/odata';
  *
  * Only plain data and the DOM are here: the page's first script holds nothing of the app's libraries.
  */
-
-/** The id of the JSON script element in index.html that holds the page chunks. */
-export const PAGE_CHUNKS_ID = 'cfs-page-chunks';
-
-export interface PageChunks {
-  /** Every script file named below, from the site's root (`assets/…`). */
-  files: string[];
-  /** Each page's path under the tenant (`devices`, `packets/:id`; '' is Home) and the indexes of its files. */
-  pages: [path: string, files: number[]][];
-}
 
 /**
  * The files of the page at `pathname`: `/{tenantId}/{path}`, or `/{path}` for the pages also
