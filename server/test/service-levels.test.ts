@@ -5,7 +5,7 @@ import {
   type ServiceLevelTimer,
   type ServiceLevelsInput,
 } from '@cfs/contracts/service-levels';
-import { WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import { FINISHED_STATES, WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
 import { DEMO } from '../src/db/demo-ids.js';
 import { levelsFor } from '../src/engines/servicelevels/definitions.js';
 import {
@@ -92,6 +92,44 @@ async function timers(workUnitId: number) {
   expect(answer.statusCode, answer.body).toBe(200);
   return Object.fromEntries(answer.json<ServiceLevelTimer[]>().map((timer) => [timer.kind, timer]));
 }
+
+describe('the demo’s work units', () => {
+  it('have clocks that agree with the states their histories went through: targets met and missed', async () => {
+    await followWorkUnitEvents(portal.db);
+    await sweepServiceLevels(portal.db);
+    const clocks = await portal.db
+      .selectFrom('service_level_timer')
+      .innerJoin('work_unit', 'work_unit.work_unit_id', 'service_level_timer.work_unit_id')
+      .select([
+        'work_unit.state_id',
+        'work_unit.resolved',
+        'service_level_timer.kind',
+        'service_level_timer.running',
+        'service_level_timer.paused',
+        'service_level_timer.stopped',
+        'service_level_timer.elapsed_seconds',
+        'service_level_timer.target_seconds',
+      ])
+      .where('work_unit.created_by', '=', 'seed')
+      .execute();
+    const response = clocks.filter((clock) => clock.kind === 'response');
+    const resolution = clocks.filter((clock) => clock.kind === 'resolution');
+    expect(response.length).toBeGreaterThan(20);
+    // Past New, the response clock stopped; a finished unit's resolution clock stopped when it was resolved.
+    for (const clock of response) expect(clock.running).toBe(clock.state_id === WORK_UNIT_STATES.New);
+    for (const clock of resolution.filter((each) => FINISHED_STATES.includes(each.state_id)))
+      expect(clock).toMatchObject({ running: false, stopped: clock.resolved });
+    for (const clock of resolution.filter((each) => each.state_id === WORK_UNIT_STATES.OnHold))
+      expect(clock).toMatchObject({ running: false, paused: true });
+    const stoppedInTime = (clock: (typeof clocks)[number]) =>
+      clock.stopped !== null && clock.elapsed_seconds <= clock.target_seconds;
+    const late = (clock: (typeof clocks)[number]) => clock.elapsed_seconds > clock.target_seconds;
+    for (const kind of [response, resolution]) {
+      expect(kind.filter(stoppedInTime).length).toBeGreaterThan(0);
+      expect(kind.filter(late).length).toBeGreaterThan(0);
+    }
+  });
+});
 
 describe('service level definitions', () => {
   it('a tenant follows the installation’s levels until it sets its own; strict input; operators read, administrators change', async () => {
@@ -198,7 +236,7 @@ describe('service level definitions', () => {
 });
 
 describe('a work unit’s clocks', () => {
-  it('start with the unit, stop the response clock when it leaves New, pause on hold, stop on resolution and start again when reopened', async () => {
+  it('start with the unit, stop the response clock when it leaves New, pause on hold, stop on resolution (closing it moves nothing) and start again when reopened', async () => {
     await put('admin', DEMO.contoso, aroundTheClock);
     const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 2 });
     await settle(unit.workUnitId, 1);
@@ -217,9 +255,14 @@ describe('a work unit’s clocks', () => {
     await patchState(unit.workUnitId, WORK_UNIT_STATES.InProgress);
     await patchState(unit.workUnitId, WORK_UNIT_STATES.Resolved);
     await settle(unit.workUnitId, 9);
-    expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'met' });
-    await patchState(unit.workUnitId, WORK_UNIT_STATES.InProgress);
+    const resolved = (await timers(unit.workUnitId)).resolution;
+    expect(resolved).toMatchObject({ status: 'met' });
+    // Closed after Resolved: still the clock that stopped at the resolution, not a reopening.
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.Closed);
     await settle(unit.workUnitId, 11);
+    expect((await timers(unit.workUnitId)).resolution).toEqual(resolved);
+    await patchState(unit.workUnitId, WORK_UNIT_STATES.InProgress);
+    await settle(unit.workUnitId, 13);
     expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'running', stopped: null });
   });
 

@@ -1,5 +1,12 @@
 import type { Transaction } from 'kysely';
-import { HISTORY_TYPES, WORK_UNIT_EVENT_TYPES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from '@cfs/contracts/work-units';
+import {
+  EVENT_FOR_STATE,
+  HISTORY_TYPES,
+  STATE_LABELS,
+  WORK_UNIT_EVENT_TYPES,
+  WORK_UNIT_STATES,
+  WORK_UNIT_TYPES,
+} from '@cfs/contracts/work-units';
 import type { DB as Database } from './schema.js';
 
 /** Titles for the demo list; the set is spread over both tenants, states, severities and types. */
@@ -45,6 +52,50 @@ const STATES = [
   WORK_UNIT_STATES.Closed,
 ];
 
+const MINUTE = 60_000;
+
+/**
+ * The states a unit passed through to reach its own, after New, and when, in minutes after it was
+ * acknowledged: its events and history say so, and its service level clocks (which follow the
+ * events) stopped or paused then, as they would have in the portal.
+ */
+const PATHS: Record<number, [state: number, minutes: number][]> = {
+  [WORK_UNIT_STATES.New]: [],
+  [WORK_UNIT_STATES.Acknowledged]: [[WORK_UNIT_STATES.Acknowledged, 0]],
+  [WORK_UNIT_STATES.InProgress]: [
+    [WORK_UNIT_STATES.Acknowledged, 0],
+    [WORK_UNIT_STATES.InProgress, 15],
+  ],
+  [WORK_UNIT_STATES.OnHold]: [
+    [WORK_UNIT_STATES.Acknowledged, 0],
+    [WORK_UNIT_STATES.InProgress, 15],
+    [WORK_UNIT_STATES.OnHold, 45],
+  ],
+  [WORK_UNIT_STATES.Mitigated]: [
+    [WORK_UNIT_STATES.Acknowledged, 0],
+    [WORK_UNIT_STATES.InProgress, 15],
+    [WORK_UNIT_STATES.Mitigated, 75],
+  ],
+  [WORK_UNIT_STATES.Resolved]: [
+    [WORK_UNIT_STATES.Acknowledged, 0],
+    [WORK_UNIT_STATES.InProgress, 15],
+    [WORK_UNIT_STATES.Resolved, 105],
+  ],
+  [WORK_UNIT_STATES.Closed]: [
+    [WORK_UNIT_STATES.Acknowledged, 0],
+    [WORK_UNIT_STATES.InProgress, 15],
+    [WORK_UNIT_STATES.Resolved, 105],
+    [WORK_UNIT_STATES.Closed, 165],
+  ],
+};
+
+/**
+ * When the n-th unit was acknowledged: ten minutes after it came in, or, one in six, six hours
+ * after (past the default response targets of Sev0 to Sev2), so the Service Level Report shows
+ * targets met and missed.
+ */
+const acknowledgedAfter = (n: number) => (n % 6 === 5 ? 360 : 10) * MINUTE;
+
 /** About sixty work units over the last weeks, with a note or two each, so the list looks alive. */
 export interface DemoTenant {
   tenantId: string;
@@ -69,6 +120,12 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
       const state = STATES[n % STATES.length] ?? WORK_UNIT_STATES.New;
       const assignee = state === WORK_UNIT_STATES.New ? null : tenant.staff;
       const isChange = item.type === WORK_UNIT_TYPES.ChangeRequest;
+      const acknowledged = created.getTime() + acknowledgedAfter(n);
+      const steps = (PATHS[state] ?? []).map(([to, minutes]) => ({
+        to,
+        at: new Date(acknowledged + minutes * MINUTE),
+      }));
+      const resolvedAt = steps.find((step) => step.to === WORK_UNIT_STATES.Resolved)?.at ?? null;
       const row = await trx
         .insertInto('work_unit')
         .values({
@@ -101,9 +158,9 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
           planned_finish_time: isChange ? new Date(now + n * 86_400_000 + 2 * 3_600_000) : null,
           created,
           created_by: 'seed',
-          modified: new Date(created.getTime() + 3_600_000),
+          modified: steps.at(-1)?.at ?? new Date(created.getTime() + 30 * MINUTE),
           modified_by: 'seed',
-          resolved: state >= WORK_UNIT_STATES.Resolved ? new Date(created.getTime() + 7_200_000) : null,
+          resolved: resolvedAt,
           ...tenant.customValues(n),
         })
         .returning(['work_unit_id'])
@@ -129,16 +186,53 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
           },
         ])
         .execute();
+      // Each state change as the portal records one: a history line, its state's event and OnChange.
+      let from: number = WORK_UNIT_STATES.New;
+      const changes = steps.map((step) => {
+        const change = { from, ...step };
+        from = step.to;
+        return change;
+      });
+      if (changes.length > 0)
+        await trx
+          .insertInto('work_unit_note')
+          .values(
+            changes.map((change) => ({
+              work_unit_id: row.work_unit_id,
+              tenant_id: tenant.tenantId,
+              detail: `State changed from ${STATE_LABELS[change.from]} to ${STATE_LABELS[change.to]}.`,
+              history_type: HISTORY_TYPES.WorkUnitStateChange,
+              created: change.at,
+              created_by: 'seed',
+            })),
+          )
+          .execute();
       await trx
         .insertInto('work_unit_event')
-        .values({
-          work_unit_id: row.work_unit_id,
-          tenant_id: tenant.tenantId,
-          event_type_id: WORK_UNIT_EVENT_TYPES.OnNew,
-          to_state_id: WORK_UNIT_STATES.New,
-          created,
-          created_by: 'seed',
-        })
+        .values([
+          {
+            work_unit_id: row.work_unit_id,
+            tenant_id: tenant.tenantId,
+            event_type_id: WORK_UNIT_EVENT_TYPES.OnNew,
+            from_state_id: null,
+            to_state_id: WORK_UNIT_STATES.New,
+            created,
+            created_by: 'seed',
+          },
+          ...changes.flatMap((change) =>
+            [EVENT_FOR_STATE[change.to] ?? WORK_UNIT_EVENT_TYPES.OnChange, WORK_UNIT_EVENT_TYPES.OnChange].map(
+              (event_type_id) => ({
+                work_unit_id: row.work_unit_id,
+                tenant_id: tenant.tenantId,
+                event_type_id,
+                from_state_id: change.from,
+                to_state_id: change.to,
+                created: change.at,
+                created_by: 'seed',
+              }),
+            ),
+          ),
+        ])
         .execute();
     }
   }

@@ -123,7 +123,12 @@ export function applyEvent(
   for (const [kind, timer] of next) {
     countTo(timer, calendar, at);
     if (stateChange) {
-      const reopened = kind === 'resolution' && timer.stopped !== null && FINISHED_STATES.includes(from);
+      // Reopened: from a finished state to one that is not (Resolved to Closed is still finished).
+      const reopened =
+        kind === 'resolution' &&
+        timer.stopped !== null &&
+        FINISHED_STATES.includes(from) &&
+        !FINISHED_STATES.includes(to);
       if (reopened) timer.stopped = null;
       if (timer.stopped === null) {
         timer.running = runsIn(kind, to, levels);
