@@ -54,40 +54,26 @@ const STATES = [
 
 const MINUTE = 60_000;
 
-/**
- * The states a unit passed through to reach its own, after New, and when, in minutes after it was
- * acknowledged: its events and history say so, and its service level clocks (which follow the
- * events) stopped or paused then, as they would have in the portal.
- */
-const PATHS: Record<number, [state: number, minutes: number][]> = {
-  [WORK_UNIT_STATES.New]: [],
-  [WORK_UNIT_STATES.Acknowledged]: [[WORK_UNIT_STATES.Acknowledged, 0]],
-  [WORK_UNIT_STATES.InProgress]: [
-    [WORK_UNIT_STATES.Acknowledged, 0],
-    [WORK_UNIT_STATES.InProgress, 15],
-  ],
-  [WORK_UNIT_STATES.OnHold]: [
-    [WORK_UNIT_STATES.Acknowledged, 0],
-    [WORK_UNIT_STATES.InProgress, 15],
-    [WORK_UNIT_STATES.OnHold, 45],
-  ],
-  [WORK_UNIT_STATES.Mitigated]: [
-    [WORK_UNIT_STATES.Acknowledged, 0],
-    [WORK_UNIT_STATES.InProgress, 15],
-    [WORK_UNIT_STATES.Mitigated, 75],
-  ],
-  [WORK_UNIT_STATES.Resolved]: [
-    [WORK_UNIT_STATES.Acknowledged, 0],
-    [WORK_UNIT_STATES.InProgress, 15],
-    [WORK_UNIT_STATES.Resolved, 105],
-  ],
-  [WORK_UNIT_STATES.Closed]: [
-    [WORK_UNIT_STATES.Acknowledged, 0],
-    [WORK_UNIT_STATES.InProgress, 15],
-    [WORK_UNIT_STATES.Resolved, 105],
-    [WORK_UNIT_STATES.Closed, 165],
-  ],
+/** When a unit reached each state after New, in minutes after it was acknowledged. */
+const MINUTES_TO: Record<number, number> = {
+  [WORK_UNIT_STATES.Acknowledged]: 0,
+  [WORK_UNIT_STATES.InProgress]: 15,
+  [WORK_UNIT_STATES.OnHold]: 45,
+  [WORK_UNIT_STATES.Mitigated]: 75,
+  [WORK_UNIT_STATES.Resolved]: 105,
+  [WORK_UNIT_STATES.Closed]: 165,
 };
+
+/**
+ * The states a unit passed through to reach its own, after New: acknowledged and in progress on
+ * the way to any later state, resolved before it was closed. Its events and history say so, and
+ * its service level clocks (which follow the events) stopped or paused then, as in the portal.
+ */
+function pathTo(state: number): number[] {
+  if (state === WORK_UNIT_STATES.New) return [];
+  const before = [WORK_UNIT_STATES.Acknowledged, WORK_UNIT_STATES.InProgress].filter((each) => each < state);
+  return [...before, ...(state === WORK_UNIT_STATES.Closed ? [WORK_UNIT_STATES.Resolved] : []), state];
+}
 
 /**
  * When the n-th unit was acknowledged: ten minutes after it came in, or, one in six, six hours
@@ -121,10 +107,7 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
       const assignee = state === WORK_UNIT_STATES.New ? null : tenant.staff;
       const isChange = item.type === WORK_UNIT_TYPES.ChangeRequest;
       const acknowledged = created.getTime() + acknowledgedAfter(n);
-      const steps = (PATHS[state] ?? []).map(([to, minutes]) => ({
-        to,
-        at: new Date(acknowledged + minutes * MINUTE),
-      }));
+      const steps = pathTo(state).map((to) => ({ to, at: new Date(acknowledged + (MINUTES_TO[to] ?? 0) * MINUTE) }));
       const resolvedAt = steps.find((step) => step.to === WORK_UNIT_STATES.Resolved)?.at ?? null;
       const row = await trx
         .insertInto('work_unit')
@@ -165,6 +148,8 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
         })
         .returning(['work_unit_id'])
         .executeTakeFirstOrThrow();
+      // Each state change as the portal records one: a history line, its state's event and OnChange.
+      const changes = steps.map((step, index) => ({ from: steps[index - 1]?.to ?? WORK_UNIT_STATES.New, ...step }));
       await trx
         .insertInto('work_unit_note')
         .values([
@@ -184,29 +169,16 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
             created: new Date(created.getTime() + 1_800_000),
             created_by: 'seed',
           },
+          ...changes.map((change) => ({
+            work_unit_id: row.work_unit_id,
+            tenant_id: tenant.tenantId,
+            detail: `State changed from ${STATE_LABELS[change.from]} to ${STATE_LABELS[change.to]}.`,
+            history_type: HISTORY_TYPES.WorkUnitStateChange,
+            created: change.at,
+            created_by: 'seed',
+          })),
         ])
         .execute();
-      // Each state change as the portal records one: a history line, its state's event and OnChange.
-      let from: number = WORK_UNIT_STATES.New;
-      const changes = steps.map((step) => {
-        const change = { from, ...step };
-        from = step.to;
-        return change;
-      });
-      if (changes.length > 0)
-        await trx
-          .insertInto('work_unit_note')
-          .values(
-            changes.map((change) => ({
-              work_unit_id: row.work_unit_id,
-              tenant_id: tenant.tenantId,
-              detail: `State changed from ${STATE_LABELS[change.from]} to ${STATE_LABELS[change.to]}.`,
-              history_type: HISTORY_TYPES.WorkUnitStateChange,
-              created: change.at,
-              created_by: 'seed',
-            })),
-          )
-          .execute();
       await trx
         .insertInto('work_unit_event')
         .values([
