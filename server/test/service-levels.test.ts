@@ -107,6 +107,8 @@ describe('the demo’s work units', () => {
         'service_level_timer.running',
         'service_level_timer.paused',
         'service_level_timer.stopped',
+        'service_level_timer.breached',
+        'service_level_timer.due',
         'service_level_timer.elapsed_seconds',
         'service_level_timer.target_seconds',
       ])
@@ -121,12 +123,18 @@ describe('the demo’s work units', () => {
       expect(clock).toMatchObject({ running: false, stopped: clock.resolved });
     for (const clock of resolution.filter((each) => each.state_id === WORK_UNIT_STATES.OnHold))
       expect(clock).toMatchObject({ running: false, paused: true });
-    const stoppedInTime = (clock: (typeof clocks)[number]) =>
-      clock.stopped !== null && clock.elapsed_seconds <= clock.target_seconds;
-    const late = (clock: (typeof clocks)[number]) => clock.elapsed_seconds > clock.target_seconds;
+    // Every clock past its target is breached, answered late or not (the report counts the breached
+    // as missed), and some stopped in time; a running clock is breached once it is due.
+    const now = new Date();
+    for (const clock of clocks)
+      expect(clock.breached !== null).toBe(
+        clock.running ? clock.due !== null && clock.due <= now : clock.elapsed_seconds >= clock.target_seconds,
+      );
+    const answeredLate = response.filter((clock) => clock.stopped !== null && clock.breached !== null);
+    expect(answeredLate.length).toBeGreaterThan(0);
     for (const kind of [response, resolution]) {
-      expect(kind.filter(stoppedInTime).length).toBeGreaterThan(0);
-      expect(kind.filter(late).length).toBeGreaterThan(0);
+      expect(kind.filter((clock) => clock.stopped !== null && clock.breached === null).length).toBeGreaterThan(0);
+      expect(kind.filter((clock) => clock.breached !== null).length).toBeGreaterThan(0);
     }
   });
 });
@@ -584,5 +592,44 @@ describe('a work unit’s clocks', () => {
     );
     // Thirteen hours left from Tuesday 10:00: seven on Tuesday, six on Wednesday: due Wednesday 15:00.
     expect(clocks.get('resolution')!.due?.toISOString()).toBe('2026-12-30T14:00:00.000Z');
+  });
+
+  it('a clock that an event finds past its due time, before the sweep did, was warned and breached then: stopped now, it is missed', async () => {
+    const levels = {
+      ...(await levelsFor(portal.db, null)),
+      calendar: { timeZone: 'UTC', hours: null, holidays: new Set<string>() },
+      targets: [{ workUnitTypeId: 1, severityId: 2, responseSeconds: HOUR, resolutionSeconds: 8 * HOUR }],
+    };
+    const unit = { work_unit_id: 1, tenant_id: DEMO.contoso, work_unit_type_id: 1, severity_id: 2 };
+    const opened = applyEvent(
+      new Map(),
+      {
+        event_type_id: WORK_UNIT_EVENT_TYPES.OnNew,
+        from_state_id: null,
+        to_state_id: 1,
+        created: new Date('2026-12-01T09:00:00Z'),
+      },
+      unit,
+      levels,
+    );
+    // Acknowledged at 11:00, an hour past the response target; the resolution clock is not yet due.
+    const answered = applyEvent(
+      opened,
+      {
+        event_type_id: WORK_UNIT_EVENT_TYPES.OnAcknowledged,
+        from_state_id: WORK_UNIT_STATES.New,
+        to_state_id: WORK_UNIT_STATES.Acknowledged,
+        created: new Date('2026-12-01T11:00:00Z'),
+      },
+      unit,
+      levels,
+    );
+    expect(answered.get('response')).toMatchObject({
+      running: false,
+      stopped: new Date('2026-12-01T11:00:00Z'),
+      warned: new Date('2026-12-01T09:45:00Z'),
+      breached: new Date('2026-12-01T10:00:00Z'),
+    });
+    expect(answered.get('resolution')).toMatchObject({ running: true, warned: null, breached: null });
   });
 });

@@ -56,6 +56,11 @@ export const WORK_UNIT_EVENT_TYPES = {
   OnResolutionBreach: 14,
 } as const;
 
+/** A state change's line in the unit's history: "State changed from New to Acknowledged." */
+export function stateChangeDetail(from: number, to: number): string {
+  return `State changed from ${STATE_LABELS[from]} to ${STATE_LABELS[to]}.`;
+}
+
 /** The event a state change raises (spec 001 §3 event types): reaching New again (a reopened unit) raises OnNew too. */
 export const EVENT_FOR_STATE: Record<number, number> = {
   1: WORK_UNIT_EVENT_TYPES.OnNew,

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import {
   EVENT_FOR_STATE,
   HISTORY_TYPES,
-  STATE_LABELS,
+  stateChangeDetail,
   WORK_UNIT_EVENT_TYPES,
   WORK_UNIT_STATES,
   WORK_UNIT_TYPES,
@@ -64,6 +64,12 @@ const MINUTES_TO: Record<number, number> = {
   [WORK_UNIT_STATES.Closed]: 165,
 };
 
+function minutesTo(state: number): number {
+  const minutes = MINUTES_TO[state];
+  if (minutes === undefined) throw new Error(`The demo has no time for reaching state ${state}.`);
+  return minutes;
+}
+
 /**
  * The states a unit passed through to reach its own, after New: acknowledged and in progress on
  * the way to any later state, resolved before it was closed. Its events and history say so, and
@@ -107,7 +113,7 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
       const assignee = state === WORK_UNIT_STATES.New ? null : tenant.staff;
       const isChange = item.type === WORK_UNIT_TYPES.ChangeRequest;
       const acknowledged = created.getTime() + acknowledgedAfter(n);
-      const steps = pathTo(state).map((to) => ({ to, at: new Date(acknowledged + (MINUTES_TO[to] ?? 0) * MINUTE) }));
+      const steps = pathTo(state).map((to) => ({ to, at: new Date(acknowledged + minutesTo(to) * MINUTE) }));
       const resolvedAt = steps.find((step) => step.to === WORK_UNIT_STATES.Resolved)?.at ?? null;
       const row = await trx
         .insertInto('work_unit')
@@ -172,7 +178,7 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
           ...changes.map((change) => ({
             work_unit_id: row.work_unit_id,
             tenant_id: tenant.tenantId,
-            detail: `State changed from ${STATE_LABELS[change.from]} to ${STATE_LABELS[change.to]}.`,
+            detail: stateChangeDetail(change.from, change.to),
             history_type: HISTORY_TYPES.WorkUnitStateChange,
             created: change.at,
             created_by: 'seed',
@@ -192,8 +198,9 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
             created_by: 'seed',
           },
           ...changes.flatMap((change) =>
-            [EVENT_FOR_STATE[change.to] ?? WORK_UNIT_EVENT_TYPES.OnChange, WORK_UNIT_EVENT_TYPES.OnChange].map(
-              (event_type_id) => ({
+            [EVENT_FOR_STATE[change.to], WORK_UNIT_EVENT_TYPES.OnChange]
+              .filter((type) => type !== undefined)
+              .map((event_type_id) => ({
                 work_unit_id: row.work_unit_id,
                 tenant_id: tenant.tenantId,
                 event_type_id,
@@ -201,8 +208,7 @@ export async function seedDemoWorkUnits(trx: Transaction<Database>, tenants: Dem
                 to_state_id: change.to,
                 created: change.at,
                 created_by: 'seed',
-              }),
-            ),
+              })),
           ),
         ])
         .execute();

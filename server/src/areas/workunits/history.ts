@@ -3,6 +3,7 @@ import {
   HISTORY_TYPES,
   SEVERITY_LABELS,
   STATE_LABELS,
+  stateChangeDetail,
   WORK_UNIT_EVENT_TYPES,
   type WorkUnitFields,
 } from '@cfs/contracts/work-units';
@@ -98,7 +99,7 @@ export async function recordChange(
     const stateChanged = before.stateId !== after.stateId;
     if (stateChanged) {
       notes.push({
-        detail: `State changed from ${STATE_LABELS[before.stateId]} to ${STATE_LABELS[after.stateId]}.`,
+        detail: stateChangeDetail(before.stateId, after.stateId),
         history_type: HISTORY_TYPES.WorkUnitStateChange,
       });
       const event = EVENT_FOR_STATE[after.stateId];

@@ -121,6 +121,12 @@ export function applyEvent(
   const stateChange =
     event.event_type_id !== WORK_UNIT_EVENT_TYPES.OnChange && from !== null && to !== null && from !== to;
   for (const [kind, timer] of next) {
+    // Past its due time when the event came, before the sweep found it (events read late, after a
+    // pause of the workers): it was warned and breached at its times, and a stop now is a miss.
+    if (timer.running && timer.due !== null && timer.due <= at) {
+      timer.warned ??= timer.warn_at;
+      timer.breached ??= timer.due;
+    }
     countTo(timer, calendar, at);
     if (stateChange) {
       // Reopened: from a finished state to one that is not (Resolved to Closed is still finished).
