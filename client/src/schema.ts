@@ -10620,7 +10620,7 @@ export interface operations {
                  * @example {
                  *       "entries": [
                  *         {
-                 *           "created": "Example created",
+                 *           "created": "2026-11-25T09:30:00.000Z",
                  *           "entryType": "Example entryType",
                  *           "detail": "Example detail"
                  *         }
@@ -10629,7 +10629,8 @@ export interface operations {
                  */
                 "application/json": {
                     entries: {
-                        created?: unknown;
+                        /** Format: date-time */
+                        created?: string;
                         entryType: string;
                         detail: string;
                     }[];
@@ -10667,7 +10668,7 @@ export interface operations {
                  * @example {
                  *       "entries": [
                  *         {
-                 *           "created": "Example created",
+                 *           "created": "2026-11-25T09:30:00.000Z",
                  *           "entryType": "Example entryType",
                  *           "detail": "Example detail"
                  *         }
@@ -10676,7 +10677,8 @@ export interface operations {
                  */
                 "application/json": {
                     entries: {
-                        created?: unknown;
+                        /** Format: date-time */
+                        created?: string;
                         entryType: string;
                         detail: string;
                     }[];
@@ -10713,7 +10715,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "started": "Example started",
+                 *       "started": "2026-11-25T09:30:00.000Z",
                  *       "durationMs": 0,
                  *       "sha256": "Example sha256",
                  *       "exitCode": -9007199254740991,
@@ -10725,7 +10727,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    started: unknown;
+                    /** Format: date-time */
+                    started: string;
                     durationMs: number;
                     sha256: string | null;
                     exitCode: number | null;
@@ -13396,8 +13399,8 @@ export interface operations {
                  *       "ruleId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                  *       "subjectId": "Example subjectId",
                  *       "label": "Example label",
-                 *       "starts": "Example starts",
-                 *       "ends": "Example ends",
+                 *       "starts": "2026-11-25T09:30:00.000Z",
+                 *       "ends": "2026-11-25T09:30:00.000Z",
                  *       "note": "Example note"
                  *     }
                  */
@@ -13407,7 +13410,9 @@ export interface operations {
                     ruleId?: string | null;
                     subjectId?: string | null;
                     label?: string | null;
+                    /** Format: date-time */
                     starts: string;
+                    /** Format: date-time */
                     ends: string;
                     note?: string | null;
                 };
@@ -15831,7 +15836,7 @@ export interface operations {
             query: {
                 /** @description Comma-separated: blocks, devices, ruleMatches, workUnits */
                 topics: string;
-                maxSeconds?: number;
+                maxSeconds?: string;
             };
             header?: never;
             path?: never;

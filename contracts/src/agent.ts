@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instant } from './fields.js';
 import { PARAMETER_SOURCES } from './fleet.js';
 
 /**
@@ -251,7 +252,7 @@ export type AgentConfiguration = z.infer<typeof agentConfigurationSchema>;
  * SCRIPT_LIMITS.outputBytes), or why the agent refused to run it.
  */
 export const agentScriptRunSchema = z.object({
-  started: z.coerce.date(),
+  started: instant(),
   durationMs: z.int().min(0),
   sha256: z.string().max(64).nullable(),
   exitCode: z.int().nullable(),
@@ -264,7 +265,7 @@ export const agentScriptRunSchema = z.object({
 export type AgentScriptRun = z.infer<typeof agentScriptRunSchema>;
 
 export const agentLogEntrySchema = z.object({
-  created: z.coerce.date().optional(),
+  created: instant().optional(),
   entryType: z.string().trim().min(1).max(50),
   detail: z.string().max(AGENT_LIMITS.logDetailMax),
 });

@@ -3,5 +3,5 @@
  * names. Written by `npm run api:document` (server/src/cli/api-document.ts): when the document
  * changes, the minor version rises, and the major one when an operation is gone.
  */
-export const API_VERSION: string = '2.9.0';
-export const API_DIGEST: string = 'eebae0da877bc15b803a6ff9eadf58858cb7b776149d5d6afc910570779db19a';
+export const API_VERSION: string = '2.10.0';
+export const API_DIGEST: string = '0387c875a83d85b81c8bfddcad3f8ef8e649b5cf7d1d493b3a2c5e133ef665db';

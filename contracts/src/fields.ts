@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PARAM_MESSAGE } from './values/fields.js';
+import { ID_PARAM_MESSAGE, INVALID_DATE_MESSAGE } from './values/fields.js';
 /** The fields' values (patterns, messages) live beside, free of the schema library. */
 export * from './values/fields.js';
 
@@ -46,6 +46,25 @@ export function optionalMatching(pattern: RegExp, message: string, max: number) 
     .refine((value) => value.trim() === '' || pattern.test(value.trim()), message)
     .nullable()
     .optional();
+}
+
+/**
+ * An instant as the wire writes it, ISO 8601 with seconds and an offset or `Z`
+ * (`2026-11-29T12:00:00Z`), read as a Date: no number, no year of more than four digits, no date
+ * the server's own time zone would complete, each of which `new Date()` takes. One that is not
+ * stops the checks of the object that holds it (a comparison with another time says nothing then).
+ */
+export const instant = (message: string = INVALID_DATE_MESSAGE) =>
+  z.iso.datetime({ offset: true, error: message, abort: true }).transform((text) => new Date(text));
+
+/** Time zones the runtime knows (IANA, from its own tables). */
+export function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_GROUP_BY } from './notification-policy.js';
 import { formatInterval, intervalSeconds, INTERVAL_PATTERN } from './device-operations.js';
-import { guid, requiredText } from './fields.js';
+import { guid, isKnownTimeZone, requiredText } from './fields.js';
 import {
   CONDITION_TYPES,
   LEFT_OPERANDS,
@@ -150,16 +150,6 @@ const rangeDate = z
   .refine((text) => !Number.isNaN(Date.parse(text)), RULE_MESSAGES.invalidDate)
   .nullable()
   .default(null);
-
-/** Time zones the engine knows (IANA, from the runtime's own tables). */
-export function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Time limitations (spec 002 §3 timeConditions): when the rule may match at all (a Maintenance

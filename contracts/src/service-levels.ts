@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownTimeZone } from './fields.js';
 import { INTERVAL_PATTERN, intervalSeconds } from './device-operations.js';
 import { SEVERITIES, WORK_UNIT_STATES, WORK_UNIT_TYPES } from './work-units.js';
 
@@ -68,14 +69,9 @@ const isIn =
 const finished: readonly number[] = [WORK_UNIT_STATES.Resolved, WORK_UNIT_STATES.Closed, WORK_UNIT_STATES.Canceled];
 
 export const serviceLevelsInputSchema = z.object({
-  timeZone: z.string({ error: SERVICE_LEVEL_MESSAGES.timeZoneInvalid }).refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, SERVICE_LEVEL_MESSAGES.timeZoneInvalid),
+  timeZone: z
+    .string({ error: SERVICE_LEVEL_MESSAGES.timeZoneInvalid })
+    .refine(isKnownTimeZone, SERVICE_LEVEL_MESSAGES.timeZoneInvalid),
   /** Null: around the clock (holidays then do not count either). */
   businessHours: z
     .array(
@@ -171,7 +167,7 @@ export type ServiceLevelTimer = z.infer<typeof serviceLevelTimerSchema>;
 export const serviceLevelReportQuerySchema = z.strictObject({
   month: z
     .string({ error: SERVICE_LEVEL_MESSAGES.monthInvalid })
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, SERVICE_LEVEL_MESSAGES.monthInvalid),
+    .regex(/^(?!0000)\d{4}-(0[1-9]|1[0-2])$/, SERVICE_LEVEL_MESSAGES.monthInvalid),
 });
 
 /** How a set of clocks decided in a period did: met their target, or missed it; attainment is met ÷ decided (null: none decided). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, optionalText } from './fields.js';
+import { guid, instant, optionalText } from './fields.js';
 
 /**
  * Silences (docs/features/rules.md "Acknowledge and silence"): for a while, the matches of a
@@ -14,16 +14,11 @@ export const SILENCE_MESSAGES = {
   endsAfterStarts: 'The end must be after the start.',
   endsPassed: 'The end must be in the future.',
   ruleOfTenant: "The rule must be the tenant's or every tenant's.",
-  saveFailed: 'Unable to save the silence. Please try again.',
+  saveFailed: 'The silence was not saved: see the fields named.',
   created: 'Silence created.',
   ended: 'Silence ended.',
 } as const;
 
-const when = (message: string) =>
-  z
-    .string({ error: message })
-    .refine((text) => !Number.isNaN(Date.parse(text)), message)
-    .transform((text) => new Date(text));
 /** PUT v1/silences. */
 export const silenceInputSchema = z
   .object({
@@ -37,8 +32,8 @@ export const silenceInputSchema = z
     subjectId: optionalText(200),
     /** An entity's label (its block name), compared without regard to case. */
     label: optionalText(200),
-    starts: when(SILENCE_MESSAGES.startsInvalid),
-    ends: when(SILENCE_MESSAGES.endsInvalid),
+    starts: instant(SILENCE_MESSAGES.startsInvalid),
+    ends: instant(SILENCE_MESSAGES.endsInvalid),
     note: optionalText(2000),
   })
   .superRefine((silence, context) => {

@@ -340,6 +340,76 @@ describe('one device cannot speak for another', () => {
     expect(deviceLogs).toEqual([{ device_id: mine.deviceId, detail: 'agent started' }]);
   });
 
+  it('takes dates only as ISO 8601 instants, naming the field, and keeps a script run whose exit code and duration pass 32 bits', async () => {
+    const fleet = await makeFleet();
+    const mine = await enrolledDevice(fleet);
+    const post = (url: string, payload: object) =>
+      portal.app.inject({ method: 'POST', url, headers: bearer(mine.credential), payload });
+    for (const created of [null, false, 1, '1', '2026', 'December 2, 2026', '+275760-09-13T00:00:00Z']) {
+      const refused = await post('/v1/agent/logs', { entries: [{ created, entryType: 'Info', detail: 'dated' }] });
+      expect(refused.statusCode, JSON.stringify(created)).toBe(400);
+      expect(Object.keys(refused.json<{ errors: Record<string, string[]> }>().errors)).toEqual(['entries.0.created']);
+    }
+    expect(
+      await portal.db.selectFrom('device_log').select('detail').where('device_id', '=', mine.deviceId).execute(),
+    ).toEqual([]);
+
+    const { packageId } = await operationOfCatalogue();
+    const script = await portal.db
+      .insertInto('operation')
+      .values({
+        package_id: packageId,
+        name: `Script ${randomUUID().slice(0, 6)}`,
+        frequency_type_ids: [FREQUENCY_TYPES.OnDemand],
+        operation_type_id: OPERATION_TYPES.Script,
+        operation_result_type_id: 2,
+      })
+      .returning('operation_id')
+      .executeTakeFirstOrThrow();
+    const { device_operation_id: deviceOperationId } = await portal.db
+      .insertInto('device_operation')
+      .values({
+        tenant_id: fleet.tenantId,
+        device_id: mine.deviceId,
+        operation_id: script.operation_id,
+        label: 'Crashing script',
+        frequency_type_id: FREQUENCY_TYPES.OnDemand,
+        interval_seconds: 30,
+        parameters: JSON.stringify([]),
+      })
+      .returning('device_operation_id')
+      .executeTakeFirstOrThrow();
+    const run = {
+      started: '2026-11-29T12:00:00Z',
+      durationMs: 2_147_483_648,
+      sha256: null,
+      exitCode: 3_221_225_477,
+      timedOut: false,
+      refused: null,
+      stdout: '',
+      stderr: 'access violation',
+      truncated: false,
+    };
+    const url = `/v1/agent/operations/${deviceOperationId}/scriptruns`;
+    for (const started of [null, true, 1, '1', 'garbage']) {
+      const refused = await post(url, { ...run, started });
+      expect(refused.statusCode, JSON.stringify(started)).toBe(400);
+      expect(Object.keys(refused.json<{ errors: Record<string, string[]> }>().errors)).toEqual(['started']);
+    }
+    expect((await post(url, run)).statusCode).toBe(204);
+    const runs = await portal.as('admin', {
+      method: 'GET',
+      url: `/v1/deviceOperations/${deviceOperationId}/scriptruns`,
+    });
+    expect(runs.json<{ exitCode: number; durationMs: number; started: string }[]>()).toEqual([
+      expect.objectContaining({
+        exitCode: 3_221_225_477,
+        durationMs: 2_147_483_648,
+        started: '2026-11-29T12:00:00.000Z',
+      }),
+    ]);
+  });
+
   it('serves a package version only to a device that is meant to install it', async () => {
     const fleet = await makeFleet();
     const mine = await enrolledDevice(fleet);

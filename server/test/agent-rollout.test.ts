@@ -169,6 +169,15 @@ describe('agent updates, the portal side', () => {
     expect(
       (await portal.as('operator', { method: 'GET', url: `/v1/agentUpdatePolicies/${tenantId}` })).statusCode,
     ).toBe(404);
+    // A tenant that does not exist has no policy to read or save.
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    const saveNobody = await portal.as('admin', {
+      method: 'PUT',
+      url: `/v1/agentUpdatePolicies/${nobody}`,
+      payload: { version: null, rolloutPercent: 50, rollbackMinutes: 10 },
+    });
+    expect(saveNobody.statusCode, saveNobody.body).toBe(404);
+    expect(saveNobody.json()).toEqual({ message: 'The tenant was not found.' });
   });
 
   it('stages a rollout: the first stage at once, the rest once a device has run it for the rollback minutes', async () => {

@@ -226,6 +226,15 @@ describe('GET /v1/live', () => {
     const unknown = await portal.as('operator', { method: 'GET', url: '/v1/live?topics=blocks,nothing&maxSeconds=0' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.body).toContain('topics');
+    // maxSeconds is digits (not empty, not hexadecimal); any other parameter is named.
+    for (const query of ['maxSeconds=', 'maxSeconds=0x10', 'maxSeconds=-1', 'maxSeconds=1e3', 'maxSeconds=999999']) {
+      const refused = await portal.as('operator', { method: 'GET', url: `/v1/live?topics=blocks&${query}` });
+      expect(refused.statusCode, query).toBe(400);
+      expect(Object.keys(refused.json<{ errors: Record<string, string[]> }>().errors), query).toEqual(['maxSeconds']);
+    }
+    const extra = await portal.as('operator', { method: 'GET', url: '/v1/live?topics=blocks&maxSeconds=0&x=1' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json<{ errors: Record<string, string[]> }>().errors).toEqual({ x: ['Unknown field "x".'] });
   });
 
   it('with maxSeconds=0 answers the opening event and ends', async () => {

@@ -219,10 +219,22 @@ describe('silences', () => {
     // What a silence must be: an end after its start and in the future, a rule of its tenant; nothing unknown.
     const refused = async (response: Awaited<ReturnType<typeof create>>, field: string, message: string) => {
       expect(response.statusCode, response.body).toBe(400);
-      expect(response.json<{ errors: Record<string, string[]> }>().errors[field]).toEqual([message]);
+      expect(response.json<{ errors: Record<string, string[]> }>().errors[field], response.body).toEqual([message]);
     };
     await refused(await create(now, now - 1000), 'ends', SILENCE_MESSAGES.endsAfterStarts);
     await refused(await create(now - 7_200_000, now - 3_600_000), 'ends', SILENCE_MESSAGES.endsPassed);
+    // Times are ISO 8601 instants: no number, no bare year, no date in words, no year of six digits.
+    for (const [name, text] of [
+      ['starts', '1'],
+      ['ends', '2030'],
+      ['ends', 'December 2, 2030'],
+      ['ends', '+275760-09-13T00:00:00Z'],
+    ] as const)
+      await refused(
+        await create(now, now + 60_000, { [name]: text }),
+        name,
+        name === 'starts' ? SILENCE_MESSAGES.startsInvalid : SILENCE_MESSAGES.endsInvalid,
+      );
     const fabrikamRule = await portal.db
       .insertInto('rule')
       .values({
@@ -255,6 +267,22 @@ describe('silences', () => {
       },
     });
     expect(made.statusCode).toBe(400);
+
+    // Ending a silence is in its change history once: asked again, the ended silence stays as it was.
+    const { ruleSilenceId } = current.json<{ ruleSilenceId: string }>();
+    for (let time = 0; time < 2; time += 1) {
+      const ended = await portal.as('operator', { method: 'DELETE', url: `/v1/silences/${ruleSilenceId}` });
+      expect(ended.json()).toEqual({ message: SILENCE_MESSAGES.ended });
+    }
+    const history = await portal.as('operator', {
+      method: 'GET',
+      url: `/v1/auditEvents?entityType=ruleSilence&entityId=${ruleSilenceId}`,
+    });
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json<{ value: { action: string }[] }>().value.map((event) => event.action)).toEqual([
+      'delete',
+      'create',
+    ]);
     await expireMatches(portal.db);
   });
 });

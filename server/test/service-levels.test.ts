@@ -161,6 +161,8 @@ describe('service level definitions', () => {
 
     const refused: [Record<string, unknown>, string, string][] = [
       [{ timeZone: 'Mars/Olympus' }, 'timeZone', SERVICE_LEVEL_MESSAGES.timeZoneInvalid],
+      // Known to the runtime's tables, not to the database's, where the report counts its months.
+      [{ timeZone: 'US/Pacific-New' }, 'timeZone', SERVICE_LEVEL_MESSAGES.timeZoneInvalid],
       [
         { businessHours: [{ weekday: 1, start: '18:00', end: '09:00' }] },
         'businessHours.0',
@@ -348,6 +350,15 @@ describe('a work unit’s clocks', () => {
       'Resolution target: 75% of 2 hours used.',
       'Resolution target of 2 hours breached.',
     ]);
+    // A late sweep marks each clock at the times its warning and due time fell, not at its own.
+    const resolution = await portal.db
+      .selectFrom('service_level_timer')
+      .select(['warn_at', 'warned', 'due', 'breached'])
+      .where('work_unit_id', '=', unit.workUnitId)
+      .where('kind', '=', 'resolution')
+      .executeTakeFirstOrThrow();
+    expect(resolution.warned).toEqual(resolution.warn_at);
+    expect(resolution.breached).toEqual(resolution.due);
     // The events of the sweep leave the clocks as they are.
     await settle(unit.workUnitId, 5);
     expect((await timers(unit.workUnitId)).resolution).toMatchObject({ status: 'running' });
@@ -517,7 +528,7 @@ describe('a work unit’s clocks', () => {
       'All,All,Resolution,1,1,0,100.0%',
     ]);
 
-    for (const query of [{ month: '2026-13' }, {}] as Record<string, string>[]) {
+    for (const query of [{ month: '2026-13' }, { month: '0000-01' }, {}] as Record<string, string>[]) {
       const refused = await portal.as('admin', { method: 'GET', url: `/v1/servicelevels/reports/${tenantId}`, query });
       expect(refused.statusCode).toBe(400);
       expect(refused.json<{ errors: Record<string, string[]> }>().errors.month).toEqual([

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO } from '../src/db/demo-ids.js';
+import { NUL_MESSAGE } from '../src/http/strict-bodies.js';
 import { EXPECTED_ACCESS } from './expected-access.js';
 import { createTokenAs } from './factories.js';
 import { reportFigures } from './figures.js';
@@ -137,5 +138,36 @@ describe('strict request bodies', () => {
     });
     expect((await revoke({})).statusCode).toBe(200);
     expect((await revoke()).statusCode).toBe(200);
+  });
+
+  test('a NUL character in the text of a body is refused naming its field, at any depth; the text \\u0000 is just text', async () => {
+    const silence = (note: string) =>
+      portal.as('operator', {
+        method: 'PUT',
+        url: '/v1/silences',
+        payload: {
+          tenantId: DEMO.contoso,
+          label: 'Pump 7',
+          starts: new Date().toISOString(),
+          ends: new Date(Date.now() + 60_000).toISOString(),
+          note,
+        },
+      });
+    expect((await silence('on site\u0000')).json()).toEqual({
+      message: 'One or more validation errors occurred.',
+      errors: { note: [NUL_MESSAGE] },
+    });
+    const nested = await portal.as('admin', {
+      method: 'PUT',
+      url: `/v1/servicelevels/${DEMO.contoso}`,
+      payload: { timeZone: 'UTC', businessHours: null, holidays: ['2026-12-25\u0000'], pauseStates: [], targets: [] },
+    });
+    expect(nested.json()).toEqual({
+      message: 'One or more validation errors occurred.',
+      errors: { 'holidays.0': [NUL_MESSAGE] },
+    });
+    const text = await silence('path C:\\u0000');
+    expect(text.statusCode, text.body).toBe(200);
+    expect(text.json<{ note: string }>().note).toBe('path C:\\u0000');
   });
 });

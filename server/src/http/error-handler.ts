@@ -41,13 +41,18 @@ interface InputIssue {
  */
 function fieldErrors(issues: readonly InputIssue[], part: string): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
+  // A field's message once, however many of the checks that failed it say the same.
+  const add = (field: string, message: string) => {
+    const messages = (errors[field] ??= []);
+    if (!messages.includes(message)) messages.push(message);
+  };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys' && Array.isArray(issue.keys)) {
       for (const [field, messages] of Object.entries(unknownFieldErrors(issue.path, issue.keys.map(String))))
-        (errors[field] ??= []).push(...messages);
+        for (const message of messages) add(field, message);
       continue;
     }
-    (errors[issue.path.map(String).join('.') || part] ??= []).push(issue.message);
+    add(issue.path.map(String).join('.') || part, issue.message);
   }
   return errors;
 }

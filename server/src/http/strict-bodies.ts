@@ -102,6 +102,40 @@ const strictBodyValidatorCompiler: FastifySchemaCompiler<Schema> = (route) =>
   validatorCompiler(route.httpPart === 'body' ? { ...route, schema: strictInput(route.schema) } : route);
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const NUL_MESSAGE = 'Text may not hold the NUL character (\\u0000).';
+
+/** The path of the first text in `value` (a member's name or a string) that holds a NUL character, if any. */
+function nulPath(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, member] of Object.entries(value)) {
+    const found = key.includes('\0') ? [...path, key] : nulPath(member, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A JSON body whose text holds a NUL character (only ever written `\\u0000`) is refused naming the
+ * field, as the database would refuse it without saying where. The default parser reads the body;
+ * only a body whose text holds that escape is walked.
+ */
+function refuseNulInJson(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    parse(request, text, (error, value: unknown) => {
+      if (error) return done(error);
+      const path = text.includes('\\u0000') ? nulPath(value) : undefined;
+      if (path) {
+        const field = path.join('.') || 'request';
+        return done(new BadRequestError(VALIDATION_MESSAGE, { [field]: [NUL_MESSAGE] }));
+      }
+      done(null, value);
+    });
+  });
+}
 const NO_BODY_MESSAGE = 'This request takes no body.';
 
 /**
@@ -114,6 +148,7 @@ const NO_BODY_MESSAGE = 'This request takes no body.';
  */
 export function registerStrictBodies(app: FastifyInstance): void {
   app.setValidatorCompiler(strictBodyValidatorCompiler);
+  refuseNulInJson(app);
   app.addHook('preValidation', async (request) => {
     const { schema } = request.routeOptions;
     if (READS.has(request.method) || schema?.body !== undefined || schema?.hide === true) return;

@@ -474,6 +474,7 @@ export async function saveAgentUpdatePolicy(
   input: AgentUpdatePolicyInput,
 ): Promise<AgentUpdatePolicy> {
   await db.transaction().execute(async (trx) => {
+    if (!(await scoped(trx, user.tenantScope).hasTenant(tenantId))) throw new NotFoundError('The tenant');
     if (input.version !== null) {
       const known = await agentVersions(trx, user.tenantScope)
         .select('v.package_version_id')

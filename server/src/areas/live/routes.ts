@@ -16,6 +16,8 @@ import { HttpError } from '../../http/errors.js';
 import { principalOf } from '../../http/route-permission.js';
 import { LIVE_TOPIC_SOURCES } from './topics.js';
 
+const MAX_SECONDS_MESSAGE = `maxSeconds is a whole number of seconds from 0 to ${LIVE_STREAM_MAX_SECONDS}.`;
+
 const topicList = z
   .string()
   .transform((text) => [...new Set(text.split(',').map((topic) => topic.trim()))])
@@ -111,9 +113,15 @@ export const liveRoutes: (deps: AppDeps) => FastifyPluginAsyncZod =
             "area's view permission (403 naming it without). The stream ends after `maxSeconds` (at most " +
             `${LIVE_STREAM_MAX_SECONDS}; 0 ends it after \`ready\`, a check that it is available); the tab then opens the ` +
             `next. A comment line every ${LIVE_KEEPALIVE_SECONDS} s keeps it open through proxies.`,
-          querystring: z.object({
+          // Any other parameter is refused by name.
+          querystring: z.strictObject({
             topics: topicList.describe(`Comma-separated: ${LIVE_TOPICS.join(', ')}`),
-            maxSeconds: z.coerce.number().int().min(0).max(LIVE_STREAM_MAX_SECONDS).default(LIVE_STREAM_MAX_SECONDS),
+            maxSeconds: z
+              .string()
+              .regex(/^\d{1,6}$/, MAX_SECONDS_MESSAGE)
+              .transform(Number)
+              .pipe(z.number().max(LIVE_STREAM_MAX_SECONDS, MAX_SECONDS_MESSAGE))
+              .default(LIVE_STREAM_MAX_SECONDS),
           }),
         },
       },

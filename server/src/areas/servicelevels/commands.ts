@@ -6,6 +6,7 @@ import {
   type ServiceLevelTimer,
 } from '@cfs/contracts/service-levels';
 import { formatInterval, intervalSeconds } from '@cfs/contracts/device-operations';
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import { changedFields, recordAudit } from '../../audit/audit.js';
 import type { Principal } from '../../auth/principal.js';
@@ -13,7 +14,8 @@ import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { businessSeconds } from '../../engines/servicelevels/calendar.js';
 import { levelsFor, type LevelsInForce } from '../../engines/servicelevels/definitions.js';
-import { HttpError, orNotFound } from '../../http/errors.js';
+import { VALIDATION_MESSAGE } from '../../http/error-handler.js';
+import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 
 type Input = z.output<typeof serviceLevelsInputSchema>;
 
@@ -57,6 +59,18 @@ async function assertMay(db: Db, user: Principal, tenantId: string | null): Prom
   }
 }
 
+/**
+ * The report counts months in the calendar's zone in the database, whose zone names are not all
+ * the runtime's (the contract checks those): a zone only one of them knows is refused here.
+ */
+async function assertDatabaseKnowsZone(db: Db, zone: string): Promise<void> {
+  const { rows } = await sql<{
+    known: boolean;
+  }>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${zone}) AS known`.execute(db);
+  if (!rows[0]?.known)
+    throw new BadRequestError(VALIDATION_MESSAGE, { timeZone: [SERVICE_LEVEL_MESSAGES.timeZoneInvalid] });
+}
+
 /** GET v1/servicelevels/{tenantId} (and /installation): the levels in force, the tenant's or the installation's. */
 export async function findServiceLevels(db: Db, user: Principal, tenantId: string | null): Promise<ServiceLevels> {
   if (tenantId !== null && !(await scoped(db, user.tenantScope).hasTenant(tenantId)))
@@ -76,6 +90,7 @@ export async function saveServiceLevels(
   input: Input,
 ): Promise<ServiceLevels> {
   await assertMay(db, user, tenantId);
+  await assertDatabaseKnowsZone(db, input.timeZone);
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
     const before = await levelsFor(trx, tenantId);

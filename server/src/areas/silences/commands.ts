@@ -52,11 +52,11 @@ export async function addSilence(db: Db, user: Principal, input: SilenceValues):
   });
 }
 
-/** DELETE v1/silences/{ruleSilenceId}: ends it now (one that has not started goes). */
+/** DELETE v1/silences/{ruleSilenceId}: ends it now (one that has not started goes); one ended already stays as it was, unrecorded. */
 export async function stopSilence(db: Db, user: Principal, ruleSilenceId: string): Promise<{ message: string }> {
   return db.transaction().execute(async (trx) => {
     const ended = await endSilence(scoped(trx, user.tenantScope), ruleSilenceId);
-    await recordChange(trx, user, ended, 'delete', { ends: ended.ends });
+    if (ended.changed) await recordChange(trx, user, ended, 'delete', { ends: ended.ends });
     return { message: ended.message };
   });
 }

@@ -193,5 +193,6 @@ export async function endSilence(tx: ScopedDb<Tx>, ruleSilenceId: string, now = 
   if (row.starts >= now) await tx.deleteFrom('rule_silence').where('rule_silence_id', '=', ruleSilenceId).execute();
   else if (row.ends > now)
     await tx.updateTable('rule_silence').set({ ends: now }).where('rule_silence_id', '=', ruleSilenceId).execute();
-  return { ...row, ends: row.ends > now ? now : row.ends, message: SILENCE_MESSAGES.ended };
+  // One that had ended already is left as it was: asked again, nothing changes.
+  return { ...row, ends: row.ends > now ? now : row.ends, changed: row.ends > now, message: SILENCE_MESSAGES.ended };
 }

@@ -323,8 +323,10 @@ export async function sweepServiceLevels(db: Db, now = new Date()): Promise<numb
       await scoped(trx, ALL_TENANTS)
         .updateTable('service_level_timer')
         .set({
-          warned: timer.warned ?? (timer.warn_at && timer.warn_at <= now ? now : null),
-          breached: timer.breached ?? (timer.due && timer.due <= now ? now : null),
+          // At the times they fell due, not when this sweep came by: a paused or late worker moves
+          // neither the report's month nor the clock's times.
+          warned: timer.warned ?? (timer.warn_at && timer.warn_at <= now ? timer.warn_at : null),
+          breached: timer.breached ?? (timer.due && timer.due <= now ? timer.due : null),
         })
         .where('work_unit_id', '=', timer.work_unit_id)
         .where('kind', '=', timer.kind)
