@@ -6,6 +6,8 @@ import { ruleInputSchema, tenantCondition } from '@cfs/contracts/rules';
 import { DEMO } from '../src/db/demo-ids.js';
 import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { replayNotifications, sendGroups } from '../src/engines/rules/groups.js';
+import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
+import { forgetRules } from '../src/engines/rules/rule-cache.js';
 import { testRule } from '../src/engines/rules/test-run.js';
 import { repeatNotifications } from '../src/engines/rules/repeat.js';
 import { createDevice } from './factories.js';
@@ -76,7 +78,8 @@ async function runJobs(ruleMatchIds: readonly string[]): Promise<string[]> {
       .where('job_id', '=', job.job_id)
       .execute();
   }
-  return jobs.map((job) => job.key.replace(/^[0-9a-f-]{36}:/, ''));
+  // A group's notification is keyed by when its match was held (`:notify:<ms>`), left out here.
+  return jobs.map((job) => job.key.replace(/^[0-9a-f-]{36}:/, '').replace(/:notify:\d+/, ':notify'));
 }
 
 /** The emails the matches' actions wrote, oldest first. */
@@ -327,5 +330,41 @@ describe('grouped notifications', () => {
     await policy({ repeatEvery: null });
     await sendGroups(portal.db);
     expect(await runJobs([held!.rule_match_id])).toEqual(['match:notify:1']);
+  });
+  it('a match that leaves a silence with its problem still there is held for its group again and told of with it, each time it was silenced', async () => {
+    await policy({ repeatEvery: null, groupBy: 'rule', groupWait: '00:00:30' });
+    const field = `Rel${randomUUID().slice(0, 8)}`;
+    const ruleId = await rule(field);
+    await send(randomUUID(), field, 95);
+    const [match] = await matchesOf(ruleId);
+    const id = match!.rule_match_id;
+    await runJobs([id]);
+    await sendGroups(portal.db, later(31));
+    await runJobs([id]);
+    expect(await emailsOf([id])).toHaveLength(1);
+    for (let time = 1; time <= 2; time += 1) {
+      const silenced = await portal.as('operator', {
+        method: 'POST',
+        url: '/v1/rulematches/silence',
+        payload: { ruleMatchIds: [id], duration: '00:30:00' },
+      });
+      expect(silenced.statusCode, silenced.body).toBe(200);
+      forgetRules(portal.db);
+      // Past the silence's end, the problem still there: it leaves maintenance, held for its group.
+      const releasedAt = later(31 * 60 * time);
+      await releaseEndedMaintenance(portal.db, releasedAt);
+      const released = (await matchesOf(ruleId))[0]!;
+      expect(released).toMatchObject({ in_maintenance: false, notified: null, group_key: ruleId });
+      expect(released.grouped).toEqual(releasedAt);
+      // Its colour runs again at once; its email waits for the group, then goes with it.
+      expect(await runJobs([id])).toEqual([
+        `match:after-maintenance:${releasedAt.getTime()}:0`,
+        `match:after-maintenance:${releasedAt.getTime()}:1`,
+      ]);
+      expect(await emailsOf([id])).toHaveLength(time);
+      await sendGroups(portal.db, new Date(releasedAt.getTime() + 31 * SECOND));
+      expect(await runJobs([id])).toEqual(['match:notify:1']);
+      expect(await emailsOf([id])).toHaveLength(time + 1);
+    }
   });
 });

@@ -5,7 +5,10 @@ import { NOTIFICATION_POLICY_MESSAGES } from '@cfs/contracts/notification-policy
 import { DEMO } from '../src/db/demo-ids.js';
 import { ruleActionTask } from '../src/engines/rules/actions.js';
 import { sweepRecovery } from '../src/engines/rules/recovery.js';
+import { releaseEndedMaintenance } from '../src/engines/rules/maintenance-end.js';
 import { repeatNotifications } from '../src/engines/rules/repeat.js';
+import { forgetRules } from '../src/engines/rules/rule-cache.js';
+import { holdUnderStartedSilences } from '../src/engines/rules/silences.js';
 import { createTokenAs } from './factories.js';
 import type { TestPortal } from './harness.js';
 import { createMetricRule, MINUTE, postMetric, red, withRulePortal } from './rule-factories.js';
@@ -178,5 +181,66 @@ describe('repeat notifications', () => {
     const fabrikamMatch = await openMatch(fabrikamRule);
     await repeatNotifications(portal.db, later(60));
     expect(await jobKeys(fabrikamMatch.rule_match_id)).toEqual(['match:0', 'match:1']);
+  });
+  it('a silence made ahead holds the open match it covers once it starts: no repeat from then, held by the sweep, told of again after each silence', async () => {
+    await portal.as('operator', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.contoso}`,
+      payload: { repeatEvery: '00:05:00' },
+    });
+    const field = `Ahead${randomUUID().slice(0, 8)}`;
+    const ruleId = await rule(DEMO.contoso, field);
+    const entityId = randomUUID();
+    await send(DEMO.contoso, entityId, field, 95);
+    const match = await openMatch(ruleId);
+    const made = await portal.as('operator', {
+      method: 'PUT',
+      url: '/v1/silences',
+      payload: {
+        tenantId: DEMO.contoso,
+        subjectId: entityId,
+        starts: later(1).toISOString(),
+        ends: later(60).toISOString(),
+        note: 'Planned work',
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    // Not started when it was made: the match is not held yet.
+    expect((await openMatch(ruleId)).in_maintenance).toBe(false);
+    // Its repeat falls due under the silence, before the sweep holds the match: none goes.
+    await repeatNotifications(portal.db, later(10));
+    expect(await jobKeys(match.rule_match_id)).toEqual(['match:0', 'match:1']);
+    // The sweep holds it from the silence's start, once.
+    expect(await holdUnderStartedSilences(portal.db, later(0.5))).toBe(0);
+    expect(await holdUnderStartedSilences(portal.db, later(2))).toBe(1);
+    expect(await holdUnderStartedSilences(portal.db, later(2))).toBe(0);
+    expect((await openMatch(ruleId)).in_maintenance).toBe(true);
+    // Over, the problem still there: its actions run once; silenced again and over again, once more.
+    forgetRules(portal.db);
+    const first = later(61);
+    await releaseEndedMaintenance(portal.db, first);
+    expect((await openMatch(ruleId)).in_maintenance).toBe(false);
+    const again = await portal.as('operator', {
+      method: 'POST',
+      url: '/v1/rulematches/silence',
+      payload: { ruleMatchIds: [match.rule_match_id], duration: '00:30:00' },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    forgetRules(portal.db);
+    const second = later(62);
+    await releaseEndedMaintenance(portal.db, second);
+    expect(await jobKeys(match.rule_match_id)).toEqual([
+      'match:0',
+      'match:1',
+      `match:after-maintenance:${first.getTime()}:0`,
+      `match:after-maintenance:${first.getTime()}:1`,
+      `match:after-maintenance:${second.getTime()}:0`,
+      `match:after-maintenance:${second.getTime()}:1`,
+    ]);
+    await portal.as('operator', {
+      method: 'PUT',
+      url: `/v1/notificationpolicy/${DEMO.contoso}`,
+      payload: { repeatEvery: null },
+    });
   });
 });

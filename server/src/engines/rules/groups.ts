@@ -238,7 +238,8 @@ export async function sendGroups(db: Db, now = new Date()): Promise<number> {
         group,
         members.filter((member) => !member.quiet),
         rules,
-        () => ':notify',
+        // Keyed by when the match was held: one held again (after leaving maintenance) is told again.
+        (member) => `:notify:${member.grouped.getTime()}`,
       ).jobs;
     });
     await enqueueMany(trx, ruleActionTask, jobs);

@@ -7,12 +7,13 @@ import { defineTask } from '../jobs/task.js';
 import { enqueueMany } from '../jobs/queue.js';
 import { holdsFor, type CompiledRule, type PacketSubject } from './compile.js';
 import { inMaintenance } from './evaluate-batch.js';
+import { groupKeySql } from './groups.js';
 import { afterMaintenanceJobs } from './matches.js';
 import { ruleActionTask } from './actions.js';
 import { rulesFor } from './rule-cache.js';
-import { silenced } from './silences.js';
+import { holdUnderStartedSilences, silenced } from './silences.js';
 
-/** How often open matches in maintenance are checked for a window that ended. */
+/** How often open matches are checked for a silence that started, and those in maintenance for a window that ended. */
 const MAINTENANCE_END_EVERY_MS = 5000;
 /** Matches in maintenance looked at per sweep, the oldest first. */
 const SWEEP_MAX = 1000;
@@ -121,6 +122,9 @@ export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise
   if (released.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
     // Raw SQL: claims the matches still in maintenance (another worker may have released some).
+    // Under a policy that groups, a released match is held for its group as a new one is (its
+    // notification goes with the group's, after the wait); otherwise its notification goes now.
+    const groupBy = sql`(SELECT p.group_by FROM notification_policy p WHERE p.tenant_id = m.tenant_id)`;
     const { rows } = await sql<{
       rule_match_id: string;
       rule_id: string;
@@ -128,14 +132,17 @@ export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise
       subject_id: string;
       label: string | null;
     }>`
-      UPDATE rule_match SET in_maintenance = false, notified = ${now}, modified = now()
-      WHERE rule_match_id = ANY(${released.map(({ match }) => match.rule_match_id)}::uuid[]) AND in_maintenance AND NOT completion_processed
-      RETURNING rule_match_id, rule_id, tenant_id, subject_id, label`.execute(trx);
+      UPDATE rule_match m SET in_maintenance = false, modified = now(),
+        notified = CASE WHEN ${groupBy} IS NULL THEN ${now}::timestamptz END,
+        grouped = CASE WHEN ${groupBy} IS NULL THEN m.grouped ELSE ${now}::timestamptz END,
+        group_key = CASE WHEN ${groupBy} IS NULL THEN m.group_key ELSE ${groupKeySql(groupBy)} END
+      WHERE m.rule_match_id = ANY(${released.map(({ match }) => match.rule_match_id)}::uuid[]) AND m.in_maintenance AND NOT m.completion_processed
+      RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label`.execute(trx);
     const rules = new Map(released.map(({ rule }) => [rule.ruleId, rule]));
     await enqueueMany(
       trx,
       ruleActionTask,
-      rows.flatMap((row) => afterMaintenanceJobs(row, rules.get(row.rule_id)!)),
+      rows.flatMap((row) => afterMaintenanceJobs(row, rules.get(row.rule_id)!, now)),
     );
     return rows.length;
   });
@@ -146,6 +153,7 @@ export const maintenanceEndTask = defineTask({
   payload: z.object({}),
   every: MAINTENANCE_END_EVERY_MS,
   perform: async (_payload, { db }) => {
+    await holdUnderStartedSilences(db);
     await releaseEndedMaintenance(db);
   },
 });

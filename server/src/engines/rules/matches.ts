@@ -91,13 +91,21 @@ export function actionJobs(
 
 /**
  * The match actions of a match that left maintenance with its condition holding: run as a new
- * occurrence would run them, once per match (keyed apart from the suppressed ones of its opening).
+ * occurrence would run them, once per release (keyed by its time, apart from the suppressed ones
+ * of its opening and from an earlier release of the same match).
  */
 export function afterMaintenanceJobs(
   match: { rule_match_id: string; tenant_id: string; subject_id: string; label: string | null },
   rule: Pick<CompiledRule, 'ruleId' | 'name' | 'matchActions'>,
+  released: Date,
 ) {
-  return actionJobs('match', { ...match, in_maintenance: false }, rule, rule.matchActions, ':after-maintenance');
+  return actionJobs(
+    'match',
+    { ...match, in_maintenance: false },
+    rule,
+    rule.matchActions,
+    `:after-maintenance:${released.getTime()}`,
+  );
 }
 
 /** A match as a sweep reads it to enqueue its action jobs: whose it is, its subject, whether in maintenance. */

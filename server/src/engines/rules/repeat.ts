@@ -5,6 +5,7 @@ import { enqueueMany } from '../jobs/queue.js';
 import { defineTask } from '../jobs/task.js';
 import { ruleActionTask } from './actions.js';
 import { groupByOf, groupKeySql, groupNames, noticeJobs, rulesOf, type NoticeMember } from './groups.js';
+import { isSilencedSql } from './silences.js';
 
 /** How often due repeats are looked for: a repeat runs within this time of its due time. */
 export const REPEAT_EVERY_MS = 10_000;
@@ -36,6 +37,7 @@ export async function repeatNotifications(db: Db, now = new Date()): Promise<num
       FROM rule_match m JOIN notification_policy p ON p.tenant_id = m.tenant_id
       WHERE p.repeat_seconds IS NOT NULL
         AND NOT m.completion_processed AND NOT m.pending AND NOT m.in_maintenance AND m.acknowledged IS NULL
+        AND NOT ${isSilencedSql((column) => sql.ref(`m.${column}`), now)}
         AND m.expires > ${now}
         AND coalesce(m.notified, m.created) <= ${now}::timestamptz - make_interval(secs => p.repeat_seconds)
         AND (m.grouped IS NULL OR m.notified IS NOT NULL)

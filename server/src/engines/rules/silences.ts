@@ -77,6 +77,29 @@ function coversSql(match: (column: string) => RawBuilder<unknown>, at: unknown):
       AND (s.label IS NULL OR lower(s.label) = lower(${match('label')}))`;
 }
 
+/** Whether a silence covers the row of `rule_match` named by `match` at `at`. */
+export function isSilencedSql(match: (column: string) => RawBuilder<unknown>, at: unknown): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM rule_silence s WHERE ${coversSql(match, at)})`;
+}
+
+/**
+ * A silence made ahead holds the open matches it covers once it starts, as one made from now does
+ * when it is made (`holdCoveredMatches`): they notify no more and their closing actions wait for
+ * its end. The maintenance sweep runs this every few seconds, reading the silences in force (a
+ * few) and the open matches of their tenants not held yet.
+ */
+export async function holdUnderStartedSilences(db: Db, now = new Date()): Promise<number> {
+  // Raw SQL: an update joined to the silences in force; the engine holds matches of every tenant
+  // (it answers nobody), so it is unscoped by design.
+  const m = (column: string) => sql.ref(`m.${column}`);
+  const result = await sql`
+    UPDATE rule_match m SET in_maintenance = true, modified = now()
+    FROM rule_silence s
+    WHERE s.starts <= ${now} AND s.ends > ${now} AND ${coversSql(m, now)}
+      AND NOT m.completion_processed AND NOT m.pending AND NOT m.in_maintenance AND m.expires > ${now}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 /** The latest end of the silences covering a row of `rule_match` now (the list's `silencedUntil`). */
 export function silencedUntilSql(match: (column: string) => RawBuilder<unknown>) {
   return sql<Date | null>`(SELECT max(s.ends) FROM rule_silence s WHERE ${coversSql(match, sql`now()`)})`;
