@@ -513,6 +513,17 @@ describe('rules (operator)', () => {
     // A recovery condition has no occurrence pattern, and never the tenant.
     expect(await below.getByRole('combobox', { name: 'Occurrence' }).count()).toBe(0);
     await screenshot(page, 'rules-editor-recovery');
+    // An occurrence pattern would drop the recovery: the editor says so, and keeps it for the way back.
+    // The rule's own condition, after the tenant's.
+    const first = panel.getByRole('group', { name: /^Condition \d+$/ }).last();
+    await choose(first, page, 'Occurrence', '3 in a row');
+    await panel.getByText('saved this way, the rule drops them', { exact: false }).waitFor();
+    expect(await recovery.count()).toBe(0);
+    await screenshot(page, 'rules-editor-recovery-dropped');
+    await choose(first, page, 'Occurrence', 'Every occurrence');
+    await recovery.getByRole('checkbox', { name: 'Own Recovery Conditions' }).waitFor();
+    expect(await below.getByRole('textbox', { name: 'Value' }).inputValue()).toBe('80');
+    expect(await panel.getByText('saved this way, the rule drops them', { exact: false }).count()).toBe(0);
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await expect
       .poll(async () => (await api<RuleRow>(session, `/v1/rules/${rule.ruleId}`)).pendingFor, { timeout: 15_000 })

@@ -25,7 +25,13 @@ import { FormCheckboxField, FormSelectField, FormTextField, type FieldOption } f
 import { TimeSpanField } from '../../components/time-span-field';
 import { useTenantId } from '../../lib/use-tenant-id';
 import { useConditionInputOptions, useLeftOperands, useOccurrenceOptions, useOperators } from './api';
-import { emptyCondition, isTenantCondition, recoverable, type RuleFormValues } from './rule-form-values';
+import {
+  emptyCondition,
+  isTenantCondition,
+  recoverable,
+  recoveryDropped,
+  type RuleFormValues,
+} from './rule-form-values';
 
 type Form = UseFormReturn<RuleFormValues, unknown, RuleValues>;
 
@@ -54,6 +60,7 @@ export function RuleConditionsTab({ form }: { form: Form }) {
         <Alert severity="info">Choose a Rule Type on the Details tab: it decides what conditions can read.</Alert>
       )}
       <ConditionList form={form} name="conditions" ruleTypeId={ruleTypeId} />
+      {recoveryDropped({ ruleTypeId, conditions, closesOn }) && <RecoveryDroppedAlert />}
       {recovers && (
         <Paper variant="outlined" sx={{ p: 2, mt: 2 }} role="region" aria-label="Recovery">
           <Typography variant="subtitle2">Recovery</Typography>
@@ -74,6 +81,17 @@ export function RuleConditionsTab({ form }: { form: Form }) {
         </Paper>
       )}
     </>
+  );
+}
+
+/** What an occurrence pattern does to a rule that closes on recovery (`recoveryDropped`). */
+export function RecoveryDroppedAlert() {
+  return (
+    <Alert severity="warning" sx={{ mt: 2 }}>
+      With an occurrence pattern the rule is judged over its stored packets, and its matches close when their lifetime
+      runs out. Pending For and the recovery conditions apply only to a rule judged packet by packet: saved this way,
+      the rule drops them. Set every condition back to Every occurrence to keep them.
+    </Alert>
   );
 }
 

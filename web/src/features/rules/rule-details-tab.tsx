@@ -20,7 +20,8 @@ import {
 } from '../../components/form-fields';
 import { TimeSpanField } from '../../components/time-span-field';
 import { useRuleTypes, useTimeZones } from './api';
-import { DAY_NAMES, recoverable, withTenantCondition, type RuleFormValues } from './rule-form-values';
+import { RecoveryDroppedAlert } from './rule-conditions-tab';
+import { DAY_NAMES, recoverable, recoveryDropped, withTenantCondition, type RuleFormValues } from './rule-form-values';
 import { DailyTimeField, RangeDateField, TimeZoneField } from './rule-time-fields';
 
 type Form = UseFormReturn<RuleFormValues, unknown, RuleValues>;
@@ -78,6 +79,7 @@ export function RuleDetailsTab({ form }: { form: Form }) {
           }
         />
       )}
+      {recoveryDropped({ ruleTypeId, conditions, closesOn }) && <RecoveryDroppedAlert />}
       <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 3 }}>
         <TimeSpanField
           control={control}

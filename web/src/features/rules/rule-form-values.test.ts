@@ -6,6 +6,7 @@ import {
   emptyCondition,
   formPathOf,
   ruleFormResolver,
+  recoveryDropped,
   ruleFormValues,
   toRuleInput,
   withTenantCondition,
@@ -70,6 +71,29 @@ describe('the rule form', () => {
       DailyStartTime: '08:00:00',
       DaysOfMonth: null,
     });
+  });
+
+  it('says when an occurrence pattern would drop a recovering rule’s Pending For and recovery conditions, and keeps them in the form', () => {
+    const recovering: RuleFormValues = {
+      ...valid(),
+      closesOn: 'recovery',
+      pendingFor: '00:00:30',
+      ownRecovery: true,
+      recoveryConditions: [{ ...emptyCondition(), LeftOperand: 1, RightOperand: 'up' }],
+    };
+    expect(recoveryDropped(recovering)).toBe(false);
+    expect(toRuleInput(recovering)).toMatchObject({ closesOn: 'recovery', pendingFor: '00:00:30' });
+    const patterned = {
+      ...recovering,
+      conditions: recovering.conditions.map((condition, index) =>
+        index === 1 ? { ...condition, OccurrencePattern: '3/3' } : condition,
+      ),
+    };
+    expect(recoveryDropped(patterned)).toBe(true);
+    expect(toRuleInput(patterned)).toMatchObject({ closesOn: 'expiry', pendingFor: null, recoveryConditions: null });
+    // A rule that closes when its lifetime runs out, or of another type, loses nothing.
+    expect(recoveryDropped({ ...patterned, closesOn: 'expiry' })).toBe(false);
+    expect(recoveryDropped({ ...patterned, ruleTypeId: RULE_TYPES.History })).toBe(false);
   });
 
   it('drops the value of IsEmpty and IsNotEmpty conditions', () => {

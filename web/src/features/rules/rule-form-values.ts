@@ -4,6 +4,7 @@ import {
   CONDITION_TYPES,
   MONITORING_LIMITS,
   OPERATORS,
+  RULE_TYPES,
   TENANT_LEFT_OPERAND,
   VALUELESS_OPERATORS,
 } from '@cfs/contracts/monitoring';
@@ -201,6 +202,14 @@ const conditionValues = (condition: Record<string, unknown>): ConditionValues =>
 /** Whether the form's rule can close on recovery (an Ingestion rule without occurrence patterns). */
 export const recoverable = (values: Pick<RuleFormValues, 'ruleTypeId' | 'conditions'>): boolean =>
   values.ruleTypeId !== null && canCloseOnRecovery({ ruleTypeId: values.ruleTypeId, conditions: values.conditions });
+
+/**
+ * An Ingestion rule set to close on recovery whose conditions now carry an occurrence pattern: it
+ * is judged over stored packets then, its matches close when their lifetime runs out, and saving
+ * drops its Pending For and recovery conditions. The editor says so rather than dropping them unseen.
+ */
+export const recoveryDropped = (values: Pick<RuleFormValues, 'ruleTypeId' | 'conditions' | 'closesOn'>): boolean =>
+  values.ruleTypeId === RULE_TYPES.Ingestion && values.closesOn === 'recovery' && !recoverable(values);
 
 const orNull = (value: string | null | undefined) =>
   value === undefined || value === null || value.trim() === '' ? null : value.trim();
