@@ -57,6 +57,29 @@ export const OPERATORS = {
 } as const;
 export type OperatorId = (typeof OPERATORS)[keyof typeof OPERATORS];
 export const OPERATOR_IDS = Object.values(OPERATORS) as OperatorId[];
+/** The operators as people read them, in the editor and a match's reason (spec 002 §3 names them in one word). */
+export const OPERATOR_LABELS: Record<OperatorId, string> = {
+  [OPERATORS.Equals]: 'Equals',
+  [OPERATORS.NotEquals]: 'Not Equals',
+  [OPERATORS.GreaterThan]: 'Greater Than',
+  [OPERATORS.LessThan]: 'Less Than',
+  [OPERATORS.Contains]: 'Contains',
+  [OPERATORS.GreaterThanOrEqual]: 'Greater Than Or Equal',
+  [OPERATORS.LessThanOrEqual]: 'Less Than Or Equal',
+  [OPERATORS.Matches]: 'Matches',
+  [OPERATORS.StartsWith]: 'Starts With',
+  [OPERATORS.EndsWith]: 'Ends With',
+  [OPERATORS.NotContains]: 'Not Contains',
+  [OPERATORS.NotMatches]: 'Not Matches',
+  [OPERATORS.IsEmpty]: 'Is Empty',
+  [OPERATORS.IsNotEmpty]: 'Is Not Empty',
+};
+
+/** An operator's label from the name the spec gives it (a match's reason records the name); an unknown name as it is. */
+export function operatorLabel(name: string): string {
+  const id = (OPERATORS as Record<string, OperatorId | undefined>)[name];
+  return id === undefined ? name : OPERATOR_LABELS[id];
+}
 /** Operators that take no right operand: the editor hides Value (spec 002 §5). */
 export const VALUELESS_OPERATORS: readonly OperatorId[] = [OPERATORS.IsEmpty, OPERATORS.IsNotEmpty];
 

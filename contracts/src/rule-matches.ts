@@ -30,7 +30,7 @@ export const RULE_MATCH_MESSAGES = {
   tooMany: `At most ${500} matches at a time.`,
   notOpen: 'Only open matches can be acknowledged or silenced.',
   notFound: 'A chosen match does not exist.',
-  durationInvalid: 'Please choose how long to silence for.',
+  durationInvalid: 'Please choose how long to silence for: a time span (HH:mm:ss) from 1 minute to 7 days.',
   acknowledged: (count: number) => `Acknowledged ${count} ${count === 1 ? 'match' : 'matches'}.`,
   silenced: (count: number) => `Silenced ${count} ${count === 1 ? 'match' : 'matches'}.`,
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   LEFT_OPERANDS,
   OCCURRENCE_OPTIONS,
+  OPERATOR_LABELS,
   OPERATORS,
   RULE_ACTION_TYPES,
   RULE_BUILT_IN_ACTION_IDS,
@@ -16,24 +17,6 @@ import { SEVERITY_LABELS, STATE_LABELS, WORK_UNIT_EVENT_TYPES } from './work-uni
  * catalogue): the lookups' answers, the operators' labels, the choices of a condition's value and
  * the actions a rule may run.
  */
-
-/** The operators as the editor labels them (spec 002 §3 names them in one word). */
-export const OPERATOR_LABELS: Record<OperatorId, string> = {
-  [OPERATORS.Equals]: 'Equals',
-  [OPERATORS.NotEquals]: 'Not Equals',
-  [OPERATORS.GreaterThan]: 'Greater Than',
-  [OPERATORS.LessThan]: 'Less Than',
-  [OPERATORS.Contains]: 'Contains',
-  [OPERATORS.GreaterThanOrEqual]: 'Greater Than Or Equal',
-  [OPERATORS.LessThanOrEqual]: 'Less Than Or Equal',
-  [OPERATORS.Matches]: 'Matches',
-  [OPERATORS.StartsWith]: 'Starts With',
-  [OPERATORS.EndsWith]: 'Ends With',
-  [OPERATORS.NotContains]: 'Not Contains',
-  [OPERATORS.NotMatches]: 'Not Matches',
-  [OPERATORS.IsEmpty]: 'Is Empty',
-  [OPERATORS.IsNotEmpty]: 'Is Not Empty',
-};
 
 /** GET /api/generalLookup/operators: id, the spec's name and the editor's label. */
 export const operatorOptionSchema = z.object({ id: z.number(), name: z.string(), label: z.string() });

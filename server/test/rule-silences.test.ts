@@ -146,6 +146,8 @@ describe('silences', () => {
       { key: 'match:0', suppressed: false },
       { key: 'expiration:0', suppressed: true },
     ]);
+    // Closed, it shows no silence, though one still covers its subject.
+    expect((await listed('operator', ruleId))[0]).toMatchObject({ completionProcessed: true, silencedUntil: null });
     // The problem comes back under the silence: the new match opens held back.
     await send(entityId, field, 98);
     const reopened = (await matches(ruleId)).find((row) => !row.completion_processed)!;

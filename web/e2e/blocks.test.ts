@@ -218,7 +218,7 @@ describe('blocks (admin)', () => {
     const shown = await matches.locator('..').boundingBox();
     expect(status!.x + status!.width).toBeLessThanOrEqual(shown!.x + shown!.width);
     await row.getByRole('button', { name: 'Why it fired' }).click();
-    await matches.getByText('Value GreaterThan 100 — seen 129').waitFor();
+    await matches.getByText('Value Greater Than 100 — seen 129').waitFor();
     await settled(panel);
     await screenshot(page, 'block-rule-matches');
 

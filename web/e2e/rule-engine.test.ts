@@ -113,7 +113,7 @@ describe('a threshold rule in the browser', () => {
     expect(await row.textContent()).toContain(ruleName);
     expect(await row.locator('.MuiChip-root').textContent()).toBe('Active');
     await row.getByRole('button', { name: 'Why it fired' }).click();
-    await panel.getByText('Value GreaterThan 100 — seen 129').waitFor();
+    await panel.getByText('Value Greater Than 100 — seen 129').waitFor();
     // What its actions did, from the action history.
     const actions = panel.getByRole('list', { name: 'Actions run' });
     await expect.poll(() => actions.getByRole('listitem').count(), { timeout: 30_000 }).toBe(2);

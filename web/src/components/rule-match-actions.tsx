@@ -76,8 +76,12 @@ export function RuleMatchActions({ selected, onDone }: { selected: readonly stri
         <DialogContent dividers>
           <Typography variant="body2" color="text.secondary" gutterBottom>
             {open === 'silence'
-              ? "Their rule's actions for these subjects are held back until the silence ends; a match still open then runs its match actions."
-              : 'Tells everyone you have taken them on. It ends when each match closes.'}
+              ? count === 1
+                ? "Its rule's actions for this subject are held back until the silence ends; if the match is still open then, it runs its match actions."
+                : "Their rules' actions for these subjects are held back until the silence ends; a match still open then runs its match actions."
+              : count === 1
+                ? 'Tells everyone you have taken it on. It ends when the match closes.'
+                : 'Tells everyone you have taken them on. It ends when each match closes.'}
           </Typography>
           {open === 'silence' && (
             <TextField

@@ -16,7 +16,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
-import { MONITORING_POLLING_MS, ruleTypeName } from '@cfs/contracts/monitoring';
+import { MONITORING_POLLING_MS, operatorLabel, ruleTypeName } from '@cfs/contracts/monitoring';
 import { RULE_MATCH_LIST, isRuleMatchActive, type RuleMatchRow } from '@cfs/contracts/rule-matches';
 import { MATCH_OUTCOME_LABELS } from '@cfs/contracts/rules';
 import { RULE_MESSAGES } from '@cfs/contracts/rules';
@@ -110,7 +110,7 @@ function MatchReason({ match }: { match: RuleMatchListRow }) {
         {reason.conditions.map((condition) => (
           <li key={condition.index}>
             <Typography variant="body2">
-              {condition.leftOperand} {condition.operator}
+              {condition.leftOperand} {operatorLabel(condition.operator)}
               {condition.rightOperand !== null
                 ? ` ${reasonValueText(condition.leftOperand, condition.rightOperand, names)}`
                 : ''}

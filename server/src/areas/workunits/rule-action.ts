@@ -20,7 +20,7 @@ function runContext(run: ActionRun): {
       return {
         actor: { id: origin.ruleId, name: `Rule: ${origin.ruleName}` },
         subject: `${origin.ruleName}: ${subject}`,
-        why: `Rule "${origin.ruleName}" ${origin.phase === 'match' ? 'matched' : 'match expired for'} ${subject}.`,
+        why: `Rule "${origin.ruleName}" ${origin.phase === 'match' ? 'matched' : 'match closed for'} ${subject}.`,
         reference: `${origin.ruleMatchId}:${origin.phase}`,
       };
     }

@@ -89,7 +89,7 @@ async function setColor(db: Db, run: ActionRun): Promise<ActionOutcome> {
     const tx = scoped(trx, { kind: 'some', tenantIds: [run.tenantId] });
     const entity = { entityId: origin.subjectId, tenantId: run.tenantId, color: color.hex, modifiedBy: who };
     if (!(await setEntityColor(trx, entity))) throw new ActionFailure('The entity belongs to another tenant.');
-    const detail = `Colour set to ${color.name} by rule "${origin.ruleName}" (${origin.phase === 'match' ? 'matched' : 'match expired'}).`;
+    const detail = `Colour set to ${color.name} by rule "${origin.ruleName}" (${origin.phase === 'match' ? 'matched' : 'match closed'}).`;
     await tx.insertInto('entity_log', { entity_id: origin.subjectId, tenant_id: run.tenantId, detail }).execute();
     return { status: ACTION_RESULT_STATUSES.Success, detail };
   });

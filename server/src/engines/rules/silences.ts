@@ -100,9 +100,13 @@ export async function holdUnderStartedSilences(db: Db, now = new Date()): Promis
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** The latest end of the silences covering a row of `rule_match` now (the list's `silencedUntil`). */
+/**
+ * The latest end of the silences covering an open row of `rule_match` now (the list's
+ * `silencedUntil`); a closed match is silenced no more, whatever covers its subject.
+ */
 export function silencedUntilSql(match: (column: string) => RawBuilder<unknown>) {
-  return sql<Date | null>`(SELECT max(s.ends) FROM rule_silence s WHERE ${coversSql(match, sql`now()`)})`;
+  return sql<Date | null>`CASE WHEN NOT ${match('completion_processed')}
+    THEN (SELECT max(s.ends) FROM rule_silence s WHERE ${coversSql(match, sql`now()`)}) END`;
 }
 
 /** The open matches of `ids` the caller may see, locked; 400 when one is missing or closed. */
