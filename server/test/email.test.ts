@@ -247,7 +247,9 @@ describe('email templates', () => {
           label: 'Server 1',
           phase: 'match',
           when: new Date('2026-01-01T00:00:00Z'),
+          since: new Date('2026-01-01T00:00:00Z'),
           group: null,
+          repeat: null,
         },
       },
     );
@@ -271,7 +273,9 @@ describe('email templates', () => {
           label: 'Server 0',
           phase: 'match',
           when: new Date('2026-01-01T00:00:00Z'),
+          since: new Date('2026-01-01T00:00:00Z'),
           group: { by: 'location', name: 'North', count: 52, matches },
+          repeat: null,
         },
       },
     );
@@ -281,6 +285,26 @@ describe('email templates', () => {
     expect(grouped.body).toContain('Server 49 (dev-49)');
     expect(grouped.body).not.toContain('Server 50 (dev-50)');
     expect(grouped.body).toContain('and 2 more');
+    // A repeat reads as a reminder: its number in the subject, since when the match is open, and why it comes.
+    const reminder = render(
+      { Template: 'Rule' },
+      {
+        workUnit: null,
+        ruleMatch: {
+          ruleName: 'CPU high',
+          subjectId: 'dev-1',
+          label: 'Server 1',
+          phase: 'match',
+          when: new Date('2026-01-01T02:00:00Z'),
+          since: new Date('2026-01-01T00:00:00Z'),
+          group: null,
+          repeat: 2,
+        },
+      },
+    );
+    expect(reminder.subject).toBe('Rule notification: Reminder 2: CPU high: Server 1');
+    expect(reminder.body).toContain('Open since');
+    expect(reminder.body).toContain('Nobody has acknowledged it yet: this is reminder 2');
     const probe = render(
       { Template: 'AllClear' },
       {

@@ -132,6 +132,15 @@ describe('repeat notifications', () => {
     expect(await mine(later(6))).toEqual(['match:0', 'match:1', 'match:repeat:1:1']);
     expect(await mine(later(11))).toEqual(['match:0', 'match:1', 'match:repeat:1:1', 'match:repeat:2:1']);
     expect((await openMatch(ruleId)).repeats).toBe(2);
+    // Each repeat's notification says which reminder it is.
+    const repeats = await portal.db
+      .selectFrom('job')
+      .select(['key', 'payload'])
+      .where('task', '=', ruleActionTask.name)
+      .where('key', 'like', `${match.rule_match_id}:match:repeat:%`)
+      .orderBy('job_id')
+      .execute();
+    expect(repeats.map((job) => (job.payload as { repeat?: number }).repeat)).toEqual([1, 2]);
 
     // Acknowledged: no more repeats.
     const acknowledged = await portal.as('operator', {

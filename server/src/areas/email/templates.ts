@@ -52,8 +52,12 @@ export interface EmailRuleMatch {
   label: string | null;
   phase: 'match' | 'expiration';
   when: Date;
+  /** When the match opened. */
+  since: Date;
   /** One email for a group of matches (the tenant's notification policy groups them), this one the first. */
   group: RuleNotificationGroup | null;
+  /** A reminder (the policy repeats until someone acknowledges): its number, from 1; null for the first notification. */
+  repeat: number | null;
 }
 
 /** The subjects an email names one by one; the rest are counted. */
@@ -241,6 +245,12 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
       greeting: unit.stakeholderName ? `Hello ${unit.stakeholderName},` : 'Hello,',
     };
   }
+  // A repeat reads as a reminder: its number in the title, how long the match has been open, and why.
+  const reminder = match?.repeat ? { prefix: `Reminder ${match.repeat}: `, since: utc(match.since) } : null;
+  const reminderFacts: [string, string][] = reminder ? [['Open since', reminder.since]] : [];
+  const reminderText = match?.repeat
+    ? ` Nobody has acknowledged it yet: this is reminder ${match.repeat}, sent until someone does or it closes.`
+    : '';
   if (match?.group) {
     const { group } = match;
     const what = `${GROUP_BY_LABELS[group.by]} "${group.name}"`;
@@ -252,7 +262,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
     return {
       ref: `${group.count} matches of ${what}`,
       subjectRef: what,
-      title: `${group.name}: ${group.count} matches`,
+      title: `${reminder?.prefix ?? ''}${group.name}: ${group.count} matches`,
       facts: [
         ['Grouped by', GROUP_BY_LABELS[group.by]],
         [GROUP_BY_LABELS[group.by], group.name],
@@ -260,9 +270,10 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
         tenant,
         ['Event', 'Matched'],
         ['When', utc(match.when)],
+        ...reminderFacts,
         ['Subjects', `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`],
       ],
-      description: `${group.count} matches of ${what} opened together; this one notification tells of all of them.`,
+      description: `${group.count} matches of ${what} opened together; this one notification tells of all of them.${reminderText}`,
       resolution: null,
       link: null,
       greeting: 'Hello,',
@@ -273,15 +284,16 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
     return {
       ref: `rule "${match.ruleName}"`,
       subjectRef: `Rule "${match.ruleName}"`,
-      title: `${match.ruleName}: ${match.label ?? match.subjectId}`,
+      title: `${reminder?.prefix ?? ''}${match.ruleName}: ${match.label ?? match.subjectId}`,
       facts: [
         ['Rule', match.ruleName],
         ['Subject', subject],
         tenant,
-        ['Event', match.phase === 'match' ? 'Matched' : 'Match expired'],
+        ['Event', match.phase === 'match' ? 'Matched' : 'Match closed'],
         ['When', utc(match.when)],
+        ...reminderFacts,
       ],
-      description: `Rule "${match.ruleName}" ${match.phase === 'match' ? 'matched' : 'stopped matching'} ${subject}.`,
+      description: `Rule "${match.ruleName}" ${match.phase === 'match' ? 'matched' : 'stopped matching'} ${subject}.${reminderText}`,
       resolution: null,
       link: null,
       greeting: 'Hello,',

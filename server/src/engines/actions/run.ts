@@ -32,6 +32,8 @@ export const ruleOriginSchema = z.object({
   suppressed: z.boolean(),
   /** One notification for a group of matches, run for the first of them (`ruleMatchId`). */
   group: ruleNotificationGroupSchema.optional(),
+  /** A repeat of the notification while nobody acknowledged the match: its number, from 1. */
+  repeat: z.number().int().min(1).optional(),
 });
 
 export const protocolOriginSchema = z.object({

@@ -30,6 +30,8 @@ export const ruleActionJobSchema = z.object({
   sweep: z.boolean().optional(),
   /** The matches this one notification tells of, when the policy grouped them (groups.ts). */
   group: ruleNotificationGroupSchema.optional(),
+  /** A repeat of the notification (repeat.ts): its number, from 1. */
+  repeat: z.number().int().min(1).optional(),
 });
 export type RuleActionJob = z.infer<typeof ruleActionJobSchema>;
 
@@ -116,6 +118,7 @@ export function ruleRun(job: RuleActionJob): ActionRun {
       phase: job.phase,
       suppressed: job.suppressed,
       ...(job.group ? { group: job.group } : {}),
+      ...(job.repeat ? { repeat: job.repeat } : {}),
     },
   };
 }

@@ -69,7 +69,14 @@ export async function repeatNotifications(db: Db, now = new Date()): Promise<num
         rules,
         (member) => `:repeat:${member.repeats + 1}`,
       );
-      jobs.push(...notice.jobs);
+      // Each notification says which repeat it is (the first member's), so that it reads as a reminder.
+      const repeatOf = new Map(members.map((member) => [member.rule_match_id, member.repeats + 1]));
+      jobs.push(
+        ...notice.jobs.map((job) => ({
+          ...job,
+          payload: { ...job.payload, repeat: repeatOf.get(job.payload.ruleMatchId) ?? 1 },
+        })),
+      );
       for (const id of notice.notified) repeated.add(id);
     }
     await enqueueMany(trx, ruleActionTask, jobs);
