@@ -42,6 +42,22 @@ const BUILT_IN_ACTION_PARAMETERS: Readonly<Record<string, Readonly<Record<string
   },
 };
 
+/** How the editors label the built-ins' parameters; the API and the spec name them as the keys say. */
+const BUILT_IN_PARAMETER_LABELS: Readonly<Record<string, string>> = {
+  IsImportant: 'Important',
+  ExtraParameters: 'Extra Parameters',
+  Color: 'Colour',
+  SeverityId: 'Severity',
+  TenantId: 'Tenant',
+  ProtocolId: 'Protocol Id',
+};
+
+/** A parameter's label in the editors: a built-in's in words, an HTTP action's as its author named it. */
+export function actionParameterLabel(actionDefinitionId: string | null | undefined, name: string): string {
+  const builtIn = actionDefinitionId ? BUILT_IN_ACTION_PARAMETERS[actionDefinitionId] : undefined;
+  return (builtIn && name in builtIn ? BUILT_IN_PARAMETER_LABELS[name] : undefined) ?? name;
+}
+
 /** The input of an action's parameter: the built-in's declared one, else free text. */
 export function actionParameterInput(
   actionDefinitionId: string | null | undefined,

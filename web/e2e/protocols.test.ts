@@ -78,7 +78,7 @@ describe('protocols (operator)', () => {
     expect(await templates.getByRole('option').allTextContents()).toEqual(['Simple (default)', ...EMAIL_TEMPLATES]);
     await templates.getByRole('option', { name: 'Simple', exact: true }).click();
     await templates.waitFor({ state: 'hidden' });
-    await editor.getByRole('combobox', { name: 'IsImportant' }).click();
+    await editor.getByRole('combobox', { name: 'Important' }).click();
     expect(await page.getByRole('listbox').getByRole('option').allTextContents()).toEqual([
       'false (default)',
       'true',
@@ -86,7 +86,7 @@ describe('protocols (operator)', () => {
     ]);
     await page.getByRole('listbox').getByRole('option', { name: 'true', exact: true }).click();
     await page.getByRole('listbox').waitFor({ state: 'hidden' });
-    await editor.getByRole('textbox', { name: 'ExtraParameters' }).fill('{"Subject": "{Title}"}');
+    await editor.getByRole('textbox', { name: 'Extra Parameters' }).fill('{"Subject": "{Title}"}');
     // The placeholders a protocol step's run fills, as the runner fills them.
     const placeholders = editor.getByRole('region', { name: 'Placeholders' });
     expect(await placeholders.getByTestId('placeholders-protocol').textContent()).toContain('{WorkUnitId} {Title}');

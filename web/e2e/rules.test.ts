@@ -188,18 +188,18 @@ describe('rules (operator)', () => {
     await panel.getByRole('button', { name: 'Add Match Action' }).click();
     const action = panel.getByRole('group', { name: 'Match Action 1' });
     await choose(action, page, 'Action', 'Set Colour');
-    await choose(action, page, 'Color', 'Red');
+    await choose(action, page, 'Colour', 'Red');
     // A rule mails its match itself: Send Email with the Rule template, to the on-call address too.
     await panel.getByRole('button', { name: 'Add Match Action' }).click();
     const email = panel.getByRole('group', { name: 'Match Action 2' });
     await choose(email, page, 'Action', 'Send Email');
     await choose(email, page, 'Template', 'Rule');
-    await choose(email, page, 'IsImportant', 'true');
-    await email.getByRole('textbox', { name: 'ExtraParameters' }).fill('{"To": "oncall@contoso.example"}');
+    await choose(email, page, 'Important', 'true');
+    await email.getByRole('textbox', { name: 'Extra Parameters' }).fill('{"To": "oncall@contoso.example"}');
     await panel.getByRole('button', { name: 'Add Expiration Action' }).click();
     const expiry = panel.getByRole('group', { name: 'Expiration Action 1' });
     await choose(expiry, page, 'Action', 'Create Work Unit');
-    await choose(expiry, page, 'SeverityId', 'Sev2');
+    await choose(expiry, page, 'Severity', 'Sev2');
     await screenshot(page, 'rules-editor-actions');
 
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
@@ -291,6 +291,34 @@ describe('rules (operator)', () => {
     ]);
     await screenshot(page, 'rules-editor-occurrence');
     await page.keyboard.press('Escape');
+  });
+
+  test('an Entity condition’s values are asked for again as the list opens: an entity that reported meanwhile is offered', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const page = await signedInPage(browser, 'operator');
+    await openRules(page, homeTenantId(session), '?ruleId=new');
+    const panel = drawer(page);
+    await choose(panel, page, 'Rule Type', 'Ingestion');
+    await tab(panel, 'Conditions').click();
+    await panel.getByRole('button', { name: 'Add Condition' }).click();
+    const entity = condition(panel, 2);
+    await choose(entity, page, 'Left Operand', 'Entity');
+    const name = uniqueName('E2E new pump');
+    const entityId = randomUUID();
+    await entity.getByRole('combobox', { name: 'Value' }).click();
+    await settled(page.getByRole('listbox'));
+    expect(await page.getByRole('listbox').getByText(name, { exact: false }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    await report(session, [
+      { entityId, timestamp: new Date().toISOString(), message: { Value: 1, Properties: { BlockName: name } } },
+    ]);
+    await entity.getByRole('combobox', { name: 'Value' }).click();
+    await page
+      .getByRole('listbox')
+      .getByRole('option', { name: `${name} (${entityId})` })
+      .click();
+    await expect.poll(() => entity.getByRole('combobox', { name: 'Value' }).textContent()).toContain(name);
   });
 
   test('the lifetime minimum, and a Maintenance rule’s time limitations: zone, days and dates', async () => {

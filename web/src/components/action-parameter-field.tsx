@@ -1,5 +1,5 @@
 import type { FieldValues, Path } from 'react-hook-form';
-import { actionParameterInput } from '@cfs/contracts/action-parameters';
+import { actionParameterInput, actionParameterLabel } from '@cfs/contracts/action-parameters';
 import { useTenantsLookup } from '../lib/lookups';
 import { FormSelectField, FormTextField, type FieldOption, type FormTextFieldProps } from './form-fields';
 
@@ -22,17 +22,18 @@ export function ActionParameterField<T extends FieldValues, TOut = T>({
   parameter: string;
 }) {
   const input = actionParameterInput(actionDefinitionId, parameter);
+  const label = actionParameterLabel(actionDefinitionId, parameter);
   const tenants = useTenantsLookup();
   if (input.kind === 'choice')
     return (
-      <FormSelectField {...rest} name={name} label={parameter} options={input.options} emptyLabel={input.emptyLabel} />
+      <FormSelectField {...rest} name={name} label={label} options={input.options} emptyLabel={input.emptyLabel} />
     );
   if (input.kind === 'tenant') {
     const options: FieldOption[] = (tenants.data ?? []).map((tenant) => ({
       value: tenant.tenantId,
       label: tenant.name,
     }));
-    return <FormSelectField {...rest} name={name} label={parameter} options={options} emptyLabel={input.emptyLabel} />;
+    return <FormSelectField {...rest} name={name} label={label} options={options} emptyLabel={input.emptyLabel} />;
   }
-  return <FormTextField {...rest} name={name} label={parameter} />;
+  return <FormTextField {...rest} name={name} label={label} />;
 }

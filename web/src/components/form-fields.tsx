@@ -103,6 +103,10 @@ export type FormSelectFieldProps<T extends FieldValues, TOut = T> = FormTextFiel
    * sets off, e.g. clearing a dependent field or asking a question (spec 001 §4 assignment group).
    */
   onValueChange?: (value: string | number | null, previous: unknown) => void;
+  /** Called as the list opens: for choices that change while the form is open (asked again then). */
+  onOpen?: () => void;
+  /** Shown in an open list without options (else the list opens empty). */
+  noOptionsText?: string;
 };
 
 /** A drop-down over fixed options; the value keeps the option's type (number or text). */
@@ -113,6 +117,8 @@ export function FormSelectField<T extends FieldValues, TOut = T>({
   emptyLabel,
   helperText,
   onValueChange,
+  onOpen,
+  noOptionsText,
   ...rest
 }: FormSelectFieldProps<T, TOut>) {
   const { field, fieldState } = useController({ control, name });
@@ -137,7 +143,13 @@ export function FormSelectField<T extends FieldValues, TOut = T>({
       }}
       error={fieldState.error !== undefined}
       helperText={fieldState.error?.message ?? helperText}
+      {...(onOpen ? { slotProps: { ...rest.slotProps, select: { ...rest.slotProps?.select, onOpen } } } : {})}
     >
+      {noOptionsText !== undefined && options.length === 0 && emptyLabel === undefined && (
+        <MenuItem value="" disabled>
+          <em>{noOptionsText}</em>
+        </MenuItem>
+      )}
       {emptyLabel !== undefined && (
         <MenuItem value="">
           <em>{emptyLabel}</em>

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { BUILT_IN_ACTIONS } from '@cfs/contracts/monitoring';
 import type { RuleActionDefinition } from '@cfs/contracts/rule-options';
 import { RULE_MESSAGES, type RuleValues } from '@cfs/contracts/rules';
 import { ActionParameterField } from '../../components/action-parameter-field';
@@ -142,8 +143,15 @@ function ActionRow({
             options={options}
             size="small"
             margin="none"
-            // The parameters are the chosen action's own (its input parameters).
-            onValueChange={() => form.setValue(`${list}.${index}.Parameters`, {}, { shouldDirty: true })}
+            // The parameters are the chosen action's own (its input parameters); a rule's email
+            // starts with the Rule template, which tells of the rule and its subject.
+            onValueChange={(next) =>
+              form.setValue(
+                `${list}.${index}.Parameters`,
+                next === BUILT_IN_ACTIONS.sendEmail.id ? { Template: 'Rule' } : {},
+                { shouldDirty: true },
+              )
+            }
           />
         </Box>
         {parameters.map((parameter) => (

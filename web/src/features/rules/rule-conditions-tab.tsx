@@ -253,7 +253,15 @@ function ConditionRow({
         </Box>
         {!valueless && (
           <Box sx={{ flex: 1, minWidth: 160 }}>
-            <ConditionValue form={form} list={list} index={index} type={type} choices={choices.data} disabled={fixed} />
+            <ConditionValue
+              form={form}
+              list={list}
+              index={index}
+              type={type}
+              choices={choices.data}
+              onOpen={() => void choices.refetch()}
+              disabled={fixed}
+            />
           </Box>
         )}
         {list === 'conditions' && (
@@ -304,6 +312,12 @@ function ConditionRow({
   );
 }
 
+/** What an empty list of a condition's values says. */
+const NO_CHOICES: Partial<Record<LeftOperandType, string>> = {
+  entity: 'No entity has reported yet',
+  device: 'No device yet',
+};
+
 /** Value: a choice for operands with choices, a time span for time spans, else text (spec 002 §5). */
 function ConditionValue({
   form,
@@ -311,6 +325,7 @@ function ConditionValue({
   index,
   type,
   choices,
+  onOpen,
   disabled,
 }: {
   form: Form;
@@ -318,6 +333,8 @@ function ConditionValue({
   index: number;
   type: LeftOperandType | undefined;
   choices: ConditionInputOption[] | undefined;
+  /** The choices are asked for again as the list opens: entities that reported since appear. */
+  onOpen: () => void;
   disabled: boolean;
 }) {
   const { control } = form;
@@ -339,6 +356,8 @@ function ConditionValue({
         size="small"
         margin="none"
         disabled={disabled}
+        onOpen={onOpen}
+        noOptionsText={(type && NO_CHOICES[type]) ?? 'Nothing to choose from yet'}
       />
     );
   }
