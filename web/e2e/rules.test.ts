@@ -636,15 +636,30 @@ describe('rules (operator)', () => {
     await page.goto(`/${tenantId}/rules?silences=list`);
     const silences = drawer(page);
     const list = silences.getByRole('table', { name: 'Silences' });
-    const row = list.getByRole('row', { name: new RegExp(`${rule.name}.*Vendor on site`) });
+    // It covers an entity, named by its block name.
+    const row = list.getByRole('row', { name: new RegExp(`${rule.name}.*E2E pump [AB] \\(.*Vendor on site`) });
     await row.waitFor();
     await screenshot(page, 'rules-silences');
+    // Ending it is asked first: No leaves it, Yes ends it.
     await row.getByRole('button', { name: 'End' }).click();
+    await page.getByRole('dialog', { name: 'End Silence' }).getByRole('button', { name: 'No' }).click();
+    await page.getByRole('dialog', { name: 'End Silence' }).waitFor({ state: 'hidden' });
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: 'End' }).click();
+    await page.getByRole('dialog', { name: 'End Silence' }).getByRole('button', { name: 'Yes' }).click();
     await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
 
     // One made ahead, for every entity of a label, from now for two hours (the form's defaults).
     const form = silences.getByRole('form', { name: 'New Silence' });
     await choose(form, page, 'Rule', rule.name);
+    // The Entity is chosen among those that reported; here every entity of a label.
+    await form.getByRole('combobox', { name: 'Entity' }).click();
+    await page
+      .getByRole('listbox')
+      .getByRole('option', { name: /^E2E pump A \(/ })
+      .waitFor();
+    await page.getByRole('listbox').getByRole('option', { name: 'Every entity' }).click();
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
     await form.getByRole('textbox', { name: 'Label' }).fill('E2E pump B');
     await form.getByRole('textbox', { name: 'Note' }).fill('Overhaul');
     await form.getByRole('button', { name: 'Create Silence' }).click();

@@ -21,6 +21,7 @@ import {
   type SilenceRow,
 } from '@cfs/contracts/silences';
 import { usePermissions } from '../../auth/session-data';
+import { ItemConfirmDialog, useItemQuestion } from '../../components/confirm-dialog';
 import { FormDateTimeField } from '../../components/form-date-time-field';
 import { FormSelectField, FormTextField, type FieldOption } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/form-resolver';
@@ -34,7 +35,7 @@ import { useApiMutation } from '../../lib/mutations';
 import { pathId } from '../../lib/ids';
 import { useNow } from '../../lib/use-now';
 import { useTenantId } from '../../lib/use-tenant-id';
-import { RULES_PATH, type Rule } from './api';
+import { RULES_PATH, useConditionInputOptions, type Rule } from './api';
 
 const SILENCES_PATH = '/v1/silences';
 const HOUR = 3_600_000;
@@ -47,6 +48,13 @@ function useRuleOptions(): FieldOption[] {
     queryFn: ({ signal }) => fetchList<JsonOf<Rule>>(RULES_PATH, query, signal),
   });
   return (rules.data?.rows ?? []).map((rule) => ({ value: rule.ruleId, label: rule.name }));
+}
+
+/** The tenant's entities that have reported, by id, named as the condition editor names them (block name and id). */
+function useEntityOptions(tenantId: string, enabled: boolean) {
+  const entities = useConditionInputOptions(tenantId, 'entity', tenantId, enabled);
+  const options: FieldOption[] = (entities.data ?? []).map((entity) => ({ value: entity.value, label: entity.label }));
+  return { options, refetch: () => void entities.refetch() };
 }
 
 /**
@@ -71,6 +79,10 @@ export default function SilencesDrawer({ id, onClose }: { id: string | null; onC
     queryFn: ({ signal }) => fetchList<JsonOf<SilenceRow>>(SILENCES_PATH, query, signal),
     enabled: id !== null,
   });
+  const entities = useEntityOptions(tenantId, id !== null);
+  const entityName = (entityId: string) =>
+    entities.options.find((option) => option.value === entityId)?.label ?? entityId;
+  const ending = useItemQuestion<JsonOf<SilenceRow>>();
   const end = useApiMutation({
     mutationFn: (silence: JsonOf<SilenceRow>) =>
       apiSend<{ message: string }>('DELETE', `${SILENCES_PATH}/${pathId(silence.ruleSilenceId)}`),
@@ -86,7 +98,7 @@ export default function SilencesDrawer({ id, onClose }: { id: string | null; onC
         While a silence lasts, the matches it covers run no action (they are recorded, held back, as in maintenance); a
         match still open when it ends runs its match actions then.
       </Typography>
-      {canEdit && <NewSilence tenantId={tenantId} />}
+      {canEdit && <NewSilence tenantId={tenantId} entities={entities} />}
       {silences.isFetching && <LinearProgress />}
       {silences.isError && <Alert severity="error">The silences could not be loaded.</Alert>}
       {silences.data && rows.length === 0 && (
@@ -113,7 +125,11 @@ export default function SilencesDrawer({ id, onClose }: { id: string | null; onC
                 <TableRow key={silence.ruleSilenceId}>
                   <TableCell>{silence.rule?.name ?? 'Every rule'}</TableCell>
                   <TableCell>
-                    {silence.subjectId ?? (silence.label ? `Label ${silence.label}` : 'Every entity')}
+                    {silence.subjectId
+                      ? entityName(silence.subjectId)
+                      : silence.label
+                        ? `Label ${silence.label}`
+                        : 'Every entity'}
                   </TableCell>
                   <TableCell>{formatDateTime(silence.starts)}</TableCell>
                   <TableCell>{formatDateTime(silence.ends)}</TableCell>
@@ -121,7 +137,7 @@ export default function SilencesDrawer({ id, onClose }: { id: string | null; onC
                   <TableCell>{silence.createdBy}</TableCell>
                   {canEdit && (
                     <TableCell>
-                      <Button size="small" color="error" onClick={() => end.mutate(silence)}>
+                      <Button size="small" color="error" onClick={() => ending.ask(silence)}>
                         End
                       </Button>
                     </TableCell>
@@ -132,11 +148,25 @@ export default function SilencesDrawer({ id, onClose }: { id: string | null; onC
           </Table>
         </Box>
       )}
+      <ItemConfirmDialog
+        question={ending}
+        title="End Silence"
+        text={(silence) =>
+          `End the silence of ${silence.rule?.name ?? 'every rule'} now? The matches it covers run their actions again; one still open runs its match actions.`
+        }
+        onConfirm={(silence) => end.mutateAsync(silence)}
+      />
     </SideDrawer>
   );
 }
 
-function NewSilence({ tenantId }: { tenantId: string }) {
+function NewSilence({
+  tenantId,
+  entities,
+}: {
+  tenantId: string;
+  entities: { options: FieldOption[]; refetch: () => void };
+}) {
   const rules = useRuleOptions();
   const start = Math.ceil(useNow() / 60_000) * 60_000;
   const defaults = (): SilenceInput => ({
@@ -178,11 +208,14 @@ function NewSilence({ tenantId }: { tenantId: string }) {
       <Typography variant="subtitle2">New Silence</Typography>
       <FormSelectField control={form.control} name="ruleId" label="Rule" options={rules} emptyLabel="Every rule" />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormTextField
+        <FormSelectField
           control={form.control}
           name="subjectId"
           label="Entity"
-          helperText="An entity's id; empty: every entity."
+          options={entities.options}
+          emptyLabel="Every entity"
+          onOpen={entities.refetch}
+          helperText="One entity that has reported, or every entity."
         />
         <FormTextField control={form.control} name="label" label="Label" helperText="Entities of this block name." />
       </Stack>
