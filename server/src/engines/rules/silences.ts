@@ -89,14 +89,17 @@ export function isSilencedSql(match: (column: string) => RawBuilder<unknown>, at
  * few) and the open matches of their tenants not held yet.
  */
 export async function holdUnderStartedSilences(db: Db, now = new Date()): Promise<number> {
-  // Raw SQL: an update joined to the silences in force; the engine holds matches of every tenant
+  // Raw SQL: the covered matches claimed in (rule, subject) order, as ingestion locks them, and
+  // those a writer holds skipped until the next sweep; the engine holds matches of every tenant
   // (it answers nobody), so it is unscoped by design.
-  const m = (column: string) => sql.ref(`m.${column}`);
+  const c = (column: string) => sql.ref(`c.${column}`);
   const result = await sql`
     UPDATE rule_match m SET in_maintenance = true, modified = now()
-    FROM rule_silence s
-    WHERE s.starts <= ${now} AND s.ends > ${now} AND ${coversSql(m, now)}
-      AND NOT m.completion_processed AND NOT m.pending AND NOT m.in_maintenance AND m.expires > ${now}`.execute(db);
+    WHERE m.rule_match_id IN (
+      SELECT c.rule_match_id FROM rule_match c JOIN rule_silence s ON ${coversSql(c, now)}
+      WHERE NOT c.completion_processed AND NOT c.pending AND NOT c.in_maintenance AND c.expires > ${now}
+      ORDER BY c.rule_id, c.subject_id
+      FOR UPDATE OF c SKIP LOCKED)`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 
