@@ -3030,7 +3030,7 @@ export interface paths {
         get: operations["getInstallationServiceLevels"];
         /**
          * Set the installation's service levels
-         * @description Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets; new units and changes of severity take these. Only staff of every tenant may change them.
+         * @description Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets and what they counted, and are due by the new calendar; new units and changes of severity take the new targets. Only staff of every tenant may change them.
          *
          *     Who may call it: A signed-in user with the permission ServiceLevels edit, within the tenants they may work in.
          */
@@ -3058,7 +3058,7 @@ export interface paths {
         get: operations["getServiceLevels"];
         /**
          * Set a tenant's service levels
-         * @description Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets; new units and changes of severity take these.
+         * @description Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets and what they counted, and are due by the new calendar; new units and changes of severity take the new targets.
          *
          *     Who may call it: A signed-in user with the permission ServiceLevels edit, within the tenants they may work in.
          */

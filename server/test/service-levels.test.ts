@@ -344,11 +344,14 @@ describe('a work unit’s clocks', () => {
       .where('created_by', '=', 'Service levels')
       .orderBy('work_unit_note_id')
       .execute();
+    // The late sweep's records say when each happened.
     expect(history.map((note) => note.detail)).toEqual([
       'Response target: 75% of 15 minutes used.',
       'Response target of 15 minutes breached.',
-      'Resolution target: 75% of 2 hours used.',
-      'Resolution target of 2 hours breached.',
+      expect.stringMatching(
+        /^Resolution target: 75% of 2 hours used\. It happened at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/,
+      ),
+      expect.stringMatching(/^Resolution target of 2 hours breached\. It happened at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/),
     ]);
     // A late sweep marks each clock at the times its warning and due time fell, not at its own.
     const resolution = await portal.db
@@ -642,5 +645,93 @@ describe('a work unit’s clocks', () => {
       breached: new Date('2026-12-01T10:00:00Z'),
     });
     expect(answered.get('resolution')).toMatchObject({ running: true, warned: null, breached: null });
+  });
+
+  it('an event on an overdue clock leaves its due time where it fell, in business hours too: it still reads overdue', async () => {
+    const levels = {
+      ...(await levelsFor(portal.db, null)),
+      calendar: {
+        timeZone: 'UTC',
+        hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start: 9 * HOUR, end: 17 * HOUR })),
+        holidays: new Set<string>(),
+      },
+      targets: [{ workUnitTypeId: 1, severityId: 1, responseSeconds: HOUR, resolutionSeconds: 8 * HOUR }],
+    };
+    const unit = { work_unit_id: 1, tenant_id: DEMO.contoso, work_unit_type_id: 1, severity_id: 1 };
+    const at = (iso: string) => new Date(iso);
+    let clocks = applyEvent(
+      new Map(),
+      {
+        event_type_id: WORK_UNIT_EVENT_TYPES.OnNew,
+        from_state_id: null,
+        to_state_id: 1,
+        created: at('2026-12-01T09:00:00Z'),
+      },
+      unit,
+      levels,
+    );
+    clocks = applyEvent(
+      clocks,
+      {
+        event_type_id: WORK_UNIT_EVENT_TYPES.OnAcknowledged,
+        from_state_id: WORK_UNIT_STATES.New,
+        to_state_id: WORK_UNIT_STATES.Acknowledged,
+        created: at('2026-12-01T09:30:00Z'),
+      },
+      unit,
+      levels,
+    );
+    // Eight business hours from Tuesday 09:00: due Tuesday 17:00.
+    expect(clocks.get('resolution')!.due).toEqual(at('2026-12-01T17:00:00Z'));
+    // Reassigned on Thursday evening, out of hours: the clock is overdue since Tuesday 17:00, and stays so.
+    for (const when of ['2026-12-03T19:00:00Z', '2026-12-04T10:00:00Z']) {
+      clocks = applyEvent(
+        clocks,
+        { event_type_id: WORK_UNIT_EVENT_TYPES.OnChange, from_state_id: null, to_state_id: null, created: at(when) },
+        unit,
+        levels,
+      );
+      expect(clocks.get('resolution')).toMatchObject({
+        due: at('2026-12-01T17:00:00Z'),
+        warn_at: at('2026-12-01T15:00:00Z'),
+        breached: at('2026-12-01T17:00:00Z'),
+      });
+    }
+  });
+
+  it('a tenant’s new calendar recounts its running clocks: what they counted stands, their due time is the new calendar’s', async () => {
+    await put('admin', DEMO.contoso, aroundTheClock);
+    const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 1 });
+    await settle(unit.workUnitId, 1);
+    const before = await portal.db
+      .selectFrom('service_level_timer')
+      .select(['due', 'started'])
+      .where('work_unit_id', '=', unit.workUnitId)
+      .where('kind', '=', 'resolution')
+      .executeTakeFirstOrThrow();
+    // Around the clock, two hours: due two hours after it started.
+    expect(before.due!.getTime() - before.started.getTime()).toBe(2 * HOUR * 1000);
+    // Business hours on one weekday only, three days from today: the clock waits for that day's 09:00.
+    const weekday = (new Date().getUTCDay() + 3) % 7;
+    const oneDay = await put('admin', DEMO.contoso, {
+      ...aroundTheClock,
+      businessHours: [{ weekday, start: '09:00', end: '17:00' }],
+    });
+    expect(oneDay.statusCode, oneDay.body).toBe(200);
+    const after = await portal.db
+      .selectFrom('service_level_timer')
+      .select(['due', 'elapsed_seconds'])
+      .where('work_unit_id', '=', unit.workUnitId)
+      .where('kind', '=', 'resolution')
+      .executeTakeFirstOrThrow();
+    expect(after.due!.getUTCDay()).toBe(weekday);
+    expect(after.due!.getTime()).toBeGreaterThan(before.due!.getTime() + 86_400_000);
+    const { body } = await portal.as('operator', { method: 'GET', url: `/v1/servicelevels/timers/${unit.workUnitId}` });
+    const resolution = (JSON.parse(body) as { kind: string; due: string; remainingSeconds: number }[]).find(
+      (timer) => timer.kind === 'resolution',
+    )!;
+    // What it shows left and when it is due agree: due once what is left has passed in the new calendar.
+    expect(new Date(resolution.due).getTime()).toBe(after.due!.getTime());
+    await put('admin', DEMO.contoso, aroundTheClock);
   });
 });

@@ -14,6 +14,7 @@ import type { Db } from '../../db/database.js';
 import { scoped } from '../../db/scoped.js';
 import { businessSeconds } from '../../engines/servicelevels/calendar.js';
 import { levelsFor, type LevelsInForce } from '../../engines/servicelevels/definitions.js';
+import { recountClocks } from '../../engines/servicelevels/timers.js';
 import { VALIDATION_MESSAGE } from '../../http/error-handler.js';
 import { BadRequestError, HttpError, orNotFound } from '../../http/errors.js';
 
@@ -124,7 +125,10 @@ export async function saveServiceLevels(
           })),
         )
         .execute();
-    const after = present(tenantId, await levelsFor(trx, tenantId));
+    const inForce = await levelsFor(trx, tenantId);
+    // The running clocks it counts keep what they counted, and are due by the new calendar.
+    await recountClocks(trx, tenantId === null ? null : [tenantId], before.calendar, inForce.calendar);
+    const after = present(tenantId, inForce);
     await recordAudit(trx, user, {
       entityType: 'serviceLevels',
       entityId: tenantId ?? 'installation',
@@ -141,15 +145,19 @@ export async function resetServiceLevels(db: Db, user: Principal, tenantId: stri
   await assertMay(db, user, tenantId);
   return db.transaction().execute(async (trx) => {
     const tx = scoped(trx, user.tenantScope);
+    const before = await levelsFor(trx, tenantId);
     const deleted = await tx
       .deleteFrom('service_level_calendar')
       .where('tenant_id', '=', tenantId)
       .returning('tenant_id')
       .execute();
     await tx.deleteFrom('service_level_target').where('tenant_id', '=', tenantId).execute();
-    if (deleted.length > 0)
+    const inForce = await levelsFor(trx, tenantId);
+    if (deleted.length > 0) {
+      await recountClocks(trx, [tenantId], before.calendar, inForce.calendar);
       await recordAudit(trx, user, { entityType: 'serviceLevels', entityId: tenantId, tenantId, action: 'delete' });
-    return present(tenantId, await levelsFor(trx, tenantId));
+    }
+    return present(tenantId, inForce);
   });
 }
 

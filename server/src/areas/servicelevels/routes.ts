@@ -17,7 +17,7 @@ import { serviceLevelReport, serviceLevelReportCsv } from './report.js';
 const tags = ['Service levels'];
 const params = z.object({ tenantId: guid() });
 const SAVE_DESCRIPTION =
-  'Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets; new units and changes of severity take these.';
+  'Written whole: the calendar (timeZone; businessHours per weekday, or null for around the clock; holidays; the pauseStates in which the clocks stop) and the targets per work unit type and severity (respondWithin, resolveWithin: HH:mm:ss of the calendar, or null). Clocks that run keep their targets and what they counted, and are due by the new calendar; new units and changes of severity take the new targets.';
 
 const REPORT_DESCRIPTION =
   "The month (YYYY-MM) of the tenant's calendar: each clock counts in the month it was decided, missed when it breached and met when it stopped in time; per work unit type and severity, in total, per week, and the clocks missed.";

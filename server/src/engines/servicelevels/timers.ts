@@ -54,16 +54,75 @@ function countTo(timer: TimerRow, calendar: BusinessCalendar, at: Date): void {
   timer.counted_to = at;
 }
 
-/** When a running clock warns and is due, from what it has counted; none while it is paused or stopped. */
+/**
+ * When a running clock warns and is due, from what it has counted; none while it is paused or
+ * stopped. A time the clock has already reached stays where it was (or where it was marked warned
+ * or breached): an event on an overdue clock does not move its due time on, so it reads overdue.
+ */
 export function schedule(timer: TimerRow, calendar: BusinessCalendar): void {
   if (!timer.running) {
     timer.due = null;
     timer.warn_at = null;
     return;
   }
-  const left = (share: number) => Math.max(0, share * timer.target_seconds - timer.elapsed_seconds);
-  timer.due = addBusinessSeconds(calendar, timer.counted_to, left(1));
-  timer.warn_at = addBusinessSeconds(calendar, timer.counted_to, left(SERVICE_LEVEL_WARN_AT));
+  const reachedAt = (share: number, previous: Date | null, marked: Date | null): Date | null => {
+    const left = share * timer.target_seconds - timer.elapsed_seconds;
+    if (left > 0) return addBusinessSeconds(calendar, timer.counted_to, left);
+    if (previous !== null && previous <= timer.counted_to) return previous;
+    return marked ?? timer.counted_to;
+  };
+  timer.due = reachedAt(1, timer.due, timer.breached);
+  timer.warn_at = reachedAt(SERVICE_LEVEL_WARN_AT, timer.warn_at, timer.warned);
+}
+
+/**
+ * A calendar changed (a tenant's levels saved or reset, the installation's saved): the running
+ * clocks it counts are counted up to `now` in the calendar before, and their warning and due times
+ * worked out again in the one after, so that the due time a clock shows and what it has left
+ * agree. `tenantIds` null: the tenants that follow the installation's levels. Returns how many.
+ */
+export async function recountClocks(
+  trx: Tx,
+  tenantIds: readonly string[] | null,
+  before: BusinessCalendar,
+  after: BusinessCalendar,
+  now = new Date(),
+): Promise<number> {
+  // The engine recounts for the tenants its caller saved levels of (checked there): unscoped by design.
+  const all = scoped(trx, ALL_TENANTS);
+  const rows = await all
+    .selectFrom('service_level_timer')
+    .select(TIMER_COLUMNS)
+    .where('running', '=', true)
+    .where((eb) =>
+      tenantIds === null
+        ? eb(
+            'tenant_id',
+            'not in',
+            eb.selectFrom('service_level_calendar').select('tenant_id').where('tenant_id', 'is not', null),
+          )
+        : eb('tenant_id', 'in', tenantIds.length > 0 ? [...tenantIds] : ['00000000-0000-0000-0000-000000000000']),
+    )
+    .orderBy('work_unit_id')
+    .forUpdate()
+    .execute();
+  for (const row of rows) {
+    const timer: TimerRow = { ...row, kind: row.kind as ServiceLevelKind };
+    countTo(timer, before, now);
+    schedule(timer, after);
+    await all
+      .updateTable('service_level_timer')
+      .set({
+        elapsed_seconds: timer.elapsed_seconds,
+        counted_to: timer.counted_to,
+        due: timer.due,
+        warn_at: timer.warn_at,
+      })
+      .where('work_unit_id', '=', timer.work_unit_id)
+      .where('kind', '=', timer.kind)
+      .execute();
+  }
+  return rows.length;
 }
 
 /** Whether the clock runs in a state: not after its end (response: New left; resolution: finished) and not paused. */
@@ -283,6 +342,9 @@ const hoursText = (seconds: number) => {
   return minutes < 120 ? `${minutes} minutes` : `${Math.round((minutes / 60) * 10) / 10} hours`;
 };
 
+/** A warning or breach the sweep finds later than this after its time is told with its time. */
+const LATE_NOTICE_MS = 5 * 60_000;
+
 /**
  * Warnings (75% of a target) and breaches (all of it) as work unit events that protocols act on,
  * with a record in the unit's history: the running clocks past their time are claimed with SKIP
@@ -301,12 +363,27 @@ export async function sweepServiceLevels(db: Db, now = new Date()): Promise<numb
     let fired = 0;
     for (const timer of rows) {
       const kind = EVENTS[timer.kind];
+      // Noticed late (the workers were stopped): the history says when it happened.
+      const late = (at: Date) =>
+        now.getTime() - at.getTime() > LATE_NOTICE_MS
+          ? ` It happened at ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC.`
+          : '';
       const due = [
         ...(timer.warned === null && timer.warn_at && timer.warn_at <= now
-          ? [{ event: kind.warning, detail: `${kind.name} target: 75% of ${hoursText(timer.target_seconds)} used.` }]
+          ? [
+              {
+                event: kind.warning,
+                detail: `${kind.name} target: 75% of ${hoursText(timer.target_seconds)} used.${late(timer.warn_at)}`,
+              },
+            ]
           : []),
         ...(timer.breached === null && timer.due && timer.due <= now
-          ? [{ event: kind.breach, detail: `${kind.name} target of ${hoursText(timer.target_seconds)} breached.` }]
+          ? [
+              {
+                event: kind.breach,
+                detail: `${kind.name} target of ${hoursText(timer.target_seconds)} breached.${late(timer.due)}`,
+              },
+            ]
           : []),
       ];
       for (const { event, detail } of due) {
