@@ -14,7 +14,7 @@ export const SERVICE_LEVEL_MESSAGES = {
   hoursInvalid: 'Business hours are a weekday (0 Sunday … 6 Saturday) and a start before an end, HH:mm.',
   hoursOverlap: 'Business hours of one weekday must not overlap.',
   holidayInvalid: 'A holiday is a date, YYYY-MM-DD.',
-  targetInvalid: 'A target is a time span (HH:mm:ss) from 1 minute to 365 days, or null.',
+  targetInvalid: 'A target is a time span (HH:mm:ss) from 1 minute to 365 days, or empty for none.',
   targetTwice: 'Each work unit type and severity has one target.',
   pauseInvalid: 'Pause states are work unit states that are not finished.',
   saved: 'Service levels saved.',

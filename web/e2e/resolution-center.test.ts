@@ -65,6 +65,8 @@ describe('the Resolution Center (end user)', () => {
     await details.getByRole('button', { name: 'Call Me' }).click();
     await page.getByText(WORK_UNIT_MESSAGES.callMeSuccess).waitFor();
     await details.getByText('Erin Enduser asked to be called back at +1 425 555 0100.').waitFor();
+    // Asked once: the button says so and takes no second press.
+    expect(await details.getByRole('button', { name: 'Call Back Requested' }).isDisabled()).toBe(true);
     await screenshot(page, 'resolution-center-call-me');
 
     // Closed, the list shows the request as Active.

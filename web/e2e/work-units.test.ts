@@ -296,6 +296,25 @@ describe('work units (operator, and admin in a second browser)', () => {
     await group.getByText('Response: met').waitFor();
   });
 
+  test('a change saved in the panel shows on its clocks at once, not at their next reading', async () => {
+    const session = await sessionOf(browser, 'operator');
+    const unit = await createWorkUnit(session, { title: uniqueName('E2E clocks saved'), severityId: 1 });
+    await expect
+      .poll(async () => (await api<unknown[]>(session, `/v1/servicelevels/timers/${unit.workUnitId}`)).length, {
+        timeout: 15_000,
+      })
+      .toBe(2);
+    const page = await signedInPage(browser, 'operator');
+    await page.goto(`/workunitsv2?workUnitId=${unit.workUnitId}`);
+    const panel = drawer(page);
+    const group = panel.getByRole('group', { name: 'Service levels' });
+    await group.getByText(/^Response: \d+ minutes left$/).waitFor();
+    await choose(panel, page, 'State', 'Acknowledged');
+    expect(await save(page, panel)).toBe(200);
+    // The clocks are read every 15 s; a save reads them again once the engine has moved them.
+    await group.getByText('Response: met').waitFor({ timeout: 6_000 });
+  });
+
   test('edits an acknowledged incident: every state is offered past New, the assignment group prompt, a saved JSON Patch', async () => {
     const operator = await sessionOf(browser, 'operator');
     const unit = await createWorkUnit(operator);

@@ -71,10 +71,11 @@ function Details({ unit }: { unit: ResolutionCenterUnit }) {
         <Button
           variant="outlined"
           startIcon={<PhoneCallbackIcon />}
-          disabled={callMe.isPending}
+          // Asked once while the request is open: a second press would only add a second note.
+          disabled={callMe.isPending || callMe.isSuccess}
           onClick={() => callMe.mutate()}
         >
-          Call Me
+          {callMe.isSuccess ? 'Call Back Requested' : 'Call Me'}
         </Button>
       </Box>
       <Box component="section" aria-label="Notes">

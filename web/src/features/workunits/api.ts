@@ -65,9 +65,26 @@ export function useWorkUnitByPublicId(publicId: string | null) {
   });
 }
 
+/** The service level clocks of one unit (or of every unit), as the unit's panel reads them. */
+export const timersKey = (workUnitId?: number) =>
+  workUnitId === undefined ? ['servicelevels', 'timers'] : ['servicelevels', 'timers', workUnitId];
+
+/** How long after a change its clocks are read again: the engine moves them once the change's event is read, within moments. */
+const CLOCKS_SETTLE_MS = 1500;
+
+/** Reads the clocks again now and once the engine has followed the change's event. */
+function useRefreshClocks() {
+  const queryClient = useQueryClient();
+  return (workUnitId?: number) => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: timersKey(workUnitId) });
+    refresh();
+    setTimeout(refresh, CLOCKS_SETTLE_MS);
+  };
+}
+
 /**
- * A change to a unit: the answer is the unit itself; every list of units and its history are
- * refreshed. Failures are the caller's to show, unless `errorMessage` says otherwise.
+ * A change to a unit: the answer is the unit itself; every list of units, its history and its
+ * clocks are refreshed. Failures are the caller's to show, unless `errorMessage` says otherwise.
  */
 function useWorkUnitMutation<TVariables>(
   mutationFn: (variables: TVariables) => Promise<WorkUnit>,
@@ -77,10 +94,12 @@ function useWorkUnitMutation<TVariables>(
   } = {},
 ) {
   const queryClient = useQueryClient();
+  const refreshClocks = useRefreshClocks();
   return useApiMutation({
     mutationFn,
     onSuccess: (unit) => {
       queryClient.setQueryData(workUnitQuery(unit.workUnitId).queryKey, unit);
+      refreshClocks(unit.workUnitId);
     },
     ...(options.successMessage ? { successMessage: options.successMessage } : {}),
     // A new state or protocol changes which manual actions wait (spec 001 §2 Pending Actions).
@@ -133,8 +152,10 @@ export function useAcknowledge(currentUserEmail: string) {
  * names the units changed and those refused with the reason; every list and open unit is refreshed.
  */
 function useBulkChange<TBody>(action: 'assign' | 'state') {
+  const refreshClocks = useRefreshClocks();
   return useApiMutation({
     mutationFn: (body: TBody) => apiSend<BulkResult<number>>('POST', `${WORK_UNITS_PATH}/bulk/${action}`, body),
+    onSuccess: () => refreshClocks(),
     invalidate: [listQueryKey(WORK_UNITS_PATH), ['workunit']],
     errorMessage: WORK_UNIT_MESSAGES.bulkFailed,
   });

@@ -8,6 +8,7 @@ import { apiGet } from '../../lib/api-client';
 import { formatDateTime, formatRelative, formatSeconds, formatSpan } from '../../lib/dates';
 import type { JsonOf } from '../../lib/json-types';
 import { useNow } from '../../lib/use-now';
+import { timersKey } from './api';
 
 /** How often the panel asks again: the clocks move by the minute, and follow a change of state within seconds. */
 const REFRESH_MS = 15_000;
@@ -82,7 +83,7 @@ export function ListClockCell({ clock }: { clock: JsonOf<WorkUnitClock> | null |
  */
 export function ServiceLevelClocks({ workUnitId }: { workUnitId: number }) {
   const clocks = useQuery({
-    queryKey: ['servicelevels', 'timers', workUnitId],
+    queryKey: timersKey(workUnitId),
     queryFn: ({ signal }) =>
       apiGet<JsonOf<ServiceLevelTimer>[]>(`/v1/servicelevels/timers/${workUnitId}`, undefined, { signal }),
     refetchInterval: REFRESH_MS,
