@@ -8,7 +8,6 @@ import {
   RULE_BUILT_IN_ACTION_IDS,
   RULE_TYPES,
   type LeftOperandType,
-  type OperatorId,
 } from './monitoring.js';
 import { SEVERITY_LABELS, STATE_LABELS, WORK_UNIT_EVENT_TYPES } from './work-units.js';
 
