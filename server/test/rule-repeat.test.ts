@@ -60,6 +60,14 @@ async function jobKeys(ruleMatchId: string): Promise<string[]> {
 
 const later = (minutes: number) => new Date(Date.now() + minutes * MINUTE);
 
+/** Contoso's policy repeats every `span` (HH:mm:ss), or not at all. */
+const contosoRepeats = (span: string | null) =>
+  portal.as('operator', {
+    method: 'PUT',
+    url: `/v1/notificationpolicy/${DEMO.contoso}`,
+    payload: { repeatEvery: span },
+  });
+
 describe('repeat notifications', () => {
   it('the tenant’s policy, read and set through the API: none at first, a span from a minute to a week, audited', async () => {
     const first = await portal.as('operator2', { method: 'GET', url: `/v1/notificationpolicy/${DEMO.fabrikam}` });
@@ -110,11 +118,7 @@ describe('repeat notifications', () => {
   });
 
   it('runs the notifying actions of an unacknowledged open match again every period, once each with several workers, and stops when it is acknowledged', async () => {
-    const set = await portal.as('operator', {
-      method: 'PUT',
-      url: `/v1/notificationpolicy/${DEMO.contoso}`,
-      payload: { repeatEvery: '00:05:00' },
-    });
+    const set = await contosoRepeats('00:05:00');
     expect(set.statusCode, set.body).toBe(200);
     const field = `Rep${randomUUID().slice(0, 8)}`;
     const ruleId = await rule(DEMO.contoso, field);
@@ -153,11 +157,7 @@ describe('repeat notifications', () => {
   });
 
   it('does not repeat a silenced match, a closed one, or one of a tenant whose policy does not repeat', async () => {
-    await portal.as('operator', {
-      method: 'PUT',
-      url: `/v1/notificationpolicy/${DEMO.contoso}`,
-      payload: { repeatEvery: '00:05:00' },
-    });
+    await contosoRepeats('00:05:00');
     const field = `Hold${randomUUID().slice(0, 8)}`;
     const ruleId = await rule(DEMO.contoso, field);
     const [silencedEntity, closedEntity] = [randomUUID(), randomUUID()];
@@ -191,12 +191,9 @@ describe('repeat notifications', () => {
     await repeatNotifications(portal.db, later(60));
     expect(await jobKeys(fabrikamMatch.rule_match_id)).toEqual(['match:0', 'match:1']);
   });
+
   it('a silence made ahead holds the open match it covers once it starts: no repeat from then, held by the sweep, told of again after each silence', async () => {
-    await portal.as('operator', {
-      method: 'PUT',
-      url: `/v1/notificationpolicy/${DEMO.contoso}`,
-      payload: { repeatEvery: '00:05:00' },
-    });
+    await contosoRepeats('00:05:00');
     const field = `Ahead${randomUUID().slice(0, 8)}`;
     const ruleId = await rule(DEMO.contoso, field);
     const entityId = randomUUID();
@@ -246,10 +243,6 @@ describe('repeat notifications', () => {
       `match:after-maintenance:${second.getTime()}:0`,
       `match:after-maintenance:${second.getTime()}:1`,
     ]);
-    await portal.as('operator', {
-      method: 'PUT',
-      url: `/v1/notificationpolicy/${DEMO.contoso}`,
-      payload: { repeatEvery: null },
-    });
+    await contosoRepeats(null);
   });
 });

@@ -703,12 +703,14 @@ describe('a work unit’s clocks', () => {
     await put('admin', DEMO.contoso, aroundTheClock);
     const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso, { severityId: 1 });
     await settle(unit.workUnitId, 1);
-    const before = await portal.db
-      .selectFrom('service_level_timer')
-      .select(['due', 'started'])
-      .where('work_unit_id', '=', unit.workUnitId)
-      .where('kind', '=', 'resolution')
-      .executeTakeFirstOrThrow();
+    const resolutionClock = () =>
+      portal.db
+        .selectFrom('service_level_timer')
+        .select(['due', 'started'])
+        .where('work_unit_id', '=', unit.workUnitId)
+        .where('kind', '=', 'resolution')
+        .executeTakeFirstOrThrow();
+    const before = await resolutionClock();
     // Around the clock, two hours: due two hours after it started.
     expect(before.due!.getTime() - before.started.getTime()).toBe(2 * HOUR * 1000);
     // Business hours on one weekday only, three days from today: the clock waits for that day's 09:00.
@@ -718,12 +720,7 @@ describe('a work unit’s clocks', () => {
       businessHours: [{ weekday, start: '09:00', end: '17:00' }],
     });
     expect(oneDay.statusCode, oneDay.body).toBe(200);
-    const after = await portal.db
-      .selectFrom('service_level_timer')
-      .select(['due', 'elapsed_seconds'])
-      .where('work_unit_id', '=', unit.workUnitId)
-      .where('kind', '=', 'resolution')
-      .executeTakeFirstOrThrow();
+    const after = await resolutionClock();
     expect(after.due!.getUTCDay()).toBe(weekday);
     expect(after.due!.getTime()).toBeGreaterThan(before.due!.getTime() + 86_400_000);
     const { body } = await portal.as('operator', { method: 'GET', url: `/v1/servicelevels/timers/${unit.workUnitId}` });
