@@ -77,8 +77,7 @@ export const OPERATOR_LABELS: Record<OperatorId, string> = {
 
 /** An operator's label from the name the spec gives it (a match's reason records the name); an unknown name as it is. */
 export function operatorLabel(name: string): string {
-  const id = (OPERATORS as Record<string, OperatorId | undefined>)[name];
-  return id === undefined ? name : OPERATOR_LABELS[id];
+  return Object.hasOwn(OPERATORS, name) ? OPERATOR_LABELS[OPERATORS[name as keyof typeof OPERATORS]] : name;
 }
 /** Operators that take no right operand: the editor hides Value (spec 002 §5). */
 export const VALUELESS_OPERATORS: readonly OperatorId[] = [OPERATORS.IsEmpty, OPERATORS.IsNotEmpty];

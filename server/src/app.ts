@@ -28,7 +28,7 @@ import { registerMachineRateLimits } from './http/rate-limits.js';
 import { registerTenantShares } from './http/tenant-shares.js';
 import { registerUnreadBodyClose } from './http/unread-bodies.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { registerStrictBodies } from './http/strict-bodies.js';
+import { registerJsonParser, registerStrictBodies } from './http/strict-bodies.js';
 import { rewriteODataUrl } from './odata/url-rewrite.js';
 import { registerRequestObservability, requestIdOf } from './observability/http.js';
 import { ReadRouting } from './db/read-routing.js';
@@ -134,12 +134,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerStrictBodies(app);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  // PATCH bodies are JSON Patch documents (RFC 6902).
-  app.addContentTypeParser(
-    'application/json-patch+json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  // PATCH bodies are JSON Patch documents (RFC 6902), read as JSON bodies are.
+  registerJsonParser(app, 'application/json-patch+json');
+
   // Security headers first, so that every answer carries them, refusals included.
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO } from '../src/db/demo-ids.js';
 import { NUL_MESSAGE } from '../src/http/strict-bodies.js';
 import { EXPECTED_ACCESS } from './expected-access.js';
-import { createTokenAs } from './factories.js';
+import { createTokenAs, createWorkUnitAs } from './factories.js';
 import { reportFigures } from './figures.js';
 import { createTestPortal, type TestPortal } from './harness.js';
 import { BODIES, MULTIPART, objectsOf, probe, type Objects, type ProbedRoute } from './route-probes.js';
@@ -165,6 +165,18 @@ describe('strict request bodies', () => {
     expect(nested.json()).toEqual({
       message: 'One or more validation errors occurred.',
       errors: { 'holidays.0': [NUL_MESSAGE] },
+    });
+    // A JSON Patch document too (a PATCH of a work unit), its operation's value named.
+    const unit = await createWorkUnitAs(portal, 'operator', DEMO.contoso);
+    const patched = await portal.as('operator', {
+      method: 'PATCH',
+      url: `/v1/workunits/${unit.workUnitId}`,
+      headers: { 'content-type': 'application/json-patch+json' },
+      payload: JSON.stringify([{ op: 'replace', path: '/title', value: 'Printer\u0000' }]),
+    });
+    expect(patched.json()).toEqual({
+      message: 'One or more validation errors occurred.',
+      errors: { '0.value': [NUL_MESSAGE] },
     });
     const text = await silence('path C:\\u0000');
     expect(text.statusCode, text.body).toBe(200);

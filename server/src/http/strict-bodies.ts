@@ -116,14 +116,17 @@ function nulPath(value: unknown, path: string[] = []): string[] | undefined {
 }
 
 /**
- * A JSON body whose text holds a NUL character (only ever written `\\u0000`) is refused naming the
- * field, as the database would refuse it without saying where. The default parser reads the body;
- * only a body whose text holds that escape is walked.
+ * The JSON bodies' parser (plain JSON and JSON Patch): the default one, and a body whose text holds
+ * a NUL character (only ever written `\\u0000`) refused naming the field, as the database would
+ * refuse it without saying where. Only a body whose text holds that escape is walked.
  */
-function refuseNulInJson(app: FastifyInstance): void {
+export function registerJsonParser(
+  app: FastifyInstance,
+  contentType: 'application/json' | 'application/json-patch+json',
+): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  if (app.hasContentTypeParser(contentType)) app.removeContentTypeParser(contentType);
+  app.addContentTypeParser(contentType, { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     parse(request, text, (error, value: unknown) => {
       if (error) return done(error);
@@ -148,7 +151,7 @@ const NO_BODY_MESSAGE = 'This request takes no body.';
  */
 export function registerStrictBodies(app: FastifyInstance): void {
   app.setValidatorCompiler(strictBodyValidatorCompiler);
-  refuseNulInJson(app);
+  registerJsonParser(app, 'application/json');
   app.addHook('preValidation', async (request) => {
     const { schema } = request.routeOptions;
     if (READS.has(request.method) || schema?.body !== undefined || schema?.hide === true) return;

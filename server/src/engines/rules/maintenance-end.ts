@@ -11,7 +11,7 @@ import { groupKeySql } from './groups.js';
 import { afterMaintenanceJobs } from './matches.js';
 import { ruleActionTask } from './actions.js';
 import { rulesFor } from './rule-cache.js';
-import { holdUnderStartedSilences, silenced } from './silences.js';
+import { holdUnderStartedSilences, isSilencedSql, silenced } from './silences.js';
 
 /** How often open matches are checked for a silence that started, and those in maintenance for a window that ended. */
 const MAINTENANCE_END_EVERY_MS = 5000;
@@ -137,6 +137,8 @@ export async function releaseEndedMaintenance(db: Db, now = new Date()): Promise
         grouped = CASE WHEN ${groupBy} IS NULL THEN m.grouped ELSE ${now}::timestamptz END,
         group_key = CASE WHEN ${groupBy} IS NULL THEN m.group_key ELSE ${groupKeySql(groupBy)} END
       WHERE m.rule_match_id = ANY(${released.map(({ match }) => match.rule_match_id)}::uuid[]) AND m.in_maintenance AND NOT m.completion_processed
+        -- The hold sweep's own check (holdUnderStartedSilences): what one holds the other never releases.
+        AND NOT ${isSilencedSql((column) => sql.ref(`m.${column}`), now)}
       RETURNING m.rule_match_id, m.rule_id, m.tenant_id, m.subject_id, m.label`.execute(trx);
     const rules = new Map(released.map(({ rule }) => [rule.ruleId, rule]));
     await enqueueMany(

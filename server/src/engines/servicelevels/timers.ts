@@ -88,6 +88,7 @@ export async function recountClocks(
   after: BusinessCalendar,
   now = new Date(),
 ): Promise<number> {
+  if (sameCalendar(before, after)) return 0;
   // The engine recounts for the tenants its caller saved levels of (checked there): unscoped by design.
   const all = scoped(trx, ALL_TENANTS);
   const rows = await all
@@ -103,26 +104,34 @@ export async function recountClocks(
           )
         : eb('tenant_id', 'in', tenantIds.length > 0 ? [...tenantIds] : ['00000000-0000-0000-0000-000000000000']),
     )
+    // Locked in the order applyEvents locks them: a save and the event follower wait, never deadlock.
     .orderBy('work_unit_id')
+    .orderBy('kind')
     .forUpdate()
     .execute();
-  for (const row of rows) {
+  if (rows.length === 0) return 0;
+  const recounted = rows.map((row) => {
     const timer: TimerRow = { ...row, kind: row.kind as ServiceLevelKind };
     countTo(timer, before, now);
     schedule(timer, after);
-    await all
-      .updateTable('service_level_timer')
-      .set({
-        elapsed_seconds: timer.elapsed_seconds,
-        counted_to: timer.counted_to,
-        due: timer.due,
-        warn_at: timer.warn_at,
-      })
-      .where('work_unit_id', '=', timer.work_unit_id)
-      .where('kind', '=', timer.kind)
-      .execute();
-  }
-  return rows.length;
+    return timer;
+  });
+  // Raw SQL: every recounted clock written by one statement from its arrays.
+  await sql`
+    UPDATE service_level_timer t SET elapsed_seconds = r.elapsed, counted_to = r.counted_to, due = r.due, warn_at = r.warn_at
+    FROM unnest(${recounted.map((timer) => timer.work_unit_id)}::bigint[], ${recounted.map((timer) => timer.kind)}::text[],
+      ${recounted.map((timer) => timer.elapsed_seconds)}::float8[], ${recounted.map((timer) => timer.counted_to)}::timestamptz[],
+      ${recounted.map((timer) => timer.due)}::timestamptz[], ${recounted.map((timer) => timer.warn_at)}::timestamptz[])
+      AS r(work_unit_id, kind, elapsed, counted_to, due, warn_at)
+    WHERE t.work_unit_id = r.work_unit_id AND t.kind = r.kind`.execute(trx);
+  return recounted.length;
+}
+
+/** Whether two calendars count alike: the same zone, business hours and holidays. */
+function sameCalendar(a: BusinessCalendar, b: BusinessCalendar): boolean {
+  const text = (calendar: BusinessCalendar) =>
+    JSON.stringify([calendar.timeZone, calendar.hours, [...calendar.holidays].sort()]);
+  return text(a) === text(b);
 }
 
 /** Whether the clock runs in a state: not after its end (response: New left; resolution: finished) and not paused. */
@@ -262,6 +271,9 @@ export async function applyEvents(trx: Tx, events: readonly WorkUnitEvent[]): Pr
     .selectFrom('service_level_timer')
     .select(TIMER_COLUMNS)
     .where('work_unit_id', 'in', ids)
+    // In one order, as recountClocks locks them.
+    .orderBy('work_unit_id')
+    .orderBy('kind')
     .forUpdate()
     .execute();
   const clocks = new Map<number, Map<ServiceLevelKind, TimerRow>>();

@@ -47,7 +47,8 @@ function RequestDetails({ id, onClose }: { id: string | null; onClose: () => voi
     >
       {!unit.notFound && unit.isPending && <LinearProgress />}
       {unit.notFound && <Typography color="text.secondary">This request does not exist.</Typography>}
-      {data && <Details unit={data} />}
+      {/* Keyed by the request: another one opened starts with its own Call Me. */}
+      {data && <Details key={data.workUnitId} unit={data} />}
     </SideDrawer>
   );
 }

@@ -12,6 +12,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { DRAWER_WIDE_WIDTH } from '@cfs/contracts/constants';
+import { CONDITION_INPUT_OPTIONS_MAX } from '@cfs/contracts/rule-options';
 import {
   SILENCE_LIST,
   SILENCE_MESSAGES,
@@ -54,7 +55,8 @@ function useRuleOptions(): FieldOption[] {
 function useEntityOptions(tenantId: string, enabled: boolean) {
   const entities = useConditionInputOptions(tenantId, 'entity', tenantId, enabled);
   const options: FieldOption[] = (entities.data ?? []).map((entity) => ({ value: entity.value, label: entity.label }));
-  return { options, refetch: () => void entities.refetch() };
+  // A tenant with more entities than the list carries names one by its id instead.
+  return { options, complete: options.length < CONDITION_INPUT_OPTIONS_MAX, refetch: () => void entities.refetch() };
 }
 
 /**
@@ -165,7 +167,7 @@ function NewSilence({
   entities,
 }: {
   tenantId: string;
-  entities: { options: FieldOption[]; refetch: () => void };
+  entities: { options: FieldOption[]; complete: boolean; refetch: () => void };
 }) {
   const rules = useRuleOptions();
   const start = Math.ceil(useNow() / 60_000) * 60_000;
@@ -208,15 +210,24 @@ function NewSilence({
       <Typography variant="subtitle2">New Silence</Typography>
       <FormSelectField control={form.control} name="ruleId" label="Rule" options={rules} emptyLabel="Every rule" />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormSelectField
-          control={form.control}
-          name="subjectId"
-          label="Entity"
-          options={entities.options}
-          emptyLabel="Every entity"
-          onOpen={entities.refetch}
-          helperText="One entity that has reported, or every entity."
-        />
+        {entities.complete ? (
+          <FormSelectField
+            control={form.control}
+            name="subjectId"
+            label="Entity"
+            options={entities.options}
+            emptyLabel="Every entity"
+            onOpen={entities.refetch}
+            helperText="One entity that has reported, or every entity."
+          />
+        ) : (
+          <FormTextField
+            control={form.control}
+            name="subjectId"
+            label="Entity"
+            helperText="An entity's id; empty: every entity."
+          />
+        )}
         <FormTextField control={form.control} name="label" label="Label" helperText="Entities of this block name." />
       </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
