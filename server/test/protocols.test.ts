@@ -569,7 +569,8 @@ describe('the protocol engine', () => {
     const timeline = await portal.as('operator', { method: 'GET', url: `/v1/workunits/${unit}/timeline` });
     expect(timeline.statusCode, timeline.body).toBe(200);
     const titles = timeline.json<{ entries: { title: string }[] }>().entries.map((entry) => entry.title);
-    expect(titles).toContain('Response target of 4 hours breached.');
+    // The sweep ran well after the due time: the record says when the breach happened.
+    expect(titles.some((title) => title.startsWith('Response target of 4 hours breached.'))).toBe(true);
     expect(titles.some((title) => /^Protocol action "Record .*" ran: Recorded breached\./.test(title))).toBe(true);
   });
 

@@ -100,7 +100,7 @@ export async function recountClocks(
         ? eb(
             'tenant_id',
             'not in',
-            eb.selectFrom('service_level_calendar').select('tenant_id').where('tenant_id', 'is not', null),
+            all.selectFrom('service_level_calendar').select('tenant_id').where('tenant_id', 'is not', null),
           )
         : eb('tenant_id', 'in', tenantIds.length > 0 ? [...tenantIds] : ['00000000-0000-0000-0000-000000000000']),
     )
