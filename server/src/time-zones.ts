@@ -42,3 +42,6 @@ export function zonedParts(at: Date, zone: string): ZonedParts {
   }
   return parts;
 }
+
+/** An instant to the minute in UTC, as emails and history records write it: `2026-11-29 04:13 UTC`. */
+export const utcMinute = (date: Date): string => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -13,6 +13,7 @@ import {
   tableHtml,
 } from '../../engines/email/compose.js';
 import type { RuleNotificationGroup } from '../../engines/actions/run.js';
+import { utcMinute } from '../../time-zones.js';
 
 /**
  * The Send Email action's templates (spec 002 §3 Email parameters IsImportant, Template,
@@ -220,8 +221,6 @@ interface Topic {
   greeting: string;
 }
 
-const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
 function topicOf(context: EmailContext, template: EmailTemplate): Topic {
   const tenant: [string, string] = ['Tenant', context.tenant.name];
   const { workUnit: unit, ruleMatch: match } = context;
@@ -237,7 +236,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
         ['Severity', SEVERITY_LABELS[unit.severityId] ?? String(unit.severityId)],
         ['State', STATE_LABELS[unit.stateId] ?? String(unit.stateId)],
         ...(unit.stakeholderName ? [['Stakeholder', unit.stakeholderName] as [string, string]] : []),
-        ['Created', utc(unit.created)],
+        ['Created', utcMinute(unit.created)],
       ],
       description: unit.description,
       resolution: unit.resolution,
@@ -246,7 +245,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
     };
   }
   // A repeat reads as a reminder: its number in the title, how long the match has been open, and why.
-  const reminder = match?.repeat ? { prefix: `Reminder ${match.repeat}: `, since: utc(match.since) } : null;
+  const reminder = match?.repeat ? { prefix: `Reminder ${match.repeat}: `, since: utcMinute(match.since) } : null;
   const reminderFacts: [string, string][] = reminder ? [['Open since', reminder.since]] : [];
   const reminderText = match?.repeat
     ? ` Nobody has acknowledged it yet: this is reminder ${match.repeat}, sent until someone does or it closes.`
@@ -269,7 +268,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
         ['Matches', String(group.count)],
         tenant,
         ['Event', 'Matched'],
-        ['When', utc(match.when)],
+        ['When', utcMinute(match.when)],
         ...reminderFacts,
         ['Subjects', `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`],
       ],
@@ -290,7 +289,7 @@ function topicOf(context: EmailContext, template: EmailTemplate): Topic {
         ['Subject', subject],
         tenant,
         ['Event', match.phase === 'match' ? 'Matched' : 'Match closed'],
-        ['When', utc(match.when)],
+        ['When', utcMinute(match.when)],
         ...reminderFacts,
       ],
       description: `Rule "${match.ruleName}" ${match.phase === 'match' ? 'matched' : 'stopped matching'} ${subject}.${reminderText}`,

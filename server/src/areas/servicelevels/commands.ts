@@ -127,7 +127,7 @@ export async function saveServiceLevels(
         .execute();
     const inForce = await levelsFor(trx, tenantId);
     // The running clocks it counts keep what they counted, and are due by the new calendar.
-    await recountClocks(trx, tenantId === null ? null : [tenantId], before.calendar, inForce.calendar);
+    await recountClocks(trx, tenantId, before.calendar, inForce.calendar);
     const after = present(tenantId, inForce);
     await recordAudit(trx, user, {
       entityType: 'serviceLevels',
@@ -154,7 +154,7 @@ export async function resetServiceLevels(db: Db, user: Principal, tenantId: stri
     await tx.deleteFrom('service_level_target').where('tenant_id', '=', tenantId).execute();
     const inForce = await levelsFor(trx, tenantId);
     if (deleted.length > 0) {
-      await recountClocks(trx, [tenantId], before.calendar, inForce.calendar);
+      await recountClocks(trx, tenantId, before.calendar, inForce.calendar);
       await recordAudit(trx, user, { entityType: 'serviceLevels', entityId: tenantId, tenantId, action: 'delete' });
     }
     return present(tenantId, inForce);

@@ -8,6 +8,7 @@ import { scoped } from '../../db/scoped.js';
 import { readEvents, WORK_UNIT_EVENT_CHANNEL, type WorkUnitEvent } from '../events/cursor.js';
 import { defineTask } from '../jobs/task.js';
 import { systemWorkUnitWriter } from '../work-units/system-writer.js';
+import { utcMinute } from '../../time-zones.js';
 import { addBusinessSeconds, businessSeconds, type BusinessCalendar } from './calendar.js';
 import { levelsFor, type LevelsInForce } from './definitions.js';
 
@@ -79,11 +80,11 @@ export function schedule(timer: TimerRow, calendar: BusinessCalendar): void {
  * A calendar changed (a tenant's levels saved or reset, the installation's saved): the running
  * clocks it counts are counted up to `now` in the calendar before, and their warning and due times
  * worked out again in the one after, so that the due time a clock shows and what it has left
- * agree. `tenantIds` null: the tenants that follow the installation's levels. Returns how many.
+ * agree. `tenantId` null: the tenants that follow the installation's levels. Returns how many.
  */
 export async function recountClocks(
   trx: Tx,
-  tenantIds: readonly string[] | null,
+  tenantId: string | null,
   before: BusinessCalendar,
   after: BusinessCalendar,
   now = new Date(),
@@ -96,13 +97,13 @@ export async function recountClocks(
     .select(TIMER_COLUMNS)
     .where('running', '=', true)
     .where((eb) =>
-      tenantIds === null
+      tenantId === null
         ? eb(
             'tenant_id',
             'not in',
             all.selectFrom('service_level_calendar').select('tenant_id').where('tenant_id', 'is not', null),
           )
-        : eb('tenant_id', 'in', tenantIds.length > 0 ? [...tenantIds] : ['00000000-0000-0000-0000-000000000000']),
+        : eb('tenant_id', '=', tenantId),
     )
     // Locked in the order applyEvents locks them: a save and the event follower wait, never deadlock.
     .orderBy('work_unit_id')
@@ -377,9 +378,7 @@ export async function sweepServiceLevels(db: Db, now = new Date()): Promise<numb
       const kind = EVENTS[timer.kind];
       // Noticed late (the workers were stopped): the history says when it happened.
       const late = (at: Date) =>
-        now.getTime() - at.getTime() > LATE_NOTICE_MS
-          ? ` It happened at ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC.`
-          : '';
+        now.getTime() - at.getTime() > LATE_NOTICE_MS ? ` It happened at ${utcMinute(at)}.` : '';
       const due = [
         ...(timer.warned === null && timer.warn_at && timer.warn_at <= now
           ? [
