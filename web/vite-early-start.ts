@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Plugin, Rollup } from 'vite';
+import { createHash } from 'node:crypto';
+import { build, type Plugin, type Rollup } from 'vite';
 import { PAGE_CHUNKS_ID, type PageChunks } from './src/auth/page-chunk-list';
 
 /** The script that sends the page's first calls (`src/auth/early-start.ts`), an entry of its own. */
@@ -73,43 +74,60 @@ export function pageChunks(bundle: Rollup.OutputBundle, root: string): PageChunk
 }
 
 /**
- * Builds `src/early-start-entry.ts` as an entry of its own and puts it into index.html as an
- * async module script ahead of the app's: it runs as soon as its few hundred bytes arrive, not
- * after the app's libraries (the app's module scripts are one entry whose code runs only once
- * all its imports have loaded). With it, the scripts of each page (`pageChunks`), for it to ask
- * for the opened page's (`src/auth/page-chunks.ts`).
+ * Builds `src/early-start-entry.ts` into one script with no imports (a build of its own, so that
+ * nothing it shares with the app becomes a chunk it must wait for) and puts it into index.html as
+ * an async module script ahead of the app's: it runs as soon as its few kilobytes arrive, beside
+ * the app's libraries rather than after them (the app's module scripts are one entry whose code
+ * runs only once all its imports have loaded). With it, the scripts of each page (`pageChunks`),
+ * for it to ask for the opened page's (`src/auth/page-chunks.ts`).
  */
 export function earlyStart(): Plugin {
   let root = process.cwd();
+  let conditions: readonly string[] = [];
+  let fileName: string | undefined;
   return {
     name: 'cfs-early-start',
-    config(config, { command }) {
-      if (command !== 'build') return;
-      root = path.resolve(config.root ?? process.cwd());
-      const input = { index: path.join(root, 'index.html'), [NAME]: path.join(root, ENTRY) };
-      return { build: { rolldownOptions: { input } } };
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      conditions = config.resolve.conditions;
+    },
+    async buildStart() {
+      const output = await build({
+        configFile: false,
+        root,
+        logLevel: 'silent',
+        resolve: { conditions: [...conditions] },
+        build: {
+          write: false,
+          minify: true,
+          sourcemap: false,
+          rolldownOptions: { input: path.join(root, ENTRY), output: { codeSplitting: false } },
+        },
+      });
+      const [chunk, ...rest] = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+        'output' in result ? result.output : [],
+      );
+      if (!chunk || chunk.type !== 'chunk' || rest.some((file) => file.type === 'chunk'))
+        throw new Error(`${ENTRY} did not build into one script`);
+      const hash = createHash('sha256').update(chunk.code).digest('base64url').slice(0, 8);
+      fileName = `assets/${NAME}-${hash}.js`;
+      this.emitFile({ type: 'asset', fileName, source: chunk.code });
     },
     transformIndexHtml: {
       order: 'post',
       handler(_html, context) {
         const { bundle } = context;
-        const chunk = bundle
-          ? Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry && file.name === NAME)
-          : undefined;
-        const src = chunk ? `/${chunk.fileName}` : `/${ENTRY}`;
+        if (!bundle || !fileName) return [];
         return [
-          ...(bundle
-            ? [
-                {
-                  tag: 'script',
-                  attrs: { type: 'application/json', id: PAGE_CHUNKS_ID },
-                  children: JSON.stringify(pageChunks(bundle, root)),
-                  // After the charset (the first 1,024 bytes); read only once the configuration has answered.
-                  injectTo: 'head' as const,
-                },
-              ]
-            : []),
-          { tag: 'script', attrs: { type: 'module', async: true, src }, injectTo: 'head-prepend' },
+          {
+            tag: 'script',
+            attrs: { type: 'application/json', id: PAGE_CHUNKS_ID },
+            children: JSON.stringify(pageChunks(bundle, root)),
+            // After the charset (the first 1,024 bytes); read only once the configuration has answered.
+            injectTo: 'head' as const,
+          },
+          { tag: 'script', attrs: { type: 'module', async: true, src: `/${fileName}` }, injectTo: 'head-prepend' },
         ];
       },
     },

@@ -11,14 +11,14 @@ import { precompress } from './vite-precompress';
  * chunk: left to automatic splitting, the ones the shell shares with the grid landed in the grid's
  * chunk, and split by the pages that use them (`entriesAware`) the first grid page loaded twenty
  * pieces, more bytes than the one chunk (most of MUI is the data grid's own). The components only
- * panels and a few pages use (steppers, sliders, tables, cards, radios, toggle groups) are a chunk
+ * panels and a few pages use (steppers, sliders, tables, cards, radios, toggle groups, collapses,
+ * grids) are a chunk
  * of their own, `mui-material-panels`, listed by name in both groups: the first screen does without
  * them (web/e2e/first-screen.test.ts). The data grid, date pickers and form library load only with
  * the pages and panels that show them.
  */
 const vendorChunks: { name: string; test: RegExp }[] = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-  { name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
   { name: 'oidc', test: /node_modules[\\/](oidc-client-ts|react-oidc-context|jwt-decode)[\\/]/ },
   { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
   {
@@ -27,11 +27,11 @@ const vendorChunks: { name: string; test: RegExp }[] = [
   },
   {
     name: 'mui-material',
-    test: /node_modules[\\/]@mui[\\/]material[\\/](esm[\\/])?(?!(Slider|Stepper|Step|StepButton|StepConnector|StepIcon|StepLabel|ToggleButtonGroup|Radio|RadioGroup|Card|CardActionArea|CardActions|CardContent|AlertTitle|ButtonGroup|Table|TableBody|TableContainer|TableHead|TableRow)[\\/])/,
+    test: /node_modules[\\/]@mui[\\/]material[\\/](esm[\\/])?(?!(Slider|Stepper|Step|StepButton|StepConnector|StepIcon|StepLabel|ToggleButtonGroup|Radio|RadioGroup|Card|CardActionArea|CardActions|CardContent|AlertTitle|ButtonGroup|Table|TableBody|TableContainer|TableHead|TableRow|Collapse|FormGroup|Grid|NoSsr)[\\/]|(internal[\\/]svg-icons[\\/](RadioButtonChecked|RadioButtonUnchecked|CheckCircle|Warning)|utils[\\/]areArraysEqual)\.mjs$)/,
   },
   {
     name: 'mui-material-panels',
-    test: /node_modules[\\/]@mui[\\/]material[\\/](esm[\\/])?(Slider|Stepper|Step|StepButton|StepConnector|StepIcon|StepLabel|ToggleButtonGroup|Radio|RadioGroup|Card|CardActionArea|CardActions|CardContent|AlertTitle|ButtonGroup|Table|TableBody|TableContainer|TableHead|TableRow)[\\/]/,
+    test: /node_modules[\\/]@mui[\\/]material[\\/](esm[\\/])?((Slider|Stepper|Step|StepButton|StepConnector|StepIcon|StepLabel|ToggleButtonGroup|Radio|RadioGroup|Card|CardActionArea|CardActions|CardContent|AlertTitle|ButtonGroup|Table|TableBody|TableContainer|TableHead|TableRow|Collapse|FormGroup|Grid|NoSsr)[\\/]|(internal[\\/]svg-icons[\\/](RadioButtonChecked|RadioButtonUnchecked|CheckCircle|Warning)|utils[\\/]areArraysEqual)\.mjs$)/,
   },
   { name: 'dayjs', test: /node_modules[\\/]dayjs[\\/]/ },
   { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },

@@ -1,9 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
-import { RouterProvider } from 'react-router/dom';
+import { RouterProvider } from '../lib/router';
+import { FullPageStatus } from '../lib/full-page-status';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { AuthGate } from '../auth/auth-gate';
 import { createQueryClient } from '../lib/query-client';
 import { useToastHostWanted } from '../lib/toast';
+import { RouteError } from './route-error';
 import { createAppRouter } from './router';
 import { ThemeModeProvider } from './theme-mode';
 
@@ -24,7 +26,11 @@ export function App() {
       )}
       <QueryClientProvider client={queryClient}>
         <AuthGate>
-          <RouterProvider router={router} />
+          <RouterProvider
+            router={router}
+            fallback={<FullPageStatus message="Loading..." />}
+            errorElement={(error) => <RouteError error={error} />}
+          />
         </AuthGate>
       </QueryClientProvider>
     </ThemeModeProvider>

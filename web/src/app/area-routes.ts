@@ -1,23 +1,7 @@
-import type { RouteObject } from 'react-router';
-import type { AreaPage, PageModule } from '../lib/area-manifest';
+import type { RouteObject } from '../lib/router';
+import type { AreaPage } from '../lib/area-manifest';
 
-/** What an area route declares in its `handle`: the page header, and whether its layout shows it already. */
-interface AreaRouteHandle {
-  header: string;
-  headerInLayout?: boolean;
-}
-
-/** A route `lazy` loader for a module whose default export is the page: each page is its own chunk. */
-export function lazyPage(load: () => Promise<PageModule>): NonNullable<RouteObject['lazy']> {
-  return async () => ({ Component: (await load()).default });
-}
-
-export function areaRouteObject(
-  page: AreaPage,
-  options: { index?: boolean; headerInLayout?: boolean } = {},
-): RouteObject {
-  const handle: AreaRouteHandle = { header: page.header, ...(options.headerInLayout ? { headerInLayout: true } : {}) };
-  return options.index
-    ? { index: true, handle, lazy: lazyPage(page.load) }
-    : { path: page.path, handle, lazy: lazyPage(page.load) };
+/** An area page's route: at its path, or the parent's own address (`index`); its module loads on first visit. */
+export function areaRouteObject(page: AreaPage, options: { index?: boolean } = {}): RouteObject {
+  return options.index ? { index: true, load: page.load } : { path: page.path, load: page.load };
 }

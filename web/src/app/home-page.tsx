@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../lib/router';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import DownloadIcon from '@mui/icons-material/Download';

@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { Outlet, useSearchParams } from 'react-router';
+import { Outlet, useSearchParams } from '../lib/router';
 import Alert from '@mui/material/Alert';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useParams } from '../lib/router';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { useCurrentUser, usePermissions } from '../auth/session-data';
 import { ACCESS_DENIED_PATH } from '../auth/sign-in-paths';

@@ -1,24 +1,22 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { Router, type RouteObject } from '../lib/router';
 import { RequireSignIn } from '../auth/require-sign-in';
 import { ACCESS_DENIED_PATH, CALLBACK_PATH, LOGIN_PATH } from '../auth/sign-in-paths';
-import { FullPageStatus } from '../lib/full-page-status';
 import { resolutionCenterPage } from '../features/resolutioncenter/area';
-import { areaRouteObject, lazyPage } from './area-routes';
+import { areaRouteObject } from './area-routes';
 import { AREA_PAGES } from './areas';
 import { RequireArea, RootRedirect, TenantScope, UnlessResolutionCenterUser } from './route-guards';
-import { RouteError } from './route-error';
 
-const shellLayout = lazyPage(() => import('./shell-layout'));
-const resolutionCenterLayout = lazyPage(() => import('./resolution-center-layout'));
-const loginPage = lazyPage(() => import('./login-page'));
-const notFoundPage = lazyPage(() => import('./not-found-page'));
+const shellLayout = () => import('./shell-layout');
+const resolutionCenterLayout = () => import('./resolution-center-layout');
+const loginPage = () => import('./login-page');
+const notFoundPage = () => import('./not-found-page');
 
 /** The Resolution Center under its standalone layout, at /resolutioncenter and /{tenantId}/resolutioncenter. */
 function resolutionCenter(path: string): RouteObject {
   return {
     path,
-    lazy: resolutionCenterLayout,
-    children: [areaRouteObject(resolutionCenterPage, { index: true, headerInLayout: true })],
+    load: resolutionCenterLayout,
+    children: [areaRouteObject(resolutionCenterPage, { index: true })],
   };
 }
 
@@ -28,15 +26,13 @@ function resolutionCenter(path: string): RouteObject {
  */
 export const routes: RouteObject[] = [
   {
-    errorElement: <RouteError />,
-    hydrateFallbackElement: <FullPageStatus message="Loading..." />,
     children: [
-      { path: CALLBACK_PATH, lazy: lazyPage(() => import('../auth/callback-page')) },
-      { path: LOGIN_PATH, lazy: loginPage },
-      { path: `/:tenantId${LOGIN_PATH}`, lazy: loginPage },
+      { path: CALLBACK_PATH, load: () => import('../auth/callback-page') },
+      { path: LOGIN_PATH, load: loginPage },
+      { path: `/:tenantId${LOGIN_PATH}`, load: loginPage },
       // A published communication report: read by customers without signing in.
-      { path: '/status/:token', lazy: lazyPage(() => import('../features/workunitcommunications/public-status-page')) },
-      { path: ACCESS_DENIED_PATH, lazy: async () => ({ Component: (await import('./login-page')).AccessDeniedPage }) },
+      { path: '/status/:token', load: () => import('../features/workunitcommunications/public-status-page') },
+      { path: ACCESS_DENIED_PATH, load: async () => ({ default: (await import('./login-page')).AccessDeniedPage }) },
       {
         element: <RequireSignIn />,
         children: [
@@ -45,7 +41,7 @@ export const routes: RouteObject[] = [
           // Pages also answered without a tenant (/workunitsv2).
           ...AREA_PAGES.filter((page) => page.withoutTenant).map((page): RouteObject => ({
             path: `/${page.path}`,
-            lazy: shellLayout,
+            load: shellLayout,
             children: [
               { element: <RequireArea path={page.path} />, children: [areaRouteObject(page, { index: true })] },
             ],
@@ -58,11 +54,11 @@ export const routes: RouteObject[] = [
         children: [
           resolutionCenter('resolutioncenter'),
           {
-            lazy: shellLayout,
+            load: shellLayout,
             children: [
               {
                 element: <UnlessResolutionCenterUser />,
-                children: [{ index: true, lazy: lazyPage(() => import('./home-page')) }],
+                children: [{ index: true, load: () => import('./home-page') }],
               },
               ...AREA_PAGES.map((page): RouteObject => ({
                 element: <RequireArea path={page.path} />,
@@ -70,14 +66,14 @@ export const routes: RouteObject[] = [
               })),
             ],
           },
-          { path: '*', lazy: notFoundPage },
+          { path: '*', load: notFoundPage },
         ],
       },
-      { path: '*', lazy: notFoundPage },
+      { path: '*', load: notFoundPage },
     ],
   },
 ];
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  return new Router(routes);
 }

@@ -1,5 +1,5 @@
 import { Suspense, useState } from 'react';
-import { Outlet, useNavigation } from 'react-router';
+import { Outlet, useNavigationPending } from '../lib/router';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Toolbar from '@mui/material/Toolbar';
@@ -15,7 +15,7 @@ export default function ShellLayout() {
   const theme = useTheme();
   const permanent = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
-  const navigation = useNavigation();
+  const navigating = useNavigationPending();
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <SkipLink />
@@ -35,7 +35,7 @@ export default function ShellLayout() {
       >
         <Toolbar sx={{ displayPrint: 'none' }} />
         {/* A page's code is loaded on first visit; the bar shows while it arrives. */}
-        <Box sx={{ height: 4 }}>{navigation.state === 'loading' ? <LinearProgress /> : null}</Box>
+        <Box sx={{ height: 4 }}>{navigating ? <LinearProgress /> : null}</Box>
         <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3 }}>
           <Suspense fallback={<LinearProgress />}>
             <Outlet />

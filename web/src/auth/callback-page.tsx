@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router';
+import { Navigate } from '../lib/router';
 import { useSignIn } from './sign-in';
 import { FullPageStatus } from '../lib/full-page-status';
 import { LOGIN_PATH, readSignInState } from './sign-in-paths';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '../lib/router';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
 import { FullPageStatus } from '../lib/full-page-status';

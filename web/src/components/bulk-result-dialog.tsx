@@ -1,16 +1,8 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemText from '@mui/material/ListItemText';
-import Typography from '@mui/material/Typography';
 import type { GridRowId } from '@mui/x-data-grid';
 import type { BulkResult } from '@cfs/contracts/api';
 import { useToast } from '../lib/toast';
+import { lazyWhenOpened } from './lazy-when-opened';
 import type { RowSelection } from './row-selection';
 
 export interface BulkOutcome {
@@ -52,35 +44,13 @@ export function useBulkOutcome(selection: RowSelection, noun: { one: string; man
   };
 }
 
-export function BulkResultDialog({
-  outcome,
-  describe = String,
-}: {
+export interface BulkResultDialogProps {
   outcome: BulkOutcomeApi;
   describe?: (id: GridRowId) => string;
-}) {
-  const { shown, noun, done, dismiss } = outcome;
-  return (
-    <Dialog open={shown !== null} onClose={dismiss} maxWidth="sm" fullWidth>
-      <DialogTitle>{shown?.title}</DialogTitle>
-      {shown && (
-        <DialogContent>
-          <Typography>{changedText(shown.result.succeeded.length, noun, done)}</Typography>
-          <Typography sx={{ mt: 1 }}>{shown.result.refused.length} refused; they stay selected:</Typography>
-          <List dense aria-label="Refused">
-            {shown.result.refused.map((refusal) => (
-              <ListItem key={String(refusal.id)} disableGutters>
-                <ListItemText primary={describe(refusal.id)} secondary={refusal.message} />
-              </ListItem>
-            ))}
-          </List>
-        </DialogContent>
-      )}
-      <DialogActions>
-        <Button variant="contained" onClick={dismiss}>
-          OK
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
 }
+
+/** The dialog listing a bulk action's refused items; its code loads when first needed. */
+export const BulkResultDialog = lazyWhenOpened<BulkResultDialogProps>(
+  () => import('./bulk-result-dialog-panel'),
+  (props) => props.outcome.shown !== null,
+);

@@ -1,11 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
+import { lazyWhenOpened } from './lazy-when-opened';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -22,7 +16,8 @@ export interface ConfirmDialogProps {
 }
 
 /**
- * A yes/no question, optionally with a required text.
+ * A yes/no question, optionally with a required text. Its code loads when first asked (or at the
+ * user's first move on the page): a page paints without it.
  *
  * @example
  *   <ConfirmDialog open={revoking !== null} title="Revoke token"
@@ -32,14 +27,10 @@ export interface ConfirmDialogProps {
  *   <ConfirmDialog open title="Reject" input={{ label: 'Reason', multiline: true }}
  *     onConfirm={(reason) => reject(reason)} onCancel={close} />
  */
-export function ConfirmDialog({ open, onCancel, ...content }: ConfirmDialogProps) {
-  return (
-    <Dialog open={open} onClose={onCancel} maxWidth="xs" fullWidth>
-      {/* Mounted only while open, so the text and busy state start fresh each time. */}
-      {open && <ConfirmDialogContent {...content} onCancel={onCancel} />}
-    </Dialog>
-  );
-}
+export const ConfirmDialog = lazyWhenOpened<ConfirmDialogProps>(
+  () => import('./confirm-dialog-panel'),
+  (props) => props.open,
+);
 
 /** The item a question is about (the row to delete, the token to revoke), or null while none is asked. */
 export interface ItemQuestion<T> {
@@ -86,58 +77,5 @@ export function ItemConfirmDialog<T>({ question, title, text, onConfirm, ...rest
       onConfirm={() => (item === null ? undefined : onConfirm(item).finally(question.close))}
       onCancel={question.close}
     />
-  );
-}
-
-function ConfirmDialogContent({
-  title,
-  text,
-  confirmLabel,
-  cancelLabel,
-  input,
-  onConfirm,
-  onCancel,
-}: Omit<ConfirmDialogProps, 'open'>) {
-  const [value, setValue] = useState('');
-  const [busy, setBusy] = useState(false);
-  const missing = input !== undefined && value.trim() === '';
-
-  const confirm = () => {
-    const result = onConfirm(input ? value.trim() : '');
-    if (result instanceof Promise) {
-      setBusy(true);
-      // The caller reports its own failure (a toast); the dialog only stops waiting.
-      result.catch(() => undefined).finally(() => setBusy(false));
-    }
-  };
-
-  return (
-    <>
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        {text && <DialogContentText>{text}</DialogContentText>}
-        {input && (
-          <TextField
-            autoFocus
-            required
-            fullWidth
-            margin="dense"
-            label={input.label}
-            multiline={input.multiline}
-            minRows={input.multiline ? 3 : undefined}
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-          />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel} disabled={busy}>
-          {cancelLabel ?? (input ? 'Cancel' : 'No')}
-        </Button>
-        <Button variant="contained" onClick={confirm} disabled={busy || missing}>
-          {confirmLabel ?? (input ? 'OK' : 'Yes')}
-        </Button>
-      </DialogActions>
-    </>
   );
 }

@@ -14,7 +14,7 @@ import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
-import { useBlocker } from 'react-router';
+import { useBlocker } from '../lib/router';
 import { BREAKPOINTS, DRAWER_DEFAULT_WIDTH } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { isShortcut } from '../lib/shortcuts';

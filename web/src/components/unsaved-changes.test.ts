@@ -1,15 +1,15 @@
-import { NavigationType } from 'react-router';
+import type { HistoryAction } from '../lib/router';
 import { describe, expect, test } from 'vitest';
 import { createUnsavedChanges, leavesDrawer } from './unsaved-changes';
 
 const at = (pathname: string) => ({ pathname });
-const step = (from: string, to: string, historyAction: NavigationType) => ({
+const step = (from: string, to: string, historyAction: HistoryAction) => ({
   currentLocation: at(from),
   nextLocation: at(to),
   historyAction,
 });
-const back = step('/t1/tenants', '/t1/tenants', NavigationType.Pop);
-const closeByAddress = step('/t1/tenants', '/t1/tenants', NavigationType.Push);
+const back = step('/t1/tenants', '/t1/tenants', 'POP');
+const closeByAddress = step('/t1/tenants', '/t1/tenants', 'PUSH');
 
 /** A guard whose question is held until the test answers it. */
 function guard() {
@@ -72,7 +72,7 @@ describe('the drawer guard (spec 000 §2 "There are unsaved changes. Are you sur
     expect(unsaved.shouldBlock(back)).toBe(false);
     unsaved.report('form', true);
     expect(unsaved.shouldBlock(back)).toBe(true);
-    expect(unsaved.shouldBlock(step('/t1/tenants', '/t1/tokens', NavigationType.Push))).toBe(true);
+    expect(unsaved.shouldBlock(step('/t1/tenants', '/t1/tokens', 'PUSH'))).toBe(true);
   });
 
   test('does not block the navigation that a confirmed action starts (the close after Yes), only during it', () => {
@@ -89,12 +89,12 @@ describe('the drawer guard (spec 000 §2 "There are unsaved changes. Are you sur
 describe('leavesDrawer', () => {
   test('the browser Back or Forward button leaves the drawer, even to the same page', () => {
     expect(leavesDrawer(back)).toBe(true);
-    expect(leavesDrawer(step('/t1/tenants', '/t1/workunitsv2', NavigationType.Pop))).toBe(true);
+    expect(leavesDrawer(step('/t1/tenants', '/t1/workunitsv2', 'POP'))).toBe(true);
   });
 
   test('a menu link or the logo (a new entry) leaves the drawer', () => {
-    expect(leavesDrawer(step('/t1/tenants', '/t1/tokens', NavigationType.Push))).toBe(true);
-    expect(leavesDrawer(step('/t1/tenants', '/', NavigationType.Push))).toBe(true);
+    expect(leavesDrawer(step('/t1/tenants', '/t1/tokens', 'PUSH'))).toBe(true);
+    expect(leavesDrawer(step('/t1/tenants', '/', 'PUSH'))).toBe(true);
   });
 
   test('opening another item or closing (a new entry on the same page) leaves what the drawer shows', () => {
@@ -102,10 +102,10 @@ describe('leavesDrawer', () => {
   });
 
   test('the drawer writing its own state on the same page (tab, the created id) does not leave it', () => {
-    expect(leavesDrawer(step('/workunitsv2', '/workunitsv2', NavigationType.Replace))).toBe(false);
+    expect(leavesDrawer(step('/workunitsv2', '/workunitsv2', 'REPLACE'))).toBe(false);
   });
 
   test('a redirect to another page leaves the drawer', () => {
-    expect(leavesDrawer(step('/t1/tenants', '/access-denied', NavigationType.Replace))).toBe(true);
+    expect(leavesDrawer(step('/t1/tenants', '/access-denied', 'REPLACE'))).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { NavigationType } from 'react-router';
+import type { HistoryAction } from '../lib/router';
 
 /**
  * The unsaved-changes guard of a `SideDrawer`, without React: which parts of the drawer's content
@@ -26,15 +26,15 @@ export interface UnsavedChanges extends UnsavedChangesGuard {
   hasUnsavedChanges: () => boolean;
   /** The own question of a part that holds unsaved changes, if one has one; else the drawer asks its usual one. */
   question: () => string | undefined;
-  /** For react-router's `useBlocker`: a navigation that leaves the drawer while something is unsaved. */
+  /** For the router's `useBlocker`: a navigation that leaves the drawer while something is unsaved. */
   shouldBlock: (step: NavigationStep) => boolean;
 }
 
-/** A navigation as react-router's blocker sees it (`BlockerFunction`'s argument). */
+/** A navigation as the router's blocker sees it (`NavigationStep`). */
 export interface NavigationStep {
   currentLocation: { pathname: string };
   nextLocation: { pathname: string };
-  historyAction: NavigationType;
+  historyAction: HistoryAction;
 }
 
 export interface UnsavedChangesOptions {
@@ -53,7 +53,7 @@ export interface UnsavedChangesOptions {
 export function createUnsavedChanges({ ask, onDirtyChange }: UnsavedChangesOptions): UnsavedChanges {
   const dirtyParts = new Map<string, string | undefined>();
   // Set while a confirmed (or harmless) action runs: the navigation it starts is not blocked.
-  // react-router consults its blocker synchronously when a navigation starts.
+  // The router consults its blocker synchronously when a navigation starts.
   let confirmed = false;
   const run = (action: () => void) => {
     confirmed = true;
@@ -90,5 +90,5 @@ export function createUnsavedChanges({ ask, onDirtyChange }: UnsavedChangesOptio
  * list's page) and passes.
  */
 export function leavesDrawer({ currentLocation, nextLocation, historyAction }: NavigationStep): boolean {
-  return historyAction !== NavigationType.Replace || nextLocation.pathname !== currentLocation.pathname;
+  return historyAction !== 'REPLACE' || nextLocation.pathname !== currentLocation.pathname;
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLatestSearchParams, useLocation, useSearchParams } from './router';
 import { PAGE_SIZE_OPTIONS } from '@cfs/contracts/constants';
 import type { SortItem } from './list-query';
 import {
@@ -74,6 +74,7 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
   );
 
   const [searchParams, setSearchParams] = useSearchParams();
+  const latestSearchParams = useLatestSearchParams();
   const [memoryState, setMemoryState] = useState<ListState>(defaults);
   const urlText = searchParams.get(key);
   const urlState = useMemo(
@@ -82,14 +83,11 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
   );
   const state = storage === 'url' ? urlState : memoryState;
 
-  // react-router hands a functional update the parameters of the last render, not those of a
-  // navigation still in flight; the grid fires two changes in one go (sort, then page 0), so the
-  // text written last is the base until the address shows it.
-  // The grid's second change starts a navigation that cuts short the first one's: it keeps the
-  // first's history entry (a sort pushes, the page 0 after it would only replace).
-  const written = useRef<{ text: string | null; push: boolean } | null>(null);
+  // The grid fires two changes in one go (a sort, then page 0): they make one history entry, the
+  // first adding it and the second rewriting it, until the address's new state is rendered.
+  const pushed = useRef(false);
   useEffect(() => {
-    written.current = null;
+    pushed.current = false;
   }, [urlText]);
 
   const change = useCallback(
@@ -98,23 +96,19 @@ export function useListState(options: UseListStateOptions = {}): ListStateApi {
         setMemoryState((previous) => applyListChange(previous, next, defaults));
         return;
       }
-      const push = isHistoryStep(next) || (written.current?.push ?? false);
-      setSearchParams(
-        (previous) => {
-          const params = new URLSearchParams(previous);
-          const baseText = written.current ? written.current.text : previous.get(key);
-          const current = parseListState(baseText, defaults, pageSizeOptions);
-          const text = serializeListState(applyListChange(current, next, defaults), defaults);
-          // Nothing changed: the address stays as it is, and so does how the next change is written.
-          written.current = { text, push: push && text !== baseText };
-          if (text === null) params.delete(key);
-          else params.set(key, text);
-          return params;
-        },
-        { replace: !push },
-      );
+      const params = latestSearchParams();
+      const baseText = params.get(key);
+      const current = parseListState(baseText, defaults, pageSizeOptions);
+      const text = serializeListState(applyListChange(current, next, defaults), defaults);
+      // Nothing changed: the address stays as it is.
+      if (text === baseText) return;
+      const push = isHistoryStep(next) && !pushed.current;
+      if (text === null) params.delete(key);
+      else params.set(key, text);
+      setSearchParams(params, { replace: !push });
+      if (push) pushed.current = true;
     },
-    [storage, setSearchParams, key, defaults, pageSizeOptions],
+    [storage, latestSearchParams, setSearchParams, key, defaults, pageSizeOptions],
   );
 
   return useMemo(

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from './router';
 import { useCurrentUser } from '../auth/session-data';
 import { isGuid } from '@cfs/contracts/values/odata';
 

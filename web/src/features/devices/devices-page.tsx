@@ -1,5 +1,5 @@
 import { useState, type ReactElement } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../lib/router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { GridColDef } from '@mui/x-data-grid';

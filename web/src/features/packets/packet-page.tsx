@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../lib/router';
 import Typography from '@mui/material/Typography';
 import { FLEET_MESSAGES, FLEET_POLLING_MS } from '@cfs/contracts/fleet';
 import { PacketTabs, isEntityTab } from '../../components/packet-tabs';

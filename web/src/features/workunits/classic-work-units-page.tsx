@@ -10,7 +10,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../lib/router';
 import { SEVERITY_LABELS, STATE_LABELS } from '@cfs/contracts/values/work-units';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { DateWithAge } from '../../components/date-with-age';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/router';
 import { WORK_UNITS_POLL_MS } from '@cfs/contracts/constants';
 import type { WorkUnit } from '@cfs/contracts/work-units';
 import { WORK_UNIT_TYPES } from '@cfs/contracts/values/work-units';

@@ -3,7 +3,7 @@ import Link from '@mui/material/Link';
 import Switch from '@mui/material/Switch';
 import type { GridColDef } from '@mui/x-data-grid';
 import AddIcon from '@mui/icons-material/Add';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../lib/router';
 import type { WorkUnit } from '@cfs/contracts/work-units';
 import { SEVERITIES, WORK_UNIT_SEARCH_FIELDS, WORK_UNIT_STATES } from '@cfs/contracts/values/work-units';
 import { enumOptions } from '../../components/enum-label';

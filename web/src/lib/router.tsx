@@ -1,0 +1,434 @@
+import {
+  Component,
+  createContext,
+  createElement,
+  forwardRef,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useTransition,
+  type AnchorHTMLAttributes,
+  type ComponentType,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
+import { matchRoutes, type RouteObject } from './route-match';
+
+export type { RouteObject } from './route-match';
+
+/**
+ * The portal's router: the browser's history, the route of the address (`route-match.ts`), pages
+ * loaded on first visit, and a guard that can hold a navigation for a question (a drawer's unsaved
+ * changes). A navigation renders in a transition, so the page on screen stays, with the shell's
+ * progress bar (`useNavigationPending`), until the next page's code has arrived.
+ *
+ * @example
+ *   const router = new Router(routes);
+ *   <RouterProvider router={router} fallback={<p>Loading…</p>} errorElement={(error) => <Oops error={error} />} />
+ *   const navigate = useNavigate();
+ *   navigate(`/${tenantId}/workunitsv2?workUnitId=7`);
+ */
+
+/** How a history entry was reached: Back or Forward, a new entry, or the current one rewritten. */
+export type HistoryAction = 'POP' | 'PUSH' | 'REPLACE';
+
+export interface Location {
+  pathname: string;
+  search: string;
+  hash: string;
+  /** What the navigation carried (`navigate(to, { state })`), kept in the history entry. */
+  state: unknown;
+  /** The history entry's own key. */
+  key: string;
+}
+
+/** A navigation as a blocker sees it. */
+export interface NavigationStep {
+  currentLocation: Location;
+  nextLocation: Location;
+  historyAction: HistoryAction;
+}
+
+export interface NavigateOptions {
+  /** Rewrite the current history entry instead of adding one. */
+  replace?: boolean;
+  state?: unknown;
+}
+
+/** A held navigation: Yes goes on with it, No drops it. */
+interface HeldNavigation {
+  proceed: () => void;
+  reset: () => void;
+}
+
+interface Guard {
+  shouldBlock: (step: NavigationStep) => boolean;
+  onHeld: (held: HeldNavigation | undefined) => void;
+}
+
+/** What the router writes into each history entry: its position, its key and the navigation's state. */
+interface EntryState {
+  idx: number;
+  key: string;
+  usr: unknown;
+}
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+
+function readEntry(): EntryState | undefined {
+  const state: unknown = window.history.state;
+  if (!state || typeof state !== 'object') return undefined;
+  const { idx, key, usr } = state as Partial<EntryState>;
+  return typeof idx === 'number' && typeof key === 'string' ? { idx, key, usr } : undefined;
+}
+
+/** The address of a location. */
+export const hrefOf = (location: Pick<Location, 'pathname' | 'search' | 'hash'>) =>
+  `${location.pathname}${location.search}${location.hash}`;
+
+export class Router {
+  /** The latest location, ahead of the rendered one while a navigation's page loads. */
+  location: Location;
+  private index: number;
+  private readonly listeners = new Set<(location: Location) => void>();
+  /** The guards mounted, in order: the last one asks (a drawer opened over another). */
+  private readonly guards: Guard[] = [];
+  /** Pops the router made itself (putting back an entry a guard held), not to be followed. */
+  private ownPops = 0;
+  /** A pop a guard let through: followed without asking again. */
+  private allowedPop = false;
+
+  constructor(readonly routes: readonly RouteObject[]) {
+    let entry = readEntry();
+    if (!entry) {
+      entry = { idx: 0, key: 'default', usr: null };
+      window.history.replaceState(entry, '');
+    }
+    this.index = entry.idx;
+    this.location = { ...this.addressOf(window.location), state: entry.usr ?? null, key: entry.key };
+    window.addEventListener('popstate', this.onPop);
+  }
+
+  /** Goes to `to` (an address, `?search` on this page, or `#hash`), or `delta` entries back or forward. */
+  readonly navigate = (to: string | number, options: NavigateOptions = {}): void => {
+    if (typeof to === 'number') {
+      window.history.go(to);
+      return;
+    }
+    const url = new URL(to, `${window.location.origin}${hrefOf(this.location)}`);
+    if (url.origin !== window.location.origin) {
+      window.location.assign(url.href);
+      return;
+    }
+    const action: HistoryAction = options.replace ? 'REPLACE' : 'PUSH';
+    const next: Location = { ...this.addressOf(url), state: options.state ?? null, key: newKey() };
+    const go = () => this.commit(action, next);
+    if (this.held(action, next, go)) return;
+    go();
+  };
+
+  /** Told of every new location. */
+  subscribe(listener: (location: Location) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Adds a guard, which asks until it is removed (by the function answered) or another is added. */
+  addGuard(guard: Guard): () => void {
+    this.guards.push(guard);
+    return () => {
+      const index = this.guards.indexOf(guard);
+      if (index >= 0) this.guards.splice(index, 1);
+    };
+  }
+
+  private addressOf(url: URL | globalThis.Location): Pick<Location, 'pathname' | 'search' | 'hash'> {
+    return { pathname: url.pathname, search: url.search, hash: url.hash };
+  }
+
+  private commit(action: HistoryAction, next: Location) {
+    if (action === 'PUSH') this.index += 1;
+    const entry: EntryState = { idx: this.index, key: next.key, usr: next.state };
+    if (action === 'PUSH') window.history.pushState(entry, '', hrefOf(next));
+    else window.history.replaceState(entry, '', hrefOf(next));
+    this.set(next);
+  }
+
+  /** Whether the guard holds the navigation: then it goes on only through `proceed`. */
+  private held(action: HistoryAction, next: Location, proceed: () => void): boolean {
+    const guard = this.guards.at(-1);
+    if (!guard?.shouldBlock({ currentLocation: this.location, nextLocation: next, historyAction: action }))
+      return false;
+    guard.onHeld({
+      proceed: () => {
+        guard.onHeld(undefined);
+        proceed();
+      },
+      reset: () => guard.onHeld(undefined),
+    });
+    return true;
+  }
+
+  private readonly onPop = () => {
+    if (this.ownPops > 0) {
+      this.ownPops -= 1;
+      return;
+    }
+    const entry = readEntry();
+    const next: Location = {
+      ...this.addressOf(window.location),
+      state: entry?.usr ?? null,
+      key: entry?.key ?? newKey(),
+    };
+    const delta = entry ? this.index - entry.idx : 0;
+    const allowed = this.allowedPop;
+    this.allowedPop = false;
+    // Back or Forward has already moved the browser: a held one is undone at once and done again on Yes.
+    if (!allowed && delta !== 0) {
+      const undone = this.held('POP', next, () => {
+        this.allowedPop = true;
+        window.history.go(-delta);
+      });
+      if (undone) {
+        this.ownPops += 1;
+        window.history.go(delta);
+        return;
+      }
+    }
+    if (entry) this.index = entry.idx;
+    this.set(next);
+  };
+
+  private set(next: Location) {
+    this.location = next;
+    for (const listener of this.listeners) listener(next);
+  }
+}
+
+interface RouteState {
+  location: Location;
+  params: Readonly<Record<string, string | undefined>>;
+}
+
+const RouterContext = createContext<Router | null>(null);
+const RouteContext = createContext<RouteState | null>(null);
+const PendingContext = createContext(false);
+const OutletContext = createContext<ReactNode>(null);
+
+const pages = new WeakMap<RouteObject, ComponentType>();
+
+/** The page of a route that loads it, made once, so that it keeps its state across renders. */
+function pageOf(route: RouteObject, load: NonNullable<RouteObject['load']>): ComponentType {
+  let page = pages.get(route);
+  if (!page) {
+    page = lazy(load);
+    pages.set(route, page);
+  }
+  return page;
+}
+
+function RouteElement({ routes, depth }: { routes: readonly RouteObject[]; depth: number }) {
+  const route = routes[depth]!;
+  const outlet = depth + 1 < routes.length ? <RouteElement routes={routes} depth={depth + 1} /> : null;
+  const element = route.element ?? (route.load ? createElement(pageOf(route, route.load)) : <Outlet />);
+  return <OutletContext.Provider value={outlet}>{element}</OutletContext.Provider>;
+}
+
+interface BoundaryProps {
+  resetKey: string;
+  fallback: (error: unknown) => ReactNode;
+  children: ReactNode;
+}
+
+/** Shows `fallback` when a page fails to load or render, until the address changes. */
+class RouteErrorBoundary extends Component<BoundaryProps, { failed: boolean; error: unknown; resetKey: string }> {
+  override state = { failed: false, error: undefined as unknown, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: true, error };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { resetKey: string }) {
+    return props.resetKey === state.resetKey ? null : { failed: false, error: undefined, resetKey: props.resetKey };
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback(this.state.error) : this.props.children;
+  }
+}
+
+/** Renders the route of the router's location; `fallback` while the first page's code loads. */
+export function RouterProvider({
+  router,
+  fallback,
+  errorElement,
+}: {
+  router: Router;
+  fallback: ReactNode;
+  errorElement: (error: unknown) => ReactNode;
+}) {
+  const [location, setLocation] = useState(router.location);
+  const [pending, startTransition] = useTransition();
+  useEffect(() => {
+    const follow = (next: Location) => startTransition(() => setLocation(next));
+    const unsubscribe = router.subscribe(follow);
+    // A redirect of the first render's (its effect ran before this one) is not missed.
+    follow(router.location);
+    return unsubscribe;
+  }, [router]);
+  const match = useMemo(() => matchRoutes(router.routes, location.pathname), [router, location.pathname]);
+  const route = useMemo(() => ({ location, params: match?.params ?? {} }), [location, match]);
+  return (
+    <RouterContext.Provider value={router}>
+      <RouteContext.Provider value={route}>
+        <PendingContext.Provider value={pending}>
+          <RouteErrorBoundary resetKey={location.pathname} fallback={errorElement}>
+            <Suspense fallback={fallback}>{match ? <RouteElement routes={match.routes} depth={0} /> : null}</Suspense>
+          </RouteErrorBoundary>
+        </PendingContext.Provider>
+      </RouteContext.Provider>
+    </RouterContext.Provider>
+  );
+}
+
+function useRouter(): Router {
+  const router = useContext(RouterContext);
+  if (!router) throw new Error('Used outside the RouterProvider.');
+  return router;
+}
+
+function useRoute(): RouteState {
+  const route = useContext(RouteContext);
+  if (!route) throw new Error('Used outside the RouterProvider.');
+  return route;
+}
+
+/** The rendered location. */
+export function useLocation(): Location {
+  return useRoute().location;
+}
+
+/** The path's parameters (`:tenantId`…) of the rendered route, inner routes' included. */
+export function useParams(): Readonly<Record<string, string | undefined>> {
+  return useRoute().params;
+}
+
+export function useNavigate(): Router['navigate'] {
+  return useRouter().navigate;
+}
+
+/** Whether a navigation is waiting for its page's code. */
+export function useNavigationPending(): boolean {
+  return useContext(PendingContext);
+}
+
+/** Where a layout or guard puts the route nested in it. */
+export function Outlet() {
+  return useContext(OutletContext);
+}
+
+/** Goes to `to` once rendered (a redirect). */
+export function Navigate({ to, replace }: { to: string; replace?: boolean }) {
+  const navigate = useNavigate();
+  useEffect(() => navigate(to, { replace }), [navigate, to, replace]);
+  return null;
+}
+
+export type SetSearchParams = (
+  next: URLSearchParams | ((previous: URLSearchParams) => URLSearchParams),
+  options?: NavigateOptions,
+) => void;
+
+/**
+ * The address's query parameters, and their setter: a function is handed the latest ones (those
+ * of a navigation whose page is still loading too), so that changes made in one go build on each other.
+ */
+export function useSearchParams(): [URLSearchParams, SetSearchParams] {
+  const router = useRouter();
+  const { search } = useLocation();
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const setParams = useCallback<SetSearchParams>(
+    (next, options) => {
+      const { pathname, search: latest } = router.location;
+      const value = typeof next === 'function' ? next(new URLSearchParams(latest)) : next;
+      const text = value.toString();
+      router.navigate(`${pathname}${text ? `?${text}` : ''}`, options);
+    },
+    [router],
+  );
+  return [params, setParams];
+}
+
+/**
+ * Reads the latest query parameters (a navigation's whose page still loads too) when called: for
+ * a change that decides how to write itself from what the address holds.
+ */
+export function useLatestSearchParams(): () => URLSearchParams {
+  const router = useRouter();
+  return useCallback(() => new URLSearchParams(router.location.search), [router]);
+}
+
+export type BlockerState = { state: 'unblocked' } | { state: 'blocked'; proceed: () => void; reset: () => void };
+
+/**
+ * Holds the navigations `shouldBlock` says yes to (a new entry, a rewrite, Back or Forward) until
+ * the caller answers: `proceed` goes on, `reset` stays. One asks at a time: the last mounted.
+ */
+export function useBlocker(shouldBlock: (step: NavigationStep) => boolean): BlockerState {
+  const router = useRouter();
+  const [held, setHeld] = useState<HeldNavigation | undefined>(undefined);
+  const latest = useRef(shouldBlock);
+  useLayoutEffect(() => {
+    latest.current = shouldBlock;
+  });
+  useEffect(
+    () =>
+      router.addGuard({
+        shouldBlock: (step) => latest.current(step),
+        onHeld: setHeld,
+      }),
+    [router],
+  );
+  return held ? { state: 'blocked', proceed: held.proceed, reset: held.reset } : { state: 'unblocked' };
+}
+
+export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
+  to: string;
+  replace?: boolean;
+  state?: unknown;
+}
+
+/**
+ * An anchor that navigates in the app; a click with a modifier key, another button or another
+ * target is the browser's (a new tab). A link to the address already shown rewrites its entry.
+ */
+export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link(
+  { to, replace, state, onClick, target, ...rest },
+  ref,
+) {
+  const router = useRouter();
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      (target !== undefined && target !== '_self') ||
+      event.metaKey ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.shiftKey
+    )
+      return;
+    event.preventDefault();
+    const here = hrefOf(router.location);
+    const there = new URL(to, `${window.location.origin}${here}`);
+    router.navigate(to, { replace: replace ?? hrefOf(there) === here, state });
+  };
+  return <a {...rest} ref={ref} href={to} target={target} onClick={handleClick} />;
+});
