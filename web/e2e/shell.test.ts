@@ -265,6 +265,36 @@ describe('as admin', () => {
     await page.waitForURL((url) => url.pathname === `/${contoso.tenantId}`);
   });
 
+  test('a page whose code is slow to come keeps the page on screen with the progress bar; one whose code cannot come says so, and Try again opens it', async () => {
+    const contoso = await tenantNamed(browser, 'admin', 'Contoso');
+    const page = await signedInPage(browser, 'admin', { ownContext: true });
+    await page.goto(`/${contoso.tenantId}/locations`);
+    await page.getByRole('heading', { name: 'Locations', level: 1 }).waitFor();
+
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/compliance-page-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.getByRole('navigation').getByRole('link', { name: 'Compliance' }).click();
+    await page.waitForURL((url) => url.pathname === `/${contoso.tenantId}/compliance`);
+    // The address has moved on; the page on screen stays, under the bar, until the next one's code is in.
+    await page.getByRole('progressbar', { name: 'Loading page' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Locations', level: 1 }).isVisible()).toBe(true);
+    release();
+    await page.getByRole('heading', { name: 'Compliance', level: 1 }).waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Loading page' }).count()).toBe(0);
+
+    const other = await signedInPage(browser, 'admin', { ownContext: true });
+    await other.route(/\/assets\/tokens-page-[\w-]+\.js$/, (route) => route.abort());
+    await other.goto(`/${contoso.tenantId}/tokens`);
+    await other.getByText(/^Something went wrong: .+\. Please reload the page\.$/).waitFor();
+    await other.unroute(/\/assets\/tokens-page-[\w-]+\.js$/);
+    await other.getByRole('button', { name: 'Try again' }).click();
+    await other.getByRole('heading', { name: 'Tenant Tokens', level: 1 }).waitFor();
+  });
+
   test('the License dialog shows the expiration date and the whole days left from the server licenseExpiration, and reveals the EULA; the footer shows the version', async () => {
     const admin = await sessionOf(browser, 'admin');
     const { version } = await api<{ version: string }>(admin, '/api/generalLookup/version');

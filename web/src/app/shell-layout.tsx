@@ -35,7 +35,7 @@ export default function ShellLayout() {
       >
         <Toolbar sx={{ displayPrint: 'none' }} />
         {/* A page's code is loaded on first visit; the bar shows while it arrives. */}
-        <Box sx={{ height: 4 }}>{navigating ? <LinearProgress /> : null}</Box>
+        <Box sx={{ height: 4 }}>{navigating ? <LinearProgress aria-label="Loading page" /> : null}</Box>
         <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3 }}>
           <Suspense fallback={<LinearProgress />}>
             <Outlet />

@@ -3,7 +3,6 @@ import {
   createContext,
   createElement,
   forwardRef,
-  lazy,
   Suspense,
   useCallback,
   useContext,
@@ -12,13 +11,13 @@ import {
   useMemo,
   useRef,
   useState,
-  useTransition,
+  startTransition,
   type AnchorHTMLAttributes,
   type ComponentType,
   type MouseEvent,
   type ReactNode,
 } from 'react';
-import { matchRoutes, type RouteObject } from './route-match';
+import { matchRoutes, type RouteMatch, type RouteObject } from './route-match';
 
 export type { RouteObject } from './route-match';
 
@@ -221,22 +220,43 @@ const RouteContext = createContext<RouteState | null>(null);
 const PendingContext = createContext(false);
 const OutletContext = createContext<ReactNode>(null);
 
+/** A route's page, once its module is in. */
 const pages = new WeakMap<RouteObject, ComponentType>();
+const loading = new WeakMap<RouteObject, Promise<unknown>>();
 
-/** The page of a route that loads it, made once, so that it keeps its state across renders. */
-function pageOf(route: RouteObject, load: NonNullable<RouteObject['load']>): ComponentType {
-  let page = pages.get(route);
-  if (!page) {
-    page = lazy(load);
-    pages.set(route, page);
+/**
+ * What the routes of `match` still wait for: the modules of their pages not in yet, asked for
+ * now. Empty once all are in: the route then renders at once, with no suspense (and none of
+ * React's pause before showing what a suspense waited for).
+ */
+function pagesToLoad(match: RouteMatch | null): Promise<unknown>[] {
+  const waits: Promise<unknown>[] = [];
+  for (const route of match?.routes ?? []) {
+    if (!route.load || pages.has(route)) continue;
+    let wait = loading.get(route);
+    if (!wait) {
+      wait = route.load().then(
+        (module) => {
+          pages.set(route, module.default);
+        },
+        (error: unknown) => {
+          // A failed download is asked for again on the next visit.
+          loading.delete(route);
+          throw error;
+        },
+      );
+      loading.set(route, wait);
+    }
+    waits.push(wait);
   }
-  return page;
+  return waits;
 }
 
 function RouteElement({ routes, depth }: { routes: readonly RouteObject[]; depth: number }) {
   const route = routes[depth]!;
   const outlet = depth + 1 < routes.length ? <RouteElement routes={routes} depth={depth + 1} /> : null;
-  const element = route.element ?? (route.load ? createElement(pageOf(route, route.load)) : <Outlet />);
+  const page = pages.get(route);
+  const element = route.element ?? (page ? createElement(page) : <Outlet />);
   return <OutletContext.Provider value={outlet}>{element}</OutletContext.Provider>;
 }
 
@@ -263,7 +283,18 @@ class RouteErrorBoundary extends Component<BoundaryProps, { failed: boolean; err
   }
 }
 
-/** Renders the route of the router's location; `fallback` while the first page's code loads. */
+interface Shown {
+  location: Location;
+  match: RouteMatch | null;
+  /** Set when a page's code failed to arrive. */
+  error?: unknown;
+}
+
+/**
+ * Renders the route of the router's location once its pages' code is in: `fallback` until the
+ * first page's is, and for a later navigation the page on screen, with `useNavigationPending`, until
+ * the next one's is (the newest navigation wins).
+ */
 export function RouterProvider({
   router,
   fallback,
@@ -273,23 +304,59 @@ export function RouterProvider({
   fallback: ReactNode;
   errorElement: (error: unknown) => ReactNode;
 }) {
-  const [location, setLocation] = useState(router.location);
-  const [pending, startTransition] = useTransition();
+  const [shown, setShown] = useState<Shown | undefined>(() => {
+    const match = matchRoutes(router.routes, router.location.pathname);
+    return pagesToLoad(match).length === 0 ? { location: router.location, match } : undefined;
+  });
+  const [pending, setPending] = useState(false);
   useEffect(() => {
-    const follow = (next: Location) => startTransition(() => setLocation(next));
+    let latest = 0;
+    const follow = (next: Location) => {
+      const ticket = ++latest;
+      const match = matchRoutes(router.routes, next.pathname);
+      const waits = pagesToLoad(match);
+      setPending(waits.length > 0);
+      if (waits.length === 0) {
+        startTransition(() =>
+          setShown((current) => (current?.location === next ? current : { location: next, match })),
+        );
+        return;
+      }
+      Promise.all(waits).then(
+        () => {
+          if (ticket !== latest) return;
+          setPending(false);
+          startTransition(() => setShown({ location: next, match }));
+        },
+        (error: unknown) => {
+          if (ticket !== latest) return;
+          setPending(false);
+          setShown({ location: next, match, error });
+        },
+      );
+    };
     const unsubscribe = router.subscribe(follow);
-    // A redirect of the first render's (its effect ran before this one) is not missed.
+    // The first location, and a redirect of the first render's (its effect ran before this one).
     follow(router.location);
     return unsubscribe;
   }, [router]);
-  const match = useMemo(() => matchRoutes(router.routes, location.pathname), [router, location.pathname]);
-  const route = useMemo(() => ({ location, params: match?.params ?? {} }), [location, match]);
+  const route = useMemo(
+    () => (shown ? { location: shown.location, params: shown.match?.params ?? {} } : null),
+    [shown],
+  );
+  if (!shown || !route) return fallback;
   return (
     <RouterContext.Provider value={router}>
       <RouteContext.Provider value={route}>
         <PendingContext.Provider value={pending}>
-          <RouteErrorBoundary resetKey={location.pathname} fallback={errorElement}>
-            <Suspense fallback={fallback}>{match ? <RouteElement routes={match.routes} depth={0} /> : null}</Suspense>
+          <RouteErrorBoundary resetKey={shown.location.pathname} fallback={errorElement}>
+            {shown.error !== undefined ? (
+              errorElement(shown.error)
+            ) : (
+              <Suspense fallback={fallback}>
+                {shown.match ? <RouteElement routes={shown.match.routes} depth={0} /> : null}
+              </Suspense>
+            )}
           </RouteErrorBoundary>
         </PendingContext.Provider>
       </RouteContext.Provider>
