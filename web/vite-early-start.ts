@@ -84,15 +84,17 @@ export function pageChunks(bundle: Rollup.OutputBundle, root: string): PageChunk
 export function earlyStart(): Plugin {
   let root = process.cwd();
   let conditions: readonly string[] = [];
+  let building = false;
   let fileName: string | undefined;
   return {
     name: 'cfs-early-start',
-    apply: 'build',
     configResolved(config) {
       root = config.root;
       conditions = config.resolve.conditions;
+      building = config.command === 'build';
     },
     async buildStart() {
+      if (!building) return;
       const output = await build({
         configFile: false,
         root,
@@ -118,7 +120,11 @@ export function earlyStart(): Plugin {
       order: 'post',
       handler(_html, context) {
         const { bundle } = context;
-        if (!bundle || !fileName) return [];
+        // The dev server serves the entry from its source.
+        if (!bundle || !fileName)
+          return [
+            { tag: 'script', attrs: { type: 'module', async: true, src: `/${ENTRY}` }, injectTo: 'head-prepend' },
+          ];
         return [
           {
             tag: 'script',

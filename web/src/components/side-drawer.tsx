@@ -18,7 +18,9 @@ import { useBlocker } from '../lib/router';
 import { BREAKPOINTS, DRAWER_DEFAULT_WIDTH } from '@cfs/contracts/constants';
 import { SHELL_MESSAGES } from '@cfs/contracts/messages';
 import { isShortcut } from '../lib/shortcuts';
-import { ConfirmDialog } from './confirm-dialog';
+// Loaded with the drawer, not when first asked: the question that guards unsaved changes must not
+// wait on, or fail with, a download of its own.
+import ConfirmDialogPanel from './confirm-dialog-panel';
 import { createUnsavedChanges, type UnsavedChanges, type UnsavedChangesGuard } from './unsaved-changes';
 
 export type { UnsavedChangesGuard } from './unsaved-changes';
@@ -288,7 +290,7 @@ function UnsavedChangesQuestion({
   onNo: () => void;
 }) {
   return (
-    <ConfirmDialog
+    <ConfirmDialogPanel
       open={open}
       title="Unsaved changes"
       text={text ?? SHELL_MESSAGES.unsavedChanges}

@@ -92,8 +92,10 @@ export const hrefOf = (location: Pick<Location, 'pathname' | 'search' | 'hash'>)
   `${location.pathname}${location.search}${location.hash}`;
 
 export class Router {
-  /** The latest location, ahead of the rendered one while a navigation's page loads. */
+  /** The latest location, ahead of the shown one while a navigation's page loads. */
   location: Location;
+  /** The location on screen (`RouterProvider` tells it through `showing`). */
+  private shown: Location;
   private index: number;
   private readonly listeners = new Set<(location: Location) => void>();
   /** The guards mounted, in order: the last one asks (a drawer opened over another). */
@@ -111,6 +113,7 @@ export class Router {
     }
     this.index = entry.idx;
     this.location = { ...this.addressOf(window.location), state: entry.usr ?? null, key: entry.key };
+    this.shown = this.location;
     window.addEventListener('popstate', this.onPop);
   }
 
@@ -131,6 +134,20 @@ export class Router {
     if (this.held(action, next, go)) return;
     go();
   };
+
+  /**
+   * What a page's query parameters build on: the latest location while it is on the page shown
+   * (its own changes made in one go), else the shown one, so that a click on a page still on screen
+   * while the next one loads stays on that page.
+   */
+  searchBase(): Pick<Location, 'pathname' | 'search'> {
+    return this.location.pathname === this.shown.pathname ? this.location : this.shown;
+  }
+
+  /** Told by `RouterProvider` of the location it shows. */
+  showing(location: Location): void {
+    this.shown = location;
+  }
 
   /** Told of every new location. */
   subscribe(listener: (location: Location) => void): () => void {
@@ -311,27 +328,27 @@ export function RouterProvider({
   const [pending, setPending] = useState(false);
   useEffect(() => {
     let latest = 0;
+    const show = (next: Shown) =>
+      // The bar goes with the page it waited for, in one render.
+      startTransition(() => {
+        setPending(false);
+        setShown((current) => (current?.location === next.location ? current : next));
+      });
     const follow = (next: Location) => {
       const ticket = ++latest;
       const match = matchRoutes(router.routes, next.pathname);
       const waits = pagesToLoad(match);
-      setPending(waits.length > 0);
       if (waits.length === 0) {
-        startTransition(() =>
-          setShown((current) => (current?.location === next ? current : { location: next, match })),
-        );
+        show({ location: next, match });
         return;
       }
+      setPending(true);
       Promise.all(waits).then(
         () => {
-          if (ticket !== latest) return;
-          setPending(false);
-          startTransition(() => setShown({ location: next, match }));
+          if (ticket === latest) show({ location: next, match });
         },
         (error: unknown) => {
-          if (ticket !== latest) return;
-          setPending(false);
-          setShown({ location: next, match, error });
+          if (ticket === latest) show({ location: next, match, error });
         },
       );
     };
@@ -340,6 +357,9 @@ export function RouterProvider({
     follow(router.location);
     return unsubscribe;
   }, [router]);
+  useLayoutEffect(() => {
+    if (shown) router.showing(shown.location);
+  }, [router, shown]);
   const route = useMemo(
     () => (shown ? { location: shown.location, params: shown.match?.params ?? {} } : null),
     [shown],
@@ -349,7 +369,7 @@ export function RouterProvider({
     <RouterContext.Provider value={router}>
       <RouteContext.Provider value={route}>
         <PendingContext.Provider value={pending}>
-          <RouteErrorBoundary resetKey={shown.location.pathname} fallback={errorElement}>
+          <RouteErrorBoundary resetKey={shown.location.key} fallback={errorElement}>
             {shown.error !== undefined ? (
               errorElement(shown.error)
             ) : (
@@ -413,8 +433,8 @@ export type SetSearchParams = (
 ) => void;
 
 /**
- * The address's query parameters, and their setter: a function is handed the latest ones (those
- * of a navigation whose page is still loading too), so that changes made in one go build on each other.
+ * The address's query parameters, and their setter: a function is handed the latest ones of the
+ * page on screen (`Router.searchBase`), so that changes made in one go build on each other.
  */
 export function useSearchParams(): [URLSearchParams, SetSearchParams] {
   const router = useRouter();
@@ -422,7 +442,7 @@ export function useSearchParams(): [URLSearchParams, SetSearchParams] {
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const setParams = useCallback<SetSearchParams>(
     (next, options) => {
-      const { pathname, search: latest } = router.location;
+      const { pathname, search: latest } = router.searchBase();
       const value = typeof next === 'function' ? next(new URLSearchParams(latest)) : next;
       const text = value.toString();
       router.navigate(`${pathname}${text ? `?${text}` : ''}`, options);
@@ -433,12 +453,12 @@ export function useSearchParams(): [URLSearchParams, SetSearchParams] {
 }
 
 /**
- * Reads the latest query parameters (a navigation's whose page still loads too) when called: for
- * a change that decides how to write itself from what the address holds.
+ * Reads the latest query parameters of the page on screen (`Router.searchBase`) when called: for a
+ * change that decides how to write itself from what the address holds.
  */
 export function useLatestSearchParams(): () => URLSearchParams {
   const router = useRouter();
-  return useCallback(() => new URLSearchParams(router.location.search), [router]);
+  return useCallback(() => new URLSearchParams(router.searchBase().search), [router]);
 }
 
 export type BlockerState = { state: 'unblocked' } | { state: 'blocked'; proceed: () => void; reset: () => void };
