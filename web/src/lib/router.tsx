@@ -88,7 +88,7 @@ function readEntry(): EntryState | undefined {
 }
 
 /** The address of a location. */
-export const hrefOf = (location: Pick<Location, 'pathname' | 'search' | 'hash'>) =>
+const hrefOf = (location: Pick<Location, 'pathname' | 'search' | 'hash'>) =>
   `${location.pathname}${location.search}${location.hash}`;
 
 export class Router {
